@@ -1,0 +1,76 @@
+"""dragongym environments: a registry of games and the adapters over them.
+
+    import envs
+    env = envs.make("dragonhunt", num_players=3)     # PettingZoo AECEnv
+
+Importing this package is cheap: it imports no numba code, gymnasium,
+pettingzoo or torch. A game's rules module is imported the first time the game
+is asked for.
+"""
+# First, before anything can import numba-compiled code: pick the cache folder.
+from envs.core import jitcache  # noqa: F401  (imported for its effect)
+
+import importlib
+
+_FACTORIES = {}
+_GAMES = {}
+
+
+def register(name, game_factory):
+    """Make a game available as ``name``.
+
+    Args:
+        name: registry id used by :func:`make` and :func:`get_game`.
+        game_factory: a zero-argument callable returning the game's
+            :class:`envs.core.game.Game` instance, or a ``"module:ATTRIBUTE"``
+            string naming that instance (imported on first use, so registering
+            costs nothing).
+    """
+    if not (callable(game_factory) or isinstance(game_factory, str)):
+        raise TypeError("game_factory must be a callable or a 'module:ATTRIBUTE' string")
+    _FACTORIES[name] = game_factory
+    _GAMES.pop(name, None)
+
+
+def list_games():
+    """Registered game ids, sorted."""
+    return sorted(_FACTORIES)
+
+
+def get_game(name):
+    """The :class:`envs.core.game.Game` instance registered as ``name``."""
+    game = _GAMES.get(name)
+    if game is not None:
+        return game
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; registered: {', '.join(list_games())}") from None
+    if isinstance(factory, str):
+        module_name, _, attribute = factory.partition(":")
+        game = getattr(importlib.import_module(module_name), attribute or "GAME")
+    else:
+        game = factory()
+    _GAMES[name] = game
+    return game
+
+
+def make(name, num_players=None, render_mode=None, seed=None, **config):
+    """A PettingZoo ``AECEnv`` playing game ``name``.
+
+    Args:
+        name: registered game id (see :func:`list_games`).
+        num_players: seats; defaults to the game's minimum.
+        render_mode: ``None``, ``"ansi"`` or (where the game draws itself)
+            ``"rgb_array"``.
+        seed: seeds the generator that picks a game seed on ``reset()``
+            without a seed; ``reset(seed=...)`` overrides it.
+        **config: the game's options (its ``config_cls`` fields).
+    """
+    from envs.core.aec import GameAECEnv
+
+    return GameAECEnv(get_game(name), num_players=num_players, render_mode=render_mode,
+                      seed=seed, **config)
+
+
+register("dragonhunt", "envs.dragonhunt.game:GAME")

@@ -1,0 +1,4 @@
+"""Game-agnostic kernels (rng, hexgrid, spec, game contract) and the generic adapters.
+
+Kept empty so that ``import envs`` stays cheap: import the submodules you need.
+"""

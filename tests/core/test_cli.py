@@ -1,0 +1,38 @@
+"""The dragongym command line (on the toy game)."""
+import pytest
+
+from training.cli import main, parse_game_options
+
+
+def test_game_options_are_parsed():
+    assert parse_game_options(["--max-hands", "4", "--auto-single=false", "--rate", "0.5",
+                               "--name", "x"]) == {"max_hands": 4, "auto_single": False,
+                                                   "rate": 0.5, "name": "x"}
+    with pytest.raises(ValueError):
+        parse_game_options(["--max-hands"])
+    with pytest.raises(ValueError):
+        parse_game_options(["stray"])
+
+
+def test_match_prints_a_table(race_registered, capsys):
+    argv = ["match", "--game", "race", "--players", "3", "--agents", "random", "--games", "6",
+            "--seed", "1", "--max-turns", "100"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("race v1: 3 players, 6 games (seats rotated), seed 1, max_turns=100")
+    assert lines[1].split() == ["agent", "games", "wins", "draws", "win", "rate", "mean", "reward",
+                                "mean", "length"]
+    assert [line.split()[0] for line in lines[3:]] == ["random#0", "random#1", "random#2"]
+    assert sum(int(line.split()[2]) for line in lines[3:]) == 6
+    assert main(argv) == 0
+    assert capsys.readouterr().out == out  # same seed, same table
+
+
+def test_match_reports_bad_input(race_registered, capsys):
+    assert main(["match", "--game", "race", "--games", "2", "--no-such-option", "1"]) == 2
+    assert "invalid option for race" in capsys.readouterr().err
+    assert main(["match", "--game", "race", "--agents", "random,random,random", "--players", "2"]) == 2
+    assert main(["match", "--game", "race", "--agents", "nobody"]) == 2
+    with pytest.raises(SystemExit):
+        main(["match", "--game", "no_such_game"])

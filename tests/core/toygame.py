@@ -1,0 +1,180 @@
+"""Race to Ten: the smallest game that exercises the whole Game contract.
+
+It lets the generic adapters be tested without any real rules core.
+
+2-4 players take turns adding 1, 2 or 3 to a shared counter (actions 0, 1, 2);
+the counter may not pass 10. After each move a die is rolled (counter-based
+RNG): a 6 adds a bonus 1 unless the counter is already at 10. Whoever brings
+the counter to exactly 10 wins (+1; the others share -1). After
+``max_turns`` moves without a winner the game is truncated, a draw.
+Each seat also holds a secret digit 0..9 dealt at the start, seen only by its
+owner: hidden information for the observation tests.
+
+Observation (from seat p, seats rotated so p is 0), 3 + 4 floats:
+    [0] counter / 10   [1] own secret / 9   [2] last die / 6
+    [3 + k] 1 if seat (p + k) % n is to play
+Pure Python and numpy (no numba), so it adds nothing to the JIT cache.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Game
+from envs.core.rng import draw_below
+from envs.core.spec import GameSpec
+
+MAX_PLAYERS = 4
+TARGET = 10
+NUM_ACTIONS = 3
+OBS_SIZE = 3 + MAX_PLAYERS
+
+E_OUT_OF_RANGE, E_PASSES_TARGET, E_GAME_OVER = 1, 2, 3
+_ERRORS = {E_OUT_OF_RANGE: "no such action",
+           E_PASSES_TARGET: "the counter may not pass 10",
+           E_GAME_OVER: "the game is over"}
+
+DTYPE = np.dtype([
+    ("seed", np.uint64),
+    ("rng_counter", np.uint64),
+    ("rewards", np.float32, (MAX_PLAYERS,)),
+    ("turns", np.int32),              # moves made so far
+    ("max_turns", np.int32),          # config: truncate after this many moves
+    ("secret", np.int8, (MAX_PLAYERS,)),  # seat -> secret digit; -1 for empty seats
+    ("counter", np.int8),
+    ("last_roll", np.int8),           # 1..6, 0 before the first roll
+    ("num_players", np.int8),
+    ("to_play", np.int8),
+    ("status", np.int8),
+    ("error", np.int8),
+])
+assert sum(DTYPE.fields[n][0].itemsize for n in DTYPE.names) == DTYPE.itemsize
+
+
+@dataclass(frozen=True)
+class RaceConfig:
+    """Options of Race to Ten.
+
+    Attributes:
+        num_players: seats, 2..4.
+        max_turns: moves after which the game is truncated as a draw.
+    """
+
+    num_players: int = 2
+    max_turns: int = 100
+
+
+class RaceToTen(Game):
+    spec = GameSpec(name="race", version=1, min_players=2, max_players=MAX_PLAYERS,
+                    num_actions=NUM_ACTIONS, obs_size=OBS_SIZE,
+                    obs_layout={"counter": (0, (1,)), "secret": (1, (1,)), "last_roll": (2, (1,)),
+                                "to_play": (3, (MAX_PLAYERS,))},
+                    action_layout={"add": (0, NUM_ACTIONS)}, max_decisions=100,
+                    chance=True, hidden_information=True)
+    dtype = DTYPE
+    config_cls = RaceConfig
+    obs_bounds = (0.0, 1.0)
+
+    def make_config(self, **kwargs):
+        config = RaceConfig(**kwargs)
+        if not 2 <= config.num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be 2..{MAX_PLAYERS}")
+        if config.max_turns < 1:
+            raise ValueError("max_turns must be positive")
+        return config
+
+    def reset(self, states, seeds, config):
+        for b in range(len(states)):
+            rec = states[b]
+            rec["seed"] = seeds[b]
+            rec["rng_counter"] = 0
+            rec["rewards"] = 0
+            rec["turns"] = 0
+            rec["max_turns"] = config.max_turns
+            rec["counter"] = 0
+            rec["last_roll"] = 0
+            rec["num_players"] = config.num_players
+            rec["to_play"] = 0
+            rec["status"] = STATUS_RUNNING
+            rec["error"] = 0
+            for p in range(MAX_PLAYERS):
+                rec["secret"][p] = self._draw(states, b, 10) if p < config.num_players else -1
+
+    @staticmethod
+    def _draw(states, b, n):
+        value = draw_below(states[b]["seed"], states[b]["rng_counter"], n)
+        states[b]["rng_counter"] += np.uint64(1)
+        return value
+
+    def step(self, states, actions, errors, parallel=False):
+        for b in range(len(states)):
+            a = int(actions[b])
+            if a < 0:
+                continue
+            rec = states[b]
+            counter = int(rec["counter"])
+            if int(rec["status"]) != STATUS_RUNNING:
+                code = E_GAME_OVER
+            elif a >= NUM_ACTIONS:
+                code = E_OUT_OF_RANGE
+            elif counter + a + 1 > TARGET:
+                code = E_PASSES_TARGET
+            else:
+                code = 0
+            errors[b] = code
+            rec["error"] = code
+            if code:
+                continue
+            counter += a + 1
+            roll = self._draw(states, b, 6) + 1
+            if roll == 6 and counter < TARGET:
+                counter += 1
+            rec["counter"] = counter
+            rec["last_roll"] = roll
+            rec["turns"] += 1
+            n = int(rec["num_players"])
+            mover = int(rec["to_play"])
+            if counter == TARGET:
+                rec["rewards"][:n] = -1.0 / (n - 1)
+                rec["rewards"][mover] = 1.0
+                rec["status"] = STATUS_TERMINATED
+                rec["to_play"] = -1
+            elif int(rec["turns"]) >= int(rec["max_turns"]):
+                rec["status"] = STATUS_TRUNCATED
+                rec["to_play"] = -1
+            else:
+                rec["to_play"] = (mover + 1) % n
+
+    def legal_mask(self, states, masks):
+        masks[:] = 0
+        for b in range(len(states)):
+            if int(states[b]["status"]) != STATUS_RUNNING:
+                continue
+            for a in range(NUM_ACTIONS):
+                if int(states[b]["counter"]) + a + 1 <= TARGET:
+                    masks[b, a] = 1
+
+    def observe(self, states, players, obs, parallel=False):
+        obs[:] = 0
+        for b in range(len(states)):
+            rec = states[b]
+            p, n = int(players[b]), int(rec["num_players"])
+            obs[b, 0] = int(rec["counter"]) / TARGET
+            obs[b, 1] = int(rec["secret"][p]) / 9
+            obs[b, 2] = int(rec["last_roll"]) / 6
+            if int(rec["status"]) == STATUS_RUNNING:
+                obs[b, 3 + (int(rec["to_play"]) - p) % n] = 1.0
+
+    def error_message(self, code):
+        return _ERRORS.get(int(code), f"error {code}")
+
+    def action_to_string(self, state, action):
+        return f"add {int(action) + 1}"
+
+    def render_ansi(self, state):
+        rec = state[0]
+        status = {STATUS_RUNNING: f"seat {int(rec['to_play'])} to play",
+                  STATUS_TERMINATED: "won", STATUS_TRUNCATED: "truncated"}[int(rec["status"])]
+        return f"counter {int(rec['counter'])}/{TARGET}, last die {int(rec['last_roll'])}, {status}\n"
+
+
+GAME = RaceToTen()

@@ -1,0 +1,1 @@
+"""Scripts users run: the ``dragongym`` command line (``training.cli``)."""

@@ -1,0 +1,178 @@
+"""The ``dragongym`` command line.
+
+    dragongym match --game dragonhunt --players 3 --agents random --games 12 --seed 0 --max-hands 4
+
+Options the command does not know (``--max-hands 4``, ``--auto-single false``)
+are the game's own options: dashes become underscores and the game's
+``make_config`` validates them.
+
+Adding a subcommand (eval, bench, train): write ``add_<name>(subparsers)``,
+which declares the arguments and sets ``run`` (and ``game_options=True`` if it
+takes game options) with ``set_defaults``, and ``run_<name>(args, options)``,
+which calls into ``agents``/``training`` code and prints; then list the adder
+in :data:`SUBCOMMANDS`. The work itself lives in library modules so scripts and
+tests can call it without the CLI.
+"""
+import argparse
+import sys
+
+import envs
+
+
+# --- shared pieces -------------------------------------------------------------
+
+def parse_game_options(tokens):
+    """``["--max-hands", "4", "--auto-single=false"]`` -> ``{"max_hands": 4, "auto_single": False}``."""
+    options = {}
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if not token.startswith("--") or token == "--":
+            raise ValueError(f"unexpected argument {token!r}")
+        name, eq, value = token[2:].partition("=")
+        if not eq:
+            if i + 1 >= len(tokens) or tokens[i + 1].startswith("--"):
+                raise ValueError(f"game option --{name} needs a value")
+            i += 1
+            value = tokens[i]
+        options[name.replace("-", "_")] = _parse_value(value)
+        i += 1
+    return options
+
+
+def _parse_value(text):
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def format_table(headers, rows):
+    """Plain-text table: first column left-aligned, the others right-aligned."""
+    cells = [list(headers)] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[k]) for row in cells) for k in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(parts))
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _add_game_arguments(parser):
+    parser.add_argument("--game", default="dragonhunt", choices=envs.list_games(),
+                        help="game to play (default: %(default)s)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of seats (default: one per agent, else the game's minimum)")
+    parser.add_argument("--seed", type=int, default=0, help="seed; the same seed replays exactly")
+    parser.set_defaults(game_options=True)
+
+
+def _check_game_options(game, num_players, options):
+    """The game's ``make_config`` on the options, as a readable error string or None."""
+    try:
+        game.make_config(num_players=num_players, **options)
+    except (TypeError, ValueError) as error:
+        return f"invalid option for {game.spec.name}: {error}"
+    return None
+
+
+# --- match ---------------------------------------------------------------------
+
+def add_match(subparsers):
+    parser = subparsers.add_parser(
+        "match", allow_abbrev=False,
+        help="play a seat-rotated match between agents and print a result table",
+        description="Play a seat-rotated match between agents (game i rotates the agent "
+                    "list by i seats). Unknown --options are passed to the game.")
+    _add_game_arguments(parser)
+    parser.add_argument("--agents", default=None,
+                        help="comma-separated agent ids, one per seat, or one id for every seat "
+                             "(default: random)")
+    parser.add_argument("--games", type=int, default=12, help="games to play (default: %(default)s)")
+    parser.set_defaults(run=run_match)
+
+
+def run_match(args, options):
+    from agents import list_agents, play_match
+    from tqdm import tqdm
+
+    game = envs.get_game(args.game)
+    agent_ids = args.agents.split(",") if args.agents else None
+    num_players = args.players or (len(agent_ids) if agent_ids and len(agent_ids) > 1
+                                   else game.spec.min_players)
+    if agent_ids is None:
+        agent_ids = ["random"]
+    if len(agent_ids) == 1:
+        agent_ids = agent_ids * num_players
+    if len(agent_ids) != num_players:
+        return _fail(f"{len(agent_ids)} agents for {num_players} players")
+    unknown = sorted(set(agent_ids) - set(list_agents()))
+    if unknown:
+        return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    error = _check_game_options(game, num_players, options)
+    if error:
+        return _fail(error)
+
+    with tqdm(total=args.games, desc="games", unit="game", disable=None, file=sys.stderr) as bar:
+        result = play_match(args.game, agent_ids, args.games, seed=args.seed,
+                            num_players=num_players, on_game_end=lambda _: bar.update(), **options)
+
+    truncated = sum(g.truncated for g in result.games)
+    settings = "".join(f", {k}={v}" for k, v in sorted(options.items()))
+    print(f"{game.spec.name} v{game.spec.version}: {num_players} players, {args.games} games "
+          f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated")
+    rows = [(s.label, s.games, s.wins, s.draws, f"{100 * s.win_rate:.1f}%", f"{s.mean_reward:+.3f}",
+             f"{s.mean_length:.1f}") for s in result.stats]
+    print(format_table(("agent", "games", "wins", "draws", "win rate", "mean reward", "mean length"),
+                       rows))
+    return 0
+
+
+# --- entry point -----------------------------------------------------------------
+
+SUBCOMMANDS = [add_match]
+"""Adders of the subcommands, in the order ``--help`` lists them."""
+
+
+def _fail(message):
+    print(f"dragongym: error: {message}", file=sys.stderr)
+    return 2
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="dragongym", allow_abbrev=False,
+        description="Board games as multi-agent RL environments.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    options = {}
+    if extra:
+        if not getattr(args, "game_options", False):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        try:
+            options = parse_game_options(extra)
+        except ValueError as error:
+            parser.error(str(error))
+    return args.run(args, options)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
