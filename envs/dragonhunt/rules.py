@@ -38,9 +38,11 @@ from .constants import (
     DECK_SIZE, CARDS_PER_PLAYER,
 )
 from .state import (
-    LOC_RESERVE, LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED, F_ATTACKED, F_SNIPED,
+    STATE_DTYPE, LOC_RESERVE, LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED, F_ATTACKED, F_SNIPED,
     F_IN_FORCE, F_DEMON_KILL, F_MOVED_IN,
 )
+
+BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
 
 # ---------------------------------------------------------------- board data
 NC = D.NUM_CELLS
@@ -172,8 +174,15 @@ E_OK, E_RANGE, E_ILLEGAL, E_OVER = 0, 1, 2, 3
 # ================================================================ randomness
 @njit(cache=True)
 def roll(S, b, n):
-    """Next draw of game b's stream, uniform on 0..n-1."""
+    """Next draw of game b's stream, uniform on 0..n-1.
+
+    Scenario tests may load the dice: while ``loaded`` holds values, they are
+    returned in order instead (and the stream is not advanced)."""
     s = S[b]
+    if s['loaded_pos'] < s['loaded_count']:
+        v = int(s['loaded'][s['loaded_pos']])
+        s['loaded_pos'] += 1
+        return v
     x = draw_below(s['seed'], s['rng_counter'], n)
     s['rng_counter'] += np.uint64(1)
     return x
@@ -479,66 +488,73 @@ def sniper_flees(S, b, u):
 
 # ================================================================ Fantastic Beings: pile, lairs
 @njit(cache=True)
-def draw_being(S, b, slot):
-    """Mix the face-down pile and draw a being for lair ``slot`` (1.2, 7.513, 8.331, 15.4)."""
+def being_off_board(S, b, slot, for_good):
+    """Take the being of ``slot`` off the board: face down into the pile, or out of
+    the game for good (the slain Demon, 15.634). The lair waits for a redraw."""
     s = S[b]
-    pile = int(s['being_pile'])
-    n = 0
-    for k in range(NUM_BEINGS):
-        if pile & (1 << k):
-            n += 1
-    if n == 0:
-        s['slot_being'][slot] = -1
-        s['slot_loc'][slot] = -1
-        return
-    r = roll(S, b, n)
-    for k in range(NUM_BEINGS):
-        if pile & (1 << k):
-            if r == 0:
-                s['being_pile'] = pile & ~(1 << k)
-                s['slot_being'][slot] = k
-                s['slot_loc'][slot] = -1
-                if s['dragon_cell'] == BEING_LAIR_CELL[slot]:
-                    # Brimstone sits on the lair: the new being is laid there
-                    # beside him; nobody attacks (7.44 attacks only on landing).
-                    s['slot_loc'][slot] = BEING_LAIR_CELL[slot]
-                else:
-                    being_to_lair(S, b, slot)
-                return
-            r -= 1
+    k = int(s['slot_being'][slot])
+    if not for_good:
+        s['being_pile'] = int(s['being_pile']) | (1 << k)
+    s['slot_being'][slot] = -1
+    s['slot_loc'][slot] = -1
+
+
+@njit(cache=True)
+def settle_in_lair(S, b, slot):
+    """Put the being of ``slot`` in its lair. Units found there are ambushed and
+    killed, and so is another being, unless it is the Demon, which nothing but
+    the Hero or Brimstone can kill (9.511, 15.632): it shares the lair until one
+    of them moves. A newly drawn being laid where Brimstone sits stays beside him
+    (he attacks only where he lands, 7.44)."""
+    s = S[b]
+    lair = int(BEING_LAIR_CELL[slot])
+    other = 1 - slot
+    if s['slot_being'][other] >= 0 and s['slot_loc'][other] == lair and s['slot_being'][other] != DEMON:
+        being_off_board(S, b, other, False)
+    units = np.empty(UNITS_PER_COLOUR, dtype=np.int16)
+    n = units_on(S, b, lair, units)
+    for i in range(n):
+        kill_unit(S, b, int(units[i]), False)
+    s['slot_loc'][slot] = lair
+
+
+@njit(cache=True)
+def refill_lairs(S, b):
+    """Every empty lair gets a being drawn at random from the face-down pile (1.2,
+    7.513, 8.331, 15.4; the drawn one may be the one just put back)."""
+    s = S[b]
+    for _ in range(4):
+        changed = False
+        for slot in range(2):
+            if s['slot_being'][slot] >= 0:
+                continue
+            pile = int(s['being_pile'])
+            n = 0
+            for k in range(NUM_BEINGS):
+                if pile & (1 << k):
+                    n += 1
+            if n == 0:
+                continue
+            r = roll(S, b, n)
+            for k in range(NUM_BEINGS):
+                if pile & (1 << k):
+                    if r == 0:
+                        s['being_pile'] = pile & (0xFFFF ^ (1 << k))
+                        s['slot_being'][slot] = k
+                        settle_in_lair(S, b, slot)
+                        changed = True
+                        break
+                    r -= 1
+        if not changed:
+            return
 
 
 @njit(cache=True)
 def being_to_pile(S, b, slot):
     """The being leaves the board face down into the pile; a new one is drawn
-    for its lair (8.33, 8.331, 7.513, 15.4). The drawn one may be the same."""
-    s = S[b]
-    k = int(s['slot_being'][slot])
-    s['being_pile'] = int(s['being_pile']) | (1 << k)
-    s['slot_being'][slot] = -1
-    s['slot_loc'][slot] = -1
-    draw_being(S, b, slot)
-
-
-@njit(cache=True)
-def being_killed(S, b, slot, by_hero_or_dragon, killer_player):
-    """A being is killed. The Demon dies only to the Hero or Brimstone and then
-    leaves the game for good, its slayer earning two magical defense markers
-    (15.632-15.635); any other killer only wounds it (15.633)."""
-    s = S[b]
-    k = int(s['slot_being'][slot])
-    if k == DEMON:
-        if not by_hero_or_dragon:
-            being_to_lair(S, b, slot)
-            return
-        s['slot_being'][slot] = -1
-        s['slot_loc'][slot] = -1
-        if killer_player >= 0:
-            s['md_cottage'][killer_player] += 2
-            check_pickups(S, b, killer_player)
-        draw_being(S, b, slot)
-        return
-    being_to_pile(S, b, slot)
+    for its lair (8.33, 8.331)."""
+    being_off_board(S, b, slot, False)
+    refill_lairs(S, b)
 
 
 @njit(cache=True)
@@ -546,18 +562,34 @@ def being_to_lair(S, b, slot):
     """The being returns to its lair (8.321, 9.51, 15.13). A counter found there
     is ambushed and killed; if it is Brimstone, the being dies (9.511)."""
     s = S[b]
-    lair = int(BEING_LAIR_CELL[slot])
-    if s['dragon_cell'] == lair:
-        being_killed(S, b, slot, True, -1)
+    if s['dragon_cell'] == BEING_LAIR_CELL[slot]:
+        being_off_board(S, b, slot, s['slot_being'][slot] == DEMON)
+        refill_lairs(S, b)
         return
-    other = 1 - slot
-    if s['slot_being'][other] >= 0 and s['slot_loc'][other] == lair:
-        being_killed(S, b, other, True, -1)
-    units = np.empty(UNITS_PER_COLOUR, dtype=np.int16)
-    n = units_on(S, b, lair, units)
-    for i in range(n):
-        kill_unit(S, b, int(units[i]), False)
-    s['slot_loc'][slot] = lair
+    settle_in_lair(S, b, slot)
+    refill_lairs(S, b)
+
+
+@njit(cache=True)
+def being_killed(S, b, slot, by_hero_or_dragon, killer_player):
+    """A being is killed (7.513, 15.4): into the pile, and a new one drawn. The
+    Demon dies only to the Hero or Brimstone and then leaves the game for good,
+    its slayer earning two magical defense markers (15.632-15.635); any other
+    killer only wounds it and it goes home (15.633)."""
+    s = S[b]
+    k = int(s['slot_being'][slot])
+    if k == DEMON:
+        if not by_hero_or_dragon:
+            being_to_lair(S, b, slot)
+            return
+        being_off_board(S, b, slot, True)
+        if killer_player >= 0:
+            s['md_cottage'][killer_player] += 2
+            check_pickups(S, b, killer_player)
+        refill_lairs(S, b)
+        return
+    being_off_board(S, b, slot, False)
+    refill_lairs(S, b)
 
 
 @njit(cache=True)
@@ -769,8 +801,7 @@ def setup_game(S, b):
     for slot in range(2):
         s['slot_being'][slot] = -1
         s['slot_loc'][slot] = -1
-    for slot in range(2):
-        draw_being(S, b, slot)
+    refill_lairs(S, b)
     s['deck_left'] = np.uint32((1 << DECK_SIZE) - 1)
     for p in range(MAX_PLAYERS):
         s['kingdom'][p] = -1
@@ -1562,7 +1593,7 @@ def card_segment(S, b):
     if i < n:
         return pose(S, b, PH_CARD, i)
     for p in range(n):
-        s['cards_in_hand'][p] = s['cards_in_hand'][p] & ~(1 << int(s['card_played'][p]))
+        s['cards_in_hand'][p] = int(s['cards_in_hand'][p]) & (0xFF ^ (1 << int(s['card_played'][p])))
     determine_round_order(S, b)
     s['choice_player'] = s['round_order'][0]       # 9.13
     s['second_player'] = s['round_order'][n - 1]
@@ -2089,6 +2120,11 @@ def draw_dragon_card(S, b):
     left = int(s['deck_left'])
     if left == 0:
         left = (1 << DECK_SIZE) - 1
+    if s['loaded_card'] > 0:                      # scenario tests: a chosen card
+        i = int(s['loaded_card']) - 1
+        s['loaded_card'] = 0
+        s['deck_left'] = np.uint32(left & (0xFFFFFFFF ^ (1 << i)))
+        return i
     n = 0
     for i in range(DECK_SIZE):
         if left & (1 << i):
@@ -2097,7 +2133,7 @@ def draw_dragon_card(S, b):
     for i in range(DECK_SIZE):
         if left & (1 << i):
             if r == 0:
-                s['deck_left'] = np.uint32(left & ~(1 << i))
+                s['deck_left'] = np.uint32(left & (0xFFFFFFFF ^ (1 << i)))
                 return i
             r -= 1
     return -1
@@ -3159,10 +3195,8 @@ def apply_action(S, b, a, mask):
 @njit(cache=True)
 def reset_game(S, b, seed, num_players, max_hands, auto_single):
     """Zero record b and deal a new game (1-3)."""
+    S[b] = BLANK[0]
     s = S[b]
-    raw = S[b:b + 1].view(np.uint8)
-    for i in range(raw.shape[0]):
-        raw[i] = 0
     s['seed'] = seed
     s['num_players'] = num_players
     s['max_hands'] = max_hands

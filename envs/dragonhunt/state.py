@@ -101,6 +101,10 @@ STATE_FIELDS = [
     ("winner", np.int8),            # seat that slew Brimstone; -1
     ("reinf_left", np.int8, (MAX_PLAYERS, 2)),  # [seat, 0 men-at-arms / 1 knights (or snipers while replacing)] still to place
     ("placed_last", np.int8),       # seat that placed the last unit (12.53)
+    ("loaded", np.int8, (16,)),     # loaded dice for scenario tests: raw results of the next rolls
+    ("loaded_count", np.int8),      # how many of ``loaded`` are set
+    ("loaded_pos", np.int8),        # how many of them were used
+    ("loaded_card", np.int8),       # 1 + index of the dragon card to draw next; 0 = shuffled draw
     ("place_start", np.int8),       # seat that opens each placement rotation (3.31, 3.32, 12.5)
     ("after_casualty", np.int8),    # what follows the casualty choices (AC_*)
     ("five_left", np.int8),         # spaces left of the five-space move of choice (7.62)

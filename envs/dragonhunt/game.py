@@ -1,0 +1,217 @@
+"""Dragonhunt: hunt Brimstone the Dragon, 2 to 6 players (``envs.make("dragonhunt")``).
+
+The rules core is ``rules.py`` (numba), the state record ``state.py``, the
+observations ``observe.py``; the board, tables and deck are data files in
+``data/`` (substitutes, see ``SUBSTITUTES.md``); ``RULES.md`` maps every rule of
+the rulebook to its code and test.
+
+Spaces
+------
+Action ``Discrete(A)``, ``A = NUM_CELLS + 20``:
+
+===========================  =================================================
+``0 .. NUM_CELLS-1``         a board cell: a unit's space, a destination, a
+                             target, a castle to choose, ... (its meaning is
+                             given by the pending decision, ``phase``)
+``NUM_CELLS + 0``            done / pass / end this segment
+``+1, +2``                   choose the first / second die
+``+3 .. +8``                 play movement card 0..5 (values 6 7 8 9 10 12)
+``+9 .. +12``                a unit type: hero, sniper, knight, man-at-arms
+``+13``                      snipe (9.64)
+``+14 .. +16``               Dragon Charmer: Brimstone 1..3 spaces toward her
+``+17 .. +19``               Dragon Charmer: Brimstone 1..3 spaces away
+===========================  =================================================
+
+Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
+from the observing seat (rotated to seat 0); ``SPEC.obs_layout`` names the
+blocks (``board`` is ``(NUM_CELLS, 24)`` planes, see ``observe.py``).
+
+Rewards: 0 every step; when Brimstone is slain the slayer gets +1 and every
+other seat ``-1/(n-1)``. A game that reaches ``max_hands`` hands is truncated,
+a draw (all 0).
+
+Decisions with a single legal action are taken by the core (``auto_single``),
+so an agent is only asked when it has a choice.
+
+Version history: v1 first release.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.core.spec import GameSpec
+from . import data as D
+from . import rules as R
+from . import observe as O
+from .constants import (
+    UNIT_TYPE_NAMES, BEING_NAMES, TERRAIN_NAMES, MAX_PLAYERS, CASTLE, VILLAGE, COTTAGE,
+    DRAGON_LAIR, BEING_LAIR, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
+)
+from .state import STATE_DTYPE
+
+DIRECTION_NAMES = ("", "N", "NE", "SE", "S", "SW", "NW")
+
+PHASE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("PH_")}
+STAGE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("ST_")}
+ERRORS = {R.E_RANGE: "action outside 0..A-1", R.E_ILLEGAL: "not a legal action in this position",
+          R.E_OVER: "the game is over"}
+
+
+@dataclass(frozen=True)
+class DragonhuntConfig:
+    """Options of a Dragonhunt game.
+
+    Attributes:
+        num_players: seats, 2 to 6 (Object of Play).
+        max_hands: the game is truncated (a draw) after this many hands of four
+            turns if Brimstone still lives. The rulebook sets no limit; RL needs one.
+        auto_single: the core applies a decision that has exactly one legal
+            action instead of asking (no information is lost). Set False to see
+            every decision.
+    """
+
+    num_players: int = 2
+    max_hands: int = 8
+    auto_single: bool = True
+
+
+def cell_name(cell):
+    """Readable name of a board cell: a structure's name, a lair, or column-row."""
+    cell = int(cell)
+    t = int(D.TERRAIN[cell])
+    k = int(D.KINGDOM[cell])
+    if t in (CASTLE, VILLAGE, COTTAGE):
+        kind = {CASTLE: "Castle", VILLAGE: "Village", COTTAGE: "Cottage"}[t]
+        return f"{D.KINGDOM_NAMES[k]} {kind}"
+    if t == DRAGON_LAIR:
+        return "Lair of Brimstone"
+    if t == BEING_LAIR:
+        return "Cave" if cell == int(D.BEING_LAIR_CELL[0]) else "Hollow Tree"
+    return f"{int(D.CELL_COL[cell]):02d}{int(D.CELL_ROW[cell]):02d}"
+
+
+class Dragonhunt(Game):
+    """The Dragonhunt rules core behind the generic adapters."""
+
+    spec = GameSpec(
+        name="dragonhunt", version=1, min_players=2, max_players=MAX_PLAYERS,
+        num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=dict(O.LAYOUT),
+        action_layout={"cell": (0, R.NC), "done": (R.A_DONE, 1), "die": (R.A_DIE0, 2),
+                       "card": (R.A_CARD0, 6), "unit_type": (R.A_TYPE0, 4), "snipe": (R.A_SNIPE, 1),
+                       "charm": (R.A_CHARM0, 6)},
+        max_decisions=20000, chance=True, hidden_information=True,
+        reward_model="zero_sum_terminal", board_shape=(int(D.BOARD_COLS), int(D.BOARD_ROWS)))
+    dtype = STATE_DTYPE
+    config_cls = DragonhuntConfig
+    obs_bounds = (-1.0, 8.0)
+
+    def make_config(self, **kwargs):
+        unknown = set(kwargs) - set(DragonhuntConfig.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"dragonhunt: unknown option(s) {sorted(unknown)}; "
+                             f"known: {sorted(DragonhuntConfig.__dataclass_fields__)}")
+        if kwargs.get("num_players") is None:
+            kwargs.pop("num_players", None)
+        config = DragonhuntConfig(**kwargs)
+        if not isinstance(config.num_players, (int, np.integer)) or not 2 <= config.num_players <= 6:
+            raise ValueError(f"dragonhunt: num_players must be 2..6, got {config.num_players!r}")
+        if not isinstance(config.max_hands, (int, np.integer)) or not 1 <= config.max_hands <= 1000:
+            raise ValueError(f"dragonhunt: max_hands must be 1..1000, got {config.max_hands!r}")
+        return config
+
+    def reset(self, states, seeds, config):
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        if seeds.shape != states.shape:
+            raise ValueError(f"dragonhunt: {len(seeds)} seeds for {len(states)} games")
+        R.reset_batch(states, seeds, np.int64(config.num_players), np.int64(config.max_hands),
+                      np.int64(1 if config.auto_single else 0))
+
+    def step(self, states, actions, errors, parallel=False):
+        R.step_batch(states, actions, errors)
+
+    def legal_mask(self, states, masks):
+        R.mask_batch(states, masks)
+
+    def observe(self, states, players, obs, parallel=False):
+        O.observe_batch(states, players, obs)
+
+    def error_message(self, code):
+        return ERRORS.get(int(code), f"error {int(code)}")
+
+    # ------------------------------------------------------------ text
+    def action_to_string(self, state, action):
+        rec = state[0]
+        a = int(action)
+        ph = int(rec["phase"])
+        if a < R.NC:
+            where = cell_name(a)
+            verbs = {R.PH_KINGDOM: "choose kingdom", R.PH_PLACE: "place at",
+                     R.PH_BEING_SELECT: "use being at", R.PH_BEING_MOVE: "being to",
+                     R.PH_BEING_TARGET: "being acts on", R.PH_BANISH_DEST: "banish to",
+                     R.PH_EAGLE_DEST: "eagle carries to", R.PH_EAGLE_LAND: "eagle lands at",
+                     R.PH_REVIVE_CELL: "revive at", R.PH_TELEPORT_UNIT: "teleport unit at",
+                     R.PH_TELEPORT_DEST: "teleport to", R.PH_MOVE_SELECT: "select unit at",
+                     R.PH_MOVE_DEST: "move to", R.PH_COMBAT_SELECT: "attack with unit at",
+                     R.PH_COMBAT_TARGET: "attack", R.PH_OCCUPY: "occupy from",
+                     R.PH_DRAGON_FORCE: "join dragon attack from", R.PH_CASUALTY: "casualty at",
+                     R.PH_CARD_STRUCT: "Brimstone strikes", R.PH_FIVE_MOVE: "Brimstone to",
+                     R.PH_REPL_VILLAGE: "replacement to"}
+            if ph == R.PH_KINGDOM:
+                return f"choose kingdom {D.KINGDOM_NAMES[int(D.KINGDOM[a])]}"
+            return f"{verbs.get(ph, 'cell')} {where}"
+        if a == R.A_DONE:
+            return "done"
+        if a in (R.A_DIE0, R.A_DIE1):
+            die = int(rec["die0"] if a == R.A_DIE0 else rec["die1"])
+            return f"die {die} ({DIRECTION_NAMES[die] if 1 <= die <= 6 else '?'})"
+        if R.A_CARD0 <= a < R.A_CARD0 + 6:
+            return f"play card {int(D.MOVEMENT_CARD_VALUES[a - R.A_CARD0])}"
+        if R.A_TYPE0 <= a < R.A_TYPE0 + 4:
+            return f"type {UNIT_TYPE_NAMES[a - R.A_TYPE0]}"
+        if a == R.A_SNIPE:
+            return "snipe"
+        if R.A_CHARM0 <= a < R.A_CHARM0 + 6:
+            j = a - R.A_CHARM0
+            return f"charm Brimstone {j % 3 + 1} {'toward' if j < 3 else 'away'}"
+        return f"action {a}"
+
+    def render_ansi(self, state):
+        rec = state[0]
+        n = int(rec["num_players"])
+        marks = {}
+        for u in range(R.NUM_UNITS if hasattr(R, "NUM_UNITS") else len(rec["unit_loc"])):
+            loc = int(rec["unit_loc"][u])
+            if loc < 0:
+                continue
+            col = int(R.UNIT_COLOUR[u])
+            letter = "HSKM"[int(R.UNIT_TYPE[u])]
+            if loc in marks:
+                marks[loc] = f"{col if col < n else 'n'}+"
+            else:
+                marks[loc] = f"{col if col < n else 'n'}{letter}"
+        for slot in range(2):
+            k = int(rec["slot_being"][slot])
+            if k >= 0 and int(rec["slot_loc"][slot]) >= 0:
+                marks[int(rec["slot_loc"][slot])] = "*" + BEING_NAMES[k][0]
+        marks[int(rec["dragon_cell"])] = "DR"
+        lines = [D.ascii_board(marks)]
+        status = {0: "running", 1: "Brimstone slain", 2: "truncated"}[int(rec["status"])]
+        lines.append(f"hand {int(rec['hand'])} turn {int(rec['turn']) + 1} | stage "
+                     f"{STAGE_NAMES.get(int(rec['stage']), '?')} | {status}")
+        lines.append(f"Brimstone at {cell_name(int(rec['dragon_cell']))}"
+                     f"{' ENRAGED' if rec['enraged'] else ''}{' asleep' if rec['asleep_until'] >= 0 else ''}")
+        beings = ", ".join(f"{BEING_NAMES[int(rec['slot_being'][s])]} at {cell_name(int(rec['slot_loc'][s]))}"
+                           for s in range(2) if int(rec["slot_being"][s]) >= 0 and int(rec["slot_loc"][s]) >= 0)
+        lines.append(f"beings: {beings}")
+        for p in range(n):
+            k = int(rec["kingdom"][p])
+            kname = D.KINGDOM_NAMES[k] if k >= 0 else "-"
+            lines.append(f"player_{p}: {kname}, wounds {int(rec['wounds'][p])}, "
+                         f"cards {[int(D.MOVEMENT_CARD_VALUES[i]) for i in range(6) if int(rec['cards_in_hand'][p]) >> i & 1]}")
+        if int(rec["status"]) == 0:
+            lines.append(f"to play: player_{int(rec['to_play'])} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
+        return "\n".join(lines) + "\n"
+
+
+GAME = Dragonhunt()
