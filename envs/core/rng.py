@@ -52,6 +52,7 @@ def seed_sequence(seed, n):
     """``n`` independent per-game seeds derived from one user seed (Python side)."""
     base = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)
     out = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        out[i] = mix64(base ^ mix64(np.uint64(i) * GOLDEN + _ONE))
+    with np.errstate(over="ignore"):      # uint64 arithmetic wraps by design
+        for i in range(n):
+            out[i] = mix64(base ^ mix64(np.uint64(i) * GOLDEN + _ONE))
     return out

@@ -161,6 +161,8 @@ class Dragonhunt(Game):
                 return f"choose kingdom {D.KINGDOM_NAMES[int(D.KINGDOM[a])]}"
             return f"{verbs.get(ph, 'cell')} {where}"
         if a == R.A_DONE:
+            if ph == R.PH_BEING_MOVE:
+                return "being leaves the board"
             return "done"
         if a in (R.A_DIE0, R.A_DIE1):
             die = int(rec["die0"] if a == R.A_DIE0 else rec["die1"])

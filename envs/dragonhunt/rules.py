@@ -134,7 +134,7 @@ PH_KINGDOM = 1        # cell: castle of the kingdom chosen (3.1)
 PH_PLACE = 2          # cell: set-up / reinforcement placement (3.3, 12.5); DONE only if none legal
 PH_DRAGON_DIE = 3     # DIE0/DIE1: direction of Brimstone's normal move (7.11)
 PH_BEING_SELECT = 4   # cell of the Fantastic Being to use (8.1)
-PH_BEING_MOVE = 5     # destination cell of the controlled being (its own cell = stay)
+PH_BEING_MOVE = 5     # destination cell of the controlled being (its own cell = stay); DONE = off the board (8.332)
 PH_BEING_TARGET = 6   # cell the being's power or attack is aimed at; DONE = none
 PH_BANISH_DEST = 7    # empty cell the Banisher sends the loser to (15.611)
 PH_EAGLE_DEST = 8     # cell the Eagle carries the unit to (15.662)
@@ -160,7 +160,7 @@ PH_CASUALTY = 27      # cell of the attacker that falls (7.645)
 PH_CARD_STRUCT = 28   # cell of the structure a dragon card sends him to (7.62, 7.631)
 PH_FIVE_MOVE = 29     # cell next to Brimstone for the five-space move (7.62)
 PH_REPL_VILLAGE = 30  # cell of the controlled village receiving a replacement (12.33)
-PH_TELEPORT_UNIT = 31 # cell of the own unit to teleport / DONE
+PH_TELEPORT_UNIT = 31 # cell of the own unit to teleport / DONE; then TYPE if that cell holds several (sel_cell set)
 
 # being-power sub-stage codes kept in ``step_index`` during ST_BEING_FIRST
 BP_SELECT, BP_MOVE, BP_POWER, BP_SECOND_MOVE, BP_SECOND_POWER, BP_DONE = range(6)
@@ -423,11 +423,13 @@ def materialise_sword(S, b, p):
 @njit(cache=True)
 def unit_leaves_play(S, b, u, loc):
     """Bookkeeping when unit u is killed: the sword returns home (13.3) and
-    the magical defense markers it carried are lost (14.43)."""
+    the magical defense markers it carried are lost (14.43). With the hero
+    dead, a knight standing where the unheld sword lies takes it up at once
+    (13.2, 13.21)."""
     s = S[b]
     p = int(UNIT_COLOUR[u])
     set_loc(S, b, u, loc)
-    s['unit_flags'][u] = s['unit_flags'][u] & F_DEMON_KILL
+    s['unit_flags'][u] = 0          # a new death: kill_unit marks the Demon's victims (15.682)
     if p < int(s['num_players']):
         if s['md_holder'][p] == u:
             s['md_holder'][p] = -1
@@ -435,19 +437,21 @@ def unit_leaves_play(S, b, u, loc):
         if s['sword_holder'][p] == u:
             s['sword_holder'][p] = -1
             s['sword_loc'][p] = sword_home(S, b, p)
-            check_pickups(S, b, p)
+        check_pickups(S, b, p)
 
 
 @njit(cache=True)
 def kill_unit(S, b, u, by_demon):
     """A unit dies: to its dead pile; the Demon's victims except the Hero are out
-    of play for good (15.63, 15.631); non-player counters never come back."""
+    of play for good (15.63); the Hero it kills goes to the dead pile, to come
+    back as a replacement (15.631), but is marked so the Revivor cannot raise
+    him (15.682); non-player counters never come back."""
     s = S[b]
     p = int(UNIT_COLOUR[u])
     if p >= int(s['num_players']):
         unit_leaves_play(S, b, u, LOC_OUT)
-    elif by_demon and UNIT_TYPE[u] != HERO:
-        unit_leaves_play(S, b, u, LOC_OUT)
+    elif by_demon:
+        unit_leaves_play(S, b, u, LOC_DEAD if UNIT_TYPE[u] == HERO else LOC_OUT)
         s['unit_flags'][u] = F_DEMON_KILL
     else:
         unit_leaves_play(S, b, u, LOC_DEAD)
@@ -502,16 +506,29 @@ def being_off_board(S, b, slot, for_good):
 @njit(cache=True)
 def settle_in_lair(S, b, slot):
     """Put the being of ``slot`` in its lair. Units found there are ambushed and
-    killed, and so is another being, unless it is the Demon, which nothing but
-    the Hero or Brimstone can kill (9.511, 15.632): it shares the lair until one
-    of them moves. A newly drawn being laid where Brimstone sits stays beside him
-    (he attacks only where he lands, 7.44)."""
+    killed, and so is another being (9.511), which goes to the pile (the caller
+    refills its lair). The Demon dies to nothing but the Hero or Brimstone: an
+    ambush that would kill it wounds it instead and it goes home to its own
+    lair (15.632, 15.633), ambushing the units it finds there, or dying for good
+    if Brimstone sits there (9.511, 15.634). Two beings never share a space.
+    A newly drawn being laid where Brimstone sits stays beside him (he attacks
+    only where he lands, 7.44)."""
     s = S[b]
     lair = int(BEING_LAIR_CELL[slot])
     other = 1 - slot
-    if s['slot_being'][other] >= 0 and s['slot_loc'][other] == lair and s['slot_being'][other] != DEMON:
-        being_off_board(S, b, other, False)
     units = np.empty(UNITS_PER_COLOUR, dtype=np.int16)
+    if s['slot_being'][other] >= 0 and s['slot_loc'][other] == lair:
+        if s['slot_being'][other] != DEMON:
+            being_off_board(S, b, other, False)
+        else:
+            home = int(BEING_LAIR_CELL[other])
+            if s['dragon_cell'] == home:
+                being_off_board(S, b, other, True)
+            else:
+                n = units_on(S, b, home, units)
+                for i in range(n):
+                    kill_unit(S, b, int(units[i]), False)
+                s['slot_loc'][other] = home
     n = units_on(S, b, lair, units)
     for i in range(n):
         kill_unit(S, b, int(units[i]), False)
@@ -632,7 +649,10 @@ def weakest_on(S, b, cell):
 @njit(cache=True)
 def troll_retreats(S, b, slot):
     """15.60111: a Troll 'wounded' by Brimstone retreats one space towards his lair
-    into a vacant space (the nearest such space, lowest cell first)."""
+    into a vacant space (the nearest such space, lowest cell first). The rule
+    leaves the space to "the last player who moved his counter"; the core
+    picks it (lowest cell) instead of posing a decision inside Brimstone's
+    round. No such space: he stays."""
     s = S[b]
     here = int(s['slot_loc'][slot])
     lair = int(BEING_LAIR_CELL[slot])
@@ -714,7 +734,9 @@ def flame_cottage(S, b, k):
 @njit(cache=True)
 def card_attacks_cottage(S, b, k):
     """7.65: a dragon card's attack on a cottage: unless the defender rolls 10 or
-    more on two dice the cottage is flamed. Counts as revenge (9.841)."""
+    more on two dice the cottage is flamed. Counts as revenge (9.841). Choices:
+    the 10 is read on the bare dice (no enraged -2, cottage value 0), and a
+    vacant cottage is rolled for too (flaming it still matters, 7.68)."""
     s = S[b]
     if d6(S, b) + d6(S, b) < 10:
         flame_cottage(S, b, k)
@@ -740,12 +762,28 @@ def dragon_strikes_structure(S, b, cell):
 
 
 @njit(cache=True)
+def card_flames_cottage(S, b, k):
+    """7.68: a FLAMES COTTAGE card: the cottage of kingdom k is flamed, no roll.
+    Flaming is his attack on that cottage, so (as for 7.65) it appeases his rage
+    (9.841) and he then returns to his lair (7.541)."""
+    flame_cottage(S, b, k)
+    S[b]['enraged'] = 0
+    dragon_to_lair(S, b)
+
+
+@njit(cache=True)
 def dragon_walk(S, b, d, dist):
     """Move Brimstone ``dist`` spaces in direction d, one part of his round (7.4).
 
     Returns 0 when the part is done and his round goes on, 1 when he attacked a
     structure and his round is over (7.45, 7.541), 2 when the move would leave
     the board: he is back in his lair and the same player rolls again (7.42).
+
+    Choice (the rulebook leaves the order open): 7.42 is judged on the rolled
+    move as a whole, before he is walked, so a move that would run off the board
+    sends him home even if a castle or village lies on the way. He attacks what
+    he lands on only (7.43, 7.44); landing on his own lair is a return home
+    (7.46).
     """
     s = S[b]
     c = int(s['dragon_cell'])
@@ -1161,22 +1199,30 @@ def being_attack(S, b, slot, cell):
     """An attack-capable being (15.2) attacks the counter on ``cell`` by the rules
     of the combat segment (9.45): one die each plus strengths and terrain.
 
+    A unit paralyzed by the Paralyzer is killed without a roll, whichever being
+    attacks it, the Banisher included (15.52). A Banisher that wins against
+    anything else does not kill: its controller sends the loser away (15.611);
+    a tie or a loss does nothing to either side (15.612).
+
     Returns BA_KILLED when the defender died and the being took its space
-    (9.481), BA_BANISH when the Banisher won (15.611), BA_ATTACKER_LOST when the
-    being itself was killed, wounded or sent home, else BA_SURVIVED.
+    (9.481, 8.3434), BA_BANISH when the Banisher won (15.611), BA_ATTACKER_LOST
+    when the being itself was killed, wounded or sent home, else BA_SURVIVED.
+    Dice: the being's die, then the defender's.
     """
     s = S[b]
     k = int(s['slot_being'][slot])
-    atk = int(BEING_ATTACK[k]) + d6(S, b)
+    here = int(s['slot_loc'][slot])
     tslot = being_at(S, b, cell)
     if tslot >= 0:
         tk = int(s['slot_being'][tslot])
+        atk = int(BEING_ATTACK[k]) + d6(S, b)
         diff = atk - (int(BEING_DEFENSE[tk]) + int(DEFENSE[cell]) + d6(S, b))
         if k == BANISHER:
             return BA_BANISH if diff > 0 else BA_SURVIVED       # 15.611, 15.612
         if diff > 0:
             being_killed(S, b, tslot, False, -1)
-            if not counter_at(S, b, cell):
+            # (a lair refill may have ambushed an attacker standing in that lair, 9.511)
+            if s['slot_being'][slot] == k and s['slot_loc'][slot] == here and not counter_at(S, b, cell):
                 s['slot_loc'][slot] = cell
                 return BA_KILLED
             return BA_SURVIVED
@@ -1190,10 +1236,12 @@ def being_attack(S, b, slot, cell):
     if units_on(S, b, cell, units) == 0:
         return BA_SURVIVED
     u = int(units[0])
-    if is_paralyzed(S, b, u) and k != BANISHER:
-        kill_unit(S, b, u, k == DEMON)          # 15.52
-        s['slot_loc'][slot] = cell
+    if is_paralyzed(S, b, u):
+        kill_unit(S, b, u, k == DEMON)          # 15.52: no roll
+        if s['cell_count'][cell] == 0:
+            s['slot_loc'][slot] = cell          # 8.3434, 9.481
         return BA_KILLED
+    atk = int(BEING_ATTACK[k]) + d6(S, b)
     diff = atk - (unit_defense(S, b, u, False) + d6(S, b))
     if k == BANISHER:
         return BA_BANISH if diff > 0 else BA_SURVIVED
@@ -1216,7 +1264,10 @@ def can_be_attacked_by_being(S, b, slot, cell, controller):
     """Counters a being may attack from where it stands: a unit or the other being
     on an adjacent field space (never a structure, 9.616, 15.7, nor Brimstone,
     15.3); the Banisher never attacks its controller's units (15.613); the Troll
-    attacks only player units (15.601)."""
+    picks only player units (15.601: "adjacent to a player unit it will attack";
+    blocked on its random move it attacks whatever blocks it, 8.3431); the Eagle
+    harries only the units of the controller's enemies (15.663, 15.664).
+    ``controller`` -1: a being moved at random (every unit and being qualifies)."""
     s = S[b]
     here = int(s['slot_loc'][slot])
     if here < 0 or not SPACE_ADJ[here, cell] or IS_STRUCTURE[cell]:
@@ -1253,7 +1304,11 @@ def disperse(S, b, slot):
     """15.64: every unit and being next to the Disperser (not Brimstone, not in a
     structure) goes straight away from it, to the farthest vacant space within
     four; the line stops short of castles, villages and cottages (15.641), each
-    space counting one (15.642). With no vacant space on the line it stays."""
+    space counting one (15.642). With no vacant space on the line it stays.
+    Choices where the rule is open: the power is used on all adjacent counters
+    or none (no per-unit distance for "up to FOUR"); occupied spaces on the
+    line are passed over; units inside a structure next to the Disperser are
+    not dispersed (no being acts on a structure, 15.7)."""
     s = S[b]
     here = int(s['slot_loc'][slot])
     for d in range(1, 7):
@@ -1322,31 +1377,37 @@ def random_vacant_field(S, b):
 
 
 @njit(cache=True)
-def banish(S, b, cell, dest):
-    """15.611: the Banisher's beaten foe is sent to an empty space."""
+def banish(S, b, slot, cell, dest):
+    """15.611: the Banisher's beaten foe on ``cell`` is sent to the empty space
+    ``dest``; the Banisher (lair slot ``slot``) then takes the space it emptied,
+    as any victor does (9.481; "kills/removes it ... will occupy", 8.3434)."""
     s = S[b]
     tslot = being_at(S, b, cell)
     if tslot >= 0:
         s['slot_loc'][tslot] = dest
-        return
-    units = np.empty(UNITS_PER_COLOUR, dtype=np.int16)
-    n = units_on(S, b, cell, units)
-    for i in range(n):
-        set_loc(S, b, int(units[i]), dest)
+    else:
+        units = np.empty(UNITS_PER_COLOUR, dtype=np.int16)
+        n = units_on(S, b, cell, units)
+        for i in range(n):
+            set_loc(S, b, int(units[i]), dest)
+    if s['slot_being'][slot] >= 0 and not counter_at(S, b, cell):
+        s['slot_loc'][slot] = cell
 
 
 @njit(cache=True)
 def uncontrolled_attack(S, b, slot, cell):
     """An attack by a being moved at random (8.3431): no one uses its power to
-    advantage, so a Banisher's victim lands on a random empty space and a
-    victorious Berserker must attack again if a target is adjacent (15.622)."""
+    advantage (8.211), so a Banisher's victim lands on a random empty space
+    (draw: index among the vacant field spaces in cell order) and a victorious
+    Berserker makes no second move but must attack again if a target is
+    adjacent (15.622; draw: index among the adjacent targets)."""
     s = S[b]
     k = int(s['slot_being'][slot])
     r = being_attack(S, b, slot, cell)
     if r == BA_BANISH:
         dest = random_vacant_field(S, b)
         if dest >= 0:
-            banish(S, b, cell, dest)
+            banish(S, b, slot, cell, dest)
     elif r == BA_KILLED and k == BERSERKER:
         t = random_target(S, b, slot, -1)
         if t >= 0:
@@ -1356,7 +1417,23 @@ def uncontrolled_attack(S, b, slot, cell):
 @njit(cache=True)
 def random_being_move(S, b, slot, d):
     """8.2-8.35: the second being moves its full movement in a straight line in
-    direction d, stopping as the rules say, then acts on a blocking counter."""
+    direction d, stopping as the rules say, then acts on a blocking counter.
+
+    Flying beings (8.341) look only at the space they would land in: if a
+    counter is there they stop in the nearest free space short of it along the
+    path (8.343), passing over everything else; a structure anywhere on the path
+    sends them home (8.32, 8.322), as does Brimstone as the blocker (8.35).
+    Ground beings (8.342) pay terrain costs (15.12) and are stopped by the
+    first counter, structure or Brimstone on their path within their range of
+    movement: a space they cannot pay for ends the move (8.31) and whatever is
+    on it or beyond is out of range. Leaving the board sends the being to the
+    pile and a new one is drawn for its lair (8.33, 8.331).
+
+    Blocked (8.343-8.3434): the Demon, Berserker, Troll and Banisher attack
+    the blocking counter, unit or being; the Disperser disperses everything
+    next to it (the Paralyzer's power needs no act); the others do nothing.
+    An unblocked Troll attacks an adjacent player unit if there is one (15.601;
+    draw: index among them)."""
     s = S[b]
     k = int(s['slot_being'][slot])
     if k < 0:
@@ -1376,15 +1453,14 @@ def random_being_move(S, b, slot, d):
                 being_to_lair(S, b, slot)            # 8.32, 8.322
                 return
             path[i] = nxt
-        land = int(path[left])
-        if s['dragon_cell'] == land:
-            being_to_lair(S, b, slot)                # 8.35
-            return
         j = left
-        while j > 0 and counter_at(S, b, int(path[j])) and int(path[j]) != cur:
+        while j > 0 and counter_at(S, b, int(path[j])):
             j -= 1                                   # 8.341, 8.343
         if j < left:
             blocker = int(path[j + 1])
+            if s['dragon_cell'] == blocker:
+                being_to_lair(S, b, slot)            # 8.35
+                return
         cur = int(path[j])
     else:
         while left > 0:
@@ -1392,28 +1468,54 @@ def random_being_move(S, b, slot, d):
             if nxt < 0:
                 being_to_pile(S, b, slot)            # 8.33
                 return
+            cost = int(MOVE_COST[nxt])
+            if cost > left:
+                break                                # 8.31: beyond its range
             if IS_STRUCTURE[nxt] or s['dragon_cell'] == nxt:
                 being_to_lair(S, b, slot)            # 8.32, 8.35
                 return
             if counter_at(S, b, nxt):
                 blocker = nxt                        # 8.342
                 break
-            cost = int(MOVE_COST[nxt])
-            if cost > left:
-                break                                # 8.31
             cur = nxt
             left -= cost
     s['slot_loc'][slot] = cur
     if blocker >= 0:
         if k == DEMON or k == BERSERKER or k == TROLL or k == BANISHER:   # 8.3431
-            if not (k == TROLL and s['cell_count'][blocker] == 0):
-                uncontrolled_attack(S, b, slot, blocker)
+            uncontrolled_attack(S, b, slot, blocker)
         elif k == DISPERSER:                                               # 8.3432
             disperse(S, b, slot)
     elif k == TROLL:
         t = random_target(S, b, slot, -1)                                  # 15.601
         if t >= 0:
             being_attack(S, b, slot, t)
+
+
+BEING_SECOND_MOVE = D.BEING_SECOND_MOVE
+
+
+@njit(cache=True)
+def controlled_move_budget(S, b):
+    """Movement of the first player's being this move: its rating, or the
+    Berserker's second rating on his second move (15.62 "3M/3M")."""
+    s = S[b]
+    k = int(s['slot_being'][s['active_slot']])
+    if s['step_index'] == BP_SECOND_MOVE and BEING_SECOND_MOVE[k] > 0:
+        return int(BEING_SECOND_MOVE[k])
+    return int(BEING_MOVE[k])
+
+
+@njit(cache=True)
+def can_leave_board(dist, budget):
+    """8.332: the controlled being's movement is sufficient to leave the board:
+    some space it reaches (``dist`` from ``reach``) lies on the edge with at
+    least one movement point left for the step off."""
+    for c in range(NC):
+        if dist[c] != UNREACHED and int(dist[c]) < budget:
+            for d in range(1, 7):
+                if STEP[c, d] < 0:
+                    return True
+    return False
 
 
 @njit(cache=True)
@@ -1448,21 +1550,29 @@ def charm_path_ok(S, b, d, k):
 @njit(cache=True)
 def charm_dragon(S, b, d, k):
     """15.65, 15.651, 15.652: move Brimstone k spaces; he attacks where he lands
-    (or the structure he crosses), and wakes enraged if he was in his lair."""
+    (or the castle or village he crosses, 7.45). Charmed out of his lair he is
+    enraged "when he lands", at once (9.844), so the attack he makes there is
+    an enraged one (-2, 9.842); an attack on a structure appeases him again
+    (9.841)."""
     s = S[b]
-    was_home = s['dragon_cell'] == LAIR_CELL
-    dragon_walk(S, b, d, k)
-    if was_home:
+    if s['dragon_cell'] == LAIR_CELL:
         set_enraged(S, b)
+    dragon_walk(S, b, d, k)
 
 
 @njit(cache=True)
-def own_units_anywhere(S, b, p):
+def own_units_anywhere(S, b, p, near, in_structures):
+    """Some healthy unit of p on the board: within eight spaces of ``near``
+    outside castles, villages and cottages (the Eagle's cargo, 15.66, 15.661),
+    or anywhere, structures included, with ``in_structures`` (the Teleporter's
+    "any ONE of his units", 15.69)."""
     s = S[b]
     base = unit_base(p)
     for i in range(UNITS_PER_COLOUR):
-        loc = s['unit_loc'][base + i]
-        if loc >= 0 and IS_STRUCTURE[loc] == 0:
+        loc = int(s['unit_loc'][base + i])
+        if loc < 0 or (s['unit_flags'][base + i] & F_WOUNDED):
+            continue
+        if in_structures or (IS_STRUCTURE[loc] == 0 and SPACE_DIST[loc, near] <= 8):
             return True
     return False
 
@@ -1489,7 +1599,14 @@ def can_revive(S, b, p):
 @njit(cache=True)
 def being_power(S, b):
     """Offer the first player the power of the being he moved (8.1, 15.6);
-    returns True when a decision is posed, False when the power is spent."""
+    returns True when a decision is posed, False when the power is spent.
+
+    Choices where the rules are open: the Eagle's cargo is an own unit within
+    eight spaces of where the Eagle stands after its move (15.66); the
+    Teleporter may take any healthy own unit, one inside a structure included,
+    the player naming the type when the space holds several (15.69); the
+    Charmer counts as "moved into" Brimstone's row wherever her move ends,
+    staying put included (15.65)."""
     s = S[b]
     slot = int(s['active_slot'])
     k = int(s['slot_being'][slot])
@@ -1502,7 +1619,7 @@ def being_power(S, b):
             return pose(S, b, PH_BEING_TARGET, p)
         return False
     if k == EAGLE:
-        if any_being_target(S, b, slot, p) or own_units_anywhere(S, b, p):
+        if any_being_target(S, b, slot, p) or own_units_anywhere(S, b, p, here, False):
             return pose(S, b, PH_BEING_TARGET, p)
         return False
     if k == DISPERSER:
@@ -1520,7 +1637,8 @@ def being_power(S, b):
             return pose(S, b, PH_REVIVE_TYPE, p)
         return False
     if k == TELEPORTER:
-        if own_units_anywhere(S, b, p) and vacant_next_to(S, b, here):
+        if own_units_anywhere(S, b, p, here, True) and vacant_next_to(S, b, here):
+            s['sel_cell'] = -1                      # no cell picked yet (see PH_TELEPORT_UNIT)
             return pose(S, b, PH_TELEPORT_UNIT, p)
         return False
     return False          # the Paralyzer's power needs no decision (15.67)
@@ -1528,7 +1646,14 @@ def being_power(S, b):
 
 @njit(cache=True)
 def being_round_first(S, b):
-    """8.1: the holder of the Being Choice Marker selects, moves and uses one being."""
+    """8.1: the holder of the Being Choice Marker selects, moves and uses one being.
+
+    The move (PH_BEING_MOVE) is to any space the being reaches (15.11, 15.12,
+    15.7; its own space = no move), or off the board (DONE) when its movement
+    suffices (8.332): it then goes to the pile, a new being is drawn for its
+    lair, and no power is used. The power (``being_power``) follows the move
+    (15.61, 15.681, 15.691); a Berserker that kills moves and may attack once
+    more (15.621)."""
     s = S[b]
     p = int(s['choice_player'])
     while True:
@@ -1605,72 +1730,82 @@ def card_segment(S, b):
 
 @njit(cache=True)
 def determine_round_order(S, b):
-    """9.12-9.125: untied cards first, low to high; then each tie, low tie to high
-    tie, rolled off among its players: untied rolls before tied, low before high,
-    ties rolled over at once."""
+    """9.12-9.125: the round order from the movement cards played.
+
+    The order is built left to right as a row of seats cut into groups of
+    places still to be settled. Untied cards come first, low to high (9.121,
+    9.122); then each tied card, low tie to high tie (9.123, 9.124). Groups are
+    settled from the front: the players of a group each roll one die, in seat
+    order; untied rolls take the group's first places, low to high, and each
+    tied roll forms a smaller group behind them, low to high ("UNTIED before
+    TIED, LOW before HIGH at all times", 9.125). A tie on the dice is rolled
+    off at once, before the next group rolls (9.123: "Any ties on the die roll
+    are rolled off immediately"). After 200 roll-offs (never in practice) a
+    group left tied keeps seat order."""
     s = S[b]
     n = int(s['num_players'])
-    depth = 24
-    key = np.zeros((MAX_PLAYERS, depth), dtype=np.int64)
+    order = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    group = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    key = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for p in range(n):
         v = int(CARD_VALUES[s['card_played'][p]])
         tied = 0
         for q in range(n):
             if q != p and s['card_played'][q] == s['card_played'][p]:
                 tied = 1
-        key[p, 0] = tied * 100 + v
-    for level in range(1, depth):
-        rolled = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        any_group = False
-        for p in range(n):
-            if key[p, level - 1] < 100:
-                continue                  # untied at the previous level: placed
-            # p is tied with everyone sharing its whole key so far
-            for q in range(n):
-                if q != p:
-                    same = True
-                    for l in range(level):
-                        if key[q, l] != key[p, l]:
-                            same = False
-                    if same:
-                        any_group = True
-            rolled[p] = 1
-        if not any_group:
-            break
-        rolls = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        for p in range(n):
-            if rolled[p]:
-                rolls[p] = d6(S, b)
-        for p in range(n):
-            if not rolled[p]:
-                continue
-            tied = 0
-            for q in range(n):
-                if q != p and rolled[q] and rolls[q] == rolls[p]:
-                    same = True
-                    for l in range(level):
-                        if key[q, l] != key[p, l]:
-                            same = False
-                    if same:
-                        tied = 1
-            key[p, level] = tied * 100 + rolls[p]
-    # order seats by key, lexicographically (seat breaks a tie left after `depth` roll-offs)
+        key[p] = tied * 100 + v
     used = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for pos in range(n):
+    for pos in range(n):                       # seats by (key, seat)
         best = -1
         for p in range(n):
-            if used[p]:
-                continue
-            if best < 0:
+            if used[p] == 0 and (best < 0 or key[p] < key[best]):
                 best = p
-                continue
-            for l in range(depth):
-                if key[p, l] != key[best, l]:
-                    if key[p, l] < key[best, l]:
-                        best = p
-                    break
         used[best] = 1
-        s['round_order'][pos] = best
+        order[pos] = best
+    gid = 0
+    for pos in range(n):                       # equal tied keys share a group
+        if pos > 0 and key[order[pos]] >= 100 and key[order[pos]] == key[order[pos - 1]]:
+            group[pos] = group[pos - 1]
+        else:
+            gid += 1
+            group[pos] = gid
+    dice = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    rolloffs = 0
+    pos = 0
+    while pos < n:
+        end = pos + 1
+        while end < n and group[end] == group[pos]:
+            end += 1
+        if end - pos == 1 or rolloffs >= 200:
+            pos += 1
+            continue
+        rolloffs += 1
+        for i in range(pos, end):              # each tied player rolls one die
+            dice[order[i]] = d6(S, b)
+        for i in range(pos, end):
+            p = order[i]
+            tied = 0
+            for j in range(pos, end):
+                if order[j] != p and dice[order[j]] == dice[p]:
+                    tied = 1
+            key[p] = tied * 100 + dice[p]
+        for i in range(pos + 1, end):          # insertion sort by (key, seat)
+            j = i
+            while j > pos and (key[order[j]] < key[order[j - 1]] or
+                               (key[order[j]] == key[order[j - 1]] and order[j] < order[j - 1])):
+                t = order[j]
+                order[j] = order[j - 1]
+                order[j - 1] = t
+                j -= 1
+        for i in range(pos, end):
+            if i > pos and key[order[i]] >= 100 and key[order[i]] == key[order[i - 1]]:
+                group[i] = group[i - 1]
+            else:
+                gid += 1
+                group[i] = gid
+        # pos stays: the group now at pos is settled next (ties rolled off at once)
+    for pos in range(n):
+        s['round_order'][pos] = order[pos]
     for pos in range(n, MAX_PLAYERS):
         s['round_order'][pos] = -1
 
@@ -1763,7 +1898,14 @@ def can_attack(S, b, u):
 
 @njit(cache=True)
 def is_attack_target(S, b, u, cell, snipe):
-    """Can unit u (of the player in his round) attack the counter on ``cell``?"""
+    """Can unit u (of the player in his round) attack the counter on ``cell``?
+
+    Adjacent (9.43; a unit moved by victory has already attacked); never a
+    cottage (9.41, 9.642) nor Brimstone (9.63); snipes only at units (9.645)
+    before any normal attack (9.6422). One attack per unit (9.44), except that
+    the attackers of the castle or village under assault (``struct_cell``) may
+    attack it again. Choice: a unit that attacked anything else this segment
+    may not then assault a structure."""
     s = S[b]
     p = int(UNIT_COLOUR[u])
     loc = int(s['unit_loc'][u])
@@ -1783,6 +1925,8 @@ def is_attack_target(S, b, u, cell, snipe):
         return True
     slot = being_at(S, b, cell)
     if slot >= 0 and IS_STRUCTURE[cell] == 0:
+        if UNIT_TYPE[u] == SNIPER:
+            return False                               # 9.645: snipers never attack beings
         if s['slot_being'][slot] == TELEPORTER and s['teleport_user'] == p:
             return False                               # 15.692
         return True
@@ -1875,7 +2019,12 @@ def strongest_defender(S, b, cell):
 @njit(cache=True)
 def resolve_melee(S, b, u, cell, defender, snipe):
     """9.45-9.483: one attacker against one defender (a unit, or the being on
-    ``cell`` when ``defender`` is -1). Snipes: 9.641-9.643."""
+    ``cell`` when ``defender`` is -1). Snipes: 9.641-9.643.
+
+    Choices: a sniper never moves in after a snipe (9.643: only the target is
+    affected); the victor over a being moves in only if the space is then
+    empty (a being killed in its lair is replaced there at once, 15.4); a
+    castle or village is never entered by a single victory (9.612 decides)."""
     s = S[b]
     p = int(UNIT_COLOUR[u])
     strength = SNIPE_STRENGTH if snipe else int(UNIT_ATTACK[UNIT_TYPE[u]])
@@ -1921,10 +2070,13 @@ def resolve_melee(S, b, u, cell, defender, snipe):
 
 @njit(cache=True)
 def occupy_candidates(S, b, p):
-    """9.612: attackers of the emptied structure still next to it."""
+    """9.612: attackers of the emptied structure still next to it ("any or all"
+    of them: after some have moved in, the others may follow). Attacking units
+    are those that made a normal attack on it this segment (F_IN_FORCE); a
+    sniper whose snipe emptied it is not one of them."""
     s = S[b]
     cell = int(s['struct_cell'])
-    if cell < 0 or s['cell_count'][cell] > 0:
+    if cell < 0 or (s['cell_count'][cell] > 0 and s['cell_colour'][cell] != p):
         return False
     base = unit_base(p)
     for i in range(UNITS_PER_COLOUR):
@@ -1977,13 +2129,22 @@ def in_force_on(S, b, p, cell):
 @njit(cache=True)
 def force_candidate(S, b, p, cell, t):
     """A unit of type t on ``cell`` that may join the force now, or -1 (9.81,
-    9.861: no snipers; the hero or a sword-wielder attacks alone)."""
+    9.861: no snipers; the hero or a sword-wielder attacks alone).
+
+    Choice: while the force is empty, a knight wielding the sword is the
+    knight picked from its space, so the slaying battle (14) can always be
+    chosen; once the force has members, only other knights join from there."""
     s = S[b]
     if t == SNIPER:
         return -1
     if in_force_on(S, b, p, cell) >= force_capacity(S, b, p, cell):
         return -1
     size = force_size(S, b, p)
+    h = int(s['sword_holder'][p])
+    if size == 0 and h >= 0 and s['unit_loc'][h] == cell and UNIT_TYPE[h] == t \
+            and (s['unit_flags'][h] & (F_IN_FORCE | F_WOUNDED | F_HARRIED)) == 0 \
+            and not is_paralyzed(S, b, h):
+        return h
     base = unit_base(p)
     for i in range(UNITS_PER_COLOUR):
         u = base + i
@@ -2114,8 +2275,9 @@ def strike_structure_card(S, b, cell):
 
 @njit(cache=True)
 def draw_dragon_card(S, b):
-    """Draw the top card of the shuffled deck: uniformly among those left; a
-    spent deck is reshuffled."""
+    """Draw the top card of the shuffled deck (1.3, 7.6): uniformly among those
+    left, so no order exists to leak. Choice (the rulebook is silent): drawn
+    cards are discarded, and a spent deck is reshuffled whole."""
     s = S[b]
     left = int(s['deck_left'])
     if left == 0:
@@ -2142,8 +2304,13 @@ def draw_dragon_card(S, b):
 @njit(cache=True)
 def fly_six(S, b):
     """7.66: one die for the direction; six spaces, attacking everything he passes
-    over or lands on; a castle or village on the way ends the flight with an attack
-    on it; the board's edge ends it in his lair."""
+    over or lands on; a castle, village or cottage on the way ends the flight with
+    an attack on it, then home (7.541): a castle or village on the structure
+    column, a cottage as 7.65 says for any cottage attacked because of a dragon
+    card (flamed unless its defender rolls 10+). Choices where the rulebook is
+    silent: reaching the board's edge ends the flight in his lair with no reroll
+    (7.42 is for the moves of his round), the attacks already made standing;
+    flying over his own occupied lair is a return home (7.46)."""
     s = S[b]
     d = d6(S, b)
     c = int(s['dragon_cell'])
@@ -2154,7 +2321,7 @@ def fly_six(S, b):
             return
         if IS_STRUCTURE[c]:
             s['dragon_cell'] = c
-            dragon_strikes_structure(S, b, c)
+            strike_structure_card(S, b, c)
             return
         s['dragon_cell'] = c
         if c == LAIR_CELL:
@@ -2269,13 +2436,16 @@ def resolve_dragon_card(S, b, p):
     elif kind == CARD_NAP:
         s['asleep_until'] = s['brimstone_rounds'] + 1               # 7.67
     elif kind == CARD_FLAMES_YOUR_COTTAGE:
-        flame_cottage(S, b, int(s['kingdom'][p]))                   # 7.68
-        s['enraged'] = 0
+        card_flames_cottage(S, b, int(s['kingdom'][p]))             # 7.68
     return False
 
 
 @njit(cache=True)
 def five_move_legal(S, b, cell):
+    """7.62, the five spaces of your choice: one hex in any direction, on the
+    board, never into a space he has already been on this move (the hexes of a
+    2-hex castle or village are one space, 9.33). Nothing else restricts him:
+    he may pass over counters, structures and lairs without attacking."""
     s = S[b]
     dc = int(s['dragon_cell'])
     ok = False
@@ -2285,13 +2455,21 @@ def five_move_legal(S, b, cell):
     if not ok:
         return False
     for i in range(6):
-        if s['five_path'][i] == cell:
+        c = int(s['five_path'][i])
+        if c >= 0 and SPACE[c] == SPACE[cell]:
             return False                   # 7.62: no space twice
     return True
 
 
 @njit(cache=True)
 def five_move_next(S, b, p):
+    """Ask p for the next space of the five-space move (7.62), or end it: he
+    attacks what he ends on (a castle or village on the structure column, a
+    cottage as 7.65 says for cottages attacked because of a dragon card, and
+    then home, 7.541; a counter on the single-piece column; an occupied lair,
+    7.46). "He must move five spaces": no DONE is offered; only when every
+    neighbouring hex is off the board or already visited does the move end
+    early (choice: the rulebook does not say what happens then)."""
     s = S[b]
     if s['five_left'] > 0:
         dc = int(s['dragon_cell'])
@@ -2303,7 +2481,7 @@ def five_move_next(S, b, p):
     c = int(s['dragon_cell'])
     s['five_left'] = 0
     if IS_STRUCTURE[c]:
-        dragon_strikes_structure(S, b, c)
+        strike_structure_card(S, b, c)
     elif c == LAIR_CELL:
         dragon_to_lair(S, b)
     elif s['cell_count'][c] > 0 or being_at(S, b, c) >= 0:
@@ -2672,11 +2850,14 @@ def fill_mask(S, b, mask):
         k = int(s['slot_being'][slot])
         here = int(s['slot_loc'][slot])
         dist = np.empty(NC, dtype=np.int16)
-        reach(S, b, here, int(BEING_MOVE[k]), MODE_FLYING_BEING if BEING_FLIES[k] else MODE_GROUND_BEING, p, dist)
+        budget = controlled_move_budget(S, b)
+        reach(S, b, here, budget, MODE_FLYING_BEING if BEING_FLIES[k] else MODE_GROUND_BEING, p, dist)
         for c in range(NC):
             if dist[c] != UNREACHED and SPACE[c] == c and IS_STRUCTURE[c] == 0:
                 if c == here or not counter_at(S, b, c):
                     mask[c] = 1
+        if can_leave_board(dist, budget):
+            mask[A_DONE] = 1                               # 8.332: move it off the board
     elif ph == PH_BEING_TARGET:
         slot = int(s['active_slot'])
         k = int(s['slot_being'][slot])
@@ -2727,12 +2908,18 @@ def fill_mask(S, b, mask):
     elif ph == PH_REVIVE_CELL or ph == PH_TELEPORT_DEST:
         mark_vacant_next_to(S, b, int(s['slot_loc'][s['active_slot']]), mask)
     elif ph == PH_TELEPORT_UNIT:
-        base = unit_base(p)
-        for i in range(UNITS_PER_COLOUR):
-            loc = int(s['unit_loc'][base + i])
-            if loc >= 0 and (s['unit_flags'][base + i] & F_WOUNDED) == 0:
-                mask[loc] = 1
-        mask[A_DONE] = 1
+        src = int(s['sel_cell'])
+        if src >= 0:                                   # several types there: which one (15.69)
+            for t in range(4):
+                if unit_of_type_on(S, b, src, t, F_WOUNDED) >= 0:
+                    mask[A_TYPE0 + t] = 1
+        else:
+            base = unit_base(p)
+            for i in range(UNITS_PER_COLOUR):
+                loc = int(s['unit_loc'][base + i])
+                if loc >= 0 and (s['unit_flags'][base + i] & F_WOUNDED) == 0:
+                    mask[loc] = 1
+            mask[A_DONE] = 1
     elif ph == PH_CARD:
         for i in range(CARDS_PER_PLAYER):
             if s['cards_in_hand'][p] & (1 << i):
@@ -2864,6 +3051,9 @@ def do_action(S, b, a):
         s['active_slot'] = being_at(S, b, a)
         s['step_index'] = BP_MOVE
     elif ph == PH_BEING_MOVE:
+        if a == A_DONE:                                     # 8.332: off the board
+            being_to_pile(S, b, int(s['active_slot']))
+            return being_done(S, b)
         s['slot_loc'][s['active_slot']] = a
         s['step_index'] = BP_POWER if s['step_index'] == BP_MOVE else BP_SECOND_POWER
     elif ph == PH_BEING_TARGET:
@@ -2904,7 +3094,7 @@ def do_action(S, b, a):
             return False
         return being_done(S, b)
     elif ph == PH_BANISH_DEST:
-        banish(S, b, int(s['target_cell']), a)
+        banish(S, b, int(s['active_slot']), int(s['target_cell']), a)
         return being_done(S, b)
     elif ph == PH_EAGLE_DEST:
         set_loc(S, b, int(s['sel_unit']), a)
@@ -2938,14 +3128,23 @@ def do_action(S, b, a):
                 break
         return being_done(S, b)
     elif ph == PH_TELEPORT_UNIT:
+        # 15.69 "any ONE of his units": a cell, then the type when it holds several
         if a == A_DONE:
             return being_done(S, b)
-        order = (KNIGHT, MAN_AT_ARMS, HERO, SNIPER)
-        for i in range(4):
-            u = unit_of_type_on(S, b, a, order[i], F_WOUNDED)
+        if a >= A_TYPE0 and a < A_TYPE0 + 4:
+            s['sel_unit'] = unit_of_type_on(S, b, int(s['sel_cell']), a - A_TYPE0, F_WOUNDED)
+            return pose(S, b, PH_TELEPORT_DEST, p)
+        m = 0
+        last = -1
+        for t in range(4):
+            u = unit_of_type_on(S, b, a, t, F_WOUNDED)
             if u >= 0:
-                s['sel_unit'] = u
-                break
+                m += 1
+                last = u
+        s['sel_cell'] = a
+        if m > 1:
+            return pose(S, b, PH_TELEPORT_UNIT, p)
+        s['sel_unit'] = last
         return pose(S, b, PH_TELEPORT_DEST, p)
     elif ph == PH_TELEPORT_DEST:
         set_loc(S, b, int(s['sel_unit']), a)
@@ -3077,8 +3276,7 @@ def do_action(S, b, a):
     elif ph == PH_CARD_STRUCT:
         kind = int(s['sel_type'])
         if kind == CARD_FLAMES_COTTAGE_OF_CHOICE:
-            flame_cottage(S, b, int(KINGDOM[a]))
-            s['enraged'] = 0
+            card_flames_cottage(S, b, int(KINGDOM[a]))             # 7.68
         else:
             strike_structure_card(S, b, a)
     elif ph == PH_FIVE_MOVE:
@@ -3160,11 +3358,13 @@ def advance(S, b):
 
 @njit(cache=True)
 def settle(S, b, mask):
-    """After a decision is posed: with auto_single, apply lone legal actions."""
+    """Leave ``mask`` holding the legal actions of the position reached; with
+    ``auto_single``, first apply every lone legal action. Returns the count."""
     s = S[b]
-    while s['auto_single'] and s['status'] == 0:
-        if fill_mask(S, b, mask) != 1:
-            return
+    while True:
+        m = fill_mask(S, b, mask)
+        if m != 1 or not s['auto_single'] or s['status'] != 0:
+            return m
         a = 0
         while mask[a] == 0:
             a += 1
@@ -3174,9 +3374,20 @@ def settle(S, b, mask):
 
 
 @njit(cache=True)
+def apply_trusted(S, b, a, mask):
+    """Apply action a, known to be legal (it came from this position's mask).
+    On return ``mask`` holds the next position's legal actions; returns their count."""
+    s = S[b]
+    s['decisions'] += 1
+    if not do_action(S, b, a):
+        advance(S, b)
+    return settle(S, b, mask)
+
+
+@njit(cache=True)
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
-    record is untouched."""
+    record is untouched. On success ``mask`` holds the next legal actions."""
     s = S[b]
     if s['status'] != 0:
         return E_OVER
@@ -3185,10 +3396,7 @@ def apply_action(S, b, a, mask):
     fill_mask(S, b, mask)
     if mask[a] == 0:
         return E_ILLEGAL
-    s['decisions'] += 1
-    if not do_action(S, b, a):
-        advance(S, b)
-    settle(S, b, mask)
+    apply_trusted(S, b, a, mask)
     return E_OK
 
 
@@ -3248,6 +3456,6 @@ def random_playout(S, b, max_steps, stream):
                 k += 1
         pick = legal[draw_below(stream, ctr, m)]
         ctr += np.uint64(1)
-        apply_action(S, b, pick, mask)
+        apply_trusted(S, b, pick, mask)
         n += 1
     return n

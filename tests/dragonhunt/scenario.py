@@ -198,3 +198,61 @@ class Scenario:
 
     def board(self):
         return GAME.render_ansi(self.S)
+
+
+# ---------------------------------------------------------------- more helpers
+def fresh_game(num_players=2, rolls=(), seed=0, max_hands=8, auto_single=False):
+    """A game dealt by the rules themselves (1-3, ``rules.setup_game``) with the
+    first draws of its stream loaded: ``rolls`` are raw values, in the order the
+    set-up draws them (the Cave's being 0..9, the Hollow Tree's 0..8, then one
+    die 0..5 per seat for the set-up order, 2.1). Returns a Scenario whose board
+    is NOT cleared: the game stands at its first set-up decision."""
+    sc = Scenario.__new__(Scenario)
+    sc.S = np.zeros(1, dtype=STATE_DTYPE)
+    s = sc.S[0]
+    s["seed"] = np.uint64(seed)
+    s["num_players"] = num_players
+    s["max_hands"] = max_hands
+    s["auto_single"] = 1 if auto_single else 0
+    sc.load_rolls(*rolls)
+    R.setup_game(sc.S, 0)
+    R.advance(sc.S, 0)
+    if auto_single:
+        R.settle(sc.S, 0, np.zeros(R.NUM_ACTIONS, dtype=np.int8))
+    return sc
+
+
+def _start_brimstone_round_at(self, first=0, moves_done=0):
+    """Start Brimstone's round (``first`` moves him first) as if ``moves_done`` of
+    its moves were already made, so only the last moves are left to play."""
+    self.s["dragon_first"] = first
+    R.enter_brimstone_round(self.S, 0)
+    self.s["step_index"] = moves_done
+    R.advance(self.S, 0)
+
+
+Scenario.start_brimstone_round_at = _start_brimstone_round_at
+
+
+def dice_summing_to(total):
+    """Two die faces (1..6) whose sum is ``total`` (2..12)."""
+    assert 2 <= total <= 12, total
+    a = min(6, total - 1)
+    return a, total - a
+
+
+def _start_card_segment(self):
+    """Start the card segment (9.1) of a Player's round: the seats are asked for
+    a movement card one after the other (seat 0 first)."""
+    R.enter_card_segment(self.S, 0)
+    R.advance(self.S, 0)
+
+
+def _play_cards(self, *values):
+    """Each seat in turn lays the movement card of this value (9.11)."""
+    for v in values:
+        self.act(f"play card {int(v)}")
+
+
+Scenario.start_card_segment = _start_card_segment
+Scenario.play_cards = _play_cards
