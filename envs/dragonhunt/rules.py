@@ -1830,20 +1830,10 @@ def can_move(S, b, u):
 
 
 @njit(cache=True)
-def cell_can_start_move(S, b, p, cell):
-    """Some unit of p on ``cell`` can move at least one space."""
+def cell_has_exit(S, b, p, cell):
+    """Some space next to ``cell`` that p's units may enter with the points left."""
     s = S[b]
-    if s['cell_count'][cell] == 0 or s['cell_colour'][cell] != p:
-        return False
     mp = int(s['mp_left'])
-    found = False
-    for t in range(4):
-        u = unit_of_type_on(S, b, cell, t, F_WOUNDED | F_HARRIED)
-        if u >= 0 and can_move(S, b, u):
-            found = True
-            break
-    if not found:
-        return False
     own_cottage = home_cottage(S, b, p)
     for i in range(int(NUM_NEIGHBOURS[cell])):
         nb = int(NEIGHBOURS[cell, i])
@@ -2925,9 +2915,13 @@ def fill_mask(S, b, mask):
             if s['cards_in_hand'][p] & (1 << i):
                 mask[A_CARD0 + i] = 1
     elif ph == PH_MOVE_SELECT:
-        for c in range(NC):
-            if s['cell_colour'][c] == p and cell_can_start_move(S, b, p, c):
-                mask[c] = 1
+        # one pass over the mover's counters (not over the board): a space is
+        # offered when some unit there may move and an affordable exit exists
+        base = unit_base(p)
+        for i in range(UNITS_PER_COLOUR):
+            loc = int(s['unit_loc'][base + i])
+            if loc >= 0 and mask[loc] == 0 and can_move(S, b, base + i) and cell_has_exit(S, b, p, loc):
+                mask[loc] = 1
         mask[A_DONE] = 1
     elif ph == PH_MOVE_TYPE:
         m = movable_types(S, b, int(s['sel_cell']), tmp)
@@ -2941,9 +2935,14 @@ def fill_mask(S, b, mask):
             if c != src and dist[c] != UNREACHED and SPACE[c] == c:
                 mask[c] = 1
     elif ph == PH_COMBAT_SELECT:
-        for c in range(NC):
-            if s['cell_colour'][c] == p and attack_options(S, b, p, c, tmp) > 0:
-                mask[c] = 1
+        base = unit_base(p)
+        for i in range(UNITS_PER_COLOUR):
+            u = base + i
+            loc = int(s['unit_loc'][u])
+            if loc < 0 or mask[loc]:
+                continue
+            if unit_has_attack(S, b, u, False) or (UNIT_TYPE[u] == SNIPER and unit_has_attack(S, b, u, True)):
+                mask[loc] = 1
         mask[A_DONE] = 1
     elif ph == PH_COMBAT_TYPE:
         m = attack_options(S, b, p, int(s['sel_cell']), tmp)

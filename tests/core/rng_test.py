@@ -71,7 +71,7 @@ def test_first_draws_across_seeds_are_uniform():
 def test_jit_and_pure_python_agree():
     """The same values with NUMBA_DISABLE_JIT=1 (the readable reference)."""
     code = ("import json, warnings; warnings.simplefilter('ignore');"
-            "from tests.core.test_rng import sample_values; print(json.dumps(sample_values()))")
+            "from tests.core.rng_test import sample_values; print(json.dumps(sample_values()))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=300)

@@ -1,5 +1,5 @@
 """Brimstone's round: rules 5, 6-6.11 and 7-7.542 (the dragon cards, 7.6x, are
-in test_dragon_cards.py).
+in dragon_cards_test.py).
 
 Every test builds a position with :class:`Scenario`, loads the dice that the
 rules will roll (``load_dice``: faces in the order they are rolled) and checks
