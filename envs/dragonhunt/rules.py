@@ -938,9 +938,11 @@ def placement_legal(S, b, p, cell):
         return False
     if counter_at(S, b, cell):
         return False
+    count = s['cell_count']
+    colour = s['cell_colour']
     for i in range(int(NUM_NEIGHBOURS[cell])):
         c2 = int(NEIGHBOURS[cell, i])
-        if s['cell_count'][c2] > 0 and s['cell_colour'][c2] != p:
+        if count[c2] > 0 and colour[c2] != p:
             return False
     return True
 
@@ -1151,11 +1153,21 @@ def reach(S, b, src, budget, mode, p, dist):
     space costs 1 (15.11) and counters are flown over; no structures.
     """
     s = S[b]
-    for c in range(NC):
-        dist[c] = UNREACHED
-    dist[src] = 0
+    # record fields read once into locals: the search below is the hottest
+    # loop of the core (movement destinations)
+    count = s['cell_count']
+    colour = s['cell_colour']
+    dragon = int(s['dragon_cell'])
+    being0 = int(s['slot_loc'][0]) if s['slot_being'][0] >= 0 else -1
+    being1 = int(s['slot_loc'][1]) if s['slot_being'][1] >= 0 else -1
     par = paralyzer_cell(S, b) if mode == MODE_UNIT else -1
     own_cottage = int(COTTAGE_CELL[s['kingdom'][p]]) if mode == MODE_UNIT else -1
+    # enter[c]: cost to enter c, 0 = forbidden, -1 = not yet worked out
+    enter = np.empty(NC, dtype=np.int8)
+    for c in range(NC):
+        dist[c] = UNREACHED
+        enter[c] = -1
+    dist[src] = 0
     queue = np.empty(NC * 8, dtype=np.int16)
     head = 0
     tail = 0
@@ -1164,23 +1176,27 @@ def reach(S, b, src, budget, mode, p, dist):
     while head < tail:
         c = int(queue[head])
         head += 1
-        if c != src and par >= 0 and mode == MODE_UNIT and IS_STRUCTURE[c] == 0 and SPACE_ADJ[c, par]:
+        if c != src and par >= 0 and IS_STRUCTURE[c] == 0 and SPACE_ADJ[c, par]:
             continue
         dc = int(dist[c])
         for i in range(int(NUM_NEIGHBOURS[c])):
             nb = int(NEIGHBOURS[c, i])
-            if IS_STRUCTURE[nb] and mode != MODE_UNIT:
+            cost = int(enter[nb])
+            if cost < 0:
+                cost = 0
+                if mode == MODE_FLYING_BEING:
+                    if IS_STRUCTURE[nb] == 0:
+                        cost = 1
+                elif not (nb == dragon or nb == being0 or nb == being1):
+                    if mode == MODE_UNIT:
+                        if not (count[nb] > 0 and colour[nb] != p) and \
+                                not (TERRAIN[nb] == COTTAGE and nb != own_cottage):
+                            cost = int(MOVE_COST[nb])
+                    elif IS_STRUCTURE[nb] == 0 and count[nb] == 0:
+                        cost = int(MOVE_COST[nb])
+                enter[nb] = cost
+            if cost == 0:
                 continue
-            if mode == MODE_FLYING_BEING:
-                cost = 1
-            else:
-                if s['dragon_cell'] == nb or being_at(S, b, nb) >= 0:
-                    continue
-                if s['cell_count'][nb] > 0 and (mode != MODE_UNIT or s['cell_colour'][nb] != p):
-                    continue
-                if TERRAIN[nb] == COTTAGE and nb != own_cottage:
-                    continue
-                cost = int(MOVE_COST[nb])
             nd = dc + cost
             if nd <= budget and nd < dist[nb]:
                 dist[nb] = nd
@@ -2825,8 +2841,20 @@ def fill_mask(S, b, mask):
             if free:
                 mask[CASTLE_CELL[k]] = 1
     elif ph == PH_PLACE:
+        k = int(s['kingdom'][p])
+        count = s['cell_count']
+        colour = s['cell_colour']
+        dragon = int(s['dragon_cell'])
         for c in range(NC):
-            if placement_legal(S, b, p, c):
+            if PLACE_OK[k, c] == 0 or count[c] > 0 or c == dragon:
+                continue
+            ok = being_at(S, b, c) < 0
+            for i in range(int(NUM_NEIGHBOURS[c])):
+                c2 = int(NEIGHBOURS[c, i])
+                if count[c2] > 0 and colour[c2] != p:
+                    ok = False
+                    break
+            if ok:                                 # = placement_legal, inlined (hot)
                 mask[c] = 1
     elif ph == PH_DRAGON_DIE or ph == PH_SECOND_DIE:
         mask[A_DIE0] = 1
@@ -3011,7 +3039,7 @@ def fill_mask(S, b, mask):
                 mask[VILLAGE_CELL[k]] = 1
     count = 0
     for a in range(NUM_ACTIONS):
-        count += mask[a]
+        count += int(mask[a])
     return count
 
 
