@@ -7,7 +7,7 @@ the rulebook to its code and test.
 
 Spaces
 ------
-Action ``Discrete(A)``, ``A = NUM_CELLS + 20``:
+Action ``Discrete(A)``, ``A = NUM_CELLS + 21``:
 
 ===========================  =================================================
 ``0 .. NUM_CELLS-1``         a board cell: a unit's space, a destination, a
@@ -20,6 +20,8 @@ Action ``Discrete(A)``, ``A = NUM_CELLS + 20``:
 ``+13``                      snipe (9.64)
 ``+14 .. +16``               Dragon Charmer: Brimstone 1..3 spaces toward her
 ``+17 .. +19``               Dragon Charmer: Brimstone 1..3 spaces away
+``+20``                      the sword-wielding knight, where other knights
+                             share his space (13.4, 14.41)
 ===========================  =================================================
 
 Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
@@ -99,7 +101,7 @@ class Dragonhunt(Game):
         num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=dict(O.LAYOUT),
         action_layout={"cell": (0, R.NC), "done": (R.A_DONE, 1), "die": (R.A_DIE0, 2),
                        "card": (R.A_CARD0, 6), "unit_type": (R.A_TYPE0, 4), "snipe": (R.A_SNIPE, 1),
-                       "charm": (R.A_CHARM0, 6)},
+                       "charm": (R.A_CHARM0, 6), "sword_wielder": (R.A_WIELDER, 1)},
         max_decisions=20000, chance=True, hidden_information=True,
         reward_model="zero_sum_terminal", board_shape=(int(D.BOARD_COLS), int(D.BOARD_ROWS)))
     dtype = STATE_DTYPE
@@ -136,8 +138,46 @@ class Dragonhunt(Game):
     def observe(self, states, players, obs, parallel=False):
         O.observe_batch(states, players, obs)
 
+    def determinize(self, state, player, rng):
+        """Resample what seat ``player`` cannot know (see ``Game.determinize``):
+        the face-down movement cards the other seats laid this turn (during the
+        card segment, 9.11: each drawn uniformly from that seat's hand, which is
+        public) and the RNG stream (future dice, dragon-card and being draws)."""
+        rec = state[0]
+        if int(rec["stage"]) == R.ST_CARDS:
+            for q in range(int(rec["num_players"])):
+                if q != player and int(rec["card_played"][q]) >= 0:
+                    hand = [i for i in range(6) if int(rec["cards_in_hand"][q]) >> i & 1]
+                    rec["card_played"][q] = hand[int(rng.integers(len(hand)))]
+        Game.determinize(self, state, player, rng)
+
+    def playout(self, state, max_steps, seed):
+        """Compiled random playout (``rules.random_playout``) of ``state[0]``."""
+        return int(R.random_playout(state, 0, int(max_steps), np.uint64(seed)))
+
     def error_message(self, code):
         return ERRORS.get(int(code), f"error {int(code)}")
+
+    # ------------------------------------------------------------ vector fast path
+    def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
+        """Fused check + apply + next mask (+ observation) in one compiled pass
+        (see :meth:`envs.core.game.Game.vec_step`)."""
+        from . import vector_kernels as V
+        with_obs = obs is not None
+        if not with_obs:
+            obs = self._no_obs
+        kernel = V.vec_step_parallel if parallel else V.vec_step_serial
+        kernel(states, actions, masks, counts, errors, with_obs, obs)
+
+    def vec_observe(self, states, players, obs, parallel=False):
+        """As :meth:`observe`, spread over threads when ``parallel``."""
+        if parallel:
+            from . import vector_kernels as V
+            V.observe_parallel(states, players, obs)
+        else:
+            O.observe_batch(states, players, obs)
+
+    _no_obs = np.zeros((1, O.OBS_SIZE), dtype=np.float32)
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):
@@ -173,6 +213,8 @@ class Dragonhunt(Game):
             return f"type {UNIT_TYPE_NAMES[a - R.A_TYPE0]}"
         if a == R.A_SNIPE:
             return "snipe"
+        if a == R.A_WIELDER:
+            return "type sword-wielder"
         if R.A_CHARM0 <= a < R.A_CHARM0 + 6:
             j = a - R.A_CHARM0
             return f"charm Brimstone {j % 3 + 1} {'toward' if j < 3 else 'away'}"

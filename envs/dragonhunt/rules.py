@@ -123,7 +123,9 @@ A_CARD0 = NC + 3             # play movement card i (9.11): A_CARD0 + i, i = 0..
 A_TYPE0 = NC + 9             # unit type t (HERO, SNIPER, KNIGHT, MAN_AT_ARMS): A_TYPE0 + t
 A_SNIPE = NC + 13            # a sniper's snipe attack (9.64)
 A_CHARM0 = NC + 14           # Dragon Charmer: k spaces toward (k=1..3: A_CHARM0+k-1) / away (A_CHARM0+2+k)
-NUM_ACTIONS = NC + 20
+A_WIELDER = NC + 20          # the knight wielding the magesword, where other knights share his space
+NUM_ACTIONS = NC + 21
+WIELDER = 4                  # choice code of A_WIELDER beside the unit types 0..3
 
 # ---------------------------------------------------------------- stages / phases
 ST_SETUP_KINGDOM, ST_SETUP_PLACE, ST_BRIMSTONE, ST_BEING_FIRST, ST_BEING_SECOND, \
@@ -315,6 +317,45 @@ def unit_of_type_on(S, b, cell, t, flags_forbidden):
             else:
                 return u
     return best
+
+
+@njit(cache=True)
+def wielder_option(S, b, cell, flags_forbidden):
+    """The sword-wielding knight on ``cell`` when other knights share the space
+    (so "a knight" would not name him), or -1. Offered as A_WIELDER."""
+    s = S[b]
+    if s['cell_count'][cell] == 0:
+        return -1
+    col = int(s['cell_colour'][cell])
+    if col >= MAX_PLAYERS:
+        return -1
+    h = int(s['sword_holder'][col])
+    if h < 0 or s['unit_loc'][h] != cell or UNIT_TYPE[h] != KNIGHT or (s['unit_flags'][h] & flags_forbidden):
+        return -1
+    base = unit_base(col)
+    for i in range(3, 15):
+        u = base + i
+        if u != h and s['unit_loc'][u] == cell and (s['unit_flags'][u] & flags_forbidden) == 0:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def unit_choice(S, b, cell, code, flags_forbidden):
+    """The unit named by a type choice (0..3) or WIELDER on ``cell``."""
+    if code == WIELDER:
+        return wielder_option(S, b, cell, flags_forbidden)
+    return unit_of_type_on(S, b, cell, code, flags_forbidden)
+
+
+@njit(cache=True)
+def choice_action(code):
+    return A_WIELDER if code == WIELDER else A_TYPE0 + code
+
+
+@njit(cache=True)
+def action_choice(a):
+    return WIELDER if a == A_WIELDER else a - A_TYPE0
 
 
 @njit(cache=True)
@@ -1872,6 +1913,10 @@ def movable_types(S, b, cell, out):
         if u >= 0 and can_move(S, b, u):
             out[n] = t
             n += 1
+    h = wielder_option(S, b, cell, F_WOUNDED | F_HARRIED)
+    if h >= 0 and can_move(S, b, h):
+        out[n] = WIELDER
+        n += 1
     return n
 
 
@@ -2008,6 +2053,9 @@ def defender_types(S, b, cell, out):
         if unit_of_type_on(S, b, cell, t, 0) >= 0:
             out[n] = t
             n += 1
+    if wielder_option(S, b, cell, 0) >= 0:
+        out[n] = WIELDER
+        n += 1
     return n
 
 
@@ -2137,9 +2185,9 @@ def force_candidate(S, b, p, cell, t):
     """A unit of type t on ``cell`` that may join the force now, or -1 (9.81,
     9.861: no snipers; the hero or a sword-wielder attacks alone).
 
-    Choice: while the force is empty, a knight wielding the sword is the
-    knight picked from its space, so the slaying battle (14) can always be
-    chosen; once the force has members, only other knights join from there."""
+    "A knight" from a space is a knight without the sword when there is one; a
+    sword-wielding knight sharing the space with other knights is chosen with
+    A_WIELDER instead (``force_wielder``), and only into an empty force."""
     s = S[b]
     if t == SNIPER:
         return -1
@@ -2147,10 +2195,8 @@ def force_candidate(S, b, p, cell, t):
         return -1
     size = force_size(S, b, p)
     h = int(s['sword_holder'][p])
-    if size == 0 and h >= 0 and s['unit_loc'][h] == cell and UNIT_TYPE[h] == t \
-            and (s['unit_flags'][h] & (F_IN_FORCE | F_WOUNDED | F_HARRIED)) == 0 \
-            and not is_paralyzed(S, b, h):
-        return h
+    if t == KNIGHT and force_wielder(S, b, p, cell) >= 0:
+        h = -2        # another knight is there: "a knight" is not the wielder
     base = unit_base(p)
     for i in range(UNITS_PER_COLOUR):
         u = base + i
@@ -2160,11 +2206,26 @@ def force_candidate(S, b, p, cell, t):
             continue
         if is_paralyzed(S, b, u):
             continue
+        if h == -2 and s['sword_holder'][p] == u:
+            continue
         alone = t == HERO or s['sword_holder'][p] == u
         if alone and size > 0:
             continue
         return u
     return -1
+
+
+@njit(cache=True)
+def force_wielder(S, b, p, cell):
+    """The sword-wielding knight on ``cell`` as a choice of its own (A_WIELDER):
+    when other knights share his space and the force is still empty (14.41)."""
+    s = S[b]
+    h = wielder_option(S, b, cell, F_IN_FORCE | F_WOUNDED | F_HARRIED)
+    if h < 0 or is_paralyzed(S, b, h) or force_size(S, b, p) > 0:
+        return -1
+    if in_force_on(S, b, p, cell) >= force_capacity(S, b, p, cell):
+        return -1
+    return h
 
 
 @njit(cache=True)
@@ -2931,6 +2992,8 @@ def fill_mask(S, b, mask):
             for t in range(4):
                 if unit_of_type_on(S, b, src, t, F_WOUNDED) >= 0:
                     mask[A_TYPE0 + t] = 1
+            if wielder_option(S, b, src, F_WOUNDED) >= 0:
+                mask[A_WIELDER] = 1
         else:
             base = unit_base(p)
             for i in range(UNITS_PER_COLOUR):
@@ -2954,7 +3017,7 @@ def fill_mask(S, b, mask):
     elif ph == PH_MOVE_TYPE:
         m = movable_types(S, b, int(s['sel_cell']), tmp)
         for i in range(m):
-            mask[A_TYPE0 + tmp[i]] = 1
+            mask[choice_action(int(tmp[i]))] = 1
     elif ph == PH_MOVE_DEST:
         src = int(s['unit_loc'][s['sel_unit']])
         dist = np.empty(NC, dtype=np.int16)
@@ -2989,7 +3052,7 @@ def fill_mask(S, b, mask):
     elif ph == PH_SNIPE_TYPE or ph == PH_DEFENDER:
         m = defender_types(S, b, int(s['target_cell']), tmp)
         for i in range(m):
-            mask[A_TYPE0 + tmp[i]] = 1
+            mask[choice_action(int(tmp[i]))] = 1
     elif ph == PH_OCCUPY:
         cell = int(s['struct_cell'])
         base = unit_base(p)
@@ -3010,6 +3073,8 @@ def fill_mask(S, b, mask):
         for t in range(4):
             if force_candidate(S, b, p, int(s['sel_cell']), t) >= 0:
                 mask[A_TYPE0 + t] = 1
+        if force_wielder(S, b, p, int(s['sel_cell'])) >= 0:
+            mask[A_WIELDER] = 1
     elif ph == PH_CASUALTY:
         q = current_player(S, b)
         base = unit_base(q)
@@ -3158,8 +3223,8 @@ def do_action(S, b, a):
         # 15.69 "any ONE of his units": a cell, then the type when it holds several
         if a == A_DONE:
             return being_done(S, b)
-        if a >= A_TYPE0 and a < A_TYPE0 + 4:
-            s['sel_unit'] = unit_of_type_on(S, b, int(s['sel_cell']), a - A_TYPE0, F_WOUNDED)
+        if (a >= A_TYPE0 and a < A_TYPE0 + 4) or a == A_WIELDER:
+            s['sel_unit'] = unit_choice(S, b, int(s['sel_cell']), action_choice(a), F_WOUNDED)
             return pose(S, b, PH_TELEPORT_DEST, p)
         m = 0
         last = -1
@@ -3168,6 +3233,8 @@ def do_action(S, b, a):
             if u >= 0:
                 m += 1
                 last = u
+        if wielder_option(S, b, a, F_WOUNDED) >= 0:
+            m += 1
         s['sel_cell'] = a
         if m > 1:
             return pose(S, b, PH_TELEPORT_UNIT, p)
@@ -3195,7 +3262,7 @@ def do_action(S, b, a):
             return pose(S, b, PH_MOVE_DEST, p)
         return pose(S, b, PH_MOVE_TYPE, p)
     elif ph == PH_MOVE_TYPE:
-        s['sel_unit'] = unit_of_type_on(S, b, int(s['sel_cell']), a - A_TYPE0, F_WOUNDED | F_HARRIED)
+        s['sel_unit'] = unit_choice(S, b, int(s['sel_cell']), action_choice(a), F_WOUNDED | F_HARRIED)
         return pose(S, b, PH_MOVE_DEST, p)
     elif ph == PH_MOVE_DEST:
         u = int(s['sel_unit'])
@@ -3240,7 +3307,7 @@ def do_action(S, b, a):
     elif ph == PH_SNIPE_TYPE or ph == PH_DEFENDER:
         q = current_player(S, b)
         cell = int(s['target_cell'])
-        defender = unit_of_type_on(S, b, cell, a - A_TYPE0, 0)
+        defender = unit_choice(S, b, cell, action_choice(a), 0)
         resolve_melee(S, b, int(s['sel_unit']), cell, defender, s['sel_type'] == 4)
         return after_melee(S, b, q)
     elif ph == PH_OCCUPY:
@@ -3271,10 +3338,14 @@ def do_action(S, b, a):
             if force_candidate(S, b, p, a, t) >= 0:
                 m += 1
                 last = t
+        if force_wielder(S, b, p, a) >= 0:
+            m += 1
         if m > 1:
             return pose(S, b, PH_FORCE_TYPE, p)
         return join_force(S, b, p, force_candidate(S, b, p, a, last))
     elif ph == PH_FORCE_TYPE:
+        if a == A_WIELDER:
+            return join_force(S, b, p, force_wielder(S, b, p, int(s['sel_cell'])))
         return join_force(S, b, p, force_candidate(S, b, p, int(s['sel_cell']), a - A_TYPE0))
     elif ph == PH_CASUALTY:
         q = current_player(S, b)

@@ -15,7 +15,8 @@ from envs.dragonhunt.constants import (
     HERO, KNIGHT, MAN_AT_ARMS, COL_LATER_WOUND, COL_SINGLE_PIECE, R_DRAGON_WOUNDED,
     R_DEFENDER_KILLED, CARD_NAP,
 )
-from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
+from envs.dragonhunt.game import cell_name
+from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED, F_IN_FORCE
 from tests.dragonhunt.scenario import Scenario, cell, dice_summing_to
 
 KINGDOMS = ("Sunken", "Ironcrag")
@@ -48,6 +49,8 @@ def slay(sc, where, dice):
     sc.load_dice(*dice)
     before = int(sc.s["rng_counter"])
     sc.act(f"join dragon attack from {where}")
+    if sc.phase == R.PH_FORCE_TYPE:             # other knights share his space
+        sc.act("type sword-wielder")
     assert sc.dice_left() == 0, "the battle ended early"
     assert int(sc.s["rng_counter"]) == before, "the battle went on past the loaded dice"
 
@@ -388,16 +391,66 @@ def test_14_41_only_the_wielder_fights():
     assert "join dragon attack from 1004" not in sc2.legal()
 
 
-def test_14_41_a_knight_wielder_sharing_a_castle_is_the_one_chosen_first():
-    """14.41, 9.86 (choice of the core): from a castle holding the knight wielder and
-    other knights, the first knight chosen into an empty force is the wielder, so the
-    attempt to kill can always be made."""
+def test_14_41_a_knight_wielder_sharing_a_castle_is_chosen_by_name():
+    """14.41, 9.86: from a castle holding the knight wielder and other knights,
+    "type knight" brings a knight without the sword (a wound attempt stays
+    possible) and "type sword-wielder" the wielder, who fights the slaying
+    battle alone."""
     sc = game(dragon="0711")
     a, b = sc.put(0, KNIGHT, "Sunken Castle", n=2)
     wield(sc, b)
     to_dragon_segment(sc)
-    slay(sc, "Sunken Castle", lost_battle(1, 4))
+    sc.act("join dragon attack from Sunken Castle")
+    assert sorted(sc.legal()) == ["type knight", "type sword-wielder"]
+    sc.load_dice(*lost_battle(1, 4))
+    before = int(sc.s["rng_counter"])
+    sc.act("type sword-wielder")
+    assert sc.dice_left() == 0 and int(sc.s["rng_counter"]) == before
     assert sc.loc(b) == LOC_DEAD and sc.loc(a) == cell("Sunken Castle")
+
+
+def test_14_41_knights_beside_a_wielder_may_still_try_to_wound():
+    """9.81: knights sharing a castle with the knight wielder can attack together
+    without him: "type knight" never takes the wielder, who never joins a force."""
+    sc = game(dragon="0711")
+    a, b = sc.put(0, KNIGHT, "Sunken Castle", n=2)
+    wield(sc, b)
+    to_dragon_segment(sc)
+    sc.act("join dragon attack from Sunken Castle")
+    sc.act("type knight")
+    assert int(sc.s["unit_flags"][a]) & F_IN_FORCE
+    assert not int(sc.s["unit_flags"][b]) & F_IN_FORCE
+    assert "type sword-wielder" not in sc.legal()
+
+
+def test_13_4_a_knight_wielder_can_be_moved_out_of_a_shared_castle():
+    """13.4: the wielding knight can be picked to move out of a castle he shares
+    with other knights ("type sword-wielder"), and he takes the sword with him."""
+    sc = game()
+    a, b = sc.put(0, KNIGHT, "Sunken Castle", n=2)
+    wield(sc, b)
+    sc.start_player_round(order=[0, 1])
+    sc.act("select unit at Sunken Castle")
+    assert "type sword-wielder" in sc.legal() and "type knight" in sc.legal()
+    sc.act("type sword-wielder")
+    dest = [x for x in sc.legal() if x.startswith("move to")][0]
+    sc.act(dest)
+    assert sc.loc(b) != cell("Sunken Castle") and sc.loc(a) == cell("Sunken Castle")
+    assert int(sc.s["sword_holder"][0]) == b
+
+
+def test_9_61_the_defender_may_choose_his_knight_wielder():
+    """9.61 (2): defending a castle, the owner may put up the sword-wielding knight
+    even when other knights are inside."""
+    sc = game()
+    a, b = sc.put(0, KNIGHT, "Sunken Castle", n=2)
+    wield(sc, b)
+    attacker = sc.put(1, KNIGHT, int(R.NEIGHBOURS[cell("Sunken Castle"), 0]))
+    sc.start_player_round(order=[1, 0])
+    sc.act("done")
+    sc.act(f"attack with unit at {cell_name(sc.loc(attacker))}")
+    sc.act("attack Sunken Castle")
+    assert sc.to_play == 0 and "type sword-wielder" in sc.legal()
 
 
 def test_14_42_the_sword_is_no_help_when_brimstone_attacks():
