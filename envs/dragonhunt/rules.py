@@ -20,7 +20,7 @@ from numba import njit
 from envs.core.rng import draw_below
 from . import data as D
 from .constants import (
-    MAX_PLAYERS, UNITS_PER_COLOUR, NUM_UNITS, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
+    MAX_PLAYERS, UNITS_PER_COLOUR, NUM_UNITS, FIRST_OF_TYPE, COUNT_OF_TYPE, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
     OPEN, FOREST, MOUNTAIN, SWAMP, CASTLE, VILLAGE, COTTAGE, DRAGON_LAIR, BEING_LAIR,
     BANISHER, BERSERKER, DEMON, DISPERSER, DRAGON_CHARMER, EAGLE, PARALYZER, REVIVOR,
     TELEPORTER, TROLL, NUM_BEINGS,
@@ -996,43 +996,49 @@ def any_placement(S, b, p):
     return False
 
 
+FIRST_INDEX = np.array(FIRST_OF_TYPE, dtype=np.int64)   # type -> first index inside a colour
+TYPE_COUNT = np.array(COUNT_OF_TYPE, dtype=np.int64)    # type -> counters of that type
+
+
+@njit(cache=True)
+def unit_at(S, b, p, t, loc):
+    """The first counter of seat p and type t whose location is ``loc`` (a cell
+    or a LOC_* code), or -1."""
+    s = S[b]
+    first = unit_base(p) + FIRST_INDEX[t]
+    for u in range(first, first + TYPE_COUNT[t]):
+        if s['unit_loc'][u] == loc:
+            return u
+    return -1
+
+
+@njit(cache=True)
+def units_at(S, b, p, t, loc):
+    """How many counters of seat p and type t are at ``loc``."""
+    s = S[b]
+    first = unit_base(p) + FIRST_INDEX[t]
+    n = 0
+    for u in range(first, first + TYPE_COUNT[t]):
+        if s['unit_loc'][u] == loc:
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def reserve_unit(S, b, p, t):
     """A counter of seat p and type t never yet in play (12.411), or -1."""
-    s = S[b]
-    base = unit_base(p)
-    first = 1 if t == SNIPER else (3 if t == KNIGHT else (15 if t == MAN_AT_ARMS else 0))
-    count = 2 if t == SNIPER else (12 if t == KNIGHT else (24 if t == MAN_AT_ARMS else 1))
-    for i in range(count):
-        if s['unit_loc'][base + first + i] == LOC_RESERVE:
-            return base + first + i
-    return -1
+    return unit_at(S, b, p, t, LOC_RESERVE)
 
 
 @njit(cache=True)
 def dead_unit(S, b, p, t):
     """A counter of seat p and type t in the dead pile (12.3), or -1."""
-    s = S[b]
-    base = unit_base(p)
-    first = 1 if t == SNIPER else (3 if t == KNIGHT else (15 if t == MAN_AT_ARMS else 0))
-    count = 2 if t == SNIPER else (12 if t == KNIGHT else (24 if t == MAN_AT_ARMS else 1))
-    for i in range(count):
-        if s['unit_loc'][base + first + i] == LOC_DEAD:
-            return base + first + i
-    return -1
+    return unit_at(S, b, p, t, LOC_DEAD)
 
 
 @njit(cache=True)
 def count_dead(S, b, p, t):
-    s = S[b]
-    base = unit_base(p)
-    first = 1 if t == SNIPER else (3 if t == KNIGHT else (15 if t == MAN_AT_ARMS else 0))
-    count = 2 if t == SNIPER else (12 if t == KNIGHT else (24 if t == MAN_AT_ARMS else 1))
-    n = 0
-    for i in range(count):
-        if s['unit_loc'][base + first + i] == LOC_DEAD:
-            n += 1
-    return n
+    return units_at(S, b, p, t, LOC_DEAD)
 
 
 @njit(cache=True)
