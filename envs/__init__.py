@@ -2,6 +2,8 @@
 
     import envs
     env = envs.make("dragonhunt", num_players=3)     # PettingZoo AECEnv
+    venv = envs.make_vec("dragonhunt", 1024, seed=0)  # vector API, arrays in/out
+    genv = envs.make_single_agent("dragonhunt", opponents=[agent])  # Gymnasium
 
 Importing this package is cheap: it imports no numba code, gymnasium,
 pettingzoo or torch. A game's rules module is imported the first time the game
@@ -71,6 +73,39 @@ def make(name, num_players=None, render_mode=None, seed=None, **config):
 
     return GameAECEnv(get_game(name), num_players=num_players, render_mode=render_mode,
                       seed=seed, **config)
+
+
+def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_threads=None,
+             parallel_threshold=1024, **config):
+    """The vector (throughput) API: ``num_envs`` games of ``name`` stepped in lockstep.
+
+    Arrays in, arrays out, with auto-reset; see :mod:`envs.core.vector`.
+
+    Args:
+        name: registered game id.
+        num_envs: batch size ``B``.
+        seed: user seed; game ``i`` is seeded from ``(seed, i)`` only.
+        num_players: seats; defaults to the game's minimum.
+        observations: False steps the rules only (``obs`` is None).
+        num_threads: threads of the parallel kernel (1: always serial).
+        parallel_threshold: smallest batch stepped in parallel.
+        **config: the game's options.
+    """
+    from envs.core.vector import VecGameEnv
+
+    return VecGameEnv(get_game(name), num_envs, seed=seed, num_players=num_players,
+                      observations=observations, num_threads=num_threads,
+                      parallel_threshold=parallel_threshold, **config)
+
+
+def make_single_agent(name, opponents=None, seat=None, num_players=None, **kwargs):
+    """A Gymnasium env (for Stable-Baselines3) where one learner plays ``name``
+    against ``opponents`` that move inside ``step``; see :mod:`envs.core.single_agent`.
+    """
+    from envs.core.single_agent import SingleAgentEnv
+
+    return SingleAgentEnv(get_game(name), opponents=opponents, seat=seat,
+                          num_players=num_players, **kwargs)
 
 
 register("dragonhunt", "envs.dragonhunt.game:GAME")

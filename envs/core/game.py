@@ -62,6 +62,56 @@ class Game:
         """Human-readable meaning of an error code."""
         raise NotImplementedError
 
+    def vec_observe(self, states, players, obs, parallel=False):
+        """:meth:`observe` for the vector API; a game may spread it over threads."""
+        self.observe(states, players, obs, parallel)
+
+    # Optional fused fast path for the vector API (``envs.make_vec``).
+    def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
+        """Step a batch whose legal masks are already known, and refresh them.
+
+        On entry ``masks[b]`` is the legal mask of game ``b``'s position. For every
+        ``b`` with ``actions[b] >= 0``: if ``actions[b]`` is not legal in
+        ``masks[b]`` (or the game is over), ``errors[b]`` gets a non-zero code and
+        game ``b`` is left unchanged; otherwise the action is applied,
+        ``errors[b] = 0``, ``masks[b]`` becomes the new position's legal mask and
+        ``counts[b]`` its number of legal actions. Games with ``actions[b] < 0``
+        are untouched (their mask and count too). When ``obs`` is given,
+        ``obs[b]`` of every stepped game becomes the observation of the seat now
+        to play (seat 0 once the game is over).
+
+        This default is built from :meth:`step`, :meth:`legal_mask` and
+        :meth:`observe`; a game may override it with a fused compiled kernel that
+        gives the same results (``parallel`` lets it spread games over threads).
+        """
+        actions = np.asarray(actions)
+        stepped = actions >= 0
+        if not stepped.any():
+            return
+        if stepped.all():
+            self.step(states, actions, errors, parallel)
+            self.legal_mask(states, masks)
+            counts[:] = masks.sum(axis=1)
+            if obs is not None:
+                players = np.maximum(states["to_play"], 0).astype(np.int8)
+                self.observe(states, players, obs, parallel)
+            return
+        idx = np.flatnonzero(stepped)
+        sub = states[idx]
+        sub_err = np.zeros(len(idx), dtype=errors.dtype)
+        self.step(sub, actions[idx], sub_err, parallel)
+        states[idx] = sub
+        errors[idx] = sub_err
+        errors[~stepped] = 0
+        sub_masks = np.zeros((len(idx), masks.shape[1]), dtype=masks.dtype)
+        self.legal_mask(sub, sub_masks)
+        masks[idx] = sub_masks
+        counts[idx] = sub_masks.sum(axis=1)
+        if obs is not None:
+            sub_obs = np.zeros((len(idx), obs.shape[1]), dtype=obs.dtype)
+            self.observe(sub, np.maximum(sub["to_play"], 0).astype(np.int8), sub_obs, parallel)
+            obs[idx] = sub_obs
+
     def action_to_string(self, state, action):
         """Readable name of ``action`` in the position ``state`` (a 1-record array)."""
         raise NotImplementedError
@@ -75,6 +125,30 @@ class Game:
 
     def render_ansi(self, state):
         """Text picture of the position ``state`` (a 1-record array)."""
+        raise NotImplementedError
+
+    # Optional hooks for search agents (agents/mcts.py).
+    def determinize(self, state, player, rng):
+        """Resample, in place, what seat ``player`` cannot know about ``state``.
+
+        ``state`` is a 1-record array (a snapshot the caller owns). After the
+        call it is a position consistent with everything ``player`` has seen,
+        with the hidden parts drawn from ``rng`` (a ``numpy.random.Generator``),
+        never copied from the original. The default only reseeds the RNG
+        stream (``seed``, ``rng_counter``), so search cannot foresee future
+        dice or draws; games with hidden cards or screened units override it
+        and resample those too.
+        """
+        state["seed"] = np.uint64(int(rng.integers(0, 2**63)))
+        state["rng_counter"] = 0
+
+    def playout(self, state, max_steps, seed):
+        """Optional fast random playout: play uniformly random legal actions in
+        ``state`` (a 1-record array, in place) for at most ``max_steps``
+        decisions, the choices drawn from a stream seeded by ``seed``. Returns
+        the decisions made. Games with a compiled core override it; the default
+        raises NotImplementedError and search agents fall back to Python play.
+        """
         raise NotImplementedError
 
     # Conveniences over one record, built on the batched methods.

@@ -1,0 +1,266 @@
+"""The throughput measurement of ``benchmarks/throughput.py`` for peer libraries,
+in the same run, with our figures beside theirs as ratios.
+
+Peers (each skipped cleanly, with the reason, when not installed; install them
+with ``pip install -e ".[peers]"``):
+
+* PettingZoo classic: ``connect_four_v3``, ``chess_v6`` (needs ``chess``): the
+  AEC loop, a random legal action from the mask, as for our AEC figure.
+* OpenSpiel (``pyspiel``): ``chess``, ``backgammon``, ``connect_four``: random
+  play stepped from Python (``legal_actions`` + ``apply_action``; chance nodes
+  sampled and not counted as decisions), without and with
+  ``observation_tensor`` of the player to move after every decision.
+* Pgx on CPU (jax): ``connect_four``, ``backgammon``: ``jit(vmap(step))`` with
+  auto-reset and a random legal action, called from Python once per batch step
+  (observations are always computed by Pgx).
+
+    python -m benchmarks.peers            # ours + peers -> results/peers.{json,md,png}
+    python -m benchmarks.peers --quick    # smoke run: fast peers only, short timings
+
+Targets (reported, not asserted): Dragonhunt vector API at B=1024 >= 10x
+OpenSpiel chess without observations and >= 5x OpenSpiel chess with the
+observation tensor; 2 threads >= 1.7x one thread at B=8192; < 4 KiB per game state.
+"""
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+PZ_GAMES = ("connect_four_v3", "chess_v6")
+OS_GAMES = ("chess", "backgammon", "connect_four")
+PGX_GAMES = ("connect_four", "backgammon")
+PGX_BATCH = 1024
+
+
+def _median(values):
+    return float(statistics.median(values)), float(min(values)), float(max(values))
+
+
+# ------------------------------------------------------------------ PettingZoo
+def bench_pettingzoo(env_name, seconds, seed=0):
+    module = __import__(f"pettingzoo.classic.{env_name}", fromlist=["env"])
+    env = module.env()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            steps += 1
+            if steps % 64 == 0 and time.perf_counter() - start >= seconds:
+                break
+        else:
+            env.reset(seed=int(rng.integers(1 << 31)))
+    return steps / (time.perf_counter() - start)
+
+
+# ------------------------------------------------------------------ OpenSpiel
+def bench_openspiel(game_name, with_obs, seconds, seed=0):
+    import pyspiel
+    game = pyspiel.load_game(game_name)
+    rnd = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rnd.choices(outcomes, probs)[0])
+                continue
+            state.apply_action(rnd.choice(state.legal_actions()))
+            decisions += 1
+            if with_obs and not state.is_terminal() and not state.is_chance_node():
+                state.observation_tensor(state.current_player())
+            if decisions % 256 == 0 and time.perf_counter() - start >= seconds:
+                break
+    return decisions / (time.perf_counter() - start)
+
+
+# ------------------------------------------------------------------------ Pgx
+def _pgx_stepper(game_name, batch):
+    import jax
+    import pgx
+    from pgx.experimental import act_randomly, auto_reset
+    env = pgx.make(game_name)
+    step = jax.vmap(auto_reset(env.step, env.init))
+    init = jax.jit(jax.vmap(env.init))
+
+    @jax.jit
+    def one(state, key):
+        k1, k2 = jax.random.split(key)
+        action = act_randomly(k1, state.legal_action_mask)
+        return step(state, action, jax.random.split(k2, batch))
+
+    return init, one
+
+
+def bench_pgx(game_name, batch, seconds, seed=0, _cache={}):
+    import jax
+    key = (game_name, batch)
+    if key not in _cache:
+        _cache[key] = _pgx_stepper(game_name, batch)
+    init, one = _cache[key]
+    k = jax.random.PRNGKey(seed)
+    state = init(jax.random.split(k, batch))
+    state = one(state, k)                       # compile outside the timing
+    jax.block_until_ready(state)
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(4):
+            k, sub = jax.random.split(k)
+            state = one(state, sub)
+        steps += 4
+        jax.block_until_ready(state)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return steps * batch / elapsed
+
+
+# ------------------------------------------------------------------------ run
+def _available(module):
+    try:
+        __import__(module)
+        return None
+    except Exception as error:   # ImportError, or a broken install
+        return f"{module} not importable ({type(error).__name__}: {error})"
+
+
+def run_peers(quick=False, reps=3, log=print):
+    """Measure every installed peer; returns ``{"rows": [...], "skipped": [...]}``."""
+    seconds = 0.2 if quick else 2.0
+    reps = 1 if quick else reps
+    rows, skipped = [], []
+
+    def add(library, game, obs, batch, fn):
+        label = f"{library} {game}{' +obs' if obs else ''}{f' B={batch}' if batch > 1 else ''}"
+        try:
+            values = [fn(r) for r in range(reps)]
+        except Exception as error:   # a peer that breaks must not stop the run
+            skipped.append(dict(label=label, reason=f"{type(error).__name__}: {error}"))
+            log(f"[peers] {label}: skipped ({type(error).__name__}: {error})")
+            return
+        m = _median(values)
+        rows.append(dict(library=library, game=game, obs=obs, batch=batch, label=label,
+                         median=m[0], min=m[1], max=m[2], reps=len(values)))
+        log(f"[peers] {label:40s} {m[0]:>13,.0f} decisions/s ({m[1]:,.0f}..{m[2]:,.0f})")
+
+    why = _available("pettingzoo.classic")
+    for name in (PZ_GAMES[:1] if quick else PZ_GAMES):
+        extra = why or (_available("chess") if name.startswith("chess") else None)
+        if extra:
+            skipped.append(dict(label=f"pettingzoo {name}", reason=extra))
+            log(f"[peers] pettingzoo {name}: skipped ({extra})")
+            continue
+        add("pettingzoo", name, True, 1, lambda r, n=name: bench_pettingzoo(n, seconds, r))
+
+    why = _available("pyspiel")
+    for name in (("connect_four",) if quick else OS_GAMES):
+        for obs in (False, True):
+            if why:
+                skipped.append(dict(label=f"openspiel {name}", reason=why))
+                continue
+            add("openspiel", name, obs, 1, lambda r, n=name, o=obs: bench_openspiel(n, o, seconds, r))
+    if why:
+        log(f"[peers] openspiel: skipped ({why})")
+
+    why = _available("pgx") or _available("jax")
+    if quick:
+        why = why or "skipped in --quick (jax compiles each game for tens of seconds)"
+    for name in PGX_GAMES:
+        if why:
+            skipped.append(dict(label=f"pgx {name}", reason=why))
+            continue
+        add("pgx", name, True, PGX_BATCH, lambda r, n=name: bench_pgx(n, PGX_BATCH, seconds, r))
+    if why:
+        log(f"[peers] pgx: skipped ({why})")
+    return dict(rows=rows, skipped=skipped)
+
+
+def _ours(result, batch, obs, threads=1, game="dragonhunt", path="vector API"):
+    from benchmarks.throughput import find
+    r = find(result["rows"], game=game, path=path, batch=batch, obs=obs, threads=threads)
+    return r["median"] if r else None
+
+
+def _peer(result, library, game, obs):
+    for p in result.get("peers", {}).get("rows", []):
+        if p["library"] == library and p["game"] == game and p["obs"] == obs:
+            return p["median"]
+    return None
+
+
+def comparisons(result, game="dragonhunt"):
+    """(description, ratio or None, target or None) lines: ours against the peers."""
+    out = []
+    big = 1024 if any(r["batch"] == 1024 for r in result["rows"]) else max(r["batch"] for r in result["rows"])
+    v_no, v_obs = _ours(result, big, False), _ours(result, big, True)
+    aec = _ours(result, 1, True, path="pettingzoo AEC")
+    for p in result.get("peers", {}).get("rows", []):
+        ours = v_obs if p["obs"] else v_no
+        target = None
+        if p["library"] == "openspiel" and p["game"] == "chess":
+            target = 5.0 if p["obs"] else 10.0
+        if ours:
+            out.append((f"{game} vector API B={big} {'with' if p['obs'] else 'without'} obs / {p['label']}",
+                        ours / p["median"], target))
+        if p["library"] == "pettingzoo" and aec:
+            out.append((f"{game} PettingZoo AEC / {p['label']}", aec / p["median"], None))
+    one, two = _ours(result, 8192, False, 1), _ours(result, 8192, False, 2)
+    if one and two:
+        out.append((f"{game} vector API B=8192 no obs: 2 threads / 1 thread", two / one, 1.7))
+    one, two = _ours(result, 8192, True, 1), _ours(result, 8192, True, 2)
+    if one and two:
+        out.append((f"{game} vector API B=8192 with obs: 2 threads / 1 thread", two / one, None))
+    return out
+
+
+def markdown(result):
+    peers = result.get("peers", {})
+    lines = ["| peer | decisions/s (median) | min..max |", "|---|---:|---|"]
+    for p in peers.get("rows", []):
+        lines.append(f"| {p['label']} | {p['median']:,.0f} | {p['min']:,.0f}..{p['max']:,.0f} |")
+    for s in peers.get("skipped", []):
+        lines.append(f"| {s['label']} | skipped | {s['reason']} |")
+    lines += ["", "| comparison | ratio | target |", "|---|---:|---|"]
+    for text, ratio, target in comparisons(result):
+        mark = "" if target is None else f">= {target:g}x: {'met' if ratio >= target else 'NOT met'}"
+        lines.append(f"| {text} | {ratio:,.1f}x | {mark} |")
+    for name, m in result.get("memory", {}).items():
+        ok = "met" if m["bytes_per_state"] < 4096 else "NOT met"
+        lines.append(f"| {name} bytes per game state | {m['bytes_per_state']} B | < 4096 B: {ok} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    from benchmarks import throughput
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="short run (smoke test)")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions per figure (default: %(default)s)")
+    ap.add_argument("--out", default="results", help="folder for peers.json / .md / .png")
+    args = ap.parse_args(argv)
+    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    batches = (1, 64) if args.quick else (1024, 8192)
+    result = throughput.run_suite(["dragonhunt"], quick=args.quick, reps=args.reps, batches=batches, log=log)
+    result["rows"] = [r for r in result["rows"] if r["path"] != "bare core" or not args.quick]
+    result["peers"] = run_peers(quick=args.quick, reps=args.reps, log=log)
+    result["peak_rss_bytes"] = throughput.peak_rss_bytes()
+    table = throughput.write(result, args.out, stem="peers")
+    print(table)
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,370 @@
+"""The vector (throughput) API over any :class:`envs.core.game.Game`, written once.
+
+    venv = envs.make_vec("dragonhunt", num_envs=1024, seed=0, num_players=2)
+    obs, mask, to_play = venv.reset()
+    while ...:
+        actions = venv.sample_actions(rng)            # or your policy, int[B]
+        obs, mask, rewards, terminated, truncated, to_play, info = venv.step(actions)
+
+Arrays in, arrays out. ``B`` games run in lockstep, one decision each per step
+(game ``b``'s decision is made by seat ``to_play[b]``):
+
+=================  ==========================================================
+``obs``            float32 ``[B, obs_size]``: game ``b`` as seat ``to_play[b]``
+                   may know it (``None`` with ``observations=False``)
+``mask``           int8 ``[B, A]``: the legal actions of ``to_play[b]``
+``to_play``        int8 ``[B]``: the seat that decides next in game ``b``
+``rewards``        float32 ``[B, P]``: what each seat earned by this step
+                   (games pay when they end), ``P = num_players``
+``terminated``     bool ``[B]``: game ``b`` ended by the rules on this step
+``truncated``      bool ``[B]``: game ``b`` hit the game's limit on this step
+``info``           dict; where games ended on this step (``done_index``, int
+                   ``[D]``), their last position before the automatic reset:
+                   ``final_obs`` float32 ``[D, P, obs_size]`` (every seat's
+                   view; ``None`` without observations), ``final_rewards``
+                   ``[D, P]`` (the game's whole payout), ``final_status``
+                   ``[D]`` and ``final_state`` (the ``D`` records)
+=================  ==========================================================
+
+Finished games restart at once (auto-reset), so every row is always a running
+game; ``obs``/``mask``/``to_play`` of a restarted row are its new game's.
+
+Seeding: game ``i`` starts with seed ``seed_sequence(seed, B)[i]`` (which does
+not depend on ``B``) and each auto-reset derives the next seed from the old one
+(:func:`next_seeds`), so a game's whole sequence of episodes depends only on its
+seed and the actions it is given, never on the batch size, its position in the
+batch or the thread count. ``reset(seeds=...)`` sets every game's seed directly.
+
+The returned arrays are preallocated buffers reused by the next ``step``:
+copy what you keep. Actions ``< 0`` leave that game alone for this step. Any
+bad action (wrong shape or dtype, outside ``0..A-1``, not legal) raises before
+any game is stepped (:class:`ValueError` /
+:class:`envs.core.game.IllegalActionError`, naming the game index), so the
+batch is unchanged.
+
+Batches of at least ``parallel_threshold`` games with ``num_threads > 1`` are
+stepped by the game's parallel kernel (numba ``prange``); smaller ones serially.
+"""
+import numpy as np
+from numba import njit
+
+from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from envs.core.rng import seed_sequence
+
+ACTION_DTYPE = np.int32
+ERROR_DTYPE = np.int8
+MASK_DTYPE = np.int8
+COUNT_DTYPE = np.int64
+PLAYER_DTYPE = np.int8
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_RESEED = np.uint64(0xD1B54A32D192ED03)
+
+
+def _mix64(z):
+    """splitmix64 finaliser over a uint64 array (wrapping arithmetic)."""
+    z = np.asarray(z, dtype=np.uint64).copy()
+    z ^= z >> np.uint64(30)
+    z *= _M1
+    z ^= z >> np.uint64(27)
+    z *= _M2
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def next_seeds(seeds):
+    """The seed of each game's next episode, from the seed of its last one."""
+    return _mix64(np.asarray(seeds, dtype=np.uint64) ^ _RESEED)
+
+
+@njit(cache=True)
+def _sample_legal(masks, counts, draws, out):
+    for b in range(masks.shape[0]):
+        c = counts[b]
+        if c <= 0:
+            out[b] = -1
+            continue
+        r = int(draws[b] * c)
+        if r >= c:
+            r = c - 1
+        for a in range(masks.shape[1]):
+            if masks[b, a]:
+                if r == 0:
+                    out[b] = a
+                    break
+                r -= 1
+
+
+class VecGameEnv:
+    """``B`` games of one :class:`Game`, stepped in lockstep with auto-reset.
+
+    Args:
+        game: the game object (see ``envs.get_game``).
+        num_envs: batch size ``B``.
+        seed: user seed; game ``i`` gets ``seed_sequence(seed, B)[i]``.
+        num_players: seats; defaults to the game's minimum.
+        observations: compute observations (False: rules only, ``obs`` is None).
+        num_threads: threads for the parallel kernel (None: numba's default);
+            1 keeps everything serial.
+        parallel_threshold: smallest batch stepped by the parallel kernel.
+        **config: the game's options.
+    """
+
+    def __init__(self, game, num_envs, seed=0, num_players=None, observations=True,
+                 num_threads=None, parallel_threshold=1024, **config):
+        spec = game.spec
+        num_envs = int(num_envs)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if num_players is None:
+            num_players = spec.min_players
+        num_players = int(num_players)
+        if not spec.min_players <= num_players <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, "
+                             f"not {num_players}")
+        self.game = game
+        self.spec = spec
+        self.config = game.make_config(num_players=num_players, **config)
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.num_actions = spec.num_actions
+        self.observations = bool(observations)
+        if num_threads is None:
+            import numba
+            num_threads = numba.config.NUMBA_NUM_THREADS
+        self.num_threads = max(1, int(num_threads))
+        self.parallel_threshold = int(parallel_threshold)
+        self.seed = seed
+
+        B, A = num_envs, spec.num_actions
+        self.states = game.new_states(B)
+        # the same memory as bytes: row copies by memcpy (structured copies go field by field)
+        self._state_bytes = self.states.view(np.uint8).reshape(B, self.states.dtype.itemsize)
+        self.masks = np.zeros((B, A), dtype=MASK_DTYPE)
+        self.counts = np.zeros(B, dtype=COUNT_DTYPE)
+        self.to_play = np.zeros(B, dtype=PLAYER_DTYPE)
+        self.obs = np.zeros((B, spec.obs_size), dtype=np.float32) if self.observations else None
+        self.rewards = np.zeros((B, num_players), dtype=np.float32)
+        self.terminated = np.zeros(B, dtype=bool)
+        self.truncated = np.zeros(B, dtype=bool)
+        self._paid = np.zeros((B, num_players), dtype=np.float32)
+        self._actions = np.zeros(B, dtype=ACTION_DTYPE)
+        self._errors = np.zeros(B, dtype=ERROR_DTYPE)
+        self._draws = np.zeros(B, dtype=np.float64)
+        self._sampled = np.zeros(B, dtype=ACTION_DTYPE)
+        self._arange = np.arange(B)
+        self._has_reset = False
+
+    # ------------------------------------------------------------------ API
+    @property
+    def parallel(self):
+        """Whether :meth:`step` uses the parallel kernel."""
+        return self.num_threads > 1 and self.num_envs >= self.parallel_threshold
+
+    def reset(self, seed=None, seeds=None):
+        """Start a new game in every row. Returns ``(obs, mask, to_play)``.
+
+        ``seed`` re-derives the per-game seeds (default: the constructor's);
+        ``seeds`` (uint64 ``[B]``) gives each game's seed directly.
+        """
+        if seeds is not None:
+            seeds = np.asarray(seeds)
+            if seeds.shape != (self.num_envs,):
+                raise ValueError(f"seeds must have shape ({self.num_envs},), got {seeds.shape}")
+            seeds = seeds.astype(np.uint64)
+        else:
+            if seed is not None:
+                self.seed = seed
+            seeds = seed_sequence(0 if self.seed is None else self.seed, self.num_envs)
+        self.states.view(np.uint8)[:] = 0
+        self.game.reset(self.states, seeds, self.config)
+        self._refresh_all()
+        self._has_reset = True
+        return self.obs, self.masks, self.to_play
+
+    def step(self, actions):
+        """One decision in every game (see the module docstring for the outputs)."""
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        self._check_actions(actions)
+        acts = self._actions
+        parallel = self.parallel
+        if parallel:
+            self._set_threads()
+        errors = self._errors
+        errors[:] = 0
+        self.game.vec_step(self.states, acts, self.masks, self.counts, errors,
+                           self.obs, parallel)
+        if errors.any():  # cannot happen after _check_actions unless a game's masks are inexact
+            b = int(np.flatnonzero(errors)[0])
+            raise RuntimeError(f"{self.spec.name}: game {b} rejected action {int(acts[b])} that its "
+                               f"mask allowed: {self.game.error_message(int(errors[b]))}")
+        st = self.states
+        status = st["status"]
+        np.equal(status, STATUS_TERMINATED, out=self.terminated)
+        np.equal(status, STATUS_TRUNCATED, out=self.truncated)
+        now = st["rewards"][:, :self.num_players]
+        np.subtract(now, self._paid, out=self.rewards)
+        self._paid[:] = now
+        info = {}
+        if self.terminated.any() or self.truncated.any():
+            info = self._auto_reset(np.flatnonzero(status != STATUS_RUNNING))
+        np.copyto(self.to_play, st["to_play"])
+        return self.obs, self.masks, self.rewards, self.terminated, self.truncated, self.to_play, info
+
+    def sample_actions(self, rng, out=None):
+        """A uniformly random legal action for every game (int32 ``[B]``), drawn
+        from the numpy Generator ``rng``; a fast random policy for benchmarks."""
+        rng.random(out=self._draws)
+        out = self._sampled if out is None else out
+        _sample_legal(self.masks, self.counts, self._draws, out)
+        return out
+
+    # --------------------------------------------------- snapshots
+    def clone(self):
+        """A snapshot of the whole batch (independent copies)."""
+        return {"states": self.states.copy(), "paid": self._paid.copy(), "seed": self.seed}
+
+    def restore(self, snapshot):
+        """Continue from :meth:`clone`'s snapshot. Returns ``(obs, mask, to_play)``."""
+        states = np.asarray(snapshot["states"])
+        if states.dtype != self.states.dtype or states.shape != self.states.shape:
+            raise ValueError(f"snapshot is not a batch of {self.num_envs} {self.spec.name} records")
+        self.states[...] = states
+        self.seed = snapshot.get("seed", self.seed)
+        self._refresh_all()
+        self._paid[:] = snapshot["paid"]
+        self._has_reset = True
+        return self.obs, self.masks, self.to_play
+
+    def clone_game(self, i):
+        """A snapshot of game ``i`` (a 1-record array)."""
+        i = self._index(i)
+        return self.states[i:i + 1].copy()
+
+    def restore_game(self, i, record):
+        """Put the snapshot ``record`` (from :meth:`clone_game`) into row ``i``."""
+        i = self._index(i)
+        record = np.asarray(record)
+        if record.dtype != self.states.dtype or record.shape not in ((1,), ()):
+            raise ValueError(f"expected a {self.spec.name} record of shape (1,)")
+        record = record.reshape(1)
+        if int(record["num_players"][0]) != self.num_players:
+            raise ValueError("the record is for a different number of players")
+        self.states[i:i + 1] = record
+        self._refresh_rows(np.array([i]))
+        self._has_reset = True
+
+    def action_to_string(self, i, action):
+        """Readable name of ``action`` in game ``i``'s position."""
+        return self.game.action_to_string(self.states[self._index(i):self._index(i) + 1], int(action))
+
+    def close(self):
+        pass
+
+    # ------------------------------------------------------------ internals
+    def _index(self, i):
+        i = int(i)
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"game index {i} outside 0..{self.num_envs - 1}")
+        return i
+
+    def _set_threads(self):
+        import numba
+        numba.set_num_threads(min(self.num_threads, numba.config.NUMBA_NUM_THREADS))
+
+    def _refresh_all(self):
+        self._refresh_rows(None)
+
+    def _rows(self, idx):
+        """A copy of the records of rows ``idx`` (by bytes)."""
+        return self._state_bytes[idx].copy().view(self.states.dtype).reshape(len(idx))
+
+    def _refresh_rows(self, idx, sub=None):
+        """Recompute mask, count, to_play, obs and paid rewards of rows ``idx`` (all if
+        None); ``sub`` is a copy of those rows when the caller has one."""
+        if idx is None:
+            st, masks = self.states, self.masks
+            self.game.legal_mask(st, masks)
+            self.counts[:] = masks.sum(axis=1)
+            self.to_play[:] = st["to_play"]
+            self._paid[:] = st["rewards"][:, :self.num_players]
+            if self.observations:
+                self.game.vec_observe(st, np.maximum(st["to_play"], 0).astype(PLAYER_DTYPE), self.obs,
+                                      self.parallel)
+            return
+        if sub is None:
+            sub = self._rows(idx)
+        masks = np.zeros((len(idx), self.num_actions), dtype=MASK_DTYPE)
+        self.game.legal_mask(sub, masks)
+        self.masks[idx] = masks
+        self.counts[idx] = masks.sum(axis=1)
+        self.to_play[idx] = sub["to_play"]
+        self._paid[idx] = sub["rewards"][:, :self.num_players]
+        if self.observations:
+            obs = np.zeros((len(idx), self.spec.obs_size), dtype=np.float32)
+            self.game.observe(sub, np.maximum(sub["to_play"], 0).astype(PLAYER_DTYPE), obs)
+            self.obs[idx] = obs
+
+    def _auto_reset(self, idx):
+        final = self._rows(idx)                       # a copy
+        D, P = len(idx), self.num_players
+        info = {"done_index": idx, "final_state": final,
+                "final_rewards": final["rewards"][:, :P].copy(),
+                "final_status": final["status"].copy(), "final_obs": None}
+        if self.observations:
+            fo = np.zeros((D, P, self.spec.obs_size), dtype=np.float32)
+            tmp = np.zeros((D, self.spec.obs_size), dtype=np.float32)
+            for p in range(P):
+                self.game.observe(final, np.full(D, p, dtype=PLAYER_DTYPE), tmp)
+                fo[:, p] = tmp
+            info["final_obs"] = fo
+        fresh = self.game.new_states(D)
+        self.game.reset(fresh, next_seeds(final["seed"]), self.config)
+        self._state_bytes[idx] = fresh.view(np.uint8).reshape(D, -1)
+        self._refresh_rows(idx, fresh)
+        return info
+
+    def _check_actions(self, actions):
+        """Validate everything before anything is applied; fills ``self._actions``."""
+        name, B, A = self.spec.name, self.num_envs, self.num_actions
+        if isinstance(actions, (list, tuple)):
+            actions = np.asarray(actions)
+        if not isinstance(actions, np.ndarray):
+            raise ValueError(f"{name}: actions must be an integer array of shape ({B},), "
+                             f"got {type(actions).__name__}")
+        if actions.shape != (B,):
+            raise ValueError(f"{name}: actions must have shape ({B},), got {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"{name}: actions must be integers, got dtype {actions.dtype}")
+        if actions.dtype.kind == "i" and actions.dtype.itemsize <= 4:
+            np.copyto(self._actions, actions, casting="unsafe")
+            acts = self._actions
+        else:
+            if actions.size and int(actions.max()) >= A:
+                acts = None
+            else:
+                np.copyto(self._actions, actions, casting="unsafe")
+                acts = self._actions
+        if acts is not None:
+            bad_range = acts >= A
+            legal = self.masks[self._arange, np.clip(acts, 0, A - 1)] != 0
+            bad = bad_range | ((acts >= 0) & ~legal)
+        else:
+            wide = actions.astype(np.int64)
+            bad = (wide >= A) | ((wide >= 0) & (self.masks[self._arange, np.clip(wide, 0, A - 1)] == 0))
+        if bad.any():
+            where = np.flatnonzero(bad)
+            b = int(where[0])
+            a = int(actions[b])
+            if not 0 <= a < A:
+                why = f"outside 0..{A - 1}"
+            else:
+                try:
+                    why = f"({self.action_to_string(b, a)}) not legal in its position"
+                except Exception:
+                    why = "not legal in its position"
+            more = f" (and {len(where) - 1} other game(s))" if len(where) > 1 else ""
+            raise IllegalActionError(f"{name}: game {b}: action {a} {why}{more}; no game was stepped")
