@@ -3,12 +3,18 @@
     from agents import make_agent, play_match
     result = play_match("dragonhunt", ["random", "random"], num_games=12, seed=0)
 
-Built-in agents: ``"random"``. Register more with :func:`register`.
+Built-in agents: ``"random"``, ``"mcts"`` (any game) and
+``"dragonhunt.heuristic"``. Register more with :func:`register`; policy
+checkpoints (ids ending in ``.pt``/``.zip``) load through loaders the training
+code registers with :func:`register_loader`. Tournaments with ratings:
+:func:`agents.tournament.run_tournament`.
 """
-from agents.base import Agent, list_agents, make_agent, register
+from agents.base import Agent, is_agent_id, list_agents, make_agent, register, register_loader
 from agents import random_agent  # noqa: F401  (registers "random")
+from agents import mcts  # noqa: F401  (registers "mcts")
+from agents import dragonhunt_heuristic  # noqa: F401  (registers "dragonhunt.heuristic")
 from agents.random_agent import RandomAgent
 from agents.match import AgentStats, MatchResult, play_match
 
 __all__ = ["Agent", "AgentStats", "MatchResult", "RandomAgent", "list_agents", "make_agent",
-           "play_match", "register"]
+           "play_match", "register", "register_loader", "is_agent_id"]

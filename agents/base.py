@@ -12,6 +12,9 @@ class Agent:
     """
 
     name = "agent"
+    uses_state = False
+    """True for agents that want :meth:`act_state` (heuristics, search): runners
+    that own the game state call it instead of :meth:`act`."""
 
     def reset(self):
         """Called before each game (for agents that keep memory between moves)."""
@@ -26,6 +29,22 @@ class Agent:
         """
         raise NotImplementedError
 
+    def act_state(self, game, state, player, rng):
+        """One legal action for seat ``player`` from the game state itself.
+
+        Called by runners that own the state (tournaments, the match runner)
+        when :attr:`uses_state` is True. ``state`` is the live 1-record array of
+        ``game`` (an :class:`envs.core.game.Game`): read it, never write it (copy
+        it for look-ahead). The record holds hidden information too (other
+        seats' secret cards, the RNG stream of future dice): an agent may only
+        use what ``player`` could know, i.e. read it through the game's
+        documented view (e.g. ``envs.dragonhunt.view``) and search on copies
+        passed through ``game.determinize(copy, player, rng)``.
+
+        The default plays :meth:`act` on the observation and mask of ``player``.
+        """
+        return self.act(game.observation_of(state, player), game.mask_of(state), rng)
+
     def act_batch(self, obs, mask, rng):
         """Actions for a batch: ``obs[B, obs_size]``, ``mask[B, A]`` -> ``int64[B]``.
 
@@ -35,6 +54,7 @@ class Agent:
 
 
 _FACTORIES = {}
+_LOADERS = {}   # file suffix -> loader(path, game=None, **kwargs) -> Agent
 
 
 def register(agent_id, factory):
@@ -49,15 +69,35 @@ def register(agent_id, factory):
     _FACTORIES[agent_id] = factory
 
 
+def register_loader(suffix, loader):
+    """Make agent ids that are file paths ending in ``suffix`` (``".pt"``,
+    ``".zip"``) loadable: ``make_agent("runs/ppo/policy.pt")`` calls
+    ``loader(path, game=game, **kwargs)``. The training code registers its
+    policy-checkpoint loaders here; agents/ knows nothing about networks.
+    """
+    _LOADERS[suffix] = loader
+
+
+def is_agent_id(agent_id):
+    """True if :func:`make_agent` knows ``agent_id`` (registered, or a path with
+    a registered loader suffix)."""
+    return agent_id in _FACTORIES or any(str(agent_id).endswith(x) for x in _LOADERS)
+
+
 def list_agents():
     """Registered agent ids, sorted."""
     return sorted(_FACTORIES)
 
 
 def make_agent(agent_id, game=None, **kwargs):
-    """A new agent of kind ``agent_id`` for ``game``."""
+    """A new agent of kind ``agent_id`` for ``game`` (a registered id, or a
+    checkpoint path whose suffix has a loader, see :func:`register_loader`)."""
+    for suffix, loader in _LOADERS.items():
+        if agent_id not in _FACTORIES and str(agent_id).endswith(suffix):
+            return loader(agent_id, game=game, **kwargs)
     try:
         factory = _FACTORIES[agent_id]
     except KeyError:
-        raise ValueError(f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}") from None
+        raise ValueError(f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}"
+                         + (f"; checkpoint suffixes: {', '.join(sorted(_LOADERS))}" if _LOADERS else "")) from None
     return factory(game=game, **kwargs)

@@ -131,7 +131,10 @@ def play_game(env, players, seed, rngs):
             truncated |= truncation
             env.step(None)
             continue
-        action = players[seat].act(observation["observation"], observation["action_mask"], rngs[seat])
+        if players[seat].uses_state:
+            action = players[seat].act_state(env.game, env.state_record, seat, rngs[seat])
+        else:
+            action = players[seat].act(observation["observation"], observation["action_mask"], rngs[seat])
         env.step(action)
         decisions[seat] += 1
     return rewards, decisions, truncated

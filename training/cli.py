@@ -138,9 +138,103 @@ def run_match(args, options):
     return 0
 
 
+# --- bench ---------------------------------------------------------------------
+
+def add_bench(subparsers):
+    from benchmarks import throughput
+
+    parser = subparsers.add_parser(
+        "bench", allow_abbrev=False,
+        help="measure random-play decisions/s (AEC, vector API, bare core; peers with --peers)",
+        description="Random-legal-play throughput of every registered game through the "
+                    "PettingZoo AEC loop, the vector API at several batch sizes (with and "
+                    "without observations, 1 and 2 threads) and the bare compiled core; "
+                    "writes throughput.json, .md and .png to --out.")
+    throughput.add_arguments(parser)
+    parser.set_defaults(run=run_bench)
+
+
+def run_bench(args, options):
+    from benchmarks import throughput
+
+    if args.games:
+        unknown = sorted(set(args.games.split(",")) - set(envs.list_games()))
+        if unknown:
+            return _fail(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(envs.list_games())}")
+    throughput.run(args, log=lambda line: print(line, file=sys.stderr, flush=True))
+    return 0
+
+
+# --- eval ----------------------------------------------------------------------
+
+def add_eval(subparsers):
+    parser = subparsers.add_parser(
+        "eval", allow_abbrev=False,
+        help="seat-rotated tournament with win rates (95%% CI) and OpenSkill ratings",
+        description="Play a seat-rotated tournament between agents (every lineup of --players "
+                    "agents, every seat rotation) and print win rates with Wilson 95%% "
+                    "intervals, decided-game win rates, mean reward, mean length and OpenSkill "
+                    "ratings; writes JSON, CSV and a PNG to --out. Unknown --options are "
+                    "passed to the game.")
+    _add_game_arguments(parser)
+    parser.add_argument("--agents", default="random,random",
+                        help="comma-separated agent ids or checkpoint paths (default: %(default)s)")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default: 1)")
+    parser.add_argument("--mcts-ms", type=float, default=None,
+                        help="MCTS time budget per decision in ms (default: 200 simulations)")
+    parser.add_argument("--mcts-sims", type=int, default=None, help="MCTS simulations per decision")
+    parser.add_argument("--mcts-rollout", default="random",
+                        help="MCTS rollout policy: random, or heuristic (the game's heuristic, also "
+                             "used as the search prior) (default: %(default)s)")
+    parser.add_argument("--mcts-depth", type=int, default=None,
+                        help="MCTS rollout depth in decisions before the position is scored "
+                             "(default: 200)")
+    parser.add_argument("--out", default=None, help="directory for tournament.json/.csv and ratings.png")
+    parser.set_defaults(run=run_eval)
+
+
+def run_eval(args, options):
+    from agents import is_agent_id, list_agents
+    from agents.tournament import run_tournament
+
+    game = envs.get_game(args.game)
+    agent_ids = [a for a in args.agents.split(",") if a]
+    unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
+    if unknown:
+        return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
+    num_players = args.players or min(max(len(agent_ids), game.spec.min_players), game.spec.max_players)
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    if args.workers < 1:
+        return _fail("--workers must be at least 1")
+    error = _check_game_options(game, num_players, options)
+    if error:
+        return _fail(error)
+    mcts = {"rollout": args.mcts_rollout}
+    if args.mcts_ms is not None:
+        mcts["time_ms"] = args.mcts_ms
+    if args.mcts_sims is not None:
+        mcts["simulations"] = args.mcts_sims
+    if args.mcts_depth is not None:
+        mcts["rollout_depth"] = args.mcts_depth
+    result = run_tournament(args.game, agent_ids, args.games, num_players=num_players, seed=args.seed,
+                            workers=args.workers, agent_kwargs={"mcts": mcts}, **options)
+    truncated = sum(g.truncated for g in result.games)
+    settings = "".join(f", {k}={v}" for k, v in sorted(options.items()))
+    print(f"{game.spec.name} v{game.spec.version}: {num_players} players, {args.games} games "
+          f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated (draws); "
+          f"ratings: {result.rating_system}")
+    print(result.table())
+    if args.out:
+        result.save(args.out)
+        print(f"wrote {args.out}/tournament.json, tournament.csv, ratings.png")
+    return 0
+
+
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match]
+SUBCOMMANDS = [add_match, add_bench, add_eval]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 

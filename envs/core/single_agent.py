@@ -21,7 +21,9 @@ Opponents: ``None`` (uniform random legal play), one opponent for every other
 seat, or a list with one per other seat (in seat order, the learner's seat
 skipped). An opponent is any object with ``act(obs, mask, rng) -> action``
 (every agent of ``agents/``; its ``reset()`` is called before each game) or a
-callable ``(obs, mask) -> action``. Swap them between episodes with
+callable ``(obs, mask) -> action``; an agent with ``uses_state`` set is
+called as ``act_state(game, state, seat, rng)`` instead (heuristics, search).
+Swap them between episodes with
 :meth:`SingleAgentEnv.set_opponents` (self-play leagues). This module imports
 no agents and no torch: opponents come in as objects.
 
@@ -228,7 +230,11 @@ class SingleAgentEnv(gymnasium.Env):
             self.game.legal_mask(self._states, self._mask)
             obs, mask = self._obs[0].copy(), self._mask[0].copy()
             opponent = self._opponent_of(p)
-            if callable(getattr(opponent, "act", None)):
+            if getattr(opponent, "uses_state", False) and callable(getattr(opponent, "act_state", None)):
+                # agents that read the state (heuristics, search) get it, as the
+                # match and tournament runners give it (agents.Agent.act_state)
+                a = opponent.act_state(self.game, self._states, p, self.np_random)
+            elif callable(getattr(opponent, "act", None)):
                 a = opponent.act(obs, mask, self.np_random)
             else:
                 a = opponent(obs, mask)

@@ -1,0 +1,425 @@
+"""A hand-written Dragonhunt bot (``"dragonhunt.heuristic"``), and a position
+evaluation that search agents use at their depth cap.
+
+It reads the position only through the documented view
+(:mod:`envs.dragonhunt.view`) and, for the few chance-laden choices it scores by
+look-ahead, searches copies passed through ``GAME.determinize`` first, so it
+never uses the other seats' face-down cards or the future dice.
+"""
+import numpy as np
+
+from agents.base import Agent, register
+from agents.mcts import register_value
+from agents.random_agent import RandomAgent
+from envs.dragonhunt import rules as R
+from envs.dragonhunt import view as V
+from envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS
+
+A_DONE, A_DIE0, A_CARD0, A_TYPE0 = R.A_DONE, R.A_DIE0, R.A_CARD0, R.A_TYPE0
+NC = R.NC
+GARRISON = 2          # units kept in the home castle and in the home village
+MIN_FORCE = 1         # attack Brimstone whenever the force has at least this much strength
+HUNT_WEIGHT = 1.0     # look-ahead value of one point of own strength next to Brimstone
+
+
+def copy_state(state):
+    """A fast independent copy of a 1-record state array."""
+    return np.frombuffer(bytearray(state.tobytes()), dtype=state.dtype)
+
+
+def leader(state, me):
+    """The other seat closest to winning: most wound markers, then an appeared sword."""
+    best, key = -1, None
+    w = V.wounds(state)
+    for q in range(V.num_players(state)):
+        if q == me:
+            continue
+        k = (w[q] + (2 if V.has_sword(state, q) else 0), -q)
+        if key is None or k > key:
+            best, key = q, k
+    return best
+
+
+def seat_score(state, p):
+    """How well seat ``p`` stands: wound markers dominate, then the magesword in
+    the hero's hand, material on the board, and Brimstone kept away from home."""
+    score = 3.0 * V.wounds(state)[p]
+    loc, holder = V.sword(state, p)
+    if holder >= 0:
+        score += 2.0
+        score -= 0.3 * max(0, V.distance(V.unit_cell(state, holder), V.dragon_cell(state)) - 1) / 5
+    elif loc >= 0:
+        score += 1.0
+    score += 0.02 * V.strength(state, V.units(state, p))
+    d = V.dragon_cell(state)
+    for home in (V.home_castle(state, p), V.home_village(state, p)):
+        if home >= 0 and V.distance(home, d) <= 1:
+            score -= 0.3
+    return score
+
+
+def evaluate(state):
+    """Per-seat value in [-1, 1] of a position (exact ``rewards`` once the game
+    is over): used by MCTS at its depth cap."""
+    n = V.num_players(state)
+    rec = state[0]
+    if V.is_over(state):
+        return np.asarray(rec["rewards"][:n], dtype=np.float64)
+    s = np.array([seat_score(state, p) for p in range(n)])
+    rel = s - (s.sum() - s) / max(1, n - 1)
+    return np.tanh(0.15 * rel)
+
+
+class DragonhuntHeuristic(Agent):
+    """Plays Dragonhunt like a sensible person, deciding per pending phase.
+
+    Strategy:
+
+    * **Set-up**: take the free kingdom whose castle is closest to Brimstone's
+      lair; place reinforcements on the legal cells nearest the lair (the hunt
+      starts there).
+    * **Garrison**: never strips the home castle or home village below two
+      units; the hero stays inside the castle until his magesword appears.
+    * **Hunt**: knights and men-at-arms march to the spaces next to Brimstone
+      and gather there; in the Dragon Attack segment the bot joins every
+      knight and man-at-arms it can (never snipers, never the swordless hero,
+      never the last unit of a home structure) and attacks whenever that force
+      has any strength (``MIN_FORCE``). Measured against waiting for a strong
+      force (3+): attacking at every chance wounds him about three times as
+      often, and lost men-at-arms come back as reinforcements.
+    * **Magesword**: once it has appeared, the hero goes to fetch it, then
+      marches on Brimstone and attacks alone with it.
+    * **Movement cards**: a low card (to move first) when Brimstone is within
+      four spaces of its forces, the highest card (most movement) when he is
+      far away, a middle card otherwise.
+    * **Combat**: avoids losing units to pointless attacks (it ends its combat
+      segment); when defending a structure it sends the strongest non-hero
+      defender, and it gives up its weakest units as casualties.
+    * **Brimstone's moves and dragon cards** (die choice, five-space move,
+      Dragon Charmer, structure of choice): one-ply look-ahead on a
+      determinized copy, scored by Brimstone's distance from its own home
+      (away), from the leader's home (toward) and from its gathered forces
+      (next to them is good).
+    * **Fantastic Beings**: moves the controlled being toward the leader's
+      units and aims its power or attack at the leader first, other players
+      next, neutral garrisons last, never at its own units; teleports and
+      revives toward Brimstone.
+    * Anything else: a uniformly random legal action.
+
+    Speed: well under a millisecond per decision (one mask, a few distance
+    look-ups; a look-ahead only for Brimstone's moves).
+    """
+
+    name = "dragonhunt.heuristic"
+    uses_state = True
+
+    def __init__(self, game=None):
+        from envs.dragonhunt.game import GAME
+        self.game = game if game is not None else GAME
+        self._random = RandomAgent()
+        self._tried_key = None
+        self._tried = set()
+
+    def reset(self):
+        self._tried_key = None
+        self._tried = set()
+
+    def act(self, obs, mask, rng):
+        """Without the state (a plain observation) it can only play randomly."""
+        return self._random.act(obs, mask, rng)
+
+    # ----------------------------------------------------------- main switch
+    def act_state(self, game, state, player, rng):
+        legal = V.legal_actions(state)
+        if len(legal) == 1:
+            return int(legal[0])
+        ph = V.phase(state)
+        handler = self._HANDLERS.get(ph)
+        a = handler(self, state, player, legal, rng) if handler is not None else None
+        if a is None or a not in set(legal.tolist()):
+            a = int(legal[rng.integers(len(legal))])
+        return int(a)
+
+    # ----------------------------------------------------------- helpers
+    @staticmethod
+    def _cells(legal):
+        return [int(a) for a in legal if a < NC]
+
+    @staticmethod
+    def _argbest(items, key, rng):
+        if not items:
+            return None
+        scores = [key(x) for x in items]
+        top = max(scores)
+        best = [x for x, s in zip(items, scores) if s >= top - 1e-9]
+        return best[int(rng.integers(len(best)))]
+
+    def _hero_mode(self, state, me):
+        """'fetch' (sword lies somewhere), 'hunt' (hero wields it) or 'safe'."""
+        loc, holder = V.sword(state, me)
+        if holder >= 0 and holder == V.hero(state, me):
+            return "hunt"
+        if loc >= 0:
+            return "fetch"
+        return "safe"
+
+    def _garrison_need(self, state, me, cell):
+        if cell in (V.home_castle(state, me), V.home_village(state, me)):
+            return GARRISON
+        return 0
+
+    def _dragon_position_score(self, state, me):
+        d = V.dragon_cell(state)
+        score = 0.0
+        for home in (V.home_castle(state, me), V.home_village(state, me), V.home_cottage(state, me)):
+            if home >= 0:
+                score -= 1.0 / (1 + V.distance(home, d))
+        q = leader(state, me)
+        if q >= 0:
+            for home in (V.home_castle(state, q), V.home_village(state, q), V.home_cottage(state, q)):
+                if home >= 0:
+                    score += 0.5 / (1 + V.distance(home, d))
+        near = sum(V.strength(state, us) for c, us in V.units_by_cell(state, me).items()
+                   if V.distance(c, d) == 1 and c not in (V.home_castle(state, me), V.home_village(state, me)))
+        score += HUNT_WEIGHT * min(near, 12)
+        return score
+
+    def _lookahead(self, state, me, legal, rng):
+        """Best legal action by one-ply look-ahead on determinized copies."""
+        best, best_v = None, -1e9
+        err = np.zeros(1, dtype=np.int8)
+        for a in legal:
+            s = copy_state(state)
+            self.game.determinize(s, me, rng)
+            self.game.step(s, np.array([a], dtype=np.int64), err)
+            v = seat_score(s, me) - (seat_score(s, leader(s, me)) if leader(s, me) >= 0 else 0)
+            v += self._dragon_position_score(s, me) + 1e-6 * rng.random()
+            if V.is_over(s):
+                v += 100.0 * float(s[0]["rewards"][me])
+            if v > best_v:
+                best, best_v = int(a), v
+        return best
+
+    def _target_priority(self, state, me, cell):
+        owner = V.cell_owner(state, cell)
+        if owner == me:
+            return -10
+        if owner == leader(state, me):
+            return 3
+        if 0 <= owner < V.num_players(state):
+            return 2
+        if V.being_at(state, cell) >= 0:
+            return 1
+        return 0 if owner >= 0 else -1
+
+    # ----------------------------------------------------------- set-up
+    def _kingdom(self, state, me, legal, rng):
+        return self._argbest(self._cells(legal), lambda c: -V.distance(c, V.LAIR_CELL), rng)
+
+    def _place(self, state, me, legal, rng):
+        d = V.dragon_cell(state)
+        return self._argbest(self._cells(legal), lambda c: -V.distance(c, d), rng)
+
+    # ----------------------------------------------------------- cards
+    def _card(self, state, me, legal, rng):
+        cards = sorted((V.CARD_VALUES[a - A_CARD0], int(a)) for a in legal if A_CARD0 <= a < A_CARD0 + 6)
+        if not cards:
+            return None
+        d = V.dragon_cell(state)
+        mine = [c for c in V.units_by_cell(state, me)]
+        near = min((V.distance(c, d) for c in mine), default=99)
+        if near <= 4:
+            return cards[0][1]
+        if near >= 8:
+            return cards[-1][1]
+        return cards[len(cards) // 2][1]
+
+    # ----------------------------------------------------------- movement
+    def _segment_key(self, state, me):
+        key = (V.hand_and_turn(state), me)
+        if key != self._tried_key:
+            self._tried_key = key
+            self._tried = set()
+
+    def _movable_here(self, state, me, cell, mode):
+        us = [u for u in V.cell_units(state, cell) if u // 39 == me and not V.unit_wounded(state, u)]
+        hero = V.hero(state, me)
+        spare = len(us) - self._garrison_need(state, me, cell)
+        types = set()
+        for u in us:
+            t = V.unit_type(u)
+            if u == hero:
+                if mode in ("hunt", "fetch"):
+                    types.add(HERO)
+            elif t in (KNIGHT, MAN_AT_ARMS) and spare > 0:
+                types.add(t)
+        return types
+
+    def _move_select(self, state, me, legal, rng):
+        self._segment_key(state, me)
+        mode = self._hero_mode(state, me)
+        d = V.dragon_cell(state)
+        hero_cell = V.unit_cell(state, V.hero(state, me))
+        options = []
+        for c in self._cells(legal):
+            if c in self._tried:
+                continue
+            types = self._movable_here(state, me, c, mode)
+            if not types:
+                continue
+            if types == {HERO}:
+                goal = d if mode == "hunt" else V.sword(state, me)[0]
+                if goal < 0 or V.distance(c, goal) <= (1 if mode == "hunt" else 0):
+                    continue
+                options.append((10.0, c))
+            elif V.distance(c, d) > 1:
+                options.append((V.distance(c, d), c))
+        if not options:
+            return A_DONE
+        options.sort(reverse=True)
+        c = options[0][1]
+        self._tried.add(c)
+        return c
+
+    def _move_type(self, state, me, legal, rng):
+        mode = self._hero_mode(state, me)
+        types = [int(a) - A_TYPE0 for a in legal if A_TYPE0 <= a < A_TYPE0 + 4]
+        if mode in ("hunt", "fetch") and HERO in types:
+            return A_TYPE0 + HERO
+        for t in (KNIGHT, MAN_AT_ARMS):
+            if t in types:
+                return A_TYPE0 + t
+        return None
+
+    def _move_dest(self, state, me, legal, rng):
+        p = V.pending(state)
+        unit = p["sel_unit"]
+        d = V.dragon_cell(state)
+        cells = self._cells(legal)
+        if unit == V.hero(state, me):
+            mode = self._hero_mode(state, me)
+            goal = V.sword(state, me)[0] if mode == "fetch" else d
+            if goal < 0:
+                goal = V.home_castle(state, me)
+            want = 0 if mode == "fetch" else 1
+            return self._argbest(cells, lambda c: -abs(V.distance(c, goal) - want), rng)
+        # others gather next to Brimstone; prefer cells where our units already stand
+        return self._argbest(cells, lambda c: -abs(V.distance(c, d) - 1) + 0.3 * (V.cell_owner(state, c) == me), rng)
+
+    # ----------------------------------------------------------- combat
+    def _combat_select(self, state, me, legal, rng):
+        return A_DONE if A_DONE in legal else None
+
+    def _defender(self, state, me, legal, rng):
+        types = [int(a) - A_TYPE0 for a in legal if A_TYPE0 <= a < A_TYPE0 + 4]
+        non_hero = [t for t in types if t != HERO] or types
+        return A_TYPE0 + max(non_hero, key=lambda t: (V.DEFENSE[t], t == KNIGHT))
+
+    def _casualty(self, state, me, legal, rng):
+        def cost(c):
+            us = [u for u in V.cell_units(state, c) if u // 39 == me]
+            return -min((V.ATTACK[V.unit_type(u)] + (10 if V.unit_type(u) == HERO else 0) for u in us),
+                        default=0)
+        return self._argbest(self._cells(legal), cost, rng)
+
+    def _occupy(self, state, me, legal, rng):
+        cells = self._cells(legal)
+        return cells[0] if cells else None
+
+    # ----------------------------------------------------------- dragon attack
+    def _force(self, state, me, legal, rng):
+        cells = self._cells(legal)
+        hero = V.hero(state, me)
+        loc, holder = V.sword(state, me)
+        if holder >= 0:
+            hc = V.unit_cell(state, holder)
+            if hc in cells:
+                return hc
+        in_force = [u for u in V.units(state, me) if int(state[0]["unit_flags"][u]) & 16]
+        if in_force and any(u == holder for u in in_force):
+            return A_DONE
+        have = V.strength(state, in_force)
+        need = MIN_FORCE
+        d = V.dragon_cell(state)
+        cand = []
+        for c in cells:
+            us = [u for u in V.cell_units(state, c) if u // 39 == me and u != hero
+                  and V.unit_type(u) in (KNIGHT, MAN_AT_ARMS) and not (int(state[0]["unit_flags"][u]) & 16)]
+            if not us:
+                continue
+            cap = R.HEXSIDES[c, d] if V.is_structure(c) else len(us)
+            cap = min(int(cap), len(us))
+            if c in (V.home_castle(state, me), V.home_village(state, me)):
+                cap = min(cap, max(0, len(us) - 1))
+            if cap > 0:
+                cand.append((max(V.ATTACK[V.unit_type(u)] for u in us), c, cap, us))
+        potential = have + sum(sum(sorted((V.ATTACK[V.unit_type(u)] for u in us), reverse=True)[:cap])
+                               for _, c, cap, us in cand)
+        if potential < need or not cand:
+            return A_DONE
+        cand.sort(reverse=True)
+        return cand[0][1]
+
+    def _force_type(self, state, me, legal, rng):
+        types = [int(a) - A_TYPE0 for a in legal if A_TYPE0 <= a < A_TYPE0 + 4]
+        loc, holder = V.sword(state, me)
+        if holder >= 0 and V.unit_type(holder) in types and V.unit_cell(state, holder) == V.pending(state)["sel_cell"]:
+            return A_TYPE0 + V.unit_type(holder)
+        for t in (KNIGHT, MAN_AT_ARMS):
+            if t in types:
+                return A_TYPE0 + t
+        return None
+
+    # ----------------------------------------------------------- beings
+    def _being_move(self, state, me, legal, rng):
+        cells = self._cells(legal)
+        q = leader(state, me)
+        targets = [c for c, _ in V.units_by_cell(state, q).items()] if q >= 0 else []
+        if not targets or not cells:
+            return None
+        return self._argbest(cells, lambda c: -min(V.distance(c, t) for t in targets), rng)
+
+    def _being_target(self, state, me, legal, rng):
+        cells = self._cells(legal)
+        scored = [(self._target_priority(state, me, c), c) for c in cells]
+        good = [c for s, c in scored if s > 0]
+        if good:
+            return self._argbest(good, lambda c: self._target_priority(state, me, c), rng)
+        if A_DONE in legal:
+            return A_DONE
+        return self._argbest(cells, lambda c: self._target_priority(state, me, c), rng)
+
+    def _toward_dragon(self, state, me, legal, rng):
+        d = V.dragon_cell(state)
+        cells = self._cells(legal)
+        return self._argbest(cells, lambda c: -abs(V.distance(c, d) - 1), rng)
+
+    def _teleport_unit(self, state, me, legal, rng):
+        return A_DONE if A_DONE in legal else None
+
+    def _revive_type(self, state, me, legal, rng):
+        types = [int(a) - A_TYPE0 for a in legal if A_TYPE0 <= a < A_TYPE0 + 4]
+        for t in (HERO, KNIGHT, MAN_AT_ARMS, SNIPER):
+            if t in types:
+                return A_TYPE0 + t
+        return None
+
+    def _lookahead_phase(self, state, me, legal, rng):
+        return self._lookahead(state, me, legal, rng)
+
+    _HANDLERS = {
+        R.PH_KINGDOM: _kingdom, R.PH_PLACE: _place, R.PH_CARD: _card,
+        R.PH_MOVE_SELECT: _move_select, R.PH_MOVE_TYPE: _move_type, R.PH_MOVE_DEST: _move_dest,
+        R.PH_COMBAT_SELECT: _combat_select, R.PH_DEFENDER: _defender, R.PH_CASUALTY: _casualty,
+        R.PH_OCCUPY: _occupy, R.PH_DRAGON_FORCE: _force, R.PH_FORCE_TYPE: _force_type,
+        R.PH_BEING_MOVE: _being_move, R.PH_BEING_TARGET: _being_target,
+        R.PH_TELEPORT_UNIT: _teleport_unit, R.PH_TELEPORT_DEST: _toward_dragon,
+        R.PH_REVIVE_TYPE: _revive_type, R.PH_REVIVE_CELL: _toward_dragon,
+        R.PH_DRAGON_DIE: _lookahead_phase, R.PH_SECOND_DIE: _lookahead_phase,
+        R.PH_FIVE_MOVE: _lookahead_phase, R.PH_CHARM: _lookahead_phase,
+        R.PH_CARD_STRUCT: _lookahead_phase,
+    }
+
+
+register("dragonhunt.heuristic", lambda game=None, **kwargs: DragonhuntHeuristic(game=game, **kwargs))
+register_value("dragonhunt", evaluate)

@@ -1,0 +1,83 @@
+"""Tournaments: schedule fairness, Wilson intervals, determinism, outputs, the eval CLI."""
+import json
+from collections import Counter
+
+import pytest
+
+from agents.tournament import run_tournament, schedule, wilson_interval
+from training.cli import main
+
+
+@pytest.mark.parametrize("successes,trials,low,high", [
+    (5, 10, 0.2366, 0.7634),     # p = 0.5, n = 10 (textbook value)
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (81, 263, 0.2553, 0.3662),
+])
+def test_wilson_interval_known_values(successes, trials, low, high):
+    lo, hi = wilson_interval(successes, trials)
+    assert lo == pytest.approx(low, abs=5e-4) and hi == pytest.approx(high, abs=5e-4)
+
+
+def test_wilson_interval_without_trials_is_uninformative():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("num_agents,num_players", [(2, 2), (3, 2), (4, 3), (2, 4), (6, 6)])
+def test_every_agent_sits_in_every_seat_equally_often(num_agents, num_players):
+    from math import comb
+    blocks = comb(num_agents, num_players) if num_agents >= num_players else 1
+    seatings = schedule(num_agents, num_players, 3 * num_players * blocks)
+    per_seat = Counter((seat, k) for s in seatings for seat, k in enumerate(s))
+    counts = {per_seat[(seat, k)] for seat in range(num_players) for k in range(num_agents)}
+    assert len(counts) == 1 and counts.pop() > 0
+    if num_agents >= num_players:
+        assert all(len(set(s)) == num_players for s in seatings)
+
+
+def test_tournament_counts_seats_games_and_rates(race):
+    result = run_tournament(race, ["random", "mcts"], num_games=12, seed=3, progress=False,
+                            agent_kwargs={"mcts": {"simulations": 30}})
+    for a in result.agents:
+        assert a.games == 12 and a.seats == [6, 6]
+        assert a.wins + a.draws + a.losses == 12
+        lo, hi = a.win_ci
+        assert 0 <= lo <= a.win_rate <= hi <= 1
+        assert a.sigma > 0
+    assert result.agents[0].wins + result.agents[1].wins + result.agents[0].draws == 12
+
+
+def test_tournament_is_deterministic_for_any_worker_count(race):
+    kwargs = dict(num_games=8, seed=11, progress=False, agent_kwargs={"mcts": {"simulations": 20}})
+    one = run_tournament(race, ["random", "mcts", "random"], num_players=3, workers=1, **kwargs)
+    two = run_tournament(race, ["random", "mcts", "random"], num_players=3, workers=2, **kwargs)
+    assert [(g.seating, g.rewards, g.decisions) for g in one.games] == \
+        [(g.seating, g.rewards, g.decisions) for g in two.games]
+    assert [a.as_dict() for a in one.agents] == [a.as_dict() for a in two.agents]
+
+
+def test_dragonhunt_tournament_is_deterministic_for_any_worker_count():
+    kwargs = dict(num_games=4, seed=5, progress=False, max_hands=1)
+    one = run_tournament("dragonhunt", ["random", "dragonhunt.heuristic"], workers=1, **kwargs)
+    two = run_tournament("dragonhunt", ["random", "dragonhunt.heuristic"], workers=2, **kwargs)
+    assert [(g.seating, g.rewards, g.decisions) for g in one.games] == \
+        [(g.seating, g.rewards, g.decisions) for g in two.games]
+
+
+def test_tournament_writes_json_csv_and_png(race, tmp_path):
+    result = run_tournament(race, ["random", "random"], num_games=6, seed=0, progress=False)
+    result.save(tmp_path)
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    assert len(data["games"]) == 6 and [a["label"] for a in data["agents"]] == ["random#0", "random#1"]
+    assert (tmp_path / "tournament.csv").read_text().count("\n") == 3
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_command_prints_the_table(race, tmp_path, capsys):
+    out = tmp_path / "eval"
+    assert main(["eval", "--game", race, "--agents", "random,mcts", "--games", "4",
+                 "--mcts-sims", "10", "--mcts-depth", "5", "--out", str(out), "--max-turns", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "decided win rate" in text and "mcts" in text and "rating" in text
+    assert (out / "tournament.json").exists()
+    assert main(["eval", "--game", race, "--agents", "random,nobody", "--games", "2"]) == 2
