@@ -35,6 +35,7 @@ import numpy as np
 
 import envs
 from agents.base import Agent, make_agent
+from agents.match import AgentStats
 from envs.core.rng import seed_sequence
 
 _TIE = 1e-6
@@ -76,22 +77,13 @@ class GameRecord:
 
 
 @dataclass
-class AgentSummary:
-    label: str
-    agent_id: str
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    total_reward: float = 0.0
-    total_length: int = 0
+class AgentSummary(AgentStats):
+    """One agent's tournament results: the match tallies (``AgentStats``) plus
+    the games it played in each seat and its rating (mu, sigma)."""
+
     seats: list = field(default_factory=list)       # games played in each seat
     mu: float = 0.0
     sigma: float = 0.0
-
-    @property
-    def win_rate(self):
-        return self.wins / self.games if self.games else 0.0
 
     @property
     def win_ci(self):
@@ -108,14 +100,6 @@ class AgentSummary:
     @property
     def decided_ci(self):
         return wilson_interval(self.wins, self.decided)
-
-    @property
-    def mean_reward(self):
-        return self.total_reward / self.games if self.games else 0.0
-
-    @property
-    def mean_length(self):
-        return self.total_length / self.games if self.games else 0.0
 
     def as_dict(self):
         d = asdict(self)

@@ -42,26 +42,9 @@ def _median(values):
 
 # ------------------------------------------------------------------ PettingZoo
 def bench_pettingzoo(env_name, seconds, seed=0):
+    from benchmarks.throughput import aec_random_play
     module = __import__(f"pettingzoo.classic.{env_name}", fromlist=["env"])
-    env = module.env()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            if term or trunc:
-                action = None
-            else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            env.step(action)
-            steps += 1
-            if steps % 64 == 0 and time.perf_counter() - start >= seconds:
-                break
-        else:
-            env.reset(seed=int(rng.integers(1 << 31)))
-    return steps / (time.perf_counter() - start)
+    return aec_random_play(module.env(), seconds, seed)
 
 
 # ------------------------------------------------------------------ OpenSpiel

@@ -48,7 +48,12 @@ def peak_rss_bytes():
 def bench_aec(game_name, num_players, seconds, seed=0, **config):
     """AEC loop: env.last() + a random legal action + env.step, as a user writes it."""
     import envs
-    env = envs.make(game_name, num_players=num_players, **config)
+    return aec_random_play(envs.make(game_name, num_players=num_players, **config), seconds, seed)
+
+
+def aec_random_play(env, seconds, seed=0):
+    """Decisions per second of random legal play through any PettingZoo AEC env
+    (ours or a peer's), restarting finished games, for ``seconds``."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
@@ -62,7 +67,7 @@ def bench_aec(game_name, num_players, seconds, seed=0, **config):
                 action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             env.step(action)
             steps += 1
-            if steps % 256 == 0 and time.perf_counter() - start >= seconds:
+            if steps % 64 == 0 and time.perf_counter() - start >= seconds:
                 break
         else:
             env.reset(seed=int(rng.integers(1 << 31)))
