@@ -35,7 +35,7 @@ import numpy as np
 
 import envs
 from agents.base import Agent, make_agent
-from agents.match import AgentStats
+from agents.match import AgentStats, GameOutcome
 from envs.core.rng import seed_sequence
 
 _TIE = 1e-6
@@ -67,13 +67,8 @@ def schedule(num_agents, num_players, num_games):
     return out
 
 
-@dataclass
-class GameRecord:
-    index: int
-    seating: tuple
-    rewards: tuple
-    decisions: int
-    truncated: bool
+# one tournament game: the same record as a match game
+GameRecord = GameOutcome
 
 
 @dataclass
