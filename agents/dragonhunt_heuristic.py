@@ -9,7 +9,7 @@ never uses the other seats' face-down cards or the future dice.
 import numpy as np
 
 from agents.base import Agent, register
-from agents.mcts import register_value
+from agents.mcts import register_prior_only, register_value
 from agents.random_agent import RandomAgent
 from envs.dragonhunt import rules as R
 from envs.dragonhunt import view as V
@@ -423,3 +423,15 @@ class DragonhuntHeuristic(Agent):
 
 register("dragonhunt.heuristic", lambda game=None, **kwargs: DragonhuntHeuristic(game=game, **kwargs))
 register_value("dragonhunt", evaluate)
+
+# unit movement and set-up placement: many options, small stakes, left to the heuristic by MCTS
+PRIOR_ONLY_PHASES = frozenset((R.PH_MOVE_SELECT, R.PH_MOVE_TYPE, R.PH_MOVE_DEST, R.PH_PLACE))
+
+
+def prior_only(state):
+    """True for the decisions MCTS leaves to the heuristic (``PRIOR_ONLY_PHASES``;
+    the phase is public)."""
+    return V.phase(state) in PRIOR_ONLY_PHASES
+
+
+register_prior_only("dragonhunt", prior_only)

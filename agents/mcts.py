@@ -23,8 +23,26 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
   node's first child is that agent's own choice and further children are
   added by progressive widening (``1 + sqrt(visits)`` children), so with a
   tiny budget the search plays like the agent and more simulations refine it.
+  Children are then selected by PUCT, ``q + c_puct * P(a) * sqrt(N) / (1 + n)``
+  with ``P`` = ``prior_weight`` for the agent's pick and the rest shared by
+  the other expanded children, and ``q`` the mean value normalised by the
+  range of values seen in this search (``normalize``): an alternative takes
+  visits from the agent's pick only when it scores clearly better. Decisions
+  the game registers with :func:`register_prior_only` (many options, little
+  at stake, e.g. single unit steps) are played by the agent without search.
+  Without a prior agent, selection is UCT (``c``) on normalised values.
 * **Budget**: ``simulations`` and/or ``time_ms`` per decision (whichever comes
   first; at least one simulation per legal root action is not guaranteed).
+  A ``simulations`` budget makes results independent of the machine's speed
+  and load; :func:`calibrate_simulations` measures how many fit in a time.
+* **Early stop** (``early_stop=True``, "smart pruning"): the search ends as
+  soon as the most-visited root child can no longer be overtaken: its visits
+  exceed every other legal root action's visits (unexpanded ones count 0)
+  plus the simulations still left. With a ``simulations`` budget the chosen
+  action is then exactly the one the full search would choose (the robust
+  child, most visits); with only ``time_ms`` the simulations left are
+  estimated from the time per simulation so far.
+* **Choice**: the robust child (most visits, ties by mean value).
 """
 import math
 import time
@@ -34,6 +52,7 @@ import numpy as np
 from agents.base import Agent, make_agent, register
 
 _VALUES = {}   # game name -> fn(state) -> float array[num_players]
+_PRIOR_ONLY = {}   # game name -> fn(state) -> bool
 
 
 def register_value(game_name, fn):
@@ -42,17 +61,27 @@ def register_value(game_name, fn):
     _VALUES[game_name] = fn
 
 
+def register_prior_only(game_name, fn):
+    """Decisions the search leaves to its prior agent: ``fn(state) -> bool``,
+    True where a search with the prior (``rollout="heuristic"``) should play
+    the prior's pick at once. Meant for many-option, low-stakes decisions
+    (e.g. single unit steps) that a short search cannot judge and would only
+    add noise to. ``fn`` may read only what the seat to move may know."""
+    _PRIOR_ONLY[game_name] = fn
+
+
 def _copy(state):
     return np.frombuffer(bytearray(state.tobytes()), dtype=state.dtype)
 
 
 class _Node:
-    __slots__ = ("visits", "value", "children")
+    __slots__ = ("visits", "value", "children", "prior")
 
     def __init__(self, num_players):
         self.visits = 0
         self.value = np.zeros(num_players)
         self.children = {}
+        self.prior = -1          # the prior agent's pick here (-1: none)
 
 
 class MCTSAgent(Agent):
@@ -62,18 +91,31 @@ class MCTSAgent(Agent):
         game: the :class:`Game` (required).
         simulations: simulations per decision (default 200 if ``time_ms`` is None).
         time_ms: wall-clock budget per decision in milliseconds.
-        c: UCT exploration constant (rewards are in [-1, 1]).
+        c: UCT exploration constant (without a prior agent).
+        c_puct: exploration constant of the prior-weighted (PUCT) selection
+            used with a prior agent.
+        normalize: compare mean values normalised to [0, 1] by the range of
+            values this search has seen (so the exploration constants do not
+            depend on the scale of the value function).
+        prior_weight: with a prior agent, the prior probability given to its
+            pick at a node (the other expanded children share the rest);
+            0 turns PUCT off (plain UCT with ``c``).
+        prior_only: leave the decisions the game registered with
+            :func:`register_prior_only` to the prior agent (no search).
         rollout: ``"random"`` or ``"heuristic"`` (or an agent id that reads
             the state, e.g. ``"dragonhunt.heuristic"``).
         rollout_depth: decisions per rollout before the value function scores it.
         tree_depth: no expansion deeper than this below the root.
+        early_stop: stop once the most-visited root child cannot be overtaken
+            in the remaining budget (see the module docstring).
     """
 
     name = "mcts"
     uses_state = True
 
     def __init__(self, game=None, simulations=None, time_ms=None, c=1.0, rollout="random",
-                 rollout_depth=200, tree_depth=40):
+                 rollout_depth=200, tree_depth=40, early_stop=True, normalize=True, prior_weight=0.5,
+                 c_puct=1.5, prior_only=True):
         if game is None:
             raise ValueError("mcts needs the game it will play")
         self.game = game
@@ -82,18 +124,28 @@ class MCTSAgent(Agent):
         self.c = float(c)
         self.rollout_depth = int(rollout_depth)
         self.tree_depth = int(tree_depth)
+        self.early_stop = bool(early_stop)
+        self.normalize = bool(normalize)
+        self.prior_weight = float(prior_weight)
+        self.c_puct = float(c_puct)
         self.value_fn = _VALUES.get(game.spec.name)
-        self._rollout_agent = None
+        self.prior_only_fn = _PRIOR_ONLY.get(game.spec.name) if prior_only else None
+        self._rollout_agent = self._prior_agent = None
         if rollout == "heuristic":
             rollout = f"{game.spec.name}.heuristic"
         if rollout != "random":
             self._rollout_agent = make_agent(rollout, game=game)
+            self._prior_agent = make_agent(rollout, game=game)   # plays the prior-only decisions
         self._has_playout = _overrides(game, "playout")
         A = game.spec.num_actions
         self._mask = np.zeros((1, A), dtype=np.int8)
         self._act = np.zeros(1, dtype=np.int64)
         self._err = np.zeros(1, dtype=np.int8)
         self.last_stats = {}
+
+    def reset(self):
+        if self._prior_agent is not None:
+            self._prior_agent.reset()
 
     def act(self, obs, mask, rng):
         raise TypeError("MCTSAgent needs the state: call act_state (runners do when uses_state)")
@@ -137,21 +189,58 @@ class MCTSAgent(Agent):
     def act_state(self, game, state, player, rng):
         legal = self._legal(state)
         if len(legal) == 1:
+            self.last_stats = {"simulations": 0, "root_visits": {}, "stopped_early": False}
             return int(legal[0])
+        if (self._rollout_agent is not None and self.prior_only_fn is not None
+                and self.prior_only_fn(state)):
+            self.last_stats = {"simulations": 0, "root_visits": {}, "stopped_early": False, "prior_only": True}
+            return int(self._prior_agent.act_state(game, state, player, rng))
         n = int(state[0]["num_players"])
         root = _Node(n)
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
+        self._lo = np.full(n, np.inf)
+        self._hi = np.full(n, -np.inf)
+        start = time.perf_counter()
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
         sims = 0
+        stopped = False
         while True:
             if self.simulations is not None and sims >= self.simulations:
                 break
             if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
                 break
+            if self.early_stop and sims > 0 and self._decided(root, sims, start, deadline):
+                stopped = True
+                break
             self._simulate(state, player, root, n, rng)
             sims += 1
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value[player]))[0]
-        self.last_stats = {"simulations": sims, "root_visits": {int(a): ch.visits for a, ch in root.children.items()}}
+        self.last_stats = {"simulations": sims, "stopped_early": stopped,
+                           "spread": float(self._hi[player] - self._lo[player]),
+                           "root_visits": {int(a): ch.visits for a, ch in root.children.items()}}
         return int(best)
+
+    def _decided(self, root, sims, start, deadline):
+        """True when no other root action can reach the leader's visits with
+        the simulations still left (an upper bound on them)."""
+        left = None
+        if self.simulations is not None:
+            left = self.simulations - sims
+        if deadline is not None:
+            per_sim = (time.perf_counter() - start) / sims
+            by_time = int((deadline - time.perf_counter()) / per_sim) + 1 if per_sim > 0 else None
+            if by_time is not None:
+                left = by_time if left is None else min(left, by_time)
+        if left is None:
+            return False
+        first = second = 0
+        for ch in root.children.values():
+            v = ch.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        # actions not yet expanded at the root have 0 visits so far
+        return first > second + left
 
     def _simulate(self, root_state, player, root, n, rng):
         s = _copy(root_state)
@@ -175,18 +264,32 @@ class MCTSAgent(Agent):
                         pick = int(self._rollout_agent.act_state(self.game, s, p, rng))
                         if pick in untried:
                             a = pick
+                            node.prior = a
                     child = _Node(n)
                     node.children[a] = child
                     self._step(s, a)
                     path.append(child)
                     break
                 log_n = math.log(max(1, node.visits))
+                lo, span = 0.0, 1.0
+                if self.normalize:
+                    span = self._hi[p] - self._lo[p]
+                    lo, span = (float(self._lo[p]), float(span)) if span > 1e-12 else (0.0, math.inf)
                 best, best_u = None, -1e18
+                puct = self.prior_weight > 0 and node.prior >= 0
+                if puct:
+                    sqrt_n = math.sqrt(node.visits)
+                    p_other = (1.0 - self.prior_weight) / max(1, known - 1)
                 for a0 in legal:
                     ch = node.children.get(int(a0))
                     if ch is None or ch.visits == 0:
                         continue
-                    u = ch.value[p] / ch.visits + self.c * math.sqrt(log_n / ch.visits)
+                    q = (ch.value[p] / ch.visits - lo) / span
+                    if puct:
+                        pa = self.prior_weight if int(a0) == node.prior else p_other
+                        u = q + self.c_puct * pa * sqrt_n / (1 + ch.visits)
+                    else:
+                        u = q + self.c * math.sqrt(log_n / ch.visits)
                     if u > best_u:
                         best, best_u = int(a0), u
                 a = best if best is not None else (untried[0] if untried else int(legal[0]))
@@ -201,6 +304,8 @@ class MCTSAgent(Agent):
                 break
         self._rollout(s, rng)
         value = self._value(s, n)
+        np.minimum(self._lo, value, out=self._lo)
+        np.maximum(self._hi, value, out=self._hi)
         for nd in path:
             nd.visits += 1
             nd.value += value
@@ -212,3 +317,60 @@ def _overrides(game, method):
 
 
 register("mcts", lambda game=None, **kwargs: MCTSAgent(game=game, **kwargs))
+
+
+def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, decisions=200, seed=0,
+                          config=None, **agent_kwargs):
+    """How many simulations fit in ``time_ms`` on this machine.
+
+    Plays the game with ``rollout`` agents in every seat (the game's heuristic
+    when ``agent_kwargs`` has ``rollout="heuristic"``, else random) and, at
+    every decision an MCTS agent with ``agent_kwargs`` would really search
+    (more than one legal action, not left to its prior), times a fixed search
+    of 20 simulations without early stop, until ``decisions`` searches are
+    timed. ``config``: the game's options (e.g. ``{"max_hands": 20}``).
+    Searches are timed by this process's CPU time, which is what wall time
+    would be on an idle core and barely depends on the machine's load (the
+    wall-clock figures come along for comparison). Returns a dict with
+    ``ms_per_sim`` (CPU time / total simulations), ``simulations``
+    (``time_ms / ms_per_sim``, rounded down), ``wall_ms_per_sim`` and the counts.
+    """
+    import envs
+    game = envs.get_game(game_name)
+    kwargs = dict(agent_kwargs, simulations=20, time_ms=None, early_stop=False)
+    agent = MCTSAgent(game=game, **kwargs)
+    player_id = kwargs.get("rollout", "random")
+    player_id = f"{game_name}.heuristic" if player_id == "heuristic" else player_id
+    players = [make_agent(player_id, game=game) for _ in range(num_players)]
+    cfg = game.make_config(num_players=num_players, **(config or {}))
+    act = np.zeros(1, dtype=np.int64)
+    err = np.zeros(1, dtype=np.int8)
+    total_s, total_wall, total_sims, timed, g = 0.0, 0.0, 0, 0, 0
+    while timed < decisions:
+        state = game.new_states(1)
+        game.reset(state, np.array([seed + g], dtype=np.uint64), cfg)
+        rngs = [np.random.default_rng([seed, g, s]) for s in range(num_players)]
+        agent.reset()
+        for a in players:
+            a.reset()
+        while int(state[0]["status"]) == 0 and timed < decisions:
+            p = int(state[0]["to_play"])
+            searched = (len(agent._legal(state)) > 1 and not (
+                agent._prior_agent is not None and agent.prior_only_fn is not None
+                and agent.prior_only_fn(state)))
+            if searched:
+                t, w = time.process_time(), time.perf_counter()
+                agent.act_state(game, state, p, np.random.default_rng([seed, g, timed]))
+                total_s += time.process_time() - t
+                total_wall += time.perf_counter() - w
+                total_sims += agent.last_stats["simulations"]
+                timed += 1
+            act[0] = players[p].act_state(game, state, p, rngs[p]) if players[p].uses_state else \
+                players[p].act(game.observation_of(state, p), game.mask_of(state), rngs[p])
+            game.step(state, act, err)
+        g += 1
+    ms_per_sim = 1000.0 * total_s / max(1, total_sims)
+    return {"game": game_name, "time_ms": time_ms, "ms_per_sim": ms_per_sim,
+            "simulations": max(1, int(time_ms / ms_per_sim)), "searches": timed,
+            "wall_ms_per_sim": 1000.0 * total_wall / max(1, total_sims),
+            "mean_search_ms": 1000.0 * total_s / max(1, timed), "games": g}

@@ -1,0 +1,115 @@
+"""MCTS search controls: early stop, prior-only decisions, PUCT prior, the
+Dragonhunt value function, simulation calibration."""
+import numpy as np
+import pytest
+
+import agents  # noqa: F401  (registers the agents and the Dragonhunt value function)
+from agents.dragonhunt_heuristic import DragonhuntHeuristic, PRIOR_ONLY_PHASES, evaluate, prior_only
+from agents.mcts import MCTSAgent, calibrate_simulations
+from envs.dragonhunt import view as V
+from envs.dragonhunt.game import GAME
+from tests.agents.agents_test import _card_position, _hidden_variant
+
+
+def _positions(count, searched=True, seed=21, max_hands=3):
+    """Positions from a heuristic self-play game: decisions with more than one
+    legal action that MCTS searches (``searched``) or leaves to its prior."""
+    cfg = GAME.make_config(num_players=2, max_hands=max_hands)
+    state = GAME.new_states(1)
+    GAME.reset(state, np.array([seed], dtype=np.uint64), cfg)
+    bots = [DragonhuntHeuristic(GAME), DragonhuntHeuristic(GAME)]
+    rngs = [np.random.default_rng([seed, s]) for s in range(2)]
+    err = np.zeros(1, dtype=np.int8)
+    out, k = [], 0
+    while int(state[0]["status"]) == 0 and len(out) < count:
+        p = V.to_play(state)
+        if len(V.legal_actions(state)) > 1 and prior_only(state) != searched:
+            k += 1
+            if k % 3 == 0:
+                out.append((state.copy(), p))
+        GAME.step(state, np.array([bots[p].act_state(GAME, state, p, rngs[p])]), err)
+    assert len(out) == count
+    return out
+
+
+def test_early_stop_picks_what_the_full_search_picks():
+    saved = 0
+    for i, (state, p) in enumerate(_positions(12)):
+        full = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6, early_stop=False)
+        fast = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6, early_stop=True)
+        a = full.act_state(GAME, state, p, np.random.default_rng(i))
+        b = fast.act_state(GAME, state, p, np.random.default_rng(i))
+        assert a == b
+        assert full.last_stats["simulations"] == 30 and not full.last_stats["stopped_early"]
+        assert fast.last_stats["simulations"] <= 30
+        if fast.last_stats["stopped_early"]:
+            # the leader could not be overtaken any more
+            visits = sorted(fast.last_stats["root_visits"].values(), reverse=True) + [0]
+            assert visits[0] > visits[1] + 30 - fast.last_stats["simulations"]
+        saved += 30 - fast.last_stats["simulations"]
+    assert saved > 0, "early stop never triggered"
+
+
+def test_early_stop_with_a_time_budget_plays_legally():
+    state, p = _positions(1)[0]
+    agent = MCTSAgent(GAME, time_ms=30, rollout="heuristic", rollout_depth=6)
+    a = agent.act_state(GAME, state, p, np.random.default_rng(0))
+    assert GAME.mask_of(state)[a] == 1 and agent.last_stats["simulations"] >= 1
+
+
+def test_prior_only_decisions_play_the_heuristic_without_search():
+    assert PRIOR_ONLY_PHASES
+    for i, (state, p) in enumerate(_positions(6, searched=False)):
+        agent = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6)
+        a = agent.act_state(GAME, state, p, np.random.default_rng(i))
+        assert agent.last_stats["simulations"] == 0 and agent.last_stats["prior_only"]
+        assert a == DragonhuntHeuristic(GAME).act_state(GAME, state, p, np.random.default_rng(i))
+        # turned off, the same decision is searched
+        searching = MCTSAgent(GAME, simulations=5, rollout="heuristic", rollout_depth=6, prior_only=False)
+        searching.act_state(GAME, state, p, np.random.default_rng(i))
+        assert searching.last_stats["simulations"] > 0
+    # random rollouts have no prior agent: everything is searched
+    state, p = _positions(1, searched=False)[0]
+    agent = MCTSAgent(GAME, simulations=5, rollout="random", rollout_depth=6)
+    agent.act_state(GAME, state, p, np.random.default_rng(0))
+    assert agent.last_stats["simulations"] > 0
+
+
+def test_prior_only_and_value_function_use_only_public_information():
+    state = _card_position()
+    other = _hidden_variant(state)
+    assert prior_only(state) == prior_only(other)
+    assert np.array_equal(evaluate(state), evaluate(other))
+    for state, p in _positions(8) + _positions(4, searched=False):
+        v = evaluate(state)
+        assert v.shape == (2,) and np.all(np.abs(v) <= 1)
+        copy = state.copy()
+        GAME.determinize(copy, p, np.random.default_rng(5))
+        assert np.array_equal(evaluate(copy), v)
+
+
+def test_prior_weight_keeps_the_search_near_the_prior():
+    """With a strong prior weight the heuristic's pick collects most root visits."""
+    for i, (state, p) in enumerate(_positions(4)):
+        agent = MCTSAgent(GAME, simulations=40, rollout="heuristic", rollout_depth=6,
+                          prior_weight=0.95, early_stop=False)
+        agent.act_state(GAME, state, p, np.random.default_rng(i))
+        visits = agent.last_stats["root_visits"]
+        assert max(visits.values()) >= 20 and sum(visits.values()) == 40
+
+
+@pytest.mark.parametrize("prior_weight", [0.0, 0.5])
+def test_mcts_never_reads_hidden_state_with_any_prior_weight(prior_weight):
+    state = _card_position()
+    other = _hidden_variant(state)
+    agent = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=20, prior_weight=prior_weight)
+    a = agent.act_state(GAME, state, 1, np.random.default_rng(7))
+    stats = agent.last_stats
+    assert a == agent.act_state(GAME, other, 1, np.random.default_rng(7)) and stats == agent.last_stats
+
+
+def test_calibrate_simulations_reports_a_budget():
+    out = calibrate_simulations("dragonhunt", time_ms=50, decisions=4, config={"max_hands": 2},
+                                rollout="heuristic", rollout_depth=4)
+    assert out["searches"] == 4 and out["simulations"] >= 1 and out["ms_per_sim"] > 0
+    assert out["simulations"] == max(1, int(50 / out["ms_per_sim"]))
