@@ -5,8 +5,8 @@
 
 Built-in agents: ``"random"``, ``"mcts"`` (any game) and
 ``"dragonhunt.heuristic"``. Register more with :func:`register`; policy
-checkpoints (ids ending in ``.pt``/``.zip``) load through loaders the training
-code registers with :func:`register_loader`. Tournaments with ratings:
+checkpoints (``*.zip`` from ``training.selfplay``) load through loaders
+registered with :func:`register_loader`. Tournaments with ratings:
 :func:`agents.tournament.run_tournament`.
 """
 from agents.base import Agent, is_agent_id, list_agents, make_agent, register, register_loader
@@ -14,6 +14,9 @@ from agents import random_agent  # noqa: F401  (registers "random")
 from agents import mcts  # noqa: F401  (registers "mcts")
 from agents import dragonhunt_heuristic  # noqa: F401  (registers "dragonhunt.heuristic")
 from agents.random_agent import RandomAgent
+
+# MaskablePPO checkpoints written by training.selfplay (imported on first use)
+register_loader(".zip", "training.policy:load_agent")
 from agents.match import AgentStats, MatchResult, play_match
 
 __all__ = ["Agent", "AgentStats", "MatchResult", "RandomAgent", "list_agents", "make_agent",

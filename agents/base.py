@@ -70,12 +70,26 @@ def register(agent_id, factory):
 
 
 def register_loader(suffix, loader):
-    """Make agent ids that are file paths ending in ``suffix`` (``".pt"``,
-    ``".zip"``) loadable: ``make_agent("runs/ppo/policy.pt")`` calls
-    ``loader(path, game=game, **kwargs)``. The training code registers its
-    policy-checkpoint loaders here; agents/ knows nothing about networks.
+    """Make agent ids that are file paths ending in ``suffix`` (``".zip"``,
+    ``".rllib.pt"``) loadable: ``make_agent("runs/ppo/final.zip")`` calls
+    ``loader(path, game=game, **kwargs)``. The training code's policy loaders
+    are registered here; agents/ knows nothing about networks. ``loader`` may
+    be a ``"module:function"`` string, imported on first use, so that naming
+    a loader costs no import of torch. The longest matching suffix wins.
     """
     _LOADERS[suffix] = loader
+
+
+def _loader_for(agent_id):
+    matches = [x for x in _LOADERS if str(agent_id).endswith(x)]
+    if agent_id in _FACTORIES or not matches:
+        return None
+    loader = _LOADERS[max(matches, key=len)]
+    if isinstance(loader, str):
+        import importlib
+        module, _, name = loader.partition(":")
+        loader = getattr(importlib.import_module(module), name)
+    return loader
 
 
 def is_agent_id(agent_id):
@@ -92,9 +106,9 @@ def list_agents():
 def make_agent(agent_id, game=None, **kwargs):
     """A new agent of kind ``agent_id`` for ``game`` (a registered id, or a
     checkpoint path whose suffix has a loader, see :func:`register_loader`)."""
-    for suffix, loader in _LOADERS.items():
-        if agent_id not in _FACTORIES and str(agent_id).endswith(suffix):
-            return loader(agent_id, game=game, **kwargs)
+    loader = _loader_for(agent_id)
+    if loader is not None:
+        return loader(agent_id, game=game, **kwargs)
     try:
         factory = _FACTORIES[agent_id]
     except KeyError:

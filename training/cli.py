@@ -101,7 +101,7 @@ def add_match(subparsers):
 
 
 def run_match(args, options):
-    from agents import list_agents, play_match
+    from agents import is_agent_id, list_agents, play_match
     from tqdm import tqdm
 
     game = envs.get_game(args.game)
@@ -114,7 +114,7 @@ def run_match(args, options):
         agent_ids = agent_ids * num_players
     if len(agent_ids) != num_players:
         return _fail(f"{len(agent_ids)} agents for {num_players} players")
-    unknown = sorted(set(agent_ids) - set(list_agents()))
+    unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
     if args.games < 1:
@@ -232,9 +232,25 @@ def run_eval(args, options):
     return 0
 
 
+# --- train ---------------------------------------------------------------------
+
+def add_train(subparsers):
+    parser = subparsers.add_parser(
+        "train", add_help=False, allow_abbrev=False,
+        help="self-play MaskablePPO against a league (training.selfplay; --help for its options)",
+        description="Self-play training; every argument goes to training.selfplay.")
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
+    parser.set_defaults(run=run_train, passthrough=True)
+
+
+def run_train(args, options):
+    from training import selfplay
+    return selfplay.main(args.rest, prog="dragongym train")
+
+
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_bench, add_eval]
+SUBCOMMANDS = [add_match, add_bench, add_eval, add_train]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 
@@ -257,6 +273,11 @@ def main(argv=None):
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    if getattr(args, "passthrough", False):
+        # every token after the subcommand belongs to the script behind it
+        tokens = list(sys.argv[1:] if argv is None else argv)
+        args.rest = tokens[tokens.index(args.command) + 1:]
+        return args.run(args, {})
     options = {}
     if extra:
         if not getattr(args, "game_options", False):

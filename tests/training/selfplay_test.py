@@ -1,0 +1,210 @@
+"""Self-play training (training.selfplay): the network, the league, the
+shaping, and a tiny end-to-end run whose checkpoint plays as an agent."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+
+import envs
+from agents import make_agent
+from agents.tournament import run_tournament
+from training.league import League, LeagueEnv
+from training.policy import BoardPolicy, PolicyAgent, board_block
+from training.selfplay import Args
+from training.shaping import dragonhunt_potential, shaped_reward
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = envs.get_game("dragonhunt")
+SPEC = GAME.spec
+
+
+def small_policy(seed=0):
+    torch.manual_seed(seed)
+    return BoardPolicy(spaces.Box(-1, 8, (SPEC.obs_size,), np.float32), spaces.Discrete(SPEC.num_actions),
+                       lambda _: 1e-3, features_extractor_kwargs={"game": "dragonhunt", "channels": 4,
+                                                                  "blocks": 1, "hidden": 16})
+
+
+def live_positions(n=6, seed=3):
+    """Observations and masks of the seat to move in a few random-play positions."""
+    env = envs.make_single_agent("dragonhunt", max_hands=2)
+    obs, masks = [], []
+    for ep in range(n):
+        o, _ = env.reset(seed=seed + ep)
+        rng = np.random.default_rng(ep)
+        for _ in range(5 + 7 * ep):
+            m = env.action_masks()
+            o, *_, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(m))))
+            if term or trunc:
+                o, _ = env.reset(seed=100 + ep)
+        obs.append(o)
+        masks.append(env.action_masks())
+    return np.stack(obs), np.stack(masks)
+
+
+def test_board_block_is_the_declared_rectangle():
+    offset, cells, planes, rows, cols = board_block(SPEC)
+    assert (offset, cells) == (SPEC.obs_layout["board"][0], SPEC.obs_layout["board"][1][0])
+    assert rows * cols == cells and (cols, rows) == SPEC.board_shape and planes == 24
+
+
+def test_cell_actions_get_their_own_cell_logit():
+    """Changing one cell's board planes moves mostly that cell's logit: the
+    per-cell head is wired to the cell action of the same index."""
+    policy = small_policy()
+    agent = PolicyAgent(policy)
+    obs = np.zeros((1, SPEC.obs_size), dtype=np.float32)
+    off = SPEC.obs_layout["board"][0]
+    base = agent.logits(obs)[0]
+    cell = 97
+    obs[0, off + cell * 24: off + (cell + 1) * 24] = 1.0
+    changed = np.abs(agent.logits(obs)[0] - base)
+    cell_off, ncells = SPEC.action_layout["cell"]
+    # the trunk's receptive field is a few hexes: far cells stay exactly unchanged
+    far = [c for c in range(ncells) if abs(c // 15 - cell // 15) > 4]
+    assert changed[cell_off + cell] > 0
+    assert np.all(changed[[cell_off + c for c in far]] == 0)
+
+
+def test_masked_actions_are_never_played_and_entropy_counts_legal_only():
+    policy = small_policy()
+    obs, masks = live_positions()
+    agent = PolicyAgent(policy, deterministic=False)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        picks = agent.act_batch(obs, masks, rng)
+        assert masks[np.arange(len(masks)), picks].all()
+    greedy = PolicyAgent(policy, deterministic=True).act_batch(obs, masks, rng)
+    assert masks[np.arange(len(masks)), greedy].all()
+    dist = policy.get_distribution(torch.as_tensor(obs), action_masks=masks.astype(bool))
+    entropy = dist.entropy().detach().numpy()
+    # a uniform-ish fresh policy: entropy is bounded by log(#legal), not log(A)
+    assert np.all(entropy <= np.log(masks.sum(axis=1)) + 1e-4)
+    single = masks.sum(axis=1) == 1
+    assert np.allclose(entropy[single], 0.0, atol=1e-5)
+
+
+def test_league_prefers_recent_and_strong_snapshots():
+    league = League({"self": 0.5, "random": 0.2, "heuristic": 0.3}, capacity=3, recency=0.5)
+    sd = small_policy().state_dict()
+    for u in range(4):
+        league.add_snapshot(u, sd)
+    assert sorted(league.snapshots) == [1, 2, 3]                 # capacity: oldest dropped
+    w = league.snapshot_weights()
+    assert w[3] > w[2] > w[1]                                    # recency
+    for _ in range(30):
+        league.record("self:3", +1)                              # the learner beats the newest
+        league.record("self:1", -1)                              # ... and loses to the oldest
+    w2 = league.snapshot_weights()
+    assert w2[1] / w2[3] > w[1] / w[3]                           # strong opponents gain weight
+    total = league.weights()
+    assert abs(sum(total.values()) - 1) < 1e-9
+    assert abs(total["random"] - 0.2) < 1e-9 and abs(total["heuristic"] - 0.3) < 1e-9
+    again = League({}, 1, 1.0)
+    again.load_state_dict(league.state_dict())
+    assert again.weights() == total
+
+
+def test_league_env_swaps_opponents_between_episodes_and_reports_results():
+    env = LeagueEnv(envs.make_single_agent("dragonhunt", max_hands=1), small_policy, seed=0)
+    env.league_update({"self:0": 1.0}, {0: small_policy(1).state_dict()})
+    obs, _ = env.reset(seed=0)
+    assert env.opponent == "self:0"
+    env.league_update({"heuristic": 1.0})
+    assert env.opponent == "self:0"                              # from the next episode on
+    rng = np.random.default_rng(0)
+    info, done = {}, False
+    while not done:
+        m = env.action_masks()
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(m))))
+        done = term or trunc
+    assert info["league"]["opponent"] == "self:0" and info["league"]["result"] in (-1.0, 0.0, 1.0)
+    env.reset(seed=1)
+    assert env.opponent == "heuristic"
+    with pytest.raises(ValueError, match="no usable opponent"):
+        env.league_update({"self:7": 1.0})
+
+
+def test_shaping_is_potential_based_on_wound_markers():
+    off = SPEC.obs_layout["wounds"][0]
+    obs = np.zeros(SPEC.obs_size, dtype=np.float32)
+    obs[off] = 2 / 3                                             # I hold 2 markers
+    obs[off + 1] = 1 / 3                                         # the next seat 1
+    assert dragonhunt_potential(obs) == pytest.approx(1.0)
+    assert shaped_reward(0.0, 0.0, 1.0, 0.9, 0.1, done=False) == pytest.approx(0.09)
+    assert shaped_reward(1.0, 1.0, 5.0, 0.9, 0.1, done=True) == pytest.approx(0.9)  # phi(end) = 0
+
+
+def test_bad_args_are_rejected_with_the_field_named():
+    for bad, match in ((dict(n_envs=0), "n_envs"), (dict(vec_env="ray"), "vec_env"),
+                       (dict(game="chess"), "unknown game"), (dict(max_hands=-3), "max_hands"),
+                       (dict(mix_self=0, mix_random=0, mix_heuristic=0), "mix")):
+        with pytest.raises(ValueError, match=match):
+            Args(**bad).validate()
+
+
+def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "training.selfplay", "--total-timesteps", "512", "--n-envs", "2",
+           "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1", "--channels", "4",
+           "--hidden", "16", "--snapshot-every", "1", "--eval-every", "2", "--eval-games", "2",
+           "--checkpoint-every", "1", "--final-eval-games", "2", "--eval-workers", "1",
+           "--max-hands", "1", "--out-dir", str(tmp_path), "--run-name", "tiny", "--no-progress"]
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    run = tmp_path / "tiny"
+    for f in ("final.zip", "checkpoints/latest.zip", "checkpoints/league.pt", "history.json",
+              "learning_curve.png", "args.json"):
+        assert (run / f).exists(), f
+    assert list((run / "tb").rglob("events.out.tfevents.*"))
+    history = json.loads((run / "history.json").read_text())
+    kinds = [h["kind"] for h in history]
+    assert "eval" in kinds and kinds[-1] == "final_eval"
+    assert set(history[-1]["results"]) == {"random", "heuristic"}
+
+    # the checkpoint is an agent id: it plays a seat-rotated tournament
+    agent = make_agent(str(run / "final.zip"), game=GAME)
+    assert isinstance(agent, PolicyAgent)
+    result = run_tournament("dragonhunt", [str(run / "final.zip"), "random"], 2, progress=False,
+                            max_hands=1)
+    assert result.agents[0].games == 2
+
+    # --resume continues the same run from its checkpoint
+    more = [sys.executable, "-m", "training.selfplay", "--resume", str(run), "--total-timesteps", "768",
+            "--final-eval-games", "0", "--no-progress"]
+    done = subprocess.run(more, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    history = json.loads((run / "history.json").read_text())
+    ends = [h for h in history if h["kind"] == "end"]
+    assert len(ends) == 2 and ends[-1]["timesteps"] >= 768
+
+
+def test_a_checkpoint_of_another_game_is_refused(tmp_path):
+    from sb3_contrib import MaskablePPO
+    from training.policy import load_agent
+    venv = envs.make_single_agent("dragonhunt", max_hands=1)
+    model = MaskablePPO(BoardPolicy, venv, n_steps=8, batch_size=8, policy_kwargs={
+        "features_extractor_kwargs": {"game": "dragonhunt", "channels": 4, "blocks": 0, "hidden": 8}})
+    model.save(tmp_path / "m.zip")
+
+    class Other:
+        class spec:
+            name = "dragons_down"
+            num_actions = SPEC.num_actions
+    with pytest.raises(ValueError, match="trained on 'dragonhunt'"):
+        load_agent(str(tmp_path / "m.zip"), game=Other)
+
+
+def test_cli_train_passes_its_arguments_to_selfplay(capsys):
+    from training.cli import main
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "dragongym train" in out and "--mix-heuristic" in out and "--resume" in out

@@ -1,0 +1,456 @@
+"""Self-play training on one machine: MaskablePPO against a league.
+
+    python -m training.selfplay --game dragonhunt --max-minutes 100 --seed 0
+    python -m training.selfplay --resume runs/dragonhunt_s0_20261129-190000
+
+The learner is sb3-contrib ``MaskablePPO`` with :class:`training.policy.BoardPolicy`
+on the single-agent adapter (``envs.make_single_agent``, a random seat each
+episode). Its opponents come from a :class:`training.league.League`: frozen
+snapshots of itself (every ``snapshot_every`` updates, drawn with a bias to
+recent and strong ones), the random bot and the game's heuristic bot, in the
+shares of ``mix_*``; new weights and snapshots reach the env workers through
+``VecEnv.env_method`` between rollouts, without restarting them.
+
+A run directory ``<out_dir>/<run_name>`` holds:
+
+==========================  ==================================================
+``tb/``                      TensorBoard: SPS (``time/fps``), KL, clip fraction,
+                             explained variance, entropy, league win rates,
+                             evaluation win rates
+``checkpoints/latest.zip``   the model, every ``checkpoint_every`` updates
+                             (with ``league.pt`` and ``history.json`` beside it:
+                             what ``--resume`` needs)
+``final.zip``                the trained model: an agent id for tournaments
+                             (``dragongym eval --agents <run>/final.zip,random``)
+``history.json``             evaluations over training (and the final one)
+``learning_curve.png``       evaluation win rates against timesteps
+``args.json``                the arguments of the run
+==========================  ==================================================
+
+Threads: on this project's 2-core reference machine one process with
+``torch_threads=1`` and ``n_envs`` in-process envs (``vec_env="dummy"``) was
+the fastest measured layout (see ``training/REPORT.md``); use
+``vec_env="subproc"`` with more cores. A GPU is used when present
+(``device="auto"``).
+"""
+import copy
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class Args:
+    """Self-play MaskablePPO against a league of snapshots and bots."""
+
+    game: str = "dragonhunt"
+    """Registered game id."""
+    num_players: int = 2
+    """Seats per game (the learner takes one, league opponents the others)."""
+    max_hands: int = 20
+    """Game option: hands before a game is truncated as a draw (games that
+    have no such option ignore it)."""
+    seed: int = 0
+    """Seed of the networks, the envs and the league draws."""
+    total_timesteps: int = 5_000_000
+    """Learner decisions to train for (stops earlier at ``max_minutes``)."""
+    max_minutes: float = 0.0
+    """Wall-clock budget of the training loop in minutes (0 = none); the final
+    evaluation runs after it."""
+    n_envs: int = 8
+    """Environments stepped together (one batched forward pass per step)."""
+    vec_env: str = "dummy"
+    """``dummy`` (envs in this process) or ``subproc`` (one process per env)."""
+    torch_threads: int = 1
+    """``torch.set_num_threads`` of the trainer (env workers always use 1)."""
+    device: str = "auto"
+    """``auto`` (GPU when present), ``cpu`` or ``cuda``."""
+    n_steps: int = 256
+    """Steps per env per rollout (an update uses ``n_steps * n_envs`` decisions)."""
+    batch_size: int = 512
+    """Minibatch size."""
+    n_epochs: int = 3
+    """Passes over each rollout."""
+    learning_rate: float = 3e-4
+    """Adam learning rate."""
+    gamma: float = 0.997
+    """Discount (games are hundreds of decisions long)."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    clip_range: float = 0.2
+    """PPO clip range."""
+    ent_coef: float = 0.01
+    """Entropy bonus (entropy over legal actions only)."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping."""
+    target_kl: float = 0.0
+    """Stop an update's epochs early beyond this KL (0 = never)."""
+    channels: int = 16
+    """Conv channels of the board trunk."""
+    blocks: int = 1
+    """Residual blocks of the board trunk."""
+    hidden: int = 128
+    """Width of the flat MLP and the latent."""
+    shaping: float = 0.1
+    """Coefficient of the potential-based shaping (``training.shaping``); 0 = off."""
+    mix_self: float = 0.5
+    """Share of episodes against frozen snapshots of the learner."""
+    mix_random: float = 0.2
+    """Share of episodes against the random bot."""
+    mix_heuristic: float = 0.3
+    """Share of episodes against the game's heuristic bot (if it has one)."""
+    snapshot_every: int = 10
+    """Updates between snapshots of the learner joining the league."""
+    league_size: int = 8
+    """Snapshots kept in the league (oldest dropped)."""
+    recency: float = 0.8
+    """Snapshot sampling weight factor per step of age."""
+    eval_every: int = 25
+    """Updates between evaluations (0 = none during training)."""
+    eval_games: int = 20
+    """Seat-rotated games against each of random and the heuristic per evaluation."""
+    final_eval_games: int = 400
+    """Games against each of random and the heuristic after training (0 = skip)."""
+    eval_workers: int = 2
+    """Processes for the final evaluation."""
+    checkpoint_every: int = 10
+    """Updates between checkpoints."""
+    out_dir: str = "runs"
+    """Folder of run directories."""
+    run_name: str = ""
+    """Run directory name (default ``<game>_s<seed>_<time>``)."""
+    resume: str = ""
+    """A run directory to continue (its ``checkpoints/latest.zip``, league and history)."""
+    progress: bool = True
+    """Show a progress bar."""
+    extra: dict = field(default_factory=dict)
+    """Other game options, e.g. ``--extra auto_single False``."""
+
+    def validate(self):
+        """Raise a ValueError naming the first bad field."""
+        import envs
+        if self.game not in envs.list_games():
+            raise ValueError(f"unknown game {self.game!r}; registered: {', '.join(envs.list_games())}")
+        positive = ("n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads", "channels",
+                    "hidden", "snapshot_every", "league_size", "checkpoint_every", "eval_workers")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("total_timesteps", "max_minutes", "eval_every", "eval_games", "final_eval_games",
+                     "shaping", "blocks", "ent_coef", "target_kl"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.vec_env not in ("dummy", "subproc"):
+            raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
+        if min(self.mix_self, self.mix_random, self.mix_heuristic) < 0 or \
+                self.mix_self + self.mix_random + self.mix_heuristic <= 0:
+            raise ValueError("mix_self/mix_random/mix_heuristic must be >= 0 with a positive sum")
+        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
+            raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        game = envs.get_game(self.game)
+        game.make_config(**self.game_options())
+
+    def game_options(self):
+        """The game's config options of this run (``num_players``, ``max_hands``, extras)."""
+        import envs
+        options = {"num_players": self.num_players}
+        config_cls = envs.get_game(self.game).config_cls
+        if "max_hands" in getattr(config_cls, "__dataclass_fields__", {}):
+            options["max_hands"] = self.max_hands
+        options.update(self.extra)
+        return options
+
+
+# ----------------------------------------------------------------------- setup
+
+def policy_kwargs(args):
+    """``policy_kwargs`` of the learner's :class:`BoardPolicy`."""
+    return {"features_extractor_kwargs": {"game": args.game, "channels": args.channels,
+                                          "blocks": args.blocks, "hidden": args.hidden}}
+
+
+def _policy_factory(args, observation_space, action_space):
+    def make():
+        from training.policy import BoardPolicy
+        return BoardPolicy(observation_space, action_space, lambda _: 0.0, **policy_kwargs(args))
+    return make
+
+
+def _env_factory(args, rank):
+    def make():
+        import torch
+        torch.set_num_threads(1)
+        import envs
+        from training.league import LeagueEnv
+        options = args.game_options()
+        num_players = options.pop("num_players")
+        env = envs.make_single_agent(args.game, num_players=num_players, **options)
+        factory = _policy_factory(args, env.observation_space, env.action_space)
+        return LeagueEnv(env, factory, gamma=args.gamma, shaping=args.shaping,
+                         seed=args.seed * 1000 + rank)
+    return make
+
+
+def make_vec_env(args):
+    """``n_envs`` league envs, seeded ``seed * 1000 + rank``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    fns = [_env_factory(args, k) for k in range(args.n_envs)]
+    if args.vec_env == "subproc":
+        import multiprocessing as mp
+        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+        venv = SubprocVecEnv(fns, start_method=method)
+    else:
+        venv = DummyVecEnv(fns)
+    venv.seed(args.seed)
+    return venv
+
+
+def default_run_name(args):
+    return f"{args.game}_s{args.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+# ------------------------------------------------------------------- evaluation
+
+def evaluate(args, agent, num_games, seed, workers=1):
+    """Seat-rotated games of ``agent`` against random and the heuristic.
+
+    ``agent`` is an :class:`agents.Agent` (``workers`` must be 1) or an agent
+    id / checkpoint path. Returns ``{opponent: summary dict of the agent}``.
+    """
+    from agents import is_agent_id
+    from agents.tournament import run_tournament
+    options = args.game_options()
+    num_players = options.pop("num_players")
+    out = {}
+    for opponent in ("random", f"{args.game}.heuristic"):
+        if not is_agent_id(opponent):
+            continue
+        ids = [agent] + [opponent] * (num_players - 1)
+        result = run_tournament(args.game, ids, num_games, num_players=num_players, seed=seed,
+                                workers=workers, progress=False, **options)
+        summary = result.agents[0].as_dict()
+        out["heuristic" if opponent.endswith("heuristic") else "random"] = summary
+    return out
+
+
+def plot_learning_curve(history, path, title):
+    """Evaluation win rates (all games and decided games) against timesteps."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    evals = [h for h in history if h.get("kind") == "eval"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for opponent, colour in (("random", "tab:blue"), ("heuristic", "tab:red")):
+        pts = [(h["timesteps"], h["results"][opponent]) for h in evals if opponent in h["results"]]
+        if not pts:
+            continue
+        x = [t for t, _ in pts]
+        ax.plot(x, [r["win_rate"] for _, r in pts], "-o", color=colour, ms=3,
+                label=f"vs {opponent}: wins / games")
+        ax.plot(x, [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts],
+                "--", color=colour, alpha=0.6, label=f"vs {opponent}: wins / decided")
+    ax.set_xlabel("learner decisions (timesteps)")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# -------------------------------------------------------------------- callback
+
+def _callback_class():
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
+        """League snapshots and weights, league win rates, checkpoints,
+        periodic evaluation, the progress bar and the wall-clock budget."""
+
+        def __init__(self, args, run_dir, league, history, deadline):
+            super().__init__()
+            self.args, self.run_dir, self.league = args, Path(run_dir), league
+            self.history, self.deadline = history, deadline
+            self.updates = sum(1 for h in history if h.get("kind") == "update")
+            self.bar = None
+            self.window = {}
+
+        # ---- league
+        def push_league(self, new=None, dropped=()):
+            self.training_env.env_method("league_update", self.league.weights(), new or {}, list(dropped))
+
+        def snapshot(self):
+            sid, dropped = self.league.add_snapshot(self.updates, self.model.policy.state_dict())
+            self.push_league({sid: self.league.snapshots[sid][1]}, dropped)
+
+        def _on_training_start(self):
+            if self.args.progress:
+                from tqdm import tqdm
+                self.bar = tqdm(total=self.args.total_timesteps, initial=self.model.num_timesteps,
+                                unit="step", desc="self-play", file=sys.stderr, dynamic_ncols=True)
+            if not self.league.snapshots:
+                self.snapshot()
+            else:
+                self.push_league(self.league.snapshots and {k: v[1] for k, v in self.league.snapshots.items()})
+
+        def _on_step(self):
+            for info in self.locals.get("infos", ()):
+                outcome = info.get("league")
+                if outcome:
+                    self.league.record(outcome["opponent"], outcome["result"])
+                    kind = outcome["opponent"].split(":")[0]
+                    self.window.setdefault(kind, []).append(outcome["result"])
+            if self.bar is not None:
+                self.bar.update(self.model.num_timesteps - self.bar.n)
+            return not (self.deadline and time.time() > self.deadline)
+
+        def _on_rollout_end(self):
+            self.updates += 1
+            entry = {"kind": "update", "update": self.updates, "timesteps": self.model.num_timesteps,
+                     "time": time.time()}
+            for kind, results in self.window.items():
+                r = np.asarray(results)
+                self.logger.record(f"league/win_rate_vs_{kind}", float((r > 0).mean()))
+                self.logger.record(f"league/loss_rate_vs_{kind}", float((r < 0).mean()))
+                self.logger.record(f"league/games_vs_{kind}", len(r))
+                entry[f"win_rate_vs_{kind}"] = float((r > 0).mean())
+            self.logger.record("league/snapshots", len(self.league.snapshots))
+            self.window = {}
+            self.history.append(entry)
+            if self.updates % self.args.snapshot_every == 0:
+                self.snapshot()
+            else:
+                self.push_league()
+            if self.args.eval_every and self.updates % self.args.eval_every == 0:
+                self.run_eval()
+            if self.updates % self.args.checkpoint_every == 0:
+                save_checkpoint(self.model, self.run_dir, self.league, self.history)
+
+        def run_eval(self):
+            from training.policy import PolicyAgent
+            started = time.time()
+            agent = PolicyAgent(copy.deepcopy(self.model.policy).cpu(), deterministic=True, name="learner")
+            results = evaluate(self.args, agent, self.args.eval_games, seed=self.args.seed + self.updates)
+            for opponent, r in results.items():
+                self.logger.record(f"eval/win_rate_vs_{opponent}", r["win_rate"])
+                if r["decided_win_rate"] is not None:
+                    self.logger.record(f"eval/decided_win_rate_vs_{opponent}", r["decided_win_rate"])
+                self.logger.record(f"eval/mean_reward_vs_{opponent}", r["mean_reward"])
+            self.logger.record("eval/seconds", time.time() - started)
+            self.history.append({"kind": "eval", "update": self.updates, "timesteps": self.model.num_timesteps,
+                                 "time": time.time(), "games": self.args.eval_games, "results": results})
+
+        def _on_training_end(self):
+            if self.bar is not None:
+                self.bar.close()
+
+    return SelfPlayCallback
+
+
+def save_checkpoint(model, run_dir, league, history):
+    """``checkpoints/latest.zip`` + ``league.pt`` + ``history.json`` (written then renamed)."""
+    import torch
+    ck = Path(run_dir) / "checkpoints"
+    ck.mkdir(parents=True, exist_ok=True)
+    model.save(ck / "latest.tmp.zip")
+    os.replace(ck / "latest.tmp.zip", ck / "latest.zip")
+    torch.save(league.state_dict(), ck / "league.tmp.pt")
+    os.replace(ck / "league.tmp.pt", ck / "league.pt")
+    (ck / "history.json").write_text(json.dumps(history))
+
+
+# ------------------------------------------------------------------------ train
+
+def train(args):
+    """Run self-play training (and the final evaluation); returns the run directory."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from training.league import League
+    from training.policy import BoardPolicy
+
+    args.validate()
+    torch.set_num_threads(args.torch_threads)
+    history = []
+    if args.resume:
+        run_dir = Path(args.resume)
+        if not (run_dir / "checkpoints" / "latest.zip").exists():
+            raise FileNotFoundError(f"--resume {args.resume}: no checkpoints/latest.zip in it")
+        saved = json.loads((run_dir / "args.json").read_text())
+        keep = {k: getattr(args, k) for k in ("total_timesteps", "max_minutes", "final_eval_games",
+                                              "eval_workers", "progress", "resume")}
+        args = Args(**{**saved, **keep})
+        history = json.loads((run_dir / "checkpoints" / "history.json").read_text())
+    else:
+        run_dir = Path(args.out_dir) / (args.run_name or default_run_name(args))
+        run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=1))
+
+    venv = make_vec_env(args)
+    league = League({"self": args.mix_self, "random": args.mix_random, "heuristic": args.mix_heuristic},
+                    capacity=args.league_size, recency=args.recency)
+    if args.resume:
+        model = MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", env=venv, device=args.device,
+                                 tensorboard_log=str(run_dir / "tb"))
+        league.load_state_dict(torch.load(run_dir / "checkpoints" / "league.pt", weights_only=False))
+    else:
+        model = MaskablePPO(BoardPolicy, venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
+                            batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
+                            gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,
+                            vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
+                            target_kl=args.target_kl or None, policy_kwargs=policy_kwargs(args),
+                            tensorboard_log=str(run_dir / "tb"), seed=args.seed, device=args.device,
+                            verbose=0)
+    deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
+    callback = _callback_class()(args, run_dir, league, history, deadline)
+    started = time.time()
+    remaining = max(0, args.total_timesteps - model.num_timesteps)
+    if remaining:
+        model.learn(remaining, callback=callback, reset_num_timesteps=not args.resume,
+                    tb_log_name="selfplay")
+    history.append({"kind": "end", "timesteps": model.num_timesteps, "time": time.time(),
+                    "train_seconds": time.time() - started})
+    save_checkpoint(model, run_dir, league, history)
+    model.save(run_dir / "final.zip")
+    venv.close()
+
+    if args.final_eval_games:
+        results = evaluate(args, str(run_dir / "final.zip"), args.final_eval_games,
+                           seed=10_000 + args.seed, workers=args.eval_workers)
+        history.append({"kind": "final_eval", "timesteps": model.num_timesteps, "time": time.time(),
+                        "games": args.final_eval_games, "results": results})
+    (run_dir / "history.json").write_text(json.dumps(history, indent=1))
+    plot_learning_curve(history, run_dir / "learning_curve.png",
+                        f"{args.game}, {args.num_players} players, seed {args.seed}")
+    return run_dir
+
+
+def main(argv=None, prog="python -m training.selfplay"):
+    """Parse the arguments (``--help`` lists them), train, print the final evaluation."""
+    import tyro
+    args = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0])
+    try:
+        run_dir = train(args)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"selfplay: {error}", file=sys.stderr)
+        return 2
+    print(f"run directory: {run_dir}")
+    final = json.loads((run_dir / "history.json").read_text())
+    for h in final:
+        if h.get("kind") == "final_eval":
+            for opponent, r in h["results"].items():
+                print(f"final vs {opponent}: {r['wins']}W {r['draws']}D {r['losses']}L of {r['games']} "
+                      f"(win rate {r['win_rate']:.3f}, decided {r['decided_win_rate']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
