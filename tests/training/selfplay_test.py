@@ -175,6 +175,13 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
                             max_hands=1)
     assert result.agents[0].games == 2
 
+    # the report reads every figure from the run's files
+    from training.report import write_report
+    report = write_report(run, tmp_path / "REPORT.md").read_text()
+    final = history[-1]["results"]["random"]
+    assert f"| random | {final['games']} | {final['wins']} | {final['draws']} | {final['losses']} |" in report
+    assert (tmp_path / "REPORT_learning_curve.png").exists() and "`time/fps`" in report
+
     # --resume continues the same run from its checkpoint
     more = [sys.executable, "-m", "training.selfplay", "--resume", str(run), "--total-timesteps", "768",
             "--final-eval-games", "0", "--no-progress"]
