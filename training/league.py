@@ -171,7 +171,7 @@ class LeagueEnv(gymnasium.Wrapper):
         self.opponent, agent = self._draw_opponent()
         self.env.unwrapped.set_opponents(agent)
         obs, info = self.env.reset(**kwargs)
-        self._phi = self.potential(obs)
+        self._phi = self._potential()
         self._game_return = 0.0
         return obs, info
 
@@ -179,13 +179,19 @@ class LeagueEnv(gymnasium.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         done = terminated or truncated
         self._game_return += reward
-        phi = self.potential(obs)
+        phi = 0.0 if done else self._potential()
         shaped = shaped_reward(reward, self._phi, phi, self.gamma, self.shaping, done)
         self._phi = phi
         if done:
             info["league"] = {"opponent": self.opponent, "result": float(np.sign(self._game_return)),
                               "game_return": self._game_return}
         return obs, shaped, terminated, truncated, info
+
+    def _potential(self):
+        if not self.shaping:
+            return 0.0
+        single = self.env.unwrapped
+        return self.potential(single._states, single.seat)
 
     def action_masks(self):
         return self.env.unwrapped.action_masks()

@@ -112,7 +112,7 @@ def test_league_prefers_recent_and_strong_snapshots():
 
 
 def test_league_env_swaps_opponents_between_episodes_and_reports_results():
-    env = LeagueEnv(envs.make_single_agent("dragonhunt", max_hands=1), small_policy, seed=0)
+    env = LeagueEnv(envs.make_single_agent("dragonhunt", max_hands=1), small_policy, shaping=0.1, seed=0)
     env.league_update({"self:0": 1.0}, {0: small_policy(1).state_dict()})
     obs, _ = env.reset(seed=0)
     assert env.opponent == "self:0"
@@ -131,12 +131,17 @@ def test_league_env_swaps_opponents_between_episodes_and_reports_results():
         env.league_update({"self:7": 1.0})
 
 
-def test_shaping_is_potential_based_on_wound_markers():
-    off = SPEC.obs_layout["wounds"][0]
-    obs = np.zeros(SPEC.obs_size, dtype=np.float32)
-    obs[off] = 2 / 3                                             # I hold 2 markers
-    obs[off + 1] = 1 / 3                                         # the next seat 1
-    assert dragonhunt_potential(obs) == pytest.approx(1.0)
+def test_shaping_is_potential_based_on_the_public_position():
+    """The potential is my heuristic position score minus the best other seat's:
+    a wound marker of mine raises it by 3, one of the opponent's lowers it by 3."""
+    state = GAME.new_states(1)
+    GAME.reset(state, np.array([5], dtype=np.uint64), GAME.make_config(num_players=2))
+    base = dragonhunt_potential(state, 0)
+    assert dragonhunt_potential(state, 1) == pytest.approx(-base)
+    state[0]["wounds"][0] += 1
+    assert dragonhunt_potential(state, 0) == pytest.approx(base + 3.0)
+    state[0]["wounds"][1] += 2
+    assert dragonhunt_potential(state, 0) == pytest.approx(base - 3.0)
     assert shaped_reward(0.0, 0.0, 1.0, 0.9, 0.1, done=False) == pytest.approx(0.09)
     assert shaped_reward(1.0, 1.0, 5.0, 0.9, 0.1, done=True) == pytest.approx(0.9)  # phi(end) = 0
 
