@@ -1,0 +1,215 @@
+"""training/rllib_selfplay.py: the turn-based RLlib env, the league mapping, and
+one tiny training iteration run as the user runs it (a subprocess starting a
+private local Ray instance), whose checkpoints reload and play legal moves.
+
+Needs the ``distributed`` extra (Ray RLlib); skipped without it.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+import torch  # noqa: E402
+
+import envs  # noqa: E402
+from envs.core.game import IllegalActionError  # noqa: E402
+from training import rllib_selfplay as rs  # noqa: E402
+from training.rllib_policy import MASKED_LOGIT, SUFFIX, load_policy  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NUM_PLAYERS = 2
+MAX_HANDS = 2
+BATCH = 300
+
+
+@pytest.fixture
+def race():
+    """The toy game of tests/core (pure Python, quick games) registered as "race"."""
+    envs.register("race", "tests.core.toygame:GAME")
+    yield "race"
+    envs._FACTORIES.pop("race", None)
+    envs._GAMES.pop("race", None)
+
+
+# --- the env -----------------------------------------------------------------------
+
+def _play_random(env, rng, max_steps=10_000):
+    """Random legal play to the end; returns the step tuples."""
+    obs, _ = env.reset(seed=3)
+    steps = []
+    for _ in range(max_steps):
+        assert len(obs) == 1, "only the seat to move is observed mid-game"
+        (agent, o), = obs.items()
+        assert o["action_mask"].dtype == np.float32 and o["action_mask"].sum() >= 1
+        action = int(rng.choice(np.flatnonzero(o["action_mask"])))
+        out = env.step({agent: action})
+        steps.append(out)
+        obs, rewards, terminateds, truncateds, _ = out
+        assert set(rewards) == set(env.agents)
+        if terminateds["__all__"] or truncateds["__all__"]:
+            return steps
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_env_is_turn_based_and_pays_every_seat_at_the_end(race, num_players):
+    env = rs.GameMultiAgentEnv({"game": race, "num_players": num_players,
+                                "game_options": {"max_turns": 30}})
+    space = env.get_observation_space("player_0")
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        steps = _play_random(env, rng)
+        obs, rewards, terminateds, truncateds, _ = steps[-1]
+        assert set(obs) == set(env.agents)  # a last observation for every seat
+        for o in obs.values():
+            assert space.contains(o) and not o["action_mask"].any()
+        done = terminateds if terminateds["__all__"] else truncateds
+        assert all(done[a] for a in env.agents)
+        total = {a: sum(s[1][a] for s in steps) for a in env.agents}
+        game_rewards = env._states["rewards"][0, :num_players]
+        assert [total[a] for a in env.agents] == pytest.approx(game_rewards.tolist())
+
+
+def test_env_illegal_action_raises_or_is_refused_and_counted(race):
+    env = rs.GameMultiAgentEnv({"game": race, "num_players": 2})
+    obs, _ = env.reset(seed=0)
+    (agent, o), = obs.items()
+    illegal = int(np.flatnonzero(o["action_mask"] == 0)[0]) if (o["action_mask"] == 0).any() else 99
+    with pytest.raises(IllegalActionError):
+        env.step({agent: illegal})
+
+    env = rs.GameMultiAgentEnv({"game": race, "num_players": 2, "illegal_action": "penalty",
+                                "illegal_penalty": -0.5})
+    obs, _ = env.reset(seed=0)
+    (agent, o), = obs.items()
+    before = env._states.copy()
+    obs2, rewards, terminateds, truncateds, infos = env.step({agent: 99})
+    assert list(obs2) == [agent] and rewards == {agent: -0.5} and infos[agent]["illegal_action"]
+    assert not terminateds["__all__"] and not truncateds["__all__"]
+    assert env._states.tobytes() == before.tobytes() and env.illegal_actions == 1
+
+
+def test_env_on_dragonhunt_observes_the_mover():
+    env = rs.GameMultiAgentEnv({"game": "dragonhunt", "num_players": 3,
+                                "game_options": {"max_hands": 1}})
+    game = env.game
+    obs, _ = env.reset(seed=5)
+    for _ in range(20):
+        (agent, o), = obs.items()
+        seat = int(agent.split("_")[1])
+        assert seat == int(env._states["to_play"][0])
+        np.testing.assert_array_equal(o["action_mask"], game.mask_of(env._states))
+        np.testing.assert_array_equal(o["observations"], game.observation_of(env._states, seat))
+        obs, *_ = env.step({agent: int(np.flatnonzero(o["action_mask"])[0])})
+
+
+# --- the league ----------------------------------------------------------------------
+
+def test_league_mapping_seats_one_learner_and_favours_recent_snapshots():
+    mapping = rs.LeagueMapping(num_players=3, num_opponents=3, decay=0.5, seed=1)
+    counts = {m: 0 for m in mapping.order}
+    for i in range(3000):
+        lineup = mapping.lineup(f"episode-{i}")
+        assert lineup.count(rs.LEARNER) == 1
+        for m in lineup:
+            counts[m] = counts.get(m, 0) + 1
+
+        class Episode:
+            id_ = f"episode-{i}"
+        assert [mapping(f"player_{s}", Episode()) for s in range(3)] == lineup  # per episode
+    oldest, middle, newest = (counts[m] for m in mapping.order)
+    assert newest > middle > oldest > 0
+    mapping.set_order(["opponent_2", "opponent_0", "opponent_1"], generation=1)
+    assert mapping.weights()[-1] == pytest.approx(4 / 7)
+    assert rs.LeagueMapping(2, 0).lineup("x") == [rs.LEARNER, rs.LEARNER]  # pure self-play
+
+
+# --- one tiny iteration, as a user runs it --------------------------------------------
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rllib_run")
+    cmd = [sys.executable, "-m", "training.rllib_selfplay",
+           "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
+           "--train-batch-size", str(BATCH), "--minibatch-size", "150", "--num-epochs", "1",
+           "--hidden", "64", "--num-opponents", "2", "--snapshot-every", "1",
+           # count (and refuse) masked actions instead of stopping at the first one
+           "--illegal-action", "penalty",
+           "--num-players", str(NUM_PLAYERS), "--seed", "0", "--out-dir", str(out),
+           "--max-hands", str(MAX_HANDS)]
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", OMP_NUM_THREADS="1")
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, (f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}"
+                                  f"\n--- stderr\n{proc.stderr[-6000:]}")
+    return out
+
+
+def test_one_iteration_exits_0_writes_a_checkpoint_and_takes_no_masked_action(run_dir):
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["iterations"] == 1
+    assert summary["decisions"] >= BATCH  # every env step was checked against the mask
+    assert summary["illegal_actions"] == 0
+    steps = summary["module_steps"]
+    # the league played: learner and frozen opponents sampled (an action still
+    # waiting for its seat's next observation at the cut is not counted yet)
+    assert steps.get(rs.LEARNER, 0) > 0 and sum(steps.values()) >= BATCH - NUM_PLAYERS
+    assert any(m.startswith("opponent_") for m in steps)
+    assert summary["league"]["generation"] == 1  # the learner was copied into a frozen slot
+    assert (run_dir / "checkpoint" / "rllib_checkpoint.json").exists()
+    assert (run_dir / "checkpoint" / rs.LEAGUE_FILE).exists()
+    assert (run_dir / rs.POLICY_FILE).name.endswith(SUFFIX) and (run_dir / rs.POLICY_FILE).exists()
+    rows = [json.loads(line) for line in (run_dir / "progress.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in rows] == [1] and rows[0]["illegal_actions"] == 0
+
+
+def _play(choose, num_steps=60, seed=0):
+    """``choose(obs, mask) -> action`` plays every seat of a Dragonhunt game (the
+    PettingZoo env raises on an illegal action); returns the decisions made."""
+    env = envs.make("dragonhunt", num_players=NUM_PLAYERS, max_hands=MAX_HANDS)
+    env.reset(seed=seed)
+    for n in range(num_steps):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            return n
+        o = env.observe(env.agent_selection)
+        action = choose(o["observation"], o["action_mask"])
+        assert o["action_mask"][action] == 1
+        env.step(action)
+    return num_steps
+
+
+def test_exported_policy_reloads_without_ray_and_plays_legal_moves(run_dir):
+    from agents import make_agent
+
+    path = str(run_dir / rs.POLICY_FILE)
+    game = envs.get_game("dragonhunt")
+    rng = np.random.default_rng(0)
+    for deterministic in (True, False):
+        agent = make_agent(path, game=game, deterministic=deterministic)
+        assert _play(lambda obs, mask: agent.act(obs, mask, rng)) > 0
+    net, info = load_policy(path)
+    assert info["game"] == "dragonhunt" and info["game_options"] == {"max_hands": MAX_HANDS}
+
+
+def test_rllib_checkpoint_reloads_and_plays_legal_moves(run_dir):
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    module_dir = run_dir / "checkpoint" / "learner_group" / "learner" / "rl_module" / rs.LEARNER
+    module = RLModule.from_checkpoint(module_dir.resolve())
+    net, _ = load_policy(run_dir / rs.POLICY_FILE)
+
+    def choose(obs, mask):
+        batch = {"observations": torch.as_tensor(obs)[None],
+                 "action_mask": torch.as_tensor(mask, dtype=torch.float32)[None]}
+        logits = module.forward_inference({"obs": batch})["action_dist_inputs"][0]
+        assert torch.all(logits[torch.as_tensor(mask) == 0] == MASKED_LOGIT)
+        # the exported network is the same policy
+        torch.testing.assert_close(net.logits(batch["observations"], batch["action_mask"])[0], logits)
+        return int(logits.argmax())
+
+    assert _play(choose) > 0

@@ -1,0 +1,185 @@
+"""Policies trained by :mod:`training.rllib_selfplay`, playable without Ray.
+
+The self-play script exports its learner as ``<out-dir>/policy.rllib.pt``: a
+``torch.save`` dictionary with the network's weights and what rebuilds it (the
+game, its options, layer sizes). Loading it needs torch only, not Ray:
+
+    import envs
+    import training.rllib_policy  # registers the ".rllib.pt" checkpoint loader
+    from agents import make_agent
+    agent = make_agent("runs/rllib/policy.rllib.pt", game=envs.get_game("dragonhunt"))
+
+so ``dragongym eval --agents runs/rllib/policy.rllib.pt,random`` works once
+this module is imported (or the loader is registered by name:
+``register_loader(".rllib.pt", "training.rllib_policy:load_agent")``). The
+double suffix keeps these files apart from other torch checkpoints: a loader
+registered for plain ``.pt`` must not be handed an RLlib export.
+
+The network (:class:`MaskedPolicyNet`) is the same object the RLlib module
+(:class:`training.rllib_selfplay.ActionMaskingTorchModule`) trains: a policy
+MLP whose illegal logits are replaced by the float32 minimum (probability
+exactly 0, no ``-inf`` arithmetic), and a separate value MLP that sees the
+observation only.
+"""
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.base import Agent, register_loader
+
+SUFFIX = ".rllib.pt"
+"""File suffix of exported policies (the :func:`agents.base.register_loader` key)."""
+FORMAT = "dragongym.rllib_policy"
+FORMAT_VERSION = 1
+DEFAULT_HIDDEN = (256, 256)
+MASKED_LOGIT = float(torch.finfo(torch.float32).min)
+"""The logit of an illegal action: softmax gives it probability exactly 0."""
+
+
+def _mlp(in_size, hidden, out_size, out_gain):
+    layers = []
+    size = in_size
+    for width in hidden:
+        linear = nn.Linear(size, width)
+        nn.init.orthogonal_(linear.weight, gain=np.sqrt(2))
+        nn.init.zeros_(linear.bias)
+        layers += [linear, nn.Tanh()]
+        size = width
+    head = nn.Linear(size, out_size)
+    nn.init.orthogonal_(head.weight, gain=out_gain)
+    nn.init.zeros_(head.bias)
+    layers.append(head)
+    return nn.Sequential(*layers)
+
+
+class MaskedPolicyNet(nn.Module):
+    """Actor-critic MLPs over a flat observation, with action masking.
+
+    Args:
+        obs_size: length of the float32 observation.
+        num_actions: size ``A`` of the ``Discrete(A)`` action space.
+        hidden: widths of the hidden layers (tanh), the same for both nets.
+    """
+
+    def __init__(self, obs_size, num_actions, hidden=DEFAULT_HIDDEN):
+        super().__init__()
+        self.obs_size = int(obs_size)
+        self.num_actions = int(num_actions)
+        self.hidden = tuple(int(h) for h in hidden)
+        # small policy-head gain: a near-uniform policy over the legal actions at first
+        self.pi = _mlp(self.obs_size, self.hidden, self.num_actions, out_gain=0.01)
+        self.vf = _mlp(self.obs_size, self.hidden, 1, out_gain=1.0)
+
+    def logits(self, obs, mask):
+        """Masked logits ``[B, A]``: illegal entries (``mask == 0``) become :data:`MASKED_LOGIT`."""
+        raw = self.pi(obs)
+        return torch.where(mask > 0, raw, torch.full_like(raw, MASKED_LOGIT))
+
+    def value(self, obs):
+        """State values ``[B]`` from the observation alone."""
+        return self.vf(obs).squeeze(-1)
+
+
+class RLlibPolicyAgent(Agent):
+    """An :class:`agents.base.Agent` playing a :class:`MaskedPolicyNet`.
+
+    Args:
+        net: the network.
+        deterministic: play the most probable legal action (default), or sample
+            from the masked policy with the caller's generator.
+        name: label in match tables.
+    """
+
+    def __init__(self, net, deterministic=True, name="rllib"):
+        self.net = net.eval()
+        self.deterministic = bool(deterministic)
+        self.name = name
+
+    def act_batch(self, obs, mask, rng):
+        mask = np.asarray(mask)
+        if not (mask != 0).any(axis=1).all():
+            raise ValueError("no legal action in some row of the mask")
+        with torch.no_grad():
+            logits = self.net.logits(torch.as_tensor(np.asarray(obs, dtype=np.float32)),
+                                     torch.as_tensor(mask.astype(np.float32)))
+        if self.deterministic:
+            return logits.argmax(dim=1).numpy().astype(np.int64)
+        legal = mask != 0
+        probs = torch.softmax(logits, dim=1).numpy().astype(np.float64) * legal
+        cumulative = np.cumsum(probs, axis=1)
+        u = rng.random(len(probs)) * cumulative[:, -1]
+        # the first index whose cumulative mass passes u has positive mass, so is legal
+        actions = np.argmax(cumulative > u[:, None], axis=1)
+        underflow = cumulative[:, -1] <= 0
+        actions[underflow] = np.argmax(legal[underflow], axis=1)
+        return actions.astype(np.int64)
+
+    def act(self, obs, mask, rng):
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None], rng)[0])
+
+
+def save_policy(path, state_dict, *, game, num_players, game_options, hidden, extra=None):
+    """Write an exported policy (see the module docstring).
+
+    Args:
+        path: file to write (conventionally ending in :data:`SUFFIX`).
+        state_dict: the :class:`MaskedPolicyNet` weights (tensors or arrays).
+        game: the :class:`envs.core.game.Game` it plays.
+        num_players: seats it was trained for.
+        game_options: the game options it was trained with.
+        hidden: hidden-layer widths of the network.
+        extra: more JSON-like facts to keep (iteration, steps sampled...).
+    """
+    spec = game.spec
+    payload = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": spec.name,
+        "game_version": int(spec.version),
+        "num_players": int(num_players),
+        "game_options": dict(game_options),
+        "obs_size": int(spec.obs_size),
+        "num_actions": int(spec.num_actions),
+        "hidden": [int(h) for h in hidden],
+        "state_dict": {k: torch.as_tensor(np.asarray(v)).clone() for k, v in state_dict.items()},
+        "extra": dict(extra or {}),
+    }
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(payload, tmp)
+    tmp.replace(path)
+    return path
+
+
+def load_policy(path):
+    """``(net, info)`` from an exported policy file; ``info`` is the saved
+    dictionary without the weights."""
+    payload = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a dragongym RLlib policy export")
+    if payload.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{path}: export format version {payload.get('format_version')}, "
+                         f"this code reads {FORMAT_VERSION}")
+    net = MaskedPolicyNet(payload["obs_size"], payload["num_actions"], payload["hidden"])
+    net.load_state_dict(payload["state_dict"])
+    net.eval()
+    info = {k: v for k, v in payload.items() if k != "state_dict"}
+    return net, info
+
+
+def load_agent(path, game=None, deterministic=True, **_):
+    """The :func:`agents.base.register_loader` loader for ``*.rllib.pt`` files."""
+    net, info = load_policy(path)
+    if game is not None:
+        spec = game.spec
+        if (spec.obs_size, spec.num_actions) != (info["obs_size"], info["num_actions"]):
+            raise ValueError(f"{path} was trained on {info['game']} (obs {info['obs_size']}, "
+                             f"{info['num_actions']} actions), not {spec.name} "
+                             f"(obs {spec.obs_size}, {spec.num_actions} actions)")
+    return RLlibPolicyAgent(net, deterministic=deterministic, name=f"rllib:{Path(path).name}")
+
+
+register_loader(SUFFIX, load_agent)
