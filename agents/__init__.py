@@ -5,7 +5,8 @@
 
 Built-in agents: ``"random"``, ``"mcts"`` (any game) and
 ``"dragonhunt.heuristic"``. Register more with :func:`register`; policy
-checkpoints (``*.zip`` from ``training.selfplay``) load through loaders
+checkpoints (``*.zip`` from ``training.selfplay``, ``*.rllib.pt`` from
+``training.rllib_selfplay``) load through loaders
 registered with :func:`register_loader`. Tournaments with ratings:
 :func:`agents.tournament.run_tournament`.
 """
@@ -17,6 +18,8 @@ from agents.random_agent import RandomAgent
 
 # MaskablePPO checkpoints written by training.selfplay (imported on first use)
 register_loader(".zip", "training.policy:load_agent")
+# policies exported by training.rllib_selfplay (the longest matching suffix wins)
+register_loader(".rllib.pt", "training.rllib_policy:load_agent")
 from agents.match import AgentStats, MatchResult, play_match
 
 __all__ = ["Agent", "AgentStats", "MatchResult", "RandomAgent", "list_agents", "make_agent",
