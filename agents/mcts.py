@@ -25,12 +25,13 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
   tiny budget the search plays like the agent and more simulations refine it.
   Children are then selected by PUCT, ``q + c_puct * P(a) * sqrt(N) / (1 + n)``
   with ``P`` = ``prior_weight`` for the agent's pick and the rest shared by
-  the other expanded children, and ``q`` the mean value normalised by the
-  range of values seen in this search (``normalize``): an alternative takes
-  visits from the agent's pick only when it scores clearly better. Decisions
+  the other expanded children, and ``q`` the mean value (in the reward scale;
+  ``normalize=True`` rescales it by the range of values seen in this search):
+  an alternative takes visits from the agent's pick only when it scores
+  clearly better. Decisions
   the game registers with :func:`register_prior_only` (many options, little
   at stake, e.g. single unit steps) are played by the agent without search.
-  Without a prior agent, selection is UCT (``c``) on normalised values.
+  Without a prior agent, selection is UCT (``c``).
 * **Budget**: ``simulations`` and/or ``time_ms`` per decision (whichever comes
   first; at least one simulation per legal root action is not guaranteed).
   A ``simulations`` budget makes results independent of the machine's speed
@@ -95,8 +96,9 @@ class MCTSAgent(Agent):
         c_puct: exploration constant of the prior-weighted (PUCT) selection
             used with a prior agent.
         normalize: compare mean values normalised to [0, 1] by the range of
-            values this search has seen (so the exploration constants do not
-            depend on the scale of the value function).
+            values this search has seen (the exploration constants then do not
+            depend on the value scale, but tiny, noisy differences get blown
+            up; off by default, see agents/EVAL.md).
         prior_weight: with a prior agent, the prior probability given to its
             pick at a node (the other expanded children share the rest);
             0 turns PUCT off (plain UCT with ``c``).
@@ -114,8 +116,8 @@ class MCTSAgent(Agent):
     uses_state = True
 
     def __init__(self, game=None, simulations=None, time_ms=None, c=1.0, rollout="random",
-                 rollout_depth=200, tree_depth=40, early_stop=True, normalize=True, prior_weight=0.5,
-                 c_puct=1.5, prior_only=True):
+                 rollout_depth=200, tree_depth=40, early_stop=True, normalize=False, prior_weight=0.5,
+                 c_puct=1.0, prior_only=True):
         if game is None:
             raise ValueError("mcts needs the game it will play")
         self.game = game
