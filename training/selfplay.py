@@ -106,6 +106,12 @@ class Args:
     """Share of episodes against the random bot."""
     mix_heuristic: float = 0.3
     """Share of episodes against the game's heuristic bot (if it has one)."""
+    imitate_decisions: int = 0
+    """Decisions of the teacher's self-play to imitate before RL (0 = from scratch)."""
+    imitate_teacher: str = ""
+    """Agent id of the teacher (default: the game's heuristic)."""
+    imitate_epochs: int = 3
+    """Behaviour-cloning passes over the demonstrations."""
     snapshot_every: int = 10
     """Updates between snapshots of the learner joining the league."""
     league_size: int = 8
@@ -143,7 +149,7 @@ class Args:
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("total_timesteps", "max_minutes", "eval_every", "eval_games", "final_eval_games",
+        for name in ("total_timesteps", "max_minutes", "eval_every", "imitate_decisions", "imitate_epochs", "eval_games", "final_eval_games",
                      "shaping", "blocks", "ent_coef", "target_kl"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
@@ -256,11 +262,14 @@ def plot_learning_curve(history, path, title):
                 label=f"vs {opponent}: wins / games")
         ax.plot(x, [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts],
                 "--", color=colour, alpha=0.6, label=f"vs {opponent}: wins / decided")
+    if not evals:
+        ax.text(0.5, 0.5, "no evaluation in this run", ha="center", transform=ax.transAxes)
     ax.set_xlabel("learner decisions (timesteps)")
     ax.set_ylabel("win rate")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    if evals:
+        ax.legend(fontsize=8)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -370,6 +379,24 @@ def save_checkpoint(model, run_dir, league, history):
 
 # ------------------------------------------------------------------------ train
 
+def warm_start(args, model):
+    """Behaviour-clone the teacher into ``model.policy``; returns the history entry."""
+    from training.imitation import behaviour_clone, collect_demonstrations
+    started = time.time()
+    teacher = args.imitate_teacher or f"{args.game}.heuristic"
+    options = args.game_options()
+    obs, masks, actions = collect_demonstrations(args.game, teacher, args.imitate_decisions,
+                                                 seed=args.seed, **options)
+    collected = time.time()
+    epochs = behaviour_clone(model.policy, obs, masks, actions, epochs=args.imitate_epochs,
+                             seed=args.seed,
+                             log=lambda e, loss, acc: print(f"imitation epoch {e}: loss {loss:.3f}, "
+                                                            f"accuracy {acc:.3f}", file=sys.stderr))
+    return {"kind": "imitation", "teacher": teacher, "decisions": len(actions), "time": time.time(),
+            "collect_seconds": collected - started, "train_seconds": time.time() - collected,
+            "epochs": [{"loss": loss, "accuracy": acc} for loss, acc in epochs]}
+
+
 def train(args):
     """Run self-play training (and the final evaluation); returns the run directory."""
     import torch
@@ -409,6 +436,8 @@ def train(args):
                             target_kl=args.target_kl or None, policy_kwargs=policy_kwargs(args),
                             tensorboard_log=str(run_dir / "tb"), seed=args.seed, device=args.device,
                             verbose=0)
+        if args.imitate_decisions:
+            history.append(warm_start(args, model))
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
     callback = _callback_class()(args, run_dir, league, history, deadline)
     started = time.time()

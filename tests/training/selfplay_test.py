@@ -185,7 +185,7 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     report = write_report(run, tmp_path / "REPORT.md").read_text()
     final = history[-1]["results"]["random"]
     assert f"| random | {final['games']} | {final['wins']} | {final['draws']} | {final['losses']} |" in report
-    assert (tmp_path / "REPORT_learning_curve.png").exists() and "`time/fps`" in report
+    assert (tmp_path / "REPORT_curve0.png").exists() and "`time/fps`" in report
 
     # --resume continues the same run from its checkpoint
     more = [sys.executable, "-m", "training.selfplay", "--resume", str(run), "--total-timesteps", "768",
@@ -220,3 +220,18 @@ def test_cli_train_passes_its_arguments_to_selfplay(capsys):
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert "dragongym train" in out and "--mix-heuristic" in out and "--resume" in out
+
+
+def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
+    from training.imitation import behaviour_clone, collect_demonstrations
+    obs, masks, actions = collect_demonstrations("dragonhunt", "dragonhunt.heuristic", 300, seed=2,
+                                                 max_hands=2)
+    assert obs.shape == (300, SPEC.obs_size) and masks[np.arange(300), actions].all()
+    again = collect_demonstrations("dragonhunt", "dragonhunt.heuristic", 300, seed=2, max_hands=2)
+    assert np.array_equal(again[2], actions) and np.array_equal(again[0], obs)   # seeded
+    policy = small_policy()
+    before = np.mean(PolicyAgent(policy).act_batch(obs, masks, None) == actions)
+    history = behaviour_clone(policy, obs, masks, actions, epochs=12, batch_size=100, lr=3e-3)
+    assert history[-1][0] < history[0][0]                          # the loss falls
+    after = np.mean(PolicyAgent(policy).act_batch(obs, masks, None) == actions)
+    assert after > before + 0.1, (before, after)                    # it copies the teacher
