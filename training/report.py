@@ -17,7 +17,8 @@ from pathlib import Path
 
 
 def _scalars(run_dir):
-    """``{tag: [(step, value), ...]}`` from the run's TensorBoard event files."""
+    """``{tag: [(step, value), ...]}`` from the run's TensorBoard event files, and
+    ``"_wall"``: the wall-clock times of every logged ``time/fps``."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     out = {}
     for f in sorted(Path(run_dir, "tb").rglob("events.out.tfevents.*")):
@@ -25,6 +26,8 @@ def _scalars(run_dir):
         ea.Reload()
         for tag in ea.Tags()["scalars"]:
             out.setdefault(tag, []).extend((e.step, e.value) for e in ea.Scalars(tag))
+        if "time/fps" in ea.Tags()["scalars"]:
+            out.setdefault("_wall", []).extend(e.wall_time for e in ea.Scalars("time/fps"))
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -59,6 +62,12 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
     updates = [h for h in history if h["kind"] == "update"]
     imitation = [h for h in history if h["kind"] == "imitation"]
     train_seconds = sum(h["train_seconds"] for h in ends)
+    first_update = next((h for h in history if h["kind"] == "update"), None)
+    if scalars.get("_wall") and first_update is not None:
+        # first update's collection time + first to last logged update: robust to a
+        # run stopped by hand and finished with --resume
+        per_update = first_update["timesteps"] / max(scalars["time/fps"][0][1], 1e-9)
+        train_seconds = max(train_seconds, scalars["_wall"][-1] - scalars["_wall"][0] + per_update)
     warm_seconds = sum(h["collect_seconds"] + h["train_seconds"] for h in imitation)
     timesteps = ends[-1]["timesteps"] if ends else 0
     curve = out.parent / f"{out.stem}_{tag}.png"
@@ -73,7 +82,7 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
                  if k in ("game", "seed", "max_minutes", "max_hands", "mix_self", "mix_random",
                           "mix_heuristic", "eval_every", "eval_games", "final_eval_games", "learning_rate",
                           "clip_range", "ent_coef", "imitate_decisions")) + "`",
-             f"- Training wall time: {train_seconds / 60:.1f} min; learner decisions: {timesteps:,}; "
+             f"- Training wall time (to the last logged update): {train_seconds / 60:.1f} min; learner decisions: {timesteps:,}; "
              f"PPO updates: {len(updates)}; mean SPS (timesteps / training wall time, evaluations "
              f"included): {timesteps / max(train_seconds, 1e-9):.0f}",
              *([f"- Imitation warm start (before the RL clock): {imitation[0]['decisions']:,} decisions of "
