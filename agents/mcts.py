@@ -23,15 +23,16 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
   node's first child is that agent's own choice and further children are
   added by progressive widening (``1 + sqrt(visits)`` children), so with a
   tiny budget the search plays like the agent and more simulations refine it.
-  Children are then selected by PUCT, ``q + c_puct * P(a) * sqrt(N) / (1 + n)``
+  By default children are then selected by UCT (``c``); with
+  ``prior_weight > 0`` by PUCT, ``q + c_puct * P(a) * sqrt(N) / (1 + n)``
   with ``P`` = ``prior_weight`` for the agent's pick and the rest shared by
   the other expanded children, and ``q`` the mean value (in the reward scale;
   ``normalize=True`` rescales it by the range of values seen in this search):
   an alternative takes visits from the agent's pick only when it scores
-  clearly better. Decisions
-  the game registers with :func:`register_prior_only` (many options, little
-  at stake, e.g. single unit steps) are played by the agent without search.
-  Without a prior agent, selection is UCT (``c``).
+  clearly better. With ``prior_only=True``, decisions the game registers
+  with :func:`register_prior_only` (many options, little at stake, e.g.
+  single unit steps) are played by the agent without search. Without a
+  prior agent, selection is always UCT (``c``).
 * **Budget**: ``simulations`` and/or ``time_ms`` per decision (whichever comes
   first; at least one simulation per legal root action is not guaranteed).
   A ``simulations`` budget makes results independent of the machine's speed
@@ -101,9 +102,14 @@ class MCTSAgent(Agent):
             up; off by default, see agents/EVAL.md).
         prior_weight: with a prior agent, the prior probability given to its
             pick at a node (the other expanded children share the rest);
-            0 turns PUCT off (plain UCT with ``c``).
+            0 (the default) turns PUCT off: plain UCT with ``c``.
         prior_only: leave the decisions the game registered with
-            :func:`register_prior_only` to the prior agent (no search).
+            :func:`register_prior_only` to the prior agent (no search); off
+            by default.
+
+    PUCT, ``prior_only`` and ``normalize`` are opt-in: in seat-rotated
+    Dragonhunt games against the heuristic none of them has beaten plain UCT
+    so far (agents/EVAL.md).
         rollout: ``"random"`` or ``"heuristic"`` (or an agent id that reads
             the state, e.g. ``"dragonhunt.heuristic"``).
         rollout_depth: decisions per rollout before the value function scores it.
@@ -116,8 +122,8 @@ class MCTSAgent(Agent):
     uses_state = True
 
     def __init__(self, game=None, simulations=None, time_ms=None, c=1.0, rollout="random",
-                 rollout_depth=200, tree_depth=40, early_stop=True, normalize=False, prior_weight=0.5,
-                 c_puct=1.0, prior_only=True):
+                 rollout_depth=200, tree_depth=40, early_stop=True, normalize=False, prior_weight=0.0,
+                 c_puct=1.0, prior_only=False):
         if game is None:
             raise ValueError("mcts needs the game it will play")
         self.game = game
@@ -322,15 +328,16 @@ register("mcts", lambda game=None, **kwargs: MCTSAgent(game=game, **kwargs))
 
 
 def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, decisions=200, seed=0,
-                          config=None, **agent_kwargs):
+                          config=None, every=3, **agent_kwargs):
     """How many simulations fit in ``time_ms`` on this machine.
 
     Plays the game with ``rollout`` agents in every seat (the game's heuristic
     when ``agent_kwargs`` has ``rollout="heuristic"``, else random) and, at
     every decision an MCTS agent with ``agent_kwargs`` would really search
     (more than one legal action, not left to its prior), times a fixed search
-    of 20 simulations without early stop, until ``decisions`` searches are
-    timed. ``config``: the game's options (e.g. ``{"max_hands": 20}``).
+    of 20 simulations without early stop at every ``every``-th such decision
+    (so the sample spreads over whole games), until ``decisions`` searches
+    are timed. ``config``: the game's options (e.g. ``{"max_hands": 20}``).
     Searches are timed by this process's CPU time, which is what wall time
     would be on an idle core and barely depends on the machine's load (the
     wall-clock figures come along for comparison). Returns a dict with
@@ -347,7 +354,7 @@ def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, d
     cfg = game.make_config(num_players=num_players, **(config or {}))
     act = np.zeros(1, dtype=np.int64)
     err = np.zeros(1, dtype=np.int8)
-    total_s, total_wall, total_sims, timed, g = 0.0, 0.0, 0, 0, 0
+    total_s, total_wall, total_sims, timed, seen, g = 0.0, 0.0, 0, 0, 0, 0
     while timed < decisions:
         state = game.new_states(1)
         game.reset(state, np.array([seed + g], dtype=np.uint64), cfg)
@@ -360,7 +367,8 @@ def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, d
             searched = (len(agent._legal(state)) > 1 and not (
                 agent._prior_agent is not None and agent.prior_only_fn is not None
                 and agent.prior_only_fn(state)))
-            if searched:
+            seen += searched
+            if searched and (seen - 1) % max(1, int(every)) == 0:
                 t, w = time.process_time(), time.perf_counter()
                 agent.act_state(game, state, p, np.random.default_rng([seed, g, timed]))
                 total_s += time.process_time() - t

@@ -32,11 +32,13 @@ def _positions(count, searched=True, seed=21, max_hands=3):
     return out
 
 
-def test_early_stop_picks_what_the_full_search_picks():
+@pytest.mark.parametrize("prior_weight", [0.0, 0.5])
+def test_early_stop_picks_what_the_full_search_picks(prior_weight):
     saved = 0
     for i, (state, p) in enumerate(_positions(12)):
-        full = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6, early_stop=False)
-        fast = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6, early_stop=True)
+        kw = dict(simulations=30, rollout="heuristic", rollout_depth=6, prior_weight=prior_weight)
+        full = MCTSAgent(GAME, early_stop=False, **kw)
+        fast = MCTSAgent(GAME, early_stop=True, **kw)
         a = full.act_state(GAME, state, p, np.random.default_rng(i))
         b = fast.act_state(GAME, state, p, np.random.default_rng(i))
         assert a == b
@@ -47,12 +49,13 @@ def test_early_stop_picks_what_the_full_search_picks():
             visits = sorted(fast.last_stats["root_visits"].values(), reverse=True) + [0]
             assert visits[0] > visits[1] + 30 - fast.last_stats["simulations"]
         saved += 30 - fast.last_stats["simulations"]
-    assert saved > 0, "early stop never triggered"
+    if prior_weight > 0:
+        assert saved > 0, "early stop never triggered"
 
 
 def test_early_stop_with_a_time_budget_plays_legally():
     state, p = _positions(1)[0]
-    agent = MCTSAgent(GAME, time_ms=30, rollout="heuristic", rollout_depth=6)
+    agent = MCTSAgent(GAME, time_ms=30, rollout="heuristic", rollout_depth=6, prior_weight=0.5)
     a = agent.act_state(GAME, state, p, np.random.default_rng(0))
     assert GAME.mask_of(state)[a] == 1 and agent.last_stats["simulations"] >= 1
 
@@ -60,7 +63,7 @@ def test_early_stop_with_a_time_budget_plays_legally():
 def test_prior_only_decisions_play_the_heuristic_without_search():
     assert PRIOR_ONLY_PHASES
     for i, (state, p) in enumerate(_positions(6, searched=False)):
-        agent = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6)
+        agent = MCTSAgent(GAME, simulations=30, rollout="heuristic", rollout_depth=6, prior_only=True)
         a = agent.act_state(GAME, state, p, np.random.default_rng(i))
         assert agent.last_stats["simulations"] == 0 and agent.last_stats["prior_only"]
         assert a == DragonhuntHeuristic(GAME).act_state(GAME, state, p, np.random.default_rng(i))
@@ -70,7 +73,11 @@ def test_prior_only_decisions_play_the_heuristic_without_search():
         assert searching.last_stats["simulations"] > 0
     # random rollouts have no prior agent: everything is searched
     state, p = _positions(1, searched=False)[0]
-    agent = MCTSAgent(GAME, simulations=5, rollout="random", rollout_depth=6)
+    agent = MCTSAgent(GAME, simulations=5, rollout="random", rollout_depth=6, prior_only=True)
+    agent.act_state(GAME, state, p, np.random.default_rng(0))
+    assert agent.last_stats["simulations"] > 0
+    # and it is off by default
+    agent = MCTSAgent(GAME, simulations=5, rollout="heuristic", rollout_depth=6)
     agent.act_state(GAME, state, p, np.random.default_rng(0))
     assert agent.last_stats["simulations"] > 0
 
