@@ -3,7 +3,6 @@ import json
 
 from benchmarks import peers, throughput
 from training.cli import main as cli_main
-from tests.core.conftest import race_registered  # noqa: F401  (fixture)
 
 
 def test_throughput_quick_writes_json_markdown_and_plot(tmp_path):
@@ -28,7 +27,7 @@ def test_peers_quick_runs_and_skips_missing_peers_cleanly(tmp_path):
     assert "comparison" in (tmp_path / "peers.md").read_text()
 
 
-def test_cli_bench_on_the_toy_game(race_registered, tmp_path, capsys):
-    assert cli_main(["bench", "--quick", "--games", race_registered, "--out", str(tmp_path)]) == 0
+def test_cli_bench_on_the_toy_game(race, tmp_path, capsys):
+    assert cli_main(["bench", "--quick", "--games", race, "--out", str(tmp_path)]) == 0
     assert "vector API" in capsys.readouterr().out
     assert (tmp_path / "throughput.json").exists()

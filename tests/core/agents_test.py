@@ -57,8 +57,8 @@ def test_registry_and_default_batch():
         make_agent("no_such_agent")
 
 
-def test_match_rotates_seats_and_is_deterministic(race_registered):
-    result = play_match(race_registered, ["random", "random", "random"], num_games=9, seed=4,
+def test_match_rotates_seats_and_is_deterministic(race):
+    result = play_match(race, ["random", "random", "random"], num_games=9, seed=4,
                         max_turns=100)
     assert [g.seating for g in result.games[:4]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 1, 2)]
     assert [s.label for s in result.stats] == ["random#0", "random#1", "random#2"]
@@ -67,18 +67,18 @@ def test_match_rotates_seats_and_is_deterministic(race_registered):
     assert sum(s.total_reward for s in result.stats) == pytest.approx(0, abs=1e-5)
     assert all(s.mean_length == sum(g.decisions for g in result.games) / 9 for s in result.stats)
     assert sum(s.decisions for s in result.stats) == sum(g.decisions for g in result.games)
-    again = play_match(race_registered, ["random"] * 3, num_games=9, seed=4, max_turns=100)
+    again = play_match(race, ["random"] * 3, num_games=9, seed=4, max_turns=100)
     assert again.games == result.games
-    other = play_match(race_registered, ["random"] * 3, num_games=9, seed=5, max_turns=100)
+    other = play_match(race, ["random"] * 3, num_games=9, seed=5, max_turns=100)
     assert other.games != result.games
 
 
-def test_match_counts_truncations_as_draws(race_registered):
-    result = play_match(race_registered, ["random", "random"], num_games=4, seed=0, max_turns=1)
+def test_match_counts_truncations_as_draws(race):
+    result = play_match(race, ["random", "random"], num_games=4, seed=0, max_turns=1)
     assert all(g.truncated for g in result.games)
     assert all(s.draws == 4 and s.wins == 0 and s.losses == 0 for s in result.stats)
 
 
-def test_match_checks_the_agent_count(race_registered):
+def test_match_checks_the_agent_count(race):
     with pytest.raises(ValueError, match="one agent per seat"):
-        play_match(race_registered, ["random"], num_games=1, num_players=2)
+        play_match(race, ["random"], num_games=1, num_players=2)

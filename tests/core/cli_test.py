@@ -14,7 +14,7 @@ def test_game_options_are_parsed():
         parse_game_options(["stray"])
 
 
-def test_match_prints_a_table(race_registered, capsys):
+def test_match_prints_a_table(race, capsys):
     argv = ["match", "--game", "race", "--players", "3", "--agents", "random", "--games", "6",
             "--seed", "1", "--max-turns", "100"]
     assert main(argv) == 0
@@ -29,7 +29,7 @@ def test_match_prints_a_table(race_registered, capsys):
     assert capsys.readouterr().out == out  # same seed, same table
 
 
-def test_match_reports_bad_input(race_registered, capsys):
+def test_match_reports_bad_input(race, capsys):
     assert main(["match", "--game", "race", "--games", "2", "--no-such-option", "1"]) == 2
     assert "invalid option for race" in capsys.readouterr().err
     assert main(["match", "--game", "race", "--agents", "random,random,random", "--players", "2"]) == 2

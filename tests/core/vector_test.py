@@ -50,8 +50,8 @@ def test_shapes_and_dtypes():
     assert (to_play == 1).all()
 
 
-def test_seeds_and_make_vec(race_registered):
-    venv = envs.make_vec(race_registered, 4, seed=7, num_players=2)
+def test_seeds_and_make_vec(race):
+    venv = envs.make_vec(race, 4, seed=7, num_players=2)
     venv.reset()
     assert np.array_equal(venv.states["seed"], seed_sequence(7, 4))
 

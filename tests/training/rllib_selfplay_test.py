@@ -28,15 +28,6 @@ MAX_HANDS = 2
 BATCH = 300
 
 
-@pytest.fixture
-def race():
-    """The toy game of tests/core (pure Python, quick games) registered as "race"."""
-    envs.register("race", "tests.core.toygame:GAME")
-    yield "race"
-    envs._FACTORIES.pop("race", None)
-    envs._GAMES.pop("race", None)
-
-
 # --- the env -----------------------------------------------------------------------
 
 def _play_random(env, rng, max_steps=10_000):
