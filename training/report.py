@@ -82,6 +82,8 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
                  if k in ("game", "seed", "max_minutes", "max_hands", "mix_self", "mix_random",
                           "mix_heuristic", "eval_every", "eval_games", "final_eval_games", "learning_rate",
                           "clip_range", "ent_coef", "imitate_decisions")) + "`",
+             *[f"- Resumed with {', '.join(f'--{k.replace(chr(95), chr(45))} {v}' for k, v in h['args'].items() if k not in ('resume', 'progress'))}"
+               for h in history if h["kind"] == "resume"],
              f"- Training wall time (to the last logged update): {train_seconds / 60:.1f} min; learner decisions: {timesteps:,}; "
              f"PPO updates: {len(updates)}; mean SPS (timesteps / training wall time, evaluations "
              f"included): {timesteps / max(train_seconds, 1e-9):.0f}",

@@ -416,10 +416,12 @@ def train(args):
                                               "eval_workers", "progress", "resume")}
         args = Args(**{**saved, **keep})
         history = json.loads((run_dir / "checkpoints" / "history.json").read_text())
+        # args.json keeps the launch arguments; each resume is recorded in the history
+        history.append({"kind": "resume", "time": time.time(), "args": keep})
     else:
         run_dir = Path(args.out_dir) / (args.run_name or default_run_name(args))
         run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=1))
+        (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=1))
 
     venv = make_vec_env(args)
     league = League({"self": args.mix_self, "random": args.mix_random, "heuristic": args.mix_heuristic},

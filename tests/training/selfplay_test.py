@@ -195,6 +195,8 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     history = json.loads((run / "history.json").read_text())
     ends = [h for h in history if h["kind"] == "end"]
     assert len(ends) == 2 and ends[-1]["timesteps"] >= 768
+    assert json.loads((run / "args.json").read_text())["total_timesteps"] == 512   # launch args kept
+    assert [h["args"]["total_timesteps"] for h in history if h["kind"] == "resume"] == [768]
 
 
 def test_a_checkpoint_of_another_game_is_refused(tmp_path):
@@ -235,3 +237,11 @@ def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
     assert history[-1][0] < history[0][0]                          # the loss falls
     after = np.mean(PolicyAgent(policy).act_batch(obs, masks, None) == actions)
     assert after > before + 0.1, (before, after)                    # it copies the teacher
+
+
+@pytest.mark.parametrize("name", ["dragonhunt_2p_imitation_s1.zip", "dragonhunt_2p_scratch_s0.zip"])
+def test_shipped_checkpoints_of_the_report_play_legal_moves(name):
+    agent = make_agent(str(ROOT / "training" / "checkpoints" / name), game=GAME)
+    obs, masks = live_positions(n=4)
+    picks = agent.act_batch(obs, masks, np.random.default_rng(0))
+    assert masks[np.arange(len(masks)), picks].all()
