@@ -5,13 +5,12 @@
 Every figure in the report is read from the run's files: ``args.json``,
 ``history.json`` (periodic and final evaluations, training time) and the
 TensorBoard scalars in ``tb/`` (SPS, KL, clip fraction, explained variance,
-league win rates). Each run's learning curve PNG is copied beside the report.
+league win rates). Each run's learning curve is drawn beside the report from its history.
 ``--notes`` appends a hand-written section (what was tried, what limits it)
 under its own heading, kept apart from the measured numbers.
 """
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -71,9 +70,10 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
     warm_seconds = sum(h["collect_seconds"] + h["train_seconds"] for h in imitation)
     timesteps = ends[-1]["timesteps"] if ends else 0
     curve = out.parent / f"{out.stem}_{tag}.png"
-    if (run_dir / "learning_curve.png").exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(run_dir / "learning_curve.png", curve)
+    from training.selfplay import plot_learning_curve
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plot_learning_curve(history, curve, f"{args['game']}, {args['num_players']} players, seed "
+                                        f"{args['seed']} ({run_dir.name})")
 
     start = (f"warm-started by imitating {imitation[0]['teacher']}" if imitation else "from scratch")
     lines = [f"## {args['game']}, {args['num_players']} players, {start} (`{run_dir.name}`)", "",

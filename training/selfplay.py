@@ -262,14 +262,23 @@ def plot_learning_curve(history, path, title):
                 label=f"vs {opponent}: wins / games")
         ax.plot(x, [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts],
                 "--", color=colour, alpha=0.6, label=f"vs {opponent}: wins / decided")
-    if not evals:
+    for h in (h for h in history if h.get("kind") == "final_eval"):
+        for opponent, colour in (("random", "tab:blue"), ("heuristic", "tab:red")):
+            r = h["results"].get(opponent)
+            if r is not None:
+                ax.plot([h["timesteps"]], [r["win_rate"]], "*", color=colour, ms=12,
+                        label=f"final, {h['games']} games vs {opponent}")
+                if r["decided_win_rate"] is not None:
+                    ax.plot([h["timesteps"]], [r["decided_win_rate"]], "*", color=colour, ms=12,
+                            alpha=0.5, markerfacecolor="none")
+    if not evals and not any(h.get("kind") == "final_eval" for h in history):
         ax.text(0.5, 0.5, "no evaluation in this run", ha="center", transform=ax.transAxes)
     ax.set_xlabel("learner decisions (timesteps)")
     ax.set_ylabel("win rate")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
-    if evals:
-        ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
