@@ -76,6 +76,8 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
                                         f"{args['seed']} ({run_dir.name})")
 
     start = (f"warm-started by imitating {imitation[0]['teacher']}" if imitation else "from scratch")
+    if imitation and not timesteps:
+        start = f"behaviour cloning of {imitation[0]['teacher']} only, no RL"
     lines = [f"## {args['game']}, {args['num_players']} players, {start} (`{run_dir.name}`)", "",
              f"- Command: `python -m training.selfplay " + " ".join(
                  f"--{k.replace('_', '-')} {v}" for k, v in args.items()

@@ -239,7 +239,8 @@ def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
     assert after > before + 0.1, (before, after)                    # it copies the teacher
 
 
-@pytest.mark.parametrize("name", ["dragonhunt_2p_imitation_s1.zip", "dragonhunt_2p_scratch_s0.zip"])
+@pytest.mark.parametrize("name", ["dragonhunt_2p_bc_s1.zip", "dragonhunt_2p_imitation_s1.zip",
+                                  "dragonhunt_2p_scratch_s0.zip"])
 def test_shipped_checkpoints_of_the_report_play_legal_moves(name):
     agent = make_agent(str(ROOT / "training" / "checkpoints" / name), game=GAME)
     obs, masks = live_positions(n=4)
