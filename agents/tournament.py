@@ -35,10 +35,9 @@ import numpy as np
 
 import envs
 from agents.base import Agent, make_agent
-from agents.match import AgentStats, GameOutcome
+from agents.match import _TIE, AgentStats, GameOutcome, _seat_results
 from envs.core.rng import seed_sequence
 
-_TIE = 1e-6
 
 
 def wilson_interval(successes, trials, z=1.96):
@@ -227,16 +226,6 @@ def _play_indexed(job):
     return GameRecord(i, tuple(seating), rewards, decisions, truncated)
 
 
-def _results(rewards):
-    top = max(rewards)
-    at_top = [abs(r - top) <= _TIE for r in rewards]
-    if all(at_top):
-        return ["draw"] * len(rewards)
-    if sum(at_top) == 1:
-        return ["win" if t else "loss" for t in at_top]
-    return ["draw" if t else "loss" for t in at_top]
-
-
 def _rate(agents, games, num_agents):
     """OpenSkill Plackett-Luce ratings from the games in order."""
     try:
@@ -340,7 +329,7 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
 
     summaries = [AgentSummary(label, agent_id, seats=[0] * num_players) for label, agent_id in zip(labels, ids)]
     for g in records:
-        for seat, outcome in enumerate(_results(g.rewards)):
+        for seat, outcome in enumerate(_seat_results(g.rewards)):
             a = summaries[g.seating[seat]]
             a.games += 1
             a.wins += outcome == "win"

@@ -318,7 +318,8 @@ def _callback_class():
             if not self.league.snapshots:
                 self.snapshot()
             else:
-                self.push_league(self.league.snapshots and {k: v[1] for k, v in self.league.snapshots.items()})
+                # resumed: the fresh workers need every snapshot the league holds
+                self.push_league({k: v[1] for k, v in self.league.snapshots.items()})
 
         def _on_step(self):
             for info in self.locals.get("infos", ()):
