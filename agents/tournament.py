@@ -262,7 +262,7 @@ def _elo(agents, games):                                      # pragma: no cover
 
 
 def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, workers=1,
-                   agent_kwargs=None, progress=True, on_game_end=None, **config):
+                   agent_kwargs=None, progress=True, on_game_end=None, games=None, **config):
     """Play ``num_games`` seat-rotated games and rate the agents.
 
     Args:
@@ -278,6 +278,10 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
             (e.g. ``{"mcts": {"time_ms": 50}}``).
         progress: show a tqdm progress bar on stderr.
         on_game_end: callable receiving each :class:`GameRecord` (in completion order).
+        games: optional indices into the ``num_games`` schedule to play instead
+            of all of them (a shard, or the rest of an interrupted run); each
+            game is the same as in the full tournament, so shards' records can
+            be merged.
         **config: the game's options (``max_hands=...``).
 
     Returns a :class:`TournamentResult`.
@@ -294,14 +298,18 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
     game.make_config(**config_kwargs)                        # validate early
     agent_kwargs = agent_kwargs or {}
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
-    labels = ids if len(set(ids)) == len(ids) else [f"{x}#{k}" for k, x in enumerate(ids)]
     specs = [(a, dict(agent_kwargs.get(a, {})) if isinstance(a, str) else {}) for a in agent_ids]
     seatings = schedule(len(agent_ids), num_players, num_games)
     game_seeds = seed_sequence(seed, num_games)
-    jobs = [(i, seatings[i], int(game_seeds[i]), seed) for i in range(num_games)]
+    if games is None:
+        games = range(num_games)
+    games = sorted(set(int(i) for i in games))
+    if games and not 0 <= games[0] <= games[-1] < num_games:
+        raise ValueError(f"games must be indices in 0..{num_games - 1}, got {games[0]}..{games[-1]}")
+    jobs = [(i, seatings[i], int(game_seeds[i]), seed) for i in games]
 
     from tqdm import tqdm
-    bar = tqdm(total=num_games, desc="games", unit="game", disable=None if progress else True,
+    bar = tqdm(total=len(jobs), desc="games", unit="game", disable=None if progress else True,
                file=sys.stderr)
     records = []
     try:
@@ -325,8 +333,16 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
             pool.join()
     finally:
         bar.close()
-    records.sort(key=lambda g: g.index)
+    return summarize(game_name, ids, records, num_players, seed, config)
 
+
+def summarize(game_name, agent_ids, records, num_players, seed=0, config=None):
+    """Tally played games (:class:`GameRecord`) into a :class:`TournamentResult`
+    with per-agent results and ratings; ``agent_ids`` are the agents' ids in the
+    order ``seating`` indexes them. Ratings are updated in game order."""
+    ids = list(agent_ids)
+    labels = ids if len(set(ids)) == len(ids) else [f"{x}#{k}" for k, x in enumerate(ids)]
+    records = sorted(records, key=lambda g: g.index)
     summaries = [AgentSummary(label, agent_id, seats=[0] * num_players) for label, agent_id in zip(labels, ids)]
     for g in records:
         for seat, outcome in enumerate(_seat_results(g.rewards)):
@@ -338,6 +354,41 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
             a.total_reward += g.rewards[seat]
             a.total_length += g.decisions
             a.seats[seat] += 1
-    system = _rate(summaries, records, len(agent_ids))
-    return TournamentResult(game=game_name, num_players=num_players, seed=seed, config=dict(config),
+    system = _rate(summaries, records, len(ids))
+    return TournamentResult(game=game_name, num_players=num_players, seed=seed, config=dict(config or {}),
                             agents=summaries, games=records, rating_system=system)
+
+
+def load_tournament(path):
+    """Read a saved ``tournament.json`` (a file or the directory holding it) back
+    into a :class:`TournamentResult`."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "tournament.json")
+    with open(path) as f:
+        d = json.load(f)
+    records = [GameRecord(g["index"], tuple(g["seating"]), tuple(g["rewards"]), g["decisions"],
+                          g["truncated"]) for g in d["games"]]
+    return summarize(d["game"], [a["agent_id"] for a in d["agents"]], records, d["num_players"],
+                     d["seed"], d["config"])
+
+
+def merge_tournaments(results):
+    """Join shards of one tournament (runs with the same game, agents, players,
+    seed and options, each playing some ``games=`` of the schedule) into one
+    result. A game played by two shards must have the same outcome in both
+    (the schedule is deterministic); it is counted once."""
+    results = list(results)
+    if not results:
+        raise ValueError("merge_tournaments needs at least one result")
+    first = results[0]
+    key = lambda r: (r.game, r.num_players, r.seed, dict(r.config), [a.agent_id for a in r.agents])
+    by_index = {}
+    for r in results:
+        if key(r) != key(first):
+            raise ValueError(f"cannot merge different tournaments: {key(r)} vs {key(first)}")
+        for g in r.games:
+            seen = by_index.setdefault(g.index, g)
+            if (seen.seating, seen.rewards, seen.decisions) != (g.seating, g.rewards, g.decisions):
+                raise ValueError(f"game {g.index} has different outcomes in two shards: {seen} vs {g}")
+    return summarize(first.game, [a.agent_id for a in first.agents], by_index.values(),
+                     first.num_players, first.seed, first.config)

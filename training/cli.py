@@ -14,6 +14,7 @@ in :data:`SUBCOMMANDS`. The work itself lives in library modules so scripts and
 tests can call it without the CLI.
 """
 import argparse
+import os
 import sys
 
 import envs
@@ -190,14 +191,54 @@ def add_eval(subparsers):
     parser.add_argument("--mcts-depth", type=int, default=None,
                         help="MCTS rollout depth in decisions before the position is scored "
                              "(default: 200)")
+    parser.add_argument("--only-games", default=None, metavar="START:STOP",
+                        help="play only games START..STOP-1 of the --games schedule (a shard, or the "
+                             "rest of an interrupted run); each is the game the full run plays")
+    parser.add_argument("--merge", nargs="+", default=None, metavar="DIR",
+                        help="play nothing: join the saved shards (their --out directories) of one "
+                             "tournament, print the table and write it to --out")
     parser.add_argument("--out", default=None, help="directory for tournament.json/.csv and ratings.png")
     parser.set_defaults(run=run_eval)
 
 
+def _parse_game_range(text, num_games):
+    """``"START:STOP"`` -> ``range(START, STOP)`` inside ``0..num_games``, or an error string."""
+    try:
+        start, stop = (int(x) for x in text.split(":"))
+    except ValueError:
+        return f"--only-games must be START:STOP (two integers), got {text!r}"
+    if not 0 <= start < stop <= num_games:
+        return f"--only-games {text} must satisfy 0 <= START < STOP <= --games ({num_games})"
+    return range(start, stop)
+
+
+def _print_tournament(result, out):
+    settings = "".join(f", {k}={v}" for k, v in sorted(result.config.items()))
+    truncated = sum(g.truncated for g in result.games)
+    spec = envs.get_game(result.game).spec
+    print(f"{spec.name} v{spec.version}: {result.num_players} players, {len(result.games)} games "
+          f"(seats rotated), seed {result.seed}{settings}; {truncated} truncated (draws); "
+          f"ratings: {result.rating_system}")
+    print(result.table())
+    if out:
+        result.save(out)
+        print(f"wrote {out}/tournament.json, tournament.csv, ratings.png")
+
+
 def run_eval(args, options):
     from agents import is_agent_id, list_agents
-    from agents.tournament import run_tournament
+    from agents.tournament import load_tournament, merge_tournaments, run_tournament
 
+    if args.merge:
+        missing = [d for d in args.merge if not os.path.exists(os.path.join(d, "tournament.json"))]
+        if missing:
+            return _fail(f"no tournament.json in {', '.join(missing)}")
+        try:
+            result = merge_tournaments(load_tournament(d) for d in args.merge)
+        except ValueError as e:
+            return _fail(str(e))
+        _print_tournament(result, args.out)
+        return 0
     game = envs.get_game(args.game)
     agent_ids = [a for a in args.agents.split(",") if a]
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
@@ -208,6 +249,11 @@ def run_eval(args, options):
         return _fail("--games must be at least 1")
     if args.workers < 1:
         return _fail("--workers must be at least 1")
+    games = None
+    if args.only_games is not None:
+        games = _parse_game_range(args.only_games, args.games)
+        if isinstance(games, str):
+            return _fail(games)
     error = _check_game_options(game, num_players, options)
     if error:
         return _fail(error)
@@ -219,16 +265,8 @@ def run_eval(args, options):
     if args.mcts_depth is not None:
         mcts["rollout_depth"] = args.mcts_depth
     result = run_tournament(args.game, agent_ids, args.games, num_players=num_players, seed=args.seed,
-                            workers=args.workers, agent_kwargs={"mcts": mcts}, **options)
-    truncated = sum(g.truncated for g in result.games)
-    settings = "".join(f", {k}={v}" for k, v in sorted(options.items()))
-    print(f"{game.spec.name} v{game.spec.version}: {num_players} players, {args.games} games "
-          f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated (draws); "
-          f"ratings: {result.rating_system}")
-    print(result.table())
-    if args.out:
-        result.save(args.out)
-        print(f"wrote {args.out}/tournament.json, tournament.csv, ratings.png")
+                            workers=args.workers, agent_kwargs={"mcts": mcts}, games=games, **options)
+    _print_tournament(result, args.out)
     return 0
 
 

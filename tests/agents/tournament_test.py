@@ -4,7 +4,8 @@ from collections import Counter
 
 import pytest
 
-from agents.tournament import run_tournament, schedule, wilson_interval
+from agents.tournament import (load_tournament, merge_tournaments, run_tournament, schedule,
+                               wilson_interval)
 from training.cli import main
 
 
@@ -56,6 +57,43 @@ def test_tournament_is_deterministic_for_any_worker_count(race):
     assert [a.as_dict() for a in one.agents] == [a.as_dict() for a in two.agents]
 
 
+def test_a_shard_of_games_replays_those_games_of_the_full_tournament(race):
+    kwargs = dict(num_games=10, seed=4, progress=False, agent_kwargs={"mcts": {"simulations": 15}})
+    full = run_tournament(race, ["random", "mcts"], **kwargs)
+    shard = run_tournament(race, ["random", "mcts"], games=[7, 2, 5, 2], **kwargs)
+    assert [g.index for g in shard.games] == [2, 5, 7]
+    assert [(g.seating, g.rewards, g.decisions) for g in shard.games] == \
+        [(g.seating, g.rewards, g.decisions) for g in full.games if g.index in (2, 5, 7)]
+    assert sum(a.games for a in shard.agents) == 2 * 3
+
+
+def test_a_shard_outside_the_schedule_is_refused(race):
+    with pytest.raises(ValueError, match="games must be indices in 0..9"):
+        run_tournament(race, ["random", "random"], num_games=10, games=[3, 10], progress=False)
+
+
+def test_merged_shards_give_the_full_tournament(race, tmp_path):
+    kwargs = dict(num_games=9, seed=2, progress=False, agent_kwargs={"mcts": {"simulations": 15}})
+    full = run_tournament(race, ["random", "mcts"], **kwargs)
+    run_tournament(race, ["random", "mcts"], games=range(0, 5), **kwargs).save(tmp_path / "a")
+    run_tournament(race, ["random", "mcts"], games=range(4, 9), **kwargs).save(tmp_path / "b")
+    merged = merge_tournaments([load_tournament(tmp_path / "a"), load_tournament(tmp_path / "b")])
+    assert merged.as_dict() == full.as_dict()       # game 4, in both shards, counted once
+
+
+def test_shards_of_different_tournaments_are_not_merged(race):
+    kwargs = dict(num_games=4, progress=False)
+    a = run_tournament(race, ["random", "random"], seed=0, games=[0, 1], **kwargs)
+    b = run_tournament(race, ["random", "random"], seed=1, games=[2, 3], **kwargs)
+    with pytest.raises(ValueError, match="cannot merge different tournaments"):
+        merge_tournaments([a, b])
+    forged = run_tournament(race, ["random", "random"], seed=0, games=[1], **kwargs)
+    forged.games[0].rewards = tuple(-r for r in forged.games[0].rewards) if any(forged.games[0].rewards) \
+        else (1.0, -1.0)
+    with pytest.raises(ValueError, match="game 1 has different outcomes"):
+        merge_tournaments([a, forged])
+
+
 def test_dragonhunt_tournament_is_deterministic_for_any_worker_count():
     kwargs = dict(num_games=4, seed=5, progress=False, max_hands=1)
     one = run_tournament("dragonhunt", ["random", "dragonhunt.heuristic"], workers=1, **kwargs)
@@ -81,3 +119,21 @@ def test_eval_command_prints_the_table(race, tmp_path, capsys):
     assert "decided win rate" in text and "mcts" in text and "rating" in text
     assert (out / "tournament.json").exists()
     assert main(["eval", "--game", race, "--agents", "random,nobody", "--games", "2"]) == 2
+
+
+def test_eval_command_plays_a_shard_and_merges_shards(race, tmp_path, capsys):
+    common = ["eval", "--game", race, "--agents", "random,mcts", "--games", "6", "--mcts-sims", "10",
+              "--mcts-depth", "5", "--max-turns", "20"]
+    assert main(common + ["--out", str(tmp_path / "full")]) == 0
+    assert main(common + ["--only-games", "0:3", "--out", str(tmp_path / "s0")]) == 0
+    assert main(common + ["--only-games", "3:6", "--out", str(tmp_path / "s1")]) == 0
+    assert "3 games" in capsys.readouterr().out
+    assert main(["eval", "--merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(tmp_path / "m")]) == 0
+    assert "6 games" in capsys.readouterr().out
+    full = json.loads((tmp_path / "full" / "tournament.json").read_text())
+    assert json.loads((tmp_path / "m" / "tournament.json").read_text()) == full
+    assert main(common + ["--only-games", "4:9"]) == 2
+    assert main(common + ["--only-games", "four"]) == 2
+    assert main(["eval", "--merge", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert "0 <= START < STOP <= --games (6)" in err and "START:STOP" in err and "no tournament.json" in err
