@@ -34,11 +34,11 @@ class Agent:
 
         Called by runners that own the state (tournaments, the match runner)
         when :attr:`uses_state` is True. ``state`` is the live 1-record array of
-        ``game`` (an :class:`envs.core.game.Game`): read it, never write it (copy
+        ``game`` (an :class:`dragongym.envs.core.game.Game`): read it, never write it (copy
         it for look-ahead). The record holds hidden information too (other
         seats' secret cards, the RNG stream of future dice): an agent may only
         use what ``player`` could know, i.e. read it through the game's
-        documented view (e.g. ``envs.dragonhunt.view``) and search on copies
+        documented view (e.g. ``dragongym.envs.dragonhunt.view``) and search on copies
         passed through ``game.determinize(copy, player, rng)``.
 
         The default plays :meth:`act` on the observation and mask of ``player``.
@@ -63,7 +63,7 @@ def register(agent_id, factory):
     Args:
         agent_id: the name used on the command line and in :func:`make_agent`.
         factory: callable ``factory(game=None, **kwargs) -> Agent``; ``game`` is
-            the :class:`envs.core.game.Game` the agent will play, for agents
+            the :class:`dragongym.envs.core.game.Game` the agent will play, for agents
             that need its spec or rules.
     """
     _FACTORIES[agent_id] = factory

@@ -2,18 +2,18 @@
 evaluation that search agents use at their depth cap.
 
 It reads the position only through the documented view
-(:mod:`envs.dragonhunt.view`) and, for the few chance-laden choices it scores by
+(:mod:`dragongym.envs.dragonhunt.view`) and, for the few chance-laden choices it scores by
 look-ahead, searches copies passed through ``GAME.determinize`` first, so it
 never uses the other seats' face-down cards or the future dice.
 """
 import numpy as np
 
-from agents.base import Agent, register
-from agents.mcts import register_prior_only, register_value
-from agents.random_agent import RandomAgent
-from envs.dragonhunt import rules as R
-from envs.dragonhunt import view as V
-from envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS
+from dragongym.agents.base import Agent, register
+from dragongym.agents.mcts import register_prior_only, register_value
+from dragongym.agents.random_agent import RandomAgent
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt import view as V
+from dragongym.envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS
 
 A_DONE, A_DIE0, A_CARD0, A_TYPE0 = R.A_DONE, R.A_DIE0, R.A_CARD0, R.A_TYPE0
 NC = R.NC
@@ -114,7 +114,7 @@ class DragonhuntHeuristic(Agent):
     uses_state = True
 
     def __init__(self, game=None):
-        from envs.dragonhunt.game import GAME
+        from dragongym.envs.dragonhunt.game import GAME
         self.game = game if game is not None else GAME
         self._random = RandomAgent()
         self._tried_key = None

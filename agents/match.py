@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import envs
-from agents.base import Agent, make_agent
-from envs.core.rng import seed_sequence
+import dragongym
+from dragongym.agents.base import Agent, make_agent
+from dragongym.envs.core.rng import seed_sequence
 
 _TIE = 1e-6  # rewards closer than this are equal when deciding wins and draws
 
@@ -144,7 +144,7 @@ def play_match(game_name, agent_ids, num_games, seed=0, num_players=None, on_gam
     """Play ``num_games`` seat-rotated games of ``game_name``.
 
     Args:
-        game_name: registered game id (``envs.list_games()``).
+        game_name: registered game id (``dragongym.list_games()``).
         agent_ids: one entry per seat: an agent registry id or an
             :class:`Agent` object.
         num_games: games to play.
@@ -161,11 +161,11 @@ def play_match(game_name, agent_ids, num_games, seed=0, num_players=None, on_gam
         raise ValueError(f"{len(agent_ids)} agents for {n} seats; give one agent per seat")
     if seed < 0:
         raise ValueError("seed must be a non-negative int")
-    game = envs.get_game(game_name)
+    game = dragongym.get_game(game_name)
     agents = [a if isinstance(a, Agent) else make_agent(a, game=game) for a in agent_ids]
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
     stats = [AgentStats(label, agent_id) for label, agent_id in zip(_labels(ids), ids)]
-    env = envs.make(game_name, num_players=n, **config)
+    env = dragongym.make(game_name, num_players=n, **config)
     game_seeds = seed_sequence(seed, num_games)
     result = MatchResult(game=game_name, num_players=n, seed=seed, config=dict(config), stats=stats)
 

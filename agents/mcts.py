@@ -1,6 +1,6 @@
 """Monte Carlo tree search for every dragongym game (``"mcts"``).
 
-Generic over the :class:`envs.core.game.Game` contract: it copies the 1-record
+Generic over the :class:`dragongym.envs.core.game.Game` contract: it copies the 1-record
 state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
 ``determinize`` and, when the game supplies it, ``playout``.
 
@@ -51,7 +51,7 @@ import time
 
 import numpy as np
 
-from agents.base import Agent, make_agent, register
+from dragongym.agents.base import Agent, make_agent, register
 
 _VALUES = {}   # game name -> fn(state) -> float array[num_players]
 _PRIOR_ONLY = {}   # game name -> fn(state) -> bool
@@ -320,7 +320,7 @@ class MCTSAgent(Agent):
 
 
 def _overrides(game, method):
-    from envs.core.game import Game
+    from dragongym.envs.core.game import Game
     return getattr(type(game), method) is not getattr(Game, method)
 
 
@@ -344,8 +344,8 @@ def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, d
     ``ms_per_sim`` (CPU time / total simulations), ``simulations``
     (``time_ms / ms_per_sim``, rounded down), ``wall_ms_per_sim`` and the counts.
     """
-    import envs
-    game = envs.get_game(game_name)
+    import dragongym
+    game = dragongym.get_game(game_name)
     kwargs = dict(agent_kwargs, simulations=20, time_ms=None, early_stop=False)
     agent = MCTSAgent(game=game, **kwargs)
     player_id = kwargs.get("rollout", "random")

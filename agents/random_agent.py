@@ -1,7 +1,7 @@
 """The uniform random agent: a baseline and the benchmark workload."""
 import numpy as np
 
-from agents.base import Agent, register
+from dragongym.agents.base import Agent, register
 
 
 class RandomAgent(Agent):

@@ -1,6 +1,6 @@
 """Seat-rotated tournaments with confidence intervals and OpenSkill ratings.
 
-    from agents.tournament import run_tournament
+    from dragongym.agents.tournament import run_tournament
     result = run_tournament("dragonhunt", ["random", "dragonhunt.heuristic"], num_games=400,
                             num_players=2, seed=0, workers=2, max_hands=8)
     print(result.table())
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field, asdict
 
 import numpy as np
 
-import envs
-from agents.base import Agent, make_agent
-from agents.match import _TIE, AgentStats, GameOutcome, _seat_results
-from envs.core.rng import seed_sequence
+import dragongym
+from dragongym.agents.base import Agent, make_agent
+from dragongym.agents.match import _TIE, AgentStats, GameOutcome, _seat_results
+from dragongym.envs.core.rng import seed_sequence
 
 
 
@@ -117,7 +117,7 @@ class TournamentResult:
     rating_system: str = "openskill.PlackettLuce"
 
     def table(self):
-        from training.cli import format_table
+        from dragongym.training.cli import format_table
         rows = []
         for a in self.agents:
             lo, hi = a.win_ci
@@ -212,7 +212,7 @@ def _make_agents(game, agent_specs):
 def _init_worker(game_name, agent_specs, config_kwargs, child=True):
     if child and "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-    game = envs.get_game(game_name)
+    game = dragongym.get_game(game_name)
     _WORKER.update(game=game, agents=_make_agents(game, agent_specs),
                    config=game.make_config(**config_kwargs))
 
@@ -288,7 +288,7 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
     """
     if seed < 0:
         raise ValueError("seed must be a non-negative int")
-    game = envs.get_game(game_name)
+    game = dragongym.get_game(game_name)
     spec = game.spec
     if num_players is None:
         num_players = min(max(len(agent_ids), spec.min_players), spec.max_players)

@@ -14,8 +14,8 @@ with ``pip install -e ".[peers]"``):
   auto-reset and a random legal action, called from Python once per batch step
   (observations are always computed by Pgx).
 
-    python -m benchmarks.peers            # ours + peers -> results/peers.{json,md,png}
-    python -m benchmarks.peers --quick    # smoke run: fast peers only, short timings
+    python -m dragongym.benchmarks.peers            # ours + peers -> results/peers.{json,md,png}
+    python -m dragongym.benchmarks.peers --quick    # smoke run: fast peers only, short timings
 
 Targets (reported, not asserted): Dragonhunt vector API at B=1024 >= 10x
 OpenSpiel chess without observations and >= 5x OpenSpiel chess with the
@@ -42,7 +42,7 @@ def _median(values):
 
 # ------------------------------------------------------------------ PettingZoo
 def bench_pettingzoo(env_name, seconds, seed=0):
-    from benchmarks.throughput import aec_random_play
+    from dragongym.benchmarks.throughput import aec_random_play
     module = __import__(f"pettingzoo.classic.{env_name}", fromlist=["env"])
     return aec_random_play(module.env(), seconds, seed)
 
@@ -173,7 +173,7 @@ def run_peers(quick=False, reps=3, log=print):
 
 
 def _ours(result, batch, obs, threads=1, game="dragonhunt", path="vector API"):
-    from benchmarks.throughput import find
+    from dragongym.benchmarks.throughput import find
     r = find(result["rows"], game=game, path=path, batch=batch, obs=obs, threads=threads)
     return r["median"] if r else None
 
@@ -228,7 +228,7 @@ def markdown(result):
 
 
 def main(argv=None):
-    from benchmarks import throughput
+    from dragongym.benchmarks import throughput
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short run (smoke test)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions per figure (default: %(default)s)")

@@ -3,7 +3,7 @@
 Decisions per second through
 
 (a) the PettingZoo AEC loop (``env.last()``, a random legal action, ``env.step``),
-(b) the vector API (``envs.make_vec``) at B = 1, 64, 1024, 8192, with and without
+(b) the vector API (``dragongym.make_vec``) at B = 1, 64, 1024, 8192, with and without
     observations, on 1 and 2 threads (the random policy is ``sample_actions``,
     a compiled pick from the mask, so the figure is the environment's),
 (c) the bare compiled core (``envs/<game>/playout.py``: random play inside one
@@ -14,9 +14,9 @@ process's peak resident memory. Each figure is the median of several
 repetitions (spread = min..max). Writes ``throughput.json``, ``throughput.md``
 and ``throughput.png`` (decisions/s against batch size) to the results folder.
 
-    python -m benchmarks.throughput                  # default suite -> results/
-    python -m benchmarks.throughput --peers          # + PettingZoo/OpenSpiel/Pgx (benchmarks/peers.py)
-    python -m benchmarks.throughput --quick          # a short smoke run
+    python -m dragongym.benchmarks.throughput                  # default suite -> results/
+    python -m dragongym.benchmarks.throughput --peers          # + PettingZoo/OpenSpiel/Pgx (benchmarks/peers.py)
+    python -m dragongym.benchmarks.throughput --quick          # a short smoke run
     dragongym bench [--quick] [--peers] [--out DIR]  # the same from the CLI
 """
 import argparse
@@ -47,8 +47,8 @@ def peak_rss_bytes():
 
 def bench_aec(game_name, num_players, seconds, seed=0, **config):
     """AEC loop: env.last() + a random legal action + env.step, as a user writes it."""
-    import envs
-    return aec_random_play(envs.make(game_name, num_players=num_players, **config), seconds, seed)
+    import dragongym
+    return aec_random_play(dragongym.make(game_name, num_players=num_players, **config), seconds, seed)
 
 
 def aec_random_play(env, seconds, seed=0):
@@ -76,8 +76,8 @@ def aec_random_play(env, seconds, seed=0):
 
 def bench_vec(game_name, batch, with_obs, threads, seconds, num_players=2, seed=0, **config):
     """Vector API: ``step(sample_actions(rng))`` in a loop; decisions = B per step."""
-    import envs
-    venv = envs.make_vec(game_name, batch, seed=seed, num_players=num_players, observations=with_obs,
+    import dragongym
+    venv = dragongym.make_vec(game_name, batch, seed=seed, num_players=num_players, observations=with_obs,
                          num_threads=threads, parallel_threshold=64 if threads > 1 else 1 << 62,
                          **config)
     rng = np.random.default_rng(seed)
@@ -99,8 +99,8 @@ def bench_vec(game_name, batch, with_obs, threads, seconds, num_players=2, seed=
 
 def vec_bytes_per_game(game_name, with_obs, num_players=2, **config):
     """Bytes held per game by a vector env (state, mask, count, obs, rewards, ...)."""
-    import envs
-    venv = envs.make_vec(game_name, 64, num_players=num_players, observations=with_obs, **config)
+    import dragongym
+    venv = dragongym.make_vec(game_name, 64, num_players=num_players, observations=with_obs, **config)
     total = 0
     for value in vars(venv).values():
         if isinstance(value, np.ndarray) and value.shape[:1] == (64,):
@@ -110,7 +110,7 @@ def vec_bytes_per_game(game_name, with_obs, num_players=2, **config):
 
 def _playout_module(game_name):
     try:
-        return importlib.import_module(f"envs.{game_name}.playout")
+        return importlib.import_module(f"dragongym.envs.{game_name}.playout")
     except ImportError:
         return None
 
@@ -118,10 +118,10 @@ def _playout_module(game_name):
 def bench_core(game_name, batch, steps, with_obs, threads, num_players=2, max_hands=8, seed=0):
     """Bare compiled core: random legal play inside one compiled loop (``playout.py``)."""
     from numba import set_num_threads
-    import envs
-    from envs.core.rng import seed_sequence
+    import dragongym
+    from dragongym.envs.core.rng import seed_sequence
     playout = _playout_module(game_name)
-    game = envs.get_game(game_name)
+    game = dragongym.get_game(game_name)
     S = game.new_states(batch)
     game.reset(S, seed_sequence(seed, batch), game.make_config(num_players=num_players, max_hands=max_hands))
     masks = np.zeros((batch, game.spec.num_actions), dtype=np.int8)
@@ -152,15 +152,15 @@ def warm_up(game_name, threads=(1, 2)):
 
 def run_suite(games=None, quick=False, reps=3, players=2, threads=(1, 2), batches=None, log=print):
     """Every measurement for every game; returns the result dict (rows + memory)."""
-    import envs
-    games = games or envs.list_games()
+    import dragongym
+    games = games or dragongym.list_games()
     reps = 1 if quick else reps
     batches = batches or (QUICK_BATCHES if quick else BATCHES)
     vec_seconds = 0.15 if quick else 1.0
     aec_seconds = 0.3 if quick else 2.0
     rows, memory = [], {}
     for name in games:
-        game = envs.get_game(name)
+        game = dragongym.get_game(name)
         log(f"[{name}] compiling / loading kernels ...")
         warm_up(name, threads)
 
@@ -252,7 +252,7 @@ def markdown(result):
                  f"{result['players']} players, median of {max((r['reps'] for r in result['rows']), default=0)} "
                  f"repetition(s).")
     if result.get("peers"):
-        from benchmarks import peers
+        from dragongym.benchmarks import peers
         lines.append("")
         lines.append(peers.markdown(result))
     return "\n".join(lines)
@@ -323,7 +323,7 @@ def run(args, log=print):
     games = args.games.split(",") if args.games else None
     result = run_suite(games, quick=args.quick, reps=args.reps, players=args.players, log=log)
     if args.peers:
-        from benchmarks import peers
+        from dragongym.benchmarks import peers
         result["peers"] = peers.run_peers(quick=args.quick, reps=1 if args.quick else args.reps, log=log)
         result["peak_rss_bytes"] = peak_rss_bytes()
     table = write(result, args.out)

@@ -1,16 +1,17 @@
 """dragongym environments: a registry of games and the adapters over them.
 
-    import envs
-    env = envs.make("dragonhunt", num_players=3)     # PettingZoo AECEnv
-    venv = envs.make_vec("dragonhunt", 1024, seed=0)  # vector API, arrays in/out
-    genv = envs.make_single_agent("dragonhunt", opponents=[agent])  # Gymnasium
+    import dragongym
+    env = dragongym.make("dragonhunt", num_players=3)     # PettingZoo AECEnv
+    venv = dragongym.make_vec("dragonhunt", 1024, seed=0)  # vector API, arrays in/out
+    genv = dragongym.make_single_agent("dragonhunt", opponents=[agent])  # Gymnasium
 
 Importing this package is cheap: it imports no numba code, gymnasium,
 pettingzoo or torch. A game's rules module is imported the first time the game
 is asked for.
 """
+# jitcache: no compiled code
 # First, before anything can import numba-compiled code: pick the cache folder.
-from envs.core import jitcache  # noqa: F401  (imported for its effect)
+from dragongym.envs.core import jitcache  # noqa: F401  (imported for its effect)
 
 import importlib
 
@@ -24,7 +25,7 @@ def register(name, game_factory):
     Args:
         name: registry id used by :func:`make` and :func:`get_game`.
         game_factory: a zero-argument callable returning the game's
-            :class:`envs.core.game.Game` instance, or a ``"module:ATTRIBUTE"``
+            :class:`dragongym.envs.core.game.Game` instance, or a ``"module:ATTRIBUTE"``
             string naming that instance (imported on first use, so registering
             costs nothing).
     """
@@ -40,7 +41,7 @@ def list_games():
 
 
 def get_game(name):
-    """The :class:`envs.core.game.Game` instance registered as ``name``."""
+    """The :class:`dragongym.envs.core.game.Game` instance registered as ``name``."""
     game = _GAMES.get(name)
     if game is not None:
         return game
@@ -69,7 +70,7 @@ def make(name, num_players=None, render_mode=None, seed=None, **config):
             without a seed; ``reset(seed=...)`` overrides it.
         **config: the game's options (its ``config_cls`` fields).
     """
-    from envs.core.aec import GameAECEnv
+    from dragongym.envs.core.aec import GameAECEnv
 
     return GameAECEnv(get_game(name), num_players=num_players, render_mode=render_mode,
                       seed=seed, **config)
@@ -79,7 +80,7 @@ def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_th
              parallel_threshold=1024, **config):
     """The vector (throughput) API: ``num_envs`` games of ``name`` stepped in lockstep.
 
-    Arrays in, arrays out, with auto-reset; see :mod:`envs.core.vector`.
+    Arrays in, arrays out, with auto-reset; see :mod:`dragongym.envs.core.vector`.
 
     Args:
         name: registered game id.
@@ -91,7 +92,7 @@ def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_th
         parallel_threshold: smallest batch stepped in parallel.
         **config: the game's options.
     """
-    from envs.core.vector import VecGameEnv
+    from dragongym.envs.core.vector import VecGameEnv
 
     return VecGameEnv(get_game(name), num_envs, seed=seed, num_players=num_players,
                       observations=observations, num_threads=num_threads,
@@ -100,12 +101,12 @@ def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_th
 
 def make_single_agent(name, opponents=None, seat=None, num_players=None, **kwargs):
     """A Gymnasium env (for Stable-Baselines3) where one learner plays ``name``
-    against ``opponents`` that move inside ``step``; see :mod:`envs.core.single_agent`.
+    against ``opponents`` that move inside ``step``; see :mod:`dragongym.envs.core.single_agent`.
     """
-    from envs.core.single_agent import SingleAgentEnv
+    from dragongym.envs.core.single_agent import SingleAgentEnv
 
     return SingleAgentEnv(get_game(name), opponents=opponents, seat=seat,
                           num_players=num_players, **kwargs)
 
 
-register("dragonhunt", "envs.dragonhunt.game:GAME")
+register("dragonhunt", "dragongym.envs.dragonhunt.game:GAME")

@@ -1,8 +1,8 @@
 """The benchmark scripts run (quick mode) and write their result files."""
 import json
 
-from benchmarks import peers, throughput
-from training.cli import main as cli_main
+from dragongym.benchmarks import peers, throughput
+from dragongym.training.cli import main as cli_main
 
 
 def test_throughput_quick_writes_json_markdown_and_plot(tmp_path):

@@ -1,1 +1,1 @@
-"""Scripts users run: the ``dragongym`` command line (``training.cli``)."""
+"""Scripts users run: the ``dragongym`` command line (``dragongym.training.cli``)."""

@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 
-import envs
+import dragongym
 
 
 # --- shared pieces -------------------------------------------------------------
@@ -68,7 +68,7 @@ def format_table(headers, rows):
 
 
 def _add_game_arguments(parser):
-    parser.add_argument("--game", default="dragonhunt", choices=envs.list_games(),
+    parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
     parser.add_argument("--players", type=int, default=None,
                         help="number of seats (default: one per agent, else the game's minimum)")
@@ -102,10 +102,10 @@ def add_match(subparsers):
 
 
 def run_match(args, options):
-    from agents import is_agent_id, list_agents, play_match
+    from dragongym.agents import is_agent_id, list_agents, play_match
     from tqdm import tqdm
 
-    game = envs.get_game(args.game)
+    game = dragongym.get_game(args.game)
     agent_ids = args.agents.split(",") if args.agents else None
     num_players = args.players or (len(agent_ids) if agent_ids and len(agent_ids) > 1
                                    else game.spec.min_players)
@@ -142,7 +142,7 @@ def run_match(args, options):
 # --- bench ---------------------------------------------------------------------
 
 def add_bench(subparsers):
-    from benchmarks import throughput
+    from dragongym.benchmarks import throughput
 
     parser = subparsers.add_parser(
         "bench", allow_abbrev=False,
@@ -156,12 +156,12 @@ def add_bench(subparsers):
 
 
 def run_bench(args, options):
-    from benchmarks import throughput
+    from dragongym.benchmarks import throughput
 
     if args.games:
-        unknown = sorted(set(args.games.split(",")) - set(envs.list_games()))
+        unknown = sorted(set(args.games.split(",")) - set(dragongym.list_games()))
         if unknown:
-            return _fail(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(envs.list_games())}")
+            return _fail(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(dragongym.list_games())}")
     throughput.run(args, log=lambda line: print(line, file=sys.stderr, flush=True))
     return 0
 
@@ -215,7 +215,7 @@ def _parse_game_range(text, num_games):
 def _print_tournament(result, out):
     settings = "".join(f", {k}={v}" for k, v in sorted(result.config.items()))
     truncated = sum(g.truncated for g in result.games)
-    spec = envs.get_game(result.game).spec
+    spec = dragongym.get_game(result.game).spec
     print(f"{spec.name} v{spec.version}: {result.num_players} players, {len(result.games)} games "
           f"(seats rotated), seed {result.seed}{settings}; {truncated} truncated (draws); "
           f"ratings: {result.rating_system}")
@@ -226,8 +226,8 @@ def _print_tournament(result, out):
 
 
 def run_eval(args, options):
-    from agents import is_agent_id, list_agents
-    from agents.tournament import load_tournament, merge_tournaments, run_tournament
+    from dragongym.agents import is_agent_id, list_agents
+    from dragongym.agents.tournament import load_tournament, merge_tournaments, run_tournament
 
     if args.merge:
         missing = [d for d in args.merge if not os.path.exists(os.path.join(d, "tournament.json"))]
@@ -239,7 +239,7 @@ def run_eval(args, options):
             return _fail(str(e))
         _print_tournament(result, args.out)
         return 0
-    game = envs.get_game(args.game)
+    game = dragongym.get_game(args.game)
     agent_ids = [a for a in args.agents.split(",") if a]
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
@@ -275,14 +275,14 @@ def run_eval(args, options):
 def add_train(subparsers):
     parser = subparsers.add_parser(
         "train", add_help=False, allow_abbrev=False,
-        help="self-play MaskablePPO against a league (training.selfplay; --help for its options)",
-        description="Self-play training; every argument goes to training.selfplay.")
+        help="self-play MaskablePPO against a league (dragongym.training.selfplay; --help for its options)",
+        description="Self-play training; every argument goes to dragongym.training.selfplay.")
     parser.add_argument("rest", nargs=argparse.REMAINDER)
     parser.set_defaults(run=run_train, passthrough=True)
 
 
 def run_train(args, options):
-    from training import selfplay
+    from dragongym.training import selfplay
     return selfplay.main(args.rest, prog="dragongym train")
 
 

@@ -1,6 +1,6 @@
 """Imitation warm start: behaviour cloning of a bot before self-play.
 
-Optional (``training.selfplay --imitate-decisions N``; 0, the default, trains
+Optional (``dragongym.training.selfplay --imitate-decisions N``; 0, the default, trains
 from scratch). A teacher (e.g. the game's heuristic) plays games against
 itself; every decision of every seat is recorded as (observation of the seat
 to move, legal mask, action), and the policy is trained to put its masked
@@ -9,8 +9,8 @@ probability on the teacher's action (cross-entropy over legal actions only).
 import numpy as np
 import torch
 
-import envs
-from agents.base import make_agent
+import dragongym
+from dragongym.agents.base import make_agent
 
 
 def collect_demonstrations(game_name, teacher, num_decisions, seed=0, num_players=2, **options):
@@ -23,7 +23,7 @@ def collect_demonstrations(game_name, teacher, num_decisions, seed=0, num_player
         seed: seed of the games and of the teacher's generators.
         **options: the game's options (``max_hands=...``).
     """
-    game = envs.get_game(game_name)
+    game = dragongym.get_game(game_name)
     spec = game.spec
     config = game.make_config(num_players=num_players, **options)
     agent = make_agent(teacher, game=game)

@@ -12,7 +12,7 @@ Two halves, so opponents change without restarting env workers:
   episode it draws an opponent from the weights it was last sent
   (:meth:`LeagueEnv.league_update`, called through ``VecEnv.env_method``),
   puts it in every other seat, adds potential-based shaping
-  (``training.shaping``), and reports the episode's opponent and result in
+  (``dragongym.training.shaping``), and reports the episode's opponent and result in
   ``info["league"]`` at the end.
 """
 from dataclasses import dataclass
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import gymnasium
 import numpy as np
 
-from agents.base import is_agent_id, make_agent
-from training.shaping import potential_for, shaped_reward
+from dragongym.agents.base import is_agent_id, make_agent
+from dragongym.training.shaping import potential_for, shaped_reward
 
 OPPONENT_KINDS = ("self", "random", "heuristic")
 
@@ -111,7 +111,7 @@ class LeagueEnv(gymnasium.Wrapper):
     """A single-agent env whose opponents come from the league (see module doc).
 
     Args:
-        env: an ``envs.make_single_agent`` env.
+        env: an ``dragongym.make_single_agent`` env.
         make_policy: ``() -> policy`` building an untrained copy of the learner's
             network, to load snapshots into (built on first use).
         gamma: discount for the shaping term.
@@ -157,7 +157,7 @@ class LeagueEnv(gymnasium.Wrapper):
         name = names[self._rng.choice(len(names), p=[self._weights[n] for n in names])]
         if name in self._fixed:
             return name, self._fixed[name]
-        from training.policy import PolicyAgent
+        from dragongym.training.policy import PolicyAgent
         sid = int(name[5:])
         if self._net is None:
             self._net = self._make_policy()

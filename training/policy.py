@@ -19,8 +19,8 @@ from the game's declared observation layout (``GameSpec.obs_layout``):
 Masking: ``MaskablePPO`` sets illegal logits to a large negative value and its
 ``MaskableCategorical`` counts entropy over legal actions only.
 
-Checkpoints: ``training.selfplay`` saves ``MaskablePPO`` ``.zip`` files;
-:func:`load_agent` turns one into an :class:`agents.Agent` (the agent
+Checkpoints: ``dragongym.training.selfplay`` saves ``MaskablePPO`` ``.zip`` files;
+:func:`load_agent` turns one into an :class:`dragongym.agents.Agent` (the agent
 registry loads ``*.zip`` ids through it), playing masked greedy or sampled
 actions on the observation alone.
 """
@@ -31,8 +31,8 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-import envs
-from agents.base import Agent
+import dragongym
+from dragongym.agents.base import Agent
 
 
 def board_block(spec):
@@ -76,7 +76,7 @@ class BoardTrunk(BaseFeaturesExtractor):
 
     def __init__(self, observation_space, game="dragonhunt", channels=32, blocks=2, hidden=256,
                  cell_embed=8):
-        spec = envs.get_game(game).spec
+        spec = dragongym.get_game(game).spec
         offset, cells, planes, rows, cols = board_block(spec)
         super().__init__(observation_space, features_dim=cells + hidden)
         self.offset, self.cells, self.planes, self.rows, self.cols = offset, cells, planes, rows, cols
@@ -150,7 +150,7 @@ class BoardPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule):
         self._build_mlp_extractor()                       # identity: net_arch is []
         trunk = self.features_extractor
-        spec = envs.get_game(self.features_extractor_kwargs.get("game", "dragonhunt")).spec
+        spec = dragongym.get_game(self.features_extractor_kwargs.get("game", "dragonhunt")).spec
         cell_offset = spec.action_layout.get("cell", (0, 0))[0]
         hidden = trunk.features_dim - trunk.cells
         self.action_net = _ActionHead(trunk.cells, hidden, int(self.action_space.n), cell_offset)
@@ -222,7 +222,7 @@ def load_policy(path, device="cpu"):
 
 
 def load_agent(path, game=None, deterministic=True, **_):
-    """Agent-registry loader for ``*.zip`` checkpoints of ``training.selfplay``.
+    """Agent-registry loader for ``*.zip`` checkpoints of ``dragongym.training.selfplay``.
 
     Raises a ValueError if the checkpoint was trained on another game than ``game``.
     """

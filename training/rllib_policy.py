@@ -1,22 +1,22 @@
-"""Policies trained by :mod:`training.rllib_selfplay`, playable without Ray.
+"""Policies trained by :mod:`dragongym.training.rllib_selfplay`, playable without Ray.
 
 The self-play script exports its learner as ``<out-dir>/policy.rllib.pt``: a
 ``torch.save`` dictionary with the network's weights and what rebuilds it (the
 game, its options, layer sizes). Loading it needs torch only, not Ray:
 
-    import envs
-    import training.rllib_policy  # registers the ".rllib.pt" checkpoint loader
-    from agents import make_agent
-    agent = make_agent("runs/rllib/policy.rllib.pt", game=envs.get_game("dragonhunt"))
+    import dragongym
+    import dragongym.training.rllib_policy  # registers the ".rllib.pt" checkpoint loader
+    from dragongym.agents import make_agent
+    agent = make_agent("runs/rllib/policy.rllib.pt", game=dragongym.get_game("dragonhunt"))
 
 so ``dragongym eval --agents runs/rllib/policy.rllib.pt,random`` works once
 this module is imported (or the loader is registered by name:
-``register_loader(".rllib.pt", "training.rllib_policy:load_agent")``). The
+``register_loader(".rllib.pt", "dragongym.training.rllib_policy:load_agent")``). The
 double suffix keeps these files apart from other torch checkpoints: a loader
 registered for plain ``.pt`` must not be handed an RLlib export.
 
 The network (:class:`MaskedPolicyNet`) is the same object the RLlib module
-(:class:`training.rllib_selfplay.ActionMaskingTorchModule`) trains: a policy
+(:class:`dragongym.training.rllib_selfplay.ActionMaskingTorchModule`) trains: a policy
 MLP whose illegal logits are replaced by the float32 minimum (probability
 exactly 0, no ``-inf`` arithmetic), and a separate value MLP that sees the
 observation only.
@@ -27,10 +27,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.base import Agent, register_loader
+from dragongym.agents.base import Agent, register_loader
 
 SUFFIX = ".rllib.pt"
-"""File suffix of exported policies (the :func:`agents.base.register_loader` key)."""
+"""File suffix of exported policies (the :func:`dragongym.agents.base.register_loader` key)."""
 FORMAT = "dragongym.rllib_policy"
 FORMAT_VERSION = 1
 DEFAULT_HIDDEN = (256, 256)
@@ -83,7 +83,7 @@ class MaskedPolicyNet(nn.Module):
 
 
 class RLlibPolicyAgent(Agent):
-    """An :class:`agents.base.Agent` playing a :class:`MaskedPolicyNet`.
+    """An :class:`dragongym.agents.base.Agent` playing a :class:`MaskedPolicyNet`.
 
     Args:
         net: the network.
@@ -126,7 +126,7 @@ def save_policy(path, state_dict, *, game, num_players, game_options, hidden, ex
     Args:
         path: file to write (conventionally ending in :data:`SUFFIX`).
         state_dict: the :class:`MaskedPolicyNet` weights (tensors or arrays).
-        game: the :class:`envs.core.game.Game` it plays.
+        game: the :class:`dragongym.envs.core.game.Game` it plays.
         num_players: seats it was trained for.
         game_options: the game options it was trained with.
         hidden: hidden-layer widths of the network.
@@ -171,7 +171,7 @@ def load_policy(path):
 
 
 def load_agent(path, game=None, deterministic=True, **_):
-    """The :func:`agents.base.register_loader` loader for ``*.rllib.pt`` files."""
+    """The :func:`dragongym.agents.base.register_loader` loader for ``*.rllib.pt`` files."""
     net, info = load_policy(path)
     if game is not None:
         spec = game.spec

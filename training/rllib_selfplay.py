@@ -1,9 +1,9 @@
 """Multi-agent PPO self-play with Ray RLlib, on one machine or a Ray cluster.
 
-    python -m training.rllib_selfplay --game dragonhunt --num-players 2 --iterations 200 \\
+    python -m dragongym.training.rllib_selfplay --game dragonhunt --num-players 2 --iterations 200 \\
         --num-env-runners 2 --max-hands 20 --out-dir runs/rllib
-    python -m training.rllib_selfplay --address auto ...          # a running Ray instance
-    python -m training.rllib_selfplay --address HEAD_IP:6379 ...  # a cluster, by address
+    python -m dragongym.training.rllib_selfplay --address auto ...          # a running Ray instance
+    python -m dragongym.training.rllib_selfplay --address HEAD_IP:6379 ...  # a cluster, by address
 
 Without ``--address`` the script starts a private Ray instance on this machine
 and stops it at the end; with one it joins that instance (``auto``: the one
@@ -15,16 +15,16 @@ Options the script does not know (``--max-hands 20``) are the game's own options
 The pieces, all generic over the game name:
 
 - :class:`GameMultiAgentEnv`: a turn-based RLlib ``MultiAgentEnv`` over the
-  :class:`envs.core.game.Game` contract. Agents ``player_0..player_{n-1}``; only
+  :class:`dragongym.envs.core.game.Game` contract. Agents ``player_0..player_{n-1}``; only
   the seat to move receives an observation, a ``Dict(observations=Box,
   action_mask=Box(0, 1, (A,)))``; every seat receives its reward when earned
   (Dragonhunt pays at the end) and, when the game ends, a last observation with
   ``terminateds``/``truncateds`` set for all and ``__all__``. An action outside
-  the mask raises :class:`envs.core.game.IllegalActionError` (or, with
+  the mask raises :class:`dragongym.envs.core.game.IllegalActionError` (or, with
   ``--illegal-action penalty``, is refused with a penalty and counted; the
   count is reported as ``illegal_actions``).
 - :class:`ActionMaskingTorchModule`: an RLModule (new API stack) around
-  :class:`training.rllib_policy.MaskedPolicyNet`: masked policy logits, value
+  :class:`dragongym.training.rllib_policy.MaskedPolicyNet`: masked policy logits, value
   from the observation alone.
 - The league: one trainable module ``learner`` and ``--num-opponents`` frozen
   modules ``opponent_i``, all starting as copies of the learner.
@@ -39,7 +39,7 @@ The pieces, all generic over the game name:
 Output in ``--out-dir``: ``checkpoint/`` (RLlib ``Algorithm.save_to_path``;
 ``--restore`` continues from it, ``league.json`` inside keeps the league's
 order), ``policy.rllib.pt`` (the learner's network for play without Ray, see
-:mod:`training.rllib_policy`), ``progress.jsonl`` (one line per iteration) and
+:mod:`dragongym.training.rllib_policy`), ``progress.jsonl`` (one line per iteration) and
 ``summary.json``.
 """
 import functools
@@ -53,10 +53,10 @@ from typing import Literal, Optional
 
 import numpy as np
 
-import envs
-from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, IllegalActionError
-from envs.core.rng import seed_sequence
-from training.rllib_policy import DEFAULT_HIDDEN, SUFFIX, MaskedPolicyNet, save_policy
+import dragongym
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, IllegalActionError
+from dragongym.envs.core.rng import seed_sequence
+from dragongym.training.rllib_policy import DEFAULT_HIDDEN, SUFFIX, MaskedPolicyNet, save_policy
 
 try:
     import gymnasium as gym
@@ -71,7 +71,7 @@ try:
     from ray.rllib.core.rl_module.torch import TorchRLModule
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
 except ImportError as error:  # pragma: no cover - depends on the installed extras
-    raise ImportError("training.rllib_selfplay needs Ray RLlib: pip install -e \".[distributed]\" "
+    raise ImportError("dragongym.training.rllib_selfplay needs Ray RLlib: pip install -e \".[distributed]\" "
                       f"({error})") from error
 
 LEARNER = "learner"
@@ -83,7 +83,7 @@ LEAGUE_FILE = "league.json"
 _MAX_RESTARTS = 1000
 
 
-PROG = "python -m training.rllib_selfplay"
+PROG = "python -m dragongym.training.rllib_selfplay"
 DESCRIPTION = ("Multi-agent PPO self-play with Ray RLlib against a league of frozen snapshots, "
                "on a private local Ray instance or a cluster (--address). Options not listed "
                "here are the game's own options, e.g. --max-hands 20 for dragonhunt.")
@@ -123,7 +123,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config=None):
         super().__init__()
         config = config if config is not None else {}
-        game = envs.get_game(config.get("game", "dragonhunt"))
+        game = dragongym.get_game(config.get("game", "dragonhunt"))
         spec = game.spec
         num_players = int(config.get("num_players") or spec.min_players)
         self.game = game
@@ -247,7 +247,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
 class ActionMaskingTorchModule(TorchRLModule, ValueFunctionAPI):
     """RLModule for PPO over ``Dict(observations, action_mask)`` observations.
 
-    Wraps :class:`training.rllib_policy.MaskedPolicyNet` (as ``self.net``), so
+    Wraps :class:`dragongym.training.rllib_policy.MaskedPolicyNet` (as ``self.net``), so
     the learner's weights export as a plain torch state dict.
     ``model_config["hidden"]`` sets the hidden-layer widths.
     """
@@ -420,7 +420,7 @@ class LeagueCallback(RLlibCallback):
 
 @dataclass
 class Args:
-    """Options of :mod:`training.rllib_selfplay` (``--help`` shows these docstrings)."""
+    """Options of :mod:`dragongym.training.rllib_selfplay` (``--help`` shows these docstrings)."""
 
     address: Optional[str] = None
     """Ray to join. None: start a private local one (stopped at the end). 'auto': the one `ray start` started here. 'host:port': a cluster's GCS. 'ray://host:10001': a cluster via Ray Client."""
@@ -503,7 +503,7 @@ class Args:
 
 def build_config(args, game_options):
     """The ``PPOConfig`` of a run (also usable from Python / Ray Tune)."""
-    game = envs.get_game(args.game)
+    game = dragongym.get_game(args.game)
     num_players = args.num_players or game.spec.min_players
     obs_space = observation_space(game)
     act_space = gym.spaces.Discrete(game.spec.num_actions)
@@ -587,7 +587,7 @@ def save(algorithm, out_dir, args, game, num_players, game_options, row):
 
 def train(args, game_options, log=print):
     """Run the training loop; returns the summary dict (also written to summary.json)."""
-    game = envs.get_game(args.game)
+    game = dragongym.get_game(args.game)
     args.validate(game)
     num_players = args.num_players or game.spec.min_players
     game.make_config(num_players=num_players, **game_options)  # fail early on bad options
@@ -663,13 +663,13 @@ def train(args, game_options, log=print):
 def main(argv=None):
     import tyro
 
-    from training.cli import parse_game_options
+    from dragongym.training.cli import parse_game_options
 
     args, extra = tyro.cli(Args, args=argv, return_unknown_args=True, prog=PROG,
                            description=DESCRIPTION)
     try:
         game_options = parse_game_options(extra)
-        game = envs.get_game(args.game)
+        game = dragongym.get_game(args.game)
         args.validate(game)
         game.make_config(num_players=args.num_players or game.spec.min_players, **game_options)
     except (ValueError, TypeError) as error:
@@ -681,6 +681,6 @@ def main(argv=None):
 
 if __name__ == "__main__":
     # run through the importable module, so RLlib's workers unpickle the same classes
-    from training.rllib_selfplay import main as _main
+    from dragongym.training.rllib_selfplay import main as _main
 
     sys.exit(_main())

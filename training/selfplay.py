@@ -1,11 +1,11 @@
 """Self-play training on one machine: MaskablePPO against a league.
 
-    python -m training.selfplay --game dragonhunt --max-minutes 100 --seed 0
-    python -m training.selfplay --resume runs/dragonhunt_s0_20261129-190000
+    python -m dragongym.training.selfplay --game dragonhunt --max-minutes 100 --seed 0
+    python -m dragongym.training.selfplay --resume runs/dragonhunt_s0_20261129-190000
 
-The learner is sb3-contrib ``MaskablePPO`` with :class:`training.policy.BoardPolicy`
-on the single-agent adapter (``envs.make_single_agent``, a random seat each
-episode). Its opponents come from a :class:`training.league.League`: frozen
+The learner is sb3-contrib ``MaskablePPO`` with :class:`dragongym.training.policy.BoardPolicy`
+on the single-agent adapter (``dragongym.make_single_agent``, a random seat each
+episode). Its opponents come from a :class:`dragongym.training.league.League`: frozen
 snapshots of itself (every ``snapshot_every`` updates, drawn with a bias to
 recent and strong ones), the random bot and the game's heuristic bot, in the
 shares of ``mix_*``; new weights and snapshots reach the env workers through
@@ -99,7 +99,7 @@ class Args:
     hidden: int = 128
     """Width of the flat MLP and the latent."""
     shaping: float = 0.1
-    """Coefficient of the potential-based shaping (``training.shaping``); 0 = off."""
+    """Coefficient of the potential-based shaping (``dragongym.training.shaping``); 0 = off."""
     mix_self: float = 0.5
     """Share of episodes against frozen snapshots of the learner."""
     mix_random: float = 0.2
@@ -141,9 +141,9 @@ class Args:
 
     def validate(self):
         """Raise a ValueError naming the first bad field."""
-        import envs
-        if self.game not in envs.list_games():
-            raise ValueError(f"unknown game {self.game!r}; registered: {', '.join(envs.list_games())}")
+        import dragongym
+        if self.game not in dragongym.list_games():
+            raise ValueError(f"unknown game {self.game!r}; registered: {', '.join(dragongym.list_games())}")
         positive = ("n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads", "channels",
                     "hidden", "snapshot_every", "league_size", "checkpoint_every", "eval_workers")
         for name in positive:
@@ -160,14 +160,14 @@ class Args:
             raise ValueError("mix_self/mix_random/mix_heuristic must be >= 0 with a positive sum")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
-        game = envs.get_game(self.game)
+        game = dragongym.get_game(self.game)
         game.make_config(**self.game_options())
 
     def game_options(self):
         """The game's config options of this run (``num_players``, ``max_hands``, extras)."""
-        import envs
+        import dragongym
         options = {"num_players": self.num_players}
-        config_cls = envs.get_game(self.game).config_cls
+        config_cls = dragongym.get_game(self.game).config_cls
         if "max_hands" in getattr(config_cls, "__dataclass_fields__", {}):
             options["max_hands"] = self.max_hands
         options.update(self.extra)
@@ -184,7 +184,7 @@ def policy_kwargs(args):
 
 def _policy_factory(args, observation_space, action_space):
     def make():
-        from training.policy import BoardPolicy
+        from dragongym.training.policy import BoardPolicy
         return BoardPolicy(observation_space, action_space, lambda _: 0.0, **policy_kwargs(args))
     return make
 
@@ -193,11 +193,11 @@ def _env_factory(args, rank):
     def make():
         import torch
         torch.set_num_threads(1)
-        import envs
-        from training.league import LeagueEnv
+        import dragongym
+        from dragongym.training.league import LeagueEnv
         options = args.game_options()
         num_players = options.pop("num_players")
-        env = envs.make_single_agent(args.game, num_players=num_players, **options)
+        env = dragongym.make_single_agent(args.game, num_players=num_players, **options)
         factory = _policy_factory(args, env.observation_space, env.action_space)
         return LeagueEnv(env, factory, gamma=args.gamma, shaping=args.shaping,
                          seed=args.seed * 1000 + rank)
@@ -227,11 +227,11 @@ def default_run_name(args):
 def evaluate(args, agent, num_games, seed, workers=1):
     """Seat-rotated games of ``agent`` against random and the heuristic.
 
-    ``agent`` is an :class:`agents.Agent` (``workers`` must be 1) or an agent
+    ``agent`` is an :class:`dragongym.agents.Agent` (``workers`` must be 1) or an agent
     id / checkpoint path. Returns ``{opponent: summary dict of the agent}``.
     """
-    from agents import is_agent_id
-    from agents.tournament import run_tournament
+    from dragongym.agents import is_agent_id
+    from dragongym.agents.tournament import run_tournament
     options = args.game_options()
     num_players = options.pop("num_players")
     out = {}
@@ -355,7 +355,7 @@ def _callback_class():
                 save_checkpoint(self.model, self.run_dir, self.league, self.history)
 
         def run_eval(self):
-            from training.policy import PolicyAgent
+            from dragongym.training.policy import PolicyAgent
             started = time.time()
             agent = PolicyAgent(copy.deepcopy(self.model.policy).cpu(), deterministic=True, name="learner")
             results = evaluate(self.args, agent, self.args.eval_games, seed=self.args.seed + self.updates)
@@ -391,7 +391,7 @@ def save_checkpoint(model, run_dir, league, history):
 
 def warm_start(args, model):
     """Behaviour-clone the teacher into ``model.policy``; returns the history entry."""
-    from training.imitation import behaviour_clone, collect_demonstrations
+    from dragongym.training.imitation import behaviour_clone, collect_demonstrations
     started = time.time()
     teacher = args.imitate_teacher or f"{args.game}.heuristic"
     options = args.game_options()
@@ -411,8 +411,8 @@ def train(args):
     """Run self-play training (and the final evaluation); returns the run directory."""
     import torch
     from sb3_contrib import MaskablePPO
-    from training.league import League
-    from training.policy import BoardPolicy
+    from dragongym.training.league import League
+    from dragongym.training.policy import BoardPolicy
 
     args.validate()
     torch.set_num_threads(args.torch_threads)
@@ -474,7 +474,7 @@ def train(args):
     return run_dir
 
 
-def main(argv=None, prog="python -m training.selfplay"):
+def main(argv=None, prog="python -m dragongym.training.selfplay"):
     """Parse the arguments (``--help`` lists them), train, print the final evaluation."""
     import tyro
     args = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0])

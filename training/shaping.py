@@ -11,12 +11,12 @@ signal long before the first slaying; evaluations use the game's reward only.
 """
 
 def dragonhunt_potential(state, seat):
-    """The heuristic bot's position score (``agents.dragonhunt_heuristic.seat_score``:
+    """The heuristic bot's position score (``dragongym.agents.dragonhunt_heuristic.seat_score``:
     wound markers x3, the magesword in a hero's hand +2 or appeared +1, the
     wielder's distance to Brimstone, strength on the board, Brimstone next to
     home) of ``seat``, minus the best score among the other seats."""
-    from agents.dragonhunt_heuristic import seat_score
-    from envs.dragonhunt import view as V
+    from dragongym.agents.dragonhunt_heuristic import seat_score
+    from dragongym.envs.dragonhunt import view as V
     n = V.num_players(state)
     others = [seat_score(state, q) for q in range(n) if q != seat]
     return float(seat_score(state, seat) - max(others))

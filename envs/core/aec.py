@@ -1,4 +1,4 @@
-"""The PettingZoo ``AECEnv`` over any :class:`envs.core.game.Game`, written once.
+"""The PettingZoo ``AECEnv`` over any :class:`dragongym.envs.core.game.Game`, written once.
 
 One game lives in a 1-record state array and every call goes through the
 game's batched methods with ``B = 1``; the adapter holds no rules. What it adds
@@ -27,14 +27,15 @@ whole episode is a function of ``s`` and the actions. ``reset()`` without a seed
 draws the next game seed from a generator seeded once (by the ``seed`` given to
 the constructor, or from the OS when that is None).
 """
+# jitcache: no compiled code
 import operator
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
-from envs.core.rng import seed_sequence
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from dragongym.envs.core.rng import seed_sequence
 
 ACTION_DTYPE = np.int32
 """dtype of the action array handed to ``Game.step``."""
@@ -48,7 +49,7 @@ class GameAECEnv(AECEnv):
     """PettingZoo AEC environment playing one game of ``game``.
 
     Args:
-        game: the :class:`envs.core.game.Game` instance (see ``envs.get_game``).
+        game: the :class:`dragongym.envs.core.game.Game` instance (see ``dragongym.get_game``).
         num_players: seats in play; defaults to ``game.spec.min_players``.
         render_mode: None, ``"ansi"`` (``render()`` returns the game's text
             picture) or ``"rgb_array"`` (an ``H x W x 3`` uint8 image; only for
@@ -63,16 +64,12 @@ class GameAECEnv(AECEnv):
 
     def __init__(self, game, num_players=None, render_mode=None, seed=None, **config):
         super().__init__()
-        spec = game.spec
-        if num_players is None:
-            num_players = spec.min_players
-        num_players = int(num_players)
-        if not spec.min_players <= num_players <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, "
-                             f"not {num_players}")
+        if num_players is not None:
+            config["num_players"] = num_players
         self.game = game
-        self.config = game.make_config(num_players=num_players, **config)
-        self.num_players = num_players
+        self.config = game.make_config(**config)
+        self.spec = spec = game.spec_for(self.config)
+        self.num_players = num_players = spec.num_seats
 
         render_modes = ["ansi"]
         if callable(getattr(game, "render_rgb", None)):
@@ -84,9 +81,9 @@ class GameAECEnv(AECEnv):
                              f"choose from {render_modes}")
         self.render_mode = render_mode
 
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.possible_agents = list(spec.roles)
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
-        low, high = getattr(game, "obs_bounds", (-np.inf, np.inf))
+        low, high = game.obs_bounds
         num_actions = spec.num_actions
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -172,7 +169,7 @@ class GameAECEnv(AECEnv):
             self.game.legal_mask(self._states, self._mask)
             mask = self._mask[0].copy()
         else:
-            mask = np.zeros(self.game.spec.num_actions, dtype=np.int8)
+            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
         return {"observation": self._obs[0].copy(), "action_mask": mask}
 
     def render(self):
@@ -243,11 +240,11 @@ class GameAECEnv(AECEnv):
         if status == STATUS_RUNNING:
             seat = int(self._to_play_view[0])
             if not 0 <= seat < self.num_players:
-                raise RuntimeError(f"{self.game.spec.name}: running game has to_play={seat}")
+                raise RuntimeError(f"{self.spec.name}: running game has to_play={seat}")
             self.agent_selection = self.possible_agents[seat]
             return
         if status not in (STATUS_TERMINATED, STATUS_TRUNCATED):
-            raise RuntimeError(f"{self.game.spec.name}: unknown status {status}")
+            raise RuntimeError(f"{self.spec.name}: unknown status {status}")
         for agent in self.agents:
             self.terminations[agent] = status == STATUS_TERMINATED
             self.truncations[agent] = status == STATUS_TRUNCATED
@@ -257,9 +254,9 @@ class GameAECEnv(AECEnv):
             a = operator.index(action)
         except TypeError:
             raise IllegalActionError(f"{agent}: action must be an integer, got {action!r}") from None
-        if not 0 <= a < self.game.spec.num_actions:
+        if not 0 <= a < self.spec.num_actions:
             raise IllegalActionError(
-                f"{agent}: action {a} is outside 0..{self.game.spec.num_actions - 1}")
+                f"{agent}: action {a} is outside 0..{self.spec.num_actions - 1}")
         return a
 
     def _action_text(self, action):

@@ -6,34 +6,120 @@ carries these common fields, which the adapters read directly:
 
     seed         uint64   per-game seed of the counter-based RNG
     rng_counter  uint64   draws taken so far
-    rewards      float32[max_players]  final rewards (0 until the game ends)
-    num_players  int8
+    rewards      float32[max_seats]  final rewards (0 until the game ends)
+    score        float32[max_seats]  the game's own score per seat at the end
+                          (legend points; 0 where the game has none)
+    num_players  int8     seats in play
     to_play      int8     the one seat that must decide now (-1 once over)
     status       int8     0 running, 1 terminated, 2 truncated
-    error        int8     code of the last rejected action (0 = none)
+    rank         int8[max_seats]  outcome: 1 = best, tied seats share a rank
+                          (0 while the game runs); see ``envs.core.outcome``
 
 Batched methods take whole arrays and write into preallocated outputs; each
 ``b`` is independent of every other (same bytes alone or in any batch).
+
+A configuration (the game's ``config_cls`` dataclass, made by
+:meth:`Game.make_config`) decides the seats; :meth:`Game.spec_for` describes
+it. Everything generic (adapters, matches, tournaments, trainers, benchmarks)
+reads seats, spaces and limits from that spec, and finds what is specific to a
+game (its heuristic agent, shaping potential, truncation option, benchmark
+settings, pictures) through the hooks below, never by naming the game.
 """
+# jitcache: no compiled code
 import numpy as np
 
+from dragongym.envs.core.config import build_config
+
 STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED = 0, 1, 2
+
+COMMON_FIELDS = ("seed", "rng_counter", "rewards", "score", "num_players", "to_play", "status",
+                 "rank")
+"""Fields every game's record has (the adapters read them)."""
 
 
 class IllegalActionError(ValueError):
     """An action outside the legal mask; the state was left unchanged."""
 
 
+class InvalidStateError(ValueError):
+    """A state record that is not a sound position of the game (refused by
+    ``restore_state``); the live state was left unchanged."""
+
+
 class Game:
-    """Base class; a game module subclasses it once and registers an instance."""
+    """Base class; a game module subclasses it once and registers an instance.
 
-    spec = None          # GameSpec
+    Required: ``name``, ``dtype``, ``config_cls``, :meth:`spec_for`,
+    :meth:`reset`, :meth:`step`, :meth:`legal_mask`, :meth:`observe`,
+    :meth:`error_message`, :meth:`action_to_string`, :meth:`render_ansi`.
+    The rest has defaults a game overrides where it has something to say.
+    """
+
+    name = None          # registry id
     dtype = None         # numpy structured dtype of one state record
-    config_cls = None    # dataclass of the game's options
+    config_cls = None    # frozen dataclass of the game's options (see envs.core.config)
 
-    def make_config(self, **kwargs):
-        """Validate keyword options into ``config_cls`` (raise ValueError with a clear message)."""
-        return self.config_cls(**kwargs)
+    heuristic_agent = None
+    """Agent id of the game's own heuristic bot (``"dragonhunt.heuristic"``),
+    used by leagues, imitation and evaluations; None if it has none."""
+    shaping_potential = None
+    """``"module:function"`` naming ``potential(state, seat) -> float``, a
+    position score for potential-based reward shaping; None if none."""
+    truncation_option = None
+    """Name of the option that limits a game's length (``"max_hands"``)."""
+    bench_options = {}
+    """Options the throughput benchmarks play with."""
+    obs_bounds = (-np.inf, np.inf)
+    """``(low, high)`` of every observation float."""
+
+    # ------------------------------------------------------------ configuration
+    def make_config(self, **options):
+        """Validate keyword options into ``config_cls``; raise
+        :class:`envs.core.config.ConfigError` naming the option and what it allows."""
+        return build_config(self.name, self.config_cls, options)
+
+    def default_config(self):
+        return self.make_config()
+
+    def spec_for(self, config):
+        """The :class:`GameSpec` of configuration ``config`` (seats, spaces, limits)."""
+        raise NotImplementedError
+
+    @property
+    def spec(self):
+        """The spec of the default configuration (a convenience; generic code
+        uses :meth:`spec_for` of the configuration it plays)."""
+        spec = self.__dict__.get("_default_spec")
+        if spec is None:
+            spec = self.spec_for(self.default_config())
+            self.__dict__["_default_spec"] = spec
+        return spec
+
+    def test_configs(self):
+        """Option dicts the conformance suite plays: every player count,
+        scenario and sandbox the game declares."""
+        return [{}]
+
+    # ------------------------------------------------------------ soundness
+    def check_state(self, state):
+        """``""`` if ``state`` (a 1-record array) is a sound position, else a
+        sentence naming the first broken invariant. ``restore_state`` refuses
+        records that fail it. The default checks only the common fields."""
+        return check_common_fields(state, self.dtype)
+
+    def hidden_variants(self, state, seat, rng, count=4):
+        """Up to ``count`` positions that differ from ``state`` only in what
+        ``seat`` cannot know (others' hands and face-down choices, deck order,
+        screened units, the RNG stream of future draws), each a 1-record
+        array. ``seat``'s observation must be identical across them. The
+        default changes the RNG stream only (future dice are unknowable)."""
+        out = []
+        for _ in range(count):
+            v = state.copy()
+            v["seed"] = np.uint64(int(rng.integers(0, 2**63)))
+            v["rng_counter"] = np.uint64(int(rng.integers(0, 2**20)))
+            out.append(v)
+        return out
 
     def new_states(self, n):
         """``n`` zeroed records (zeroed so ``tobytes()`` is deterministic)."""
@@ -66,7 +152,7 @@ class Game:
         """:meth:`observe` for the vector API; a game may spread it over threads."""
         self.observe(states, players, obs, parallel)
 
-    # Optional fused fast path for the vector API (``envs.make_vec``).
+    # Optional fused fast path for the vector API (``dragongym.make_vec``).
     def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
         """Step a batch whose legal masks are already known, and refresh them.
 
@@ -161,3 +247,34 @@ class Game:
         o = np.zeros((1, self.spec.obs_size), dtype=np.float32)
         self.observe(state, np.array([player], dtype=np.int8), o)
         return o[0]
+
+
+def check_common_fields(state, dtype):
+    """``""`` if the common fields of ``state`` (1-record array of ``dtype``)
+    are consistent, else what is wrong."""
+    state = np.asarray(state)
+    if state.dtype != dtype or state.shape != (1,):
+        return f"expected a record of dtype {dtype} and shape (1,), got {state.dtype} {state.shape}"
+    rec = state[0]
+    max_seats = len(rec["rank"])
+    n = int(rec["num_players"])
+    if not 1 <= n <= max_seats:
+        return f"num_players {n} is not 1..{max_seats}"
+    status = int(rec["status"])
+    if status not in (STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED):
+        return f"status {status} is not 0 (running), 1 (terminated) or 2 (truncated)"
+    to_play = int(rec["to_play"])
+    if status == STATUS_RUNNING and not 0 <= to_play < n:
+        return f"a running game has to_play {to_play}, not a seat in 0..{n - 1}"
+    if status != STATUS_RUNNING:
+        if to_play != -1:
+            return f"a finished game has to_play {to_play}, not -1"
+        from dragongym.envs.core.outcome import ranking_problem
+        problem = ranking_problem([int(r) for r in rec["rank"][:n]])
+        if problem:
+            return f"a finished game's ranks are not a ranking: {problem}"
+    elif any(int(r) for r in rec["rank"]):
+        return "a running game has ranks set"
+    if not np.all(np.isfinite(rec["rewards"])) or not np.all(np.isfinite(rec["score"])):
+        return "rewards or scores are not finite"
+    return ""

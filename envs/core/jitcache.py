@@ -16,6 +16,7 @@ process:
 
 This module imports nothing heavy (no numba, numpy or torch).
 """
+# jitcache: no compiled code
 import hashlib
 import os
 import shutil
@@ -36,11 +37,27 @@ _HASH_CHARS = 16
 _STAMP = ".last_used"
 
 
+NOT_COMPILED_MARK = "# jitcache: no compiled code"
+"""A module whose source holds this line (alone on a line) compiles nothing and
+is imported by no compiled module (the adapters, a game's Python face); its
+edits do not change the cache key, so working on an adapter keeps every game's
+compiled code. ``tests/core/jitcache_test.py`` checks both promises."""
+
+
+def is_marked_not_compiled(path):
+    """True if the module at ``path`` carries :data:`NOT_COMPILED_MARK`."""
+    try:
+        return NOT_COMPILED_MARK in Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def _hashed_files(root):
     """The files whose contents decide the compiled code, sorted by relative path.
 
-    Every ``.py`` file, and every file inside a ``data`` folder (tables read at
-    import time are frozen into compiled functions as constants).
+    Every ``.py`` file but those marked :data:`NOT_COMPILED_MARK`, and every
+    file inside a ``data`` folder (tables read at import time are frozen into
+    compiled functions as constants).
     """
     root = Path(root)
     files = []
@@ -48,6 +65,8 @@ def _hashed_files(root):
         if not path.is_file() or "__pycache__" in path.parts:
             continue
         rel = path.relative_to(root)
+        if path.suffix == ".py" and is_marked_not_compiled(path):
+            continue
         if path.suffix == ".py" or "data" in rel.parts[:-1]:
             files.append((rel.as_posix(), path))
     files.sort()

@@ -1,4 +1,4 @@
-"""A single-agent Gymnasium env over any :class:`envs.core.game.Game`, written once.
+"""A single-agent Gymnasium env over any :class:`dragongym.envs.core.game.Game`, written once.
 
 For Stable-Baselines3 / sb3-contrib ``MaskablePPO``: one learner takes a seat
 (a random seat each episode unless ``seat`` is fixed) and the opponents move
@@ -28,18 +28,19 @@ Swap them between episodes with
 no agents and no torch: opponents come in as objects.
 
 Illegal learner actions: ``illegal_action="raise"`` (default) raises
-:class:`envs.core.game.IllegalActionError` and leaves the game as it was;
+:class:`dragongym.envs.core.game.IllegalActionError` and leaves the game as it was;
 ``"penalty"`` returns ``illegal_penalty`` as the reward with the game left as
 it was (and ends the episode, truncated, if ``illegal_ends_episode``).
 Gymnasium's ``check_env`` steps unmasked random actions: check with "penalty".
 """
+# jitcache: no compiled code
 import operator
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
 
 _MAX_RESTARTS = 1000
 
@@ -69,14 +70,14 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, game, opponents=None, seat=None, num_players=None, illegal_action="raise",
                  illegal_penalty=-1.0, illegal_ends_episode=False, render_mode=None, **config):
-        spec = game.spec
-        if num_players is None:
-            num_players = (len(opponents) + 1 if isinstance(opponents, (list, tuple))
-                           else spec.min_players)
-        num_players = int(num_players)
-        if not spec.min_players <= num_players <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, "
-                             f"not {num_players}")
+        if num_players is None and isinstance(opponents, (list, tuple)) and \
+                "num_players" in getattr(game.config_cls, "__dataclass_fields__", {}):
+            num_players = len(opponents) + 1
+        if num_players is not None:
+            config["num_players"] = num_players
+        self.config = game.make_config(**config)
+        self.spec = spec = game.spec_for(self.config)
+        num_players = spec.num_seats
         if seat is not None and not 0 <= int(seat) < num_players:
             raise ValueError(f"seat must be in 0..{num_players - 1}, got {seat}")
         if illegal_action not in ("raise", "penalty"):
@@ -84,7 +85,6 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.game = game
-        self.config = game.make_config(num_players=num_players, **config)
         self.num_players = num_players
         self.fixed_seat = None if seat is None else int(seat)
         self.illegal_action = illegal_action
@@ -92,7 +92,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal_ends_episode = bool(illegal_ends_episode)
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["ansi"], "name": f"{spec.name}_v{spec.version}"}
-        low, high = getattr(game, "obs_bounds", (-np.inf, np.inf))
+        low, high = game.obs_bounds
         self.observation_space = spaces.Box(low, high, (spec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
 
@@ -144,7 +144,7 @@ class SingleAgentEnv(gymnasium.Env):
             if self._status == STATUS_RUNNING:
                 break
         else:
-            raise RuntimeError(f"{self.game.spec.name}: {_MAX_RESTARTS} games in a row ended "
+            raise RuntimeError(f"{self.spec.name}: {_MAX_RESTARTS} games in a row ended "
                                f"before seat {self.seat} had a decision")
         self._has_reset = True
         return self._observe(), self._info()
@@ -183,7 +183,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._status == STATUS_RUNNING and int(self._rec["to_play"]) == self.seat:
             self.game.legal_mask(self._states, self._mask)
             return self._mask[0].copy()
-        return np.zeros(self.game.spec.num_actions, dtype=np.int8)
+        return np.zeros(self.spec.num_actions, dtype=np.int8)
 
     def render(self):
         if self.render_mode == "ansi":
@@ -232,7 +232,7 @@ class SingleAgentEnv(gymnasium.Env):
             opponent = self._opponent_of(p)
             if getattr(opponent, "uses_state", False) and callable(getattr(opponent, "act_state", None)):
                 # agents that read the state (heuristics, search) get it, as the
-                # match and tournament runners give it (agents.Agent.act_state)
+                # match and tournament runners give it (dragongym.agents.Agent.act_state)
                 a = opponent.act_state(self.game, self._states, p, self.np_random)
             elif callable(getattr(opponent, "act", None)):
                 a = opponent.act(obs, mask, self.np_random)

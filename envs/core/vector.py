@@ -1,6 +1,6 @@
-"""The vector (throughput) API over any :class:`envs.core.game.Game`, written once.
+"""The vector (throughput) API over any :class:`dragongym.envs.core.game.Game`, written once.
 
-    venv = envs.make_vec("dragonhunt", num_envs=1024, seed=0, num_players=2)
+    venv = dragongym.make_vec("dragonhunt", num_envs=1024, seed=0, num_players=2)
     obs, mask, to_play = venv.reset()
     while ...:
         actions = venv.sample_actions(rng)            # or your policy, int[B]
@@ -39,17 +39,18 @@ The returned arrays are preallocated buffers reused by the next ``step``:
 copy what you keep. Actions ``< 0`` leave that game alone for this step. Any
 bad action (wrong shape or dtype, outside ``0..A-1``, not legal) raises before
 any game is stepped (:class:`ValueError` /
-:class:`envs.core.game.IllegalActionError`, naming the game index), so the
+:class:`dragongym.envs.core.game.IllegalActionError`, naming the game index), so the
 batch is unchanged.
 
 Batches of at least ``parallel_threshold`` games with ``num_threads > 1`` are
 stepped by the game's parallel kernel (numba ``prange``); smaller ones serially.
 """
+# jitcache: no compiled code
 import numpy as np
-from numba import njit
-
-from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
-from envs.core.rng import seed_sequence
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from dragongym.envs.core.config import check_count
+from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.sampling import sample_legal
 
 ACTION_DTYPE = np.int32
 ERROR_DTYPE = np.int8
@@ -79,29 +80,11 @@ def next_seeds(seeds):
     return _mix64(np.asarray(seeds, dtype=np.uint64) ^ _RESEED)
 
 
-@njit(cache=True)
-def _sample_legal(masks, counts, draws, out):
-    for b in range(masks.shape[0]):
-        c = counts[b]
-        if c <= 0:
-            out[b] = -1
-            continue
-        r = int(draws[b] * c)
-        if r >= c:
-            r = c - 1
-        for a in range(masks.shape[1]):
-            if masks[b, a]:
-                if r == 0:
-                    out[b] = a
-                    break
-                r -= 1
-
-
 class VecGameEnv:
     """``B`` games of one :class:`Game`, stepped in lockstep with auto-reset.
 
     Args:
-        game: the game object (see ``envs.get_game``).
+        game: the game object (see ``dragongym.get_game``).
         num_envs: batch size ``B``.
         seed: user seed; game ``i`` gets ``seed_sequence(seed, B)[i]``.
         num_players: seats; defaults to the game's minimum.
@@ -114,19 +97,13 @@ class VecGameEnv:
 
     def __init__(self, game, num_envs, seed=0, num_players=None, observations=True,
                  num_threads=None, parallel_threshold=1024, **config):
-        spec = game.spec
-        num_envs = int(num_envs)
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if num_players is None:
-            num_players = spec.min_players
-        num_players = int(num_players)
-        if not spec.min_players <= num_players <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, "
-                             f"not {num_players}")
+        num_envs = check_count(num_envs, "num_envs")
+        if num_players is not None:
+            config["num_players"] = num_players
         self.game = game
-        self.spec = spec
-        self.config = game.make_config(num_players=num_players, **config)
+        self.config = game.make_config(**config)
+        self.spec = spec = game.spec_for(self.config)
+        num_players = spec.num_seats
         self.num_envs = num_envs
         self.num_players = num_players
         self.num_actions = spec.num_actions
@@ -219,7 +196,7 @@ class VecGameEnv:
         from the numpy Generator ``rng``; a fast random policy for benchmarks."""
         rng.random(out=self._draws)
         out = self._sampled if out is None else out
-        _sample_legal(self.masks, self.counts, self._draws, out)
+        sample_legal(self.masks, self.counts, self._draws, out)
         return out
 
     # --------------------------------------------------- snapshots

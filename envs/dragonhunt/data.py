@@ -13,7 +13,7 @@ name                shape / dtype    meaning
 NUM_CELLS           int              number of hexes NC
 BOARD_COLS/ROWS     int              size of the printed rectangle
 CELL_COL, CELL_ROW  int16[NC]        odd-q offset position of a cell
-CELL_Q, CELL_R      int16[NC]        axial coordinates (``envs.core.hexgrid``)
+CELL_Q, CELL_R      int16[NC]        axial coordinates (``dragongym.envs.core.hexgrid``)
 TERRAIN             int8[NC]         ``constants`` terrain code
 KINGDOM             int8[NC]         kingdom of a castle/village/cottage hex, else -1
 SPACE               int16[NC]        canonical cell of the hex's space: the lowest
@@ -52,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.hexgrid import build_tables, offset_to_axial
+from dragongym.envs.core.hexgrid import build_tables, offset_to_axial
 from . import constants as K
 
 DATA_DIR = Path(__file__).with_name("data")

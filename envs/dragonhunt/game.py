@@ -1,4 +1,4 @@
-"""Dragonhunt: hunt Brimstone the Dragon, 2 to 6 players (``envs.make("dragonhunt")``).
+"""Dragonhunt: hunt Brimstone the Dragon, 2 to 6 players (``dragongym.make("dragonhunt")``).
 
 The rules core is ``rules.py`` (numba), the state record ``state.py``, the
 observations ``observe.py``; the board, tables and deck are data files in
@@ -37,12 +37,13 @@ so an agent is only asked when it has a choice.
 
 Version history: v1 first release.
 """
-from dataclasses import dataclass
+# jitcache: no compiled code
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.game import Game
-from envs.core.spec import GameSpec
+from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 from . import data as D
 from . import rules as R
 from . import observe as O
@@ -73,8 +74,8 @@ class DragonhuntConfig:
             every decision.
     """
 
-    num_players: int = 2
-    max_hands: int = 8
+    num_players: int = field(default=2, metadata={"range": (2, MAX_PLAYERS)})
+    max_hands: int = field(default=8, metadata={"range": (1, 1000)})
     auto_single: bool = True
 
 
@@ -93,34 +94,84 @@ def cell_name(cell):
     return f"{int(D.CELL_COL[cell]):02d}{int(D.CELL_ROW[cell]):02d}"
 
 
+_OBS_DOCS = {"board": "per-cell planes (see observe.py: units by type and owner, beings, flames, swords, "
+                      "the pending selection)"}
+
+
+def _obs_block(name, offset, shape):
+    if name == "board":
+        return ObsBlock(offset, shape, kind="grid", geometry="hex",
+                        grid_shape=(int(D.BOARD_COLS), int(D.BOARD_ROWS)), hex_layout="flat-odd-q",
+                        doc=_OBS_DOCS["board"])
+    return ObsBlock(offset, shape, kind="flat")
+
+
+OBS_LAYOUT = {name: _obs_block(name, offset, shape) for name, (offset, shape) in O.LAYOUT.items()}
+"""Typed observation blocks: the board is a hex grid of ``NUM_CELLS`` cells
+filling the printed 15 x 13 rectangle in reading order; the rest is flat."""
+
+ACTION_LAYOUT = {
+    "cell": ActionBlock(0, R.NC, indexes="board", doc="a board cell; its meaning follows the phase"),
+    "done": ActionBlock(R.A_DONE, 1, doc="done / pass / end this segment"),
+    "die": ActionBlock(R.A_DIE0, 2, doc="the first / second die"),
+    "card": ActionBlock(R.A_CARD0, 6, doc="movement card 0..5 (values 6 7 8 9 10 12)"),
+    "unit_type": ActionBlock(R.A_TYPE0, 4, doc="hero, sniper, knight, man-at-arms"),
+    "snipe": ActionBlock(R.A_SNIPE, 1, doc="snipe (9.64)"),
+    "charm": ActionBlock(R.A_CHARM0, 6, doc="Dragon Charmer: 1..3 spaces toward, then away"),
+    "sword_wielder": ActionBlock(R.A_WIELDER, 1, doc="the sword-wielding knight (13.4, 14.41)"),
+}
+
+
 class Dragonhunt(Game):
     """The Dragonhunt rules core behind the generic adapters."""
 
-    spec = GameSpec(
-        name="dragonhunt", version=1, min_players=2, max_players=MAX_PLAYERS,
-        num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=dict(O.LAYOUT),
-        action_layout={"cell": (0, R.NC), "done": (R.A_DONE, 1), "die": (R.A_DIE0, 2),
-                       "card": (R.A_CARD0, 6), "unit_type": (R.A_TYPE0, 4), "snipe": (R.A_SNIPE, 1),
-                       "charm": (R.A_CHARM0, 6), "sword_wielder": (R.A_WIELDER, 1)},
-        max_decisions=20000, chance=True, hidden_information=True,
-        reward_model="zero_sum_terminal", board_shape=(int(D.BOARD_COLS), int(D.BOARD_ROWS)))
+    name = "dragonhunt"
+    version = 2
     dtype = STATE_DTYPE
     config_cls = DragonhuntConfig
     obs_bounds = (-1.0, 8.0)
+    heuristic_agent = "dragonhunt.heuristic"
+    shaping_potential = "dragongym.agents.dragonhunt_heuristic:seat_score_potential"
+    truncation_option = "max_hands"
+    bench_options = {"num_players": 2, "max_hands": 8}
 
-    def make_config(self, **kwargs):
-        unknown = set(kwargs) - set(DragonhuntConfig.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"dragonhunt: unknown option(s) {sorted(unknown)}; "
-                             f"known: {sorted(DragonhuntConfig.__dataclass_fields__)}")
-        if kwargs.get("num_players") is None:
-            kwargs.pop("num_players", None)
-        config = DragonhuntConfig(**kwargs)
-        if not isinstance(config.num_players, (int, np.integer)) or not 2 <= config.num_players <= 6:
-            raise ValueError(f"dragonhunt: num_players must be 2..6, got {config.num_players!r}")
-        if not isinstance(config.max_hands, (int, np.integer)) or not 1 <= config.max_hands <= 1000:
-            raise ValueError(f"dragonhunt: max_hands must be 1..1000, got {config.max_hands!r}")
-        return config
+    def spec_for(self, config):
+        """Seats ``player_0 .. player_{n-1}`` for ``config.num_players``; the
+        game is truncated after ``config.max_hands`` hands."""
+        n = int(config.num_players)
+        return GameSpec(
+            name=self.name, version=self.version, roles=player_names(n),
+            num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT,
+            action_layout=ACTION_LAYOUT, max_decisions=2500 * int(config.max_hands),
+            turn_limit=int(config.max_hands), turn_unit="hands", chance=True,
+            hidden_information=True, utility="zero_sum", config=config)
+
+    def test_configs(self):
+        return [{"num_players": n} for n in range(2, MAX_PLAYERS + 1)]
+
+    def check_state(self, state):
+        """Common fields, then every index field in range, then the rules'
+        invariants (``invariants.check_state``): see ``Game.check_state``."""
+        problem = check_common_fields(state, self.dtype)
+        if problem:
+            return problem
+        from .invariants import INVARIANT_NAMES, check_state
+        from .soundness import field_range_problem
+        problem = field_range_problem(state)
+        if problem:
+            return problem
+        code = int(check_state(state, 0))
+        return INVARIANT_NAMES.get(code, f"invariant {code} broken") if code else ""
+
+    def hidden_variants(self, state, seat, rng, count=4):
+        """Positions that differ only in what ``seat`` cannot know: the
+        face-down cards the others laid this turn and the RNG stream."""
+        out = []
+        for _ in range(count):
+            v = state.copy()
+            self.determinize(v, seat, rng)
+            out.append(v)
+        return out
 
     def reset(self, states, seeds, config):
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -161,7 +212,7 @@ class Dragonhunt(Game):
     # ------------------------------------------------------------ vector fast path
     def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
         """Fused check + apply + next mask (+ observation) in one compiled pass
-        (see :meth:`envs.core.game.Game.vec_step`)."""
+        (see :meth:`dragongym.envs.core.game.Game.vec_step`)."""
         from . import vector_kernels as V
         with_obs = obs is not None
         if not with_obs:

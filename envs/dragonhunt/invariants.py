@@ -9,7 +9,7 @@ changing the rules core.
 import numpy as np
 from numba import njit
 
-from envs.core.rng import draw_below
+from dragongym.envs.core.rng import draw_below
 from .constants import NUM_UNITS, UNITS_PER_COLOUR, MAX_PLAYERS, COTTAGE
 from . import rules as R
 

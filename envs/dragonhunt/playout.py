@@ -7,7 +7,7 @@ not depend on the batch size; finished games restart with a fresh seed.
 import numpy as np
 from numba import njit, prange
 
-from envs.core.rng import draw_below, mix64
+from dragongym.envs.core.rng import draw_below, mix64
 from . import rules as R
 from .observe import observe_one
 

@@ -17,7 +17,7 @@ to its function here and to its test.
 import numpy as np
 from numba import njit
 
-from envs.core.rng import draw_below
+from dragongym.envs.core.rng import draw_below
 from . import data as D
 from .constants import (
     MAX_PLAYERS, UNITS_PER_COLOUR, NUM_UNITS, FIRST_OF_TYPE, COUNT_OF_TYPE, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
@@ -2660,7 +2660,8 @@ def launch_dragon_attack(S, b, p):
 
 @njit(cache=True)
 def end_game(S, b, winner):
-    """Brimstone is slain: the slayer wins (+1), the others share -1."""
+    """Brimstone is slain: the slayer wins (rank 1, +1), the others share last
+    place (rank 2) and -1."""
     s = S[b]
     n = int(s['num_players'])
     s['status'] = 1
@@ -2670,6 +2671,7 @@ def end_game(S, b, winner):
     s['stage'] = ST_OVER
     for q in range(n):
         s['rewards'][q] = 1.0 if q == winner else np.float32(-1.0 / (n - 1))
+        s['rank'][q] = 1 if q == winner else 2
 
 
 @njit(cache=True)
@@ -2869,6 +2871,8 @@ def end_growth(S, b):
     s['dragon_first'] = s['placed_last']
     if s['hand'] >= s['max_hands']:
         s['status'] = 2
+        for q in range(int(s['num_players'])):
+            s['rank'][q] = 1          # undecided: every seat shares first place, a draw
         s['to_play'] = -1
         s['phase'] = PH_NONE
         s['stage'] = ST_OVER

@@ -37,6 +37,7 @@ STATE_FIELDS = [
     ("rng_counter", np.uint64),     # draws taken so far
     # --- 4-byte fields
     ("rewards", np.float32, (MAX_PLAYERS,)),  # final reward per seat
+    ("score", np.float32, (MAX_PLAYERS,)),    # outcome: the game's own score (Dragonhunt has none: 0)
     ("decisions", np.int32),        # decisions taken (actions applied, auto ones included)
     ("brimstone_rounds", np.int32), # Brimstone's rounds started so far (ids rounds for 9.841, 7.67)
     ("enraged_until", np.int32),    # he calms at the end of Brimstone's round with this id (9.841)
@@ -65,6 +66,7 @@ STATE_FIELDS = [
     ("num_players", np.int8),
     ("to_play", np.int8),           # seat that decides now; -1 when the game is over
     ("status", np.int8),            # 0 running, 1 terminated (Brimstone slain), 2 truncated
+    ("rank", np.int8, (MAX_PLAYERS,)),  # outcome per seat once over: slayer 1, others 2; all 1 if truncated
     ("auto_single", np.int8),       # config: apply a lone legal action without asking
     ("stage", np.int8),             # macro position in the sequence of play (ST_*)
     ("phase", np.int8),             # the decision now pending (PH_*)

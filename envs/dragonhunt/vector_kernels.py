@@ -1,4 +1,4 @@
-"""Fused compiled kernels behind ``envs.make_vec("dragonhunt", ...)``.
+"""Fused compiled kernels behind ``dragongym.make_vec("dragonhunt", ...)``.
 
 One pass per game: check the action against the known legal mask, apply it
 with ``rules.apply_trusted`` (which leaves the next legal mask in the same row

@@ -16,6 +16,7 @@ nothing here exposes the seed. Look-ahead on a copy must first call
 Seats are game seats (``0..num_players-1``), not rotated. Cells are board cells
 ``0..NUM_CELLS-1``; a castle or village is one space (its canonical cell).
 """
+# jitcache: no compiled code
 import numpy as np
 
 from . import data as D

@@ -4,16 +4,16 @@ import time
 import numpy as np
 import pytest
 
-import agents
-from agents import make_agent, register_loader, is_agent_id
-from agents.base import _LOADERS, Agent
-from agents.dragonhunt_heuristic import DragonhuntHeuristic, evaluate
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
-from agents.tournament import play_one
-from envs.dragonhunt import rules as R
-from envs.dragonhunt import view as V
-from envs.dragonhunt.game import GAME
+import dragongym.agents
+from dragongym.agents import make_agent, register_loader, is_agent_id
+from dragongym.agents.base import _LOADERS, Agent
+from dragongym.agents.dragonhunt_heuristic import DragonhuntHeuristic, evaluate
+from dragongym.agents.mcts import MCTSAgent
+from dragongym.agents.random_agent import RandomAgent
+from dragongym.agents.tournament import play_one
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt import view as V
+from dragongym.envs.dragonhunt.game import GAME
 
 
 def test_registry_by_id():
@@ -184,6 +184,6 @@ def test_evaluate_is_per_seat_and_bounded():
 
 
 def test_match_runner_gives_state_reading_agents_the_state():
-    from agents import play_match
+    from dragongym.agents import play_match
     result = play_match("dragonhunt", ["dragonhunt.heuristic", "random"], num_games=2, seed=1, max_hands=1)
     assert [s.games for s in result.stats] == [2, 2]

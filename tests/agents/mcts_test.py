@@ -3,11 +3,11 @@ Dragonhunt value function, simulation calibration."""
 import numpy as np
 import pytest
 
-import agents  # noqa: F401  (registers the agents and the Dragonhunt value function)
-from agents.dragonhunt_heuristic import DragonhuntHeuristic, PRIOR_ONLY_PHASES, evaluate, prior_only
-from agents.mcts import MCTSAgent, calibrate_simulations
-from envs.dragonhunt import view as V
-from envs.dragonhunt.game import GAME
+import dragongym.agents  # noqa: F401  (registers the agents and the Dragonhunt value function)
+from dragongym.agents.dragonhunt_heuristic import DragonhuntHeuristic, PRIOR_ONLY_PHASES, evaluate, prior_only
+from dragongym.agents.mcts import MCTSAgent, calibrate_simulations
+from dragongym.envs.dragonhunt import view as V
+from dragongym.envs.dragonhunt.game import GAME
 from tests.agents.agents_test import _card_position, _hidden_variant
 
 

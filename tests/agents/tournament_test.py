@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from agents.tournament import (load_tournament, merge_tournaments, run_tournament, schedule,
+from dragongym.agents.tournament import (load_tournament, merge_tournaments, run_tournament, schedule,
                                wilson_interval)
-from training.cli import main
+from dragongym.training.cli import main
 
 
 @pytest.mark.parametrize("successes,trials,low,high", [

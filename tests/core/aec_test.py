@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs
-from envs.core.aec import GameAECEnv
-from envs.core.game import IllegalActionError
+import dragongym
+from dragongym.envs.core.aec import GameAECEnv
+from dragongym.envs.core.game import IllegalActionError
 from tests.core.toygame import GAME, RaceToTen
 
 
@@ -197,18 +197,18 @@ def test_rgb_array_uses_the_games_renderer():
 
 
 def test_registry():
-    envs.register("race", lambda: GAME)
+    dragongym.register("race", lambda: GAME)
     try:
-        assert "race" in envs.list_games() and "dragonhunt" in envs.list_games()
-        assert envs.get_game("race") is GAME
-        env = envs.make("race", num_players=4, max_turns=5)
+        assert "race" in dragongym.list_games() and "dragonhunt" in dragongym.list_games()
+        assert dragongym.get_game("race") is GAME
+        env = dragongym.make("race", num_players=4, max_turns=5)
         assert isinstance(env, GameAECEnv) and env.num_players == 4 and env.config.max_turns == 5
-        envs.register("race_by_name", "tests.core.toygame:GAME")
-        assert envs.get_game("race_by_name") is GAME
+        dragongym.register("race_by_name", "tests.core.toygame:GAME")
+        assert dragongym.get_game("race_by_name") is GAME
         with pytest.raises(ValueError, match="unknown game"):
-            envs.get_game("no_such_game")
+            dragongym.get_game("no_such_game")
     finally:
-        envs._FACTORIES.pop("race", None)
-        envs._FACTORIES.pop("race_by_name", None)
-        envs._GAMES.pop("race", None)
-        envs._GAMES.pop("race_by_name", None)
+        dragongym.envs._FACTORIES.pop("race", None)
+        dragongym.envs._FACTORIES.pop("race_by_name", None)
+        dragongym.envs._GAMES.pop("race", None)
+        dragongym.envs._GAMES.pop("race_by_name", None)

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from agents import Agent, RandomAgent, list_agents, make_agent, play_match, register
-from agents.base import _FACTORIES
+from dragongym.agents import Agent, RandomAgent, list_agents, make_agent, play_match, register
+from dragongym.agents.base import _FACTORIES
 
 
 def test_random_agent_plays_uniformly_over_legal_actions():

@@ -1,7 +1,7 @@
 """The dragongym command line (on the toy game)."""
 import pytest
 
-from training.cli import main, parse_game_options
+from dragongym.training.cli import main, parse_game_options
 
 
 def test_game_options_are_parsed():

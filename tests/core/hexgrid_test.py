@@ -1,7 +1,7 @@
 """Hex-grid helpers: flat-topped axial coordinates, odd-q offset maps."""
 from hypothesis import given, strategies as st
 
-from envs.core.hexgrid import (DIRECTION_NAMES, DIRECTIONS, axial_to_offset, build_tables,
+from dragongym.envs.core.hexgrid import (DIRECTION_NAMES, DIRECTIONS, axial_to_offset, build_tables,
                                hex_distance, line_direction, offset_to_axial, opposite)
 
 coord = st.integers(-40, 40)

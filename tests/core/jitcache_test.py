@@ -1,11 +1,12 @@
 """The numba cache folder follows the sources, so compiled code is never stale."""
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from envs.core import jitcache
+from dragongym.envs.core import jitcache
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -80,7 +81,7 @@ def run_python(code, **env_changes):
 
 
 def test_importing_envs_picks_the_folder_for_these_sources(tmp_path):
-    out = run_python("import os, envs; print(os.environ['NUMBA_CACHE_DIR']);"
+    out = run_python("import os, dragongym; print(os.environ['NUMBA_CACHE_DIR']);"
                      "print(os.environ['OMP_WAIT_POLICY'])", XDG_CACHE_HOME=str(tmp_path))
     cache_dir, omp = out.splitlines()
     expected = tmp_path / "dragongym" / "numba" / jitcache.source_hash()
@@ -89,7 +90,7 @@ def test_importing_envs_picks_the_folder_for_these_sources(tmp_path):
 
 
 def test_user_settings_win(tmp_path):
-    out = run_python("import os, envs; print(os.environ['NUMBA_CACHE_DIR']);"
+    out = run_python("import os, dragongym; print(os.environ['NUMBA_CACHE_DIR']);"
                      "print(os.environ['OMP_WAIT_POLICY'])",
                      NUMBA_CACHE_DIR=str(tmp_path / "mine"), OMP_WAIT_POLICY="active",
                      XDG_CACHE_HOME=str(tmp_path))
@@ -97,12 +98,63 @@ def test_user_settings_win(tmp_path):
 
 
 def test_numba_imported_first_still_uses_the_folder(tmp_path):
-    out = run_python("import numba, envs; from numba.core import config; print(config.CACHE_DIR)",
+    out = run_python("import numba, dragongym; from numba.core import config; print(config.CACHE_DIR)",
                      XDG_CACHE_HOME=str(tmp_path))
     assert Path(out) == tmp_path / "dragongym" / "numba" / jitcache.source_hash()
 
 
 def test_importing_envs_is_cheap():
-    out = run_python("import sys, envs; print(sorted(m for m in ('torch', 'numba', 'gymnasium',"
+    out = run_python("import sys, dragongym; print(sorted(m for m in ('torch', 'numba', 'gymnasium',"
                      " 'pettingzoo') if m in sys.modules))")
     assert out == "[]"
+
+
+def test_modules_marked_not_compiled_leave_the_hash_alone(tmp_path):
+    make_tree(tmp_path)
+    write(tmp_path / "core" / "adapter.py", f'"""An adapter."""\n{jitcache.NOT_COMPILED_MARK}\nX = 1\n')
+    before = jitcache.source_hash(tmp_path)
+    write(tmp_path / "core" / "adapter.py", f'"""An adapter."""\n{jitcache.NOT_COMPILED_MARK}\nX = 2\n')
+    assert jitcache.source_hash(tmp_path) == before
+    write(tmp_path / "core" / "adapter.py", '"""An adapter, unmarked."""\nX = 2\n')
+    assert jitcache.source_hash(tmp_path) != before
+
+
+def _module_name(path):
+    rel = path.relative_to(jitcache.ENVS_ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["dragongym"] + parts)
+
+
+def test_the_marked_modules_keep_their_promise():
+    """A marked module holds no numba code, and no hashed module imports it:
+    otherwise an edit to it could leave stale compiled callers in the cache."""
+    import ast
+
+    marked, hashed = set(), []
+    for path in sorted(jitcache.ENVS_ROOT.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        if jitcache.is_marked_not_compiled(path):
+            marked.add(_module_name(path))
+            assert not re.search(r"@(numba\.)?n?jit|\bprange\(|\bvectorize\b", path.read_text()), path
+        else:
+            hashed.append(path)
+    assert "dragongym.envs.core.aec" in marked and "dragongym.envs.dragonhunt.game" in marked
+    for path in hashed:
+        module = _module_name(path)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]
+                                    + ([base] if base else []))
+                names = [base] + [f"{base}.{a.name}" for a in node.names]
+            for name in names:
+                name = name.replace("envs.", "dragongym.envs.", 1) if name.startswith("envs.") else name
+                assert name not in marked, f"{path.name} imports {name}, which is marked not compiled"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.core.rng import draw_below, draw_u64, mix64, seed_sequence
+from dragongym.envs.core.rng import draw_below, draw_u64, mix64, seed_sequence
 
 REPO = Path(__file__).resolve().parents[2]
 

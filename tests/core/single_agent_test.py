@@ -1,13 +1,13 @@
-"""The generic single-agent Gymnasium adapter (envs.core.single_agent)."""
+"""The generic single-agent Gymnasium adapter (dragongym.envs.core.single_agent)."""
 import warnings
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import envs
-from envs.core.game import IllegalActionError
-from envs.core.single_agent import SingleAgentEnv
+import dragongym
+from dragongym.envs.core.game import IllegalActionError
+from dragongym.envs.core.single_agent import SingleAgentEnv
 from tests.core.toygame import GAME
 
 
@@ -49,7 +49,7 @@ def test_check_env_dragonhunt():
     # check_env steps unmasked random actions, so it needs the penalty policy
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(envs.make_single_agent("dragonhunt", max_hands=1, illegal_action="penalty"),
+        check_env(dragongym.make_single_agent("dragonhunt", max_hands=1, illegal_action="penalty"),
                   skip_render_check=True)
 
 
@@ -119,7 +119,7 @@ def test_maskable_ppo_smoke_dragonhunt():
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO
     torch.set_num_threads(1)
-    env = envs.make_single_agent("dragonhunt", max_hands=1)
+    env = dragongym.make_single_agent("dragonhunt", max_hands=1)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, verbose=0,
                         policy_kwargs=dict(net_arch=[32]))
     model.learn(total_timesteps=256)

@@ -15,13 +15,13 @@ Observation (from seat p, seats rotated so p is 0), 3 + 4 floats:
     [3 + k] 1 if seat (p + k) % n is to play
 Pure Python and numpy (no numba), so it adds nothing to the JIT cache.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Game
-from envs.core.rng import draw_below
-from envs.core.spec import GameSpec
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Game
+from dragongym.envs.core.rng import draw_below
+from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 
 MAX_PLAYERS = 4
 TARGET = 10
@@ -37,6 +37,7 @@ DTYPE = np.dtype([
     ("seed", np.uint64),
     ("rng_counter", np.uint64),
     ("rewards", np.float32, (MAX_PLAYERS,)),
+    ("score", np.float32, (MAX_PLAYERS,)),
     ("turns", np.int32),              # moves made so far
     ("max_turns", np.int32),          # config: truncate after this many moves
     ("secret", np.int8, (MAX_PLAYERS,)),  # seat -> secret digit; -1 for empty seats
@@ -46,6 +47,7 @@ DTYPE = np.dtype([
     ("to_play", np.int8),
     ("status", np.int8),
     ("error", np.int8),
+    ("rank", np.int8, (MAX_PLAYERS,)),
 ])
 assert sum(DTYPE.fields[n][0].itemsize for n in DTYPE.names) == DTYPE.itemsize
 
@@ -59,28 +61,40 @@ class RaceConfig:
         max_turns: moves after which the game is truncated as a draw.
     """
 
-    num_players: int = 2
-    max_turns: int = 100
+    num_players: int = field(default=2, metadata={"range": (2, MAX_PLAYERS)})
+    max_turns: int = field(default=100, metadata={"range": (1, 10_000)})
 
 
 class RaceToTen(Game):
-    spec = GameSpec(name="race", version=1, min_players=2, max_players=MAX_PLAYERS,
-                    num_actions=NUM_ACTIONS, obs_size=OBS_SIZE,
-                    obs_layout={"counter": (0, (1,)), "secret": (1, (1,)), "last_roll": (2, (1,)),
-                                "to_play": (3, (MAX_PLAYERS,))},
-                    action_layout={"add": (0, NUM_ACTIONS)}, max_decisions=100,
-                    chance=True, hidden_information=True)
+    name = "race"
     dtype = DTYPE
     config_cls = RaceConfig
     obs_bounds = (0.0, 1.0)
+    truncation_option = "max_turns"
 
-    def make_config(self, **kwargs):
-        config = RaceConfig(**kwargs)
-        if not 2 <= config.num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be 2..{MAX_PLAYERS}")
-        if config.max_turns < 1:
-            raise ValueError("max_turns must be positive")
-        return config
+    def spec_for(self, config):
+        return GameSpec(
+            name="race", version=1, roles=player_names(config.num_players),
+            num_actions=NUM_ACTIONS, obs_size=OBS_SIZE,
+            obs_layout={"counter": ObsBlock(0, (1,)), "secret": ObsBlock(1, (1,)),
+                        "last_roll": ObsBlock(2, (1,)), "to_play": ObsBlock(3, (MAX_PLAYERS,))},
+            action_layout={"add": ActionBlock(0, NUM_ACTIONS)}, max_decisions=config.max_turns,
+            turn_limit=config.max_turns, turn_unit="moves", chance=True, hidden_information=True,
+            utility="zero_sum", config=config)
+
+    def test_configs(self):
+        return [{"num_players": n} for n in range(2, MAX_PLAYERS + 1)]
+
+    def hidden_variants(self, state, seat, rng, count=4):
+        """The others' secret digits and the RNG stream are unknown to ``seat``."""
+        out = []
+        for v in Game.hidden_variants(self, state, seat, rng, count):
+            n = int(v["num_players"][0])
+            for p in range(n):
+                if p != seat:
+                    v["secret"][0, p] = int(rng.integers(10))
+            out.append(v)
+        return out
 
     def reset(self, states, seeds, config):
         for b in range(len(states)):
@@ -88,6 +102,8 @@ class RaceToTen(Game):
             rec["seed"] = seeds[b]
             rec["rng_counter"] = 0
             rec["rewards"] = 0
+            rec["score"] = 0
+            rec["rank"] = 0
             rec["turns"] = 0
             rec["max_turns"] = config.max_turns
             rec["counter"] = 0
@@ -136,9 +152,12 @@ class RaceToTen(Game):
             if counter == TARGET:
                 rec["rewards"][:n] = -1.0 / (n - 1)
                 rec["rewards"][mover] = 1.0
+                rec["rank"][:n] = 2
+                rec["rank"][mover] = 1
                 rec["status"] = STATUS_TERMINATED
                 rec["to_play"] = -1
             elif int(rec["turns"]) >= int(rec["max_turns"]):
+                rec["rank"][:n] = 1
                 rec["status"] = STATUS_TRUNCATED
                 rec["to_play"] = -1
             else:

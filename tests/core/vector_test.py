@@ -1,12 +1,12 @@
-"""The generic vector API (envs.core.vector), on the pure-Python toy game
+"""The generic vector API (dragongym.envs.core.vector), on the pure-Python toy game
 (its Game.vec_step is the base-class default built from step + legal_mask)."""
 import numpy as np
 import pytest
 
-import envs
-from envs.core.game import IllegalActionError
-from envs.core.rng import seed_sequence
-from envs.core.vector import VecGameEnv, next_seeds
+import dragongym
+from dragongym.envs.core.game import IllegalActionError
+from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.vector import VecGameEnv, next_seeds
 from tests.core.toygame import GAME
 
 
@@ -51,7 +51,7 @@ def test_shapes_and_dtypes():
 
 
 def test_seeds_and_make_vec(race):
-    venv = envs.make_vec(race, 4, seed=7, num_players=2)
+    venv = dragongym.make_vec(race, 4, seed=7, num_players=2)
     venv.reset()
     assert np.array_equal(venv.states["seed"], seed_sequence(7, 4))
 

@@ -13,13 +13,13 @@ Board facts used below: seat 0 plays Elderwood (castle 0600/0700, cottage
 import numpy as np
 import pytest
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     BANISHER, BERSERKER, DEMON, DISPERSER, DRAGON_CHARMER, EAGLE, PARALYZER, REVIVOR,
     TELEPORTER, TROLL, NUM_BEINGS, HERO, KNIGHT, MAN_AT_ARMS, SNIPER,
 )
-from envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED, F_DEMON_KILL
+from dragongym.envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED, F_DEMON_KILL
 from tests.dragonhunt.beings_common import (
     arena, being_loc, in_pile, pile_index, use_being, first_being_stays, choose_die,
     legal_cells, mask, name, towards, vacant_fields,

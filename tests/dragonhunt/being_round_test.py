@@ -13,13 +13,13 @@ forest, 1007 open, 1008 mountain, 1009 open, 1010 swamp, 1011 open, 1012 open.
 """
 import pytest
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     BANISHER, BERSERKER, DEMON, DISPERSER, DRAGON_CHARMER, EAGLE, PARALYZER, REVIVOR,
     TELEPORTER, TROLL, KNIGHT, MAN_AT_ARMS, HERO,
 )
-from envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED
+from dragongym.envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED, F_HARRIED
 from tests.dragonhunt.beings_common import (
     LAIR, arena, being_loc, in_pile, pile_index, use_being, first_being_stays, choose_die,
     legal_cells, mask, name, towards,

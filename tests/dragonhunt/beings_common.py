@@ -1,14 +1,14 @@
 """Small helpers shared by the Fantastic Being tests (rulebook sections 8 and 15).
 
 Positions are built with :class:`tests.dragonhunt.scenario.Scenario`; cells are
-named as ``envs.dragonhunt.game.cell_name`` writes them ("CCRR", "Cave", ...).
+named as ``dragongym.envs.dragonhunt.game.cell_name`` writes them ("CCRR", "Cave", ...).
 """
 import numpy as np
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import BEING_NAMES, NUM_BEINGS
-from envs.dragonhunt.game import GAME, cell_name
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import BEING_NAMES, NUM_BEINGS
+from dragongym.envs.dragonhunt.game import GAME, cell_name
 from tests.dragonhunt.scenario import Scenario, cell, step
 
 LAIR = {0: "Cave", 1: "Hollow Tree"}

@@ -6,14 +6,14 @@ rules will roll (``load_dice``: faces in the order they are rolled) and checks
 concrete outcomes. Combat results are read from ``data.COMBAT_TABLE`` (rows 9
 and up are substitutes, see data/combat_table.txt), never hard-coded.
 """
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, KNIGHT, MAN_AT_ARMS, BANISHER, BERSERKER, REVIVOR, NUM_BEINGS,
     COL_SINGLE_PIECE, COL_STRUCTURE, R_DEFENDER_KILLED, R_DEFENDER_WOUNDED,
     R_DEFENDER_UNHARMED, R_OCCUPANTS_DIE_1,
 )
-from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
+from dragongym.envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
 from tests.dragonhunt.scenario import Scenario, cell, step, dice_summing_to
 
 LAIR = "Lair of Brimstone"

@@ -8,13 +8,13 @@ attacker's die, then the defender's (9.45).
 import numpy as np
 import pytest
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, SNIPER, KNIGHT, MAN_AT_ARMS, TROLL, REVIVOR, COL_SINGLE_PIECE,
     R_DEFENDER_UNHARMED, R_DEFENDER_WOUNDED, R_DEFENDER_KILLED,
 )
-from envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED
+from dragongym.envs.dragonhunt.state import LOC_DEAD, LOC_OUT, F_WOUNDED
 from tests.dragonhunt.scenario import Scenario, cell
 
 KINGDOMS = ("Sunken", "Ironcrag")

@@ -9,9 +9,9 @@ from collections import Counter, deque
 import numpy as np
 import pytest
 
-from envs.core.hexgrid import build_tables, offset_to_axial
-from envs.dragonhunt import constants as K
-from envs.dragonhunt import data as D
+from dragongym.envs.core.hexgrid import build_tables, offset_to_axial
+from dragongym.envs.dragonhunt import constants as K
+from dragongym.envs.dragonhunt import data as D
 
 NC = D.NUM_CELLS
 STRUCTURES = (K.CASTLE, K.VILLAGE, K.COTTAGE)

@@ -8,14 +8,14 @@ asserted as printed. Player 0 holds Sunken, player 1 Ironcrag.
 """
 import pytest
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, SNIPER, KNIGHT, MAN_AT_ARMS, COL_FIRST_WOUND, COL_LATER_WOUND, COL_SINGLE_PIECE,
     R_ALL_WOUNDED, R_ONE_KILLED, R_ONE_WOUNDED, R_ONE_KILLED_ATTACKS_CASTLE,
     R_DRAGON_WOUNDED, R_DEFENDER_UNHARMED, R_OCCUPANTS_DIE_1, COL_STRUCTURE, CARD_NAP,
 )
-from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
+from dragongym.envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
 from tests.dragonhunt.scenario import Scenario, cell, dice_summing_to
 
 KINGDOMS = ("Sunken", "Ironcrag")

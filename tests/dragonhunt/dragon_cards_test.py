@@ -8,9 +8,9 @@ what the card did.
 """
 import numpy as np
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, KNIGHT, MAN_AT_ARMS, REVIVOR, DECK_SIZE,
     COL_FIRST_WOUND, COL_LATER_WOUND, COL_SINGLE_PIECE, COL_STRUCTURE, COL_DO_OR_DIE,
     R_DRAW_CARD, R_DRAGON_WOUNDED, R_THREE_KILLED, R_ALL_KILLED, R_DEFENDER_KILLED,
@@ -22,7 +22,7 @@ from envs.dragonhunt.constants import (
     CARD_KILLS_ATTACKING_FORCE, CARD_WOUNDS_ATTACKING_FORCE, CARD_KILLS_TWO,
     CARD_FLIES_SIX_RANDOM, CARD_NAP, CARD_FLAMES_YOUR_COTTAGE, CARD_FLAMES_COTTAGE_OF_CHOICE,
 )
-from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
+from dragongym.envs.dragonhunt.state import LOC_DEAD, F_WOUNDED
 from tests.dragonhunt.scenario import Scenario, cell, step, dice_summing_to
 
 LAIR = "Lair of Brimstone"
@@ -199,7 +199,7 @@ def five_space_path():
 
 
 def test_rule_7_62_five_spaces_of_your_choice_he_attacks_where_he_ends():
-    from envs.dragonhunt.game import cell_name
+    from dragongym.envs.dragonhunt.game import cell_name
     path = five_space_path()
     sc = Scenario(num_players=2)
     two_knights(sc)
@@ -220,7 +220,7 @@ def test_rule_7_62_five_spaces_of_your_choice_he_attacks_where_he_ends():
 
 
 def test_rule_7_62_five_spaces_no_space_is_entered_twice():
-    from envs.dragonhunt.game import cell_name
+    from dragongym.envs.dragonhunt.game import cell_name
     path = five_space_path()
     sc = Scenario(num_players=2)
     two_knights(sc)

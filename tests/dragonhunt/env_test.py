@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs
-from envs.core.game import IllegalActionError
-from envs.dragonhunt import rules as R
-from envs.dragonhunt import observe as O
-from envs.dragonhunt.game import GAME
-from envs.dragonhunt.invariants import fuzz, check_state, INVARIANT_NAMES
-from envs.dragonhunt.state import STATE_DTYPE
+import dragongym
+from dragongym.envs.core.game import IllegalActionError
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt import observe as O
+from dragongym.envs.dragonhunt.game import GAME
+from dragongym.envs.dragonhunt.invariants import fuzz, check_state, INVARIANT_NAMES
+from dragongym.envs.dragonhunt.state import STATE_DTYPE
 from tests.dragonhunt.trajectory import play
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -27,14 +27,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def test_pettingzoo_api_test(players):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(envs.make("dragonhunt", num_players=players, max_hands=1), num_cycles=400)
+        api_test(dragongym.make("dragonhunt", num_players=players, max_hands=1), num_cycles=400)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_pettingzoo_seed_test(players):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        seed_test(lambda: envs.make("dragonhunt", num_players=players, max_hands=1), num_cycles=200)
+        seed_test(lambda: dragongym.make("dragonhunt", num_players=players, max_hands=1), num_cycles=200)
 
 
 def test_compiled_and_pure_python_trajectories_are_byte_identical():
@@ -94,7 +94,7 @@ def test_random_play_2000_games_keeps_every_invariant():
 
 
 def test_illegal_action_raises_clear_error_and_leaves_state_unchanged():
-    env = envs.make("dragonhunt", num_players=2)
+    env = dragongym.make("dragonhunt", num_players=2)
     env.reset(seed=4)
     before = env.state_record.tobytes()
     obs = env.observe(env.agent_selection)
@@ -176,7 +176,7 @@ def test_action_strings_name_legal_actions_uniquely():
 
 
 def test_ansi_render_shows_the_board_and_whose_turn():
-    env = envs.make("dragonhunt", num_players=2, render_mode="ansi")
+    env = dragongym.make("dragonhunt", num_players=2, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert "DR" in text and "to play: player_" in text

@@ -1,9 +1,9 @@
 """Ending the round, the hand and the growth phase: rules 10, 11 and 12-12.53."""
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
-from envs.dragonhunt.state import LOC_DEAD, LOC_RESERVE, F_WOUNDED
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
+from dragongym.envs.dragonhunt.state import LOC_DEAD, LOC_RESERVE, F_WOUNDED
 from tests.dragonhunt.scenario import Scenario, cell
 
 ALL_CARDS = (1 << 6) - 1

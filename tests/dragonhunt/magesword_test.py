@@ -9,14 +9,14 @@ Player 0 holds Sunken, player 1 Ironcrag.
 """
 import pytest
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, KNIGHT, MAN_AT_ARMS, COL_LATER_WOUND, COL_SINGLE_PIECE, R_DRAGON_WOUNDED,
     R_DEFENDER_KILLED, CARD_NAP,
 )
-from envs.dragonhunt.game import cell_name
-from envs.dragonhunt.state import LOC_DEAD, F_WOUNDED, F_IN_FORCE
+from dragongym.envs.dragonhunt.game import cell_name
+from dragongym.envs.dragonhunt.state import LOC_DEAD, F_WOUNDED, F_IN_FORCE
 from tests.dragonhunt.scenario import Scenario, cell, dice_summing_to
 
 KINGDOMS = ("Sunken", "Ironcrag")

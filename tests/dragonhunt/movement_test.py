@@ -6,9 +6,9 @@ castles, villages and cottages belong to no player).
 """
 import pytest
 
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS, TROLL
-from envs.dragonhunt.state import LOC_DEAD
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS, TROLL
+from dragongym.envs.dragonhunt.state import LOC_DEAD
 from tests.dragonhunt.scenario import Scenario, cell
 
 KINGDOMS = ("Sunken", "Ironcrag")

@@ -6,9 +6,9 @@ Every test arranges a position with ``Scenario``, fixes the dice with
 """
 import numpy as np
 
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import KNIGHT
-from envs.dragonhunt.game import GAME
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import KNIGHT
+from dragongym.envs.dragonhunt.game import GAME
 from tests.dragonhunt.scenario import Scenario, cell
 
 

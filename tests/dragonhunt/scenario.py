@@ -10,17 +10,17 @@ given round, and act by readable action strings::
     sc.load_dice(4, 6)                 # the next two dice show 4 then 6
     sc.start_brimstone_round(first=0)
 
-Cells are named as ``envs.dragonhunt.game.cell_name`` writes them: "CCRR"
+Cells are named as ``dragongym.envs.dragonhunt.game.cell_name`` writes them: "CCRR"
 (column, row), a structure ("Sunken Castle"), "Lair of Brimstone", "Cave",
 "Hollow Tree".
 """
 import numpy as np
 
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
-from envs.dragonhunt.game import GAME, cell_name
-from envs.dragonhunt.state import STATE_DTYPE, LOC_RESERVE, LOC_DEAD
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
+from dragongym.envs.dragonhunt.game import GAME, cell_name
+from dragongym.envs.dragonhunt.state import STATE_DTYPE, LOC_RESERVE, LOC_DEAD
 
 NAMES = {cell_name(c): c for c in range(D.NUM_CELLS) if D.SPACE[c] == c}
 

@@ -4,15 +4,15 @@
 of its stream loaded: the Cave's being (raw 0..9), the Hollow Tree's (0..8),
 then one die per seat for the set-up order (raw 0..5 = faces 1..6).
 """
-from envs.dragonhunt import data as D
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.constants import (
+from dragongym.envs.dragonhunt import data as D
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.constants import (
     HERO, SNIPER, KNIGHT, MAN_AT_ARMS, NUM_BEINGS, DECK_SIZE, UNITS_PER_COLOUR,
     OPEN, FOREST, MOUNTAIN, SWAMP, CASTLE, VILLAGE, COTTAGE, DRAGON_LAIR, BEING_LAIR,
     BANISHER, BERSERKER, DEMON, DISPERSER,
 )
-from envs.dragonhunt.state import LOC_RESERVE
-from envs.dragonhunt.game import cell_name
+from dragongym.envs.dragonhunt.state import LOC_RESERVE
+from dragongym.envs.dragonhunt.game import cell_name
 from tests.dragonhunt.scenario import Scenario, fresh_game, cell
 
 LAIR = "Lair of Brimstone"

@@ -10,8 +10,8 @@ import sys
 
 import numpy as np
 
-from envs.dragonhunt import rules as R
-from envs.dragonhunt.state import STATE_DTYPE
+from dragongym.envs.dragonhunt import rules as R
+from dragongym.envs.dragonhunt.state import STATE_DTYPE
 
 
 def play(seed, num_players, max_hands, max_steps, states=None, index=0):

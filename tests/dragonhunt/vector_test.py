@@ -1,13 +1,13 @@
-"""Dragonhunt through the vector API (envs.make_vec) and its fused kernels
+"""Dragonhunt through the vector API (dragongym.make_vec) and its fused kernels
 (envs/dragonhunt/vector_kernels.py)."""
 import numpy as np
 import pytest
 
-import envs
-from envs.core.game import IllegalActionError
-from envs.core.rng import seed_sequence
-from envs.core.vector import next_seeds
-from envs.dragonhunt.game import GAME
+import dragongym
+from dragongym.envs.core.game import IllegalActionError
+from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.vector import next_seeds
+from dragongym.envs.dragonhunt.game import GAME
 
 STEPS = 150
 
@@ -23,7 +23,7 @@ def pick(venv, rngs):
 def trajectories(seeds, steps=STEPS, **kw):
     """Per game: hash of (state, mask, obs, rewards) after every step, and final rewards."""
     kw.setdefault("max_hands", 1)
-    venv = envs.make_vec("dragonhunt", len(seeds), **kw)
+    venv = dragongym.make_vec("dragonhunt", len(seeds), **kw)
     venv.reset(seeds=seeds)
     rngs = [np.random.default_rng(int(s) % 100_003) for s in seeds]
     hist = [[] for _ in seeds]
@@ -58,15 +58,15 @@ def test_trajectory_same_at_any_batch_size_position_and_thread_count():
 
 
 def test_make_vec_seeds_do_not_depend_on_batch_size():
-    a = envs.make_vec("dragonhunt", 3, seed=5, max_hands=1)
-    b = envs.make_vec("dragonhunt", 9, seed=5, max_hands=1)
+    a = dragongym.make_vec("dragonhunt", 3, seed=5, max_hands=1)
+    b = dragongym.make_vec("dragonhunt", 9, seed=5, max_hands=1)
     a.reset()
     b.reset()
     assert a.states[:3].tobytes() == b.states[:3].tobytes()
 
 
 def test_auto_reset_final_obs_and_rewards():
-    venv = envs.make_vec("dragonhunt", 16, seed=3, max_hands=1, num_players=3)
+    venv = dragongym.make_vec("dragonhunt", 16, seed=3, max_hands=1, num_players=3)
     obs, mask, to_play = venv.reset()
     rng = np.random.default_rng(0)
     ended = 0
@@ -110,7 +110,7 @@ def test_observations_false_matches_rules():
 
 
 def test_clone_restore():
-    venv = envs.make_vec("dragonhunt", 6, seed=1, max_hands=1)
+    venv = dragongym.make_vec("dragonhunt", 6, seed=1, max_hands=1)
     venv.reset()
     rng = np.random.default_rng(2)
     for _ in range(10):
@@ -134,7 +134,7 @@ def test_clone_restore():
 
 
 def test_bad_input_is_rejected_before_any_game_moves():
-    venv = envs.make_vec("dragonhunt", 4, seed=6, max_hands=1)
+    venv = dragongym.make_vec("dragonhunt", 4, seed=6, max_hands=1)
     venv.reset()
     rng = np.random.default_rng(0)
     venv.step(venv.sample_actions(rng))

@@ -17,10 +17,10 @@ pytest.importorskip("ray.rllib")
 
 import torch  # noqa: E402
 
-import envs  # noqa: E402
-from envs.core.game import IllegalActionError  # noqa: E402
-from training import rllib_selfplay as rs  # noqa: E402
-from training.rllib_policy import MASKED_LOGIT, SUFFIX, load_policy  # noqa: E402
+import dragongym  # noqa: E402
+from dragongym.envs.core.game import IllegalActionError  # noqa: E402
+from dragongym.training import rllib_selfplay as rs  # noqa: E402
+from dragongym.training.rllib_policy import MASKED_LOGIT, SUFFIX, load_policy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NUM_PLAYERS = 2
@@ -126,7 +126,7 @@ def test_league_mapping_seats_one_learner_and_favours_recent_snapshots():
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rllib_run")
-    cmd = [sys.executable, "-m", "training.rllib_selfplay",
+    cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay",
            "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
            "--train-batch-size", str(BATCH), "--minibatch-size", "150", "--num-epochs", "1",
            "--hidden", "64", "--num-opponents", "2", "--snapshot-every", "1",
@@ -162,7 +162,7 @@ def test_one_iteration_exits_0_writes_a_checkpoint_and_takes_no_masked_action(ru
 def _play(choose, num_steps=60, seed=0):
     """``choose(obs, mask) -> action`` plays every seat of a Dragonhunt game (the
     PettingZoo env raises on an illegal action); returns the decisions made."""
-    env = envs.make("dragonhunt", num_players=NUM_PLAYERS, max_hands=MAX_HANDS)
+    env = dragongym.make("dragonhunt", num_players=NUM_PLAYERS, max_hands=MAX_HANDS)
     env.reset(seed=seed)
     for n in range(num_steps):
         if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
@@ -175,10 +175,10 @@ def _play(choose, num_steps=60, seed=0):
 
 
 def test_exported_policy_reloads_without_ray_and_plays_legal_moves(run_dir):
-    from agents import make_agent
+    from dragongym.agents import make_agent
 
     path = str(run_dir / rs.POLICY_FILE)
-    game = envs.get_game("dragonhunt")
+    game = dragongym.get_game("dragonhunt")
     rng = np.random.default_rng(0)
     for deterministic in (True, False):
         agent = make_agent(path, game=game, deterministic=deterministic)

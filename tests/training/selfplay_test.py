@@ -1,4 +1,4 @@
-"""Self-play training (training.selfplay): the network, the league, the
+"""Self-play training (dragongym.training.selfplay): the network, the league, the
 shaping, and a tiny end-to-end run whose checkpoint plays as an agent."""
 import json
 import os
@@ -11,16 +11,16 @@ import pytest
 import torch
 from gymnasium import spaces
 
-import envs
-from agents import make_agent
-from agents.tournament import run_tournament
-from training.league import League, LeagueEnv
-from training.policy import BoardPolicy, PolicyAgent, board_block
-from training.selfplay import Args
-from training.shaping import dragonhunt_potential, shaped_reward
+import dragongym
+from dragongym.agents import make_agent
+from dragongym.agents.tournament import run_tournament
+from dragongym.training.league import League, LeagueEnv
+from dragongym.training.policy import BoardPolicy, PolicyAgent, board_block
+from dragongym.training.selfplay import Args
+from dragongym.training.shaping import dragonhunt_potential, shaped_reward
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = envs.get_game("dragonhunt")
+GAME = dragongym.get_game("dragonhunt")
 SPEC = GAME.spec
 
 
@@ -33,7 +33,7 @@ def small_policy(seed=0):
 
 def live_positions(n=6, seed=3):
     """Observations and masks of the seat to move in a few random-play positions."""
-    env = envs.make_single_agent("dragonhunt", max_hands=2)
+    env = dragongym.make_single_agent("dragonhunt", max_hands=2)
     obs, masks = [], []
     for ep in range(n):
         o, _ = env.reset(seed=seed + ep)
@@ -112,7 +112,7 @@ def test_league_prefers_recent_and_strong_snapshots():
 
 
 def test_league_env_swaps_opponents_between_episodes_and_reports_results():
-    env = LeagueEnv(envs.make_single_agent("dragonhunt", max_hands=1), small_policy, shaping=0.1, seed=0)
+    env = LeagueEnv(dragongym.make_single_agent("dragonhunt", max_hands=1), small_policy, shaping=0.1, seed=0)
     env.league_update({"self:0": 1.0}, {0: small_policy(1).state_dict()})
     obs, _ = env.reset(seed=0)
     assert env.opponent == "self:0"
@@ -156,7 +156,7 @@ def test_bad_args_are_rejected_with_the_field_named():
 
 def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    cmd = [sys.executable, "-m", "training.selfplay", "--total-timesteps", "512", "--n-envs", "2",
+    cmd = [sys.executable, "-m", "dragongym.training.selfplay", "--total-timesteps", "512", "--n-envs", "2",
            "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1", "--channels", "4",
            "--hidden", "16", "--snapshot-every", "1", "--eval-every", "2", "--eval-games", "2",
            "--checkpoint-every", "1", "--final-eval-games", "2", "--eval-workers", "1",
@@ -181,14 +181,14 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     assert result.agents[0].games == 2
 
     # the report reads every figure from the run's files
-    from training.report import write_report
+    from dragongym.training.report import write_report
     report = write_report(run, tmp_path / "REPORT.md").read_text()
     final = history[-1]["results"]["random"]
     assert f"| random | {final['games']} | {final['wins']} | {final['draws']} | {final['losses']} |" in report
     assert (tmp_path / "REPORT_curve0.png").exists() and "`time/fps`" in report
 
     # --resume continues the same run from its checkpoint
-    more = [sys.executable, "-m", "training.selfplay", "--resume", str(run), "--total-timesteps", "768",
+    more = [sys.executable, "-m", "dragongym.training.selfplay", "--resume", str(run), "--total-timesteps", "768",
             "--final-eval-games", "0", "--no-progress"]
     done = subprocess.run(more, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -201,8 +201,8 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
 
 def test_a_checkpoint_of_another_game_is_refused(tmp_path):
     from sb3_contrib import MaskablePPO
-    from training.policy import load_agent
-    venv = envs.make_single_agent("dragonhunt", max_hands=1)
+    from dragongym.training.policy import load_agent
+    venv = dragongym.make_single_agent("dragonhunt", max_hands=1)
     model = MaskablePPO(BoardPolicy, venv, n_steps=8, batch_size=8, policy_kwargs={
         "features_extractor_kwargs": {"game": "dragonhunt", "channels": 4, "blocks": 0, "hidden": 8}})
     model.save(tmp_path / "m.zip")
@@ -216,7 +216,7 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path):
 
 
 def test_cli_train_passes_its_arguments_to_selfplay(capsys):
-    from training.cli import main
+    from dragongym.training.cli import main
     with pytest.raises(SystemExit) as exit_:
         main(["train", "--help"])
     assert exit_.value.code == 0
@@ -225,7 +225,7 @@ def test_cli_train_passes_its_arguments_to_selfplay(capsys):
 
 
 def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
-    from training.imitation import behaviour_clone, collect_demonstrations
+    from dragongym.training.imitation import behaviour_clone, collect_demonstrations
     obs, masks, actions = collect_demonstrations("dragonhunt", "dragonhunt.heuristic", 300, seed=2,
                                                  max_hands=2)
     assert obs.shape == (300, SPEC.obs_size) and masks[np.arange(300), actions].all()
