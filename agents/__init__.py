@@ -2,25 +2,37 @@
 
     from dragongym.agents import make_agent, play_match
     result = play_match("dragonhunt", ["random", "random"], num_games=12, seed=0)
+    print(match_table(result))
 
 Built-in agents: ``"random"``, ``"mcts"`` (any game) and
-``"dragonhunt.heuristic"``. Register more with :func:`register`; policy
-checkpoints (``*.zip`` from ``dragongym.training.selfplay``, ``*.rllib.pt`` from
-``dragongym.training.rllib_selfplay``) load through loaders
-registered with :func:`register_loader`. Tournaments with ratings:
+``"dragonhunt.heuristic"`` (Dragonhunt's ``heuristic_agent``). Register more
+with :func:`register`; policy checkpoints (``*.zip`` from
+``dragongym.training.selfplay``, ``*.rllib.pt`` from
+``dragongym.training.rllib_selfplay``) load through loaders registered with
+:func:`register_loader`. Tournaments with ratings:
 :func:`dragongym.agents.tournament.run_tournament`.
+
+Importing this package is cheap: every agent is registered as a
+``"module:factory"`` string and imported on its first :func:`make_agent`, so
+no game's rules core (numba), and no torch, loads until an agent or a game
+needs it.
 """
-from dragongym.agents.base import Agent, is_agent_id, list_agents, make_agent, register, register_loader
-from dragongym.agents import random_agent  # noqa: F401  (registers "random")
-from dragongym.agents import mcts  # noqa: F401  (registers "mcts")
-from dragongym.agents import dragonhunt_heuristic  # noqa: F401  (registers "dragonhunt.heuristic")
-from dragongym.agents.random_agent import RandomAgent
+from dragongym.agents.base import (Agent, agent_factory, is_agent_id, list_agents, make_agent, register,
+                                   register_loader)
+
+register("random", "dragongym.agents.random_agent:RandomAgent")
+register("mcts", "dragongym.agents.mcts:MCTSAgent")
+register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic:DragonhuntHeuristic")
 
 # MaskablePPO checkpoints written by dragongym.training.selfplay (imported on first use)
 register_loader(".zip", "dragongym.training.policy:load_agent")
 # policies exported by dragongym.training.rllib_selfplay (the longest matching suffix wins)
 register_loader(".rllib.pt", "dragongym.training.rllib_policy:load_agent")
-from dragongym.agents.match import AgentStats, MatchResult, play_match
 
-__all__ = ["Agent", "AgentStats", "MatchResult", "RandomAgent", "list_agents", "make_agent",
-           "play_match", "register", "register_loader", "is_agent_id"]
+from dragongym.agents.match import AgentStats, GameOutcome, MatchResult, play_match  # noqa: E402
+from dragongym.agents.random_agent import RandomAgent  # noqa: E402
+from dragongym.agents.tables import format_table, match_table  # noqa: E402
+
+__all__ = ["Agent", "AgentStats", "GameOutcome", "MatchResult", "RandomAgent", "agent_factory",
+           "format_table", "is_agent_id", "list_agents", "make_agent", "match_table", "play_match",
+           "register", "register_loader"]

@@ -53,8 +53,20 @@ class Agent:
         return np.array([self.act(obs[i], mask[i], rng) for i in range(len(mask))], dtype=np.int64)
 
 
-_FACTORIES = {}
-_LOADERS = {}   # file suffix -> loader(path, game=None, **kwargs) -> Agent
+_FACTORIES = {}   # agent id -> factory(game=None, **kwargs) -> Agent, or "module:factory"
+_LOADERS = {}     # file suffix -> loader(path, game=None, **kwargs) -> Agent, or "module:loader"
+
+
+def _resolve(ref):
+    """The callable named by ``ref``: ``ref`` itself, or the attribute a
+    ``"module:attribute"`` string names (importing the module)."""
+    if not isinstance(ref, str):
+        return ref
+    import importlib
+    module, _, name = ref.partition(":")
+    if not module or not name:
+        raise ValueError(f"{ref!r} is not a 'module:attribute' reference")
+    return getattr(importlib.import_module(module), name)
 
 
 def register(agent_id, factory):
@@ -62,10 +74,16 @@ def register(agent_id, factory):
 
     Args:
         agent_id: the name used on the command line and in :func:`make_agent`.
-        factory: callable ``factory(game=None, **kwargs) -> Agent``; ``game`` is
-            the :class:`dragongym.envs.core.game.Game` the agent will play, for agents
-            that need its spec or rules.
+        factory: callable ``factory(game=None, **kwargs) -> Agent`` (``game`` is
+            the :class:`dragongym.envs.core.game.Game` the agent will play, for
+            agents that need its spec or rules), or a ``"module:factory"``
+            string naming one. A string is imported on the first
+            :func:`make_agent` of ``agent_id``, so registering an agent costs
+            nothing: a game's heuristic module, and the rules core it reads,
+            load only when that agent is made.
     """
+    if not (callable(factory) or isinstance(factory, str)):
+        raise TypeError("factory must be a callable or a 'module:factory' string")
     _FACTORIES[agent_id] = factory
 
 
@@ -84,22 +102,31 @@ def _loader_for(agent_id):
     matches = [x for x in _LOADERS if str(agent_id).endswith(x)]
     if agent_id in _FACTORIES or not matches:
         return None
-    loader = _LOADERS[max(matches, key=len)]
-    if isinstance(loader, str):
-        import importlib
-        module, _, name = loader.partition(":")
-        loader = getattr(importlib.import_module(module), name)
-    return loader
+    return _resolve(_LOADERS[max(matches, key=len)])
+
+
+def agent_factory(agent_id):
+    """The factory registered as ``agent_id``, imported now if it was
+    registered as a ``"module:factory"`` string (importing that module also
+    runs whatever else it registers, such as a game's search helpers)."""
+    try:
+        factory = _FACTORIES[agent_id]
+    except KeyError:
+        raise ValueError(f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}"
+                         + (f"; checkpoint suffixes: {', '.join(sorted(_LOADERS))}" if _LOADERS else "")) from None
+    if isinstance(factory, str):
+        factory = _FACTORIES[agent_id] = _resolve(factory)
+    return factory
 
 
 def is_agent_id(agent_id):
     """True if :func:`make_agent` knows ``agent_id`` (registered, or a path with
-    a registered loader suffix)."""
+    a registered loader suffix); nothing is imported to find out."""
     return agent_id in _FACTORIES or any(str(agent_id).endswith(x) for x in _LOADERS)
 
 
 def list_agents():
-    """Registered agent ids, sorted."""
+    """Registered agent ids, sorted (lazily registered ones included)."""
     return sorted(_FACTORIES)
 
 
@@ -109,9 +136,4 @@ def make_agent(agent_id, game=None, **kwargs):
     loader = _loader_for(agent_id)
     if loader is not None:
         return loader(agent_id, game=game, **kwargs)
-    try:
-        factory = _FACTORIES[agent_id]
-    except KeyError:
-        raise ValueError(f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}"
-                         + (f"; checkpoint suffixes: {', '.join(sorted(_LOADERS))}" if _LOADERS else "")) from None
-    return factory(game=game, **kwargs)
+    return agent_factory(agent_id)(game=game, **kwargs)

@@ -1,5 +1,11 @@
-"""A hand-written Dragonhunt bot (``"dragonhunt.heuristic"``), and a position
-evaluation that search agents use at their depth cap.
+"""A hand-written Dragonhunt bot (``"dragonhunt.heuristic"``, the game's
+``heuristic_agent``), the position evaluation search agents use at their
+depth cap, and the position score the learners' reward shaping uses
+(:func:`seat_score_potential`, the game's ``shaping_potential``).
+
+``dragongym.agents`` registers the bot lazily; importing this module (on the
+first ``make_agent("dragonhunt.heuristic")``, or when a search first asks for
+Dragonhunt's helpers) loads the rules core and registers the MCTS helpers.
 
 It reads the position only through the documented view
 (:mod:`dragongym.envs.dragonhunt.view`) and, for the few chance-laden choices it scores by
@@ -8,9 +14,9 @@ never uses the other seats' face-down cards or the future dice.
 """
 import numpy as np
 
-from dragongym.agents.base import Agent, register
-from dragongym.agents.mcts import register_prior_only, register_value
+from dragongym.agents.base import Agent
 from dragongym.agents.random_agent import RandomAgent
+from dragongym.agents.search_hooks import register_prior_only, register_value
 from dragongym.envs.dragonhunt import rules as R
 from dragongym.envs.dragonhunt import view as V
 from dragongym.envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS
@@ -56,6 +62,17 @@ def seat_score(state, p):
         if home >= 0 and V.distance(home, d) <= 1:
             score -= 0.3
     return score
+
+
+def seat_score_potential(state, seat):
+    """Potential ``phi(state, seat)`` for reward shaping: :func:`seat_score` of
+    ``seat`` (wound markers x3, the magesword in a hero's hand +2 or appeared
+    +1, the wielder's distance to Brimstone, strength on the board, Brimstone
+    next to home) minus the best :func:`seat_score` among the other seats. It
+    reads only public facts. Positive: ``seat`` stands better than every rival."""
+    n = V.num_players(state)
+    others = [seat_score(state, q) for q in range(n) if q != seat]
+    return float(seat_score(state, seat) - max(others))
 
 
 def evaluate(state):
@@ -421,7 +438,6 @@ class DragonhuntHeuristic(Agent):
     }
 
 
-register("dragonhunt.heuristic", lambda game=None, **kwargs: DragonhuntHeuristic(game=game, **kwargs))
 register_value("dragonhunt", evaluate)
 
 # unit movement and set-up placement: many options, small stakes, left to the heuristic by MCTS

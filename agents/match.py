@@ -1,8 +1,24 @@
 """Seat-rotated matches between agents, played through the PettingZoo env.
 
-Game ``i`` seats the agent list rotated by ``i`` (seat ``s`` is played by agent
+Seats. The options make the game's configuration, and its spec
+(``game.spec_for(game.make_config(**options))``) decides the seats: a match
+needs one agent per seat (``spec.num_seats``; a solo game has one). Game ``i``
+seats the agent list rotated by ``i`` (seat ``s`` is played by agent
 ``(s + i) mod n``), so over a multiple of ``n`` games every agent plays every
-seat equally often. Game ``i`` depends only on ``(seed, i)``: its game seed is
+seat equally often. Where the seats are roles (``spec.seats_are_roles``, e.g.
+factions fixed by a scenario) the rotation rotates who plays which role, and
+results are also kept per role (``AgentStats.by_seat``, seats in the order of
+``spec.roles``).
+
+Outcomes. A finished game's record carries a rank and a score per seat
+(:mod:`dragongym.envs.core.outcome`); the match reads them, never the sign of a
+reward. A seat **wins** holding rank 1 alone, **draws** sharing rank 1 (all
+seats tied included: a truncated game), and **loses** otherwise; the one seat
+of a solo game wins or loses by its rank. Each agent's tally keeps wins, draws
+and losses, its mean rank, its mean score (the game's own score, meaningful
+where ``spec.score_name`` names one) and its mean reward.
+
+Determinism. Game ``i`` depends only on ``(seed, i)``: its game seed is
 ``seed_sequence(seed, num_games)[i]`` and each seat draws its agent's
 randomness from a generator seeded by ``(seed, i, seat)``.
 """
@@ -12,25 +28,92 @@ import numpy as np
 
 import dragongym
 from dragongym.agents.base import Agent, make_agent
-from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, seat_results
 
-_TIE = 1e-6  # rewards closer than this are equal when deciding wins and draws
+
+def _count(tally, result, reward, rank, score):
+    """Add one game to ``tally`` (a :class:`SeatStats` or :class:`AgentStats`)."""
+    tally.games += 1
+    tally.wins += result == WIN
+    tally.draws += result == DRAW
+    tally.losses += result == LOSS
+    tally.total_reward += float(reward)
+    tally.total_rank += int(rank)
+    tally.total_score += float(score)
+
+
+class _Means:
+    """Rates and means of a tally with fields ``games``, ``wins``,
+    ``total_reward``, ``total_rank`` and ``total_score`` (0 without games)."""
+
+    @property
+    def win_rate(self):
+        """Share of its games it won (rank 1 alone, or a solo game's win)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def mean_reward(self):
+        return self.total_reward / self.games if self.games else 0.0
+
+    @property
+    def mean_rank(self):
+        """Mean finishing rank (1 = best; tied seats share a rank)."""
+        return self.total_rank / self.games if self.games else 0.0
+
+    @property
+    def mean_score(self):
+        """Mean of the game's own score (0 for games without one)."""
+        return self.total_score / self.games if self.games else 0.0
 
 
 @dataclass
-class AgentStats:
+class SeatStats(_Means):
+    """One agent's results in one seat (one role where seats are roles).
+
+    Attributes:
+        games: games it played in this seat.
+        wins, draws, losses: how they came out (see the module docstring).
+        total_reward: sum of its final rewards there.
+        total_rank: sum of its ranks there.
+        total_score: sum of its scores there.
+    """
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    total_reward: float = 0.0
+    total_rank: int = 0
+    total_score: float = 0.0
+
+    def add(self, result, reward, rank, score):
+        """Count one game: ``result`` is ``"win"``, ``"draw"`` or ``"loss"``."""
+        _count(self, result, reward, rank, score)
+
+    def as_dict(self):
+        return {"games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "win_rate": self.win_rate, "mean_rank": self.mean_rank, "mean_score": self.mean_score,
+                "mean_reward": self.mean_reward}
+
+
+@dataclass
+class AgentStats(_Means):
     """Results of one agent (one entry of the agent list) over a match.
 
     Attributes:
         label: how tables name it (its id, numbered when ids repeat).
         agent_id: registry id, or the class name of an agent passed as an object.
         games: games it played.
-        wins: games it finished alone on the top reward.
-        draws: games it finished tied on the top reward (all equal included).
+        wins: games it finished alone on rank 1 (solo: games it won).
+        draws: games it finished sharing rank 1 (all seats tied included).
         losses: the rest.
         total_reward: sum of its final rewards.
+        total_rank: sum of its finishing ranks (1 = best).
+        total_score: sum of its scores in the game's own terms (legend points;
+            0 for games without a score).
         total_length: sum of the lengths, in decisions, of the games it played.
         decisions: decisions it made itself.
+        by_seat: a :class:`SeatStats` per seat, in seat (role) order.
     """
 
     label: str
@@ -40,65 +123,114 @@ class AgentStats:
     draws: int = 0
     losses: int = 0
     total_reward: float = 0.0
+    total_rank: int = 0
+    total_score: float = 0.0
     total_length: int = 0
     decisions: int = 0
+    by_seat: list = field(default_factory=list)
+
+    @classmethod
+    def empty(cls, label, agent_id, num_seats, **fields):
+        """A tally with no games yet, one empty :class:`SeatStats` per seat."""
+        return cls(label, agent_id, by_seat=[SeatStats() for _ in range(num_seats)], **fields)
 
     @property
-    def win_rate(self):
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def mean_reward(self):
-        return self.total_reward / self.games if self.games else 0.0
+    def seats(self):
+        """Games played in each seat, in seat order."""
+        return [s.games for s in self.by_seat]
 
     @property
     def mean_length(self):
         return self.total_length / self.games if self.games else 0.0
 
+    def add(self, seat, result, reward, rank, score, length, decisions):
+        """Count one game it played in ``seat`` (length and its own decisions in decisions)."""
+        _count(self, result, reward, rank, score)
+        self.by_seat[seat].add(result, reward, rank, score)
+        self.total_length += int(length)
+        self.decisions += int(decisions)
+
 
 @dataclass
 class GameOutcome:
-    """One game of a match.
+    """One game of a match or tournament.
 
     Attributes:
-        index: game number ``i`` in the match.
+        index: game number ``i`` in the schedule.
         seating: ``seating[seat]`` = index into the agent list of who sat there.
         rewards: final reward per seat.
+        ranks: finishing rank per seat from the final record (1 = best, tied
+            seats share a rank).
+        scores: the game's own score per seat (0.0 where it has none).
         decisions: decisions taken by the agents (steps of the env).
-        truncated: the game hit its limit instead of ending by the rules.
+        truncated: the game hit its configured limit instead of ending by the rules.
+        seat_decisions: decisions per seat (empty for records read back from
+            a saved tournament).
     """
 
     index: int
     seating: tuple
     rewards: tuple
+    ranks: tuple
+    scores: tuple
     decisions: int
     truncated: bool
+    seat_decisions: tuple = ()
+
+    @property
+    def results(self):
+        """``"win"`` / ``"draw"`` / ``"loss"`` per seat, from the ranks (a
+        one-seat game is solo: rank 1 wins)."""
+        return seat_results(self.ranks, "solo" if len(self.ranks) == 1 else "zero_sum")
+
+
+def tally(stats, record):
+    """Add the game ``record`` (a :class:`GameOutcome`) to the :class:`AgentStats`
+    of the agents who sat in it (``stats`` indexed like the agent list)."""
+    for seat, result in enumerate(record.results):
+        decisions = record.seat_decisions[seat] if record.seat_decisions else 0
+        stats[record.seating[seat]].add(seat, result, record.rewards[seat], record.ranks[seat],
+                                        record.scores[seat], record.decisions, decisions)
+
+
+def spec_fields(spec):
+    """What results keep of a :class:`GameSpec`: the seats' names, whether they
+    are roles, the utility kind and the score's name."""
+    return {"roles": tuple(spec.roles), "seats_are_roles": bool(spec.seats_are_roles),
+            "utility": spec.utility, "score_name": spec.score_name}
 
 
 @dataclass
 class MatchResult:
-    """Everything :func:`play_match` measured; ``stats`` follows the agent list."""
+    """Everything :func:`play_match` measured; ``stats`` follows the agent list.
+
+    Attributes:
+        game: the game's registry id.
+        roles: seat names in seat order (``spec.roles``).
+        seed: the match seed.
+        config: the game options the match was played with.
+        stats: an :class:`AgentStats` per entry of the agent list.
+        games: a :class:`GameOutcome` per game, in order.
+        seats_are_roles, utility, score_name: from the configuration's spec.
+    """
 
     game: str
-    num_players: int
+    roles: tuple
     seed: int
     config: dict
     stats: list
     games: list = field(default_factory=list)
+    seats_are_roles: bool = False
+    utility: str = "zero_sum"
+    score_name: str = ""
+
+    @property
+    def num_seats(self):
+        return len(self.roles)
 
 
-def _seat_results(rewards):
-    """'win' / 'draw' / 'loss' per seat from final rewards."""
-    top = max(rewards)
-    at_top = [abs(r - top) <= _TIE for r in rewards]
-    if all(at_top):
-        return ["draw"] * len(rewards)
-    if sum(at_top) == 1:
-        return ["win" if t else "loss" for t in at_top]
-    return ["draw" if t else "loss" for t in at_top]
-
-
-def _labels(ids):
+def labels_of(ids):
+    """Table labels of the agent list: the ids, numbered ``id#k`` when ids repeat."""
     if len(set(ids)) == len(ids):
         return list(ids)
     return [f"{agent_id}#{k}" for k, agent_id in enumerate(ids)]
@@ -113,8 +245,9 @@ def play_game(env, players, seed, rngs):
         seed: the game's reset seed.
         rngs: one ``numpy.random.Generator`` per seat.
 
-    Returns ``(rewards, decisions, truncated)``: final reward and number of
-    decisions per seat, and whether the game was truncated.
+    Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
+    :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
+    and the number of decisions per seat.
     """
     seat_of = {agent: s for s, agent in enumerate(env.possible_agents)}
     for player in players:
@@ -122,13 +255,11 @@ def play_game(env, players, seed, rngs):
     env.reset(seed=seed)
     rewards = np.zeros(len(players))
     decisions = np.zeros(len(players), dtype=np.int64)
-    truncated = False
     for agent in env.agent_iter():
         seat = seat_of[agent]
         observation, reward, termination, truncation, _ = env.last()
         rewards[seat] += reward
         if termination or truncation:
-            truncated |= truncation
             env.step(None)
             continue
         if players[seat].uses_state:
@@ -137,54 +268,50 @@ def play_game(env, players, seed, rngs):
             action = players[seat].act(observation["observation"], observation["action_mask"], rngs[seat])
         env.step(action)
         decisions[seat] += 1
-    return rewards, decisions, truncated
+    outcome = outcome_of(env.state_record, env.spec.num_seats, env.spec.utility)
+    return rewards, outcome, decisions
 
 
-def play_match(game_name, agent_ids, num_games, seed=0, num_players=None, on_game_end=None, **config):
+def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, **options):
     """Play ``num_games`` seat-rotated games of ``game_name``.
 
     Args:
         game_name: registered game id (``dragongym.list_games()``).
-        agent_ids: one entry per seat: an agent registry id or an
-            :class:`Agent` object.
+        agent_ids: one entry per seat of the configuration (``spec.num_seats``):
+            an agent registry id or an :class:`Agent` object.
         num_games: games to play.
         seed: the match seed (a non-negative int); the match replays exactly.
-        num_players: seats; defaults to ``len(agent_ids)`` and must equal it.
         on_game_end: optional callable receiving each :class:`GameOutcome`
             (progress bars, logging).
-        **config: the game's options.
+        **options: the game's options (``num_players=3`` where the game has
+            that option, ``max_hands=8``, a scenario, ...); they decide the seats.
 
     Returns a :class:`MatchResult`.
     """
-    n = len(agent_ids) if num_players is None else int(num_players)
-    if len(agent_ids) != n:
-        raise ValueError(f"{len(agent_ids)} agents for {n} seats; give one agent per seat")
+    from dragongym.envs.core.rng import seed_sequence
+
     if seed < 0:
         raise ValueError("seed must be a non-negative int")
     game = dragongym.get_game(game_name)
+    spec = game.spec_for(game.make_config(**options))
+    n = spec.num_seats
+    if len(agent_ids) != n:
+        raise ValueError(f"{len(agent_ids)} agents for the {n} seats of this {game_name} configuration "
+                         f"({', '.join(spec.roles)}); give one agent per seat")
     agents = [a if isinstance(a, Agent) else make_agent(a, game=game) for a in agent_ids]
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
-    stats = [AgentStats(label, agent_id) for label, agent_id in zip(_labels(ids), ids)]
-    env = dragongym.make(game_name, num_players=n, **config)
+    stats = [AgentStats.empty(label, agent_id, n) for label, agent_id in zip(labels_of(ids), ids)]
+    env = dragongym.make(game_name, **options)
     game_seeds = seed_sequence(seed, num_games)
-    result = MatchResult(game=game_name, num_players=n, seed=seed, config=dict(config), stats=stats)
+    result = MatchResult(game=game_name, seed=seed, config=dict(options), stats=stats, **spec_fields(spec))
 
     for i in range(num_games):
         seating = tuple((s + i) % n for s in range(n))
         rngs = [np.random.default_rng([seed, i, s]) for s in range(n)]
-        rewards, decisions, truncated = play_game(env, [agents[k] for k in seating],
-                                                  int(game_seeds[i]), rngs)
-        length = int(decisions.sum())
-        for seat, outcome in enumerate(_seat_results(rewards)):
-            entry = stats[seating[seat]]
-            entry.games += 1
-            entry.wins += outcome == "win"
-            entry.draws += outcome == "draw"
-            entry.losses += outcome == "loss"
-            entry.total_reward += float(rewards[seat])
-            entry.total_length += length
-            entry.decisions += int(decisions[seat])
-        record = GameOutcome(i, seating, tuple(float(r) for r in rewards), length, truncated)
+        rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs)
+        record = GameOutcome(i, seating, tuple(float(r) for r in rewards), outcome.ranks, outcome.scores,
+                             int(decisions.sum()), outcome.truncated, tuple(int(d) for d in decisions))
+        tally(stats, record)
         result.games.append(record)
         if on_game_end is not None:
             on_game_end(record)

@@ -15,10 +15,11 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
 * **Multi-player**: nodes hold a reward vector; the seat to move at a node picks
   the child that maximises *its own* mean reward (UCT, ``c`` exploration).
 * **Rollouts**: ``"random"`` (the game's compiled ``playout`` if it has one,
-  else random play in Python) or ``"heuristic"`` (a state-reading agent, e.g.
-  the game's heuristic), capped at ``rollout_depth`` decisions; at the cap the
-  position is scored by the value function registered for the game with
-  :func:`register_value` (zero if none).
+  else random play in Python) or ``"heuristic"`` (the state-reading agent
+  the game names as ``game.heuristic_agent``), capped at ``rollout_depth``
+  decisions; at the cap the position is scored by the value function the
+  game's agent module registered (:mod:`dragongym.agents.search_hooks`; if
+  none, the record's rewards, zero while the game runs).
 * **Prior**: with a state-reading rollout agent (``rollout="heuristic"``), a
   node's first child is that agent's own choice and further children are
   added by progressive widening (``1 + sqrt(visits)`` children), so with a
@@ -29,10 +30,10 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
   the other expanded children, and ``q`` the mean value (in the reward scale;
   ``normalize=True`` rescales it by the range of values seen in this search):
   an alternative takes visits from the agent's pick only when it scores
-  clearly better. With ``prior_only=True``, decisions the game registers
-  with :func:`register_prior_only` (many options, little at stake, e.g.
-  single unit steps) are played by the agent without search. Without a
-  prior agent, selection is always UCT (``c``).
+  clearly better. With ``prior_only=True``, decisions the game's agent
+  module registers with :func:`register_prior_only` (many options, little at
+  stake, e.g. single unit steps) are played by the agent without search.
+  Without a prior agent, selection is always UCT (``c``).
 * **Budget**: ``simulations`` and/or ``time_ms`` per decision (whichever comes
   first; at least one simulation per legal root action is not guaranteed).
   A ``simulations`` budget makes results independent of the machine's speed
@@ -51,25 +52,22 @@ import time
 
 import numpy as np
 
-from dragongym.agents.base import Agent, make_agent, register
+from dragongym.agents.base import Agent, make_agent
+from dragongym.agents.search_hooks import PRIOR_ONLY, VALUE, hook, register_prior_only, register_value
 
-_VALUES = {}   # game name -> fn(state) -> float array[num_players]
-_PRIOR_ONLY = {}   # game name -> fn(state) -> bool
-
-
-def register_value(game_name, fn):
-    """Value function used at the rollout cap: ``fn(state) -> array[num_players]``
-    of rewards in the game's reward scale (exact rewards once over)."""
-    _VALUES[game_name] = fn
+__all__ = ["MCTSAgent", "calibrate_simulations", "heuristic_id", "register_prior_only", "register_value"]
 
 
-def register_prior_only(game_name, fn):
-    """Decisions the search leaves to its prior agent: ``fn(state) -> bool``,
-    True where a search with the prior (``rollout="heuristic"``) should play
-    the prior's pick at once. Meant for many-option, low-stakes decisions
-    (e.g. single unit steps) that a short search cannot judge and would only
-    add noise to. ``fn`` may read only what the seat to move may know."""
-    _PRIOR_ONLY[game_name] = fn
+def heuristic_id(game, rollout):
+    """The agent id a ``rollout`` setting names: ``"heuristic"`` is the game's
+    own heuristic (``game.heuristic_agent``), anything else is taken as an
+    agent id (``"random"`` included)."""
+    if rollout != "heuristic":
+        return rollout
+    if not game.heuristic_agent:
+        raise ValueError(f"{game.name} declares no heuristic agent (Game.heuristic_agent); "
+                         "use rollout='random' or name a state-reading agent")
+    return game.heuristic_agent
 
 
 def _copy(state):
@@ -103,15 +101,15 @@ class MCTSAgent(Agent):
         prior_weight: with a prior agent, the prior probability given to its
             pick at a node (the other expanded children share the rest);
             0 (the default) turns PUCT off: plain UCT with ``c``.
-        prior_only: leave the decisions the game registered with
-            :func:`register_prior_only` to the prior agent (no search); off
+        prior_only: leave the decisions the game's agent module registered
+            with :func:`register_prior_only` to the prior agent (no search); off
             by default.
 
     PUCT, ``prior_only`` and ``normalize`` are opt-in: in seat-rotated
     Dragonhunt games against the heuristic none of them has beaten plain UCT
     so far (agents/EVAL.md).
-        rollout: ``"random"`` or ``"heuristic"`` (or an agent id that reads
-            the state, e.g. ``"dragonhunt.heuristic"``).
+        rollout: ``"random"``, ``"heuristic"`` (the game's
+            ``heuristic_agent``) or the id of any agent that reads the state.
         rollout_depth: decisions per rollout before the value function scores it.
         tree_depth: no expansion deeper than this below the root.
         early_stop: stop once the most-visited root child cannot be overtaken
@@ -136,16 +134,15 @@ class MCTSAgent(Agent):
         self.normalize = bool(normalize)
         self.prior_weight = float(prior_weight)
         self.c_puct = float(c_puct)
-        self.value_fn = _VALUES.get(game.spec.name)
-        self.prior_only_fn = _PRIOR_ONLY.get(game.spec.name) if prior_only else None
+        self.value_fn = hook(game, VALUE)
+        self.prior_only_fn = hook(game, PRIOR_ONLY) if prior_only else None
         self._rollout_agent = self._prior_agent = None
-        if rollout == "heuristic":
-            rollout = f"{game.spec.name}.heuristic"
+        rollout = heuristic_id(game, rollout)
         if rollout != "random":
             self._rollout_agent = make_agent(rollout, game=game)
             self._prior_agent = make_agent(rollout, game=game)   # plays the prior-only decisions
         self._has_playout = _overrides(game, "playout")
-        A = game.spec.num_actions
+        A = game.spec.num_actions      # the action space is the same in every configuration
         self._mask = np.zeros((1, A), dtype=np.int8)
         self._act = np.zeros(1, dtype=np.int64)
         self._err = np.zeros(1, dtype=np.int8)
@@ -324,11 +321,8 @@ def _overrides(game, method):
     return getattr(type(game), method) is not getattr(Game, method)
 
 
-register("mcts", lambda game=None, **kwargs: MCTSAgent(game=game, **kwargs))
-
-
-def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, decisions=200, seed=0,
-                          config=None, every=3, **agent_kwargs):
+def calibrate_simulations(game_name, time_ms=50.0, decisions=200, seed=0, config=None, every=3,
+                          **agent_kwargs):
     """How many simulations fit in ``time_ms`` on this machine.
 
     Plays the game with ``rollout`` agents in every seat (the game's heuristic
@@ -337,7 +331,8 @@ def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, d
     (more than one legal action, not left to its prior), times a fixed search
     of 20 simulations without early stop at every ``every``-th such decision
     (so the sample spreads over whole games), until ``decisions`` searches
-    are timed. ``config``: the game's options (e.g. ``{"max_hands": 20}``).
+    are timed. ``config``: the game's options (e.g. ``{"num_players": 3,
+    "max_hands": 20}``); their spec decides the seats.
     Searches are timed by this process's CPU time, which is what wall time
     would be on an idle core and barely depends on the machine's load (the
     wall-clock figures come along for comparison). Returns a dict with
@@ -348,17 +343,17 @@ def calibrate_simulations(game_name="dragonhunt", time_ms=50.0, num_players=2, d
     game = dragongym.get_game(game_name)
     kwargs = dict(agent_kwargs, simulations=20, time_ms=None, early_stop=False)
     agent = MCTSAgent(game=game, **kwargs)
-    player_id = kwargs.get("rollout", "random")
-    player_id = f"{game_name}.heuristic" if player_id == "heuristic" else player_id
-    players = [make_agent(player_id, game=game) for _ in range(num_players)]
-    cfg = game.make_config(num_players=num_players, **(config or {}))
+    player_id = heuristic_id(game, kwargs.get("rollout", "random"))
+    cfg = game.make_config(**(config or {}))
+    num_seats = game.spec_for(cfg).num_seats
+    players = [make_agent(player_id, game=game) for _ in range(num_seats)]
     act = np.zeros(1, dtype=np.int64)
     err = np.zeros(1, dtype=np.int8)
     total_s, total_wall, total_sims, timed, seen, g = 0.0, 0.0, 0, 0, 0, 0
     while timed < decisions:
         state = game.new_states(1)
         game.reset(state, np.array([seed + g], dtype=np.uint64), cfg)
-        rngs = [np.random.default_rng([seed, g, s]) for s in range(num_players)]
+        rngs = [np.random.default_rng([seed, g, s]) for s in range(num_seats)]
         agent.reset()
         for a in players:
             a.reset()

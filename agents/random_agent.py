@@ -1,13 +1,18 @@
 """The uniform random agent: a baseline and the benchmark workload."""
 import numpy as np
 
-from dragongym.agents.base import Agent, register
+from dragongym.agents.base import Agent
 
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
 
     name = "random"
+
+    def __init__(self, game=None):
+        # ``game`` comes with every registry call (``factory(game=None)``);
+        # random play needs only the legal mask.
+        pass
 
     def act(self, obs, mask, rng):
         legal = np.flatnonzero(mask)
@@ -26,5 +31,3 @@ class RandomAgent(Agent):
         rank = np.cumsum(mask, axis=1) - 1
         return np.argmax(mask & (rank == k[:, None]), axis=1).astype(np.int64)
 
-
-register("random", lambda game=None, **kwargs: RandomAgent(**kwargs))

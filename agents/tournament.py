@@ -2,15 +2,29 @@
 
     from dragongym.agents.tournament import run_tournament
     result = run_tournament("dragonhunt", ["random", "dragonhunt.heuristic"], num_games=400,
-                            num_players=2, seed=0, workers=2, max_hands=8)
+                            seed=0, workers=2, num_players=2, max_hands=8)
     print(result.table())
     result.save("results/eval")          # tournament.json, tournament.csv, ratings.png
+
+Seats. The game's options make its configuration, whose spec
+(``game.spec_for(config)``) decides the ``n = spec.num_seats`` seats every
+game fills, named ``spec.roles``. Any number of agents may enter: ``K >= n``
+agents are seated in every lineup of ``n`` of them, fewer are cycled to fill
+the seats (``K = 2`` agents in a 1-seat solo game: each game seats one).
 
 Schedule. With ``K`` agents and ``n`` seats per game, the lineups are the
 ``C(K, n)`` combinations of agents (``K <= n``: the agent list cycled to fill
 the seats). Game ``i`` plays lineup ``(i // n) mod C`` rotated by ``i mod n``
 seats, so over a multiple of ``n * C`` games every agent meets every other
-equally often and sits in every seat equally often.
+equally often and sits in every seat equally often; where seats are roles,
+the rotation is what makes every agent play every role.
+
+Outcomes and ratings. Wins, draws and losses, mean ranks and scores are read
+from each game's final record (:mod:`dragongym.agents.match`). OpenSkill
+(Plackett-Luce) rates the agents from the ranks of each game, ties included;
+games whose seats are not distinct agents (self-play copies, or one-seat solo
+games, where agents never meet) carry no rating information and are skipped,
+so a solo tournament has no ratings (``rating_system`` ``"none"``).
 
 Determinism. Game ``i`` depends only on ``(seed, i)``: its game seed is
 ``seed_sequence(seed, num_games)[i]`` and the agent in seat ``s`` draws from
@@ -22,6 +36,12 @@ the machine's speed).
 Games are played on the rules core directly; agents with ``uses_state`` get
 ``act_state`` (they read the state through the game's documented view), the
 others ``act(observation, mask)``.
+
+Saved results. ``tournament.json`` holds the seats (``roles``), the options,
+per-agent summaries and every game with its seating, rewards, ranks and
+scores. Files written before games carried ranks (``agents/eval_results``)
+still load: their ranks are derived from the rewards (see
+:func:`legacy_ranks`).
 """
 import csv
 import itertools
@@ -29,15 +49,15 @@ import json
 import math
 import os
 import sys
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
 import dragongym
 from dragongym.agents.base import Agent, make_agent
-from dragongym.agents.match import _TIE, AgentStats, GameOutcome, _seat_results
-from dragongym.envs.core.rng import seed_sequence
-
+from dragongym.agents.match import AgentStats, GameOutcome, labels_of, spec_fields, tally
+from dragongym.envs.core.outcome import outcome_of
+from dragongym.envs.core.spec import player_names
 
 
 def wilson_interval(successes, trials, z=1.96):
@@ -52,17 +72,17 @@ def wilson_interval(successes, trials, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def schedule(num_agents, num_players, num_games):
+def schedule(num_agents, num_seats, num_games):
     """``seatings[i][seat]`` = index of the agent in that seat in game ``i``."""
-    if num_agents >= num_players:
-        lineups = list(itertools.combinations(range(num_agents), num_players))
+    if num_agents >= num_seats:
+        lineups = list(itertools.combinations(range(num_agents), num_seats))
     else:
-        lineups = [tuple(k % num_agents for k in range(num_players))]
+        lineups = [tuple(k % num_agents for k in range(num_seats))]
     out = []
     for i in range(num_games):
-        lineup = lineups[(i // num_players) % len(lineups)]
-        r = i % num_players
-        out.append(tuple(lineup[(s + r) % num_players] for s in range(num_players)))
+        lineup = lineups[(i // num_seats) % len(lineups)]
+        r = i % num_seats
+        out.append(tuple(lineup[(s + r) % num_seats] for s in range(num_seats)))
     return out
 
 
@@ -70,14 +90,20 @@ def schedule(num_agents, num_players, num_games):
 GameRecord = GameOutcome
 
 
+def _number_or_none(x):
+    return None if isinstance(x, float) and math.isnan(x) else x
+
+
 @dataclass
 class AgentSummary(AgentStats):
-    """One agent's tournament results: the match tallies (``AgentStats``) plus
-    the games it played in each seat and its rating (mu, sigma)."""
+    """One agent's tournament results: the match tallies (``AgentStats``, with
+    its games per seat in ``seats`` and its results per seat in ``by_seat``)
+    plus its rating (mu, sigma; NaN where no game rated it) and the seat
+    names (``roles``) its JSON entry keys ``by_seat`` by."""
 
-    seats: list = field(default_factory=list)       # games played in each seat
-    mu: float = 0.0
-    sigma: float = 0.0
+    mu: float = math.nan
+    sigma: float = math.nan
+    roles: tuple = ()
 
     @property
     def win_ci(self):
@@ -96,45 +122,64 @@ class AgentSummary(AgentStats):
         return wilson_interval(self.wins, self.decided)
 
     def as_dict(self):
-        d = asdict(self)
+        """The JSON entry; ``seats`` maps each role (seat name) to the agent's
+        results there."""
         lo, hi = self.win_ci
         dlo, dhi = self.decided_ci
-        d.update(win_rate=self.win_rate, win_ci=[lo, hi], decided=self.decided,
-                 decided_win_rate=None if not self.decided else self.decided_win_rate,
-                 decided_ci=[dlo, dhi], mean_reward=self.mean_reward, mean_length=self.mean_length,
-                 rating_ci=[self.mu - 1.96 * self.sigma, self.mu + 1.96 * self.sigma])
-        return d
+        rated = not math.isnan(self.mu)
+        return {"label": self.label, "agent_id": self.agent_id, "games": self.games, "wins": self.wins,
+                "draws": self.draws, "losses": self.losses, "total_reward": self.total_reward,
+                "total_rank": self.total_rank, "total_score": self.total_score,
+                "total_length": self.total_length, "decisions": self.decisions,
+                "seats": {role: t.as_dict() for role, t in zip(self.roles, self.by_seat)},
+                "mu": _number_or_none(self.mu), "sigma": _number_or_none(self.sigma),
+                "win_rate": self.win_rate, "win_ci": [lo, hi], "decided": self.decided,
+                "decided_win_rate": None if not self.decided else self.decided_win_rate,
+                "decided_ci": [dlo, dhi], "mean_rank": self.mean_rank, "mean_score": self.mean_score,
+                "mean_reward": self.mean_reward, "mean_length": self.mean_length,
+                "rating_ci": [self.mu - 1.96 * self.sigma, self.mu + 1.96 * self.sigma] if rated else None}
 
 
 @dataclass
 class TournamentResult:
+    """Everything :func:`run_tournament` measured.
+
+    Attributes:
+        game: the game's registry id.
+        roles: seat names in seat order (``spec.roles``).
+        seed: the tournament seed.
+        config: the game options it was played with.
+        agents: an :class:`AgentSummary` per entry of the agent list.
+        games: the :class:`GameRecord` of every game played, in schedule order.
+        seats_are_roles, utility, score_name: from the configuration's spec.
+        rating_system: ``"openskill.PlackettLuce"``, ``"elo"`` (without
+            openskill) or ``"none"`` (no game had two distinct agents).
+    """
+
     game: str
-    num_players: int
+    roles: tuple
     seed: int
     config: dict
     agents: list
     games: list
+    seats_are_roles: bool = False
+    utility: str = "zero_sum"
+    score_name: str = ""
     rating_system: str = "openskill.PlackettLuce"
 
+    @property
+    def num_seats(self):
+        return len(self.roles)
+
     def table(self):
-        from dragongym.training.cli import format_table
-        rows = []
-        for a in self.agents:
-            lo, hi = a.win_ci
-            dlo, dhi = a.decided_ci
-            dec = f"{100 * a.decided_win_rate:.1f}% [{100 * dlo:.0f},{100 * dhi:.0f}]" if a.decided else "-"
-            rows.append((a.label, a.games, a.wins, a.draws, a.losses,
-                         f"{100 * a.win_rate:.1f}% [{100 * lo:.0f},{100 * hi:.0f}]", dec,
-                         f"{a.mean_reward:+.3f}", f"{a.mean_length:.0f}",
-                         f"{a.mu:.1f} ± {1.96 * a.sigma:.1f}"))
-        return format_table(("agent", "games", "wins", "draws", "losses", "win rate [95% CI]",
-                             "decided win rate [95% CI]", "mean reward", "mean length",
-                             "rating (mu ± 1.96 sigma)"), rows)
+        from dragongym.agents.tables import tournament_table
+        return tournament_table(self)
 
     def as_dict(self):
-        return {"game": self.game, "num_players": self.num_players, "seed": self.seed,
-                "config": self.config, "rating_system": self.rating_system,
-                "truncated": sum(g.truncated for g in self.games),
+        return {"game": self.game, "roles": list(self.roles), "num_seats": self.num_seats,
+                "seats_are_roles": self.seats_are_roles, "utility": self.utility,
+                "score_name": self.score_name, "seed": self.seed, "config": self.config,
+                "rating_system": self.rating_system, "truncated": sum(g.truncated for g in self.games),
                 "agents": [a.as_dict() for a in self.agents],
                 "games": [asdict(g) for g in self.games]}
 
@@ -147,26 +192,35 @@ class TournamentResult:
             w = csv.writer(f)
             w.writerow(["agent", "agent_id", "games", "wins", "draws", "losses", "win_rate", "win_ci_low",
                         "win_ci_high", "decided_win_rate", "decided_ci_low", "decided_ci_high",
-                        "mean_reward", "mean_length", "mu", "sigma"])
+                        "mean_rank", "mean_score", "mean_reward", "mean_length", "mu", "sigma"])
             for a in self.agents:
+                rated = not math.isnan(a.mu)
                 w.writerow([a.label, a.agent_id, a.games, a.wins, a.draws, a.losses, a.win_rate, *a.win_ci,
-                            a.decided_win_rate if a.decided else "", *a.decided_ci, a.mean_reward,
-                            a.mean_length, a.mu, a.sigma])
+                            a.decided_win_rate if a.decided else "", *a.decided_ci, a.mean_rank,
+                            a.mean_score, a.mean_reward, a.mean_length, a.mu if rated else "",
+                            a.sigma if rated else ""])
         plot_ratings(self, os.path.join(out_dir, "ratings.png"))
 
 
 def plot_ratings(result, path):
+    """Ratings with ±1.96 sigma bars (a note instead where nothing was rated)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     labels = [a.label for a in result.agents]
-    mu = [a.mu for a in result.agents]
-    err = [1.96 * a.sigma for a in result.agents]
     fig, ax = plt.subplots(figsize=(6, 0.6 * len(labels) + 1.5))
-    ax.errorbar(mu, range(len(labels)), xerr=err, fmt="o", capsize=4)
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("OpenSkill rating mu (bars: ±1.96 sigma)")
-    ax.set_title(f"{result.game}: {len(result.games)} games, {result.num_players} players")
+    if any(not math.isnan(a.mu) for a in result.agents):
+        mu = [a.mu for a in result.agents]
+        err = [1.96 * a.sigma for a in result.agents]
+        ax.errorbar(mu, range(len(labels)), xerr=err, fmt="o", capsize=4)
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set_xlabel("OpenSkill rating mu (bars: ±1.96 sigma)")
+    else:
+        ax.text(0.5, 0.5, "no ratings: no game seated two different agents", ha="center",
+                transform=ax.transAxes)
+        ax.set_axis_off()
+    seats = f"{result.num_seats} seats" if result.num_seats != 1 else "1 seat"
+    ax.set_title(f"{result.game}: {len(result.games)} games, {seats}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -177,15 +231,22 @@ _WORKER = {}
 
 
 def play_one(game, config, agents, seed, rngs):
-    """Play one game on the rules core; returns ``(rewards, decisions, truncated)``."""
-    n = config.num_players
+    """Play one game of configuration ``config`` on the rules core, ``agents[s]``
+    in seat ``s`` drawing from ``rngs[s]``.
+
+    Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
+    :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
+    and the decisions per seat.
+    """
+    spec = game.spec_for(config)
+    n = spec.num_seats
     state = game.new_states(1)
     game.reset(state, np.array([seed], dtype=np.uint64), config)
     for a in agents:
         a.reset()
     act = np.zeros(1, dtype=np.int64)
     err = np.zeros(1, dtype=np.int8)
-    decisions = 0
+    decisions = [0] * n
     while int(state[0]["status"]) == 0:
         p = int(state[0]["to_play"])
         agent = agents[p]
@@ -198,8 +259,9 @@ def play_one(game, config, agents, seed, rngs):
         if err[0]:
             raise RuntimeError(f"{type(agent).__name__} played illegal action {a}: "
                                f"{game.error_message(err[0])}")
-        decisions += 1
-    return tuple(float(r) for r in state[0]["rewards"][:n]), decisions, int(state[0]["status"]) == 2
+        decisions[p] += 1
+    rewards = tuple(float(r) for r in state[0]["rewards"][:n])
+    return rewards, outcome_of(state, n, spec.utility), tuple(decisions)
 
 
 def _make_agents(game, agent_specs):
@@ -209,12 +271,11 @@ def _make_agents(game, agent_specs):
     return out
 
 
-def _init_worker(game_name, agent_specs, config_kwargs, child=True):
+def _init_worker(game_name, agent_specs, options, child=True):
     if child and "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
     game = dragongym.get_game(game_name)
-    _WORKER.update(game=game, agents=_make_agents(game, agent_specs),
-                   config=game.make_config(**config_kwargs))
+    _WORKER.update(game=game, agents=_make_agents(game, agent_specs), config=game.make_config(**options))
 
 
 def _play_indexed(job):
@@ -222,12 +283,24 @@ def _play_indexed(job):
     w = _WORKER
     agents = [w["agents"][k] for k in seating]
     rngs = [np.random.default_rng([seed, i, s]) for s in range(len(seating))]
-    rewards, decisions, truncated = play_one(w["game"], w["config"], agents, game_seed, rngs)
-    return GameRecord(i, tuple(seating), rewards, decisions, truncated)
+    rewards, outcome, decisions = play_one(w["game"], w["config"], agents, game_seed, rngs)
+    return GameRecord(i, tuple(seating), rewards, outcome.ranks, outcome.scores, sum(decisions),
+                      outcome.truncated, decisions)
 
 
-def _rate(agents, games, num_agents):
-    """OpenSkill Plackett-Luce ratings from the games in order."""
+def _rated(game):
+    """Whether a game tells the ratings anything: at least two seats, each
+    held by a different agent."""
+    return len(game.seating) >= 2 and len(set(game.seating)) == len(game.seating)
+
+
+def _rate(agents, games):
+    """OpenSkill Plackett-Luce ratings from the ranks of the games, in order;
+    returns the rating system's name."""
+    if not any(_rated(g) for g in games):
+        for a in agents:
+            a.mu = a.sigma = math.nan
+        return "none"
     try:
         from openskill.models import PlackettLuce
     except ImportError:                                       # pragma: no cover
@@ -235,11 +308,10 @@ def _rate(agents, games, num_agents):
     model = PlackettLuce()
     ratings = [model.rating(name=a.label) for a in agents]
     for g in games:
-        if len(set(g.seating)) != len(g.seating):
-            continue                                          # self-play copies: no rating info
-        teams = [[ratings[k]] for k in g.seating]
-        ranks = [-r for r in g.rewards]
-        new = model.rate(teams, ranks=ranks)
+        if not _rated(g):
+            continue
+        # OpenSkill's ranks: lower is better, equal ranks are a tie, as in the record
+        new = model.rate([[ratings[k]] for k in g.seating], ranks=list(g.ranks))
         for k, team in zip(g.seating, new):
             ratings[k] = team[0]
     for a, r in zip(agents, ratings):
@@ -248,11 +320,14 @@ def _rate(agents, games, num_agents):
 
 
 def _elo(agents, games):                                      # pragma: no cover
+    """Pairwise Elo from the ranks (the fallback without openskill)."""
     elo = [1500.0] * len(agents)
     for g in games:
+        if not _rated(g):
+            continue
         for x, y in itertools.combinations(range(len(g.seating)), 2):
             a, b = g.seating[x], g.seating[y]
-            s = 0.5 if abs(g.rewards[x] - g.rewards[y]) <= _TIE else float(g.rewards[x] > g.rewards[y])
+            s = 0.5 if g.ranks[x] == g.ranks[y] else float(g.ranks[x] < g.ranks[y])
             e = 1 / (1 + 10 ** ((elo[b] - elo[a]) / 400))
             elo[a] += 16 * (s - e)
             elo[b] -= 16 * (s - e)
@@ -261,17 +336,16 @@ def _elo(agents, games):                                      # pragma: no cover
     return "elo"
 
 
-def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, workers=1,
-                   agent_kwargs=None, progress=True, on_game_end=None, games=None, **config):
+def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwargs=None, progress=True,
+                   on_game_end=None, games=None, **options):
     """Play ``num_games`` seat-rotated games and rate the agents.
 
     Args:
         game_name: registered game id.
         agent_ids: the competing agents: registry ids (or checkpoint paths) or
             :class:`Agent` objects (objects need ``workers=1`` unless picklable).
+            Any number: the schedule fills the configuration's seats.
         num_games: games to play.
-        num_players: seats per game (default ``len(agent_ids)`` clipped to the
-            game's range).
         seed: non-negative tournament seed; the tournament replays exactly.
         workers: processes playing games in parallel (1 = in this process).
         agent_kwargs: ``{agent_id: {kwarg: value}}`` options for ``make_agent``
@@ -282,24 +356,23 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
             of all of them (a shard, or the rest of an interrupted run); each
             game is the same as in the full tournament, so shards' records can
             be merged.
-        **config: the game's options (``max_hands=...``).
+        **options: the game's options (``num_players=3`` where the game has
+            that option, ``max_hands=...``); they decide the seats.
 
     Returns a :class:`TournamentResult`.
     """
+    from dragongym.envs.core.rng import seed_sequence
+
     if seed < 0:
         raise ValueError("seed must be a non-negative int")
+    if not agent_ids:
+        raise ValueError("a tournament needs at least one agent")
     game = dragongym.get_game(game_name)
-    spec = game.spec
-    if num_players is None:
-        num_players = min(max(len(agent_ids), spec.min_players), spec.max_players)
-    if not spec.min_players <= num_players <= spec.max_players:
-        raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players")
-    config_kwargs = dict(config, num_players=num_players)
-    game.make_config(**config_kwargs)                        # validate early
+    spec = game.spec_for(game.make_config(**options))      # validates the options early
     agent_kwargs = agent_kwargs or {}
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
     specs = [(a, dict(agent_kwargs.get(a, {})) if isinstance(a, str) else {}) for a in agent_ids]
-    seatings = schedule(len(agent_ids), num_players, num_games)
+    seatings = schedule(len(agent_ids), spec.num_seats, num_games)
     game_seeds = seed_sequence(seed, num_games)
     if games is None:
         games = range(num_games)
@@ -314,14 +387,14 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
     records = []
     try:
         if workers <= 1:
-            _init_worker(game_name, specs, config_kwargs, child=False)
+            _init_worker(game_name, specs, options, child=False)
             it = map(_play_indexed, jobs)
             pool = None
         else:
             import multiprocessing as mp
             methods = mp.get_all_start_methods()
             ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(game_name, specs, config_kwargs))
+            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(game_name, specs, options))
             it = pool.imap_unordered(_play_indexed, jobs, chunksize=1)
         for rec in it:
             records.append(rec)
@@ -333,47 +406,77 @@ def run_tournament(game_name, agent_ids, num_games, num_players=None, seed=0, wo
             pool.join()
     finally:
         bar.close()
-    return summarize(game_name, ids, records, num_players, seed, config)
+    return summarize(game_name, ids, records, seed=seed, config=options, **spec_fields(spec))
 
 
-def summarize(game_name, agent_ids, records, num_players, seed=0, config=None):
+def summarize(game_name, agent_ids, records, roles, seed=0, config=None, seats_are_roles=False,
+              utility="zero_sum", score_name=""):
     """Tally played games (:class:`GameRecord`) into a :class:`TournamentResult`
     with per-agent results and ratings; ``agent_ids`` are the agents' ids in the
-    order ``seating`` indexes them. Ratings are updated in game order."""
+    order ``seating`` indexes them, ``roles`` the seat names (and the other
+    keywords the spec's, see :func:`dragongym.agents.match.spec_fields`).
+    Ratings are updated in game order."""
     ids = list(agent_ids)
-    labels = ids if len(set(ids)) == len(ids) else [f"{x}#{k}" for k, x in enumerate(ids)]
+    roles = tuple(roles)
     records = sorted(records, key=lambda g: g.index)
-    summaries = [AgentSummary(label, agent_id, seats=[0] * num_players) for label, agent_id in zip(labels, ids)]
+    summaries = [AgentSummary.empty(label, agent_id, len(roles), roles=roles)
+                 for label, agent_id in zip(labels_of(ids), ids)]
     for g in records:
-        for seat, outcome in enumerate(_seat_results(g.rewards)):
-            a = summaries[g.seating[seat]]
-            a.games += 1
-            a.wins += outcome == "win"
-            a.draws += outcome == "draw"
-            a.losses += outcome == "loss"
-            a.total_reward += g.rewards[seat]
-            a.total_length += g.decisions
-            a.seats[seat] += 1
-    system = _rate(summaries, records, len(ids))
-    return TournamentResult(game=game_name, num_players=num_players, seed=seed, config=dict(config or {}),
-                            agents=summaries, games=records, rating_system=system)
+        tally(summaries, g)
+    system = _rate(summaries, records)
+    return TournamentResult(game=game_name, roles=roles, seed=seed, config=dict(config or {}),
+                            agents=summaries, games=records, seats_are_roles=seats_are_roles,
+                            utility=utility, score_name=score_name, rating_system=system)
+
+
+LEGACY_TIE = 1e-6
+"""Rewards closer than this count as equal when :func:`legacy_ranks` ranks them."""
+
+
+def legacy_ranks(rewards):
+    """Ranks of a game saved before records carried ranks, from its final
+    rewards: a seat's rank is 1 + the number of seats whose reward is higher
+    (by more than :data:`LEGACY_TIE`), so seats on equal rewards share a rank.
+    Those files are zero-sum games whose rewards order the seats as their
+    outcome did (Dragonhunt: the slayer +1, the others below; a truncated
+    game all 0, everyone tied), so the wins, draws and losses come out as
+    they were counted then. New results read the ranks of the record instead."""
+    return tuple(1 + sum(1 for other in rewards if other > mine + LEGACY_TIE) for mine in rewards)
+
+
+def _record_from_json(g):
+    rewards = tuple(g["rewards"])
+    if "ranks" in g:
+        ranks, scores = tuple(g["ranks"]), tuple(g["scores"])
+    else:                                                  # legacy: saved without outcomes
+        ranks, scores = legacy_ranks(rewards), tuple(0.0 for _ in rewards)
+    return GameRecord(g["index"], tuple(g["seating"]), rewards, ranks, scores, g["decisions"],
+                      g["truncated"], tuple(g.get("seat_decisions", ())))
 
 
 def load_tournament(path):
     """Read a saved ``tournament.json`` (a file or the directory holding it) back
-    into a :class:`TournamentResult`."""
+    into a :class:`TournamentResult`.
+
+    Files saved before games carried ranks (they have ``num_players`` and no
+    ``roles``) are read as ``player_0 ..`` seats of a zero-sum game, each
+    game's ranks derived from its rewards (:func:`legacy_ranks`)."""
     if os.path.isdir(path):
         path = os.path.join(path, "tournament.json")
     with open(path) as f:
         d = json.load(f)
-    records = [GameRecord(g["index"], tuple(g["seating"]), tuple(g["rewards"]), g["decisions"],
-                          g["truncated"]) for g in d["games"]]
-    return summarize(d["game"], [a["agent_id"] for a in d["agents"]], records, d["num_players"],
-                     d["seed"], d["config"])
+    records = [_record_from_json(g) for g in d["games"]]
+    if "roles" in d:
+        fields = {"roles": tuple(d["roles"]), "seats_are_roles": d["seats_are_roles"],
+                  "utility": d["utility"], "score_name": d["score_name"]}
+    else:
+        fields = {"roles": player_names(d["num_players"])}
+    return summarize(d["game"], [a["agent_id"] for a in d["agents"]], records, seed=d["seed"],
+                     config=d["config"], **fields)
 
 
 def merge_tournaments(results):
-    """Join shards of one tournament (runs with the same game, agents, players,
+    """Join shards of one tournament (runs with the same game, agents, seats,
     seed and options, each playing some ``games=`` of the schedule) into one
     result. A game played by two shards must have the same outcome in both
     (the schedule is deterministic); it is counted once."""
@@ -381,14 +484,16 @@ def merge_tournaments(results):
     if not results:
         raise ValueError("merge_tournaments needs at least one result")
     first = results[0]
-    key = lambda r: (r.game, r.num_players, r.seed, dict(r.config), [a.agent_id for a in r.agents])
+    key = lambda r: (r.game, r.roles, r.seed, dict(r.config), [a.agent_id for a in r.agents])
+    outcome = lambda g: (g.seating, g.rewards, g.ranks, g.scores, g.decisions)
     by_index = {}
     for r in results:
         if key(r) != key(first):
             raise ValueError(f"cannot merge different tournaments: {key(r)} vs {key(first)}")
         for g in r.games:
             seen = by_index.setdefault(g.index, g)
-            if (seen.seating, seen.rewards, seen.decisions) != (g.seating, g.rewards, g.decisions):
+            if outcome(seen) != outcome(g):
                 raise ValueError(f"game {g.index} has different outcomes in two shards: {seen} vs {g}")
-    return summarize(first.game, [a.agent_id for a in first.agents], by_index.values(),
-                     first.num_players, first.seed, first.config)
+    return summarize(first.game, [a.agent_id for a in first.agents], by_index.values(), seed=first.seed,
+                     config=first.config, seats_are_roles=first.seats_are_roles, utility=first.utility,
+                     score_name=first.score_name, roles=first.roles)

@@ -1,5 +1,7 @@
 """The throughput measurement of ``benchmarks/throughput.py`` for peer libraries,
-in the same run, with our figures beside theirs as ratios.
+in the same run, with our figures beside theirs as ratios (for every game of
+ours in the run). Built on :mod:`dragongym.benchmarks.suite`; it does not
+import the throughput script (which imports it for ``--peers``).
 
 Peers (each skipped cleanly, with the reason, when not installed; install them
 with ``pip install -e ".[peers]"``):
@@ -16,19 +18,18 @@ with ``pip install -e ".[peers]"``):
 
     python -m dragongym.benchmarks.peers            # ours + peers -> results/peers.{json,md,png}
     python -m dragongym.benchmarks.peers --quick    # smoke run: fast peers only, short timings
+    python -m dragongym.benchmarks.peers --games dragonhunt   # only these games of ours
 
 Targets (reported, not asserted): Dragonhunt vector API at B=1024 >= 10x
 OpenSpiel chess without observations and >= 5x OpenSpiel chess with the
 observation tensor; 2 threads >= 1.7x one thread at B=8192; < 4 KiB per game state.
 """
 import argparse
-import os
 import random
-import statistics
 import sys
 import time
 
-import numpy as np
+from dragongym.benchmarks import suite
 
 PZ_GAMES = ("connect_four_v3", "chess_v6")
 OS_GAMES = ("chess", "backgammon", "connect_four")
@@ -36,15 +37,10 @@ PGX_GAMES = ("connect_four", "backgammon")
 PGX_BATCH = 1024
 
 
-def _median(values):
-    return float(statistics.median(values)), float(min(values)), float(max(values))
-
-
 # ------------------------------------------------------------------ PettingZoo
 def bench_pettingzoo(env_name, seconds, seed=0):
-    from dragongym.benchmarks.throughput import aec_random_play
     module = __import__(f"pettingzoo.classic.{env_name}", fromlist=["env"])
-    return aec_random_play(module.env(), seconds, seed)
+    return suite.aec_random_play(module.env(), seconds, seed)
 
 
 # ------------------------------------------------------------------ OpenSpiel
@@ -135,7 +131,7 @@ def run_peers(quick=False, reps=3, log=print):
             skipped.append(dict(label=label, reason=f"{type(error).__name__}: {error}"))
             log(f"[peers] {label}: skipped ({type(error).__name__}: {error})")
             return
-        m = _median(values)
+        m = suite._median(values)
         rows.append(dict(library=library, game=game, obs=obs, batch=batch, label=label,
                          median=m[0], min=m[1], max=m[2], reps=len(values)))
         log(f"[peers] {label:40s} {m[0]:>13,.0f} decisions/s ({m[1]:,.0f}..{m[2]:,.0f})")
@@ -172,9 +168,8 @@ def run_peers(quick=False, reps=3, log=print):
     return dict(rows=rows, skipped=skipped)
 
 
-def _ours(result, batch, obs, threads=1, game="dragonhunt", path="vector API"):
-    from dragongym.benchmarks.throughput import find
-    r = find(result["rows"], game=game, path=path, batch=batch, obs=obs, threads=threads)
+def _ours(result, game, batch, obs, threads=1, path="vector API"):
+    r = suite.find(result["rows"], game=game, path=path, batch=batch, obs=obs, threads=threads)
     return r["median"] if r else None
 
 
@@ -185,12 +180,28 @@ def _peer(result, library, game, obs):
     return None
 
 
-def comparisons(result, game="dragonhunt"):
-    """(description, ratio or None, target or None) lines: ours against the peers."""
+def our_games(result):
+    """Our games measured in ``result``, sorted."""
+    return sorted({r["game"] for r in result["rows"]})
+
+
+def comparisons(result):
+    """(description, ratio or None, target or None) lines: each of our games against the peers."""
     out = []
-    big = 1024 if any(r["batch"] == 1024 for r in result["rows"]) else max(r["batch"] for r in result["rows"])
-    v_no, v_obs = _ours(result, big, False), _ours(result, big, True)
-    aec = _ours(result, 1, True, path="pettingzoo AEC")
+    for game in our_games(result):
+        out += _comparisons(result, game)
+    return out
+
+
+def _comparisons(result, game):
+    out = []
+    rows = [r for r in result["rows"] if r["game"] == game]
+    batches = {r["batch"] for r in rows if r["path"] == "vector API"}
+    if not batches:
+        return out
+    big = 1024 if 1024 in batches else max(batches)
+    v_no, v_obs = _ours(result, game, big, False), _ours(result, game, big, True)
+    aec = _ours(result, game, 1, True, path="pettingzoo AEC")
     for p in result.get("peers", {}).get("rows", []):
         ours = v_obs if p["obs"] else v_no
         target = None
@@ -201,16 +212,17 @@ def comparisons(result, game="dragonhunt"):
                         ours / p["median"], target))
         if p["library"] == "pettingzoo" and aec:
             out.append((f"{game} PettingZoo AEC / {p['label']}", aec / p["median"], None))
-    one, two = _ours(result, 8192, False, 1), _ours(result, 8192, False, 2)
+    one, two = _ours(result, game, 8192, False, 1), _ours(result, game, 8192, False, 2)
     if one and two:
         out.append((f"{game} vector API B=8192 no obs: 2 threads / 1 thread", two / one, 1.7))
-    one, two = _ours(result, 8192, True, 1), _ours(result, 8192, True, 2)
+    one, two = _ours(result, game, 8192, True, 1), _ours(result, game, 8192, True, 2)
     if one and two:
         out.append((f"{game} vector API B=8192 with obs: 2 threads / 1 thread", two / one, None))
     return out
 
 
 def markdown(result):
+    """The peers' figures, the comparisons and the state-size target as Markdown."""
     peers = result.get("peers", {})
     lines = ["| peer | decisions/s (median) | min..max |", "|---|---:|---|"]
     for p in peers.get("rows", []):
@@ -228,19 +240,20 @@ def markdown(result):
 
 
 def main(argv=None):
-    from dragongym.benchmarks import throughput
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short run (smoke test)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions per figure (default: %(default)s)")
+    ap.add_argument("--games", default=None, help="comma-separated game ids of ours (default: all registered)")
     ap.add_argument("--out", default="results", help="folder for peers.json / .md / .png")
     args = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     batches = (1, 64) if args.quick else (1024, 8192)
-    result = throughput.run_suite(["dragonhunt"], quick=args.quick, reps=args.reps, batches=batches, log=log)
+    games = args.games.split(",") if args.games else None
+    result = suite.run_suite(games, quick=args.quick, reps=args.reps, batches=batches, log=log)
     result["rows"] = [r for r in result["rows"] if r["path"] != "bare core" or not args.quick]
     result["peers"] = run_peers(quick=args.quick, reps=args.reps, log=log)
-    result["peak_rss_bytes"] = throughput.peak_rss_bytes()
-    table = throughput.write(result, args.out, stem="peers")
+    result["peak_rss_bytes"] = suite.peak_rss_bytes()
+    table = suite.write(result, args.out, stem="peers", sections=[markdown(result)])
     print(table)
     return result
 

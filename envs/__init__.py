@@ -63,12 +63,17 @@ def make(name, num_players=None, render_mode=None, seed=None, **config):
 
     Args:
         name: registered game id (see :func:`list_games`).
-        num_players: seats; defaults to the game's minimum.
-        render_mode: ``None``, ``"ansi"`` or (where the game draws itself)
+        num_players: the game's ``num_players`` option, for games that have
+            one (None: the game's default configuration). The configuration
+            decides the seats and their names (``game.spec_for(config).roles``).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text
+            picture), ``"human"`` (prints it) or, where the game draws itself,
             ``"rgb_array"``.
-        seed: seeds the generator that picks a game seed on ``reset()``
-            without a seed; ``reset(seed=...)`` overrides it.
-        **config: the game's options (its ``config_cls`` fields).
+        seed: an int in ``0..2**64-1`` (or None) seeding the generator that
+            picks a game seed on ``reset()`` without a seed; ``reset(seed=...)``
+            overrides it.
+        **config: the game's options (its ``config_cls`` fields), validated
+            strictly (``ConfigError`` names a bad option and what it allows).
     """
     from dragongym.envs.core.aec import GameAECEnv
 
@@ -85,8 +90,10 @@ def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_th
     Args:
         name: registered game id.
         num_envs: batch size ``B``.
-        seed: user seed; game ``i`` is seeded from ``(seed, i)`` only.
-        num_players: seats; defaults to the game's minimum.
+        seed: user seed, an int in ``0..2**64-1``; game ``i`` is seeded from
+            ``(seed, i)`` only.
+        num_players: the game's ``num_players`` option where it has one (None:
+            the default configuration).
         observations: False steps the rules only (``obs`` is None).
         num_threads: threads of the parallel kernel (1: always serial).
         parallel_threshold: smallest batch stepped in parallel.

@@ -1,7 +1,11 @@
-"""The benchmark scripts run (quick mode) and write their result files."""
+"""The benchmark scripts run (quick mode) and write their result files; they
+read everything game-specific from the game's hooks."""
 import json
+import subprocess
+import sys
 
-from dragongym.benchmarks import peers, throughput
+import dragongym
+from dragongym.benchmarks import peers, suite, throughput
 from dragongym.training.cli import main as cli_main
 
 
@@ -16,6 +20,8 @@ def test_throughput_quick_writes_json_markdown_and_plot(tmp_path):
     assert all(r["median"] > 0 for r in data["rows"])
     assert data["memory"]["dragonhunt"]["bytes_per_state"] > 0 and data["peak_rss_bytes"] > 0
     assert result["rows"] == data["rows"]
+    # played with the game's own benchmark options, not options named here
+    assert data["options"]["dragonhunt"] == dragongym.get_game("dragonhunt").bench_options
 
 
 def test_peers_quick_runs_and_skips_missing_peers_cleanly(tmp_path):
@@ -24,10 +30,39 @@ def test_peers_quick_runs_and_skips_missing_peers_cleanly(tmp_path):
         assert (tmp_path / f"peers.{ext}").stat().st_size > 0
     labels = [r["label"] for r in result["peers"]["rows"]] + [s["label"] for s in result["peers"]["skipped"]]
     assert any("pgx" in label for label in labels)          # measured or skipped, never crashed
-    assert "comparison" in (tmp_path / "peers.md").read_text()
+    md = (tmp_path / "peers.md").read_text()
+    assert "comparison" in md
+    assert md.count("| peer |") == 1                       # the peers' section once, not twice
 
 
 def test_cli_bench_on_the_toy_game(race, tmp_path, capsys):
     assert cli_main(["bench", "--quick", "--games", race, "--out", str(tmp_path)]) == 0
     assert "vector API" in capsys.readouterr().out
     assert (tmp_path / "throughput.json").exists()
+
+
+def test_a_solo_game_is_benchmarked_with_its_own_options(dive):
+    """Dive has no num_players option and no bare core: no path names one."""
+    result = suite.run_suite([dive], quick=True, threads=(1,), batches=(1, 4), log=lambda _: None)
+    assert {r["path"] for r in result["rows"]} == {"pettingzoo AEC", "vector API"}
+    assert result["options"] == {dive: {}} and all(r["median"] > 0 for r in result["rows"])
+    assert not suite.has_core(dive) and suite.has_core("dragonhunt")
+
+
+def test_the_bare_core_hook_counts_its_decisions():
+    game = dragongym.get_game("dragonhunt")
+    config = game.make_config(**game.bench_options)
+    states = game.new_states(3)
+    from dragongym.envs.core.rng import seed_sequence
+    game.reset(states, seed_sequence(0, 3), config)
+    assert game.bench_playout(states, config, 5, seed=1) == 15
+    assert int(states["decisions"].sum()) > 0
+
+
+def test_the_benchmark_modules_import_in_one_direction():
+    """suite <- peers <- throughput: no module imports one above it."""
+    code = ("import sys; import dragongym.benchmarks.suite as s; a = sorted(m for m in sys.modules "
+            "if m.startswith('dragongym.benchmarks.')); import dragongym.benchmarks.peers; "
+            "b = 'dragongym.benchmarks.throughput' in sys.modules; print(a, b)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['dragongym.benchmarks.suite'] False"

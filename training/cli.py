@@ -18,71 +18,44 @@ import os
 import sys
 
 import dragongym
+from dragongym.envs.core.options import parse_game_options
 
 
 # --- shared pieces -------------------------------------------------------------
-
-def parse_game_options(tokens):
-    """``["--max-hands", "4", "--auto-single=false"]`` -> ``{"max_hands": 4, "auto_single": False}``."""
-    options = {}
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if not token.startswith("--") or token == "--":
-            raise ValueError(f"unexpected argument {token!r}")
-        name, eq, value = token[2:].partition("=")
-        if not eq:
-            if i + 1 >= len(tokens) or tokens[i + 1].startswith("--"):
-                raise ValueError(f"game option --{name} needs a value")
-            i += 1
-            value = tokens[i]
-        options[name.replace("-", "_")] = _parse_value(value)
-        i += 1
-    return options
-
-
-def _parse_value(text):
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def format_table(headers, rows):
-    """Plain-text table: first column left-aligned, the others right-aligned."""
-    cells = [list(headers)] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(row[k]) for row in cells) for k in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
-        lines.append("  ".join(parts))
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
 
 def _add_game_arguments(parser):
     parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
     parser.add_argument("--players", type=int, default=None,
-                        help="number of seats (default: one per agent, else the game's minimum)")
+                        help="the game's num_players option, where it has one (default: one seat "
+                             "per agent where the game allows it, else the game's default)")
     parser.add_argument("--seed", type=int, default=0, help="seed; the same seed replays exactly")
     parser.set_defaults(game_options=True)
 
 
-def _check_game_options(game, num_players, options):
-    """The game's ``make_config`` on the options, as a readable error string or None."""
+def _seated_options(game, players, num_agents, options):
+    """The game options with the seat count settled, and the spec they give.
+
+    ``--players`` becomes the game's ``num_players`` option. Without it, a game
+    that has that option gets one seat per agent where its configuration
+    allows that many, else its default; the configuration (scenario, sandbox,
+    player count) decides the seats, read from ``spec_for``. Returns
+    ``(options, spec)``, or ``(error, None)`` with a readable error string.
+    """
+    options = dict(options)
+    if players is not None:
+        options["num_players"] = players
+    elif "num_players" in getattr(game.config_cls, "__dataclass_fields__", {}) and num_agents > 1:
+        try:
+            game.make_config(**options, num_players=num_agents)
+            options["num_players"] = num_agents
+        except (TypeError, ValueError):
+            pass                      # too many agents for one game: lineups of the default size
     try:
-        game.make_config(num_players=num_players, **options)
+        config = game.make_config(**options)
     except (TypeError, ValueError) as error:
-        return f"invalid option for {game.spec.name}: {error}"
-    return None
+        return f"invalid option for {game.name}: {error}", None
+    return options, game.spec_for(config)
 
 
 # --- match ---------------------------------------------------------------------
@@ -102,40 +75,35 @@ def add_match(subparsers):
 
 
 def run_match(args, options):
-    from dragongym.agents import is_agent_id, list_agents, play_match
+    from dragongym.agents import is_agent_id, list_agents, match_table, play_match
     from tqdm import tqdm
 
     game = dragongym.get_game(args.game)
-    agent_ids = args.agents.split(",") if args.agents else None
-    num_players = args.players or (len(agent_ids) if agent_ids and len(agent_ids) > 1
-                                   else game.spec.min_players)
-    if agent_ids is None:
-        agent_ids = ["random"]
+    agent_ids = args.agents.split(",") if args.agents else ["random"]
+    options, spec = _seated_options(game, args.players, len(agent_ids), options)
+    if spec is None:
+        return _fail(options)
+    num_players = spec.num_seats
     if len(agent_ids) == 1:
         agent_ids = agent_ids * num_players
     if len(agent_ids) != num_players:
-        return _fail(f"{len(agent_ids)} agents for {num_players} players")
+        return _fail(f"{len(agent_ids)} agents for {num_players} seats ({', '.join(spec.roles)})")
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
     if args.games < 1:
         return _fail("--games must be at least 1")
-    error = _check_game_options(game, num_players, options)
-    if error:
-        return _fail(error)
 
     with tqdm(total=args.games, desc="games", unit="game", disable=None, file=sys.stderr) as bar:
         result = play_match(args.game, agent_ids, args.games, seed=args.seed,
-                            num_players=num_players, on_game_end=lambda _: bar.update(), **options)
+                            on_game_end=lambda _: bar.update(), **options)
 
     truncated = sum(g.truncated for g in result.games)
-    settings = "".join(f", {k}={v}" for k, v in sorted(options.items()))
-    print(f"{game.spec.name} v{game.spec.version}: {num_players} players, {args.games} games "
+    settings = "".join(f", {k}={v}" for k, v in sorted(options.items()) if k != "num_players")
+    seats = ("roles " + ", ".join(spec.roles)) if spec.seats_are_roles else f"{num_players} players"
+    print(f"{spec.name} v{spec.version}: {seats}, {args.games} games "
           f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated")
-    rows = [(s.label, s.games, s.wins, s.draws, f"{100 * s.win_rate:.1f}%", f"{s.mean_reward:+.3f}",
-             f"{s.mean_length:.1f}") for s in result.stats]
-    print(format_table(("agent", "games", "wins", "draws", "win rate", "mean reward", "mean length"),
-                       rows))
+    print(match_table(result))
     return 0
 
 
@@ -216,7 +184,9 @@ def _print_tournament(result, out):
     settings = "".join(f", {k}={v}" for k, v in sorted(result.config.items()))
     truncated = sum(g.truncated for g in result.games)
     spec = dragongym.get_game(result.game).spec
-    print(f"{spec.name} v{spec.version}: {result.num_players} players, {len(result.games)} games "
+    seats = (f"{result.num_seats} seats ({', '.join(result.roles)})" if result.seats_are_roles
+             else f"{result.num_seats} players")
+    print(f"{spec.name} v{spec.version}: {seats}, {len(result.games)} games "
           f"(seats rotated), seed {result.seed}{settings}; {truncated} truncated (draws); "
           f"ratings: {result.rating_system}")
     print(result.table())
@@ -244,7 +214,9 @@ def run_eval(args, options):
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
-    num_players = args.players or min(max(len(agent_ids), game.spec.min_players), game.spec.max_players)
+    options, spec = _seated_options(game, args.players, len(agent_ids), options)
+    if spec is None:
+        return _fail(options)
     if args.games < 1:
         return _fail("--games must be at least 1")
     if args.workers < 1:
@@ -254,9 +226,6 @@ def run_eval(args, options):
         games = _parse_game_range(args.only_games, args.games)
         if isinstance(games, str):
             return _fail(games)
-    error = _check_game_options(game, num_players, options)
-    if error:
-        return _fail(error)
     mcts = {"rollout": args.mcts_rollout}
     if args.mcts_ms is not None:
         mcts["time_ms"] = args.mcts_ms
@@ -264,7 +233,7 @@ def run_eval(args, options):
         mcts["simulations"] = args.mcts_sims
     if args.mcts_depth is not None:
         mcts["rollout_depth"] = args.mcts_depth
-    result = run_tournament(args.game, agent_ids, args.games, num_players=num_players, seed=args.seed,
+    result = run_tournament(args.game, agent_ids, args.games, seed=args.seed,
                             workers=args.workers, agent_kwargs={"mcts": mcts}, games=games, **options)
     _print_tournament(result, args.out)
     return 0

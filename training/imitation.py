@@ -13,19 +13,20 @@ import dragongym
 from dragongym.agents.base import make_agent
 
 
-def collect_demonstrations(game_name, teacher, num_decisions, seed=0, num_players=2, **options):
+def collect_demonstrations(game_name, teacher, num_decisions, seed=0, **options):
     """``(obs float32[N, O], masks bool[N, A], actions int64[N])`` of a teacher's self-play.
 
     Args:
         game_name: registered game id.
-        teacher: agent id that plays every seat (e.g. ``"dragonhunt.heuristic"``).
+        teacher: agent id that plays every seat (e.g. the game's ``heuristic_agent``).
         num_decisions: decisions to record (whole games are played until then).
         seed: seed of the games and of the teacher's generators.
-        **options: the game's options (``max_hands=...``).
+        **options: the game's options (``num_players=...`` where it has it);
+            the seats and sizes come from the spec of that configuration.
     """
     game = dragongym.get_game(game_name)
-    spec = game.spec
-    config = game.make_config(num_players=num_players, **options)
+    config = game.make_config(**options)
+    spec = game.spec_for(config)
     agent = make_agent(teacher, game=game)
     obs = np.zeros((num_decisions, spec.obs_size), dtype=np.float32)
     masks = np.zeros((num_decisions, spec.num_actions), dtype=bool)
@@ -40,8 +41,10 @@ def collect_demonstrations(game_name, teacher, num_decisions, seed=0, num_player
         rng = np.random.default_rng([seed, g])
         while int(state[0]["status"]) == 0 and n < num_decisions:
             p = int(state[0]["to_play"])
-            obs[n] = game.observation_of(state, p)
-            masks[n] = game.mask_of(state) != 0
+            game.observe(state, np.array([p], dtype=np.int8), obs[n:n + 1])
+            mask = np.zeros((1, spec.num_actions), dtype=np.int8)
+            game.legal_mask(state, mask)
+            masks[n] = mask[0] != 0
             a = (agent.act_state(game, state, p, rng) if agent.uses_state
                  else agent.act(obs[n], masks[n], rng))
             actions[n] = a

@@ -6,14 +6,20 @@ Two halves, so opponents change without restarting env workers:
   learner (state dicts) and the learner's record against every opponent, and
   decides the sampling weights: snapshots are drawn with a bias to recent ones
   (``recency ** age``) and to strong ones (those the learner scores worst
-  against), and the fixed bots (``random``, the game's heuristic) by their
-  share of ``mix``.
+  against), and the fixed bots (``random``, the game's heuristic agent,
+  ``Game.heuristic_agent``) by their share of ``mix``.
 * :class:`LeagueEnv` wraps each worker's single-agent env. Before every
   episode it draws an opponent from the weights it was last sent
   (:meth:`LeagueEnv.league_update`, called through ``VecEnv.env_method``),
   puts it in every other seat, adds potential-based shaping
-  (``dragongym.training.shaping``), and reports the episode's opponent and result in
-  ``info["league"]`` at the end.
+  (``dragongym.training.shaping``), and reports the episode's opponent and
+  outcome in ``info["league"]`` at the end.
+
+Results are outcomes, never the sign of a return: the learner's seat wins,
+draws or loses by the ranks the game writes when it ends
+(``dragongym.envs.core.outcome``), so ranked general-sum games (where every
+return may be positive) and solo games (no opponent: the opponent is
+``"solo"``, the result the game's victory condition) are judged rightly.
 """
 from dataclasses import dataclass
 
@@ -21,9 +27,19 @@ import gymnasium
 import numpy as np
 
 from dragongym.agents.base import is_agent_id, make_agent
+from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, rank_rewards
 from dragongym.training.shaping import potential_for, shaped_reward
 
 OPPONENT_KINDS = ("self", "random", "heuristic")
+SOLO = "solo"
+"""The opponent name of a solo game's episodes (there is no one to draw)."""
+RESULT_POINTS = {WIN: 1.0, DRAW: 0.5, LOSS: 0.0}
+"""Points of a result in a record."""
+REWARD_KINDS = ("game", "rank", "score")
+"""What the learner is paid (:class:`LeagueEnv` ``reward``): ``game``, the
+rewards the rules core writes (by default terminal and rank-derived); ``rank``,
+:func:`dragongym.envs.core.outcome.rank_rewards` of the final ranks, paid at the
+end; ``score``, the seat's own final score (legend points), paid at the end."""
 
 
 @dataclass
@@ -33,8 +49,11 @@ class Record:
     score: float = 0.0
 
     def add(self, result):
+        """Count one game; ``result`` is ``"win"``, ``"draw"`` or ``"loss"``."""
+        if result not in RESULT_POINTS:
+            raise ValueError(f"a result is one of {sorted(RESULT_POINTS)}, not {result!r}")
         self.games += 1
-        self.score += 1.0 if result > 0 else (0.5 if result == 0 else 0.0)
+        self.score += RESULT_POINTS[result]
 
     @property
     def rate(self):
@@ -70,6 +89,9 @@ class League:
         return sid, dropped
 
     def record(self, opponent, result):
+        """Count a game against ``opponent`` (``"self:<id>"``, ``"random"``,
+        ``"heuristic"``, ``"solo"``) that the learner's seat ``result`` (``"win"``,
+        ``"draw"`` or ``"loss"``)."""
         self.records.setdefault(opponent, Record()).add(result)
 
     def snapshot_weights(self):
@@ -111,31 +133,39 @@ class LeagueEnv(gymnasium.Wrapper):
     """A single-agent env whose opponents come from the league (see module doc).
 
     Args:
-        env: an ``dragongym.make_single_agent`` env.
+        env: a ``dragongym.make_single_agent`` env (any seat count; with one
+            seat there is no opponent and every episode is ``"solo"``).
         make_policy: ``() -> policy`` building an untrained copy of the learner's
             network, to load snapshots into (built on first use).
         gamma: discount for the shaping term.
-        shaping: shaping coefficient (0 disables it).
+        shaping: shaping coefficient (0 disables it); the potential is the
+            game's ``shaping_potential``.
         seed: seed of the opponent draws.
+        reward: what the learner is paid, one of :data:`REWARD_KINDS`.
     """
 
-    def __init__(self, env, make_policy, gamma=0.99, shaping=0.0, seed=0):
+    def __init__(self, env, make_policy, gamma=0.99, shaping=0.0, seed=0, reward="game"):
         super().__init__(env)
-        self.game_name = env.unwrapped.game.spec.name
-        game = env.unwrapped.game
+        if reward not in REWARD_KINDS:
+            raise ValueError(f"reward must be one of {REWARD_KINDS}, not {reward!r}")
+        single = env.unwrapped
+        game = single.game
+        self.game_spec = single.game_spec
+        self.game_name = self.game_spec.name
+        self.solo = self.game_spec.num_seats == 1
         self._fixed = {"random": make_agent("random", game=game)}
-        heuristic = f"{self.game_name}.heuristic"
-        if is_agent_id(heuristic):
-            self._fixed["heuristic"] = make_agent(heuristic, game=game)
+        if game.heuristic_agent and is_agent_id(game.heuristic_agent):
+            self._fixed["heuristic"] = make_agent(game.heuristic_agent, game=game)
         self._make_policy = make_policy
         self._net = None
         self._loaded = None
         self._snapshots = {}
         self._weights = {"random": 1.0}
         self._rng = np.random.default_rng(seed)
-        self.potential = potential_for(self.game_name)
+        self.potential = potential_for(game)
         self.gamma, self.shaping = float(gamma), float(shaping)
-        self.opponent = "random"
+        self.reward_kind = reward
+        self.opponent = SOLO if self.solo else "random"
         self._phi = 0.0
         self._game_return = 0.0
 
@@ -153,6 +183,8 @@ class LeagueEnv(gymnasium.Wrapper):
         self._weights = {k: v / total for k, v in weights.items()}
 
     def _draw_opponent(self):
+        if self.solo:
+            return SOLO, []
         names = sorted(self._weights)
         name = names[self._rng.choice(len(names), p=[self._weights[n] for n in names])]
         if name in self._fixed:
@@ -179,13 +211,28 @@ class LeagueEnv(gymnasium.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         done = terminated or truncated
         self._game_return += reward
+        outcome = self.outcome() if done else None
+        if self.reward_kind != "game":
+            reward = self._outcome_reward(outcome) if done else 0.0
         phi = 0.0 if done else self._potential()
         shaped = shaped_reward(reward, self._phi, phi, self.gamma, self.shaping, done)
         self._phi = phi
         if done:
-            info["league"] = {"opponent": self.opponent, "result": float(np.sign(self._game_return)),
-                              "game_return": self._game_return}
+            seat = self.env.unwrapped.seat
+            info["league"] = {"opponent": self.opponent, "result": outcome.results[seat],
+                              "rank": outcome.ranks[seat], "score": outcome.scores[seat],
+                              "truncated": outcome.truncated, "game_return": self._game_return}
         return obs, shaped, terminated, truncated, info
+
+    def outcome(self):
+        """The :class:`dragongym.envs.core.outcome.Outcome` of the finished episode."""
+        return outcome_of(self.env.unwrapped._states, self.game_spec.num_seats, self.game_spec.utility)
+
+    def _outcome_reward(self, outcome):
+        seat = self.env.unwrapped.seat
+        if self.reward_kind == "rank":
+            return float(rank_rewards(outcome.ranks, outcome.utility)[seat])
+        return float(outcome.scores[seat])
 
     def _potential(self):
         if not self.shaping:

@@ -51,8 +51,13 @@ def _mean_tail(series, k=10):
 
 def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
     """Markdown lines of one run (its curve copied beside ``out`` as ``<stem>_<tag>.png``)."""
+    from dataclasses import asdict
+    from dragongym.training.selfplay import saved_args
     run_dir, out = Path(run_dir), Path(out)
-    args = json.loads((run_dir / "args.json").read_text())
+    run_args = saved_args(json.loads((run_dir / "args.json").read_text()))
+    args = asdict(run_args)
+    options = run_args.config_options()
+    seats = run_args.spec().num_seats
     history = json.loads((run_dir / "history.json").read_text())
     scalars = _scalars(run_dir)
     ends = [h for h in history if h["kind"] == "end"]
@@ -72,18 +77,21 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
     curve = out.parent / f"{out.stem}_{tag}.png"
     from dragongym.training.selfplay import plot_learning_curve
     out.parent.mkdir(parents=True, exist_ok=True)
-    plot_learning_curve(history, curve, f"{args['game']}, {args['num_players']} players, seed "
+    plot_learning_curve(history, curve, f"{args['game']}, {seats} seat(s), seed "
                                         f"{args['seed']} ({run_dir.name})")
 
     start = (f"warm-started by imitating {imitation[0]['teacher']}" if imitation else "from scratch")
     if imitation and not timesteps:
         start = f"behaviour cloning of {imitation[0]['teacher']} only, no RL"
-    lines = [f"## {args['game']}, {args['num_players']} players, {start} (`{run_dir.name}`)", "",
+    flags = [(k, v) for k, v in args.items()
+             if k in ("game", "seed", "max_minutes", "mix_self", "mix_random", "mix_heuristic", "eval_every",
+                      "eval_games", "final_eval_games", "learning_rate", "clip_range", "ent_coef",
+                      "imitate_decisions", "reward")]
+    # the game's options as the script takes them: --<option> <value>
+    flags += sorted(options.items())
+    lines = [f"## {args['game']}, {seats} seat(s), {start} (`{run_dir.name}`)", "",
              f"- Command: `python -m dragongym.training.selfplay " + " ".join(
-                 f"--{k.replace('_', '-')} {v}" for k, v in args.items()
-                 if k in ("game", "seed", "max_minutes", "max_hands", "mix_self", "mix_random",
-                          "mix_heuristic", "eval_every", "eval_games", "final_eval_games", "learning_rate",
-                          "clip_range", "ent_coef", "imitate_decisions")) + "`",
+                 f"--{k.replace('_', '-')} {v}" for k, v in flags) + "`",
              *[f"- Resumed with {', '.join(f'--{k.replace(chr(95), chr(45))} {v}' for k, v in h['args'].items() if k not in ('resume', 'progress'))}"
                for h in history if h["kind"] == "resume"],
              f"- Training wall time (to the last logged update): {train_seconds / 60:.1f} min; learner decisions: {timesteps:,}; "
@@ -102,10 +110,10 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
              f"- League: snapshot every {args['snapshot_every']} updates, {args['league_size']} kept; "
              f"opponent mix self/random/heuristic = {args['mix_self']}/{args['mix_random']}/"
              f"{args['mix_heuristic']}",
-             f"- Game options: max_hands={args['max_hands']} (a game still running after that many "
-             "hands ends undecided: a draw, reward 0)", ""]
+             f"- Game options: {', '.join(f'{k}={v}' for k, v in sorted(options.items())) or 'the defaults'}"
+             " (a game truncated at its limit ends with every seat tied: a draw)", ""]
 
-    lines += ["### Final evaluation (seat-rotated, the game's reward only)", ""]
+    lines += ["### Final evaluation (seat-rotated, judged by outcomes)", ""]
     if finals:
         f = finals[-1]
         lines += ["| opponent | games | wins | draws | losses | win rate [95% CI] | "
@@ -126,14 +134,16 @@ def run_section(run_dir, out, tag, targets=(0.9, 0.5)):
     else:
         lines += ["No final evaluation in this run.", ""]
 
+    opponents = sorted({o for h in evals + finals for o in h["results"]}) or ["random"]
     lines += ["### Learning curve", "", f"![learning curve]({curve.name})", "",
-              "| learner decisions | vs random: W/D/L | vs heuristic: W/D/L |", "| ---: | ---: | ---: |"]
+              "| learner decisions | " + " | ".join(f"vs {o}: W/D/L" for o in opponents) + " |",
+              "| ---: | " + " | ".join("---:" for _ in opponents) + " |"]
     for h in evals:
         cells = []
-        for o in ("random", "heuristic"):
+        for o in opponents:
             r = h["results"].get(o)
             cells.append("-" if r is None else f"{r['wins']}/{r['draws']}/{r['losses']}")
-        lines.append(f"| {h['timesteps']:,} | {cells[0]} | {cells[1]} |")
+        lines.append(f"| {h['timesteps']:,} | " + " | ".join(cells) + " |")
     lines.append("")
 
     lines += ["### Training signals (TensorBoard, mean of the last 10 logged values)", "",

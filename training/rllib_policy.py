@@ -1,13 +1,15 @@
 """Policies trained by :mod:`dragongym.training.rllib_selfplay`, playable without Ray.
 
 The self-play script exports its learner as ``<out-dir>/policy.rllib.pt``: a
-``torch.save`` dictionary with the network's weights and what rebuilds it (the
-game, its options, layer sizes). Loading it needs torch only, not Ray:
+``torch.save`` dictionary (tensors and plain values only, read with
+``weights_only=True``: no class is unpickled, so module renames cannot break
+it) with the network's weights and what rebuilds it (the game, its options,
+the seats' roles, layer sizes). Loading it needs torch only, not Ray:
 
     import dragongym
     import dragongym.training.rllib_policy  # registers the ".rllib.pt" checkpoint loader
     from dragongym.agents import make_agent
-    agent = make_agent("runs/rllib/policy.rllib.pt", game=dragongym.get_game("dragonhunt"))
+    agent = make_agent("runs/rllib/policy.rllib.pt", game=dragongym.get_game(name))
 
 so ``dragongym eval --agents runs/rllib/policy.rllib.pt,random`` works once
 this module is imported (or the loader is registered by name:
@@ -16,7 +18,7 @@ double suffix keeps these files apart from other torch checkpoints: a loader
 registered for plain ``.pt`` must not be handed an RLlib export.
 
 The network (:class:`MaskedPolicyNet`) is the same object the RLlib module
-(:class:`dragongym.training.rllib_selfplay.ActionMaskingTorchModule`) trains: a policy
+(``dragongym.training.rllib_selfplay.ActionMaskingTorchModule``) trains: a policy
 MLP whose illegal logits are replaced by the float32 minimum (probability
 exactly 0, no ``-inf`` arithmetic), and a separate value MLP that sees the
 observation only.
@@ -120,25 +122,26 @@ class RLlibPolicyAgent(Agent):
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None], rng)[0])
 
 
-def save_policy(path, state_dict, *, game, num_players, game_options, hidden, extra=None):
+def save_policy(path, state_dict, *, game, spec, game_options, hidden, extra=None):
     """Write an exported policy (see the module docstring).
 
     Args:
         path: file to write (conventionally ending in :data:`SUFFIX`).
         state_dict: the :class:`MaskedPolicyNet` weights (tensors or arrays).
         game: the :class:`dragongym.envs.core.game.Game` it plays.
-        num_players: seats it was trained for.
-        game_options: the game options it was trained with.
+        spec: the :class:`dragongym.envs.core.spec.GameSpec` of the
+            configuration it was trained on (seats, sizes).
+        game_options: the keyword options of that configuration.
         hidden: hidden-layer widths of the network.
         extra: more JSON-like facts to keep (iteration, steps sampled...).
     """
-    spec = game.spec
     payload = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "game": spec.name,
+        "game": game.name,
         "game_version": int(spec.version),
-        "num_players": int(num_players),
+        "roles": [str(r) for r in spec.roles],
+        "num_players": int(spec.num_seats),
         "game_options": dict(game_options),
         "obs_size": int(spec.obs_size),
         "num_actions": int(spec.num_actions),
@@ -171,10 +174,16 @@ def load_policy(path):
 
 
 def load_agent(path, game=None, deterministic=True, **_):
-    """The :func:`dragongym.agents.base.register_loader` loader for ``*.rllib.pt`` files."""
+    """The :func:`dragongym.agents.base.register_loader` loader for ``*.rllib.pt`` files.
+
+    Raises a ValueError if ``game`` is not the game it was trained on, or the
+    spec of its training configuration has other sizes than the network.
+    """
     net, info = load_policy(path)
     if game is not None:
-        spec = game.spec
+        if info["game"] != game.name:
+            raise ValueError(f"{path} was trained on {info['game']!r}, not {game.name!r}")
+        spec = game.spec_for(game.make_config(**info["game_options"]))
         if (spec.obs_size, spec.num_actions) != (info["obs_size"], info["num_actions"]):
             raise ValueError(f"{path} was trained on {info['game']} (obs {info['obs_size']}, "
                              f"{info['num_actions']} actions), not {spec.name} "

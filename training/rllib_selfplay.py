@@ -10,17 +10,17 @@ and stops it at the end; with one it joins that instance (``auto``: the one
 ``ray start --head`` started here; ``host:port``: a cluster's GCS; ``ray://``:
 Ray Client, untested) and the same command runs unchanged. Every node needs this project
 installed (``pip install -e ".[distributed]"``, the same version as the driver).
-Options the script does not know (``--max-hands 20``) are the game's own options.
+Options the script does not know (``--max-hands 20``) are the game's own
+options; seats come from the game's spec of that configuration
+(``--num-players`` only for games that have the option).
 
 The pieces, all generic over the game name:
 
-- :class:`GameMultiAgentEnv`: a turn-based RLlib ``MultiAgentEnv`` over the
-  :class:`dragongym.envs.core.game.Game` contract. Agents ``player_0..player_{n-1}``; only
-  the seat to move receives an observation, a ``Dict(observations=Box,
-  action_mask=Box(0, 1, (A,)))``; every seat receives its reward when earned
-  (Dragonhunt pays at the end) and, when the game ends, a last observation with
-  ``terminateds``/``truncateds`` set for all and ``__all__``. An action outside
-  the mask raises :class:`dragongym.envs.core.game.IllegalActionError` (or, with
+- :class:`dragongym.envs.core.rllib_env.GameMultiAgentEnv` (the adapter,
+  beside the other adapters): a turn-based RLlib ``MultiAgentEnv`` whose
+  agents are the spec's roles; when a game ends every seat's info carries its
+  outcome (``win``/``draw``/``loss`` from the ranks). An action outside the
+  mask raises :class:`dragongym.envs.core.game.IllegalActionError` (or, with
   ``--illegal-action penalty``, is refused with a penalty and counted; the
   count is reported as ``illegal_actions``).
 - :class:`ActionMaskingTorchModule`: an RLModule (new API stack) around
@@ -34,7 +34,9 @@ The pieces, all generic over the game name:
   ``opponent_decay ** k``. Every ``--snapshot-every`` iterations
   :class:`LeagueCallback` copies the learner's weights into the oldest frozen
   slot, which becomes the newest, and tells every env runner the new order:
-  the opponents change while training runs.
+  the opponents change while training runs. A solo game has the learner
+  alone. The learner's win rate is read from outcomes, not from the sign of
+  its return.
 
 Output in ``--out-dir``: ``checkpoint/`` (RLlib ``Algorithm.save_to_path``;
 ``--restore`` continues from it, ``league.json`` inside keeps the league's
@@ -54,8 +56,9 @@ from typing import Literal, Optional
 import numpy as np
 
 import dragongym
-from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, IllegalActionError
-from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.outcome import WIN
+from dragongym.envs.core.rllib_env import (COUNTERS, REWARD_KINDS, game_and_spec, multi_agent_env_class,
+                                           observation_space)
 from dragongym.training.rllib_policy import DEFAULT_HIDDEN, SUFFIX, MaskedPolicyNet, save_policy
 
 try:
@@ -69,7 +72,7 @@ try:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.core.rl_module.torch import TorchRLModule
-    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    GameMultiAgentEnv = multi_agent_env_class()
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError("dragongym.training.rllib_selfplay needs Ray RLlib: pip install -e \".[distributed]\" "
                       f"({error})") from error
@@ -80,166 +83,15 @@ POLICY_FILE = "policy" + SUFFIX
 CHECKPOINT_DIR = "checkpoint"
 LEAGUE_FILE = "league.json"
 
-_MAX_RESTARTS = 1000
-
-
 PROG = "python -m dragongym.training.rllib_selfplay"
 DESCRIPTION = ("Multi-agent PPO self-play with Ray RLlib against a league of frozen snapshots, "
                "on a private local Ray instance or a cluster (--address). Options not listed "
-               "here are the game's own options, e.g. --max-hands 20 for dragonhunt.")
+               "here are the game's own options (--max-hands 20, --auto-single false).")
 
 
 def opponent_id(i):
     """Module id of frozen league slot ``i``."""
     return f"opponent_{i}"
-
-
-# --------------------------------------------------------------------------- env
-
-# Per process: decisions stepped and illegal actions met by every env here.
-# LeagueCallback.on_sample_end reports them as metrics and zeroes them.
-_COUNTERS = {"decisions": 0, "illegal_actions": 0}
-
-
-def observation_space(game):
-    """The ``Dict(observations, action_mask)`` space of every seat of ``game``."""
-    low, high = getattr(game, "obs_bounds", (-np.inf, np.inf))
-    return gym.spaces.Dict({
-        "observations": gym.spaces.Box(low, high, (game.spec.obs_size,), np.float32),
-        "action_mask": gym.spaces.Box(0.0, 1.0, (game.spec.num_actions,), np.float32),
-    })
-
-
-class GameMultiAgentEnv(MultiAgentEnv):
-    """Turn-based RLlib ``MultiAgentEnv`` playing one game of a registered Game.
-
-    ``config`` (RLlib's ``env_config``) keys: ``game`` (registered id),
-    ``num_players``, ``game_options`` (dict of the game's options),
-    ``illegal_action`` (``"raise"`` or ``"penalty"``), ``illegal_penalty``
-    (reward of a refused action), ``seed`` (with the env runner's worker and
-    vector index, seeds the stream of game seeds).
-    """
-
-    def __init__(self, config=None):
-        super().__init__()
-        config = config if config is not None else {}
-        game = dragongym.get_game(config.get("game", "dragonhunt"))
-        spec = game.spec
-        num_players = int(config.get("num_players") or spec.min_players)
-        self.game = game
-        self.num_players = num_players
-        self.game_config = game.make_config(num_players=num_players,
-                                            **dict(config.get("game_options") or {}))
-        self.illegal_action = config.get("illegal_action", "raise")
-        if self.illegal_action not in ("raise", "penalty"):
-            raise ValueError(f"illegal_action must be 'raise' or 'penalty', not {self.illegal_action!r}")
-        self.illegal_penalty = float(config.get("illegal_penalty", -1.0))
-
-        self.agents = self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        space = observation_space(game)
-        self.observation_spaces = {agent: space for agent in self.agents}
-        self.action_spaces = {agent: gym.spaces.Discrete(spec.num_actions) for agent in self.agents}
-
-        seed = config.get("seed")
-        stream = None if seed is None else [int(seed), int(getattr(config, "worker_index", 0)),
-                                            int(getattr(config, "vector_index", 0))]
-        self._seed_rng = np.random.default_rng(stream)
-        self._states = game.new_states(1)
-        self._actions = np.zeros(1, dtype=np.int32)
-        self._errors = np.zeros(1, dtype=np.int8)
-        self._players = np.zeros(1, dtype=np.int8)
-        self._obs = np.zeros((1, spec.obs_size), dtype=np.float32)
-        self._mask = np.zeros((1, spec.num_actions), dtype=np.int8)
-        self._paid = np.zeros(num_players, dtype=np.float32)
-        self.illegal_actions = 0  # in this env's lifetime
-
-    # -- RLlib API ---------------------------------------------------------------
-    def reset(self, *, seed=None, options=None):
-        if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        for attempt in range(_MAX_RESTARTS):
-            if seed is not None and attempt == 0:
-                game_seed = seed_sequence(seed, 1)[0]
-            else:
-                game_seed = self._seed_rng.integers(0, 2**64, dtype=np.uint64)
-            self._states.view(np.uint8)[:] = 0
-            self.game.reset(self._states, np.array([game_seed], dtype=np.uint64), self.game_config)
-            if self._status == STATUS_RUNNING:
-                break
-        else:
-            raise RuntimeError(f"{self.game.spec.name}: {_MAX_RESTARTS} games in a row ended "
-                               "before the first decision")
-        self._paid = self._rewards.copy()
-        agent = self.agents[self._to_play]
-        return {agent: self._observe(self._to_play)}, {}
-
-    def step(self, action_dict):
-        seat = self._to_play
-        agent = self.agents[seat]
-        if agent not in action_dict:
-            raise ValueError(f"{agent} is to play but the actions are for {sorted(action_dict)}")
-        action = int(action_dict[agent])
-        _COUNTERS["decisions"] += 1
-        legal = 0 <= action < self._mask.shape[1] and self._mask[0, action] != 0
-        if legal:
-            self._actions[0] = action
-            self._errors[0] = 0
-            self.game.step(self._states, self._actions, self._errors)
-            legal = self._errors[0] == 0  # the game refused it and left the state unchanged
-        if not legal:
-            self.illegal_actions += 1
-            _COUNTERS["illegal_actions"] += 1
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"{agent}: action {action} is not legal here "
-                                         f"(error {int(self._errors[0])}); the mask was not respected")
-            return ({agent: self._observe(seat)}, {agent: self.illegal_penalty},
-                    {"__all__": False}, {"__all__": False}, {agent: {"illegal_action": True}})
-
-        now = self._rewards.copy()
-        delta = now - self._paid
-        self._paid = now
-        rewards = {a: float(delta[i]) for i, a in enumerate(self.agents)}
-        status = self._status
-        if status == STATUS_RUNNING:
-            nxt = self._to_play
-            return ({self.agents[nxt]: self._observe(nxt)}, rewards,
-                    {"__all__": False}, {"__all__": False}, {})
-        # the game is over: a last observation for every seat (RLlib drops seats
-        # that never acted), all of them done
-        obs = {a: self._observe(i) for i, a in enumerate(self.agents)}
-        terminated = status == STATUS_TERMINATED
-        terminateds = {a: terminated for a in self.agents}
-        truncateds = {a: not terminated for a in self.agents}
-        terminateds["__all__"] = terminated
-        truncateds["__all__"] = not terminated
-        return obs, rewards, terminateds, truncateds, {}
-
-    def render(self):
-        return self.game.render_ansi(self._states)
-
-    # -- internals ---------------------------------------------------------------
-    @property
-    def _status(self):
-        return int(self._states["status"][0])
-
-    @property
-    def _to_play(self):
-        return int(self._states["to_play"][0])
-
-    @property
-    def _rewards(self):
-        return self._states["rewards"][0, :self.num_players]
-
-    def _observe(self, seat):
-        self._players[0] = seat
-        self.game.observe(self._states, self._players, self._obs)
-        if self._status == STATUS_RUNNING and self._to_play == seat:
-            self.game.legal_mask(self._states, self._mask)
-            mask = self._mask[0].astype(np.float32)
-        else:
-            self._mask[:] = 0
-            mask = np.zeros(self.game.spec.num_actions, dtype=np.float32)
-        return {"observations": self._obs[0].copy(), "action_mask": mask}
 
 
 # ------------------------------------------------------------------------ module
@@ -280,14 +132,15 @@ class LeagueMapping:
     learner (pure self-play).
 
     Args:
-        num_players: seats per game.
+        roles: the agent ids of the seats, in seat order (the spec's ``roles``).
         num_opponents: frozen league slots.
         decay: weight of each snapshot relative to the next newer one.
         seed: mixed into every episode's draw.
     """
 
-    def __init__(self, num_players, num_opponents, decay=0.7, seed=0):
-        self.num_players = int(num_players)
+    def __init__(self, roles, num_opponents, decay=0.7, seed=0):
+        self.roles = list(roles)
+        self.num_players = len(self.roles)
         self.decay = float(decay)
         self.seed = int(seed)
         self.order = [opponent_id(i) for i in range(num_opponents)]  # oldest first
@@ -319,8 +172,7 @@ class LeagueMapping:
     def __call__(self, agent_id, episode=None, **kwargs):
         if episode is None:  # RLlib probing spaces: every module has the same ones
             return LEARNER
-        seat = int(str(agent_id).rsplit("_", 1)[-1])
-        return self.lineup(episode.id_)[seat]
+        return self.lineup(episode.id_)[self.roles.index(agent_id)]
 
 
 def learner_state(algorithm):
@@ -386,8 +238,8 @@ class LeagueCallback(RLlibCallback):
         if metrics_logger is None:
             return
         for key in ("decisions", "illegal_actions"):
-            metrics_logger.log_value(key, _COUNTERS[key], reduce="lifetime_sum")
-            _COUNTERS[key] = 0
+            metrics_logger.log_value(key, COUNTERS[key], reduce="lifetime_sum")
+            COUNTERS[key] = 0
         steps = {}
         for episode in samples or []:
             for sa_episode in getattr(episode, "agent_episodes", {}).values():
@@ -398,14 +250,20 @@ class LeagueCallback(RLlibCallback):
     def on_episode_end(self, *, episode, prev_episode_chunks=None, metrics_logger=None, **kwargs):
         if metrics_logger is None:
             return
-        total = {}
+        total, results = {}, {}
         for chunk in [episode] + list(prev_episode_chunks or []):
             for agent_id, sa_episode in chunk.agent_episodes.items():
                 if chunk.module_for(agent_id) == LEARNER:
                     total[agent_id] = total.get(agent_id, 0.0) + float(sa_episode.get_return())
+                    if len(sa_episode.infos):
+                        outcome = sa_episode.get_infos(-1).get("outcome")
+                        if outcome:
+                            results[agent_id] = outcome["result"]
         for value in total.values():
             metrics_logger.log_value("learner_return", value, reduce="mean", window=100)
-            metrics_logger.log_value("learner_win", float(value > 0), reduce="mean", window=100)
+        for result in results.values():
+            # outcomes, not the sign of the return: ranked and solo games are judged rightly
+            metrics_logger.log_value("learner_win", float(result == WIN), reduce="mean", window=100)
 
     def on_train_result(self, *, algorithm, metrics_logger=None, result, **kwargs):
         mapping = algorithm.config.policy_mapping_fn
@@ -424,10 +282,12 @@ class Args:
 
     address: Optional[str] = None
     """Ray to join. None: start a private local one (stopped at the end). 'auto': the one `ray start` started here. 'host:port': a cluster's GCS. 'ray://host:10001': a cluster via Ray Client."""
-    game: str = "dragonhunt"
-    """Registered game id."""
+    game: str = ""
+    """Registered game id (required)."""
     num_players: Optional[int] = None
-    """Seats per game (default: the game's minimum)."""
+    """Game option num_players, for games that have it (default: the game's default); the seats come from the spec."""
+    reward: Literal["game", "rank", "score"] = "game"
+    """What the seats are paid: 'game' (the core's rewards: by default terminal and rank-derived), 'rank' (rank-derived at the end), 'score' (own final score)."""
     iterations: int = 100
     """Training iterations (each samples --train-batch-size env steps, then updates)."""
     num_env_runners: int = 2
@@ -477,11 +337,12 @@ class Args:
     illegal_penalty: float = -1.0
     """Reward of a refused illegal action under --illegal-action penalty."""
 
-    def validate(self, game):
-        spec = game.spec
-        n = self.num_players or spec.min_players
-        if not spec.min_players <= n <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n}")
+    def validate(self):
+        """Raise a ValueError naming the first bad option."""
+        if not self.game:
+            raise ValueError(f"--game is required; registered: {', '.join(dragongym.list_games())}")
+        if self.reward not in REWARD_KINDS:
+            raise ValueError(f"--reward must be one of {', '.join(REWARD_KINDS)}")
         for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
@@ -498,15 +359,25 @@ class Args:
         if not self.hidden:
             raise ValueError("--hidden needs at least one width")
 
+    def env_config(self, game_options):
+        """RLlib's ``env_config`` for :class:`GameMultiAgentEnv`: the game, its
+        options (with ``num_players`` where given) and the env settings."""
+        options = dict(game_options)
+        if self.num_players is not None:
+            options["num_players"] = self.num_players
+        return {"game": self.game, "game_options": options, "reward": self.reward,
+                "illegal_action": self.illegal_action, "illegal_penalty": self.illegal_penalty,
+                "seed": self.seed}
+
 
 # ------------------------------------------------------------------------ config
 
 def build_config(args, game_options):
     """The ``PPOConfig`` of a run (also usable from Python / Ray Tune)."""
-    game = dragongym.get_game(args.game)
-    num_players = args.num_players or game.spec.min_players
-    obs_space = observation_space(game)
-    act_space = gym.spaces.Discrete(game.spec.num_actions)
+    env_config = args.env_config(game_options)
+    game, _, spec = game_and_spec(env_config)
+    obs_space = observation_space(game, spec)
+    act_space = gym.spaces.Discrete(spec.num_actions)
     module_ids = [LEARNER] + [opponent_id(i) for i in range(args.num_opponents)]
     specs = {mid: RLModuleSpec(module_class=ActionMaskingTorchModule, observation_space=obs_space,
                                action_space=act_space, model_config={"hidden": list(args.hidden)})
@@ -515,9 +386,7 @@ def build_config(args, game_options):
         PPOConfig()
         .environment(
             GameMultiAgentEnv,
-            env_config={"game": args.game, "num_players": num_players,
-                        "game_options": dict(game_options), "illegal_action": args.illegal_action,
-                        "illegal_penalty": args.illegal_penalty, "seed": args.seed},
+            env_config=env_config,
             # RLlib's checker steps unmasked random actions
             disable_env_checking=True,
         )
@@ -530,7 +399,7 @@ def build_config(args, game_options):
                   minibatch_size=args.minibatch_size, num_epochs=args.num_epochs,
                   entropy_coeff=args.entropy_coeff, clip_param=args.clip_param)
         .multi_agent(policies=set(module_ids),
-                     policy_mapping_fn=LeagueMapping(num_players, args.num_opponents,
+                     policy_mapping_fn=LeagueMapping(spec.roles, args.num_opponents,
                                                      args.opponent_decay, args.seed),
                      policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
@@ -570,7 +439,7 @@ def _float(value):
         return None
 
 
-def save(algorithm, out_dir, args, game, num_players, game_options, row):
+def save(algorithm, out_dir, args, game, spec, game_options, row):
     """Write checkpoint/ (with league.json) and policy.rllib.pt."""
     checkpoint = (out_dir / CHECKPOINT_DIR).resolve()
     algorithm.save_to_path(str(checkpoint))
@@ -579,7 +448,7 @@ def save(algorithm, out_dir, args, game, num_players, game_options, row):
     weights = learner_state(algorithm)
     prefix = "net."
     net_state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
-    save_policy(out_dir / POLICY_FILE, net_state, game=game, num_players=num_players,
+    save_policy(out_dir / POLICY_FILE, net_state, game=game, spec=spec,
                 game_options=game_options, hidden=args.hidden,
                 extra={"iteration": row["iteration"], "env_steps": row["env_steps"],
                        "league": league})
@@ -587,10 +456,10 @@ def save(algorithm, out_dir, args, game, num_players, game_options, row):
 
 def train(args, game_options, log=print):
     """Run the training loop; returns the summary dict (also written to summary.json)."""
-    game = dragongym.get_game(args.game)
-    args.validate(game)
-    num_players = args.num_players or game.spec.min_players
-    game.make_config(num_players=num_players, **game_options)  # fail early on bad options
+    args.validate()
+    env_config = args.env_config(game_options)
+    game, _, spec = game_and_spec(env_config)  # fail early on bad options
+    game_options = env_config["game_options"]
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "args.json").write_text(json.dumps({"args": asdict(args), "game_options": game_options},
@@ -640,10 +509,10 @@ def train(args, game_options, log=print):
                 f"learner return {row['learner_return']}, win rate {row['learner_win_rate']}, "
                 f"illegal actions {row['illegal_actions']}, {row['time_s']:.0f}s")
             if args.checkpoint_every and row["iteration"] % args.checkpoint_every == 0:
-                save(algorithm, out_dir, args, game, num_players, game_options, row)
-        save(algorithm, out_dir, args, game, num_players, game_options, row)
+                save(algorithm, out_dir, args, game, spec, game_options, row)
+        save(algorithm, out_dir, args, game, spec, game_options, row)
         summary = {
-            "game": args.game, "num_players": num_players, "game_options": game_options,
+            "game": args.game, "roles": list(spec.roles), "game_options": game_options,
             "iterations": int(algorithm.iteration), "env_steps": row["env_steps"],
             "decisions": row.get("decisions", 0), "illegal_actions": row.get("illegal_actions", 0),
             "episodes": row.get("episodes", 0), "module_steps": row.get("module_steps", {}),
@@ -663,15 +532,14 @@ def train(args, game_options, log=print):
 def main(argv=None):
     import tyro
 
-    from dragongym.training.cli import parse_game_options
+    from dragongym.envs.core.options import parse_game_options
 
     args, extra = tyro.cli(Args, args=argv, return_unknown_args=True, prog=PROG,
                            description=DESCRIPTION)
     try:
         game_options = parse_game_options(extra)
-        game = dragongym.get_game(args.game)
-        args.validate(game)
-        game.make_config(num_players=args.num_players or game.spec.min_players, **game_options)
+        args.validate()
+        game_and_spec(args.env_config(game_options))
     except (ValueError, TypeError) as error:
         print(f"rllib_selfplay: error: {error}", file=sys.stderr)
         return 2

@@ -1,14 +1,22 @@
 """Self-play training on one machine: MaskablePPO against a league.
 
-    python -m dragongym.training.selfplay --game dragonhunt --max-minutes 100 --seed 0
+    python -m dragongym.training.selfplay --game dragonhunt --max-minutes 100 --seed 0 --max-hands 20
     python -m dragongym.training.selfplay --resume runs/dragonhunt_s0_20261129-190000
+
+Options the script does not know (``--max-hands 20``, ``--auto-single false``)
+are the game's own options, validated by its ``make_config``; so is
+``--game-options KEY VALUE ...``. ``--truncation N`` sets whichever option
+limits the game's length (``Game.truncation_option``). Seats come from the
+game's spec of that configuration (``--num-players`` only for games that have
+the option).
 
 The learner is sb3-contrib ``MaskablePPO`` with :class:`dragongym.training.policy.BoardPolicy`
 on the single-agent adapter (``dragongym.make_single_agent``, a random seat each
 episode). Its opponents come from a :class:`dragongym.training.league.League`: frozen
 snapshots of itself (every ``snapshot_every`` updates, drawn with a bias to
-recent and strong ones), the random bot and the game's heuristic bot, in the
-shares of ``mix_*``; new weights and snapshots reach the env workers through
+recent and strong ones), the random bot and the game's heuristic bot
+(``Game.heuristic_agent``), in the shares of ``mix_*`` (a solo game has no
+opponents); new weights and snapshots reach the env workers through
 ``VecEnv.env_method`` between rollouts, without restarting them.
 
 A run directory ``<out_dir>/<run_name>`` holds:
@@ -40,21 +48,36 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
+
+from dragongym.envs.core.options import parse_game_options, parse_value
+
+LEGACY_FIELDS = {"max_hands": "truncation", "extra": "game_options"}
+"""Fields of ``args.json`` files written before the options became generic ->
+today's field (``--resume`` of such a run reads them)."""
 
 
 @dataclass
 class Args:
     """Self-play MaskablePPO against a league of snapshots and bots."""
 
-    game: str = "dragonhunt"
-    """Registered game id."""
-    num_players: int = 2
-    """Seats per game (the learner takes one, league opponents the others)."""
-    max_hands: int = 20
-    """Game option: hands before a game is truncated as a draw (games that
-    have no such option ignore it)."""
+    game: str = ""
+    """Registered game id (required, except with ``--resume``: the run's own)."""
+    num_players: Optional[int] = None
+    """Game option ``num_players`` for games that have it (None: the game's
+    default); the learner takes one seat of the spec's, league opponents the others."""
+    truncation: Optional[int] = None
+    """The game's length limit: the value of its ``Game.truncation_option``
+    (None: the game's default)."""
+    game_options: dict = field(default_factory=dict)
+    """The game's other options, e.g. ``--game-options auto_single false`` (or
+    simply ``--auto-single false``)."""
+    reward: str = "game"
+    """What the learner is paid: ``game`` (the rules core's rewards, by default
+    terminal and rank-derived), ``rank`` (rank-derived at the end) or
+    ``score`` (its own final score, e.g. legend points)."""
     seed: int = 0
     """Seed of the networks, the envs and the league draws."""
     total_timesteps: int = 5_000_000
@@ -136,12 +159,12 @@ class Args:
     """A run directory to continue (its ``checkpoints/latest.zip``, league and history)."""
     progress: bool = True
     """Show a progress bar."""
-    extra: dict = field(default_factory=dict)
-    """Other game options, e.g. ``--extra auto_single False``."""
 
     def validate(self):
         """Raise a ValueError naming the first bad field."""
         import dragongym
+        if not self.game:
+            raise ValueError(f"--game is required; registered: {', '.join(dragongym.list_games())}")
         if self.game not in dragongym.list_games():
             raise ValueError(f"unknown game {self.game!r}; registered: {', '.join(dragongym.list_games())}")
         positive = ("n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads", "channels",
@@ -160,26 +183,60 @@ class Args:
             raise ValueError("mix_self/mix_random/mix_heuristic must be >= 0 with a positive sum")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        from dragongym.training.league import REWARD_KINDS
+        if self.reward not in REWARD_KINDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {self.reward!r}")
         game = dragongym.get_game(self.game)
-        game.make_config(**self.game_options())
+        if self.imitate_decisions and not (self.imitate_teacher or game.heuristic_agent):
+            raise ValueError(f"imitate_decisions needs imitate_teacher: {self.game} has no heuristic agent")
+        game.make_config(**self.config_options())
 
-    def game_options(self):
-        """The game's config options of this run (``num_players``, ``max_hands``, extras)."""
+    def config_options(self):
+        """The keyword options of the game configuration this run plays
+        (``game_options``, plus ``num_players`` and the truncation option where given)."""
         import dragongym
-        options = {"num_players": self.num_players}
-        config_cls = dragongym.get_game(self.game).config_cls
-        if "max_hands" in getattr(config_cls, "__dataclass_fields__", {}):
-            options["max_hands"] = self.max_hands
-        options.update(self.extra)
+        game = dragongym.get_game(self.game)
+        options = {str(k): parse_value(v) for k, v in self.game_options.items()}
+        if self.num_players is not None:
+            options["num_players"] = self.num_players
+        if self.truncation is not None:
+            name = game.truncation_option
+            if not name:
+                raise ValueError(f"truncation: {self.game} declares no truncation option")
+            if name in options and options[name] != self.truncation:
+                raise ValueError(f"truncation {self.truncation} and game option {name}="
+                                 f"{options[name]} disagree")
+            options[name] = self.truncation
         return options
+
+    def spec(self):
+        """The :class:`dragongym.envs.core.spec.GameSpec` of the configuration this run plays."""
+        import dragongym
+        game = dragongym.get_game(self.game)
+        return game.spec_for(game.make_config(**self.config_options()))
+
+
+def saved_args(saved):
+    """``Args`` from an ``args.json`` dict, also one written before the game
+    options became generic (see :data:`LEGACY_FIELDS`)."""
+    saved = dict(saved)
+    for old, new in LEGACY_FIELDS.items():
+        if old in saved:
+            value = saved.pop(old)
+            if new == "game_options":
+                saved[new] = {**dict(value or {}), **saved.get(new, {})}
+            else:
+                saved.setdefault(new, value)
+    return Args(**saved)
 
 
 # ----------------------------------------------------------------------- setup
 
 def policy_kwargs(args):
     """``policy_kwargs`` of the learner's :class:`BoardPolicy`."""
-    return {"features_extractor_kwargs": {"game": args.game, "channels": args.channels,
-                                          "blocks": args.blocks, "hidden": args.hidden}}
+    return {"features_extractor_kwargs": {"game": args.game, "game_options": args.config_options(),
+                                          "channels": args.channels, "blocks": args.blocks,
+                                          "hidden": args.hidden}}
 
 
 def _policy_factory(args, observation_space, action_space):
@@ -195,12 +252,10 @@ def _env_factory(args, rank):
         torch.set_num_threads(1)
         import dragongym
         from dragongym.training.league import LeagueEnv
-        options = args.game_options()
-        num_players = options.pop("num_players")
-        env = dragongym.make_single_agent(args.game, num_players=num_players, **options)
+        env = dragongym.make_single_agent(args.game, **args.config_options())
         factory = _policy_factory(args, env.observation_space, env.action_space)
         return LeagueEnv(env, factory, gamma=args.gamma, shaping=args.shaping,
-                         seed=args.seed * 1000 + rank)
+                         seed=args.seed * 1000 + rank, reward=args.reward)
     return make
 
 
@@ -224,25 +279,38 @@ def default_run_name(args):
 
 # ------------------------------------------------------------------- evaluation
 
+def evaluation_opponents(args):
+    """``{label: agent id}`` the learner is evaluated against: ``random`` and
+    the game's heuristic agent (``heuristic``) where it has one; ``{"solo":
+    None}`` for a solo game (the learner plays alone)."""
+    import dragongym
+    from dragongym.agents import is_agent_id
+    if args.spec().num_seats == 1:
+        return {"solo": None}
+    out = {"random": "random"}
+    heuristic = dragongym.get_game(args.game).heuristic_agent
+    if heuristic and is_agent_id(heuristic):
+        out["heuristic"] = heuristic
+    return out
+
+
 def evaluate(args, agent, num_games, seed, workers=1):
-    """Seat-rotated games of ``agent`` against random and the heuristic.
+    """Seat-rotated games of ``agent`` against random and the heuristic (alone
+    in a solo game), judged by outcomes.
 
     ``agent`` is an :class:`dragongym.agents.Agent` (``workers`` must be 1) or an agent
-    id / checkpoint path. Returns ``{opponent: summary dict of the agent}``.
+    id / checkpoint path. Returns ``{opponent label: summary dict of the agent}``
+    (see :func:`evaluation_opponents`).
     """
-    from dragongym.agents import is_agent_id
     from dragongym.agents.tournament import run_tournament
-    options = args.game_options()
-    num_players = options.pop("num_players")
+    options = args.config_options()
+    seats = args.spec().num_seats
     out = {}
-    for opponent in ("random", f"{args.game}.heuristic"):
-        if not is_agent_id(opponent):
-            continue
-        ids = [agent] + [opponent] * (num_players - 1)
-        result = run_tournament(args.game, ids, num_games, num_players=num_players, seed=seed,
-                                workers=workers, progress=False, **options)
-        summary = result.agents[0].as_dict()
-        out["heuristic" if opponent.endswith("heuristic") else "random"] = summary
+    for label, opponent in evaluation_opponents(args).items():
+        ids = [agent] + [opponent] * (seats - 1)
+        result = run_tournament(args.game, ids, num_games, seed=seed, workers=workers, progress=False,
+                                **options)
+        out[label] = result.agents[0].as_dict()
     return out
 
 
@@ -253,7 +321,9 @@ def plot_learning_curve(history, path, title):
     import matplotlib.pyplot as plt
     evals = [h for h in history if h.get("kind") == "eval"]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for opponent, colour in (("random", "tab:blue"), ("heuristic", "tab:red")):
+    labels = sorted({k for h in history if h.get("kind") in ("eval", "final_eval") for k in h["results"]})
+    colours = dict(zip(labels, ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:orange")))
+    for opponent, colour in colours.items():
         pts = [(h["timesteps"], h["results"][opponent]) for h in evals if opponent in h["results"]]
         if not pts:
             continue
@@ -263,7 +333,7 @@ def plot_learning_curve(history, path, title):
         ax.plot(x, [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts],
                 "--", color=colour, alpha=0.6, label=f"vs {opponent}: wins / decided")
     for h in (h for h in history if h.get("kind") == "final_eval"):
-        for opponent, colour in (("random", "tab:blue"), ("heuristic", "tab:red")):
+        for opponent, colour in colours.items():
             r = h["results"].get(opponent)
             if r is not None:
                 ax.plot([h["timesteps"]], [r["win_rate"]], "*", color=colour, ms=12,
@@ -301,12 +371,17 @@ def _callback_class():
             self.updates = sum(1 for h in history if h.get("kind") == "update")
             self.bar = None
             self.window = {}
+            self.solo = args.spec().num_seats == 1
 
         # ---- league
         def push_league(self, new=None, dropped=()):
             self.training_env.env_method("league_update", self.league.weights(), new or {}, list(dropped))
 
         def snapshot(self):
+            if self.solo:
+                # no seat for a snapshot to play: the learner is alone
+                self.push_league()
+                return
             sid, dropped = self.league.add_snapshot(self.updates, self.model.policy.state_dict())
             self.push_league({sid: self.league.snapshots[sid][1]}, dropped)
 
@@ -337,11 +412,12 @@ def _callback_class():
             entry = {"kind": "update", "update": self.updates, "timesteps": self.model.num_timesteps,
                      "time": time.time()}
             for kind, results in self.window.items():
+                # results are outcomes of the learner's seat: "win", "draw" or "loss"
                 r = np.asarray(results)
-                self.logger.record(f"league/win_rate_vs_{kind}", float((r > 0).mean()))
-                self.logger.record(f"league/loss_rate_vs_{kind}", float((r < 0).mean()))
+                self.logger.record(f"league/win_rate_vs_{kind}", float((r == "win").mean()))
+                self.logger.record(f"league/loss_rate_vs_{kind}", float((r == "loss").mean()))
                 self.logger.record(f"league/games_vs_{kind}", len(r))
-                entry[f"win_rate_vs_{kind}"] = float((r > 0).mean())
+                entry[f"win_rate_vs_{kind}"] = float((r == "win").mean())
             self.logger.record("league/snapshots", len(self.league.snapshots))
             self.window = {}
             self.history.append(entry)
@@ -393,8 +469,9 @@ def warm_start(args, model):
     """Behaviour-clone the teacher into ``model.policy``; returns the history entry."""
     from dragongym.training.imitation import behaviour_clone, collect_demonstrations
     started = time.time()
-    teacher = args.imitate_teacher or f"{args.game}.heuristic"
-    options = args.game_options()
+    import dragongym
+    teacher = args.imitate_teacher or dragongym.get_game(args.game).heuristic_agent
+    options = args.config_options()
     obs, masks, actions = collect_demonstrations(args.game, teacher, args.imitate_decisions,
                                                  seed=args.seed, **options)
     collected = time.time()
@@ -414,7 +491,6 @@ def train(args):
     from dragongym.training.league import League
     from dragongym.training.policy import BoardPolicy
 
-    args.validate()
     torch.set_num_threads(args.torch_threads)
     history = []
     if args.resume:
@@ -424,11 +500,13 @@ def train(args):
         saved = json.loads((run_dir / "args.json").read_text())
         keep = {k: getattr(args, k) for k in ("total_timesteps", "max_minutes", "final_eval_games",
                                               "eval_workers", "progress", "resume")}
-        args = Args(**{**saved, **keep})
+        args = saved_args({**saved, **keep})
         history = json.loads((run_dir / "checkpoints" / "history.json").read_text())
         # args.json keeps the launch arguments; each resume is recorded in the history
         history.append({"kind": "resume", "time": time.time(), "args": keep})
+        args.validate()
     else:
+        args.validate()
         run_dir = Path(args.out_dir) / (args.run_name or default_run_name(args))
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=1))
@@ -470,15 +548,20 @@ def train(args):
                         "games": args.final_eval_games, "results": results})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1))
     plot_learning_curve(history, run_dir / "learning_curve.png",
-                        f"{args.game}, {args.num_players} players, seed {args.seed}")
+                        f"{args.game}, {args.spec().num_seats} seat(s), seed {args.seed}")
     return run_dir
 
 
 def main(argv=None, prog="python -m dragongym.training.selfplay"):
     """Parse the arguments (``--help`` lists them), train, print the final evaluation."""
     import tyro
-    args = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0])
+    args, extra = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0],
+                           return_unknown_args=True)
     try:
+        # tokens tyro does not know are the game's own options (--max-hands 20)
+        args.game_options = {**args.game_options, **parse_game_options(extra)}
+        if args.resume and extra:
+            raise ValueError(f"--resume plays the run's own game options; drop {' '.join(extra)}")
         run_dir = train(args)
     except (ValueError, FileNotFoundError) as error:
         print(f"selfplay: {error}", file=sys.stderr)

@@ -1,38 +1,43 @@
-"""Potential-based reward shaping for self-play, one potential per game.
+"""Potential-based reward shaping for self-play, from the game's own potential.
 
-A potential ``phi(state, seat)`` scores the learner's position from the
-public part of the game state (read through the game's documented view; the
-reward may use what the policy does not see, but these potentials read only
-public facts). The shaped reward of a step is
-``coef * (gamma * phi(next) - phi(prev))`` with ``phi = 0`` once the game is
-over, added to the game's reward. Shaping of this form leaves the optimal
+A game names its potential in ``Game.shaping_potential``: a ``"module:function"``
+string for ``phi(state, seat) -> float``, a score of ``seat``'s position in the
+1-record ``state`` read from public facts only (the reward may use what the
+policy does not see, but these potentials read only public facts). It is
+imported on first use, so naming it costs nothing. The shaped reward of a step
+is ``coef * (gamma * phi(next) - phi(prev))`` with ``phi = 0`` once the game is
+over, added to the learner's reward. Shaping of this form leaves the optimal
 policy unchanged (Ng, Harada & Russell, 1999) while giving the learner a
-signal long before the first slaying; evaluations use the game's reward only.
+signal long before the game's end; evaluations use outcomes only.
 """
-
-def dragonhunt_potential(state, seat):
-    """The heuristic bot's position score (``dragongym.agents.dragonhunt_heuristic.seat_score``:
-    wound markers x3, the magesword in a hero's hand +2 or appeared +1, the
-    wielder's distance to Brimstone, strength on the board, Brimstone next to
-    home) of ``seat``, minus the best score among the other seats."""
-    from dragongym.agents.dragonhunt_heuristic import seat_score
-    from dragongym.envs.dragonhunt import view as V
-    n = V.num_players(state)
-    others = [seat_score(state, q) for q in range(n) if q != seat]
-    return float(seat_score(state, seat) - max(others))
+import importlib
 
 
-POTENTIALS = {"dragonhunt": dragonhunt_potential}
-"""game id -> potential ``phi(state, seat)`` of a 1-record state."""
+def zero_potential(state, seat):
+    """The potential of a game that declares none: 0 everywhere (no shaping)."""
+    return 0.0
 
 
-def potential_for(game_name):
-    """The game's potential, or a zero potential for games without one."""
-    return POTENTIALS.get(game_name, lambda state, seat: 0.0)
+def resolve(target):
+    """The object a ``"module:attribute"`` string names (imported now)."""
+    module_name, sep, attribute = str(target).partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"{target!r} is not a 'module:function' name")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def potential_for(game):
+    """``phi(state, seat)`` of ``game`` (a :class:`dragongym.envs.core.game.Game`):
+    the function its ``shaping_potential`` names, or :func:`zero_potential`."""
+    target = getattr(game, "shaping_potential", None)
+    if not target:
+        return zero_potential
+    potential = resolve(target)
+    if not callable(potential):
+        raise TypeError(f"{game.name}: shaping_potential {target!r} is not callable")
+    return potential
 
 
 def shaped_reward(reward, phi_prev, phi_next, gamma, coef, done):
-    """The game's reward plus ``coef * (gamma * phi_next - phi_prev)``; ``phi_next`` counts 0 when done."""
+    """The learner's reward plus ``coef * (gamma * phi_next - phi_prev)``; ``phi_next`` counts 0 when done."""
     return float(reward) + coef * (gamma * (0.0 if done else phi_next) - phi_prev)
-
-

@@ -5,7 +5,9 @@ game's batched methods with ``B = 1``; the adapter holds no rules. What it adds
 is PettingZoo's bookkeeping:
 
 =====================  =====================================================
-agents                 ``player_0 .. player_{n-1}``; ``player_i`` sits in seat i
+agents                 ``spec.roles`` of the configuration (``player_0 ..
+                       player_{n-1}`` for interchangeable seats); agent ``i``
+                       sits in seat i
 action space           ``Discrete(A)``, ``A = game.spec.num_actions``
 observation space      ``Dict(observation=Box(float32, (obs_size,)),
                        action_mask=Box(0, 1, (A,), int8))``; the observation is
@@ -20,12 +22,29 @@ truncations            the record's ``status`` is truncated (the game's limit)
 illegal actions        raise :class:`IllegalActionError` naming the action and
                        the game's reason; the state is left byte for byte as it
                        was (wrap the env for another policy)
+order                  as PettingZoo's ``OrderEnforcingWrapper``:
+                       ``observe``/``step``/``render``/``last`` and the
+                       bookkeeping (``agents``, ``rewards``, ...) before
+                       ``reset()`` raise a clear error, as do ``last()`` and
+                       ``step()`` once every agent has left the finished game
+                       and a name that is not an agent; ``observe(agent)``
+                       after the game still gives each seat its final view
+                       (with an all-zero mask)
+ended by a wrapper     an agent whose ``terminations``/``truncations`` flag is
+                       set (by the rules, or by a wrapper such as
+                       ``TerminateIllegalWrapper`` that ends the game early)
+                       gets an all-zero mask and its steps are dead steps
+restore_state          checks the record (dtype, shape, seats, then
+                       ``game.check_state``) before anything is copied in, and
+                       refuses an unsound one with :class:`InvalidStateError`
 =====================  =====================================================
 
 Seeding: ``reset(seed=s)`` starts game seed ``seed_sequence(s, 1)[0]``, so the
 whole episode is a function of ``s`` and the actions. ``reset()`` without a seed
 draws the next game seed from a generator seeded once (by the ``seed`` given to
-the constructor, or from the OS when that is None).
+the constructor, or from the OS when that is None). Seeds are ints in
+``0..2**64-1`` (``config.check_seed``): floats, bools, negative or larger ints
+are refused, never reduced.
 """
 # jitcache: no compiled code
 import operator
@@ -34,8 +53,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from dragongym.envs.core.config import check_seed
 from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
 from dragongym.envs.core.rng import seed_sequence
+from dragongym.envs.core.vector import checked_record
 
 ACTION_DTYPE = np.int32
 """dtype of the action array handed to ``Game.step``."""
@@ -44,17 +65,25 @@ ERROR_DTYPE = np.int8
 PLAYER_DTYPE = np.int8
 """dtype of the observer array handed to ``Game.observe``."""
 
+_BOOKKEEPING = frozenset({"agents", "num_agents", "rewards", "_cumulative_rewards", "terminations",
+                          "truncations", "infos", "agent_selection"})
+"""Attributes that exist only once ``reset()`` (or ``restore_state``) has run
+(``num_agents`` is PettingZoo's property over ``agents``)."""
+
 
 class GameAECEnv(AECEnv):
     """PettingZoo AEC environment playing one game of ``game``.
 
     Args:
         game: the :class:`dragongym.envs.core.game.Game` instance (see ``dragongym.get_game``).
-        num_players: seats in play; defaults to ``game.spec.min_players``.
+        num_players: seats in play; None takes the game's default
+            configuration (``game.make_config``).
         render_mode: None, ``"ansi"`` (``render()`` returns the game's text
-            picture) or ``"rgb_array"`` (an ``H x W x 3`` uint8 image; only for
-            games that define ``render_rgb(state)``).
-        seed: seeds the generator behind ``reset()`` without a seed.
+            picture), ``"human"`` (``render()`` prints that picture to stdout;
+            pictures come later) or ``"rgb_array"`` (an ``H x W x 3`` uint8
+            image; only for games that define ``render_rgb(state)``).
+        seed: seeds the generator behind ``reset()`` without a seed (an int in
+            ``0..2**64-1`` or None).
         **config: the game's options, validated by ``game.make_config`` together
             with ``num_players``.
 
@@ -64,6 +93,7 @@ class GameAECEnv(AECEnv):
 
     def __init__(self, game, num_players=None, render_mode=None, seed=None, **config):
         super().__init__()
+        seed = check_seed(seed, "seed")
         if num_players is not None:
             config["num_players"] = num_players
         self.game = game
@@ -71,7 +101,7 @@ class GameAECEnv(AECEnv):
         self.spec = spec = game.spec_for(self.config)
         self.num_players = num_players = spec.num_seats
 
-        render_modes = ["ansi"]
+        render_modes = ["ansi", "human"]
         if callable(getattr(game, "render_rgb", None)):
             render_modes.append("rgb_array")
         self.metadata = {"name": f"{spec.name}_v{spec.version}", "render_modes": render_modes,
@@ -95,11 +125,7 @@ class GameAECEnv(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
 
         self._states = game.new_states(1)
-        # field views of the one record, made once: the array is only ever
-        # written in place, so they stay valid (structured access is slow)
-        self._rewards_view = self._states["rewards"][0, :self.num_players]
-        self._status_view = self._states["status"]
-        self._to_play_view = self._states["to_play"]
+        self._make_field_views()
         self._actions = np.zeros(1, dtype=ACTION_DTYPE)
         self._errors = np.zeros(1, dtype=ERROR_DTYPE)
         self._observers = np.zeros(1, dtype=PLAYER_DTYPE)
@@ -112,13 +138,14 @@ class GameAECEnv(AECEnv):
     # --- PettingZoo API ------------------------------------------------------
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def reset(self, seed=None, options=None):
         """Start a new game; ``seed`` makes it reproducible (see module docstring)."""
+        seed = check_seed(seed, "seed")
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
             game_seed = seed_sequence(seed, 1)[0]
@@ -131,8 +158,10 @@ class GameAECEnv(AECEnv):
 
     def step(self, action):
         """Apply ``action`` for ``agent_selection`` (``None`` for a finished agent)."""
-        if not self._has_reset:
-            raise RuntimeError("call reset() before step()")
+        self._require_reset("step()")
+        if not self.agents:
+            raise RuntimeError(f"{self.spec.name}: the game is over and every agent has left it; "
+                               "call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -161,26 +190,53 @@ class GameAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def observe(self, agent):
-        """``{"observation": float32[obs_size], "action_mask": int8[A]}`` for ``agent``."""
-        seat = self._seat_of[agent]
+        """``{"observation": float32[obs_size], "action_mask": int8[A]}`` for ``agent``.
+
+        The mask is all zero unless ``agent`` is the one to play in a running
+        game and no wrapper has ended the game for it (its ``terminations`` or
+        ``truncations`` flag). After the game every seat can still observe its
+        final view."""
+        self._require_reset("observe()")
+        seat = self._seat(agent)
         self._observers[0] = seat
         self.game.observe(self._states, self._observers, self._obs)
-        if int(self._status_view[0]) == STATUS_RUNNING and int(self._to_play_view[0]) == seat:
+        # an agent that has left (dead-stepped) or whose flag a wrapper set is
+        # out of the game even while the rules core still reports it running
+        ended = (agent not in self.agents or self.terminations.get(agent, False)
+                 or self.truncations.get(agent, False))
+        if (not ended and int(self._status_view[0]) == STATUS_RUNNING
+                and int(self._to_play_view[0]) == seat):
             self.game.legal_mask(self._states, self._mask)
             mask = self._mask[0].copy()
         else:
             mask = np.zeros(self.spec.num_actions, dtype=np.int8)
         return {"observation": self._obs[0].copy(), "action_mask": mask}
 
+    def last(self, observe=True):
+        """PettingZoo's ``last()``: what ``agent_selection`` sees and has earned.
+        Refused, with a message saying so, before ``reset()`` and once every
+        agent has left the finished game."""
+        self._require_reset("last()")
+        if not self.agents:
+            raise RuntimeError(f"{self.spec.name}: the game is over and every agent has left it; "
+                               "last() has no agent to report on; call reset()")
+        return super().last(observe)
+
     def render(self):
+        """The picture of the position: the text for ``"ansi"`` (returned) and
+        ``"human"`` (printed; returns None), the image for ``"rgb_array"``."""
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called with render_mode None; pass render_mode='ansi' "
-                                  "or 'rgb_array' to the constructor")
+            gymnasium.logger.warn("render() called with render_mode None; pass render_mode='ansi', "
+                                  "'human' or 'rgb_array' to the constructor")
             return None
+        self._require_reset("render()")
         if self.render_mode == "ansi":
             return self.game.render_ansi(self._states)
+        if self.render_mode == "human":
+            print(self.game.render_ansi(self._states), end="", flush=True)
+            return None
         return self.game.render_rgb(self._states)
 
     def close(self):
@@ -200,15 +256,15 @@ class GameAECEnv(AECEnv):
     def restore_state(self, record):
         """Continue from a snapshot taken by :meth:`clone_state` (or ``state_record``).
 
-        PettingZoo bookkeeping restarts there: all seats are agents again, no
-        reward is pending, terminations/truncations follow the record's status.
+        The record is checked first: dtype and shape, its seat count against
+        this env's, then ``game.check_state``. An unsound record raises
+        :class:`InvalidStateError` saying what is wrong, and the live game is
+        left byte for byte as it was. PettingZoo bookkeeping restarts at a
+        sound one: all seats are agents again, no reward is pending,
+        terminations/truncations follow the record's status.
         """
-        record = np.asarray(record)
-        if record.dtype != self._states.dtype or record.shape not in ((1,), ()):
-            raise ValueError(f"expected a record of dtype {self._states.dtype} and shape (1,)")
-        if int(record.reshape(1)["num_players"][0]) != self.num_players:
-            raise ValueError("the record is for a different number of players")
-        self._states[...] = record.reshape(1)
+        checked = checked_record(self.game, record, self.num_players, self._states.dtype)
+        self._states.view(np.uint8)[:] = checked.view(np.uint8)
         self._has_reset = True
         self._rebuild_bookkeeping()
 
@@ -221,6 +277,41 @@ class GameAECEnv(AECEnv):
         return self.game.string_to_action(self._states, text)
 
     # --- internals -----------------------------------------------------------
+
+    def __getattr__(self, name):
+        # only reached when normal lookup fails: the bookkeeping before reset()
+        if name in _BOOKKEEPING:
+            raise AttributeError(f"{name} cannot be accessed before reset(); call reset() first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _make_field_views(self):
+        # field views of the one record, made once: the array is only ever
+        # written in place, so they stay valid (structured access is slow)
+        self._rewards_view = self._states["rewards"][0, :self.num_players]
+        self._status_view = self._states["status"]
+        self._to_play_view = self._states["to_play"]
+
+    _FIELD_VIEWS = ("_rewards_view", "_status_view", "_to_play_view")
+
+    def __getstate__(self):
+        # pickling would turn the views into copies detached from the record
+        return {k: v for k, v in self.__dict__.items() if k not in self._FIELD_VIEWS}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._make_field_views()
+
+    def _require_reset(self, what):
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.name}: call reset() before {what}")
+
+    def _seat(self, agent):
+        """The seat of agent name ``agent``; a clear error for any other name."""
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"{self.spec.name}: {agent!r} is not an agent of this game; the agents "
+                             f"are {', '.join(self.possible_agents)}") from None
 
     def _rebuild_bookkeeping(self):
         self.agents = self.possible_agents[:]

@@ -69,8 +69,19 @@ class Game:
     """Name of the option that limits a game's length (``"max_hands"``)."""
     bench_options = {}
     """Options the throughput benchmarks play with."""
+    bench_playout = None
+    """Optional method ``bench_playout(states, config, steps, seed,
+    observations=False, threads=1) -> decisions``: ``steps`` random legal
+    decisions in every game of a freshly reset batch inside one compiled loop,
+    finished games restarting at once; the bare-core benchmark times it.
+    None: the game has no compiled playout and is benchmarked through its
+    adapters only."""
     obs_bounds = (-np.inf, np.inf)
     """``(low, high)`` of every observation float."""
+    tie_breaks = ""
+    """Where seats with equal scores can still rank apart, the game's own
+    tie-breaks in words ("fame, then epic treasures, treasures, gold"); ``""``
+    means equal scores share a rank."""
 
     # ------------------------------------------------------------ configuration
     def make_config(self, **options):

@@ -67,10 +67,14 @@ def outcome_of(state, num_seats, utility="zero_sum"):
 
 def ranking_problem(ranks):
     """Why ``ranks`` is not a competition ranking (1 = best, ``k`` seats tied at
-    rank ``r`` leave ranks ``r+1 .. r+k-1`` unused), or ``""``."""
+    rank ``r`` leave ranks ``r+1 .. r+k-1`` unused), or ``""``. A lone seat
+    (solo play) ranks 1 when it met the game's victory condition and 2 when
+    it did not."""
     n = len(ranks)
     if n == 0:
         return "no seats"
+    if n == 1:
+        return "" if ranks[0] in (1, 2) else f"a solo seat ranks 1 (won) or 2 (lost), not {ranks[0]}"
     if any(not 1 <= r <= n for r in ranks):
         return f"a rank outside 1..{n}"
     for r in set(ranks):

@@ -40,6 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from dragongym.envs.core.config import check_count, check_seed
 from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
 
 _MAX_RESTARTS = 1000
@@ -58,14 +59,20 @@ class SingleAgentEnv(gymnasium.Env):
     Args:
         game: the :class:`Game` object.
         opponents: None, one opponent, or a list with one per other seat.
-        seat: the learner's fixed seat, or None for a random seat each episode.
-        num_players: seats; default: ``len(opponents) + 1`` for a list, else the
-            game's minimum.
+        seat: the learner's fixed seat (an int in ``0..n-1``), or None for a
+            random seat each episode.
+        num_players: seats; default: ``len(opponents) + 1`` for a list (where
+            the game has a ``num_players`` option), else the game's default
+            configuration.
         illegal_action: ``"raise"`` or ``"penalty"``.
         illegal_penalty: reward of an illegal action under ``"penalty"``.
         illegal_ends_episode: under ``"penalty"``, end the episode (truncated).
         render_mode: None or ``"ansi"``.
         **config: the game's options.
+
+    Attributes:
+        game_spec: the :class:`dragongym.envs.core.spec.GameSpec` of the
+            configuration played (``spec`` stays Gymnasium's ``EnvSpec``).
     """
 
     def __init__(self, game, opponents=None, seat=None, num_players=None, illegal_action="raise",
@@ -76,10 +83,12 @@ class SingleAgentEnv(gymnasium.Env):
         if num_players is not None:
             config["num_players"] = num_players
         self.config = game.make_config(**config)
-        self.spec = spec = game.spec_for(self.config)
+        # ``spec`` is Gymnasium's (its EnvSpec, None unless made by gymnasium.make);
+        # the game's description of this configuration is ``game_spec``
+        self.game_spec = spec = game.spec_for(self.config)
         num_players = spec.num_seats
-        if seat is not None and not 0 <= int(seat) < num_players:
-            raise ValueError(f"seat must be in 0..{num_players - 1}, got {seat}")
+        if seat is not None:
+            seat = check_count(seat, "seat", lo=0, hi=num_players - 1)
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):
@@ -129,7 +138,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     # ----------------------------------------------------------- gymnasium
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
+        """Start an episode; ``seed`` (an int in ``0..2**64-1`` or None) seeds
+        the env's generator (seat, game seed, random opponents)."""
+        super().reset(seed=check_seed(seed, "seed"))
         for _ in range(_MAX_RESTARTS):
             self.seat = (self.fixed_seat if self.fixed_seat is not None
                          else int(self.np_random.integers(self.num_players)))
@@ -144,7 +155,7 @@ class SingleAgentEnv(gymnasium.Env):
             if self._status == STATUS_RUNNING:
                 break
         else:
-            raise RuntimeError(f"{self.spec.name}: {_MAX_RESTARTS} games in a row ended "
+            raise RuntimeError(f"{self.game_spec.name}: {_MAX_RESTARTS} games in a row ended "
                                f"before seat {self.seat} had a decision")
         self._has_reset = True
         return self._observe(), self._info()
@@ -180,13 +191,18 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self):
         """The learner's legal actions (int8 ``[A]``; all zero when not its turn)."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game_spec.name}: call reset() before action_masks()")
         if self._status == STATUS_RUNNING and int(self._rec["to_play"]) == self.seat:
             self.game.legal_mask(self._states, self._mask)
             return self._mask[0].copy()
-        return np.zeros(self.spec.num_actions, dtype=np.int8)
+        return np.zeros(self.game_spec.num_actions, dtype=np.int8)
 
     def render(self):
+        """The text picture (``render_mode="ansi"``) of the position; None without a render mode."""
         if self.render_mode == "ansi":
+            if not self._has_reset:
+                raise RuntimeError(f"{self.game_spec.name}: call reset() before render()")
             return self.game.render_ansi(self._states)
         return None
 

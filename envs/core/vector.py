@@ -36,19 +36,34 @@ seed and the actions it is given, never on the batch size, its position in the
 batch or the thread count. ``reset(seeds=...)`` sets every game's seed directly.
 
 The returned arrays are preallocated buffers reused by the next ``step``:
-copy what you keep. Actions ``< 0`` leave that game alone for this step. Any
-bad action (wrong shape or dtype, outside ``0..A-1``, not legal) raises before
-any game is stepped (:class:`ValueError` /
-:class:`dragongym.envs.core.game.IllegalActionError`, naming the game index), so the
-batch is unchanged.
+copy what you keep. Actions are an integer array of shape ``(B,)`` (any signed
+or unsigned width). A negative action, of any size, leaves that game alone for
+this step. Any other bad action raises before any game is stepped, so the
+batch is unchanged: a wrong shape, a bool, float or object array
+(:class:`ValueError`); an action ``>= A``, however large (a ``uint64``
+``2**63`` included), or one its game's mask does not allow
+(:class:`dragongym.envs.core.game.IllegalActionError`, naming the game index
+and the action).
+
+Seeds (``seed`` of the constructor and of :meth:`VecGameEnv.reset`, the
+entries of ``reset(seeds=...)``) are ints in ``0..2**64-1``; anything else is
+refused (:class:`dragongym.envs.core.config.ConfigError`), never reduced.
+:meth:`VecGameEnv.restore` and :meth:`VecGameEnv.restore_game` check every
+record (``game.check_state``) before anything is copied in and refuse an
+unsound one with :class:`dragongym.envs.core.game.InvalidStateError`.
 
 Batches of at least ``parallel_threshold`` games with ``num_threads > 1`` are
 stepped by the game's parallel kernel (numba ``prange``); smaller ones serially.
 """
 # jitcache: no compiled code
+import numbers
+
 import numpy as np
-from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
-from dragongym.envs.core.config import check_count
+
+from dragongym.envs.core.game import (
+    STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, InvalidStateError,
+)
+from dragongym.envs.core.config import ConfigError, check_count, check_seed, describe
 from dragongym.envs.core.rng import seed_sequence
 from dragongym.envs.core.sampling import sample_legal
 
@@ -86,18 +101,27 @@ class VecGameEnv:
     Args:
         game: the game object (see ``dragongym.get_game``).
         num_envs: batch size ``B``.
-        seed: user seed; game ``i`` gets ``seed_sequence(seed, B)[i]``.
-        num_players: seats; defaults to the game's minimum.
-        observations: compute observations (False: rules only, ``obs`` is None).
-        num_threads: threads for the parallel kernel (None: numba's default);
-            1 keeps everything serial.
-        parallel_threshold: smallest batch stepped by the parallel kernel.
+        seed: user seed, an int in ``0..2**64-1`` (None: 0); game ``i`` gets
+            ``seed_sequence(seed, B)[i]``.
+        num_players: seats; None takes the game's default configuration.
+        observations: True or False; compute observations (False: rules
+            only, ``obs`` is None).
+        num_threads: threads for the parallel kernel, an int >= 1 (None:
+            numba's default); 1 keeps everything serial.
+        parallel_threshold: smallest batch stepped by the parallel kernel
+            (an int >= 0).
         **config: the game's options.
     """
 
     def __init__(self, game, num_envs, seed=0, num_players=None, observations=True,
                  num_threads=None, parallel_threshold=1024, **config):
         num_envs = check_count(num_envs, "num_envs")
+        seed = check_seed(seed, "seed")
+        if not isinstance(observations, (bool, np.bool_)):
+            raise ConfigError(f"observations must be True or False, got {describe(observations)}")
+        if num_threads is not None:
+            num_threads = check_count(num_threads, "num_threads")
+        parallel_threshold = check_count(parallel_threshold, "parallel_threshold", lo=0)
         if num_players is not None:
             config["num_players"] = num_players
         self.game = game
@@ -112,7 +136,7 @@ class VecGameEnv:
             import numba
             num_threads = numba.config.NUMBA_NUM_THREADS
         self.num_threads = max(1, int(num_threads))
-        self.parallel_threshold = int(parallel_threshold)
+        self.parallel_threshold = parallel_threshold
         self.seed = seed
 
         B, A = num_envs, spec.num_actions
@@ -143,15 +167,17 @@ class VecGameEnv:
     def reset(self, seed=None, seeds=None):
         """Start a new game in every row. Returns ``(obs, mask, to_play)``.
 
-        ``seed`` re-derives the per-game seeds (default: the constructor's);
-        ``seeds`` (uint64 ``[B]``) gives each game's seed directly.
+        ``seed`` (an int in ``0..2**64-1``) re-derives the per-game seeds
+        (default: the constructor's); ``seeds`` (``B`` ints in ``0..2**64-1``:
+        an unsigned, or non-negative signed, integer array, or a list of ints)
+        gives each game's seed directly. Not both.
         """
         if seeds is not None:
-            seeds = np.asarray(seeds)
-            if seeds.shape != (self.num_envs,):
-                raise ValueError(f"seeds must have shape ({self.num_envs},), got {seeds.shape}")
-            seeds = seeds.astype(np.uint64)
+            if seed is not None:
+                raise ConfigError("give seed or seeds, not both")
+            seeds = self._checked_seeds(seeds)
         else:
+            seed = check_seed(seed, "seed")
             if seed is not None:
                 self.seed = seed
             seeds = seed_sequence(0 if self.seed is None else self.seed, self.num_envs)
@@ -205,14 +231,38 @@ class VecGameEnv:
         return {"states": self.states.copy(), "paid": self._paid.copy(), "seed": self.seed}
 
     def restore(self, snapshot):
-        """Continue from :meth:`clone`'s snapshot. Returns ``(obs, mask, to_play)``."""
-        states = np.asarray(snapshot["states"])
-        if states.dtype != self.states.dtype or states.shape != self.states.shape:
-            raise ValueError(f"snapshot is not a batch of {self.num_envs} {self.spec.name} records")
-        self.states[...] = states
-        self.seed = snapshot.get("seed", self.seed)
+        """Continue from :meth:`clone`'s snapshot. Returns ``(obs, mask, to_play)``.
+
+        Every record is checked first (dtype, shape, seats, ``game.check_state``)
+        and so are the paid rewards and the seed; an unsound snapshot raises
+        :class:`InvalidStateError` naming the first bad game, and the batch is
+        left byte for byte as it was."""
+        if not isinstance(snapshot, dict) or "states" not in snapshot or "paid" not in snapshot:
+            raise InvalidStateError("a snapshot is the dict clone() returns, with 'states' and 'paid'")
+        states = snapshot["states"]
+        name, B, P = self.spec.name, self.num_envs, self.num_players
+        if not isinstance(states, np.ndarray) or states.dtype != self.states.dtype \
+                or states.shape != self.states.shape:
+            raise InvalidStateError(f"{name}: snapshot['states'] is not a batch of {B} {name} records "
+                                    f"(dtype {self.states.dtype}, shape ({B},))")
+        checked = np.ascontiguousarray(states).copy()
+        for b in range(B):
+            try:
+                checked_record(self.game, checked[b:b + 1], P, self.states.dtype)
+            except InvalidStateError as e:
+                raise InvalidStateError(f"game {b}: {e}") from None
+        paid = np.asarray(snapshot["paid"])
+        if paid.shape != (B, P) or paid.dtype.kind != "f" or not np.all(np.isfinite(paid)):
+            raise InvalidStateError(f"{name}: snapshot['paid'] must be finite floats of shape ({B}, {P})")
+        seed = snapshot.get("seed", self.seed)
+        try:
+            seed = check_seed(seed, "snapshot['seed']")
+        except ConfigError as e:
+            raise InvalidStateError(str(e)) from None
+        self._state_bytes[:] = checked.view(np.uint8).reshape(B, -1)
+        self.seed = seed
         self._refresh_all()
-        self._paid[:] = snapshot["paid"]
+        self._paid[:] = paid
         self._has_reset = True
         return self.obs, self.masks, self.to_play
 
@@ -222,16 +272,15 @@ class VecGameEnv:
         return self.states[i:i + 1].copy()
 
     def restore_game(self, i, record):
-        """Put the snapshot ``record`` (from :meth:`clone_game`) into row ``i``."""
+        """Put the snapshot ``record`` (from :meth:`clone_game`) into row ``i``.
+
+        The record is checked first (dtype, shape, seats, ``game.check_state``);
+        an unsound one raises :class:`InvalidStateError` and the batch is left
+        byte for byte as it was."""
         i = self._index(i)
-        record = np.asarray(record)
-        if record.dtype != self.states.dtype or record.shape not in ((1,), ()):
-            raise ValueError(f"expected a {self.spec.name} record of shape (1,)")
-        record = record.reshape(1)
-        if int(record["num_players"][0]) != self.num_players:
-            raise ValueError("the record is for a different number of players")
-        self.states[i:i + 1] = record
-        self._refresh_rows(np.array([i]))
+        checked = checked_record(self.game, record, self.num_players, self.states.dtype)
+        self._state_bytes[i] = checked.view(np.uint8)
+        self._refresh_rows(np.array([i]), checked)
         self._has_reset = True
 
     def action_to_string(self, i, action):
@@ -242,7 +291,17 @@ class VecGameEnv:
         pass
 
     # ------------------------------------------------------------ internals
+    def __getstate__(self):
+        # pickling would turn the byte view into a copy detached from the states
+        return {k: v for k, v in self.__dict__.items() if k != "_state_bytes"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._state_bytes = self.states.view(np.uint8).reshape(self.num_envs, self.states.dtype.itemsize)
+
     def _index(self, i):
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+            raise IndexError(f"game index must be an int, got {describe(i)}")
         i = int(i)
         if not 0 <= i < self.num_envs:
             raise IndexError(f"game index {i} outside 0..{self.num_envs - 1}")
@@ -304,44 +363,88 @@ class VecGameEnv:
         self._refresh_rows(idx, fresh)
         return info
 
+    def _checked_seeds(self, seeds):
+        """``seeds`` as uint64 ``[B]``, or ConfigError naming the first bad entry."""
+        B = self.num_envs
+        if isinstance(seeds, (list, tuple)):
+            # each entry on its own: numpy would turn [0, 2**64 - 1] into floats
+            if len(seeds) != B:
+                raise ConfigError(f"seeds must have shape ({B},), got ({len(seeds)},)")
+            return np.array([check_seed(s, f"seeds[{b}]") for b, s in enumerate(seeds)], dtype=np.uint64)
+        if not isinstance(seeds, np.ndarray):
+            raise ConfigError(f"seeds must be {B} ints in 0..2**64-1 (an array or list), "
+                              f"got {describe(seeds)}")
+        arr = seeds
+        if arr.shape != (B,):
+            raise ConfigError(f"seeds must have shape ({B},), got {arr.shape}")
+        if arr.dtype.kind == "O":       # Python ints of any size: check each one
+            return np.array([check_seed(s, f"seeds[{b}]") for b, s in enumerate(arr)], dtype=np.uint64)
+        if arr.dtype.kind not in "iu":
+            raise ConfigError(f"seeds must be integers in 0..2**64-1, got dtype {arr.dtype}")
+        if arr.dtype.kind == "i" and B and int(arr.min()) < 0:
+            b = int(np.argmin(arr))
+            raise ConfigError(f"seeds[{b}] must be an int in 0..2**64-1, got {int(arr[b])}")
+        return arr.astype(np.uint64)
+
     def _check_actions(self, actions):
-        """Validate everything before anything is applied; fills ``self._actions``."""
+        """Validate everything before anything is applied; fills ``self._actions``
+        (-1 for a game left alone)."""
         name, B, A = self.spec.name, self.num_envs, self.num_actions
         if isinstance(actions, (list, tuple)):
             actions = np.asarray(actions)
         if not isinstance(actions, np.ndarray):
             raise ValueError(f"{name}: actions must be an integer array of shape ({B},), "
-                             f"got {type(actions).__name__}")
+                             f"got {type(actions).__name__}; no game was stepped")
         if actions.shape != (B,):
-            raise ValueError(f"{name}: actions must have shape ({B},), got {actions.shape}")
-        if actions.dtype.kind not in "iu":
-            raise ValueError(f"{name}: actions must be integers, got dtype {actions.dtype}")
-        if actions.dtype.kind == "i" and actions.dtype.itemsize <= 4:
-            np.copyto(self._actions, actions, casting="unsafe")
-            acts = self._actions
-        else:
-            if actions.size and int(actions.max()) >= A:
-                acts = None
-            else:
-                np.copyto(self._actions, actions, casting="unsafe")
-                acts = self._actions
-        if acts is not None:
-            bad_range = acts >= A
-            legal = self.masks[self._arange, np.clip(acts, 0, A - 1)] != 0
-            bad = bad_range | ((acts >= 0) & ~legal)
-        else:
-            wide = actions.astype(np.int64)
-            bad = (wide >= A) | ((wide >= 0) & (self.masks[self._arange, np.clip(wide, 0, A - 1)] == 0))
+            raise ValueError(f"{name}: actions must have shape ({B},), got {actions.shape}; "
+                             "no game was stepped")
+        if actions.dtype.kind not in "iu":     # bools are kind "b", floats "f"
+            raise ValueError(f"{name}: actions must be integers, got dtype {actions.dtype}; "
+                             "no game was stepped")
+        # compared in the array's own dtype, so no value wraps: a uint64 2**63
+        # stays huge and an int64 -(2**32)+195 stays negative
+        alone = actions < 0
+        too_big = actions >= A
+        in_range = ~(alone | too_big)
+        where_in = np.where(in_range, actions, 0).astype(np.intp)
+        not_legal = in_range & (self.masks[self._arange, where_in] == 0)
+        bad = too_big | not_legal
         if bad.any():
             where = np.flatnonzero(bad)
             b = int(where[0])
             a = int(actions[b])
-            if not 0 <= a < A:
+            if a >= A:
                 why = f"outside 0..{A - 1}"
             else:
                 try:
                     why = f"({self.action_to_string(b, a)}) not legal in its position"
-                except Exception:
+                except Exception:  # the name only decorates the message
                     why = "not legal in its position"
             more = f" (and {len(where) - 1} other game(s))" if len(where) > 1 else ""
             raise IllegalActionError(f"{name}: game {b}: action {a} {why}{more}; no game was stepped")
+        np.copyto(self._actions, np.where(in_range, where_in, -1), casting="unsafe")
+
+
+def checked_record(game, record, num_players, dtype):
+    """``record`` as a fresh contiguous 1-record array, after the checks every
+    restore makes before anything is copied in: an array of ``dtype`` holding
+    one record, a ``num_players``-seat game, then ``game.check_state``.
+    Raises :class:`InvalidStateError` naming what is wrong."""
+    name = game.name
+    if isinstance(record, np.void):      # one record taken out of an array
+        record = np.asarray(record)
+    if not isinstance(record, np.ndarray):
+        raise InvalidStateError(f"{name}: expected a record array of dtype {dtype}, got "
+                                f"{type(record).__name__}")
+    if record.dtype != dtype or record.shape not in ((1,), ()):
+        raise InvalidStateError(f"{name}: expected one record of dtype {dtype} (shape (1,)), got "
+                                f"dtype {record.dtype} shape {record.shape}")
+    checked = np.ascontiguousarray(record.reshape(1)).copy()
+    seats = int(checked["num_players"][0])
+    if seats != num_players:
+        raise InvalidStateError(f"{name}: the record is a {seats}-seat game; this env plays "
+                                f"{num_players} seats")
+    problem = game.check_state(checked)
+    if problem:
+        raise InvalidStateError(f"{name}: refused an unsound record: {problem}")
+    return checked

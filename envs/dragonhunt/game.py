@@ -150,18 +150,26 @@ class Dragonhunt(Game):
         return [{"num_players": n} for n in range(2, MAX_PLAYERS + 1)]
 
     def check_state(self, state):
-        """Common fields, then every index field in range, then the rules'
-        invariants (``invariants.check_state``): see ``Game.check_state``."""
+        """``""`` if ``state`` (a 1-record array) is a sound Dragonhunt position,
+        else what is wrong (see ``Game.check_state``). In order: the common
+        fields; every field compiled code indexes with in range and the
+        cross-field rules (``soundness.record_problem``), so that the compiled
+        checks after it cannot read outside an array; the rules' invariants
+        (``invariants.check_state``); a running game has a legal action."""
         problem = check_common_fields(state, self.dtype)
         if problem:
             return problem
         from .invariants import INVARIANT_NAMES, check_state
-        from .soundness import field_range_problem
-        problem = field_range_problem(state)
+        from .soundness import record_problem
+        problem = record_problem(state)
         if problem:
             return problem
         code = int(check_state(state, 0))
-        return INVARIANT_NAMES.get(code, f"invariant {code} broken") if code else ""
+        if code:
+            return INVARIANT_NAMES.get(code, f"invariant {code} broken")
+        if int(state[0]["status"]) == 0 and not self.mask_of(state).any():
+            return INVARIANT_NAMES[9]
+        return ""
 
     def hidden_variants(self, state, seat, rng, count=4):
         """Positions that differ only in what ``seat`` cannot know: the
@@ -206,6 +214,32 @@ class Dragonhunt(Game):
         """Compiled random playout (``rules.random_playout``) of ``state[0]``."""
         return int(R.random_playout(state, 0, int(max_steps), np.uint64(seed)))
 
+    def bench_playout(self, states, config, steps, seed, observations=False, threads=1):
+        """Bare-core benchmark hook: ``steps`` uniformly random legal decisions
+        in every game of the freshly reset batch ``states``, inside one compiled
+        loop (``playout.random_play``; games spread over ``threads`` threads
+        when more than 1). A finished game restarts at once in ``config`` with a
+        fresh seed; each game's choices come from its own stream keyed by
+        ``seed``. ``observations`` also writes the observation of the seat to
+        play after every decision. Returns the decisions made."""
+        from numba import config as numba_config, get_num_threads, set_num_threads
+        from . import playout as P
+        n = len(states)
+        masks = np.zeros((n, R.NUM_ACTIONS), dtype=np.int8)
+        counts = np.zeros(n, dtype=np.int64)
+        obs = np.zeros((n if observations else 1, O.OBS_SIZE), dtype=np.float32)
+        P.prepare(states, masks, counts)
+        args = (states, masks, counts, int(steps), np.uint64(seed), bool(observations), obs,
+                int(config.num_players), int(config.max_hands))
+        if threads <= 1:
+            return int(P.random_play(*args))
+        before = get_num_threads()
+        set_num_threads(min(int(threads), numba_config.NUMBA_NUM_THREADS))
+        try:
+            return int(P.random_play_parallel(*args))
+        finally:
+            set_num_threads(before)
+
     def error_message(self, code):
         return ERRORS.get(int(code), f"error {int(code)}")
 
@@ -232,44 +266,31 @@ class Dragonhunt(Game):
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):
-        rec = state[0]
+        """Readable name of ``action`` in the position ``state`` (a 1-record array).
+
+        A legal action is named by what it does now (``"choose kingdom
+        Stonehelm"``, ``"move to 0304"``); the legal actions of a position
+        have distinct names (``string_to_action`` inverts them). An action
+        that means nothing here says so, so that error messages never name
+        the wrong thing: ``"action -1 (no such action)"`` outside
+        ``0..A-1``, and otherwise the action's neutral name with the reason,
+        e.g. ``"cell 0304 (no kingdom to choose there)"`` or ``"snipe (not
+        legal now: the position asks for move_dest)"``.
+        """
         a = int(action)
-        ph = int(rec["phase"])
-        if a < R.NC:
-            where = cell_name(a)
-            verbs = {R.PH_KINGDOM: "choose kingdom", R.PH_PLACE: "place at",
-                     R.PH_BEING_SELECT: "use being at", R.PH_BEING_MOVE: "being to",
-                     R.PH_BEING_TARGET: "being acts on", R.PH_BANISH_DEST: "banish to",
-                     R.PH_EAGLE_DEST: "eagle carries to", R.PH_EAGLE_LAND: "eagle lands at",
-                     R.PH_REVIVE_CELL: "revive at", R.PH_TELEPORT_UNIT: "teleport unit at",
-                     R.PH_TELEPORT_DEST: "teleport to", R.PH_MOVE_SELECT: "select unit at",
-                     R.PH_MOVE_DEST: "move to", R.PH_COMBAT_SELECT: "attack with unit at",
-                     R.PH_COMBAT_TARGET: "attack", R.PH_OCCUPY: "occupy from",
-                     R.PH_DRAGON_FORCE: "join dragon attack from", R.PH_CASUALTY: "casualty at",
-                     R.PH_CARD_STRUCT: "Brimstone strikes", R.PH_FIVE_MOVE: "Brimstone to",
-                     R.PH_REPL_VILLAGE: "replacement to"}
-            if ph == R.PH_KINGDOM:
-                return f"choose kingdom {D.KINGDOM_NAMES[int(D.KINGDOM[a])]}"
-            return f"{verbs.get(ph, 'cell')} {where}"
-        if a == R.A_DONE:
-            if ph == R.PH_BEING_MOVE:
-                return "being leaves the board"
-            return "done"
-        if a in (R.A_DIE0, R.A_DIE1):
-            die = int(rec["die0"] if a == R.A_DIE0 else rec["die1"])
-            return f"die {die} ({DIRECTION_NAMES[die] if 1 <= die <= 6 else '?'})"
-        if R.A_CARD0 <= a < R.A_CARD0 + 6:
-            return f"play card {int(D.MOVEMENT_CARD_VALUES[a - R.A_CARD0])}"
-        if R.A_TYPE0 <= a < R.A_TYPE0 + 4:
-            return f"type {UNIT_TYPE_NAMES[a - R.A_TYPE0]}"
-        if a == R.A_SNIPE:
-            return "snipe"
-        if a == R.A_WIELDER:
-            return "type sword-wielder"
-        if R.A_CHARM0 <= a < R.A_CHARM0 + 6:
-            j = a - R.A_CHARM0
-            return f"charm Brimstone {j % 3 + 1} {'toward' if j < 3 else 'away'}"
-        return f"action {a}"
+        if not 0 <= a < R.NUM_ACTIONS:
+            return f"action {a} (no such action)"
+        if self.mask_of(state)[a]:
+            return _legal_action_name(state[0], a)
+        return _illegal_action_name(state[0], a)
+
+    def string_to_action(self, state, text):
+        """The legal action of ``state`` named ``text`` by :meth:`action_to_string`."""
+        rec = state[0]
+        for a in np.flatnonzero(self.mask_of(state)):
+            if _legal_action_name(rec, int(a)) == text:
+                return int(a)
+        raise ValueError(f"{text!r} names no legal action here")
 
     def render_ansi(self, state):
         rec = state[0]
@@ -307,6 +328,68 @@ class Dragonhunt(Game):
         if int(rec["status"]) == 0:
             lines.append(f"to play: player_{int(rec['to_play'])} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
         return "\n".join(lines) + "\n"
+
+
+_CELL_VERBS = {
+    R.PH_KINGDOM: "choose kingdom", R.PH_PLACE: "place at", R.PH_BEING_SELECT: "use being at",
+    R.PH_BEING_MOVE: "being to", R.PH_BEING_TARGET: "being acts on", R.PH_BANISH_DEST: "banish to",
+    R.PH_EAGLE_DEST: "eagle carries to", R.PH_EAGLE_LAND: "eagle lands at",
+    R.PH_REVIVE_CELL: "revive at", R.PH_TELEPORT_UNIT: "teleport unit at",
+    R.PH_TELEPORT_DEST: "teleport to", R.PH_MOVE_SELECT: "select unit at", R.PH_MOVE_DEST: "move to",
+    R.PH_COMBAT_SELECT: "attack with unit at", R.PH_COMBAT_TARGET: "attack",
+    R.PH_OCCUPY: "occupy from", R.PH_DRAGON_FORCE: "join dragon attack from",
+    R.PH_CASUALTY: "casualty at", R.PH_CARD_STRUCT: "Brimstone strikes", R.PH_FIVE_MOVE: "Brimstone to",
+    R.PH_REPL_VILLAGE: "replacement to",
+}
+"""What choosing a cell means while each phase is pending."""
+
+
+def _legal_action_name(rec, a):
+    """The name of action ``a`` (0..A-1), legal in the position ``rec``, by what it does."""
+    ph = int(rec["phase"])
+    if a < R.NC:
+        if ph == R.PH_KINGDOM:
+            return f"choose kingdom {D.KINGDOM_NAMES[int(D.KINGDOM[a])]}"
+        return f"{_CELL_VERBS.get(ph, 'cell')} {cell_name(a)}"
+    if a == R.A_DONE:
+        return "being leaves the board" if ph == R.PH_BEING_MOVE else "done"
+    if a in (R.A_DIE0, R.A_DIE1):
+        die = int(rec["die0"] if a == R.A_DIE0 else rec["die1"])
+        return f"die {die} ({DIRECTION_NAMES[die] if 1 <= die <= 6 else '?'})"
+    return _neutral_action_name(a)
+
+
+def _neutral_action_name(a):
+    """The name of action ``a`` (0..A-1) that holds in any position."""
+    if a < R.NC:
+        return f"cell {cell_name(a)}"
+    if a == R.A_DONE:
+        return "done"
+    if a in (R.A_DIE0, R.A_DIE1):
+        return "first die" if a == R.A_DIE0 else "second die"
+    if R.A_CARD0 <= a < R.A_CARD0 + 6:
+        return f"play card {int(D.MOVEMENT_CARD_VALUES[a - R.A_CARD0])}"
+    if R.A_TYPE0 <= a < R.A_TYPE0 + 4:
+        return f"type {UNIT_TYPE_NAMES[a - R.A_TYPE0]}"
+    if a == R.A_SNIPE:
+        return "snipe"
+    if a == R.A_WIELDER:
+        return "type sword-wielder"
+    j = a - R.A_CHARM0
+    return f"charm Brimstone {j % 3 + 1} {'toward' if j < 3 else 'away'}"
+
+
+def _illegal_action_name(rec, a):
+    """The neutral name of action ``a`` (0..A-1), not legal in ``rec``, and why it means nothing."""
+    name = _neutral_action_name(a)
+    if int(rec["status"]) != 0:
+        return f"{name} (the game is over)"
+    ph = int(rec["phase"])
+    if ph == R.PH_KINGDOM and a < R.NC:
+        if int(D.TERRAIN[a]) != CASTLE:
+            return f"{name} (no kingdom to choose there)"
+        return f"{name} (kingdom {D.KINGDOM_NAMES[int(D.KINGDOM[a])]} cannot be chosen by this cell now)"
+    return f"{name} (not legal now: the position asks for {PHASE_NAMES.get(ph, ph)})"
 
 
 GAME = Dragonhunt()

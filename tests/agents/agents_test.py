@@ -1,13 +1,19 @@
-"""Registry, the Dragonhunt heuristic and MCTS: legal play, hidden information, speed."""
+"""Registry (lazy), the Dragonhunt heuristic and MCTS: legal play, hidden
+information, speed, per-game search helpers, the shaping potential."""
+import subprocess
+import sys
+import textwrap
 import time
 
 import numpy as np
 import pytest
 
 import dragongym.agents
-from dragongym.agents import make_agent, register_loader, is_agent_id
-from dragongym.agents.base import _LOADERS, Agent
-from dragongym.agents.dragonhunt_heuristic import DragonhuntHeuristic, evaluate
+from dragongym.agents import list_agents, make_agent, register, register_loader, is_agent_id
+from dragongym.agents import search_hooks
+from dragongym.agents.base import _FACTORIES, _LOADERS, _resolve, Agent
+from dragongym.agents.dragonhunt_heuristic import (DragonhuntHeuristic, evaluate, prior_only, seat_score,
+                                                   seat_score_potential)
 from dragongym.agents.mcts import MCTSAgent
 from dragongym.agents.random_agent import RandomAgent
 from dragongym.agents.tournament import play_one
@@ -25,6 +31,108 @@ def test_registry_by_id():
         make_agent("no-such-agent")
     with pytest.raises(ValueError):
         make_agent("mcts")                      # search needs its game
+
+
+def test_importing_the_agents_loads_no_game_core_and_no_torch():
+    code = textwrap.dedent("""
+        import sys
+        import dragongym.agents
+        from dragongym.agents import make_agent
+        make_agent("random")
+        import dragongym.agents.tournament, dragongym.agents.tables, dragongym.agents.mcts
+        loaded = [m for m in ("dragongym.envs.dragonhunt.rules", "dragongym.envs.dragonhunt.game",
+                              "dragongym.agents.dragonhunt_heuristic", "torch", "numba") if m in sys.modules]
+        assert not loaded, loaded
+        assert "dragonhunt.heuristic" in dragongym.agents.list_agents()
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_string_factories_are_imported_on_first_use(tmp_path, monkeypatch):
+    (tmp_path / "lazy_bot_module.py").write_text(
+        "from dragongym.agents.random_agent import RandomAgent\n"
+        "def make(game=None, **kwargs):\n"
+        "    return RandomAgent(game)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register("lazy.bot", "lazy_bot_module:make")
+    register("broken.bot", "no_such_module_anywhere:make")
+    try:
+        assert is_agent_id("lazy.bot") and "lazy.bot" in list_agents()
+        assert "lazy_bot_module" not in sys.modules          # registering imported nothing
+        assert isinstance(make_agent("lazy.bot"), RandomAgent)
+        assert "lazy_bot_module" in sys.modules
+        assert is_agent_id("broken.bot")
+        with pytest.raises(ModuleNotFoundError):
+            make_agent("broken.bot")
+        with pytest.raises(TypeError):
+            register("bad.bot", 42)
+    finally:
+        for agent_id in ("lazy.bot", "broken.bot"):
+            _FACTORIES.pop(agent_id, None)
+        sys.modules.pop("lazy_bot_module", None)
+
+
+def test_search_helpers_come_from_the_games_heuristic_module(race, tmp_path, monkeypatch):
+    """MCTS asks the registry for a game's helpers; the first request imports
+    the module of the game's ``heuristic_agent``, which registers them."""
+    import dragongym
+    (tmp_path / "race_bot_module.py").write_text(
+        "from dragongym.agents.random_agent import RandomAgent\n"
+        "from dragongym.agents.search_hooks import register_value\n"
+        "def value(state):\n"
+        "    return [0.25, -0.25]\n"
+        "register_value('race', value)\n"
+        "def make(game=None, **kwargs):\n"
+        "    return RandomAgent(game)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(search_hooks, "_HOOKS", {})
+    monkeypatch.setattr(search_hooks, "_LOOKED_UP", set())
+    game = dragongym.get_game(race)
+    plain = MCTSAgent(game, simulations=2)                      # no heuristic: plain search
+    assert plain.value_fn is None and plain._rollout_agent is None
+    with pytest.raises(ValueError, match="declares no heuristic agent"):
+        MCTSAgent(game, rollout="heuristic")
+    monkeypatch.setattr(search_hooks, "_LOOKED_UP", set())
+    monkeypatch.setattr(game, "heuristic_agent", "race.bot")
+    register("race.bot", "race_bot_module:make")
+    try:
+        agent = MCTSAgent(game, simulations=2, rollout="heuristic")
+        assert agent.value_fn(None) == [0.25, -0.25]
+        assert isinstance(agent._rollout_agent, RandomAgent)
+    finally:
+        _FACTORIES.pop("race.bot", None)
+        sys.modules.pop("race_bot_module", None)
+
+
+def test_dragonhunt_search_helpers_are_found_through_the_game():
+    mcts = MCTSAgent(GAME, simulations=2, prior_only=True)
+    assert mcts.value_fn is evaluate and mcts.prior_only_fn is prior_only
+    assert GAME.heuristic_agent == "dragonhunt.heuristic"
+
+
+def test_the_shaping_potential_is_the_seat_score_lead():
+    assert _resolve(GAME.shaping_potential) is seat_score_potential
+    for players in (2, 3):
+        cfg = GAME.make_config(num_players=players, max_hands=2)
+        state = GAME.new_states(1)
+        GAME.reset(state, np.array([8], dtype=np.uint64), cfg)
+        rng = np.random.default_rng(8)
+        err = np.zeros(1, dtype=np.int8)
+        seen = set()
+        for _ in range(400):
+            if int(state[0]["status"]) != 0:
+                break
+            scores = [seat_score(state, p) for p in range(players)]
+            for p in range(players):
+                lead = scores[p] - max(scores[q] for q in range(players) if q != p)
+                assert seat_score_potential(state, p) == pytest.approx(lead)
+            seen.add(tuple(np.round(scores, 6)))
+            legal = np.flatnonzero(GAME.mask_of(state))
+            GAME.step(state, np.array([rng.choice(legal)]), err)
+        assert len(seen) > 1, "the positions never changed the seat scores"
+        if players == 2:
+            assert seat_score_potential(state, 0) == pytest.approx(-seat_score_potential(state, 1))
 
 
 def test_checkpoint_ids_resolve_through_registered_loaders():
@@ -187,3 +295,8 @@ def test_match_runner_gives_state_reading_agents_the_state():
     from dragongym.agents import play_match
     result = play_match("dragonhunt", ["dragonhunt.heuristic", "random"], num_games=2, seed=1, max_hands=1)
     assert [s.games for s in result.stats] == [2, 2]
+    for g in result.games:
+        # the record ranks the slayer first alone; a truncated game ties every seat on rank 1
+        assert sorted(g.ranks) in ([1, 1], [1, 2])
+        assert g.truncated == (g.ranks == (1, 1))
+    assert sum(s.wins + s.draws + s.losses for s in result.stats) == 4

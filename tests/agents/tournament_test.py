@@ -1,12 +1,19 @@
-"""Tournaments: schedule fairness, Wilson intervals, determinism, outputs, the eval CLI."""
+"""Tournaments: schedule fairness, Wilson intervals, determinism, outputs,
+outcomes and ratings from ranks (solo and ranked toy games), the committed
+legacy results, the eval CLI."""
 import json
+import math
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from dragongym.agents.tournament import (load_tournament, merge_tournaments, run_tournament, schedule,
-                               wilson_interval)
+from dragongym.agents.match import GameOutcome
+from dragongym.agents.tournament import (legacy_ranks, load_tournament, merge_tournaments, run_tournament,
+                                         schedule, summarize, wilson_interval)
 from dragongym.training.cli import main
+
+EVAL_RESULTS = Path(__file__).resolve().parents[2] / "agents" / "eval_results"
 
 
 @pytest.mark.parametrize("successes,trials,low,high", [
@@ -24,7 +31,7 @@ def test_wilson_interval_without_trials_is_uninformative():
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
-@pytest.mark.parametrize("num_agents,num_players", [(2, 2), (3, 2), (4, 3), (2, 4), (6, 6)])
+@pytest.mark.parametrize("num_agents,num_players", [(2, 2), (3, 2), (4, 3), (2, 4), (6, 6), (2, 1), (3, 1)])
 def test_every_agent_sits_in_every_seat_equally_often(num_agents, num_players):
     from math import comb
     blocks = comb(num_agents, num_players) if num_agents >= num_players else 1
@@ -107,7 +114,13 @@ def test_tournament_writes_json_csv_and_png(race, tmp_path):
     result.save(tmp_path)
     data = json.loads((tmp_path / "tournament.json").read_text())
     assert len(data["games"]) == 6 and [a["label"] for a in data["agents"]] == ["random#0", "random#1"]
-    assert (tmp_path / "tournament.csv").read_text().count("\n") == 3
+    assert data["roles"] == ["player_0", "player_1"] and data["utility"] == "zero_sum"
+    for g, saved in zip(result.games, data["games"]):
+        assert saved["ranks"] == list(g.ranks) and saved["scores"] == list(g.scores)
+        assert sorted(saved["ranks"]) in ([1, 1], [1, 2])
+    assert [list(a["seats"]) for a in data["agents"]] == [["player_0", "player_1"]] * 2
+    csv_text = (tmp_path / "tournament.csv").read_text()
+    assert csv_text.count("\n") == 3 and "mean_rank" in csv_text.splitlines()[0]
     assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -137,3 +150,104 @@ def test_eval_command_plays_a_shard_and_merges_shards(race, tmp_path, capsys):
     assert main(["eval", "--merge", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert "0 <= START < STOP <= --games (6)" in err and "START:STOP" in err and "no tournament.json" in err
+
+
+def _dive_tournament(**kwargs):
+    # target 20 in 12 decisions: random diving wins about two games in three
+    return run_tournament("dive", ["random", "mcts"], num_games=8, seed=1, progress=False,
+                          agent_kwargs={"mcts": {"simulations": 6, "rollout_depth": 4}}, target=20,
+                          max_turns=12, **kwargs)
+
+
+def test_a_solo_tournament_seats_one_agent_per_game(dive, tmp_path):
+    result = _dive_tournament()
+    assert result.roles == ("diver",) and result.utility == "solo"
+    assert [g.seating for g in result.games] == [(0,), (1,)] * 4
+    for a in result.agents:
+        assert a.games == 4 and a.draws == 0 and a.wins + a.losses == 4 and a.seats == [4]
+        assert a.mean_score == pytest.approx(sum(g.scores[0] for g in result.games
+                                                 if g.seating == (result.agents.index(a),)) / 4)
+    assert sum(a.losses for a in result.agents) > 0 and sum(a.wins for a in result.agents) > 0
+    # agents never meet in a solo game: no ratings, and the table says nothing of them
+    assert result.rating_system == "none" and all(math.isnan(a.mu) for a in result.agents)
+    header = result.table().splitlines()[0]
+    assert "rating" not in header and "draws" not in header and "mean pearls" in header
+    result.save(tmp_path)
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    assert data["agents"][0]["mu"] is None and data["agents"][0]["rating_ci"] is None
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    assert load_tournament(tmp_path).as_dict() == result.as_dict()
+
+
+def _replayed_ratings(result):
+    """OpenSkill ratings replayed by hand from the games' ranks."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in result.agents]
+    for g in result.games:
+        new = model.rate([[ratings[k]] for k in g.seating], ranks=list(g.ranks))
+        for k, team in zip(g.seating, new):
+            ratings[k] = team[0]
+    return [(r.mu, r.sigma) for r in ratings]
+
+
+def test_a_ranked_tournament_rates_from_ranks_with_ties(gather):
+    result = run_tournament(gather, ["random", "mcts", "random"], num_games=12, seed=2, progress=False,
+                            agent_kwargs={"mcts": {"simulations": 8}})
+    assert result.rating_system == "openskill.PlackettLuce" and result.score_name == "stones"
+    assert any(len(set(g.ranks)) < 3 for g in result.games), "no tie among these games"
+    replayed = _replayed_ratings(result)
+    assert [a.mu for a in result.agents] == pytest.approx([mu for mu, _ in replayed])
+    assert [a.sigma for a in result.agents] == pytest.approx([sigma for _, sigma in replayed])
+    assert all(a.games == 12 and a.seats == [4, 4, 4] for a in result.agents)
+    assert "mean rank" in result.table() and "mean stones" in result.table()
+
+
+def _record(index, seating, ranks, rewards=None):
+    rewards = rewards if rewards is not None else tuple(0.0 for _ in ranks)
+    return GameOutcome(index, seating, rewards, ranks, tuple(0.0 for _ in ranks), 10, False)
+
+
+def test_ratings_follow_the_ranks_not_the_rewards():
+    roles = ("player_0", "player_1", "player_2")
+    # all rewards equal: only the ranks tell who did well; seats 0 and 1 tie for first
+    tied = summarize("gather", ["a", "b", "c"], [_record(0, (0, 1, 2), (1, 1, 3))], roles)
+    a, b, c = tied.agents
+    assert a.mu == pytest.approx(b.mu) and a.mu > c.mu
+    assert (a.draws, b.draws, c.losses) == (1, 1, 1)
+    # rewards that say the opposite of the ranks change nothing
+    contrary = summarize("gather", ["a", "b", "c"],
+                         [_record(0, (0, 1, 2), (1, 1, 3), rewards=(-1.0, -1.0, 2.0))], roles)
+    assert [x.mu for x in contrary.agents] == [x.mu for x in tied.agents]
+    assert [x.wins for x in contrary.agents] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("name", ["heuristic_vs_random", "mcts_vs_heuristic"])
+def test_committed_legacy_results_still_load_and_merge(name):
+    """Files saved before games carried ranks: ranks come from the rewards
+    (the legacy path), and the tallies and ratings come out as they were saved."""
+    path = EVAL_RESULTS / name / "tournament.json"
+    saved = json.loads(path.read_text())
+    assert "ranks" not in saved["games"][0]                    # still the old format
+    result = load_tournament(path)
+    assert result.roles == ("player_0", "player_1") and result.config == saved["config"]
+    for g, old in zip(result.games, saved["games"]):
+        assert g.ranks == legacy_ranks(old["rewards"])
+        assert g.ranks == ((1, 1) if old["rewards"] == [0.0, 0.0] else
+                           (1, 2) if old["rewards"][0] > old["rewards"][1] else (2, 1))
+    for a, old in zip(result.agents, saved["agents"]):
+        for key in ("label", "agent_id", "games", "wins", "draws", "losses", "total_length"):
+            assert getattr(a, key) == old[key], key
+        assert a.total_reward == pytest.approx(old["total_reward"])
+        assert a.mu == pytest.approx(old["mu"]) and a.sigma == pytest.approx(old["sigma"])
+        assert a.seats == old["seats"]
+    half = len(saved["games"]) // 2
+    first, second = load_tournament(path), load_tournament(path)
+    first.games, second.games = first.games[:half + 1], second.games[half:]
+    assert merge_tournaments([first, second]).as_dict() == result.as_dict()
+
+
+def test_legacy_ranks_share_ranks_between_equal_rewards():
+    assert legacy_ranks((1.0, -0.5, -0.5)) == (1, 2, 2)
+    assert legacy_ranks((0.0, 0.0, 0.0)) == (1, 1, 1)
+    assert legacy_ranks((-0.5, 1.0, -0.5 + 1e-9)) == (2, 1, 2)

@@ -21,10 +21,11 @@ def test_match_prints_a_table(race, capsys):
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0].startswith("race v1: 3 players, 6 games (seats rotated), seed 1, max_turns=100")
-    assert lines[1].split() == ["agent", "games", "wins", "draws", "win", "rate", "mean", "reward",
-                                "mean", "length"]
+    assert lines[1].split() == ["agent", "games", "wins", "draws", "losses", "win", "rate", "mean", "rank",
+                                "mean", "reward", "mean", "length"]
     assert [line.split()[0] for line in lines[3:]] == ["random#0", "random#1", "random#2"]
-    assert sum(int(line.split()[2]) for line in lines[3:]) == 6
+    assert sum(int(line.split()[2]) for line in lines[3:]) == 6             # one winner a game
+    assert all(int(line.split()[2]) + int(line.split()[4]) == 6 for line in lines[3:])  # no draws
     assert main(argv) == 0
     assert capsys.readouterr().out == out  # same seed, same table
 

@@ -39,18 +39,22 @@ def play_episode(env, seed, rng):
             return total, steps, info
 
 
+def check_env_quietly(env):
+    """Stable-Baselines3's ``check_env`` with every warning heard: it warns about
+    what it finds wrong with the spaces, so any warning fails the test."""
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always")
+        check_env(env, skip_render_check=True)
+    assert [str(w.message) for w in heard] == []
+
+
 def test_check_env_toy():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(SingleAgentEnv(GAME, num_players=3, illegal_action="penalty"), skip_render_check=True)
+    check_env_quietly(SingleAgentEnv(GAME, num_players=3, illegal_action="penalty"))
 
 
 def test_check_env_dragonhunt():
     # check_env steps unmasked random actions, so it needs the penalty policy
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(dragongym.make_single_agent("dragonhunt", max_hands=1, illegal_action="penalty"),
-                  skip_render_check=True)
+    check_env_quietly(dragongym.make_single_agent("dragonhunt", max_hands=1, illegal_action="penalty"))
 
 
 def test_learner_reward_and_seats():
@@ -126,3 +130,13 @@ def test_maskable_ppo_smoke_dragonhunt():
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)] == 1
+
+
+def test_use_before_reset_says_to_call_reset():
+    env = SingleAgentEnv(GAME, num_players=2, render_mode="ansi")
+    for call, what in ((env.action_masks, "action_masks"), (env.render, "render"),
+                       (lambda: env.step(0), "step")):
+        with pytest.raises(RuntimeError, match=rf"reset\(\) before {what}|call reset\(\)"):
+            call()
+    env.reset(seed=0)
+    assert env.action_masks().any() and env.render().startswith("counter ")

@@ -137,9 +137,9 @@ class RaceToTen(Game):
             else:
                 code = 0
             errors[b] = code
-            rec["error"] = code
             if code:
-                continue
+                continue            # a refused action leaves the record as it was
+            rec["error"] = 0
             counter += a + 1
             roll = self._draw(states, b, 6) + 1
             if roll == 6 and counter < TARGET:

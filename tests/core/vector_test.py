@@ -185,3 +185,17 @@ def test_clone_restore_batch_and_game():
     assert np.array_equal(venv.obs[2], GAME.observation_of(one, int(one["to_play"][0])))
     with pytest.raises(IndexError):
         venv.clone_game(5)
+
+
+def test_a_pickled_batch_auto_resets_into_its_own_states():
+    import pickle
+
+    venv = make(4)
+    venv.reset()
+    copy = pickle.loads(pickle.dumps(venv))
+    rngs_a = [np.random.default_rng(b) for b in range(4)]
+    rngs_b = [np.random.default_rng(b) for b in range(4)]
+    ha, fa = run(venv, rngs_a, 40)
+    hb, fb = run(copy, rngs_b, 40)
+    assert any(fa), "no game ended: auto-reset untested"
+    assert ha == hb and fa == fb

@@ -5,11 +5,9 @@ import json
 import os
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 import dragongym
 from dragongym.envs.core.game import IllegalActionError
@@ -23,23 +21,11 @@ from tests.dragonhunt.trajectory import play
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_pettingzoo_api_test(players):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(dragongym.make("dragonhunt", num_players=players, max_hands=1), num_cycles=400)
-
-
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_pettingzoo_seed_test(players):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        seed_test(lambda: dragongym.make("dragonhunt", num_players=players, max_hands=1), num_cycles=200)
-
-
 def test_compiled_and_pure_python_trajectories_are_byte_identical():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=ROOT)
-    out = subprocess.run([sys.executable, "-W", "ignore", "-m", "tests.dragonhunt.trajectory"],
+    # pure Python wraps the RNG's uint64 arithmetic with numpy's overflow warning, on purpose
+    out = subprocess.run([sys.executable, "-W", "ignore:overflow encountered in scalar:RuntimeWarning",
+                          "-m", "tests.dragonhunt.trajectory"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
     python_games = json.loads(out.stdout)

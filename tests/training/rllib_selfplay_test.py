@@ -1,6 +1,7 @@
-"""training/rllib_selfplay.py: the turn-based RLlib env, the league mapping, and
-one tiny training iteration run as the user runs it (a subprocess starting a
-private local Ray instance), whose checkpoints reload and play legal moves.
+"""training/rllib_selfplay.py: the turn-based RLlib env (envs/core/rllib_env.py)
+on zero-sum, solo and ranked games, the league mapping, and one tiny training
+iteration run as the user runs it (a subprocess starting a private local Ray
+instance), whose checkpoints reload and play legal moves.
 
 Needs the ``distributed`` extra (Ray RLlib); skipped without it.
 """
@@ -19,6 +20,8 @@ import torch  # noqa: E402
 
 import dragongym  # noqa: E402
 from dragongym.envs.core.game import IllegalActionError  # noqa: E402
+from dragongym.envs.core.outcome import seat_results  # noqa: E402
+from dragongym.envs.core.rllib_env import GameMultiAgentEnv  # noqa: E402
 from dragongym.training import rllib_selfplay as rs  # noqa: E402
 from dragongym.training.rllib_policy import MASKED_LOGIT, SUFFIX, load_policy  # noqa: E402
 
@@ -50,8 +53,8 @@ def _play_random(env, rng, max_steps=10_000):
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_env_is_turn_based_and_pays_every_seat_at_the_end(race, num_players):
-    env = rs.GameMultiAgentEnv({"game": race, "num_players": num_players,
-                                "game_options": {"max_turns": 30}})
+    env = GameMultiAgentEnv({"game": race, "game_options": {"num_players": num_players, "max_turns": 30}})
+    assert env.agents == [f"player_{i}" for i in range(num_players)]
     space = env.get_observation_space("player_0")
     rng = np.random.default_rng(0)
     for _ in range(5):
@@ -67,16 +70,53 @@ def test_env_is_turn_based_and_pays_every_seat_at_the_end(race, num_players):
         assert [total[a] for a in env.agents] == pytest.approx(game_rewards.tolist())
 
 
+@pytest.mark.parametrize("toy, roles", [("dive", ["diver"]),
+                                        ("gather", ["player_0", "player_1", "player_2"])])
+def test_env_agents_are_the_roles_and_each_learns_its_outcome(toy, roles, request):
+    """Solo and ranked games: agent ids are the spec's roles; the last infos
+    carry each seat's result from the ranks (gather pays every seat a positive
+    score, so no reward sign could tell)."""
+    name = request.getfixturevalue(toy)
+    env = GameMultiAgentEnv({"game": name, "seed": 1})
+    assert env.agents == env.possible_agents == roles
+    assert rs.GameMultiAgentEnv is GameMultiAgentEnv      # the trainer uses the adapter
+    rng = np.random.default_rng(0)
+    results = set()
+    for _ in range(8):
+        *_, infos = _play_random(env, rng)[-1]
+        outcome = env.outcome()
+        assert set(infos) == set(roles)
+        for i, agent in enumerate(roles):
+            assert infos[agent]["outcome"]["result"] == seat_results(outcome.ranks, outcome.utility)[i]
+            assert infos[agent]["outcome"]["rank"] == outcome.ranks[i]
+            results.add(infos[agent]["outcome"]["result"])
+    assert "win" in results
+    mapping = rs.LeagueMapping(roles, num_opponents=2, seed=0)
+
+    class Episode:
+        id_ = "e"
+    lineup = [mapping(agent, Episode()) for agent in roles]
+    assert lineup.count(rs.LEARNER) == 1 and lineup == mapping.lineup("e")
+
+
+def test_env_rank_reward_is_paid_at_the_end(gather):
+    env = GameMultiAgentEnv({"game": gather, "reward": "rank", "seed": 2})
+    steps = _play_random(env, np.random.default_rng(2))
+    assert all(r == 0 for s in steps[:-1] for r in s[1].values())
+    from dragongym.envs.core.outcome import rank_rewards
+    want = rank_rewards(env.outcome().ranks, "general_sum")
+    assert [steps[-1][1][a] for a in env.agents] == pytest.approx(want.tolist())
+
+
 def test_env_illegal_action_raises_or_is_refused_and_counted(race):
-    env = rs.GameMultiAgentEnv({"game": race, "num_players": 2})
+    env = GameMultiAgentEnv({"game": race})
     obs, _ = env.reset(seed=0)
     (agent, o), = obs.items()
     illegal = int(np.flatnonzero(o["action_mask"] == 0)[0]) if (o["action_mask"] == 0).any() else 99
     with pytest.raises(IllegalActionError):
         env.step({agent: illegal})
 
-    env = rs.GameMultiAgentEnv({"game": race, "num_players": 2, "illegal_action": "penalty",
-                                "illegal_penalty": -0.5})
+    env = GameMultiAgentEnv({"game": race, "illegal_action": "penalty", "illegal_penalty": -0.5})
     obs, _ = env.reset(seed=0)
     (agent, o), = obs.items()
     before = env._states.copy()
@@ -87,13 +127,12 @@ def test_env_illegal_action_raises_or_is_refused_and_counted(race):
 
 
 def test_env_on_dragonhunt_observes_the_mover():
-    env = rs.GameMultiAgentEnv({"game": "dragonhunt", "num_players": 3,
-                                "game_options": {"max_hands": 1}})
+    env = GameMultiAgentEnv({"game": "dragonhunt", "game_options": {"num_players": 3, "max_hands": 1}})
     game = env.game
     obs, _ = env.reset(seed=5)
     for _ in range(20):
         (agent, o), = obs.items()
-        seat = int(agent.split("_")[1])
+        seat = env.agents.index(agent)
         assert seat == int(env._states["to_play"][0])
         np.testing.assert_array_equal(o["action_mask"], game.mask_of(env._states))
         np.testing.assert_array_equal(o["observations"], game.observation_of(env._states, seat))
@@ -103,7 +142,7 @@ def test_env_on_dragonhunt_observes_the_mover():
 # --- the league ----------------------------------------------------------------------
 
 def test_league_mapping_seats_one_learner_and_favours_recent_snapshots():
-    mapping = rs.LeagueMapping(num_players=3, num_opponents=3, decay=0.5, seed=1)
+    mapping = rs.LeagueMapping(["player_0", "player_1", "player_2"], num_opponents=3, decay=0.5, seed=1)
     counts = {m: 0 for m in mapping.order}
     for i in range(3000):
         lineup = mapping.lineup(f"episode-{i}")
@@ -118,7 +157,7 @@ def test_league_mapping_seats_one_learner_and_favours_recent_snapshots():
     assert newest > middle > oldest > 0
     mapping.set_order(["opponent_2", "opponent_0", "opponent_1"], generation=1)
     assert mapping.weights()[-1] == pytest.approx(4 / 7)
-    assert rs.LeagueMapping(2, 0).lineup("x") == [rs.LEARNER, rs.LEARNER]  # pure self-play
+    assert rs.LeagueMapping(["a", "b"], 0).lineup("x") == [rs.LEARNER, rs.LEARNER]  # pure self-play
 
 
 # --- one tiny iteration, as a user runs it --------------------------------------------
@@ -126,7 +165,7 @@ def test_league_mapping_seats_one_learner_and_favours_recent_snapshots():
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rllib_run")
-    cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay",
+    cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay", "--game", "dragonhunt",
            "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
            "--train-batch-size", str(BATCH), "--minibatch-size", "150", "--num-epochs", "1",
            "--hidden", "64", "--num-opponents", "2", "--snapshot-every", "1",
@@ -184,7 +223,9 @@ def test_exported_policy_reloads_without_ray_and_plays_legal_moves(run_dir):
         agent = make_agent(path, game=game, deterministic=deterministic)
         assert _play(lambda obs, mask: agent.act(obs, mask, rng)) > 0
     net, info = load_policy(path)
-    assert info["game"] == "dragonhunt" and info["game_options"] == {"max_hands": MAX_HANDS}
+    assert info["game"] == "dragonhunt"
+    assert info["game_options"] == {"max_hands": MAX_HANDS, "num_players": NUM_PLAYERS}
+    assert info["roles"] == ["player_0", "player_1"]
 
 
 def test_rllib_checkpoint_reloads_and_plays_legal_moves(run_dir):

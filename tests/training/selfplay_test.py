@@ -1,5 +1,7 @@
 """Self-play training (dragongym.training.selfplay): the network, the league, the
-shaping, and a tiny end-to-end run whose checkpoint plays as an agent."""
+shaping, and a tiny end-to-end run whose checkpoint plays as an agent.
+League and trainer on the solo (dive) and ranked (gather) toy games are in
+``league_test.py``."""
 import json
 import os
 import subprocess
@@ -15,9 +17,9 @@ import dragongym
 from dragongym.agents import make_agent
 from dragongym.agents.tournament import run_tournament
 from dragongym.training.league import League, LeagueEnv
-from dragongym.training.policy import BoardPolicy, PolicyAgent, board_block
-from dragongym.training.selfplay import Args
-from dragongym.training.shaping import dragonhunt_potential, shaped_reward
+from dragongym.training.policy import BoardPolicy, PolicyAgent, grid_layout
+from dragongym.training.selfplay import Args, saved_args
+from dragongym.training.shaping import potential_for, shaped_reward, zero_potential
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = dragongym.get_game("dragonhunt")
@@ -48,10 +50,14 @@ def live_positions(n=6, seed=3):
     return np.stack(obs), np.stack(masks)
 
 
-def test_board_block_is_the_declared_rectangle():
-    offset, cells, planes, rows, cols = board_block(SPEC)
-    assert (offset, cells) == (SPEC.obs_layout["board"][0], SPEC.obs_layout["board"][1][0])
-    assert rows * cols == cells and (cols, rows) == SPEC.board_shape and planes == 24
+def test_the_grid_is_read_from_the_typed_layout():
+    grid = grid_layout(SPEC)
+    board = SPEC.obs_layout["board"]
+    assert board.kind == "grid" and grid.name == "board"
+    assert (grid.offset, grid.cells, grid.planes) == (board.offset, board.shape[0], board.shape[1])
+    assert (grid.cols, grid.rows) == board.grid_shape and grid.rows * grid.cols == grid.cells
+    cell = SPEC.action_layout["cell"]
+    assert cell.indexes == "board" and grid.cell_actions == ((cell.offset, cell.size),)
 
 
 def test_cell_actions_get_their_own_cell_logit():
@@ -60,12 +66,12 @@ def test_cell_actions_get_their_own_cell_logit():
     policy = small_policy()
     agent = PolicyAgent(policy)
     obs = np.zeros((1, SPEC.obs_size), dtype=np.float32)
-    off = SPEC.obs_layout["board"][0]
+    off = SPEC.obs_layout["board"].offset
     base = agent.logits(obs)[0]
     cell = 97
     obs[0, off + cell * 24: off + (cell + 1) * 24] = 1.0
     changed = np.abs(agent.logits(obs)[0] - base)
-    cell_off, ncells = SPEC.action_layout["cell"]
+    cell_off, ncells = SPEC.action_layout["cell"].offset, SPEC.action_layout["cell"].size
     # the trunk's receptive field is a few hexes: far cells stay exactly unchanged
     far = [c for c in range(ncells) if abs(c // 15 - cell // 15) > 4]
     assert changed[cell_off + cell] > 0
@@ -99,8 +105,8 @@ def test_league_prefers_recent_and_strong_snapshots():
     w = league.snapshot_weights()
     assert w[3] > w[2] > w[1]                                    # recency
     for _ in range(30):
-        league.record("self:3", +1)                              # the learner beats the newest
-        league.record("self:1", -1)                              # ... and loses to the oldest
+        league.record("self:3", "win")                           # the learner beats the newest
+        league.record("self:1", "loss")                          # ... and loses to the oldest
     w2 = league.snapshot_weights()
     assert w2[1] / w2[3] > w[1] / w[3]                           # strong opponents gain weight
     total = league.weights()
@@ -124,39 +130,67 @@ def test_league_env_swaps_opponents_between_episodes_and_reports_results():
         m = env.action_masks()
         obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(m))))
         done = term or trunc
-    assert info["league"]["opponent"] == "self:0" and info["league"]["result"] in (-1.0, 0.0, 1.0)
+    outcome = env.outcome()
+    assert info["league"]["opponent"] == "self:0"
+    assert info["league"]["result"] == outcome.results[info["seat"]]      # read from the ranks
+    assert info["league"]["rank"] == outcome.ranks[info["seat"]]
     env.reset(seed=1)
     assert env.opponent == "heuristic"
     with pytest.raises(ValueError, match="no usable opponent"):
         env.league_update({"self:7": 1.0})
 
 
-def test_shaping_is_potential_based_on_the_public_position():
-    """The potential is my heuristic position score minus the best other seat's:
-    a wound marker of mine raises it by 3, one of the opponent's lowers it by 3."""
+def test_shaping_is_potential_based_on_the_public_position(race):
+    """The potential is the one the game names (``shaping_potential``); for
+    Dragonhunt my heuristic position score minus the best other seat's: a wound
+    marker of mine raises it by 3, one of the opponent's lowers it by 3. A game
+    that names none gets the zero potential."""
+    potential = potential_for(GAME)
+    assert GAME.shaping_potential.endswith(":" + potential.__name__)
     state = GAME.new_states(1)
     GAME.reset(state, np.array([5], dtype=np.uint64), GAME.make_config(num_players=2))
-    base = dragonhunt_potential(state, 0)
-    assert dragonhunt_potential(state, 1) == pytest.approx(-base)
+    base = potential(state, 0)
+    assert potential(state, 1) == pytest.approx(-base)
     state[0]["wounds"][0] += 1
-    assert dragonhunt_potential(state, 0) == pytest.approx(base + 3.0)
+    assert potential(state, 0) == pytest.approx(base + 3.0)
     state[0]["wounds"][1] += 2
-    assert dragonhunt_potential(state, 0) == pytest.approx(base - 3.0)
+    assert potential(state, 0) == pytest.approx(base - 3.0)
+    assert potential_for(dragongym.get_game(race)) is zero_potential
     assert shaped_reward(0.0, 0.0, 1.0, 0.9, 0.1, done=False) == pytest.approx(0.09)
     assert shaped_reward(1.0, 1.0, 5.0, 0.9, 0.1, done=True) == pytest.approx(0.9)  # phi(end) = 0
 
 
 def test_bad_args_are_rejected_with_the_field_named():
     for bad, match in ((dict(n_envs=0), "n_envs"), (dict(vec_env="ray"), "vec_env"),
-                       (dict(game="chess"), "unknown game"), (dict(max_hands=-3), "max_hands"),
+                       (dict(game="chess"), "unknown game"), (dict(game=""), "--game is required"),
+                       (dict(game_options={"max_hands": -3}), "max_hands"),
+                       (dict(truncation=0), "max_hands"), (dict(reward="sign"), "reward"),
+                       (dict(truncation=3, game_options={"max_hands": 4}), "disagree"),
                        (dict(mix_self=0, mix_random=0, mix_heuristic=0), "mix")):
         with pytest.raises(ValueError, match=match):
-            Args(**bad).validate()
+            Args(**{"game": "dragonhunt", **bad}).validate()
+
+
+def test_game_options_reach_the_configuration_generically(race):
+    """--truncation sets whichever option the game names as its length limit;
+    string values (from --game-options) are read as the types they spell."""
+    args = Args(game="dragonhunt", truncation=3, game_options={"auto_single": "false"})
+    assert args.config_options() == {"max_hands": 3, "auto_single": False}
+    assert args.spec().turn_limit == 3 and args.spec().num_seats == 2
+    args = Args(game=race, truncation=7, num_players=3)
+    assert args.config_options() == {"max_turns": 7, "num_players": 3}
+    assert args.spec().roles == ("player_0", "player_1", "player_2")
+    # an args.json of a run from before: max_hands and extra become the generic fields
+    old = saved_args({"game": "dragonhunt", "num_players": 2, "max_hands": 20,
+                      "extra": {"auto_single": False}})
+    assert old.config_options() == {"max_hands": 20, "auto_single": False, "num_players": 2}
 
 
 def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    cmd = [sys.executable, "-m", "dragongym.training.selfplay", "--total-timesteps", "512", "--n-envs", "2",
+    # --max-hands is not a selfplay flag: it reaches the game as one of its own options
+    cmd = [sys.executable, "-m", "dragongym.training.selfplay", "--game", "dragonhunt",
+           "--total-timesteps", "512", "--n-envs", "2",
            "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1", "--channels", "4",
            "--hidden", "16", "--snapshot-every", "1", "--eval-every", "2", "--eval-games", "2",
            "--checkpoint-every", "1", "--final-eval-games", "2", "--eval-workers", "1",
@@ -172,6 +206,8 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     kinds = [h["kind"] for h in history]
     assert "eval" in kinds and kinds[-1] == "final_eval"
     assert set(history[-1]["results"]) == {"random", "heuristic"}
+    saved = json.loads((run / "args.json").read_text())
+    assert saved["game_options"] == {"max_hands": 1}
 
     # the checkpoint is an agent id: it plays a seat-rotated tournament
     agent = make_agent(str(run / "final.zip"), game=GAME)
@@ -208,9 +244,7 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path):
     model.save(tmp_path / "m.zip")
 
     class Other:
-        class spec:
-            name = "dragons_down"
-            num_actions = SPEC.num_actions
+        name = "dragons_down"
     with pytest.raises(ValueError, match="trained on 'dragonhunt'"):
         load_agent(str(tmp_path / "m.zip"), game=Other)
 
@@ -222,6 +256,18 @@ def test_cli_train_passes_its_arguments_to_selfplay(capsys):
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert "dragongym train" in out and "--mix-heuristic" in out and "--resume" in out
+
+
+def test_cli_train_takes_the_games_own_options_through_the_generic_path(capsys, tmp_path):
+    """``dragongym train --max-hands N``: not a trainer flag, a game option the
+    game's make_config checks (0 hands is refused before anything trains)."""
+    from dragongym.training.cli import main
+    assert main(["train", "--game", "dragonhunt", "--max-hands", "0", "--out-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "max_hands" in err and "1..1000" in err
+    assert main(["train", "--game", "dragonhunt", "--no-such-option", "1", "--out-dir", str(tmp_path)]) == 2
+    assert "unknown option(s) no_such_option" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())                            # refused before a run directory
 
 
 def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
@@ -241,8 +287,17 @@ def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
 
 @pytest.mark.parametrize("name", ["dragonhunt_2p_bc_s1.zip", "dragonhunt_2p_imitation_s1.zip",
                                   "dragonhunt_2p_scratch_s0.zip"])
-def test_shipped_checkpoints_of_the_report_play_legal_moves(name):
-    agent = make_agent(str(ROOT / "training" / "checkpoints" / name), game=GAME)
+def test_shipped_checkpoints_of_the_report_play_legal_moves(name, monkeypatch):
+    """They were pickled when the policy module was ``training.policy``: they
+    load without that module importable (as outside the repository)."""
+    from sb3_contrib import MaskablePPO
+    path = str(ROOT / "training" / "checkpoints" / name)
+    for module in ("training", "training.policy"):
+        monkeypatch.setitem(sys.modules, module, None)          # import raises ModuleNotFoundError
+    with pytest.raises(Exception):
+        MaskablePPO.load(path, device="cpu")                     # SB3 alone cannot find the class
+    agent = make_agent(path, game=GAME)
+    assert isinstance(agent, PolicyAgent) and isinstance(agent.policy, BoardPolicy)
     obs, masks = live_positions(n=4)
     picks = agent.act_batch(obs, masks, np.random.default_rng(0))
     assert masks[np.arange(len(masks)), picks].all()

@@ -1,0 +1,55 @@
+"""Game options given as command-line tokens, turned into keyword options.
+
+Every script that plays a game (``dragongym match/eval``, the trainers, the
+benchmarks) accepts the game's own options as ``--name value`` or
+``--name=value`` tokens it does not know itself; :func:`parse_game_options`
+turns them into the keyword dict that ``Game.make_config`` validates. It knows
+no game: dashes become underscores and values are read as bools, ints, floats
+or strings, in that order.
+"""
+# jitcache: no compiled code
+
+TRUE_WORDS = ("true", "yes", "on")
+FALSE_WORDS = ("false", "no", "off")
+
+
+def parse_game_options(tokens):
+    """``["--max-hands", "4", "--auto-single=false"]`` -> ``{"max_hands": 4, "auto_single": False}``.
+
+    Raises ValueError for a token that is not an option or an option without a value.
+    """
+    options = {}
+    i = 0
+    tokens = list(tokens)
+    while i < len(tokens):
+        token = tokens[i]
+        if not token.startswith("--") or token == "--":
+            raise ValueError(f"unexpected argument {token!r}")
+        name, eq, value = token[2:].partition("=")
+        if not eq:
+            if i + 1 >= len(tokens) or tokens[i + 1].startswith("--"):
+                raise ValueError(f"game option --{name} needs a value")
+            i += 1
+            value = tokens[i]
+        options[name.replace("-", "_")] = parse_value(value)
+        i += 1
+    return options
+
+
+def parse_value(text):
+    """A command-line value as the type it spells: ``"true"``/``"yes"``/``"on"``
+    -> True, ``"false"``/``"no"``/``"off"`` -> False (any case), then int,
+    then float, else the string itself. Non-strings pass through unchanged."""
+    if not isinstance(text, str):
+        return text
+    lowered = text.lower()
+    if lowered in TRUE_WORDS:
+        return True
+    if lowered in FALSE_WORDS:
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
