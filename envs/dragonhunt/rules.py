@@ -1307,6 +1307,8 @@ def being_attack(S, b, slot, cell):
     atk = int(BEING_ATTACK[k]) + d6(S, b)
     diff = atk - (unit_defense(S, b, u, False) + d6(S, b))
     if k == BANISHER:
+        # a tie or a loss: "nothing happens to either unit" (15.612), which we
+        # read as overriding 9.645: a sniper the Banisher fails to banish stays
         return BA_BANISH if diff > 0 else BA_SURVIVED
     if diff > 0:
         kill_unit(S, b, u, k == DEMON)          # 15.63
@@ -2103,7 +2105,9 @@ def resolve_melee(S, b, u, cell, defender, snipe):
             if not counter_at(S, b, cell):
                 set_loc(S, b, u, cell)                              # 9.481
         elif diff < 0:
-            kill_unit(S, b, u, False)                              # 9.482
+            # 9.482; a unit that loses against the Demon is killed BY the Demon:
+            # for good, the Hero excepted, and never revived (15.63, 15.682)
+            kill_unit(S, b, u, k == DEMON)
         else:
             wound_unit(S, b, u)                                    # 9.483
             being_wounded(S, b, slot)
@@ -3176,13 +3180,17 @@ def do_action(S, b, a):
             units_on(S, b, a, tmpu)
             u = int(tmpu[0])
             diff = int(BEING_ATTACK[EAGLE]) + d6(S, b) - (unit_defense(S, b, u, False) + d6(S, b))
+            # a harry is an attack by a being that the unit survives either way:
+            # a sniper flees home at once, harried or not (9.645)
             if diff >= 0:                                   # 15.664: wins or ties
                 s['unit_flags'][u] |= F_HARRIED
                 s['eagle_cell'] = a
+                sniper_flees(S, b, u)
                 if vacant_next_to(S, b, a):
                     return pose(S, b, PH_EAGLE_LAND, p)
                 return being_done(S, b)
             being_to_lair(S, b, slot)                       # loses: wounded, home
+            sniper_flees(S, b, u)
             return being_done(S, b)
         r = being_attack(S, b, slot, a)
         if r == BA_BANISH:

@@ -302,6 +302,19 @@ def test_15_612_a_tie_or_a_loss_leaves_both_unharmed(dice):
     assert sc.phase == R.PH_SECOND_DIE
 
 
+@pytest.mark.parametrize("dice", [(1, 5), (1, 6)])      # 5+1 = 1+0+5 (tie); 5+1 < 1+0+6
+def test_15_612_a_sniper_the_banisher_fails_to_banish_stays(dice):
+    """Interpretation: 15.612's "nothing happens to either unit" overrides 9.645
+    for the Banisher, so a sniper that survives his attack does not flee."""
+    sc = arena((0, BANISHER, "1003"), (1, PARALYZER, "Hollow Tree"))
+    sniper = sc.put(1, SNIPER, "1004")
+    preload(sc, *dice)
+    control(sc, "1003")
+    sc.act("being acts on 1004")
+    assert sc.loc(sniper) == cell("1004") and int(sc.s["unit_flags"][sniper]) == 0
+    assert sc.phase == R.PH_SECOND_DIE
+
+
 def test_15_613_the_banisher_never_attacks_the_first_players_units():
     """15.613: the FIRST PLAYER may not use the Banisher to attack his own units."""
     sc = arena((0, BANISHER, "1003"), (1, PARALYZER, "Hollow Tree"))
@@ -437,6 +450,32 @@ def test_15_63_the_demons_victims_are_out_of_play_for_good():
     demon_attacks(sc, (6, 1))
     assert sc.loc(knight) == LOC_OUT
     assert R.dead_unit(sc.S, 0, 1, KNIGHT) == -1      # not in the dead pile: no replacement
+
+
+def test_15_63_a_knight_that_attacks_the_demon_and_loses_is_killed_for_good():
+    """15.63: "Any unit that is killed by the Demon, except the Hero, is killed
+    PERMANENTLY" -- a knight that attacks the Demon and loses (9.482) is killed
+    by the Demon too: out of play, never a replacement."""
+    sc = arena((0, PARALYZER, "Cave"), (1, DEMON, "1004"))
+    knight = sc.put(0, KNIGHT, "1003")
+    preload(sc, 1, 6)                                 # 2+1 < 3+0+6
+    player_attacks(sc, 0, "1003", "1004")
+    assert sc.loc(knight) == LOC_OUT
+    assert R.dead_unit(sc.S, 0, 0, KNIGHT) == -1
+    assert being_loc(sc, 1) == "1004"
+
+
+def test_15_682_a_hero_that_attacks_the_demon_and_loses_may_not_be_revived():
+    """15.631, 15.682: the Hero who attacks the Demon and loses goes to the dead
+    pile (he may come back as a replacement) but the Revivor may not raise him."""
+    sc = arena((0, PARALYZER, "Cave"), (1, DEMON, "1004"))
+    hero = sc.put(0, HERO, "1003")
+    preload(sc, 1, 6)                                 # 5+1 < 3+0+6
+    player_attacks(sc, 0, "1003", "1004")
+    assert sc.loc(hero) == LOC_DEAD
+    assert int(sc.s["unit_flags"][hero]) & F_DEMON_KILL
+    assert R.dead_unit(sc.S, 0, 0, HERO) == hero
+    assert not R.can_revive(sc.S, 0, 0)
 
 
 def test_15_631_the_hero_killed_by_the_demon_may_be_replaced():
@@ -744,6 +783,22 @@ def test_15_664_the_harry_roll(dice, harried):
     assert sc.loc(enemy) == cell("1004")
     if not harried:
         assert being_loc(sc, 0) == "Cave"
+
+
+@pytest.mark.parametrize("dice, harried", [((6, 1), True), ((1, 6), False)])  # 2+6 > 1+0+1; 2+1 < 1+0+6
+def test_9_645_a_sniper_that_survives_the_eagles_harry_flees_home(dice, harried):
+    """9.645: a sniper attacked by a being that survives flees at once to its
+    home village -- whether the Eagle's harry (a normal combat roll, 15.664)
+    succeeds and it is harried, or fails and the Eagle goes home wounded."""
+    sc = arena((0, EAGLE, "1003"), (1, PARALYZER, "Hollow Tree"))
+    sniper = sc.put(1, SNIPER, "1004")
+    village = R.home_village(sc.S, 0, 1)
+    assert int(sc.s["cell_count"][village]) == 0 or int(sc.s["cell_colour"][village]) == 1
+    preload(sc, *dice)
+    control(sc, "1003")
+    sc.act("being acts on 1004")
+    assert sc.loc(sniper) == village
+    assert bool(int(sc.s["unit_flags"][sniper]) & F_HARRIED) is harried
 
 
 def test_15_6641_harried_until_the_players_round_is_over_and_the_eagle_lands_beside():
