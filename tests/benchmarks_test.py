@@ -66,3 +66,26 @@ def test_the_benchmark_modules_import_in_one_direction():
             "b = 'dragongym.benchmarks.throughput' in sys.modules; print(a, b)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['dragongym.benchmarks.suite'] False"
+
+
+def test_game_length_counts_decided_games_by_turn(race):
+    from dragongym.benchmarks.game_length import measure
+
+    result = measure(race, 30, 5, seed=3, agent_id="random", num_players=2)
+    turns, decided = result["turns"], result["decided"]
+    assert len(turns) == 30 and all(1 <= t <= 5 for t in turns)
+    assert all(t == 5 for t, d in zip(turns, decided) if not d)   # undecided: ran to the limit
+    by = result["decided_by"]
+    assert [by[t] for t in sorted(by)] == sorted(by.values())        # a cumulative share
+    assert by[5] == sum(decided) / 30 and 0 < by[5] < 1
+    assert result["median_decided_turn"] is not None
+    again = measure(race, 30, 5, seed=3, agent_id="random", num_players=2)
+    assert again["turns"] == turns                                   # seeded: replays exactly
+
+
+def test_game_length_needs_a_truncation_option(dive):
+    from dragongym.benchmarks.game_length import measure
+
+    import pytest
+    with pytest.raises(NotImplementedError, match="does not count its turns"):
+        measure(dive, 2, 5, agent_id="random")

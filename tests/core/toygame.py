@@ -82,6 +82,9 @@ class RaceToTen(Game):
             turn_limit=config.max_turns, turn_unit="moves", chance=True, hidden_information=True,
             utility="zero_sum", config=config)
 
+    def turns_played(self, state):
+        return int(state[0]["turns"])
+
     def test_configs(self):
         return [{"num_players": n} for n in range(2, MAX_PLAYERS + 1)]
 
