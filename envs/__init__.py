@@ -41,17 +41,30 @@ def list_games():
 
 
 def get_game(name):
-    """The :class:`dragongym.envs.core.game.Game` instance registered as ``name``."""
+    """The :class:`dragongym.envs.core.game.Game` instance registered as ``name``.
+
+    A game of your own needs no registration to be named: ``"package.module:ATTRIBUTE"``
+    (a Game instance) is imported and registered under that string on first use, so
+    every command and trainer that takes a game id takes it too.
+    """
     game = _GAMES.get(name)
     if game is not None:
         return game
+    if name not in _FACTORIES and isinstance(name, str) and ":" in name:
+        register(name, name)
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r}; registered: {', '.join(list_games())}") from None
+        raise ValueError(f"unknown game {name!r}; registered: {', '.join(list_games())} "
+                         "(or name one as 'package.module:ATTRIBUTE')") from None
     if isinstance(factory, str):
         module_name, _, attribute = factory.partition(":")
-        game = getattr(importlib.import_module(module_name), attribute or "GAME")
+        try:
+            game = getattr(importlib.import_module(module_name), attribute or "GAME")
+        except (ImportError, AttributeError) as error:
+            if factory == name:
+                _FACTORIES.pop(name, None)
+            raise ValueError(f"game {name!r}: cannot load {factory!r}: {error}") from None
     else:
         game = factory()
     _GAMES[name] = game

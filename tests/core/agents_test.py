@@ -3,6 +3,7 @@ race, dive for solo play, gather for ranked play with ties)."""
 import numpy as np
 import pytest
 
+import dragongym
 from dragongym.agents import Agent, RandomAgent, list_agents, make_agent, match_table, play_match, register
 from dragongym.agents.base import _FACTORIES
 from dragongym.envs.core.outcome import ranks_from_scores
@@ -150,3 +151,18 @@ def test_a_ranked_match_reads_ranks_and_ties_from_the_record(gather):
     header = match_table(result).splitlines()[0]
     assert "draws" in header and "mean rank" in header and "mean stones" in header
 
+
+
+def test_a_game_of_ones_own_is_named_by_its_module_path():
+    """``"package.module:ATTRIBUTE"`` loads and registers a game without a
+    register() call; a bad path says what could not be loaded."""
+    game = dragongym.get_game("tests.core.toygames:DIVE")
+    assert game.name == "dive"
+    env = dragongym.make("tests.core.toygames:DIVE")
+    env.reset(seed=0)
+    assert env.possible_agents == ["diver"]
+    with pytest.raises(ValueError, match="cannot load 'tests.core.toygames:NO_SUCH_GAME'"):
+        dragongym.get_game("tests.core.toygames:NO_SUCH_GAME")
+    assert "tests.core.toygames:NO_SUCH_GAME" not in dragongym.list_games()
+    dragongym.envs._FACTORIES.pop("tests.core.toygames:DIVE", None)
+    dragongym.envs._GAMES.pop("tests.core.toygames:DIVE", None)

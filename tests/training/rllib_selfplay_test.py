@@ -198,6 +198,35 @@ def test_one_iteration_exits_0_writes_a_checkpoint_and_takes_no_masked_action(ru
     assert [r["iteration"] for r in rows] == [1] and rows[0]["illegal_actions"] == 0
 
 
+@pytest.fixture(scope="module")
+def ranked_run_dir(tmp_path_factory):
+    """One tiny iteration on Gather, the 3-seat ranked toy game, named by its module path."""
+    out = tmp_path_factory.mktemp("rllib_ranked_run")
+    cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay",
+           "--game", "tests.core.toygames:GATHER",
+           "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
+           "--train-batch-size", "200", "--minibatch-size", "100", "--num-epochs", "1",
+           "--hidden", "32", "--num-opponents", "1", "--snapshot-every", "1",
+           "--illegal-action", "penalty", "--seed", "0", "--out-dir", str(out)]
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, (f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}"
+                                  f"\n--- stderr\n{proc.stderr[-6000:]}")
+    return out
+
+
+def test_one_iteration_on_a_ranked_game_judges_the_learner_by_its_rank(ranked_run_dir):
+    """The trainer on three ranked seats: every step checked, no masked action,
+    and a win rate read from outcomes (Gather's rewards are all positive, so the
+    sign of a return would call every game a win)."""
+    summary = json.loads((ranked_run_dir / "summary.json").read_text())
+    assert summary["iterations"] == 1 and summary["illegal_actions"] == 0
+    assert summary["decisions"] >= 200
+    assert summary["roles"] == ["player_0", "player_1", "player_2"]
+    row = json.loads((ranked_run_dir / "progress.jsonl").read_text().splitlines()[-1])
+    assert row["learner_win_rate"] is not None and 0.0 <= row["learner_win_rate"] < 1.0
+
+
 def _play(choose, num_steps=60, seed=0):
     """``choose(obs, mask) -> action`` plays every seat of a Dragonhunt game (the
     PettingZoo env raises on an illegal action); returns the decisions made."""
