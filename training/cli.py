@@ -255,9 +255,59 @@ def run_train(args, options):
     return selfplay.main(args.rest, prog="dragongym train")
 
 
+# --- warm ----------------------------------------------------------------------
+
+def add_warm(subparsers):
+    parser = subparsers.add_parser(
+        "warm", allow_abbrev=False,
+        help="compile every game's numba code into the cache ahead of time",
+        description="Run every compiled entry point of the named games (default: every "
+                    "registered game) once, so that numba compiles it into the cache now "
+                    "rather than at the first make/make_vec/match. Prints one line per entry "
+                    "point (seconds; 'cached' where nothing had to be compiled) to stderr and "
+                    "where the cache is. A second run only loads from the cache.")
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help="registered game ids (default: all of them)")
+    parser.set_defaults(run=run_warm)
+
+
+def run_warm(args, options):
+    from numba import config as numba_config
+
+    from dragongym.envs.core import jitcache
+
+    names = args.games or dragongym.list_games()
+    unknown = sorted(set(names) - set(dragongym.list_games()))
+    if unknown:
+        return _fail(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(dragongym.list_games())}")
+    if numba_config.DISABLE_JIT:
+        print("dragongym warm: NUMBA_DISABLE_JIT is set: the entry points run as plain Python "
+              "and nothing is compiled", file=sys.stderr, flush=True)
+    for name in names:
+        game = dragongym.get_game(name)
+
+        def starting(entry):
+            print(f"{name}  {entry:<24}", end="", file=sys.stderr, flush=True)
+
+        def done(entry, seconds, compiled):
+            how = "plain Python" if numba_config.DISABLE_JIT else "compiled" if compiled else "cached"
+            print(f"{seconds:7.1f} s  {how}", file=sys.stderr, flush=True)
+
+        results, folder = jitcache.warm(game, log=done, on_start=starting)
+        total = sum(seconds for _, seconds, _ in results)
+        where = (f"cached in {folder}" if folder is not None
+                 else "cached where numba puts it by default (beside its sources)")
+        if not results:
+            print(f"{name}: no compiled entry points", file=sys.stderr, flush=True)
+        else:
+            print(f"{name}: {len(results)} entry points in {total:.1f} s; compiled code {where}",
+                  file=sys.stderr, flush=True)
+    return 0
+
+
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_bench, add_eval, add_train]
+SUBCOMMANDS = [add_match, add_bench, add_eval, add_train, add_warm]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 

@@ -76,6 +76,10 @@ class Game:
     finished games restarting at once; the bare-core benchmark times it.
     None: the game has no compiled playout and is benchmarked through its
     adapters only."""
+    compile_minutes = None
+    """Rough minutes a cold compile of all :meth:`compiled_entry_points` takes
+    on a 2-core machine; the first-compile notice quotes it (None: the notice
+    says it can take minutes)."""
     obs_bounds = (-np.inf, np.inf)
     """``(low, high)`` of every observation float."""
     tie_breaks = ""
@@ -105,6 +109,13 @@ class Game:
             spec = self.spec_for(self.default_config())
             self.__dict__["_default_spec"] = spec
         return spec
+
+    def turns_played(self, state):
+        """How many turns, in the spec's ``turn_unit``, the game in ``state`` (a
+        1-record array) has started: what ``turn_limit`` counts. Measuring
+        this over bot games chooses a game's default limit
+        (``dragongym.benchmarks.game_length``)."""
+        raise NotImplementedError(f"{self.name} does not count its turns")
 
     def test_configs(self):
         """Option dicts the conformance suite plays: every player count,
@@ -247,6 +258,18 @@ class Game:
         raises NotImplementedError and search agents fall back to Python play.
         """
         raise NotImplementedError
+
+    # Ahead-of-time compilation (``dragongym warm``).
+    def compiled_entry_points(self):
+        """The game's compiled entry points: a list of ``(name, run)`` pairs in
+        the order ``dragongym warm`` runs them, ``name`` a short label (``"reset"``,
+        ``"vec_step parallel"``) and ``run()`` a call of that entry point on a
+        tiny batch with the argument types the adapters, benchmarks and agents
+        use, so that numba compiles it into the cache (or loads it from there)
+        and a later first use finds it. A game lists every compiled function
+        its hooks can reach (reset, step, mask, observe, the vector kernels,
+        playouts, checkers). The default ``[]``: the game compiles nothing."""
+        return []
 
     # Conveniences over one record, built on the batched methods.
     def mask_of(self, state):

@@ -179,12 +179,14 @@ def roll(S, b, n):
     """Next draw of game b's stream, uniform on 0..n-1.
 
     Scenario tests may load the dice: while ``loaded`` holds values, they are
-    returned in order instead (and the stream is not advanced)."""
+    returned in order instead (and the stream is not advanced). A loaded value
+    is taken modulo ``n``, so even a corrupted record's loaded draws stay in
+    the range each draw asks for (tests load values below ``n``)."""
     s = S[b]
     if s['loaded_pos'] < s['loaded_count']:
         v = int(s['loaded'][s['loaded_pos']])
         s['loaded_pos'] += 1
-        return v
+        return v % n
     x = draw_below(s['seed'], s['rng_counter'], n)
     s['rng_counter'] += np.uint64(1)
     return x

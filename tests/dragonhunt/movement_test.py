@@ -276,15 +276,21 @@ def test_9_14_castles_villages_and_cottages_may_hold_many(where):
 
 def test_9_14_each_player_is_checked_at_the_end_of_his_own_movement():
     """9.14: units may not be stacked at the end of YOUR movement: the mover's units
-    are checked when his movement segment ends, another player's at the end of his."""
+    are checked when his movement segment ends, another player's at the end of his.
+    Player 1 stacks two knights during his own segment; player 0's segment
+    ending before it leaves player 1's knights alone, and player 1's own end
+    removes his stack."""
     sc = game()
     mine = sc.put(0, KNIGHT, "0302")
-    theirs = sc.put(1, KNIGHT, "1103", n=2)
+    theirs = sc.put(1, KNIGHT, "1103"), sc.put(1, KNIGHT, "1203")
     start(sc)
     sc.act("done")                                  # player 0's movement ends
     assert sc.loc(mine) == cell("0302")
-    assert all(sc.loc(u) == cell("1103") for u in theirs)
+    assert [sc.loc(u) for u in theirs] == [cell("1103"), cell("1203")]
     sc.act("done")                                  # player 0's combat ends
     assert (sc.phase, sc.to_play) == (R.PH_MOVE_SELECT, 1)
+    move(sc, "1203", "1103")
+    assert sorted(sc.units_at("1103")) == sorted(theirs)   # stacked while he moves
     sc.act("done")                                  # player 1's movement ends
     assert all(sc.loc(u) == LOC_DEAD for u in theirs)
+    assert sc.loc(mine) == cell("0302")

@@ -13,6 +13,12 @@ given round, and act by readable action strings::
 Cells are named as ``dragongym.envs.dragonhunt.game.cell_name`` writes them: "CCRR"
 (column, row), a structure ("Sunken Castle"), "Lair of Brimstone", "Cave",
 "Hollow Tree".
+
+A hand-built position is checked before it is used: every ``start_*`` method
+and every :meth:`Scenario.act` first runs the game's own soundness check
+(``GAME.check_state``: every field in range, then the rules' invariants), so a
+test cannot pass on a position the rules could never reach or the compiled
+core could not safely run.
 """
 import numpy as np
 
@@ -137,11 +143,17 @@ class Scenario:
     def dice_left(self):
         return int(self.s["loaded_count"]) - int(self.s["loaded_pos"])
 
+    def check(self):
+        """Fail the test if the position is not sound (``GAME.check_state``)."""
+        problem = GAME.check_state(self.S)
+        assert not problem, f"the scenario's position is not sound: {problem}\n{self.board()}"
+
     # ------------------------------------------------------------ starting rounds
     def start_brimstone_round(self, first=0):
         self.s["dragon_first"] = first
         R.enter_brimstone_round(self.S, 0)
         R.advance(self.S, 0)
+        self.check()
 
     def start_being_round(self, choice_player=0, second_player=1):
         self.s["choice_player"] = choice_player
@@ -149,6 +161,7 @@ class Scenario:
         self.s["stage"] = R.ST_BEING_FIRST
         self.s["step_index"] = R.BP_SELECT
         R.advance(self.S, 0)
+        self.check()
 
     def start_player_round(self, order, cards=None):
         """Start the Player's round with the given round order (seats) and
@@ -166,6 +179,7 @@ class Scenario:
         s["stage"] = R.ST_PLAYER
         s["step_index"] = R.SEG_START
         R.advance(self.S, 0)
+        self.check()
 
     # ------------------------------------------------------------ playing
     def legal(self):
@@ -175,6 +189,7 @@ class Scenario:
 
     def act(self, action):
         """Apply an action given as an int or its string; fails the test if illegal."""
+        self.check()
         a = action if isinstance(action, (int, np.integer)) else GAME.string_to_action(self.S, action)
         mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
         err = R.apply_action(self.S, 0, int(a), mask)
@@ -229,6 +244,7 @@ def _start_brimstone_round_at(self, first=0, moves_done=0):
     R.enter_brimstone_round(self.S, 0)
     self.s["step_index"] = moves_done
     R.advance(self.S, 0)
+    self.check()
 
 
 Scenario.start_brimstone_round_at = _start_brimstone_round_at
@@ -246,6 +262,7 @@ def _start_card_segment(self):
     a movement card one after the other (seat 0 first)."""
     R.enter_card_segment(self.S, 0)
     R.advance(self.S, 0)
+    self.check()
 
 
 def _play_cards(self, *values):
