@@ -283,6 +283,17 @@ class Game:
         return o[0]
 
 
+def one_game_buffers(game, spec):
+    """The arrays an adapter that plays one game at a time hands to the batched
+    methods (``B = 1``), made once and reused by every call: ``(states, actions,
+    errors, players, obs, mask)`` -- the 1-record state array, int32 ``[1]``
+    actions, int8 ``[1]`` error codes, int8 ``[1]`` observing seats, float32
+    ``[1, obs_size]`` observations and int8 ``[1, A]`` masks of ``spec``."""
+    return (game.new_states(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int8), np.zeros((1, spec.obs_size), dtype=np.float32),
+            np.zeros((1, spec.num_actions), dtype=np.int8))
+
+
 def check_common_fields(state, dtype):
     """``""`` if the common fields of ``state`` (1-record array of ``dtype``)
     are consistent, else what is wrong."""

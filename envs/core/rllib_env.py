@@ -40,7 +40,7 @@ runner's worker and vector index, seeds the stream of game seeds).
 import numpy as np
 
 import dragongym
-from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, IllegalActionError
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, IllegalActionError, one_game_buffers
 from dragongym.envs.core.outcome import outcome_of, rank_rewards
 from dragongym.envs.core.rng import seed_sequence
 
@@ -102,12 +102,8 @@ class TurnBasedGame:
                                             int(getattr(config, "vector_index", 0))]
         self._seed_rng = np.random.default_rng(stream)
         # one game's buffers, reused by every call (B = 1 through the batched methods)
-        self._states = game.new_states(1)
-        self._actions = np.zeros(1, dtype=np.int32)
-        self._errors = np.zeros(1, dtype=np.int8)
-        self._players = np.zeros(1, dtype=np.int8)
-        self._obs = np.zeros((1, spec.obs_size), dtype=np.float32)
-        self._mask = np.zeros((1, spec.num_actions), dtype=np.int8)
+        (self._states, self._actions, self._errors, self._players, self._obs,
+         self._mask) = one_game_buffers(game, spec)
         self._paid = np.zeros(self.num_seats, dtype=np.float32)
         self.illegal_actions = 0  # in this env's lifetime
 

@@ -41,7 +41,9 @@ import numpy as np
 from gymnasium import spaces
 
 from dragongym.envs.core.config import check_count, check_seed
-from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from dragongym.envs.core.game import (
+    STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, one_game_buffers,
+)
 
 _MAX_RESTARTS = 1000
 
@@ -105,12 +107,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = spaces.Box(low, high, (spec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
 
-        self._states = game.new_states(1)
-        self._actions = np.zeros(1, dtype=np.int32)
-        self._errors = np.zeros(1, dtype=np.int8)
-        self._players = np.zeros(1, dtype=np.int8)
-        self._obs = np.zeros((1, spec.obs_size), dtype=np.float32)
-        self._mask = np.zeros((1, spec.num_actions), dtype=np.int8)
+        (self._states, self._actions, self._errors, self._players, self._obs,
+         self._mask) = one_game_buffers(game, spec)
         self.seat = 0
         self._paid = 0.0
         self._has_reset = False

@@ -37,6 +37,16 @@ def _common_fields(max_seats):
             ("rewards", np.float32, (max_seats,)), ("score", np.float32, (max_seats,))]
 
 
+def refusal(rec, a, num_actions, legal):
+    """The error code that refuses action ``a`` (``>= 0``) in ``rec``, or 0 where
+    ``legal(rec, a)`` allows it; a refused action leaves the record as it was."""
+    if int(rec["status"]) != STATUS_RUNNING:
+        return E_GAME_OVER
+    if a >= num_actions:
+        return E_OUT_OF_RANGE
+    return 0 if legal(rec, a) else E_ILLEGAL
+
+
 def _draw(states, b, n):
     value = draw_below(states[b]["seed"], states[b]["rng_counter"], n)
     states[b]["rng_counter"] += np.uint64(1)
@@ -97,14 +107,7 @@ class Dive(Game):
             if a < 0:
                 continue
             rec = states[b]
-            if int(rec["status"]) != STATUS_RUNNING:
-                errors[b] = E_GAME_OVER
-            elif a >= 2:
-                errors[b] = E_OUT_OF_RANGE
-            elif not self._legal(rec, a):
-                errors[b] = E_ILLEGAL
-            else:
-                errors[b] = 0
+            errors[b] = refusal(rec, a, 2, self._legal)
             if errors[b]:
                 continue
             if a == 0:
@@ -204,14 +207,7 @@ class Gather(Game):
             if a < 0:
                 continue
             rec = states[b]
-            if int(rec["status"]) != STATUS_RUNNING:
-                errors[b] = E_GAME_OVER
-            elif a >= 3:
-                errors[b] = E_OUT_OF_RANGE
-            elif a + 1 > int(rec["pile"]):
-                errors[b] = E_ILLEGAL
-            else:
-                errors[b] = 0
+            errors[b] = refusal(rec, a, 3, lambda rec, a: a + 1 <= int(rec["pile"]))
             if errors[b]:
                 continue
             p = int(rec["to_play"])
