@@ -13,6 +13,17 @@ given round, and act by readable action strings::
 Cells are named as ``dragongym.envs.dragonhunt.game.cell_name`` writes them: "CCRR"
 (column, row), a structure ("Sunken Castle"), "Lair of Brimstone", "Cave",
 "Hollow Tree".
+
+Helpers, in the order a test uses them: arrange (``put``, ``kill``,
+``dragon``, ``being``, ``no_beings``, or set ``s[...]`` fields); load chance
+(``load_dice`` faces 1..6, ``load_rolls`` raw draws, ``load_card`` the next
+dragon card; ``dice_left`` checks they were all used); start a round
+(``start_brimstone_round``, ``start_brimstone_round_at``,
+``start_being_round``, ``start_card_segment``, ``start_player_round``); play
+(``act`` by action string, ``play_cards``; ``legal``, ``phase``, ``to_play``);
+read (``loc``, ``units_at``, ``board``). ``fresh_game`` deals a game by the
+rules themselves (board not cleared) with its first draws loaded;
+``dice_summing_to`` picks two faces of a given total.
 """
 import numpy as np
 
@@ -69,6 +80,7 @@ class Scenario:
     # ------------------------------------------------------------ arranging
     @property
     def s(self):
+        """The game record (``S[0]``), to read or set fields directly."""
         return self.S[0]
 
     def put(self, colour, unit_type, where, n=1, flags=0):
@@ -88,9 +100,11 @@ class Scenario:
         return placed if n > 1 else placed[0]
 
     def kill(self, unit):
+        """Send ``unit`` to the dead pile (bookkeeping only, as if killed earlier: no rule of death runs)."""
         R.set_loc(self.S, 0, unit, LOC_DEAD)
 
     def dragon(self, where, enraged=False):
+        """Put Brimstone on a space; ``enraged`` until the end of his next round (9.841)."""
         self.s["dragon_cell"] = cell(where)
         self.s["enraged"] = 1 if enraged else 0
         if enraged:
@@ -107,6 +121,7 @@ class Scenario:
         s["slot_loc"][slot] = cell(where)
 
     def no_beings(self):
+        """Put both beings back in the pile and leave the lairs empty."""
         for slot in range(2):
             self.being(slot, int(self.s["slot_being"][slot]), "Cave" if slot == 0 else "Hollow Tree")
         self.s["slot_loc"][:] = -1
@@ -135,15 +150,19 @@ class Scenario:
         self.s["loaded_card"] = idx + 1
 
     def dice_left(self):
+        """How many loaded values the rules have not drawn yet (0: all were used)."""
         return int(self.s["loaded_count"]) - int(self.s["loaded_pos"])
 
     # ------------------------------------------------------------ starting rounds
     def start_brimstone_round(self, first=0):
+        """Start Brimstone's round (6) with seat ``first`` moving him first; runs to the first decision."""
         self.s["dragon_first"] = first
         R.enter_brimstone_round(self.S, 0)
         R.advance(self.S, 0)
 
     def start_being_round(self, choice_player=0, second_player=1):
+        """Start the Fantastic Being round (8): ``choice_player`` controls a being, ``second_player``
+        moves the other; runs to the first decision."""
         self.s["choice_player"] = choice_player
         self.s["second_player"] = second_player
         self.s["stage"] = R.ST_BEING_FIRST
@@ -182,10 +201,12 @@ class Scenario:
 
     @property
     def phase(self):
+        """The pending decision (``rules.PH_*``)."""
         return int(self.s["phase"])
 
     @property
     def to_play(self):
+        """The seat that must decide (-1: none)."""
         return int(self.s["to_play"])
 
     def units_at(self, where):
@@ -194,9 +215,11 @@ class Scenario:
         return [u for u in range(len(self.s["unit_loc"])) if int(self.s["unit_loc"][u]) == c]
 
     def loc(self, unit):
+        """The unit's cell, or ``LOC_RESERVE`` / ``LOC_DEAD`` / ``LOC_OUT``."""
         return int(self.s["unit_loc"][unit])
 
     def board(self):
+        """The board as text (``GAME.render_ansi``), to print while writing a test."""
         return GAME.render_ansi(self.S)
 
 
