@@ -1,6 +1,7 @@
 """Dragonhunt: hunt Brimstone the Dragon, 2 to 6 players (``dragongym.make("dragonhunt")``).
 
-The rules core is ``rules.py`` (numba), the state record ``state.py``, the
+The rules core is the ``rules`` package (numba, one module per part of the
+rulebook; see ``envs/README.md``), the state record ``state.py``, the
 observations ``observe.py``; the board, tables and deck are data files in
 ``data/`` (substitutes, see ``SUBSTITUTES.md``); ``RULES.md`` maps every rule of
 the rulebook to its code and test.

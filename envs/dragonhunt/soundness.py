@@ -1,6 +1,6 @@
 """Range checks of Dragonhunt records, before any compiled code reads them.
 
-The compiled core (``rules.py``, ``observe.py``, ``invariants.py``) indexes
+The compiled core (``rules/``, ``observe.py``, ``invariants.py``) indexes
 arrays with the record's fields without bounds checks, so a corrupted record
 (a flipped unit location, random bytes) could make it read or write outside
 its arrays and crash the interpreter. ``Dragonhunt.check_state`` runs

@@ -6,7 +6,7 @@ and returns its count) and, optionally, write the observation of the seat now
 to play. A serial loop for small batches, ``prange`` for large ones; both give
 the same bytes (each game only touches its own row).
 
-Kept in its own module so the rules core (``rules.py``) compiles as before.
+Kept in its own module so the rules core (``rules/``) compiles as before.
 The loop body is written out in both kernels rather than shared through a
 third compiled function: numba optimises every compiled function together
 with everything it calls, so each extra function that reaches the rules costs

@@ -14,6 +14,17 @@ Cells are named as ``dragongym.envs.dragonhunt.game.cell_name`` writes them: "CC
 (column, row), a structure ("Sunken Castle"), "Lair of Brimstone", "Cave",
 "Hollow Tree".
 
+Helpers, in the order a test uses them: arrange (``put``, ``kill``,
+``dragon``, ``being``, ``no_beings``, or set ``s[...]`` fields); load chance
+(``load_dice`` faces 1..6, ``load_rolls`` raw draws, ``load_card`` the next
+dragon card; ``dice_left`` checks they were all used); start a round
+(``start_brimstone_round``, ``start_brimstone_round_at``,
+``start_being_round``, ``start_card_segment``, ``start_player_round``); play
+(``act`` by action string, ``play_cards``; ``legal``, ``phase``, ``to_play``);
+read (``loc``, ``units_at``, ``board``). ``fresh_game`` deals a game by the
+rules themselves (board not cleared) with its first draws loaded;
+``dice_summing_to`` picks two faces of a given total.
+
 A hand-built position is checked before it is used: every ``start_*`` method
 and every :meth:`Scenario.act` first runs the game's own soundness check
 (``GAME.check_state``: every field in range, then the rules' invariants), so a
@@ -75,6 +86,7 @@ class Scenario:
     # ------------------------------------------------------------ arranging
     @property
     def s(self):
+        """The game record (``S[0]``), to read or set fields directly."""
         return self.S[0]
 
     def put(self, colour, unit_type, where, n=1, flags=0):
@@ -94,9 +106,11 @@ class Scenario:
         return placed if n > 1 else placed[0]
 
     def kill(self, unit):
+        """Send ``unit`` to the dead pile (bookkeeping only, as if killed earlier: no rule of death runs)."""
         R.set_loc(self.S, 0, unit, LOC_DEAD)
 
     def dragon(self, where, enraged=False):
+        """Put Brimstone on a space; ``enraged`` until the end of his next round (9.841)."""
         self.s["dragon_cell"] = cell(where)
         self.s["enraged"] = 1 if enraged else 0
         if enraged:
@@ -113,6 +127,7 @@ class Scenario:
         s["slot_loc"][slot] = cell(where)
 
     def no_beings(self):
+        """Put both beings back in the pile and leave the lairs empty."""
         for slot in range(2):
             self.being(slot, int(self.s["slot_being"][slot]), "Cave" if slot == 0 else "Hollow Tree")
         self.s["slot_loc"][:] = -1
@@ -141,6 +156,7 @@ class Scenario:
         self.s["loaded_card"] = idx + 1
 
     def dice_left(self):
+        """How many loaded values the rules have not drawn yet (0: all were used)."""
         return int(self.s["loaded_count"]) - int(self.s["loaded_pos"])
 
     def check(self):
@@ -150,12 +166,15 @@ class Scenario:
 
     # ------------------------------------------------------------ starting rounds
     def start_brimstone_round(self, first=0):
+        """Start Brimstone's round (6) with seat ``first`` moving him first; runs to the first decision."""
         self.s["dragon_first"] = first
         R.enter_brimstone_round(self.S, 0)
         R.advance(self.S, 0)
         self.check()
 
     def start_being_round(self, choice_player=0, second_player=1):
+        """Start the Fantastic Being round (8): ``choice_player`` controls a being, ``second_player``
+        moves the other; runs to the first decision."""
         self.s["choice_player"] = choice_player
         self.s["second_player"] = second_player
         self.s["stage"] = R.ST_BEING_FIRST
@@ -197,10 +216,12 @@ class Scenario:
 
     @property
     def phase(self):
+        """The pending decision (``rules.PH_*``)."""
         return int(self.s["phase"])
 
     @property
     def to_play(self):
+        """The seat that must decide (-1: none)."""
         return int(self.s["to_play"])
 
     def units_at(self, where):
@@ -209,9 +230,11 @@ class Scenario:
         return [u for u in range(len(self.s["unit_loc"])) if int(self.s["unit_loc"][u]) == c]
 
     def loc(self, unit):
+        """The unit's cell, or ``LOC_RESERVE`` / ``LOC_DEAD`` / ``LOC_OUT``."""
         return int(self.s["unit_loc"][unit])
 
     def board(self):
+        """The board as text (``GAME.render_ansi``), to print while writing a test."""
         return GAME.render_ansi(self.S)
 
 
