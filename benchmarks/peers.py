@@ -21,7 +21,7 @@ with ``pip install -e ".[peers]"``):
     python -m dragongym.benchmarks.peers --games dragonhunt   # only these games of ours
 
 Targets (reported, not asserted): Dragonhunt vector API at B=1024 >= 10x
-OpenSpiel chess without observations and >= 5x OpenSpiel chess with the
+OpenSpiel chess without observations and >= 8x OpenSpiel chess with the
 observation tensor; 2 threads >= 1.7x one thread at B=8192; < 4 KiB per game state.
 """
 import argparse
@@ -206,7 +206,7 @@ def _comparisons(result, game):
         ours = v_obs if p["obs"] else v_no
         target = None
         if p["library"] == "openspiel" and p["game"] == "chess":
-            target = 5.0 if p["obs"] else 10.0
+            target = 8.0 if p["obs"] else 10.0   # the targets of issue 11
         if ours:
             out.append((f"{game} vector API B={big} {'with' if p['obs'] else 'without'} obs / {p['label']}",
                         ours / p["median"], target))
