@@ -263,7 +263,7 @@ class Game:
     def compiled_entry_points(self):
         """The game's compiled entry points: a list of ``(name, run)`` pairs in
         the order ``dragongym warm`` runs them, ``name`` a short label (``"reset"``,
-        ``"vec_step parallel"``) and ``run()`` a call of that entry point on a
+        ``"vec_observe threads"``) and ``run()`` a call of that entry point on a
         tiny batch with the argument types the adapters, benchmarks and agents
         use, so that numba compiles it into the cache (or loads it from there)
         and a later first use finds it. A game lists every compiled function

@@ -129,6 +129,28 @@ ACTION_LAYOUT = {
 }
 
 
+_POOLS = {}
+
+
+def _over_threads(n, run):
+    """Call ``run(lo, hi)`` on ``numba.get_num_threads()`` contiguous slices of
+    ``0..n`` at once, from a thread pool kept per thread count (the kernels
+    release the GIL); re-raises the first error of any slice."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+    threads = max(1, min(int(numba.get_num_threads()), n))
+    if threads == 1:
+        run(0, n)
+        return
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dragonhunt-vec")
+    bounds = [n * k // threads for k in range(threads + 1)]
+    for future in [pool.submit(run, bounds[k], bounds[k + 1]) for k in range(threads)]:
+        future.result()
+
+
 class Dragonhunt(Game):
     """The Dragonhunt rules core behind the generic adapters."""
 
@@ -293,9 +315,9 @@ class Dragonhunt(Game):
             ("legal_mask", lambda: masks_of(fresh())),
             ("observe", lambda: self.observe(fresh(), players,
                                              np.zeros((size, O.OBS_SIZE), dtype=np.float32))),
-            ("vec_step serial", lambda: vec_step(False)),
-            ("vec_step parallel", lambda: vec_step(True)),
-            ("vec_observe parallel", lambda: self.vec_observe(
+            # one kernel for any thread count: threads run it on slices of the batch
+            ("vec_step", lambda: vec_step(False)),
+            ("vec_observe threads", lambda: self.vec_observe(
                 fresh(), players, np.zeros((size, O.OBS_SIZE), dtype=np.float32), True)),
             ("bench_playout serial", lambda: self.bench_playout(fresh(), config, 2, 0, threads=1)),
             ("bench_playout parallel", lambda: self.bench_playout(fresh(), config, 2, 0, threads=2)),
@@ -314,18 +336,24 @@ class Dragonhunt(Game):
         (see :meth:`dragongym.envs.core.game.Game.vec_step`)."""
         from . import vector_kernels as V
         with_obs = obs is not None
-        if not with_obs:
-            obs = self._no_obs
-        kernel = V.vec_step_parallel if parallel else V.vec_step_serial
-        kernel(states, actions, masks, counts, errors, with_obs, obs)
+        if not parallel:
+            V.vec_step_serial(states, actions, masks, counts, errors, with_obs,
+                              obs if with_obs else self._no_obs)
+            return
+
+        def run(lo, hi):
+            V.vec_step_serial(states[lo:hi], actions[lo:hi], masks[lo:hi], counts[lo:hi],
+                              errors[lo:hi], with_obs, obs[lo:hi] if with_obs else self._no_obs)
+        _over_threads(len(states), run)
 
     def vec_observe(self, states, players, obs, parallel=False):
         """As :meth:`observe`, spread over threads when ``parallel``."""
-        if parallel:
-            from . import vector_kernels as V
-            V.observe_parallel(states, players, obs)
-        else:
+        if not parallel:
             O.observe_batch(states, players, obs)
+            return
+        from . import vector_kernels as V
+        _over_threads(len(states), lambda lo, hi: V.observe_rows(states[lo:hi], players[lo:hi],
+                                                                 obs[lo:hi]))
 
     _no_obs = np.zeros((1, O.OBS_SIZE), dtype=np.float32)
 
