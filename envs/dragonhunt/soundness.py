@@ -14,7 +14,7 @@ Two layers:
   position keeps (``tests/dragonhunt/restore_test.py`` plays random games and
   checks every visited record);
 * cross-field checks for fields whose meaning depends on others: seat fields
-  below ``num_players``, ``step_index`` by ``stage``, ``order_pos`` inside the
+  below ``num_players``, each round's position field during its round, ``order_pos`` inside the
   Player's round, the five-space move, loaded scenario dice.
 
 The checks work on whole batches (one vectorised test per field), so the
@@ -70,7 +70,13 @@ FIELD_RANGES = {
     # the sequence of play: codes of rules.ST_* / PH_* and the counters inside them
     "stage": (R.ST_SETUP_KINGDOM, R.ST_OVER),
     "phase": (R.PH_NONE, R.PH_TELEPORT_UNIT),
-    "step_index": (0, 100),                     # 100: Brimstone's round cut short (7.541)
+    "kingdoms_chosen": (0, MAX_PLAYERS),
+    "placer": (-1, LAST_SEAT),
+    "dragon_moves_made": (0, MAX_PLAYERS),      # at most 2 * 2 or n moves (6.1, 6.11)
+    "round_cut_short": (0, 1),
+    "being_step": (0, R.BP_DONE),
+    "cards_laid": (0, MAX_PLAYERS),
+    "segment": (0, R.SEG_RESOLVE),
     "order_pos": (0, MAX_PLAYERS),              # n once the Player's round is over
     "turn": (0, 4),                             # 4 during the growth phase
     "hand": (0, 1000),
@@ -109,18 +115,17 @@ FIELD_RANGES = {
 """field -> (lowest, highest) value allowed in every element."""
 
 SEAT_FIELDS = ("setup_first", "choice_player", "second_player", "dragon_first", "placed_last",
-               "place_start", "teleport_user", "winner")
+               "place_start", "teleport_user", "winner", "placer")
 """Scalar fields holding a seat (or -1): they must be below ``num_players``."""
 
-# what step_index counts in each stage: a seat (below num_players) or a sub-stage code
-_SEAT_STEP_STAGES = (R.ST_SETUP_KINGDOM, R.ST_SETUP_PLACE, R.ST_CARDS, R.ST_GROWTH_REPL,
-                     R.ST_GROWTH_PLACE)
+# the stages in which ``placer`` names the seat now placing (never -1 there)
+_PLACING_STAGES = (R.ST_SETUP_PLACE, R.ST_GROWTH_REPL, R.ST_GROWTH_PLACE)
+# stage -> the counter of seats done that stays below num_players while it is pending
+_SEATS_DONE = {R.ST_SETUP_KINGDOM: "kingdoms_chosen", R.ST_CARDS: "cards_laid"}
 # the one decision each of these stages poses (the others pose many)
 _STAGE_PHASE = {R.ST_SETUP_KINGDOM: R.PH_KINGDOM, R.ST_SETUP_PLACE: R.PH_PLACE,
                 R.ST_BEING_SECOND: R.PH_SECOND_DIE, R.ST_CARDS: R.PH_CARD,
                 R.ST_GROWTH_REPL: R.PH_REPL_VILLAGE, R.ST_GROWTH_PLACE: R.PH_PLACE}
-_STEP_CODE_LIMIT = {R.ST_BEING_FIRST: R.BP_DONE, R.ST_BEING_SECOND: R.BP_DONE,
-                    R.ST_PLAYER: R.SEG_RESOLVE}
 
 
 def _first(bad):
@@ -175,7 +180,6 @@ def _cross_problems(states):
     """(row, sentence) of the first broken cross-field rule, or (-1, "")."""
     n = states["num_players"].astype(np.int64)
     stage = states["stage"].astype(np.int64)
-    step = states["step_index"].astype(np.int64)
     status = states["status"].astype(np.int64)
     checks = [((status == 0) == (stage == R.ST_OVER),
                lambda b: f"stage {int(stage[b])} does not match status {int(status[b])} (the rules "
@@ -189,14 +193,22 @@ def _cross_problems(states):
         v = states[name].astype(np.int64)
         checks.append((v >= n, lambda b, name=name: f"{name} {int(states[name][b])} is not a seat of "
                                                     f"the {int(n[b])}-player game"))
-    seat_step = np.isin(stage, _SEAT_STEP_STAGES)
-    checks.append((seat_step & (step >= n),
-                   lambda b: f"step_index {int(step[b])} is not a seat of the {int(n[b])}-player game "
-                             f"in stage {int(stage[b])}"))
-    for st, top in _STEP_CODE_LIMIT.items():
-        checks.append(((stage == st) & (step > top),
-                       lambda b, top=top: f"step_index {int(step[b])} is not a sub-stage code 0..{top} "
-                                          f"in stage {int(stage[b])}"))
+    running = status == 0
+    placer = states["placer"].astype(np.int64)
+    checks.append((running & np.isin(stage, _PLACING_STAGES) & (placer < 0),
+                   lambda b: f"no seat is placing (placer -1) in placement stage {int(stage[b])}"))
+    for st, name in _SEATS_DONE.items():
+        done = states[name].astype(np.int64)
+        checks.append((running & (stage == st) & (done >= n),
+                       lambda b, name=name: f"{name} {int(states[name][b])} leaves no seat to decide in "
+                                            f"stage {int(stage[b])} of the {int(n[b])}-player game"))
+    # Brimstone's round ends as soon as his moves are made or he struck a structure
+    moves = np.where(n == 2, 4, n)
+    made = states["dragon_moves_made"].astype(np.int64)
+    in_round = running & (stage == R.ST_BRIMSTONE)
+    checks.append((in_round & ((made >= moves) | (states["round_cut_short"] != 0)),
+                   lambda b: f"Brimstone's round is still pending after {int(made[b])} of "
+                             f"{int(moves[b])} moves (cut short: {int(states['round_cut_short'][b])})"))
     # round_order is all -1 before the first Player's round, then the n seats
     # in some order, -1 padding after them
     order = states["round_order"].astype(np.int64)

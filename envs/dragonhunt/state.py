@@ -87,7 +87,15 @@ STATE_FIELDS = [
     ("dragon_first", np.int8),      # who moves Brimstone first next round (6, 12.53)
     ("enraged", np.int8),           # 1 = Brimstone's ENRAGED counter is in play (9.84)
     ("order_pos", np.int8),         # index into round_order of the player now acting
-    ("step_index", np.int8),        # generic counter within a stage (placements, dragon moves...)
+    # --- the pending decision's place in its round (one field per round; each
+    #     is reset when its round begins and meaningful only during it)
+    ("kingdoms_chosen", np.int8),   # set-up: kingdoms chosen so far; seat setup_first+i chooses next (3.1, 2.3)
+    ("placer", np.int8),            # seat now placing a unit: set-up (3.3), replacements (12.3), reinforcements (12.5); -1
+    ("dragon_moves_made", np.int8), # Brimstone's round: moves made so far (6.1, 6.11)
+    ("round_cut_short", np.int8),   # 1 once Brimstone struck a structure: his round is over (7.541)
+    ("being_step", np.int8),        # Fantastic Being round: BP_* sub-step of the active being (8, 15.62)
+    ("cards_laid", np.int8),        # card segment: seats that have laid their card; seat i lays next (9.11)
+    ("segment", np.int8),           # Player's round: SEG_* segment of the acting player (9.2)
     ("mp_left", np.int8),           # movement points left this movement segment (9.31)
     ("die0", np.int8),              # pending dice (7.11, 8.21)
     ("die1", np.int8),

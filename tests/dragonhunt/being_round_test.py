@@ -46,7 +46,7 @@ def test_8_being_round_comes_between_brimstones_round_and_the_players_round():
     Player's round."""
     sc = arena((0, PARALYZER, "Cave"), (1, REVIVOR, "Hollow Tree"))
     R.enter_brimstone_round(sc.S, 0)
-    sc.s["step_index"] = 100                          # all his moves made
+    sc.s["dragon_moves_made"] = 4                     # all his moves made (6.11: two each)
     R.advance(sc.S, 0)
     assert sc.s["stage"] == R.ST_BEING_FIRST and sc.phase == R.PH_BEING_SELECT
     sc.load_dice(4, 4)                                # the second being: doubles, no choice

@@ -226,7 +226,7 @@ def test_rule_7_42_move_off_the_board_returns_him_home_and_the_player_rolls_agai
     assert int(sc.s["dragon_cell"]) == R.LAIR_CELL
     assert sc.phase == R.PH_DRAGON_DIE and sc.to_play == 0  # the same player, again
     assert sc.legal() == ["die 2 (NE)", "die 4 (S)"]
-    assert int(sc.s["step_index"]) == 0
+    assert int(sc.s["dragon_moves_made"]) == 0           # the move off the board did not count
 
 
 def test_rule_7_42_enraged_move_that_would_leave_the_board_is_rolled_again():

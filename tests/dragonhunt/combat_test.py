@@ -227,7 +227,6 @@ def test_9_5_a_wounded_unit_cannot_move_before_it_heals():
     """9.5: the wounded unit is not ready before its owner's next movement segment."""
     sc = game()
     sc.put(0, KNIGHT, "Sunken Cottage", flags=F_WOUNDED)
-    sc.s["step_index"] = 0
     sc.start_player_round(order=[1, 0])                     # player 1 moves first
     assert sc.to_play == 1
     assert "select unit at Sunken Cottage" not in sc.legal()

@@ -62,7 +62,8 @@ def test_the_ranges_cover_the_fields_compiled_code_indexes_with():
                 "sword_holder", "md_holder", "sel_cell", "sel_unit", "target_cell", "struct_cell",
                 "eagle_cell", "five_path", "round_order", "phase", "stage", "num_players", "order_pos",
                 "sel_type", "slot_being", "active_slot", "kingdom", "colour_kingdom", "card_played",
-                "loaded_count", "loaded_pos", "loaded_card", "five_left", "step_index", "die0", "die1",
+                "loaded_count", "loaded_pos", "loaded_card", "five_left", "kingdoms_chosen", "placer",
+                "dragon_moves_made", "being_step", "cards_laid", "segment", "die0", "die1",
                 "place_type", "setup_first", "choice_player", "second_player", "dragon_first",
                 "placed_last", "place_start", "teleport_user", "winner", "mp_left", "reinf_left",
                 "casualties", "after_casualty", "turn"}

@@ -178,7 +178,7 @@ class Scenario:
         self.s["choice_player"] = choice_player
         self.s["second_player"] = second_player
         self.s["stage"] = R.ST_BEING_FIRST
-        self.s["step_index"] = R.BP_SELECT
+        self.s["being_step"] = R.BP_SELECT
         R.advance(self.S, 0)
         self.check()
 
@@ -196,7 +196,7 @@ class Scenario:
             s["round_order"][i] = p
         s["order_pos"] = 0
         s["stage"] = R.ST_PLAYER
-        s["step_index"] = R.SEG_START
+        s["segment"] = R.SEG_START
         R.advance(self.S, 0)
         self.check()
 
@@ -265,7 +265,7 @@ def _start_brimstone_round_at(self, first=0, moves_done=0):
     its moves were already made, so only the last moves are left to play."""
     self.s["dragon_first"] = first
     R.enter_brimstone_round(self.S, 0)
-    self.s["step_index"] = moves_done
+    self.s["dragon_moves_made"] = moves_done
     R.advance(self.S, 0)
     self.check()
 

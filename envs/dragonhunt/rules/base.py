@@ -138,10 +138,10 @@ PH_FIVE_MOVE = 29     # cell next to Brimstone for the five-space move (7.62)
 PH_REPL_VILLAGE = 30  # cell of the controlled village receiving a replacement (12.33)
 PH_TELEPORT_UNIT = 31 # cell of the own unit to teleport / DONE; then TYPE if that cell holds several (sel_cell set)
 
-# being-power sub-stage codes kept in ``step_index`` during ST_BEING_FIRST
+# being-power sub-stage codes kept in ``being_step`` during ST_BEING_FIRST and ST_BEING_SECOND
 BP_SELECT, BP_MOVE, BP_POWER, BP_SECOND_MOVE, BP_SECOND_POWER, BP_DONE = range(6)
 
-# Player's-round segments kept in ``step_index`` during ST_PLAYER (9.2)
+# Player's-round segments kept in ``segment`` during ST_PLAYER (9.2)
 SEG_START, SEG_MOVE, SEG_COMBAT, SEG_DRAGON, SEG_END, SEG_RESOLVE = range(6)
 
 # what follows casualty choices in the dragon attack segment

@@ -40,21 +40,21 @@ def being_round_first(S, b):
     s = S[b]
     p = int(s['choice_player'])
     while True:
-        sp = int(s['step_index'])
+        sp = int(s['being_step'])
         if sp == BP_SELECT:
             if s['slot_being'][0] < 0 and s['slot_being'][1] < 0:
-                s['step_index'] = BP_DONE
+                s['being_step'] = BP_DONE
                 continue
             return pose(S, b, PH_BEING_SELECT, p)
         if sp == BP_MOVE or sp == BP_SECOND_MOVE:
             if s['slot_being'][s['active_slot']] < 0:
-                s['step_index'] = BP_DONE
+                s['being_step'] = BP_DONE
                 continue
             return pose(S, b, PH_BEING_MOVE, p)
         if sp == BP_POWER or sp == BP_SECOND_POWER:
             if being_power(S, b):
                 return True
-            s['step_index'] = BP_DONE
+            s['being_step'] = BP_DONE
             continue
         # BP_DONE
         s['stage'] = ST_BEING_SECOND
@@ -131,7 +131,7 @@ def being_power(S, b):
 
 @njit(cache=True)
 def being_done(S, b):
-    S[b]['step_index'] = BP_DONE
+    S[b]['being_step'] = BP_DONE
     return False
 
 
@@ -154,7 +154,7 @@ def act_being_select(S, b, p, a):
     Returns True if it posed the next decision itself."""
     s = S[b]
     s['active_slot'] = being_at(S, b, a)
-    s['step_index'] = BP_MOVE
+    s['being_step'] = BP_MOVE
     return False
 
 
@@ -164,7 +164,7 @@ def controlled_move_budget(S, b):
     Berserker's second rating on his second move (15.62 "3M/3M")."""
     s = S[b]
     k = int(s['slot_being'][s['active_slot']])
-    if s['step_index'] == BP_SECOND_MOVE and BEING_SECOND_MOVE[k] > 0:
+    if s['being_step'] == BP_SECOND_MOVE and BEING_SECOND_MOVE[k] > 0:
         return int(BEING_SECOND_MOVE[k])
     return int(BEING_MOVE[k])
 
@@ -214,7 +214,7 @@ def act_being_move(S, b, p, a):
         being_to_pile(S, b, int(s['active_slot']))
         return being_done(S, b)
     s['slot_loc'][s['active_slot']] = a
-    s['step_index'] = BP_POWER if s['step_index'] == BP_MOVE else BP_SECOND_POWER
+    s['being_step'] = BP_POWER if s['being_step'] == BP_MOVE else BP_SECOND_POWER
     return False
 
 
@@ -400,8 +400,8 @@ def act_being_target(S, b, p, a):
             if is_vacant_field(S, b, c):
                 return pose(S, b, PH_BANISH_DEST, p)
         return being_done(S, b)
-    if k == BERSERKER and r == BA_KILLED and s['step_index'] == BP_POWER:
-        s['step_index'] = BP_SECOND_MOVE                # 15.621
+    if k == BERSERKER and r == BA_KILLED and s['being_step'] == BP_POWER:
+        s['being_step'] = BP_SECOND_MOVE                # 15.621
         return False
     return being_done(S, b)
 

@@ -32,7 +32,8 @@ def enter_brimstone_round(S, b):
     s = S[b]
     s['stage'] = ST_BRIMSTONE
     s['brimstone_rounds'] += 1
-    s['step_index'] = 0
+    s['dragon_moves_made'] = 0
+    s['round_cut_short'] = 0
 
 
 @njit(cache=True)
@@ -47,7 +48,7 @@ def brimstone_mover(S, b):
     """6, 6.1: the first mover, then passing to the RIGHT."""
     s = S[b]
     n = int(s['num_players'])
-    i = int(s['step_index']) % n
+    i = int(s['dragon_moves_made']) % n
     return (int(s['dragon_first']) - i + n) % n
 
 
@@ -57,9 +58,9 @@ def after_dragon_part(S, b, r):
     round over (7.541), 2 left the board -> same mover rolls over (7.42)."""
     s = S[b]
     if r == 0:
-        s['step_index'] += 1
+        s['dragon_moves_made'] += 1
     elif r == 1:
-        s['step_index'] = 100
+        s['round_cut_short'] = 1
 
 
 @njit(cache=True)
@@ -69,7 +70,8 @@ def brimstone_round(S, b):
     while True:
         if s['status'] != 0:
             return False
-        if s['step_index'] >= brimstone_moves(S, b) or s['asleep_until'] >= s['brimstone_rounds']:
+        if (s['round_cut_short'] or s['dragon_moves_made'] >= brimstone_moves(S, b)
+                or s['asleep_until'] >= s['brimstone_rounds']):
             end_brimstone_round(S, b)
             return False
         if s['enraged']:
@@ -96,7 +98,7 @@ def end_brimstone_round(S, b):
     if s['asleep_until'] >= 0 and s['asleep_until'] <= s['brimstone_rounds']:
         s['asleep_until'] = -1
     s['stage'] = ST_BEING_FIRST
-    s['step_index'] = BP_SELECT
+    s['being_step'] = BP_SELECT
     s['being_moves'] = 0
 
 

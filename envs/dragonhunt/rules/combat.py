@@ -426,9 +426,9 @@ def end_combat_segment(S, b, p):
     s['struct_cell'] = -1
     s['do_or_die'] = 0
     if any_force_candidate(S, b, p):
-        s['step_index'] = SEG_DRAGON
+        s['segment'] = SEG_DRAGON
     else:
-        s['step_index'] = SEG_END              # 9.8: no unit next to him, the round is over
+        s['segment'] = SEG_END              # 9.8: no unit next to him, the round is over
 
 
 # ================================================================ the Dragon Attack segment (9.8, 13, 14)
@@ -568,7 +568,7 @@ def act_dragon_force(S, b, p, a):
     if a == A_DONE:
         if force_size(S, b, p) > 0:
             return launch_dragon_attack(S, b, p)
-        s['step_index'] = SEG_END
+        s['segment'] = SEG_END
         return False
     s['sel_cell'] = a
     m = 0
@@ -622,9 +622,9 @@ def launch_dragon_attack(S, b, p):
         if slaying_battle(S, b, p, h):
             end_game(S, b, p)
             return False
-        s['step_index'] = SEG_END
+        s['segment'] = SEG_END
         return False
-    s['step_index'] = SEG_RESOLVE
+    s['segment'] = SEG_RESOLVE
     return wound_attempt(S, b, p)
 
 
@@ -687,5 +687,5 @@ def dragon_segment(S, b):
                 return True
             continue
         s['do_or_die'] = 0
-        s['step_index'] = SEG_END
+        s['segment'] = SEG_END
         return False

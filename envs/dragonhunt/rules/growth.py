@@ -54,7 +54,7 @@ def enter_growth(S, b):
         sn = count_dead(S, b, p, SNIPER)
         s['reinf_left'][p, 1] = 1 if sn > 0 else 0
     s['stage'] = ST_GROWTH_REPL
-    s['step_index'] = 0
+    s['placer'] = 0
 
 
 @njit(cache=True)
@@ -86,8 +86,8 @@ def place_replacement(S, b, p, village):
 def growth_replacements(S, b):
     s = S[b]
     n = int(s['num_players'])
-    while s['step_index'] < n:
-        p = int(s['step_index'])
+    while s['placer'] < n:
+        p = int(s['placer'])
         while s['reinf_left'][p, 0] + s['reinf_left'][p, 1] > 0:
             nv, last = controlled_villages(S, b, p)
             if nv == 0:                                  # 12.331: lost this time
@@ -97,7 +97,7 @@ def growth_replacements(S, b):
                 place_replacement(S, b, p, last)
             else:
                 return pose(S, b, PH_REPL_VILLAGE, p)
-        s['step_index'] += 1
+        s['placer'] += 1
     # 12.4, 12.41: reinforcements; 12.5: placed like the set-up
     for p in range(n):
         castles = 0
@@ -111,7 +111,7 @@ def growth_replacements(S, b):
         s['reinf_left'][p, 1] = max(1, castles)
     start = int(s['round_order'][n - 1])                 # 12.5: last round of the hand
     s['place_start'] = start
-    s['step_index'] = start
+    s['placer'] = start
     s['place_type'] = MAN_AT_ARMS
     s['stage'] = ST_GROWTH_PLACE
     return False

@@ -27,7 +27,7 @@ from .combat import dragon_segment
 def enter_card_segment(S, b):
     s = S[b]
     s['stage'] = ST_CARDS
-    s['step_index'] = 0
+    s['cards_laid'] = 0
     for p in range(MAX_PLAYERS):
         s['card_played'][p] = -1
 
@@ -38,7 +38,7 @@ def card_segment(S, b):
     until 9.12 turns them over)."""
     s = S[b]
     n = int(s['num_players'])
-    i = int(s['step_index'])
+    i = int(s['cards_laid'])
     if i < n:
         return pose(S, b, PH_CARD, i)
     for p in range(n):
@@ -48,7 +48,7 @@ def card_segment(S, b):
     s['second_player'] = s['round_order'][n - 1]
     s['stage'] = ST_PLAYER
     s['order_pos'] = 0
-    s['step_index'] = SEG_START
+    s['segment'] = SEG_START
     return False
 
 
@@ -70,7 +70,7 @@ def act_card(S, b, p, a):
     Returns True if it posed the next decision itself."""
     s = S[b]
     s['card_played'][p] = a - A_CARD0
-    s['step_index'] += 1
+    s['cards_laid'] += 1
     return False
 
 
@@ -170,13 +170,13 @@ def player_round(S, b):
             end_players_round(S, b)
             return False
         p = current_player(S, b)
-        seg = int(s['step_index'])
+        seg = int(s['segment'])
         base = unit_base(p)
         if seg == SEG_START:
             for i in range(UNITS_PER_COLOUR):          # 9.5: healed for this movement segment
                 clear_flags(S, b, base + i, F_WOUNDED)
             s['mp_left'] = CARD_VALUES[s['card_played'][p]]   # 9.31
-            s['step_index'] = SEG_MOVE
+            s['segment'] = SEG_MOVE
             check_pickups(S, b, p)
             return pose(S, b, PH_MOVE_SELECT, p)
         if seg == SEG_MOVE:
@@ -194,7 +194,7 @@ def player_round(S, b):
             clear_flags(S, b, base + i, F_IN_FORCE | F_ATTACKED | F_SNIPED | F_MOVED_IN)
         s['do_or_die'] = 0
         s['order_pos'] += 1
-        s['step_index'] = SEG_START
+        s['segment'] = SEG_START
 
 
 @njit(cache=True)
@@ -439,4 +439,4 @@ def end_movement_segment(S, b, p):
         clear_flags(S, b, base + i, F_ATTACKED | F_SNIPED | F_IN_FORCE | F_MOVED_IN)
     s['combat_started'] = 0
     s['struct_cell'] = -1
-    s['step_index'] = SEG_COMBAT
+    s['segment'] = SEG_COMBAT

@@ -56,8 +56,9 @@ def setup_game(S, b):
     s['struct_cell'] = -1
     s['eagle_cell'] = -1
     s['setup_first'] = setup_roll_off(S, b)
+    s['placer'] = -1
     s['stage'] = ST_SETUP_KINGDOM
-    s['step_index'] = 0
+    s['kingdoms_chosen'] = 0
 
 
 @njit(cache=True)
@@ -88,7 +89,7 @@ def kingdom_round(S, b):
     the placement. True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
-    i = int(s['step_index'])
+    i = int(s['kingdoms_chosen'])
     if i < n:
         return pose(S, b, PH_KINGDOM, (int(s['setup_first']) + i) % n)     # 3.1, 2.3
     garrison_unused_kingdoms(S, b)
@@ -96,7 +97,7 @@ def kingdom_round(S, b):
         s['reinf_left'][p, 0] = 6                                   # 3.3
         s['reinf_left'][p, 1] = 2
     s['place_start'] = s['setup_first']
-    s['step_index'] = s['setup_first']
+    s['placer'] = s['setup_first']
     s['place_type'] = MAN_AT_ARMS
     s['stage'] = ST_SETUP_PLACE
     return False
@@ -145,7 +146,7 @@ def act_kingdom(S, b, p, a):
     Returns True if it posed the next decision itself."""
     s = S[b]
     choose_kingdom(S, b, p, int(KINGDOM[a]))
-    s['step_index'] += 1
+    s['kingdoms_chosen'] += 1
     return False
 
 
@@ -208,7 +209,7 @@ def placement_round(S, b):
     n = int(s['num_players'])
     while True:
         ti = 0 if s['place_type'] == MAN_AT_ARMS else 1
-        p = int(s['step_index'])
+        p = int(s['placer'])
         found = -1
         for j in range(n):
             q = (p + j) % n
@@ -222,11 +223,11 @@ def placement_round(S, b):
                 found = q
                 break
         if found >= 0:
-            s['step_index'] = found
+            s['placer'] = found
             return pose(S, b, PH_PLACE, found)
         if ti == 0:
             s['place_type'] = KNIGHT
-            s['step_index'] = s['place_start']
+            s['placer'] = s['place_start']
             continue
         return False
 
@@ -234,13 +235,13 @@ def placement_round(S, b):
 @njit(cache=True)
 def place_unit(S, b, cell):
     s = S[b]
-    p = int(s['step_index'])
+    p = int(s['placer'])
     ti = 0 if s['place_type'] == MAN_AT_ARMS else 1
     u = reserve_unit(S, b, p, int(s['place_type']))
     set_loc(S, b, u, cell)
     s['reinf_left'][p, ti] -= 1
     s['placed_last'] = p
-    s['step_index'] = left_of(S, b, p)
+    s['placer'] = left_of(S, b, p)
 
 
 @njit(cache=True)
