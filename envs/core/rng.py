@@ -9,7 +9,8 @@ All arithmetic stays in ``np.uint64`` so JIT and pure Python agree
 (DESIGN.md pitfall 3).
 """
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -22,7 +23,7 @@ _ONE = np.uint64(1)
 _TWO53 = 9007199254740992.0
 
 
-@njit(cache=True)
+@rules_jit
 def mix64(z):
     """splitmix64 finaliser: a well-mixed 64-bit value from any 64-bit input."""
     z = np.uint64(z)
@@ -31,13 +32,13 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@rules_jit
 def draw_u64(seed, counter):
     """The ``counter``-th 64-bit draw of the stream named by ``seed``."""
     return mix64(np.uint64(seed) + (np.uint64(counter) + _ONE) * GOLDEN)
 
 
-@njit(cache=True)
+@rules_jit
 def draw_below(seed, counter, n):
     """The ``counter``-th draw as an int uniform on ``0..n-1`` (n <= 2**31).
 

@@ -1,8 +1,8 @@
 """Compiled helpers of the adapters that are not part of any game's rules."""
-from numba import njit
+from dragongym.envs.core.jit import rules_jit
 
 
-@njit(cache=True)
+@rules_jit
 def sample_legal(masks, counts, draws, out):
     """``out[b]`` = a uniformly chosen legal action of row ``b`` (``-1`` where
     ``counts[b]`` is 0): the ``floor(draws[b] * counts[b])``-th set entry of

@@ -53,7 +53,8 @@ record (``game.check_state``) before anything is copied in and refuse an
 unsound one with :class:`dragongym.envs.core.game.InvalidStateError`.
 
 Batches of at least ``parallel_threshold`` games with ``num_threads > 1`` are
-stepped by the game's parallel kernel (numba ``prange``); smaller ones serially.
+stepped on ``num_threads`` threads (``Game.vec_step`` with ``parallel``: the
+game's kernel on slices of the batch, the GIL released); smaller ones serially.
 """
 # jitcache: no compiled code
 import numbers

@@ -132,14 +132,16 @@ ACTION_LAYOUT = {
 _POOLS = {}
 
 
-def _over_threads(n, run):
-    """Call ``run(lo, hi)`` on ``numba.get_num_threads()`` contiguous slices of
-    ``0..n`` at once, from a thread pool kept per thread count (the kernels
-    release the GIL); re-raises the first error of any slice."""
+def _over_threads(n, run, threads=None):
+    """Call ``run(lo, hi)`` on ``threads`` (default ``numba.get_num_threads()``)
+    contiguous slices of ``0..n`` at once, from a thread pool kept per thread
+    count (the kernels release the GIL); re-raises the first error of any slice."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
-    threads = max(1, min(int(numba.get_num_threads()), n))
+    if threads is None:
+        threads = int(numba.get_num_threads())
+    threads = max(1, min(int(threads), n))
     if threads == 1:
         run(0, n)
         return
@@ -258,32 +260,31 @@ class Dragonhunt(Game):
         fresh seed; each game's choices come from its own stream keyed by
         ``seed``. ``observations`` also writes the observation of the seat to
         play after every decision. Returns the decisions made."""
-        from numba import config as numba_config, get_num_threads, set_num_threads
         from . import playout as P
         n = len(states)
         masks = np.zeros((n, R.NUM_ACTIONS), dtype=np.int8)
         counts = np.zeros(n, dtype=np.int64)
         obs = np.zeros((n if observations else 1, O.OBS_SIZE), dtype=np.float32)
         P.prepare(states, masks, counts)
-        args = (states, masks, counts, int(steps), np.uint64(seed), bool(observations), obs,
-                int(config.num_players), int(config.max_hands))
-        if threads <= 1:
-            return int(P.random_play(*args))
-        before = get_num_threads()
-        set_num_threads(min(int(threads), numba_config.NUMBA_NUM_THREADS))
-        try:
-            return int(P.random_play_parallel(*args))
-        finally:
-            set_num_threads(before)
+        done = np.zeros(n, dtype=np.int64)
+
+        def run(lo, hi):
+            # the one-row dummy ``obs`` is never read without observations
+            done[lo] = P.random_play(states[lo:hi], masks[lo:hi], counts[lo:hi], int(steps),
+                                     np.uint64(seed), bool(observations),
+                                     obs[lo:hi] if observations else obs,
+                                     int(config.num_players), int(config.max_hands))
+        _over_threads(n, run, threads=max(1, int(threads)))
+        return int(done.sum())
 
     def compiled_entry_points(self):
         """Every compiled entry point (see ``Game.compiled_entry_points``), each
         run on a freshly reset batch of two 2-player games with the adapters'
         argument types: the batched ``reset``, ``step`` (action -1, so only
         the kernel's compile is timed), ``legal_mask`` and ``observe``; the
-        vector kernels (``vec_step`` serial and parallel, ``vec_observe``
-        parallel); the bare-core playout (``bench_playout`` serial and on 2
-        threads); the invariant checker (``check_state``) and the random-play
+        vector kernels (``vec_step``, one kernel for any thread count;
+        ``vec_observe`` on threads); the bare-core playout (``bench_playout``
+        serial and on 2 threads); the invariant checker (``check_state``) and the random-play
         fuzzer (``invariants.fuzz``, one short game); MCTS's ``playout``."""
         from . import invariants as I
         config = self.make_config(num_players=2, max_hands=1)
@@ -320,7 +321,7 @@ class Dragonhunt(Game):
             ("vec_observe threads", lambda: self.vec_observe(
                 fresh(), players, np.zeros((size, O.OBS_SIZE), dtype=np.float32), True)),
             ("bench_playout serial", lambda: self.bench_playout(fresh(), config, 2, 0, threads=1)),
-            ("bench_playout parallel", lambda: self.bench_playout(fresh(), config, 2, 0, threads=2)),
+            ("bench_playout threads", lambda: self.bench_playout(fresh(), config, 2, 0, threads=2)),
             ("check_state", lambda: self.check_state(fresh()[:1].copy())),
             ("fuzz", lambda: I.fuzz(self.new_states(1), np.ones(1, dtype=np.uint64), 2, 1,
                                     np.uint64(2), 40)),

@@ -7,7 +7,8 @@ leave the record's bytes unchanged). Used by the test suite; handy for anyone
 changing the rules core.
 """
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from dragongym.envs.core.rng import draw_below
 from .constants import NUM_UNITS, UNITS_PER_COLOUR, MAX_PLAYERS, COTTAGE
@@ -30,7 +31,7 @@ INVARIANT_NAMES = {
 }
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def same_bytes(x, y):
     """Two contiguous record arrays hold the same bytes."""
     vx = x.view(np.uint8)
@@ -43,7 +44,7 @@ def same_bytes(x, y):
     return True
 
 
-@njit(cache=True)
+@rules_jit
 def check_state(S, b):
     s = S[b]
     n = int(s['num_players'])
@@ -89,7 +90,7 @@ def check_state(S, b):
     return 0
 
 
-@njit(cache=True)
+@rules_jit
 def fuzz(S, seeds, num_players, max_hands, stream, max_steps):
     """Play one complete random game per record of S (seeded by ``seeds``),
     checking every position. Returns (decisions, first_error_code, error_game)."""

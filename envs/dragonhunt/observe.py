@@ -14,7 +14,8 @@ fixed terrain is not repeated in every observation: it is the same for every
 game (``data.TERRAIN``) and a network learns it per cell.
 """
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from . import data as D
 from .constants import MAX_PLAYERS, NUM_UNITS, UNITS_PER_COLOUR, NUM_BEINGS, NUM_CARD_KINDS, DECK_SIZE
@@ -99,13 +100,13 @@ O_DEAD = LAYOUT["dead"][0]
 O_RESERVE = LAYOUT["reserve"][0]
 
 
-@njit(cache=True)
+@rules_jit
 def bp(cell, plane):
     """Index of (cell, plane) inside the observation."""
     return O_BOARD + cell * NUM_PLANES + plane
 
 
-@njit(cache=True)
+@rules_jit
 def observe_one(S, b, me, obs):
     """Write game b as seat ``me`` may know it into ``obs`` (float32[OBS_SIZE])."""
     s = S[b]
@@ -233,7 +234,7 @@ def observe_one(S, b, me, obs):
         obs[O_CONTEXT + 11] = (st + 1) / 19.0
 
 
-@njit(cache=True)
+@rules_jit
 def observe_batch(S, players, obs):
     for b in range(S.shape[0]):
         observe_one(S, b, int(players[b]), obs[b])

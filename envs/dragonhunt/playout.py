@@ -3,16 +3,19 @@ throughput measurement, and a quick way to generate positions).
 
 Each game draws its actions from its own counter-based stream, so results do
 not depend on the batch size; finished games restart with a fresh seed.
+There is no ``prange`` twin: ``Dragonhunt.bench_playout`` runs ``random_play``
+on slices of the batch from Python threads, so no parallel entry point relinks
+the whole core on a cold cache.
 """
 import numpy as np
-from numba import njit, prange
 
+from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import draw_below, mix64
 from . import rules as R
 from .observe import observe_one
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def _pick(mask, count, stream, counter):
     r = draw_below(stream, counter, count)
     for a in range(mask.shape[0]):
@@ -23,7 +26,7 @@ def _pick(mask, count, stream, counter):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def _play_one(S, b, masks, counts, steps, stream, with_obs, obs, num_players, max_hands):
     done = 0
     for t in range(steps):
@@ -41,28 +44,22 @@ def _play_one(S, b, masks, counts, steps, stream, with_obs, obs, num_players, ma
     return done
 
 
-@njit(cache=True)
+@rules_jit
 def prepare(S, masks, counts):
     """Fill ``masks``/``counts`` for the positions of S (call after reset)."""
     for b in range(S.shape[0]):
         counts[b] = R.fill_mask(S, b, masks[b])
 
 
-@njit(cache=True)
+@rules_jit(nogil=True)
 def random_play(S, masks, counts, steps, stream, with_obs, obs, num_players, max_hands):
-    """``steps`` random decisions in every game of S, serially. Returns the total."""
+    """``steps`` random decisions in every game of S. Returns the total.
+
+    Each game draws from its own stream keyed by its seed, so a batch split
+    into slices run on several threads (the GIL released) plays the same
+    games as the whole batch run at once."""
     total = 0
     for t in range(steps):
         for b in range(S.shape[0]):
             total += _play_one(S, b, masks, counts, 1, stream, with_obs, obs, num_players, max_hands)
     return total
-
-
-@njit(cache=True, parallel=True)
-def random_play_parallel(S, masks, counts, steps, stream, with_obs, obs, num_players, max_hands):
-    """As ``random_play`` with the games spread over threads (prange)."""
-    B = S.shape[0]
-    done = np.zeros(B, dtype=np.int64)
-    for b in prange(B):
-        done[b] = _play_one(S, b, masks, counts, steps, stream, with_obs, obs, num_players, max_hands)
-    return done.sum()

@@ -12,13 +12,13 @@ cost over three minutes), for no speed the threads do not give.
 
 Kept in its own module so the rules core (``rules/``) compiles as before.
 """
-from numba import njit
+from dragongym.envs.core.jit import rules_jit
 
 from . import rules as R
 from .observe import observe_one
 
 
-@njit(cache=True, nogil=True)
+@rules_jit(nogil=True)
 def vec_step_serial(S, actions, masks, counts, errors, with_obs, obs):
     """For each b with actions[b] >= 0: E_* code into errors[b] (game untouched on
     error), else apply, next mask into masks[b], its count into counts[b], and
@@ -41,7 +41,7 @@ def vec_step_serial(S, actions, masks, counts, errors, with_obs, obs):
                 observe_one(S, b, p if p >= 0 else 0, obs[b])
 
 
-@njit(cache=True, nogil=True)
+@rules_jit(nogil=True)
 def observe_rows(S, players, obs):
     """``observe_one`` for every game of ``S`` (the GIL released, for threads)."""
     for b in range(S.shape[0]):

@@ -43,3 +43,52 @@ def test_only_the_driver_loops_over_a_batch():
     driver = ast.parse((RULES_DIR / "driver.py").read_text())
     names = {f.name for f in ast.walk(driver) if isinstance(f, ast.FunctionDef)}
     assert {"reset_batch", "step_batch", "mask_batch"} <= names
+
+
+# ------------------------------------------------------------------ compile layout (envs/README.md)
+GAME_DIR = RULES_DIR.parent
+COMPILED = sorted(RULES_DIR.glob("*.py")) + [GAME_DIR / f"{m}.py" for m in
+                                              ("observe", "invariants", "playout", "vector_kernels")]
+"""Every module of the game that holds compiled code."""
+
+
+def compiled_functions():
+    """name -> (module, decorator source) of every function decorated in ``COMPILED``."""
+    out = {}
+    for path in COMPILED:
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.decorator_list:
+                out[node.name] = (path.name, ast.unparse(node.decorator_list[0]))
+    return out
+
+
+def compiled_call_sites(names):
+    """name -> number of calls to it from the compiled functions (``f(...)`` or ``R.f(...)``)."""
+    sites = dict.fromkeys(names, 0)
+    for path in COMPILED:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                if name in sites:
+                    sites[name] += 1
+    return sites
+
+
+def test_every_compiled_function_uses_rules_jit():
+    """``rules_jit`` (envs/core/jit.py) compiles each function once whatever
+    integer types and constants its callers pass; a bare ``njit`` would again
+    compile one copy per caller's argument types."""
+    bare = {n: d for n, (m, d) in compiled_functions().items() if not d.startswith("rules_jit")}
+    assert not bare, f"compiled with something other than rules_jit: {bare}"
+
+
+def test_a_function_with_one_compiled_caller_is_inlined_into_it():
+    """numba finalises every separately compiled function with its whole callee
+    tree linked in, so a function called from one place only is compiled into
+    that place (``rules_jit(inline=True)``): one LLVM pass over it, not two."""
+    funcs = compiled_functions()
+    sites = compiled_call_sites(funcs)
+    apart = sorted(n for n, k in sites.items() if k == 1 and "inline=True" not in funcs[n][1])
+    assert not apart, f"called from one compiled place but compiled apart: {apart}"

@@ -8,7 +8,8 @@ frozen into the compiled code as constants: the sections import them from here
 so that each is built once.
 """
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from dragongym.envs.core.rng import draw_below
 from .. import data as D
@@ -149,7 +150,7 @@ AC_END, AC_DO_OR_DIE, AC_STRIKE_CASTLE = 0, 1, 2
 
 
 # the decision the rules wait for
-@njit(cache=True)
+@rules_jit
 def pose(S, b, phase, player):
     """Ask seat ``player`` for a decision of kind ``phase``; always returns True."""
     s = S[b]
@@ -159,7 +160,7 @@ def pose(S, b, phase, player):
 
 
 # ================================================================ randomness
-@njit(cache=True)
+@rules_jit
 def roll(S, b, n):
     """Next draw of game b's stream, uniform on 0..n-1.
 
@@ -177,13 +178,13 @@ def roll(S, b, n):
     return x
 
 
-@njit(cache=True)
+@rules_jit
 def d6(S, b):
     """One six-sided die."""
     return roll(S, b, 6) + 1
 
 
-@njit(cache=True)
+@rules_jit
 def table_result(column, total):
     """Brimstone combat table lookup (totals clamped to the printed range)."""
     t = total
@@ -195,45 +196,45 @@ def table_result(column, total):
 
 
 # ================================================================ seats
-@njit(cache=True)
+@rules_jit
 def left_of(S, b, p):
     """The seat to the LEFT of p (seats count up to the left; 2.3, 7.511)."""
     return (p + 1) % int(S[b]['num_players'])
 
 
-@njit(cache=True)
+@rules_jit
 def right_of(S, b, p):
     """The seat to the RIGHT of p (6.1)."""
     n = int(S[b]['num_players'])
     return (p - 1 + n) % n
 
 
-@njit(cache=True)
+@rules_jit
 def current_player(S, b):
     s = S[b]
     return int(s['round_order'][s['order_pos']])
 
 
 # ================================================================ units and cells
-@njit(cache=True)
+@rules_jit
 def unit_base(colour):
     """Index of colour's hero; its 39 counters follow (see constants)."""
     return int(colour) * UNITS_PER_COLOUR
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def is_player_colour(S, b, c):
     return c >= 0 and c < int(S[b]['num_players'])
 
 
-@njit(cache=True)
+@rules_jit
 def clear_flags(S, b, u, flags):
     """Clear the ``flags`` bits of unit u (uint8-safe in JIT and Python)."""
     s = S[b]
     s['unit_flags'][u] = int(s['unit_flags'][u]) & (0xFF ^ flags)
 
 
-@njit(cache=True)
+@rules_jit
 def set_loc(S, b, u, loc):
     """Move unit u to ``loc`` keeping the per-cell occupancy caches exact."""
     s = S[b]
@@ -249,7 +250,7 @@ def set_loc(S, b, u, loc):
         check_pickups(S, b, int(UNIT_COLOUR[u]))
 
 
-@njit(cache=True)
+@rules_jit
 def being_at(S, b, cell):
     """Lair slot (0/1) of the being on ``cell``, or -1."""
     s = S[b]
@@ -259,20 +260,20 @@ def being_at(S, b, cell):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def counter_at(S, b, cell):
     """True if any unit, being or the dragon is on ``cell``."""
     s = S[b]
     return s['cell_count'][cell] > 0 or being_at(S, b, cell) >= 0 or s['dragon_cell'] == cell
 
 
-@njit(cache=True)
+@rules_jit
 def is_vacant_field(S, b, cell):
     """An empty non-structure space (for placements, banishment, revival, eagle)."""
     return SPACE[cell] == cell and IS_STRUCTURE[cell] == 0 and not counter_at(S, b, cell)
 
 
-@njit(cache=True)
+@rules_jit
 def units_on(S, b, cell, out):
     """Write the units on ``cell`` into ``out``; return their count."""
     s = S[b]
@@ -288,7 +289,7 @@ def units_on(S, b, cell, out):
     return n
 
 
-@njit(cache=True)
+@rules_jit
 def unit_of_type_on(S, b, cell, t, flags_forbidden):
     """A unit of type t on ``cell`` (skipping units with any of ``flags_forbidden``), or -1.
 
@@ -312,7 +313,7 @@ def unit_of_type_on(S, b, cell, t, flags_forbidden):
     return best
 
 
-@njit(cache=True)
+@rules_jit
 def wielder_option(S, b, cell, flags_forbidden):
     """The sword-wielding knight on ``cell`` when other knights share the space
     (so "a knight" would not name him), or -1. Offered as A_WIELDER."""
@@ -333,7 +334,7 @@ def wielder_option(S, b, cell, flags_forbidden):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def unit_choice(S, b, cell, code, flags_forbidden):
     """The unit named by a type choice (0..3) or WIELDER on ``cell``."""
     if code == WIELDER:
@@ -341,39 +342,39 @@ def unit_choice(S, b, cell, code, flags_forbidden):
     return unit_of_type_on(S, b, cell, code, flags_forbidden)
 
 
-@njit(cache=True)
+@rules_jit
 def choice_action(code):
     return A_WIELDER if code == WIELDER else A_TYPE0 + code
 
 
-@njit(cache=True)
+@rules_jit
 def action_choice(a):
     return WIELDER if a == A_WIELDER else a - A_TYPE0
 
 
-@njit(cache=True)
+@rules_jit
 def home_castle(S, b, p):
     return int(CASTLE_CELL[S[b]['kingdom'][p]])
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def home_village(S, b, p):
     return int(VILLAGE_CELL[S[b]['kingdom'][p]])
 
 
-@njit(cache=True)
+@rules_jit
 def home_cottage(S, b, p):
     return int(COTTAGE_CELL[S[b]['kingdom'][p]])
 
 
-@njit(cache=True)
+@rules_jit
 def controls(S, b, p, cell):
     """Seat p occupies the structure on ``cell`` (12.33: control = occupy)."""
     s = S[b]
     return s['cell_count'][cell] > 0 and s['cell_colour'][cell] == p
 
 
-@njit(cache=True)
+@rules_jit
 def is_paralyzed(S, b, u):
     """15.67: next to the Paralyzer, outside castle/village/cottage, not wielding a sword."""
     s = S[b]
@@ -390,7 +391,7 @@ def is_paralyzed(S, b, u):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def unit_defense(S, b, u, vs_dragon):
     """Defence total without the die: strength + terrain (9.7), harried -2 (15.665),
     sword +2 against units and beings (13.4; not against Brimstone, 14.42)."""
@@ -405,7 +406,7 @@ def unit_defense(S, b, u, vs_dragon):
     return v
 
 
-@njit(cache=True)
+@rules_jit
 def can_move(S, b, u):
     """A unit may spend movement points: on the board, healed (9.5), not harried
     (15.665), not paralyzed (15.67)."""
@@ -417,7 +418,7 @@ def can_move(S, b, u):
     return not is_paralyzed(S, b, u)
 
 
-@njit(cache=True)
+@rules_jit
 def force_size(S, b, p):
     s = S[b]
     n = 0
@@ -432,7 +433,7 @@ FIRST_INDEX = np.array(FIRST_OF_TYPE, dtype=np.int64)   # type -> first index in
 TYPE_COUNT = np.array(COUNT_OF_TYPE, dtype=np.int64)    # type -> counters of that type
 
 
-@njit(cache=True)
+@rules_jit
 def unit_at(S, b, p, t, loc):
     """The first counter of seat p and type t whose location is ``loc`` (a cell
     or a LOC_* code), or -1."""
@@ -444,7 +445,7 @@ def unit_at(S, b, p, t, loc):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def units_at(S, b, p, t, loc):
     """How many counters of seat p and type t are at ``loc``."""
     s = S[b]
@@ -456,25 +457,25 @@ def units_at(S, b, p, t, loc):
     return n
 
 
-@njit(cache=True)
+@rules_jit
 def reserve_unit(S, b, p, t):
     """A counter of seat p and type t never yet in play (12.411), or -1."""
     return unit_at(S, b, p, t, LOC_RESERVE)
 
 
-@njit(cache=True)
+@rules_jit
 def dead_unit(S, b, p, t):
     """A counter of seat p and type t in the dead pile (12.3), or -1."""
     return unit_at(S, b, p, t, LOC_DEAD)
 
 
-@njit(cache=True)
+@rules_jit
 def count_dead(S, b, p, t):
     return units_at(S, b, p, t, LOC_DEAD)
 
 
 # ================================================================ magesword (13) and markers (15.635)
-@njit(cache=True)
+@rules_jit
 def sword_home(S, b, p):
     """Where a materialising or returning sword lies: the home castle if p
     controls it, else the home cottage (13.11, 13.31)."""
@@ -484,7 +485,7 @@ def sword_home(S, b, p):
     return home_cottage(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit
 def check_pickups(S, b, p):
     """The hero (or, with the hero dead, a knight) takes up a sword lying where
     he stands (13.2, 13.21, 13.3); the wielder picks up the magical defense
@@ -514,7 +515,7 @@ def check_pickups(S, b, p):
         s['md_cottage'][p] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def materialise_sword(S, b, p):
     """13.1: three wounds earned -> the sword appears at home."""
     s = S[b]
@@ -522,7 +523,7 @@ def materialise_sword(S, b, p):
     check_pickups(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit
 def unit_leaves_play(S, b, u, loc):
     """Bookkeeping when unit u is killed: the sword returns home (13.3) and
     the magical defense markers it carried are lost (14.43). With the hero
@@ -542,7 +543,7 @@ def unit_leaves_play(S, b, u, loc):
         check_pickups(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit
 def kill_unit(S, b, u, by_demon):
     """A unit dies: to its dead pile; the Demon's victims except the Hero are out
     of play for good (15.63); the Hero it kills goes to the dead pile, to come
@@ -559,7 +560,7 @@ def kill_unit(S, b, u, by_demon):
         unit_leaves_play(S, b, u, LOC_DEAD)
 
 
-@njit(cache=True)
+@rules_jit
 def wound_unit(S, b, u):
     """A unit is wounded: straight to its home cottage to heal (9.5, 9.613);
     killed instead if that cottage is flamed (9.52); a wounded non-player
@@ -577,7 +578,7 @@ def wound_unit(S, b, u):
     s['unit_flags'][u] = (s['unit_flags'][u] & F_HARRIED) | F_WOUNDED
 
 
-@njit(cache=True)
+@rules_jit
 def sniper_flees(S, b, u):
     """9.645: a sniper that survives an attack by a being or Brimstone flees to its
     home village (if that village is empty or its own; otherwise it stays)."""
@@ -593,7 +594,7 @@ def sniper_flees(S, b, u):
 
 
 # ================================================================ Fantastic Beings: pile, lairs
-@njit(cache=True)
+@rules_jit
 def being_off_board(S, b, slot, for_good):
     """Take the being of ``slot`` off the board: face down into the pile, or out of
     the game for good (the slain Demon, 15.634). The lair waits for a redraw."""
@@ -605,7 +606,7 @@ def being_off_board(S, b, slot, for_good):
     s['slot_loc'][slot] = -1
 
 
-@njit(cache=True)
+@rules_jit
 def settle_in_lair(S, b, slot):
     """Put the being of ``slot`` in its lair. Units found there are ambushed and
     killed, and so is another being (9.511), which goes to the pile (the caller
@@ -637,7 +638,7 @@ def settle_in_lair(S, b, slot):
     s['slot_loc'][slot] = lair
 
 
-@njit(cache=True)
+@rules_jit
 def refill_lairs(S, b):
     """Every empty lair gets a being drawn at random from the face-down pile (1.2,
     7.513, 8.331, 15.4; the drawn one may be the one just put back)."""
@@ -668,7 +669,7 @@ def refill_lairs(S, b):
             return
 
 
-@njit(cache=True)
+@rules_jit
 def being_to_pile(S, b, slot):
     """The being leaves the board face down into the pile; a new one is drawn
     for its lair (8.33, 8.331)."""
@@ -676,7 +677,7 @@ def being_to_pile(S, b, slot):
     refill_lairs(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def being_to_lair(S, b, slot):
     """The being returns to its lair (8.321, 9.51, 15.13). A counter found there
     is ambushed and killed; if it is Brimstone, the being dies (9.511)."""
@@ -689,7 +690,7 @@ def being_to_lair(S, b, slot):
     refill_lairs(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def being_killed(S, b, slot, by_hero_or_dragon, killer_player):
     """A being is killed (7.513, 15.4): into the pile, and a new one drawn. The
     Demon dies only to the Hero or Brimstone and then leaves the game for good,
@@ -711,7 +712,7 @@ def being_killed(S, b, slot, by_hero_or_dragon, killer_player):
     refill_lairs(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def being_wounded(S, b, slot):
     """Wounded beings go home to their lair (9.51, 7.514); the Demon and the Troll
     shrug off wounds (15.632, 15.6011)."""

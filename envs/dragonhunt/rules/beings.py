@@ -1,7 +1,8 @@
 """The Fantastic Being round (8) and the beings' powers (15): the controlled
 being's move and power, the second being's random move, and the ten powers."""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from .. import data as D
 from ..constants import (
@@ -27,7 +28,7 @@ from .players_round import (
 
 
 # ================================================================ the Fantastic Being round (8)
-@njit(cache=True)
+@rules_jit(inline=True)
 def being_round_first(S, b):
     """8.1: the holder of the Being Choice Marker selects, moves and uses one being.
 
@@ -61,7 +62,7 @@ def being_round_first(S, b):
         return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def being_round_second(S, b):
     """8.2-8.23: the other being moves at random, its direction chosen from two
     dice by the holder of the Second Being Marker."""
@@ -81,7 +82,7 @@ def being_round_second(S, b):
     return pose(S, b, PH_SECOND_DIE, int(s['second_player']))
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def being_power(S, b):
     """Offer the first player the power of the being he moved (8.1, 15.6);
     returns True when a decision is posed, False when the power is spent.
@@ -129,13 +130,13 @@ def being_power(S, b):
     return False          # the Paralyzer's power needs no decision (15.67)
 
 
-@njit(cache=True)
+@rules_jit
 def being_done(S, b):
     S[b]['being_step'] = BP_DONE
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_being_select(S, b, p, mask):
     """Legal actions of PH_BEING_SELECT: cell of the Fantastic Being to use (8.1).
 
@@ -146,7 +147,7 @@ def mask_being_select(S, b, p, mask):
             mask[s['slot_loc'][k]] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_being_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_SELECT: cell of the Fantastic
     Being to use (8.1).
@@ -158,7 +159,7 @@ def act_being_select(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def controlled_move_budget(S, b):
     """Movement of the first player's being this move: its rating, or the
     Berserker's second rating on his second move (15.62 "3M/3M")."""
@@ -169,7 +170,7 @@ def controlled_move_budget(S, b):
     return int(BEING_MOVE[k])
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def can_leave_board(dist, budget):
     """8.332: the controlled being's movement is sufficient to leave the board:
     some space it reaches (``dist`` from ``reach``) lies on the edge with at
@@ -182,7 +183,7 @@ def can_leave_board(dist, budget):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_being_move(S, b, p, mask):
     """Legal actions of PH_BEING_MOVE: destination cell of the controlled being (its own
     cell = stay); DONE = off the board (8.332).
@@ -203,7 +204,7 @@ def mask_being_move(S, b, p, mask):
         mask[A_DONE] = 1                               # 8.332: move it off the board
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_being_move(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_MOVE: destination cell of the
     controlled being (its own cell = stay); DONE = off the board (8.332).
@@ -222,7 +223,7 @@ def act_being_move(S, b, p, a):
 BA_SURVIVED, BA_KILLED, BA_BANISH, BA_ATTACKER_LOST = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@rules_jit
 def being_attack(S, b, slot, cell):
     """An attack-capable being (15.2) attacks the counter on ``cell`` by the rules
     of the combat segment (9.45): one die each plus strengths and terrain.
@@ -289,7 +290,7 @@ def being_attack(S, b, slot, cell):
     return BA_SURVIVED if (k == DEMON or k == TROLL) else BA_ATTACKER_LOST
 
 
-@njit(cache=True)
+@rules_jit
 def can_be_attacked_by_being(S, b, slot, cell, controller):
     """Counters a being may attack from where it stands: a unit or the other being
     on an adjacent field space (never a structure, 9.616, 15.7, nor Brimstone,
@@ -317,7 +318,7 @@ def can_be_attacked_by_being(S, b, slot, cell, controller):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def any_being_target(S, b, slot, controller):
     s = S[b]
     here = int(s['slot_loc'][slot])
@@ -329,7 +330,7 @@ def any_being_target(S, b, slot, controller):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_being_target(S, b, p, mask):
     """Legal actions of PH_BEING_TARGET: cell the being's power or attack is aimed at; DONE
     = none.
@@ -357,7 +358,7 @@ def mask_being_target(S, b, p, mask):
             mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_being_target(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_TARGET: cell the being's power
     or attack is aimed at; DONE = none.
@@ -407,7 +408,7 @@ def act_being_target(S, b, p, a):
 
 
 # ================================================================ the powers (15.6)
-@njit(cache=True)
+@rules_jit
 def disperse(S, b, slot):
     """15.64: every unit and being next to the Disperser (not Brimstone, not in a
     structure) goes straight away from it, to the farthest vacant space within
@@ -446,7 +447,7 @@ def disperse(S, b, slot):
                 set_loc(S, b, int(units[i]), dest)
 
 
-@njit(cache=True)
+@rules_jit
 def banish(S, b, slot, cell, dest):
     """15.611: the Banisher's beaten foe on ``cell`` is sent to the empty space
     ``dest``; the Banisher (lair slot ``slot``) then takes the space it emptied,
@@ -464,7 +465,7 @@ def banish(S, b, slot, cell, dest):
         s['slot_loc'][slot] = cell
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_banish_dest(S, b, p, mask):
     """Legal actions of PH_BANISH_DEST: empty cell the Banisher sends the loser to (15.611).
 
@@ -474,7 +475,7 @@ def mask_banish_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_banish_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BANISH_DEST: empty cell the Banisher
     sends the loser to (15.611).
@@ -485,7 +486,7 @@ def act_banish_dest(S, b, p, a):
     return being_done(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def vacant_next_to(S, b, cell):
     """Some vacant field space adjacent to ``cell``."""
     for i in range(int(NUM_NEIGHBOURS[cell])):
@@ -494,7 +495,7 @@ def vacant_next_to(S, b, cell):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def mark_vacant_next_to(S, b, cell, mask):
     for i in range(int(NUM_NEIGHBOURS[cell])):
         c = int(NEIGHBOURS[cell, i])
@@ -502,7 +503,7 @@ def mark_vacant_next_to(S, b, cell, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_eagle_dest(S, b, p, mask):
     """Legal actions of PH_EAGLE_DEST: cell the Eagle carries the unit to (15.662).
 
@@ -512,7 +513,7 @@ def mask_eagle_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_eagle_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_EAGLE_DEST: cell the Eagle carries
     the unit to (15.662).
@@ -524,7 +525,7 @@ def act_eagle_dest(S, b, p, a):
     return pose(S, b, PH_EAGLE_LAND, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_eagle_land(S, b, p, mask):
     """Legal actions of PH_EAGLE_LAND: cell the Eagle itself lands on (15.6641).
 
@@ -533,7 +534,7 @@ def mask_eagle_land(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['eagle_cell']), mask)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_eagle_land(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_EAGLE_LAND: cell the Eagle itself
     lands on (15.6641).
@@ -544,7 +545,7 @@ def act_eagle_land(S, b, p, a):
     return being_done(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def dragon_row_direction(S, b, cell):
     """Direction from ``cell`` along a straight hex row to Brimstone, or 0 (15.65)."""
     s = S[b]
@@ -560,7 +561,7 @@ def dragon_row_direction(S, b, cell):
     return 0
 
 
-@njit(cache=True)
+@rules_jit
 def charm_path_ok(S, b, d, k):
     """The charmed Brimstone can go k spaces in direction d without leaving the
     board or running into the Charmer."""
@@ -573,7 +574,7 @@ def charm_path_ok(S, b, d, k):
     return True
 
 
-@njit(cache=True)
+@rules_jit
 def charm_dragon(S, b, d, k):
     """15.65, 15.651, 15.652: move Brimstone k spaces; he attacks where he lands
     (or the castle or village he crosses, 7.45). Charmed out of his lair he is
@@ -586,7 +587,7 @@ def charm_dragon(S, b, d, k):
     dragon_walk(S, b, d, k)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_charm(S, b, p, mask):
     """Legal actions of PH_CHARM: CHARM actions / DONE (15.65).
 
@@ -603,7 +604,7 @@ def mask_charm(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_charm(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CHARM: CHARM actions / DONE (15.65).
 
@@ -619,7 +620,7 @@ def act_charm(S, b, p, a):
     return being_done(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def own_units_anywhere(S, b, p, near, in_structures):
     """Some healthy unit of p on the board: within eight spaces of ``near``
     outside castles, villages and cottages (the Eagle's cargo, 15.66, 15.661),
@@ -636,7 +637,7 @@ def own_units_anywhere(S, b, p, near, in_structures):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def can_revive(S, b, p):
     s = S[b]
     base = unit_base(p)
@@ -646,7 +647,7 @@ def can_revive(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_revive_type(S, b, p, mask):
     """Legal actions of PH_REVIVE_TYPE: TYPE actions / DONE (15.68).
 
@@ -660,7 +661,7 @@ def mask_revive_type(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_revive_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REVIVE_TYPE: TYPE actions / DONE
     (15.68).
@@ -673,7 +674,7 @@ def act_revive_type(S, b, p, a):
     return pose(S, b, PH_REVIVE_CELL, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_revive_cell(S, b, p, mask):
     """Legal actions of PH_REVIVE_CELL: empty cell next to the Revivor where the revived
     unit comes back (15.681).
@@ -683,7 +684,7 @@ def mask_revive_cell(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['slot_loc'][s['active_slot']]), mask)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_revive_cell(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REVIVE_CELL: empty cell next to the
     Revivor where the revived unit comes back (15.681).
@@ -701,7 +702,7 @@ def act_revive_cell(S, b, p, a):
     return being_done(S, b)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_teleport_unit(S, b, p, mask):
     """Legal actions of PH_TELEPORT_UNIT: cell of the own unit to teleport / DONE; then TYPE
     if that cell holds several (sel_cell set).
@@ -724,7 +725,7 @@ def mask_teleport_unit(S, b, p, mask):
         mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_teleport_unit(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_TELEPORT_UNIT: cell of the own unit
     to teleport / DONE; then TYPE if that cell holds several (sel_cell set).
@@ -753,7 +754,7 @@ def act_teleport_unit(S, b, p, a):
     return pose(S, b, PH_TELEPORT_DEST, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_teleport_dest(S, b, p, mask):
     """Legal actions of PH_TELEPORT_DEST: cell next to the Teleporter (15.69).
 
@@ -762,7 +763,7 @@ def mask_teleport_dest(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['slot_loc'][s['active_slot']]), mask)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_teleport_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_TELEPORT_DEST: cell next to the
     Teleporter (15.69).
@@ -775,7 +776,7 @@ def act_teleport_dest(S, b, p, a):
 
 
 # ================================================================ the second being: the uncontrolled move (8.2, 8.3)
-@njit(cache=True)
+@rules_jit
 def random_target(S, b, slot, controller):
     """A target picked by the dice, for beings nobody controls (8.211)."""
     s = S[b]
@@ -796,7 +797,7 @@ def random_target(S, b, slot, controller):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def random_vacant_field(S, b):
     n = 0
     for c in range(NC):
@@ -813,7 +814,7 @@ def random_vacant_field(S, b):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def uncontrolled_attack(S, b, slot, cell):
     """An attack by a being moved at random (8.3431): no one uses its power to
     advantage (8.211), so a Banisher's victim lands on a random empty space
@@ -836,7 +837,7 @@ def uncontrolled_attack(S, b, slot, cell):
 BEING_SECOND_MOVE = D.BEING_SECOND_MOVE
 
 
-@njit(cache=True)
+@rules_jit
 def random_being_move(S, b, slot, d):
     """8.2-8.35: the second being moves its full movement in a straight line in
     direction d, stopping as the rules say, then acts on a blocking counter.
@@ -913,7 +914,7 @@ def random_being_move(S, b, slot, d):
             being_attack(S, b, slot, t)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_second_die(S, b, p, mask):
     """Legal actions of PH_SECOND_DIE: DIE0/DIE1: direction of the second being (8.21).
 
@@ -922,7 +923,7 @@ def mask_second_die(S, b, p, mask):
     mask[A_DIE1] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_second_die(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_SECOND_DIE: DIE0/DIE1: direction of
     the second being (8.21).

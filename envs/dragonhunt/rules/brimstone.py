@@ -2,7 +2,8 @@
 attacks on units, beings and structures, and the dragon cards (7.6) with what
 they make the attacking player choose."""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from ..constants import (
     CARD_ATTACKS_CASTLE_OF_CHOICE, CARD_ATTACKS_COTTAGE_OF_CHOICE, CARD_ATTACKS_VILLAGE_OF_CHOICE,
@@ -27,7 +28,7 @@ from .base import (
 
 
 # ================================================================ Brimstone's round (6, 7.1-7.3)
-@njit(cache=True)
+@rules_jit
 def enter_brimstone_round(S, b):
     s = S[b]
     s['stage'] = ST_BRIMSTONE
@@ -36,14 +37,14 @@ def enter_brimstone_round(S, b):
     s['round_cut_short'] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def brimstone_moves(S, b):
     """6.1, 6.11: one move per player, two each in a two-player game."""
     n = int(S[b]['num_players'])
     return 2 * n if n == 2 else n
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def brimstone_mover(S, b):
     """6, 6.1: the first mover, then passing to the RIGHT."""
     s = S[b]
@@ -52,7 +53,7 @@ def brimstone_mover(S, b):
     return (int(s['dragon_first']) - i + n) % n
 
 
-@njit(cache=True)
+@rules_jit
 def after_dragon_part(S, b, r):
     """Book one part of his round: 0 done -> next mover, 1 structure attacked ->
     round over (7.541), 2 left the board -> same mover rolls over (7.42)."""
@@ -63,7 +64,7 @@ def after_dragon_part(S, b, r):
         s['round_cut_short'] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def brimstone_round(S, b):
     """Run Brimstone's round until a player must choose a die or the round ends."""
     s = S[b]
@@ -89,7 +90,7 @@ def brimstone_round(S, b):
         return pose(S, b, PH_DRAGON_DIE, brimstone_mover(S, b))
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_brimstone_round(S, b):
     """9.841, 9.843: rage ends with his next round; 7.67: the nap ends."""
     s = S[b]
@@ -102,7 +103,7 @@ def end_brimstone_round(S, b):
     s['being_moves'] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_dragon_die(S, b, p, mask):
     """Legal actions of PH_DRAGON_DIE: DIE0/DIE1: direction of Brimstone's normal move
     (7.11).
@@ -112,7 +113,7 @@ def mask_dragon_die(S, b, p, mask):
     mask[A_DIE1] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_dragon_die(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_DRAGON_DIE: DIE0/DIE1: direction of
     Brimstone's normal move (7.11).
@@ -125,7 +126,7 @@ def act_dragon_die(S, b, p, a):
 
 
 # ================================================================ Brimstone: his rage, his walk and his attacks (7.4, 7.5, 9.84)
-@njit(cache=True)
+@rules_jit
 def set_enraged(S, b):
     """9.84, 9.841: the ENRAGED counter goes in until the end of his next round."""
     s = S[b]
@@ -133,13 +134,13 @@ def set_enraged(S, b):
     s['enraged_until'] = s['brimstone_rounds'] + 1
 
 
-@njit(cache=True)
+@rules_jit
 def enraged_penalty(S, b):
     """9.842: -2 on every roll taken by, or against, an enraged Brimstone."""
     return 2 if S[b]['enraged'] else 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def weakest_on(S, b, cell):
     """The occupant that falls first when a structure loses occupants: men-at-arms,
     then snipers, knights, the hero (the owner's obvious choice)."""
@@ -151,7 +152,7 @@ def weakest_on(S, b, cell):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def troll_retreats(S, b, slot):
     """15.60111: a Troll 'wounded' by Brimstone retreats one space towards his lair
     into a vacant space (the nearest such space, lowest cell first). The rule
@@ -171,7 +172,7 @@ def troll_retreats(S, b, slot):
         s['slot_loc'][slot] = best
 
 
-@njit(cache=True)
+@rules_jit
 def dragon_attacks_piece(S, b, cell):
     """7.43, 7.51: Brimstone attacks every counter on ``cell`` on the Single Piece
     column: 2 dice + defence + terrain, -2 if he is enraged."""
@@ -205,7 +206,7 @@ def dragon_attacks_piece(S, b, cell):
                 being_wounded(S, b, slot)        # 7.514
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def dragon_attacks_structure(S, b, cell):
     """7.53: an attack on a castle, village or cottage: 2 dice + the structure's
     value (occupants' strength not added, 7.531); a vacant structure needs no
@@ -223,7 +224,7 @@ def dragon_attacks_structure(S, b, cell):
     s['enraged'] = 0
 
 
-@njit(cache=True)
+@rules_jit
 def flame_cottage(S, b, k):
     """7.68: the cottage of kingdom k is flamed: everyone in it dies; healing there
     stops until repaired (12.2). Magical defense markers there are unharmed."""
@@ -236,7 +237,7 @@ def flame_cottage(S, b, k):
         kill_unit(S, b, int(units[i]), False)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def card_attacks_cottage(S, b, k):
     """7.65: a dragon card's attack on a cottage: unless the defender rolls 10 or
     more on two dice the cottage is flamed. Counts as revenge (9.841). Choices:
@@ -248,7 +249,7 @@ def card_attacks_cottage(S, b, k):
     s['enraged'] = 0
 
 
-@njit(cache=True)
+@rules_jit
 def dragon_to_lair(S, b):
     """Brimstone goes home. A trespasser found there enrages him and is attacked
     (7.46)."""
@@ -259,14 +260,14 @@ def dragon_to_lair(S, b):
         dragon_attacks_piece(S, b, LAIR_CELL)
 
 
-@njit(cache=True)
+@rules_jit
 def dragon_strikes_structure(S, b, cell):
     """Fly to a structure, attack it, return to the lair (7.45, 7.541, 7.63)."""
     dragon_attacks_structure(S, b, SPACE[cell])
     dragon_to_lair(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def card_flames_cottage(S, b, k):
     """7.68: a FLAMES COTTAGE card: the cottage of kingdom k is flamed, no roll.
     Flaming is his attack on that cottage, so (as for 7.65) it appeases his rage
@@ -276,7 +277,7 @@ def card_flames_cottage(S, b, k):
     dragon_to_lair(S, b)
 
 
-@njit(cache=True)
+@rules_jit
 def dragon_walk(S, b, d, dist):
     """Move Brimstone ``dist`` spaces in direction d, one part of his round (7.4).
 
@@ -315,7 +316,7 @@ def dragon_walk(S, b, d, dist):
 
 
 # ================================================================ the dragon cards (7.6)
-@njit(cache=True)
+@rules_jit(inline=True)
 def draw_dragon_card(S, b):
     """Draw the top card of the shuffled deck (1.3, 7.6): uniformly among those
     left, so no order exists to leak. Choice (the rulebook is silent): drawn
@@ -343,7 +344,7 @@ def draw_dragon_card(S, b):
     return -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def resolve_dragon_card(S, b, p):
     """7.6: draw a dragon card and carry it out. Returns True if a decision is posed."""
     s = S[b]
@@ -384,7 +385,7 @@ def resolve_dragon_card(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def affect_force(S, b, p, kill):
     """Kill or wound every unit of the attacking force (table results, 7.644)."""
     s = S[b]
@@ -398,7 +399,7 @@ def affect_force(S, b, p, kill):
                 wound_unit(S, b, u)
 
 
-@njit(cache=True)
+@rules_jit
 def affect_area(S, b, p, radius, kill):
     """7.641-7.643: every counter within ``radius`` of Brimstone, outside castles
     and villages (cottages give no cover, 7.6412), plus any attacker inside a
@@ -426,7 +427,7 @@ def affect_area(S, b, p, radius, kill):
                 being_wounded(S, b, slot)
 
 
-@njit(cache=True)
+@rules_jit
 def start_casualties(S, b, p, k, kill, after):
     """The attacking player picks k of his attackers to die or be wounded (7.645);
     with k or fewer attackers they all fall."""
@@ -440,7 +441,7 @@ def start_casualties(S, b, p, k, kill, after):
     return pose(S, b, PH_CASUALTY, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_casualty(S, b, p, mask):
     """Legal actions of PH_CASUALTY: cell of the attacker that falls (7.645).
 
@@ -454,7 +455,7 @@ def mask_casualty(S, b, p, mask):
             mask[loc] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_casualty(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CASUALTY: cell of the attacker that
     falls (7.645).
@@ -487,7 +488,7 @@ def act_casualty(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def structure_of(S, b, k, terrain):
     if terrain == CASTLE:
         return int(CASTLE_CELL[k])
@@ -496,7 +497,7 @@ def structure_of(S, b, k, terrain):
     return int(COTTAGE_CELL[k])
 
 
-@njit(cache=True)
+@rules_jit
 def your_structure(S, b, p, terrain):
     """7.63-7.632: the structure of the type that p owns: the home one if p still
     has it; the only one p holds; -2 when p holds several others (the player to
@@ -521,7 +522,7 @@ def your_structure(S, b, p, terrain):
     return -2
 
 
-@njit(cache=True)
+@rules_jit
 def strike_structure_card(S, b, cell):
     """A dragon card sends Brimstone against a structure (7.62, 7.63): a cottage
     is flamed unless the defender rolls 10+ (7.65); a castle or village is
@@ -533,7 +534,7 @@ def strike_structure_card(S, b, cell):
         dragon_strikes_structure(S, b, cell)
 
 
-@njit(cache=True)
+@rules_jit
 def strike_your_castle(S, b, p):
     """The 2nd/3rd wound column: 'Brimstone attacks your castle and returns to his
     lair' (castle chosen as for the ATTACKS YOUR cards, 7.63)."""
@@ -547,7 +548,7 @@ def strike_your_castle(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def card_structure_terrain(kind):
     if kind == CARD_ATTACKS_CASTLE_OF_CHOICE or kind == CARD_ATTACKS_YOUR_CASTLE:
         return CASTLE
@@ -556,7 +557,7 @@ def card_structure_terrain(kind):
     return COTTAGE
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_card_struct(S, b, p, mask):
     """Legal actions of PH_CARD_STRUCT: cell of the structure a dragon card sends him to
     (7.62, 7.631).
@@ -574,7 +575,7 @@ def mask_card_struct(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_card_struct(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CARD_STRUCT: cell of the structure a
     dragon card sends him to (7.62, 7.631).
@@ -589,7 +590,7 @@ def act_card_struct(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def fly_six(S, b):
     """7.66: one die for the direction; six spaces, attacking everything he passes
     over or lands on; a castle, village or cottage on the way ends the flight with
@@ -618,7 +619,7 @@ def fly_six(S, b):
             dragon_attacks_piece(S, b, c)
 
 
-@njit(cache=True)
+@rules_jit
 def five_move_legal(S, b, cell):
     """7.62, the five spaces of your choice: one hex in any direction, on the
     board, never into a space he has already been on this move (the hexes of a
@@ -639,7 +640,7 @@ def five_move_legal(S, b, cell):
     return True
 
 
-@njit(cache=True)
+@rules_jit
 def five_move_next(S, b, p):
     """Ask p for the next space of the five-space move (7.62), or end it: he
     attacks what he ends on (a castle or village on the structure column, a
@@ -667,7 +668,7 @@ def five_move_next(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_five_move(S, b, p, mask):
     """Legal actions of PH_FIVE_MOVE: cell next to Brimstone for the five-space move (7.62).
 
@@ -680,7 +681,7 @@ def mask_five_move(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_five_move(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_FIVE_MOVE: cell next to Brimstone
     for the five-space move (7.62).

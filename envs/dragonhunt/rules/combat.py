@@ -1,7 +1,8 @@
 """Combat in the Player's round (9.4-9.8): melee and snipers, wounds, assaults
 on castles and villages, and the Dragon Attack segment."""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from ..constants import (
     COL_DO_OR_DIE, COL_FIRST_WOUND, COL_LATER_WOUND, COTTAGE, DEMON, HERO, KNIGHT, MAN_AT_ARMS,
@@ -28,7 +29,7 @@ from .magesword import end_game, slaying_battle, wound_brimstone
 
 
 # ================================================================ the combat segment (9.4-9.7)
-@njit(cache=True)
+@rules_jit(inline=True)
 def can_attack(S, b, u):
     """9.43, 9.44, 13.4, 15.665, 15.67: may this unit make a normal attack now?"""
     s = S[b]
@@ -40,7 +41,7 @@ def can_attack(S, b, u):
     return True
 
 
-@njit(cache=True)
+@rules_jit
 def is_attack_target(S, b, u, cell, snipe):
     """Can unit u (of the player in his round) attack the counter on ``cell``?
 
@@ -77,7 +78,7 @@ def is_attack_target(S, b, u, cell, snipe):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def unit_has_attack(S, b, u, snipe):
     s = S[b]
     loc = int(s['unit_loc'][u])
@@ -94,7 +95,7 @@ def unit_has_attack(S, b, u, snipe):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def attack_options(S, b, p, cell, out):
     """Attack options of p's units on ``cell``: types 0..3, and 4 for a snipe.
     Writes them into ``out``; returns the count."""
@@ -121,7 +122,7 @@ def attack_options(S, b, p, cell, out):
     return n
 
 
-@njit(cache=True)
+@rules_jit
 def attacker_for(S, b, p, cell, option):
     """The unit of p on ``cell`` that makes the attack ``option`` (type or 4=snipe)."""
     s = S[b]
@@ -138,7 +139,7 @@ def attacker_for(S, b, p, cell, option):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def defender_types(S, b, cell, out):
     """Types present among the defenders on ``cell``; returns the count."""
     n = 0
@@ -152,7 +153,7 @@ def defender_types(S, b, cell, out):
     return n
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def strongest_defender(S, b, cell):
     """The defender a non-player garrison puts up (its strongest unit)."""
     order = (HERO, KNIGHT, MAN_AT_ARMS, SNIPER)
@@ -163,7 +164,7 @@ def strongest_defender(S, b, cell):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def resolve_melee(S, b, u, cell, defender, snipe):
     """9.45-9.483: one attacker against one defender (a unit, or the being on
     ``cell`` when ``defender`` is -1). Snipes: 9.641-9.643.
@@ -217,7 +218,7 @@ def resolve_melee(S, b, u, cell, defender, snipe):
             wound_unit(S, b, u)
 
 
-@njit(cache=True)
+@rules_jit
 def occupy_candidates(S, b, p):
     """9.612: attackers of the emptied structure still next to it ("any or all"
     of them: after some have moved in, the others may follow). Attacking units
@@ -236,7 +237,7 @@ def occupy_candidates(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def after_melee(S, b, p):
     """9.612: an emptied structure may be occupied by its adjacent attackers."""
     if occupy_candidates(S, b, p):
@@ -244,7 +245,7 @@ def after_melee(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_combat_select(S, b, p, mask):
     """Legal actions of PH_COMBAT_SELECT: cell with the attacking unit / DONE ends the
     combat segment (9.4).
@@ -262,7 +263,7 @@ def mask_combat_select(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_combat_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_SELECT: cell with the
     attacking unit / DONE ends the combat segment (9.4).
@@ -282,7 +283,7 @@ def act_combat_select(S, b, p, a):
     return pose(S, b, PH_COMBAT_TYPE, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_combat_type(S, b, p, mask):
     """Legal actions of PH_COMBAT_TYPE: TYPE or SNIPE.
 
@@ -297,7 +298,7 @@ def mask_combat_type(S, b, p, mask):
             mask[A_TYPE0 + tmp[i]] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_combat_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_TYPE: TYPE or SNIPE.
 
@@ -309,7 +310,7 @@ def act_combat_type(S, b, p, a):
     return pose(S, b, PH_COMBAT_TARGET, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_combat_target(S, b, p, mask):
     """Legal actions of PH_COMBAT_TARGET: cell attacked.
 
@@ -323,7 +324,7 @@ def mask_combat_target(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_combat_target(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_TARGET: cell attacked.
 
@@ -349,7 +350,7 @@ def act_combat_target(S, b, p, a):
     return after_melee(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit
 def mask_defender(S, b, p, mask):
     """Legal actions of PH_SNIPE_TYPE: TYPE of the defender the sniper fires at (9.6421);
     PH_DEFENDER: TYPE of the unit that defends a castle/village (9.61, defender decides).
@@ -362,7 +363,7 @@ def mask_defender(S, b, p, mask):
         mask[choice_action(int(tmp[i]))] = 1
 
 
-@njit(cache=True)
+@rules_jit
 def act_defender(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_SNIPE_TYPE: TYPE of the defender the
     sniper fires at (9.6421); PH_DEFENDER: TYPE of the unit that defends a castle/village
@@ -377,7 +378,7 @@ def act_defender(S, b, p, a):
     return after_melee(S, b, q)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_occupy(S, b, p, mask):
     """Legal actions of PH_OCCUPY: cell of an adjacent attacker that moves into the won
     structure / DONE (9.612).
@@ -393,7 +394,7 @@ def mask_occupy(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_occupy(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_OCCUPY: cell of an adjacent attacker
     that moves into the won structure / DONE (9.612).
@@ -417,7 +418,7 @@ def act_occupy(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_combat_segment(S, b, p):
     s = S[b]
     base = unit_base(p)
@@ -432,7 +433,7 @@ def end_combat_segment(S, b, p):
 
 
 # ================================================================ the Dragon Attack segment (9.8, 13, 14)
-@njit(cache=True)
+@rules_jit
 def force_capacity(S, b, p, cell):
     """How many of p's units on ``cell`` may join the attack on Brimstone: the
     units standing next to him, or one per hexside a structure of p's shares with
@@ -448,7 +449,7 @@ def force_capacity(S, b, p, cell):
     return int(s['cell_count'][cell])
 
 
-@njit(cache=True)
+@rules_jit
 def in_force_on(S, b, p, cell):
     s = S[b]
     n = 0
@@ -459,7 +460,7 @@ def in_force_on(S, b, p, cell):
     return n
 
 
-@njit(cache=True)
+@rules_jit
 def force_candidate(S, b, p, cell, t):
     """A unit of type t on ``cell`` that may join the force now, or -1 (9.81,
     9.861: no snipers; the hero or a sword-wielder attacks alone).
@@ -494,7 +495,7 @@ def force_candidate(S, b, p, cell, t):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def force_wielder(S, b, p, cell):
     """The sword-wielding knight on ``cell`` as a choice of its own (A_WIELDER):
     when other knights share his space and the force is still empty (14.41)."""
@@ -507,7 +508,7 @@ def force_wielder(S, b, p, cell):
     return h
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def any_force_candidate(S, b, p):
     s = S[b]
     dc = int(s['dragon_cell'])
@@ -519,7 +520,7 @@ def any_force_candidate(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def force_strength(S, b, p):
     s = S[b]
     total = 0
@@ -531,7 +532,7 @@ def force_strength(S, b, p):
     return total
 
 
-@njit(cache=True)
+@rules_jit
 def join_force(S, b, p, u):
     """Add unit u to the force; the hero and a sword-wielder attack alone at once
     (9.81, 14.41)."""
@@ -542,7 +543,7 @@ def join_force(S, b, p, u):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_dragon_force(S, b, p, mask):
     """Legal actions of PH_DRAGON_FORCE: cell of a unit joining the attack on Brimstone /
     DONE attacks (9.8).
@@ -558,7 +559,7 @@ def mask_dragon_force(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_dragon_force(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_DRAGON_FORCE: cell of a unit joining
     the attack on Brimstone / DONE attacks (9.8).
@@ -584,7 +585,7 @@ def act_dragon_force(S, b, p, a):
     return join_force(S, b, p, force_candidate(S, b, p, a, last))
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_force_type(S, b, p, mask):
     """Legal actions of PH_FORCE_TYPE: TYPE joining from a structure (9.86).
 
@@ -597,7 +598,7 @@ def mask_force_type(S, b, p, mask):
         mask[A_WIELDER] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_force_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_FORCE_TYPE: TYPE joining from a
     structure (9.86).
@@ -609,7 +610,7 @@ def act_force_type(S, b, p, a):
     return join_force(S, b, p, force_candidate(S, b, p, int(s['sel_cell']), a - A_TYPE0))
 
 
-@njit(cache=True)
+@rules_jit
 def launch_dragon_attack(S, b, p):
     """The force is complete: a sword-wielder fights the slaying battle (14),
     anyone else tries to wound (9.82). True if a decision is posed."""
@@ -628,7 +629,7 @@ def launch_dragon_attack(S, b, p):
     return wound_attempt(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit
 def wound_attempt(S, b, p):
     """9.82: total strength + two dice, -2 if enraged, -2 in his lair (9.71);
     the first-wound, later-wound or do-or-die column. Waking him from his nap
@@ -650,7 +651,7 @@ def wound_attempt(S, b, p):
     return apply_wound_result(S, b, p, table_result(col, total))
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def apply_wound_result(S, b, p, r):
     """Carry out a result of the wound / do-or-die columns. True if a decision is posed."""
     if r == R_ALL_KILLED or r == R_ALL_WOUNDED:
@@ -673,7 +674,7 @@ def apply_wound_result(S, b, p, r):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def dragon_segment(S, b):
     """Run the Dragon Attack segment of the current player until a decision or its
     end. Its force is chosen through PH_DRAGON_FORCE; the attack rolls here."""

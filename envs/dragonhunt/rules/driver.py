@@ -9,7 +9,8 @@ calls ``advance`` again. Under ``NUMBA_DISABLE_JIT=1`` the same code runs as
 plain Python and must give the same bytes.
 """
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from dragongym.envs.core.rng import draw_below
 from ..state import STATE_DTYPE
@@ -56,7 +57,7 @@ E_OK, E_RANGE, E_ILLEGAL, E_OVER = 0, 1, 2, 3
 
 
 # ================================================================ the legal mask and the effect of a decision
-@njit(cache=True)
+@rules_jit
 def fill_mask(S, b, mask):
     """mask[a] = 1 iff action a is legal for ``to_play`` now. Returns the count.
 
@@ -137,7 +138,7 @@ def fill_mask(S, b, mask):
     return count
 
 
-@njit(cache=True)
+@rules_jit
 def do_action(S, b, a):
     """Carry out legal action a of the pending decision through its section's
     ``act_*`` function. Returns True if that posed the next decision itself
@@ -212,7 +213,7 @@ def do_action(S, b, a):
 
 
 # ================================================================ the sequence of play (5)
-@njit(cache=True)
+@rules_jit
 def advance(S, b):
     """Run forced and chance-only steps until some seat must decide (or the end):
     the sequence of play (5), one stage (``ST_*``) at a time; each stage's
@@ -258,7 +259,7 @@ def advance(S, b):
             return
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def settle(S, b, mask):
     """Leave ``mask`` holding the legal actions of the position reached; with
     ``auto_single``, first apply every lone legal action. Returns the count."""
@@ -275,7 +276,7 @@ def settle(S, b, mask):
             advance(S, b)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def apply_trusted(S, b, a, mask):
     """Apply action a, known to be legal (it came from this position's mask).
     On return ``mask`` holds the next position's legal actions; returns their count."""
@@ -286,7 +287,7 @@ def apply_trusted(S, b, a, mask):
     return settle(S, b, mask)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
     record is untouched. On success ``mask`` holds the next legal actions."""
@@ -302,7 +303,7 @@ def apply_action(S, b, a, mask):
     return E_OK
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def reset_game(S, b, seed, num_players, max_hands, auto_single):
     """Zero record b and deal a new game (1-3)."""
     S[b] = BLANK[0]
@@ -318,13 +319,13 @@ def reset_game(S, b, seed, num_players, max_hands, auto_single):
 
 
 # ================================================================ batched entry points
-@njit(cache=True)
+@rules_jit
 def reset_batch(S, seeds, num_players, max_hands, auto_single):
     for b in range(S.shape[0]):
         reset_game(S, b, seeds[b], num_players, max_hands, auto_single)
 
 
-@njit(cache=True)
+@rules_jit
 def step_batch(S, actions, errors):
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     for b in range(S.shape[0]):
@@ -334,13 +335,13 @@ def step_batch(S, actions, errors):
             errors[b] = 0
 
 
-@njit(cache=True)
+@rules_jit
 def mask_batch(S, masks):
     for b in range(S.shape[0]):
         fill_mask(S, b, masks[b])
 
 
-@njit(cache=True)
+@rules_jit
 def random_playout(S, b, max_steps, stream):
     """Play random legal actions (its own counter-based stream ``stream``) until
     the end or ``max_steps``; returns the number of decisions made. For tests

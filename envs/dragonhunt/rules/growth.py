@@ -1,6 +1,6 @@
 """The growth phase (12): re-supply, repair, replacements and reinforcements
 (placed as in the set-up, ``setup.placement_round``)."""
-from numba import njit
+from dragongym.envs.core.jit import rules_jit
 
 from ..constants import CARDS_PER_PLAYER, KNIGHT, MAN_AT_ARMS, SNIPER
 from ..state import LOC_DEAD
@@ -12,7 +12,7 @@ from .brimstone import enter_brimstone_round
 
 
 # ================================================================ the growth phase (12)
-@njit(cache=True)
+@rules_jit(inline=True)
 def enter_growth(S, b):
     """12.1 re-supply, 12.2 repair, then 12.3 replacements: the hero and knights
     come back home (12.34, 12.341) at once; men-at-arms and snipers go to a
@@ -57,7 +57,7 @@ def enter_growth(S, b):
     s['placer'] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def controlled_villages(S, b, p):
     n = 0
     last = -1
@@ -68,13 +68,13 @@ def controlled_villages(S, b, p):
     return n, last
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def replacement_type(S, b, p):
     s = S[b]
     return MAN_AT_ARMS if s['reinf_left'][p, 0] > 0 else SNIPER
 
 
-@njit(cache=True)
+@rules_jit
 def place_replacement(S, b, p, village):
     s = S[b]
     t = replacement_type(S, b, p)
@@ -82,7 +82,7 @@ def place_replacement(S, b, p, village):
     s['reinf_left'][p, 0 if t == MAN_AT_ARMS else 1] -= 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def growth_replacements(S, b):
     s = S[b]
     n = int(s['num_players'])
@@ -117,7 +117,7 @@ def growth_replacements(S, b):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_repl_village(S, b, p, mask):
     """Legal actions of PH_REPL_VILLAGE: cell of the controlled village receiving a
     replacement (12.33).
@@ -128,7 +128,7 @@ def mask_repl_village(S, b, p, mask):
             mask[VILLAGE_CELL[k]] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_repl_village(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REPL_VILLAGE: cell of the controlled
     village receiving a replacement (12.33).
@@ -138,7 +138,7 @@ def act_repl_village(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_growth(S, b):
     """12.53: the last to place opens the next hand's Brimstone round; a hand limit
     truncates the game as a draw."""

@@ -3,7 +3,8 @@ wound marker, and its wielder's battle against Brimstone ends the game.
 (The sword counter's bookkeeping, which every move and death touches, is in
 ``base``.)"""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from .base import (
     MAGESWORD_PLUS, PH_NONE, ST_OVER, UNIT_ATTACK, UNIT_TYPE, d6, kill_unit, materialise_sword,
@@ -12,7 +13,7 @@ from .brimstone import set_enraged
 
 
 # ================================================================ the magesword (13) and the slaying (14)
-@njit(cache=True)
+@rules_jit(inline=True)
 def wound_brimstone(S, b, p):
     """9.83, 9.84, 13.1: a wound marker; he becomes enraged; the third marker makes
     the magesword appear."""
@@ -25,7 +26,7 @@ def wound_brimstone(S, b, p):
     s['do_or_die'] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def slaying_battle(S, b, p, u):
     """13.5-14.43: the sword-wielder's attempt to kill Brimstone. Magical defense
     = strength + the Mage Sword Chart (+2 markers per Demon slain, 15.635);
@@ -58,7 +59,7 @@ def slaying_battle(S, b, p, u):
                 return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_game(S, b, winner):
     """Brimstone is slain: the slayer wins (rank 1, +1), the others share last
     place (rank 2) and -1."""

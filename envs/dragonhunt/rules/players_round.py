@@ -3,7 +3,8 @@ cards and the round order they set, each player's movement (terrain costs,
 stacking) and his segments in turn, the end of the turn. Also the shortest
 paths of the movement rules, which the Fantastic Beings share (15.1)."""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from ..constants import (
     CARDS_PER_PLAYER, COTTAGE, MAX_PLAYERS, NUM_UNITS, PARALYZER, UNITS_PER_COLOUR,
@@ -23,7 +24,7 @@ from .combat import dragon_segment
 
 
 # ================================================================ the card segment (9.1)
-@njit(cache=True)
+@rules_jit
 def enter_card_segment(S, b):
     s = S[b]
     s['stage'] = ST_CARDS
@@ -32,7 +33,7 @@ def enter_card_segment(S, b):
         s['card_played'][p] = -1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def card_segment(S, b):
     """9.11: each player in turn lays one card face down (hidden from the others
     until 9.12 turns them over)."""
@@ -52,7 +53,7 @@ def card_segment(S, b):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_card(S, b, p, mask):
     """Legal actions of PH_CARD: CARD actions (9.11).
 
@@ -63,7 +64,7 @@ def mask_card(S, b, p, mask):
             mask[A_CARD0 + i] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_card(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CARD: CARD actions (9.11).
 
@@ -74,7 +75,7 @@ def act_card(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def determine_round_order(S, b):
     """9.12-9.125: the round order from the movement cards played.
 
@@ -157,7 +158,7 @@ def determine_round_order(S, b):
 
 
 # ================================================================ the Player's round (9.2-11)
-@njit(cache=True)
+@rules_jit(inline=True)
 def player_round(S, b):
     """9.2: each player in round order takes his movement, combat and dragon
     attack segments; then 10: the turn ends. True if a decision is posed."""
@@ -197,7 +198,7 @@ def player_round(S, b):
         s['segment'] = SEG_START
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_players_round(S, b):
     """10, 11: the turn is over; harried units turn face up again (15.6641); after
     the fourth turn comes the growth phase (12)."""
@@ -219,7 +220,7 @@ MODE_UNIT, MODE_GROUND_BEING, MODE_FLYING_BEING = 0, 1, 2
 UNREACHED = 127
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def paralyzer_cell(S, b):
     s = S[b]
     for k in range(2):
@@ -228,7 +229,7 @@ def paralyzer_cell(S, b):
     return -1
 
 
-@njit(cache=True)
+@rules_jit
 def reach(S, b, src, budget, mode, p, dist):
     """Cheapest cost from ``src`` to every cell within ``budget`` (``UNREACHED``
     beyond it), written into ``dist``.
@@ -294,7 +295,7 @@ def reach(S, b, src, budget, mode, p, dist):
     return dist
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def cell_has_exit(S, b, p, cell):
     """Some space next to ``cell`` that p's units may enter with the points left."""
     s = S[b]
@@ -312,7 +313,7 @@ def cell_has_exit(S, b, p, cell):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def movable_types(S, b, cell, out):
     """Types of the seat's units on ``cell`` that may move; returns the count."""
     n = 0
@@ -328,7 +329,7 @@ def movable_types(S, b, cell, out):
     return n
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_move_select(S, b, p, mask):
     """Legal actions of PH_MOVE_SELECT: cell with a unit to move / DONE ends the movement
     segment (9.3).
@@ -345,7 +346,7 @@ def mask_move_select(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_move_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_SELECT: cell with a unit to
     move / DONE ends the movement segment (9.3).
@@ -364,7 +365,7 @@ def act_move_select(S, b, p, a):
     return pose(S, b, PH_MOVE_TYPE, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_move_type(S, b, p, mask):
     """Legal actions of PH_MOVE_TYPE: TYPE of the unit to move from a structure.
 
@@ -376,7 +377,7 @@ def mask_move_type(S, b, p, mask):
         mask[choice_action(int(tmp[i]))] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_move_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_TYPE: TYPE of the unit to move
     from a structure.
@@ -387,7 +388,7 @@ def act_move_type(S, b, p, a):
     return pose(S, b, PH_MOVE_DEST, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_move_dest(S, b, p, mask):
     """Legal actions of PH_MOVE_DEST: destination cell (9.312).
 
@@ -401,7 +402,7 @@ def mask_move_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_move_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_DEST: destination cell (9.312).
 
@@ -415,7 +416,7 @@ def act_move_dest(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def stacking_penalty(S, b, p):
     """9.14: outside castles, villages and cottages, a space holding more than one
     unit at the end of movement loses them all to the replacement pile."""
@@ -430,7 +431,7 @@ def stacking_penalty(S, b, p):
                 kill_unit(S, b, int(units[j]), False)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def end_movement_segment(S, b, p):
     s = S[b]
     stacking_penalty(S, b, p)                  # 9.14

@@ -2,7 +2,8 @@
 kingdoms, the garrisons and the placement (also used by the growth phase's
 reinforcements, 12.5)."""
 import numpy as np
-from numba import njit
+
+from dragongym.envs.core.jit import rules_jit
 
 from ..constants import (
     CARDS_PER_PLAYER, DECK_SIZE, KNIGHT, MAN_AT_ARMS, MAX_PLAYERS, NUM_BEINGS, NUM_UNITS,
@@ -17,7 +18,7 @@ from .brimstone import enter_brimstone_round
 
 
 # ================================================================ set-up (1-3)
-@njit(cache=True)
+@rules_jit(inline=True)
 def setup_game(S, b):
     """1.1-1.3 and 2.1-2.3: dragon in his lair, two beings drawn for the Cave and
     the Hollow Tree, deck shuffled (drawn at random when needed, so its order
@@ -61,7 +62,7 @@ def setup_game(S, b):
     s['kingdoms_chosen'] = 0
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def setup_roll_off(S, b):
     """2.1, 2.2: everyone rolls one die; the HIGHEST UNTIED roll goes first; if no
     roll is untied everybody rolls again."""
@@ -82,7 +83,7 @@ def setup_roll_off(S, b):
             return best
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def kingdom_round(S, b):
     """3.1: each player in set-up order (2.3) chooses a kingdom; then 3.2 garrisons
     the unused ones and 3.3 sets aside six men-at-arms and two knights each for
@@ -103,7 +104,7 @@ def kingdom_round(S, b):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def choose_kingdom(S, b, p, k):
     """3.1, 3.11: the hero and four knights go into the castle, two snipers and six
     men-at-arms into the village; nothing into the cottage."""
@@ -122,7 +123,7 @@ def choose_kingdom(S, b, p, k):
         set_loc(S, b, base + 15 + i, village)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_kingdom(S, b, p, mask):
     """Legal actions of PH_KINGDOM: cell: castle of the kingdom chosen (3.1).
 
@@ -138,7 +139,7 @@ def mask_kingdom(S, b, p, mask):
             mask[CASTLE_CELL[k]] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_kingdom(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_KINGDOM: cell: castle of the kingdom
     chosen (3.1).
@@ -150,7 +151,7 @@ def act_kingdom(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def garrison_unused_kingdoms(S, b):
     """3.2-3.22: two knights of an unused colour in each vacant castle, four
     men-at-arms in each vacant village (non-player counters)."""
@@ -173,7 +174,7 @@ def garrison_unused_kingdoms(S, b):
         colour += 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def placement_legal(S, b, p, cell):
     """3.41-3.45 (also 12.5): a vacant field space, not next to the lairs or an
     enemy structure (static table), and not next to an enemy unit."""
@@ -191,7 +192,7 @@ def placement_legal(S, b, p, cell):
     return True
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def any_placement(S, b, p):
     for c in range(NC):
         if placement_legal(S, b, p, c):
@@ -199,7 +200,7 @@ def any_placement(S, b, p):
     return False
 
 
-@njit(cache=True)
+@rules_jit
 def placement_round(S, b):
     """3.31, 3.32, 12.5-12.52: one unit at a time in rotation to the left from
     ``place_start``; men-at-arms first, then knights; a player who has placed
@@ -232,7 +233,7 @@ def placement_round(S, b):
         return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def place_unit(S, b, cell):
     s = S[b]
     p = int(s['placer'])
@@ -244,7 +245,7 @@ def place_unit(S, b, cell):
     s['placer'] = left_of(S, b, p)
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def mask_place(S, b, p, mask):
     """Legal actions of PH_PLACE: cell: set-up / reinforcement placement (3.3, 12.5); DONE
     only if none legal.
@@ -268,7 +269,7 @@ def mask_place(S, b, p, mask):
             mask[c] = 1
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def act_place(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_PLACE: cell: set-up / reinforcement
     placement (3.3, 12.5); DONE only if none legal.
@@ -278,7 +279,7 @@ def act_place(S, b, p, a):
     return False
 
 
-@njit(cache=True)
+@rules_jit(inline=True)
 def finish_setup(S, b):
     """3.51, 3.52, 6: the first player takes the Being Choice Marker, the one with
     the last set-up turn the Second Being Marker and the first dragon move."""
