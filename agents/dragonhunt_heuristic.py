@@ -208,7 +208,7 @@ class DragonhuntHeuristic(Agent):
         for a in legal:
             s = copy_state(state)
             self.game.determinize(s, me, rng)
-            self.game.step(s, np.array([a], dtype=np.int64), err)
+            self.game.step(s, np.array([a], dtype=np.int32), err)
             v = seat_score(s, me) - (seat_score(s, leader(s, me)) if leader(s, me) >= 0 else 0)
             v += self._dragon_position_score(s, me) + 1e-6 * rng.random()
             if V.is_over(s):

@@ -226,7 +226,7 @@ class LeagueEnv(gymnasium.Wrapper):
 
     def outcome(self):
         """The :class:`dragongym.envs.core.outcome.Outcome` of the finished episode."""
-        return outcome_of(self.env.unwrapped._states, self.game_spec.num_seats, self.game_spec.utility)
+        return outcome_of(self.env.unwrapped.states, self.game_spec.num_seats, self.game_spec.utility)
 
     def _outcome_reward(self, outcome):
         seat = self.env.unwrapped.seat
@@ -238,7 +238,7 @@ class LeagueEnv(gymnasium.Wrapper):
         if not self.shaping:
             return 0.0
         single = self.env.unwrapped
-        return self.potential(single._states, single.seat)
+        return self.potential(single.states, single.seat)
 
     def action_masks(self):
         return self.env.unwrapped.action_masks()

@@ -152,7 +152,7 @@ class Game:
         raise NotImplementedError
 
     def step(self, states, actions, errors, parallel=False):
-        """Apply ``actions[b]`` to game ``b`` (skip where ``actions[b] < 0``).
+        """Apply ``actions[b]`` (int32) to game ``b`` (skip where ``actions[b] < 0``).
 
         ``errors[b]`` gets 0, or an error code with game ``b`` left unchanged.
         """

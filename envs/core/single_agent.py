@@ -207,6 +207,12 @@ class SingleAgentEnv(gymnasium.Env):
     def close(self):
         pass
 
+    @property
+    def states(self):
+        """The game's state record as a one-record array: a live view, for
+        reading (outcomes, shaping potentials); write through ``step`` only."""
+        return self._states
+
     # ------------------------------------------------------------ internals
     @property
     def _rec(self):

@@ -108,7 +108,7 @@ ST_SETUP_KINGDOM, ST_SETUP_PLACE, ST_BRIMSTONE, ST_BEING_FIRST, ST_BEING_SECOND,
     ST_CARDS, ST_PLAYER, ST_GROWTH_REPL, ST_GROWTH_PLACE, ST_OVER = range(10)
 PH_NONE = 0
 PH_KINGDOM = 1        # cell: castle of the kingdom chosen (3.1)
-PH_PLACE = 2          # cell: set-up / reinforcement placement (3.3, 12.5); DONE only if none legal
+PH_PLACE = 2          # cell: set-up / reinforcement placement (3.3, 12.5); posed only when one is legal
 PH_DRAGON_DIE = 3     # DIE0/DIE1: direction of Brimstone's normal move (7.11)
 PH_BEING_SELECT = 4   # cell of the Fantastic Being to use (8.1)
 PH_BEING_MOVE = 5     # destination cell of the controlled being (its own cell = stay); DONE = off the board (8.332)

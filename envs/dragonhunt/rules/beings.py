@@ -28,7 +28,7 @@ from .players_round import (
 
 
 # ================================================================ the Fantastic Being round (8)
-@rules_jit(inline=True)
+@rules_jit
 def being_round_first(S, b):
     """8.1: the holder of the Being Choice Marker selects, moves and uses one being.
 
@@ -62,7 +62,7 @@ def being_round_first(S, b):
         return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def being_round_second(S, b):
     """8.2-8.23: the other being moves at random, its direction chosen from two
     dice by the holder of the Second Being Marker."""

@@ -64,7 +64,7 @@ def after_dragon_part(S, b, r):
         s['round_cut_short'] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def brimstone_round(S, b):
     """Run Brimstone's round until a player must choose a die or the round ends."""
     s = S[b]

@@ -499,7 +499,6 @@ def force_candidate(S, b, p, cell, t):
 def force_wielder(S, b, p, cell):
     """The sword-wielding knight on ``cell`` as a choice of its own (A_WIELDER):
     when other knights share his space and the force is still empty (14.41)."""
-    s = S[b]
     h = wielder_option(S, b, cell, F_IN_FORCE | F_WOUNDED | F_HARRIED)
     if h < 0 or is_paralyzed(S, b, h) or force_size(S, b, p) > 0:
         return -1

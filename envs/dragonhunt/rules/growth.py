@@ -82,7 +82,7 @@ def place_replacement(S, b, p, village):
     s['reinf_left'][p, 0 if t == MAN_AT_ARMS else 1] -= 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def growth_replacements(S, b):
     s = S[b]
     n = int(s['num_players'])
@@ -138,7 +138,7 @@ def act_repl_village(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_growth(S, b):
     """12.53: the last to place opens the next hand's Brimstone round; a hand limit
     truncates the game as a draw."""

@@ -33,7 +33,7 @@ def enter_card_segment(S, b):
         s['card_played'][p] = -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def card_segment(S, b):
     """9.11: each player in turn lays one card face down (hidden from the others
     until 9.12 turns them over)."""
@@ -158,7 +158,7 @@ def determine_round_order(S, b):
 
 
 # ================================================================ the Player's round (9.2-11)
-@rules_jit(inline=True)
+@rules_jit
 def player_round(S, b):
     """9.2: each player in round order takes his movement, combat and dragon
     attack segments; then 10: the turn ends. True if a decision is posed."""

@@ -83,7 +83,7 @@ def setup_roll_off(S, b):
             return best
 
 
-@rules_jit(inline=True)
+@rules_jit
 def kingdom_round(S, b):
     """3.1: each player in set-up order (2.3) chooses a kingdom; then 3.2 garrisons
     the unused ones and 3.3 sets aside six men-at-arms and two knights each for
@@ -247,8 +247,9 @@ def place_unit(S, b, cell):
 
 @rules_jit(inline=True)
 def mask_place(S, b, p, mask):
-    """Legal actions of PH_PLACE: cell: set-up / reinforcement placement (3.3, 12.5); DONE
-    only if none legal.
+    """Legal actions of PH_PLACE: cell: set-up / reinforcement placement (3.3, 12.5).
+    ``placement_round`` poses it only when some cell is legal (a player with
+    none keeps the unit in reserve).
 
     Sets ``mask[a] = 1`` for each; ``mask`` arrives zeroed."""
     s = S[b]
@@ -272,14 +273,14 @@ def mask_place(S, b, p, mask):
 @rules_jit(inline=True)
 def act_place(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_PLACE: cell: set-up / reinforcement
-    placement (3.3, 12.5); DONE only if none legal.
+    placement (3.3, 12.5).
 
     Returns True if it posed the next decision itself."""
     place_unit(S, b, a)
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def finish_setup(S, b):
     """3.51, 3.52, 6: the first player takes the Being Choice Marker, the one with
     the last set-up turn the Second Being Marker and the first dragon move."""
