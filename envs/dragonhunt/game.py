@@ -48,6 +48,7 @@ from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_nam
 from . import data as D
 from . import rules as R
 from . import observe as O
+from . import kernel as K
 from .constants import (
     UNIT_TYPE_NAMES, BEING_NAMES, TERRAIN_NAMES, MAX_PLAYERS, CASTLE, VILLAGE, COTTAGE,
     DRAGON_LAIR, BEING_LAIR, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
@@ -153,6 +154,42 @@ def _over_threads(n, run, threads=None):
         future.result()
 
 
+def _config(num_players, max_hands, auto_single, with_obs=False):
+    """``kernel.run_batch``'s int64 settings (indexes ``kernel.CFG_*``)."""
+    return np.array([num_players, max_hands, 1 if auto_single else 0, 1 if with_obs else 0],
+                    dtype=np.int64)
+
+
+# one-element stand-ins for the arguments an op does not use, with the dtypes
+# and dimensions of the real ones: the kernel keeps one compiled signature
+_NO = {"seeds": np.zeros(1, dtype=np.uint64), "actions": np.zeros(1, dtype=np.int32),
+       "errors": np.zeros(1, dtype=np.int8), "masks": np.zeros((1, R.NUM_ACTIONS), dtype=np.int8),
+       "counts": np.zeros(1, dtype=np.int64), "players": np.zeros(1, dtype=np.int8),
+       "obs": np.zeros((1, O.OBS_SIZE), dtype=np.float32), "config": _config(0, 0, 0)}
+
+
+def _run(op, states, **arrays):
+    """Call ``kernel.run_batch(op, ...)`` with ``arrays`` (the rest dummies).
+
+    Each array is handed over in the kernel's dtype; one that is not (an int64
+    action batch, a bool mask buffer) is converted, and an output so converted
+    is copied back after the call, so callers may pass any numeric arrays
+    without a second compiled signature of the kernel."""
+    args, back = [], []
+    for name, dummy in _NO.items():
+        given = arrays.get(name)
+        if given is None:
+            args.append(dummy)
+            continue
+        arr = np.ascontiguousarray(given, dtype=dummy.dtype)
+        if arr is not given and name in ("errors", "masks", "counts", "obs"):
+            back.append((given, arr))
+        args.append(arr)
+    K.run_batch(op, states, *args)
+    for given, arr in back:
+        given[...] = arr
+
+
 class Dragonhunt(Game):
     """The Dragonhunt rules core behind the generic adapters."""
 
@@ -223,18 +260,17 @@ class Dragonhunt(Game):
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         if seeds.shape != states.shape:
             raise ValueError(f"dragonhunt: {len(seeds)} seeds for {len(states)} games")
-        R.reset_batch(states, seeds, np.int64(config.num_players), np.int64(config.max_hands),
-                      np.int64(1 if config.auto_single else 0))
+        _run(K.OP_RESET, states, seeds=seeds,
+             config=_config(config.num_players, config.max_hands, config.auto_single))
 
     def step(self, states, actions, errors, parallel=False):
-        # one compiled signature: other integer dtypes would compile step_batch again
-        R.step_batch(states, np.asarray(actions, dtype=np.int32), errors)
+        _run(K.OP_STEP, states, actions=actions, errors=errors)
 
     def legal_mask(self, states, masks):
-        R.mask_batch(states, masks)
+        _run(K.OP_MASK, states, masks=masks)
 
     def observe(self, states, players, obs, parallel=False):
-        O.observe_batch(states, players, obs)
+        _run(K.OP_OBSERVE, states, players=players, obs=obs)
 
     def determinize(self, state, player, rng):
         """Resample what seat ``player`` cannot know (see ``Game.determinize``):
@@ -335,29 +371,26 @@ class Dragonhunt(Game):
     # ------------------------------------------------------------ vector fast path
     def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
         """Fused check + apply + next mask (+ observation) in one compiled pass
-        (see :meth:`dragongym.envs.core.game.Game.vec_step`)."""
-        from . import vector_kernels as V
-        with_obs = obs is not None
-        if not parallel:
-            V.vec_step_serial(states, actions, masks, counts, errors, with_obs,
-                              obs if with_obs else self._no_obs)
-            return
+        (``kernel.OP_VEC_STEP``; see :meth:`dragongym.envs.core.game.Game.vec_step`),
+        on slices of the batch from threads when ``parallel``."""
+        config = _config(0, 0, 0, with_obs=obs is not None)
 
         def run(lo, hi):
-            V.vec_step_serial(states[lo:hi], actions[lo:hi], masks[lo:hi], counts[lo:hi],
-                              errors[lo:hi], with_obs, obs[lo:hi] if with_obs else self._no_obs)
-        _over_threads(len(states), run)
+            _run(K.OP_VEC_STEP, states[lo:hi], actions=actions[lo:hi], errors=errors[lo:hi],
+                 masks=masks[lo:hi], counts=counts[lo:hi],
+                 obs=obs[lo:hi] if obs is not None else None, config=config)
+        if parallel:
+            _over_threads(len(states), run)
+        else:
+            run(0, len(states))
 
     def vec_observe(self, states, players, obs, parallel=False):
         """As :meth:`observe`, spread over threads when ``parallel``."""
         if not parallel:
-            O.observe_batch(states, players, obs)
+            self.observe(states, players, obs)
             return
-        from . import vector_kernels as V
-        _over_threads(len(states), lambda lo, hi: V.observe_rows(states[lo:hi], players[lo:hi],
-                                                                 obs[lo:hi]))
-
-    _no_obs = np.zeros((1, O.OBS_SIZE), dtype=np.float32)
+        _over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
+                                                       players=players[lo:hi], obs=obs[lo:hi]))
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):

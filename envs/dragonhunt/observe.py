@@ -232,9 +232,3 @@ def observe_one(S, b, me, obs):
     obs[O_CONTEXT + 10] = s['order_pos'] / 5.0
     if s['phase'] == PH_CARD_STRUCT:
         obs[O_CONTEXT + 11] = (st + 1) / 19.0
-
-
-@rules_jit
-def observe_batch(S, players, obs):
-    for b in range(S.shape[0]):
-        observe_one(S, b, int(players[b]), obs[b])

@@ -1,13 +1,15 @@
 """The rules package keeps the template's shape (envs/README.md): a module
 imports only from the modules above it in the order below -- ``base`` first,
 the driver last -- so the parts form no cycle and a rule's code is found in
-its part; and only the driver holds entry points that loop over a batch."""
+its part; one compiled entry point, ``kernel.run_batch``, loops over a batch
+for the adapters; and the compile layout's rules hold."""
 import ast
 from pathlib import Path
 
 import dragongym.envs.dragonhunt.rules as R
 
 RULES_DIR = Path(R.__file__).parent
+GAME_DIR = RULES_DIR.parent
 ORDER = ["base", "brimstone", "setup", "growth", "magesword", "combat", "players_round",
          "beings", "driver"]
 """What calls what: each part may call the parts before it (envs/README.md)."""
@@ -33,22 +35,27 @@ def test_each_part_imports_only_the_parts_above_it():
         assert not later, f"rules/{name}.py imports {sorted(later)}, which come after it"
 
 
-def test_only_the_driver_loops_over_a_batch():
-    """The compiled entry points Python calls (``*_batch``) live in the driver."""
-    for name in ORDER[:-1]:
+def test_only_the_kernel_loops_over_a_batch():
+    """The adapters reach the compiled core through one entry point,
+    ``kernel.run_batch`` (envs/README.md, "Compile layout"): no rules part
+    defines a batched (``*_batch``) function, and every batched operation of
+    the game class goes through ``_run``."""
+    for name in ORDER:
         tree = ast.parse((RULES_DIR / f"{name}.py").read_text())
         batch = [f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
                  and f.name.endswith("_batch")]
-        assert not batch, f"rules/{name}.py defines entry points {batch}; they belong in driver.py"
-    driver = ast.parse((RULES_DIR / "driver.py").read_text())
-    names = {f.name for f in ast.walk(driver) if isinstance(f, ast.FunctionDef)}
-    assert {"reset_batch", "step_batch", "mask_batch"} <= names
+        assert not batch, f"rules/{name}.py defines batched entry points {batch}; use kernel.run_batch"
+    kernel = ast.parse((GAME_DIR / "kernel.py").read_text())
+    assert [f.name for f in kernel.body if isinstance(f, ast.FunctionDef)] == ["run_batch"]
+    game_src = (GAME_DIR / "game.py").read_text()
+    for method in ("reset", "step", "legal_mask", "observe", "vec_step", "vec_observe"):
+        body = game_src.split(f"    def {method}(self", 1)[1].split("\n    def ", 1)[0]
+        assert "_run(K.OP_" in body or "self.observe(" in body, f"Dragonhunt.{method} bypasses run_batch"
 
 
 # ------------------------------------------------------------------ compile layout (envs/README.md)
-GAME_DIR = RULES_DIR.parent
 COMPILED = sorted(RULES_DIR.glob("*.py")) + [GAME_DIR / f"{m}.py" for m in
-                                              ("observe", "invariants", "playout", "vector_kernels")]
+                                              ("observe", "invariants", "playout", "kernel")]
 """Every module of the game that holds compiled code."""
 
 

@@ -46,6 +46,6 @@ from .combat import can_attack, force_candidate, force_strength, is_attack_targe
 from .players_round import end_players_round, enter_card_segment
 from .beings import can_be_attacked_by_being, can_revive
 from .driver import (
-    E_ILLEGAL, E_OK, E_OVER, E_RANGE, advance, apply_action, apply_trusted, fill_mask, mask_batch,
-    random_playout, reset_batch, reset_game, settle, step_batch,
+    E_ILLEGAL, E_OK, E_OVER, E_RANGE, advance, apply_action, apply_trusted, fill_mask,
+    random_playout, reset_game, settle,
 )

@@ -1,12 +1,15 @@
-"""The driver: the only compiled entry points Python calls.
+"""The driver: the sequence of play and the dispatch of decisions.
 
 ``advance`` runs forced and chance-only transitions until some seat must
 decide; the stage's section then sets ``phase`` (the pending decision,
 ``PH_*``) and ``to_play`` through ``base.pose``. ``fill_mask`` and
 ``do_action`` hand that decision to its section's ``mask_*`` and ``act_*``
 functions; ``apply_action`` checks an action against the mask, applies it and
-calls ``advance`` again. Under ``NUMBA_DISABLE_JIT=1`` the same code runs as
-plain Python and must give the same bytes.
+calls ``advance`` again. The batched entry point Python calls,
+``kernel.run_batch``, loops over games with ``reset_game``, ``apply_action``,
+``apply_trusted`` and ``fill_mask``; ``random_playout`` is the one-game
+playout of MCTS. Under ``NUMBA_DISABLE_JIT=1`` the same code runs as plain
+Python and must give the same bytes.
 """
 import numpy as np
 
@@ -316,29 +319,6 @@ def reset_game(S, b, seed, num_players, max_hands, auto_single):
     advance(S, b)
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)
     settle(S, b, mask)
-
-
-# ================================================================ batched entry points
-@rules_jit
-def reset_batch(S, seeds, num_players, max_hands, auto_single):
-    for b in range(S.shape[0]):
-        reset_game(S, b, seeds[b], num_players, max_hands, auto_single)
-
-
-@rules_jit
-def step_batch(S, actions, errors):
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-    for b in range(S.shape[0]):
-        if actions[b] >= 0:
-            errors[b] = apply_action(S, b, int(actions[b]), mask)
-        else:
-            errors[b] = 0
-
-
-@rules_jit
-def mask_batch(S, masks):
-    for b in range(S.shape[0]):
-        fill_mask(S, b, masks[b])
 
 
 @rules_jit
