@@ -41,7 +41,6 @@ Map geometry (tiles.txt header): flat-topped hexes, edges 1..6 clockwise from
 N, the directions of :mod:`dragongym.envs.core.hexgrid`; a tile at rotation r
 has its edge e facing map direction ((e - 1 + r) mod 6) + 1.
 """
-# jitcache: no compiled code
 from __future__ import annotations
 
 import random

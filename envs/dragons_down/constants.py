@@ -1,0 +1,81 @@
+"""Codes and sizes shared by Dragons Down's data tables, rules and observations.
+
+The realm is up to 18 Map Tiles (three Terrain Packs of six, L278, L288); a
+tile has up to six clearings (wilderness six, civilization four, L290), so a
+clearing is numbered ``tile * CLEARINGS_PER_TILE + (k - 1)`` for clearing ``k``
+of tile ``tile`` (the tile's index in ``data/tiles.txt``), whether or not the
+tile is in play. Tiles sit on a hex grid of tile positions in axial
+coordinates ``(q, r)``; edges and directions are numbered 0..5 here (the data
+files' 1..6 minus one): N, NE, SE, S, SW, NW, clockwise.
+"""
+from . import data as D
+
+MAX_HEROES = 6
+"""1 to 6 heroes (solo play is one hero, L141-L168)."""
+
+NUM_PACKS = len(D.PACKS)
+PACK_CRUEL_CAVES, PACK_MALEVOLENT_MOUNTAINS, PACK_WICKED_WOODS = range(NUM_PACKS)
+
+TILE_IDS = tuple(D.REALM.tiles)
+"""Tile index -> the tile's id in ``data/tiles.txt`` (file order: pack by pack,
+the civilization tile first)."""
+NUM_TILES = len(TILE_IDS)
+CLEARINGS_PER_TILE = 6
+NUM_CLEARINGS = NUM_TILES * CLEARINGS_PER_TILE
+NUM_DIRECTIONS = 6
+MAX_HIDDEN_PER_SIDE = max(len(s.hidden) for t in D.REALM.tiles.values() for s in t.sides)
+"""Hidden Paths printed on one side of one tile (their index ``h`` on that side)."""
+MAX_PATHS_PER_SIDE = max(len(s.paths) for t in D.REALM.tiles.values() for s in t.sides)
+
+# clearing types (L290), in data.CLEARING_TYPES order
+CLEAR_PLAINS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_WOODS, CLEAR_SWAMP = range(len(D.CLEARING_TYPES))
+CLEAR_NONE = -1
+"""The clearing slot does not exist (a civilization tile's slots 5 and 6)."""
+
+TILE_CIVILIZATION, TILE_WILDERNESS = 0, 1
+
+# where a tile is (``tile_where`` of the state record)
+TW_OUT = 0       # its Terrain Pack is not in play
+TW_STACK = 1     # face down in the tile stack (Explore the Realm, L125) or being dealt
+TW_HAND = 2      # dealt to a seat that will place it (Open Realm, L109)
+TW_PLACED = 3    # on the map
+
+SANDBOXES = ("open_realm", "explore_the_realm", "legendary")
+"""The three sandboxes (L99-L168)."""
+SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY = range(len(SANDBOXES))
+
+NATIVE_CHIP_KINDS = tuple(n.id for n in D.REALM.natives.values() for _ in range(n.chips))
+"""Native chip index -> its kind's id (natives.txt order, one entry per chip)."""
+NUM_NATIVE_CHIPS = len(NATIVE_CHIP_KINDS)
+
+MAP_RADIUS = NUM_TILES
+"""No tile position is farther than this from the first tile (a line of all 18)."""
+
+# ---------------------------------------------------------------- heroes (L196-L203)
+LINEAGE_IDS = D.LINEAGES
+CLASS_IDS = D.CLASSES
+NUM_LINEAGES = len(LINEAGE_IDS)
+NUM_CLASSES = len(CLASS_IDS)
+NUM_COLOURS = len(D.MAGIC_COLOURS)
+CUBE_MIGHT, CUBE_SPEED = 0, 1
+"""Action Cube kinds (L400-L406): might (red), speed (brown), then the seven
+Magic Cube colours ``CUBE_MAGIC + colour`` (data.MAGIC_COLOURS order)."""
+CUBE_MAGIC = 2
+NUM_CUBE_KINDS = CUBE_MAGIC + NUM_COLOURS
+MAX_CARD_CUBES = max(len(side.cubes) for card in (*D.REALM.lineages.values(), *D.REALM.classes.values())
+                     for side in card.sides)
+"""Action Cubes (not Hearts) printed on one Lineage or Class Card side."""
+
+# where a hero is (``hero_state`` of the state record)
+HS_NONE = 0       # no hero yet (choosing one)
+HS_WAITING = 1    # created, not yet on the map (enters on its first turn, L113, L131)
+HS_ACTIVE = 2     # on the map
+HS_DEAD = 3
+HS_RETIRED = 4
+
+# ---------------------------------------------------------------- the sequence of play (ST_*)
+ST_DEAL = 0          # the set-up of the realm: cards' sides, tiles dealt or stacked (L172-L192)
+ST_BUILD_REALM = 1   # Open Realm: seats place their dealt tiles one at a time (L109)
+ST_HEROES = 2        # hero selection, in random order (L194-L205)
+ST_TURNS = 3         # the turns of play (the action and battle phases: the next parts)
+ST_OVER = 4

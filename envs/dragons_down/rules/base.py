@@ -1,0 +1,166 @@
+"""Shared pieces of the Dragons Down rules: the realm's tables, frozen from
+``data.py`` into arrays the compiled code reads, and randomness (the game's
+counter-based stream and scenario-loaded chance).
+
+Tile tables are indexed ``[tile, side, ...]`` with ``tile`` the index of
+``constants.TILE_IDS`` and ``side`` 0 or 1 (the data files' side 1 or 2);
+clearing slots ``k`` are 0-based (the data files' clearing ``k + 1``), edges
+and directions 0..5 (N, NE, SE, S, SW, NW).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.rng import draw_below
+from .. import data as D
+from ..constants import (
+    CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
+    MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
+    NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
+    TILE_WILDERNESS,
+)
+
+
+def _tile_tables():
+    """The arrays below, from ``data/tiles.txt``."""
+    kind = np.zeros(NUM_TILES, dtype=np.int8)
+    pack = np.zeros(NUM_TILES, dtype=np.int8)
+    ctype = np.full((NUM_TILES, 2, CLEARINGS_PER_TILE), CLEAR_NONE, dtype=np.int8)
+    paths = np.full((NUM_TILES, 2, MAX_PATHS_PER_SIDE, 2), -1, dtype=np.int8)
+    hidden = np.full((NUM_TILES, 2, MAX_HIDDEN_PER_SIDE, 2), -1, dtype=np.int8)
+    hidden_colour = np.full((NUM_TILES, 2, MAX_HIDDEN_PER_SIDE), -1, dtype=np.int8)
+    edge = np.full((NUM_TILES, 2, NUM_DIRECTIONS), -1, dtype=np.int8)
+    for t, tid in enumerate(TILE_IDS):
+        tile = D.REALM.tiles[tid]
+        kind[t] = TILE_CIVILIZATION if tile.kind == "civilization" else TILE_WILDERNESS
+        pack[t] = D.PACKS.index(tile.pack)
+        for s, side in enumerate(tile.sides):
+            for k, name in enumerate(side.clearings):
+                ctype[t, s, k] = D.CLEARING_TYPES.index(name)
+            for i, (a, c) in enumerate(side.paths):
+                paths[t, s, i] = (a - 1, c - 1)
+            for i, (a, c, colour) in enumerate(side.hidden):
+                hidden[t, s, i] = (a - 1, c - 1)
+                hidden_colour[t, s, i] = D.MAGIC_COLOURS.index(colour)
+            for e, k in enumerate(side.edges):
+                edge[t, s, e] = -1 if k is None else k - 1
+    return kind, pack, ctype, paths, hidden, hidden_colour, edge
+
+
+TILE_KIND, TILE_PACK, CLEARING_TYPE, PATHS, HIDDEN, HIDDEN_COLOUR, EDGE_CLEARING = _tile_tables()
+"""TILE_KIND[t]: TILE_CIVILIZATION / TILE_WILDERNESS; TILE_PACK[t]: its Terrain
+Pack; CLEARING_TYPE[t, s, k]: CLEAR_* of clearing k (CLEAR_NONE past the
+tile's clearings); PATHS[t, s, i]: the clearings joined by path i (-1 pad);
+HIDDEN[t, s, h] and HIDDEN_COLOUR[t, s, h]: Hidden Path h and its colour;
+EDGE_CLEARING[t, s, e]: the clearing the path crossing edge e leads to, -1
+where no path crosses (L109, L290-L296)."""
+
+def _cube_bits(options):
+    """Bit mask of the cube kinds (CUBE_*) one printed cube may be taken as (L200)."""
+    bits = 0
+    for name in options:
+        kind = {"might": CUBE_MIGHT, "speed": CUBE_SPEED}.get(name)
+        bits |= 1 << (kind if kind is not None else CUBE_MAGIC + D.MAGIC_COLOURS.index(name))
+    return bits
+
+
+def _hero_tables(ids, cards):
+    """Hearts, cube masks and starting Gold of each card and side."""
+    hearts = np.zeros((len(ids), 2), dtype=np.int8)
+    cubes = np.zeros((len(ids), 2, MAX_CARD_CUBES), dtype=np.int16)
+    gold = np.zeros((len(ids), 2), dtype=np.int16)
+    for i, cid in enumerate(ids):
+        for s, side in enumerate(cards[cid].sides):
+            hearts[i, s] = side.hearts
+            for j, options in enumerate(side.cubes):
+                cubes[i, s, j] = _cube_bits(options)
+            gold[i, s] = getattr(side, "gold", 0) or 0
+    return hearts, cubes, gold
+
+
+LINEAGE_HEARTS, LINEAGE_CUBES, _ = _hero_tables(LINEAGE_IDS, D.REALM.lineages)
+CLASS_HEARTS, CLASS_CUBES, CLASS_GOLD = _hero_tables(CLASS_IDS, D.REALM.classes)
+"""``*_HEARTS[card, side]``: Hearts printed (L199); ``*_CUBES[card, side, j]``:
+the j-th Action Cube printed, as a bit mask of the CUBE_* kinds it may be
+taken as (one bit, or several for a multi-colour cube, L200), 0 past the last;
+``CLASS_GOLD[class, side]``: starting Gold (L202)."""
+
+CIV_TILE_OF_PACK = np.array([next(t for t, tid in enumerate(TILE_IDS)
+                                  if D.REALM.tiles[tid].pack == pack
+                                  and D.REALM.tiles[tid].kind == "civilization")
+                             for pack in D.PACKS], dtype=np.int8)
+"""The civilization tile of each Terrain Pack (L288)."""
+
+NATIVES_ON_CARD = np.full((NUM_PACKS, 2, len(NATIVE_CHIP_KINDS)), -1, dtype=np.int8)
+"""``NATIVES_ON_CARD[pack, side, i]``: the i-th Native chip (index into
+constants.NATIVE_CHIP_KINDS) that side of the pack's Terrain Setup Card puts
+on its Civilization Location (L192, L302), -1 past the last."""
+for _p, _pack in enumerate(D.PACKS):
+    for _s, _side in enumerate(D.REALM.setup_cards[_pack].sides):
+        _used = set()
+        for _i, _kind in enumerate(_side.natives):
+            _chip = next(c for c, k in enumerate(NATIVE_CHIP_KINDS) if k == _kind and c not in _used)
+            _used.add(_chip)
+            NATIVES_ON_CARD[_p, _s, _i] = _chip
+
+# axial step of each direction 0..5 (N, NE, SE, S, SW, NW)
+DIR_DQ = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
+DIR_DR = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int8)
+
+
+# ================================================================ the action space
+# One Discrete(NUM_ACTIONS) space; a block's meaning is given by the pending
+# decision (PH_*). The parts of the turns add their blocks after these.
+A_TILE = 0                           # + t: the dealt Map Tile t (TILE_IDS index)
+A_SPOT = A_TILE + NUM_TILES          # + u * 6 + d: the position beside placed tile u in direction d
+A_TURN = A_SPOT + NUM_TILES * NUM_DIRECTIONS   # + side * 6 + rot: the side up and turn of a tile
+A_LINEAGE = A_TURN + 2 * NUM_DIRECTIONS        # + i: Lineage Card i (LINEAGE_IDS)
+A_CLASS = A_LINEAGE + NUM_LINEAGES             # + i: Class Card i (CLASS_IDS)
+A_SIDE = A_CLASS + NUM_CLASSES                 # + s: side s (0 = the data's side 1) of the card just chosen
+A_CUBE = A_SIDE + 2                            # + kind: take this printed cube as CUBE_* kind
+NUM_ACTIONS = A_CUBE + CUBE_MAGIC + NUM_COLOURS
+
+# the decision now pending (``phase``)
+PH_NONE = 0
+PH_TILE_CHOOSE = 1    # A_TILE: which of one's dealt tiles to place next (L109)
+PH_TILE_SPOT = 2      # A_SPOT: where to place it (sel_tile set; L109)
+PH_TILE_TURN = 3      # A_TURN: its side up and turn (sel_tile, sel_q, sel_r set; L109)
+PH_LINEAGE = 4        # A_LINEAGE: the hero's Lineage Card (L198)
+PH_LINEAGE_SIDE = 5   # A_SIDE: its side up (L198 "either side up")
+PH_CLASS = 6          # A_CLASS: the hero's Class Card (L198)
+PH_CLASS_SIDE = 7     # A_SIDE: its side up
+PH_CUBE_COLOUR = 8    # A_CUBE: the colour of a cube showing several (L200)
+LAST_PHASE = PH_CUBE_COLOUR
+
+
+# ================================================================ decisions
+@rules_jit
+def pose(S, b, phase, player):
+    """Ask seat ``player`` for a decision of kind ``phase``; always returns True."""
+    s = S[b]
+    s['phase'] = phase
+    s['to_play'] = player
+    return True
+
+
+# ================================================================ randomness
+@rules_jit
+def roll(S, b, n):
+    """Next draw of game b's stream, uniform on 0..n-1.
+
+    Scenario tests may load chance: while ``loaded`` holds values they are
+    returned in order instead (taken modulo ``n``) and the stream is not
+    advanced."""
+    s = S[b]
+    if s['loaded_pos'] < s['loaded_count']:
+        v = int(s['loaded'][s['loaded_pos']])
+        s['loaded_pos'] += 1
+        return v % n
+    x = draw_below(s['seed'], s['rng_counter'], n)
+    s['rng_counter'] += np.uint64(1)
+    return x
+
+
+@rules_jit
+def d6(S, b):
+    """One six-sided die, 1..6 (civilization locations, L192, L1274)."""
+    return roll(S, b, 6) + 1

@@ -1,0 +1,172 @@
+"""The driver: the sequence of play and the dispatch of decisions (the
+template's, ``envs/README.md``).
+
+``advance`` runs forced and chance-only steps until some seat must decide;
+``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
+part's ``mask_*`` and ``act_*``. So far the set-up is played: the realm and the
+heroes; the turns (``ST_TURNS``: the action and battle phases) are the next
+parts, and until they land ``advance`` stops there with no decision pending.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import ST_BUILD_REALM, ST_HEROES
+from ..state import STATE_DTYPE
+from .base import (
+    NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
+    PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN,
+)
+from .setup import (
+    act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
+    act_tile_spot, act_tile_turn, build_realm, hero_selection, mask_class, mask_cube_colour,
+    mask_lineage, mask_side, mask_tile_choose, mask_tile_spot, mask_tile_turn, setup_game,
+)
+
+BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
+
+# error codes of apply_action
+E_OK, E_RANGE, E_ILLEGAL, E_OVER = 0, 1, 2, 3
+
+
+@rules_jit
+def fill_mask(S, b, mask):
+    """mask[a] = 1 iff action a is legal for ``to_play`` now. Returns the count."""
+    s = S[b]
+    for a in range(NUM_ACTIONS):
+        mask[a] = 0
+    if s['status'] != 0:
+        return 0
+    ph = int(s['phase'])
+    p = int(s['to_play'])
+    if ph == PH_TILE_CHOOSE:
+        mask_tile_choose(S, b, p, mask)
+    elif ph == PH_TILE_SPOT:
+        mask_tile_spot(S, b, p, mask)
+    elif ph == PH_TILE_TURN:
+        mask_tile_turn(S, b, p, mask)
+    elif ph == PH_LINEAGE:
+        mask_lineage(S, b, p, mask)
+    elif ph == PH_LINEAGE_SIDE:
+        mask_side(S, b, p, mask)
+    elif ph == PH_CLASS:
+        mask_class(S, b, p, mask)
+    elif ph == PH_CLASS_SIDE:
+        mask_side(S, b, p, mask)
+    elif ph == PH_CUBE_COLOUR:
+        mask_cube_colour(S, b, p, mask)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += int(mask[a])
+    return count
+
+
+@rules_jit
+def do_action(S, b, a):
+    """Carry out legal action a of the pending decision through its part's
+    ``act_*``. True if that posed the next decision itself."""
+    s = S[b]
+    ph = int(s['phase'])
+    p = int(s['to_play'])
+    s['phase'] = PH_NONE
+    if ph == PH_TILE_CHOOSE:
+        return act_tile_choose(S, b, p, a)
+    elif ph == PH_TILE_SPOT:
+        return act_tile_spot(S, b, p, a)
+    elif ph == PH_TILE_TURN:
+        return act_tile_turn(S, b, p, a)
+    elif ph == PH_LINEAGE:
+        return act_lineage(S, b, p, a)
+    elif ph == PH_LINEAGE_SIDE:
+        return act_lineage_side(S, b, p, a)
+    elif ph == PH_CLASS:
+        return act_class(S, b, p, a)
+    elif ph == PH_CLASS_SIDE:
+        return act_class_side(S, b, p, a)
+    elif ph == PH_CUBE_COLOUR:
+        return act_cube_colour(S, b, p, a)
+    return False
+
+
+@rules_jit
+def advance(S, b):
+    """Run the sequence of play until some seat must decide (or it reaches
+    the stages still to come)."""
+    s = S[b]
+    while True:
+        if s['status'] != 0:
+            s['to_play'] = -1
+            s['phase'] = PH_NONE
+            return
+        st = int(s['stage'])
+        s['phase'] = PH_NONE
+        s['to_play'] = -1
+        if st == ST_BUILD_REALM:
+            if build_realm(S, b):
+                return
+        elif st == ST_HEROES:
+            if hero_selection(S, b):
+                return
+        else:
+            return
+
+
+@rules_jit(inline=True)
+def settle(S, b, mask):
+    """Leave ``mask`` holding the legal actions of the position reached; with
+    ``auto_single``, first apply every lone legal action. Returns the count."""
+    s = S[b]
+    while True:
+        m = fill_mask(S, b, mask)
+        if m != 1 or not s['auto_single'] or s['status'] != 0:
+            return m
+        a = 0
+        while mask[a] == 0:
+            a += 1
+        s['decisions'] += 1
+        if not do_action(S, b, a):
+            advance(S, b)
+
+
+@rules_jit(inline=True)
+def apply_trusted(S, b, a, mask):
+    """Apply action a, known to be legal; ``mask`` then holds the next
+    position's legal actions, whose count is returned."""
+    s = S[b]
+    s['decisions'] += 1
+    if not do_action(S, b, a):
+        advance(S, b)
+    return settle(S, b, mask)
+
+
+@rules_jit
+def apply_action(S, b, a, mask):
+    """Check and apply action a for game b. Returns an E_* code; on error the
+    record is untouched."""
+    s = S[b]
+    if s['status'] != 0:
+        return E_OVER
+    if a < 0 or a >= NUM_ACTIONS:
+        return E_RANGE
+    fill_mask(S, b, mask)
+    if mask[a] == 0:
+        return E_ILLEGAL
+    apply_trusted(S, b, a, mask)
+    return E_OK
+
+
+@rules_jit
+def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single):
+    """Zero record b and set up a new game (L170-L205) up to its first decision."""
+    S[b] = BLANK[0]
+    s = S[b]
+    s['seed'] = seed
+    s['num_heroes'] = num_heroes
+    s['sandbox'] = sandbox
+    s['packs'] = packs
+    s['max_turns'] = max_turns
+    s['legendary_map'] = legendary_map
+    s['auto_single'] = auto_single
+    setup_game(S, b)
+    advance(S, b)
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    settle(S, b, mask)

@@ -1,0 +1,83 @@
+"""The Dragons Down state record: one numpy structured record per game.
+
+Part 1 of the game is being built rules part by rules part (``rules/``); each
+part adds the fields it owns here, in its own group. So far: the sequence of
+play and the outcome (the platform's common fields), the configuration, and
+the realm (where every Map Tile is, how it is turned and which side is up).
+
+Fields are ordered by item size so the dtype has no padding (asserted below):
+``tobytes()`` is then a faithful serialisation and hash of a position.
+Variable things are padded with -1.
+"""
+import numpy as np
+
+from .constants import MAX_HEROES, NUM_CUBE_KINDS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES
+
+STATE_FIELDS = [
+    # --- 8-byte fields
+    ("seed", np.uint64),            # counter-based RNG stream of this game
+    ("rng_counter", np.uint64),     # draws taken so far
+    # --- 4-byte fields
+    ("rewards", np.float32, (MAX_HEROES,)),   # final reward per seat
+    ("score", np.float32, (MAX_HEROES,)),     # outcome: each seat's Legend Points at the end
+    ("decisions", np.int32),        # decisions taken (actions applied, automatic ones included)
+    # --- 2-byte fields
+    ("turn", np.int16),             # turns started (1-based once play begins; 30-turn games, L115)
+    ("max_turns", np.int16),        # config: the game ends after this many turns (L115, L164)
+    ("gold", np.int16, (MAX_HEROES,)),       # each hero's Gold, in the backpack (L202, L262)
+    ("fame", np.int16, (MAX_HEROES,)),       # Fame (L258)
+    ("lp", np.int16, (MAX_HEROES,)),         # Legend Points (L254)
+    ("hero_clearing", np.int16, (MAX_HEROES,)),  # clearing of a hero on the map; -1
+    ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L192, L298)
+    ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L192, L302)
+    # --- 1-byte fields: the sequence of play and the outcome
+    ("num_heroes", np.int8),        # config: seats, 1..6
+    ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
+    ("packs", np.int8),             # config: bit k set = Terrain Pack k in play (L172)
+    ("auto_single", np.int8),       # config: apply a lone legal action without asking
+    ("to_play", np.int8),           # seat that decides now; -1 when the game is over
+    ("status", np.int8),            # 0 running, 1 terminated, 2 truncated
+    ("rank", np.int8, (MAX_HEROES,)),  # outcome per seat once over (1 = best)
+    ("stage", np.int8),             # macro position in the sequence of play (ST_*)
+    ("phase", np.int8),             # the decision now pending (PH_*)
+    # --- the realm (rules/realm.py): Map Tiles, L99-L139, L288-L296
+    ("tile_where", np.int8, (NUM_TILES,)),   # TW_* (constants): out of play, stack, a seat's hand, placed
+    ("tile_holder", np.int8, (NUM_TILES,)),  # seat a dealt tile was dealt to (Open Realm, L109); -1
+    ("tile_q", np.int8, (NUM_TILES,)),       # axial position of a placed tile (the first one at 0, 0)
+    ("tile_r", np.int8, (NUM_TILES,)),
+    ("tile_rot", np.int8, (NUM_TILES,)),     # rotation 0..5: edge e faces direction (e + rot) % 6
+    ("tile_side", np.int8, (NUM_TILES,)),    # side up, 0 or 1 (the data files' side 1 or 2)
+    ("tile_stack", np.int8, (NUM_TILES,)),   # the tile stack, bottom first (Explore draws the bottom, L588); -1
+    ("stack_len", np.int8),                  # tiles in the stack
+    ("tiles_placed", np.int8),               # tiles on the map
+    ("placer", np.int8),                     # Open Realm: seat placing the next tile (L109); -1
+    ("sel_tile", np.int8),                   # pending context: the tile chosen to place; -1
+    ("sel_q", np.int8),                      # pending context: the position chosen for it
+    ("sel_r", np.int8),
+    ("setup_side", np.int8, (NUM_PACKS,)),   # side up of each pack's Terrain Setup Card, 0/1; -1 not in play (L174)
+    ("legendary_map", np.int8),              # config: the Legendary sandbox's map rules, SB_OPEN_REALM or SB_EXPLORE (L143-L147)
+    # --- heroes (rules/setup.py): Hero Cards and Hero Boards, L194-L205, L346-L360, L398-L410
+    ("hero_state", np.int8, (MAX_HEROES,)),  # HS_* (constants)
+    ("hero_lineage", np.int8, (MAX_HEROES,)),  # Lineage Card (constants.LINEAGE_IDS); -1 not chosen
+    ("lineage_side", np.int8, (MAX_HEROES,)),  # its side up, 0/1; -1 not chosen
+    ("hero_class", np.int8, (MAX_HEROES,)),    # Class Card (constants.CLASS_IDS); -1 not chosen
+    ("class_side", np.int8, (MAX_HEROES,)),    # its side up, 0/1; -1 not chosen
+    ("cubes_taken", np.int8, (MAX_HEROES,)),   # Action Cubes of the two cards taken so far (L200)
+    ("hearts", np.int8, (MAX_HEROES, 2)),      # Hearts [healthy, wounded] (L199, L398)
+    ("cubes", np.int8, (MAX_HEROES, 2, NUM_CUBE_KINDS)),  # Action Cubes [healthy/wounded, CUBE_*] (L200, L400-L406)
+    ("hero_order", np.int8, (MAX_HEROES,)),  # seats in the random order of hero selection (L194); -1 pad
+    ("heroes_chosen", np.int8),              # seats of hero_order that have finished their hero
+    # --- scenario tests: loaded chance (rules/base.py::roll)
+    ("loaded", np.int8, (16,)),     # raw results of the next rolls
+    ("loaded_count", np.int8),      # how many of ``loaded`` are set
+    ("loaded_pos", np.int8),        # how many of them were used
+]
+STATE_DTYPE = np.dtype(STATE_FIELDS)
+
+
+def _assert_no_padding(dt):
+    total = sum(dt.fields[n][0].itemsize for n in dt.names)
+    assert total == dt.itemsize, "state dtype has padding bytes"
+
+
+_assert_no_padding(STATE_DTYPE)
