@@ -11,7 +11,7 @@ files' 1..6 minus one): N, NE, SE, S, SW, NW, clockwise.
 from . import data as D
 
 MAX_HEROES = 6
-"""1 to 6 heroes (solo play is one hero, L141-L168)."""
+"""1 to 6 heroes (solo play is one hero, L161-L168)."""
 
 NUM_PACKS = len(D.PACKS)
 PACK_CRUEL_CAVES, PACK_MALEVOLENT_MOUNTAINS, PACK_WICKED_WOODS = range(NUM_PACKS)
@@ -36,7 +36,7 @@ TILE_CIVILIZATION, TILE_WILDERNESS = 0, 1
 
 # where a tile is (``tile_where`` of the state record)
 TW_OUT = 0       # its Terrain Pack is not in play
-TW_STACK = 1     # face down in the tile stack (Explore the Realm, L125) or being dealt
+TW_STACK = 1     # face down in the tile stack (Explore the Realm, L129) or being dealt
 TW_HAND = 2      # dealt to a seat that will place it (Open Realm, L109)
 TW_PLACED = 3    # on the map
 
@@ -51,14 +51,14 @@ NUM_NATIVE_CHIPS = len(NATIVE_CHIP_KINDS)
 MAP_RADIUS = NUM_TILES
 """No tile position is farther than this from the first tile (a line of all 18)."""
 
-# ---------------------------------------------------------------- heroes (L196-L203)
+# ---------------------------------------------------------------- heroes (L197-L203)
 LINEAGE_IDS = D.LINEAGES
 CLASS_IDS = D.CLASSES
 NUM_LINEAGES = len(LINEAGE_IDS)
 NUM_CLASSES = len(CLASS_IDS)
 NUM_COLOURS = len(D.MAGIC_COLOURS)
 CUBE_MIGHT, CUBE_SPEED = 0, 1
-"""Action Cube kinds (L400-L406): might (red), speed (brown), then the seven
+"""Action Cube kinds (L400-L408): might (red), speed (brown), then the seven
 Magic Cube colours ``CUBE_MAGIC + colour`` (data.MAGIC_COLOURS order)."""
 CUBE_MAGIC = 2
 NUM_CUBE_KINDS = CUBE_MAGIC + NUM_COLOURS
@@ -68,14 +68,14 @@ MAX_CARD_CUBES = max(len(side.cubes) for card in (*D.REALM.lineages.values(), *D
 
 # where a hero is (``hero_state`` of the state record)
 HS_NONE = 0       # no hero yet (choosing one)
-HS_WAITING = 1    # created, not yet on the map (enters on its first turn, L113, L131)
+HS_WAITING = 1    # created, not yet on the map (enters on its first turn, L113, L133)
 HS_ACTIVE = 2     # on the map
 HS_DEAD = 3
 HS_RETIRED = 4
 
 # ---------------------------------------------------------------- the sequence of play (ST_*)
-ST_DEAL = 0          # the set-up of the realm: cards' sides, tiles dealt or stacked (L172-L192)
+ST_DEAL = 0          # the set-up of the realm: cards' sides, tiles dealt or stacked (L178-L189)
 ST_BUILD_REALM = 1   # Open Realm: seats place their dealt tiles one at a time (L109)
-ST_HEROES = 2        # hero selection, in random order (L194-L205)
+ST_HEROES = 2        # hero selection, in random order (L193-L205)
 ST_TURNS = 3         # the turns of play (the action and battle phases: the next parts)
 ST_OVER = 4

@@ -22,18 +22,18 @@ STATE_FIELDS = [
     ("score", np.float32, (MAX_HEROES,)),     # outcome: each seat's Legend Points at the end
     ("decisions", np.int32),        # decisions taken (actions applied, automatic ones included)
     # --- 2-byte fields
-    ("turn", np.int16),             # turns started (1-based once play begins; 30-turn games, L115)
-    ("max_turns", np.int16),        # config: the game ends after this many turns (L115, L164)
-    ("gold", np.int16, (MAX_HEROES,)),       # each hero's Gold, in the backpack (L202, L262)
-    ("fame", np.int16, (MAX_HEROES,)),       # Fame (L258)
-    ("lp", np.int16, (MAX_HEROES,)),         # Legend Points (L254)
+    ("turn", np.int16),             # turns started (1-based once play begins; 30-turn games, L117)
+    ("max_turns", np.int16),        # config: the game ends after this many turns (L117, L162)
+    ("gold", np.int16, (MAX_HEROES,)),       # each hero's Gold, in the backpack (L202, L272-L274)
+    ("fame", np.int16, (MAX_HEROES,)),       # Fame (L268-L270)
+    ("lp", np.int16, (MAX_HEROES,)),         # Legend Points (L264-L266)
     ("hero_clearing", np.int16, (MAX_HEROES,)),  # clearing of a hero on the map; -1
-    ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L192, L298)
-    ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L192, L302)
+    ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L189, L306)
+    ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L189, L312)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_heroes", np.int8),        # config: seats, 1..6
     ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
-    ("packs", np.int8),             # config: bit k set = Terrain Pack k in play (L172)
+    ("packs", np.int8),             # config: bit k set = Terrain Pack k in play (L178)
     ("auto_single", np.int8),       # config: apply a lone legal action without asking
     ("to_play", np.int8),           # seat that decides now; -1 when the game is over
     ("status", np.int8),            # 0 running, 1 terminated, 2 truncated
@@ -47,25 +47,25 @@ STATE_FIELDS = [
     ("tile_r", np.int8, (NUM_TILES,)),
     ("tile_rot", np.int8, (NUM_TILES,)),     # rotation 0..5: edge e faces direction (e + rot) % 6
     ("tile_side", np.int8, (NUM_TILES,)),    # side up, 0 or 1 (the data files' side 1 or 2)
-    ("tile_stack", np.int8, (NUM_TILES,)),   # the tile stack, bottom first (Explore draws the bottom, L588); -1
+    ("tile_stack", np.int8, (NUM_TILES,)),   # the tile stack, bottom first (Explore draws the bottom, L583); -1
     ("stack_len", np.int8),                  # tiles in the stack
     ("tiles_placed", np.int8),               # tiles on the map
     ("placer", np.int8),                     # Open Realm: seat placing the next tile (L109); -1
     ("sel_tile", np.int8),                   # pending context: the tile chosen to place; -1
     ("sel_q", np.int8),                      # pending context: the position chosen for it
     ("sel_r", np.int8),
-    ("setup_side", np.int8, (NUM_PACKS,)),   # side up of each pack's Terrain Setup Card, 0/1; -1 not in play (L174)
-    ("legendary_map", np.int8),              # config: the Legendary sandbox's map rules, SB_OPEN_REALM or SB_EXPLORE (L143-L147)
-    # --- heroes (rules/setup.py): Hero Cards and Hero Boards, L194-L205, L346-L360, L398-L410
+    ("setup_side", np.int8, (NUM_PACKS,)),   # side up of each pack's Terrain Setup Card, 0/1; -1 not in play (L180)
+    ("legendary_map", np.int8),              # config: the Legendary sandbox's map rules, SB_OPEN_REALM or SB_EXPLORE (L151-L153)
+    # --- heroes (rules/setup.py): Hero Cards and Hero Boards, L193-L205, L346-L360, L398-L408
     ("hero_state", np.int8, (MAX_HEROES,)),  # HS_* (constants)
     ("hero_lineage", np.int8, (MAX_HEROES,)),  # Lineage Card (constants.LINEAGE_IDS); -1 not chosen
     ("lineage_side", np.int8, (MAX_HEROES,)),  # its side up, 0/1; -1 not chosen
     ("hero_class", np.int8, (MAX_HEROES,)),    # Class Card (constants.CLASS_IDS); -1 not chosen
     ("class_side", np.int8, (MAX_HEROES,)),    # its side up, 0/1; -1 not chosen
     ("cubes_taken", np.int8, (MAX_HEROES,)),   # Action Cubes of the two cards taken so far (L200)
-    ("hearts", np.int8, (MAX_HEROES, 2)),      # Hearts [healthy, wounded] (L199, L398)
-    ("cubes", np.int8, (MAX_HEROES, 2, NUM_CUBE_KINDS)),  # Action Cubes [healthy/wounded, CUBE_*] (L200, L400-L406)
-    ("hero_order", np.int8, (MAX_HEROES,)),  # seats in the random order of hero selection (L194); -1 pad
+    ("hearts", np.int8, (MAX_HEROES, 2)),      # Hearts [healthy, wounded] (L199, L384)
+    ("cubes", np.int8, (MAX_HEROES, 2, NUM_CUBE_KINDS)),  # Action Cubes [healthy/wounded, CUBE_*] (L200, L400-L408)
+    ("hero_order", np.int8, (MAX_HEROES,)),  # seats in the random order of hero selection (L195); -1 pad
     ("heroes_chosen", np.int8),              # seats of hero_order that have finished their hero
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls

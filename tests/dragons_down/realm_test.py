@@ -1,5 +1,5 @@
 """The realm's compiled geometry (rules/realm.py) against the rulebook's map
-rules (L109, L113, L588) and against data.py's plain-Python reference on
+rules (L109, L113, L583) and against data.py's plain-Python reference on
 complete Open Realm maps of every combination of Terrain Packs."""
 import itertools
 
@@ -47,7 +47,7 @@ def frontier(placed):
 
 
 @pytest.mark.parametrize("packs", PACK_SETS, ids=["+".join(p) for p in PACK_SETS])
-def test_rule_dd_realm_open_realm_placement_matches_l109_at_every_step(packs):
+def test_rule_dd_realm_open_realm_placement_is_legal_at_every_step(packs):
     """L109: each tile is placed beside the map, matching every edge path to
     path and non-path to non-path, joined to at least one existing path, and
     touching two tiles if possible; the compiled test gives exactly the
@@ -125,8 +125,8 @@ def test_rule_dd_realm_paths_join_clearings_within_and_across_tiles(packs):
 
 
 def test_rule_dd_realm_explored_tile_connects_to_the_path_it_was_explored_by():
-    """L588: an explored tile is placed connected to the path leading off the
-    map, edges matching; L590: by Mountain Exploration it need only connect to
+    """L583: an explored tile is placed connected to the path leading off the
+    map, edges matching; L585: by Mountain Exploration it need only connect to
     some path."""
     packs = ("malevolent_mountains",)
     S = empty_realm(packs)

@@ -62,9 +62,9 @@ PACK_SETS = [c for n in (1, 2, 3) for c in itertools.combinations(D.PACKS, n)]
 
 @pytest.mark.parametrize("num_heroes", [1, 2, 4, 6])
 @pytest.mark.parametrize("packs", PACK_SETS, ids=["+".join(p) for p in PACK_SETS])
-def test_rule_dd_setup_open_realm_map_is_built_by_the_seats_by_l109(packs, num_heroes):
+def test_rule_dd_setup_open_realm_map_is_built_by_the_seats(packs, num_heroes):
     """L109: all tiles are dealt to the seats, then placed one at a time, each
-    placement legal when made (checked by data.py's reference); L192: each
+    placement legal when made (checked by data.py's reference); L189: each
     civilization tile revealed gets its Civilization Location in clearing 1-4."""
     S = new_game(num_heroes=num_heroes, packs=pack_bits(packs), seed=11 * num_heroes)
     order = []
@@ -94,14 +94,14 @@ def test_rule_dd_setup_open_realm_map_is_built_by_the_seats_by_l109(packs, num_h
             assert c == -1
 
 
-def test_rule_dd_setup_terrain_setup_cards_random_side_up_l174():
+def test_rule_dd_setup_terrain_setup_cards_random_side_up():
     sides = {tuple(new_game(packs=0b101, seed=seed)[0]["setup_side"]) for seed in range(1, 40)}
     assert {s[0] for s in sides} == {0, 1} and {s[2] for s in sides} == {0, 1}
     assert {s[1] for s in sides} == {-1}                   # a pack not in play has no card
 
 
-def test_rule_dd_setup_civilization_location_rerolls_5_and_6_l192():
-    """L192: roll a d6 for the clearing and reroll 5s and 6s. Explore the
+def test_rule_dd_setup_civilization_location_rerolls_5_and_6():
+    """L189: roll a d6 for the clearing and reroll 5s and 6s. Explore the
     Realm with one pack: the setup card's side, five swaps of the shuffle, the
     centre tile and its side come first; then the d6 shows 6, then 5, then 3."""
     S = new_game(sandbox=SB_EXPLORE, packs=0b001, loaded=[0] * 8 + [5, 4, 2])
@@ -109,8 +109,8 @@ def test_rule_dd_setup_civilization_location_rerolls_5_and_6_l192():
     assert int(S[0]["civ_clearing"][0]) == civ * CLEARINGS_PER_TILE + 2       # clearing 3
 
 
-def test_rule_dd_setup_natives_are_stacked_on_the_civilization_location_l192():
-    """L192, L302: the Natives the Terrain Setup Card lists go on the location."""
+def test_rule_dd_setup_natives_are_stacked_on_the_civilization_location():
+    """L189, L312: the Natives the Terrain Setup Card lists go on the location."""
     for seed in range(1, 6):
         S = new_game(sandbox=SB_EXPLORE, packs=0b100, seed=seed)
         rec = S[0]
@@ -125,10 +125,10 @@ def test_rule_dd_setup_natives_are_stacked_on_the_civilization_location_l192():
 
 @pytest.mark.parametrize("sandbox,legendary_map", [(SB_EXPLORE, SB_OPEN_REALM),
                                                     (SB_LEGENDARY, SB_EXPLORE)])
-def test_rule_dd_setup_explore_starts_from_a_civilization_tile_in_the_centre_l125(sandbox, legendary_map):
-    """L125: a random civilization tile of a pack in play in the centre, the
+def test_rule_dd_setup_explore_starts_from_a_civilization_tile_in_the_centre(sandbox, legendary_map):
+    """L129: a random civilization tile of a pack in play in the centre, the
     other tiles shuffled into the stack; the Legendary sandbox may use these
-    map rules (L145)."""
+    map rules (L153)."""
     centres = set()
     for seed in range(1, 12):
         S = new_game(sandbox=sandbox, legendary_map=legendary_map, packs=0b011, seed=seed)
@@ -154,7 +154,7 @@ def kind_of(name):
                                                          if name in D.MAGIC_COLOURS else None)
 
 
-def test_rule_dd_setup_a_hero_is_a_lineage_and_a_class_card_either_side_up_l198_l202():
+def test_rule_dd_setup_a_hero_is_a_lineage_and_a_class_card_either_side_up():
     """L198: choose a Lineage Card and a Class Card, each either side up; L199:
     Hearts of both; L200: the cubes they show, choosing the colour of a cube
     showing several; L202: the Class Card's starting Gold."""
@@ -184,7 +184,7 @@ def test_rule_dd_setup_a_hero_is_a_lineage_and_a_class_card_either_side_up_l198_
 
 
 def test_interpretation_dd_setup_classes_are_unique_lineages_may_repeat():
-    """One Hero Chip and Targeting Token per class (L199): a class another
+    """One Hero Chip and Targeting Token per class (L198): a class another
     hero took is not offered; the four lineages serve six heroes, so they may
     repeat (Interpretations)."""
     S = new_game(num_heroes=2, sandbox=SB_EXPLORE, packs=0b001)
@@ -200,7 +200,7 @@ def test_interpretation_dd_setup_classes_are_unique_lineages_may_repeat():
     assert R.A_CLASS + 3 not in legal(S) and len(legal(S)) == 11
 
 
-def test_rule_dd_setup_hero_selection_order_is_random_l194():
+def test_rule_dd_setup_hero_selection_order_is_random():
     firsts = {int(new_game(num_heroes=4, sandbox=SB_EXPLORE, packs=1, seed=seed)[0]["to_play"])
               for seed in range(1, 30)}
     assert firsts == {0, 1, 2, 3}

@@ -93,7 +93,7 @@ CIV_TILE_OF_PACK = np.array([next(t for t, tid in enumerate(TILE_IDS)
 NATIVES_ON_CARD = np.full((NUM_PACKS, 2, len(NATIVE_CHIP_KINDS)), -1, dtype=np.int8)
 """``NATIVES_ON_CARD[pack, side, i]``: the i-th Native chip (index into
 constants.NATIVE_CHIP_KINDS) that side of the pack's Terrain Setup Card puts
-on its Civilization Location (L192, L302), -1 past the last."""
+on its Civilization Location (L189, L312), -1 past the last."""
 for _p, _pack in enumerate(D.PACKS):
     for _s, _side in enumerate(D.REALM.setup_cards[_pack].sides):
         _used = set()
@@ -162,5 +162,5 @@ def roll(S, b, n):
 
 @rules_jit
 def d6(S, b):
-    """One six-sided die, 1..6 (civilization locations, L192, L1274)."""
+    """One six-sided die, 1..6 (civilization locations, L189, L1274)."""
     return roll(S, b, 6) + 1

@@ -1,10 +1,10 @@
 """The realm: Map Tiles on the map, how they fit, and the paths they make
-(L99-L139, L288-L296, L586-L592).
+(L99-L139, L288-L296, L583-L587).
 
 A placed tile ``t`` sits at axial position ``(tile_q[t], tile_r[t])`` with
 ``tile_side[t]`` up and turned ``tile_rot[t]`` steps clockwise: its edge ``e``
 faces map direction ``(e + rot) % 6``. Two tiles side by side fit when the
-facing edges both carry a path or both carry none (L109, L588); a path that
+facing edges both carry a path or both carry none (L109, L583); a path that
 crosses joins the two edge clearings.
 """
 from dragongym.envs.core.jit import rules_jit
@@ -33,7 +33,7 @@ def path_toward(t, side, rot, d):
 def placement_fit(S, b, t, side, rot, q, r):
     """How tile ``t`` (``side``, ``rot``) would sit at the empty position
     (q, r): ``(fits, touched, joined)`` -- every touching edge matches path to
-    path and non-path to non-path (L109, L588), the number of placed tiles it
+    path and non-path to non-path (L109, L583), the number of placed tiles it
     touches, and whether some path crosses into the map."""
     s = S[b]
     touched = 0
@@ -92,7 +92,7 @@ def open_realm_legal(S, b, t, side, rot, q, r):
 
 @rules_jit
 def explore_legal(S, b, t, side, rot, q, r, toward):
-    """L588-L592: an explored tile at the empty position (q, r) must match
+    """L583-L587: an explored tile at the empty position (q, r) must match
     every edge it touches; explored through a path leading off the map in
     direction ``toward`` (from the explorer's tile), it must carry a path on the
     edge that path crosses; by Mountain Exploration (``toward`` -1) it must
@@ -111,8 +111,8 @@ def explore_legal(S, b, t, side, rot, q, r, toward):
 def clearing_links(S, b, c, out):
     """The clearings joined to clearing ``c`` (a placed tile's) by a path:
     the tile's printed paths on its side up, and the path crossing into a
-    neighbouring tile where ``c`` is an edge clearing (L290, L470). Hidden
-    Paths are not included (a hero uses those it has discovered, L513).
+    neighbouring tile where ``c`` is an edge clearing (L290, L475). Hidden
+    Paths are not included (a hero uses those it has discovered, L515).
     Writes them into ``out``; returns the count."""
     s = S[b]
     t = c // CLEARINGS_PER_TILE
@@ -147,7 +147,7 @@ def clearing_links(S, b, c, out):
 @rules_jit
 def exits_from(S, b, c, out):
     """The map directions of the paths leading off the map from clearing ``c``
-    (L113, L588) into ``out``; returns the count."""
+    (L113, L583) into ``out``; returns the count."""
     s = S[b]
     t = c // CLEARINGS_PER_TILE
     k = c % CLEARINGS_PER_TILE

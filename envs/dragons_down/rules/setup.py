@@ -1,11 +1,11 @@
 """Set-up (L170-L208): the Terrain Setup Cards, the Map Tiles dealt and
 placed (Open Realm, L105-L113) or stacked around a civilization tile (Explore
-the Realm, L123-L131), Civilization Locations and their Natives (L192), and
-hero selection (L194-L205).
+the Realm, L125-L133), Civilization Locations and their Natives (L189), and
+hero selection (L193-L205).
 
 The hero's starting equipment (L201) and starting spells (L203) are taken by
 the equipment and magic parts; the Civilization Tokens of Explore's first
-tile (L125) by the tokens of the action phase.
+tile (L129) by the tokens of the action phase.
 """
 import numpy as np
 
@@ -24,14 +24,14 @@ from .base import (
 from .realm import open_realm_legal, tile_at
 
 
-# ================================================================ the realm's set-up (L172-L192)
+# ================================================================ the realm's set-up (L178-L189)
 @rules_jit
 def setup_game(S, b):
-    """L172-L192: Terrain Setup Cards random side up (L174); the Map Tiles of
-    the packs in play shuffled (L190) and either dealt to the seats to build
+    """L178-L189: Terrain Setup Cards random side up (L180); the Map Tiles of
+    the packs in play shuffled (L188) and either dealt to the seats to build
     the map (Open Realm, L109) or stacked around a random civilization tile in
-    the centre (Explore the Realm, L125). The Legendary sandbox uses either
-    map rule (``legendary_map``, L143-L147)."""
+    the centre (Explore the Realm, L129). The Legendary sandbox uses either
+    map rule (``legendary_map``, L151-L153)."""
     s = S[b]
     n = int(s['num_heroes'])
     for t in range(NUM_TILES):
@@ -55,8 +55,8 @@ def setup_game(S, b):
     s['sel_tile'] = -1
     for k in range(NUM_PACKS):
         if s['packs'] & (1 << k):
-            s['setup_side'][k] = roll(S, b, 2)                   # L174
-    # L190: shuffle the tiles of the packs in play into the stack
+            s['setup_side'][k] = roll(S, b, 2)                   # L180
+    # L188: shuffle the tiles of the packs in play into the stack
     m = 0
     for t in range(NUM_TILES):
         if s['packs'] & (1 << int(TILE_PACK[t])):
@@ -95,7 +95,7 @@ def deal_tiles(S, b, n):
 
 @rules_jit(inline=True)
 def centre_civilization_tile(S, b):
-    """L125: a random civilization tile of a pack in play goes in the centre
+    """L129: a random civilization tile of a pack in play goes in the centre
     (a random side up: the text names none), with its Civilization Location;
     the other tiles stay shuffled in the stack."""
     s = S[b]
@@ -126,7 +126,7 @@ def centre_civilization_tile(S, b):
 
 @rules_jit
 def put_tile(S, b, t, side, rot, q, r):
-    """Place tile t on the map; a civilization tile reveals its location (L192)."""
+    """Place tile t on the map; a civilization tile reveals its location (L189)."""
     s = S[b]
     s['tile_where'][t] = TW_PLACED
     s['tile_side'][t] = side
@@ -140,9 +140,9 @@ def put_tile(S, b, t, side, rot, q, r):
 
 @rules_jit(inline=True)
 def reveal_civilization(S, b, t):
-    """L192, L298: roll a d6 and place the pack's Civilization Location in that
+    """L189, L306: roll a d6 and place the pack's Civilization Location in that
     clearing, rerolling 5s and 6s; the Natives its Terrain Setup Card lists are
-    stacked on it (L302)."""
+    stacked on it (L312)."""
     s = S[b]
     k = d6(S, b)
     while k > 4:
@@ -308,10 +308,10 @@ def act_tile_turn(S, b, p, a):
     return False
 
 
-# ================================================================ hero selection (L194-L205)
+# ================================================================ hero selection (L193-L205)
 @rules_jit
 def enter_hero_selection(S, b):
-    """L194: the order of hero selection is random."""
+    """L195: the order of hero selection is random."""
     s = S[b]
     n = int(s['num_heroes'])
     for p in range(n):
@@ -345,7 +345,7 @@ def printed_cube(S, b, p, j):
 
 @rules_jit
 def hero_selection(S, b):
-    """L196-L202: in the selection order each seat chooses a Lineage Card and
+    """L197-L202: in the selection order each seat chooses a Lineage Card and
     a Class Card, each either side up, and takes the Hearts, Action Cubes
     (choosing the colour of a cube that shows several) and starting Gold the
     two cards show. True if a decision is posed; when every hero is made, the
@@ -390,7 +390,7 @@ def take_cube(S, b, p, kind):
 def finish_hero(S, b, p):
     """L199: Hearts of both cards into the healthy box; L202: starting Gold
     (the Class Card's) into the backpack. The hero enters the map on its first
-    turn (L113, L131)."""
+    turn (L113, L133)."""
     s = S[b]
     li = int(s['hero_lineage'][p])
     ci = int(s['hero_class'][p])
@@ -429,7 +429,7 @@ def act_lineage_side(S, b, p, a):
 @rules_jit(inline=True)
 def mask_class(S, b, p, mask):
     """Legal actions of PH_CLASS: A_CLASS + i for each class no other hero
-    has (one Hero Chip and Targeting Token per class, L199)."""
+    has (one Hero Chip and Targeting Token per class, L198)."""
     s = S[b]
     for i in range(NUM_CLASSES):
         free = True
