@@ -49,6 +49,26 @@ def draw_below(seed, counter, n):
     return int(float(x) / _TWO53 * n)
 
 
+@rules_jit
+def roll(S, b, n):
+    """Next draw of game b's stream (``S[b]``'s ``seed`` and ``rng_counter``),
+    uniform on 0..n-1. Every rules core draws its chance through this.
+
+    Scenario tests may load chance: while the record's ``loaded`` holds values
+    (``loaded_pos`` < ``loaded_count``) they are returned in order instead and
+    the stream is not advanced. A loaded value is taken modulo ``n``, so even a
+    corrupted record's loaded draws stay in the range each draw asks for.
+    Compiled once per game's record type."""
+    s = S[b]
+    if s['loaded_pos'] < s['loaded_count']:
+        v = int(s['loaded'][s['loaded_pos']])
+        s['loaded_pos'] += 1
+        return v % n
+    x = draw_below(s['seed'], s['rng_counter'], n)
+    s['rng_counter'] += _ONE
+    return x
+
+
 def seed_sequence(seed, n):
     """``n`` independent per-game seeds derived from one user seed (Python side)."""
     base = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)

@@ -73,9 +73,23 @@ HS_ACTIVE = 2     # on the map
 HS_DEAD = 3
 HS_RETIRED = 4
 
+# a hero's statuses this turn (``hero_status`` bits; L445, L893-L905)
+HST_HIDDEN = 1      # the Hidden status (L579, L895)
+HST_ALERT = 2       # took the Alert Action (L463)
+HST_SNEAK = 4       # took the Sneak Action (L467)
+HST_NOISE = 8       # took the Make Noise Action (L469)
+HST_BLOCKED = 16    # blocked: no more actions or reactions this turn (L459)
+HST_EVADED = 32     # evaded in combat last turn: must move first (L481)
+HST_CAVE = 64       # has lost this turn's action to a Cave Clearing (L455)
+
+ACTIONS_PER_TURN = 4
+"""Up to four actions a turn (L451)."""
+
 # ---------------------------------------------------------------- the sequence of play (ST_*)
 ST_DEAL = 0          # the set-up of the realm: cards' sides, tiles dealt or stacked (L178-L189)
 ST_BUILD_REALM = 1   # Open Realm: seats place their dealt tiles one at a time (L109)
 ST_HEROES = 2        # hero selection, in random order (L193-L205)
-ST_TURNS = 3         # the turns of play (the action and battle phases: the next parts)
-ST_OVER = 4
+ST_TURN_START = 3    # a new turn begins (L443-L449)
+ST_TURNS = 4         # the action phase: each hero's actions in the drawn order (L451-L612)
+ST_BATTLE = 5        # the battle phase: monster activation and combat (the next part, L613-L873)
+ST_OVER = 6

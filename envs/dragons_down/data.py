@@ -51,8 +51,8 @@ from pathlib import Path
 from dragongym.envs.core.hexgrid import DIRECTIONS, opposite
 
 DATA_DIR = Path(__file__).with_name("data")
-RULEBOOK_LINES = 1703
-"""Lines in shared/rules/dragons_down.txt; every cite must fall inside."""
+RULEBOOK_LINES = 1704
+"""Lines in shared/rules/dragons_down.txt (the last, the dedication, has no newline); every cite must fall inside."""
 
 # ----------------------------------------------------- rulebook vocabulary ----
 

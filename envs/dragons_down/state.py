@@ -67,6 +67,12 @@ STATE_FIELDS = [
     ("cubes", np.int8, (MAX_HEROES, 2, NUM_CUBE_KINDS)),  # Action Cubes [healthy/wounded, CUBE_*] (L200, L400-L408)
     ("hero_order", np.int8, (MAX_HEROES,)),  # seats in the random order of hero selection (L195); -1 pad
     ("heroes_chosen", np.int8),              # seats of hero_order that have finished their hero
+    # --- the action phase (rules/actions.py), L441-L612
+    ("hero_status", np.uint8, (MAX_HEROES,)),  # HST_* bits (constants): statuses of this turn
+    ("actions_used", np.int8, (MAX_HEROES,)),  # actions spent this turn, a lost cave action included (L451, L455)
+    ("turn_order", np.int8, (MAX_HEROES,)),    # seats in the order their Targeting Tokens were drawn (L449); -1
+    ("order_pos", np.int8),                    # index into turn_order of the active hero
+    ("heal_left", np.int8),                    # cubes still to move to the healthy box in the rest now resolved (L550)
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

@@ -21,7 +21,7 @@ ALL_PACKS = 0b111
 def new_game(num_heroes=2, sandbox=SB_OPEN_REALM, packs=ALL_PACKS, seed=1, loaded=(),
              legendary_map=SB_OPEN_REALM):
     """A record configured as ``reset_game`` does, with ``loaded`` raw draws
-    (consumed by ``base.roll`` before the game's stream), set up to its first
+    (consumed by ``roll`` before the game's stream), set up to its first
     decision."""
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]

@@ -11,7 +11,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 
-from dragongym.envs.core.rng import draw_below
+from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
     BEING_LAIR, CASTLE, COMBAT_TABLE_MAX_TOTAL, COTTAGE, COUNT_OF_TYPE, DEMON, DRAGON_LAIR,
@@ -160,24 +160,6 @@ def pose(S, b, phase, player):
 
 
 # ================================================================ randomness
-@rules_jit
-def roll(S, b, n):
-    """Next draw of game b's stream, uniform on 0..n-1.
-
-    Scenario tests may load the dice: while ``loaded`` holds values, they are
-    returned in order instead (and the stream is not advanced). A loaded value
-    is taken modulo ``n``, so even a corrupted record's loaded draws stay in
-    the range each draw asks for (tests load values below ``n``)."""
-    s = S[b]
-    if s['loaded_pos'] < s['loaded_count']:
-        v = int(s['loaded'][s['loaded_pos']])
-        s['loaded_pos'] += 1
-        return v % n
-    x = draw_below(s['seed'], s['rng_counter'], n)
-    s['rng_counter'] += np.uint64(1)
-    return x
-
-
 @rules_jit
 def d6(S, b):
     """One six-sided die."""

@@ -10,7 +10,7 @@ and directions 0..5 (N, NE, SE, S, SW, NW).
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from dragongym.envs.core.rng import draw_below
+from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
     CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
@@ -117,7 +117,12 @@ A_LINEAGE = A_TURN + 2 * NUM_DIRECTIONS        # + i: Lineage Card i (LINEAGE_ID
 A_CLASS = A_LINEAGE + NUM_LINEAGES             # + i: Class Card i (CLASS_IDS)
 A_SIDE = A_CLASS + NUM_CLASSES                 # + s: side s (0 = the data's side 1) of the card just chosen
 A_CUBE = A_SIDE + 2                            # + kind: take this printed cube as CUBE_* kind
-NUM_ACTIONS = A_CUBE + CUBE_MAGIC + NUM_COLOURS
+A_CLEARING = A_CUBE + CUBE_MAGIC + NUM_COLOURS # + c: clearing c (move there, enter the map there, ...)
+A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action of the action phase
+DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST = range(6)
+A_HEAL = A_DO + 6                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
+HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
+NUM_ACTIONS = A_HEAL + HEAL_HEART + 1
 
 # the decision now pending (``phase``)
 PH_NONE = 0
@@ -129,7 +134,10 @@ PH_LINEAGE_SIDE = 5   # A_SIDE: its side up (L198 "either side up")
 PH_CLASS = 6          # A_CLASS: the hero's Class Card (L198)
 PH_CLASS_SIDE = 7     # A_SIDE: its side up
 PH_CUBE_COLOUR = 8    # A_CUBE: the colour of a cube showing several (L200)
-LAST_PHASE = PH_CUBE_COLOUR
+PH_ENTER_PLACE = 9    # A_CLEARING: Explore the Realm, first turn: the civilization tile's clearing to start in (L133)
+PH_ACTION = 10        # A_CLEARING (move / enter the map there) or A_DO: the active hero's next action (L451)
+PH_HEAL = 11          # A_HEAL: which wounded cube a rest heals next (L550)
+LAST_PHASE = PH_HEAL
 
 
 # ================================================================ decisions
@@ -143,23 +151,6 @@ def pose(S, b, phase, player):
 
 
 # ================================================================ randomness
-@rules_jit
-def roll(S, b, n):
-    """Next draw of game b's stream, uniform on 0..n-1.
-
-    Scenario tests may load chance: while ``loaded`` holds values they are
-    returned in order instead (taken modulo ``n``) and the stream is not
-    advanced."""
-    s = S[b]
-    if s['loaded_pos'] < s['loaded_count']:
-        v = int(s['loaded'][s['loaded_pos']])
-        s['loaded_pos'] += 1
-        return v % n
-    x = draw_below(s['seed'], s['rng_counter'], n)
-    s['rng_counter'] += np.uint64(1)
-    return x
-
-
 @rules_jit
 def d6(S, b):
     """One six-sided die, 1..6 (civilization locations, L189, L1274)."""

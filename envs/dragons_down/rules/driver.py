@@ -4,17 +4,22 @@ template's, ``envs/README.md``).
 ``advance`` runs forced and chance-only steps until some seat must decide;
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
 part's ``mask_*`` and ``act_*``. So far the set-up is played: the realm and the
-heroes; the turns (``ST_TURNS``: the action and battle phases) are the next
-parts, and until they land ``advance`` stops there with no decision pending.
+heroes, and the action phase of each turn as far as it is built
+(``actions.py``); the battle phase (``ST_BATTLE``) is the next part, and until
+it lands ``advance`` stops there with no decision pending.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_BUILD_REALM, ST_HEROES
+from ..constants import ST_BUILD_REALM, ST_HEROES, ST_TURN_START, ST_TURNS
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
-    PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN,
+    PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL,
+)
+from .actions import (
+    act_action, act_enter_place, act_heal, action_phase, mask_action, mask_enter_place, mask_heal,
+    start_turn,
 )
 from .setup import (
     act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
@@ -54,6 +59,12 @@ def fill_mask(S, b, mask):
         mask_side(S, b, p, mask)
     elif ph == PH_CUBE_COLOUR:
         mask_cube_colour(S, b, p, mask)
+    elif ph == PH_ENTER_PLACE:
+        mask_enter_place(S, b, p, mask)
+    elif ph == PH_ACTION:
+        mask_action(S, b, p, mask)
+    elif ph == PH_HEAL:
+        mask_heal(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -84,6 +95,12 @@ def do_action(S, b, a):
         return act_class_side(S, b, p, a)
     elif ph == PH_CUBE_COLOUR:
         return act_cube_colour(S, b, p, a)
+    elif ph == PH_ENTER_PLACE:
+        return act_enter_place(S, b, p, a)
+    elif ph == PH_ACTION:
+        return act_action(S, b, p, a)
+    elif ph == PH_HEAL:
+        return act_heal(S, b, p, a)
     return False
 
 
@@ -105,6 +122,11 @@ def advance(S, b):
                 return
         elif st == ST_HEROES:
             if hero_selection(S, b):
+                return
+        elif st == ST_TURN_START:
+            start_turn(S, b)
+        elif st == ST_TURNS:
+            if action_phase(S, b):
                 return
         else:
             return

@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, HS_NONE, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
-    ST_HEROES, ST_TURNS, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
+    ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
 from .base import (
     A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CIV_TILE_OF_PACK, CLASS_CUBES,
@@ -349,7 +349,7 @@ def hero_selection(S, b):
     a Class Card, each either side up, and takes the Hearts, Action Cubes
     (choosing the colour of a cube that shows several) and starting Gold the
     two cards show. True if a decision is posed; when every hero is made, the
-    turns begin."""
+    first turn starts."""
     s = S[b]
     n = int(s['num_heroes'])
     while s['heroes_chosen'] < n:
@@ -374,7 +374,7 @@ def hero_selection(S, b):
             take_cube(S, b, p, kind)
         finish_hero(S, b, p)
         s['heroes_chosen'] += 1
-    s['stage'] = ST_TURNS
+    s['stage'] = ST_TURN_START
     return False
 
 

@@ -1,0 +1,316 @@
+"""The action phase (L441-L612): turn start, the random order of the active
+heroes, up to four actions each, Cave Clearings, entering the map, and the
+actions Move, Sneak, Make Noise, Rest and Pass.
+
+Still to come in this part: the monster block and the Hide reaction (with the
+monsters), Alert (with equipping), Search, Loot, Trade and Explore (with the
+tokens, sites and cards), Gates and discovered Hidden Paths in Move.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    ACTIONS_PER_TURN, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE, CUBE_MAGIC,
+    CLASS_IDS, HS_ACTIVE, HS_WAITING, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES,
+    NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, TW_PLACED,
+)
+from .base import (
+    A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_LONG_REST, DO_NOISE, DO_PASS,
+    DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, HEAL_HEART, PH_ACTION, PH_ENTER_PLACE, PH_HEAL, pose,
+    roll,
+)
+from .realm import clearing_links, exits_from
+
+DWARF = LINEAGE_IDS.index("dwarf")
+"""The Dwarf loses no action to caves (Caver, L1198)."""
+KNIGHT = CLASS_IDS.index("knight")
+"""The Knight rests one Action Cube for each Rest Action (Health, L1222)."""
+
+
+# ================================================================ turn start and the hero order (L443-L449)
+@rules_jit
+def start_turn(S, b):
+    """L445: every hero's statuses are cleared and it is unblocked (an
+    evader's duty to move first stays: it is last turn's, L481); L449: the
+    Targeting Tokens are drawn at random for the order of the active heroes."""
+    s = S[b]
+    n = int(s['num_heroes'])
+    s['turn'] += 1
+    for p in range(MAX_HEROES):
+        s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
+        s['actions_used'][p] = 0
+        s['turn_order'][p] = p if p < n else -1
+    for i in range(n - 1, 0, -1):
+        j = roll(S, b, i + 1)
+        x = s['turn_order'][i]
+        s['turn_order'][i] = s['turn_order'][j]
+        s['turn_order'][j] = x
+    s['order_pos'] = 0
+    s['stage'] = ST_TURNS
+
+
+@rules_jit
+def explore_map(S, b):
+    """True where the map is built during play (Explore the Realm, or the
+    Legendary sandbox on its rules, L125, L153)."""
+    s = S[b]
+    return s['sandbox'] == SB_EXPLORE or (s['sandbox'] == SB_LEGENDARY and s['legendary_map'] == SB_EXPLORE)
+
+
+@rules_jit
+def action_phase(S, b):
+    """L451: each hero in the drawn order takes its actions; then the battle
+    phase (L613). True if a decision is posed."""
+    s = S[b]
+    n = int(s['num_heroes'])
+    while s['order_pos'] < n:
+        p = int(s['turn_order'][s['order_pos']])
+        state = int(s['hero_state'][p])
+        if state == HS_WAITING and explore_map(S, b):
+            return pose(S, b, PH_ENTER_PLACE, p)               # L133
+        if state == HS_ACTIVE or state == HS_WAITING:
+            if state == HS_ACTIVE:
+                cave_at_turn_start(S, b, p)
+            if actions_left(S, b, p) > 0:                      # Pass is always open (L612)
+                return pose(S, b, PH_ACTION, p)
+        s['order_pos'] += 1
+    s['stage'] = ST_BATTLE
+    return False
+
+
+@rules_jit
+def cave_at_turn_start(S, b, p):
+    """L455: a hero beginning its turn in a Cave Clearing loses one action
+    (once: entering another cave this turn loses no more, Interpretations)."""
+    s = S[b]
+    c = int(s['hero_clearing'][p])
+    if (s['hero_status'][p] & HST_CAVE) == 0 and s['actions_used'][p] == 0 and is_cave(S, b, c) \
+            and s['hero_lineage'][p] != DWARF:
+        s['hero_status'][p] = s['hero_status'][p] | HST_CAVE
+        s['actions_used'][p] += 1
+
+
+@rules_jit
+def is_cave(S, b, c):
+    s = S[b]
+    t = c // CLEARINGS_PER_TILE
+    return CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE] == CLEAR_CAVE
+
+
+@rules_jit
+def actions_left(S, b, p):
+    """Actions the hero may still take this turn (L451)."""
+    return ACTIONS_PER_TURN - int(S[b]['actions_used'][p])
+
+
+# ================================================================ Move (L473-L483) and entering the map (L113, L133)
+@rules_jit
+def move_cost(S, b, p, c):
+    """Actions a Move into clearing c costs hero p: one, plus one into a
+    Mountain or Swamp Clearing (L477), plus the action a Cave Clearing takes
+    unless that is already lost this turn or the hero is a Dwarf (L455, L1198)."""
+    s = S[b]
+    t = c // CLEARINGS_PER_TILE
+    kind = CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE]
+    cost = 1
+    if kind == CLEAR_MOUNTAINS or kind == CLEAR_SWAMP:
+        cost += 1
+    if kind == CLEAR_CAVE and (s['hero_status'][p] & HST_CAVE) == 0 and s['hero_lineage'][p] != DWARF:
+        cost += 1
+    return cost
+
+
+@rules_jit
+def move_allowed(S, b, p, c, left):
+    """A Move into clearing c is affordable with ``left`` actions, and, into a
+    Cave Clearing, is not the turn's last action (L455: "may not use a 4th
+    action to enter a Cave Clearing"; a Dwarf, who loses nothing to caves,
+    may, L1198)."""
+    if move_cost(S, b, p, c) > left:
+        return False
+    if is_cave(S, b, c) and S[b]['hero_lineage'][p] != DWARF and left < 2:
+        return False
+    return True
+
+
+@rules_jit
+def move_targets(S, b, p, out):
+    """Clearings hero p may Move into now, into ``out``; returns the count.
+    On the map: along a path from its clearing (L475). Not yet on the map
+    (Open Realm): any clearing a path leads into from off the map's edge
+    (L113). A move must be affordable with the actions left (``move_allowed``)."""
+    s = S[b]
+    left = actions_left(S, b, p)
+    tmp = np.empty(16, dtype=np.int64)
+    n = 0
+    if s['hero_state'][p] == HS_WAITING:
+        dirs = np.empty(6, dtype=np.int64)
+        for t in range(NUM_TILES):
+            if s['tile_where'][t] != TW_PLACED:
+                continue
+            for k in range(CLEARINGS_PER_TILE):
+                c = t * CLEARINGS_PER_TILE + k
+                if CLEARING_TYPE[t, int(s['tile_side'][t]), k] >= 0 and exits_from(S, b, c, dirs) > 0 \
+                        and move_allowed(S, b, p, c, left):
+                    out[n] = c
+                    n += 1
+        return n
+    m = clearing_links(S, b, int(s['hero_clearing'][p]), tmp)
+    for i in range(m):
+        c = int(tmp[i])
+        if move_allowed(S, b, p, c, left):
+            dup = False
+            for j in range(n):
+                if out[j] == c:
+                    dup = True
+            if not dup:
+                out[n] = c
+                n += 1
+    return n
+
+
+@rules_jit
+def move_hero(S, b, p, c):
+    """Move hero p into clearing c, paying the move's actions (L477, L455);
+    a hidden hero that moves is no longer hidden (L475)."""
+    s = S[b]
+    cost = move_cost(S, b, p, c)
+    if is_cave(S, b, c) and s['hero_lineage'][p] != DWARF:
+        s['hero_status'][p] = s['hero_status'][p] | HST_CAVE
+    s['actions_used'][p] += cost
+    s['hero_clearing'][p] = c
+    s['hero_state'][p] = HS_ACTIVE
+    s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ (HST_EVADED | HST_HIDDEN))
+
+
+@rules_jit(inline=True)
+def mask_enter_place(S, b, p, mask):
+    """Legal actions of PH_ENTER_PLACE: A_CLEARING + c for each clearing of
+    the civilization tile in the centre (L133)."""
+    s = S[b]
+    for k in range(3):
+        if s['packs'] & (1 << k):
+            t = int(CIV_TILE_OF_PACK[k])
+            if s['tile_where'][t] == TW_PLACED and s['tile_q'][t] == 0 and s['tile_r'][t] == 0:
+                for j in range(CLEARINGS_PER_TILE):
+                    if CLEARING_TYPE[t, int(s['tile_side'][t]), j] >= 0:
+                        mask[A_CLEARING + t * CLEARINGS_PER_TILE + j] = 1
+
+
+@rules_jit(inline=True)
+def act_enter_place(S, b, p, a):
+    """PH_ENTER_PLACE: the hero starts in that clearing, then takes its turn
+    normally (L133); placing it is not an action, and a hero starting its
+    turn in a cave loses an action there (L455)."""
+    s = S[b]
+    s['hero_clearing'][p] = a - A_CLEARING
+    s['hero_state'][p] = HS_ACTIVE
+    return False
+
+
+# ================================================================ the actions (L461-L612)
+@rules_jit(inline=True)
+def mask_action(S, b, p, mask):
+    """Legal actions of PH_ACTION: A_CLEARING + c to Move there (or enter the
+    map there); A_DO + DO_*: Sneak or Make Noise (not both in one turn, L469),
+    a rest the actions left can pay for with a wounded cube to heal (L550),
+    Pass (L612). A hero that evaded last turn must first move (L481)."""
+    s = S[b]
+    out = np.empty(32, dtype=np.int64)
+    n = move_targets(S, b, p, out)
+    for i in range(n):
+        mask[A_CLEARING + out[i]] = 1
+    if s['hero_state'][p] == HS_WAITING or (s['hero_status'][p] & HST_EVADED and n > 0):
+        if n == 0:
+            mask[A_DO + DO_PASS] = 1
+        return
+    mask[A_DO + DO_PASS] = 1
+    st = s['hero_status'][p]
+    if (st & HST_NOISE) == 0:
+        mask[A_DO + DO_SNEAK] = 1
+    if (st & HST_SNEAK) == 0:
+        mask[A_DO + DO_NOISE] = 1
+    if wounded_cubes(S, b, p) > 0:
+        left = actions_left(S, b, p)
+        if left >= 2:
+            mask[A_DO + DO_QUICK_REST] = 1
+        if left >= 3:
+            mask[A_DO + DO_SHORT_REST] = 1
+        if left >= 4:
+            mask[A_DO + DO_LONG_REST] = 1
+
+
+@rules_jit
+def wounded_cubes(S, b, p):
+    """Cubes (Hearts included) in p's wounded box (L384)."""
+    s = S[b]
+    n = int(s['hearts'][p, 1])
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        n += int(s['cubes'][p, 1, k])
+    return n
+
+
+@rules_jit(inline=True)
+def act_action(S, b, p, a):
+    """PH_ACTION: carry out the hero's action."""
+    s = S[b]
+    if a >= A_CLEARING and a < A_DO:
+        move_hero(S, b, p, a - A_CLEARING)
+        return False
+    do = a - A_DO
+    if do == DO_PASS:                                            # L612: the hero's action phase ends
+        s['actions_used'][p] = ACTIONS_PER_TURN
+        return False
+    if do == DO_SNEAK:                                           # L467
+        s['hero_status'][p] = s['hero_status'][p] | HST_SNEAK
+        s['actions_used'][p] += 1
+        return False
+    if do == DO_NOISE:                                           # L469: unhidden at once
+        s['hero_status'][p] = (s['hero_status'][p] | HST_NOISE) & np.uint8(0xFF ^ HST_HIDDEN)
+        s['actions_used'][p] += 1
+        return False
+    # L550: a quick, short or long rest heals one, two or three cubes for two,
+    # three or four actions; a Knight heals one cube per action (L1222)
+    cost = do - DO_QUICK_REST + 2
+    cubes = cost if s['hero_class'][p] == KNIGHT else cost - 1
+    s['actions_used'][p] += cost
+    s['heal_left'] = cubes
+    return start_heal(S, b, p)
+
+
+@rules_jit
+def start_heal(S, b, p):
+    """Pose the choice of the next cube a rest heals, while it has some to
+    heal and the hero has wounded cubes; True if posed."""
+    s = S[b]
+    if s['heal_left'] > 0 and wounded_cubes(S, b, p) > 0:
+        return pose(S, b, PH_HEAL, p)
+    s['heal_left'] = 0
+    return False
+
+
+@rules_jit(inline=True)
+def mask_heal(S, b, p, mask):
+    """Legal actions of PH_HEAL: A_HEAL + kind for each kind of cube in the
+    wounded box, A_HEAL + HEAL_HEART for a Heart (L550)."""
+    s = S[b]
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        if s['cubes'][p, 1, k] > 0:
+            mask[A_HEAL + k] = 1
+    if s['hearts'][p, 1] > 0:
+        mask[A_HEAL + HEAL_HEART] = 1
+
+
+@rules_jit(inline=True)
+def act_heal(S, b, p, a):
+    """PH_HEAL: move that cube from the wounded box to the healthy box."""
+    s = S[b]
+    k = a - A_HEAL
+    if k == HEAL_HEART:
+        s['hearts'][p, 1] -= 1
+        s['hearts'][p, 0] += 1
+    else:
+        s['cubes'][p, 1, k] -= 1
+        s['cubes'][p, 0, k] += 1
+    s['heal_left'] -= 1
+    return start_heal(S, b, p)
