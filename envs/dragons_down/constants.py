@@ -48,6 +48,16 @@ NATIVE_CHIP_KINDS = tuple(n.id for n in D.REALM.natives.values() for _ in range(
 """Native chip index -> its kind's id (natives.txt order, one entry per chip)."""
 NUM_NATIVE_CHIPS = len(NATIVE_CHIP_KINDS)
 
+MONSTER_IDS = tuple(D.REALM.monsters)
+"""Monster kind index -> its id in ``data/monsters.txt``."""
+MONSTER_CHIP_KINDS = tuple(k for k, m in enumerate(D.REALM.monsters.values()) for _ in range(m.chips))
+"""Monster chip index -> its kind (index of MONSTER_IDS), one entry per chip."""
+NUM_MONSTER_CHIPS = len(MONSTER_CHIP_KINDS)
+MON_TRAY = -1
+"""``mon_clearing`` of a chip in the monster tray (L298)."""
+MON_TAKEN = -2
+"""``mon_clearing`` of a chip a hero has killed and keeps by its board (L799)."""
+
 MAP_RADIUS = NUM_TILES
 """No tile position is farther than this from the first tile (a line of all 18)."""
 
@@ -91,5 +101,7 @@ ST_BUILD_REALM = 1   # Open Realm: seats place their dealt tiles one at a time (
 ST_HEROES = 2        # hero selection, in random order (L193-L205)
 ST_TURN_START = 3    # a new turn begins (L443-L449)
 ST_TURNS = 4         # the action phase: each hero's actions in the drawn order (L451-L612)
-ST_BATTLE = 5        # the battle phase: monster activation and combat (the next part, L613-L873)
-ST_OVER = 6
+ST_BATTLE = 5        # the battle phase begins: the Summoning Dice are rolled (L615-L635)
+ST_ACTIVATION = 6    # Make Noise rerolls and Hide reactions after the dice (L637-L641)
+ST_COMBAT = 7        # combat in each clearing with a hero (the next part, L674-L873)
+ST_OVER = 8

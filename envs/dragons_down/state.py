@@ -11,7 +11,9 @@ Variable things are padded with -1.
 """
 import numpy as np
 
-from .constants import MAX_HEROES, NUM_CUBE_KINDS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES
+from .constants import (
+    MAX_HEROES, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
+)
 
 STATE_FIELDS = [
     # --- 8-byte fields
@@ -30,6 +32,7 @@ STATE_FIELDS = [
     ("hero_clearing", np.int16, (MAX_HEROES,)),  # clearing of a hero on the map; -1
     ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L189, L306)
     ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L189, L312)
+    ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_heroes", np.int8),        # config: seats, 1..6
     ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
@@ -73,6 +76,11 @@ STATE_FIELDS = [
     ("turn_order", np.int8, (MAX_HEROES,)),    # seats in the order their Targeting Tokens were drawn (L449); -1
     ("order_pos", np.int8),                    # index into turn_order of the active hero
     ("heal_left", np.int8),                    # cubes still to move to the healthy box in the rest now resolved (L550)
+    # --- the battle phase (rules/activation.py, rules/combat.py), L613-L873
+    ("mon_flipped", np.int8, (NUM_MONSTER_CHIPS,)),  # 1 = the chip's back side is up (L635, L731)
+    ("summon_dice", np.int8, (4,)),            # this activation's faces: gray symbol, gray number, black symbol, black number
+    ("noise_pos", np.int8),                    # index into turn_order of the next hero whose Make Noise reroll is due (L637)
+    ("hide_pos", np.int8),                     # index into turn_order of the next hero asked to hide after activation (L639)
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

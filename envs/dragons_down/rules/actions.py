@@ -1,9 +1,9 @@
 """The action phase (L441-L612): turn start, the random order of the active
 heroes, up to four actions each, Cave Clearings, entering the map, and the
-actions Move, Sneak, Make Noise, Rest and Pass.
-
-Still to come in this part: the monster block and the Hide reaction (with the
-monsters), Alert (with equipping), Search, Loot, Trade and Explore (with the
+actions Move, Sneak, Make Noise, Rest and Pass,
+and the Hide reaction (L593-L605; the battle phase asks for it after monster
+activation). Still to come in this part: the monster block during the action
+phase, Alert (with equipping), Search, Loot, Trade and Explore (with the
 tokens, sites and cards), Gates and discovered Hidden Paths in Move.
 """
 import numpy as np
@@ -15,14 +15,16 @@ from ..constants import (
     NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, TW_PLACED,
 )
 from .base import (
-    A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_LONG_REST, DO_NOISE, DO_PASS,
-    DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, HEAL_HEART, PH_ACTION, PH_ENTER_PLACE, PH_HEAL, pose,
-    roll,
+    A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
+    DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
+    PH_ACTION, PH_ENTER_PLACE, PH_HEAL, pose, roll,
 )
 from .realm import clearing_links, exits_from
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
+HALFLING = LINEAGE_IDS.index("halfling")
+"""The Halfling rerolls one Monster Die per hide attempt (Stealthy, L1202)."""
 KNIGHT = CLASS_IDS.index("knight")
 """The Knight rests one Action Cube for each Rest Action (Health, L1222)."""
 
@@ -314,3 +316,49 @@ def act_heal(S, b, p, a):
         s['cubes'][p, 0, k] += 1
     s['heal_left'] -= 1
     return start_heal(S, b, p)
+
+
+# ================================================================ the Hide reaction (L593-L605)
+@rules_jit
+def monster_die(S, b):
+    """One Monster Die: 1 if it shows a Monster symbol (L244)."""
+    return int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
+
+
+@rules_jit
+def hide_roll(S, b, p, modifiers):
+    """L597-L603: roll two Monster Dice; a Monster symbol on either fails,
+    none gains the Hidden status. With ``modifiers`` (not during the Cleanup
+    step, L767-L769): a hero that Sneaked this turn ignores one Monster symbol
+    (L603); a Halfling rerolls one Monster Die (L1202) -- always the die
+    showing a symbol when that alone fails the hide, the only reroll that can
+    help. Returns True if the hero is now hidden."""
+    s = S[b]
+    first = monster_die(S, b)
+    second = monster_die(S, b)
+    ignore = 1 if modifiers and (s['hero_status'][p] & HST_SNEAK) else 0
+    if modifiers and s['hero_lineage'][p] == HALFLING and first + second - ignore > 0:
+        if first:
+            first = monster_die(S, b)
+        else:
+            second = monster_die(S, b)
+    if first + second - ignore > 0:
+        return False
+    s['hero_status'][p] = s['hero_status'][p] | HST_HIDDEN
+    return True
+
+
+@rules_jit(inline=True)
+def mask_hide(S, b, p, mask):
+    """Legal actions of PH_HIDE: A_DO + DO_HIDE (take the Hide reaction) or
+    A_DO + DO_STAY (do not)."""
+    mask[A_DO + DO_HIDE] = 1
+    mask[A_DO + DO_STAY] = 1
+
+
+@rules_jit(inline=True)
+def act_hide(S, b, p, a):
+    """PH_HIDE: roll to hide, or not (L597)."""
+    if a == A_DO + DO_HIDE:
+        hide_roll(S, b, p, True)
+    return False

@@ -102,6 +102,40 @@ for _p, _pack in enumerate(D.PACKS):
             _used.add(_chip)
             NATIVES_ON_CARD[_p, _s, _i] = _chip
 
+def _face_codes(die, codes):
+    """The code of each face of data die ``die`` (``codes[name]``, else -1)."""
+    return np.array([codes.get(f, -1) for f in D.REALM.dice[die].faces], dtype=np.int8)
+
+
+SYM_RETURN = len(D.PACKS)      # gray die: the return arrow (L619)
+SYM_SITE = 0                   # black die: the Treasure Site Symbol (L633)
+LOCAL_SYMBOLS = tuple(f for f in D.REALM.dice["local_symbol"].faces if f != "site")
+GRAY_SYMBOL = _face_codes("wandering_symbol", {**{p: i for i, p in enumerate(D.PACKS)}, "return": SYM_RETURN})
+"""Gray Summoning symbol die, face -> the Terrain Pack whose Wandering
+Monsters it summons, SYM_RETURN, or -1 (blank) (L222-L224, L617-L623)."""
+GRAY_NUMBER = np.array(D.REALM.dice["wandering_number"].faces, dtype=np.int8)
+BLACK_SYMBOL = _face_codes("local_symbol", {**{s: 1 + i for i, s in enumerate(LOCAL_SYMBOLS)}, "site": SYM_SITE})
+"""Black Summoning symbol die, face -> SYM_SITE or 1 + the index of a tile's
+Local Monster symbol in LOCAL_SYMBOLS (L226, L625-L633)."""
+BLACK_NUMBER = np.array(D.REALM.dice["local_number"].faces, dtype=np.int8)
+MONSTER_DIE_SYMBOL = np.array([f == "monster" for f in D.REALM.dice["monster"].faces], dtype=np.int8)
+"""Monster Die, face -> 1 where it shows a Monster symbol (L244)."""
+
+TILE_LOCAL_SYMBOL = np.array([0 if D.REALM.tiles[t].local_symbol is None
+                              else 1 + LOCAL_SYMBOLS.index(D.REALM.tiles[t].local_symbol)
+                              for t in TILE_IDS], dtype=np.int8)
+"""A wilderness tile's Local Monster symbol (BLACK_SYMBOL's code); 0 for a
+civilization tile, which summons nothing (L296)."""
+TILE_LOCAL_KIND = np.array([-1 if D.REALM.tiles[t].local_monster is None
+                            else tuple(D.REALM.monsters).index(D.REALM.tiles[t].local_monster)
+                            for t in TILE_IDS], dtype=np.int8)
+TILE_LOCAL_DUAL = np.array([D.REALM.tiles[t].local_dual for t in TILE_IDS], dtype=np.int8)
+"""1 where the tile's Local Monster has the dual dice icon: it summons the
+sum of both numbered dice (L631)."""
+PACK_WANDERER = np.array([tuple(D.REALM.monsters).index(D.REALM.setup_cards[p].wandering)
+                          for p in D.PACKS], dtype=np.int8)
+"""Each pack's Wandering Monster kind (L224)."""
+
 # axial step of each direction 0..5 (N, NE, SE, S, SW, NW)
 DIR_DQ = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
 DIR_DR = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int8)
@@ -118,9 +152,9 @@ A_CLASS = A_LINEAGE + NUM_LINEAGES             # + i: Class Card i (CLASS_IDS)
 A_SIDE = A_CLASS + NUM_CLASSES                 # + s: side s (0 = the data's side 1) of the card just chosen
 A_CUBE = A_SIDE + 2                            # + kind: take this printed cube as CUBE_* kind
 A_CLEARING = A_CUBE + CUBE_MAGIC + NUM_COLOURS # + c: clearing c (move there, enter the map there, ...)
-A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action of the action phase
-DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST = range(6)
-A_HEAL = A_DO + 6                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
+A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action or reaction
+DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE, DO_STAY = range(8)
+A_HEAL = A_DO + 8                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
 NUM_ACTIONS = A_HEAL + HEAL_HEART + 1
 
@@ -137,7 +171,8 @@ PH_CUBE_COLOUR = 8    # A_CUBE: the colour of a cube showing several (L200)
 PH_ENTER_PLACE = 9    # A_CLEARING: Explore the Realm, first turn: the civilization tile's clearing to start in (L133)
 PH_ACTION = 10        # A_CLEARING (move / enter the map there) or A_DO: the active hero's next action (L451)
 PH_HEAL = 11          # A_HEAL: which wounded cube a rest heals next (L550)
-LAST_PHASE = PH_HEAL
+PH_HIDE = 12          # A_DO + DO_HIDE / DO_STAY: take the Hide reaction or not (L593-L605, L639)
+LAST_PHASE = PH_HIDE
 
 
 # ================================================================ decisions

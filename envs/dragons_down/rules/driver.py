@@ -4,23 +4,24 @@ template's, ``envs/README.md``).
 ``advance`` runs forced and chance-only steps until some seat must decide;
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
 part's ``mask_*`` and ``act_*``. So far the set-up is played: the realm and the
-heroes, and the action phase of each turn as far as it is built
-(``actions.py``); the battle phase (``ST_BATTLE``) is the next part, and until
-it lands ``advance`` stops there with no decision pending.
+heroes, the action phase of each turn as far as it is built (``actions.py``)
+and monster activation (``activation.py``); combat (``ST_COMBAT``) is the next
+part, and until it lands ``advance`` stops there with no decision pending.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_BUILD_REALM, ST_HEROES, ST_TURN_START, ST_TURNS
+from ..constants import ST_ACTIVATION, ST_BATTLE, ST_BUILD_REALM, ST_HEROES, ST_TURN_START, ST_TURNS
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
-    PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL,
+    PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
 )
 from .actions import (
-    act_action, act_enter_place, act_heal, action_phase, mask_action, mask_enter_place, mask_heal,
-    start_turn,
+    act_action, act_enter_place, act_heal, act_hide, action_phase, mask_action, mask_enter_place,
+    mask_heal, mask_hide, start_turn,
 )
+from .activation import activation_round, start_activation
 from .setup import (
     act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
     act_tile_spot, act_tile_turn, build_realm, hero_selection, mask_class, mask_cube_colour,
@@ -65,6 +66,8 @@ def fill_mask(S, b, mask):
         mask_action(S, b, p, mask)
     elif ph == PH_HEAL:
         mask_heal(S, b, p, mask)
+    elif ph == PH_HIDE:
+        mask_hide(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -101,6 +104,8 @@ def do_action(S, b, a):
         return act_action(S, b, p, a)
     elif ph == PH_HEAL:
         return act_heal(S, b, p, a)
+    elif ph == PH_HIDE:
+        return act_hide(S, b, p, a)
     return False
 
 
@@ -127,6 +132,11 @@ def advance(S, b):
             start_turn(S, b)
         elif st == ST_TURNS:
             if action_phase(S, b):
+                return
+        elif st == ST_BATTLE:
+            start_activation(S, b)
+        elif st == ST_ACTIVATION:
+            if activation_round(S, b):
                 return
         else:
             return

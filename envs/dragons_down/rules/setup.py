@@ -11,7 +11,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, HS_NONE, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
+    CLEARINGS_PER_TILE, CUBE_MAGIC, HS_NONE, MON_TRAY, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
@@ -51,6 +51,8 @@ def setup_game(S, b):
         s['civ_clearing'][k] = -1
     for c in range(s['native_clearing'].shape[0]):
         s['native_clearing'][c] = -1
+    for c in range(s['mon_clearing'].shape[0]):
+        s['mon_clearing'][c] = MON_TRAY                          # L306: chips stay in the tray until summoned
     s['placer'] = -1
     s['sel_tile'] = -1
     for k in range(NUM_PACKS):

@@ -1,0 +1,229 @@
+"""Monster activation, the first step of the battle phase (L615-L641): the
+four Summoning Dice, the return arrow, monsters moving to heroes, summoning
+in turn order once per clearing, dual-dice monsters, the Make Noise
+rerolls, and the Hide reaction at the end.
+
+Guardians summoned to their Treasure Sites by the site symbol (L633) come
+with the Treasure Sites (placed by the Wilderness Tokens of the action
+phase); until then no site is on the map and the symbol summons nothing.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CLEARINGS_PER_TILE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TRAY,
+    MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
+)
+from .base import (
+    BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SYM_RETURN,
+    TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, pose, roll,
+)
+
+CHIP_KIND = np.array(MONSTER_CHIP_KINDS, dtype=np.int8)
+"""Monster chip -> its kind (constants.MONSTER_IDS index)."""
+
+
+@rules_jit
+def start_activation(S, b):
+    """L617: the start player rolls all four Summoning Dice; L619: the gray
+    dice are processed first, then the black; then the Make Noise rerolls
+    (L637) and the Hide reactions (L639)."""
+    s = S[b]
+    roll_summoning_dice(S, b)
+    apply_summoning(S, b, -1)
+    s['noise_pos'] = 0
+    s['hide_pos'] = 0
+    s['stage'] = ST_ACTIVATION
+
+
+@rules_jit
+def roll_summoning_dice(S, b):
+    """The four Summoning Dice into ``summon_dice`` (L617)."""
+    s = S[b]
+    s['summon_dice'][0] = roll(S, b, GRAY_SYMBOL.shape[0])
+    s['summon_dice'][1] = roll(S, b, GRAY_NUMBER.shape[0])
+    s['summon_dice'][2] = roll(S, b, BLACK_SYMBOL.shape[0])
+    s['summon_dice'][3] = roll(S, b, BLACK_NUMBER.shape[0])
+
+
+@rules_jit
+def hero_on_map(S, b, p):
+    return S[b]['hero_state'][p] == HS_ACTIVE and S[b]['hero_clearing'][p] >= 0
+
+
+@rules_jit
+def earliest_hero_clearing(S, b, t, only):
+    """The clearing of the hero on tile t earliest in the Turn Order (L623),
+    or -1; with ``only`` >= 0, that hero alone counts (a Make Noise reroll)."""
+    s = S[b]
+    n = int(s['num_heroes'])
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p < 0 or not hero_on_map(S, b, p) or (only >= 0 and p != only):
+            continue
+        c = int(s['hero_clearing'][p])
+        if c // CLEARINGS_PER_TILE == t:
+            return c
+    return -1
+
+
+@rules_jit
+def clearing_has_hero(S, b, c, only):
+    s = S[b]
+    for p in range(int(s['num_heroes'])):
+        if hero_on_map(S, b, p) and s['hero_clearing'][p] == c and (only < 0 or p == only):
+            return True
+    return False
+
+
+@rules_jit
+def monsters_move(S, b, t, only):
+    """L623, L627: Monsters of tile t not in a clearing with a hero move to
+    the clearing of the hero earliest in the Turn Order; moved monsters are
+    placed name side up (L635)."""
+    s = S[b]
+    target = earliest_hero_clearing(S, b, t, only)
+    if target < 0:
+        return
+    for m in range(NUM_MONSTER_CHIPS):
+        c = int(s['mon_clearing'][m])
+        if c >= 0 and c // CLEARINGS_PER_TILE == t and not clearing_has_hero(S, b, c, only):
+            s['mon_clearing'][m] = target
+            s['mon_flipped'][m] = 0
+
+
+@rules_jit
+def summon(S, b, t, kind, count, only):
+    """L627-L629: ``count`` random Monsters of ``kind`` from the tray to each
+    clearing of tile t holding a hero, in Turn Order, each clearing once; when
+    the tray runs short, what remains."""
+    s = S[b]
+    n = int(s['num_heroes'])
+    done = np.full(6, -1, dtype=np.int64)
+    nd = 0
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p < 0 or not hero_on_map(S, b, p) or (only >= 0 and p != only):
+            continue
+        c = int(s['hero_clearing'][p])
+        if c // CLEARINGS_PER_TILE != t:
+            continue
+        seen = False
+        for j in range(nd):
+            if done[j] == c:
+                seen = True
+        if seen:
+            continue
+        done[nd] = c
+        nd += 1
+        for _ in range(count):
+            free = 0
+            for m in range(NUM_MONSTER_CHIPS):
+                if CHIP_KIND[m] == kind and s['mon_clearing'][m] == MON_TRAY:
+                    free += 1
+            if free == 0:
+                break
+            pick = roll(S, b, free)
+            for m in range(NUM_MONSTER_CHIPS):
+                if CHIP_KIND[m] == kind and s['mon_clearing'][m] == MON_TRAY:
+                    if pick == 0:
+                        s['mon_clearing'][m] = c
+                        s['mon_flipped'][m] = 0
+                        break
+                    pick -= 1
+
+
+@rules_jit
+def tile_has_hero(S, b, t, only):
+    return earliest_hero_clearing(S, b, t, only) >= 0
+
+
+@rules_jit
+def hero_tiles(S, b, only, out):
+    """Tiles holding a hero, in the order of their earliest hero in the Turn
+    Order (Interpretations), into ``out``; returns the count."""
+    s = S[b]
+    n = 0
+    for i in range(int(s['num_heroes'])):
+        p = int(s['turn_order'][i])
+        if p < 0 or not hero_on_map(S, b, p) or (only >= 0 and p != only):
+            continue
+        t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+        seen = False
+        for j in range(n):
+            if out[j] == t:
+                seen = True
+        if not seen:
+            out[n] = t
+            n += 1
+    return n
+
+
+@rules_jit
+def apply_summoning(S, b, only):
+    """Apply the dice in ``summon_dice`` (L617-L635): the gray die first,
+    then the black. ``only`` >= 0: a Make Noise reroll of that hero, applied
+    to his clearing alone as if no other hero were on the map (L471, L637)."""
+    s = S[b]
+    tiles = np.empty(NUM_TILES, dtype=np.int64)
+    nt = hero_tiles(S, b, only, tiles)
+    gray = int(GRAY_SYMBOL[s['summon_dice'][0]])
+    gray_n = int(GRAY_NUMBER[s['summon_dice'][1]])
+    black = int(BLACK_SYMBOL[s['summon_dice'][2]])
+    black_n = int(BLACK_NUMBER[s['summon_dice'][3]])
+    if gray == SYM_RETURN:
+        if only < 0:                                   # L621: heroless tiles return their monsters
+            for m in range(NUM_MONSTER_CHIPS):
+                c = int(s['mon_clearing'][m])
+                if c >= 0 and not tile_has_hero(S, b, c // CLEARINGS_PER_TILE, -1):
+                    s['mon_clearing'][m] = MON_TRAY
+                    s['mon_flipped'][m] = 0
+        for i in range(nt):                            # L623: the rest move to the heroes
+            monsters_move(S, b, int(tiles[i]), only)
+    elif gray >= 0:                                    # L625-L629: the pack's Wandering Monsters
+        for i in range(nt):
+            t = int(tiles[i])
+            if TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+                monsters_move(S, b, t, only)
+                summon(S, b, t, int(PACK_WANDERER[gray]), gray_n, only)
+    if black > 0:                                      # L625-L631: the tile's Local Monster
+        for i in range(nt):
+            t = int(tiles[i])
+            if TILE_LOCAL_SYMBOL[t] == black:
+                monsters_move(S, b, t, only)
+                count = gray_n + black_n if TILE_LOCAL_DUAL[t] else black_n
+                summon(S, b, t, int(TILE_LOCAL_KIND[t]), count, only)
+
+
+@rules_jit
+def monsters_in(S, b, c):
+    s = S[b]
+    n = 0
+    for m in range(NUM_MONSTER_CHIPS):
+        if s['mon_clearing'][m] == c:
+            n += 1
+    return n
+
+
+@rules_jit
+def activation_round(S, b):
+    """After the dice: each hero that made noise, in player order, rolls all
+    four dice again for its clearing (L637); then each unblocked, unhidden
+    hero with monsters in its clearing may take the Hide reaction (L639,
+    L641). Then combat. True if a decision is posed."""
+    s = S[b]
+    n = int(s['num_heroes'])
+    while s['noise_pos'] < n:
+        p = int(s['turn_order'][s['noise_pos']])
+        s['noise_pos'] += 1
+        if p >= 0 and hero_on_map(S, b, p) and (s['hero_status'][p] & HST_NOISE):
+            roll_summoning_dice(S, b)
+            apply_summoning(S, b, p)
+    while s['hide_pos'] < n:
+        p = int(s['turn_order'][s['hide_pos']])
+        s['hide_pos'] += 1
+        if p >= 0 and hero_on_map(S, b, p) and (s['hero_status'][p] & (HST_BLOCKED | HST_HIDDEN)) == 0 \
+                and monsters_in(S, b, int(s['hero_clearing'][p])) > 0:
+            return pose(S, b, PH_HIDE, p)
+    s['stage'] = ST_COMBAT
+    return False

@@ -1,0 +1,173 @@
+"""Monster activation (L615-L641), with the rulebook's example (L643-L672)."""
+import numpy as np
+
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down.constants import (
+    CLASS_IDS, HS_ACTIVE, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MON_TRAY,
+    MONSTER_CHIP_KINDS, MONSTER_IDS, ST_ACTIVATION, ST_BATTLE, ST_COMBAT, TILE_IDS, TW_PLACED,
+)
+from dragongym.envs.dragons_down.state import STATE_DTYPE
+from tests.dragons_down.setup_test import legal
+
+
+def clearing(tile, k):
+    """Clearing k (1-based, as printed) of the tile named ``tile``."""
+    return TILE_IDS.index(tile) * 6 + k - 1
+
+
+def battle(tiles, heroes, monsters=(), dice=(), lineage="human"):
+    """A realm of ``tiles`` (side 1 up), heroes ``(class, clearing)`` in Turn
+    Order, ``monsters`` ``(kind, clearing)`` already on the map, and the
+    Summoning Dice loaded as raw faces; at the start of the battle phase."""
+    S = np.zeros(1, dtype=STATE_DTYPE)
+    s = S[0]
+    s["num_heroes"] = len(heroes)
+    s["mon_clearing"][:] = MON_TRAY
+    for i, t in enumerate(tiles):
+        u = TILE_IDS.index(t)
+        s["tile_where"][u] = TW_PLACED
+        s["tile_q"][u], s["tile_r"][u] = i, 0
+    s["turn_order"][:] = -1
+    for p, (cls, c) in enumerate(heroes):
+        s["hero_state"][p] = HS_ACTIVE
+        s["hero_class"][p] = CLASS_IDS.index(cls)
+        s["hero_lineage"][p] = LINEAGE_IDS.index(lineage)
+        s["hero_clearing"][p] = c
+        s["turn_order"][p] = p
+    for kind, c in monsters:
+        m = next(m for m in range(len(MONSTER_CHIP_KINDS)) if MONSTER_IDS[MONSTER_CHIP_KINDS[m]] == kind
+                 and s["mon_clearing"][m] == MON_TRAY)
+        s["mon_clearing"][m] = c
+    load(S, *dice)
+    s["stage"] = ST_BATTLE
+    return S
+
+
+def load(S, *raw):
+    s = S[0]
+    for i, v in enumerate(raw):
+        s["loaded"][int(s["loaded_count"]) + i] = v
+    s["loaded_count"] += len(raw)
+
+
+def at(S, c):
+    """Sorted kinds of the monsters in clearing c."""
+    return sorted(MONSTER_IDS[MONSTER_CHIP_KINDS[m]] for m in np.flatnonzero(S[0]["mon_clearing"] == c))
+
+
+# raw faces of the Summoning Dice (data/dice.txt order)
+MOUNTAINS, RETURN, BLANK = 1, 3, 5            # gray symbol die
+ONE, TWO = 0, 3                                # numbered dice
+CLAW, EYE = 1, 3                               # black symbol die
+
+
+def test_example_activation_enchanter_sorcerer_barbarian_cleric_druid():
+    """L643-L672: the Enchanter rolls claw, the Malevolent Mountains symbol and
+    1 and 1. Secret Dens: the Goblins' dual dice make two Goblins, to the
+    Enchanter's clearing first, then to the Sorcerer's. Lonely Mountains: the
+    Griffon there moves to the Barbarian, and one Griffon and one Juvenile
+    Dragon are summoned. Tri-Peaks: its Juvenile Dragon moves to the Cleric
+    and one more is summoned. The Druid's tile matches nothing."""
+    enchanter, sorcerer = clearing("secret_dens", 1), clearing("secret_dens", 3)
+    barbarian, cleric, druid = clearing("lonely_mountains", 1), clearing("tri_peaks", 1), clearing("hags_mire", 1)
+    S = battle(["secret_dens", "lonely_mountains", "tri_peaks", "hags_mire"],
+               [("enchanter", enchanter), ("sorcerer", sorcerer), ("barbarian", barbarian),
+                ("cleric", cleric), ("druid", druid)],
+               monsters=[("griffon", clearing("lonely_mountains", 3)), ("juvenile_dragon", clearing("tri_peaks", 4))],
+               dice=[MOUNTAINS, ONE, CLAW, ONE])
+    R.start_activation(S, 0)
+    assert at(S, enchanter) == ["goblin", "goblin"]
+    assert at(S, sorcerer) == ["goblin", "goblin"]
+    assert at(S, barbarian) == ["griffon", "griffon", "juvenile_dragon"]
+    assert at(S, clearing("lonely_mountains", 3)) == []
+    assert at(S, cleric) == ["juvenile_dragon", "juvenile_dragon"]
+    assert at(S, druid) == []
+    assert int(S[0]["stage"]) == ST_ACTIVATION
+
+
+def test_dd_activation_return_arrow_returns_monsters_of_tiles_without_heroes():
+    """L619-L623: on the arrow, monsters in tiles with no hero go back to the
+    tray; in tiles with a hero they move to the hero earliest in Turn Order;
+    nothing is summoned."""
+    hero = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks", "hags_mire"], [("knight", hero)],
+               monsters=[("ogre", clearing("hags_mire", 2)), ("giant", clearing("tri_peaks", 3))],
+               dice=[RETURN, TWO, BLANK + 1, TWO])
+    R.start_activation(S, 0)
+    assert at(S, clearing("hags_mire", 2)) == [] and at(S, hero) == ["giant"]
+    assert int((S[0]["mon_clearing"] >= 0).sum()) == 1
+
+
+def test_dd_activation_summon_once_per_clearing_in_turn_order_and_what_remains():
+    """L627: each clearing summons once however many heroes it holds; L629:
+    when the tray runs short the rest is placed. The Giant (two chips) on
+    Tri-Peaks' eye: 3 wanted in the first hero's clearing, none left after."""
+    first, second = clearing("tri_peaks", 1), clearing("tri_peaks", 2)
+    S = battle(["tri_peaks"], [("knight", first), ("rogue", first), ("cleric", second)],
+               dice=[BLANK, ONE, EYE, 5])            # black number face 6: three
+    R.start_activation(S, 0)
+    assert at(S, first) == ["giant", "giant"] and at(S, second) == []
+
+
+def test_dd_activation_moved_monsters_are_placed_name_side_up():
+    """L635: moved and summoned monsters are placed name side up."""
+    hero = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks"], [("knight", hero)], monsters=[("giant", clearing("tri_peaks", 3))],
+               dice=[RETURN, ONE, BLANK + 1, ONE])
+    S[0]["mon_flipped"][:] = 1
+    R.start_activation(S, 0)
+    moved = int(np.flatnonzero(S[0]["mon_clearing"] == hero)[0])
+    assert int(S[0]["mon_flipped"][moved]) == 0
+
+
+def test_dd_action_noise_3_noisy_hero_rerolls_for_his_clearing_only():
+    """L471, L637: after activation each hero that made noise rolls all the
+    Summoning Dice again, applied to his clearing only."""
+    noisy, quiet = clearing("tri_peaks", 1), clearing("tri_peaks", 2)
+    S = battle(["tri_peaks"], [("knight", noisy), ("rogue", quiet)],
+               dice=[BLANK, ONE, BLANK + 1, ONE,          # the start player's roll: nothing
+                     BLANK, ONE, EYE, ONE])               # the noisy hero's: one Giant
+    S[0]["hero_status"][0] = HST_NOISE
+    R.advance(S, 0)
+    assert at(S, noisy) == ["giant"] and at(S, quiet) == []
+
+
+def test_dd_hide_after_activation_offered_with_monsters_present():
+    """L639-L641: unblocked heroes may hide at the end of Monster Activation;
+    L597-L601: a Monster symbol on either Monster Die fails the hide, none
+    gives the Hidden status."""
+    hero, alone = clearing("tri_peaks", 1), clearing("secret_dens", 1)     # eye: Tri-Peaks' Giant only
+    S = battle(["tri_peaks", "secret_dens"], [("knight", hero), ("rogue", alone)],
+               dice=[BLANK, ONE, EYE, ONE])
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_HIDE and int(S[0]["to_play"]) == 0   # the rogue has no monster
+    load(S, 2, 3)                                            # two blanks
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    assert R.apply_action(S, 0, R.A_DO + R.DO_HIDE, mask) == R.E_OK
+    assert int(S[0]["hero_status"][0]) & HST_HIDDEN and int(S[0]["stage"]) == ST_COMBAT
+
+
+def hide_once(status=0, lineage="human", dice=()):
+    hero = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks"], [("knight", hero)], monsters=[("giant", hero)],
+               dice=[BLANK, ONE, BLANK + 1, ONE], lineage=lineage)
+    S[0]["hero_status"][0] = status
+    R.advance(S, 0)
+    load(S, *dice)
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    assert R.apply_action(S, 0, R.A_DO + R.DO_HIDE, mask) == R.E_OK
+    return bool(int(S[0]["hero_status"][0]) & HST_HIDDEN)
+
+
+def test_dd_action_sneak_2_sneaking_hero_ignores_one_monster_symbol():
+    """L467, L603: a hero that Sneaked ignores one Monster symbol; not two."""
+    assert not hide_once(dice=(0, 3))
+    assert hide_once(status=HST_SNEAK, dice=(0, 3))
+    assert not hide_once(status=HST_SNEAK, dice=(0, 1))
+
+
+def test_dd_lineage_halfling_rerolls_one_monster_die_when_hiding():
+    """L1202: a Halfling may reroll one Monster Die per hide attempt."""
+    assert hide_once(lineage="halfling", dice=(0, 3, 4))      # the symbol rerolled to a blank
+    assert not hide_once(lineage="halfling", dice=(0, 3, 1))  # rerolled to a symbol again
+    assert not hide_once(lineage="halfling", dice=(0, 1, 4))  # two symbols: one reroll is not enough
