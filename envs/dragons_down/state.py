@@ -76,6 +76,7 @@ STATE_FIELDS = [
     ("turn_order", np.int8, (MAX_HEROES,)),    # seats in the order their Targeting Tokens were drawn (L449); -1
     ("order_pos", np.int8),                    # index into turn_order of the active hero
     ("heal_left", np.int8),                    # cubes still to move to the healthy box in the rest now resolved (L550)
+    ("block_due", np.int8),                    # 1 when the active hero's action has just ended: monsters may block (L457)
     # --- the battle phase (rules/activation.py, rules/combat.py), L613-L873
     ("mon_flipped", np.int8, (NUM_MONSTER_CHIPS,)),  # 1 = the chip's back side is up (L635, L731)
     ("summon_dice", np.int8, (4,)),            # this activation's faces: gray symbol, gray number, black symbol, black number

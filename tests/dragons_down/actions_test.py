@@ -222,3 +222,62 @@ def test_dd_action_turnstart_1_statuses_cleared_at_turn_start():
     turn = int(S[0]["turn"])
     R.start_turn(S, 0)
     assert int(S[0]["hero_status"][0]) == 0 and used(S) == 0 and int(S[0]["turn"]) == turn + 1
+
+
+def put_monster(S, kind, c):
+    from dragongym.envs.dragons_down.constants import MONSTER_CHIP_KINDS, MONSTER_IDS, MON_TRAY
+    m = next(m for m in range(len(MONSTER_CHIP_KINDS)) if MONSTER_IDS[MONSTER_CHIP_KINDS[m]] == kind
+             and S[0]["mon_clearing"][m] == MON_TRAY)
+    S[0]["mon_clearing"][m] = c
+
+
+def load(S, *raw):
+    s = S[0]
+    for i, v in enumerate(raw):
+        s["loaded"][int(s["loaded_count"]) + i] = v
+    s["loaded_count"] += len(raw)
+
+
+def test_dd_action_block_1_monsters_block_at_the_end_of_an_action():
+    """L457-L459: monsters in the active, unhidden hero's clearing at the end
+    of an action block it: it is unhidden and loses its remaining actions;
+    L599: it may first try to hide (here it does not). Not before its first
+    action (Interpretations)."""
+    S = deepdelve(num_heroes=2)
+    p = int(S[0]["to_play"])
+    put_monster(S, "goblin", PLAINS_3)
+    act(S, R.A_CLEARING + PLAINS_1)
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert int(S[0]["phase"]) == R.PH_BLOCK and int(S[0]["to_play"]) == p and used(S, p) == 1
+    act(S, R.A_DO + R.DO_STAY)
+    assert int(S[0]["hero_status"][p]) & HST_BLOCKED and used(S, p) == 4
+    assert int(S[0]["to_play"]) == 1 - p                     # the next hero acts
+
+
+def test_dd_action_block_2_hide_reaction_offered_against_a_block():
+    """L599, L605: a hero that hides when blocked is not blocked."""
+    S = deepdelve()
+    put_monster(S, "goblin", PLAINS_3)
+    act(S, R.A_CLEARING + PLAINS_1)
+    act(S, R.A_CLEARING + PLAINS_3)
+    load(S, 2, 3)                                            # two blank Monster Dice
+    act(S, R.A_DO + R.DO_HIDE)
+    st = int(S[0]["hero_status"][0])
+    assert st & HST_HIDDEN and not st & HST_BLOCKED and used(S) == 1
+    assert int(S[0]["phase"]) == R.PH_ACTION                 # hidden: no block after the next action
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert int(S[0]["phase"]) == R.PH_ACTION
+
+
+def test_dd_action_noise_1_make_noise_unhides_and_is_blocked_by_monsters():
+    """L471: a hero making noise is unhidden at once and blocked if monsters
+    are present."""
+    S = deepdelve(num_heroes=2)
+    p = int(S[0]["to_play"])
+    put_monster(S, "goblin", PLAINS_1)
+    act(S, R.A_CLEARING + PLAINS_1)
+    assert int(S[0]["phase"]) == R.PH_ACTION                 # placed, not moved: no action has ended
+    S[0]["hero_status"][p] |= HST_HIDDEN
+    act(S, R.A_DO + R.DO_NOISE)
+    st = int(S[0]["hero_status"][p])
+    assert st & HST_BLOCKED and not st & HST_HIDDEN and int(S[0]["to_play"]) == 1 - p

@@ -1,23 +1,25 @@
 """The action phase (L441-L612): turn start, the random order of the active
-heroes, up to four actions each, Cave Clearings, entering the map, and the
-actions Move, Sneak, Make Noise, Rest and Pass,
-and the Hide reaction (L593-L605; the battle phase asks for it after monster
-activation). Still to come in this part: the monster block during the action
-phase, Alert (with equipping), Search, Loot, Trade and Explore (with the
-tokens, sites and cards), Gates and discovered Hidden Paths in Move.
+heroes, up to four actions each, Cave Clearings, entering the map, the
+monster block (L457-L459), the actions Move, Sneak, Make Noise, Rest and
+Pass, and the Hide reaction (L593-L605; also asked after monster activation).
+
+Still to come in this part: Alert (with equipping), Search, Loot, Trade and
+Explore (with the tokens, sites and cards), Gates and discovered Hidden Paths
+in Move.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    ACTIONS_PER_TURN, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE, CUBE_MAGIC,
-    CLASS_IDS, HS_ACTIVE, HS_WAITING, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES,
-    NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, TW_PLACED,
+    ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
+    CUBE_MAGIC, HS_ACTIVE, HS_WAITING, HST_BLOCKED, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE,
+    HST_SNEAK, LINEAGE_IDS, MAX_HEROES, NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE,
+    ST_TURNS, TW_PLACED,
 )
 from .base import (
     A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
     DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
-    PH_ACTION, PH_ENTER_PLACE, PH_HEAL, pose, roll,
+    PH_ACTION, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose, roll,
 )
 from .realm import clearing_links, exits_from
 
@@ -48,6 +50,7 @@ def start_turn(S, b):
         s['turn_order'][i] = s['turn_order'][j]
         s['turn_order'][j] = x
     s['order_pos'] = 0
+    s['block_due'] = 0
     s['stage'] = ST_TURNS
 
 
@@ -73,10 +76,50 @@ def action_phase(S, b):
         if state == HS_ACTIVE or state == HS_WAITING:
             if state == HS_ACTIVE:
                 cave_at_turn_start(S, b, p)
+                if s['block_due']:
+                    s['block_due'] = 0
+                    if block_threat(S, b, p):
+                        return pose(S, b, PH_BLOCK, p)
             if actions_left(S, b, p) > 0:                      # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
         s['order_pos'] += 1
     s['stage'] = ST_BATTLE
+    return False
+
+
+@rules_jit
+def block_threat(S, b, p):
+    """L457: monsters in its clearing block the active hero, unless it is
+    hidden (or already blocked)."""
+    s = S[b]
+    return (s['hero_status'][p] & (HST_HIDDEN | HST_BLOCKED)) == 0 and \
+        monsters_in(S, b, int(s['hero_clearing'][p])) > 0
+
+
+@rules_jit
+def block_hero(S, b, p):
+    """L459: a blocked hero is unhidden and loses its remaining actions and
+    reactions for the turn."""
+    s = S[b]
+    s['hero_status'][p] = (s['hero_status'][p] | HST_BLOCKED) & np.uint8(0xFF ^ HST_HIDDEN)
+    s['actions_used'][p] = ACTIONS_PER_TURN
+
+
+@rules_jit(inline=True)
+def mask_block(S, b, p, mask):
+    """Legal actions of PH_BLOCK: A_DO + DO_HIDE (the Hide reaction, L599) or
+    A_DO + DO_STAY (accept the block)."""
+    mask[A_DO + DO_HIDE] = 1
+    mask[A_DO + DO_STAY] = 1
+
+
+@rules_jit(inline=True)
+def act_block(S, b, p, a):
+    """PH_BLOCK: a hero that hides is not blocked (L459, L605); one that fails
+    or does not try is."""
+    if a == A_DO + DO_HIDE and hide_roll(S, b, p, True):
+        return False
+    block_hero(S, b, p)
     return False
 
 
@@ -256,20 +299,25 @@ def wounded_cubes(S, b, p):
 def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
+    s['block_due'] = 1                                           # L457: checked at the end of the action
     if a >= A_CLEARING and a < A_DO:
         move_hero(S, b, p, a - A_CLEARING)
         return False
     do = a - A_DO
     if do == DO_PASS:                                            # L612: the hero's action phase ends
         s['actions_used'][p] = ACTIONS_PER_TURN
+        s['block_due'] = 0
         return False
     if do == DO_SNEAK:                                           # L467
         s['hero_status'][p] = s['hero_status'][p] | HST_SNEAK
         s['actions_used'][p] += 1
         return False
-    if do == DO_NOISE:                                           # L469: unhidden at once
+    if do == DO_NOISE:                                           # L471: unhidden, and blocked where monsters are
         s['hero_status'][p] = (s['hero_status'][p] | HST_NOISE) & np.uint8(0xFF ^ HST_HIDDEN)
         s['actions_used'][p] += 1
+        s['block_due'] = 0
+        if monsters_in(S, b, int(s['hero_clearing'][p])) > 0:
+            block_hero(S, b, p)
         return False
     # L550: a quick, short or long rest heals one, two or three cubes for two,
     # three or four actions; a Knight heals one cube per action (L1222)
@@ -277,6 +325,7 @@ def act_action(S, b, p, a):
     cubes = cost if s['hero_class'][p] == KNIGHT else cost - 1
     s['actions_used'][p] += cost
     s['heal_left'] = cubes
+    s['block_due'] = 0                                           # checked once the rest is done
     return start_heal(S, b, p)
 
 
@@ -288,6 +337,7 @@ def start_heal(S, b, p):
     if s['heal_left'] > 0 and wounded_cubes(S, b, p) > 0:
         return pose(S, b, PH_HEAL, p)
     s['heal_left'] = 0
+    s['block_due'] = 1                                           # the rest is over: L457
     return False
 
 

@@ -16,7 +16,8 @@ from ..constants import (
 )
 from .base import (
     BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SYM_RETURN,
-    TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, pose, roll,
+    TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, monsters_in, pose,
+    roll,
 )
 
 CHIP_KIND = np.array(MONSTER_CHIP_KINDS, dtype=np.int8)
@@ -193,16 +194,6 @@ def apply_summoning(S, b, only):
                 monsters_move(S, b, t, only)
                 count = gray_n + black_n if TILE_LOCAL_DUAL[t] else black_n
                 summon(S, b, t, int(TILE_LOCAL_KIND[t]), count, only)
-
-
-@rules_jit
-def monsters_in(S, b, c):
-    s = S[b]
-    n = 0
-    for m in range(NUM_MONSTER_CHIPS):
-        if s['mon_clearing'][m] == c:
-            n += 1
-    return n
 
 
 @rules_jit

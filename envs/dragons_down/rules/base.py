@@ -172,7 +172,8 @@ PH_ENTER_PLACE = 9    # A_CLEARING: Explore the Realm, first turn: the civilizat
 PH_ACTION = 10        # A_CLEARING (move / enter the map there) or A_DO: the active hero's next action (L451)
 PH_HEAL = 11          # A_HEAL: which wounded cube a rest heals next (L550)
 PH_HIDE = 12          # A_DO + DO_HIDE / DO_STAY: take the Hide reaction or not (L593-L605, L639)
-LAST_PHASE = PH_HIDE
+PH_BLOCK = 13         # A_DO + DO_HIDE / DO_STAY: monsters block the active hero: hide, or be blocked (L457-L459, L599)
+LAST_PHASE = PH_BLOCK
 
 
 # ================================================================ decisions
@@ -183,6 +184,17 @@ def pose(S, b, phase, player):
     s['phase'] = phase
     s['to_play'] = player
     return True
+
+
+@rules_jit
+def monsters_in(S, b, c):
+    """Monster chips in clearing c."""
+    s = S[b]
+    n = 0
+    for m in range(s['mon_clearing'].shape[0]):
+        if s['mon_clearing'][m] == c:
+            n += 1
+    return n
 
 
 # ================================================================ randomness
