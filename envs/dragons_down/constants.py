@@ -58,6 +58,33 @@ MON_TRAY = -1
 MON_TAKEN = -2
 """``mon_clearing`` of a chip a hero has killed and keeps by its board (L799)."""
 
+# ---------------------------------------------------------------- cards (L330-L336, L906-L981)
+CARD_IDS = tuple(D.REALM.items) + tuple(D.REALM.treasures)
+"""Card kind index -> its id: the Item Cards (items.txt), then the Treasure
+and Deep Treasure Cards (treasures.txt)."""
+CARD_DECKS = ("item", "treasure", "deep")
+DECK_ITEM, DECK_TREASURE, DECK_DEEP = range(len(CARD_DECKS))
+CARD_INSTANCES = tuple((k, CARD_DECKS.index(deck)) for k, cid in enumerate(CARD_IDS)
+                       for deck, n in sorted((D.REALM.items.get(cid) or D.REALM.treasures[cid]).copies.items())
+                       for _ in range(n))
+"""Card index -> (kind, deck it starts in): one entry per physical card."""
+NUM_CARDS = len(CARD_INSTANCES)
+
+# where a card is (``card_where``)
+CW_DECK = 0       # face down in its deck (``card_owner``: DECK_*); drawn at random (Interpretations)
+CW_HERO = 1       # a hero's possession (``card_owner``: seat; ``card_slot``: an equip target or T_BACKPACK)
+CW_REMOVED = 2    # out of the game
+
+# equip targets (``card_slot`` of a hero's card) and the board positions they cover (L936-L960)
+T_HEAD, T_CHEST, T_WEAPON1, T_WEAPON2, T_HAND1, T_HAND2, T_NECK, T_WAIST, T_FEET, T_MISC1, T_MISC2 = range(11)
+NUM_POSITIONS = 11
+"""Single positions: each target below NUM_POSITIONS covers just itself."""
+T_HEAD_CHEST = 11    # head and chest (L944)
+T_WEAPONS = 12       # both weapon positions (L950)
+T_HANDS = 13         # both hand positions (L954)
+T_BACKPACK = 14      # face down in the backpack: unequipped (L958, L971)
+NUM_TARGETS = 15
+
 MAP_RADIUS = NUM_TILES
 """No tile position is farther than this from the first tile (a line of all 18)."""
 

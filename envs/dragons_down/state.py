@@ -12,7 +12,7 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    MAX_HEROES, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
+    MAX_HEROES, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
 )
 
 STATE_FIELDS = [
@@ -32,6 +32,7 @@ STATE_FIELDS = [
     ("hero_clearing", np.int16, (MAX_HEROES,)),  # clearing of a hero on the map; -1
     ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L189, L306)
     ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L189, L312)
+    ("sel_card", np.int16),                  # pending context: the card being equipped; -1
     ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_heroes", np.int8),        # config: seats, 1..6
@@ -82,6 +83,10 @@ STATE_FIELDS = [
     ("summon_dice", np.int8, (4,)),            # this activation's faces: gray symbol, gray number, black symbol, black number
     ("noise_pos", np.int8),                    # index into turn_order of the next hero whose Make Noise reroll is due (L637)
     ("hide_pos", np.int8),                     # index into turn_order of the next hero asked to hide after activation (L639)
+    # --- Item and Treasure Cards (rules/equipment.py), L330-L336, L906-L981
+    ("card_where", np.int8, (NUM_CARDS,)),   # CW_* (constants)
+    ("card_owner", np.int8, (NUM_CARDS,)),   # its deck (DECK_*) or the hero holding it
+    ("card_slot", np.int8, (NUM_CARDS,)),    # a hero's card: its equip target T_* or T_BACKPACK
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

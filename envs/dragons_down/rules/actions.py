@@ -1,9 +1,10 @@
 """The action phase (L441-L612): turn start, the random order of the active
 heroes, up to four actions each, Cave Clearings, entering the map, the
 monster block (L457-L459), the actions Move, Sneak, Make Noise, Rest and
-Pass, and the Hide reaction (L593-L605; also asked after monster activation).
+Pass, Alert (its equipping; its extra Speed Cube counts in combat), and the
+Hide reaction (L593-L605; also asked after monster activation).
 
-Still to come in this part: Alert (with equipping), Search, Loot, Trade and
+Still to come in this part: Search, Loot, Trade and
 Explore (with the tokens, sites and cards), Gates and discovered Hidden Paths
 in Move.
 """
@@ -14,13 +15,15 @@ from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, HS_ACTIVE, HS_WAITING, HST_BLOCKED, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE,
     HST_SNEAK, LINEAGE_IDS, MAX_HEROES, NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE,
-    ST_TURNS, TW_PLACED,
+    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS,
 )
 from .base import (
     A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
     DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
-    PH_ACTION, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose, roll,
+    PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose,
+    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE,
 )
+from .equipment import equip_card, target_legal
 from .realm import clearing_links, exits_from
 
 DWARF = LINEAGE_IDS.index("dwarf")
@@ -270,6 +273,7 @@ def mask_action(S, b, p, mask):
             mask[A_DO + DO_PASS] = 1
         return
     mask[A_DO + DO_PASS] = 1
+    mask[A_DO + DO_ALERT] = 1
     st = s['hero_status'][p]
     if (st & HST_NOISE) == 0:
         mask[A_DO + DO_SNEAK] = 1
@@ -308,6 +312,11 @@ def act_action(S, b, p, a):
         s['actions_used'][p] = ACTIONS_PER_TURN
         s['block_due'] = 0
         return False
+    if do == DO_ALERT:                                           # L463: equip and unequip at will
+        s['hero_status'][p] = s['hero_status'][p] | HST_ALERT
+        s['actions_used'][p] += 1
+        s['block_due'] = 0                                       # checked when the equipping is done
+        return pose(S, b, PH_ALERT, p)
     if do == DO_SNEAK:                                           # L467
         s['hero_status'][p] = s['hero_status'][p] | HST_SNEAK
         s['actions_used'][p] += 1
@@ -412,3 +421,59 @@ def act_hide(S, b, p, a):
     if a == A_DO + DO_HIDE:
         hide_roll(S, b, p, True)
     return False
+
+
+# ================================================================ Alert (L463-L465, L979)
+@rules_jit
+def movable(S, b, p, c):
+    """p's card c may be moved somewhere else now."""
+    s = S[b]
+    if s['card_where'][c] != CW_HERO or s['card_owner'][c] != p:
+        return False
+    for t in range(NUM_TARGETS):
+        if t != s['card_slot'][c] and target_legal(S, b, p, c, t):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_alert(S, b, p, mask):
+    """Legal actions of PH_ALERT: A_CARD + c for each of the hero's cards
+    that can be equipped elsewhere or unequipped; A_DO + DO_DONE ends the
+    equipping."""
+    for c in range(NUM_CARDS):
+        if movable(S, b, p, c):
+            mask[A_CARD + c] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_alert(S, b, p, a):
+    """PH_ALERT: pick the card to move, or end the Alert Action (then the
+    monster block is checked, L457)."""
+    s = S[b]
+    if a == A_DO + DO_DONE:
+        s['block_due'] = 1
+        return False
+    s['sel_card'] = a - A_CARD
+    return pose(S, b, PH_ALERT_TARGET, p)
+
+
+@rules_jit(inline=True)
+def mask_alert_target(S, b, p, mask):
+    """Legal actions of PH_ALERT_TARGET: A_TARGET + t for each target other
+    than its own where the chosen card may go (T_BACKPACK unequips it)."""
+    s = S[b]
+    c = int(s['sel_card'])
+    for t in range(NUM_TARGETS):
+        if t != s['card_slot'][c] and target_legal(S, b, p, c, t):
+            mask[A_TARGET + t] = 1
+
+
+@rules_jit(inline=True)
+def act_alert_target(S, b, p, a):
+    """PH_ALERT_TARGET: move the card (displaced cards go to the backpack)."""
+    s = S[b]
+    equip_card(S, b, p, int(s['sel_card']), a - A_TARGET)
+    s['sel_card'] = -1
+    return pose(S, b, PH_ALERT, p)

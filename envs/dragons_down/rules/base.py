@@ -13,7 +13,9 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
+    CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_NECK, T_WAIST, T_WEAPON1,
+    T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
     TILE_WILDERNESS,
@@ -77,6 +79,14 @@ def _hero_tables(ids, cards):
     return hearts, cubes, gold
 
 
+CLASS_EQUIPMENT = np.full((len(CLASS_IDS), 2, 4), -1, dtype=np.int16)
+"""CLASS_EQUIPMENT[class, side, j]: the card kind (CARD_IDS index) of the
+j-th starting item the Class Card lists (L201), -1 past the last."""
+for _c, _cid in enumerate(CLASS_IDS):
+    for _s, _side in enumerate(D.REALM.classes[_cid].sides):
+        for _j, _item in enumerate(_side.equipment):
+            CLASS_EQUIPMENT[_c, _s, _j] = CARD_IDS.index(_item)
+
 LINEAGE_HEARTS, LINEAGE_CUBES, _ = _hero_tables(LINEAGE_IDS, D.REALM.lineages)
 CLASS_HEARTS, CLASS_CUBES, CLASS_GOLD = _hero_tables(CLASS_IDS, D.REALM.classes)
 """``*_HEARTS[card, side]``: Hearts printed (L199); ``*_CUBES[card, side, j]``:
@@ -136,6 +146,49 @@ PACK_WANDERER = np.array([tuple(D.REALM.monsters).index(D.REALM.setup_cards[p].w
                           for p in D.PACKS], dtype=np.int8)
 """Each pack's Wandering Monster kind (L224)."""
 
+def _card(cid):
+    return D.REALM.items.get(cid) or D.REALM.treasures[cid]
+
+
+CARD_KIND = np.array([k for k, _ in CARD_INSTANCES], dtype=np.int16)
+CARD_DECK = np.array([d for _, d in CARD_INSTANCES], dtype=np.int8)
+"""Card instance -> its kind (CARD_IDS index) and the deck it starts in."""
+KIND_POSITION = np.array([D.POSITIONS.index(_card(c).position) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> its Position banner (data.POSITIONS index, L936-L960)."""
+KIND_WEAPON = np.array([_card(c).weapon is not None for c in CARD_IDS], dtype=np.int8)
+KIND_SHIELD = np.array([_card(c).weapon is None and _card(c).armor > 0 and
+                        _card(c).position in ("one_handed", "one_or_two_handed") for c in CARD_IDS], dtype=np.int8)
+"""A shield: armour carried in a weapon position (L754, L974)."""
+KIND_WEIGHT = np.array([_card(c).weight for c in CARD_IDS], dtype=np.int8)
+"""Healthy Might Cubes a hero needs to equip the card (armour's red cube,
+a weapon's mandatory might boxes; L920, L976)."""
+KIND_PRICE = np.array([_card(c).price or 0 for c in CARD_IDS], dtype=np.int16)
+
+
+def _target_tables():
+    ok = np.zeros((len(D.POSITIONS), NUM_TARGETS), dtype=np.int8)
+    allowed = {"neck": [T_NECK], "waist": [T_WAIST], "feet": [T_FEET], "head": [T_HEAD],
+               "chest": [T_CHEST], "head_chest": [T_HEAD_CHEST], "one_handed": [T_WEAPON1, T_WEAPON2],
+               "two_handed": [T_WEAPONS], "one_or_two_handed": [T_WEAPON1, T_WEAPON2, T_WEAPONS],
+               "single_hand": [T_HAND1, T_HAND2], "two_hands": [T_HANDS], "misc": [T_MISC1, T_MISC2],
+               "backpack": [], "backpack_special": []}
+    for i, pos in enumerate(D.POSITIONS):
+        for t in allowed[pos] + [T_BACKPACK]:
+            ok[i, t] = 1
+    covers = np.zeros((NUM_TARGETS, NUM_POSITIONS), dtype=np.int8)
+    for t in range(NUM_POSITIONS):
+        covers[t, t] = 1
+    covers[T_HEAD_CHEST, T_HEAD] = covers[T_HEAD_CHEST, T_CHEST] = 1
+    covers[T_WEAPONS, T_WEAPON1] = covers[T_WEAPONS, T_WEAPON2] = 1
+    covers[T_HANDS, T_HAND1] = covers[T_HANDS, T_HAND2] = 1
+    return ok, covers
+
+
+TARGET_OK, TARGET_COVERS = _target_tables()
+"""TARGET_OK[position banner, target]: the card may go there (always the
+backpack, L958); TARGET_COVERS[target, position]: the board positions an
+equipped card fills (both for head and chest, two-handed, two hands)."""
+
 # axial step of each direction 0..5 (N, NE, SE, S, SW, NW)
 DIR_DQ = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
 DIR_DR = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int8)
@@ -153,10 +206,13 @@ A_SIDE = A_CLASS + NUM_CLASSES                 # + s: side s (0 = the data's sid
 A_CUBE = A_SIDE + 2                            # + kind: take this printed cube as CUBE_* kind
 A_CLEARING = A_CUBE + CUBE_MAGIC + NUM_COLOURS # + c: clearing c (move there, enter the map there, ...)
 A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action or reaction
-DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE, DO_STAY = range(8)
-A_HEAL = A_DO + 8                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
+DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE, DO_STAY, DO_ALERT, \
+    DO_DONE = range(10)
+A_HEAL = A_DO + 10                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
-NUM_ACTIONS = A_HEAL + HEAL_HEART + 1
+A_TARGET = A_HEAL + HEAL_HEART + 1            # + T_*: the equip target (position) of the card being equipped
+A_CARD = A_TARGET + NUM_TARGETS                # + c: card c (an Item or Treasure Card instance)
+NUM_ACTIONS = A_CARD + len(CARD_INSTANCES)
 
 # the decision now pending (``phase``)
 PH_NONE = 0
@@ -173,7 +229,9 @@ PH_ACTION = 10        # A_CLEARING (move / enter the map there) or A_DO: the act
 PH_HEAL = 11          # A_HEAL: which wounded cube a rest heals next (L550)
 PH_HIDE = 12          # A_DO + DO_HIDE / DO_STAY: take the Hide reaction or not (L593-L605, L639)
 PH_BLOCK = 13         # A_DO + DO_HIDE / DO_STAY: monsters block the active hero: hide, or be blocked (L457-L459, L599)
-LAST_PHASE = PH_BLOCK
+PH_ALERT = 14         # A_CARD: the possession to equip or unequip next during an Alert / A_DO + DO_DONE (L463, L979)
+PH_ALERT_TARGET = 15  # A_TARGET: where that card goes (sel_card set; T_BACKPACK unequips it)
+LAST_PHASE = PH_ALERT_TARGET
 
 
 # ================================================================ decisions

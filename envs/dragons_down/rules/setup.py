@@ -3,25 +3,27 @@ placed (Open Realm, L105-L113) or stacked around a civilization tile (Explore
 the Realm, L125-L133), Civilization Locations and their Natives (L189), and
 hero selection (L193-L205).
 
-The hero's starting equipment (L201) and starting spells (L203) are taken by
-the equipment and magic parts; the Civilization Tokens of Explore's first
+The hero's starting spells (L203) are taken by the magic part; the
+Civilization Tokens of Explore's first
 tile (L129) by the tokens of the action phase.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, HS_NONE, MON_TRAY, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
 from .base import (
-    A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CIV_TILE_OF_PACK, CLASS_CUBES,
+    A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CARD_DECK, CIV_TILE_OF_PACK,
+    CLASS_CUBES, CLASS_EQUIPMENT,
     CLASS_GOLD, CLASS_HEARTS, DIR_DQ, DIR_DR, LINEAGE_CUBES, LINEAGE_HEARTS, NATIVES_ON_CARD,
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
     PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll,
 )
 from .realm import open_realm_legal, tile_at
+from .equipment import take_starting_item
 
 
 # ================================================================ the realm's set-up (L178-L189)
@@ -53,6 +55,11 @@ def setup_game(S, b):
         s['native_clearing'][c] = -1
     for c in range(s['mon_clearing'].shape[0]):
         s['mon_clearing'][c] = MON_TRAY                          # L306: chips stay in the tray until summoned
+    for c in range(s['card_where'].shape[0]):                    # L185: the decks
+        s['card_where'][c] = CW_DECK
+        s['card_owner'][c] = CARD_DECK[c]
+        s['card_slot'][c] = -1
+    s['sel_card'] = -1
     s['placer'] = -1
     s['sel_tile'] = -1
     for k in range(NUM_PACKS):
@@ -390,14 +397,19 @@ def take_cube(S, b, p, kind):
 
 @rules_jit(inline=True)
 def finish_hero(S, b, p):
-    """L199: Hearts of both cards into the healthy box; L202: starting Gold
-    (the Class Card's) into the backpack. The hero enters the map on its first
+    """L199: Hearts of both cards into the healthy box; L201: the Class
+    Card's starting equipment, equipped; L202: starting Gold (the Class
+    Card's) into the backpack. The hero enters the map on its first
     turn (L113, L133)."""
     s = S[b]
     li = int(s['hero_lineage'][p])
     ci = int(s['hero_class'][p])
     s['hearts'][p, 0] = LINEAGE_HEARTS[li, int(s['lineage_side'][p])] + CLASS_HEARTS[ci, int(s['class_side'][p])]
     s['gold'][p] = CLASS_GOLD[ci, int(s['class_side'][p])]
+    for j in range(CLASS_EQUIPMENT.shape[2]):                   # L201: the starting equipment
+        kind = int(CLASS_EQUIPMENT[ci, int(s['class_side'][p]), j])
+        if kind >= 0:
+            take_starting_item(S, b, p, kind)
     s['hero_state'][p] = HS_WAITING
 
 

@@ -1,0 +1,123 @@
+"""Items and Treasures on the Hero Board: equipping (L964-L981), the
+Position banners (L936-L960), weight (L920, L976), and the starting
+equipment of a new hero (L201, L823).
+
+A hero's card is equipped at an equip target (``card_slot``: one position,
+or both of head and chest, both weapon or both hand positions) or lies face
+down in the backpack (T_BACKPACK). Armour damage, repair and the cards'
+special effects come with combat, trade and the next part.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK,
+)
+from .base import (
+    CARD_DECK, CARD_KIND, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
+    TARGET_COVERS, TARGET_OK,
+)
+
+
+@rules_jit
+def healthy_might(S, b, p):
+    return int(S[b]['cubes'][p, 0, CUBE_MIGHT])
+
+
+@rules_jit
+def equipped(S, b, p, c):
+    """Card c is one of p's, face up on the board (not in the backpack)."""
+    s = S[b]
+    return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_BACKPACK
+
+
+@rules_jit
+def displaced_by(S, b, p, c, target, u):
+    """Equipping c at ``target`` would unequip p's card u (it fills one of
+    the positions the target covers, L973)."""
+    s = S[b]
+    if u == c or not equipped(S, b, p, u):
+        return False
+    slot = int(s['card_slot'][u])
+    for pos in range(NUM_POSITIONS):
+        if TARGET_COVERS[target, pos] and TARGET_COVERS[slot, pos]:
+            return True
+    return False
+
+
+@rules_jit
+def target_legal(S, b, p, c, target):
+    """Hero p may put its card c at ``target`` (L970-L976): the backpack
+    always; a position matching the card's banner, if p has the healthy
+    Might Cubes for its weight, and without a second weapon or a second
+    shield among the cards that stay equipped."""
+    s = S[b]
+    k = int(CARD_KIND[c])
+    if target == T_BACKPACK:
+        return True
+    if not TARGET_OK[KIND_POSITION[k], target]:
+        return False
+    if KIND_WEIGHT[k] > healthy_might(S, b, p):
+        return False
+    if KIND_WEAPON[k] or KIND_SHIELD[k]:
+        for u in range(NUM_CARDS):
+            if u != c and equipped(S, b, p, u) and not displaced_by(S, b, p, c, target, u):
+                ku = int(CARD_KIND[u])
+                if (KIND_WEAPON[k] and KIND_WEAPON[ku]) or (KIND_SHIELD[k] and KIND_SHIELD[ku]):
+                    return False
+    return True
+
+
+@rules_jit
+def equip_card(S, b, p, c, target):
+    """Put p's card c at ``target``; the cards in the positions it fills go
+    face down to the backpack (L971, L973)."""
+    s = S[b]
+    if target != T_BACKPACK:
+        for u in range(NUM_CARDS):
+            if displaced_by(S, b, p, c, target, u):
+                s['card_slot'][u] = T_BACKPACK
+    s['card_slot'][c] = target
+
+
+@rules_jit
+def enforce_weight(S, b, p):
+    """L920, L976: an equipped card heavier than the hero's healthy Might
+    Cubes goes to the backpack at once."""
+    s = S[b]
+    might = healthy_might(S, b, p)
+    for c in range(NUM_CARDS):
+        if equipped(S, b, p, c) and KIND_WEIGHT[CARD_KIND[c]] > might:
+            s['card_slot'][c] = T_BACKPACK
+
+
+@rules_jit
+def first_free_target(S, b, p, c):
+    """The first target (in T_* order) where p may equip c without
+    unequipping another card, else T_BACKPACK."""
+    for t in range(NUM_TARGETS):
+        if t != T_BACKPACK and target_legal(S, b, p, c, t):
+            free = True
+            for u in range(NUM_CARDS):
+                if displaced_by(S, b, p, c, t, u):
+                    free = False
+            if free:
+                return t
+    return T_BACKPACK
+
+
+@rules_jit
+def take_starting_item(S, b, p, kind):
+    """L201: the hero takes an Item Card of ``kind`` from the items and
+    equips it (the first free matching position it may use; the backpack
+    where none is, or its weight is too much). L823: with none left, the hero gets its base price
+    in Gold instead."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if CARD_KIND[c] == kind and CARD_DECK[c] == DECK_ITEM and s['card_where'][c] == CW_DECK:
+            s['card_where'][c] = CW_HERO
+            s['card_owner'][c] = p
+            s['card_slot'][c] = T_BACKPACK
+            equip_card(S, b, p, c, first_free_target(S, b, p, c))
+            return
+    s['gold'][p] += KIND_PRICE[kind]
