@@ -12,7 +12,7 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    MAX_HEROES, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
+    MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
 )
 
 STATE_FIELDS = [
@@ -77,6 +77,9 @@ STATE_FIELDS = [
     ("turn_order", np.int8, (MAX_HEROES,)),    # seats in the order their Targeting Tokens were drawn (L449); -1
     ("order_pos", np.int8),                    # index into turn_order of the active hero
     ("heal_left", np.int8),                    # cubes still to move to the healthy box in the rest now resolved (L550)
+    ("hidden_found", np.int8, (MAX_HEROES, NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE)),  # 1 = the hero discovered Hidden Path [(tile * 2 + side) * H + h] (L515)
+    ("search_target", np.int8, (MAX_HEROES,)),   # what the hero's last action searched for (A_SEARCH offset); -1 (L513)
+    ("search_dice", np.int8, (MAX_HEROES, 2)),   # the Search Dice it showed: 1 spyglass, 0 blank (L513)
     ("block_due", np.int8),                    # 1 when the active hero's action has just ended: monsters may block (L457)
     # --- the battle phase (rules/activation.py, rules/combat.py), L613-L873
     ("mon_flipped", np.int8, (NUM_MONSTER_CHIPS,)),  # 1 = the chip's back side is up (L635, L731)

@@ -10,7 +10,7 @@ from dragongym.envs.dragons_down.constants import (
     CLASS_IDS, CUBE_MIGHT, HS_ACTIVE, HST_ALERT, HST_BLOCKED, HST_HIDDEN, HST_NOISE, HST_SNEAK,
     LINEAGE_IDS, SB_EXPLORE, SB_OPEN_REALM, ST_TURNS, TILE_IDS,
 )
-from tests.dragons_down.setup_test import legal, new_game
+from tests.dragons_down.setup_test import legal, new_game  # noqa: F401
 
 DEEPDELVE = TILE_IDS.index("deepdelve")
 PLAINS_1, CAVE_2, PLAINS_3, MOUNTAINS_4 = (DEEPDELVE * 6 + k for k in range(4))
@@ -281,3 +281,53 @@ def test_dd_action_noise_1_make_noise_unhides_and_is_blocked_by_monsters():
     act(S, R.A_DO + R.DO_NOISE)
     st = int(S[0]["hero_status"][p])
     assert st & HST_BLOCKED and not st & HST_HIDDEN and int(S[0]["to_play"]) == 1 - p
+
+
+# Deepdelve side 1's Hidden Path: clearings 2-4, yellow (data/tiles.txt)
+def hidden_paths(S):
+    return sorted(a - R.A_SEARCH for a in legal(S) if R.A_SEARCH <= a < R.A_SEARCH + 2)
+
+
+def test_dd_search_1_two_spyglasses_find_a_hidden_path_used_as_a_path_after():
+    """L511: two spyglasses on the Search Dice find the Hidden Path; L515:
+    the hero may use it to Move for the rest of the game (others may not)."""
+    S = deepdelve(num_heroes=1)
+    act(S, R.A_CLEARING + CAVE_2)
+    assert MOUNTAINS_4 not in moves(S) and hidden_paths(S) == [0]
+    load(S, 0, 3)                                             # spyglass, blank: fails
+    act(S, R.A_SEARCH + 0)
+    assert used(S) == 2 and hidden_paths(S) == [0] and MOUNTAINS_4 not in moves(S)
+    S = deepdelve(num_heroes=1)
+    act(S, R.A_CLEARING + CAVE_2)
+    load(S, 0, 1)                                             # two spyglasses
+    act(S, R.A_SEARCH + 0)
+    assert hidden_paths(S) == [] and MOUNTAINS_4 in moves(S)
+
+
+def test_dd_search_2_consecutive_searches_reroll_only_blanks():
+    """L513: searching again for the same target with the next action rerolls
+    only the dice showing a blank; after another action both are rolled."""
+    S = deepdelve(num_heroes=1)
+    act(S, R.A_CLEARING + CAVE_2)
+    load(S, 0, 3, 2)                                          # spyglass, blank; then the blank: spyglass
+    act(S, R.A_SEARCH + 0)
+    act(S, R.A_SEARCH + 0)
+    assert int(S[0]["hidden_found"][0].sum()) == 1 and used(S) == 3
+    S = deepdelve(num_heroes=1)
+    act(S, R.A_CLEARING + CAVE_2)
+    load(S, 0, 3, 4, 2)                                       # spyglass, blank; Sneak; both again: blank, spyglass
+    act(S, R.A_SEARCH + 0)
+    act(S, R.A_DO + R.DO_SNEAK)
+    act(S, R.A_SEARCH + 0)
+    assert int(S[0]["hidden_found"][0].sum()) == 0
+
+
+def test_dd_class_barbarian_1_barbarian_rerolls_a_search_die_in_mountains():
+    """L1210: a Barbarian may reroll one die of each Search Action made in a
+    Mountain Clearing."""
+    S = deepdelve(num_heroes=1, classes=("barbarian",))
+    act(S, R.A_CLEARING + MOUNTAINS_4)
+    assert hidden_paths(S) == [0]
+    load(S, 0, 3, 1)                                          # spyglass, blank -> rerolled: spyglass
+    act(S, R.A_SEARCH + 0)
+    assert int(S[0]["hidden_found"][0].sum()) == 1 and CAVE_2 in moves(S)

@@ -1,12 +1,12 @@
 """The action phase (L441-L612): turn start, the random order of the active
 heroes, up to four actions each, Cave Clearings, entering the map, the
 monster block (L457-L459), the actions Move, Sneak, Make Noise, Rest and
-Pass, Alert (its equipping; its extra Speed Cube counts in combat), and the
+Pass, Alert (its equipping; its extra Speed Cube counts in combat), Search
+for Hidden Paths (Treasure Sites come with the tokens), and the
 Hide reaction (L593-L605; also asked after monster activation).
 
-Still to come in this part: Search, Loot, Trade and
-Explore (with the tokens, sites and cards), Gates and discovered Hidden Paths
-in Move.
+Still to come in this part: searching for Treasure Sites, Loot, Trade and
+Explore (with the tokens, sites and cards), and Gates in Move.
 """
 import numpy as np
 
@@ -15,13 +15,13 @@ from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, HS_ACTIVE, HS_WAITING, HST_BLOCKED, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE,
     HST_SNEAK, LINEAGE_IDS, MAX_HEROES, NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE,
-    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS,
+    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS, MAX_HIDDEN_PER_SIDE,
 )
 from .base import (
     A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
     DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
     PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose,
-    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE,
+    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE, A_SEARCH, HIDDEN, SEARCH_DIE_SPYGLASS,
 )
 from .equipment import equip_card, target_legal
 from .realm import clearing_links, exits_from
@@ -31,6 +31,8 @@ DWARF = LINEAGE_IDS.index("dwarf")
 HALFLING = LINEAGE_IDS.index("halfling")
 """The Halfling rerolls one Monster Die per hide attempt (Stealthy, L1202)."""
 KNIGHT = CLASS_IDS.index("knight")
+BARBARIAN = CLASS_IDS.index("barbarian")
+"""The Barbarian rerolls one die of a search in a Mountain Clearing (L1210)."""
 """The Knight rests one Action Cube for each Rest Action (Health, L1222)."""
 
 
@@ -46,6 +48,7 @@ def start_turn(S, b):
     for p in range(MAX_HEROES):
         s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
         s['actions_used'][p] = 0
+        s['search_target'][p] = -1
         s['turn_order'][p] = p if p < n else -1
     for i in range(n - 1, 0, -1):
         j = roll(S, b, i + 1)
@@ -203,7 +206,9 @@ def move_targets(S, b, p, out):
                     out[n] = c
                     n += 1
         return n
-    m = clearing_links(S, b, int(s['hero_clearing'][p]), tmp)
+    here = int(s['hero_clearing'][p])
+    m = clearing_links(S, b, here, tmp)
+    m = found_hidden_links(S, b, p, here, tmp, m)
     for i in range(m):
         c = int(tmp[i])
         if move_allowed(S, b, p, c, left):
@@ -214,6 +219,34 @@ def move_targets(S, b, p, out):
             if not dup:
                 out[n] = c
                 n += 1
+    return n
+
+
+@rules_jit
+def hidden_index(S, b, t, h):
+    """Index of Hidden Path h of tile t's side up in ``hidden_found``."""
+    return (t * 2 + int(S[b]['tile_side'][t])) * MAX_HIDDEN_PER_SIDE + h
+
+
+@rules_jit
+def found_hidden_links(S, b, p, c, out, n):
+    """Append to ``out[:n]`` the clearings joined to c by Hidden Paths hero p
+    has discovered (L515: used as regular paths); returns the new count."""
+    s = S[b]
+    t = c // CLEARINGS_PER_TILE
+    k = c % CLEARINGS_PER_TILE
+    side = int(s['tile_side'][t])
+    for h in range(MAX_HIDDEN_PER_SIDE):
+        a = int(HIDDEN[t, side, h, 0])
+        z = int(HIDDEN[t, side, h, 1])
+        if a < 0 or not s['hidden_found'][p, hidden_index(S, b, t, h)]:
+            continue
+        if a == k:
+            out[n] = t * CLEARINGS_PER_TILE + z
+            n += 1
+        elif z == k:
+            out[n] = t * CLEARINGS_PER_TILE + a
+            n += 1
     return n
 
 
@@ -279,6 +312,14 @@ def mask_action(S, b, p, mask):
         mask[A_DO + DO_SNEAK] = 1
     if (st & HST_SNEAK) == 0:
         mask[A_DO + DO_NOISE] = 1
+    c = int(s['hero_clearing'][p])
+    t = c // CLEARINGS_PER_TILE
+    for h in range(MAX_HIDDEN_PER_SIDE):                         # L507: a Hidden Path from this clearing
+        a = int(HIDDEN[t, int(s['tile_side'][t]), h, 0])
+        z = int(HIDDEN[t, int(s['tile_side'][t]), h, 1])
+        if a >= 0 and (a == c % CLEARINGS_PER_TILE or z == c % CLEARINGS_PER_TILE) \
+                and not s['hidden_found'][p, hidden_index(S, b, t, h)]:
+            mask[A_SEARCH + h] = 1
     if wounded_cubes(S, b, p) > 0:
         left = actions_left(S, b, p)
         if left >= 2:
@@ -304,6 +345,10 @@ def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
     s['block_due'] = 1                                           # L457: checked at the end of the action
+    if a >= A_SEARCH and a < A_SEARCH + MAX_HIDDEN_PER_SIDE:
+        search_hidden_path(S, b, p, a - A_SEARCH)
+        return False
+    s['search_target'][p] = -1                                   # L513: the searches are no longer consecutive
     if a >= A_CLEARING and a < A_DO:
         move_hero(S, b, p, a - A_CLEARING)
         return False
@@ -421,6 +466,40 @@ def act_hide(S, b, p, a):
     if a == A_DO + DO_HIDE:
         hide_roll(S, b, p, True)
     return False
+
+
+# ================================================================ Search (L503-L516)
+@rules_jit
+def search_die(S, b):
+    """One Search Die: 1 for a spyglass (L230)."""
+    return int(SEARCH_DIE_SPYGLASS[roll(S, b, SEARCH_DIE_SPYGLASS.shape[0])])
+
+
+@rules_jit
+def search_hidden_path(S, b, p, h):
+    """L511-L515: roll the two Search Dice; two spyglasses find Hidden Path h
+    of the hero's tile, which it may then use as a path for the rest of the
+    game. Searching for the same path with consecutive Search Actions in a
+    turn rerolls only the blank dice (L513). A Barbarian in a Mountain
+    Clearing rerolls one die of each search (L1210): a blank one, the only
+    reroll that can help."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    c = int(s['hero_clearing'][p])
+    t = c // CLEARINGS_PER_TILE
+    for i in range(2):
+        if s['search_target'][p] != h or s['search_dice'][p, i] == 0:
+            s['search_dice'][p, i] = search_die(S, b)
+    if s['hero_class'][p] == BARBARIAN and \
+            CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE] == CLEAR_MOUNTAINS:
+        for i in range(2):
+            if s['search_dice'][p, i] == 0:
+                s['search_dice'][p, i] = search_die(S, b)
+                break
+    s['search_target'][p] = h
+    if s['search_dice'][p, 0] and s['search_dice'][p, 1]:
+        s['hidden_found'][p, hidden_index(S, b, t, h)] = 1
+        s['search_target'][p] = -1
 
 
 # ================================================================ Alert (L463-L465, L979)

@@ -128,6 +128,8 @@ BLACK_SYMBOL = _face_codes("local_symbol", {**{s: 1 + i for i, s in enumerate(LO
 """Black Summoning symbol die, face -> SYM_SITE or 1 + the index of a tile's
 Local Monster symbol in LOCAL_SYMBOLS (L226, L625-L633)."""
 BLACK_NUMBER = np.array(D.REALM.dice["local_number"].faces, dtype=np.int8)
+SEARCH_DIE_SPYGLASS = np.array([f == "spyglass" for f in D.REALM.dice["search"].faces], dtype=np.int8)
+"""Search Die, face -> 1 where it shows a spyglass (L230)."""
 MONSTER_DIE_SYMBOL = np.array([f == "monster" for f in D.REALM.dice["monster"].faces], dtype=np.int8)
 """Monster Die, face -> 1 where it shows a Monster symbol (L244)."""
 
@@ -210,7 +212,8 @@ DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE
     DO_DONE = range(10)
 A_HEAL = A_DO + 10                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
-A_TARGET = A_HEAL + HEAL_HEART + 1            # + T_*: the equip target (position) of the card being equipped
+A_SEARCH = A_HEAL + HEAL_HEART + 1            # + h: Search for Hidden Path h of the hero's tile (side up) (L507-L515)
+A_TARGET = A_SEARCH + MAX_HIDDEN_PER_SIDE            # + T_*: the equip target (position) of the card being equipped
 A_CARD = A_TARGET + NUM_TARGETS                # + c: card c (an Item or Treasure Card instance)
 NUM_ACTIONS = A_CARD + len(CARD_INSTANCES)
 

@@ -48,6 +48,7 @@ def setup_game(S, b):
         s['class_side'][p] = -1
         s['hero_clearing'][p] = -1
         s['hero_order'][p] = -1
+        s['search_target'][p] = -1
     for k in range(NUM_PACKS):
         s['setup_side'][k] = -1
         s['civ_clearing'][k] = -1
