@@ -1,0 +1,103 @@
+"""Random legal play of Dragons Down as far as it is built (set-up, the
+action phase, monster activation), every sandbox and hero count, checking
+the invariants after every decision; and the same game gives the same bytes
+compiled and in plain Python (``NUMBA_DISABLE_JIT=1``)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down.constants import (
+    CW_DECK, CW_HERO, CW_REMOVED, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
+    NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, ST_COMBAT, T_BACKPACK,
+    TW_PLACED,
+)
+from dragongym.envs.dragons_down.state import STATE_DTYPE
+
+
+def check(S):
+    """The invariants every reachable position keeps; raises AssertionError."""
+    s = S[0]
+    n = int(s["num_heroes"])
+    placed = [t for t in range(18) if s["tile_where"][t] == TW_PLACED]
+    positions = {(int(s["tile_q"][t]), int(s["tile_r"][t])) for t in placed}
+    assert len(positions) == len(placed), "two tiles on one position"
+    assert int(s["tiles_placed"]) == len(placed)
+    for p in range(n):
+        assert s["hearts"][p].min() >= 0 and s["cubes"][p].min() >= 0
+        if s["hero_state"][p] == HS_ACTIVE:
+            c = int(s["hero_clearing"][p])
+            assert 0 <= c < NUM_CLEARINGS and c // 6 in placed and R.CLEARING_TYPE[c // 6, int(s["tile_side"][c // 6]), c % 6] >= 0
+        assert 0 <= int(s["actions_used"][p]) <= 4
+        cover = np.zeros(NUM_POSITIONS, dtype=int)
+        weapons = shields = 0
+        for card in range(NUM_CARDS):
+            if s["card_where"][card] == CW_HERO and s["card_owner"][card] == p and s["card_slot"][card] != T_BACKPACK:
+                k = int(R.CARD_KIND[card])
+                cover += R.TARGET_COVERS[int(s["card_slot"][card])]
+                weapons += int(R.KIND_WEAPON[k])
+                shields += int(R.KIND_SHIELD[k])
+                assert R.KIND_WEIGHT[k] <= s["cubes"][p, 0, 0], "equipped beyond its weight"
+                assert R.TARGET_OK[R.KIND_POSITION[k], int(s["card_slot"][card])]
+        assert cover.max() <= 1 and weapons <= 1 and shields <= 1
+    for card in range(NUM_CARDS):
+        assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED)
+        if s["card_where"][card] == CW_HERO:
+            assert 0 <= s["card_owner"][card] < n
+    for m in range(s["mon_clearing"].shape[0]):
+        c = int(s["mon_clearing"][m])
+        assert c in (MON_TRAY, MON_TAKEN) or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
+
+
+def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True):
+    """One game by random legal decisions until combat; returns its bytes."""
+    S = np.zeros(1, dtype=STATE_DTYPE)
+    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1)
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    while int(S[0]["stage"]) < ST_COMBAT:
+        m = R.fill_mask(S, 0, mask)
+        assert m > 0, f"stage {int(S[0]['stage'])} phase {int(S[0]['phase'])}: no legal action"
+        a = int(rng.choice(np.flatnonzero(mask)))
+        assert R.apply_action(S, 0, a, mask) == R.E_OK
+        illegal = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else -1
+        if illegal >= 0 and int(S[0]["stage"]) < ST_COMBAT:
+            before = S.tobytes()
+            assert R.apply_action(S, 0, illegal, np.zeros(R.NUM_ACTIONS, dtype=np.int8)) == R.E_ILLEGAL
+            assert S.tobytes() == before, "a refused action changed the game"
+        if checks:
+            check(S)
+    return S.tobytes()
+
+
+CASES = [(h, sb, packs) for h in (1, 2, 4, 6) for sb in (SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY)
+         for packs in (0b001, 0b110, 0b111)]
+
+
+@pytest.mark.parametrize("num_heroes,sandbox,packs", CASES)
+def test_random_play_keeps_the_invariants_and_the_mask_exact(num_heroes, sandbox, packs):
+    for seed in range(3):
+        play(seed + 10 * num_heroes, num_heroes, sandbox, packs)
+
+
+SCRIPT = """
+import hashlib, sys
+sys.path.insert(0, {root!r})
+from tests.dragons_down.fuzz_test import play
+print(hashlib.sha1(b''.join(play(s, 3, sb, 0b111, checks=False) for s in (1, 2) for sb in (0, 1))).hexdigest())
+"""
+
+
+def test_the_same_games_give_the_same_bytes_compiled_and_in_plain_python():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = []
+    for disable in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONWARNINGS="ignore")
+        res = subprocess.run([sys.executable, "-c", SCRIPT.format(root=root)], env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert res.returncode == 0, res.stderr[-2000:]
+        out.append(res.stdout.strip())
+    assert out[0] == out[1]
