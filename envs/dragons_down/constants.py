@@ -74,6 +74,22 @@ NUM_CARDS = len(CARD_INSTANCES)
 CW_DECK = 0       # face down in its deck (``card_owner``: DECK_*); drawn at random (Interpretations)
 CW_HERO = 1       # a hero's possession (``card_owner``: seat; ``card_slot``: an equip target or T_BACKPACK)
 CW_REMOVED = 2    # out of the game
+CW_MERCHANT = 3   # a Merchant's stock (``card_owner``: MERCHANT_IDS index, L491)
+
+# ---------------------------------------------------------------- tokens (L318-L344, L485-L502)
+WILD_TOKENS = tuple(w.id for w in D.REALM.wilderness_tokens.values() for _ in range(w.copies))
+"""Wilderness Token instance -> its id (tokens.txt, one entry per copy)."""
+NUM_WILD_TOKENS = len(WILD_TOKENS)
+CIV_TOKENS = tuple(c.id for c in D.REALM.civ_tokens.values() for _ in range(c.copies))
+NUM_CIV_TOKENS = len(CIV_TOKENS)
+SITE_IDS = tuple(s for card in D.REALM.setup_cards.values() for s in card.sites)
+"""Treasure Site index -> its id (the setup cards' sites, L286)."""
+NUM_SITES = len(SITE_IDS)
+MERCHANT_IDS = tuple(m for card in D.REALM.setup_cards.values() for m in card.merchants)
+NUM_MERCHANTS = len(MERCHANT_IDS)
+TOK_POOL, TOK_PLACED, TOK_SPENT = 0, 1, 2
+"""Where a token is: in its pile or pool, on the map, or used up (an instant
+reward token stays with its tile as the mark that the tile was revealed)."""
 
 # equip targets (``card_slot`` of a hero's card) and the board positions they cover (L936-L960)
 T_HEAD, T_CHEST, T_WEAPON1, T_WEAPON2, T_HAND1, T_HAND2, T_NECK, T_WAIST, T_FEET, T_MISC1, T_MISC2 = range(11)
@@ -84,6 +100,7 @@ T_WEAPONS = 12       # both weapon positions (L950)
 T_HANDS = 13         # both hand positions (L954)
 T_BACKPACK = 14      # face down in the backpack: unequipped (L958, L971)
 NUM_TARGETS = 15
+T_PENDING = 15       # just gained: the hero must choose at once to equip or stow it (L972)
 
 MAP_RADIUS = NUM_TILES
 """No tile position is farther than this from the first tile (a line of all 18)."""

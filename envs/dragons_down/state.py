@@ -12,7 +12,8 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_TILES,
+    MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
+    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_SITES, NUM_TILES, NUM_WILD_TOKENS,
 )
 
 STATE_FIELDS = [
@@ -33,6 +34,9 @@ STATE_FIELDS = [
     ("civ_clearing", np.int16, (NUM_PACKS,)),    # clearing of each pack's Civilization Location; -1 (L189, L306)
     ("native_clearing", np.int16, (NUM_NATIVE_CHIPS,)),  # clearing of each Native chip; -1 in the box (L189, L312)
     ("sel_card", np.int16),                  # pending context: the card being equipped; -1
+    ("wild_clearing", np.int16, (NUM_WILD_TOKENS,)),   # clearing of a placed numbered Wilderness Token; -1 (L497)
+    ("civ_token_clearing", np.int16, (NUM_CIV_TOKENS,)),  # clearing of a revealed Civilization Token; -1 (L489)
+    ("site_clearing", np.int16, (NUM_SITES,)),        # clearing of each Treasure Site on the map; -1 (L496-L497)
     ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_heroes", np.int8),        # config: seats, 1..6
@@ -90,6 +94,12 @@ STATE_FIELDS = [
     ("card_where", np.int8, (NUM_CARDS,)),   # CW_* (constants)
     ("card_owner", np.int8, (NUM_CARDS,)),   # its deck (DECK_*) or the hero holding it
     ("card_slot", np.int8, (NUM_CARDS,)),    # a hero's card: its equip target T_* or T_BACKPACK
+    # --- tokens (rules/tokens.py), L318-L344, L485-L502
+    ("tile_revealed", np.int8, (NUM_TILES,)),      # 1 once the tile has had its tokens (L485)
+    ("wild_where", np.int8, (NUM_WILD_TOKENS,)),   # TOK_* (constants): on its setup card, on the map, spent
+    ("wild_tile", np.int8, (NUM_WILD_TOKENS,)),    # the tile a drawn token was revealed in; -1
+    ("civ_token_where", np.int8, (NUM_CIV_TOKENS,)),  # TOK_POOL or TOK_PLACED
+    ("site_token_where", np.int8, (5,)),           # TOK_POOL or TOK_PLACED (data.site_tokens order)
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

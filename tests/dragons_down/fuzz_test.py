@@ -11,8 +11,9 @@ import pytest
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
-    CW_DECK, CW_HERO, CW_REMOVED, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
+    CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
     NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, ST_COMBAT, T_BACKPACK,
+    T_PENDING,
     TW_PLACED,
 )
 from dragongym.envs.dragons_down.state import STATE_DTYPE
@@ -35,7 +36,7 @@ def check(S):
         cover = np.zeros(NUM_POSITIONS, dtype=int)
         weapons = shields = 0
         for card in range(NUM_CARDS):
-            if s["card_where"][card] == CW_HERO and s["card_owner"][card] == p and s["card_slot"][card] != T_BACKPACK:
+            if s["card_where"][card] == CW_HERO and s["card_owner"][card] == p and s["card_slot"][card] < T_BACKPACK:
                 k = int(R.CARD_KIND[card])
                 cover += R.TARGET_COVERS[int(s["card_slot"][card])]
                 weapons += int(R.KIND_WEAPON[k])
@@ -44,7 +45,9 @@ def check(S):
                 assert R.TARGET_OK[R.KIND_POSITION[k], int(s["card_slot"][card])]
         assert cover.max() <= 1 and weapons <= 1 and shields <= 1
     for card in range(NUM_CARDS):
-        assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED)
+        assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED, CW_MERCHANT)
+        if s["card_where"][card] == CW_HERO and s["card_slot"][card] == T_PENDING:
+            assert int(s["phase"]) == R.PH_GAINED and int(s["to_play"]) == s["card_owner"][card]
         if s["card_where"][card] == CW_HERO:
             assert 0 <= s["card_owner"][card] < n
     for m in range(s["mon_clearing"].shape[0]):

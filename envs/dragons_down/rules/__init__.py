@@ -1,7 +1,7 @@
 """Dragons Down's rules core (numba), one module per part of the rulebook, in
 the order of what calls what (``envs/README.md``): ``base`` (tables, dice,
 seats, the action space), ``realm`` (the Map Tiles), ``equipment`` (the Hero
-Board's cards), ``setup`` (the realm's
+Board's cards), ``tokens`` (tokens on entering a tile), ``setup`` (the realm's
 set-up and hero selection), ``actions`` (the action phase), ``activation``
 (monster activation), ``driver`` (the sequence of play). The rest of the
 action phase, combat and the end of the game come next (Dragons Down,
@@ -9,6 +9,7 @@ part 1)."""
 from .base import *  # noqa: F401,F403
 from .realm import *  # noqa: F401,F403
 from .equipment import *  # noqa: F401,F403
+from .tokens import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403

@@ -15,15 +15,16 @@ from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, HS_ACTIVE, HS_WAITING, HST_BLOCKED, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE,
     HST_SNEAK, LINEAGE_IDS, MAX_HEROES, NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE,
-    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS, MAX_HIDDEN_PER_SIDE,
+    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS, MAX_HIDDEN_PER_SIDE, T_PENDING,
 )
 from .base import (
     A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
     DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
     PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose,
-    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE, A_SEARCH, HIDDEN, SEARCH_DIE_SPYGLASS,
+    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE, A_SEARCH, HIDDEN, SEARCH_DIE_SPYGLASS, PH_GAINED,
 )
 from .equipment import equip_card, target_legal
+from .tokens import reveal_tile
 from .realm import clearing_links, exits_from
 
 DWARF = LINEAGE_IDS.index("dwarf")
@@ -82,6 +83,8 @@ def action_phase(S, b):
         if state == HS_ACTIVE or state == HS_WAITING:
             if state == HS_ACTIVE:
                 cave_at_turn_start(S, b, p)
+                if pending_card(S, b, p) >= 0:                 # L972: equip or stow it at once
+                    return pose(S, b, PH_GAINED, p)
                 if s['block_due']:
                     s['block_due'] = 0
                     if block_threat(S, b, p):
@@ -262,6 +265,7 @@ def move_hero(S, b, p, c):
     s['hero_clearing'][p] = c
     s['hero_state'][p] = HS_ACTIVE
     s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ (HST_EVADED | HST_HIDDEN))
+    reveal_tile(S, b, p, c // CLEARINGS_PER_TILE)                # L485: a new tile gets its tokens
 
 
 @rules_jit(inline=True)
@@ -286,6 +290,7 @@ def act_enter_place(S, b, p, a):
     s = S[b]
     s['hero_clearing'][p] = a - A_CLEARING
     s['hero_state'][p] = HS_ACTIVE
+    reveal_tile(S, b, p, (a - A_CLEARING) // CLEARINGS_PER_TILE)
     return False
 
 
@@ -556,3 +561,31 @@ def act_alert_target(S, b, p, a):
     equip_card(S, b, p, int(s['sel_card']), a - A_TARGET)
     s['sel_card'] = -1
     return pose(S, b, PH_ALERT, p)
+
+
+# ================================================================ a card gained (L972)
+@rules_jit
+def pending_card(S, b, p):
+    """The lowest card hero p gained and has not yet equipped or stowed; -1."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] == T_PENDING:
+            return c
+    return -1
+
+
+@rules_jit(inline=True)
+def mask_gained(S, b, p, mask):
+    """Legal actions of PH_GAINED: A_TARGET + t for each position the card
+    just gained may be equipped at, and T_BACKPACK to stow it (L972-L973)."""
+    c = pending_card(S, b, p)
+    for t in range(NUM_TARGETS):
+        if target_legal(S, b, p, c, t):
+            mask[A_TARGET + t] = 1
+
+
+@rules_jit(inline=True)
+def act_gained(S, b, p, a):
+    """PH_GAINED: equip the card (unequipping what is there) or stow it."""
+    equip_card(S, b, p, pending_card(S, b, p), a - A_TARGET)
+    return False

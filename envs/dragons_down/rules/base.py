@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
     T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
@@ -191,6 +191,51 @@ TARGET_OK, TARGET_COVERS = _target_tables()
 backpack, L958); TARGET_COVERS[target, position]: the board positions an
 equipped card fills (both for head and chest, two-handed, two hands)."""
 
+WK_SITE, WK_NUMBERED, WK_ITEM, WK_TREASURE, WK_DISCOVERY, WK_SPECIAL = range(6)
+"""Wilderness Token kinds (L495-L502): Site, a numbered token (a Treasure
+Site by name, a Gate), Item, Treasure, Discovery, Forgotten City / Dwarven
+Ruins (numbered too)."""
+
+
+def _token_tables():
+    kinds = {"site": WK_SITE, "treasure_site": WK_NUMBERED, "gate": WK_NUMBERED, "item": WK_ITEM,
+             "treasure": WK_TREASURE, "discovery": WK_DISCOVERY, "special": WK_SPECIAL}
+    wt = [D.REALM.wilderness_tokens[w] for w in WILD_TOKENS]
+    wild_kind = np.array([kinds[w.kind] for w in wt], dtype=np.int8)
+    wild_pack = np.array([D.PACKS.index(w.pack) for w in wt], dtype=np.int8)
+    wild_clearing = np.array([(w.clearing or 0) - 1 for w in wt], dtype=np.int8)
+    wild_site = np.array([SITE_IDS.index(w.target) if w.kind == "treasure_site" else -1 for w in wt], dtype=np.int8)
+    ct = [D.REALM.civ_tokens[c] for c in CIV_TOKENS]
+    civ_pack = np.array([D.PACKS.index(c.pack) for c in ct], dtype=np.int8)
+    civ_merchant = np.array([MERCHANT_IDS.index(c.merchant) if c.merchant else -1 for c in ct], dtype=np.int8)
+    st = list(D.REALM.site_tokens.values())
+    site_tok_site = np.array([SITE_IDS.index(s.site) for s in st], dtype=np.int8)
+    site_tok_pack = np.array([D.PACKS.index(s.pack) for s in st], dtype=np.int8)
+    site_tok_clearing = np.array([s.clearing - 1 for s in st], dtype=np.int8)
+    stock = np.zeros((NUM_MERCHANTS, 2, 2), dtype=np.int8)
+    merchant_pack = np.zeros(NUM_MERCHANTS, dtype=np.int8)
+    for m, mid in enumerate(MERCHANT_IDS):
+        pack = next(p for p, card in D.REALM.setup_cards.items() if mid in card.merchants)
+        merchant_pack[m] = D.PACKS.index(pack)
+        for s, side in enumerate(D.REALM.setup_cards[pack].sides):
+            stock[m, s] = (side.stock[mid].treasures, side.stock[mid].items)
+    return (wild_kind, wild_pack, wild_clearing, wild_site, civ_pack, civ_merchant, site_tok_site,
+            site_tok_pack, site_tok_clearing, stock, merchant_pack)
+
+
+(WILD_KIND, WILD_PACK, WILD_CLEARING, WILD_SITE, CIV_TOKEN_PACK, CIV_TOKEN_MERCHANT, SITE_TOKEN_SITE,
+ SITE_TOKEN_PACK, SITE_TOKEN_CLEARING, MERCHANT_STOCK, MERCHANT_PACK) = _token_tables()
+"""Token tables: each Wilderness Token's kind (WK_*), pack, clearing slot
+(numbered tokens) and Treasure Site (a site token by name); each
+Civilization Token's pack and Merchant (-1: empty); each Site Token's site,
+pack and clearing slot; MERCHANT_STOCK[merchant, setup side] = (treasures,
+items) it is filled with (L491; its missions come with missions, part 2)."""
+MISSION_DIE_GOLD = np.array([int(f.split(":")[1]) if f.startswith("gold") else 0
+                             for f in D.REALM.dice["mission"].faces], dtype=np.int8)
+MISSION_DIE_FAME = np.array([int(f.split(":")[1]) if f.startswith("fame") else 0
+                             for f in D.REALM.dice["mission"].faces], dtype=np.int8)
+"""Mission Die, face -> the Gold and the Fame it rewards (L252)."""
+
 # axial step of each direction 0..5 (N, NE, SE, S, SW, NW)
 DIR_DQ = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
 DIR_DR = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int8)
@@ -234,7 +279,8 @@ PH_HIDE = 12          # A_DO + DO_HIDE / DO_STAY: take the Hide reaction or not 
 PH_BLOCK = 13         # A_DO + DO_HIDE / DO_STAY: monsters block the active hero: hide, or be blocked (L457-L459, L599)
 PH_ALERT = 14         # A_CARD: the possession to equip or unequip next during an Alert / A_DO + DO_DONE (L463, L979)
 PH_ALERT_TARGET = 15  # A_TARGET: where that card goes (sel_card set; T_BACKPACK unequips it)
-LAST_PHASE = PH_ALERT_TARGET
+PH_GAINED = 16        # A_TARGET: where a card just gained goes: a legal position or T_BACKPACK (L972)
+LAST_PHASE = PH_GAINED
 
 
 # ================================================================ decisions

@@ -16,11 +16,11 @@ from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
-    PH_BLOCK, PH_ALERT, PH_ALERT_TARGET,
+    PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED,
 )
 from .actions import (
-    act_action, act_alert, act_alert_target, act_block, act_enter_place, act_heal, act_hide, action_phase, mask_action,
-    mask_alert, mask_alert_target, mask_block, mask_enter_place, mask_heal, mask_hide, start_turn,
+    act_action, act_alert, act_alert_target, act_block, act_gained, act_enter_place, act_heal, act_hide, action_phase, mask_action,
+    mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
 )
 from .activation import activation_round, start_activation
 from .setup import (
@@ -75,6 +75,8 @@ def fill_mask(S, b, mask):
         mask_alert(S, b, p, mask)
     elif ph == PH_ALERT_TARGET:
         mask_alert_target(S, b, p, mask)
+    elif ph == PH_GAINED:
+        mask_gained(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -119,6 +121,8 @@ def do_action(S, b, a):
         return act_alert(S, b, p, a)
     elif ph == PH_ALERT_TARGET:
         return act_alert_target(S, b, p, a)
+    elif ph == PH_GAINED:
+        return act_gained(S, b, p, a)
     return False
 
 

@@ -28,7 +28,7 @@ def healthy_might(S, b, p):
 def equipped(S, b, p, c):
     """Card c is one of p's, face up on the board (not in the backpack)."""
     s = S[b]
-    return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_BACKPACK
+    return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] < T_BACKPACK
 
 
 @rules_jit

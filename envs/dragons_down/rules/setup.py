@@ -3,15 +3,13 @@ placed (Open Realm, L105-L113) or stacked around a civilization tile (Explore
 the Realm, L125-L133), Civilization Locations and their Natives (L189), and
 hero selection (L193-L205).
 
-The hero's starting spells (L203) are taken by the magic part; the
-Civilization Tokens of Explore's first
-tile (L129) by the tokens of the action phase.
+The hero's starting spells (L203) are taken by the magic part.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, TOK_POOL, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
@@ -24,6 +22,7 @@ from .base import (
 )
 from .realm import open_realm_legal, tile_at
 from .equipment import take_starting_item
+from .tokens import reveal_tile
 
 
 # ================================================================ the realm's set-up (L178-L189)
@@ -61,6 +60,19 @@ def setup_game(S, b):
         s['card_owner'][c] = CARD_DECK[c]
         s['card_slot'][c] = -1
     s['sel_card'] = -1
+    for w in range(s['wild_where'].shape[0]):                    # L176-L177: the token piles and pools
+        s['wild_where'][w] = TOK_POOL
+        s['wild_tile'][w] = -1
+        s['wild_clearing'][w] = -1
+    for k in range(s['civ_token_where'].shape[0]):
+        s['civ_token_where'][k] = TOK_POOL
+        s['civ_token_clearing'][k] = -1
+    for k in range(s['site_token_where'].shape[0]):
+        s['site_token_where'][k] = TOK_POOL
+    for k in range(s['site_clearing'].shape[0]):
+        s['site_clearing'][k] = -1
+    for t in range(NUM_TILES):
+        s['tile_revealed'][t] = 0
     s['placer'] = -1
     s['sel_tile'] = -1
     for k in range(NUM_PACKS):
@@ -106,7 +118,8 @@ def deal_tiles(S, b, n):
 @rules_jit(inline=True)
 def centre_civilization_tile(S, b):
     """L129: a random civilization tile of a pack in play goes in the centre
-    (a random side up: the text names none), with its Civilization Location;
+    (a random side up: the text names none), with its Civilization Location
+    and two random Civilization Tokens;
     the other tiles stay shuffled in the stack."""
     s = S[b]
     count = 0
@@ -121,6 +134,7 @@ def centre_civilization_tile(S, b):
                 t = int(CIV_TILE_OF_PACK[k])
             pick -= 1
     put_tile(S, b, t, roll(S, b, 2), 0, 0, 0)
+    reveal_tile(S, b, -1, t)                                     # L129: and two Civilization Tokens
     # take it out of the stack, keeping the shuffled order of the rest
     m = int(s['stack_len'])
     j = 0

@@ -1,0 +1,195 @@
+"""Tokens placed when a hero first enters a Map Tile (L485-L502): two
+Civilization Tokens at a civilization tile's location, their Merchants
+stocked (L487-L491); one Wilderness Token in a wilderness tile -- a Site
+(a Treasure Site drawn from the Site Tokens), a numbered token (a Treasure
+Site by name, a Gate), an Item, a Treasure, a Discovery, or the Forgotten
+City / Dwarven Ruins with one more token from each Terrain Setup Card.
+
+A face-down token is drawn at random from its pile when revealed, which
+deals the same as drawing from a shuffled pile (Interpretations). The
+Merchants' missions come with the missions of part 2.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, NUM_CARDS,
+    NUM_CIV_TOKENS, NUM_MERCHANTS, NUM_PACKS, NUM_WILD_TOKENS, T_PENDING, TILE_CIVILIZATION,
+    TOK_PLACED, TOK_POOL, TOK_SPENT,
+)
+from .base import (
+    CARD_DECK, CIV_TOKEN_MERCHANT, CIV_TOKEN_PACK, MERCHANT_PACK, MERCHANT_STOCK,
+    MISSION_DIE_FAME, MISSION_DIE_GOLD, SITE_TOKEN_CLEARING, SITE_TOKEN_PACK, SITE_TOKEN_SITE,
+    TILE_KIND, TILE_PACK, WILD_CLEARING, WILD_KIND, WILD_PACK, WILD_SITE, WK_DISCOVERY, WK_ITEM,
+    WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll,
+)
+
+
+@rules_jit
+def draw_card(S, b, deck):
+    """A random card of ``deck`` (DECK_*), taken out of it; -1 if empty."""
+    s = S[b]
+    n = 0
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_DECK and CARD_DECK[c] == deck:
+            n += 1
+    if n == 0:
+        return -1
+    pick = roll(S, b, n)
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_DECK and CARD_DECK[c] == deck:
+            if pick == 0:
+                s['card_where'][c] = -1
+                return c
+            pick -= 1
+    return -1
+
+
+@rules_jit
+def gain_card(S, b, p, c):
+    """Hero p gains card c; it must at once choose to equip or stow it (L972):
+    the card waits at T_PENDING for that decision (PH_GAINED)."""
+    s = S[b]
+    s['card_where'][c] = CW_HERO
+    s['card_owner'][c] = p
+    s['card_slot'][c] = T_PENDING
+
+
+@rules_jit
+def reveal_tile(S, b, p, t):
+    """L485: hero p enters tile t, which has no tokens yet: place them."""
+    s = S[b]
+    if s['tile_revealed'][t]:
+        return
+    s['tile_revealed'][t] = 1
+    if TILE_KIND[t] == TILE_CIVILIZATION:
+        for _ in range(2):                                         # L489
+            reveal_civ_token(S, b, int(s['civ_clearing'][TILE_PACK[t]]))
+    else:
+        reveal_wilderness(S, b, p, t)                               # L493
+
+
+@rules_jit
+def reveal_civ_token(S, b, c):
+    """L487-L491: a random Civilization Token of the pool is revealed in the
+    location's clearing c; a newly revealed Merchant is stocked with the
+    treasures and items its Terrain Setup Card lists."""
+    s = S[b]
+    n = 0
+    for k in range(NUM_CIV_TOKENS):
+        if s['civ_token_where'][k] == TOK_POOL and (s['packs'] >> CIV_TOKEN_PACK[k]) & 1:
+            n += 1
+    if n == 0:
+        return
+    pick = roll(S, b, n)
+    for k in range(NUM_CIV_TOKENS):
+        if s['civ_token_where'][k] == TOK_POOL and (s['packs'] >> CIV_TOKEN_PACK[k]) & 1:
+            if pick == 0:
+                s['civ_token_where'][k] = TOK_PLACED
+                s['civ_token_clearing'][k] = c
+                m = int(CIV_TOKEN_MERCHANT[k])
+                if m >= 0:
+                    stock_merchant(S, b, m)
+                return
+            pick -= 1
+
+
+@rules_jit
+def stock_merchant(S, b, m):
+    """L491: fill Merchant m with its treasures and items."""
+    s = S[b]
+    side = int(s['setup_side'][MERCHANT_PACK[m]])
+    for i in range(2):
+        deck = DECK_TREASURE if i == 0 else DECK_ITEM
+        for _ in range(int(MERCHANT_STOCK[m, side, i])):
+            c = draw_card(S, b, deck)
+            if c >= 0:
+                s['card_where'][c] = CW_MERCHANT
+                s['card_owner'][c] = m
+                s['card_slot'][c] = -1
+
+
+@rules_jit
+def reveal_wilderness(S, b, p, t):
+    """L493-L502: a Wilderness Token of the tile's pack is revealed in tile t
+    for hero p; the Forgotten City or Dwarven Ruins gives 1 LP and 5 Fame and
+    one more token from each Terrain Setup Card, each resolved the same way,
+    in that tile (Interpretations)."""
+    s = S[b]
+    todo = np.zeros(4 * NUM_PACKS, dtype=np.int64)
+    todo[0] = TILE_PACK[t]
+    n = 1
+    while n > 0:
+        n -= 1
+        if reveal_wild_token(S, b, p, t, int(todo[n])) == WK_SPECIAL:   # L502
+            s['lp'][p] += 1
+            s['fame'][p] += 5
+            for k in range(NUM_PACKS):
+                if (s['packs'] >> k) & 1 and n < todo.shape[0]:
+                    todo[n] = k
+                    n += 1
+
+
+@rules_jit
+def reveal_wild_token(S, b, p, t, pack):
+    """A random Wilderness Token of ``pack``'s setup card revealed in tile t
+    and resolved for hero p (L495-L501); returns its kind (WK_*), or -1 if
+    the pile is empty."""
+    s = S[b]
+    n = 0
+    for w in range(NUM_WILD_TOKENS):
+        if s['wild_where'][w] == TOK_POOL and WILD_PACK[w] == pack:
+            n += 1
+    if n == 0:
+        return -1
+    pick = roll(S, b, n)
+    w = -1
+    for k in range(NUM_WILD_TOKENS):
+        if s['wild_where'][k] == TOK_POOL and WILD_PACK[k] == pack:
+            if pick == 0:
+                w = k
+                break
+            pick -= 1
+    s['wild_where'][w] = TOK_PLACED
+    s['wild_tile'][w] = t
+    kind = int(WILD_KIND[w])
+    base = t * CLEARINGS_PER_TILE
+    if kind == WK_SITE:                                            # L497: a Site Token names the clearing
+        place_site_token(S, b, t)
+    elif kind == WK_NUMBERED or kind == WK_SPECIAL:                # L498
+        s['wild_clearing'][w] = base + WILD_CLEARING[w]
+        if WILD_SITE[w] >= 0:
+            s['site_clearing'][WILD_SITE[w]] = base + WILD_CLEARING[w]
+    elif kind == WK_ITEM or kind == WK_TREASURE:                   # L498-L499
+        s['wild_where'][w] = TOK_SPENT
+        c = draw_card(S, b, DECK_ITEM if kind == WK_ITEM else DECK_TREASURE)
+        if c >= 0:
+            gain_card(S, b, p, c)
+    elif kind == WK_DISCOVERY:                                     # L501: two Mission Dice
+        s['wild_where'][w] = TOK_SPENT
+        for _ in range(2):
+            f = roll(S, b, MISSION_DIE_GOLD.shape[0])
+            s['gold'][p] += MISSION_DIE_GOLD[f]
+            s['fame'][p] += MISSION_DIE_FAME[f]
+    return kind
+
+
+@rules_jit
+def place_site_token(S, b, t):
+    """L497: a random Site Token (of the packs in play) puts its Treasure
+    Site in the clearing of tile t it names."""
+    s = S[b]
+    n = 0
+    for k in range(s['site_token_where'].shape[0]):
+        if s['site_token_where'][k] == TOK_POOL and (s['packs'] >> SITE_TOKEN_PACK[k]) & 1:
+            n += 1
+    if n == 0:
+        return
+    pick = roll(S, b, n)
+    for k in range(s['site_token_where'].shape[0]):
+        if s['site_token_where'][k] == TOK_POOL and (s['packs'] >> SITE_TOKEN_PACK[k]) & 1:
+            if pick == 0:
+                s['site_token_where'][k] = TOK_PLACED
+                s['site_clearing'][SITE_TOKEN_SITE[k]] = t * CLEARINGS_PER_TILE + SITE_TOKEN_CLEARING[k]
+                return
+            pick -= 1
