@@ -13,15 +13,16 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
-    CUBE_MAGIC, HS_ACTIVE, HS_WAITING, HST_BLOCKED, HST_CAVE, HST_EVADED, HST_HIDDEN, HST_NOISE,
-    HST_SNEAK, LINEAGE_IDS, MAX_HEROES, NUM_COLOURS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE,
-    ST_TURNS, TW_PLACED, CW_HERO, HST_ALERT, NUM_CARDS, NUM_TARGETS, MAX_HIDDEN_PER_SIDE, T_PENDING,
+    CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
+    HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
+    NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
+    TW_PLACED,
 )
 from .base import (
-    A_CLEARING, A_DO, A_HEAL, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_HIDE, DO_LONG_REST, DO_NOISE,
-    DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK, DO_STAY, HEAL_HEART, MONSTER_DIE_SYMBOL,
-    PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK, PH_ENTER_PLACE, PH_HEAL, monsters_in, pose,
-    roll, A_CARD, A_TARGET, DO_ALERT, DO_DONE, A_SEARCH, HIDDEN, SEARCH_DIE_SPYGLASS, PH_GAINED,
+    A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT,
+    DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
+    DO_STAY, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
+    PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
 )
 from .equipment import equip_card, target_legal
 from .tokens import reveal_tile
@@ -51,11 +52,7 @@ def start_turn(S, b):
         s['actions_used'][p] = 0
         s['search_target'][p] = -1
         s['turn_order'][p] = p if p < n else -1
-    for i in range(n - 1, 0, -1):
-        j = roll(S, b, i + 1)
-        x = s['turn_order'][i]
-        s['turn_order'][i] = s['turn_order'][j]
-        s['turn_order'][j] = x
+    shuffle_first(S, b, s['turn_order'], n)
     s['order_pos'] = 0
     s['block_due'] = 0
     s['stage'] = ST_TURNS

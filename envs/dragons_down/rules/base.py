@@ -306,6 +306,17 @@ def monsters_in(S, b, c):
 
 # ================================================================ randomness
 @rules_jit
+def shuffle_first(S, b, arr, n):
+    """Shuffle ``arr[:n]`` (a field of game b's record) uniformly with the
+    game's stream (Fisher-Yates)."""
+    for i in range(n - 1, 0, -1):
+        j = roll(S, b, i + 1)
+        x = arr[i]
+        arr[i] = arr[j]
+        arr[j] = x
+
+
+@rules_jit
 def d6(S, b):
     """One six-sided die, 1..6 (civilization locations, L189, L1274)."""
     return roll(S, b, 6) + 1

@@ -18,7 +18,7 @@ from .base import (
     CLASS_CUBES, CLASS_EQUIPMENT,
     CLASS_GOLD, CLASS_HEARTS, DIR_DQ, DIR_DR, LINEAGE_CUBES, LINEAGE_HEARTS, NATIVES_ON_CARD,
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
-    PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll,
+    PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
 )
 from .realm import open_realm_legal, tile_at
 from .equipment import take_starting_item
@@ -85,11 +85,7 @@ def setup_game(S, b):
             s['tile_where'][t] = TW_STACK
             s['tile_stack'][m] = t
             m += 1
-    for i in range(m - 1, 0, -1):
-        j = roll(S, b, i + 1)
-        x = s['tile_stack'][i]
-        s['tile_stack'][i] = s['tile_stack'][j]
-        s['tile_stack'][j] = x
+    shuffle_first(S, b, s['tile_stack'], m)
     s['stack_len'] = m
     open_realm = s['sandbox'] == SB_OPEN_REALM or (s['sandbox'] == SB_LEGENDARY
                                                   and s['legendary_map'] == SB_OPEN_REALM)
@@ -340,11 +336,7 @@ def enter_hero_selection(S, b):
     n = int(s['num_heroes'])
     for p in range(n):
         s['hero_order'][p] = p
-    for i in range(n - 1, 0, -1):
-        j = roll(S, b, i + 1)
-        x = s['hero_order'][i]
-        s['hero_order'][i] = s['hero_order'][j]
-        s['hero_order'][j] = x
+    shuffle_first(S, b, s['hero_order'], n)
     s['heroes_chosen'] = 0
     s['stage'] = ST_HEROES
 
