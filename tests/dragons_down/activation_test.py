@@ -23,6 +23,7 @@ def battle(tiles, heroes, monsters=(), dice=(), lineage="human"):
     s = S[0]
     s["num_heroes"] = len(heroes)
     s["mon_clearing"][:] = MON_TRAY
+    s["site_clearing"][:] = -1
     for i, t in enumerate(tiles):
         u = TILE_IDS.index(t)
         s["tile_where"][u] = TW_PLACED
@@ -58,7 +59,7 @@ def at(S, c):
 # raw faces of the Summoning Dice (data/dice.txt order)
 MOUNTAINS, RETURN, BLANK = 1, 3, 5            # gray symbol die
 ONE, TWO = 0, 3                                # numbered dice
-CLAW, EYE = 1, 3                               # black symbol die
+CLAW, EYE, MOON = 1, 3, 5                      # black symbol die (it has no blank face)
 
 
 def test_example_activation_enchanter_sorcerer_barbarian_cleric_druid():
@@ -92,7 +93,7 @@ def test_dd_activation_return_arrow_returns_monsters_of_tiles_without_heroes():
     hero = clearing("tri_peaks", 1)
     S = battle(["tri_peaks", "hags_mire"], [("knight", hero)],
                monsters=[("ogre", clearing("hags_mire", 2)), ("giant", clearing("tri_peaks", 3))],
-               dice=[RETURN, TWO, BLANK + 1, TWO])
+               dice=[RETURN, TWO, MOON, TWO])
     R.start_activation(S, 0)
     assert at(S, clearing("hags_mire", 2)) == [] and at(S, hero) == ["giant"]
     assert int((S[0]["mon_clearing"] >= 0).sum()) == 1
@@ -113,7 +114,7 @@ def test_dd_activation_moved_monsters_are_placed_name_side_up():
     """L635: moved and summoned monsters are placed name side up."""
     hero = clearing("tri_peaks", 1)
     S = battle(["tri_peaks"], [("knight", hero)], monsters=[("giant", clearing("tri_peaks", 3))],
-               dice=[RETURN, ONE, BLANK + 1, ONE])
+               dice=[RETURN, ONE, MOON, ONE])
     S[0]["mon_flipped"][:] = 1
     R.start_activation(S, 0)
     moved = int(np.flatnonzero(S[0]["mon_clearing"] == hero)[0])
@@ -125,7 +126,7 @@ def test_dd_action_noise_3_noisy_hero_rerolls_for_his_clearing_only():
     Summoning Dice again, applied to his clearing only."""
     noisy, quiet = clearing("tri_peaks", 1), clearing("tri_peaks", 2)
     S = battle(["tri_peaks"], [("knight", noisy), ("rogue", quiet)],
-               dice=[BLANK, ONE, BLANK + 1, ONE,          # the start player's roll: nothing
+               dice=[BLANK, ONE, MOON, ONE,          # the start player's roll: nothing
                      BLANK, ONE, EYE, ONE])               # the noisy hero's: one Giant
     S[0]["hero_status"][0] = HST_NOISE
     R.advance(S, 0)
@@ -150,7 +151,7 @@ def test_dd_hide_after_activation_offered_with_monsters_present():
 def hide_once(status=0, lineage="human", dice=()):
     hero = clearing("tri_peaks", 1)
     S = battle(["tri_peaks"], [("knight", hero)], monsters=[("giant", hero)],
-               dice=[BLANK, ONE, BLANK + 1, ONE], lineage=lineage)
+               dice=[BLANK, ONE, MOON, ONE], lineage=lineage)
     S[0]["hero_status"][0] = status
     R.advance(S, 0)
     load(S, *dice)
@@ -171,3 +172,22 @@ def test_dd_lineage_halfling_rerolls_one_monster_die_when_hiding():
     assert hide_once(lineage="halfling", dice=(0, 3, 4))      # the symbol rerolled to a blank
     assert not hide_once(lineage="halfling", dice=(0, 3, 1))  # rerolled to a symbol again
     assert not hide_once(lineage="halfling", dice=(0, 1, 4))  # two symbols: one reroll is not enough
+
+
+SITE = 0                                        # black symbol die: the Treasure Site Symbol
+
+
+def test_dd_activation_guardian_1_site_symbol_summons_guardians_to_their_sites():
+    """L633: the Treasure Site Symbol, with a hero and a Treasure Site on a
+    tile, brings that site's Guardians to its clearing from wherever they are
+    -- even out of a hero's clearing on another tile; a site on a tile with no
+    hero summons nothing."""
+    from dragongym.envs.dragons_down.constants import SITE_IDS
+    hero, elsewhere = clearing("secret_dens", 1), clearing("tri_peaks", 1)
+    S = battle(["secret_dens", "tri_peaks", "hags_mire"], [("knight", hero), ("rogue", elsewhere)],
+               monsters=[("lich", elsewhere)], dice=[BLANK, ONE, SITE, ONE])
+    S[0]["site_clearing"][SITE_IDS.index("catacombs")] = clearing("secret_dens", 3)   # guarded by the Lich
+    S[0]["site_clearing"][SITE_IDS.index("shrine")] = clearing("hags_mire", 2)        # no hero on that tile
+    R.start_activation(S, 0)
+    assert at(S, clearing("secret_dens", 3)) == ["lich"] and at(S, elsewhere) == []
+    assert at(S, clearing("hags_mire", 2)) == []

@@ -3,19 +3,19 @@ four Summoning Dice, the return arrow, monsters moving to heroes, summoning
 in turn order once per clearing, dual-dice monsters, the Make Noise
 rerolls, and the Hide reaction at the end.
 
-Guardians summoned to their Treasure Sites by the site symbol (L633) come
-with the Treasure Sites (placed by the Wilderness Tokens of the action
-phase); until then no site is on the map and the symbol summons nothing.
+The site symbol summons Guardians to their Treasure Sites on tiles with a
+hero (L633); the sites are placed by the tokens of the action phase.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TRAY,
+    CLEARINGS_PER_TILE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
 )
 from .base import (
-    BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SYM_RETURN,
+    BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SITE_GUARDIAN,
+    SYM_RETURN, SYM_SITE,
     TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, monsters_in, pose,
     roll,
 )
@@ -161,6 +161,30 @@ def hero_tiles(S, b, only, out):
 
 
 @rules_jit
+def clearing_on_hero_tiles(S, b, c, tiles, nt, only):
+    """Clearing c lies on one of the ``nt`` hero tiles; for a Make Noise
+    reroll (``only`` >= 0) it must be the hero's own clearing (L471)."""
+    if only >= 0:
+        return S[b]['hero_clearing'][only] == c
+    for i in range(nt):
+        if tiles[i] == c // CLEARINGS_PER_TILE:
+            return True
+    return False
+
+
+@rules_jit
+def summon_guardian(S, b, kind, c):
+    """L633: every Guardian chip of ``kind`` moves to clearing c from
+    wherever it is (a hero's clearing, another tile, the tray), name side up;
+    one a hero has killed stays killed."""
+    s = S[b]
+    for m in range(NUM_MONSTER_CHIPS):
+        if CHIP_KIND[m] == kind and s['mon_clearing'][m] != MON_TAKEN:
+            s['mon_clearing'][m] = c
+            s['mon_flipped'][m] = 0
+
+
+@rules_jit
 def apply_summoning(S, b, only):
     """Apply the dice in ``summon_dice`` (L617-L635): the gray die first,
     then the black. ``only`` >= 0: a Make Noise reroll of that hero, applied
@@ -187,6 +211,11 @@ def apply_summoning(S, b, only):
             if TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
                 monsters_move(S, b, t, only)
                 summon(S, b, t, int(PACK_WANDERER[gray]), gray_n, only)
+    if black == SYM_SITE:                              # L633: Guardians to their Treasure Sites
+        for site in range(SITE_GUARDIAN.shape[0]):
+            c = int(s['site_clearing'][site])
+            if c >= 0 and clearing_on_hero_tiles(S, b, c, tiles, nt, only):
+                summon_guardian(S, b, int(SITE_GUARDIAN[site]), c)
     if black > 0:                                      # L625-L631: the tile's Local Monster
         for i in range(nt):
             t = int(tiles[i])

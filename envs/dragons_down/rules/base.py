@@ -230,6 +230,9 @@ def _token_tables():
 Civilization Token's pack and Merchant (-1: empty); each Site Token's site,
 pack and clearing slot; MERCHANT_STOCK[merchant, setup side] = (treasures,
 items) it is filled with (L491; its missions come with missions, part 2)."""
+SITE_GUARDIAN = np.array([tuple(D.REALM.monsters).index(card.sites[site].guardian)
+                          for card in D.REALM.setup_cards.values() for site in card.sites], dtype=np.int8)
+"""Treasure Site (SITE_IDS index) -> its Guardian's monster kind (L286, L633)."""
 MISSION_DIE_GOLD = np.array([int(f.split(":")[1]) if f.startswith("gold") else 0
                              for f in D.REALM.dice["mission"].faces], dtype=np.int8)
 MISSION_DIE_FAME = np.array([int(f.split(":")[1]) if f.startswith("fame") else 0
