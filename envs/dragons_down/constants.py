@@ -75,6 +75,7 @@ CW_DECK = 0       # face down in its deck (``card_owner``: DECK_*); drawn at ran
 CW_HERO = 1       # a hero's possession (``card_owner``: seat; ``card_slot``: an equip target or T_BACKPACK)
 CW_REMOVED = 2    # out of the game
 CW_MERCHANT = 3   # a Merchant's stock (``card_owner``: MERCHANT_IDS index, L491)
+CW_SITE = 4       # a Treasure Site's Treasure Pile (``card_owner``: SITE_IDS index; ``card_slot``: place from the top, 0 first, L520)
 
 # ---------------------------------------------------------------- tokens (L318-L344, L485-L502)
 WILD_TOKENS = tuple(w.id for w in D.REALM.wilderness_tokens.values() for _ in range(w.copies))

@@ -104,3 +104,71 @@ def test_dd_move_tokens_forgotten_city_reveals_one_more_token_per_setup_card():
     for tok in ("ww_forgotten_city", "ww_gate_1", "cc_gate_4"):
         w = WILD_TOKENS.index(tok)
         assert int(S[0]["wild_where"][w]) == TOK_PLACED and int(S[0]["wild_tile"][w]) == vale
+
+
+def site_in_deepdelve(site, setup_side=0):
+    """The hero on Deepdelve clearing 1 with Treasure Site ``site`` there."""
+    S = deepdelve(num_heroes=2)
+    p = int(S[0]["to_play"])
+    act(S, R.A_CLEARING + PLAINS_1)
+    S[0]["site_clearing"][SITE_IDS.index(site)] = PLAINS_1
+    S[0]["setup_side"][R.SITE_PACK[SITE_IDS.index(site)]] = setup_side
+    return S, p
+
+
+def pile(S, site):
+    """(deck, place) of the cards of the site's Treasure Pile, top first."""
+    cards = [c for c in range(NUM_CARDS) if S[0]["card_where"][c] == 4 and S[0]["card_owner"][c] == site]
+    return sorted((int(S[0]["card_slot"][c]), int(R.CARD_DECK[c])) for c in cards)
+
+
+def test_dd_search_5_first_finder_of_a_site_earns_1_lp_and_5_fame_and_draws_its_pile():
+    """L508-L511: a hero searches for the Treasure Site in its clearing; two
+    spyglasses find it. L517-L520: the first to find it gains 1 LP and 5 Fame
+    and its Treasure Pile is drawn, the Deep Treasures on top."""
+    S, p = site_in_deepdelve("catacombs")
+    site = SITE_IDS.index("catacombs")
+    assert R.A_SEARCH_SITE + site in legal(S)
+    lp, fame = int(S[0]["lp"][p]), int(S[0]["fame"][p])
+    load(S, 0, 1)
+    act(S, R.A_SEARCH_SITE + site)
+    assert int(S[0]["site_found"][p, site]) == 1 and R.A_SEARCH_SITE + site not in legal(S)
+    assert int(S[0]["lp"][p]) == lp + 1 and int(S[0]["fame"][p]) == fame + 5
+    treasures, deep, gold = (int(x) for x in R.SITE_LOOT[site, 0])
+    assert pile(S, site) == [(i, 2) for i in range(deep)] + [(deep + i, 1) for i in range(treasures)]
+
+
+def test_dd_search_6_a_later_finder_earns_nothing_and_the_pile_stays():
+    """L517: the reward is the first finder's only; L524: each hero must find
+    a site itself before looting it."""
+    S, p = site_in_deepdelve("catacombs")
+    site = SITE_IDS.index("catacombs")
+    load(S, 0, 1)
+    act(S, R.A_SEARCH_SITE + site)
+    before = pile(S, site)
+    act(S, R.A_DO + R.DO_PASS)
+    q = int(S[0]["to_play"])
+    act(S, R.A_CLEARING + PLAINS_1)
+    lp = int(S[0]["lp"][q])
+    assert R.A_SEARCH_SITE + site in legal(S)
+    load(S, 0, 1)
+    act(S, R.A_SEARCH_SITE + site)
+    assert int(S[0]["site_found"][q, site]) == 1 and int(S[0]["lp"][q]) == lp and pile(S, site) == before
+
+
+def test_dd_site_secret_cache_first_finder_takes_its_deep_treasure_and_gold():
+    """L1244: the first finder of the Secret Cache takes its Deep Treasure and
+    its Gold at once; L1248: side 2 of the card's Hidden Trap wounds one of
+    its Action Cubes."""
+    for setup_side in (0, 1):
+        S, p = site_in_deepdelve("secret_cache", setup_side)
+        site = SITE_IDS.index("secret_cache")
+        gold = int(S[0]["gold"][p])
+        healthy = int(S[0]["hearts"][p, 0]) + int(S[0]["cubes"][p, 0].sum())
+        load(S, 0, 1)
+        act(S, R.A_SEARCH_SITE + site)
+        assert int(S[0]["gold"][p]) == gold + int(R.SITE_LOOT[site, setup_side, 2])
+        assert int(S[0]["phase"]) == R.PH_GAINED                  # the Deep Treasure: equip or stow
+        now = int(S[0]["hearts"][p, 0]) + int(S[0]["cubes"][p, 0].sum())
+        assert now == healthy - int(R.SITE_TRAP[site, setup_side])
+    assert int(R.SITE_TRAP[SITE_IDS.index("secret_cache"), 1]) == 1

@@ -2,10 +2,10 @@
 heroes, up to four actions each, Cave Clearings, entering the map, the
 monster block (L457-L459), the actions Move, Sneak, Make Noise, Rest and
 Pass, Alert (its equipping; its extra Speed Cube counts in combat), Search
-for Hidden Paths (Treasure Sites come with the tokens), and the
+for Hidden Paths and Treasure Sites (the first finder opens a site), and the
 Hide reaction (L593-L605; also asked after monster activation).
 
-Still to come in this part: searching for Treasure Sites, Loot, Trade and
+Still to come in this part: Loot, Trade and
 Explore (with the tokens, sites and cards), and Gates in Move.
 """
 import numpy as np
@@ -16,16 +16,17 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
     HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
-    TW_PLACED,
+    TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE,
 )
 from .base import (
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
+    A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
-from .equipment import equip_card, target_legal
-from .tokens import reveal_tile
+from .equipment import enforce_weight, equip_card, target_legal
+from .tokens import draw_card, gain_card, reveal_tile
 from .realm import clearing_links, exits_from
 
 DWARF = LINEAGE_IDS.index("dwarf")
@@ -322,6 +323,9 @@ def mask_action(S, b, p, mask):
         if a >= 0 and (a == c % CLEARINGS_PER_TILE or z == c % CLEARINGS_PER_TILE) \
                 and not s['hidden_found'][p, hidden_index(S, b, t, h)]:
             mask[A_SEARCH + h] = 1
+    for site in range(SITE_PACK.shape[0]):                       # L508: a Treasure Site in this clearing
+        if s['site_clearing'][site] == c and not s['site_found'][p, site]:
+            mask[A_SEARCH_SITE + site] = 1
     if wounded_cubes(S, b, p) > 0:
         left = actions_left(S, b, p)
         if left >= 2:
@@ -349,6 +353,9 @@ def act_action(S, b, p, a):
     s['block_due'] = 1                                           # L457: checked at the end of the action
     if a >= A_SEARCH and a < A_SEARCH + MAX_HIDDEN_PER_SIDE:
         search_hidden_path(S, b, p, a - A_SEARCH)
+        return False
+    if a >= A_SEARCH_SITE and a < A_TARGET:
+        search_site(S, b, p, a - A_SEARCH_SITE)
         return False
     s['search_target'][p] = -1                                   # L513: the searches are no longer consecutive
     if a >= A_CLEARING and a < A_DO:
@@ -478,19 +485,19 @@ def search_die(S, b):
 
 
 @rules_jit
-def search_hidden_path(S, b, p, h):
-    """L511-L515: roll the two Search Dice; two spyglasses find Hidden Path h
-    of the hero's tile, which it may then use as a path for the rest of the
-    game. Searching for the same path with consecutive Search Actions in a
-    turn rerolls only the blank dice (L513). A Barbarian in a Mountain
-    Clearing rerolls one die of each search (L1210): a blank one, the only
-    reroll that can help."""
+def search_roll(S, b, p, code):
+    """A Search Action for target ``code`` (a Hidden Path h, or
+    MAX_HIDDEN_PER_SIDE + a site): roll the two Search Dice, two spyglasses
+    succeed (L511). Searching for the same target with consecutive Search
+    Actions in a turn rerolls only the blank dice (L513). A Barbarian in a
+    Mountain Clearing rerolls one die of each search (L1210): a blank one, the
+    only reroll that can help. Returns True on success."""
     s = S[b]
     s['actions_used'][p] += 1
     c = int(s['hero_clearing'][p])
     t = c // CLEARINGS_PER_TILE
     for i in range(2):
-        if s['search_target'][p] != h or s['search_dice'][p, i] == 0:
+        if s['search_target'][p] != code or s['search_dice'][p, i] == 0:
             s['search_dice'][p, i] = search_die(S, b)
     if s['hero_class'][p] == BARBARIAN and \
             CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE] == CLEAR_MOUNTAINS:
@@ -498,10 +505,100 @@ def search_hidden_path(S, b, p, h):
             if s['search_dice'][p, i] == 0:
                 s['search_dice'][p, i] = search_die(S, b)
                 break
-    s['search_target'][p] = h
+    s['search_target'][p] = code
     if s['search_dice'][p, 0] and s['search_dice'][p, 1]:
-        s['hidden_found'][p, hidden_index(S, b, t, h)] = 1
         s['search_target'][p] = -1
+        return True
+    return False
+
+
+@rules_jit
+def search_hidden_path(S, b, p, h):
+    """L515: a Hidden Path found is a path for the hero for the rest of the game."""
+    s = S[b]
+    if search_roll(S, b, p, h):
+        t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+        s['hidden_found'][p, hidden_index(S, b, t, h)] = 1
+
+
+@rules_jit
+def search_site(S, b, p, site):
+    """L508-L511: a search for a Treasure Site in the hero's clearing; found,
+    the hero may loot it (L524); found for the first time, it opens (L517)."""
+    s = S[b]
+    if search_roll(S, b, p, MAX_HIDDEN_PER_SIDE + site):
+        s['site_found'][p, site] = 1
+        if not s['site_opened'][site]:
+            open_site(S, b, p, site)
+
+
+@rules_jit
+def open_site(S, b, p, site):
+    """L517-L520: the first hero to discover a Treasure Site gains 1 LP and
+    5 Fame, and its Treasure Pile is drawn as its Terrain Setup Card lists,
+    the Deep Treasure Cards on top of the Treasure Cards. The Secret Cache's
+    first finder takes its Deep Treasure and Gold at once (L1244), and on side
+    2 of the card wounds one random Action Cube unless it has the Skeleton
+    Key (L1248)."""
+    s = S[b]
+    s['site_opened'][site] = 1
+    s['lp'][p] += 1
+    s['fame'][p] += 5
+    side = int(s['setup_side'][SITE_PACK[site]])
+    place = 0
+    for i in range(2):
+        deck = DECK_DEEP if i == 0 else DECK_TREASURE
+        for _ in range(int(SITE_LOOT[site, side, 1 - i])):
+            c = draw_card(S, b, deck)
+            if c >= 0:
+                s['card_where'][c] = CW_SITE
+                s['card_owner'][c] = site
+                s['card_slot'][c] = place
+                place += 1
+    s['site_gold'][site] = SITE_LOOT[site, side, 2]
+    if site == SECRET_CACHE:
+        for c in range(NUM_CARDS):
+            if s['card_where'][c] == CW_SITE and s['card_owner'][c] == site and CARD_DECK[c] == DECK_DEEP:
+                gain_card(S, b, p, c)
+        s['gold'][p] += s['site_gold'][site]
+        s['site_gold'][site] = 0
+        if SITE_TRAP[site, side] and not possesses(S, b, p, SKELETON_KEY):
+            wound_random_cube(S, b, p)
+
+
+@rules_jit
+def possesses(S, b, p, kind):
+    """Hero p holds a card of ``kind`` (anywhere on its board or backpack)."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and CARD_KIND[c] == kind:
+            return True
+    return False
+
+
+@rules_jit
+def wound_random_cube(S, b, p):
+    """Move one random healthy Action Cube (Hearts included, L408) of p to
+    the wounded box; a card now too heavy drops to the backpack (L976)."""
+    s = S[b]
+    n = int(s['hearts'][p, 0])
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        n += int(s['cubes'][p, 0, k])
+    if n == 0:
+        return
+    pick = roll(S, b, n)
+    if pick < s['hearts'][p, 0]:
+        s['hearts'][p, 0] -= 1
+        s['hearts'][p, 1] += 1
+        return
+    pick -= int(s['hearts'][p, 0])
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        if pick < s['cubes'][p, 0, k]:
+            s['cubes'][p, 0, k] -= 1
+            s['cubes'][p, 1, k] += 1
+            enforce_weight(S, b, p)
+            return
+        pick -= int(s['cubes'][p, 0, k])
 
 
 # ================================================================ Alert (L463-L465, L979)

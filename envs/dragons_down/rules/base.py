@@ -230,6 +230,18 @@ def _token_tables():
 Civilization Token's pack and Merchant (-1: empty); each Site Token's site,
 pack and clearing slot; MERCHANT_STOCK[merchant, setup side] = (treasures,
 items) it is filled with (L491; its missions come with missions, part 2)."""
+SITE_LOOT = np.array([[(side.loot[site].treasures, side.loot[site].deep, side.loot[site].gold)
+                       for side in card.sides] for card in D.REALM.setup_cards.values()
+                      for site in card.sites], dtype=np.int16)
+"""SITE_LOOT[site, setup side] = (Treasure Cards, Deep Treasure Cards, Gold)
+of its Treasure Pile (L520)."""
+SITE_TRAP = np.array([["hidden_trap" in side.loot[site].features for side in card.sides]
+                      for card in D.REALM.setup_cards.values() for site in card.sites], dtype=np.int8)
+"""SITE_TRAP[site, setup side]: the Secret Cache's Hidden Trap (L1248)."""
+SITE_PACK = np.array([D.PACKS.index(pack) for pack, card in D.REALM.setup_cards.items()
+                      for site in card.sites], dtype=np.int8)
+SECRET_CACHE = SITE_IDS.index("secret_cache")
+SKELETON_KEY = CARD_IDS.index("skeleton_key")
 SITE_GUARDIAN = np.array([tuple(D.REALM.monsters).index(card.sites[site].guardian)
                           for card in D.REALM.setup_cards.values() for site in card.sites], dtype=np.int8)
 """Treasure Site (SITE_IDS index) -> its Guardian's monster kind (L286, L633)."""
@@ -261,7 +273,8 @@ DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE
 A_HEAL = A_DO + 10                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
 A_SEARCH = A_HEAL + HEAL_HEART + 1            # + h: Search for Hidden Path h of the hero's tile (side up) (L507-L515)
-A_TARGET = A_SEARCH + MAX_HIDDEN_PER_SIDE            # + T_*: the equip target (position) of the card being equipped
+A_SEARCH_SITE = A_SEARCH + MAX_HIDDEN_PER_SIDE  # + site: Search for that Treasure Site in the clearing (L508)
+A_TARGET = A_SEARCH_SITE + len(SITE_IDS)            # + T_*: the equip target (position) of the card being equipped
 A_CARD = A_TARGET + NUM_TARGETS                # + c: card c (an Item or Treasure Card instance)
 NUM_ACTIONS = A_CARD + len(CARD_INSTANCES)
 
