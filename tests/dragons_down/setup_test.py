@@ -206,3 +206,31 @@ def test_rule_dd_setup_hero_selection_order_is_random():
     assert firsts == {0, 1, 2, 3}
     S = new_game(num_heroes=4, sandbox=SB_EXPLORE, packs=1)
     assert sorted(int(p) for p in S[0]["hero_order"][:4]) == [0, 1, 2, 3]
+
+
+def test_dd_sandbox_open_2_tiles_dealt_evenly_and_placed_clockwise_from_a_random_player():
+    """L109: all tiles dealt as evenly as possible to the seats; the map is
+    built from a random seat, moving clockwise (the next seat), each seat
+    placing one of its own tiles."""
+    firsts = set()
+    for seed in range(1, 16):
+        S = new_game(num_heroes=4, packs=ALL_PACKS, seed=seed)
+        rec = S[0]
+        dealt = [int((rec["tile_holder"] == p).sum()) for p in range(4)]
+        assert sorted(dealt) == [4, 4, 5, 5]                 # 18 tiles over four seats
+        first = int(rec["to_play"])
+        firsts.add(first)
+        mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+        seats = []
+        rng = np.random.default_rng(seed)
+        while len(seats) < 6:
+            if int(S[0]["phase"]) == R.PH_TILE_CHOOSE:
+                p = int(S[0]["to_play"])
+                seats.append(p)
+                a = int(rng.choice(legal(S)))
+                assert S[0]["tile_holder"][a - R.A_TILE] == p      # one of its own tiles
+            else:
+                a = int(rng.choice(legal(S)))
+            R.apply_action(S, 0, a, mask)
+        assert seats == [(first + i) % 4 for i in range(6)]
+    assert len(firsts) > 1
