@@ -20,7 +20,6 @@ Calls from Python are typed as numba always types them.
 Use it bare (``@rules_jit``) or with ``nogil=True`` for a kernel that Python
 threads run side by side.
 """
-import numpy as np  # noqa: F401  (numba's typing of records needs numpy loaded)
 from numba.core import config, types
 from numba.core.registry import CPUDispatcher
 
