@@ -75,7 +75,7 @@ CW_DECK = 0       # face down in its deck (``card_owner``: DECK_*); drawn at ran
 CW_HERO = 1       # a hero's possession (``card_owner``: seat; ``card_slot``: an equip target or T_BACKPACK)
 CW_REMOVED = 2    # out of the game
 CW_MERCHANT = 3   # a Merchant's stock (``card_owner``: MERCHANT_IDS index, L491)
-CW_SITE = 4       # a Treasure Site's Treasure Pile (``card_owner``: SITE_IDS index; ``card_slot``: place from the top, 0 first, L520)
+CW_SITE = 4       # a pile: a Treasure Site's Treasure Pile or a body (``card_owner``: pile, NUM_PILES; ``card_slot``: place from the top, 0 first, L520)
 
 # ---------------------------------------------------------------- tokens (L318-L344, L485-L502)
 WILD_TOKENS = tuple(w.id for w in D.REALM.wilderness_tokens.values() for _ in range(w.copies))
@@ -86,6 +86,10 @@ NUM_CIV_TOKENS = len(CIV_TOKENS)
 SITE_IDS = tuple(s for card in D.REALM.setup_cards.values() for s in card.sites)
 """Treasure Site index -> its id (the setup cards' sites, L286)."""
 NUM_SITES = len(SITE_IDS)
+NUM_PILES = NUM_SITES + MAX_HEROES
+"""Piles a hero may search for and loot: the Treasure Sites (SITE_IDS
+index), then the body of each seat's dead hero (NUM_SITES + seat, L805),
+which is searched and looted like a Treasure Site."""
 MERCHANT_IDS = tuple(m for card in D.REALM.setup_cards.values() for m in card.merchants)
 NUM_MERCHANTS = len(MERCHANT_IDS)
 TOK_POOL, TOK_PLACED, TOK_SPENT = 0, 1, 2
@@ -148,5 +152,6 @@ ST_TURN_START = 3    # a new turn begins (L443-L449)
 ST_TURNS = 4         # the action phase: each hero's actions in the drawn order (L451-L612)
 ST_BATTLE = 5        # the battle phase begins: the Summoning Dice are rolled (L615-L635)
 ST_ACTIVATION = 6    # Make Noise rerolls and Hide reactions after the dice (L637-L641)
-ST_COMBAT = 7        # combat in each clearing with a hero (the next part, L674-L873)
+ST_COMBAT = 7        # combat in each clearing with a hero (L674-L800)
 ST_OVER = 8
+ST_FATE = 9          # the end of the battle phase: retirement, new heroes, the end of the game (L813-L838)

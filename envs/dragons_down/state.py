@@ -13,7 +13,7 @@ import numpy as np
 
 from .constants import (
     MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
-    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_SITES, NUM_TILES, NUM_WILD_TOKENS,
+    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_TILES, NUM_WILD_TOKENS,
 )
 
 STATE_FIELDS = [
@@ -36,8 +36,8 @@ STATE_FIELDS = [
     ("sel_card", np.int16),                  # pending context: the card being equipped; -1
     ("wild_clearing", np.int16, (NUM_WILD_TOKENS,)),   # clearing of a placed numbered Wilderness Token; -1 (L497)
     ("civ_token_clearing", np.int16, (NUM_CIV_TOKENS,)),  # clearing of a revealed Civilization Token; -1 (L489)
-    ("site_clearing", np.int16, (NUM_SITES,)),        # clearing of each Treasure Site on the map; -1 (L497-L498)
-    ("site_gold", np.int16, (NUM_SITES,)),            # Gold lying in each Treasure Site's pile (L520, L1244)
+    ("site_clearing", np.int16, (NUM_PILES,)),        # clearing of each pile (Treasure Site, body) on the map; -1 (L497-L498, L805)
+    ("site_gold", np.int16, (NUM_PILES,)),            # Gold lying in each pile (L520, L1244, L805)
     ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_heroes", np.int8),        # config: seats, 1..6
@@ -97,12 +97,15 @@ STATE_FIELDS = [
     ("card_slot", np.int8, (NUM_CARDS,)),    # a hero's card: its equip target T_* or T_BACKPACK
     # --- tokens (rules/tokens.py), L318-L344, L485-L502
     ("tile_revealed", np.int8, (NUM_TILES,)),      # 1 once the tile has had its tokens (L485)
-    ("site_found", np.int8, (MAX_HEROES, NUM_SITES)),  # 1 = the hero has discovered the Treasure Site (L517, L524)
-    ("site_opened", np.int8, (NUM_SITES,)),        # 1 once a hero first discovered it and its pile was drawn (L517-L520)
+    ("site_found", np.int8, (MAX_HEROES, NUM_PILES)),  # 1 = the hero has discovered the pile (L517, L524, L805)
+    ("site_opened", np.int8, (NUM_PILES,)),        # 1 once a hero first discovered it (a site's pile drawn, a body's Gold taken; L517-L520, L805)
     ("wild_where", np.int8, (NUM_WILD_TOKENS,)),   # TOK_* (constants): on its setup card, on the map, spent
     ("wild_tile", np.int8, (NUM_WILD_TOKENS,)),    # the tile a drawn token was revealed in; -1
     ("civ_token_where", np.int8, (NUM_CIV_TOKENS,)),  # TOK_POOL or TOK_PLACED
     ("site_token_where", np.int8, (5,)),           # TOK_POOL or TOK_PLACED (data.site_tokens order)
+    # --- Loot and Trade (rules/trade.py), L522-L534, L552-L568, L982-L1000
+    # --- Explore and the fate of heroes (rules/actions.py, rules/fate.py), L581-L585, L801-L838
+    # --- combat (rules/combat.py), L674-L800
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

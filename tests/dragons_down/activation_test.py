@@ -143,8 +143,9 @@ def test_dd_hide_after_activation_offered_with_monsters_present():
     R.advance(S, 0)
     assert int(S[0]["phase"]) == R.PH_HIDE and int(S[0]["to_play"]) == 0   # the rogue has no monster
     load(S, 2, 3)                                            # two blanks
-    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
-    assert R.apply_action(S, 0, R.A_DO + R.DO_HIDE, mask) == R.E_OK
+    assert R.A_DO + R.DO_HIDE in legal(S)
+    R.do_action(S, 0, R.A_DO + R.DO_HIDE)
+    assert not R.activation_round(S, 0)                      # no one else to ask: combat begins
     assert int(S[0]["hero_status"][0]) & HST_HIDDEN and int(S[0]["stage"]) == ST_COMBAT
 
 
@@ -155,8 +156,8 @@ def hide_once(status=0, lineage="human", dice=()):
     S[0]["hero_status"][0] = status
     R.advance(S, 0)
     load(S, *dice)
-    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
-    assert R.apply_action(S, 0, R.A_DO + R.DO_HIDE, mask) == R.E_OK
+    assert R.A_DO + R.DO_HIDE in legal(S)
+    R.do_action(S, 0, R.A_DO + R.DO_HIDE)       # the reaction alone: combat would follow
     return bool(int(S[0]["hero_status"][0]) & HST_HIDDEN)
 
 

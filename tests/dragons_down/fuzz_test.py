@@ -12,7 +12,7 @@ import pytest
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
-    NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, ST_COMBAT, T_BACKPACK,
+    NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
     T_PENDING,
     TW_PLACED,
 )
@@ -55,19 +55,19 @@ def check(S):
         assert c in (MON_TRAY, MON_TAKEN) or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
 
 
-def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True):
-    """One game by random legal decisions until combat; returns its bytes."""
+def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2):
+    """One game by random legal decisions for ``turns`` turns (or to its end); returns its bytes."""
     S = np.zeros(1, dtype=STATE_DTYPE)
     R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1)
     rng = np.random.default_rng(seed)
     mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
-    while int(S[0]["stage"]) < ST_COMBAT:
+    while int(S[0]["status"]) == 0 and int(S[0]["turn"]) <= turns:
         m = R.fill_mask(S, 0, mask)
         assert m > 0, f"stage {int(S[0]['stage'])} phase {int(S[0]['phase'])}: no legal action"
         a = int(rng.choice(np.flatnonzero(mask)))
         assert R.apply_action(S, 0, a, mask) == R.E_OK
         illegal = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else -1
-        if illegal >= 0 and int(S[0]["stage"]) < ST_COMBAT:
+        if illegal >= 0 and int(S[0]["status"]) == 0:
             before = S.tobytes()
             assert R.apply_action(S, 0, illegal, np.zeros(R.NUM_ACTIONS, dtype=np.int8)) == R.E_ILLEGAL
             assert S.tobytes() == before, "a refused action changed the game"

@@ -5,8 +5,7 @@ Pass, Alert (its equipping; its extra Speed Cube counts in combat), Search
 for Hidden Paths and Treasure Sites (the first finder opens a site), and the
 Hide reaction (L593-L605; also asked after monster activation).
 
-Still to come in this part: Loot, Trade and
-Explore (with the tokens, sites and cards), and Gates in Move.
+Loot and Trade are ``trade.py``'s; Explore and Gates are being added here.
 """
 import numpy as np
 
@@ -19,15 +18,16 @@ from ..constants import (
     TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE,
 )
 from .base import (
-    A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT,
+    A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
     A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
-from .equipment import enforce_weight, equip_card, target_legal
+from .equipment import equip_card, possesses, target_legal, wound_random_cube
 from .tokens import draw_card, gain_card, reveal_tile
 from .realm import clearing_links, exits_from
+from .trade import loot_action, mask_loot_trade, trade_action
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
@@ -323,9 +323,10 @@ def mask_action(S, b, p, mask):
         if a >= 0 and (a == c % CLEARINGS_PER_TILE or z == c % CLEARINGS_PER_TILE) \
                 and not s['hidden_found'][p, hidden_index(S, b, t, h)]:
             mask[A_SEARCH + h] = 1
-    for site in range(SITE_PACK.shape[0]):                       # L508: a Treasure Site in this clearing
+    for site in range(s['site_clearing'].shape[0]):              # L508: a Treasure Site (or a body, L805) in this clearing
         if s['site_clearing'][site] == c and not s['site_found'][p, site]:
             mask[A_SEARCH_SITE + site] = 1
+    mask_loot_trade(S, b, p, mask)                               # L522-L568
     if wounded_cubes(S, b, p) > 0:
         left = actions_left(S, b, p)
         if left >= 2:
@@ -366,6 +367,10 @@ def act_action(S, b, p, a):
         s['actions_used'][p] = ACTIONS_PER_TURN
         s['block_due'] = 0
         return False
+    if do == DO_LOOT:                                            # L522-L534
+        return loot_action(S, b, p)
+    if do == DO_TRADE:                                           # L552-L568
+        return trade_action(S, b, p)
     if do == DO_ALERT:                                           # L463: equip and unequip at will
         s['hero_status'][p] = s['hero_status'][p] | HST_ALERT
         s['actions_used'][p] += 1
@@ -564,41 +569,6 @@ def open_site(S, b, p, site):
         s['site_gold'][site] = 0
         if SITE_TRAP[site, side] and not possesses(S, b, p, SKELETON_KEY):
             wound_random_cube(S, b, p)
-
-
-@rules_jit
-def possesses(S, b, p, kind):
-    """Hero p holds a card of ``kind`` (anywhere on its board or backpack)."""
-    s = S[b]
-    for c in range(NUM_CARDS):
-        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and CARD_KIND[c] == kind:
-            return True
-    return False
-
-
-@rules_jit
-def wound_random_cube(S, b, p):
-    """Move one random healthy Action Cube (Hearts included, L408) of p to
-    the wounded box; a card now too heavy drops to the backpack (L976)."""
-    s = S[b]
-    n = int(s['hearts'][p, 0])
-    for k in range(CUBE_MAGIC + NUM_COLOURS):
-        n += int(s['cubes'][p, 0, k])
-    if n == 0:
-        return
-    pick = roll(S, b, n)
-    if pick < s['hearts'][p, 0]:
-        s['hearts'][p, 0] -= 1
-        s['hearts'][p, 1] += 1
-        return
-    pick -= int(s['hearts'][p, 0])
-    for k in range(CUBE_MAGIC + NUM_COLOURS):
-        if pick < s['cubes'][p, 0, k]:
-            s['cubes'][p, 0, k] -= 1
-            s['cubes'][p, 1, k] += 1
-            enforce_weight(S, b, p)
-            return
-        pick -= int(s['cubes'][p, 0, k])
 
 
 # ================================================================ Alert (L463-L465, L979)

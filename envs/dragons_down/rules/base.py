@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
     T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
@@ -269,14 +269,28 @@ A_CUBE = A_SIDE + 2                            # + kind: take this printed cube 
 A_CLEARING = A_CUBE + CUBE_MAGIC + NUM_COLOURS # + c: clearing c (move there, enter the map there, ...)
 A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action or reaction
 DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE, DO_STAY, DO_ALERT, \
-    DO_DONE = range(10)
-A_HEAL = A_DO + 10                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
+    DO_DONE, DO_LOOT, DO_TRADE, DO_RETIRE = range(13)
+NUM_DO = 16
+"""Size of the A_DO block; codes 13..15 are free for the parts still to come."""
+A_HEAL = A_DO + NUM_DO                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
 A_SEARCH = A_HEAL + HEAL_HEART + 1            # + h: Search for Hidden Path h of the hero's tile (side up) (L507-L515)
-A_SEARCH_SITE = A_SEARCH + MAX_HIDDEN_PER_SIDE  # + site: Search for that Treasure Site in the clearing (L508)
-A_TARGET = A_SEARCH_SITE + len(SITE_IDS)            # + T_*: the equip target (position) of the card being equipped
+A_SEARCH_SITE = A_SEARCH + MAX_HIDDEN_PER_SIDE  # + pile: Search for that Treasure Site (or body, NUM_SITES + seat) in the clearing (L508, L805)
+A_TARGET = A_SEARCH_SITE + NUM_PILES            # + T_*: the equip target (position) of the card being equipped
 A_CARD = A_TARGET + NUM_TARGETS                # + c: card c (an Item or Treasure Card instance)
-NUM_ACTIONS = A_CARD + len(CARD_INSTANCES)
+A_EXPLORE = A_CARD + len(CARD_INSTANCES)       # + d: Explore toward direction d of the hero's tile (L583-L585)
+
+# ---------------------------------------------------------------- Loot and Trade (rules/trade.py)
+A_TRADE_BASE = A_EXPLORE + NUM_DIRECTIONS
+A_TRADE_END = A_TRADE_BASE
+"""Loot and Trade's own blocks lie in [A_TRADE_BASE, A_TRADE_END)."""
+
+# ---------------------------------------------------------------- combat (rules/combat.py)
+A_COMBAT_BASE = A_TRADE_END
+A_COMBAT_END = A_COMBAT_BASE
+"""Combat's own blocks lie in [A_COMBAT_BASE, A_COMBAT_END)."""
+
+NUM_ACTIONS = A_COMBAT_END
 
 # the decision now pending (``phase``)
 PH_NONE = 0
@@ -296,7 +310,13 @@ PH_BLOCK = 13         # A_DO + DO_HIDE / DO_STAY: monsters block the active hero
 PH_ALERT = 14         # A_CARD: the possession to equip or unequip next during an Alert / A_DO + DO_DONE (L463, L979)
 PH_ALERT_TARGET = 15  # A_TARGET: where that card goes (sel_card set; T_BACKPACK unequips it)
 PH_GAINED = 16        # A_TARGET: where a card just gained goes: a legal position or T_BACKPACK (L972)
-LAST_PHASE = PH_GAINED
+# Explore and the fate of heroes (rules/actions.py, rules/fate.py): 17..22
+PH_EXPLORE_TURN = 17  # A_TURN: the side up and turn of the tile drawn by an Explore Action (L583)
+PH_EXPLORE_ENTER = 18 # A_CLEARING: move into a clearing of the new tile, or A_DO + DO_STAY (L583)
+PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Location after the battle phase (L817)
+# Loot and Trade (rules/trade.py): 23..34
+# combat (rules/combat.py): 35..59
+LAST_PHASE = PH_RETIRE
 
 
 # ================================================================ decisions

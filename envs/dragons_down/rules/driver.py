@@ -3,15 +3,17 @@ template's, ``envs/README.md``).
 
 ``advance`` runs forced and chance-only steps until some seat must decide;
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
-part's ``mask_*`` and ``act_*``. So far the set-up is played: the realm and the
-heroes, the action phase of each turn as far as it is built (``actions.py``)
-and monster activation (``activation.py``); combat (``ST_COMBAT``) is the next
-part, and until it lands ``advance`` stops there with no decision pending.
+part's ``mask_*`` and ``act_*``. A game is the set-up (the realm and the
+heroes), then turns of an action phase (``actions.py``, ``trade.py``) and a
+battle phase (monster activation, ``activation.py``; combat, ``combat.py``;
+retirement and the end, ``fate.py``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_ACTIVATION, ST_BATTLE, ST_BUILD_REALM, ST_HEROES, ST_TURN_START, ST_TURNS
+from ..constants import (
+    ST_ACTIVATION, ST_BATTLE, ST_BUILD_REALM, ST_COMBAT, ST_FATE, ST_HEROES, ST_TURN_START, ST_TURNS,
+)
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
@@ -23,6 +25,8 @@ from .actions import (
     mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
 )
 from .activation import activation_round, start_activation
+from .combat import combat_phase
+from .fate import fate_phase
 from .setup import (
     act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
     act_tile_spot, act_tile_turn, build_realm, hero_selection, mask_class, mask_cube_colour,
@@ -77,6 +81,9 @@ def fill_mask(S, b, mask):
         mask_alert_target(S, b, p, mask)
     elif ph == PH_GAINED:
         mask_gained(S, b, p, mask)
+    # --- Explore and fate
+    # --- Loot and Trade
+    # --- combat
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -123,13 +130,15 @@ def do_action(S, b, a):
         return act_alert_target(S, b, p, a)
     elif ph == PH_GAINED:
         return act_gained(S, b, p, a)
+    # --- Explore and fate
+    # --- Loot and Trade
+    # --- combat
     return False
 
 
 @rules_jit
 def advance(S, b):
-    """Run the sequence of play until some seat must decide (or it reaches
-    the stages still to come)."""
+    """Run the sequence of play until some seat must decide or the game ends."""
     s = S[b]
     while True:
         if s['status'] != 0:
@@ -154,6 +163,12 @@ def advance(S, b):
             start_activation(S, b)
         elif st == ST_ACTIVATION:
             if activation_round(S, b):
+                return
+        elif st == ST_COMBAT:
+            if combat_phase(S, b):
+                return
+        elif st == ST_FATE:
+            if fate_phase(S, b):
                 return
         else:
             return

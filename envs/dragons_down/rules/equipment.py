@@ -11,10 +11,11 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK,
+    CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_POSITIONS, NUM_TARGETS,
+    T_BACKPACK,
 )
 from .base import (
-    CARD_DECK, CARD_KIND, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
+    roll, CARD_DECK, CARD_KIND, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
     TARGET_COVERS, TARGET_OK,
 )
 
@@ -121,3 +122,38 @@ def take_starting_item(S, b, p, kind):
             equip_card(S, b, p, c, first_free_target(S, b, p, c))
             return
     s['gold'][p] += KIND_PRICE[kind]
+
+
+@rules_jit
+def possesses(S, b, p, kind):
+    """Hero p holds a card of ``kind`` (anywhere on its board or backpack)."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and CARD_KIND[c] == kind:
+            return True
+    return False
+
+
+@rules_jit
+def wound_random_cube(S, b, p):
+    """Move one random healthy Action Cube (Hearts included, L408) of p to
+    the wounded box; a card now too heavy drops to the backpack (L976)."""
+    s = S[b]
+    n = int(s['hearts'][p, 0])
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        n += int(s['cubes'][p, 0, k])
+    if n == 0:
+        return
+    pick = roll(S, b, n)
+    if pick < s['hearts'][p, 0]:
+        s['hearts'][p, 0] -= 1
+        s['hearts'][p, 1] += 1
+        return
+    pick -= int(s['hearts'][p, 0])
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        if pick < s['cubes'][p, 0, k]:
+            s['cubes'][p, 0, k] -= 1
+            s['cubes'][p, 1, k] += 1
+            enforce_weight(S, b, p)
+            return
+        pick -= int(s['cubes'][p, 0, k])
