@@ -40,7 +40,7 @@ STATE_FIELDS = [
     ("site_gold", np.int16, (NUM_PILES,)),            # Gold lying in each pile (L520, L1244, L805)
     ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
     # --- 1-byte fields: the sequence of play and the outcome
-    ("num_heroes", np.int8),        # config: seats, 1..6
+    ("num_players", np.int8),       # config: seats (heroes in play at once), 1..6 (the common field)
     ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
     ("packs", np.int8),             # config: bit k set = Terrain Pack k in play (L178)
     ("auto_single", np.int8),       # config: apply a lone legal action without asking

@@ -21,7 +21,7 @@ def battle(tiles, heroes, monsters=(), dice=(), lineage="human"):
     Summoning Dice loaded as raw faces; at the start of the battle phase."""
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]
-    s["num_heroes"] = len(heroes)
+    s["num_players"] = len(heroes)
     s["mon_clearing"][:] = MON_TRAY
     s["site_clearing"][:] = -1
     for i, t in enumerate(tiles):

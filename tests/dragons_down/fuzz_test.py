@@ -22,7 +22,7 @@ from dragongym.envs.dragons_down.state import STATE_DTYPE
 def check(S):
     """The invariants every reachable position keeps; raises AssertionError."""
     s = S[0]
-    n = int(s["num_heroes"])
+    n = int(s["num_players"])
     placed = [t for t in range(18) if s["tile_where"][t] == TW_PLACED]
     positions = {(int(s["tile_q"][t]), int(s["tile_r"][t])) for t in placed}
     assert len(positions) == len(placed), "two tiles on one position"

@@ -25,7 +25,7 @@ def new_game(num_heroes=2, sandbox=SB_OPEN_REALM, packs=ALL_PACKS, seed=1, loade
     decision."""
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]
-    s["seed"], s["num_heroes"], s["sandbox"], s["packs"] = seed, num_heroes, sandbox, packs
+    s["seed"], s["num_players"], s["sandbox"], s["packs"] = seed, num_heroes, sandbox, packs
     s["max_turns"], s["legendary_map"] = 30, legendary_map
     for i, v in enumerate(loaded):
         s["loaded"][i] = v

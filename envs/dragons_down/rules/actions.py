@@ -46,7 +46,7 @@ def start_turn(S, b):
     evader's duty to move first stays: it is last turn's, L481); L449: the
     Targeting Tokens are drawn at random for the order of the active heroes."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     s['turn'] += 1
     for p in range(MAX_HEROES):
         s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
@@ -72,7 +72,7 @@ def action_phase(S, b):
     """L451: each hero in the drawn order takes its actions; then the battle
     phase (L613). True if a decision is posed."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     while s['order_pos'] < n:
         p = int(s['turn_order'][s['order_pos']])
         state = int(s['hero_state'][p])

@@ -57,7 +57,7 @@ def earliest_hero_clearing(S, b, t, only):
     """The clearing of the hero on tile t earliest in the Turn Order (L623),
     or -1; with ``only`` >= 0, that hero alone counts (a Make Noise reroll)."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     for i in range(n):
         p = int(s['turn_order'][i])
         if p < 0 or not hero_on_map(S, b, p) or (only >= 0 and p != only):
@@ -71,7 +71,7 @@ def earliest_hero_clearing(S, b, t, only):
 @rules_jit
 def clearing_has_hero(S, b, c, only):
     s = S[b]
-    for p in range(int(s['num_heroes'])):
+    for p in range(int(s['num_players'])):
         if hero_on_map(S, b, p) and s['hero_clearing'][p] == c and (only < 0 or p == only):
             return True
     return False
@@ -99,7 +99,7 @@ def summon(S, b, t, kind, count, only):
     clearing of tile t holding a hero, in Turn Order, each clearing once; when
     the tray runs short, what remains."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     done = np.full(6, -1, dtype=np.int64)
     nd = 0
     for i in range(n):
@@ -145,7 +145,7 @@ def hero_tiles(S, b, only, out):
     Order (Interpretations), into ``out``; returns the count."""
     s = S[b]
     n = 0
-    for i in range(int(s['num_heroes'])):
+    for i in range(int(s['num_players'])):
         p = int(s['turn_order'][i])
         if p < 0 or not hero_on_map(S, b, p) or (only >= 0 and p != only):
             continue
@@ -232,7 +232,7 @@ def activation_round(S, b):
     hero with monsters in its clearing may take the Hide reaction (L639,
     L641). Then combat. True if a decision is posed."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     while s['noise_pos'] < n:
         p = int(s['turn_order'][s['noise_pos']])
         s['noise_pos'] += 1

@@ -224,7 +224,7 @@ def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map,
     S[b] = BLANK[0]
     s = S[b]
     s['seed'] = seed
-    s['num_heroes'] = num_heroes
+    s['num_players'] = num_heroes
     s['sandbox'] = sandbox
     s['packs'] = packs
     s['max_turns'] = max_turns

@@ -34,7 +34,7 @@ def setup_game(S, b):
     the centre (Explore the Realm, L129). The Legendary sandbox uses either
     map rule (``legendary_map``, L151-L153)."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     for t in range(NUM_TILES):
         s['tile_where'][t] = TW_OUT
         s['tile_holder'][t] = -1
@@ -213,7 +213,7 @@ def build_realm(S, b):
     held stay out of the realm (Interpretations: "A tile that fits nowhere").
     Then the heroes are chosen. True if a decision is posed."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     for j in range(n):
         p = (int(s['placer']) + j) % n
         if seat_can_place(S, b, p):
@@ -324,7 +324,7 @@ def act_tile_turn(S, b, p, a):
              int(s['sel_q']), int(s['sel_r']))
     s['tile_holder'][int(s['sel_tile'])] = -1
     s['sel_tile'] = -1
-    s['placer'] = (p + 1) % int(s['num_heroes'])
+    s['placer'] = (p + 1) % int(s['num_players'])
     return False
 
 
@@ -333,7 +333,7 @@ def act_tile_turn(S, b, p, a):
 def enter_hero_selection(S, b):
     """L195: the order of hero selection is random."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     for p in range(n):
         s['hero_order'][p] = p
     shuffle_first(S, b, s['hero_order'], n)
@@ -367,7 +367,7 @@ def hero_selection(S, b):
     two cards show. True if a decision is posed; when every hero is made, the
     first turn starts."""
     s = S[b]
-    n = int(s['num_heroes'])
+    n = int(s['num_players'])
     while s['heroes_chosen'] < n:
         p = int(s['hero_order'][s['heroes_chosen']])
         if s['hero_lineage'][p] < 0:
@@ -454,7 +454,7 @@ def mask_class(S, b, p, mask):
     s = S[b]
     for i in range(NUM_CLASSES):
         free = True
-        for q in range(int(s['num_heroes'])):
+        for q in range(int(s['num_players'])):
             if q != p and s['hero_class'][q] == i:
                 free = False
         if free:
