@@ -4,8 +4,9 @@
     result = play_match("dragonhunt", ["random", "random"], num_games=12, seed=0)
     print(match_table(result))
 
-Built-in agents: ``"random"``, ``"mcts"`` (any game) and
-``"dragonhunt.heuristic"`` (Dragonhunt's ``heuristic_agent``). Register more
+Built-in agents: ``"random"``, ``"mcts"`` (any game),
+``"dragonhunt.heuristic"`` and ``"dragons_down.heuristic"`` (the games'
+``heuristic_agent``). Register more
 with :func:`register`; policy checkpoints (``*.zip`` from
 ``dragongym.training.selfplay``, ``*.rllib.pt`` from
 ``dragongym.training.rllib_selfplay``) load through loaders registered with
@@ -23,6 +24,7 @@ from dragongym.agents.base import (Agent, agent_factory, is_agent_id, list_agent
 register("random", "dragongym.agents.random_agent:RandomAgent")
 register("mcts", "dragongym.agents.mcts:MCTSAgent")
 register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic:DragonhuntHeuristic")
+register("dragons_down.heuristic", "dragongym.agents.dragons_down_heuristic:DragonsDownHeuristic")
 
 # MaskablePPO checkpoints written by dragongym.training.selfplay (imported on first use)
 register_loader(".zip", "dragongym.training.policy:load_agent")

@@ -130,3 +130,4 @@ def make_single_agent(name, opponents=None, seat=None, num_players=None, **kwarg
 
 
 register("dragonhunt", "dragongym.envs.dragonhunt.game:GAME")
+register("dragons_down", "dragongym.envs.dragons_down.game:GAME")

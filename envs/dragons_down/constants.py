@@ -76,6 +76,7 @@ CW_HERO = 1       # a hero's possession (``card_owner``: seat; ``card_slot``: an
 CW_REMOVED = 2    # out of the game
 CW_MERCHANT = 3   # a Merchant's stock (``card_owner``: MERCHANT_IDS index, L491)
 CW_SITE = 4       # a pile: a Treasure Site's Treasure Pile or a body (``card_owner``: pile, NUM_PILES; ``card_slot``: place from the top, 0 first, L520)
+CW_CLEARING = 5   # face up in a clearing (``card_owner``: clearing): a dead hero's Backpack Special card (L960)
 
 # ---------------------------------------------------------------- tokens (L318-L344, L485-L502)
 WILD_TOKENS = tuple(w.id for w in D.REALM.wilderness_tokens.values() for _ in range(w.copies))

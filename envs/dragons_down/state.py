@@ -86,11 +86,13 @@ STATE_FIELDS = [
     ("search_target", np.int8, (MAX_HEROES,)),   # what the hero's last action searched for (A_SEARCH offset); -1 (L513)
     ("search_dice", np.int8, (MAX_HEROES, 2)),   # the Search Dice it showed: 1 spyglass, 0 blank (L513)
     ("block_due", np.int8),                    # 1 when the active hero's action has just ended: monsters may block (L457)
+    ("civ_action", np.int8, (MAX_HEROES,)),    # the Human's extra action at a Civilization Location this turn (L1204): 0 not earned, 1 earned before his first action (still to come off actions_used), 2 taken (or forfeited)
     # --- the battle phase (rules/activation.py, rules/combat.py), L613-L873
     ("mon_flipped", np.int8, (NUM_MONSTER_CHIPS,)),  # 1 = the chip's back side is up (L635, L731)
     ("summon_dice", np.int8, (4,)),            # this activation's faces: gray symbol, gray number, black symbol, black number
     ("noise_pos", np.int8),                    # index into turn_order of the next hero whose Make Noise reroll is due (L637)
     ("hide_pos", np.int8),                     # index into turn_order of the next hero asked to hide after activation (L639)
+    ("cleric_rerolled", np.int8),              # 1 once the Cleric has rerolled a Summoning Die this turn (L1212)
     # --- Item and Treasure Cards (rules/equipment.py), L330-L336, L906-L981
     ("card_where", np.int8, (NUM_CARDS,)),   # CW_* (constants)
     ("card_owner", np.int8, (NUM_CARDS,)),   # its deck (DECK_*) or the hero holding it
@@ -104,8 +106,71 @@ STATE_FIELDS = [
     ("civ_token_where", np.int8, (NUM_CIV_TOKENS,)),  # TOK_POOL or TOK_PLACED
     ("site_token_where", np.int8, (5,)),           # TOK_POOL or TOK_PLACED (data.site_tokens order)
     # --- Loot and Trade (rules/trade.py), L522-L534, L552-L568, L982-L1000
+    ("card_revealed", np.int8, (NUM_CARDS,)),     # 1 once the card has been shown face up (equipped, revealed, a Backpack Special card seen): an Epic's reward is spent (L534, L563, L960)
+    ("merchant_looked", np.int16, (MAX_HEROES,)),  # bit m: the hero knows Merchant m's stock (Look, L558); cleared for the others when a card is sold to it
+    ("merchant_closed", np.int16, (MAX_HEROES,)),  # bit m: Merchant m closed its doors to the hero (L995) in turn ``closed_turn``
+    ("closed_turn", np.int16, (MAX_HEROES,)),      # the turn of the hero's ``merchant_closed`` bits
+    ("door_open", np.int8, (NUM_PILES,)),          # 1 once the site's Massive Door is opened (L1240; combat opens it too)
+    # the Loot or Trade Action under way (pending context; all 0 when none)
+    ("trade_mode", np.int8),                       # TM_* (rules/trade.py): loot, swap, commerce; 0 none
+    ("trade_pile", np.int8),                       # the pile whose top three the looter keeps one of (L526)
+    ("trade_partner", np.int8),                    # the swap partner (L556)
+    ("trade_merchant", np.int8),                   # the Merchant of the commerce (L557)
+    ("trade_steps", np.int8),                      # commerce steps done (DONE_* bits, rules/trade.py), each once (L557)
+    ("trade_card", np.int16),                      # PH_BUY: the card set apart to buy (L985)
+    ("trade_factor", np.int8),                     # PH_BUY: its price factor, 3x lowered by haggling (L997)
+    ("swap_gold", np.int16),                       # Gold of the proposed swap: > 0 the active hero gives, < 0 he takes (L556)
+    ("card_mark", np.int8, (NUM_CARDS,)),          # MARK_DEAL: in the proposed swap; MARK_RECEIVED: just received, its owner equips or stows it (L972)
+    ("pile_deal", np.int8, (NUM_PILES,)),          # 1 = the found site (or body) is shared in the proposed swap
+    ("path_deal", np.int8, (NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE,)),  # 1 = the found Hidden Path (hidden_found index) is shared in it
     # --- Explore and the fate of heroes (rules/actions.py, rules/fate.py), L581-L585, L801-L838
+    ("explore_q", np.int8),                  # pending context: the empty position being explored (L583)
+    ("explore_r", np.int8),
+    ("explore_toward", np.int8),             # direction of the path explored along; -1 Mountain Exploration (L585)
+    ("explore_tile", np.int8),               # the tile drawn from the bottom of the stack; -1
+    ("best", np.int16, (MAX_HEROES, 5)),     # the seat's best finished hero: LP, Fame, Epic Treasures, Treasures, Gold (L121); -1 none
+    ("heroes_made", np.int8, (MAX_HEROES,)), # heroes the seat has had this game (a new one after death or retirement, L829)
+    ("class_gone", np.int16),                # bit i set: Class Card i was set aside with a dead or retired hero (L803, L825)
+    ("fate_pos", np.int8),                   # index into turn_order of the next hero offered retirement (L817)
+    ("legend", np.int8),                     # Legendary: seat that retired a hero with 20 LP (L166, L168); -1
+    ("epic_victory", np.int8),               # Legendary solo: the hero retired with 30 LP (L168)
     # --- combat (rules/combat.py), L674-L800
+    # SECRET: while ``combat_step`` is CS_TACTICS, a hero's ``placed`` row and
+    # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
+    # any other seat must hide them (L714 "in secret", L724 revealed once all
+    # have placed). Everything else here is public.
+    ("combat_pos", np.int8),                 # index into turn_order of the next hero whose clearing may need a combat (L676)
+    ("combat_clearing", np.int16),           # the clearing being fought; meaningful while combat_step != CS_NONE
+    ("combat_step", np.int8),                # CS_* (combat.py): the step of the Combat Round now; CS_NONE between combats (L686)
+    ("combat_round", np.int16),              # Combat Rounds begun in this clearing (1 = the first)
+    ("quiet_rounds", np.int8),               # consecutive finished rounds with no wound or death (L781)
+    ("round_wounds", np.int8),               # 1 once a hero or foe was wounded or killed this round (L781)
+    ("unhide_pos", np.int8),                 # index into turn_order of the next hero asked to unhide (L688)
+    ("evade_pos", np.int8),                  # ... asked to evade (L700)
+    ("target_pos", np.int8),                 # ... asked for a target (L709)
+    ("tactics_pos", np.int8),                # ... placing cubes (L714); it stays on a hero until he is done
+    ("cleanup_pos", np.int8),                # ... in Adjust Equipment or Rearm (L773-L774)
+    ("adjust_left", np.int8),                # the cleanup hero's equipping left: 2 unequip and equip, 1 equip only, 0 done
+    ("natives_hostile", np.int8),            # 1 once a Native was targeted: the clearing's Natives are Monsters (L1005)
+    ("hero_combat", np.int8, (MAX_HEROES,)),  # HC_* (combat.py): not yet fought, fighting, evaded, killed, done
+    ("hero_cflags", np.uint8, (MAX_HEROES,)),  # CF_* bits (combat.py): this round's attack and cleanup facts
+    ("hero_target", np.int8, (MAX_HEROES,)),  # foe the hero targets this round (Targeting Token, L709); -1
+    ("placed", np.int8, (MAX_HEROES, 3)),     # SECRET in Tactics: cubes placed [BOX_MIGHT, BOX_ATTACK, BOX_MANEUVER]; they stay counted in ``cubes`` healthy (L714-L718)
+    ("evade_to", np.int16, (MAX_HEROES,)),    # the clearing at the far end of the path the hero evaded onto; -1 (L703, L481)
+    ("foe_wounds", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # pink cubes on foe f (a Monster chip, then the Native chips), cleared at the end of combat (L785, L811)
+    ("foe_target", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # hero foe f challenges and so targets this round; -1 (L688, L708, L1006)
+    ("foe_extra", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # bit p: hero p is an added target of its multi-target attack (L728)
+    ("foe_flags", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # FF_* bits (combat.py): its attack this round resolved, striking now
+    ("native_flipped", np.int8, (NUM_NATIVE_CHIPS,)),  # 1 = the Native chip's back side is up (L726, L1005)
+    ("mon_taker", np.int8, (NUM_MONSTER_CHIPS,)),   # seat that killed and keeps the chip; meaningful when mon_clearing is MON_TAKEN (L799)
+    ("native_taker", np.int8, (NUM_NATIVE_CHIPS,)), # seat that killed the Native; meaningful when native_clearing is NATIVE_TAKEN (L799, L1005)
+    ("card_damaged", np.int8, (NUM_CARDS,)),  # 1 = a pink Status Cube on the armour card: damaged (L762; repaired by trade, L565)
+    ("card_thrown", np.int8, (NUM_CARDS,)),   # 1 = thrown this combat, beside its owner's board (card_where CW_REMOVED, card_owner the thrower) (L930, L812)
+    ("atk_foe", np.int8),                    # foe whose attack is being resolved; -1 (L738)
+    ("atk_victims", np.uint8),               # bit p: hero p is still to be struck by that attack
+    ("atk_victim", np.int8),                 # hero being struck now; -1
+    ("atk_stage", np.int8),                  # AS_* (combat.py): how far the strike on atk_victim is
+    ("atk_armor", np.int16),                 # the armour card atk_victim takes the hit on; -1 none (L751)
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

@@ -7,13 +7,16 @@ import numpy as np
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
-    CLASS_IDS, CUBE_MIGHT, HS_ACTIVE, HST_ALERT, HST_BLOCKED, HST_HIDDEN, HST_NOISE, HST_SNEAK,
+    CLASS_IDS, CUBE_MIGHT, HS_ACTIVE, HST_ALERT, HST_BLOCKED, HST_EVADED, HST_HIDDEN, HST_NOISE, HST_SNEAK,
     LINEAGE_IDS, SB_EXPLORE, SB_OPEN_REALM, ST_TURNS, TILE_IDS,
 )
 from tests.dragons_down.setup_test import legal, new_game  # noqa: F401
 
 DEEPDELVE = TILE_IDS.index("deepdelve")
 PLAINS_1, CAVE_2, PLAINS_3, MOUNTAINS_4 = (DEEPDELVE * 6 + k for k in range(4))
+NOT_HUMAN = ("halfling",)
+"""Heroes counting their four actions through Plains 3, Deepdelve's
+Civilization Location here, where a Human would have a fifth (L1204)."""
 
 
 def make_hero(S, lineage="human", cls="knight"):
@@ -71,7 +74,7 @@ def test_dd_sandbox_explore_4_first_turn_places_the_hero_on_a_civilization_clear
 def test_dd_move_mountain_1_mountain_or_swamp_costs_one_action_more():
     """L475: a Move goes to a clearing joined by a path; L477: into a Mountain
     or Swamp Clearing it costs one action more. L451: four actions a turn."""
-    S = deepdelve()
+    S = deepdelve(lineages=NOT_HUMAN)
     act(S, R.A_CLEARING + PLAINS_1)
     assert moves(S) == [CAVE_2, PLAINS_3]
     act(S, R.A_CLEARING + PLAINS_3)
@@ -86,14 +89,14 @@ def test_dd_action_caves_2_last_action_cannot_enter_a_cave():
     """L455: entering a Cave Clearing loses one action that turn, and the
     last action may not be used to enter one; a second cave the same turn
     loses nothing more (Interpretations)."""
-    S = deepdelve()
+    S = deepdelve(lineages=NOT_HUMAN)
     act(S, R.A_CLEARING + PLAINS_1)
     act(S, R.A_CLEARING + CAVE_2)
     assert used(S) == 2 and int(S[0]["hero_clearing"][0]) == CAVE_2
     act(S, R.A_CLEARING + PLAINS_3)
     assert used(S) == 3
     assert CAVE_2 not in moves(S)                        # one action left: not into the cave
-    S = deepdelve()
+    S = deepdelve(lineages=NOT_HUMAN)
     act(S, R.A_CLEARING + PLAINS_1)
     act(S, R.A_DO + R.DO_SNEAK)
     act(S, R.A_DO + R.DO_SNEAK)
@@ -249,7 +252,7 @@ def test_dd_action_block_1_monsters_block_at_the_end_of_an_action():
     of an action block it: it is unhidden and loses its remaining actions;
     L599: it may first try to hide (here it does not). Not before its first
     action (Interpretations)."""
-    S = deepdelve(num_heroes=2)
+    S = deepdelve(num_heroes=2, lineages=NOT_HUMAN)
     p = int(S[0]["to_play"])
     put_monster(S, "goblin", PLAINS_3)
     act(S, R.A_CLEARING + PLAINS_1)
@@ -262,7 +265,7 @@ def test_dd_action_block_1_monsters_block_at_the_end_of_an_action():
 
 def test_dd_action_block_2_hide_reaction_offered_against_a_block():
     """L599, L605: a hero that hides when blocked is not blocked."""
-    S = deepdelve()
+    S = deepdelve(lineages=NOT_HUMAN)
     put_monster(S, "goblin", PLAINS_3)
     act(S, R.A_CLEARING + PLAINS_1)
     act(S, R.A_CLEARING + PLAINS_3)
@@ -337,3 +340,53 @@ def test_dd_class_barbarian_1_barbarian_rerolls_a_search_die_in_mountains():
     load(S, 0, 3, 1)                                          # spyglass, blank -> rerolled: spyglass
     act(S, R.A_SEARCH + 0)
     assert int(S[0]["hidden_found"][0].sum()) == 1 and CAVE_2 in moves(S)
+
+
+def test_dd_move_evaded_1_evader_first_moves_along_the_path_he_evaded_by():
+    """L481, L703: a hero that evaded last turn must spend its first action
+    moving along the path it evaded onto (``evade_to``), at that clearing's
+    cost; after it, its turn is free again."""
+    S = deepdelve()
+    act(S, R.A_CLEARING + PLAINS_1)
+    S[0]["hero_status"][0] |= HST_EVADED
+    S[0]["evade_to"][0] = PLAINS_3
+    assert legal(S) == [R.A_CLEARING + PLAINS_3]
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert R.A_DO + R.DO_PASS in legal(S) and R.A_CLEARING + MOUNTAINS_4 in legal(S)
+
+
+def test_dd_lineage_human_1_human_gains_an_action_at_a_civilization_location():
+    """L1204 (Interpretations, "Human"): Humans receive one additional free
+    action during any turn they are in a Civilization Location -- Plains 3,
+    Deepdelve's here. Beginning his turn there the Human has five actions;
+    entering it he has five that turn, entering it again no more; a
+    Halfling on the same round has four."""
+    S = deepdelve()
+    assert int(S[0]["civ_clearing"][0]) == PLAINS_3
+    act(S, R.A_CLEARING + PLAINS_3)                       # placed there before his first action (L133)
+    assert R.actions_left(S, 0, 0) == 5
+    for _ in range(4):
+        act(S, R.A_DO + R.DO_SNEAK)
+    assert not turn_over(S) and used(S) == 3 and R.actions_left(S, 0, 0) == 1
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert turn_over(S)
+    for lineages, actions in ((("human",), 5), (NOT_HUMAN, 4)):
+        S = deepdelve(lineages=lineages)
+        act(S, R.A_CLEARING + PLAINS_1)
+        for c in [PLAINS_3, PLAINS_1, PLAINS_3, PLAINS_1, PLAINS_3][:actions]:
+            assert not turn_over(S)
+            act(S, R.A_CLEARING + c)
+        assert turn_over(S)
+
+
+def test_dd_status_hidden_2_voluntary_unhide_in_the_action_phase():
+    """L886: "Heroes may voluntarily reveal themselves at any time during the
+    Action Phase": a hidden hero may unhide, which is not an action."""
+    S = deepdelve()
+    act(S, R.A_CLEARING + PLAINS_1)
+    assert R.A_DO + R.DO_UNHIDE not in legal(S)               # not hidden: nothing to reveal
+    S[0]["hero_status"][0] |= HST_HIDDEN
+    before = used(S)
+    act(S, R.A_DO + R.DO_UNHIDE)
+    assert not int(S[0]["hero_status"][0]) & HST_HIDDEN and used(S) == before
+    assert int(S[0]["phase"]) == R.PH_ACTION

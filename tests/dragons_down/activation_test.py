@@ -192,3 +192,40 @@ def test_dd_activation_guardian_1_site_symbol_summons_guardians_to_their_sites()
     R.start_activation(S, 0)
     assert at(S, clearing("secret_dens", 3)) == ["lich"] and at(S, elsewhere) == []
     assert at(S, clearing("hags_mire", 2)) == []
+
+
+def test_dd_class_cleric_1_cleric_rerolls_an_undead_summons_for_his_tile():
+    """L1212 (Interpretations, "Cleric"): a Summoning Die that would summon
+    or move undead Monsters to the Cleric's clearing is rerolled, once per
+    turn; the new result applies only to his tile, the prior one everywhere
+    else. The site symbol would bring the Lich to the Catacombs in his
+    clearing: rerolled, it shows the moon, which brings nothing to Secret
+    Dens, while the Knight's Tri-Peaks keeps the site symbol and its Shrine
+    its Wraith. The return arrow would move the Wraith on his tile to him:
+    rerolled blank, it stays, while the Ogre of the heroless Hag's Mire
+    still goes back to the tray. A Make Noise reroll after his own reroll is
+    not rerolled: the Lich comes."""
+    from dragongym.envs.dragons_down.constants import SITE_IDS
+    cleric, knight = clearing("secret_dens", 1), clearing("tri_peaks", 1)
+    S = battle(["secret_dens", "tri_peaks"], [("cleric", cleric), ("knight", knight)],
+               dice=[BLANK, ONE, SITE, ONE, MOON])
+    S[0]["site_clearing"][SITE_IDS.index("catacombs")] = cleric          # guarded by the Lich
+    S[0]["site_clearing"][SITE_IDS.index("shrine")] = clearing("tri_peaks", 2)   # guarded by the Wraith
+    R.start_activation(S, 0)
+    assert at(S, cleric) == [] and at(S, clearing("tri_peaks", 2)) == ["wraith"]
+    assert int(S[0]["loaded_pos"]) == 5 and int(S[0]["cleric_rerolled"]) == 1
+    cleric = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks", "hags_mire"], [("cleric", cleric)],
+               monsters=[("wraith", clearing("tri_peaks", 3)), ("ogre", clearing("hags_mire", 2))],
+               dice=[RETURN, ONE, MOON, ONE, BLANK])
+    R.start_activation(S, 0)
+    assert at(S, clearing("tri_peaks", 3)) == ["wraith"] and at(S, cleric) == []
+    assert at(S, clearing("hags_mire", 2)) == [] and int(S[0]["loaded_pos"]) == 5
+    cleric = clearing("secret_dens", 1)
+    S = battle(["secret_dens"], [("cleric", cleric)],
+               dice=[BLANK, ONE, SITE, ONE, MOON,          # the first roll, its site symbol rerolled
+                     BLANK, ONE, SITE, ONE])               # his Make Noise roll: the site symbol stands
+    S[0]["site_clearing"][SITE_IDS.index("catacombs")] = cleric
+    S[0]["hero_status"][0] = HST_NOISE
+    R.advance(S, 0)
+    assert at(S, cleric) == ["lich"] and int(S[0]["loaded_pos"]) == 9

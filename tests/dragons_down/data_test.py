@@ -519,3 +519,31 @@ def test_error_a_spell_that_wounds_against_the_manifest(data_copy):
          "affliction     black      1*     black!  ")
     with pytest.raises(D.DataError, match=r"spells\.txt:\d+: spell affliction: wound boxes"):
         D.load(data_copy)
+
+
+# ----------------------------------------------------------- flying ----
+
+def test_dd_flying_1_flying_is_built_into_the_monsters_maneuver():
+    """L1089-L1091: "Flying is already built into the maneuver speed for
+    Monsters with Flying Ability" and has no impact of its own in combat: the
+    compiled chips of the flyers carry exactly their printed maneuver, both
+    sides, and a flying Juvenile Dragon challenging a hero asks of an evader
+    (L700) just what a non-flying Kobold of the same maneuver does. (The
+    effects that name flying -- Fiery Chasm sparing flyers, the Fly ability
+    -- come with magic, part 2: DD-SPELL-FIERY-CHASM-1, DD-FLYING-2 to -5.)"""
+    from dragongym.envs.dragons_down import rules as Rules
+    from dragongym.envs.dragons_down.constants import MONSTER_CHIP_KINDS, MONSTER_IDS
+    from tests.dragons_down.combat_test import KNIGHT, TRI_PEAKS_1, chip, combat, start
+    flyers = [m for m in R.monsters.values() if m.flying]
+    assert {m.id for m in flyers} >= {"giant_bat", "griffon", "juvenile_dragon", "adult_dragon", "demon"}
+    for f, k in enumerate(MONSTER_CHIP_KINDS):
+        m = R.monsters[MONSTER_IDS[k]]
+        for side, printed in enumerate((m.front, m.back)):
+            assert int(Rules.FOE_SIDE[f, side, Rules.SD_MANEUVER]) == printed.maneuver, m.id
+    seen = set()
+    for kind in ("juvenile_dragon", "kobold"):
+        assert R.monsters[kind].front.maneuver == 3
+        S = start(combat([KNIGHT], monsters=[(kind, TRI_PEAKS_1)]))    # it challenges him (L688)
+        assert int(S[0]["foe_target"][chip(S, kind)]) == 0
+        seen.add((Rules.challenger_maneuver(S, 0, 0), Rules.can_evade(S, 0, 0)))
+    assert len(seen) == 1 and next(iter(seen))[0] == 3

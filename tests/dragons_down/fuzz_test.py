@@ -11,7 +11,7 @@ import pytest
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
-    CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
+    CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
     NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
     T_PENDING,
     TW_PLACED,
@@ -45,7 +45,7 @@ def check(S):
                 assert R.TARGET_OK[R.KIND_POSITION[k], int(s["card_slot"][card])]
         assert cover.max() <= 1 and weapons <= 1 and shields <= 1
     for card in range(NUM_CARDS):
-        assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED, CW_MERCHANT, CW_SITE)
+        assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED, CW_MERCHANT, CW_SITE, CW_CLEARING)
         if s["card_where"][card] == CW_HERO and s["card_slot"][card] == T_PENDING:
             assert int(s["phase"]) == R.PH_GAINED and int(s["to_play"]) == s["card_owner"][card]
         if s["card_where"][card] == CW_HERO:

@@ -153,3 +153,40 @@ def test_rule_dd_realm_explored_tile_connects_to_the_path_it_was_explored_by():
     mountain = [(side, rot) for side in (0, 1) for rot in range(6)
                 if R.explore_legal(S, 0, tn, side, rot, q, r, -1)]
     assert set(options) <= set(mountain)
+
+
+def test_dd_comp_tiles_2_every_piece_stands_in_a_clearing():
+    """L290: Heroes, Monsters, Treasure Sites and the like exist in clearings:
+    through random play of both map rules, every Hero on the map, every
+    Monster and Native chip out of the box and every Treasure Site placed is
+    in an existing clearing of a tile on the map (never on a path or off the
+    map)."""
+    from dragongym.envs.dragons_down.constants import HS_ACTIVE, SB_EXPLORE, SB_OPEN_REALM
+    from tests.dragons_down.setup_test import legal, new_game
+
+    def in_a_clearing(rec, c):
+        t, k = divmod(int(c), CLEARINGS_PER_TILE)
+        return 0 <= t < len(TILE_IDS) and int(rec["tile_where"][t]) == TW_PLACED \
+            and int(R.CLEARING_TYPE[t, int(rec["tile_side"][t]), k]) >= 0
+
+    seen = {"hero": 0, "monster": 0, "native": 0, "site": 0}
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    for sandbox, seed in ((SB_OPEN_REALM, 3), (SB_EXPLORE, 5)):
+        S = new_game(num_heroes=2, sandbox=sandbox, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(220):
+            rec = S[0]
+            if int(rec["status"]) != 0:
+                break
+            for p in range(2):
+                if int(rec["hero_state"][p]) == HS_ACTIVE:
+                    assert in_a_clearing(rec, rec["hero_clearing"][p])
+                    seen["hero"] += 1
+            for field, name in (("mon_clearing", "monster"), ("native_clearing", "native"),
+                                ("site_clearing", "site")):
+                for c in rec[field]:
+                    if c >= 0:
+                        assert in_a_clearing(rec, c), (name, int(c))
+                        seen[name] += 1
+            R.apply_action(S, 0, int(rng.choice(legal(S))), mask)
+    assert all(seen.values()), seen

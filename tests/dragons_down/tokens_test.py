@@ -172,3 +172,136 @@ def test_dd_site_secret_cache_first_finder_takes_its_deep_treasure_and_gold():
         now = int(S[0]["hearts"][p, 0]) + int(S[0]["cubes"][p, 0].sum())
         assert now == healthy - int(R.SITE_TRAP[site, setup_side])
     assert int(R.SITE_TRAP[SITE_IDS.index("secret_cache"), 1]) == 1
+
+
+# ---------------------------------------------------------------- the tokens' packs (L334-L344), Merchants (L491)
+TWISTED_VALE = TILE_IDS.index("twisted_vale")
+
+
+def with_all_packs():
+    """with_wilderness_tile(), all three packs in play (each setup card side 1),
+    Twisted Vale (Wicked Woods) and Tri-Peaks (Malevolent Mountains) on the map too."""
+    S = with_wilderness_tile()
+    rec = S[0]
+    rec["packs"] = 0b111
+    rec["setup_side"][:] = 0
+    for t, (q, r) in ((TWISTED_VALE, (1, 0)), (TILE_IDS.index("tri_peaks"), (-1, 0))):
+        rec["tile_where"][t] = TW_PLACED
+        rec["tile_q"][t], rec["tile_r"][t] = q, r
+    return S
+
+
+def test_dd_comp_wildtokens_1_token_drawn_from_the_tiles_own_pack():
+    """L334-L336: a Wilderness Token's back shows its Terrain Pack, which
+    decides the tiles it goes in: a Malevolent Mountains token in a Malevolent
+    Mountains tile. With all three piles full, the first token of every
+    wilderness tile revealed is one of its own pack's."""
+    S = with_all_packs()
+    for tile in (SECRET_DENS, TWISTED_VALE, TILE_IDS.index("tri_peaks")):
+        pack = int(R.TILE_PACK[tile])
+        packs = set()
+        for seed in range(1, 25):
+            T = S.copy()
+            T[0]["seed"] = seed
+            R.reveal_tile(T, 0, 0, tile)
+            first = [w for w in range(len(WILD_TOKENS)) if int(T[0]["wild_tile"][w]) == tile]
+            assert first, "the tile got its token"
+            assert any(int(R.WILD_PACK[w]) == pack for w in first)
+            if len(first) == 1:                            # (a Special Location brings one of each pack, L502)
+                packs.add(int(R.WILD_PACK[first[0]]))
+        assert packs == {pack}
+
+
+def test_dd_comp_sitetokens_3_named_wilderness_token_is_a_treasure_site():
+    """L344: a Wilderness Token naming a Treasure Site (the Wicked Woods'
+    Secret Cache) is a Treasure Site for all purposes: revealed, the site
+    stands in the clearing numbered on it (L498); a hero there may Search for
+    it (L508) and its first finder earns 1 LP and 5 Fame (L517) and, it
+    being the Secret Cache, its Deep Treasure and Gold (L1244)."""
+    S = with_all_packs()
+    ww = [i for i, w in enumerate(WILD_TOKENS) if w.startswith("ww_")]
+    load(S, [WILD_TOKENS[i] for i in ww].index("ww_secret_cache"))
+    R.reveal_tile(S, 0, 0, TWISTED_VALE)
+    cache = SITE_IDS.index("secret_cache")
+    where = TWISTED_VALE * 6 + 4                          # clearing 5, as numbered on the token
+    assert int(S[0]["site_clearing"][cache]) == where
+    S[0]["hero_clearing"][0] = where
+    assert R.A_SEARCH_SITE + cache in legal(S)
+    lp, fame, gold = int(S[0]["lp"][0]), int(S[0]["fame"][0]), int(S[0]["gold"][0])
+    load(S, 0, 1)                                          # two spyglasses
+    act(S, R.A_SEARCH_SITE + cache)
+    assert int(S[0]["site_found"][0, cache]) == 1
+    assert (int(S[0]["lp"][0]), int(S[0]["fame"][0])) == (lp + 1, fame + 5)
+    assert int(S[0]["gold"][0]) == gold + int(R.SITE_LOOT[cache, 0, 2])
+    assert int(S[0]["phase"]) == R.PH_GAINED               # its Deep Treasure, to equip or stow
+
+
+def test_dd_move_tokens_4_new_merchant_stocked_from_the_decks():
+    """L491: each newly revealed Merchant is filled with the number of
+    treasures and items its Terrain Setup Card lists for it (on the side up),
+    the treasures from the Treasure deck (never the Deep one) and the items
+    from the Item deck. (Its missions come with part 2.)"""
+    from dragongym.envs.dragons_down.constants import CW_DECK, DECK_ITEM, DECK_TREASURE, TOK_POOL
+    S = with_all_packs()
+    rec = S[0]
+    for c in range(NUM_CARDS):                             # the centre tile's stock back in the decks
+        if rec["card_where"][c] == CW_MERCHANT:
+            rec["card_where"][c], rec["card_owner"][c], rec["card_slot"][c] = CW_DECK, R.CARD_DECK[c], -1
+    rec["civ_token_where"][:] = TOK_POOL
+    checked = 0
+    for side in (0, 1):
+        rec["setup_side"][:] = side
+        for k in range(len(CIV_TOKENS)):
+            m = int(R.CIV_TOKEN_MERCHANT[k])
+            if m < 0:
+                continue
+            T = S.copy()
+            load(T, k)                                     # all twelve in the pool: the k-th
+            R.reveal_civ_token(T, 0, PLAINS_1, 1)
+            stock = [c for c in range(NUM_CARDS) if T[0]["card_where"][c] == CW_MERCHANT and T[0]["card_owner"][c] == m]
+            treasures = [c for c in stock if int(R.CARD_DECK[c]) == DECK_TREASURE]
+            items = [c for c in stock if int(R.CARD_DECK[c]) == DECK_ITEM]
+            assert (len(treasures), len(items)) == tuple(int(x) for x in R.MERCHANT_STOCK[m, side])
+            assert len(stock) == len(treasures) + len(items)   # no Deep Treasure
+            checked += 1
+    assert checked == 18
+
+
+def test_dd_move_tokens_9_treasure_token_gives_the_top_treasure_card():
+    """L500: Treasure: the hero draws a treasure from the top of the Treasure
+    Deck -- never the Deep Treasure Deck -- and may equip it at once (L972):
+    whichever card the (shuffled, L185) deck gives is a Treasure Card, and a
+    ring drawn may go straight onto a hand."""
+    from dragongym.envs.dragons_down.constants import CARD_IDS, CW_DECK, DECK_TREASURE, T_HAND1
+    S = with_wilderness_tile()
+    deck = [c for c in range(NUM_CARDS) if S[0]["card_where"][c] == CW_DECK and int(R.CARD_DECK[c]) == DECK_TREASURE]
+    for raw in range(len(deck)):
+        T = S.copy()
+        load(T, pick("cc_treasure"), raw)
+        R.reveal_tile(T, 0, 0, SECRET_DENS)
+        got, = [c for c in range(NUM_CARDS) if T[0]["card_where"][c] == CW_HERO and T[0]["card_slot"][c] == T_PENDING]
+        assert got == deck[raw] and int(R.CARD_DECK[got]) == DECK_TREASURE
+    ring = next(i for i, c in enumerate(deck) if CARD_IDS[R.CARD_KIND[c]] == "ring_of_strength")
+    load(S, pick("cc_treasure"), ring)
+    R.reveal_tile(S, 0, 0, SECRET_DENS)
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_GAINED and R.A_TARGET + T_HAND1 in legal(S)
+    act(S, R.A_TARGET + T_HAND1)
+    assert int(S[0]["card_slot"][deck[ring]]) == T_HAND1
+
+
+def test_dd_site_cache_2_bandits_summon_as_one_group():
+    """L1246: the Bandits always summon as a group, as if they were a single
+    Guardian: the site symbol with a hero on the Secret Cache's tile brings
+    every Bandit chip to the Cache at once -- from the tray, from another
+    tile, from a hero's clearing (L633). (The red arrow is Desolation's.)"""
+    from dragongym.envs.dragons_down.constants import MONSTER_CHIP_KINDS, MONSTER_IDS
+    from tests.dragons_down.activation_test import BLANK, ONE, SITE, battle, clearing
+    cache, hero, elsewhere = clearing("twisted_vale", 5), clearing("twisted_vale", 1), clearing("tri_peaks", 1)
+    bandits = [m for m in range(len(MONSTER_CHIP_KINDS)) if MONSTER_IDS[MONSTER_CHIP_KINDS[m]] == "bandit"]
+    assert len(bandits) == 3
+    S = battle(["twisted_vale", "tri_peaks"], [("knight", hero), ("rogue", elsewhere)],
+               monsters=[("bandit", elsewhere)], dice=[BLANK, ONE, SITE, ONE])
+    S[0]["site_clearing"][SITE_IDS.index("secret_cache")] = cache
+    R.start_activation(S, 0)
+    assert [int(S[0]["mon_clearing"][m]) for m in bandits] == [cache] * 3

@@ -2,18 +2,18 @@
 the order of what calls what (``envs/README.md``): ``base`` (tables, dice,
 seats, the action space), ``realm`` (the Map Tiles), ``equipment`` (the Hero
 Board's cards), ``tokens`` (tokens on entering a tile), ``setup`` (the realm's
-set-up and hero selection), ``trade`` (Loot and Trade), ``actions`` (the
-action phase), ``fate`` (death, retirement, new heroes, the end and
-victory), ``activation`` (monster activation), ``combat``, ``driver`` (the
+set-up and hero selection), ``fate`` (death, retirement, new heroes, the
+end and victory), ``trade`` (Loot and Trade), ``actions`` (the action
+phase), ``activation`` (monster activation), ``combat``, ``driver`` (the
 sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .realm import *  # noqa: F401,F403
 from .equipment import *  # noqa: F401,F403
 from .tokens import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
+from .fate import *  # noqa: F401,F403
 from .trade import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
-from .fate import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403

@@ -15,24 +15,32 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
     HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
-    TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE,
+    TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
-    DO_STAY, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
+    DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
-    A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
+    DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
 from .equipment import equip_card, possesses, target_legal, wound_random_cube
-from .tokens import draw_card, gain_card, reveal_tile
-from .realm import clearing_links, exits_from
+from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
+from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_at
 from .trade import loot_action, mask_loot_trade, trade_action
+from .fate import in_civilization, kill_hero
+from .setup import put_tile
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
 HALFLING = LINEAGE_IDS.index("halfling")
 """The Halfling rerolls one Monster Die per hide attempt (Stealthy, L1202)."""
+HUMAN = LINEAGE_IDS.index("human")
+"""The Human has one more action in a turn at a Civilization Location (Adapted, L1204)."""
+CIV_NONE, CIV_EARNED, CIV_TAKEN = 0, 1, 2
+"""``civ_action`` of a hero: the Human's extra action not earned this turn;
+earned before his first action (it comes off ``actions_used`` once he has
+spent one); taken, or forfeited by a Pass or a block."""
 KNIGHT = CLASS_IDS.index("knight")
 BARBARIAN = CLASS_IDS.index("barbarian")
 """The Barbarian rerolls one die of a search in a Mountain Clearing (L1210)."""
@@ -51,6 +59,7 @@ def start_turn(S, b):
     for p in range(MAX_HEROES):
         s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
         s['actions_used'][p] = 0
+        s['civ_action'][p] = CIV_NONE
         s['search_target'][p] = -1
         s['turn_order'][p] = p if p < n else -1
     shuffle_first(S, b, s['turn_order'], n)
@@ -81,6 +90,7 @@ def action_phase(S, b):
         if state == HS_ACTIVE or state == HS_WAITING:
             if state == HS_ACTIVE:
                 cave_at_turn_start(S, b, p)
+                civilization_action(S, b, p)
                 if pending_card(S, b, p) >= 0:                 # L972: equip or stow it at once
                     return pose(S, b, PH_GAINED, p)
                 if s['block_due']:
@@ -110,6 +120,7 @@ def block_hero(S, b, p):
     s = S[b]
     s['hero_status'][p] = (s['hero_status'][p] | HST_BLOCKED) & np.uint8(0xFF ^ HST_HIDDEN)
     s['actions_used'][p] = ACTIONS_PER_TURN
+    s['civ_action'][p] = CIV_TAKEN                               # the Human's extra one too (L1204)
 
 
 @rules_jit(inline=True)
@@ -151,8 +162,28 @@ def is_cave(S, b, c):
 
 @rules_jit
 def actions_left(S, b, p):
-    """Actions the hero may still take this turn (L451)."""
-    return ACTIONS_PER_TURN - int(S[b]['actions_used'][p])
+    """Actions the hero may still take this turn (L451), the Human's extra
+    one included while it waits for his first action (L1204)."""
+    s = S[b]
+    return ACTIONS_PER_TURN - int(s['actions_used'][p]) + (1 if s['civ_action'][p] == CIV_EARNED else 0)
+
+
+@rules_jit(inline=True)
+def civilization_action(S, b, p):
+    """L1204 (Interpretations, "Human"): a Human who begins his turn at, or
+    enters, a Civilization Location receives one additional free action that
+    turn, once. It is given by taking one off the actions he has spent (so a
+    turn still spends at most ACTIONS_PER_TURN); earned before his first
+    action, it waits (CIV_EARNED) until he has spent one. Checked, like the
+    cave rule, whenever the action phase comes back to him."""
+    s = S[b]
+    if s['hero_lineage'][p] != HUMAN:
+        return
+    if s['civ_action'][p] == CIV_NONE and in_civilization(S, b, p):
+        s['civ_action'][p] = CIV_EARNED
+    if s['civ_action'][p] == CIV_EARNED and s['actions_used'][p] > 0:
+        s['actions_used'][p] -= 1
+        s['civ_action'][p] = CIV_TAKEN
 
 
 # ================================================================ Move (L473-L483) and entering the map (L113, L133)
@@ -193,7 +224,7 @@ def move_targets(S, b, p, out):
     (L113). A move must be affordable with the actions left (``move_allowed``)."""
     s = S[b]
     left = actions_left(S, b, p)
-    tmp = np.empty(16, dtype=np.int64)
+    tmp = np.empty(16 + NUM_WILD_TOKENS, dtype=np.int64)
     n = 0
     if s['hero_state'][p] == HS_WAITING:
         dirs = np.empty(6, dtype=np.int64)
@@ -210,6 +241,7 @@ def move_targets(S, b, p, out):
     here = int(s['hero_clearing'][p])
     m = clearing_links(S, b, here, tmp)
     m = found_hidden_links(S, b, p, here, tmp, m)
+    m = gate_links(S, b, here, tmp, m)                           # L479
     for i in range(m):
         c = int(tmp[i])
         if move_allowed(S, b, p, c, left):
@@ -264,6 +296,7 @@ def move_hero(S, b, p, c):
     s['hero_state'][p] = HS_ACTIVE
     s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ (HST_EVADED | HST_HIDDEN))
     reveal_tile(S, b, p, c // CLEARINGS_PER_TILE)                # L485: a new tile gets its tokens
+    take_cards_lying_here(S, b, p, c)                            # L960
 
 
 @rules_jit(inline=True)
@@ -289,6 +322,7 @@ def act_enter_place(S, b, p, a):
     s['hero_clearing'][p] = a - A_CLEARING
     s['hero_state'][p] = HS_ACTIVE
     reveal_tile(S, b, p, (a - A_CLEARING) // CLEARINGS_PER_TILE)
+    take_cards_lying_here(S, b, p, a - A_CLEARING)               # L960
     return False
 
 
@@ -305,12 +339,19 @@ def mask_action(S, b, p, mask):
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
     if s['hero_state'][p] == HS_WAITING or (s['hero_status'][p] & HST_EVADED and n > 0):
+        e = int(s['evade_to'][p])
+        if s['hero_status'][p] & HST_EVADED and e >= 0 and mask[A_CLEARING + e]:
+            for i in range(n):                                   # L481, L703: along the path evaded by
+                mask[A_CLEARING + out[i]] = 0
+            mask[A_CLEARING + e] = 1
         if n == 0:
             mask[A_DO + DO_PASS] = 1
         return
     mask[A_DO + DO_PASS] = 1
     mask[A_DO + DO_ALERT] = 1
     st = s['hero_status'][p]
+    if st & HST_HIDDEN:                                          # L886: unhide at will, no action spent
+        mask[A_DO + DO_UNHIDE] = 1
     if (st & HST_NOISE) == 0:
         mask[A_DO + DO_SNEAK] = 1
     if (st & HST_SNEAK) == 0:
@@ -327,6 +368,10 @@ def mask_action(S, b, p, mask):
         if s['site_clearing'][site] == c and not s['site_found'][p, site]:
             mask[A_SEARCH_SITE + site] = 1
     mask_loot_trade(S, b, p, mask)                               # L522-L568
+    if explore_map(S, b) and s['stack_len'] > 0:                 # L583-L585, only with exploration (L145)
+        for d in range(NUM_DIRECTIONS):
+            if explore_toward_legal(S, b, p, d):
+                mask[A_EXPLORE + d] = 1
     if wounded_cubes(S, b, p) > 0:
         left = actions_left(S, b, p)
         if left >= 2:
@@ -335,6 +380,16 @@ def mask_action(S, b, p, mask):
             mask[A_DO + DO_SHORT_REST] = 1
         if left >= 4:
             mask[A_DO + DO_LONG_REST] = 1
+
+
+@rules_jit
+def unhide(S, b, p):
+    """L886: a hero may reveal itself at any time of the Action Phase; it is
+    not an action (no action spent, no monster block for it)."""
+    s = S[b]
+    s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
+    s['block_due'] = 0
+    return False
 
 
 @rules_jit
@@ -359,12 +414,17 @@ def act_action(S, b, p, a):
         search_site(S, b, p, a - A_SEARCH_SITE)
         return False
     s['search_target'][p] = -1                                   # L513: the searches are no longer consecutive
+    if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS:
+        return explore_action(S, b, p, a - A_EXPLORE)
     if a >= A_CLEARING and a < A_DO:
         move_hero(S, b, p, a - A_CLEARING)
         return False
     do = a - A_DO
+    if do == DO_UNHIDE:
+        return unhide(S, b, p)
     if do == DO_PASS:                                            # L612: the hero's action phase ends
         s['actions_used'][p] = ACTIONS_PER_TURN
+        s['civ_action'][p] = CIV_TAKEN                           # the Human's extra action with it (L1204)
         s['block_due'] = 0
         return False
     if do == DO_LOOT:                                            # L522-L534
@@ -434,6 +494,150 @@ def act_heal(S, b, p, a):
         s['cubes'][p, 0, k] += 1
     s['heal_left'] -= 1
     return start_heal(S, b, p)
+
+
+# ================================================================ Explore (L581-L585)
+@rules_jit
+def explore_toward_legal(S, b, p, d):
+    """Hero p may Explore the empty position beside its tile in direction d:
+    a path leads off the map that way from its clearing (L583), or it stands
+    in a Mountain Clearing (Mountain Exploration, L585)."""
+    s = S[b]
+    c = int(s['hero_clearing'][p])
+    t = c // CLEARINGS_PER_TILE
+    if tile_at(S, b, s['tile_q'][t] + DIR_DQ[d], s['tile_r'][t] + DIR_DR[d]) >= 0:
+        return False
+    if is_mountain(S, b, c):
+        return True
+    dirs = np.empty(6, dtype=np.int64)
+    n = exits_from(S, b, c, dirs)
+    for i in range(n):
+        if dirs[i] == d:
+            return True
+    return False
+
+
+@rules_jit
+def is_mountain(S, b, c):
+    s = S[b]
+    t = c // CLEARINGS_PER_TILE
+    return CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE] == CLEAR_MOUNTAINS
+
+
+@rules_jit
+def explore_fit(S, b, p, side, rot):
+    """The drawn tile may go to the explored position ``side`` up and turned
+    ``rot``: along the path explored (L583), or, from a Mountain Clearing,
+    connected to any path (L585) -- a hero in a Mountain Clearing with a
+    path that way may use either rule."""
+    s = S[b]
+    t = int(s['explore_tile'])
+    q = int(s['explore_q'])
+    r = int(s['explore_r'])
+    d = int(s['explore_toward'])
+    if d >= 0 and explore_legal(S, b, t, side, rot, q, r, d):
+        return True
+    return is_mountain(S, b, int(s['hero_clearing'][p])) and explore_legal(S, b, t, side, rot, q, r, -1)
+
+
+@rules_jit
+def explore_action(S, b, p, d):
+    """L583: the Explore Action: draw the bottom Map Tile of the stack and
+    place it at the position explored, either side up, any turn, every edge
+    matching; if it fits nowhere the action is forfeited and the tile goes
+    back on top of the stack. True if the placement is posed."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    c = int(s['hero_clearing'][p])
+    t0 = c // CLEARINGS_PER_TILE
+    s['explore_q'] = s['tile_q'][t0] + DIR_DQ[d]
+    s['explore_r'] = s['tile_r'][t0] + DIR_DR[d]
+    dirs = np.empty(6, dtype=np.int64)
+    n = exits_from(S, b, c, dirs)
+    s['explore_toward'] = -1
+    for i in range(n):
+        if dirs[i] == d:
+            s['explore_toward'] = d
+    m = int(s['stack_len'])
+    s['explore_tile'] = s['tile_stack'][0]                       # the bottom tile (L583)
+    for i in range(m - 1):
+        s['tile_stack'][i] = s['tile_stack'][i + 1]
+    s['tile_stack'][m - 1] = -1
+    s['stack_len'] = m - 1
+    for side in range(2):
+        for rot in range(NUM_DIRECTIONS):
+            if explore_fit(S, b, p, side, rot):
+                return pose(S, b, PH_EXPLORE_TURN, p)
+    s['tile_stack'][m - 1] = s['explore_tile']                   # forfeited: back on top
+    s['stack_len'] = m
+    s['explore_tile'] = -1
+    return False
+
+
+@rules_jit(inline=True)
+def mask_explore_turn(S, b, p, mask):
+    """Legal actions of PH_EXPLORE_TURN: A_TURN + side * 6 + rot for each way
+    the drawn tile fits (L583)."""
+    for side in range(2):
+        for rot in range(NUM_DIRECTIONS):
+            if explore_fit(S, b, p, side, rot):
+                mask[A_TURN + side * NUM_DIRECTIONS + rot] = 1
+
+
+@rules_jit(inline=True)
+def act_explore_turn(S, b, p, a):
+    """PH_EXPLORE_TURN: the tile is placed; then the hero may move into a
+    clearing of it joined to its own (L583)."""
+    s = S[b]
+    k = a - A_TURN
+    t = int(s['explore_tile'])
+    put_tile(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, int(s['explore_q']), int(s['explore_r']))
+    out = np.empty(16, dtype=np.int64)
+    if explore_entries(S, b, p, out) > 0:
+        return pose(S, b, PH_EXPLORE_ENTER, p)
+    s['explore_tile'] = -1
+    return False
+
+
+@rules_jit
+def explore_entries(S, b, p, out):
+    """Clearings of the explored tile joined by a path to p's clearing that
+    the hero can pay the extra cost of (L583: only what a Mountain or Swamp
+    Clearing, or a Cave Clearing's lost action, adds to the move)."""
+    s = S[b]
+    t = int(s['explore_tile'])
+    tmp = np.empty(16, dtype=np.int64)
+    m = clearing_links(S, b, int(s['hero_clearing'][p]), tmp)
+    n = 0
+    for i in range(m):
+        c = int(tmp[i])
+        if c // CLEARINGS_PER_TILE == t and move_allowed(S, b, p, c, actions_left(S, b, p) + 1):
+            out[n] = c
+            n += 1
+    return n
+
+
+@rules_jit(inline=True)
+def mask_explore_enter(S, b, p, mask):
+    """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, or
+    A_DO + DO_STAY."""
+    out = np.empty(16, dtype=np.int64)
+    n = explore_entries(S, b, p, out)
+    for i in range(n):
+        mask[A_CLEARING + out[i]] = 1
+    mask[A_DO + DO_STAY] = 1
+
+
+@rules_jit(inline=True)
+def act_explore_enter(S, b, p, a):
+    """PH_EXPLORE_ENTER: the move into the new tile costs only its extra
+    (the Explore Action paid the move itself, L583)."""
+    s = S[b]
+    s['explore_tile'] = -1
+    if a != A_DO + DO_STAY:
+        s['actions_used'][p] -= 1
+        move_hero(S, b, p, a - A_CLEARING)
+    return False
 
 
 # ================================================================ the Hide reaction (L593-L605)
@@ -533,7 +737,11 @@ def search_site(S, b, p, site):
     s = S[b]
     if search_roll(S, b, p, MAX_HIDDEN_PER_SIDE + site):
         s['site_found'][p, site] = 1
-        if not s['site_opened'][site]:
+        if site >= NUM_SITES:                                    # L805: a body's finder takes its Gold
+            s['site_opened'][site] = 1
+            s['gold'][p] += s['site_gold'][site]
+            s['site_gold'][site] = 0
+        elif not s['site_opened'][site]:
             open_site(S, b, p, site)
 
 
@@ -569,6 +777,8 @@ def open_site(S, b, p, site):
         s['site_gold'][site] = 0
         if SITE_TRAP[site, side] and not possesses(S, b, p, SKELETON_KEY):
             wound_random_cube(S, b, p)
+            if s['hearts'][p, 0] == 0:                           # L408: no healthy Heart left
+                kill_hero(S, b, p)
 
 
 # ================================================================ Alert (L463-L465, L979)

@@ -4,13 +4,15 @@ in turn order once per clearing, dual-dice monsters, the Make Noise
 rerolls, and the Hide reaction at the end.
 
 The site symbol summons Guardians to their Treasure Sites on tiles with a
-hero (L633); the sites are placed by the tokens of the action phase.
+hero (L633); the sites are placed by the tokens of the action phase. The
+Cleric rerolls a die that would bring undead to him (L1212).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
+from .. import data as D
 from ..constants import (
-    CLEARINGS_PER_TILE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
+    CLASS_IDS, CLEARINGS_PER_TILE, HS_ACTIVE, MONSTER_IDS, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
 )
 from .base import (
@@ -22,6 +24,10 @@ from .base import (
 
 CHIP_KIND = np.array(MONSTER_CHIP_KINDS, dtype=np.int8)
 """Monster chip -> its kind (constants.MONSTER_IDS index)."""
+KIND_UNDEAD = np.array([D.REALM.monsters[m].undead for m in MONSTER_IDS], dtype=np.int8)
+"""Monster kind -> 1 for an undead Monster (the skull, L1012)."""
+CLERIC = CLASS_IDS.index("cleric")
+"""The Cleric rerolls a Summoning Die bringing undead to him (Divine Protection, L1212)."""
 
 
 @rules_jit
@@ -30,8 +36,10 @@ def start_activation(S, b):
     dice are processed first, then the black; then the Make Noise rerolls
     (L637) and the Hide reactions (L639)."""
     s = S[b]
+    s['cleric_rerolled'] = 0                          # the Cleric's reroll: once a turn (L1212)
     roll_summoning_dice(S, b)
-    apply_summoning(S, b, -1)
+    alt = np.empty(4, dtype=np.int64)
+    apply_summoning(S, b, -1, cleric_reroll(S, b, -1, alt), alt)
     s['noise_pos'] = 0
     s['hide_pos'] = 0
     s['stage'] = ST_ACTIVATION
@@ -185,44 +193,141 @@ def summon_guardian(S, b, kind, c):
 
 
 @rules_jit
-def apply_summoning(S, b, only):
+def die_face(S, b, t, ct, alt, i):
+    """Summoning Die i's face on tile t: the Cleric's rerolled faces ``alt``
+    on his tile ``ct``, those of ``summon_dice`` everywhere else (L1212)."""
+    if t == ct:
+        return int(alt[i])
+    return int(S[b]['summon_dice'][i])
+
+
+@rules_jit
+def apply_summoning(S, b, only, ct, alt):
     """Apply the dice in ``summon_dice`` (L617-L635): the gray die first,
     then the black. ``only`` >= 0: a Make Noise reroll of that hero, applied
-    to his clearing alone as if no other hero were on the map (L471, L637)."""
+    to his clearing alone as if no other hero were on the map (L471, L637).
+    ``ct`` >= 0: the Cleric rerolled a die: the faces ``alt`` count on his
+    tile ct, the prior ones everywhere else (L1212; ``die_face``)."""
     s = S[b]
     tiles = np.empty(NUM_TILES, dtype=np.int64)
     nt = hero_tiles(S, b, only, tiles)
-    gray = int(GRAY_SYMBOL[s['summon_dice'][0]])
-    gray_n = int(GRAY_NUMBER[s['summon_dice'][1]])
-    black = int(BLACK_SYMBOL[s['summon_dice'][2]])
-    black_n = int(BLACK_NUMBER[s['summon_dice'][3]])
-    if gray == SYM_RETURN:
-        if only < 0:                                   # L621: heroless tiles return their monsters
-            for m in range(NUM_MONSTER_CHIPS):
-                c = int(s['mon_clearing'][m])
-                if c >= 0 and not tile_has_hero(S, b, c // CLEARINGS_PER_TILE, -1):
-                    s['mon_clearing'][m] = MON_TRAY
-                    s['mon_flipped'][m] = 0
-        for i in range(nt):                            # L623: the rest move to the heroes
-            monsters_move(S, b, int(tiles[i]), only)
-    elif gray >= 0:                                    # L625-L629: the pack's Wandering Monsters
-        for i in range(nt):
-            t = int(tiles[i])
-            if TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
-                monsters_move(S, b, t, only)
-                summon(S, b, t, int(PACK_WANDERER[gray]), gray_n, only)
-    if black == SYM_SITE:                              # L633: Guardians to their Treasure Sites
+    if int(GRAY_SYMBOL[s['summon_dice'][0]]) == SYM_RETURN and only < 0:
+        for m in range(NUM_MONSTER_CHIPS):             # L621: heroless tiles return their monsters
+            c = int(s['mon_clearing'][m])
+            if c >= 0 and not tile_has_hero(S, b, c // CLEARINGS_PER_TILE, -1):
+                s['mon_clearing'][m] = MON_TRAY
+                s['mon_flipped'][m] = 0
+    for i in range(nt):
+        t = int(tiles[i])
+        gray = int(GRAY_SYMBOL[die_face(S, b, t, ct, alt, 0)])
+        if gray == SYM_RETURN:                         # L623: the rest move to the heroes
+            monsters_move(S, b, t, only)
+        elif gray >= 0 and TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+            monsters_move(S, b, t, only)               # L625-L629: the pack's Wandering Monsters
+            summon(S, b, t, int(PACK_WANDERER[gray]), int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]), only)
+    for site in range(SITE_GUARDIAN.shape[0]):         # L633: Guardians to their Treasure Sites
+        c = int(s['site_clearing'][site])
+        if c >= 0 and clearing_on_hero_tiles(S, b, c, tiles, nt, only) and \
+                int(BLACK_SYMBOL[die_face(S, b, c // CLEARINGS_PER_TILE, ct, alt, 2)]) == SYM_SITE:
+            summon_guardian(S, b, int(SITE_GUARDIAN[site]), c)
+    for i in range(nt):                                # L625-L631: the tile's Local Monster
+        t = int(tiles[i])
+        black = int(BLACK_SYMBOL[die_face(S, b, t, ct, alt, 2)])
+        if black > 0 and TILE_LOCAL_SYMBOL[t] == black:
+            monsters_move(S, b, t, only)
+            black_n = int(BLACK_NUMBER[die_face(S, b, t, ct, alt, 3)])
+            count = int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]) + black_n if TILE_LOCAL_DUAL[t] else black_n
+            summon(S, b, t, int(TILE_LOCAL_KIND[t]), count, only)
+
+
+# ================================================================ the Cleric (L1212)
+@rules_jit
+def moves_undead_to(S, b, t, c, only):
+    """A move of tile t's Monsters to its heroes (L623, L627) would bring an
+    undead Monster into clearing c."""
+    s = S[b]
+    if earliest_hero_clearing(S, b, t, only) != c:
+        return False
+    for m in range(NUM_MONSTER_CHIPS):
+        cm = int(s['mon_clearing'][m])
+        if cm >= 0 and cm // CLEARINGS_PER_TILE == t and KIND_UNDEAD[CHIP_KIND[m]] != 0 \
+                and not clearing_has_hero(S, b, cm, only):
+            return True
+    return False
+
+
+@rules_jit
+def summons_undead(S, b, kind, count):
+    """Summoning ``count`` Monsters of ``kind`` (L627) would bring undead: the
+    kind is undead and the tray holds one."""
+    s = S[b]
+    if kind < 0 or KIND_UNDEAD[kind] == 0 or count < 1:
+        return False
+    for m in range(NUM_MONSTER_CHIPS):
+        if CHIP_KIND[m] == kind and s['mon_clearing'][m] == MON_TRAY:
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def brings_undead(S, b, c, i, dice, only):
+    """Summoning Die i (0 the gray symbol die, 2 the black), with the faces
+    ``dice``, would summon or move an undead Monster into clearing c, which
+    holds a hero (``apply_summoning``)."""
+    s = S[b]
+    t = c // CLEARINGS_PER_TILE
+    if i == 0:
+        gray = int(GRAY_SYMBOL[dice[0]])
+        if gray == SYM_RETURN:
+            return moves_undead_to(S, b, t, c, only)
+        if gray >= 0 and TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+            return moves_undead_to(S, b, t, c, only) or \
+                summons_undead(S, b, int(PACK_WANDERER[gray]), int(GRAY_NUMBER[dice[1]]))
+        return False
+    black = int(BLACK_SYMBOL[dice[2]])
+    if black == SYM_SITE:
         for site in range(SITE_GUARDIAN.shape[0]):
-            c = int(s['site_clearing'][site])
-            if c >= 0 and clearing_on_hero_tiles(S, b, c, tiles, nt, only):
-                summon_guardian(S, b, int(SITE_GUARDIAN[site]), c)
-    if black > 0:                                      # L625-L631: the tile's Local Monster
-        for i in range(nt):
-            t = int(tiles[i])
-            if TILE_LOCAL_SYMBOL[t] == black:
-                monsters_move(S, b, t, only)
-                count = gray_n + black_n if TILE_LOCAL_DUAL[t] else black_n
-                summon(S, b, t, int(TILE_LOCAL_KIND[t]), count, only)
+            kind = int(SITE_GUARDIAN[site])
+            if s['site_clearing'][site] == c and KIND_UNDEAD[kind] != 0:
+                for m in range(NUM_MONSTER_CHIPS):
+                    if CHIP_KIND[m] == kind and s['mon_clearing'][m] != MON_TAKEN and s['mon_clearing'][m] != c:
+                        return True
+        return False
+    if black > 0 and TILE_LOCAL_SYMBOL[t] == black:
+        black_n = int(BLACK_NUMBER[dice[3]])
+        count = int(GRAY_NUMBER[dice[1]]) + black_n if TILE_LOCAL_DUAL[t] else black_n
+        return moves_undead_to(S, b, t, c, only) or summons_undead(S, b, int(TILE_LOCAL_KIND[t]), count)
+    return False
+
+
+@rules_jit
+def cleric_reroll(S, b, only, alt):
+    """L1212 (Interpretations, "Cleric"): once a turn, where a Summoning Die
+    of the roll in ``summon_dice`` would summon or move an undead Monster to
+    the Cleric's clearing, he rerolls it -- the gray symbol die, processed
+    first, else the black -- and the new result counts on his tile only
+    (``alt``: the faces there). The reroll is made without asking, since it
+    is of the die that brings the undead, the only one that can keep them
+    away (Readings of the engine). For a Make Noise reroll (``only`` >= 0)
+    the Cleric must be in the noisy hero's clearing. Returns his tile when
+    he rerolled (``alt`` then holds the faces for it), else -1."""
+    s = S[b]
+    for i in range(4):
+        alt[i] = s['summon_dice'][i]
+    if s['cleric_rerolled'] != 0:
+        return -1
+    for p in range(int(s['num_players'])):
+        if s['hero_class'][p] != CLERIC or not hero_on_map(S, b, p):
+            continue
+        c = int(s['hero_clearing'][p])
+        if only >= 0 and s['hero_clearing'][only] != c:
+            continue
+        for i in (0, 2):
+            if brings_undead(S, b, c, i, alt, only):
+                alt[i] = roll(S, b, GRAY_SYMBOL.shape[0] if i == 0 else BLACK_SYMBOL.shape[0])
+                s['cleric_rerolled'] = 1
+                return c // CLEARINGS_PER_TILE
+    return -1
 
 
 @rules_jit
@@ -238,7 +343,8 @@ def activation_round(S, b):
         s['noise_pos'] += 1
         if p >= 0 and hero_on_map(S, b, p) and (s['hero_status'][p] & HST_NOISE):
             roll_summoning_dice(S, b)
-            apply_summoning(S, b, p)
+            alt = np.empty(4, dtype=np.int64)
+            apply_summoning(S, b, p, cleric_reroll(S, b, p, alt), alt)
     while s['hide_pos'] < n:
         p = int(s['turn_order'][s['hide_pos']])
         s['hide_pos'] += 1

@@ -230,6 +230,12 @@ def _token_tables():
 Civilization Token's pack and Merchant (-1: empty); each Site Token's site,
 pack and clearing slot; MERCHANT_STOCK[merchant, setup side] = (treasures,
 items) it is filled with (L491; its missions come with missions, part 2)."""
+WILD_GATE = np.array([D.REALM.wilderness_tokens[w].kind == "gate" for w in WILD_TOKENS], dtype=np.int8)
+"""1 where the Wilderness Token is a Gate (L479)."""
+KIND_EPIC = np.array([bool(getattr(_card(c), "epic", False)) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> 1 for an Epic Treasure (red banner, L366, L906)."""
+KIND_TREASURE = np.array([c in D.REALM.treasures for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> 1 for a Treasure or Deep Treasure Card (not an Item)."""
 SITE_LOOT = np.array([[(side.loot[site].treasures, side.loot[site].deep, side.loot[site].gold)
                        for side in card.sides] for card in D.REALM.setup_cards.values()
                       for site in card.sites], dtype=np.int16)
@@ -281,14 +287,168 @@ A_CARD = A_TARGET + NUM_TARGETS                # + c: card c (an Item or Treasur
 A_EXPLORE = A_CARD + len(CARD_INSTANCES)       # + d: Explore toward direction d of the hero's tile (L583-L585)
 
 # ---------------------------------------------------------------- Loot and Trade (rules/trade.py)
+from ..constants import (  # noqa: E402  (Loot and Trade's section keeps its own imports)
+    MAX_HEROES as _MAX_HEROES, MONSTER_CHIP_KINDS as _TRADE_CHIP_KINDS, NUM_SITES as _NUM_SITES,
+)
+
 A_TRADE_BASE = A_EXPLORE + NUM_DIRECTIONS
-A_TRADE_END = A_TRADE_BASE
+A_PILE = A_TRADE_BASE                # + pile: that pile (a Treasure Site, or NUM_SITES + seat: a body): loot it, or share it in a swap (L524, L556)
+A_SEAT = A_PILE + NUM_PILES          # + seat: that hero, the partner of a swap (L556)
+A_MERCHANT = A_SEAT + _MAX_HEROES    # + m: that Merchant (MERCHANT_IDS), to do commerce with (L557)
+A_GOLD = A_MERCHANT + NUM_MERCHANTS  # + GOLD_*: Gold put into a swap (L556)
+GOLD_GIVE_1, GOLD_GIVE_5, GOLD_TAKE_1, GOLD_TAKE_5 = range(4)
+GOLD_STEP = np.array([1, 5, -1, -5], dtype=np.int16)
+"""A_GOLD + i moves GOLD_STEP[i] Gold of the proposed swap: > 0 from the
+active hero to the partner, < 0 from the partner to him."""
+A_PATH = A_GOLD + GOLD_STEP.shape[0]  # + (tile * 2 + side) * MAX_HIDDEN_PER_SIDE + h: that Hidden Path, shared in a swap (L556)
+A_STEP = A_PATH + NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE   # + STEP_*: a step of commerce (L557-L565) or of buying (L560, L993)
+STEP_LOOK, STEP_SELL, STEP_REPAIR, STEP_PAY, STEP_HAGGLE = range(5)
+A_ANSWER = A_STEP + 5                # + ANSWER_*: the partner's answer to a proposed swap
+ANSWER_REFUSE, ANSWER_ACCEPT = range(2)
+A_TRADE_END = A_ANSWER + 2
 """Loot and Trade's own blocks lie in [A_TRADE_BASE, A_TRADE_END)."""
 
+LOOT_FACE = np.array([int(f) for f in D.REALM.dice["loot"].faces], dtype=np.int8)
+"""Loot Die, face -> its number; 0 is the grabby hand (L248, L526)."""
+HAGGLE_DOOR = -1
+HAGGLE_FACE = np.array([HAGGLE_DOOR if f == "door" else int(f) for f in D.REALM.dice["haggle"].faces],
+                       dtype=np.int8)
+"""Haggle Die, face -> its number, HAGGLE_DOOR for the closed door (L252, L995)."""
+KIND_REPAIR = np.array([_card(c).repair or 0 for c in CARD_IDS], dtype=np.int16)
+"""Card kind -> the Gold a Merchant asks to repair it when damaged (L565); 0 not armour."""
+KIND_PRICED = np.array([_card(c).price is not None for c in CARD_IDS], dtype=np.int8)
+"""0 for a Spell Book or Scroll, whose price is the sum of its spells (L559-L560,
+L1028, L1424): the spells come with magic (part 2), and until then a Merchant
+neither buys nor sells such a card."""
+KIND_BACKPACK_SPECIAL = np.array([_card(c).position == "backpack_special" for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> 1 for the red Backpack Special symbol: always face up (L532, L960)."""
+ATTR_CUNNING, ATTR_WISDOM, ATTR_CHARISMA = (D.ATTRIBUTES.index(a) for a in ("cunning", "wisdom", "charisma"))
+LINEAGE_ATTR = np.array([[(sd.cunning, sd.wisdom, sd.charisma) for sd in D.REALM.lineages[i].sides]
+                         for i in LINEAGE_IDS], dtype=np.int8)
+CLASS_ATTR = np.array([[(sd.cunning, sd.wisdom, sd.charisma) for sd in D.REALM.classes[i].sides]
+                       for i in CLASS_IDS], dtype=np.int8)
+"""``*_ATTR[card, side, ATTR_*]``: the attribute icons printed on a Lineage
+or Class Card side (L351, L989, L1236)."""
+MERCHANT_RESPECT = np.array([[a in next(card.merchants[m] for card in D.REALM.setup_cards.values()
+                                        if m in card.merchants).respect for a in D.ATTRIBUTES]
+                             for m in MERCHANT_IDS], dtype=np.int8)
+"""MERCHANT_RESPECT[m, ATTR_*]: 1 for each attribute icon printed by the
+Merchant's name (L987; two for some Merchants, Interpretations)."""
+
+
+def _site_feature(name):
+    return np.array([[name in side.loot[site].features for side in card.sides]
+                     for card in D.REALM.setup_cards.values() for site in card.sites], dtype=np.int8)
+
+
+SITE_LABYRINTH = _site_feature("labyrinth")
+SITE_MASSIVE_DOOR = _site_feature("massive_door")
+SITE_ACTIVE_WRAITH = _site_feature("active_wraith")
+"""``SITE_*[site, setup side]``: the Catacombs' Labyrinth (L1236), the
+Chamber's Massive Door (L1240), the Shrine's active Wraith (L1252, L1278) on
+that side of the site's Terrain Setup Card."""
+TRADE_CHIP_KIND = np.array(_TRADE_CHIP_KINDS, dtype=np.int8)
+"""Monster chip -> its kind (a Guardian summoned by the Wraith's watch, L1252)."""
+assert NUM_MERCHANTS <= 15, "merchant_looked / merchant_closed hold one bit per Merchant (state.py)"
+assert _NUM_SITES + _MAX_HEROES == NUM_PILES
+
 # ---------------------------------------------------------------- combat (rules/combat.py)
+from ..constants import (  # noqa: E402  (combat's section keeps its own imports)
+    MONSTER_CHIP_KINDS as _CHIP_KINDS, MONSTER_IDS as _MONSTER_IDS, NUM_MONSTER_CHIPS as _NUM_MON,
+    NUM_NATIVE_CHIPS as _NUM_NAT,
+)
+
+NUM_FOES = _NUM_MON + _NUM_NAT
+"""Combat's foes: foe f < NUM_MONSTER_CHIPS is Monster chip f, the rest
+Native chip f - NUM_MONSTER_CHIPS (targeted like a Monster, L1003)."""
+BOX_MIGHT, BOX_ATTACK, BOX_MANEUVER = range(3)
+"""The boxes a cube is placed in during Hero Tactics (L714-L718): a red might
+box of the equipped weapon, an attack speed or a maneuver speed box of the
+Lineage and Class Cards."""
+NUM_BOXES = 3
+DO_UNHIDE = 13        # A_DO: become unhidden at the start of the Challenge step (L688)
+DO_THROW = 14         # A_DO: this round's attack throws the melee-or-ranged weapon (L928)
+
 A_COMBAT_BASE = A_TRADE_END
-A_COMBAT_END = A_COMBAT_BASE
+A_FOE = A_COMBAT_BASE                # + f: foe f (a Monster chip, then the Native chips)
+A_BOX = A_FOE + NUM_FOES             # + BOX_*: place a cube in that box / wound the cube placed there
+A_COMBAT_END = A_BOX + NUM_BOXES
 """Combat's own blocks lie in [A_COMBAT_BASE, A_COMBAT_END)."""
+
+ATK_MELEE, ATK_RANGED, ATK_FIRE, ATK_SPELL = range(4)
+"""A chip side's attack (monsters.txt): melee, ranged (arrow, L753), dragon
+fire (a non-magical ranged attack on up to ``targets`` Heroes, L1266), or a
+spell (the magic part's)."""
+
+
+def _foe_tables():
+    kinds = {"melee": ATK_MELEE, "ranged": ATK_RANGED, "fire": ATK_FIRE, "spell": ATK_SPELL}
+    chips = [D.REALM.monsters[_MONSTER_IDS[k]] for k in _CHIP_KINDS] + \
+        [D.REALM.natives[n] for n in NATIVE_CHIP_KINDS]
+    side = np.zeros((NUM_FOES, 2, 7), dtype=np.int8)
+    health = np.array([c.health for c in chips], dtype=np.int8)
+    armored = np.array([c.armored for c in chips], dtype=np.int8)
+    fame = np.array([c.fame for c in chips], dtype=np.int16)
+    elemental = np.array([getattr(c, "kind", "") == "elemental" for c in chips], dtype=np.int8)
+    for f, c in enumerate(chips):
+        for s, cs in enumerate((c.front, c.back)):
+            side[f, s] = (kinds[cs.attack], cs.length, cs.speed, cs.damage or 0, cs.swords or 0,
+                          cs.maneuver, cs.targets)
+    return side, health, armored, fame, elemental
+
+
+FOE_SIDE, FOE_HEALTH, FOE_ARMORED, FOE_FAME, FOE_ELEMENTAL = _foe_tables()
+"""FOE_SIDE[f, side, SD_*]: the combat values of foe f's chip, side 0 the
+name side, 1 the back (L726); FOE_HEALTH[f]: printed health (L757);
+FOE_ARMORED[f]: a shield icon (L751); FOE_FAME[f]: the Fame for killing it
+(L799); FOE_ELEMENTAL[f]: an Elemental, back to the pool when killed (L799)."""
+SD_ATTACK, SD_LENGTH, SD_SPEED, SD_DAMAGE, SD_SWORDS, SD_MANEUVER, SD_TARGETS = range(7)
+"""FOE_SIDE columns: ATK_* kind, attack length (0 when none printed, L735),
+attack speed, the red cube's damage, sword icons (L750), maneuver speed, and
+how many Heroes the attack strikes (L728)."""
+
+WEAPON_MELEE, WEAPON_RANGED, WEAPON_EITHER = 1, 2, 3
+"""KIND_WEAPON_USE: melee, ranged, melee or ranged (thrown as ranged, L928); 0 not a weapon."""
+
+
+def _weapon_tables():
+    use = {"melee": WEAPON_MELEE, "ranged": WEAPON_RANGED, "melee_or_ranged": WEAPON_EITHER, None: 0}
+    cards = [_card(c) for c in CARD_IDS]
+    kind = np.array([use[c.weapon] for c in cards], dtype=np.int8)
+    length = np.array([(c.length + c.length)[:2] if c.length else (0, 0) for c in cards], dtype=np.int8)
+    might = np.array([(c.might_mandatory, c.might_optional, c.might_two_handed) for c in cards], dtype=np.int8)
+    swords = np.array([c.swords or 0 for c in cards], dtype=np.int8)
+    armor = np.array([c.armor or 0 for c in cards], dtype=np.int8)
+    return kind, length, might, swords, armor
+
+
+KIND_WEAPON_USE, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SWORDS, KIND_ARMOR = _weapon_tables()
+"""Card kind -> WEAPON_*; KIND_LENGTH[k] = (melee length, thrown length) (a
+one-length weapon has it twice, L922, L928); KIND_MIGHT_BOXES[k] =
+(mandatory, optional, optional only two-handed) red boxes (L722, L950);
+KIND_SWORDS[k]: sword icons (L750); KIND_ARMOR[k]: the armour value in the
+shield icon, 0 for no armour (L918, L761-L763)."""
+
+
+def _speed_boxes(ids, cards):
+    out = np.zeros((len(ids), 2, 2), dtype=np.int8)
+    for i, cid in enumerate(ids):
+        for s, side in enumerate(cards[cid].sides):
+            out[i, s] = (side.attack_boxes, side.maneuver_boxes)
+    return out
+
+
+LINEAGE_SPEED_BOXES = _speed_boxes(LINEAGE_IDS, D.REALM.lineages)
+CLASS_SPEED_BOXES = _speed_boxes(CLASS_IDS, D.REALM.classes)
+"""``*_SPEED_BOXES[card, side] = (attack speed boxes, maneuver speed boxes)``
+printed on the Lineage or Class Card (L358, L718)."""
+
+HIT_BLANK, HIT_EQUAL, HIT_HIT = 0, 1, 2
+"""Hit Die faces, least favourable first (the Golden Rule, L216, L740-L743)."""
+HIT_DIE_FACE = np.array([{"blank": HIT_BLANK, "equal": HIT_EQUAL, "hit": HIT_HIT}[f]
+                         for f in D.REALM.dice["hit"].faces], dtype=np.int8)
+RANGED_DIE_FACE = np.array([int(f) for f in D.REALM.dice["ranged"].faces], dtype=np.int8)
+"""Hit Die face -> HIT_*; Ranged Attack Die face -> its damage change (L753)."""
 
 NUM_ACTIONS = A_COMBAT_END
 
@@ -315,8 +475,27 @@ PH_EXPLORE_TURN = 17  # A_TURN: the side up and turn of the tile drawn by an Exp
 PH_EXPLORE_ENTER = 18 # A_CLEARING: move into a clearing of the new tile, or A_DO + DO_STAY (L583)
 PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Location after the battle phase (L817)
 # Loot and Trade (rules/trade.py): 23..34
+PH_LOOT_PILE = 23     # A_PILE + pile: which found pile of the clearing the Loot Action loots (L524)
+PH_LOOT_KEEP = 24     # A_CARD + c: two grabby hands: which of the pile's top three cards to keep (L526)
+PH_RECEIVED = 25      # A_TARGET + t: where a card just received by Loot or Trade goes: a legal position (face up) or T_BACKPACK (face down); A_CARD + c: reveal it (an Epic not yet revealed) and keep it in the backpack (L532-L534, L562-L563, L972)
+PH_TRADE_WITH = 26    # A_SEAT + q: swap with hero q / A_MERCHANT + m: commerce with Merchant m (L554-L557)
+PH_SWAP_OFFER = 27    # the swap proposed: A_CARD + c (give one's card c / ask for the partner's face-up card c), A_GOLD + GOLD_*, A_PILE + pile / A_PATH + i (share a found site or Hidden Path), A_DO + DO_DONE: propose it (L556)
+PH_SWAP_ANSWER = 28   # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: the partner's answer to the proposed swap (L556, Interpretations)
+PH_COMMERCE = 29      # A_STEP + STEP_LOOK / STEP_SELL / STEP_REPAIR, A_CARD + c (a stock card: set it apart to buy it), A_DO + DO_DONE: end the Trade Action (L557-L565)
+PH_SELL = 30          # A_CARD + c: sell one's card c at its base price / A_DO + DO_DONE: sell no more (L559)
+PH_REPAIR = 31        # A_CARD + c: have one's damaged armour c repaired / A_DO + DO_DONE: no more (L565)
+PH_BUY = 32           # A_STEP + STEP_PAY / STEP_HAGGLE for the card set apart (trade_card) / A_DO + DO_DONE: leave it (L560-L561, L983-L999)
 # combat (rules/combat.py): 35..59
-LAST_PHASE = PH_RETIRE
+PH_UNHIDE = 35        # A_DO + DO_UNHIDE / DO_STAY: a hidden hero becomes unhidden or stays hidden (L688, L890)
+PH_EVADE = 36         # A_CLEARING + c: evade onto the path to clearing c / A_DO + DO_STAY: fight on (L700-L704)
+PH_TARGET = 37        # A_FOE + f: target foe f / A_DO + DO_PASS: target no one (L709, L1003)
+PH_TACTICS = 38       # A_BOX + box: place one cube there / A_DO + DO_THROW: the attack is a throw / A_DO + DO_DONE (L714-L724)
+PH_ARMOR = 39         # A_CARD + c: the hero takes the hit on armour card c / A_DO + DO_PASS: on no armour (L751)
+PH_WOUND = 40         # A_HEAL + kind: wound an unplaced healthy cube (HEAL_HEART a Heart) / A_BOX + box: the cube placed there (L787)
+PH_ADJUST = 41        # A_CARD + c: the card to unequip, move or equip in Adjust Equipment / A_DO + DO_DONE (L773)
+PH_ADJUST_TARGET = 42 # A_TARGET + t: where that card goes (sel_card set; T_BACKPACK unequips it) (L773, L774)
+PH_REARM = 43         # A_CARD + c: the backpack card to equip in the empty weapon position / A_DO + DO_DONE (L774)
+LAST_PHASE = PH_REARM
 
 
 # ================================================================ decisions

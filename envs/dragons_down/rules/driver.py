@@ -18,15 +18,28 @@ from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
-    PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED,
+    PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
 )
 from .actions import (
+    act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
     act_action, act_alert, act_alert_target, act_block, act_gained, act_enter_place, act_heal, act_hide, action_phase, mask_action,
     mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
 )
 from .activation import activation_round, start_activation
-from .combat import combat_phase
-from .fate import fate_phase
+from .combat import (
+    PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, PH_WOUND,
+    act_adjust, act_adjust_target, act_armor, act_evade, act_tactics, act_target, act_unhide, act_wound,
+    combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_tactics, mask_target,
+    mask_unhide, mask_wound,
+)
+from .fate import act_retire, fate_phase, mask_retire
+from .trade import (
+    act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
+    act_swap_answer, act_swap_offer, act_trade_with, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
+    mask_received, mask_repair, mask_sell, mask_swap_answer, mask_swap_offer, mask_trade_with,
+    PH_BUY, PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
+    PH_SWAP_OFFER, PH_TRADE_WITH,
+)
 from .setup import (
     act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
     act_tile_spot, act_tile_turn, build_realm, hero_selection, mask_class, mask_cube_colour,
@@ -82,8 +95,50 @@ def fill_mask(S, b, mask):
     elif ph == PH_GAINED:
         mask_gained(S, b, p, mask)
     # --- Explore and fate
+    elif ph == PH_EXPLORE_TURN:
+        mask_explore_turn(S, b, p, mask)
+    elif ph == PH_EXPLORE_ENTER:
+        mask_explore_enter(S, b, p, mask)
+    elif ph == PH_RETIRE:
+        mask_retire(S, b, p, mask)
     # --- Loot and Trade
+    elif ph == PH_LOOT_PILE:
+        mask_loot_pile(S, b, p, mask)
+    elif ph == PH_LOOT_KEEP:
+        mask_loot_keep(S, b, p, mask)
+    elif ph == PH_RECEIVED:
+        mask_received(S, b, p, mask)
+    elif ph == PH_TRADE_WITH:
+        mask_trade_with(S, b, p, mask)
+    elif ph == PH_SWAP_OFFER:
+        mask_swap_offer(S, b, p, mask)
+    elif ph == PH_SWAP_ANSWER:
+        mask_swap_answer(S, b, p, mask)
+    elif ph == PH_COMMERCE:
+        mask_commerce(S, b, p, mask)
+    elif ph == PH_SELL:
+        mask_sell(S, b, p, mask)
+    elif ph == PH_REPAIR:
+        mask_repair(S, b, p, mask)
+    elif ph == PH_BUY:
+        mask_buy(S, b, p, mask)
     # --- combat
+    elif ph == PH_UNHIDE:
+        mask_unhide(S, b, p, mask)
+    elif ph == PH_EVADE:
+        mask_evade(S, b, p, mask)
+    elif ph == PH_TARGET:
+        mask_target(S, b, p, mask)
+    elif ph == PH_TACTICS:
+        mask_tactics(S, b, p, mask)
+    elif ph == PH_ARMOR:
+        mask_armor(S, b, p, mask)
+    elif ph == PH_WOUND:
+        mask_wound(S, b, p, mask)
+    elif ph == PH_ADJUST or ph == PH_REARM:
+        mask_adjust(S, b, p, mask)
+    elif ph == PH_ADJUST_TARGET:
+        mask_adjust_target(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -131,8 +186,50 @@ def do_action(S, b, a):
     elif ph == PH_GAINED:
         return act_gained(S, b, p, a)
     # --- Explore and fate
+    elif ph == PH_EXPLORE_TURN:
+        return act_explore_turn(S, b, p, a)
+    elif ph == PH_EXPLORE_ENTER:
+        return act_explore_enter(S, b, p, a)
+    elif ph == PH_RETIRE:
+        return act_retire(S, b, p, a)
     # --- Loot and Trade
+    elif ph == PH_LOOT_PILE:
+        return act_loot_pile(S, b, p, a)
+    elif ph == PH_LOOT_KEEP:
+        return act_loot_keep(S, b, p, a)
+    elif ph == PH_RECEIVED:
+        return act_received(S, b, p, a)
+    elif ph == PH_TRADE_WITH:
+        return act_trade_with(S, b, p, a)
+    elif ph == PH_SWAP_OFFER:
+        return act_swap_offer(S, b, p, a)
+    elif ph == PH_SWAP_ANSWER:
+        return act_swap_answer(S, b, p, a)
+    elif ph == PH_COMMERCE:
+        return act_commerce(S, b, p, a)
+    elif ph == PH_SELL:
+        return act_sell(S, b, p, a)
+    elif ph == PH_REPAIR:
+        return act_repair(S, b, p, a)
+    elif ph == PH_BUY:
+        return act_buy(S, b, p, a)
     # --- combat
+    elif ph == PH_UNHIDE:
+        return act_unhide(S, b, p, a)
+    elif ph == PH_EVADE:
+        return act_evade(S, b, p, a)
+    elif ph == PH_TARGET:
+        return act_target(S, b, p, a)
+    elif ph == PH_TACTICS:
+        return act_tactics(S, b, p, a)
+    elif ph == PH_ARMOR:
+        return act_armor(S, b, p, a)
+    elif ph == PH_WOUND:
+        return act_wound(S, b, p, a)
+    elif ph == PH_ADJUST or ph == PH_REARM:
+        return act_adjust(S, b, p, a)
+    elif ph == PH_ADJUST_TARGET:
+        return act_adjust_target(S, b, p, a)
     return False
 
 

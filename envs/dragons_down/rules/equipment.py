@@ -72,13 +72,16 @@ def target_legal(S, b, p, c, target):
 @rules_jit
 def equip_card(S, b, p, c, target):
     """Put p's card c at ``target``; the cards in the positions it fills go
-    face down to the backpack (L971, L973)."""
+    face down to the backpack (L971, L973). An equipped card is face up: its
+    first reveal may earn the Epic reward (L534)."""
     s = S[b]
     if target != T_BACKPACK:
         for u in range(NUM_CARDS):
             if displaced_by(S, b, p, c, target, u):
                 s['card_slot'][u] = T_BACKPACK
     s['card_slot'][c] = target
+    if target != T_BACKPACK:
+        reveal_card(S, b, p, c)
 
 
 @rules_jit
@@ -157,3 +160,50 @@ def wound_random_cube(S, b, p):
             enforce_weight(S, b, p)
             return
         pick -= int(s['cubes'][p, 0, k])
+
+
+# ---------------------------------------------------------------- reveals and damaged armour (added by rules/trade.py)
+from .base import KIND_ARMOR, KIND_EPIC  # noqa: E402
+
+
+@rules_jit
+def reveal_card(S, b, p, c):
+    """Card c is shown face up: equipped, revealed from the backpack, or a
+    Backpack Special card seen (L534, L908, L960). The first reveal of an
+    Epic Treasure while hero p possesses it earns p 1 LP and 5 Fame, once per
+    card per game (L534, L563); p = -1: seen where no hero holds it (a
+    Merchant's stock, a Treasure Pile), which spends the reward unearned."""
+    s = S[b]
+    if s['card_revealed'][c]:
+        return
+    s['card_revealed'][c] = 1
+    if p >= 0 and KIND_EPIC[CARD_KIND[c]]:
+        s['lp'][p] += 1
+        s['fame'][p] += 5
+
+
+@rules_jit
+def armor_damaged(S, b, c):
+    """Armour card c carries the pink Status Cube of damage (L762, L565)."""
+    return KIND_ARMOR[CARD_KIND[c]] > 0 and S[b]['card_damaged'][c] != 0
+
+
+# ---------------------------------------------------------------- armour hit in combat (added by rules/combat.py)
+from ..constants import CW_REMOVED as _CW_REMOVED  # noqa: E402
+
+
+@rules_jit(inline=True)
+def damage_armor(S, b, c, d):
+    """L761-L763: a hit of damage d taken on armour card c. Above its armour
+    value it is destroyed (removed from the game); equal to it, it is
+    damaged (a pink Status Cube), or destroyed if it already was; below it,
+    nothing happens to it."""
+    s = S[b]
+    value = int(KIND_ARMOR[CARD_KIND[c]])
+    if d > value or (d == value and s['card_damaged'][c]):
+        s['card_where'][c] = _CW_REMOVED
+        s['card_owner'][c] = -1
+        s['card_slot'][c] = -1
+        s['card_damaged'][c] = 0
+    elif d == value:
+        s['card_damaged'][c] = 1

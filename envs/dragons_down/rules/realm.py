@@ -8,8 +8,8 @@ facing edges both carry a path or both carry none (L109, L583); a path that
 crosses joins the two edge clearings.
 """
 from dragongym.envs.core.jit import rules_jit
-from ..constants import CLEARINGS_PER_TILE, NUM_DIRECTIONS, NUM_TILES, TW_PLACED
-from .base import DIR_DQ, DIR_DR, EDGE_CLEARING, PATHS
+from ..constants import CLEARINGS_PER_TILE, NUM_DIRECTIONS, NUM_TILES, TOK_PLACED, TW_PLACED
+from .base import DIR_DQ, DIR_DR, EDGE_CLEARING, PATHS, WILD_GATE
 
 
 @rules_jit
@@ -160,4 +160,27 @@ def exits_from(S, b, c, out):
             if tile_at(S, b, s['tile_q'][t] + DIR_DQ[d], s['tile_r'][t] + DIR_DR[d]) < 0:
                 out[n] = d
                 n += 1
+    return n
+
+
+@rules_jit
+def gate_links(S, b, c, out, n):
+    """L479: once two or more Gates are revealed, a Gate's clearing is joined
+    to every other revealed Gate's as if by a path. Appends those clearings to
+    ``out[:n]``; returns the new count."""
+    s = S[b]
+    here = False
+    gates = 0
+    for w in range(WILD_GATE.shape[0]):
+        if WILD_GATE[w] and s['wild_where'][w] == TOK_PLACED and s['wild_clearing'][w] >= 0:
+            gates += 1
+            if s['wild_clearing'][w] == c:
+                here = True
+    if not here or gates < 2:
+        return n
+    for w in range(WILD_GATE.shape[0]):
+        g = int(s['wild_clearing'][w])
+        if WILD_GATE[w] and s['wild_where'][w] == TOK_PLACED and g >= 0 and g != c:
+            out[n] = g
+            n += 1
     return n

@@ -22,7 +22,7 @@ from .base import (
 )
 from .realm import open_realm_legal, tile_at
 from .equipment import take_starting_item
-from .tokens import reveal_tile
+from .tokens import reveal_tile, stock_revealed_merchants
 
 
 # ================================================================ the realm's set-up (L178-L189)
@@ -48,6 +48,11 @@ def setup_game(S, b):
         s['hero_clearing'][p] = -1
         s['hero_order'][p] = -1
         s['search_target'][p] = -1
+        for i in range(5):
+            s['best'][p, i] = -1                                 # no hero has left play yet
+    s['legend'] = -1
+    s['explore_tile'] = -1
+    s['explore_toward'] = -1
     for k in range(NUM_PACKS):
         s['setup_side'][k] = -1
         s['civ_clearing'][k] = -1
@@ -365,10 +370,14 @@ def hero_selection(S, b):
     a Class Card, each either side up, and takes the Hearts, Action Cubes
     (choosing the colour of a cube that shows several) and starting Gold the
     two cards show. True if a decision is posed; when every hero is made, the
-    first turn starts."""
+    first turn starts. ``hero_order`` lists the seats making a hero (-1 past
+    the last): all seats at the set-up, those making a new hero after a death
+    or retirement (L829, ``fate.start_new_heroes``). At the set-up the Item
+    Cards left then are the Item deck (L206), which fills the Merchants the
+    set-up revealed (L491)."""
     s = S[b]
     n = int(s['num_players'])
-    while s['heroes_chosen'] < n:
+    while s['heroes_chosen'] < n and s['hero_order'][s['heroes_chosen']] >= 0:
         p = int(s['hero_order'][s['heroes_chosen']])
         if s['hero_lineage'][p] < 0:
             return pose(S, b, PH_LINEAGE, p)
@@ -390,6 +399,8 @@ def hero_selection(S, b):
             take_cube(S, b, p, kind)
         finish_hero(S, b, p)
         s['heroes_chosen'] += 1
+    if s['turn'] == 0:                               # L206: the Item deck is formed now;
+        stock_revealed_merchants(S, b)               # L491: the set-up's Merchants are filled from it
     s['stage'] = ST_TURN_START
     return False
 
@@ -450,10 +461,11 @@ def act_lineage_side(S, b, p, a):
 @rules_jit(inline=True)
 def mask_class(S, b, p, mask):
     """Legal actions of PH_CLASS: A_CLASS + i for each class no other hero
-    has (one Hero Chip and Targeting Token per class, L198)."""
+    has (one Hero Chip and Targeting Token per class, L198) and that was not
+    set aside with a dead or retired hero (L803, L825)."""
     s = S[b]
     for i in range(NUM_CLASSES):
-        free = True
+        free = ((s['class_gone'] >> i) & 1) == 0
         for q in range(int(s['num_players'])):
             if q != p and s['hero_class'][q] == i:
                 free = False

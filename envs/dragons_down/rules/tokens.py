@@ -13,7 +13,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, NUM_CARDS,
+    CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, NUM_CARDS,
     NUM_CIV_TOKENS, NUM_MERCHANTS, NUM_PACKS, NUM_WILD_TOKENS, T_PENDING, TILE_CIVILIZATION,
     TOK_PLACED, TOK_POOL, TOK_SPENT,
 )
@@ -21,8 +21,9 @@ from .base import (
     CARD_DECK, CIV_TOKEN_MERCHANT, CIV_TOKEN_PACK, MERCHANT_PACK, MERCHANT_STOCK,
     MISSION_DIE_FAME, MISSION_DIE_GOLD, SITE_TOKEN_CLEARING, SITE_TOKEN_PACK, SITE_TOKEN_SITE,
     TILE_KIND, TILE_PACK, WILD_CLEARING, WILD_KIND, WILD_PACK, WILD_SITE, WK_DISCOVERY, WK_ITEM,
-    WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll,
+    WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll, CARD_KIND, KIND_BACKPACK_SPECIAL,
 )
+from .equipment import reveal_card
 
 
 @rules_jit
@@ -48,32 +49,49 @@ def draw_card(S, b, deck):
 @rules_jit
 def gain_card(S, b, p, c):
     """Hero p gains card c; it must at once choose to equip or stow it (L972):
-    the card waits at T_PENDING for that decision (PH_GAINED)."""
+    the card waits at T_PENDING for that decision (PH_GAINED). A Backpack
+    Special card is always face up: seen as it is drawn, it is revealed at
+    once (L532, L960), which may earn an Epic's reward (L534)."""
     s = S[b]
     s['card_where'][c] = CW_HERO
     s['card_owner'][c] = p
     s['card_slot'][c] = T_PENDING
+    if KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
+        reveal_card(S, b, p, c)
+
+
+@rules_jit
+def take_cards_lying_here(S, b, p, c):
+    """L960: a hero entering clearing c at once takes possession of the
+    Backpack Special cards lying face up there."""
+    s = S[b]
+    for k in range(s['card_where'].shape[0]):
+        if s['card_where'][k] == CW_CLEARING and s['card_owner'][k] == c:
+            gain_card(S, b, p, k)
 
 
 @rules_jit
 def reveal_tile(S, b, p, t):
-    """L485: hero p enters tile t, which has no tokens yet: place them."""
+    """L485: hero p enters tile t, which has no tokens yet: place them.
+    p = -1: the set-up places them (Explore the Realm's centre tile, L129);
+    its Merchants are filled once the Item deck exists (``stock_revealed_merchants``)."""
     s = S[b]
     if s['tile_revealed'][t]:
         return
     s['tile_revealed'][t] = 1
     if TILE_KIND[t] == TILE_CIVILIZATION:
         for _ in range(2):                                         # L489
-            reveal_civ_token(S, b, int(s['civ_clearing'][TILE_PACK[t]]))
+            reveal_civ_token(S, b, int(s['civ_clearing'][TILE_PACK[t]]), 1 if p >= 0 else 0)
     else:
         reveal_wilderness(S, b, p, t)                               # L493
 
 
 @rules_jit
-def reveal_civ_token(S, b, c):
+def reveal_civ_token(S, b, c, stock):
     """L487-L491: a random Civilization Token of the pool is revealed in the
     location's clearing c; a newly revealed Merchant is stocked with the
-    treasures and items its Terrain Setup Card lists."""
+    treasures and items its Terrain Setup Card lists -- now if ``stock``,
+    else once the set-up has formed the Item deck (L206)."""
     s = S[b]
     n = 0
     for k in range(NUM_CIV_TOKENS):
@@ -88,10 +106,24 @@ def reveal_civ_token(S, b, c):
                 s['civ_token_where'][k] = TOK_PLACED
                 s['civ_token_clearing'][k] = c
                 m = int(CIV_TOKEN_MERCHANT[k])
-                if m >= 0:
+                if m >= 0 and stock:
                     stock_merchant(S, b, m)
                 return
             pick -= 1
+
+
+@rules_jit(inline=True)
+def stock_revealed_merchants(S, b):
+    """L129, L206, L491: the Merchants whose Civilization Tokens the set-up
+    revealed (Explore the Realm's centre tile) are filled from the piles once
+    the heroes have taken their starting equipment and the remaining Item
+    Cards form the Item deck -- not before, so no Merchant holds a starting
+    item a hero is due."""
+    s = S[b]
+    for k in range(NUM_CIV_TOKENS):
+        m = int(CIV_TOKEN_MERCHANT[k])
+        if s['civ_token_where'][k] == TOK_PLACED and m >= 0:
+            stock_merchant(S, b, m)
 
 
 @rules_jit

@@ -1,26 +1,909 @@
 """Possessions changing hands in the action phase: the Loot Action (L522-L534;
-the Treasure Site features of L1232-L1252) and the Trade Action (L552-L568:
-swap, commerce with its haggling L982-L1000, repair).
+the Treasure Site features of L1232-L1252 that bear on looting) and the Trade
+Action (L552-L568: swap, and commerce with a Merchant -- look, sell, buy with
+its haggling L982-L1000, repair).
 
-Being written (Dragons Down, part 1): until it lands neither action is legal.
+A card a hero receives here (looted, bought, swapped) lies face down in its
+backpack, marked MARK_RECEIVED, until its owner chooses at once to equip it
+or leave it stowed (L972, PH_RECEIVED); equipping shows it face up, and an
+Epic not yet revealed may also be revealed where it lies (L534, L563).
+Missions (L564, L566), titles (L567) and removing curses and spells (L568)
+come with part 2: ``trade_options`` and ``commerce_open`` are where they join.
 """
+import numpy as np
+
 from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CUBE_MIGHT, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, MAX_HEROES,
+    MAX_HIDDEN_PER_SIDE, MON_TAKEN, NUM_CARDS, NUM_CIV_TOKENS, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
+    NUM_PILES, NUM_SITES, NUM_TARGETS, NUM_TILES, T_BACKPACK, T_PENDING, TOK_PLACED,
+)
+from .base import (
+    A_ANSWER, A_CARD, A_DO, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
+    ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, BLACK_SYMBOL, CARD_KIND, CIV_TOKEN_MERCHANT, CLASS_ATTR, DO_DONE,
+    DO_LOOT, DO_TRADE, GOLD_STEP, HAGGLE_DOOR, HAGGLE_FACE, KIND_BACKPACK_SPECIAL, KIND_EPIC,
+    KIND_PRICE, KIND_PRICED, KIND_REPAIR, LINEAGE_ATTR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
+    PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
+    PH_SWAP_OFFER, PH_TRADE_WITH, SITE_ACTIVE_WRAITH, SITE_GUARDIAN, SITE_LABYRINTH,
+    SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
+    STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
+)
+from .equipment import armor_damaged, equip_card, possesses, reveal_card, target_legal
+
+TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
+"""``trade_mode``: the Loot or Trade Action under way."""
+MARK_DEAL, MARK_RECEIVED = 1, 2
+"""``card_mark``: the card is in the proposed swap; the card was just received."""
+DONE_LOOK, DONE_SELL, DONE_REPAIR, DONE_BUY = 1, 2, 4, 8
+"""``trade_steps`` bits: the commerce steps already taken in this Trade Action (L557)."""
+NUM_PATHS = NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE
+BUY_FACTOR = 3
+"""A Merchant sells at three times the base price (L560, L914)."""
+HAGGLE_DICE = 2
+LOOT_DICE = 2
+MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS
+
+
+# ================================================================ shared helpers
+@rules_jit
+def active_hero(S, b):
+    """The hero whose action is under way (L451)."""
+    s = S[b]
+    return int(s['turn_order'][s['order_pos']])
 
 
 @rules_jit
+def hero_attribute(S, b, p, a):
+    """Hero p's icons of attribute a (ATTR_*) on its Lineage and Class Cards,
+    the sides up (L351, L989, L1236)."""
+    s = S[b]
+    return int(LINEAGE_ATTR[s['hero_lineage'][p], s['lineage_side'][p], a]) + \
+        int(CLASS_ATTR[s['hero_class'][p], s['class_side'][p], a])
+
+
+@rules_jit
+def end_trade(S, b):
+    """The Loot or Trade Action is over: its context is cleared. False (no
+    decision posed), so the action phase goes on (the block check, L457)."""
+    s = S[b]
+    s['trade_mode'] = TM_NONE
+    s['trade_pile'] = 0
+    s['trade_partner'] = 0
+    s['trade_merchant'] = 0
+    s['trade_steps'] = 0
+    s['trade_card'] = 0
+    s['trade_factor'] = 0
+    s['swap_gold'] = 0
+    for c in range(NUM_CARDS):
+        s['card_mark'][c] = 0
+    for pile in range(NUM_PILES):
+        s['pile_deal'][pile] = 0
+    for i in range(NUM_PATHS):
+        s['path_deal'][i] = 0
+    return False
+
+
+# ================================================================ a card received (L532-L534, L562-L563, L972)
+@rules_jit
+def receive_card(S, b, p, c):
+    """Hero p receives card c: it lies face down in the backpack until p
+    equips or stows it (PH_RECEIVED). A Backpack Special card is always face
+    up (L532, L960): it is revealed as it arrives."""
+    s = S[b]
+    s['card_where'][c] = CW_HERO
+    s['card_owner'][c] = p
+    s['card_slot'][c] = T_BACKPACK
+    s['card_mark'][c] = MARK_RECEIVED
+    if KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
+        reveal_card(S, b, p, c)
+
+
+@rules_jit
+def received_card(S, b, p):
+    """The lowest card hero p has received and not yet equipped or stowed; -1."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if s['card_mark'][c] == MARK_RECEIVED and s['card_where'][c] == CW_HERO and s['card_owner'][c] == p:
+            return c
+    return -1
+
+
+@rules_jit
+def may_reveal(S, b, c):
+    """Revealing card c where it lies earns something: an Epic Treasure not
+    yet revealed this game (L534, L563)."""
+    return KIND_EPIC[CARD_KIND[c]] != 0 and S[b]['card_revealed'][c] == 0
+
+
+@rules_jit
+def receive_choices(S, b, p, c):
+    """How many ways hero p may place the card c it received (PH_RECEIVED)."""
+    n = 1 if may_reveal(S, b, c) else 0
+    for t in range(NUM_TARGETS):
+        if target_legal(S, b, p, c, t):
+            n += 1
+    return n
+
+
+@rules_jit
+def place_received(S, b):
+    """L972: each hero that has just received cards chooses at once, card by
+    card, to equip or stow them -- the active hero first, then a swap
+    partner; a card with one place only (the backpack) goes there without a
+    decision. Then the action goes on: the commerce's next step, or its end."""
+    s = S[b]
+    me = active_hero(S, b)
+    for i in range(2):
+        q = me
+        if i == 1:
+            if s['trade_mode'] != TM_SWAP:
+                break
+            q = int(s['trade_partner'])
+        c = received_card(S, b, q)
+        while c >= 0:
+            if receive_choices(S, b, q, c) > 1:
+                return pose(S, b, PH_RECEIVED, q)
+            s['card_mark'][c] = 0                                # stowed: its only place
+            c = received_card(S, b, q)
+    if s['trade_mode'] == TM_COMMERCE:
+        return commerce_menu(S, b, me)
+    return end_trade(S, b)
+
+
+@rules_jit(inline=True)
+def mask_received(S, b, p, mask):
+    """Legal actions of PH_RECEIVED: A_TARGET + t for each position the card
+    may be equipped at (face up, L970) and T_BACKPACK (face down, L971);
+    A_CARD + c to reveal an Epic not yet revealed and keep it stowed (L534)."""
+    c = received_card(S, b, p)
+    for t in range(NUM_TARGETS):
+        if target_legal(S, b, p, c, t):
+            mask[A_TARGET + t] = 1
+    if may_reveal(S, b, c):
+        mask[A_CARD + c] = 1
+
+
+@rules_jit(inline=True)
+def act_received(S, b, p, a):
+    """PH_RECEIVED: equip the card (the cards it displaces go to the
+    backpack, L973; face up, so revealed), stow it, or reveal it and stow it."""
+    s = S[b]
+    c = received_card(S, b, p)
+    s['card_mark'][c] = 0
+    if a == A_CARD + c:
+        reveal_card(S, b, p, c)
+    else:
+        t = a - A_TARGET
+        equip_card(S, b, p, c, t)
+        if t != T_BACKPACK:
+            reveal_card(S, b, p, c)
+    return place_received(S, b)
+
+
+# ================================================================ Loot (L522-L534, L1232-L1252)
+@rules_jit
+def pile_size(S, b, pile):
+    """Cards in the pile (a Treasure Pile or a body)."""
+    s = S[b]
+    n = 0
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_SITE and s['card_owner'][c] == pile:
+            n += 1
+    return n
+
+
+@rules_jit
+def pile_card(S, b, pile, place):
+    """The card ``place`` cards from the top of the pile (0 the top); -1."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_SITE and s['card_owner'][c] == pile and s['card_slot'][c] == place:
+            return c
+    return -1
+
+
+@rules_jit
+def site_feature(S, b, pile, table):
+    """The Treasure Site ``pile`` has the feature of ``table`` (SITE_*) on the
+    side up of its Terrain Setup Card; a body has none."""
+    s = S[b]
+    if pile >= NUM_SITES:
+        return False
+    side = int(s['setup_side'][SITE_PACK[pile]])
+    return side >= 0 and table[pile, side] != 0
+
+
+@rules_jit
+def door_closed(S, b, pile):
+    """L1240: the Chamber's Massive Door is on its card's side up and not opened."""
+    return site_feature(S, b, pile, SITE_MASSIVE_DOOR) and S[b]['door_open'][pile] == 0
+
+
+@rules_jit
+def can_open_door(S, b, p):
+    """L1240: a Hero possessing the Skeleton Key (L1418), or 4 healthy Might
+    Cubes while no Monster is in its clearing, opens the Massive Door."""
+    s = S[b]
+    if possesses(S, b, p, SKELETON_KEY):
+        return True
+    return s['cubes'][p, 0, CUBE_MIGHT] >= 4 and monsters_in(S, b, int(s['hero_clearing'][p])) == 0
+
+
+@rules_jit
+def lootable(S, b, p, pile):
+    """Hero p may loot the pile now: it found the pile itself (L524), the
+    pile is in its clearing and holds a card or Gold, and no closed Massive
+    Door bars it, or p can open it (L1240)."""
+    s = S[b]
+    if not s['site_found'][p, pile] or s['site_clearing'][pile] != s['hero_clearing'][p]:
+        return False
+    if pile_size(S, b, pile) == 0 and s['site_gold'][pile] <= 0:
+        return False
+    return not door_closed(S, b, pile) or can_open_door(S, b, p)
+
+
+@rules_jit
+def loot_die(S, b):
+    """One Loot Die: its number, 0 for the grabby hand (L248)."""
+    return int(LOOT_FACE[roll(S, b, LOOT_FACE.shape[0])])
+
+
+@rules_jit(inline=True)
+def loot_action(S, b, p):
+    """Hero p takes the Loot Action (L522-L534), spending it; with more than
+    one pile it may loot in its clearing, it chooses one (PH_LOOT_PILE).
+    True if it posed a decision."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    s['trade_mode'] = TM_LOOT
+    n = 0
+    only = -1
+    for pile in range(NUM_PILES):
+        if lootable(S, b, p, pile):
+            n += 1
+            only = pile
+    if n > 1:
+        return pose(S, b, PH_LOOT_PILE, p)
+    return loot_treasure_site(S, b, p, only)
+
+
+@rules_jit(inline=True)
+def mask_loot_pile(S, b, p, mask):
+    """Legal actions of PH_LOOT_PILE: A_PILE + pile for each pile hero p may loot."""
+    for pile in range(NUM_PILES):
+        if lootable(S, b, p, pile):
+            mask[A_PILE + pile] = 1
+
+
+@rules_jit(inline=True)
+def act_loot_pile(S, b, p, a):
+    return loot_treasure_site(S, b, p, a - A_PILE)
+
+
+@rules_jit
+def loot_treasure_site(S, b, p, pile):
+    """L526-L530: roll the two Loot Dice. Only grabby hands: look at the top
+    three cards and keep one (PH_LOOT_KEEP). Otherwise the highest number is
+    the place from the top of the card taken; none if the pile is shorter.
+    The Catacombs' Labyrinth fails any loot with a die above the Hero's
+    Cunning (L1236); a closed Massive Door is opened by the looter who can
+    (L1240). A pile with Gold and no card left gives its Gold without a roll
+    (Interpretations)."""
+    s = S[b]
+    if door_closed(S, b, pile):
+        s['door_open'][pile] = 1                                 # L1240: opened, for every Hero from now on
+    n = pile_size(S, b, pile)
+    if n == 0:
+        s['gold'][p] += s['site_gold'][pile]
+        s['site_gold'][pile] = 0
+        return end_trade(S, b)
+    first = loot_die(S, b)
+    second = loot_die(S, b)
+    if first == 0 and second == 0:                               # L526: only grabby hands
+        if n == 1:
+            return take_from_pile(S, b, p, pile, 0)
+        s['trade_pile'] = pile
+        return pose(S, b, PH_LOOT_KEEP, p)
+    result = max(first, second)                                  # L528
+    if site_feature(S, b, pile, SITE_LABYRINTH) and result > hero_attribute(S, b, p, ATTR_CUNNING):
+        return end_trade(S, b)                                   # L1236: lost in the Labyrinth
+    if result > n:                                               # L530: the pile is shorter
+        return end_trade(S, b)
+    return take_from_pile(S, b, p, pile, result - 1)
+
+
+@rules_jit(inline=True)
+def mask_loot_keep(S, b, p, mask):
+    """Legal actions of PH_LOOT_KEEP: A_CARD + c for each of the pile's top
+    three cards (L526)."""
+    s = S[b]
+    pile = int(s['trade_pile'])
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_SITE and s['card_owner'][c] == pile and s['card_slot'][c] < 3:
+            mask[A_CARD + c] = 1
+
+
+@rules_jit(inline=True)
+def act_loot_keep(S, b, p, a):
+    """PH_LOOT_KEEP: keep that card; the other two go back in their order
+    (L526). A Backpack Special card among those seen turns face up where it
+    lies (L960)."""
+    s = S[b]
+    pile = int(s['trade_pile'])
+    kept = a - A_CARD
+    for c in range(NUM_CARDS):
+        if c != kept and s['card_where'][c] == CW_SITE and s['card_owner'][c] == pile \
+                and s['card_slot'][c] < 3 and KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
+            reveal_card(S, b, -1, c)
+    return take_from_pile(S, b, p, pile, int(s['card_slot'][kept]))
+
+
+@rules_jit
+def take_from_pile(S, b, p, pile, place):
+    """Hero p takes the card ``place`` from the top of the pile; the cards
+    below move up one place. A loot that takes a card takes the pile's Gold
+    too (L1244 "as if they had performed a successful Loot Action",
+    Interpretations). Then the Wraith may come (L1252)."""
+    s = S[b]
+    c = pile_card(S, b, pile, place)
+    for k in range(NUM_CARDS):
+        if s['card_where'][k] == CW_SITE and s['card_owner'][k] == pile and s['card_slot'][k] > place:
+            s['card_slot'][k] -= 1
+    s['gold'][p] += s['site_gold'][pile]
+    s['site_gold'][pile] = 0
+    receive_card(S, b, p, c)
+    wraith_watch(S, b, pile)
+    return place_received(S, b)
+
+
+@rules_jit
+def wraith_watch(S, b, pile):
+    """L1252, L1278: with the active Wraith on the card's side up, a loot at
+    the Shrine that takes a treasure rolls the Local Monster symbol die; the
+    Treasure Site Symbol summons the Shrine's Guardian (the Wraith) to it from
+    wherever it is, name side up; a killed Wraith stays dead. No other
+    Monster comes."""
+    s = S[b]
+    if not site_feature(S, b, pile, SITE_ACTIVE_WRAITH):
+        return
+    if BLACK_SYMBOL[roll(S, b, BLACK_SYMBOL.shape[0])] != SYM_SITE:
+        return
+    kind = int(SITE_GUARDIAN[pile])
+    for m in range(NUM_MONSTER_CHIPS):
+        if TRADE_CHIP_KIND[m] == kind and s['mon_clearing'][m] != MON_TAKEN:
+            s['mon_clearing'][m] = s['site_clearing'][pile]
+            s['mon_flipped'][m] = 0
+
+
+# ================================================================ Trade: with whom (L552-L557)
+@rules_jit
+def merchant_here(S, b, p, m):
+    """Merchant m's Civilization Token lies in hero p's clearing (L489, L557)."""
+    s = S[b]
+    for k in range(NUM_CIV_TOKENS):
+        if CIV_TOKEN_MERCHANT[k] == m and s['civ_token_where'][k] == TOK_PLACED \
+                and s['civ_token_clearing'][k] == s['hero_clearing'][p]:
+            return True
+    return False
+
+
+@rules_jit
+def doors_closed(S, b, p, m):
+    """L995: Merchant m has closed its doors to hero p for the rest of this turn."""
+    s = S[b]
+    return s['closed_turn'][p] == s['turn'] and (int(s['merchant_closed'][p]) >> m) & 1 != 0
+
+
+@rules_jit
+def has_looked(S, b, p, m):
+    """Hero p knows Merchant m's stock (L558)."""
+    return (int(S[b]['merchant_looked'][p]) >> m) & 1 != 0
+
+
+@rules_jit
+def trade_options(S, b, p, out):
+    """The things hero p's Trade Action may do now, as actions of
+    PH_TRADE_WITH, into ``out``; returns the count. Part 2 adds completing a
+    mission (L566), claiming a title (L567) and removing curses and spells
+    (L568) here."""
+    n = 0
+    for q in range(MAX_HEROES):
+        if swap_partner_ok(S, b, p, q):
+            out[n] = A_SEAT + q
+            n += 1
+    for m in range(NUM_MERCHANTS):
+        if merchant_here(S, b, p, m) and commerce_open(S, b, p, m, 0):
+            out[n] = A_MERCHANT + m
+            n += 1
+    return n
+
+
+@rules_jit(inline=True)
 def mask_loot_trade(S, b, p, mask):
     """Mark A_DO + DO_LOOT and A_DO + DO_TRADE in ``mask`` where hero p may
     take the Loot or the Trade Action now (called by ``actions.mask_action``)."""
-    return
+    for pile in range(NUM_PILES):
+        if lootable(S, b, p, pile):
+            mask[A_DO + DO_LOOT] = 1
+            break
+    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    if trade_options(S, b, p, out) > 0:
+        mask[A_DO + DO_TRADE] = 1
 
 
-@rules_jit
-def loot_action(S, b, p):
-    """Hero p takes the Loot Action (spends it). True if it posed a decision."""
-    return False
-
-
-@rules_jit
+@rules_jit(inline=True)
 def trade_action(S, b, p):
-    """Hero p takes the Trade Action (spends it). True if it posed a decision."""
+    """Hero p takes the Trade Action (L552-L554), spending it: one swap or one
+    commerce; with more than one to choose from it chooses (PH_TRADE_WITH).
+    True if it posed a decision."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    if trade_options(S, b, p, out) > 1:
+        return pose(S, b, PH_TRADE_WITH, p)
+    return trade_with(S, b, p, int(out[0]))
+
+
+@rules_jit(inline=True)
+def mask_trade_with(S, b, p, mask):
+    """Legal actions of PH_TRADE_WITH: A_SEAT + q for each hero p may swap
+    with, A_MERCHANT + m for each Merchant it may do commerce with."""
+    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    n = trade_options(S, b, p, out)
+    for i in range(n):
+        mask[out[i]] = 1
+
+
+@rules_jit(inline=True)
+def act_trade_with(S, b, p, a):
+    return trade_with(S, b, p, a)
+
+
+@rules_jit
+def trade_with(S, b, p, a):
+    """Start the swap with hero a - A_SEAT, or the commerce with Merchant a - A_MERCHANT."""
+    s = S[b]
+    if a < A_MERCHANT:
+        s['trade_mode'] = TM_SWAP
+        s['trade_partner'] = a - A_SEAT
+        s['swap_gold'] = 0
+        return pose(S, b, PH_SWAP_OFFER, p)
+    s['trade_mode'] = TM_COMMERCE
+    s['trade_merchant'] = a - A_MERCHANT
+    s['trade_steps'] = 0
+    return commerce_menu(S, b, p)
+
+
+# ================================================================ Swap (L556)
+@rules_jit
+def swap_partner_ok(S, b, p, q):
+    """L556: hero q is another unhidden, unblocked Hero in p's clearing, and
+    the two have something to swap."""
+    s = S[b]
+    if q == p or q >= s['num_players'] or s['hero_state'][q] != HS_ACTIVE:
+        return False
+    if s['hero_clearing'][q] != s['hero_clearing'][p] or (s['hero_status'][q] & (HST_HIDDEN | HST_BLOCKED)):
+        return False
+    if s['gold'][p] > 0 or s['gold'][q] > 0:
+        return True
+    for c in range(NUM_CARDS):
+        if card_swappable(S, b, p, q, c):
+            return True
+    for pile in range(NUM_PILES):
+        if pile_shareable(S, b, p, q, pile):
+            return True
+    for i in range(NUM_PATHS):
+        if path_shareable(S, b, p, q, i):
+            return True
     return False
+
+
+@rules_jit
+def card_swappable(S, b, p, q, c):
+    """Card c may go into p's swap with q: any Item or Treasure Card of p's,
+    or one of q's that p can see -- equipped, or Backpack Special, always
+    face up (L958, L960, L981: a backpack is hidden, so only its owner can
+    offer what is in it). Spells and Mission Cards are no cards here."""
+    s = S[b]
+    if s['card_where'][c] != CW_HERO or s['card_mark'][c] != 0 or s['card_slot'][c] == T_PENDING:
+        return False
+    if s['card_owner'][c] == p:
+        return True
+    return s['card_owner'][c] == q and (s['card_slot'][c] < T_BACKPACK or KIND_BACKPACK_SPECIAL[CARD_KIND[c]] != 0)
+
+
+@rules_jit
+def pile_shareable(S, b, p, q, pile):
+    """A pile on the map that one of p and q has found and the other has not
+    (a Treasure Site location, L556; a body is searched for like one, L805)."""
+    s = S[b]
+    return s['pile_deal'][pile] == 0 and s['site_clearing'][pile] >= 0 and \
+        s['site_found'][p, pile] != s['site_found'][q, pile]
+
+
+@rules_jit
+def path_shareable(S, b, p, q, i):
+    """A Hidden Path (``hidden_found`` index i) one of p and q has found and the other has not (L556)."""
+    s = S[b]
+    return s['path_deal'][i] == 0 and s['hidden_found'][p, i] != s['hidden_found'][q, i]
+
+
+@rules_jit(inline=True)
+def mask_swap_offer(S, b, p, mask):
+    """Legal actions of PH_SWAP_OFFER: A_CARD + c for each card that may
+    join the swap; A_GOLD + GOLD_* while the Gold goes one way and the giver
+    has it; A_PILE + pile and A_PATH + i for each site or Hidden Path known
+    to one of the two only; A_DO + DO_DONE to propose the swap as it stands."""
+    s = S[b]
+    q = int(s['trade_partner'])
+    for c in range(NUM_CARDS):
+        if card_swappable(S, b, p, q, c):
+            mask[A_CARD + c] = 1
+    g = int(s['swap_gold'])
+    for i in range(GOLD_STEP.shape[0]):
+        step = int(GOLD_STEP[i])
+        if step > 0 and g >= 0 and g + step <= s['gold'][p]:
+            mask[A_GOLD + i] = 1
+        if step < 0 and g <= 0 and -(g + step) <= s['gold'][q]:
+            mask[A_GOLD + i] = 1
+    for pile in range(NUM_PILES):
+        if pile_shareable(S, b, p, q, pile):
+            mask[A_PILE + pile] = 1
+    for i in range(NUM_PATHS):
+        if path_shareable(S, b, p, q, i):
+            mask[A_PATH + i] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_swap_offer(S, b, p, a):
+    """PH_SWAP_OFFER: put one more thing into the swap (nothing leaves it
+    again, so the offer always ends), or propose it: an empty swap ends the
+    Trade Action; any other is put to the partner (PH_SWAP_ANSWER)."""
+    s = S[b]
+    if a == A_DO + DO_DONE:
+        if swap_empty(S, b):
+            return end_trade(S, b)
+        return pose(S, b, PH_SWAP_ANSWER, int(s['trade_partner']))
+    if a >= A_CARD and a < A_CARD + NUM_CARDS:
+        s['card_mark'][a - A_CARD] = MARK_DEAL
+    elif a >= A_GOLD and a < A_GOLD + GOLD_STEP.shape[0]:
+        s['swap_gold'] += GOLD_STEP[a - A_GOLD]
+    elif a >= A_PILE and a < A_PILE + NUM_PILES:
+        s['pile_deal'][a - A_PILE] = 1
+    else:
+        s['path_deal'][a - A_PATH] = 1
+    return pose(S, b, PH_SWAP_OFFER, p)
+
+
+@rules_jit
+def swap_empty(S, b):
+    s = S[b]
+    if s['swap_gold'] != 0:
+        return False
+    for c in range(NUM_CARDS):
+        if s['card_mark'][c] == MARK_DEAL:
+            return False
+    for pile in range(NUM_PILES):
+        if s['pile_deal'][pile]:
+            return False
+    for i in range(NUM_PATHS):
+        if s['path_deal'][i]:
+            return False
+    return True
+
+
+@rules_jit(inline=True)
+def mask_swap_answer(S, b, p, mask):
+    """Legal actions of PH_SWAP_ANSWER: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
+    mask[A_ANSWER + ANSWER_ACCEPT] = 1
+    mask[A_ANSWER + ANSWER_REFUSE] = 1
+
+
+@rules_jit(inline=True)
+def act_swap_answer(S, b, p, a):
+    """PH_SWAP_ANSWER: the partner refuses (the Trade Action ends, spent) or
+    accepts, and the swap is made."""
+    if a == A_ANSWER + ANSWER_ACCEPT:
+        return swap_trade(S, b)
+    return end_trade(S, b)
+
+
+@rules_jit
+def swap_trade(S, b):
+    """L556: the swap accepted: the Gold and the cards change hands (each
+    receiver equips or stows its new cards at once, L972); a found site or
+    Hidden Path is shared, the giver keeping what it knows."""
+    s = S[b]
+    p = active_hero(S, b)
+    q = int(s['trade_partner'])
+    g = int(s['swap_gold'])
+    s['gold'][p] -= g
+    s['gold'][q] += g
+    for c in range(NUM_CARDS):
+        if s['card_mark'][c] == MARK_DEAL:
+            receive_card(S, b, q if s['card_owner'][c] == p else p, c)
+    for pile in range(NUM_PILES):
+        if s['pile_deal'][pile]:
+            s['site_found'][p, pile] = 1
+            s['site_found'][q, pile] = 1
+            s['pile_deal'][pile] = 0
+    for i in range(NUM_PATHS):
+        if s['path_deal'][i]:
+            s['hidden_found'][p, i] = 1
+            s['hidden_found'][q, i] = 1
+            s['path_deal'][i] = 0
+    return place_received(S, b)
+
+
+# ================================================================ Commerce (L557-L565) and haggling (L983-L999)
+@rules_jit
+def sellable(S, b, p, c):
+    """Hero p may sell card c: an item or treasure of its Hero Board (L559)
+    whose price is known (not a Spell Book or Scroll before part 2)."""
+    s = S[b]
+    return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_PENDING \
+        and KIND_PRICED[CARD_KIND[c]] != 0
+
+
+@rules_jit
+def repairable(S, b, p, c):
+    """Hero p's damaged armour c, whose repair price p can pay (L565)."""
+    s = S[b]
+    return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and armor_damaged(S, b, c) \
+        and KIND_REPAIR[CARD_KIND[c]] <= s['gold'][p]
+
+
+@rules_jit
+def buyable(S, b, p, m, c):
+    """Card c of Merchant m's stock that hero p could buy: it knows the stock
+    (a Hero picks the card it has seen, L558) and has Gold for at least its
+    base price, the least haggling can bring it to (L997)."""
+    s = S[b]
+    return s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and has_looked(S, b, p, m) \
+        and KIND_PRICED[CARD_KIND[c]] != 0 and KIND_PRICE[CARD_KIND[c]] <= s['gold'][p]
+
+
+@rules_jit
+def commerce_open(S, b, p, m, steps):
+    """Hero p has a commerce step left with Merchant m, ``steps`` (DONE_*)
+    being taken already: the Merchant's doors are open to it (L995) and it
+    may Look, Sell, Buy or Repair (L557: each once). Part 2 adds Take
+    Missions (L564) here."""
+    if doors_closed(S, b, p, m):
+        return False
+    if (steps & DONE_LOOK) == 0 and not has_looked(S, b, p, m):
+        return True
+    for c in range(NUM_CARDS):
+        if (steps & DONE_SELL) == 0 and sellable(S, b, p, c):
+            return True
+        if (steps & DONE_REPAIR) == 0 and repairable(S, b, p, c):
+            return True
+        if (steps & DONE_BUY) == 0 and buyable(S, b, p, m, c):
+            return True
+    return False
+
+
+@rules_jit
+def commerce_menu(S, b, p):
+    """Pose the commerce's next step, or end the Trade Action when none is left."""
+    s = S[b]
+    if commerce_open(S, b, p, int(s['trade_merchant']), int(s['trade_steps'])):
+        return pose(S, b, PH_COMMERCE, p)
+    return end_trade(S, b)
+
+
+@rules_jit(inline=True)
+def mask_commerce(S, b, p, mask):
+    """Legal actions of PH_COMMERCE: A_STEP + STEP_LOOK / STEP_SELL /
+    STEP_REPAIR for each step not taken yet that can be; A_CARD + c for each
+    stock card the hero may set apart to buy (the Buy step); A_DO + DO_DONE
+    ends the Trade Action."""
+    s = S[b]
+    m = int(s['trade_merchant'])
+    steps = int(s['trade_steps'])
+    if (steps & DONE_LOOK) == 0 and not has_looked(S, b, p, m):
+        mask[A_STEP + STEP_LOOK] = 1
+    for c in range(NUM_CARDS):
+        if (steps & DONE_SELL) == 0 and sellable(S, b, p, c):
+            mask[A_STEP + STEP_SELL] = 1
+        if (steps & DONE_REPAIR) == 0 and repairable(S, b, p, c):
+            mask[A_STEP + STEP_REPAIR] = 1
+        if (steps & DONE_BUY) == 0 and buyable(S, b, p, m, c):
+            mask[A_CARD + c] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_commerce(S, b, p, a):
+    """PH_COMMERCE: take that step."""
+    s = S[b]
+    m = int(s['trade_merchant'])
+    if a == A_DO + DO_DONE:
+        return end_trade(S, b)
+    if a == A_STEP + STEP_LOOK:
+        s['trade_steps'] |= DONE_LOOK
+        look_at_merchant(S, b, p, m)
+        return commerce_menu(S, b, p)
+    if a == A_STEP + STEP_SELL:
+        s['trade_steps'] |= DONE_SELL
+        return pose(S, b, PH_SELL, p)
+    if a == A_STEP + STEP_REPAIR:
+        s['trade_steps'] |= DONE_REPAIR
+        return pose(S, b, PH_REPAIR, p)
+    s['trade_steps'] |= DONE_BUY                                 # L985: the card is set apart
+    s['trade_card'] = a - A_CARD
+    s['trade_factor'] = BUY_FACTOR
+    return pose(S, b, PH_BUY, p)
+
+
+@rules_jit
+def look_at_merchant(S, b, p, m):
+    """L558: hero p looks at all the cards of Merchant m; it knows them from
+    now on (until cards it has not seen join them). A Backpack Special card
+    seen turns face up there (L960)."""
+    s = S[b]
+    s['merchant_looked'][p] = int(s['merchant_looked'][p]) | (1 << m)
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
+            reveal_card(S, b, -1, c)
+
+
+@rules_jit(inline=True)
+def mask_sell(S, b, p, mask):
+    """Legal actions of PH_SELL: A_CARD + c for each card hero p may sell;
+    A_DO + DO_DONE ends the selling."""
+    for c in range(NUM_CARDS):
+        if sellable(S, b, p, c):
+            mask[A_CARD + c] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_sell(S, b, p, a):
+    """PH_SELL: sell that card and go on selling while there is any to sell."""
+    if a == A_DO + DO_DONE:
+        return commerce_menu(S, b, p)
+    sell_card(S, b, p, int(S[b]['trade_merchant']), a - A_CARD)
+    for c in range(NUM_CARDS):
+        if sellable(S, b, p, c):
+            return pose(S, b, PH_SELL, p)
+    return commerce_menu(S, b, p)
+
+
+@rules_jit
+def sell_card(S, b, p, m, c):
+    """L559, L914: the Merchant pays the card's base price and puts it with
+    its stock, on sale at once. Heroes who knew that stock no longer know all
+    of it (the card joins face down); the seller knows what it sold."""
+    s = S[b]
+    s['gold'][p] += KIND_PRICE[CARD_KIND[c]]
+    s['card_where'][c] = CW_MERCHANT
+    s['card_owner'][c] = m
+    s['card_slot'][c] = -1
+    for q in range(MAX_HEROES):
+        if q != p:
+            s['merchant_looked'][q] = int(s['merchant_looked'][q]) & ~(1 << m)
+
+
+@rules_jit(inline=True)
+def mask_repair(S, b, p, mask):
+    """Legal actions of PH_REPAIR: A_CARD + c for each damaged armour card hero
+    p can pay to repair; A_DO + DO_DONE ends the repairs."""
+    for c in range(NUM_CARDS):
+        if repairable(S, b, p, c):
+            mask[A_CARD + c] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_repair(S, b, p, a):
+    """PH_REPAIR: repair that card and go on while another can be."""
+    if a == A_DO + DO_DONE:
+        return commerce_menu(S, b, p)
+    repair_armor(S, b, p, a - A_CARD)
+    for c in range(NUM_CARDS):
+        if repairable(S, b, p, c):
+            return pose(S, b, PH_REPAIR, p)
+    return commerce_menu(S, b, p)
+
+
+@rules_jit
+def repair_armor(S, b, p, c):
+    """L565: the Hero pays the repair price shown on the armour card (to the
+    pool) and its pink Status Cube is removed."""
+    s = S[b]
+    s['gold'][p] -= KIND_REPAIR[CARD_KIND[c]]
+    s['card_damaged'][c] = 0
+
+
+@rules_jit
+def buy_price(S, b, c, factor):
+    """What the Merchant asks for card c at ``factor`` times its base price
+    (3x, lowered by haggling, L560, L914, L997)."""
+    return factor * int(KIND_PRICE[CARD_KIND[c]])
+
+
+@rules_jit(inline=True)
+def mask_buy(S, b, p, mask):
+    """Legal actions of PH_BUY: A_STEP + STEP_PAY where hero p has the price;
+    A_STEP + STEP_HAGGLE while the price is above 1x (L997); A_DO + DO_DONE
+    to leave the card."""
+    s = S[b]
+    c = int(s['trade_card'])
+    factor = int(s['trade_factor'])
+    if buy_price(S, b, c, factor) <= s['gold'][p]:
+        mask[A_STEP + STEP_PAY] = 1
+    if factor > 1:
+        mask[A_STEP + STEP_HAGGLE] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_buy(S, b, p, a):
+    """PH_BUY: buy the card, haggle over it, or leave it (it goes back to the
+    Merchant, L999)."""
+    s = S[b]
+    if a == A_STEP + STEP_PAY:
+        return buy_card(S, b, p)
+    if a == A_STEP + STEP_HAGGLE:
+        return haggle(S, b, p)
+    s['trade_card'] = 0
+    s['trade_factor'] = 0
+    return commerce_menu(S, b, p)
+
+
+@rules_jit
+def buy_card(S, b, p):
+    """L560, L562: the Hero pays the price and takes the card, which it may
+    equip at once (PH_RECEIVED); a bought Epic not revealed this game may be
+    revealed for 1 LP and 5 Fame (L563)."""
+    s = S[b]
+    c = int(s['trade_card'])
+    s['gold'][p] -= buy_price(S, b, c, int(s['trade_factor']))
+    s['trade_card'] = 0
+    s['trade_factor'] = 0
+    receive_card(S, b, p, c)
+    return place_received(S, b)
+
+
+@rules_jit
+def haggle_number(S, b, p, m):
+    """L989: the icons of the attributes Merchant m respects on hero p's
+    Lineage and Class Cards (both attributes of a Merchant respecting two,
+    Interpretations). The Outlaw adjustment of L991 joins here with the
+    Outlaw Tokens (part 2); the number is never below 0."""
+    n = 0
+    for a in range(MERCHANT_RESPECT.shape[1]):
+        if MERCHANT_RESPECT[m, a]:
+            n += hero_attribute(S, b, p, a)
+    return max(n, 0)
+
+
+@rules_jit
+def haggle(S, b, p):
+    """L993-L997: roll the two Haggle Dice. A closed door on either fails and
+    shuts the Merchant's doors to the Hero until next turn: the Trade Action
+    ends. A highest number above the haggle number fails and ends the Trade
+    Action. Otherwise the price factor drops by one and the Hero may haggle
+    again. A card not bought goes back to the Merchant (L999)."""
+    s = S[b]
+    m = int(s['trade_merchant'])
+    door = False
+    high = 0
+    for _ in range(HAGGLE_DICE):
+        f = int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
+        if f == HAGGLE_DOOR:
+            door = True
+        elif f > high:
+            high = f
+    if door:
+        if s['closed_turn'][p] != s['turn']:
+            s['merchant_closed'][p] = 0
+            s['closed_turn'][p] = s['turn']
+        s['merchant_closed'][p] = int(s['merchant_closed'][p]) | (1 << m)
+        return end_trade(S, b)
+    if high > haggle_number(S, b, p, m):
+        return end_trade(S, b)
+    s['trade_factor'] -= 1
+    return pose(S, b, PH_BUY, p)

@@ -1,0 +1,330 @@
+"""A hand-written Dragons Down bot (``"dragons_down.heuristic"``, the game's
+``heuristic_agent``).
+
+It reads the position through the documented view
+(:mod:`dragongym.envs.dragons_down.view`) and the public fields of the
+record (its own hero, the realm, the chips on the map), never the other
+seats' face-down cards, the piles' order or the future dice.
+"""
+import numpy as np
+
+from dragongym.agents.base import Agent
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down import view as V
+from dragongym.envs.dragons_down.constants import (
+    CLASS_IDS, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, LINEAGE_IDS,
+    NUM_MONSTER_CHIPS, SB_LEGENDARY, T_BACKPACK,
+)
+
+LINEAGES = ("human", "dwarf", "halfling", "elf")
+"""Lineage preference: the sturdy ones first."""
+CLASSES = ("knight", "barbarian", "warrior", "archer", "rogue", "cleric", "druid", "sorcerer", "conjurer",
+           "enchanter", "illusionist", "warlock")
+"""Class preference: fighters first (magic comes with the next part of the game)."""
+LATE = 3
+"""Turns before the last in which the hero heads for civilization and retires."""
+
+
+class DragonsDownHeuristic(Agent):
+    """Plays Dragons Down like a careful adventurer, deciding per pending phase.
+
+    Strategy:
+
+    * **Hero**: a Human or Dwarf fighter (Knight, Barbarian, Warrior first).
+    * **Action phase**: rests when hurt (a wounded Heart, or two wounded
+      cubes); loots a found pile in its clearing; searches for a site it stands
+      on; explores where it can; otherwise walks toward the nearest clearing of
+      a tile it has not seen, or a site or body it knows of, avoiding clearings
+      with more monsters than it can face; in the last turns walks back to the
+      nearest Civilization Location and waits there to retire; sells what lies
+      in its backpack when at a Merchant.
+    * **Reactions**: hides from a block, and at the end of activation when the
+      monsters outnumber what it can beat.
+    * **Combat**: targets the monster with the least health (never a Native,
+      who would turn hostile); fills its weapon's might boxes, then splits
+      Speed between attack and maneuver; evades when outmatched; takes hits on
+      armour; wounds spare Speed and Magic Cubes before Might and Hearts.
+    * **Retirement**: retires late in the game, or in the Legendary race once
+      its Fame would bring it to 20 LP.
+    * Anything else: a uniformly random legal action.
+    """
+
+    name = "dragons_down.heuristic"
+    uses_state = True
+
+    def act(self, obs, mask, rng):
+        legal = np.flatnonzero(mask)
+        return int(rng.choice(legal))
+
+    def act_state(self, game, state, player, rng):
+        rec = state[0]
+        mask = game.mask_of(state)
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if len(legal) == 1:
+            return legal[0]
+        ph = int(rec["phase"])
+        choose = _PHASES.get(ph)
+        if choose is not None:
+            a = choose(rec, int(player), set(legal), rng)
+            if a is not None and a in legal:
+                return int(a)
+        return int(rng.choice(legal))
+
+
+# ---------------------------------------------------------------- helpers
+def _first(legal, candidates):
+    for a in candidates:
+        if a in legal:
+            return a
+    return None
+
+
+def _block(legal, base, size):
+    return [a for a in legal if base <= a < base + size]
+
+
+def strength(rec, p):
+    """A rough fighting value of p's hero: healthy Hearts, Might and Speed."""
+    return int(rec["hearts"][p, 0]) + int(rec["cubes"][p, 0, CUBE_MIGHT]) + int(rec["cubes"][p, 0, CUBE_SPEED])
+
+
+def threat(rec, c):
+    """How dangerous the monsters in clearing c look (their printed health)."""
+    total = 0
+    for m in np.flatnonzero(rec["mon_clearing"] == c):
+        total += int(R.FOE_HEALTH[m])
+    return total
+
+
+def outmatched(rec, p):
+    c = int(rec["hero_clearing"][p])
+    return c >= 0 and threat(rec, c) > strength(rec, p)
+
+
+def _last_turn(rec):
+    """The game's last turn (``rules/fate.py::last_turn``, read from the record)."""
+    if int(rec["sandbox"]) == SB_LEGENDARY and int(rec["num_players"]) > 1:
+        return int(rec["max_turns"])
+    return min(int(rec["max_turns"]), 30)
+
+
+def is_late(rec):
+    return int(rec["turn"]) >= _last_turn(rec) - LATE
+
+
+def civ_clearings(rec):
+    return {int(c) for c in rec["civ_clearing"] if int(c) >= 0}
+
+
+def step_toward(rec, p, goals, legal):
+    """The legal move (A_CLEARING + c) on a shortest path from p's clearing to
+    one of ``goals``, or None."""
+    start = int(rec["hero_clearing"][p])
+    if start < 0 or not goals:
+        return None
+    prev = {start: None}
+    frontier = [start]
+    found = None
+    while frontier and found is None:
+        nxt = []
+        for c in frontier:
+            for n in V.neighbours(rec, c, p):
+                if n not in prev:
+                    prev[n] = c
+                    if n in goals:
+                        found = n
+                        break
+                    nxt.append(n)
+            if found is not None:
+                break
+        frontier = nxt
+    if found is None:
+        return None
+    c = found
+    while prev[c] != start:
+        c = prev[c]
+    a = R.A_CLEARING + c
+    return a if a in legal else None
+
+
+# ---------------------------------------------------------------- set-up
+def choose_lineage(rec, p, legal, rng):
+    return _first(legal, [R.A_LINEAGE + LINEAGE_IDS.index(x) for x in LINEAGES])
+
+
+def choose_class(rec, p, legal, rng):
+    return _first(legal, [R.A_CLASS + CLASS_IDS.index(x) for x in CLASSES])
+
+
+def choose_side(rec, p, legal, rng):
+    return _first(legal, [R.A_SIDE])
+
+
+# ---------------------------------------------------------------- the action phase
+def choose_action(rec, p, legal, rng):
+    c = int(rec["hero_clearing"][p])
+    moves = _block(legal, R.A_CLEARING, R.A_DO - R.A_CLEARING)
+    if c < 0:                                                   # entering the map
+        return int(rng.choice(moves)) if moves else None
+    hurt = int(rec["hearts"][p, 1]) > 0 or sum(int(x) for x in rec["cubes"][p, 1]) >= 2
+    if hurt and not (is_late(rec) and c not in civ_clearings(rec)):
+        a = _first(legal, [R.A_DO + R.DO_LONG_REST, R.A_DO + R.DO_SHORT_REST, R.A_DO + R.DO_QUICK_REST])
+        if a is not None:
+            return a
+    if is_late(rec):
+        civ = civ_clearings(rec)
+        if c in civ:
+            return _first(legal, [R.A_DO + R.DO_TRADE, R.A_DO + R.DO_PASS]) \
+                if _has_spare_cards(rec, p) else R.A_DO + R.DO_PASS
+        a = step_toward(rec, p, civ, legal)
+        if a is not None:
+            return a
+    if R.A_DO + R.DO_LOOT in legal:
+        return R.A_DO + R.DO_LOOT
+    searches = _block(legal, R.A_SEARCH_SITE, R.A_TARGET - R.A_SEARCH_SITE)
+    if searches:
+        return searches[0]
+    if R.A_DO + R.DO_TRADE in legal and V.merchants_at(rec, c) and _has_spare_cards(rec, p):
+        return R.A_DO + R.DO_TRADE
+    explores = _block(legal, R.A_EXPLORE, 6)
+    if explores and not outmatched(rec, p):
+        return int(rng.choice(explores))
+    safe = [a for a in moves if threat(rec, a - R.A_CLEARING) <= strength(rec, p)]
+    goals = set()
+    for t in V.placed_tiles(rec):
+        if not int(rec["tile_revealed"][t]):
+            goals.update(t * CLEARINGS_PER_TILE + k for k in range(CLEARINGS_PER_TILE))
+    for pile in range(len(rec["site_clearing"])):
+        sc = int(rec["site_clearing"][pile])
+        if sc >= 0 and sc != c and (not int(rec["site_found"][p, pile]) or V.pile_size(rec, pile) > 0):
+            goals.add(sc)
+    a = step_toward(rec, p, goals, set(safe))
+    if a is not None:
+        return a
+    if safe:
+        return int(rng.choice(safe))
+    return _first(legal, [R.A_DO + R.DO_PASS])
+
+
+def _has_spare_cards(rec, p):
+    """p has cards face down in its backpack (worth selling)."""
+    return bool(((rec["card_where"] == CW_HERO) & (rec["card_owner"] == p) & (rec["card_slot"] == T_BACKPACK)).any())
+
+
+def choose_heal(rec, p, legal, rng):
+    return _first(legal, [R.A_HEAL + R.HEAL_HEART, R.A_HEAL + CUBE_MIGHT, R.A_HEAL + CUBE_SPEED])
+
+
+def choose_hide(rec, p, legal, rng):
+    return R.A_DO + (R.DO_HIDE if outmatched(rec, p) else R.DO_STAY)
+
+
+def choose_block(rec, p, legal, rng):
+    return R.A_DO + R.DO_HIDE
+
+
+def choose_equip(rec, p, legal, rng):
+    """Equip a card just gained where it may go (not the backpack)."""
+    targets = [a for a in _block(legal, R.A_TARGET, R.NUM_TARGETS) if a != R.A_TARGET + T_BACKPACK]
+    if targets:
+        return targets[0]
+    reveal = _block(legal, R.A_CARD, len(rec["card_where"]))
+    return reveal[0] if reveal else R.A_TARGET + T_BACKPACK
+
+
+def choose_done(rec, p, legal, rng):
+    return _first(legal, [R.A_DO + R.DO_DONE, R.A_DO + R.DO_STAY, R.A_DO + R.DO_PASS])
+
+
+def choose_enter(rec, p, legal, rng):
+    moves = _block(legal, R.A_CLEARING, R.A_DO - R.A_CLEARING)
+    return moves[0] if moves else None
+
+
+def choose_retire(rec, p, legal, rng):
+    lp = int(rec["lp"][p]) + int(rec["fame"][p]) // 10
+    if is_late(rec) or (int(rec["sandbox"]) == SB_LEGENDARY and lp >= 20):
+        return R.A_DO + R.DO_RETIRE
+    return R.A_DO + R.DO_STAY
+
+
+# ---------------------------------------------------------------- loot and trade
+def choose_keep(rec, p, legal, rng):
+    cards = _block(legal, R.A_CARD, len(rec["card_where"]))
+    return max(cards, key=lambda a: int(R.KIND_PRICE[R.CARD_KIND[a - R.A_CARD]])) if cards else None
+
+
+def choose_trade_with(rec, p, legal, rng):
+    return _first(legal, _block(legal, R.A_MERCHANT, R.NUM_MERCHANTS))
+
+
+def choose_commerce(rec, p, legal, rng):
+    if R.A_STEP + R.STEP_SELL in legal and _has_spare_cards(rec, p):
+        return R.A_STEP + R.STEP_SELL
+    return R.A_DO + R.DO_DONE
+
+
+def choose_sell(rec, p, legal, rng):
+    for a in _block(legal, R.A_CARD, len(rec["card_where"])):
+        if int(rec["card_slot"][a - R.A_CARD]) == T_BACKPACK:
+            return a
+    return R.A_DO + R.DO_DONE
+
+
+def choose_answer(rec, p, legal, rng):
+    return R.A_ANSWER + R.ANSWER_REFUSE
+
+
+# ---------------------------------------------------------------- combat
+def choose_unhide(rec, p, legal, rng):
+    return R.A_DO + (R.DO_STAY if outmatched(rec, p) else R.DO_UNHIDE)
+
+
+def choose_evade(rec, p, legal, rng):
+    if outmatched(rec, p):
+        moves = _block(legal, R.A_CLEARING, R.A_DO - R.A_CLEARING)
+        if moves:
+            return moves[0]
+    return R.A_DO + R.DO_STAY
+
+
+def choose_target(rec, p, legal, rng):
+    foes = [a for a in _block(legal, R.A_FOE, R.NUM_FOES) if a - R.A_FOE < NUM_MONSTER_CHIPS]
+    if not foes:
+        return _first(legal, [R.A_DO + R.DO_PASS])
+    return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a))
+
+
+def choose_tactics(rec, p, legal, rng):
+    might = R.A_BOX + R.BOX_MIGHT
+    if might in legal:
+        return might
+    speed = [a for a in (R.A_BOX + R.BOX_ATTACK, R.A_BOX + R.BOX_MANEUVER) if a in legal]
+    if speed:
+        return int(rng.choice(speed))
+    return _first(legal, [R.A_DO + R.DO_DONE])
+
+
+def choose_armor(rec, p, legal, rng):
+    cards = _block(legal, R.A_CARD, len(rec["card_where"]))
+    return cards[0] if cards else None
+
+
+def choose_wound(rec, p, legal, rng):
+    order = [R.A_HEAL + CUBE_SPEED] + [R.A_HEAL + CUBE_MAGIC + k for k in range(R.HEAL_HEART - CUBE_MAGIC)] + \
+        [R.A_BOX + R.BOX_MANEUVER, R.A_BOX + R.BOX_ATTACK, R.A_HEAL + CUBE_MIGHT, R.A_BOX + R.BOX_MIGHT,
+         R.A_HEAL + R.HEAL_HEART]
+    return _first(legal, order)
+
+
+_PHASES = {
+    R.PH_LINEAGE: choose_lineage, R.PH_CLASS: choose_class, R.PH_LINEAGE_SIDE: choose_side,
+    R.PH_CLASS_SIDE: choose_side, R.PH_ACTION: choose_action, R.PH_HEAL: choose_heal,
+    R.PH_HIDE: choose_hide, R.PH_BLOCK: choose_block, R.PH_GAINED: choose_equip, R.PH_ALERT: choose_done,
+    R.PH_EXPLORE_ENTER: choose_enter, R.PH_RETIRE: choose_retire,
+    R.PH_RECEIVED: choose_equip, R.PH_LOOT_KEEP: choose_keep, R.PH_TRADE_WITH: choose_trade_with,
+    R.PH_COMMERCE: choose_commerce, R.PH_SELL: choose_sell, R.PH_SWAP_OFFER: choose_done,
+    R.PH_SWAP_ANSWER: choose_answer, R.PH_BUY: choose_done, R.PH_UNHIDE: choose_unhide,
+    R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_TACTICS: choose_tactics,
+    R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
+}

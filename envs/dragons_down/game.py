@@ -1,0 +1,882 @@
+"""Dragons Down: heroes explore a tile-built realm, 1 to 6 seats
+(``dragongym.make("dragons_down", num_players=3, sandbox="explore_the_realm")``).
+
+The rules core is the ``rules`` package (numba, one module per part of the
+rulebook; ``envs/README.md``), the state record ``state.py``, the
+observations ``observe.py``, the one compiled entry point ``kernel.py``; the
+realm's tiles, monsters, cards and tokens are data files in ``data/``
+(substitutes, ``SUBSTITUTES.md``); ``RULES.md`` maps every rule to its code
+and test.
+
+Spaces
+------
+Action ``Discrete(A)``, ``A = rules.NUM_ACTIONS``, in blocks whose meaning
+the pending decision (``phase``) gives; ``ACTION_LAYOUT`` lists them as the
+rules define them (``rules/base.py``, the ``A_*`` offsets), and grows with
+the rules:
+
+==================  ==========================================================
+``tile``            a dealt Map Tile to place next (Open Realm, L109)
+``spot``            beside placed tile u in direction d: where it goes
+``turn``            side and turn of a tile being placed or explored
+``lineage``         a Lineage Card; ``class`` a Class Card; ``side`` its side
+``cube``            the colour a multi-colour Action Cube is taken as (L200)
+``clearing``        a clearing (indexes the ``realm`` graph): move, enter, start
+``do``              Pass, Sneak, Make Noise, the rests, Hide, stay, Alert, done,
+                    Loot, Trade, Retire
+``heal``            the wounded cube (or Heart) a rest heals next (L550)
+``search``          Search for Hidden Path h of the hero's tile;
+                    ``search_site`` for a Treasure Site (or body) in its clearing
+``target``          where the card being equipped goes (T_BACKPACK stows it)
+``card``            a card to equip or unequip during an Alert Action
+``explore``         Explore toward a map direction (L583)
+``pile``            a pile (a Treasure Site, then each seat's body): loot it,
+                    share it in a swap (L524, L556)
+``seat``            the partner of a swap; ``merchant`` a Merchant to trade with;
+                    ``gold`` Gold into a swap; ``path`` a Hidden Path shared;
+                    ``step`` look, sell, repair, pay, haggle; ``answer`` refuse /
+                    accept a swap (L552-L565)
+``foe``             a foe to target (Monster chip f, then the Natives, L709);
+                    ``box`` a box of Hero Tactics (L714-L718)
+==================  ==========================================================
+
+Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
+from the observing seat (rotated to seat 0): the ``realm`` graph (one node per
+clearing, with its ``paths`` neighbour block), ``heroes``, ``tiles``,
+``foes`` (in the observer's clearing), ``piles``, ``merchants`` and ``cards``
+entity blocks, and flat blocks (``observe.py`` says what each column means,
+and what is hidden).
+
+Outcome: the rules rank the seats at the end (rules/fate.py): by the Legend
+Points of each seat's best hero, ties broken by Fame, Epic Treasures,
+Treasures, Gold (L121); in the Legendary race the first to retire with 20 LP
+ranks first (L166); a lone hero wins or loses (L168). ``score`` is the LP.
+Rewards are 0 every step and the rank's position value at the end. A game
+cut short by ``max_turns`` before its rules end it (30 turns, L117, L162; the
+Legendary race has none) is truncated: a draw (solo: lost).
+
+Decisions with a single legal action are taken by the core (``auto_single``).
+
+Version history: v1 first release (part 1 of the rules: the realm, heroes,
+the action phase, Loot and Trade, monster activation, combat, the fate of
+heroes; magic, missions and spells are part 2).
+"""
+# jitcache: no compiled code
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dragongym.envs.core.config import ConfigError, build_config
+from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
+from . import data as D
+from . import kernel as K
+from . import observe as O
+from . import rules as R
+from . import view as V
+from .constants import (
+    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, MAX_CARD_CUBES, MAX_HEROES,
+    MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM,
+    T_BACKPACK, TW_HAND,
+)
+from .state import STATE_DTYPE
+
+PHASE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("PH_") and isinstance(v, int)
+               and k != "PH_NONE"}
+PHASE_NAMES[R.PH_NONE] = "none"
+STAGE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("ST_") and isinstance(v, int)}
+ERRORS = {R.E_RANGE: "action outside 0..A-1", R.E_ILLEGAL: "not a legal action in this position",
+          R.E_OVER: "the game is over"}
+
+LEGENDARY_MAPS = ("open_realm", "explore_the_realm")
+"""The map rules the Legendary sandbox may use (L151-L153)."""
+
+SETUP_DECISIONS_PER_TILE = 3
+"""Choose a dealt tile, its spot, its side and turn (L109)."""
+DECISIONS_PER_HERO = 4 + 2 * MAX_CARD_CUBES
+"""Lineage, side, class, side, and the colour of every printed cube (L198-L200)."""
+DECISIONS_PER_HERO_TURN = 60
+"""A bound on one hero's decisions in one turn, on average over a game: four
+actions with their follow-ups (a rest's heals, Hide reactions, cards gained
+and placed, Loot and Trade's steps) and its part in the battle phase.
+Measured: uniformly random play averages 12-13 a hero-turn, at most 23.5 over
+a game (64 games of each sandbox and hero count, 2 to 12 turns). The Alert
+Action's equipping can be repeated at will (and so can Adjust Equipment's):
+an agent that loops there could exceed it."""
+
+
+def _packs_check(value):
+    return "" if len(value) else "at least one Terrain Pack must be in play (L178)"
+
+
+def _random_heroes_check(value):
+    return ("heroes dealt at random need a switch in the rules core that it does not have yet; "
+            "only False is allowed") if value else ""
+
+
+@dataclass(frozen=True)
+class DragonsDownConfig:
+    """Options of a Dragons Down game.
+
+    Attributes:
+        num_players: heroes in play at once, 1 (solo) to 6 (L161-L168); the
+            seats. ``num_heroes`` is accepted as its other name.
+        sandbox: ``"open_realm"`` (the map built before play, L105-L121),
+            ``"explore_the_realm"`` (built during play from a stack around a
+            civilization tile, L123-L143) or ``"legendary"`` (the race to
+            retire with 20 Legend Points, L147-L168).
+        terrain_packs: the Terrain Packs in play (L178), any non-empty
+            combination of ``"cruel_caves"``, ``"malevolent_mountains"`` and
+            ``"wicked_woods"``; all three by default.
+        max_turns: the game ends after this many turns, truncated (the
+            truncation option); the rules themselves end Open Realm, Explore
+            the Realm and solo Legendary games after 30 turns (L117, L162),
+            so only the multi-player Legendary race plays past 30.
+        legendary_map: the map rules of the Legendary sandbox, ``"open_realm"``
+            or ``"explore_the_realm"`` (L151-L153); the other sandboxes have
+            their own and ignore it.
+        random_heroes: deal each seat a random Lineage and Class Card instead
+            of letting it choose (not available yet: the rules core has no
+            switch for it).
+        auto_single: the core applies a decision that has exactly one legal
+            action instead of asking (no information is lost). Set False to
+            see every decision.
+    """
+
+    num_players: int = field(default=2, metadata={"range": (1, MAX_HEROES)})
+    sandbox: str = field(default="open_realm", metadata={"choices": SANDBOXES})
+    terrain_packs: tuple = field(default=tuple(D.PACKS),
+                                 metadata={"subset_of": tuple(D.PACKS), "check": _packs_check})
+    max_turns: int = field(default=30, metadata={"range": (1, 1000)})
+    legendary_map: str = field(default="open_realm", metadata={"choices": LEGENDARY_MAPS})
+    random_heroes: bool = field(default=False, metadata={"check": _random_heroes_check})
+    auto_single: bool = True
+
+
+def _config(config, with_obs=False):
+    """``kernel.run_batch``'s int64 settings (indexes ``kernel.CFG_*``)."""
+    out = np.zeros(K.CONFIG_SIZE, dtype=np.int64)
+    if config is not None:
+        out[K.CFG_PLAYERS] = config.num_players
+        out[K.CFG_SANDBOX] = SANDBOXES.index(config.sandbox)
+        out[K.CFG_PACKS] = sum(1 << D.PACKS.index(p) for p in config.terrain_packs)
+        out[K.CFG_MAX_TURNS] = config.max_turns
+        out[K.CFG_LEGENDARY_MAP] = SB_EXPLORE if config.legendary_map == "explore_the_realm" else SB_OPEN_REALM
+        out[K.CFG_AUTO_SINGLE] = 1 if config.auto_single else 0
+    out[K.CFG_WITH_OBS] = 1 if with_obs else 0
+    return out
+
+
+# one-element stand-ins for the arguments an op does not use, with the dtypes
+# and dimensions of the real ones: the kernel keeps one compiled signature
+_NO = {"seeds": np.zeros(1, dtype=np.uint64), "actions": np.zeros(1, dtype=np.int32),
+       "errors": np.zeros(1, dtype=np.int8), "masks": np.zeros((1, R.NUM_ACTIONS), dtype=np.int8),
+       "counts": np.zeros(1, dtype=np.int64), "players": np.zeros(1, dtype=np.int8),
+       "obs": np.zeros((1, O.OBS_SIZE), dtype=np.float32), "config": _config(None)}
+
+
+def _run(op, states, **arrays):
+    """Call ``kernel.run_batch(op, ...)`` with ``arrays`` (the rest dummies).
+
+    Each array is handed over in the kernel's dtype; one that is not (an int64
+    action batch, a bool mask buffer) is converted, and an output so converted
+    is copied back after the call, so callers may pass any numeric arrays
+    without a second compiled signature of the kernel."""
+    args, back = [], []
+    for name, dummy in _NO.items():
+        given = arrays.get(name)
+        if given is None:
+            args.append(dummy)
+            continue
+        arr = np.ascontiguousarray(given, dtype=dummy.dtype)
+        if arr is not given and name in ("errors", "masks", "counts", "obs"):
+            back.append((given, arr))
+        args.append(arr)
+    K.run_batch(op, states, *args)
+    for given, arr in back:
+        given[...] = arr
+
+
+_POOLS = {}
+
+
+def _over_threads(n, run, threads=None):
+    """Call ``run(lo, hi)`` on ``threads`` (default ``numba.get_num_threads()``)
+    contiguous slices of ``0..n`` at once, from a thread pool kept per thread
+    count (the kernel releases the GIL); re-raises the first error of any slice."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+    if threads is None:
+        threads = int(numba.get_num_threads())
+    threads = max(1, min(int(threads), n))
+    if threads == 1:
+        run(0, n)
+        return
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dragons-down-vec")
+    bounds = [n * k // threads for k in range(threads + 1)]
+    for future in [pool.submit(run, bounds[k], bounds[k + 1]) for k in range(threads)]:
+        future.result()
+
+
+# ------------------------------------------------------------------ spec layouts
+_OBS_DOCS = {
+    "realm": "one node per clearing (tile * 6 + k): placed, type, tile, tokens, Civilization Location, "
+             "Natives, Merchants, Treasure Sites and piles, monsters, heroes by rel seat, Hidden Paths "
+             "known and not, combat (observe.R_*)",
+    "paths": "the clearings joined to each clearing by a path the observer may use (printed, across "
+             "tile edges, the Hidden Paths it discovered); -1 padding",
+    "heroes": "one row per rel seat: the Hero Board as the table sees it (observe.H_*)",
+    "tiles": "one row per Map Tile: in play, where, position, turn, side, pack (observe.T_*)",
+    "foes": "the Monster and Native chips in the observer's clearing (observe.F_*)",
+    "piles": "one row per Treasure Site, then per seat's body (observe.P_*)",
+    "merchants": "one row per Merchant (observe.V_*)",
+    "cards": "the observer's cards, the others' face-up ones, the stock and pile cards it may see (observe.C_*)",
+}
+_ENTITY_VALID = {"heroes": O.H_VALID, "tiles": O.T_VALID, "foes": O.F_VALID, "cards": O.C_VALID,
+                 "piles": O.P_VALID, "merchants": O.V_VALID}
+
+
+def _obs_block(name, offset, shape):
+    doc = _OBS_DOCS.get(name, "")
+    if name == "realm":
+        return ObsBlock(offset, shape, kind="graph", neighbours="paths", doc=doc)
+    if name == "paths":
+        return ObsBlock(offset, shape, kind="neighbours", of="realm", doc=doc)
+    if name in _ENTITY_VALID:
+        return ObsBlock(offset, shape, kind="entities", valid_column=_ENTITY_VALID[name], doc=doc)
+    return ObsBlock(offset, shape, kind="flat", doc=doc)
+
+
+OBS_LAYOUT = {name: _obs_block(name, offset, shape) for name, (offset, shape) in O.LAYOUT.items()}
+
+_ACTION_DOCS = {
+    "tile": "a dealt Map Tile to place next (L109)", "spot": "beside placed tile u in direction d (u * 6 + d)",
+    "turn": "side * 6 + turn of the tile being placed or explored", "lineage": "a Lineage Card (L198)",
+    "class": "a Class Card (L198)", "side": "side 1 / 2 of the card just chosen",
+    "cube": "the CUBE_* kind a multi-colour cube is taken as (L200)",
+    "clearing": "a clearing: move, enter the map, start there", "do": "an action or reaction (rules.DO_*)",
+    "heal": "the wounded cube kind (or a Heart, last) a rest heals (L550)",
+    "search": "Search for Hidden Path h of the hero's tile (L507)",
+    "search_site": "Search for a Treasure Site or a body in the clearing (L508, L805)",
+    "target": "where the card being equipped goes (T_*; T_BACKPACK stows it)",
+    "card": "a card (instance) to equip or unequip (L463)", "explore": "Explore toward direction d (L583)",
+    "trade": "Loot and Trade (rules/trade.py)", "combat": "combat (rules/combat.py)",
+}
+_ACTION_DOCS.update({
+    "pile": "a pile (Treasure Site, then bodies): loot it, or share it in a swap (L524, L556)",
+    "seat": "a hero: the partner of a swap (L556)", "merchant": "a Merchant to do commerce with (L557)",
+    "gold": "Gold put into a swap: give 1, give 5, take 1, take 5 (L556)",
+    "path": "a Hidden Path ((tile * 2 + side) * H + h), shared in a swap (L556)",
+    "step": "a step of commerce: look, sell, repair, pay, haggle (L557-L565)",
+    "answer": "the partner's answer to a proposed swap: refuse, accept",
+    "foe": "a foe: Monster chip f, then the Native chips (L709)",
+    "box": "a box of Hero Tactics: might, attack, maneuver (L714-L718)",
+})
+_ACTION_INDEXES = {"tile": "tiles", "clearing": "realm", "pile": "piles", "merchant": "merchants"}
+
+
+def action_blocks():
+    """``[(name, offset, size)]`` of the action space, in order: every ``A_*``
+    offset the rules define (``*_END`` marks excluded), each block running to
+    the next offset, the last to ``NUM_ACTIONS``; a block of size 0 (a part
+    not landed yet) is left out. Where two offsets coincide the specific name
+    wins over a part's ``*_BASE``."""
+    starts = {}
+    for key, value in vars(R).items():
+        if not key.startswith("A_") or key.endswith("_END") or not isinstance(value, int):
+            continue
+        name = key[2:].lower()
+        base = name.endswith("_base")
+        name = name[:-5] if base else name
+        if value not in starts or starts[value][1]:
+            starts[value] = (name, base)
+    offsets = sorted(starts)
+    out = []
+    for i, off in enumerate(offsets):
+        stop = offsets[i + 1] if i + 1 < len(offsets) else R.NUM_ACTIONS
+        if stop > off:
+            out.append((starts[off][0], off, stop - off))
+    return out
+
+
+ACTION_BLOCKS = action_blocks()
+BLOCK_OF_ACTION = np.zeros(R.NUM_ACTIONS, dtype=np.int64)
+for _i, (_name, _off, _size) in enumerate(ACTION_BLOCKS):
+    BLOCK_OF_ACTION[_off:_off + _size] = _i
+
+
+def _indexes(name, size):
+    """The observation block whose rows the action block ``name`` indexes, if
+    it has one row per action."""
+    target = _ACTION_INDEXES.get(name, "")
+    return target if target and O.LAYOUT[target][1][0] == size else ""
+
+
+ACTION_LAYOUT = {name: ActionBlock(off, size, indexes=_indexes(name, size), doc=_ACTION_DOCS.get(name, ""))
+                 for name, off, size in ACTION_BLOCKS}
+"""The action blocks (see :func:`action_blocks`); ``tile`` indexes the
+``tiles`` rows and ``clearing`` the ``realm`` nodes."""
+
+
+class DragonsDown(Game):
+    """The Dragons Down rules core behind the generic adapters."""
+
+    name = "dragons_down"
+    version = 1
+    dtype = STATE_DTYPE
+    config_cls = DragonsDownConfig
+    obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
+    heuristic_agent = None
+    truncation_option = "max_turns"
+    tie_breaks = "fame, then epic treasures, treasures, gold"
+    bench_options = {"num_players": 2, "max_turns": 8}
+    # measured: 118 s for the kernel from an empty cache, 2 cores
+    compile_minutes = 2
+
+    # ------------------------------------------------------------ configuration
+    def make_config(self, **options):
+        """Validate the options (see :class:`DragonsDownConfig`); ``num_heroes``
+        is another name of ``num_players``."""
+        if "num_heroes" in options:
+            heroes = options.pop("num_heroes")
+            seats = options.get("num_players")
+            if heroes is not None and seats is not None and heroes != seats:
+                raise ConfigError(f"{self.name}: options num_heroes ({heroes!r}) and num_players ({seats!r}) "
+                                  "name the same thing and disagree")
+            if heroes is not None:
+                try:
+                    return build_config(self.name, self.config_cls, {**options, "num_players": heroes})
+                except ConfigError as err:
+                    raise ConfigError(str(err).replace("option num_players", "option num_heroes")) from None
+        return build_config(self.name, self.config_cls, options)
+
+    def spec_for(self, config):
+        """Seats ``player_0 .. player_{n-1}`` for ``config.num_players`` heroes;
+        the game ends after ``config.max_turns`` turns. A lone hero is a solo
+        game (ranked 1 if it met the victory condition, else 2)."""
+        n = int(config.num_players)
+        decisions = SETUP_DECISIONS_PER_TILE * NUM_TILES + DECISIONS_PER_HERO * n \
+            + DECISIONS_PER_HERO_TURN * n * int(config.max_turns)
+        return GameSpec(
+            name=self.name, version=self.version, roles=player_names(n),
+            num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT,
+            action_layout=ACTION_LAYOUT, max_decisions=decisions,
+            turn_limit=int(config.max_turns), turn_unit="turns", chance=True,
+            hidden_information=True, utility="solo" if n == 1 else "zero_sum",
+            score_name="legend points", config=config)
+
+    def turns_played(self, state):
+        """Turns started (``max_turns`` counts them)."""
+        return int(state[0]["turn"])
+
+    def test_configs(self):
+        """Every sandbox with 1, 2, 4 and 6 heroes (all packs), and two pack
+        subsets; the Legendary sandbox on both map rules."""
+        out = []
+        for sandbox in SANDBOXES:
+            for n in (1, 2, 4, 6):
+                out.append({"num_players": n, "sandbox": sandbox})
+        out.append({"num_players": 2, "sandbox": "open_realm", "terrain_packs": ("cruel_caves",)})
+        out.append({"num_players": 3, "sandbox": "explore_the_realm",
+                    "terrain_packs": ("malevolent_mountains", "wicked_woods")})
+        out.append({"num_players": 2, "sandbox": "legendary", "legendary_map": "explore_the_realm"})
+        return out
+
+    # ------------------------------------------------------------ soundness
+    def check_state(self, state):
+        """``""`` if ``state`` (a 1-record array) is a sound Dragons Down
+        position, else what is wrong (see ``Game.check_state``). In order: the
+        common fields; every field in range and the rules' invariants
+        (``soundness.record_problem``), so that the compiled check after it
+        cannot read outside an array; a running game has a legal action."""
+        problem = check_common_fields(state, self.dtype)
+        if problem:
+            return problem
+        from .soundness import record_problem
+        problem = record_problem(state)
+        if problem:
+            return problem
+        if int(state[0]["status"]) == 0 and not self.mask_of(state).any():
+            return "the running game has no legal action"
+        return ""
+
+    def hidden_variants(self, state, seat, rng, count=4):
+        """Positions that differ only in what ``seat`` cannot know (see
+        :meth:`determinize`)."""
+        out = []
+        for _ in range(count):
+            v = state.copy()
+            self.determinize(v, seat, rng)
+            out.append(v)
+        return out
+
+    def determinize(self, state, player, rng):
+        """Resample what seat ``player`` cannot know (see ``Game.determinize``):
+
+        * the cards it cannot see -- the decks, the other heroes' face-down
+          cards (backpack, a card just gained), the Treasure Piles, the
+          Merchants' stock it has not looked at -- are dealt anew among those
+          same places, each place keeping a card of the deck it holds (an
+          item, a treasure, a deep treasure: their backs differ), so every
+          count the seat sees stays; a Backpack Special card never goes face
+          down into another hero's backpack (it would be face up, L960); a
+          card some other fact pins (the one being equipped, a card once
+          shown, damaged, in a swap) stays;
+        * the order of the tile stack (Explore the Realm);
+        * the RNG stream (every future die, draw and token).
+
+        The other heroes' secret Hero Tactics (``placed``, CF_THROWS, while
+        combat is in CS_TACTICS) are kept as they are: a consistent position,
+        though not resampled among the placements open to them.
+        """
+        rec = state[0]
+        _deal_hidden_cards(rec, int(player), rng)
+        m = int(rec["stack_len"])
+        if m > 1:
+            rec["tile_stack"][:m] = rec["tile_stack"][:m][rng.permutation(m)]
+        Game.determinize(self, state, player, rng)
+
+    # ------------------------------------------------------------ the batched calls
+    def reset(self, states, seeds, config):
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        if seeds.shape != states.shape:
+            raise ValueError(f"dragons_down: {len(seeds)} seeds for {len(states)} games")
+        _run(K.OP_RESET, states, seeds=seeds, config=_config(config))
+
+    def step(self, states, actions, errors, parallel=False):
+        _run(K.OP_STEP, states, actions=actions, errors=errors)
+
+    def legal_mask(self, states, masks):
+        _run(K.OP_MASK, states, masks=masks)
+
+    def observe(self, states, players, obs, parallel=False):
+        _run(K.OP_OBSERVE, states, players=players, obs=obs)
+
+    def error_message(self, code):
+        return ERRORS.get(int(code), f"error {int(code)}")
+
+    def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
+        """Fused check + apply + next mask (+ observation) in one compiled pass
+        (``kernel.OP_VEC_STEP``; see :meth:`dragongym.envs.core.game.Game.vec_step`),
+        on slices of the batch from threads when ``parallel``."""
+        config = _config(None, with_obs=obs is not None)
+
+        def run(lo, hi):
+            _run(K.OP_VEC_STEP, states[lo:hi], actions=actions[lo:hi], errors=errors[lo:hi],
+                 masks=masks[lo:hi], counts=counts[lo:hi],
+                 obs=obs[lo:hi] if obs is not None else None, config=config)
+        if parallel:
+            _over_threads(len(states), run)
+        else:
+            run(0, len(states))
+
+    def vec_observe(self, states, players, obs, parallel=False):
+        """As :meth:`observe`, spread over threads when ``parallel``."""
+        if not parallel:
+            self.observe(states, players, obs)
+            return
+        _over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
+                                                       players=players[lo:hi], obs=obs[lo:hi]))
+
+    def compiled_entry_points(self):
+        """The one compiled entry point, ``kernel.run_batch``, run through each
+        of its ops on a freshly reset batch of two 2-hero games with the
+        adapters' argument types (``reset`` compiles it; the others find it),
+        and the vector API's threads; ``check_state`` (Python, whose last step
+        is a mask)."""
+        config = self.make_config(num_players=2, max_turns=1)
+        size = 2
+
+        def fresh():
+            states = self.new_states(size)
+            self.reset(states, np.arange(1, size + 1, dtype=np.uint64), config)
+            return states
+
+        def masks_of(states):
+            masks = np.zeros((size, R.NUM_ACTIONS), dtype=np.int8)
+            self.legal_mask(states, masks)
+            return masks
+
+        def vec_step(parallel):
+            states = fresh()
+            masks = masks_of(states)
+            actions = np.argmax(masks, axis=1).astype(np.int32)   # a legal action each
+            self.vec_step(states, actions, masks, masks.sum(axis=1).astype(np.int64),
+                          np.zeros(size, dtype=np.int8), np.zeros((size, O.OBS_SIZE), dtype=np.float32),
+                          parallel)
+
+        players = np.zeros(size, dtype=np.int8)
+        return [
+            ("kernel (reset)", fresh),
+            ("step", lambda: self.step(fresh(), np.full(size, -1, dtype=np.int32),
+                                       np.zeros(size, dtype=np.int8))),
+            ("legal_mask", lambda: masks_of(fresh())),
+            ("observe", lambda: self.observe(fresh(), players, np.zeros((size, O.OBS_SIZE), dtype=np.float32))),
+            ("vec_step", lambda: vec_step(False)),
+            ("vec_step threads", lambda: vec_step(True)),
+            ("check_state", lambda: self.check_state(fresh()[:1].copy())),
+        ]
+
+    # ------------------------------------------------------------ text
+    def action_to_string(self, state, action):
+        """Readable name of ``action`` in the position ``state`` (a 1-record array).
+
+        A legal action is named by what it does now (``"move to Deepdelve 2
+        (cave)"``, ``"place Secret Dens at N of Deepdelve"``, ``"equip Long
+        Sword: weapon 1"``); the legal actions of a position have distinct
+        names (``string_to_action`` inverts them). Any other action gets its
+        neutral name and why it means nothing now: ``"action -1 (no such
+        action)"`` outside ``0..A-1``, else e.g. ``"pass (not legal now: the
+        position asks for lineage)"``.
+        """
+        a = int(action)
+        if not 0 <= a < R.NUM_ACTIONS:
+            return f"action {a} (no such action)"
+        mask = self.mask_of(state)
+        if mask[a]:
+            return _legal_names(state[0], mask)[a]
+        name = _neutral_name(a)
+        if int(state[0]["status"]) != 0:
+            return f"{name} (the game is over)"
+        return f"{name} (not legal now: the position asks for {PHASE_NAMES.get(int(state[0]['phase']), '?')})"
+
+    def string_to_action(self, state, text):
+        """The legal action of ``state`` named ``text`` by :meth:`action_to_string`."""
+        for a, name in _legal_names(state[0], self.mask_of(state)).items():
+            if name == text:
+                return a
+        raise ValueError(f"{text!r} names no legal action here")
+
+    def render_ansi(self, state):
+        """The position as text: the game's progress, every tile on the map
+        with its clearings and what is in them, the heroes, the pending
+        decision. Everything is shown, hidden parts (face-down cards) by
+        their number only."""
+        return _picture(state[0])
+
+
+# ------------------------------------------------------------------ hidden cards
+CARD_PLACE_FIELDS = ("card_where", "card_owner", "card_slot")
+"""Where a card lies: what dealing the hidden cards anew changes."""
+CARD_NAMING_FIELDS = ("sel_card", "trade_card", "atk_armor")
+"""Fields that name one card by its index (the card being equipped, set
+apart to buy, taking a hit): that card is part of the pending decision and
+stays where it is."""
+
+
+def _dealable(rec, seat):
+    """The cards whose identity ``seat`` cannot know where they lie now and
+    that nothing else pins down: not seen by ``seat`` (``view.card_seen``),
+    not named by a pending decision (CARD_NAMING_FIELDS), and with every
+    other per-card field of the record 0 (a card shown once, damaged, thrown,
+    in a swap, just received: such a fact belongs to the card, so it stays)."""
+    names = rec.dtype.names
+    flags = [name for name in names if name not in CARD_PLACE_FIELDS and rec.dtype[name].shape == (NUM_CARDS,)]
+    pinned = {int(rec[name]) for name in CARD_NAMING_FIELDS if name in names}
+    out = []
+    for c in range(NUM_CARDS):
+        if c in pinned or int(rec["card_where"][c]) not in (CW_DECK, CW_SITE, CW_MERCHANT, CW_HERO):
+            continue
+        if V.card_seen(rec, c, seat) or any(int(rec[name][c]) for name in flags):
+            continue
+        out.append(c)
+    return out
+
+
+def _deal_hidden_cards(rec, seat, rng):
+    """Deal the cards ``seat`` cannot see (:func:`_dealable`) anew among the
+    places they hold, deck by deck, a Backpack Special card never into a
+    hero's face-down place (see ``DragonsDown.determinize``)."""
+    hidden = _dealable(rec, seat)
+    for deck in range(O.NUM_DECKS):
+        cards = [c for c in hidden if int(R.CARD_DECK[c]) == deck]
+        if len(cards) < 2:
+            continue
+        places = [(int(rec["card_where"][c]), int(rec["card_owner"][c]), int(rec["card_slot"][c])) for c in cards]
+        on_boards = [p for p in places if p[0] == CW_HERO]
+        elsewhere = [p for p in places if p[0] != CW_HERO]
+        face_up = [bool(O.KIND_FACE_UP[int(R.CARD_KIND[c])]) for c in cards]
+        order = rng.permutation(len(cards))
+        normal = [cards[i] for i in order if not face_up[i]]
+        special = [cards[i] for i in order if face_up[i]]
+        rest = normal[len(on_boards):] + special
+        rest = [rest[i] for i in rng.permutation(len(rest))]
+        for c, (w, owner, slot) in zip(normal[:len(on_boards)] + rest, on_boards + elsewhere):
+            rec["card_where"][c] = w
+            rec["card_owner"][c] = owner
+            rec["card_slot"][c] = slot
+
+
+# ------------------------------------------------------------------ action names
+def _ph(name):
+    """The code of phase ``rules.PH_<name>``, -1 while its part has not landed."""
+    return getattr(R, "PH_" + name, -1)
+
+
+_DO_NAMES = {R.DO_PASS: "pass", R.DO_SNEAK: "sneak", R.DO_NOISE: "make noise", R.DO_QUICK_REST: "quick rest",
+             R.DO_SHORT_REST: "short rest", R.DO_LONG_REST: "long rest", R.DO_HIDE: "hide",
+             R.DO_STAY: "stay", R.DO_ALERT: "alert", R.DO_DONE: "done", R.DO_LOOT: "loot",
+             R.DO_TRADE: "trade", R.DO_RETIRE: "retire"}
+_DO_NAMES.update({getattr(R, "DO_UNHIDE", -1): "unhide", getattr(R, "DO_THROW", -2): "throw the weapon"})
+_PHASE_DO_NAMES = {
+    (R.PH_BLOCK, R.DO_STAY): "be blocked", (R.PH_HIDE, R.DO_STAY): "do not hide",
+    (_ph("UNHIDE"), R.DO_STAY): "stay hidden", (_ph("EVADE"), R.DO_STAY): "fight on",
+    (_ph("TARGET"), R.DO_PASS): "target no one", (_ph("ARMOR"), R.DO_PASS): "take the hit on no armour",
+    (_ph("RETIRE"), R.DO_STAY): "do not retire", (_ph("EXPLORE_ENTER"), R.DO_STAY): "stay",
+    (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
+    (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
+    (_ph("BUY"), R.DO_DONE): "do not buy",
+}
+"""What a DO_* code means in a phase where it reads otherwise."""
+_CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
+               _ph("COMMERCE"): "set apart to buy", _ph("SELL"): "sell", _ph("REPAIR"): "repair",
+               _ph("ARMOR"): "take the hit on", _ph("REARM"): "rearm with"}
+"""What choosing a card (A_CARD + c) means in each phase (a swap offer: see _legal_name)."""
+_CLEARING_VERBS = {R.PH_ENTER_PLACE: "start at", _ph("EXPLORE_ENTER"): "move into", _ph("EVADE"): "evade toward"}
+_STEP_NAMES = ("look at the stock", "sell", "repair", "pay", "haggle")
+_GOLD_NAMES = ("give 1 Gold", "give 5 Gold", "take 1 Gold", "take 5 Gold")
+_BOX_NAMES = ("might box", "attack box", "maneuver box")
+
+
+def _block(a):
+    name, off, _ = ACTION_BLOCKS[int(BLOCK_OF_ACTION[a])]
+    return name, a - off
+
+
+def _foe_name(f):
+    """"Goblin (chip 12)": a foe by its kind and number (Monster chips, then Natives)."""
+    if 0 <= f < O.NUM_MONSTER_CHIPS:
+        return f"{V.monster_name(int(O.FOE_KIND[f]))} (chip {f})"
+    if f < O.NUM_FOES:
+        return f"{D.REALM.natives[O.NATIVE_IDS[int(O.FOE_KIND[f])]].name} (native {f - O.NUM_MONSTER_CHIPS})"
+    return f"foe {f}"
+
+
+def _path_name(i):
+    """A Hidden Path by its ``hidden_found`` index: its tile, side and clearings."""
+    h = i % MAX_HIDDEN_PER_SIDE
+    t, side = divmod(i // MAX_HIDDEN_PER_SIDE, 2)
+    a, z = (int(x) for x in R.HIDDEN[t, side, h])
+    ends = f"{a + 1}-{z + 1}" if a >= 0 else f"{h + 1}"
+    return f"hidden path {ends} of {V.tile_name(t)} (side {side + 1})"
+
+
+def _neutral_name(a):
+    """The name of action ``a`` (0..A-1) that holds in any position."""
+    name, i = _block(a)
+    if name == "tile":
+        return f"tile {V.tile_name(i)}"
+    if name == "spot":
+        return f"spot {V.DIRECTION_NAMES[i % 6]} of {V.tile_name(i // 6)}"
+    if name == "turn":
+        return f"side {i // 6 + 1}, turn {i % 6}"
+    if name == "lineage":
+        return f"lineage {V.lineage_name(i)}"
+    if name == "class":
+        return f"class {V.class_name(i)}"
+    if name == "side":
+        return f"side {i + 1}"
+    if name == "cube":
+        return f"take a {V.cube_name(i)} cube"
+    if name == "clearing":
+        return f"clearing {V.tile_name(i // CLEARINGS_PER_TILE)} {i % CLEARINGS_PER_TILE + 1}"
+    if name == "do":
+        return _DO_NAMES.get(i, f"do {i}")
+    if name == "heal":
+        return f"heal {V.heal_name(i)}"
+    if name == "search":
+        return f"search hidden path {i + 1}"
+    if name == "search_site":
+        return f"search for {V.pile_name(i)}"
+    if name == "target":
+        return f"to {V.TARGET_NAMES[i]}"
+    if name == "card":
+        return f"card {i} ({V.card_name(i)})"
+    if name == "explore":
+        return f"explore {V.DIRECTION_NAMES[i]}"
+    if name == "pile":
+        return f"pile {V.pile_name(i)}"
+    if name == "seat":
+        return f"player_{i}"
+    if name == "merchant":
+        return f"Merchant {V.merchant_name(i)}"
+    if name == "gold" and i < len(_GOLD_NAMES):
+        return _GOLD_NAMES[i]
+    if name == "path":
+        return _path_name(i)
+    if name == "step" and i < len(_STEP_NAMES):
+        return _STEP_NAMES[i]
+    if name == "answer":
+        return ("refuse the swap", "accept the swap")[i] if i < 2 else f"answer {i}"
+    if name == "foe":
+        return f"foe {_foe_name(i)}"
+    if name == "box" and i < len(_BOX_NAMES):
+        return f"a cube in the {_BOX_NAMES[i]}"
+    return f"{name.replace('_', ' ')} {i}"
+
+
+def _card_in_play(rec, ph, p):
+    """The card a target (A_TARGET) decision places: the one being equipped,
+    just gained, or just received; -1."""
+    if ph in (R.PH_ALERT_TARGET, _ph("ADJUST_TARGET")):
+        return int(rec["sel_card"])
+    if ph == R.PH_GAINED:
+        return V.pending_card(rec, p)
+    if ph == _ph("RECEIVED") and "card_mark" in rec.dtype.names:
+        for c in range(NUM_CARDS):
+            if int(rec["card_mark"][c]) == O.MARK_RECEIVED and int(rec["card_where"][c]) == CW_HERO \
+                    and int(rec["card_owner"][c]) == p:
+                return c
+    return -1
+
+
+def _legal_name(rec, a):
+    """The name of legal action ``a`` by what it does in ``rec``."""
+    ph = int(rec["phase"])
+    p = int(rec["to_play"])
+    name, i = _block(a)
+    if name == "tile":
+        return f"place tile {V.tile_name(i)}"
+    if name == "spot":
+        return f"place {V.tile_name(int(rec['sel_tile']))} at {V.DIRECTION_NAMES[i % 6]} of {V.tile_name(i // 6)}"
+    if name == "side" and ph == R.PH_LINEAGE_SIDE:
+        return f"{V.lineage_name(int(rec['hero_lineage'][p]))} side {i + 1}"
+    if name == "side" and ph == R.PH_CLASS_SIDE:
+        return f"{V.class_name(int(rec['hero_class'][p]))} side {i + 1}"
+    if name == "clearing":
+        where = V.clearing_name(rec, i)
+        if ph in _CLEARING_VERBS:
+            return f"{_CLEARING_VERBS[ph]} {where}"
+        if ph == R.PH_ACTION and int(rec["hero_state"][p]) == HS_WAITING:
+            return f"enter the map at {where}"
+        if ph == R.PH_ACTION:
+            return f"move to {where}"
+        return f"into {where}"
+    if name == "do":
+        return _PHASE_DO_NAMES.get((ph, i)) or _DO_NAMES.get(i, f"do {i}")
+    if name == "heal" and ph == _ph("WOUND"):
+        return f"wound {V.heal_name(i)}"
+    if name == "box" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
+        return f"wound the cube in the {_BOX_NAMES[i]}"
+    if name == "search":
+        c = int(rec["hero_clearing"][p])
+        path = V.hidden_path(rec, c // CLEARINGS_PER_TILE, i) if c >= 0 else None
+        if path is not None:
+            return f"search hidden path {path[0] + 1}-{path[1] + 1}"
+    if name == "target":
+        c = _card_in_play(rec, ph, p)
+        if c >= 0:
+            if i == T_BACKPACK:
+                return f"stow {V.card_name(c)} in the backpack"
+            return f"equip {V.card_name(c)}: {V.TARGET_NAMES[i]}"
+    if name == "card":
+        card = V.card_name(i)
+        if ph == _ph("SWAP_OFFER"):
+            return f"offer {card}" if int(rec["card_owner"][i]) == p else f"ask for {card}"
+        verb = _CARD_VERBS.get(ph)
+        if verb == "move" and int(rec["card_where"][i]) == CW_HERO:
+            return f"move {card} ({V.TARGET_NAMES[int(rec['card_slot'][i])]})"
+        if verb:
+            return f"{verb} {card}"
+    if name == "pile":
+        if ph == _ph("LOOT_PILE"):
+            return f"loot {V.pile_name(i)}"
+        if ph == _ph("SWAP_OFFER"):
+            return f"share {V.pile_name(i)}"
+    if name == "seat":
+        return f"swap with player_{i}"
+    if name == "merchant":
+        return f"trade with the {V.merchant_name(i)}"
+    if name == "path":
+        return f"share {_path_name(i)}"
+    if name == "foe":
+        return f"target {_foe_name(i)}"
+    if name == "box":
+        return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
+    return _neutral_name(a)
+
+
+def _legal_names(rec, mask):
+    """``{action: name}`` of every legal action of ``rec`` (mask ``mask``); two
+    actions that would share a name (two copies of a card in the backpack)
+    get their action number appended."""
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    names = {a: _legal_name(rec, a) for a in legal}
+    seen = {}
+    for a, text in names.items():
+        seen.setdefault(text, []).append(a)
+    for text, same in seen.items():
+        if len(same) > 1:
+            for a in same:
+                names[a] = f"{text} #{a}"
+    return names
+
+
+# ------------------------------------------------------------------ the picture
+def _picture(rec):
+    n = int(rec["num_players"])
+    status = {0: "running", 1: "over", 2: "over (turn limit)"}[int(rec["status"])]
+    lines = [f"Dragons Down, {V.sandbox(rec).replace('_', ' ')} ({', '.join(V.packs_in_play(rec))}) | "
+             f"turn {int(rec['turn'])} of {int(rec['max_turns'])} | stage "
+             f"{STAGE_NAMES.get(int(rec['stage']), '?')} | {status}"]
+    for t in V.placed_tiles(rec):
+        kind = "civilization" if V.is_civilization(t) else "wilderness"
+        lines.append(f"{V.tile_name(t)} ({kind}) at ({int(rec['tile_q'][t])}, {int(rec['tile_r'][t])}) "
+                     f"side {int(rec['tile_side'][t]) + 1} turn {int(rec['tile_rot'][t])}")
+        for k in range(CLEARINGS_PER_TILE):
+            c = t * CLEARINGS_PER_TILE + k
+            if not V.clearing_exists(rec, c):
+                continue
+            things = []
+            if c in [int(x) for x in rec["civ_clearing"]]:
+                things.append("Civilization Location")
+            natives = V.natives_at(rec, c)
+            if natives:
+                things.append(f"{len(natives)} Natives")
+            things += [f"Merchant {V.merchant_name(m)} ({V.merchant_stock_size(rec, m)} cards)"
+                       for m in V.merchants_at(rec, c)]
+            things += V.tokens_at(rec, c)
+            things += [f"{V.pile_name(p)} ({V.pile_size(rec, p)} cards, {int(rec['site_gold'][p])} Gold)"
+                       for p in V.piles_at(rec, c)]
+            kinds = {}
+            for _, kind_id, flipped in V.monsters_at(rec, c):
+                kinds[kind_id] = kinds.get(kind_id, 0) + 1
+            things += [f"{k2}x {D.REALM.monsters[m].name}" for m, k2 in kinds.items()]
+            things += [f"player_{p}" for p in V.heroes_at(rec, c)]
+            paths = " ".join(str(u % CLEARINGS_PER_TILE + 1) if u // CLEARINGS_PER_TILE == t
+                             else f"{V.tile_name(u // CLEARINGS_PER_TILE)} {u % CLEARINGS_PER_TILE + 1}"
+                             for u in V.neighbours(rec, c))
+            lines.append(f"  {k + 1} {V.clearing_type(rec, c):9} -> {paths:28} {'; '.join(things)}")
+    dealt = [t for t in range(NUM_TILES) if int(rec["tile_where"][t]) == TW_HAND]
+    if dealt:
+        lines.append("dealt: " + ", ".join(f"{V.tile_name(t)} (player_{int(rec['tile_holder'][t])})" for t in dealt))
+    if int(rec["stack_len"]):
+        lines.append(f"tile stack: {int(rec['stack_len'])} tiles")
+    for p in range(n):
+        h = V.hero(rec, p)
+        who = f"{V.lineage_name(int(rec['hero_lineage'][p])) if h['lineage'] else '?'} " \
+              f"{V.class_name(int(rec['hero_class'][p])) if h['class'] else '?'}"
+        where = V.clearing_name(rec, h["clearing"]) if h["clearing"] >= 0 else "-"
+        cubes = ", ".join(f"{k} {v}" for k, v in h["cubes"][0].items())
+        wounded = ", ".join(f"{k} {v}" for k, v in h["cubes"][1].items())
+        cards = V.visible_cards(rec, p, p)
+        shown = ", ".join(f"{name} ({V.TARGET_NAMES[slot]})" for _, name, slot in cards if slot < T_BACKPACK)
+        down = sum(1 for _, _, slot in cards if slot >= T_BACKPACK)
+        lines.append(f"player_{p}: {who}, {h['state']} at {where} | Hearts {h['hearts'][0]} ({h['hearts'][1]} wounded) "
+                     f"| cubes {cubes or '-'} | wounded {wounded or '-'} | LP {h['lp']} Fame "
+                     f"{h['fame']} Gold {h['gold']} | {', '.join(h['statuses']) or 'no statuses'}")
+        lines.append(f"  equipped: {shown or '-'}; face down: {down}")
+    if int(rec["status"]) == 0:
+        p = int(rec["to_play"])
+        lines.append(f"to play: player_{p} ({PHASE_NAMES.get(int(rec['phase']), '?')}), "
+                     f"{R.ACTIONS_PER_TURN - int(rec['actions_used'][p])} actions left")
+    else:
+        lines.append("ranks: " + ", ".join(f"player_{p} {int(rec['rank'][p])} ({int(rec['lp'][p])} LP)"
+                                           for p in range(n)))
+    return "\n".join(lines) + "\n"
+
+
+GAME = DragonsDown()

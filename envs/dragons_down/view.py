@@ -1,0 +1,387 @@
+"""A documented, read-only view of a Dragons Down state record, for bots,
+tools and the game's own text (action names, the ANSI picture).
+
+Every function takes ``state``, either a 1-record array (as the Game contract
+passes it) or one record, and never modifies it. Clearings are numbered
+``tile * 6 + k`` (``constants``); seats are game seats ``0..num_players-1``
+(not rotated); heroes are their seats.
+
+NOTE: the record holds the *whole* game, hidden parts included (the others'
+face-down cards, Treasure Piles and Merchant stock, the tile stack's order,
+the stream that fixes every future draw). A fair bot reads only what its seat
+may know: :func:`visible_cards` and :func:`card_seen` give a card's identity
+only where the observer may know it; nothing here exposes the seed or the
+stack's order. Look-ahead on a copy must first call
+``GAME.determinize(copy, seat, rng)``.
+"""
+# jitcache: no compiled code
+import numpy as np
+
+from . import data as D
+from . import observe as O
+from . import rules as R
+from .constants import (
+    CARD_IDS, CLASS_IDS, CLEARINGS_PER_TILE, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, LINEAGE_IDS,
+    MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS, NUM_DIRECTIONS,
+    NUM_SITES, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
+    TILE_CIVILIZATION, TILE_IDS, TOK_PLACED, TW_PLACED, WILD_TOKENS,
+)
+
+DIRECTION_NAMES = tuple(D.EDGE_NAMES)
+"""Map directions 0..5: N, NE, SE, S, SW, NW."""
+HERO_STATE_NAMES = ("choosing", "waiting to enter", "on the map", "dead", "retired")
+STATUS_NAMES = ("hidden", "alert", "sneaking", "noisy", "blocked", "evaded", "lost a cave action")
+"""The HST_* bits, lowest first."""
+TARGET_NAMES = ("head", "chest", "weapon 1", "weapon 2", "hand 1", "hand 2", "neck", "waist", "feet",
+                "misc 1", "misc 2", "head and chest", "both weapons", "both hands", "backpack", "just gained")
+"""Where a hero's card lies (``card_slot``, constants.T_*)."""
+CUBE_NAMES = ("might", "speed") + tuple(D.MAGIC_COLOURS)
+"""Action Cube kinds (CUBE_*)."""
+
+
+def _rec(state):
+    return state[0] if getattr(state, "shape", None) == (1,) else state
+
+
+# ------------------------------------------------------------------ names
+def tile_name(t):
+    """The printed name of Map Tile ``t`` (constants.TILE_IDS index)."""
+    return D.REALM.tiles[TILE_IDS[int(t)]].name
+
+
+def clearing_type(state, c):
+    """The clearing type name of clearing c on its tile's side up ("cave"),
+    or "" where the slot holds no clearing."""
+    r = _rec(state)
+    t = int(c) // CLEARINGS_PER_TILE
+    k = int(R.CLEARING_TYPE[t, int(r["tile_side"][t]), int(c) % CLEARINGS_PER_TILE])
+    return D.CLEARING_TYPES[k] if k >= 0 else ""
+
+
+def clearing_name(state, c):
+    """"Deepdelve 2 (cave)": the tile, the clearing's number on it (1-based)
+    and its type on the side up."""
+    c = int(c)
+    kind = clearing_type(state, c)
+    return f"{tile_name(c // CLEARINGS_PER_TILE)} {c % CLEARINGS_PER_TILE + 1}" + (f" ({kind})" if kind else "")
+
+
+def card_name(card):
+    """The printed name of card instance ``card``."""
+    return D.REALM.card(CARD_IDS[int(R.CARD_KIND[int(card)])]).name
+
+
+def monster_name(kind):
+    return D.REALM.monsters[MONSTER_IDS[int(kind)]].name
+
+
+def lineage_name(i):
+    return D.REALM.lineages[LINEAGE_IDS[int(i)]].name
+
+
+def class_name(i):
+    return D.REALM.classes[CLASS_IDS[int(i)]].name
+
+
+def merchant_name(m):
+    return next(card.merchants[MERCHANT_IDS[int(m)]].name for card in D.REALM.setup_cards.values()
+                if MERCHANT_IDS[int(m)] in card.merchants)
+
+
+def pile_name(pile):
+    """A Treasure Site's name, or "player_2's body" (piles NUM_SITES + seat)."""
+    pile = int(pile)
+    if pile < NUM_SITES:
+        return next(card.sites[SITE_IDS[pile]].name for card in D.REALM.setup_cards.values()
+                    if SITE_IDS[pile] in card.sites)
+    return f"player_{pile - NUM_SITES}'s body"
+
+
+# ------------------------------------------------------------------ the position
+def phase(state):
+    """The pending decision (``rules.PH_*``)."""
+    return int(_rec(state)["phase"])
+
+
+def stage(state):
+    """The position in the sequence of play (``constants.ST_*``)."""
+    return int(_rec(state)["stage"])
+
+
+def to_play(state):
+    """Seat that decides now (-1 once the game is over)."""
+    return int(_rec(state)["to_play"])
+
+
+def num_players(state):
+    return int(_rec(state)["num_players"])
+
+
+def turn(state):
+    """Turns started (0 during the set-up)."""
+    return int(_rec(state)["turn"])
+
+
+def max_turns(state):
+    return int(_rec(state)["max_turns"])
+
+
+def is_over(state):
+    return int(_rec(state)["status"]) != 0
+
+
+def sandbox(state):
+    """``"open_realm"``, ``"explore_the_realm"`` or ``"legendary"``."""
+    return SANDBOXES[int(_rec(state)["sandbox"])]
+
+
+def explore_map(state):
+    """True where the map is built during play (Explore the Realm, or the
+    Legendary sandbox on its rules, L125, L153)."""
+    r = _rec(state)
+    return int(r["sandbox"]) == SB_EXPLORE or (int(r["sandbox"]) == SB_LEGENDARY
+                                               and int(r["legendary_map"]) == SB_EXPLORE)
+
+
+def packs_in_play(state):
+    """Terrain Pack ids in play (data.PACKS order)."""
+    p = int(_rec(state)["packs"])
+    return [D.PACKS[k] for k in range(len(D.PACKS)) if (p >> k) & 1]
+
+
+def legal_actions(state):
+    """Legal action indices of the seat to play (``int64`` array)."""
+    r = state if getattr(state, "shape", None) == (1,) else np.array([state])
+    from .game import GAME
+    return np.flatnonzero(GAME.mask_of(r))
+
+
+# ------------------------------------------------------------------ the realm
+def placed_tiles(state):
+    """Tiles on the map, by index."""
+    r = _rec(state)
+    return [t for t in range(NUM_TILES) if int(r["tile_where"][t]) == TW_PLACED]
+
+
+def clearing_exists(state, c):
+    """Clearing c is a clearing of a tile on the map."""
+    r = _rec(state)
+    t = int(c) // CLEARINGS_PER_TILE
+    return int(r["tile_where"][t]) == TW_PLACED and bool(clearing_type(r, c))
+
+
+def clearings(state):
+    """Every clearing on the map."""
+    return [t * CLEARINGS_PER_TILE + k for t in placed_tiles(state) for k in range(CLEARINGS_PER_TILE)
+            if clearing_exists(state, t * CLEARINGS_PER_TILE + k)]
+
+
+def tile_at(state, q, r_):
+    """The tile placed at axial position (q, r), or -1."""
+    r = _rec(state)
+    for t in placed_tiles(r):
+        if int(r["tile_q"][t]) == q and int(r["tile_r"][t]) == r_:
+            return t
+    return -1
+
+
+def neighbours(state, c, seat=None):
+    """Clearings joined to clearing c by a path (its tile's printed paths and
+    those crossing into a neighbouring tile, L290, L475), and, given
+    ``seat``, by the Hidden Paths that seat discovered (L515)."""
+    r = _rec(state)
+    c = int(c)
+    t, k = divmod(c, CLEARINGS_PER_TILE)
+    side, rot = int(r["tile_side"][t]), int(r["tile_rot"][t])
+    out = []
+    for a, z in R.PATHS[t, side]:
+        if int(a) == k:
+            out.append(t * CLEARINGS_PER_TILE + int(z))
+        elif int(z) == k and int(a) >= 0:
+            out.append(t * CLEARINGS_PER_TILE + int(a))
+    for e in range(NUM_DIRECTIONS):
+        if int(R.EDGE_CLEARING[t, side, e]) != k:
+            continue
+        d = (e + rot) % NUM_DIRECTIONS
+        u = tile_at(r, int(r["tile_q"][t]) + int(R.DIR_DQ[d]), int(r["tile_r"][t]) + int(R.DIR_DR[d]))
+        if u >= 0:
+            ku = int(R.EDGE_CLEARING[u, int(r["tile_side"][u]), ((d + 3) % 6 - int(r["tile_rot"][u])) % 6])
+            if ku >= 0:
+                out.append(u * CLEARINGS_PER_TILE + ku)
+    if seat is not None:
+        for h, (a, z) in enumerate(R.HIDDEN[t, side]):
+            if int(a) >= 0 and int(r["hidden_found"][seat, (t * 2 + side) * R.HIDDEN.shape[2] + h]):
+                if int(a) == k:
+                    out.append(t * CLEARINGS_PER_TILE + int(z))
+                elif int(z) == k:
+                    out.append(t * CLEARINGS_PER_TILE + int(a))
+    return sorted(set(out))
+
+
+def exits(state, c):
+    """Map directions of the paths leading off the map from clearing c (L113, L583)."""
+    r = _rec(state)
+    t, k = divmod(int(c), CLEARINGS_PER_TILE)
+    side, rot = int(r["tile_side"][t]), int(r["tile_rot"][t])
+    out = []
+    for e in range(NUM_DIRECTIONS):
+        if int(R.EDGE_CLEARING[t, side, e]) == k:
+            d = (e + rot) % NUM_DIRECTIONS
+            if tile_at(r, int(r["tile_q"][t]) + int(R.DIR_DQ[d]), int(r["tile_r"][t]) + int(R.DIR_DR[d])) < 0:
+                out.append(d)
+    return out
+
+
+def hidden_path(state, t, h):
+    """``(a, z)``: the clearings (tile-local, 0-based) of Hidden Path h on
+    tile t's side up, or None."""
+    r = _rec(state)
+    a, z = (int(x) for x in R.HIDDEN[int(t), int(r["tile_side"][int(t)]), int(h)])
+    return None if a < 0 else (a, z)
+
+
+def monsters_at(state, c):
+    """``[(chip, kind id, back side up), ...]`` of the Monster chips in clearing c."""
+    r = _rec(state)
+    return [(m, MONSTER_IDS[MONSTER_CHIP_KINDS[m]], bool(r["mon_flipped"][m]))
+            for m in range(len(r["mon_clearing"])) if int(r["mon_clearing"][m]) == int(c)]
+
+
+def natives_at(state, c):
+    """Native chip kind ids in clearing c."""
+    r = _rec(state)
+    return [NATIVE_CHIP_KINDS[i] for i in range(len(r["native_clearing"])) if int(r["native_clearing"][i]) == int(c)]
+
+
+def merchants_at(state, c):
+    """Merchant indices (constants.MERCHANT_IDS) whose Civilization Token is in clearing c."""
+    r = _rec(state)
+    return [int(R.CIV_TOKEN_MERCHANT[k]) for k in range(len(r["civ_token_where"]))
+            if int(r["civ_token_where"][k]) == TOK_PLACED and int(r["civ_token_clearing"][k]) == int(c)
+            and int(R.CIV_TOKEN_MERCHANT[k]) >= 0]
+
+
+def piles_at(state, c):
+    """Piles (Treasure Sites, then bodies at NUM_SITES + seat) in clearing c."""
+    r = _rec(state)
+    return [p for p in range(len(r["site_clearing"])) if int(r["site_clearing"][p]) == int(c)]
+
+
+def pile_size(state, pile):
+    """Face-down cards in a pile (public: the pile is on the table)."""
+    r = _rec(state)
+    return int(((r["card_where"] == CW_SITE) & (r["card_owner"] == int(pile))).sum())
+
+
+def tokens_at(state, c):
+    """Names of the numbered Wilderness Tokens (Gates, Forgotten City / Dwarven Ruins) in clearing c."""
+    r = _rec(state)
+    out = []
+    for w in range(len(r["wild_where"])):
+        if int(r["wild_where"][w]) == TOK_PLACED and int(r["wild_clearing"][w]) == int(c) and int(R.WILD_SITE[w]) < 0:
+            out.append(D.REALM.wilderness_tokens[WILD_TOKENS[w]].name)
+    return out
+
+
+# ------------------------------------------------------------------ heroes
+def hero(state, seat):
+    """The public face of seat's hero: a dict with ``state`` (HERO_STATE_NAMES),
+    ``lineage`` / ``class`` (ids or None) and their sides (1 or 2), ``clearing``
+    (-1 off the map), ``hearts`` and ``cubes`` (``[healthy, wounded]``; cubes
+    by CUBE_NAMES), ``lp``, ``fame``, ``gold``, ``statuses`` (STATUS_NAMES
+    set this turn), ``actions_left``."""
+    r = _rec(state)
+    p = int(seat)
+    li, ci = int(r["hero_lineage"][p]), int(r["hero_class"][p])
+    return {
+        "state": HERO_STATE_NAMES[int(r["hero_state"][p])],
+        "lineage": LINEAGE_IDS[li] if li >= 0 else None,
+        "lineage_side": int(r["lineage_side"][p]) + 1 if int(r["lineage_side"][p]) >= 0 else None,
+        "class": CLASS_IDS[ci] if ci >= 0 else None,
+        "class_side": int(r["class_side"][p]) + 1 if int(r["class_side"][p]) >= 0 else None,
+        "clearing": int(r["hero_clearing"][p]),
+        "hearts": [int(r["hearts"][p, 0]), int(r["hearts"][p, 1])],
+        "cubes": [{CUBE_NAMES[k]: int(r["cubes"][p, w, k]) for k in range(len(CUBE_NAMES)) if int(r["cubes"][p, w, k])}
+                  for w in range(2)],
+        "lp": int(r["lp"][p]), "fame": int(r["fame"][p]), "gold": int(r["gold"][p]),
+        "statuses": [STATUS_NAMES[i] for i in range(len(STATUS_NAMES)) if int(r["hero_status"][p]) >> i & 1],
+        "actions_left": R.ACTIONS_PER_TURN - int(r["actions_used"][p]),
+    }
+
+
+def hero_clearing(state, seat):
+    """Clearing of seat's hero, -1 when it is not on the map."""
+    return int(_rec(state)["hero_clearing"][int(seat)])
+
+
+def heroes_at(state, c):
+    r = _rec(state)
+    return [p for p in range(int(r["num_players"])) if int(r["hero_clearing"][p]) == int(c)
+            and int(r["hero_state"][p]) == HS_ACTIVE]
+
+
+def pending_card(state, seat):
+    """The card seat has just gained and must equip or stow (L972), or -1."""
+    r = _rec(state)
+    for c in range(NUM_CARDS):
+        if int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == int(seat) \
+                and int(r["card_slot"][c]) == T_PENDING:
+            return c
+    return -1
+
+
+def card_seen(state, card, observer):
+    """Seat ``observer`` may know which card ``card`` is where it lies now
+    (the rule of ``observe.card_visible``): its own; one face up on a board
+    (equipped, or Backpack Special, L960); a card of the swap it proposes or
+    is offered (L556); a Merchant's stock it has looked at (L558); the top
+    three cards of the pile it is looting with two grabby hands (L526)."""
+    r = _rec(state)
+    c, me = int(card), int(observer)
+    w = int(r["card_where"][c])
+    trade = O.HAS_TRADE
+    if w == CW_HERO:
+        slot = int(r["card_slot"][c])
+        if int(r["card_owner"][c]) == me or 0 <= slot < T_BACKPACK or O.KIND_FACE_UP[int(R.CARD_KIND[c])]:
+            return True
+        if trade and int(r["card_mark"][c]) == O.MARK_DEAL and int(r["trade_mode"]) == O.TM_SWAP \
+                and int(r["order_pos"]) < int(r["num_players"]):
+            return me in (int(r["turn_order"][int(r["order_pos"])]), int(r["trade_partner"]))
+        return False
+    if w == CW_MERCHANT:
+        return trade and bool(int(r["merchant_looked"][me]) >> int(r["card_owner"][c]) & 1)
+    if w == CW_SITE:
+        return trade and int(r["phase"]) == O.PH_LOOT_KEEP and int(r["to_play"]) == me \
+            and int(r["card_owner"][c]) == int(r["trade_pile"]) and int(r["card_slot"][c]) < 3
+    return False
+
+
+def visible_cards(state, seat, observer):
+    """``[(card, name or None, slot), ...]`` of seat's cards as ``observer``
+    may know them: the name of a face-down card of another seat is None.
+    ``slot`` indexes TARGET_NAMES."""
+    r = _rec(state)
+    out = []
+    for c in range(NUM_CARDS):
+        if int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == int(seat):
+            out.append((c, card_name(c) if card_seen(r, c, observer) else None, int(r["card_slot"][c])))
+    return out
+
+
+def merchant_stock_size(state, m):
+    """Cards in Merchant m's stock (their number is public)."""
+    r = _rec(state)
+    return int(((r["card_where"] == CW_MERCHANT) & (r["card_owner"] == int(m))).sum())
+
+
+def is_civilization(t):
+    return int(R.TILE_KIND[int(t)]) == TILE_CIVILIZATION
+
+
+def cube_name(kind):
+    return CUBE_NAMES[int(kind)]
+
+
+def heal_name(k):
+    """Name of what A_HEAL + k heals."""
+    return "a Heart" if int(k) == R.HEAL_HEART else f"a {CUBE_NAMES[int(k)]} cube"
