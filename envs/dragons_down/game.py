@@ -109,11 +109,6 @@ def _packs_check(value):
     return "" if len(value) else "at least one Terrain Pack must be in play (L178)"
 
 
-def _random_heroes_check(value):
-    return ("heroes dealt at random need a switch in the rules core that it does not have yet; "
-            "only False is allowed") if value else ""
-
-
 @dataclass(frozen=True)
 class DragonsDownConfig:
     """Options of a Dragons Down game.
@@ -135,9 +130,9 @@ class DragonsDownConfig:
         legendary_map: the map rules of the Legendary sandbox, ``"open_realm"``
             or ``"explore_the_realm"`` (L151-L153); the other sandboxes have
             their own and ignore it.
-        random_heroes: deal each seat a random Lineage and Class Card instead
-            of letting it choose (not available yet: the rules core has no
-            switch for it).
+        random_heroes: deal each seat's hero at random -- Lineage and Class
+            Cards, their sides and multi-colour cubes drawn by the game's
+            stream -- instead of letting the seat choose (L198).
         auto_single: the core applies a decision that has exactly one legal
             action instead of asking (no information is lost). Set False to
             see every decision.
@@ -149,7 +144,7 @@ class DragonsDownConfig:
                                  metadata={"subset_of": tuple(D.PACKS), "check": _packs_check})
     max_turns: int = field(default=30, metadata={"range": (1, 1000)})
     legendary_map: str = field(default="open_realm", metadata={"choices": LEGENDARY_MAPS})
-    random_heroes: bool = field(default=False, metadata={"check": _random_heroes_check})
+    random_heroes: bool = False
     auto_single: bool = True
 
 
@@ -163,6 +158,7 @@ def _config(config, with_obs=False):
         out[K.CFG_MAX_TURNS] = config.max_turns
         out[K.CFG_LEGENDARY_MAP] = SB_EXPLORE if config.legendary_map == "explore_the_realm" else SB_OPEN_REALM
         out[K.CFG_AUTO_SINGLE] = 1 if config.auto_single else 0
+        out[K.CFG_RANDOM_HEROES] = 1 if config.random_heroes else 0
     out[K.CFG_WITH_OBS] = 1 if with_obs else 0
     return out
 
@@ -329,7 +325,7 @@ class DragonsDown(Game):
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
-    heuristic_agent = None
+    heuristic_agent = "dragons_down.heuristic"
     truncation_option = "max_turns"
     tie_breaks = "fame, then epic treasures, treasures, gold"
     bench_options = {"num_players": 2, "max_turns": 8}

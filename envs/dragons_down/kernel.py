@@ -23,13 +23,13 @@ OP_RESET, OP_STEP, OP_MASK, OP_OBSERVE, OP_VEC_STEP = range(5)
 """What ``run_batch`` does (see its docstring)."""
 
 CFG_PLAYERS, CFG_SANDBOX, CFG_PACKS, CFG_MAX_TURNS, CFG_LEGENDARY_MAP, CFG_AUTO_SINGLE, \
-    CFG_WITH_OBS = range(7)
+    CFG_WITH_OBS, CFG_RANDOM_HEROES = range(8)
 """Indexes of ``config``, the op's int64 settings: seats, the sandbox
 (``constants.SB_*``), the Terrain Packs in play (bit k = pack k), the turn
 limit, the Legendary sandbox's map rules (``SB_OPEN_REALM`` or
 ``SB_EXPLORE``), 1 to apply lone legal actions, 1 to observe after a vector
 step."""
-CONFIG_SIZE = 7
+CONFIG_SIZE = 8
 
 
 @rules_jit(nogil=True)
@@ -54,7 +54,8 @@ def run_batch(op, S, seeds, actions, errors, masks, counts, players, obs, config
     if op == OP_RESET:
         for b in range(n):
             R.reset_game(S, b, seeds[b], config[CFG_PLAYERS], config[CFG_SANDBOX], config[CFG_PACKS],
-                         config[CFG_MAX_TURNS], config[CFG_LEGENDARY_MAP], config[CFG_AUTO_SINGLE])
+                         config[CFG_MAX_TURNS], config[CFG_LEGENDARY_MAP], config[CFG_AUTO_SINGLE],
+                         config[CFG_RANDOM_HEROES])
     elif op == OP_STEP:
         mask = np.empty(R.NUM_ACTIONS, dtype=np.int8)
         for b in range(n):

@@ -57,7 +57,7 @@ from dragongym.envs.core.jit import rules_jit
 from . import data as D
 from . import rules as R
 from .constants import (
-    CARD_IDS, CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, MAP_RADIUS,
+    CARD_IDS, CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, MAP_RADIUS,
     MAX_HEROES, MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS,
     NUM_CIV_TOKENS, NUM_CLASSES, NUM_CLEARINGS, NUM_CUBE_KINDS, NUM_DIRECTIONS, NUM_LINEAGES,
     NUM_MERCHANTS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES, NUM_TILES,
@@ -472,6 +472,8 @@ def card_visible(S, b, me, c):
             return s['phase'] == PH_LOOT_KEEP and s['to_play'] == me and s['card_owner'][c] == s['trade_pile'] \
                 and s['card_slot'][c] < 3
         return False
+    if w == CW_CLEARING:                                          # L960: face up on the map
+        return True
     return False
 
 
@@ -922,7 +924,7 @@ def card_row(S, b, me, n, c, row, obs):
             obs[o + C_SLOT + slot] = 1.0
     elif w == CW_MERCHANT:
         obs[o + C_MERCHANT + int(s['card_owner'][c])] = 1.0
-    elif w == CW_SITE:
+    elif w == CW_SITE or w == CW_CLEARING:                        # in a pile, or lying in a clearing (L960)
         obs[o + C_PILE] = 1.0
     obs[o + C_DECK + int(R.CARD_DECK[c])] = 1.0
     obs[o + C_BANNER + int(R.KIND_POSITION[k])] = 1.0
@@ -971,7 +973,7 @@ def observe_cards(S, b, me, n, obs):
         if row >= MAX_CARD_ROWS:
             break
         w = int(s['card_where'][c])
-        if (w == CW_MERCHANT or w == CW_SITE) and card_visible(S, b, me, c):
+        if (w == CW_MERCHANT or w == CW_SITE or w == CW_CLEARING) and card_visible(S, b, me, c):
             card_row(S, b, me, n, c, row, obs)
             row += 1
     for d in range(NUM_DECKS):

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import rules as R
 from .constants import (
-    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_NONE,
+    CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_NONE,
     HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN,
     NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
     NUM_NATIVE_CHIPS, NUM_PACKS,
@@ -109,6 +109,8 @@ FIELD_RANGES = {
     "search_target": (-1, MAX_HIDDEN_PER_SIDE + NUM_PILES - 1),
     "search_dice": (0, 1),
     "block_due": (0, 1),
+    "alert_moves": (0, NUM_CARDS),
+    "random_heroes": (0, 1),
     "civ_action": (0, 2),                       # the Human's extra action: not earned, earned, taken (L1204)
     "cleric_rerolled": (0, 1),                  # the Cleric rerolled a Summoning Die this turn (L1212)
     # the battle phase
@@ -116,7 +118,7 @@ FIELD_RANGES = {
     "noise_pos": (0, MAX_HEROES),
     "hide_pos": (0, MAX_HEROES),
     # cards (their owner and slot by where they are: see _card_problem)
-    "card_where": (CW_DECK, CW_SITE),
+    "card_where": (CW_DECK, CW_CLEARING),
     "card_owner": (-1, max(NUM_PILES, NUM_MERCHANTS, MAX_HEROES) - 1),
     "card_slot": (-1, max(T_PENDING, NUM_CARDS)),     # a pile's card: its place from the top
     "sel_card": (-1, NUM_CARDS - 1),
@@ -414,6 +416,9 @@ def _card_problem(r, n):
         elif w == CW_MERCHANT:
             if owner not in merchants:
                 return f"card {c} is with Merchant {owner}, whose token is not on the map"
+        elif w == CW_CLEARING:
+            if not int(R.KIND_BACKPACK_SPECIAL[k]) or not 0 <= owner < NUM_CLEARINGS or slot != -1:
+                return f"card {c} lies face up in clearing {owner}: only a Backpack Special card may (L960)"
         elif w == CW_SITE:
             if not 0 <= owner < NUM_PILES or slot < 0:
                 return f"card {c} lies in pile {owner} at place {slot}"

@@ -44,6 +44,7 @@ STATE_FIELDS = [
     ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
     ("packs", np.int8),             # config: bit k set = Terrain Pack k in play (L178)
     ("auto_single", np.int8),       # config: apply a lone legal action without asking
+    ("random_heroes", np.int8),     # config: 1 = each hero dealt at random, not chosen (L198)
     ("to_play", np.int8),           # seat that decides now; -1 when the game is over
     ("status", np.int8),            # 0 running, 1 terminated, 2 truncated
     ("rank", np.int8, (MAX_HEROES,)),  # outcome per seat once over (1 = best)
@@ -85,6 +86,7 @@ STATE_FIELDS = [
     ("hidden_found", np.int8, (MAX_HEROES, NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE)),  # 1 = the hero discovered Hidden Path [(tile * 2 + side) * H + h] (L515)
     ("search_target", np.int8, (MAX_HEROES,)),   # what the hero's last action searched for (A_SEARCH offset); -1 (L513)
     ("search_dice", np.int8, (MAX_HEROES, 2)),   # the Search Dice it showed: 1 spyglass, 0 blank (L513)
+    ("alert_moves", np.int8),                  # cards moved so far in the Alert Action under way (L463)
     ("block_due", np.int8),                    # 1 when the active hero's action has just ended: monsters may block (L457)
     ("civ_action", np.int8, (MAX_HEROES,)),    # the Human's extra action at a Civilization Location this turn (L1204): 0 not earned, 1 earned before his first action (still to come off actions_used), 2 taken (or forfeited)
     # --- the battle phase (rules/activation.py, rules/combat.py), L613-L873

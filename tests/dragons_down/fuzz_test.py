@@ -58,7 +58,7 @@ def check(S):
 def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2):
     """One game by random legal decisions for ``turns`` turns (or to its end); returns its bytes."""
     S = np.zeros(1, dtype=STATE_DTYPE)
-    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1)
+    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1, 0)
     rng = np.random.default_rng(seed)
     mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
     while int(S[0]["status"]) == 0 and int(S[0]["turn"]) <= turns:

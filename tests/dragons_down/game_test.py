@@ -77,7 +77,7 @@ def test_the_options_make_the_configuration_they_name():
     ({"terrain_packs": ()}, ["terrain_packs", "at least one"]),
     ({"terrain_packs": ("cruel_caves", "icy_isles")}, ["terrain_packs", "icy_isles"]),
     ({"legendary_map": "legendary"}, ["legendary_map", "explore_the_realm"]),
-    ({"random_heroes": True}, ["random_heroes", "only False"]),
+    ({"random_heroes": "yes"}, ["random_heroes"]),
     ({"max_turns": 0}, ["max_turns", "1..1000"]),
 ])
 def test_a_bad_option_is_refused_by_name(options, words):
@@ -85,6 +85,26 @@ def test_a_bad_option_is_refused_by_name(options, words):
         GAME.make_config(**options)
     for w in words:
         assert w in str(err.value)
+
+
+def test_random_heroes_are_dealt_not_chosen():
+    """L198 with the ``random_heroes`` option: no seat is asked for a
+    Lineage, Class, side or cube colour; every hero is made, with distinct
+    Classes, and the same seed deals the same heroes."""
+    from dragongym.envs.dragons_down.constants import HS_WAITING
+    config = GAME.make_config(num_players=6, random_heroes=True, sandbox="explore_the_realm")   # heroes at once
+    made = []
+    for _ in range(2):
+        states = GAME.new_states(3)
+        GAME.reset(states, np.array([5, 6, 7], dtype=np.uint64), config)
+        made.append(states.tobytes())
+        for rec in states:
+            assert int(rec["phase"]) not in (R.PH_LINEAGE, R.PH_LINEAGE_SIDE, R.PH_CLASS, R.PH_CLASS_SIDE,
+                                             R.PH_CUBE_COLOUR)
+            classes = [int(c) for c in rec["hero_class"][:6]]
+            assert min(classes) >= 0 and len(set(classes)) == 6
+            assert all(int(h) == HS_WAITING for h in rec["hero_state"][:6]) or int(rec["stage"]) > R.ST_HEROES
+    assert made[0] == made[1]
 
 
 # ------------------------------------------------------------------ the spec

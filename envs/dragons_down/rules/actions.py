@@ -433,6 +433,7 @@ def act_action(S, b, p, a):
         return trade_action(S, b, p)
     if do == DO_ALERT:                                           # L463: equip and unequip at will
         s['hero_status'][p] = s['hero_status'][p] | HST_ALERT
+        s['alert_moves'] = 0
         s['actions_used'][p] += 1
         s['block_due'] = 0                                       # checked when the equipping is done
         return pose(S, b, PH_ALERT, p)
@@ -798,10 +799,17 @@ def movable(S, b, p, c):
 def mask_alert(S, b, p, mask):
     """Legal actions of PH_ALERT: A_CARD + c for each of the hero's cards
     that can be equipped elsewhere or unequipped; A_DO + DO_DONE ends the
-    equipping."""
+    equipping. "At will" is bounded by as many moves as the hero has cards
+    (Interpretations: any arrangement is reachable in that many)."""
+    s = S[b]
+    held = 0
     for c in range(NUM_CARDS):
-        if movable(S, b, p, c):
-            mask[A_CARD + c] = 1
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p:
+            held += 1
+    if s['alert_moves'] < held:
+        for c in range(NUM_CARDS):
+            if movable(S, b, p, c):
+                mask[A_CARD + c] = 1
     mask[A_DO + DO_DONE] = 1
 
 
@@ -834,6 +842,7 @@ def act_alert_target(S, b, p, a):
     s = S[b]
     equip_card(S, b, p, int(s['sel_card']), a - A_TARGET)
     s['sel_card'] = -1
+    s['alert_moves'] += 1
     return pose(S, b, PH_ALERT, p)
 
 

@@ -316,7 +316,7 @@ def apply_action(S, b, a, mask):
 
 
 @rules_jit
-def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single):
+def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes):
     """Zero record b and set up a new game (L170-L205) up to its first decision."""
     S[b] = BLANK[0]
     s = S[b]
@@ -327,6 +327,7 @@ def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map,
     s['max_turns'] = max_turns
     s['legendary_map'] = legendary_map
     s['auto_single'] = auto_single
+    s['random_heroes'] = random_heroes
     setup_game(S, b)
     advance(S, b)
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)

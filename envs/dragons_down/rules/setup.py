@@ -14,7 +14,7 @@ from ..constants import (
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
 from .base import (
-    A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CARD_DECK, CIV_TILE_OF_PACK,
+    NUM_ACTIONS, A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CARD_DECK, CIV_TILE_OF_PACK,
     CLASS_CUBES, CLASS_EQUIPMENT,
     CLASS_GOLD, CLASS_HEARTS, DIR_DQ, DIR_DR, LINEAGE_CUBES, LINEAGE_HEARTS, NATIVES_ON_CARD,
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
@@ -379,6 +379,8 @@ def hero_selection(S, b):
     n = int(s['num_players'])
     while s['heroes_chosen'] < n and s['hero_order'][s['heroes_chosen']] >= 0:
         p = int(s['hero_order'][s['heroes_chosen']])
+        if s['random_heroes']:
+            deal_random_hero(S, b, p)
         if s['hero_lineage'][p] < 0:
             return pose(S, b, PH_LINEAGE, p)
         if s['lineage_side'][p] < 0:
@@ -403,6 +405,44 @@ def hero_selection(S, b):
         stock_revealed_merchants(S, b)               # L491: the set-up's Merchants are filled from it
     s['stage'] = ST_TURN_START
     return False
+
+
+@rules_jit
+def deal_random_hero(S, b, p):
+    """The ``random_heroes`` option: seat p's hero is dealt instead of
+    chosen -- a random Lineage Card, a random Class Card among those free
+    (``mask_class``), each a random side up, and a random colour of each
+    cube showing several; the rest of the set-up is as chosen (L198-L202)."""
+    s = S[b]
+    if s['hero_lineage'][p] < 0:
+        s['hero_lineage'][p] = roll(S, b, NUM_LINEAGES)
+        s['lineage_side'][p] = roll(S, b, 2)
+    if s['hero_class'][p] < 0:
+        free = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask_class(S, b, p, free)
+        n = 0
+        for i in range(NUM_CLASSES):
+            n += int(free[A_CLASS + i])
+        pick = roll(S, b, n)
+        for i in range(NUM_CLASSES):
+            if free[A_CLASS + i]:
+                if pick == 0:
+                    s['hero_class'][p] = i
+                pick -= 1
+        s['class_side'][p] = roll(S, b, 2)
+    while True:
+        bits = printed_cube(S, b, p, int(s['cubes_taken'][p]))
+        if bits == 0:
+            return
+        n = 0
+        for kind in range(CUBE_MAGIC + NUM_COLOURS):
+            n += (bits >> kind) & 1
+        pick = roll(S, b, n)
+        for kind in range(CUBE_MAGIC + NUM_COLOURS):
+            if (bits >> kind) & 1:
+                if pick == 0:
+                    take_cube(S, b, p, kind)
+                pick -= 1
 
 
 @rules_jit
@@ -458,7 +498,7 @@ def act_lineage_side(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_class(S, b, p, mask):
     """Legal actions of PH_CLASS: A_CLASS + i for each class no other hero
     has (one Hero Chip and Targeting Token per class, L198) and that was not
