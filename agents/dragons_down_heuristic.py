@@ -52,6 +52,9 @@ class DragonsDownHeuristic(Agent):
     name = "dragons_down.heuristic"
     uses_state = True
 
+    def __init__(self, game=None):
+        self.game = game
+
     def act(self, obs, mask, rng):
         legal = np.flatnonzero(mask)
         return int(rng.choice(legal))

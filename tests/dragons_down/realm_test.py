@@ -58,15 +58,16 @@ def test_rule_dd_realm_open_realm_placement_is_legal_at_every_step(packs):
     for step, p in enumerate(order):
         t = TILE_IDS.index(p.tile)
         if placed:
+            two = R.touches_two_possible(S, 0, t)
             expected = {(x.side - 1, x.rotation, x.q, x.r)
                         for x in D.legal_placements(D.REALM, placed, p.tile)}
             got = {(side, rot, q, r) for (q, r) in frontier(placed) for side in (0, 1)
-                   for rot in range(NUM_DIRECTIONS) if R.open_realm_legal(S, 0, t, side, rot, q, r)}
+                   for rot in range(NUM_DIRECTIONS) if R.open_realm_legal(S, 0, t, side, rot, q, r, two)}
             assert got == expected, f"step {step}: tile {p.tile}"
-            assert not R.open_realm_legal(S, 0, t, 0, 0, order[0].q, order[0].r)  # occupied
+            assert not R.open_realm_legal(S, 0, t, 0, 0, order[0].q, order[0].r, two)  # occupied
         else:
-            assert R.open_realm_legal(S, 0, t, p.side - 1, p.rotation, 0, 0)
-            assert not R.open_realm_legal(S, 0, t, p.side - 1, p.rotation, 1, 0)
+            assert R.open_realm_legal(S, 0, t, p.side - 1, p.rotation, 0, 0, False)
+            assert not R.open_realm_legal(S, 0, t, p.side - 1, p.rotation, 1, 0, False)
         place(S, p)
         placed[(p.q, p.r)] = p
 

@@ -75,10 +75,12 @@ def touches_two_possible(S, b, t):
 
 
 @rules_jit
-def open_realm_legal(S, b, t, side, rot, q, r):
+def open_realm_legal(S, b, t, side, rot, q, r, two):
     """L109: the first tile goes anywhere (it is the map's origin, (0, 0));
     every later one must be placed beside the map, match every edge it touches,
-    connect to at least one existing path, and touch two tiles if it can."""
+    connect to at least one existing path, and touch two tiles if it can
+    (``two``: ``touches_two_possible(S, b, t)``, which the caller works out
+    once for all the positions it tries)."""
     s = S[b]
     if s['tiles_placed'] == 0:
         return q == 0 and r == 0
@@ -87,7 +89,7 @@ def open_realm_legal(S, b, t, side, rot, q, r):
     fits, touched, joined = placement_fit(S, b, t, side, rot, q, r)
     if not (fits and joined):
         return False
-    return touched >= 2 or not touches_two_possible(S, b, t)
+    return touched >= 2 or not two
 
 
 @rules_jit

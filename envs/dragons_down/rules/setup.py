@@ -20,7 +20,7 @@ from .base import (
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
     PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
 )
-from .realm import open_realm_legal, tile_at
+from .realm import open_realm_legal, tile_at, touches_two_possible
 from .equipment import take_starting_item
 from .tokens import reveal_tile, stock_revealed_merchants
 
@@ -189,6 +189,7 @@ def tile_placeable(S, b, t):
     s = S[b]
     if s['tiles_placed'] == 0:
         return True
+    two = touches_two_possible(S, b, t)
     for u in range(NUM_TILES):
         if s['tile_where'][u] != TW_PLACED:
             continue
@@ -196,7 +197,7 @@ def tile_placeable(S, b, t):
             q = s['tile_q'][u] + DIR_DQ[d]
             r = s['tile_r'][u] + DIR_DR[d]
             for a in range(2 * NUM_DIRECTIONS):
-                if open_realm_legal(S, b, t, a // NUM_DIRECTIONS, a % NUM_DIRECTIONS, q, r):
+                if open_realm_legal(S, b, t, a // NUM_DIRECTIONS, a % NUM_DIRECTIONS, q, r, two):
                     return True
     return False
 
@@ -272,6 +273,7 @@ def mask_tile_spot(S, b, p, mask):
     beside several tiles is offered once, by its lowest action."""
     s = S[b]
     t = int(s['sel_tile'])
+    two = touches_two_possible(S, b, t)
     for a in range(A_SPOT, A_SPOT + NUM_TILES * NUM_DIRECTIONS):
         u = (a - A_SPOT) // NUM_DIRECTIONS
         if s['tile_where'][u] != TW_PLACED:
@@ -280,7 +282,7 @@ def mask_tile_spot(S, b, p, mask):
         if tile_at(S, b, q, r) >= 0 or first_spot_at(S, b, q, r) != a:
             continue
         for k in range(2 * NUM_DIRECTIONS):
-            if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, q, r):
+            if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, q, r, two):
                 mask[a] = 1
                 break
 
@@ -314,9 +316,10 @@ def mask_tile_turn(S, b, p, mask):
     tile fits at the chosen position (L109: either side up)."""
     s = S[b]
     t = int(s['sel_tile'])
+    two = touches_two_possible(S, b, t)
     for k in range(2 * NUM_DIRECTIONS):
         if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS,
-                            int(s['sel_q']), int(s['sel_r'])):
+                            int(s['sel_q']), int(s['sel_r']), two):
             mask[A_TURN + k] = 1
 
 

@@ -1,0 +1,62 @@
+"""Complete games of random legal play, checking the invariants after every
+decision: every card, token and chip in one place, Hearts and cubes
+consistent, equipment legal by weight and position (``fuzz_test.check``),
+the record sound (``GAME.check_state``), the mask exact (a masked action is
+refused and changes nothing), and every game ending with a valid outcome.
+
+CI plays 200 games of every sandbox and hero count, a few turns each; set
+``DRAGONGYM_LONG_FUZZ=1`` for the long run: 2,000 games of the rules' full
+30 turns (some hours on two cores)."""
+import os
+
+import numpy as np
+import pytest
+
+from dragongym.envs.core.outcome import ranking_problem
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down.constants import SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM
+from dragongym.envs.dragons_down.game import GAME
+from dragongym.envs.dragons_down.state import STATE_DTYPE
+from tests.dragons_down.fuzz_test import check
+
+LONG = os.environ.get("DRAGONGYM_LONG_FUZZ") == "1"
+GAMES = 2000 if LONG else 200
+CONFIGS = [(n, sb) for n in (1, 2, 3, 4, 5, 6) for sb in (SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY)]
+
+
+def play_to_the_end(seed, num_heroes, sandbox, max_turns):
+    """One complete game of random legal decisions; returns the decisions made."""
+    rng = np.random.default_rng(seed)
+    packs = int(rng.integers(1, 8))
+    S = np.zeros(1, dtype=STATE_DTYPE)
+    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, max_turns,
+                 SB_EXPLORE if seed % 2 else SB_OPEN_REALM, 1, int(seed % 3 == 0))
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    decisions = 0
+    while int(S[0]["status"]) == 0:
+        m = R.fill_mask(S, 0, mask)
+        assert m > 0, f"game {seed}: stage {int(S[0]['stage'])} phase {int(S[0]['phase'])} has no legal action"
+        masked = np.flatnonzero(mask == 0)
+        if len(masked):
+            before = S.tobytes()
+            assert R.apply_action(S, 0, int(rng.choice(masked)), np.zeros(R.NUM_ACTIONS, dtype=np.int8)) == R.E_ILLEGAL
+            assert S.tobytes() == before, f"game {seed}: a refused action changed the game"
+        a = int(rng.choice(np.flatnonzero(mask)))
+        assert R.apply_action(S, 0, a, mask) == R.E_OK
+        decisions += 1
+        check(S)
+        problem = GAME.check_state(S)
+        assert not problem, f"game {seed}, decision {decisions}: {problem}"
+    s = S[0]
+    assert int(s["status"]) in (1, 2) and int(s["to_play"]) == -1
+    assert not ranking_problem([int(r) for r in s["rank"][:num_heroes]])
+    assert np.isfinite(s["rewards"]).all()
+    return decisions
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_random_games_to_their_end_keep_every_invariant(chunk):
+    for g in range(chunk * GAMES // 10, (chunk + 1) * GAMES // 10):
+        n, sb = CONFIGS[g % len(CONFIGS)]
+        turns = 30 if LONG else 1 + g % 3
+        assert play_to_the_end(1000 + g, n, sb, turns) > 0
