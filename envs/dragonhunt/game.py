@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.threads import over_threads
 from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 from . import data as D
 from . import rules as R
@@ -130,28 +131,6 @@ ACTION_LAYOUT = {
 }
 
 
-_POOLS = {}
-
-
-def _over_threads(n, run, threads=None):
-    """Call ``run(lo, hi)`` on ``threads`` (default ``numba.get_num_threads()``)
-    contiguous slices of ``0..n`` at once, from a thread pool kept per thread
-    count (the kernels release the GIL); re-raises the first error of any slice."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    import numba
-    if threads is None:
-        threads = int(numba.get_num_threads())
-    threads = max(1, min(int(threads), n))
-    if threads == 1:
-        run(0, n)
-        return
-    pool = _POOLS.get(threads)
-    if pool is None:
-        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dragonhunt-vec")
-    bounds = [n * k // threads for k in range(threads + 1)]
-    for future in [pool.submit(run, bounds[k], bounds[k + 1]) for k in range(threads)]:
-        future.result()
 
 
 def _config(num_players, max_hands, auto_single, with_obs=False):
@@ -311,7 +290,7 @@ class Dragonhunt(Game):
                                      np.uint64(seed), bool(observations),
                                      obs[lo:hi] if observations else obs,
                                      int(config.num_players), int(config.max_hands))
-        _over_threads(n, run, threads=max(1, int(threads)))
+        over_threads(n, run, threads=max(1, int(threads)))
         return int(done.sum())
 
     def compiled_entry_points(self):
@@ -380,7 +359,7 @@ class Dragonhunt(Game):
                  masks=masks[lo:hi], counts=counts[lo:hi],
                  obs=obs[lo:hi] if obs is not None else None, config=config)
         if parallel:
-            _over_threads(len(states), run)
+            over_threads(len(states), run)
         else:
             run(0, len(states))
 
@@ -389,7 +368,7 @@ class Dragonhunt(Game):
         if not parallel:
             self.observe(states, players, obs)
             return
-        _over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
+        over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
                                                        players=players[lo:hi], obs=obs[lo:hi]))
 
     # ------------------------------------------------------------ text

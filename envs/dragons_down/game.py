@@ -68,6 +68,7 @@ import numpy as np
 
 from dragongym.envs.core.config import ConfigError, build_config
 from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.threads import over_threads
 from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 from . import data as D
 from . import kernel as K
@@ -193,28 +194,6 @@ def _run(op, states, **arrays):
         given[...] = arr
 
 
-_POOLS = {}
-
-
-def _over_threads(n, run, threads=None):
-    """Call ``run(lo, hi)`` on ``threads`` (default ``numba.get_num_threads()``)
-    contiguous slices of ``0..n`` at once, from a thread pool kept per thread
-    count (the kernel releases the GIL); re-raises the first error of any slice."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    import numba
-    if threads is None:
-        threads = int(numba.get_num_threads())
-    threads = max(1, min(int(threads), n))
-    if threads == 1:
-        run(0, n)
-        return
-    pool = _POOLS.get(threads)
-    if pool is None:
-        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dragons-down-vec")
-    bounds = [n * k // threads for k in range(threads + 1)]
-    for future in [pool.submit(run, bounds[k], bounds[k + 1]) for k in range(threads)]:
-        future.result()
 
 
 # ------------------------------------------------------------------ spec layouts
@@ -465,7 +444,7 @@ class DragonsDown(Game):
                  masks=masks[lo:hi], counts=counts[lo:hi],
                  obs=obs[lo:hi] if obs is not None else None, config=config)
         if parallel:
-            _over_threads(len(states), run)
+            over_threads(len(states), run)
         else:
             run(0, len(states))
 
@@ -474,7 +453,7 @@ class DragonsDown(Game):
         if not parallel:
             self.observe(states, players, obs)
             return
-        _over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
+        over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
                                                        players=players[lo:hi], obs=obs[lo:hi]))
 
     def compiled_entry_points(self):
