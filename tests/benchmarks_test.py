@@ -89,3 +89,22 @@ def test_game_length_needs_a_truncation_option(dive):
     import pytest
     with pytest.raises(NotImplementedError, match="does not count its turns"):
         measure(dive, 2, 5, agent_id="random")
+
+
+def test_peer_comparisons_use_each_games_own_targets():
+    # a made-up result: each game at 300k/s rules only and 60k/s with observations, chess at 100k/20k
+    rows = [dict(game=g, path="vector API", batch=1024, obs=obs, threads=1, median=60e3 if obs else 300e3)
+            for g in ("dragonhunt", "dragons_down") for obs in (False, True)]
+    chess = [dict(library="openspiel", game="chess", obs=obs, batch=1, median=20e3 if obs else 100e3, min=1, max=1,
+                  label="openspiel chess +obs" if obs else "openspiel chess") for obs in (False, True)]
+    lines = {text: (ratio, target) for text, ratio, target in
+             peers.comparisons({"rows": rows, "peers": {"rows": chess}})}
+    assert lines["dragonhunt vector API B=1024 without obs / openspiel chess"] == (3.0, 10.0)
+    assert lines["dragonhunt vector API B=1024 with obs / openspiel chess +obs"] == (3.0, 8.0)
+    assert lines["dragons_down vector API B=1024 without obs / openspiel chess"] == (3.0, 2.0)
+    assert lines["dragons_down vector API B=1024 with obs / openspiel chess +obs"] == (3.0, 2.0)
+    table = peers.markdown({"rows": rows, "peers": {"rows": chess},
+                            "memory": {"dragonhunt": {"bytes_per_state": 1535},
+                                       "dragons_down": {"bytes_per_state": 3482}}})
+    assert "| dragonhunt bytes per game state | 1535 B | < 4096 B: met |" in table
+    assert "| dragons_down bytes per game state | 3482 B |  |" in table      # no size target of its own

@@ -69,6 +69,13 @@ class Game:
     """Name of the option that limits a game's length (``"max_hands"``)."""
     bench_options = {}
     """Options the throughput benchmarks play with."""
+    bench_targets = {}
+    """The game's speed targets, reported (never asserted) by ``bench
+    --peers``: a peer's label (``"openspiel chess"``, ``"openspiel chess
+    +obs"``) -> the least ratio of the vector API at B=1024 (rules only
+    against a peer without observations, with observations against one with)
+    to that peer; ``"threads"`` -> the least two-thread over one-thread ratio
+    at B=8192; ``"bytes_per_state"`` -> the most bytes of one game's record."""
     bench_playout = None
     """Optional method ``bench_playout(states, config, steps, seed,
     observations=False, threads=1) -> decisions``: ``steps`` random legal

@@ -11,7 +11,7 @@ from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CLASS_IDS, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, HS_WAITING, LINEAGE_IDS,
     NATIVE_CHIP_KINDS, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, ST_HEROES, ST_TURNS, TILE_IDS,
-    TW_OUT, TW_PLACED, TW_STACK,
+    NUM_DIRECTIONS, TW_OUT, TW_PLACED, TW_STACK,
 )
 from dragongym.envs.dragons_down.state import STATE_DTYPE
 
@@ -92,6 +92,44 @@ def test_rule_dd_setup_open_realm_map_is_built_by_the_seats(packs, num_heroes):
             assert c // CLEARINGS_PER_TILE == civ and c % CLEARINGS_PER_TILE < 4
         elif pack not in packs:
             assert c == -1
+
+
+@pytest.mark.parametrize("num_heroes", [1, 3, 6])
+def test_rule_dd_setup_open_realm_masks_offer_exactly_the_legal_placements(num_heroes):
+    """L109, through the decisions themselves: at every step of building an
+    Open Realm the tiles offered are the seat's dealt tiles that fit somewhere,
+    the positions offered (each once) are those where the chosen tile fits,
+    and the sides and turns those that fit there -- all as data.py's reference
+    ``legal_placements`` finds them from the placed tiles alone."""
+    S = new_game(num_heroes=num_heroes, seed=5 + num_heroes)
+    rng = np.random.default_rng(num_heroes)
+    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+    seen = set()
+    while int(S[0]["stage"]) < ST_HEROES:
+        rec = S[0]
+        placed = {(int(rec["tile_q"][t]), int(rec["tile_r"][t])):
+                  D.Placement(TILE_IDS[t], int(rec["tile_side"][t]) + 1, int(rec["tile_rot"][t]),
+                              int(rec["tile_q"][t]), int(rec["tile_r"][t]))
+                  for t in range(len(TILE_IDS)) if rec["tile_where"][t] == TW_PLACED}
+
+        def options(t):
+            return D.legal_placements(D.REALM, placed, TILE_IDS[t]) if placed else ["origin"]
+        acts = legal(S)
+        ph, p = int(rec["phase"]), int(rec["to_play"])
+        seen.add(ph)
+        if ph == R.PH_TILE_CHOOSE:
+            hand = [t for t in range(len(TILE_IDS)) if rec["tile_where"][t] == R.TW_HAND and rec["tile_holder"][t] == p]
+            assert acts == [R.A_TILE + t for t in hand if options(t)]
+        elif ph == R.PH_TILE_SPOT:
+            spots = [tuple(int(v) for v in R.spot_position(S, 0, a)) for a in acts]
+            assert len(spots) == len(set(spots))                     # each position once
+            assert set(spots) == {(x.q, x.r) for x in options(int(rec["sel_tile"]))}
+        elif ph == R.PH_TILE_TURN and placed:
+            here = (int(rec["sel_q"]), int(rec["sel_r"]))
+            assert {divmod(a - R.A_TURN, NUM_DIRECTIONS) for a in acts} == \
+                {(x.side - 1, x.rotation) for x in options(int(rec["sel_tile"])) if (x.q, x.r) == here}
+        assert R.apply_action(S, 0, int(rng.choice(acts)), mask) == R.E_OK
+    assert {R.PH_TILE_CHOOSE, R.PH_TILE_SPOT, R.PH_TILE_TURN} <= seen
 
 
 def test_rule_dd_setup_terrain_setup_cards_random_side_up():

@@ -808,7 +808,7 @@ def mask_alert(S, b, p, mask):
             held += 1
     if s['alert_moves'] < held:
         for c in range(NUM_CARDS):
-            if movable(S, b, p, c):
+            if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and movable(S, b, p, c):
                 mask[A_CARD + c] = 1
     mask[A_DO + DO_DONE] = 1
 

@@ -44,7 +44,10 @@ from .base import (
     SD_DAMAGE, SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_EITHER, WEAPON_RANGED,
     pose, roll,
 )
-from .equipment import damage_armor, displaced_by, enforce_weight, equip_card, equipped, target_legal
+from .equipment import (
+    SLOT_OVERLAP, damage_armor, displaced_count, enforce_weight, equip_card, equipped, new_occupants,
+    target_legal, target_legal_at,
+)
 from .realm import clearing_links
 from .fate import kill_hero
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -1340,23 +1343,25 @@ def hero_killed(S, b, p):
 
 # ================================================================ 8. Cleanup (L771-L781)
 @rules_jit(inline=True)
-def adjust_target_ok(S, b, p, c, t, left, weapons):
+def adjust_target_ok(S, b, p, c, t, left, weapons, occ):
     """Adjust Equipment (L773): p may put card c at target t with ``left``
     = 2 (unequip one card, then equip one) or 1 (he has unequipped: equip
     one). An equipped card goes to the backpack, or moves to another position
     it fills alone (unequipped and equipped again); a backpack card is
     equipped, unequipping at most the one card in its way while an unequip
     is left. ``weapons``: a Warrior's adjustment after using a card (L1230):
-    the card moved and the one it unequips are Weapon Cards."""
+    the card moved and the one it unequips are Weapon Cards. ``occ``: p's
+    ``slot_occupants``."""
     s = S[b]
     slot = int(s['card_slot'][c])
-    if t == slot or not target_legal(S, b, p, c, t):
+    if t == slot or not target_legal_at(S, b, p, c, t, occ):
         return False
     if weapons and KIND_WEAPON_USE[CARD_KIND[c]] == 0:
         return False
     moved = 0
-    for u in range(NUM_CARDS):
-        if displaced_by(S, b, p, c, t, u):
+    for sl in range(T_BACKPACK):
+        u = occ[sl]
+        if u >= 0 and u != c and SLOT_OVERLAP[t, sl]:
             moved += 1
             if weapons and KIND_WEAPON_USE[CARD_KIND[u]] == 0:
                 return False
@@ -1366,38 +1371,37 @@ def adjust_target_ok(S, b, p, c, t, left, weapons):
 
 
 @rules_jit(inline=True)
-def rearm_target_ok(S, b, p, c, t):
+def rearm_target_ok(S, b, p, c, t, occ):
     """Rearm (L774, L978): a backpack card to a weapon position left free."""
     s = S[b]
     if s['card_slot'][c] != T_BACKPACK or not (t == T_WEAPON1 or t == T_WEAPON2 or t == T_WEAPONS):
         return False
-    if not target_legal(S, b, p, c, t):
-        return False
-    for u in range(NUM_CARDS):
-        if displaced_by(S, b, p, c, t, u):
-            return False
-    return True
+    return target_legal_at(S, b, p, c, t, occ) and displaced_count(c, t, occ) == 0
 
 
 @rules_jit
-def cleanup_target_ok(S, b, p, c, t):
+def cleanup_target_ok(S, b, p, c, t, occ):
     """Card c may go to t in this hero's Rearm (he threw a weapon) or Adjust
-    Equipment (Weapon Cards only for a Warrior who used a card, L1230)."""
+    Equipment (Weapon Cards only for a Warrior who used a card, L1230);
+    ``occ``: p's ``slot_occupants``."""
     s = S[b]
     if s['card_where'][c] != CW_HERO or s['card_owner'][c] != p:
         return False
     if s['hero_cflags'][p] & CF_THREW:
-        return rearm_target_ok(S, b, p, c, t)
-    return adjust_target_ok(S, b, p, c, t, int(s['adjust_left']), (s['hero_cflags'][p] & CF_USED_CARD) != 0)
+        return rearm_target_ok(S, b, p, c, t, occ)
+    return adjust_target_ok(S, b, p, c, t, int(s['adjust_left']), (s['hero_cflags'][p] & CF_USED_CARD) != 0, occ)
 
 
 @rules_jit
-def cleanup_card_targets(S, b, p, c):
+def cleanup_card_targets(S, b, p, c, occ):
     """How many targets card c may go to now; -1 - t when exactly one, t."""
+    s = S[b]
+    if s['card_where'][c] != CW_HERO or s['card_owner'][c] != p:
+        return 0
     n = 0
     only = -1
     for t in range(NUM_TARGETS):
-        if cleanup_target_ok(S, b, p, c, t):
+        if cleanup_target_ok(S, b, p, c, t, occ):
             n += 1
             only = t
     return -1 - only if n == 1 else n
@@ -1406,9 +1410,11 @@ def cleanup_card_targets(S, b, p, c):
 @rules_jit(inline=True)
 def cleanup_choices(S, b, p):
     """Cards p may move in his Rearm or Adjust Equipment now."""
+    s = S[b]
+    occ = new_occupants(S, b, p)
     n = 0
     for c in range(NUM_CARDS):
-        if cleanup_card_targets(S, b, p, c) != 0:
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
             n += 1
     return n
 
@@ -1439,8 +1445,10 @@ def cleanup_step(S, b):
 def mask_adjust(S, b, p, mask):
     """Legal actions of PH_ADJUST and PH_REARM: A_CARD + c for each card that
     may be moved; A_DO + DO_DONE."""
+    s = S[b]
+    occ = new_occupants(S, b, p)
     for c in range(NUM_CARDS):
-        if cleanup_card_targets(S, b, p, c) != 0:
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
             mask[A_CARD + c] = 1
     mask[A_DO + DO_DONE] = 1
 
@@ -1454,7 +1462,7 @@ def act_adjust(S, b, p, a):
         s['adjust_left'] = 0
         return False
     c = a - A_CARD
-    k = cleanup_card_targets(S, b, p, c)
+    k = cleanup_card_targets(S, b, p, c, new_occupants(S, b, p))
     if k < 0:
         place_card(S, b, p, c, -1 - k)
         return False
@@ -1467,8 +1475,9 @@ def mask_adjust_target(S, b, p, mask):
     """Legal actions of PH_ADJUST_TARGET: A_TARGET + t for each place the
     chosen card may go."""
     c = int(S[b]['sel_card'])
+    occ = new_occupants(S, b, p)
     for t in range(NUM_TARGETS):
-        if cleanup_target_ok(S, b, p, c, t):
+        if cleanup_target_ok(S, b, p, c, t, occ):
             mask[A_TARGET + t] = 1
 
 

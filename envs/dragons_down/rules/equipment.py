@@ -11,7 +11,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_POSITIONS, NUM_TARGETS,
+    CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_TARGETS,
     T_BACKPACK,
 )
 from .base import (
@@ -32,6 +32,33 @@ def equipped(S, b, p, c):
     return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] < T_BACKPACK
 
 
+SLOT_OVERLAP = np.array([[bool((TARGET_COVERS[t] & TARGET_COVERS[u]).any()) for u in range(NUM_TARGETS)]
+                         for t in range(NUM_TARGETS)], dtype=np.bool_)
+"""SLOT_OVERLAP[t, u]: targets t and u share a board position, so a card put
+at t unequips the card at u (L973). The backpack overlaps nothing."""
+
+
+@rules_jit
+def slot_occupants(S, b, p, occ):
+    """occ[t] = p's card equipped at target t, or -1, for every t below
+    T_BACKPACK (an equipped card fills its target alone, so one card each).
+    The equipping checks read this table instead of scanning every card."""
+    s = S[b]
+    for t in range(T_BACKPACK):
+        occ[t] = -1
+    for u in range(NUM_CARDS):
+        if equipped(S, b, p, u):
+            occ[s['card_slot'][u]] = u
+
+
+@rules_jit
+def new_occupants(S, b, p):
+    """A fresh ``slot_occupants`` table of hero p."""
+    occ = np.empty(T_BACKPACK, dtype=np.int64)
+    slot_occupants(S, b, p, occ)
+    return occ
+
+
 @rules_jit
 def displaced_by(S, b, p, c, target, u):
     """Equipping c at ``target`` would unequip p's card u (it fills one of
@@ -39,11 +66,18 @@ def displaced_by(S, b, p, c, target, u):
     s = S[b]
     if u == c or not equipped(S, b, p, u):
         return False
-    slot = int(s['card_slot'][u])
-    for pos in range(NUM_POSITIONS):
-        if TARGET_COVERS[target, pos] and TARGET_COVERS[slot, pos]:
-            return True
-    return False
+    return SLOT_OVERLAP[target, s['card_slot'][u]]
+
+
+@rules_jit
+def displaced_count(c, target, occ):
+    """How many of the cards in ``occ`` equipping c at ``target`` unequips."""
+    n = 0
+    for sl in range(T_BACKPACK):
+        u = occ[sl]
+        if u >= 0 and u != c and SLOT_OVERLAP[target, sl]:
+            n += 1
+    return n
 
 
 @rules_jit
@@ -52,7 +86,19 @@ def target_legal(S, b, p, c, target):
     always; a position matching the card's banner, if p has the healthy
     Might Cubes for its weight, and without a second weapon or a second
     shield among the cards that stay equipped."""
-    s = S[b]
+    k = int(CARD_KIND[c])
+    if target == T_BACKPACK:
+        return True
+    if not TARGET_OK[KIND_POSITION[k], target] or KIND_WEIGHT[k] > healthy_might(S, b, p):
+        return False
+    if not (KIND_WEAPON[k] or KIND_SHIELD[k]):
+        return True                              # the other equipped cards do not matter
+    return target_legal_at(S, b, p, c, target, new_occupants(S, b, p))
+
+
+@rules_jit
+def target_legal_at(S, b, p, c, target, occ):
+    """``target_legal`` with p's ``slot_occupants`` table already made."""
     k = int(CARD_KIND[c])
     if target == T_BACKPACK:
         return True
@@ -61,8 +107,9 @@ def target_legal(S, b, p, c, target):
     if KIND_WEIGHT[k] > healthy_might(S, b, p):
         return False
     if KIND_WEAPON[k] or KIND_SHIELD[k]:
-        for u in range(NUM_CARDS):
-            if u != c and equipped(S, b, p, u) and not displaced_by(S, b, p, c, target, u):
+        for sl in range(T_BACKPACK):
+            u = occ[sl]
+            if u >= 0 and u != c and not SLOT_OVERLAP[target, sl]:
                 ku = int(CARD_KIND[u])
                 if (KIND_WEAPON[k] and KIND_WEAPON[ku]) or (KIND_SHIELD[k] and KIND_SHIELD[ku]):
                     return False
@@ -76,8 +123,10 @@ def equip_card(S, b, p, c, target):
     first reveal may earn the Epic reward (L534)."""
     s = S[b]
     if target != T_BACKPACK:
-        for u in range(NUM_CARDS):
-            if displaced_by(S, b, p, c, target, u):
+        occ = new_occupants(S, b, p)
+        for sl in range(T_BACKPACK):
+            u = occ[sl]
+            if u >= 0 and u != c and SLOT_OVERLAP[target, sl]:
                 s['card_slot'][u] = T_BACKPACK
     s['card_slot'][c] = target
     if target != T_BACKPACK:
@@ -99,14 +148,10 @@ def enforce_weight(S, b, p):
 def first_free_target(S, b, p, c):
     """The first target (in T_* order) where p may equip c without
     unequipping another card, else T_BACKPACK."""
+    occ = new_occupants(S, b, p)
     for t in range(NUM_TARGETS):
-        if t != T_BACKPACK and target_legal(S, b, p, c, t):
-            free = True
-            for u in range(NUM_CARDS):
-                if displaced_by(S, b, p, c, t, u):
-                    free = False
-            if free:
-                return t
+        if t != T_BACKPACK and target_legal_at(S, b, p, c, t, occ) and displaced_count(c, t, occ) == 0:
+            return t
     return T_BACKPACK
 
 

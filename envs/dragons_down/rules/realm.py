@@ -7,8 +7,10 @@ faces map direction ``(e + rot) % 6``. Two tiles side by side fit when the
 facing edges both carry a path or both carry none (L109, L583); a path that
 crosses joins the two edge clearings.
 """
+import numpy as np
+
 from dragongym.envs.core.jit import rules_jit
-from ..constants import CLEARINGS_PER_TILE, NUM_DIRECTIONS, NUM_TILES, TOK_PLACED, TW_PLACED
+from ..constants import CLEARINGS_PER_TILE, MAP_RADIUS, NUM_DIRECTIONS, NUM_TILES, TOK_PLACED, TW_PLACED
 from .base import DIR_DQ, DIR_DR, EDGE_CLEARING, PATHS, WILD_GATE
 
 
@@ -29,49 +31,153 @@ def path_toward(t, side, rot, d):
     return EDGE_CLEARING[t, side, (d - rot) % NUM_DIRECTIONS] >= 0
 
 
+def _path_bits():
+    bits = np.zeros((NUM_TILES, 2, NUM_DIRECTIONS), dtype=np.int64)
+    for t in range(NUM_TILES):
+        for side in range(2):
+            for rot in range(NUM_DIRECTIONS):
+                for d in range(NUM_DIRECTIONS):
+                    if EDGE_CLEARING[t, side, (d - rot) % NUM_DIRECTIONS] >= 0:
+                        bits[t, side, rot] |= 1 << d
+    return bits
+
+
+PATH_BITS = _path_bits()
+"""PATH_BITS[t, side, rot]: bit d set iff tile t so placed has a path crossing
+its edge that faces map direction d (``path_toward`` for all six at once)."""
+EDGE_COUNT = np.array([bin(m).count("1") for m in range(1 << NUM_DIRECTIONS)], dtype=np.int64)
+"""EDGE_COUNT[m]: how many directions the six-bit mask m names."""
+
+
+@rules_jit
+def position_edges(S, b, q, r):
+    """What an empty position (q, r) asks of a tile put there, as two
+    six-bit direction masks: ``touch`` (a placed tile lies that way) and
+    ``need`` (that tile's facing edge carries a path). A tile placed so fits
+    iff its ``PATH_BITS & touch == need`` (L109, L583: path to path, non-path
+    to non-path); it then touches ``EDGE_COUNT[touch]`` tiles and is joined to
+    a path iff ``need`` is not 0."""
+    s = S[b]
+    touch = 0
+    need = 0
+    for d in range(NUM_DIRECTIONS):
+        u = tile_at(S, b, q + DIR_DQ[d], r + DIR_DR[d])
+        if u >= 0:
+            touch |= 1 << d
+            if path_toward(u, int(s['tile_side'][u]), int(s['tile_rot'][u]), (d + 3) % NUM_DIRECTIONS):
+                need |= 1 << d
+    return touch, need
+
+
 @rules_jit
 def placement_fit(S, b, t, side, rot, q, r):
     """How tile ``t`` (``side``, ``rot``) would sit at the empty position
     (q, r): ``(fits, touched, joined)`` -- every touching edge matches path to
     path and non-path to non-path (L109, L583), the number of placed tiles it
     touches, and whether some path crosses into the map."""
+    touch, need = position_edges(S, b, q, r)
+    mine = PATH_BITS[t, side, rot]
+    return (mine & touch) == need, EDGE_COUNT[touch], (mine & need) != 0
+
+
+MAX_FRONTIER = NUM_TILES * NUM_DIRECTIONS
+"""At most this many empty positions lie beside the map (one per tile edge)."""
+
+
+@rules_jit
+def new_frontier():
+    """Empty arrays for ``realm_frontier``: (spot, touch, need)."""
+    return (np.empty(MAX_FRONTIER, dtype=np.int64), np.empty(MAX_FRONTIER, dtype=np.int64),
+            np.empty(MAX_FRONTIER, dtype=np.int64))
+
+
+GRID_R = MAP_RADIUS + 1
+"""``realm_grid`` covers axial positions up to this far out on each axis (the
+map's farthest tiles and the positions beside them)."""
+GRID_W = 2 * GRID_R + 1
+GRID_SEEN = -2
+"""A ``realm_grid`` cell marking an empty position already listed."""
+
+
+@rules_jit
+def realm_grid(S, b):
+    """The placed tiles as a position grid: ``grid[(q + GRID_R) * GRID_W + r +
+    GRID_R]`` = the tile at (q, r), or -1 (``grid_at``), for searches that look
+    up many positions (``tile_at`` scans every tile)."""
     s = S[b]
-    touched = 0
-    fits = True
-    joined = False
-    for d in range(NUM_DIRECTIONS):
-        u = tile_at(S, b, q + DIR_DQ[d], r + DIR_DR[d])
-        if u < 0:
+    grid = np.full(GRID_W * GRID_W, -1, dtype=np.int64)
+    for t in range(NUM_TILES):
+        if s['tile_where'][t] == TW_PLACED:
+            grid[grid_cell(int(s['tile_q'][t]), int(s['tile_r'][t]))] = t
+    return grid
+
+
+@rules_jit
+def grid_cell(q, r):
+    """The ``realm_grid`` index of position (q, r), or -1 outside it."""
+    q = int(q)                                   # int8 table entries: widen before the index arithmetic
+    r = int(r)
+    if q < -GRID_R or q > GRID_R or r < -GRID_R or r > GRID_R:
+        return -1
+    return (q + GRID_R) * GRID_W + r + GRID_R
+
+
+@rules_jit
+def realm_frontier(S, b, spot, touch, need):
+    """The empty positions beside the map, each once: ``spot[i] = u * 6 + d``,
+    the lowest placed tile u and direction d naming position i (its A_SPOT
+    action less A_SPOT), ``touch[i]``, ``need[i]`` its ``position_edges``.
+    Returns how many. A placement search looks the map up once through this
+    list instead of once per tile, side and turn it tries."""
+    s = S[b]
+    grid = realm_grid(S, b)
+    n = 0
+    for u in range(NUM_TILES):
+        if s['tile_where'][u] != TW_PLACED:
             continue
-        touched += 1
-        mine = path_toward(t, side, rot, d)
-        theirs = path_toward(u, int(s['tile_side'][u]), int(s['tile_rot'][u]), (d + 3) % NUM_DIRECTIONS)
-        if mine != theirs:
-            fits = False
-        elif mine:
-            joined = True
-    return fits, touched, joined
+        for d in range(NUM_DIRECTIONS):
+            q = int(s['tile_q'][u]) + DIR_DQ[d]
+            r = int(s['tile_r'][u]) + DIR_DR[d]
+            i = grid_cell(q, r)
+            if grid[i] != -1:                    # a tile, or listed already
+                continue
+            grid[i] = GRID_SEEN
+            spot[n] = u * NUM_DIRECTIONS + d
+            tch = 0
+            nd = 0
+            for e in range(NUM_DIRECTIONS):
+                j = grid_cell(q + DIR_DQ[e], r + DIR_DR[e])
+                v = grid[j] if j >= 0 else -1
+                if v >= 0:
+                    tch |= 1 << e
+                    if path_toward(v, int(s['tile_side'][v]), int(s['tile_rot'][v]), (e + 3) % NUM_DIRECTIONS):
+                        nd |= 1 << e
+            touch[n] = tch
+            need[n] = nd
+            n += 1
+    return n
+
+
+@rules_jit
+def frontier_touches_two(t, n, touch, need):
+    """``touches_two_possible`` over a ``realm_frontier`` of n positions."""
+    for i in range(n):
+        if EDGE_COUNT[touch[i]] < 2 or need[i] == 0:      # what it touches does not depend on the turn
+            continue
+        for side in range(2):
+            for rot in range(NUM_DIRECTIONS):
+                if (PATH_BITS[t, side, rot] & touch[i]) == need[i]:
+                    return True
+    return False
 
 
 @rules_jit
 def touches_two_possible(S, b, t):
     """Some empty position beside the map takes tile ``t`` (either side, any
     turn) touching two placed tiles and joined to a path (L109's "if possible")."""
-    s = S[b]
-    for u in range(NUM_TILES):
-        if s['tile_where'][u] != TW_PLACED:
-            continue
-        for d in range(NUM_DIRECTIONS):
-            q = s['tile_q'][u] + DIR_DQ[d]
-            r = s['tile_r'][u] + DIR_DR[d]
-            if tile_at(S, b, q, r) >= 0:
-                continue
-            for side in range(2):
-                for rot in range(NUM_DIRECTIONS):
-                    fits, touched, joined = placement_fit(S, b, t, side, rot, q, r)
-                    if fits and joined and touched >= 2:
-                        return True
-    return False
+    spot, touch, need = new_frontier()
+    n = realm_frontier(S, b, spot, touch, need)
+    return frontier_touches_two(t, n, touch, need)
 
 
 @rules_jit
@@ -86,10 +192,17 @@ def open_realm_legal(S, b, t, side, rot, q, r, two):
         return q == 0 and r == 0
     if tile_at(S, b, q, r) >= 0:
         return False
-    fits, touched, joined = placement_fit(S, b, t, side, rot, q, r)
-    if not (fits and joined):
+    touch, need = position_edges(S, b, q, r)
+    return open_realm_fits(t, side, rot, touch, need, two)
+
+
+@rules_jit
+def open_realm_fits(t, side, rot, touch, need, two):
+    """``open_realm_legal`` after the first tile, at an empty position whose
+    ``position_edges`` are ``touch`` and ``need``."""
+    if need == 0 or (PATH_BITS[t, side, rot] & touch) != need:
         return False
-    return touched >= 2 or not two
+    return EDGE_COUNT[touch] >= 2 or not two
 
 
 @rules_jit

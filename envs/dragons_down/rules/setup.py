@@ -20,7 +20,10 @@ from .base import (
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
     PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
 )
-from .realm import open_realm_legal, tile_at, touches_two_possible
+from .realm import (
+    frontier_touches_two, new_frontier, open_realm_fits, open_realm_legal, position_edges, realm_frontier, tile_at,
+    touches_two_possible,
+)
 from .equipment import take_starting_item
 from .tokens import reveal_tile, stock_revealed_merchants
 
@@ -184,29 +187,27 @@ def reveal_civilization(S, b, t):
 
 # ================================================================ building the Open Realm (L109)
 @rules_jit
-def tile_placeable(S, b, t):
-    """Some position, side and turn is legal for tile t now (L109)."""
+def tile_placeable(S, b, t, n, touch, need):
+    """Some position, side and turn is legal for tile t now (L109); ``n``,
+    ``touch``, ``need``: the ``realm_frontier``."""
     s = S[b]
     if s['tiles_placed'] == 0:
         return True
-    two = touches_two_possible(S, b, t)
-    for u in range(NUM_TILES):
-        if s['tile_where'][u] != TW_PLACED:
-            continue
-        for d in range(NUM_DIRECTIONS):
-            q = s['tile_q'][u] + DIR_DQ[d]
-            r = s['tile_r'][u] + DIR_DR[d]
-            for a in range(2 * NUM_DIRECTIONS):
-                if open_realm_legal(S, b, t, a // NUM_DIRECTIONS, a % NUM_DIRECTIONS, q, r, two):
-                    return True
+    two = frontier_touches_two(t, n, touch, need)
+    for i in range(n):
+        for a in range(2 * NUM_DIRECTIONS):
+            if open_realm_fits(t, a // NUM_DIRECTIONS, a % NUM_DIRECTIONS, touch[i], need[i], two):
+                return True
     return False
 
 
 @rules_jit
 def seat_can_place(S, b, p):
     s = S[b]
+    spot, touch, need = new_frontier()
+    n = realm_frontier(S, b, spot, touch, need)
     for t in range(NUM_TILES):
-        if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t):
+        if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t, n, touch, need):
             return True
     return False
 
@@ -238,8 +239,10 @@ def build_realm(S, b):
 def mask_tile_choose(S, b, p, mask):
     """Legal actions of PH_TILE_CHOOSE: A_TILE + t for each dealt tile of p that can be placed."""
     s = S[b]
+    spot, touch, need = new_frontier()
+    n = realm_frontier(S, b, spot, touch, need)
     for t in range(NUM_TILES):
-        if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t):
+        if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t, n, touch, need):
             mask[A_TILE + t] = 1
 
 
@@ -273,31 +276,14 @@ def mask_tile_spot(S, b, p, mask):
     beside several tiles is offered once, by its lowest action."""
     s = S[b]
     t = int(s['sel_tile'])
-    two = touches_two_possible(S, b, t)
-    for a in range(A_SPOT, A_SPOT + NUM_TILES * NUM_DIRECTIONS):
-        u = (a - A_SPOT) // NUM_DIRECTIONS
-        if s['tile_where'][u] != TW_PLACED:
-            continue
-        q, r = spot_position(S, b, a)
-        if tile_at(S, b, q, r) >= 0 or first_spot_at(S, b, q, r) != a:
-            continue
+    spot, touch, need = new_frontier()
+    n = realm_frontier(S, b, spot, touch, need)
+    two = frontier_touches_two(t, n, touch, need)
+    for i in range(n):
         for k in range(2 * NUM_DIRECTIONS):
-            if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, q, r, two):
-                mask[a] = 1
+            if open_realm_fits(t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, touch[i], need[i], two):
+                mask[A_SPOT + spot[i]] = 1
                 break
-
-
-@rules_jit
-def first_spot_at(S, b, q, r):
-    """The lowest A_SPOT action naming position (q, r), or -1."""
-    s = S[b]
-    for a in range(A_SPOT, A_SPOT + NUM_TILES * NUM_DIRECTIONS):
-        u = (a - A_SPOT) // NUM_DIRECTIONS
-        if s['tile_where'][u] == TW_PLACED:
-            qq, rr = spot_position(S, b, a)
-            if qq == q and rr == r:
-                return a
-    return -1
 
 
 @rules_jit(inline=True)
@@ -316,10 +302,17 @@ def mask_tile_turn(S, b, p, mask):
     tile fits at the chosen position (L109: either side up)."""
     s = S[b]
     t = int(s['sel_tile'])
+    q = int(s['sel_q'])
+    r = int(s['sel_r'])
+    if s['tiles_placed'] == 0 or tile_at(S, b, q, r) >= 0:
+        for k in range(2 * NUM_DIRECTIONS):
+            if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, q, r, False):
+                mask[A_TURN + k] = 1
+        return
     two = touches_two_possible(S, b, t)
+    touch, need = position_edges(S, b, q, r)
     for k in range(2 * NUM_DIRECTIONS):
-        if open_realm_legal(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS,
-                            int(s['sel_q']), int(s['sel_r']), two):
+        if open_realm_fits(t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, touch, need, two):
             mask[A_TURN + k] = 1
 
 
