@@ -278,6 +278,48 @@ class Game:
         playouts, checkers). The default ``[]``: the game compiles nothing."""
         return []
 
+    def adapter_entry_points(self, config, size=2):
+        """The ``compiled_entry_points`` every game's adapters reach, each run
+        on a fresh batch of ``size`` games of ``config`` with the adapters'
+        argument types: ``reset`` (the first, which compiles a one-kernel
+        core), ``step`` (action -1), ``legal_mask``, ``observe``, the vector
+        step (a legal action in each game) serial and on threads,
+        ``vec_observe`` on threads, and ``check_state`` on one record. A game
+        adds its own (playouts, fuzzers) after these."""
+        spec = self.spec_for(config)
+
+        def fresh():
+            states = self.new_states(size)
+            self.reset(states, np.arange(1, size + 1, dtype=np.uint64), config)
+            return states
+
+        def masks_of(states):
+            masks = np.zeros((size, spec.num_actions), dtype=np.int8)
+            self.legal_mask(states, masks)
+            return masks
+
+        def observations():
+            return np.zeros((size, spec.obs_size), dtype=np.float32)
+
+        def vec_step(parallel):
+            states = fresh()
+            masks = masks_of(states)
+            actions = np.argmax(masks, axis=1).astype(np.int32)
+            self.vec_step(states, actions, masks, masks.sum(axis=1).astype(np.int64),
+                          np.zeros(size, dtype=np.int8), observations(), parallel)
+
+        players = np.zeros(size, dtype=np.int8)
+        return [
+            ("reset", fresh),
+            ("step", lambda: self.step(fresh(), np.full(size, -1, dtype=np.int32), np.zeros(size, dtype=np.int8))),
+            ("legal_mask", lambda: masks_of(fresh())),
+            ("observe", lambda: self.observe(fresh(), players, observations())),
+            ("vec_step", lambda: vec_step(False)),
+            ("vec_step threads", lambda: vec_step(True)),
+            ("vec_observe threads", lambda: self.vec_observe(fresh(), players, observations(), True)),
+            ("check_state", lambda: self.check_state(fresh()[:1].copy())),
+        ]
+
     # Conveniences over one record, built on the batched methods.
     def mask_of(self, state):
         m = np.zeros((1, self.spec.num_actions), dtype=np.int8)

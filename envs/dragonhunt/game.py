@@ -300,47 +300,22 @@ class Dragonhunt(Game):
         run on a freshly reset batch of two 2-player games with the adapters'
         argument types: the batched ``reset``, ``step`` (action -1, so only
         the kernel's compile is timed), ``legal_mask`` and ``observe``; the
-        vector kernels (``vec_step``, one kernel for any thread count;
-        ``vec_observe`` on threads); the bare-core playout (``bench_playout``
-        serial and on 2 threads); the invariant checker (``check_state``) and the random-play
-        fuzzer (``invariants.fuzz``, one short game); MCTS's ``playout``."""
+        vector kernels (``vec_step``, one kernel for any thread count, and
+        ``vec_observe`` on threads); the invariant checker (``check_state``):
+        ``Game.adapter_entry_points``. Then the bare-core playout
+        (``bench_playout`` serial and on 2 threads), the random-play fuzzer
+        (``invariants.fuzz``, one short game) and MCTS's ``playout``."""
         from . import invariants as I
         config = self.make_config(num_players=2, max_hands=1)
-        size = 2
 
         def fresh():
-            states = self.new_states(size)
-            self.reset(states, np.arange(1, size + 1, dtype=np.uint64), config)
+            states = self.new_states(2)
+            self.reset(states, np.arange(1, 3, dtype=np.uint64), config)
             return states
 
-        def masks_of(states):
-            masks = np.zeros((size, R.NUM_ACTIONS), dtype=np.int8)
-            self.legal_mask(states, masks)
-            return masks
-
-        def vec_step(parallel):
-            states = fresh()
-            masks = masks_of(states)
-            actions = np.argmax(masks, axis=1).astype(np.int32)   # a legal action each
-            self.vec_step(states, actions, masks, masks.sum(axis=1).astype(np.int64),
-                          np.zeros(size, dtype=np.int8), np.zeros((size, O.OBS_SIZE), dtype=np.float32),
-                          parallel)
-
-        players = np.zeros(size, dtype=np.int8)
-        return [
-            ("reset", fresh),
-            ("step", lambda: self.step(fresh(), np.full(size, -1, dtype=np.int32),
-                                       np.zeros(size, dtype=np.int8))),
-            ("legal_mask", lambda: masks_of(fresh())),
-            ("observe", lambda: self.observe(fresh(), players,
-                                             np.zeros((size, O.OBS_SIZE), dtype=np.float32))),
-            # one kernel for any thread count: threads run it on slices of the batch
-            ("vec_step", lambda: vec_step(False)),
-            ("vec_observe threads", lambda: self.vec_observe(
-                fresh(), players, np.zeros((size, O.OBS_SIZE), dtype=np.float32), True)),
+        return self.adapter_entry_points(config) + [
             ("bench_playout serial", lambda: self.bench_playout(fresh(), config, 2, 0, threads=1)),
             ("bench_playout threads", lambda: self.bench_playout(fresh(), config, 2, 0, threads=2)),
-            ("check_state", lambda: self.check_state(fresh()[:1].copy())),
             ("fuzz", lambda: I.fuzz(self.new_states(1), np.ones(1, dtype=np.uint64), 2, 1,
                                     np.uint64(2), 40)),
             ("playout (MCTS)", lambda: self.playout(fresh()[:1].copy(), 40, 0)),

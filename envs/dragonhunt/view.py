@@ -19,6 +19,7 @@ Seats are game seats (``0..num_players-1``), not rotated. Cells are board cells
 # jitcache: no compiled code
 import numpy as np
 
+from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401 (the game's view)
 from . import data as D
 from . import rules as R
 from .constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR, CASTLE, VILLAGE, COTTAGE
@@ -33,42 +34,19 @@ LAIR_CELL = int(D.LAIR_CELL)
 _TYPE_OF_INDEX = np.array([HERO] + [SNIPER] * 2 + [KNIGHT] * 12 + [MAN_AT_ARMS] * 24, dtype=np.int8)
 
 
-def _rec(state):
-    return state[0] if getattr(state, "shape", None) == (1,) else state
-
-
 # ------------------------------------------------------------------ the position
-def phase(state):
-    """The pending decision (``rules.PH_*``)."""
-    return int(_rec(state)["phase"])
-
-
-def stage(state):
-    """The macro position in the sequence of play (``rules.ST_*``)."""
-    return int(_rec(state)["stage"])
-
-
-def to_play(state):
-    """Seat that decides now (-1 once the game is over)."""
-    return int(_rec(state)["to_play"])
-
-
-def num_players(state):
-    return int(_rec(state)["num_players"])
-
-
 def hand_and_turn(state):
     """``(hand, turn)``: hands started (1-based) and the turn 0..3 within it."""
-    r = _rec(state)
+    r = record(state)
     return int(r["hand"]), int(r["turn"])
 
 
 def max_hands(state):
-    return int(_rec(state)["max_hands"])
+    return int(record(state)["max_hands"])
 
 
 def is_over(state):
-    return int(_rec(state)["status"]) != 0
+    return int(record(state)["status"]) != 0
 
 
 def legal_actions(state):
@@ -83,7 +61,7 @@ def pending(state):
     """Context of the pending decision: dict with ``sel_cell``, ``sel_unit``,
     ``target_cell``, ``mp_left`` (movement points left), ``dice`` (the two
     pending dice), ``casualties`` (attackers still to choose)."""
-    r = _rec(state)
+    r = record(state)
     return {"sel_cell": int(r["sel_cell"]), "sel_unit": int(r["sel_unit"]),
             "target_cell": int(r["target_cell"]), "mp_left": int(r["mp_left"]),
             "dice": (int(r["die0"]), int(r["die1"])), "casualties": int(r["casualties"])}
@@ -91,27 +69,27 @@ def pending(state):
 
 # ------------------------------------------------------------------ Brimstone
 def dragon_cell(state):
-    return int(_rec(state)["dragon_cell"])
+    return int(record(state)["dragon_cell"])
 
 
 def dragon_enraged(state):
-    return bool(_rec(state)["enraged"])
+    return bool(record(state)["enraged"])
 
 
 def dragon_asleep(state):
-    return int(_rec(state)["asleep_until"]) >= 0
+    return int(record(state)["asleep_until"]) >= 0
 
 
 def wounds(state):
     """Dragon wound markers per seat (``int`` list of length num_players)."""
-    r = _rec(state)
+    r = record(state)
     return [int(r["wounds"][p]) for p in range(int(r["num_players"]))]
 
 
 def sword(state, seat):
     """``(cell, holder_unit)`` of seat's magesword: cell where it lies unheld
     (-1 if not lying), holder unit index (-1 if not wielded)."""
-    r = _rec(state)
+    r = record(state)
     return int(r["sword_loc"][seat]), int(r["sword_holder"][seat])
 
 
@@ -129,15 +107,15 @@ def unit_type(unit):
 
 def unit_cell(state, unit):
     """Location of a unit: a cell, or a negative ``state.LOC_*`` code."""
-    return int(_rec(state)["unit_loc"][int(unit)])
+    return int(record(state)["unit_loc"][int(unit)])
 
 
 def unit_wounded(state, unit):
-    return bool(int(_rec(state)["unit_flags"][int(unit)]) & F_WOUNDED)
+    return bool(int(record(state)["unit_flags"][int(unit)]) & F_WOUNDED)
 
 
 def unit_harried(state, unit):
-    return bool(int(_rec(state)["unit_flags"][int(unit)]) & F_HARRIED)
+    return bool(int(record(state)["unit_flags"][int(unit)]) & F_HARRIED)
 
 
 def hero(state, seat):
@@ -148,7 +126,7 @@ def hero(state, seat):
 def units(state, seat, unit_type=None, on_board=True):
     """Unit indices of colour ``seat`` (optionally of one type); on the board
     only by default."""
-    r = _rec(state)
+    r = record(state)
     base = int(seat) * UNITS_PER_COLOUR
     locs = r["unit_loc"][base:base + UNITS_PER_COLOUR]
     idx = np.arange(UNITS_PER_COLOUR)
@@ -167,7 +145,7 @@ def units_by_cell(state, seat):
 
 
 def dead_count(state, seat):
-    r = _rec(state)
+    r = record(state)
     base = int(seat) * UNITS_PER_COLOUR
     return int((r["unit_loc"][base:base + UNITS_PER_COLOUR] == LOC_DEAD).sum())
 
@@ -175,18 +153,18 @@ def dead_count(state, seat):
 def cell_owner(state, cell):
     """Colour of the units on ``cell`` (-1 none; a colour >= num_players is a
     non-player garrison)."""
-    r = _rec(state)
+    r = record(state)
     return int(r["cell_colour"][cell]) if int(r["cell_count"][cell]) > 0 else -1
 
 
 def cell_count(state, cell):
     """Number of units on ``cell``."""
-    return int(_rec(state)["cell_count"][cell])
+    return int(record(state)["cell_count"][cell])
 
 
 def cell_units(state, cell):
     """Unit indices on ``cell``."""
-    r = _rec(state)
+    r = record(state)
     return np.flatnonzero(r["unit_loc"] == int(cell)).tolist()
 
 
@@ -200,7 +178,7 @@ def strength(state, unit_list, attack=True):
 def beings(state):
     """``[(being, cell), ...]`` of the Fantastic Beings on the board
     (``constants.BEING_NAMES[being]``)."""
-    r = _rec(state)
+    r = record(state)
     return [(int(r["slot_being"][s]), int(r["slot_loc"][s])) for s in range(2)
             if int(r["slot_being"][s]) >= 0 and int(r["slot_loc"][s]) >= 0]
 
@@ -217,14 +195,14 @@ def being_at(state, cell):
 def cards_in_hand(state, seat):
     """Movement-card indices (0..5, values ``CARD_VALUES``) seat still holds;
     public information (played cards are revealed each turn)."""
-    h = int(_rec(state)["cards_in_hand"][seat])
+    h = int(record(state)["cards_in_hand"][seat])
     return [i for i in range(6) if h >> i & 1]
 
 
 def visible_card_played(state, seat, observer):
     """Card index seat played this turn as ``observer`` may know it: -1 while it
     lies face down (card segment) unless ``seat == observer``."""
-    r = _rec(state)
+    r = record(state)
     c = int(r["card_played"][seat])
     if int(r["stage"]) == R.ST_CARDS and seat != observer:
         return -1
@@ -234,7 +212,7 @@ def visible_card_played(state, seat, observer):
 # ------------------------------------------------------------------ board
 def kingdom(state, seat):
     """Kingdom index of a seat (-1 before it chose)."""
-    return int(_rec(state)["kingdom"][seat])
+    return int(record(state)["kingdom"][seat])
 
 
 def home_castle(state, seat):

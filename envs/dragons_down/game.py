@@ -459,42 +459,10 @@ class DragonsDown(Game):
 
     def compiled_entry_points(self):
         """The one compiled entry point, ``kernel.run_batch``, run through each
-        of its ops on a freshly reset batch of two 2-hero games with the
-        adapters' argument types (``reset`` compiles it; the others find it),
-        and the vector API's threads; ``check_state`` (Python, whose last step
-        is a mask)."""
-        config = self.make_config(num_players=2, max_turns=1)
-        size = 2
-
-        def fresh():
-            states = self.new_states(size)
-            self.reset(states, np.arange(1, size + 1, dtype=np.uint64), config)
-            return states
-
-        def masks_of(states):
-            masks = np.zeros((size, R.NUM_ACTIONS), dtype=np.int8)
-            self.legal_mask(states, masks)
-            return masks
-
-        def vec_step(parallel):
-            states = fresh()
-            masks = masks_of(states)
-            actions = np.argmax(masks, axis=1).astype(np.int32)   # a legal action each
-            self.vec_step(states, actions, masks, masks.sum(axis=1).astype(np.int64),
-                          np.zeros(size, dtype=np.int8), np.zeros((size, O.OBS_SIZE), dtype=np.float32),
-                          parallel)
-
-        players = np.zeros(size, dtype=np.int8)
-        return [
-            ("kernel (reset)", fresh),
-            ("step", lambda: self.step(fresh(), np.full(size, -1, dtype=np.int32),
-                                       np.zeros(size, dtype=np.int8))),
-            ("legal_mask", lambda: masks_of(fresh())),
-            ("observe", lambda: self.observe(fresh(), players, np.zeros((size, O.OBS_SIZE), dtype=np.float32))),
-            ("vec_step", lambda: vec_step(False)),
-            ("vec_step threads", lambda: vec_step(True)),
-            ("check_state", lambda: self.check_state(fresh()[:1].copy())),
-        ]
+        of its ops by ``Game.adapter_entry_points`` on two 2-hero games
+        (``reset`` compiles it; the others find it), and the vector API's
+        threads; ``check_state`` is Python, whose last step is a mask."""
+        return self.adapter_entry_points(self.make_config(num_players=2, max_turns=1))
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):

@@ -511,6 +511,7 @@ def observe_map(S, b, me, obs):
     exits = np.zeros(NUM_CLEARINGS, dtype=np.int64)
     known = np.zeros(NUM_CLEARINGS, dtype=np.int64)
     unknown = np.zeros(NUM_CLEARINGS, dtype=np.int64)
+    grid = R.realm_grid(S, b)
     placed = np.empty(NUM_TILES, dtype=np.int64)
     np_ = 0
     for t in range(NUM_TILES):
@@ -551,11 +552,8 @@ def observe_map(S, b, me, obs):
             d = (e + rot) % NUM_DIRECTIONS
             qq = q + int(R.DIR_DQ[d])
             rr = r + int(R.DIR_DR[d])
-            u = -1
-            for jj in range(np_):
-                v = int(placed[jj])
-                if s['tile_q'][v] == qq and s['tile_r'][v] == rr:
-                    u = v
+            cell = R.grid_cell(qq, rr)
+            u = int(grid[cell]) if cell >= 0 else -1
             if u < 0:
                 exits[c] += 1
                 continue

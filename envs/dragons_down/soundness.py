@@ -119,7 +119,7 @@ FIELD_RANGES = {
     "hide_pos": (0, MAX_HEROES),
     # cards (their owner and slot by where they are: see _card_problem)
     "card_where": (CW_DECK, CW_CLEARING),
-    "card_owner": (-1, max(NUM_PILES, NUM_MERCHANTS, MAX_HEROES) - 1),
+    "card_owner": (-1, max(NUM_PILES, NUM_MERCHANTS, MAX_HEROES, NUM_CLEARINGS) - 1),   # a deck, seat, Merchant, pile or clearing
     "card_slot": (-1, max(T_PENDING, NUM_CARDS)),     # a pile's card: its place from the top
     "sel_card": (-1, NUM_CARDS - 1),
     # tokens and piles

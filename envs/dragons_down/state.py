@@ -97,7 +97,7 @@ STATE_FIELDS = [
     ("cleric_rerolled", np.int8),              # 1 once the Cleric has rerolled a Summoning Die this turn (L1212)
     # --- Item and Treasure Cards (rules/equipment.py), L330-L336, L906-L981
     ("card_where", np.int8, (NUM_CARDS,)),   # CW_* (constants)
-    ("card_owner", np.int8, (NUM_CARDS,)),   # its deck (DECK_*) or the hero holding it
+    ("card_owner", np.int8, (NUM_CARDS,)),   # its deck (DECK_*), the hero holding it, its Merchant, pile or clearing (by card_where)
     ("card_slot", np.int8, (NUM_CARDS,)),    # a hero's card: its equip target T_* or T_BACKPACK
     # --- tokens (rules/tokens.py), L318-L344, L485-L502
     ("tile_revealed", np.int8, (NUM_TILES,)),      # 1 once the tile has had its tokens (L485)

@@ -17,6 +17,7 @@ stack's order. Look-ahead on a copy must first call
 # jitcache: no compiled code
 import numpy as np
 
+from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401 (the game's view)
 from . import data as D
 from . import observe as O
 from . import rules as R
@@ -39,10 +40,6 @@ CUBE_NAMES = ("might", "speed") + tuple(D.MAGIC_COLOURS)
 """Action Cube kinds (CUBE_*)."""
 
 
-def _rec(state):
-    return state[0] if getattr(state, "shape", None) == (1,) else state
-
-
 # ------------------------------------------------------------------ names
 def tile_name(t):
     """The printed name of Map Tile ``t`` (constants.TILE_IDS index)."""
@@ -52,7 +49,7 @@ def tile_name(t):
 def clearing_type(state, c):
     """The clearing type name of clearing c on its tile's side up ("cave"),
     or "" where the slot holds no clearing."""
-    r = _rec(state)
+    r = record(state)
     t = int(c) // CLEARINGS_PER_TILE
     k = int(R.CLEARING_TYPE[t, int(r["tile_side"][t]), int(c) % CLEARINGS_PER_TILE])
     return D.CLEARING_TYPES[k] if k >= 0 else ""
@@ -98,54 +95,35 @@ def pile_name(pile):
 
 
 # ------------------------------------------------------------------ the position
-def phase(state):
-    """The pending decision (``rules.PH_*``)."""
-    return int(_rec(state)["phase"])
-
-
-def stage(state):
-    """The position in the sequence of play (``constants.ST_*``)."""
-    return int(_rec(state)["stage"])
-
-
-def to_play(state):
-    """Seat that decides now (-1 once the game is over)."""
-    return int(_rec(state)["to_play"])
-
-
-def num_players(state):
-    return int(_rec(state)["num_players"])
-
-
 def turn(state):
     """Turns started (0 during the set-up)."""
-    return int(_rec(state)["turn"])
+    return int(record(state)["turn"])
 
 
 def max_turns(state):
-    return int(_rec(state)["max_turns"])
+    return int(record(state)["max_turns"])
 
 
 def is_over(state):
-    return int(_rec(state)["status"]) != 0
+    return int(record(state)["status"]) != 0
 
 
 def sandbox(state):
     """``"open_realm"``, ``"explore_the_realm"`` or ``"legendary"``."""
-    return SANDBOXES[int(_rec(state)["sandbox"])]
+    return SANDBOXES[int(record(state)["sandbox"])]
 
 
 def explore_map(state):
     """True where the map is built during play (Explore the Realm, or the
     Legendary sandbox on its rules, L125, L153)."""
-    r = _rec(state)
+    r = record(state)
     return int(r["sandbox"]) == SB_EXPLORE or (int(r["sandbox"]) == SB_LEGENDARY
                                                and int(r["legendary_map"]) == SB_EXPLORE)
 
 
 def packs_in_play(state):
     """Terrain Pack ids in play (data.PACKS order)."""
-    p = int(_rec(state)["packs"])
+    p = int(record(state)["packs"])
     return [D.PACKS[k] for k in range(len(D.PACKS)) if (p >> k) & 1]
 
 
@@ -159,13 +137,13 @@ def legal_actions(state):
 # ------------------------------------------------------------------ the realm
 def placed_tiles(state):
     """Tiles on the map, by index."""
-    r = _rec(state)
+    r = record(state)
     return [t for t in range(NUM_TILES) if int(r["tile_where"][t]) == TW_PLACED]
 
 
 def clearing_exists(state, c):
     """Clearing c is a clearing of a tile on the map."""
-    r = _rec(state)
+    r = record(state)
     t = int(c) // CLEARINGS_PER_TILE
     return int(r["tile_where"][t]) == TW_PLACED and bool(clearing_type(r, c))
 
@@ -178,7 +156,7 @@ def clearings(state):
 
 def tile_at(state, q, r_):
     """The tile placed at axial position (q, r), or -1."""
-    r = _rec(state)
+    r = record(state)
     for t in placed_tiles(r):
         if int(r["tile_q"][t]) == q and int(r["tile_r"][t]) == r_:
             return t
@@ -189,7 +167,7 @@ def neighbours(state, c, seat=None):
     """Clearings joined to clearing c by a path (its tile's printed paths and
     those crossing into a neighbouring tile, L290, L475), and, given
     ``seat``, by the Hidden Paths that seat discovered (L515)."""
-    r = _rec(state)
+    r = record(state)
     c = int(c)
     t, k = divmod(c, CLEARINGS_PER_TILE)
     side, rot = int(r["tile_side"][t]), int(r["tile_rot"][t])
@@ -220,7 +198,7 @@ def neighbours(state, c, seat=None):
 
 def exits(state, c):
     """Map directions of the paths leading off the map from clearing c (L113, L583)."""
-    r = _rec(state)
+    r = record(state)
     t, k = divmod(int(c), CLEARINGS_PER_TILE)
     side, rot = int(r["tile_side"][t]), int(r["tile_rot"][t])
     out = []
@@ -235,27 +213,27 @@ def exits(state, c):
 def hidden_path(state, t, h):
     """``(a, z)``: the clearings (tile-local, 0-based) of Hidden Path h on
     tile t's side up, or None."""
-    r = _rec(state)
+    r = record(state)
     a, z = (int(x) for x in R.HIDDEN[int(t), int(r["tile_side"][int(t)]), int(h)])
     return None if a < 0 else (a, z)
 
 
 def monsters_at(state, c):
     """``[(chip, kind id, back side up), ...]`` of the Monster chips in clearing c."""
-    r = _rec(state)
+    r = record(state)
     return [(m, MONSTER_IDS[MONSTER_CHIP_KINDS[m]], bool(r["mon_flipped"][m]))
             for m in range(len(r["mon_clearing"])) if int(r["mon_clearing"][m]) == int(c)]
 
 
 def natives_at(state, c):
     """Native chip kind ids in clearing c."""
-    r = _rec(state)
+    r = record(state)
     return [NATIVE_CHIP_KINDS[i] for i in range(len(r["native_clearing"])) if int(r["native_clearing"][i]) == int(c)]
 
 
 def merchants_at(state, c):
     """Merchant indices (constants.MERCHANT_IDS) whose Civilization Token is in clearing c."""
-    r = _rec(state)
+    r = record(state)
     return [int(R.CIV_TOKEN_MERCHANT[k]) for k in range(len(r["civ_token_where"]))
             if int(r["civ_token_where"][k]) == TOK_PLACED and int(r["civ_token_clearing"][k]) == int(c)
             and int(R.CIV_TOKEN_MERCHANT[k]) >= 0]
@@ -263,19 +241,19 @@ def merchants_at(state, c):
 
 def piles_at(state, c):
     """Piles (Treasure Sites, then bodies at NUM_SITES + seat) in clearing c."""
-    r = _rec(state)
+    r = record(state)
     return [p for p in range(len(r["site_clearing"])) if int(r["site_clearing"][p]) == int(c)]
 
 
 def pile_size(state, pile):
     """Face-down cards in a pile (public: the pile is on the table)."""
-    r = _rec(state)
+    r = record(state)
     return int(((r["card_where"] == CW_SITE) & (r["card_owner"] == int(pile))).sum())
 
 
 def tokens_at(state, c):
     """Names of the numbered Wilderness Tokens (Gates, Forgotten City / Dwarven Ruins) in clearing c."""
-    r = _rec(state)
+    r = record(state)
     out = []
     for w in range(len(r["wild_where"])):
         if int(r["wild_where"][w]) == TOK_PLACED and int(r["wild_clearing"][w]) == int(c) and int(R.WILD_SITE[w]) < 0:
@@ -290,7 +268,7 @@ def hero(state, seat):
     (-1 off the map), ``hearts`` and ``cubes`` (``[healthy, wounded]``; cubes
     by CUBE_NAMES), ``lp``, ``fame``, ``gold``, ``statuses`` (STATUS_NAMES
     set this turn), ``actions_left``."""
-    r = _rec(state)
+    r = record(state)
     p = int(seat)
     li, ci = int(r["hero_lineage"][p]), int(r["hero_class"][p])
     return {
@@ -311,18 +289,18 @@ def hero(state, seat):
 
 def hero_clearing(state, seat):
     """Clearing of seat's hero, -1 when it is not on the map."""
-    return int(_rec(state)["hero_clearing"][int(seat)])
+    return int(record(state)["hero_clearing"][int(seat)])
 
 
 def heroes_at(state, c):
-    r = _rec(state)
+    r = record(state)
     return [p for p in range(int(r["num_players"])) if int(r["hero_clearing"][p]) == int(c)
             and int(r["hero_state"][p]) == HS_ACTIVE]
 
 
 def pending_card(state, seat):
     """The card seat has just gained and must equip or stow (L972), or -1."""
-    r = _rec(state)
+    r = record(state)
     for c in range(NUM_CARDS):
         if int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == int(seat) \
                 and int(r["card_slot"][c]) == T_PENDING:
@@ -336,7 +314,7 @@ def card_seen(state, card, observer):
     (equipped, or Backpack Special, L960); a card of the swap it proposes or
     is offered (L556); a Merchant's stock it has looked at (L558); the top
     three cards of the pile it is looting with two grabby hands (L526)."""
-    r = _rec(state)
+    r = record(state)
     c, me = int(card), int(observer)
     w = int(r["card_where"][c])
     trade = O.HAS_TRADE
@@ -360,7 +338,7 @@ def visible_cards(state, seat, observer):
     """``[(card, name or None, slot), ...]`` of seat's cards as ``observer``
     may know them: the name of a face-down card of another seat is None.
     ``slot`` indexes TARGET_NAMES."""
-    r = _rec(state)
+    r = record(state)
     out = []
     for c in range(NUM_CARDS):
         if int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == int(seat):
@@ -370,7 +348,7 @@ def visible_cards(state, seat, observer):
 
 def merchant_stock_size(state, m):
     """Cards in Merchant m's stock (their number is public)."""
-    r = _rec(state)
+    r = record(state)
     return int(((r["card_where"] == CW_MERCHANT) & (r["card_owner"] == int(m))).sum())
 
 

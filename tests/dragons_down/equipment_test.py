@@ -378,7 +378,8 @@ def test_dd_equip_banner_21_dead_owners_special_card_goes_to_the_next_entrant():
     is killed, it is placed face-up in the clearing. Anyone entering the
     clearing immediately takes possession of the card"; the rest of the
     possessions form the body (L805)."""
-    from dragongym.envs.dragons_down.constants import CW_CLEARING, CW_SITE, NUM_SITES
+    from dragongym.envs.dragons_down.constants import CW_CLEARING, CW_SITE, NUM_CLEARINGS, NUM_SITES
+    from dragongym.envs.dragons_down import soundness
     from tests.dragons_down.fate_test import DEEPDELVE_1, WILD, fated, give
     special = next(k for k in CARD_IDS if R.KIND_BACKPACK_SPECIAL[CARD_IDS.index(k)])
     S = fated([("knight", WILD), ("rogue", DEEPDELVE_1)])
@@ -389,5 +390,8 @@ def test_dd_equip_banner_21_dead_owners_special_card_goes_to_the_next_entrant():
     assert int(s["card_where"][c]) == CW_CLEARING and int(s["card_owner"][c]) == WILD
     assert int(s["card_revealed"][c]) == 1
     assert int(s["card_where"][d]) == CW_SITE and int(s["card_owner"][d]) == NUM_SITES
+    far = S.copy()                                              # any clearing may hold it (a full-length fuzz game
+    far[0]["card_owner"][c] = NUM_CLEARINGS - 1                 # once met a card in clearing 84, refused as out of range)
+    assert not soundness._ranges(far[0]) and not soundness._card_problem(far[0], 2)
     R.move_hero(S, 0, 1, WILD)                                  # the rogue enters the clearing
     assert int(s["card_where"][c]) == CW_HERO and int(s["card_owner"][c]) == 1

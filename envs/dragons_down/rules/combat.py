@@ -38,15 +38,15 @@ from .base import (
     A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL,
     BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CLASS_SPEED_BOXES, DO_DONE, DO_PASS, DO_STAY,
     DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
-    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SWORDS,
+    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS,
     KIND_WEAPON_USE, LINEAGE_SPEED_BOXES, NUM_BOXES, NUM_FOES, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR,
     PH_EVADE, PH_HEAL, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, PH_WOUND, RANGED_DIE_FACE, SD_ATTACK,
     SD_DAMAGE, SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_EITHER, WEAPON_RANGED,
-    pose, roll,
+    TARGET_OK, pose, roll,
 )
 from .equipment import (
     SLOT_OVERLAP, damage_armor, displaced_count, enforce_weight, equip_card, equipped, new_occupants,
-    target_legal, target_legal_at,
+    target_legal_at,
 )
 from .realm import clearing_links
 from .fate import kill_hero
@@ -1400,7 +1400,10 @@ def cleanup_card_targets(S, b, p, c, occ):
         return 0
     n = 0
     only = -1
+    banner = KIND_POSITION[CARD_KIND[c]]
     for t in range(NUM_TARGETS):
+        if t != T_BACKPACK and not TARGET_OK[banner, t]:
+            continue                             # never legal (target_legal_at): spare the checks
         if cleanup_target_ok(S, b, p, c, t, occ):
             n += 1
             only = t

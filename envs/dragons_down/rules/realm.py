@@ -105,7 +105,7 @@ def realm_grid(S, b):
     GRID_R]`` = the tile at (q, r), or -1 (``grid_at``), for searches that look
     up many positions (``tile_at`` scans every tile)."""
     s = S[b]
-    grid = np.full(GRID_W * GRID_W, -1, dtype=np.int64)
+    grid = np.full(GRID_W * GRID_W, -1, dtype=np.int8)
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_PLACED:
             grid[grid_cell(int(s['tile_q'][t]), int(s['tile_r'][t]))] = t
