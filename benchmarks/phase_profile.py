@@ -84,6 +84,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="dragons_down")
     ap.add_argument("--players", type=int, default=None, help="num_players (default: the bench options')")
+    ap.add_argument("--set", action="append", default=[], metavar="OPTION=INT",
+                    help="override one of the bench options, e.g. --set max_turns=30 (repeatable)")
     ap.add_argument("--games", type=int, default=200, help="random games played to collect positions")
     ap.add_argument("--per-phase", type=int, default=512, help="positions timed per decision")
     ap.add_argument("--reps", type=int, default=5)
@@ -93,6 +95,14 @@ def main(argv=None):
     options = dict(game.bench_options)
     if args.players is not None:
         options["num_players"] = args.players
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--set {item!r}: expected OPTION=INT")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            ap.error(f"--set {item!r}: {value!r} is not an integer")
     config = game.make_config(**options)
     num_actions = game.spec_for(config).num_actions
     names = getattr(importlib.import_module(type(game).__module__), "PHASE_NAMES", {})

@@ -108,3 +108,16 @@ def test_peer_comparisons_use_each_games_own_targets():
                                        "dragons_down": {"bytes_per_state": 3482}}})
     assert "| dragonhunt bytes per game state | 1535 B | < 4096 B: met |" in table
     assert "| dragons_down bytes per game state | 3482 B |  |" in table      # no size target of its own
+
+
+def test_phase_profile_times_every_decision_random_play_meets(capsys):
+    from dragongym.benchmarks import phase_profile
+    phase_profile.main(["--game", "dragonhunt", "--games", "3", "--per-phase", "8", "--reps", "1",
+                        "--set", "max_hands=2"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("dragonhunt {'num_players': 2, 'max_hands': 2}, 3 random games")
+    rows = [line.split() for line in out[2:]]
+    assert rows and all(len(r) == 5 and r[1].endswith("%") for r in rows)
+    names = {r[0] for r in rows}
+    assert "none" not in names and not any(n.isdigit() for n in names)      # named by the game's PHASE_NAMES
+    assert abs(sum(float(r[1][:-1]) for r in rows) - 100.0) < 1.0
