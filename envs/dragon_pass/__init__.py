@@ -1,0 +1,1 @@
+"""Dragon Pass (in progress): data first."""

@@ -1,0 +1,1520 @@
+"""Dragon Pass unit counters, scenarios 18.1-18.3 and the printed tables.
+
+Read from ``envs/dragon_pass/data/units.txt`` and ``data/tables.txt``. The
+rulebook (``shared/rules/dragon_pass.txt``; ``L123`` is its line 123) names the
+formations of the first three scenarios but prints few of their counters; the
+tables it prints in full (but for the end of the Attack Table's sixth row).
+The text files are the source of truth: printed values are transcribed with
+their line, the rest is authored for dragongym and marked ``~`` (in Dragon
+Pass ``*`` is printed notation, L394, L407); the reasons are in
+``envs/dragon_pass/SUBSTITUTES.md ("Units")``. This module parses the files into
+frozen dataclasses, checks every rule the rulebook states about them, and
+raises :class:`DataError` (a ``ValueError``) naming the file, the line and the
+problem. Pure Python and numpy; nothing is compiled.
+
+    from dragongym.envs.dragon_pass import unitdata as U
+    U.DATA.units["argrath"].front.leadership          # 2: (4!!), L130
+    U.DATA.scenarios["18.1"].counters("lunar")        # {unit id: counters}
+    U.DATA.tables.attack[23, 5]                       # 17 (L1069)
+    U.attack_loss(75, 5)                              # 56: 3/4 of 75 (L1090)
+    U.missile_result(8, 4)                            # '2DD' (L1126)
+
+:class:`UnitData` (``load(data_dir)`` returns one; ``DATA`` is the default):
+
+==========  ============================  ===========
+field       type                          file
+==========  ============================  ===========
+units       dict[str, Unit]               units.txt
+formations  dict[str, Formation]          units.txt
+scenarios   dict[str, Scenario]           units.txt
+tables      Tables                        tables.txt
+==========  ============================  ===========
+
+A counter's factors are :class:`Side` records (front and back), parsed from
+the rulebook's own notation CF-MgF-MF-RF (L608, L734): ``(4!!)-10-6-0``,
+``2*-2-6-X``, ``cyclic-3-3-X``, ``2*-3-4 Water Rune-X``. Every record has
+``cite`` (rulebook lines) and ``substituted`` (the names of its authored
+fields).
+
+Tables (see :class:`Tables`): ``attack[total, die]`` for totals 0..60 and dice
+1..6 (beyond 60 and with die modifiers use :func:`attack_loss`);
+``missile[roll, total]`` for modified rolls 0..7 and Missile Factor totals
+0..20, a code into ``missile_codes`` (use :func:`missile_result`).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataError is part of this module's face)
+
+
+# ----------------------------------------------------- rulebook vocabulary ----
+
+FORCES = ("lunar", "sartar")
+"""The two forces of scenarios 18.1-18.3 (L204-L248)."""
+ZONES = ("old_sartar", "outside_old_sartar")
+"""Deployment zones of 18.1-18.3: "anywhere within / outside Old Sartar" (L206, L211, L236, L242)."""
+COMBAT_KINDS = ("melee", "missile", "heroes", "superheroes", "magic")
+"""What a scenario's title says is in use (L204, L219, L234)."""
+ARMS = ("infantry", "cavalry", "none")
+"""Replacement and Ironhoof's freeze count infantry and cavalry (L299, L786)."""
+RANKS = ("none", "hero", "superhero")
+"""Heroes and superheroes (L130, L610-L634)."""
+TAGS = ("duck", "bison", "dragon", "giant", "llama", "herd", "ancestor")
+"""What the missile unit modifiers ask about (L382-L384, L1107-L1109)."""
+COLOURS = ("red", "orange", "dark_green")
+"""Counter colours of the Lunar Empire, Sartar and the Barbarian Horde (L115-L117)."""
+FACTORS = ("cf", "mgf", "mf", "rf")
+"""The four factors, in the order the notation writes them (L608)."""
+
+MOON_CYCLIC = {"black": 3, "crescent_come": 4, "empty_half": 5, "full": 7,
+               "full_half": 6, "crescent_go": 5, "dying": 3}
+"""The Red Moon's cyclic value by phase (L398, L410, L433, L664, L694)."""
+MOON_MOVEMENT = {"black": 2, "crescent_come": 1, "empty_half": 5, "full": 6,
+                 "full_half": 7, "crescent_go": 4, "dying": 2}
+"""The phases' "movement value" (L433, L664, L694; its use is not stated)."""
+GLOWLINE_CYCLIC = 7
+"""The cyclic value inside the Glowline or a Glowspot (L398, L662, L666)."""
+ATTACK_FRACTIONS = (Fraction(1, 6), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2),
+                    Fraction(3, 4), Fraction(1))
+"""Attack Table losses beyond a total of 60, die 1..6 (L1086-L1091)."""
+MISSILE_SEVERITY = ("-", "1DD", "2DD", "1DE", "2DE", "3DE", "4DE", "5DE")
+"""Missile Fire results from mildest to worst (L1122-L1131); the code is the index."""
+
+# The marks the notation parser reads, each a row of the printed notation
+# table (L390-L431).
+_NOTATION_MARKS = {
+    ("cf", "X"), ("cf", "*"), ("cf", "()"), ("cf", "!"), ("cf", "="), ("cf", "cyclic"),
+    ("cf", "h"), ("cf", "T"), ("cf", "underline"),
+    ("mgf", "X"), ("mgf", "infinity"), ("mgf", "*"), ("mgf", "!"), ("mgf", "N"),
+    ("mgf", "cyclic"), ("mgf", "-"), ("mgf", "x2"), ("mgf", "underline"),
+    ("mf", "X"), ("mf", "underline"), ("mf", "*"), ("mf", "+"), ("mf", "x2"),
+    ("mf", "water_rune"), ("mf", "air_rune"), ("mf", "stone_rune"),
+    ("rf", "X"), ("rf", "underline"), ("rf", "0"), ("rf", "()"), ("rf", "x2"),
+}
+
+# The printed facts about the scenarios (L204-L248): title, game-turns, the
+# combat in use, who deploys first and where, and each bullet of forces, in
+# the selector syntax of units.txt. The file must say the same.
+_SCENARIO_RULES = {
+    "18.1": dict(name="Stemming the Tide", turns=5, combat=("melee",),
+                 deploy=(("lunar", "outside_old_sartar"), ("sartar", "old_sartar")),
+                 takes=("NF all", "CC minus 2:2*-2-6 2:2*-1-6", "CM minus all:@duck",
+                        "FA only 3:4-5-5", "BH only 4:4-3-5"),
+                 cite="L204-L218"),
+    "18.2": dict(name="High Tide", turns=6, combat=("melee", "missile"),
+                 deploy=(("lunar", "outside_old_sartar"), ("sartar", "old_sartar")),
+                 takes=("NF all", "CC all", "CM all", "FA only 3:4-5-5", "BH only 4:4-3-5"),
+                 cite="L219-L232"),
+    "18.3": dict(name="Argrath's Return", turns=5,
+                 combat=("heroes", "melee", "missile", "superheroes"),
+                 deploy=(("sartar", "old_sartar"), ("lunar", "outside_old_sartar")),
+                 takes=("SH only all:argrath all:harrek all:gunda all:dragontooth_runners",
+                        "CM all", "FA minus all:cyclic-3-3", "HC all", "CC all", "NF all"),
+                 cite="L234-L248"),
+}
+
+# Counters the rulebook prints: (front, back, back side, counters or None,
+# rank, best friend, cite). Argrath's CF is L130's "(4!!)"; L621 prints
+# "(4!)" (see SUBSTITUTES.md ("Units")).
+_PRINTED_UNITS = {
+    "argrath": ("(4!!)-10-6-0", "(2!)-5-6-0", "disrupted", 1, "hero", None, "L130, L621"),
+    "harrek": ("(20!!)-infinity-6-X", "(20)-20-12-1", "berserk", 1, "superhero", "gunda",
+               "L614"),
+    "gunda": ("(4!)-10-6-X", "(2)-5-6-X", "disrupted", 1, "hero", None, "L614"),
+    "dragontooth_runners": ("(3)-5*-6-0", "(2)-3-3-X", "disrupted", 2, "none", None, "L684"),
+}
+
+# What the text says a formation holds: (formation, selector, at least,
+# exactly, cite). "the two 2*-2-6s": exactly two.
+_PRINTED_MIX = (
+    ("CC", "2*-2-6", 2, 2, "L209"),
+    ("CC", "2*-1-6", 2, 2, "L209"),
+    ("CM", "@duck", 1, None, "L213"),
+    ("FA", "4-5-5", 3, None, "L214"),
+    ("FA", "cyclic-3-3", 1, None, "L240"),
+    ("BH", "4-3-5", 4, None, "L215"),
+    ("BH", "5-4-5-4", 3, None, "L261"),
+)
+
+_PHYSICAL_MINOR = {"crimson_bat", "stone_men", "wasps"}
+"""The only physical minor units besides heroes and superheroes (L129)."""
+_L129_EXCEPTIONS = {"dragontooth_runners": "L684 prints their CF as (3)"}
+"""Physical minor units L129 leaves out though the rulebook prints them."""
+
+# The rows each table of tables.txt prints (the lines of the first column).
+_TABLE_ROWS = {
+    "terrain": ("open", "hill", "hill_forest", "forest", "mountain", "marsh", "oasis"),
+    "structures": ("fortress", "stockade", "marsh_ruin", "hill_ruin", "dragonewt_city", "ruin",
+                   "temple", "town", "altar"),
+    "roads": ("primary", "secondary", "dragonewt"),
+    "features": ("river", "ford", "lake_sea", "rain", "ridge_up", "ridge_down"),
+    "unit_modifiers": ("dragon", "small_targets", "large_targets", "leadership",
+                       "magical_leadership"),
+    "missile_unit_modifiers": ("dragon", "small_targets", "large_targets"),
+    "casualties": ("chaotic", "physical", "spirit", "missile", "melee"),
+}
+_ROADS = {"primary": (Fraction(1, 2), None), "secondary": (1, 3)}
+"""Road costs and the free hex of a secondary road (L363, L364)."""
+
+# Compound hexes of the terrain and structure tables and the hexes of the
+# reference sheet's missile terrain list they combine; only the worst applies
+# (L331, L1111).
+_MISSILE_HEX_PARTS = {"hill_forest": ("hill", "forest"), "marsh_ruin": ("marsh", "ruin"),
+                      "hill_ruin": ("hill", "ruin")}
+
+
+# ------------------------------------------------------------ records ----
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a counter, parsed from its notation (L390-L431).
+
+    cf_kind: number | blank (X, a disembodied spirit) | cyclic | half_cyclic
+    (the Red Moon value or half of it, L398, L662) | equal (a dragon's "=",
+    L397); cf is the number for kind number, else None. missile: asterisks
+    (Missile Factors, L394); leadership: ! marks (L396); single: parenthesised
+    (one person or entity, L395); herd: h (L399).
+    mgf_kind: number | blank | cyclic | half_cyclic | infinity | die (N,
+    L409; negative when chaotic) | double (x2, L412) | special (a bare *);
+    exotic: * (L407).
+    mf_kind: number | blank | plus (+N, L419) | double (x2) | special (bare *);
+    unusual: * (L418); rune: water | air | stone | None (L421-L423);
+    heroic: underlined MF (L417).
+    rf_kind: number | blank | double; rf_special: parenthesised (L430);
+    physical: underlined RF (L428).
+    """
+    notation: str
+    cf_kind: str
+    cf: int | None
+    missile: int
+    leadership: int
+    single: bool
+    herd: bool
+    mgf_kind: str
+    mgf: int | None
+    exotic: bool
+    mf_kind: str
+    mf: int | None
+    unusual: bool
+    rune: str | None
+    rf_kind: str
+    rf: int | None
+    rf_special: bool
+    heroic: bool = False
+    physical: bool = False
+
+    @property
+    def major(self):
+        """Non-blank, non-parenthesised CF (L127)."""
+        return self.cf_kind != "blank" and not self.single
+
+    @property
+    def cyclic(self):
+        """Any factor takes the Red Moon's value (L398, L410)."""
+        return "cyclic" in self.cf_kind or "cyclic" in self.mgf_kind
+
+    def combat_factor(self, cyclic_value=GLOWLINE_CYCLIC):
+        """The CF as a number (a Fraction for half-cyclic), given the moon's cyclic value."""
+        if self.cf_kind == "number":
+            return self.cf
+        if self.cf_kind == "cyclic":
+            return cyclic_value
+        if self.cf_kind == "half_cyclic":
+            return Fraction(cyclic_value, 2)
+        return 0
+
+    def factors(self):
+        """Everything the notation says (not the underlines): for comparing sides."""
+        return (self.cf_kind, self.cf, self.missile, self.leadership, self.single, self.herd,
+                self.mgf_kind, self.mgf, self.exotic, self.mf_kind, self.mf, self.unusual,
+                self.rune, self.rf_kind, self.rf, self.rf_special)
+
+
+@dataclass(frozen=True)
+class Formation:
+    """A formation of units.txt (NF, CC, HC, CM, FA, BH, SH)."""
+    id: str
+    name: str
+    force: str
+    abbrev: str
+    colour: str
+    cite: tuple
+    substituted: frozenset
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One kind of counter (units.txt); ``counters`` copies of it.
+
+    back_side: disrupted (L590) | berserk (a superhero's Berserker Rage side,
+    L656). deploys: counters deployed by each scenario that deploys the
+    formation (0 = the scenario excludes this unit).
+    """
+    id: str
+    name: str
+    force: str
+    formation: str
+    counters: int
+    arm: str
+    rank: str
+    major: bool
+    tags: frozenset
+    front: Side
+    back: Side
+    back_side: str
+    best_friend: str | None
+    spirit_of: str | None
+    deploys: dict
+    cite: tuple
+    substituted: frozenset
+    line: int = field(default=0, compare=False)
+
+    @property
+    def hero(self):
+        return self.rank == "hero"
+
+    @property
+    def superhero(self):
+        return self.rank == "superhero"
+
+    @property
+    def heroic(self):
+        """Underlined (heroic) MF (L130, L417)."""
+        return self.front.heroic
+
+
+@dataclass(frozen=True)
+class Take:
+    """One bullet of a scenario's forces: formation, all | minus | only, selectors."""
+    formation: str
+    mode: str
+    selectors: tuple
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario (units.txt): who deploys first and where, and with what.
+
+    deploy: ((force, zone), ...) in deployment order; units: {unit id:
+    counters} over both forces.
+    """
+    id: str
+    name: str
+    turns: int
+    combat: tuple
+    deploy: tuple
+    takes: tuple
+    units: dict
+    cite: tuple
+    line: int = field(default=0, compare=False)
+
+    @property
+    def first(self):
+        """The force that deploys first."""
+        return self.deploy[0][0]
+
+    def zone(self, force):
+        return dict(self.deploy)[force]
+
+    def counters(self, force, units=None):
+        """{unit id: counters} that ``force`` deploys."""
+        units = units if units is not None else DATA.units
+        return {u: n for u, n in self.units.items() if units[u].force == force and n}
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A row of the terrain or structures table (L335-L355).
+
+    movement: MP to enter; rune / rune_movement: the rune that lowers it
+    (L340, L341, L353). phys_magic, melee (inside), melee_outside: CF
+    multipliers for selecting casualties (1 = no effect; melee_outside None =
+    not printed). missile: the die modifier (0 = no effect); missile_ng the
+    Nomad Gods value where printed.
+    """
+    id: str
+    name: str
+    movement: int
+    rune: str | None
+    rune_movement: int | None
+    phys_magic: Fraction
+    melee: Fraction
+    melee_outside: Fraction | None
+    missile: int
+    missile_ng: int | None
+    fortification: bool
+    nomad_gods_only: bool
+    cite: tuple
+
+
+@dataclass(frozen=True)
+class MoonPhase:
+    """A phase of the Red Moon: order 1..7, movement value, cyclic value (L433)."""
+    order: int
+    id: str
+    name: str
+    movement: int
+    cyclic: int
+
+
+@dataclass(frozen=True)
+class CasualtyRule:
+    """Casualty selection for one attack type (L1095-L1101); see tables.txt."""
+    attack: str
+    both: bool
+    first: str | None
+    defender_by: str
+    attacker_by: str | None
+    where: str
+    only: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class MissileResult:
+    """A Missile Fire result (L1131): disrupted, eliminated, or the elimination
+    the defender may take instead of the disruptions (2DD)."""
+    code: str
+    disrupted: int
+    eliminated: int
+    or_eliminated: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The printed tables (tables.txt).
+
+    attack: int16 (61, 7), ``attack[total, die]`` the loss for an MgF/CF total
+    0..60 and die 1..6 (row 0 is 0, column 0 unused = -1; L1054-L1080).
+    attack_beyond: the fractions of the total for die 1..6 beyond 60 (L1084).
+    missile: int8 (8, 21), ``missile[roll, total]`` a code into
+    ``missile_codes`` for modified roll 0..7 and Missile Factor total 0..20
+    (L1121-L1129); missile_columns: the printed total ranges.
+    terrain, structures: {id: Terrain}; roads, features, melee, moon: plain
+    dicts of the printed numbers; unit_modifiers: {id: {column: value}};
+    missile_unit_modifiers: {id: modifier}; missile_terrain_modifiers: {hex id:
+    modifier}; notation: {(factor, mark): meaning}; moon_phases: MoonPhase in
+    order; cyclic: {phase id: value}; casualties: {attack: CasualtyRule};
+    heroic_escape: {rank: lowest escaping roll}; cite: {table: cites};
+    substituted: {table: authored cells}.
+    """
+    attack: np.ndarray
+    attack_beyond: tuple
+    attack_max_total: int
+    attack_die: tuple
+    missile: np.ndarray
+    missile_codes: tuple
+    missile_results: dict
+    missile_columns: tuple
+    missile_roll: tuple
+    missile_ridge_divisor: int
+    missile_over_20: tuple
+    missile_unit_modifiers: dict
+    missile_terrain_modifiers: dict
+    terrain: dict
+    structures: dict
+    roads: dict
+    features: dict
+    unit_modifiers: dict
+    notation: dict
+    moon_phases: tuple
+    cyclic: dict
+    moon: dict
+    casualties: dict
+    melee: dict
+    heroic_escape: dict
+    cite: dict
+    substituted: dict
+
+
+@dataclass(frozen=True)
+class UnitData:
+    """Everything in the data folder; see the module docstring."""
+    units: dict
+    formations: dict
+    scenarios: dict
+    tables: Tables
+
+    def units_of(self, formation):
+        """Unit ids of a formation, in file order."""
+        return [u for u, unit in self.units.items() if unit.formation == formation]
+
+
+# ------------------------------------------------------------ the reader ----
+
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+_HEADER = re.compile(r"^\[(\w+)(?:\s+([\w.]+))?\]$")
+_CITE = re.compile(r"^L(\d+)(?:-L(\d+))?$")
+
+
+@dataclass
+class _Line:
+    line: int
+    key: str
+    tokens: list
+    rest: str
+
+
+@dataclass
+class _Section:
+    file: str
+    line: int
+    kind: str
+    id: str | None
+    lines: list = field(default_factory=list)
+
+
+def _read_sections(path):
+    """The file's ``[kind id]`` sections and their lines."""
+    name = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(name, 0, f"cannot read the file ({exc.strerror or exc})") from None
+    sections, current = [], None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            m = _HEADER.match(line)
+            if not m:
+                raise DataError(name, number, f"bad record header {line!r} (want '[kind id]')")
+            current = _Section(name, number, m.group(1), m.group(2))
+            sections.append(current)
+            continue
+        if current is None:
+            raise DataError(name, number, "data before the first [record] header")
+        tokens = _TOKEN.findall(line)
+        current.lines.append(_Line(number, tokens[0], tokens[1:], line[len(tokens[0]):].strip()))
+    return sections
+
+
+def _cites(tokens, file, line):
+    out = []
+    for tok in tokens:
+        m = _CITE.match(tok)
+        if not m:
+            raise DataError(file, line, f"bad rulebook citation {tok!r} (want L123 or L123-L130)")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if not 1 <= lo <= hi <= RULEBOOK_LINES:
+            raise DataError(file, line, f"citation {tok} is outside the rulebook (1..{RULEBOOK_LINES})")
+        out.append(tok)
+    if not out:
+        raise DataError(file, line, "'cite' needs at least one rulebook line")
+    return tuple(out)
+
+
+def _authored(value):
+    """(value without its '~', whether it was marked authored)."""
+    return (value[:-1], True) if value.endswith("~") else (value, False)
+
+
+class _Rec:
+    """Reading one record: keys are taken once each; leftovers are errors."""
+
+    def __init__(self, section, allowed, repeatable=()):
+        self.s, self.file, self.subst, self.by_key = section, section.file, set(), {}
+        for ln in section.lines:
+            if ln.key not in allowed:
+                self.err(ln.line, f"unknown key {ln.key!r} in [{section.kind} {section.id}]"
+                         f" (allowed: {', '.join(sorted(allowed))})")
+            if ln.key in self.by_key and ln.key not in repeatable:
+                self.err(ln.line, f"key {ln.key!r} given twice in [{section.kind} {section.id}]")
+            self.by_key.setdefault(ln.key, []).append(ln)
+
+    def err(self, line, problem):
+        raise DataError(self.file, line, problem)
+
+    def one(self, key, required=True):
+        lines = self.by_key.get(key)
+        if not lines:
+            if required:
+                self.err(self.s.line, f"[{self.s.kind} {self.s.id}] is missing {key!r}")
+            return None
+        return lines[0]
+
+    def many(self, key):
+        return self.by_key.get(key, [])
+
+    def star(self, value, fieldname):
+        value, authored = _authored(value)
+        if authored:
+            self.subst.add(fieldname)
+        return value
+
+    def text(self, key, required=True):
+        ln = self.one(key, required)
+        if ln is None:
+            return None
+        if not ln.rest:
+            self.err(ln.line, f"{key!r} needs a value")
+        return self.star(ln.rest, key)
+
+    def single(self, key, required=True):
+        ln = self.one(key, required)
+        if ln is None:
+            return None, None
+        if len(ln.tokens) != 1:
+            self.err(ln.line, f"{key!r} takes exactly one value, got {len(ln.tokens)}")
+        return ln, ln.tokens[0]
+
+    def word(self, key, choices=None, required=True, default=None):
+        ln, tok = self.single(key, required)
+        if ln is None:
+            return default
+        value = self.star(tok, key)
+        if choices is not None and value not in choices:
+            self.err(ln.line, f"{key}: {value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def int(self, key, lo=0, hi=None):
+        ln, tok = self.single(key)
+        value = self.star(tok, key)
+        if not re.fullmatch(r"-?\d+", value):
+            self.err(ln.line, f"{key}: {value!r} is not an integer")
+        number = int(value)
+        if number < lo or (hi is not None and number > hi):
+            self.err(ln.line, f"{key}: {number} is out of range ({lo}..{hi if hi is not None else ''})")
+        return number
+
+    def words(self, key, choices=None):
+        """A list of values; '-' alone is the empty list."""
+        ln = self.one(key)
+        toks = [self.star(t, key) for t in ln.tokens]
+        if toks == ["-"]:
+            return []
+        for t in toks:
+            if choices is not None and t not in choices:
+                self.err(ln.line, f"{key}: {t!r} is not one of {', '.join(choices)}")
+        return toks
+
+    def cite(self):
+        ln = self.one("cite")
+        return _cites(ln.tokens, self.file, ln.line)
+
+
+def _records(sections, kinds, file):
+    seen = {}
+    for s in sections:
+        if s.kind not in kinds or s.id is None:
+            raise DataError(file, s.line, f"unexpected section [{s.kind} {s.id or ''}] (this file "
+                            f"holds {', '.join(f'[{k} ID]' for k in kinds)} records)")
+        if (s.kind, s.id) in seen:
+            raise DataError(file, s.line, f"duplicate [{s.kind} {s.id}] (first at line "
+                            f"{seen[(s.kind, s.id)]})")
+        seen[(s.kind, s.id)] = s.line
+    return sections
+
+
+# ------------------------------------------------------------ notation ----
+
+_CF = re.compile(r"^(\()?(X|\d+|=|cyclic|½cyclic)(\**)(!*)(h?)(T?)(\))?$")
+_MGF = re.compile(r"^(X|-?\d+|-?N|infinity|cyclic|½cyclic|x2)?(\*?)(!*)$")
+_MF = re.compile(r"^(X|\+?\d+|x2)?(\*?)(?: (Water|Air|Stone) Rune)?$")
+_RF = re.compile(r"^(\()?(X|\d+|x2)(\))?$")
+
+
+def _normalise(text):
+    s = text.strip().replace("–", "-").replace("×", "x").replace("∞", "infinity")
+    s = re.sub(r"½\s*(cyclic|up/down)", "½cyclic", s)
+    s = s.replace("up/down", "cyclic")
+    s = re.sub(r"\s*-\s*", "-", s)
+    return re.sub(r"\s+", " ", s)
+
+
+def parse_side(text, allow_blank_rf=False):
+    """The :class:`Side` a notation such as ``(4!!)-10-6-0`` describes.
+
+    Reads the rulebook's CF-MgF-MF-RF notation (L390-L431, L608, L734); also
+    "up/down" and "–" as the rulebook prints them. With ``allow_blank_rf`` the
+    RF may be left off, as the scenarios write "4-5-5s" (L214). ValueError
+    when the text is not such a notation.
+    """
+    s = _normalise(text)
+    raw = s.split("-")
+    parts, i = [], 0
+    while i < len(raw):
+        if raw[i] == "" and i + 1 < len(raw) and parts:
+            parts.append("-" + raw[i + 1])       # "5--N-4-X": a negative MgF
+            i += 2
+        else:
+            parts.append(raw[i])
+            i += 1
+    if len(parts) == 3 and allow_blank_rf:
+        parts.append("X")
+    if len(parts) != 4:
+        raise ValueError(f"{text!r} is not CF-MgF-MF-RF (got {len(parts)} factors)")
+    cf, mgf, mf, rf = parts
+    m = _CF.match(cf)
+    if not m or bool(m.group(1)) != bool(m.group(7)):
+        raise ValueError(f"{text!r}: CF {cf!r} is not a combat factor (L390-L400)")
+    value = m.group(2)
+    cf_kind = {"X": "blank", "=": "equal", "cyclic": "cyclic", "½cyclic": "half_cyclic"}.get(
+        value, "number")
+    cf_value = int(value) if cf_kind == "number" else None
+    missile, leadership = len(m.group(3)), len(m.group(4))
+    single, herd = bool(m.group(1)), bool(m.group(5))
+    m = _MGF.match(mgf)
+    if not m or not (m.group(1) or m.group(2)):
+        raise ValueError(f"{text!r}: MgF {mgf!r} is not a magic factor (L402-L412)")
+    value = m.group(1) or ""
+    exotic = bool(m.group(2))
+    if value == "":
+        mgf_kind, mgf_value = "special", None
+    elif value in ("N", "-N"):
+        mgf_kind, mgf_value = "die", (-1 if value == "-N" else None)
+    elif re.fullmatch(r"-?\d+", value):
+        mgf_kind, mgf_value = "number", int(value)
+    else:
+        mgf_kind = {"X": "blank", "infinity": "infinity", "cyclic": "cyclic",
+                    "½cyclic": "half_cyclic", "x2": "double"}[value]
+        mgf_value = None
+    if m.group(3):
+        raise ValueError(f"{text!r}: a leader's ! on the MgF is Nomad Gods only (L408)")
+    m = _MF.match(mf)
+    if not m or not (m.group(1) or m.group(2)):
+        raise ValueError(f"{text!r}: MF {mf!r} is not a movement factor (L414-L423)")
+    value = m.group(1) or ""
+    unusual = bool(m.group(2))
+    if value == "":
+        mf_kind, mf_value = "special", None
+    elif value == "X":
+        mf_kind, mf_value = "blank", None
+    elif value == "x2":
+        mf_kind, mf_value = "double", None
+    elif value.startswith("+"):
+        mf_kind, mf_value = "plus", int(value[1:])
+    else:
+        mf_kind, mf_value = "number", int(value)
+    rune = m.group(3).lower() if m.group(3) else None
+    m = _RF.match(rf)
+    if not m or bool(m.group(1)) != bool(m.group(3)):
+        raise ValueError(f"{text!r}: RF {rf!r} is not a range factor (L425-L431)")
+    value = m.group(2)
+    rf_kind = {"X": "blank", "x2": "double"}.get(value, "number")
+    rf_value = int(value) if rf_kind == "number" else None
+    return Side(s, cf_kind, cf_value, missile, leadership, single, herd, mgf_kind, mgf_value,
+                exotic, mf_kind, mf_value, unusual, rune, rf_kind, rf_value, bool(m.group(1)))
+
+
+def _strength(kind, value):
+    """A factor's size for comparing sides: blank 0, cyclic at full (L398)."""
+    return {"blank": 0, "number": value, "cyclic": GLOWLINE_CYCLIC,
+            "half_cyclic": GLOWLINE_CYCLIC / 2, "infinity": math.inf}.get(kind)
+
+
+# --------------------------------------------------------------- units ----
+
+_FORMATION_KEYS = {"name", "force", "abbrev", "colour", "cite"}
+_UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", "tags",
+              "underline", "front", "back", "back_side", "best_friend", "spirit_of",
+              "scenarios", "cite"}
+_SCENARIO_KEYS = {"name", "turns", "combat", "deploy", "take", "cite"}
+
+
+def _side(r, key, underline):
+    ln = r.one(key)
+    text = r.star(ln.rest, key)
+    try:
+        side = parse_side(text)
+    except ValueError as exc:
+        r.err(ln.line, f"unit {r.s.id}: {key}: {exc}")
+    return replace(side, heroic="mf" in underline, physical="rf" in underline)
+
+
+def _parse_units(data_dir):
+    file = "units.txt"
+    sections = _records(_read_sections(data_dir / file), ("formation", "unit", "scenario"), file)
+    formations, units, scenario_lines, raw_scenarios = {}, {}, {}, []
+    for s in sections:
+        if s.kind == "formation":
+            r = _Rec(s, _FORMATION_KEYS)
+            formations[s.id] = Formation(s.id, r.text("name"), r.word("force", FORCES),
+                                         r.word("abbrev"), r.word("colour", COLOURS), r.cite(),
+                                         frozenset(r.subst), s.line)
+        elif s.kind == "unit":
+            r = _Rec(s, _UNIT_KEYS)
+            underline = r.words("underline", FACTORS)
+            klass = r.word("class", ("major", "minor"))
+            front, back = _side(r, "front", underline), _side(r, "back", underline)
+            if front.major != (klass == "major"):
+                r.err(r.one("class").line,
+                      f"unit {s.id}: class {klass} contradicts its CF {front.notation.split('-')[0]}"
+                      " (major units have non-blank, non-parenthesised CFs, L127)")
+            ln = r.one("scenarios")
+            listed = {}
+            for tok in ln.tokens:
+                if tok == "-" and len(ln.tokens) == 1:
+                    break
+                m = re.fullmatch(r"([\w.]+)=(\d+)", tok)
+                if not m:
+                    r.err(ln.line, f"scenarios: {tok!r} is not SCENARIO=COUNT (e.g. 18.1=2) or '-'")
+                if m.group(1) in listed:
+                    r.err(ln.line, f"scenarios: {m.group(1)} given twice")
+                listed[m.group(1)] = int(m.group(2))
+            scenario_lines[s.id] = (ln.line, listed)
+            units[s.id] = Unit(
+                s.id, r.text("name"), r.word("force", FORCES), r.word("formation"),
+                r.int("counters", lo=1), r.word("arm", ARMS), r.word("rank", RANKS),
+                klass == "major", frozenset(r.words("tags", TAGS)), front, back,
+                r.word("back_side", ("disrupted", "berserk"), required=False, default="disrupted"),
+                r.word("best_friend", required=False), r.word("spirit_of", required=False),
+                {}, r.cite(), frozenset(r.subst), s.line)
+        else:
+            raw_scenarios.append(s)
+    for u in units.values():
+        if u.formation not in formations:
+            raise DataError(file, u.line, f"unit {u.id}: formation {u.formation!r} is not a "
+                            f"[formation] ({', '.join(formations)})")
+    scenarios = {s.id: _parse_scenario(s, formations, units) for s in raw_scenarios}
+    for uid, (line, listed) in scenario_lines.items():
+        want = {sid: sc.units[uid] for sid, sc in scenarios.items()
+                if any(t.formation == units[uid].formation for t in sc.takes)}
+        if listed != want:
+            got = " ".join(f"{k}={v}" for k, v in listed.items()) or "-"
+            need = " ".join(f"{k}={v}" for k, v in want.items()) or "-"
+            raise DataError(file, line, f"unit {uid}: scenarios {got} contradict the [scenario] "
+                            f"records, which deploy {need}")
+        object.__setattr__(units[uid], "deploys", want)
+    return formations, units, scenarios
+
+
+def _parse_scenario(s, formations, units):
+    r = _Rec(s, _SCENARIO_KEYS, repeatable=("deploy", "take"))
+    name = r.text("name")
+    turns = r.int("turns", lo=1)
+    combat = tuple(sorted(r.words("combat", COMBAT_KINDS)))
+    deploy = []
+    for ln in r.many("deploy"):
+        if len(ln.tokens) != 2 or ln.tokens[0] not in FORCES or ln.tokens[1] not in ZONES:
+            r.err(ln.line, f"deploy: want FORCE ZONE ({'|'.join(FORCES)} {'|'.join(ZONES)}), "
+                  f"got {' '.join(ln.tokens)!r}")
+        if ln.tokens[0] in dict(deploy):
+            r.err(ln.line, f"scenario {s.id}: {ln.tokens[0]} deploys twice")
+        deploy.append((ln.tokens[0], ln.tokens[1]))
+    if sorted(dict(deploy)) != sorted(FORCES):
+        r.err(s.line, f"scenario {s.id}: each of {', '.join(FORCES)} needs one 'deploy' line")
+    takes, deployed = [], {}
+    for ln in r.many("take"):
+        take = _take(r, s.id, ln, formations, units, dict(deploy))
+        if any(t.formation == take.formation for t in takes):
+            r.err(ln.line, f"scenario {s.id}: formation {take.formation} is taken twice")
+        takes.append(take)
+        deployed.update(_resolve(r, s.id, take, units))
+    if not takes:
+        r.err(s.line, f"scenario {s.id}: no 'take' lines")
+    return Scenario(s.id, name, turns, combat, tuple(deploy), tuple(takes), deployed, r.cite(),
+                    s.line)
+
+
+def _take(r, sid, ln, formations, units, deploy):
+    toks = ln.tokens
+    if len(toks) < 2 or toks[1] not in ("all", "minus", "only"):
+        r.err(ln.line, "take: want FORMATION all | FORMATION minus SEL... | FORMATION only SEL...")
+    form, mode, sels = toks[0], toks[1], tuple(toks[2:])
+    if form not in formations:
+        r.err(ln.line, f"take: {form!r} is not a [formation] ({', '.join(formations)})")
+    if (mode == "all") != (not sels):
+        r.err(ln.line, f"take {form} {mode}: " + ("'all' takes no selectors" if sels else
+                                                   "needs at least one COUNT:WHAT selector"))
+    if formations[form].force not in deploy:
+        r.err(ln.line, f"take {form}: its force {formations[form].force} has no 'deploy' line")
+    return Take(form, mode, sels, " ".join(toks), ln.line)
+
+
+def _select(units, formation, what):
+    """Unit ids of ``formation`` that a selector's WHAT names (id, @tag or notation)."""
+    members = [u for u in units.values() if u.formation == formation]
+    if what.startswith("@"):
+        return [u.id for u in members if what[1:] in u.tags]
+    if what in units:
+        return [what] if units[what].formation == formation else []
+    key = parse_side(what, allow_blank_rf=True).factors()
+    return [u.id for u in members if u.front.factors() == key]
+
+
+def _resolve(r, sid, take, units):
+    """{unit id: counters} one take line deploys."""
+    members = {u.id: u.counters for u in units.values() if u.formation == take.formation}
+    picked = {}
+    for sel in take.selectors:
+        count, _, what = sel.partition(":")
+        if not what or not (count == "all" or count.isdigit()):
+            r.err(take.line, f"take {take.formation}: selector {sel!r} is not COUNT:WHAT")
+        try:
+            ids = _select(units, take.formation, what)
+        except ValueError as exc:
+            r.err(take.line, f"take {take.formation}: selector {sel!r}: {exc}")
+        if not ids:
+            r.err(take.line, f"scenario {sid}: {take.formation} has no {what} (take "
+                  f"{take.text!r})")
+        if count == "all":
+            for u in ids:
+                picked[u] = members[u]
+            continue
+        if len(ids) != 1:
+            r.err(take.line, f"scenario {sid}: {what} names {len(ids)} kinds of counter in "
+                  f"{take.formation} ({', '.join(ids)}); a count needs exactly one")
+        n, have = int(count), members[ids[0]]
+        if n > have:
+            r.err(take.line, f"scenario {sid}: {take.text!r} asks for {n} counters of {what}, "
+                  f"but {take.formation} has {have} ({ids[0]})")
+        picked[ids[0]] = n
+    if take.mode == "all":
+        return dict(members)
+    if take.mode == "only":
+        return {u: picked.get(u, 0) for u in members}
+    return {u: n - picked.get(u, 0) for u, n in members.items()}
+
+
+# -------------------------------------------------------------- tables ----
+
+_TABLE_COLUMNS = {
+    "terrain": "id movement phys_magic melee missile missile_ng game name",
+    "structures": "id movement phys_magic melee melee_outside missile fortification name",
+    "unit_modifiers": "id spirit_magic melee missile name",
+    "notation": "factor mark cite meaning",
+    "moon_phases": "order id movement cyclic name",
+    "attack_beyond_60": "roll fraction",
+    "casualties": "attack both first defender_by attacker_by from only name",
+    "missile_unit_modifiers": "id modifier name",
+    "missile_terrain_modifiers": "modifier hexes name",
+    "missile_results": "code disrupted eliminated or_eliminated name",
+    "missile": "roll 0 1 2 3-4 5-6 7-9 10-12 13-16 17-20",
+    "heroic_escape": "rank min_roll",
+    **{f"attack_{lo}_{lo + 19}": "roll " + " ".join(str(t) for t in range(lo, lo + 20))
+       for lo in (1, 21, 41)},
+}
+"""The columns of each table of tables.txt."""
+
+
+def _table(sections, name, file):
+    """(rows as (line, {column: raw}), cites, section) of ``[table name]``."""
+    want = _TABLE_COLUMNS[name]
+    found = [s for s in sections if s.kind == "table" and s.id == name]
+    if not found:
+        raise DataError(file, 0, f"missing [table {name}]")
+    s = found[0]
+    cites, columns, rows = None, None, []
+    for ln in s.lines:
+        if ln.key == "cite":
+            cites = _cites(ln.tokens, file, ln.line)
+        elif ln.key == "columns":
+            if columns is not None:
+                raise DataError(file, ln.line, f"[table {name}]: a second 'columns' line")
+            columns = ln.tokens
+            if columns != want.split():
+                raise DataError(file, ln.line, f"[table {name}]: columns {' '.join(columns)!r}, "
+                                f"want {want!r}")
+        elif columns is None:
+            raise DataError(file, ln.line, f"[table {name}]: rows before the 'columns' line")
+        else:
+            cells = [ln.key] + ln.tokens
+            if columns[-1] in ("name", "meaning"):
+                if len(cells) < len(columns):
+                    raise DataError(file, ln.line, f"[table {name}] row has {len(cells)} values, "
+                                    f"need {len(columns)} ({' '.join(columns)})")
+                cells = cells[:len(columns) - 1] + [" ".join(cells[len(columns) - 1:])]
+            elif len(cells) != len(columns):
+                raise DataError(file, ln.line, f"[table {name}] row has {len(cells)} values, need "
+                                f"{len(columns)} ({' '.join(columns)})")
+            rows.append((ln.line, dict(zip(columns, cells))))
+    if cites is None or columns is None:
+        raise DataError(file, s.line, f"[table {name}] needs 'cite' and 'columns' lines")
+    return rows, cites, s
+
+
+def _keyed(sections, kind, file, keys):
+    """{id: (_Rec, section)} of the ``[kind id]`` key-value records."""
+    return {s.id: (_Rec(s, keys), s) for s in sections if s.kind == kind}
+
+
+def _num(raw, file, line, what):
+    """A printed number: int, ½ fractions (x1½), a/b; '-' is None."""
+    if raw == "-":
+        return None
+    text = raw.lstrip("x")
+    m = re.fullmatch(r"([+-]?)(\d*)(½?)", text)
+    if m and (m.group(2) or m.group(3)):
+        value = Fraction(int(m.group(2) or 0)) + (Fraction(1, 2) if m.group(3) else 0)
+        value = -value if m.group(1) == "-" else value
+        return int(value) if value.denominator == 1 else value
+    m = re.fullmatch(r"(\d+)/(\d+)", text)
+    if m and int(m.group(2)):
+        value = Fraction(int(m.group(1)), int(m.group(2)))
+        return int(value) if value.denominator == 1 else value
+    raise DataError(file, line, f"{what}: {raw!r} is not a number")
+
+
+def _int(raw, file, line, what, subst=None, key=None):
+    value, authored = _authored(raw)
+    if authored and subst is not None:
+        subst.add(key)
+    if not re.fullmatch(r"[+-]?\d+", value):
+        raise DataError(file, line, f"{what}: {raw!r} is not an integer")
+    return int(value)
+
+
+def _movement(raw, file, line, what):
+    m = re.fullmatch(r"(\d+)(?:/(water|stone)=(\d+))?", raw)
+    if not m:
+        raise DataError(file, line, f"{what}: movement {raw!r} is not N or N/RUNE=M")
+    return int(m.group(1)), m.group(2), (int(m.group(3)) if m.group(3) else None)
+
+
+def _multiplier(raw, file, line, what, none_ok=False):
+    if raw == "-":
+        return None if none_ok else Fraction(1)
+    if not raw.startswith("x"):
+        raise DataError(file, line, f"{what}: {raw!r} is not a multiplier (x2, x1½, '-')")
+    return _num(raw, file, line, what)
+
+
+def _die(raw, file, line, what):
+    return 0 if raw == "-" else _int(raw, file, line, what)
+
+
+def _yes(raw, file, line, what):
+    if raw not in ("yes", "no"):
+        raise DataError(file, line, f"{what}: {raw!r} is not yes or no")
+    return raw == "yes"
+
+
+def _parse_tables(data_dir):
+    file = "tables.txt"
+    sections = _records(_read_sections(data_dir / file),
+                        ("table", "limits", "road", "feature"), file)
+    cite, subst = {}, {}
+    terrain, structures = {}, {}
+    for name, target in (("terrain", terrain), ("structures", structures)):
+        rows, cite[name], _ = _table(sections, name, file)
+        for line, c in rows:
+            what = f"[table {name}] {c['id']}"
+            mp, rune, rune_mp = _movement(c["movement"], file, line, what)
+            outside = _multiplier(c["melee_outside"], file, line, what, True) \
+                if "melee_outside" in c else None
+            ng = c.get("missile_ng", "-")
+            target[c["id"]] = Terrain(
+                c["id"], c["name"], mp, rune, rune_mp,
+                _multiplier(c["phys_magic"], file, line, what),
+                _multiplier(c["melee"], file, line, what), outside,
+                _die(c["missile"], file, line, what),
+                None if ng == "-" else _int(ng, file, line, what),
+                _yes(c["fortification"], file, line, what) if "fortification" in c else False,
+                c.get("game") == "ng", cite[name])
+    roads = {}
+    for rid, (r, s) in _keyed(sections, "road", file,
+                              {"name", "cost", "free_every", "dragonewt_only", "cite"}).items():
+        ln, tok = r.single("cost")
+        roads[rid] = {"name": r.text("name"), "cost": _num(tok, file, ln.line, f"road {rid}"),
+                      "free_every": r.int("free_every") if r.one("free_every", False) else None,
+                      "dragonewt_only": r.word("dragonewt_only", ("yes", "no"), False, "no") == "yes",
+                      "cite": r.cite()}
+    features = {}
+    for fid, (r, s) in _keyed(sections, "feature", file,
+                              {"name", "leave", "enter", "except", "melee", "missile", "cancels",
+                               "end_turn", "cite"}).items():
+        feat = {"name": r.text("name"), "cite": r.cite()}
+        for key in ("leave", "enter", "except", "melee", "missile", "cancels", "end_turn"):
+            ln = r.one(key, False)
+            if ln is not None:
+                feat[key] = _feature_values(ln, file)
+        features[fid] = feat
+    rows, cite["unit_modifiers"], _ = _table(sections, "unit_modifiers", file)
+    unit_modifiers = {}
+    for line, c in rows:
+        what = f"[table unit_modifiers] {c['id']}"
+        unit_modifiers[c["id"]] = {
+            "spirit_magic": c["spirit_magic"] if c["spirit_magic"] != "-" else 0,
+            "melee": c["melee"] if c["melee"] != "-" else 0,
+            "missile": _die(c["missile"], file, line, what), "name": c["name"]}
+    rows, cite["notation"], _ = _table(sections, "notation", file)
+    notation = {}
+    for line, c in rows:
+        if c["factor"] not in FACTORS:
+            raise DataError(file, line, f"[table notation]: factor {c['factor']!r} is not one of "
+                            f"{', '.join(FACTORS)}")
+        _cites([c["cite"]], file, line)
+        notation[(c["factor"], c["mark"])] = c["meaning"]
+    rows, cite["moon_phases"], _ = _table(sections, "moon_phases", file)
+    phases = tuple(MoonPhase(_int(c["order"], file, line, "order"), c["id"], c["name"],
+                             _int(c["movement"], file, line, c["id"]),
+                             _int(c["cyclic"], file, line, c["id"])) for line, c in rows)
+    moon, subst["moon"] = _limits(
+        sections, "moon", file, cite, ("glowline", "glowspot_radius", "half_cyclic", "argrath_radius"))
+    attack, attack_subst, columns_seen = np.full((61, 7), -1, dtype=np.int16), set(), []
+    attack[0, 1:] = 0
+    for block in ("attack_1_20", "attack_21_40", "attack_41_60"):
+        rows, cite[block], sec = _table(sections, block, file)
+        totals = [c for c in rows[0][1] if c != "roll"] if rows else []
+        if [c["roll"] for _, c in rows] != ["1", "2", "3", "4", "5", "6"]:
+            raise DataError(file, sec.line, f"[table {block}]: rows must be the die rolls 1..6")
+        for line, c in rows:
+            for t in totals:
+                if not t.isdigit() or not 1 <= int(t) <= 60:
+                    raise DataError(file, sec.line, f"[table {block}]: column {t!r} is not a "
+                                    "total 1..60")
+                total, die = int(t), int(c["roll"])
+                value = _int(c[t], file, line, f"[table {block}] total {t} roll {die}",
+                             attack_subst, f"{t}/{die}")
+                want = math.floor(ATTACK_FRACTIONS[die - 1] * total)
+                if value != want:
+                    raise DataError(file, line, f"Attack Table total {total} roll {die}: {value}, "
+                                    f"but every printed cell is the fraction of its total that "
+                                    f"L1086-L1091 give, here {want}")
+                attack[total, die] = value
+        columns_seen += [int(t) for t in totals]
+    if columns_seen != list(range(1, 61)):
+        raise DataError(file, 0, "the Attack Table blocks must cover the totals 1..60 in order "
+                        "(L1052-L1080)")
+    subst["attack"] = frozenset(attack_subst)
+    attack_limits, subst["attack_limits"] = _limits(
+        sections, "attack", file, cite, ("max_total", "die_min", "die_max"))
+    rows, cite["attack_beyond_60"], sec = _table(sections, "attack_beyond_60", file)
+    beyond = tuple(_num(c["fraction"], file, line, "fraction") for line, c in rows)
+    if [c["roll"] for _, c in rows] != ["1", "2", "3", "4", "5", "6"]:
+        raise DataError(file, sec.line, "[table attack_beyond_60]: rows must be the die rolls 1..6")
+    rows, cite["casualties"], _ = _table(sections, "casualties", file)
+    casualties = {}
+    for line, c in rows:
+        dash = {k: (None if v == "-" else v) for k, v in c.items()}
+        casualties[c["attack"]] = CasualtyRule(
+            c["attack"], _yes(c["both"], file, line, c["attack"]), dash["first"], c["defender_by"],
+            dash["attacker_by"], c["from"], dash["only"], c["name"])
+    rows, cite["missile_unit_modifiers"], _ = _table(sections, "missile_unit_modifiers", file)
+    missile_units = {c["id"]: _int(c["modifier"], file, line, c["id"]) for line, c in rows}
+    rows, cite["missile_terrain_modifiers"], _ = _table(sections, "missile_terrain_modifiers", file)
+    missile_hexes = {}
+    for line, c in rows:
+        for hex_id in c["hexes"].split(","):
+            if hex_id in missile_hexes:
+                raise DataError(file, line, f"[table missile_terrain_modifiers]: {hex_id} listed twice")
+            missile_hexes[hex_id] = _int(c["modifier"], file, line, "modifier")
+    missile_limits, subst["missile_limits"] = _limits(
+        sections, "missile", file, cite, ("ridge_divisor", "roll_min", "roll_max", "over_20_column"))
+    rows, cite["missile_results"], _ = _table(sections, "missile_results", file)
+    results, results_subst = {}, set()
+    for line, c in rows:
+        code = c["code"]
+        results[code] = MissileResult(
+            code, _int(c["disrupted"], file, line, code, results_subst, f"{code}.disrupted"),
+            _int(c["eliminated"], file, line, code, results_subst, f"{code}.eliminated"),
+            None if c["or_eliminated"] == "-" else _int(c["or_eliminated"], file, line, code),
+            _authored(c["name"])[0])
+    subst["missile_results"] = frozenset(results_subst)
+    rows, cite["missile"], sec = _table(sections, "missile", file)
+    spans = []
+    for col in [k for k in rows[0][1] if k != "roll"] if rows else []:
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", col)
+        if not m:
+            raise DataError(file, sec.line, f"[table missile]: column {col!r} is not N or N-M")
+        spans.append((col, int(m.group(1)), int(m.group(2) or m.group(1))))
+    codes = MISSILE_SEVERITY
+    missile = np.zeros((8, 21), dtype=np.int8)
+    if [c["roll"] for _, c in rows] != [str(i) for i in range(8)]:
+        raise DataError(file, sec.line, "[table missile]: rows must be the modified rolls 0..7 "
+                        "(L1122-L1129)")
+    expect = 0
+    for col, lo, hi in spans:
+        if lo != expect or hi < lo:
+            raise DataError(file, sec.line, f"[table missile]: column {col} does not follow on "
+                            f"from total {expect - 1}")
+        expect = hi + 1
+    if expect != 21:
+        raise DataError(file, sec.line, "[table missile]: columns must cover totals 0..20")
+    for line, c in rows:
+        for col, lo, hi in spans:
+            if c[col] not in codes or c[col] not in results:
+                raise DataError(file, line, f"[table missile] roll {c['roll']} total {col}: "
+                                f"{c[col]!r} is not a result of the legend (L1131)")
+            missile[int(c["roll"]), lo:hi + 1] = codes.index(c[col])
+    melee, subst["melee"] = _limits(
+        sections, "melee", file, cite, ("fighting_majors", "structure_units", "defensive_doubling",
+                                        "river_ridge_attacker", "rain_die", "covering_fraction",
+                                        "extended_advance_mf"))
+    rows, cite["heroic_escape"], _ = _table(sections, "heroic_escape", file)
+    escape = {c["rank"]: _int(c["min_roll"], file, line, c["rank"]) for line, c in rows}
+    over = missile_limits["over_20_column"]
+    for arr in (attack, missile):
+        arr.flags.writeable = False
+    return Tables(
+        attack=attack, attack_beyond=beyond, attack_max_total=int(attack_limits["max_total"]),
+        attack_die=(int(attack_limits["die_min"]), int(attack_limits["die_max"])),
+        missile=missile, missile_codes=codes, missile_results=results,
+        missile_columns=tuple((lo, hi) for _, lo, hi in spans),
+        missile_roll=(int(missile_limits["roll_min"]), int(missile_limits["roll_max"])),
+        missile_ridge_divisor=int(missile_limits["ridge_divisor"]),
+        missile_over_20=tuple(int(x) for x in str(over).split("-")),
+        missile_unit_modifiers=missile_units, missile_terrain_modifiers=missile_hexes,
+        terrain=terrain, structures=structures, roads=roads, features=features,
+        unit_modifiers=unit_modifiers, notation=notation, moon_phases=phases,
+        cyclic={p.id: p.cyclic for p in phases}, moon=moon, casualties=casualties,
+        melee=melee, heroic_escape=escape, cite=cite, substituted=subst)
+
+
+def _feature_values(ln, file):
+    """'+1 water=+0 attacker=x½' -> {'base': 1, 'water': 0, 'attacker': 1/2}; other
+    words go to 'words'."""
+    out = {}
+    for tok in ln.tokens:
+        name, _, value = tok.rpartition("=")
+        if re.fullmatch(r"x?[+-]?\d*½?", value) and value not in ("", "x"):
+            out[name or "base"] = _num(value, file, ln.line, f"{ln.key} {tok}")
+        else:
+            out.setdefault("words", []).append(tok)
+    if "words" in out:
+        out["words"] = tuple(out["words"])
+    return out
+
+
+def _limits(sections, name, file, cite, keys):
+    """({key: number or text}, authored keys) of ``[limits name]``; exactly ``keys``."""
+    found = [s for s in sections if s.kind == "limits" and s.id == name]
+    if not found:
+        raise DataError(file, 0, f"missing [limits {name}]")
+    out, authored = {}, []
+    for ln in found[0].lines:
+        if ln.key == "cite":
+            cite[f"limits_{name}"] = _cites(ln.tokens, file, ln.line)
+            continue
+        if ln.key not in keys or ln.key in out:
+            raise DataError(file, ln.line, f"[limits {name}]: unknown or repeated key {ln.key!r} "
+                            f"(allowed: {', '.join(keys)})")
+        if len(ln.tokens) != 1:
+            raise DataError(file, ln.line, f"[limits {name}] {ln.key}: takes exactly one value")
+        value, was = _authored(ln.tokens[0])
+        if was:
+            authored.append(ln.key)
+        if re.fullmatch(r"\d+-\d+", value):
+            out[ln.key] = value
+        else:
+            out[ln.key] = _num(value, file, ln.line, f"[limits {name}] {ln.key}")
+            if out[ln.key] is None:
+                raise DataError(file, ln.line, f"[limits {name}] {ln.key}: needs a number")
+    if f"limits_{name}" not in cite:
+        raise DataError(file, found[0].line, f"[limits {name}] needs a 'cite' line")
+    missing = [k for k in keys if k not in out]
+    if missing:
+        raise DataError(file, found[0].line, f"[limits {name}] is missing {', '.join(missing)}")
+    return out, frozenset(authored)
+
+
+# ---------------------------------------------------------- validation ----
+
+def _fail(file, obj, problem):
+    raise DataError(file, getattr(obj, "line", 0), problem)
+
+
+def _check(data):
+    _check_formations(data)
+    _check_units(data)
+    _check_printed(data)
+    _check_scenarios(data)
+    _check_tables(data.tables)
+
+
+def _check_formations(data):
+    f = "units.txt"
+    for form in data.formations.values():
+        if form.abbrev != form.id:
+            _fail(f, form, f"formation {form.id}: abbrev {form.abbrev!r} must be its id")
+        want = "red" if form.force == "lunar" else (
+            "dark_green" if form.name == "Barbarian Horde" else "orange")
+        if form.colour != want:
+            _fail(f, form, f"formation {form.id} ({form.name}): colour {form.colour}, but "
+                  f"{form.force} counters are {want} (L115-L117)")
+    horde = [x for x in data.formations.values() if x.name == "Barbarian Horde"]
+    if horde and horde[0].force != "sartar":
+        _fail(f, horde[0], "the Barbarian Horde is part of the Sartar Battalia (L123, L441)")
+
+
+def _check_units(data):
+    f = "units.txt"
+    units = data.units
+    for u in units.values():
+        form = data.formations[u.formation]
+        if u.force != form.force:
+            _fail(f, u, f"unit {u.id}: force {u.force}, but formation {u.formation} is {form.force}")
+        if u.rank != "none":
+            if not (u.front.single and u.front.leadership >= 1 and u.heroic):
+                _fail(f, u, f"unit {u.id}: a {u.rank} has a parenthesised CF with ! marks and an "
+                      "underlined (heroic) MF (L130)")
+            if u.arm != "none":
+                _fail(f, u, f"unit {u.id}: heroes and superheroes are not cavalry or infantry "
+                      "(L786)")
+        if u.superhero:
+            if u.back_side != "berserk":
+                _fail(f, u, f"unit {u.id}: superheroes cannot be disrupted (L590); the back is "
+                      "the Berserker Rage side (L656): back_side berserk")
+            if u.front.mgf_kind != "infinity":
+                _fail(f, u, f"unit {u.id}: a superhero's MgF is infinity (L406)")
+        elif u.back_side != "disrupted":
+            _fail(f, u, f"unit {u.id}: only a superhero has a Berserker Rage side (L656)")
+        if u.back_side == "disrupted":
+            _check_reduced(f, u)
+        if u.front.single and u.front.cf_kind != "blank" and u.rank == "none" \
+                and u.id not in _PHYSICAL_MINOR | set(_L129_EXCEPTIONS):
+            _fail(f, u, f"unit {u.id}: a physical minor unit that is not a hero, superhero, "
+                  "Crimson Bat, Stone Man or Wasps (L129)")
+        if u.best_friend is not None:
+            friend = units.get(u.best_friend)
+            if not u.superhero or friend is None or friend.rank != "hero":
+                _fail(f, u, f"unit {u.id}: best_friend {u.best_friend!r} must be a hero, named "
+                      "by a superhero (L610-L615, L652)")
+        if u.spirit_of is None and u.front.cf_kind == "blank" and u.front.mf_kind == "blank":
+            _fail(f, u, f"unit {u.id}: a blank CF and MF is a magician's spirit (L132, L135); "
+                  "give its magician in 'spirit_of'")
+    for u in units.values():
+        magician = (u.front.rf_kind == "number" and u.front.rf >= 1 and not u.front.rf_special
+                    and u.rank == "none" and u.spirit_of is None)
+        spirits = [s for s in units.values() if s.spirit_of == u.id]
+        if magician and not u.front.physical and len(spirits) != 1:
+            _fail(f, u, f"unit {u.id}: a spirit magician (RF {u.front.rf}, L131) needs exactly one "
+                  f"spirit (L132), found {len(spirits)}")
+        if u.spirit_of is not None:
+            mage = units.get(u.spirit_of)
+            if mage is None or mage.formation != u.formation:
+                _fail(f, u, f"unit {u.id}: spirit_of {u.spirit_of!r} is not a unit of "
+                      f"{u.formation}")
+            if u.front.cf_kind != "blank" or u.front.mf_kind != "blank" or u.major:
+                _fail(f, u, f"unit {u.id}: a magician's spirit has a blank CF and MF and is a "
+                      "minor unit (L127, L129, L132, L135)")
+            if (u.front.mgf_kind, u.front.mgf, u.front.rf) != (mage.front.mgf_kind,
+                                                                 mage.front.mgf, mage.front.rf):
+                _fail(f, u, f"unit {u.id}: a spirit has its magician's MgF and RF ({mage.id} "
+                      f"{mage.front.notation}; e.g. L778, L837)")
+            if u.counters != mage.counters or u.arm != "none":
+                _fail(f, u, f"unit {u.id}: one spirit per magician ({mage.counters}), arm none")
+    if "harrek" in units and "gunda" in units:
+        lf = units["harrek"].front.leadership + units["gunda"].front.leadership
+        if lf != 3 or units["harrek"].best_friend != "gunda":
+            _fail(f, units["harrek"], f"Harrek stacked with Gunda, his best friend, gives a "
+                  f"leadership factor of 3 (L614, L652), not {lf}")
+
+
+def _check_reduced(f, u):
+    """A disrupted side uses "reduced factors" (L590): none larger than the front's."""
+    a, b = u.front, u.back
+    pairs = (("CF", (a.cf_kind, a.cf), (b.cf_kind, b.cf)), ("MgF", (a.mgf_kind, a.mgf),
+             (b.mgf_kind, b.mgf)), ("MF", (a.mf_kind, a.mf), (b.mf_kind, b.mf)),
+             ("RF", (a.rf_kind, a.rf), (b.rf_kind, b.rf)))
+    for name, front, back in pairs:
+        x, y = _strength(*front), _strength(*back)
+        if x is not None and y is not None and y > x:
+            _fail(f, u, f"unit {u.id}: disrupted {name} {b.notation} exceeds the front's "
+                  f"{a.notation} (a disrupted unit uses reduced factors, L590)")
+    if b.missile > a.missile or b.leadership > a.leadership:
+        _fail(f, u, f"unit {u.id}: disrupted side {b.notation} has more missile or leader marks "
+              f"than {a.notation} (L590)")
+
+
+def _check_printed(data):
+    f = "units.txt"
+    for uid, (front, back, side, counters, rank, friend, cite) in _PRINTED_UNITS.items():
+        u = data.units.get(uid)
+        if u is None:
+            raise DataError(f, 0, f"missing unit {uid!r} ({cite})")
+        got = (u.front.factors(), u.back.factors(), u.back_side, u.rank, u.best_friend)
+        want = (parse_side(front).factors(), parse_side(back).factors(), side, rank, friend)
+        if got != want or (counters is not None and u.counters != counters):
+            _fail(f, u, f"unit {uid}: the rulebook prints {front} / {back} ({side}), {rank}, "
+                  f"{counters} counter(s){', best friend ' + friend if friend else ''} ({cite}); "
+                  f"the file has {u.front.notation} / {u.back.notation} ({u.back_side}), "
+                  f"{u.rank}, {u.counters}")
+        for key in ("front", "back"):
+            if key in u.substituted:
+                _fail(f, u, f"unit {uid}: {key} is printed ({cite}); do not mark it authored '~'")
+    for form, what, least, exactly, cite in _PRINTED_MIX:
+        if form not in data.formations:
+            raise DataError(f, 0, f"missing formation {form!r} ({cite})")
+        ids = _select(data.units, form, what)
+        n = sum(data.units[u].counters for u in ids)
+        if n < least or (exactly is not None and n != exactly):
+            need = f"exactly {exactly}" if exactly is not None else f"at least {least}"
+            _fail(f, data.formations[form], f"formation {form}: the rulebook has {need} "
+                  f"counter(s) of {what} ({cite}), the file {n}")
+
+
+def _check_scenarios(data):
+    f = "units.txt"
+    for sc in data.scenarios.values():
+        for uid, n in sc.units.items():
+            u = data.units[uid]
+            if not n:
+                continue
+            plural = {"hero": "heroes", "superhero": "superheroes"}.get(u.rank)
+            if plural and plural not in sc.combat:
+                _fail(f, sc, f"scenario {sc.id}: deploys {uid}, but {plural} are not in use in "
+                      f"it ({', '.join(sc.combat)}; L204, L219, L234)")
+            if u.front.cyclic or u.back.cyclic:
+                _fail(f, sc, f"scenario {sc.id}: deploys {uid}, whose factors are cyclic, but no "
+                      "phase of the moon is chosen in 18.1-18.3 (only from 18.4 on, L263)")
+    for sid, rule in _SCENARIO_RULES.items():
+        sc = data.scenarios.get(sid)
+        if sc is None:
+            raise DataError(f, 0, f"missing scenario {sid} ({rule['cite']})")
+        for key in ("name", "turns", "combat", "deploy"):
+            if getattr(sc, key) != rule[key]:
+                _fail(f, sc, f"scenario {sid}: {key} {getattr(sc, key)!r}, but the rulebook has "
+                      f"{rule[key]!r} ({rule['cite']})")
+        got = sorted(t.text for t in sc.takes)
+        if got != sorted(rule["takes"]):
+            _fail(f, sc, f"scenario {sid}: the forces {got} are not those of the rulebook "
+                  f"{sorted(rule['takes'])} ({rule['cite']})")
+
+
+def _check_tables(t):
+    f = "tables.txt"
+    if t.attack_beyond != ATTACK_FRACTIONS:
+        raise DataError(f, 0, f"[table attack_beyond_60]: {t.attack_beyond} are not 1/6 1/4 1/3 "
+                        "1/2 3/4 1 (L1086-L1091)")
+    if t.attack_max_total != 60 or t.attack_die != (1, 6):
+        raise DataError(f, 0, "[limits attack]: the table ends at 60; dice are 1..6 (L1082)")
+    if t.missile_roll != (0, 7) or t.missile_ridge_divisor != 2:
+        raise DataError(f, 0, "[limits missile]: results are clamped to 0..7 and the total halved "
+                        "up a ridge (L1117)")
+    for a in range(8):
+        for total in range(21):
+            if (a and t.missile[a, total] < t.missile[a - 1, total]) or \
+                    (total and t.missile[a, total] < t.missile[a, total - 1]):
+                raise DataError(f, 0, f"Missile Fire Table: roll {a} total {total} is milder than "
+                                "a lower roll or total (L1122-L1129)")
+    for phase in t.moon_phases:
+        if MOON_CYCLIC.get(phase.id) != phase.cyclic or MOON_MOVEMENT.get(phase.id) != phase.movement:
+            raise DataError(f, 0, f"moon phase {phase.id}: {phase.movement}, cyclic {phase.cyclic}; "
+                            f"the rulebook has {MOON_MOVEMENT.get(phase.id)}, cyclic "
+                            f"{MOON_CYCLIC.get(phase.id)} (L398, L410, L433, L664, L694)")
+    if [p.id for p in t.moon_phases] != list(MOON_CYCLIC) or \
+            [p.order for p in t.moon_phases] != list(range(1, 8)):
+        raise DataError(f, 0, f"moon phases must be {', '.join(MOON_CYCLIC)} in order (L433)")
+    if t.moon["glowline"] != GLOWLINE_CYCLIC or t.moon["half_cyclic"] != Fraction(1, 2):
+        raise DataError(f, 0, "[limits moon]: the Glowline value is 7, half-cyclic is half (L398, "
+                        "L662, L696)")
+    sheet = t.missile_terrain_modifiers
+    for hexes in (t.terrain, t.structures):
+        for row in hexes.values():
+            if row.nomad_gods_only:
+                continue
+            parts = _MISSILE_HEX_PARTS.get(row.id, (row.id,))
+            want = min((sheet.get(p, 0) for p in parts), default=0)
+            if row.missile != want:
+                raise DataError(f, 0, f"{row.name}: missile modifier {row.missile} (L335-L355), "
+                                f"but the reference sheet's worst for {', '.join(parts)} is {want} "
+                                "(L1113-L1115)")
+    for key in ("dragon", "small_targets", "large_targets"):
+        a, b = t.unit_modifiers.get(key, {}).get("missile"), t.missile_unit_modifiers.get(key)
+        if a is None or a != b:
+            raise DataError(f, 0, f"missile unit modifier {key}: {a} (L382-L384) and {b} "
+                            "(L1107-L1109) must agree")
+    if t.missile_over_20 != t.missile_columns[-1]:
+        raise DataError(f, 0, f"[limits missile]: over_20_column {t.missile_over_20} is not the "
+                        f"last column {t.missile_columns[-1]}")
+    for fid, feat in t.features.items():
+        for road in feat.get("except", {}).get("words", ()):
+            if road not in t.roads:
+                raise DataError(f, 0, f"[feature {fid}]: except {road!r} is not a [road]")
+    missing = sorted(_NOTATION_MARKS - set(t.notation))
+    if missing:
+        raise DataError(f, 0, f"[table notation] lacks {missing} (L390-L431)")
+    for code, res in t.missile_results.items():
+        m = re.fullmatch(r"(\d)D([DE])", code)
+        n = int(m.group(1)) if m else 0
+        want = (n, 0) if m and m.group(2) == "D" else (0, n)
+        if (res.disrupted, res.eliminated) != want:
+            raise DataError(f, 0, f"missile result {code}: {res.disrupted} disrupted, "
+                            f"{res.eliminated} eliminated; the code says {want[0]} and {want[1]} "
+                            "(L1131)")
+    for name, ids in _TABLE_ROWS.items():
+        got = tuple(getattr(t, name))
+        if got != ids:
+            raise DataError(f, 0, f"{name}: rows {', '.join(got)}; the rulebook prints "
+                            f"{', '.join(ids)} ({', '.join(t.cite.get(name, ()))})")
+    for rid, (cost, free) in _ROADS.items():
+        if (t.roads[rid]["cost"], t.roads[rid]["free_every"]) != (cost, free):
+            raise DataError(f, 0, f"[road {rid}]: costs {cost} MP" + (f", every {free}rd hex "
+                            "free" if free else "") + " (L363, L364)")
+    for rows in (t.terrain, t.structures):
+        for row in rows.values():
+            for value in (row.phys_magic, row.melee, row.melee_outside):
+                if value not in (None, 1, Fraction(3, 2), 2):
+                    raise DataError(f, 0, f"{row.name}: CF multiplier {value}; the tables print "
+                                    "only x1½ and x2 (L335-L355)")
+            if not 1 <= row.movement <= 3 or not -4 <= row.missile <= 0:
+                raise DataError(f, 0, f"{row.name}: {row.movement} MP and missile {row.missile} "
+                                "are outside the printed 1..3 MP and -4..0 (L335-L355)")
+    if set(t.missile_results) != set(MISSILE_SEVERITY):
+        raise DataError(f, 0, f"[table missile_results]: codes {sorted(t.missile_results)} are "
+                        f"not {', '.join(MISSILE_SEVERITY)} (L1131)")
+    if t.heroic_escape != {"hero": 4, "superhero": 3}:
+        raise DataError(f, 0, "[table heroic_escape]: heroes escape on 4-6, superheroes on 3-6 "
+                        "(L642)")
+
+
+# ------------------------------------------------------------ loading ----
+
+def load(data_dir=None):
+    """Parse and check the files of ``data_dir`` (default: the package's data/).
+
+    Returns a :class:`UnitData`; raises :class:`DataError` (a ``ValueError``)
+    naming the file, line and problem.
+    """
+    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+    formations, units, scenarios = _parse_units(data_dir)
+    tables = _parse_tables(data_dir)
+    data = UnitData(units, formations, scenarios, tables)
+    _check(data)
+    return data
+
+
+def attack_loss(total, die, tables=None):
+    """The loss the Attack Table inflicts (L1048-L1093).
+
+    ``total``: the attacking MgF or CF total (fractions are dropped, L1082);
+    ``die``: the modified roll, clamped to 1..6 (L1082). Totals above 60 take
+    1/6, 1/4, 1/3, 1/2, 3/4 or all of the total, fractions dropped (L1084-L1093).
+    """
+    t = tables or DATA.tables
+    total = math.floor(total)
+    die = min(max(int(die), t.attack_die[0]), t.attack_die[1])
+    if total <= 0:
+        return 0
+    if total <= t.attack_max_total:
+        return int(t.attack[total, die])
+    return math.floor(t.attack_beyond[die - 1] * total)
+
+
+def missile_result(total, roll, tables=None):
+    """The Missile Fire Table's result code ('-', '1DD', ...; L1119-L1131).
+
+    ``total``: the Missile Factor total, already halved when firing up a ridge
+    (fractions dropped); totals above 20 read the 17-20 column (authored).
+    ``roll``: the die roll with the worst terrain modifier and every unit
+    modifier applied, clamped to 0..7 (L564, L1117).
+    """
+    t = tables or DATA.tables
+    total = min(max(math.floor(total), 0), t.missile.shape[1] - 1)
+    roll = min(max(int(roll), t.missile_roll[0]), t.missile_roll[1])
+    return t.missile_codes[int(t.missile[roll, total])]
+
+
+def cyclic_value(phase, glowline=False, tables=None):
+    """A cyclic factor's value in ``phase`` (an id of MOON_CYCLIC); 7 inside the
+    Glowline or a Glowspot (L398, L662, L666)."""
+    t = tables or DATA.tables
+    return t.moon["glowline"] if glowline else t.cyclic[phase]
+
+
+DATA = load()
+"""The data folder, loaded and checked at import."""

@@ -1,0 +1,639 @@
+"""The Dragon Pass unit and table data: the rulebook's printed counters,
+scenarios 18.1-18.3, the tables cell by cell, and clear errors from corrupt
+files.
+
+Lines (L123) are lines of shared/rules/dragon_pass.txt; what is substituted
+and why is in envs/dragon_pass/SUBSTITUTES.md ("Units").
+"""
+import math
+import shutil
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from dragongym.envs.dragon_pass import unitdata as U
+
+D = U.DATA
+T = D.tables
+RULEBOOK = U.DATA_DIR.parents[3] / "shared" / "rules" / "dragon_pass.txt"
+
+
+def rule_line(n):
+    return RULEBOOK.read_text(encoding="utf-8").splitlines()[n - 1] if RULEBOOK.exists() else None
+
+
+# ------------------------------------------------------------- heroes ----
+
+def test_rule_dp_units_argrath_printed_factors():
+    """L130: "Argrath has a CF of (4!!) and an MF of 6"; L621: MgF 10, RF 0,
+    disrupted (2!)-5-6-0; heroes have underlined (heroic) MFs (L130)."""
+    a = D.units["argrath"]
+    assert (a.front.cf, a.front.leadership, a.front.single) == (4, 2, True)
+    assert (a.front.mgf, a.front.mf, a.front.rf) == (10, 6, 0)
+    assert a.heroic and a.hero and not a.major and a.counters == 1
+    assert (a.back.cf, a.back.leadership, a.back.mgf, a.back.mf, a.back.rf) == (2, 1, 5, 6, 0)
+    assert a.force == "sartar" and a.arm == "none"
+
+
+def test_rule_dp_units_harrek_is_a_superhero_whose_back_is_berserker_rage():
+    """L614: Harrek (20!!)-infinity-6-X, Berserker Rage (20)-20-12-1; superheroes
+    cannot be disrupted (L590), in rage the counter turns back side up (L656)."""
+    h = D.units["harrek"]
+    assert h.superhero and h.heroic and h.back_side == "berserk"
+    assert (h.front.cf, h.front.leadership, h.front.mgf_kind, h.front.mf, h.front.rf_kind) == \
+        (20, 2, "infinity", 6, "blank")
+    assert (h.back.cf, h.back.leadership, h.back.mgf, h.back.mf, h.back.rf) == (20, 0, 20, 12, 1)
+
+
+def test_rule_dp_units_gunda_is_harreks_best_friend_and_their_leadership_combines():
+    """L614: Gunda the Guilty (4!)-10-6-X / (2)-5-6-X, Harrek's best friend;
+    L652: Harrek stacked with Gunda gives a leadership factor of 3."""
+    g, h = D.units["gunda"], D.units["harrek"]
+    assert h.best_friend == "gunda" and g.hero
+    assert (g.front.cf, g.front.leadership, g.front.mgf, g.front.mf) == (4, 1, 10, 6)
+    assert (g.back.cf, g.back.leadership, g.back.mgf, g.back.mf) == (2, 0, 5, 6)
+    assert h.front.leadership + g.front.leadership == 3
+
+
+def test_rule_dp_units_dragontooth_runners():
+    """L684: "The Dragontooth Runners (3)-5*-6-0 / (2)-3-3-X. Argrath can summon
+    these 2 units"; a parenthesised CF makes them minor units (L127)."""
+    r = D.units["dragontooth_runners"]
+    assert r.counters == 2 and not r.major and r.rank == "none"
+    assert (r.front.cf, r.front.single, r.front.mgf, r.front.exotic, r.front.mf, r.front.rf) == \
+        (3, True, 5, True, 6, 0)
+    assert (r.back.cf, r.back.mgf, r.back.exotic, r.back.mf, r.back.rf_kind) == \
+        (2, 3, False, 3, "blank")
+
+
+def test_rule_dp_units_heroes_have_parenthesised_cfs_with_leader_marks_and_heroic_mfs():
+    """L130: heroes and superheroes have underlined MFs and parenthesised CFs
+    with exclamation marks inside; L786: they are not cavalry."""
+    heroes = [u for u in D.units.values() if u.rank != "none"]
+    assert {u.id for u in heroes} == {"argrath", "harrek", "gunda"}
+    for u in heroes:
+        assert u.front.single and u.front.leadership >= 1 and u.heroic and u.arm == "none"
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the rulebook is not beside the package")
+@pytest.mark.parametrize("line, text", [
+    (130, "Argrath has a CF of (4!!) and an MF of 6"),
+    (614, "Harrek the Berserk\t(20!!)-infinity-6-X\t(20)-20-12-1\tGunda the Guilty (4!)-10-6-X "
+          "/ (2)-5-6-X"),
+    (621, "Prince Argrath\t(4!)-10-6-0\t(2!)-5-6-0"),
+    (684, "The Dragontooth Runners (3)-5*-6-0 / (2)-3-3-X"),
+    (209, "minus the two 2*-2-6s and the two 2*-1-6s"),
+    (214, "(3) 4-5-5s of the Sartar Free Army"),
+    (215, "(4) 4-3-5s of the Barbarian Horde"),
+    (240, "minus the Wolfrunners (up/down-3-3)"),
+    (261, "(3) 5-4-5-4s of the Barbarian Horde"),
+])
+def test_the_printed_values_are_at_the_cited_lines(line, text):
+    """The values the loader holds as printed are in the rulebook where cited."""
+    assert text in rule_line(line).replace(" – ", "-")
+
+
+# ---------------------------------------------------------- formations ----
+
+def test_rule_dp_units_the_formations_of_the_first_three_scenarios():
+    """L208-L246: NF, CC and HC (Lunar), CM, FA and the Barbarian Horde (Sartar),
+    and Argrath, Harrek, Gunda and the Dragontooth Runners."""
+    forces = {f: x.force for f, x in D.formations.items()}
+    assert forces == {"NF": "lunar", "CC": "lunar", "HC": "lunar", "CM": "sartar",
+                      "FA": "sartar", "BH": "sartar", "SH": "sartar"}
+    names = {x.name for x in D.formations.values()}
+    assert {"Native Furthest Corps", "Cavalry Corps", "Heartland Corps", "Sartar City Militia",
+            "Sartar Free Army", "Barbarian Horde"} <= names
+
+
+def test_rule_dp_units_the_barbarian_horde_is_green_and_part_of_the_sartar_battalia():
+    """L117: Barbarian Horde dark green (Sartar); L123, L441: part of the Sartar
+    Battalia; L115-L116: Lunar red, Sartar orange."""
+    assert D.formations["BH"].colour == "dark_green" and D.formations["BH"].force == "sartar"
+    for f in ("NF", "CC", "HC"):
+        assert D.formations[f].colour == "red"
+    for f in ("CM", "FA"):
+        assert D.formations[f].colour == "orange"
+
+
+def test_rule_dp_units_cavalry_corps_has_exactly_two_2_2_6s_and_two_2_1_6s():
+    """L209: "The Cavalry Corps (CC) minus the two 2*-2-6s and the two 2*-1-6s";
+    2* is a CF of 2 with one Missile Factor (L394)."""
+    by_front = {D.units[u].front.notation: D.units[u] for u in D.units_of("CC")}
+    for notation, mgf in (("2*-2-6-X", 2), ("2*-1-6-X", 1)):
+        u = by_front[notation]
+        assert u.counters == 2 and (u.front.cf, u.front.missile, u.front.mgf, u.front.mf) == \
+            (2, 1, mgf, 6)
+        assert u.arm == "cavalry"
+
+
+def test_rule_dp_units_free_army_has_the_4_5_5s_and_the_cyclic_wolfrunners():
+    """L214: "(3) 4-5-5s of the Sartar Free Army"; L240: "the Wolfrunners
+    (up/down-3-3)", the up/down arrow being a cyclic value (L398)."""
+    fa = [D.units[u] for u in D.units_of("FA")]
+    assert sum(u.counters for u in fa if u.front.notation == "4-5-5-X") >= 3
+    w = D.units["fa_wolfrunners"]
+    assert (w.front.cf_kind, w.front.mgf, w.front.mf) == ("cyclic", 3, 3)
+    assert w.front.combat_factor(U.MOON_CYCLIC["full"]) == 7
+    assert w.back.cf_kind == "half_cyclic" and w.back.combat_factor(7) == Fraction(7, 2)
+
+
+def test_rule_dp_units_horde_has_4_3_5s_and_5_4_5_4_spirit_magicians():
+    """L215: "(4) 4-3-5s of the Barbarian Horde"; L261: "(3) 5-4-5-4s"; a
+    non-parenthesised RF of 1 or more is a spirit magician (L131) whose spirit
+    has a blank MF (L132) and the magician's MgF and RF (pairs as L778)."""
+    bh = {u: D.units[u] for u in D.units_of("BH")}
+    assert sum(u.counters for u in bh.values() if u.front.notation == "4-3-5-X") >= 4
+    shamans = bh["bh_shamans"]
+    assert shamans.counters >= 3 and shamans.front.rf == 4
+    spirit = bh["bh_shaman_spirit"]
+    assert spirit.spirit_of == "bh_shamans" and not spirit.major
+    assert (spirit.front.cf_kind, spirit.front.mgf, spirit.front.mf_kind, spirit.front.rf) == \
+        ("blank", 4, "blank", 4)
+
+
+def test_rule_dp_units_city_militia_has_duck_units():
+    """L213: "The Sartar City Militia (CM) minus all Duck units"; Ducks are a
+    missile target modifier (L383, L1108)."""
+    ducks = [D.units[u] for u in D.units_of("CM") if "duck" in D.units[u].tags]
+    assert ducks and all(u.major for u in ducks)
+
+
+def test_rule_dp_units_major_and_minor_units():
+    """L127: major units have non-blank, non-parenthesised CFs; all others are
+    minor (L129: spirits, heroes and superheroes among them)."""
+    for u in D.units.values():
+        assert u.major == (u.front.cf_kind != "blank" and not u.front.single), u.id
+    assert not D.units["argrath"].major and not D.units["bh_shaman_spirit"].major
+    assert D.units["cc_lancers"].major
+
+
+def test_rule_dp_units_disrupted_sides_use_reduced_factors():
+    """L590: "A disrupted unit is turned back side up and uses those reduced
+    factors"; superheroes cannot be disrupted."""
+    for u in D.units.values():
+        if u.back_side == "disrupted":
+            assert u.back.combat_factor() <= u.front.combat_factor(), u.id
+            assert u.back.missile <= u.front.missile and u.back.leadership <= u.front.leadership
+            if u.front.mf is not None:
+                assert u.back.mf <= u.front.mf
+        else:
+            assert u.superhero
+
+
+def test_rule_dp_units_cavalry_are_mounted_units_other_than_heroes():
+    """L786: all mounted Lunar and Sartar units other than heroes and
+    superheroes are cavalry; the Cavalry Corps is all cavalry."""
+    assert all(D.units[u].arm == "cavalry" for u in D.units_of("CC"))
+    assert all(u.arm == "none" for u in D.units.values() if u.rank != "none" or u.spirit_of)
+
+
+def test_every_printed_value_is_unmarked_and_every_other_value_is_marked_authored():
+    """The printed counters carry no '~' in their factors; the authored ones do."""
+    for uid in ("argrath", "harrek", "gunda", "dragontooth_runners"):
+        assert not {"front", "back"} & D.units[uid].substituted
+    assert {"front", "back", "counters", "name"} <= D.units["nf_tarsh_warriors"].substituted
+    assert "front" not in D.units["cc_horse_archers"].substituted
+    assert "back" in D.units["cc_horse_archers"].substituted
+
+
+# ----------------------------------------------------------- scenarios ----
+
+def test_rule_dp_units_scenario_18_1_stemming_the_tide():
+    """L204-L215: 5 game-turns, melee only; the Lunar player deploys first
+    outside Old Sartar the entire NF and the CC minus the two 2*-2-6s and the
+    two 2*-1-6s; Sartar second within Old Sartar the CM minus all Duck units,
+    (3) 4-5-5s of the FA and (4) 4-3-5s of the Horde."""
+    s = D.scenarios["18.1"]
+    assert (s.name, s.turns, s.combat, s.first) == ("Stemming the Tide", 5, ("melee",), "lunar")
+    assert s.zone("lunar") == "outside_old_sartar" and s.zone("sartar") == "old_sartar"
+    lunar, sartar = s.counters("lunar"), s.counters("sartar")
+    nf = {u: D.units[u].counters for u in D.units_of("NF")}
+    assert {u: lunar[u] for u in nf} == nf
+    assert "cc_horse_archers" not in lunar and "cc_light_horse_archers" not in lunar
+    cc = sum(D.units[u].counters for u in D.units_of("CC"))
+    assert sum(n for u, n in lunar.items() if D.units[u].formation == "CC") == cc - 4
+    assert not any("duck" in D.units[u].tags for u in sartar)
+    assert sum(n for u, n in sartar.items() if D.units[u].formation == "FA") == 3
+    assert sartar["fa_free_warriors"] == 3 and sartar["bh_bison_riders"] == 4
+    assert sum(n for u, n in sartar.items() if D.units[u].formation == "BH") == 4
+
+
+def test_rule_dp_units_scenario_18_2_high_tide():
+    """L219-L230: 6 game-turns, missile and melee; the entire NF and CC; the
+    entire CM, (3) 4-5-5s of the FA, (4) 4-3-5s of the Horde."""
+    s = D.scenarios["18.2"]
+    assert (s.name, s.turns, s.combat, s.first) == ("High Tide", 6, ("melee", "missile"), "lunar")
+    lunar, sartar = s.counters("lunar"), s.counters("sartar")
+    for f in ("NF", "CC"):
+        for u in D.units_of(f):
+            assert lunar[u] == D.units[u].counters
+    for u in D.units_of("CM"):
+        assert sartar[u] == D.units[u].counters
+    assert sartar["cm_duck_militia"] == 2 and sartar["fa_free_warriors"] == 3
+    assert not any(D.units[u].formation == "HC" for u in lunar)
+
+
+def test_rule_dp_units_scenario_18_3_argraths_return():
+    """L234-L246: 5 game-turns, missile, melee, heroes and superheroes; Sartar
+    deploys first within Old Sartar: Argrath, Harrek, Gunda, the Dragontooth
+    Runners, the entire CM, the FA minus the Wolfrunners (up/down-3-3); the
+    Lunar player second outside Old Sartar: the entire HC, CC and NF."""
+    s = D.scenarios["18.3"]
+    assert (s.name, s.turns, s.first) == ("Argrath's Return", 5, "sartar")
+    assert set(s.combat) == {"missile", "melee", "heroes", "superheroes"}
+    assert s.zone("sartar") == "old_sartar" and s.zone("lunar") == "outside_old_sartar"
+    sartar, lunar = s.counters("sartar"), s.counters("lunar")
+    assert {u: sartar[u] for u in ("argrath", "harrek", "gunda", "dragontooth_runners")} == \
+        {"argrath": 1, "harrek": 1, "gunda": 1, "dragontooth_runners": 2}
+    assert "fa_wolfrunners" not in sartar
+    assert {D.units[u].formation for u in sartar} == {"SH", "CM", "FA"}
+    for f in ("HC", "CC", "NF"):
+        for u in D.units_of(f):
+            assert lunar[u] == D.units[u].counters
+    assert not any(D.units[u].formation == "BH" for u in sartar)
+
+
+def test_rule_dp_units_units_list_the_scenarios_they_deploy_in():
+    """Every unit states how many of its counters each scenario deploying its
+    formation uses (0 where the scenario text excludes it, L209, L213, L240)."""
+    assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2}
+    assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2}
+    assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0}
+    assert D.units["hc_infantry"].deploys == {"18.3": 3}
+    assert D.units["argrath"].deploys == {"18.3": 1}
+
+
+def test_rule_dp_units_no_cyclic_factor_and_no_hero_where_the_scenario_has_none():
+    """No phase of the moon is chosen in 18.1-18.3 (it is from 18.4 on, L263),
+    so none of their units has a cyclic factor; heroes only in 18.3 (L234)."""
+    for s in D.scenarios.values():
+        for u in s.units:
+            if s.units[u]:
+                assert not D.units[u].front.cyclic
+                assert D.units[u].rank == "none" or "heroes" in s.combat
+
+
+# ------------------------------------------------------------ notation ----
+
+@pytest.mark.parametrize("text, want", [
+    ("(4!)-10-7-X", dict(cf=4, leadership=1, single=True, mgf=10, mf=7, rf_kind="blank")),
+    ("2**-4-4-X", dict(cf=2, missile=2, mgf=4, mf=4)),
+    ("6-5-8 Water Rune-8", dict(cf=6, mgf=5, mf=8, rune="water", rf=8)),
+    ("=-infinity*-20 Air Rune-0", dict(cf_kind="equal", mgf_kind="infinity", exotic=True,
+                                       mf=20, rune="air", rf=0)),
+    ("1h-2-+2-X", dict(cf=1, herd=True, mf_kind="plus", mf=2)),
+    ("5 - –N - 4 - X", dict(cf=5, mgf_kind="die", mgf=-1, mf=4)),
+    ("X-*-0-(10)", dict(cf_kind="blank", mgf_kind="special", exotic=True, mf=0, rf=10,
+                        rf_special=True)),
+    ("2-×2-3-×2", dict(cf=2, mgf_kind="double", mf=3, rf_kind="double")),
+    ("6-cyclic*-4 Air Rune-12", dict(mgf_kind="cyclic", exotic=True, rune="air", rf=12)),
+    ("3-½ cyclic-2-0", dict(mgf_kind="half_cyclic", mf=2, rf=0)),
+    ("2-*-2*-X", dict(mgf_kind="special", mf=2, unusual=True)),
+    ("(8)-2-3 Stone Rune-X", dict(cf=8, single=True, rune="stone")),
+])
+def test_rule_dp_units_notation_reads_the_independents_factor_lists(text, want):
+    """The Independents' printed factor lists (L746-L920) in the notation of
+    L390-L431: the parser reads every form the rulebook uses."""
+    side = U.parse_side(text)
+    for key, value in want.items():
+        assert getattr(side, key) == value, (text, key)
+
+
+def test_rule_dp_units_scenario_notation_leaves_off_a_blank_rf():
+    """The scenarios write "4-5-5s" for CF-MgF-MF with a blank RF (L214)."""
+    assert U.parse_side("4-5-5", allow_blank_rf=True).factors() == \
+        U.parse_side("4-5-5-X").factors()
+    with pytest.raises(ValueError, match="not CF-MgF-MF-RF"):
+        U.parse_side("4-5-5")
+    with pytest.raises(ValueError, match="not a combat factor"):
+        U.parse_side("(4-10-6-0")
+
+
+# -------------------------------------------------------------- tables ----
+
+def test_rule_dp_tables_attack_table_printed_cells():
+    """Spot checks of the Attack Table (L1054-L1080), total along the top, die
+    roll down the side."""
+    a = T.attack
+    assert a.shape == (61, 7) and a.dtype == np.int16
+    assert [int(a[t, 1]) for t in (1, 5, 6, 12, 18, 24)] == [0, 0, 1, 2, 3, 4]      # L1055
+    assert [int(a[t, 5]) for t in (1, 2, 5, 20)] == [0, 1, 3, 15]                    # L1059
+    assert int(a[23, 5]) == 17 and int(a[40, 2]) == 10 and int(a[37, 3]) == 12       # L1066-L1069
+    assert int(a[41, 1]) == 6 and int(a[42, 1]) == 7 and int(a[60, 5]) == 45        # L1075, L1079
+    assert int(a[51, 6]) == 51 and int(a[15, 6]) == 15 and int(a[32, 6]) == 32      # L1060-L1080
+    assert (a[0, 1:] == 0).all() and (a[:, 0] == -1).all()
+
+
+def test_rule_dp_tables_attack_table_cells_are_fractions_of_the_total():
+    """Every printed cell is 1/6, 1/4, 1/3, 1/2, 3/4 or all of its total, fractions
+    dropped, as the rule for totals beyond 60 states (L1084-L1093)."""
+    for total in range(1, 61):
+        for die in range(1, 7):
+            assert T.attack[total, die] == math.floor(U.ATTACK_FRACTIONS[die - 1] * total)
+
+
+def test_rule_dp_tables_attack_row_six_is_completed_where_the_print_stops():
+    """Row 6 prints 15, 12 and 11 cells (L1060, L1070, L1080); the rest are
+    authored as the total ("Roll 6: Factor equal to Total", L1091)."""
+    authored = T.substituted["attack"]
+    assert len(authored) == 5 + 8 + 9
+    assert {"16/6", "33/6", "52/6"} <= authored and "15/6" not in authored
+    assert int(T.attack[16, 6]) == 16 and int(T.attack[60, 6]) == 60
+
+
+def test_rule_dp_tables_attack_beyond_60_and_die_clamping():
+    """L1082: a die roll less than 1 is 1, more than 6 is 6, fractions of the
+    total dropped; L1084-L1093: beyond 60 the loss is a fraction of the total."""
+    assert T.attack_beyond == U.ATTACK_FRACTIONS
+    assert U.attack_loss(61, 1) == 10 and U.attack_loss(100, 5) == 75
+    assert U.attack_loss(75, 5) == 56 and U.attack_loss(90, 6) == 90
+    assert U.attack_loss(20, 0) == U.attack_loss(20, 1) == 3
+    assert U.attack_loss(20, 9) == 20
+    assert U.attack_loss(Fraction(41, 2), 4) == 10     # 20½ counts as 20
+    assert U.attack_loss(0, 6) == 0
+
+
+def test_rule_dp_tables_missile_fire_table_cells():
+    """The Missile Fire Table (L1121-L1129): rows the modified roll 0..7, columns
+    the Missile Factor totals 0, 1, 2, 3-4, 5-6, 7-9, 10-12, 13-16, 17-20."""
+    assert T.missile.shape == (8, 21)
+    assert T.missile_columns == ((0, 0), (1, 1), (2, 2), (3, 4), (5, 6), (7, 9), (10, 12),
+                                 (13, 16), (17, 20))
+    r = U.missile_result
+    assert [r(t, 0) for t in (0, 12, 13, 20)] == ["-", "-", "1DD", "1DD"]          # L1122
+    assert [r(t, 2) for t in (6, 7, 16, 17)] == ["-", "1DD", "2DD", "1DE"]         # L1124
+    assert [r(t, 4) for t in (2, 3, 8, 11, 14, 18)] == ["-", "1DD", "2DD", "1DE", "2DE", "3DE"]
+    assert [r(t, 6) for t in (0, 1, 4, 6, 9, 12, 16, 20)] == \
+        ["-", "1DD", "2DD", "1DE", "2DE", "3DE", "3DE", "4DE"]                     # L1128
+    assert [r(t, 7) for t in (2, 3, 5, 8, 11, 15, 19)] == \
+        ["2DD", "1DE", "2DE", "3DE", "3DE", "4DE", "5DE"]                          # L1129
+
+
+def test_rule_dp_tables_missile_roll_is_clamped_to_0_7():
+    """L1117: a Missile Fire result less than 0 is treated as 0, greater than 7
+    as 7; the total is halved when firing up a ridge."""
+    assert T.missile_roll == (0, 7) and T.missile_ridge_divisor == 2
+    assert U.missile_result(20, -3) == U.missile_result(20, 0) == "1DD"
+    assert U.missile_result(3, 9) == U.missile_result(3, 7) == "1DE"
+    assert U.missile_result(25, 7) == "5DE"           # beyond 20: the 17-20 column (authored)
+    assert "over_20_column" in T.substituted["missile_limits"]
+
+
+def test_rule_dp_tables_missile_results_legend():
+    """L1131: 1DD one defender disrupted; 2DD two disrupted or one eliminated;
+    2DE..5DE that many eliminated (1DE is not in the legend: authored)."""
+    res = T.missile_results
+    assert (res["1DD"].disrupted, res["1DD"].eliminated) == (1, 0)
+    assert (res["2DD"].disrupted, res["2DD"].or_eliminated) == (2, 1)
+    assert [res[f"{n}DE"].eliminated for n in range(1, 6)] == [1, 2, 3, 4, 5]
+    assert T.substituted["missile_results"] == {"1DE.eliminated"}
+
+
+def test_rule_dp_tables_missile_fire_modifiers():
+    """L1105-L1115: unit modifiers -3 dragon, -1 solely Duck/Bison/minor, +1
+    giant etc.; terrain -4 fortress, -2 forest ... town, -1 hill or marsh."""
+    assert T.missile_unit_modifiers == {"dragon": -3, "small_targets": -1, "large_targets": 1}
+    m = T.missile_terrain_modifiers
+    assert m["fortress"] == -4 and m["hill"] == m["marsh"] == -1
+    assert {m[h] for h in ("forest", "mountain", "altar", "dragonewt_city", "ruin", "stockade",
+                           "temple", "town")} == {-2}
+
+
+def test_rule_dp_tables_terrain_table():
+    """L336-L342: movement, physical magic, melee and missile by terrain."""
+    t = T.terrain
+    assert (t["open"].movement, t["open"].melee, t["open"].missile) == (1, 1, 0)
+    assert (t["hill"].melee, t["hill"].missile, t["hill"].phys_magic) == (Fraction(3, 2), -1, 1)
+    assert (t["hill_forest"].movement, t["hill_forest"].melee, t["hill_forest"].missile) == (2, 2, -2)
+    assert (t["forest"].melee, t["forest"].missile, t["forest"].missile_ng) == (Fraction(3, 2), -2, -1)
+    assert (t["mountain"].movement, t["mountain"].rune, t["mountain"].rune_movement) == (3, "stone", 1)
+    assert (t["marsh"].movement, t["marsh"].rune, t["marsh"].phys_magic) == (2, "water", 2)
+    assert t["oasis"].nomad_gods_only and not t["hill"].nomad_gods_only
+
+
+def test_rule_dp_tables_structures_table():
+    """L348-L355: fortress CF x2 and missile -4, stockade x1½ and -2 (both
+    fortifications); the ruins x2 inside, x1½ outside."""
+    s = T.structures
+    assert (s["fortress"].melee, s["fortress"].missile, s["fortress"].fortification) == (2, -4, True)
+    assert (s["stockade"].melee, s["stockade"].phys_magic, s["stockade"].missile) == \
+        (Fraction(3, 2), Fraction(3, 2), -2)
+    assert (s["marsh_ruin"].melee, s["marsh_ruin"].melee_outside, s["marsh_ruin"].movement) == \
+        (2, Fraction(3, 2), 2)
+    assert (s["hill_ruin"].phys_magic, s["hill_ruin"].melee_outside) == (Fraction(3, 2), Fraction(3, 2))
+    for k in ("dragonewt_city", "ruin", "temple", "town", "altar"):
+        assert (s[k].melee, s[k].missile, s[k].fortification) == (Fraction(3, 2), -2, False)
+    assert T.melee["structure_units"] == 3
+
+
+def test_rule_dp_tables_roads_rivers_ridges_and_rain():
+    """L363-L375: primary road ½ MP, secondary 1 MP with every third hex free;
+    river +1 MP to leave (+0 Water Rune) and the attacker's CF halved; ridge
+    up +1 MP (+0 Stone Rune), attacker's CF and missile factors halved; rain
+    +1 MP and -1 to the attacker's roll."""
+    assert T.roads["primary"]["cost"] == Fraction(1, 2)
+    assert (T.roads["secondary"]["cost"], T.roads["secondary"]["free_every"]) == (1, 3)
+    assert T.roads["dragonewt"]["dragonewt_only"]
+    f = T.features
+    assert f["river"]["leave"] == {"base": 1, "water": 0}
+    assert f["river"]["melee"]["attacker"] == Fraction(1, 2)
+    assert f["ridge_up"]["enter"] == {"base": 1, "stone": 0}
+    assert f["ridge_up"]["missile"]["attacker_factor"] == Fraction(1, 2)
+    assert f["rain"]["missile"]["attacker_die"] == -1 and f["rain"]["enter"]["base"] == 1
+    assert f["ford"]["cancels"]["words"] == ("river",)
+
+
+def test_rule_dp_tables_unit_modifiers_agree_with_the_reference_sheet():
+    """L382-L385 and L1107-L1109 print the same missile unit modifiers; melee
+    adds the leader's LF to each non-leader (L385, L388)."""
+    for k, v in T.missile_unit_modifiers.items():
+        assert T.unit_modifiers[k]["missile"] == v
+    assert T.unit_modifiers["leadership"]["melee"] == "+LF"
+
+
+def test_rule_dp_tables_moon_phases_and_cyclic_values():
+    """L398, L410, L433, L664, L694: Black 3, Crescent-Come 4, Empty ½ 5, Full 7,
+    Full ½ 6, Crescent-Go 5, Dying 3; always 7 in the Glowline (L398, L662)."""
+    assert T.cyclic == {"black": 3, "crescent_come": 4, "empty_half": 5, "full": 7,
+                        "full_half": 6, "crescent_go": 5, "dying": 3}
+    assert [p.movement for p in T.moon_phases] == [2, 1, 5, 6, 7, 4, 2]
+    assert U.cyclic_value("black") == 3 and U.cyclic_value("black", glowline=True) == 7
+    assert T.moon["glowspot_radius"] == 2 and T.moon["half_cyclic"] == Fraction(1, 2)
+    line = rule_line(664)
+    if line is not None:
+        assert "2 (Black, cyclic 3), 1 (Crescent-Come, cyclic 4)" in line
+
+
+def test_rule_dp_tables_notation_codes():
+    """L390-L431: the marks of CF, MgF, MF and RF."""
+    n = T.notation
+    assert n[("cf", "*")].startswith("Missile Factors")
+    assert n[("mf", "underline")].startswith("Heroic movement")
+    assert n[("rf", "0")] == "Can use DSM (Defensive Spirit Magic) on its stack."
+    assert len(n) == 31
+
+
+def test_rule_dp_tables_casualty_selection_by_attack_type():
+    """L1097-L1101 (and L567, L582, L584): who picks the casualties and from where."""
+    c = T.casualties
+    assert (c["chaotic"].defender_by, c["chaotic"].attacker_by) == ("active", "active")
+    assert (c["physical"].both, c["physical"].defender_by) == (False, "active")
+    assert (c["spirit"].defender_by, c["spirit"].attacker_by) == ("active", "inactive")
+    assert (c["missile"].first, c["missile"].defender_by, c["missile"].only) == \
+        ("inactive", "inactive", "major")
+    assert (c["melee"].where, c["melee"].defender_by, c["melee"].attacker_by) == \
+        ("top", "active", "inactive")
+
+
+def test_rule_dp_tables_melee_numbers_and_heroic_escape():
+    """L571 top 3 major units fight; L584 defensive doubling; L578 cover 1/6;
+    L600 extended advance MF 5+; L642 heroes escape on 4-6, superheroes 3-6."""
+    m = T.melee
+    assert (m["fighting_majors"], m["defensive_doubling"], m["extended_advance_mf"]) == (3, 2, 5)
+    assert m["covering_fraction"] == Fraction(1, 6) and m["rain_die"] == -1
+    assert m["river_ridge_attacker"] == Fraction(1, 2)
+    assert T.heroic_escape == {"hero": 4, "superhero": 3}
+
+
+def test_the_data_is_read_only():
+    with pytest.raises(Exception):
+        D.units["argrath"].counters = 2
+    with pytest.raises(ValueError):
+        T.attack[1, 1] = 5
+    with pytest.raises(ValueError):
+        T.missile[0, 0] = 1
+
+
+# ------------------------------------------------------ corrupt files ----
+
+@pytest.fixture
+def data_copy(tmp_path):
+    target = tmp_path / "data"
+    shutil.copytree(U.DATA_DIR, target)
+    return target
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path, needle):
+    return next(i for i, ln in enumerate(path.read_text("utf-8").splitlines(), 1) if needle in ln)
+
+
+def test_the_copied_data_loads(data_copy):
+    assert len(U.load(data_copy).units) == len(D.units)
+
+
+def test_error_argraths_printed_cf_is_checked(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "front      (4!!)-10-6-0", "front      (5!!)-10-6-0")
+    with pytest.raises(U.DataError, match=r"unit argrath: the rulebook prints \(4!!\)-10-6-0") as err:
+        U.load(data_copy)
+    assert err.value.file == "units.txt" and err.value.line == line_of(f, "[unit argrath]")
+
+
+def test_error_unknown_key_names_file_and_line(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "name       Lancers~\n", "name       Lancers~\ncolour     red\n")
+    with pytest.raises(U.DataError) as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "colour     red") and "unknown key 'colour'" in str(err.value)
+    assert str(err.value).startswith("units.txt:")
+
+
+def test_error_scenario_asks_for_more_counters_than_exist(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "counters   3~\narm        infantry~\nrank       none\nclass      major\ntags       -\n"
+            "underline  -~\nfront      4-5-5-X",
+         "counters   2~\narm        infantry~\nrank       none\nclass      major\ntags       -\n"
+            "underline  -~\nfront      4-5-5-X")
+    with pytest.raises(U.DataError, match=r"scenario 18.1: 'FA only 3:4-5-5' asks for 3 counters "
+                       r"of 4-5-5, but FA has 2 \(fa_free_warriors\)"):
+        U.load(data_copy)
+
+
+def test_error_unit_scenarios_line_contradicts_the_scenario(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "scenarios  18.1=0 18.2=2 18.3=2\ncite       L209", "scenarios  18.1=2 18.2=2 18.3=2\n"
+            "cite       L209")
+    with pytest.raises(U.DataError, match=r"unit cc_horse_archers: scenarios 18.1=2 18.2=2 18.3=2 "
+                       r"contradict the \[scenario\] records, which deploy 18.1=0") as err:
+        U.load(data_copy)
+    lines = f.read_text("utf-8").splitlines()
+    assert lines[err.value.line - 1].startswith("scenarios  18.1=2")
+    header = max(i for i in range(err.value.line) if lines[i].startswith("[unit "))
+    assert lines[header] == "[unit cc_horse_archers]"
+
+
+def test_error_cyclic_unit_in_a_scenario_without_a_moon_phase(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "take      FA minus all:cyclic-3-3", "take      FA all")
+    edit(f, "scenarios  18.1=0 18.2=0 18.3=0\ncite       L240", "scenarios  18.1=0 18.2=0 18.3=1\n"
+            "cite       L240")
+    with pytest.raises(U.DataError, match="scenario 18.3: deploys fa_wolfrunners, whose factors "
+                       "are cyclic"):
+        U.load(data_copy)
+
+
+def test_error_disrupted_side_stronger_than_the_front(data_copy):
+    edit(data_copy / "units.txt", "back       2-1-4-X~", "back       5-1-4-X~")
+    with pytest.raises(U.DataError, match=r"unit cc_lancers: disrupted CF 5-1-4-X exceeds"):
+        U.load(data_copy)
+
+
+def test_error_bad_notation(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "front      5-3-4-X~", "front      5-3-4~")
+    with pytest.raises(U.DataError, match=r"unit nf_furthest_phalanx: front: '5-3-4' is not "
+                       "CF-MgF-MF-RF") as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "front      5-3-4~")
+
+
+def test_error_attack_table_cell(data_copy):
+    f = data_copy / "tables.txt"
+    edit(f, "   5   5   6   6   7   7   8   8   9   9  10",
+         "   5   5   6   6   7   7   8   8   9   9  11")
+    with pytest.raises(U.DataError, match=r"tables\.txt:\d+: Attack Table total 20 roll 4: 11, "
+                       "but .* here 10") as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "   9   9  11")
+
+
+def test_error_missile_table_row_length(data_copy):
+    edit(data_copy / "tables.txt", "7              -     1DD   2DD   1DE   2DE   3DE   3DE    4DE    5DE",
+         "7              -     1DD   2DD   1DE   2DE   3DE   3DE    4DE")
+    with pytest.raises(U.DataError, match=r"\[table missile\] row has 9 values, need 10"):
+        U.load(data_copy)
+
+
+def test_error_moon_cyclic_value(data_copy):
+    edit(data_copy / "tables.txt", "4               full           6         7       Full",
+         "4               full           6         6       Full")
+    with pytest.raises(U.DataError, match="moon phase full: 6, cyclic 6; the rulebook has 6, "
+                       "cyclic 7"):
+        U.load(data_copy)
+
+
+def test_error_terrain_missile_modifier_disagrees_with_the_reference_sheet(data_copy):
+    edit(data_copy / "tables.txt", "hill                   1           -           x1½    -1",
+         "hill                   1           -           x1½    -2")
+    with pytest.raises(U.DataError, match=r"Hill: missile modifier -2 .* worst for hill is -1"):
+        U.load(data_copy)
+
+
+def test_error_citation_outside_the_rulebook(data_copy):
+    edit(data_copy / "units.txt", "cite       L208 L223 L246\n", "cite       L9999\n")
+    with pytest.raises(U.DataError, match="citation L9999 is outside the rulebook"):
+        U.load(data_copy)
+
+
+def test_error_missing_file(data_copy):
+    (data_copy / "tables.txt").unlink()
+    with pytest.raises(U.DataError, match=r"tables\.txt:0: cannot read the file"):
+        U.load(data_copy)
