@@ -20,6 +20,8 @@ name       what                                         file, reader
     data.MAP.hex_index("3727")                 # Boldhome
     data.DATA.scenarios["18.1"].turns          # 5
 """
-from .datafiles import DATA_DIR, DataError  # noqa: F401
-from .mapdata import MAP, Map, load as load_map  # noqa: F401
-from .unitdata import DATA, UnitData, load as load_units  # noqa: F401
+from .datafiles import DATA_DIR, DataError
+from .mapdata import MAP, Map, load as load_map
+from .unitdata import DATA, UnitData, load as load_units
+
+__all__ = ["DATA", "DATA_DIR", "DataError", "MAP", "Map", "UnitData", "load_map", "load_units"]

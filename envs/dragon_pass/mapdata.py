@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from dragongym.envs.core.hexgrid import DIRECTIONS, hex_distance, offset_to_axial
+from dragongym.envs.core.records import Record, Syntax, authored, check_cite, read_sections
 from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataError is part of this module's face)
 
 MAP_FILE = DATA_DIR / "map.txt"
@@ -192,8 +193,6 @@ DRAGONEWT_CITIES = 8
 _HEX = re.compile(r"^(\d{2})(\d{2})(\*?)$")
 _RUN = re.compile(r"^(\d{2})(\d{2})-(\d{2})$")
 _PAIR = re.compile(r"^(\d{4})>(\d{4})(\*?)$")
-_CITE = re.compile(r"^L(\d+)(?:-L(\d+))?$")
-_HEADER = re.compile(r"^\[(\w+)(?:\s+(\w+))?\]$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -366,47 +365,25 @@ def _axial(hex_id):
 
 # ------------------------------------------------------------ reading ----
 
-@dataclass
-class _Line:
-    line: int
-    key: str
-    tokens: list
-    rest: str
+class _Syntax(Syntax):
+    """The map's syntax: ``[name]`` / ``[name id]`` sections; a line is its
+    key, a space, and blank-separated tokens (quotes are plain characters)."""
+
+    want = "'[name]' or '[name id]'"
+    noun = "section"
+
+    def split(self, text, file, line):
+        key, _, rest = text.partition(" ")
+        return key, rest.split(), rest.strip()
 
 
-@dataclass
-class _Section:
-    line: int
-    kind: str
-    id: str | None
-    lines: list
+_SYNTAX = _Syntax()
 
 
-def _read_sections(path):
-    name = path.name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(name, 0, f"cannot read the file ({exc.strerror or exc})") from None
-    sections, current = [], None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].rstrip()
-        if not line.strip():
-            continue
-        stripped = line.strip()
-        if stripped.startswith("["):
-            m = _HEADER.match(stripped)
-            if not m:
-                raise DataError(name, number, f"bad section header {stripped!r} (want '[name]' or "
-                                "'[name id]')")
-            current = _Section(number, m.group(1), m.group(2), [])
-            sections.append(current)
-            continue
-        if current is None:
-            raise DataError(name, number, "data before the first [section] header")
-        key, _, rest = stripped.partition(" ")
-        current.lines.append(_Line(number, key, rest.split(), rest.strip()))
-    return sections
+class _Rec(Record):
+    """A record whose unknown-key error lists the allowed keys in the order given."""
+
+    sort_allowed = False
 
 
 class _Reader:
@@ -446,18 +423,11 @@ class _Reader:
         return out
 
     def cites(self, ln, token):
+        """The citations of one comma-separated token; ``-`` is none."""
         if token == "-":
             return ()
-        out = []
-        for part in token.split(","):
-            m = _CITE.match(part)
-            if not m:
-                self.err(ln.line, f"bad rulebook citation {part!r} (want L123 or L123-L130)")
-            lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-            if not 1 <= lo <= hi <= RULEBOOK_LINES:
-                self.err(ln.line, f"citation {part} is outside the rulebook (1..{RULEBOOK_LINES})")
-            out.append(part)
-        return tuple(out)
+        return tuple(check_cite(part, self.file, ln.line, RULEBOOK_LINES)
+                     for part in token.split(","))
 
     def need(self, ln, count, form):
         if len(ln.tokens) < count:
@@ -465,7 +435,7 @@ class _Reader:
 
 
 def _star(token):
-    return (token[:-1], True) if token.endswith("*") else (token, False)
+    return authored(token, "*")
 
 
 def load(path=None):
@@ -474,7 +444,7 @@ def load(path=None):
     if path.is_dir():
         path = path / "map.txt"
     rd = _Reader(path.name)
-    sections = _read_sections(path)
+    sections = read_sections(path, _SYNTAX)
     singles, records = {}, {"river": [], "road": []}
     for s in sections:
         if s.kind in records:
@@ -540,16 +510,8 @@ class _Builder:
     def grid(self, s):
         rd = self.rd
         self.section_line["grid"] = s.line
-        seen = {}
-        for ln in s.lines:
-            if ln.key not in ("columns", "rows", "layout", "cite"):
-                rd.err(ln.line, f"unknown key {ln.key!r} in [grid] (allowed: columns, rows, layout, cite)")
-            if ln.key in seen:
-                rd.err(ln.line, f"key {ln.key!r} given twice in [grid]")
-            seen[ln.key] = ln
-        for key in ("columns", "rows", "layout"):
-            if key not in seen:
-                rd.err(s.line, f"[grid] is missing {key!r}")
+        rec = _Rec(s, ("columns", "rows", "layout", "cite"))
+        seen = {key: rec.one(key) for key in ("columns", "rows", "layout")}
         for key in ("columns", "rows"):
             ln = seen[key]
             if len(ln.tokens) != 1 or not ln.tokens[0].isdigit() or not 1 <= int(ln.tokens[0]) <= 99:
@@ -557,8 +519,9 @@ class _Builder:
         if seen["layout"].tokens != ["even_q"]:
             rd.err(seen["layout"].line, "layout: only 'even_q' is supported (even columns sit half a "
                    "hex lower, the layout the errata's neighbours imply)")
-        if "cite" in seen:
-            rd.cites(seen["cite"], ",".join(seen["cite"].tokens))
+        cite = rec.one("cite", required=False)
+        if cite is not None:
+            rd.cites(cite, ",".join(cite.tokens))
         rd.columns, rd.rows = int(seen["columns"].tokens[0]), int(seen["rows"].tokens[0])
         self.ids = tuple(f"{c:02d}{r:02d}" for c in range(1, rd.columns + 1)
                          for r in range(1, rd.rows + 1))
@@ -736,19 +699,11 @@ class _Builder:
 
     # ---- records ----
     def _record(self, s, allowed, repeatable):
-        rd = self.rd
-        by = {}
-        for ln in s.lines:
-            if ln.key not in allowed:
-                rd.err(ln.line, f"unknown key {ln.key!r} in [{s.kind} {s.id}] (allowed: "
-                       f"{', '.join(allowed)})")
-            if ln.key in by and ln.key not in repeatable:
-                rd.err(ln.line, f"key {ln.key!r} given twice in [{s.kind} {s.id}]")
-            by.setdefault(ln.key, []).append(ln)
+        """{key: lines} of a record holding every key of ``allowed``."""
+        rec = _Rec(s, allowed, repeatable)
         for key in allowed:
-            if key not in by:
-                rd.err(s.line, f"[{s.kind} {s.id}] is missing {key!r}")
-        return by
+            rec.one(key)
+        return rec.by_key
 
     def _path(self, s, lines, what):
         rd = self.rd

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dragongym.envs.core.records import Record, Syntax, authored, check_cite, read_sections
 from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataError is part of this module's face)
 
 
@@ -453,106 +454,41 @@ class UnitData:
 
 # ------------------------------------------------------------ the reader ----
 
-_TOKEN = re.compile(r'"[^"]*"|\S+')
-_HEADER = re.compile(r"^\[(\w+)(?:\s+([\w.]+))?\]$")
-_CITE = re.compile(r"^L(\d+)(?:-L(\d+))?$")
+_MARK = "~"
+"""The authored mark of units.txt and tables.txt (``*`` is printed notation)."""
 
 
-@dataclass
-class _Line:
-    line: int
-    key: str
-    tokens: list
-    rest: str
+class _Syntax(Syntax):
+    """The syntax of units.txt and tables.txt: an id may hold dots (``[scenario 18.1]``)."""
+
+    header = re.compile(r"^\[(\w+)(?:\s+([\w.]+))?\]$")
 
 
-@dataclass
-class _Section:
-    file: str
-    line: int
-    kind: str
-    id: str | None
-    lines: list = field(default_factory=list)
+_SYNTAX = _Syntax()
 
 
 def _read_sections(path):
     """The file's ``[kind id]`` sections and their lines."""
-    name = path.name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(name, 0, f"cannot read the file ({exc.strerror or exc})") from None
-    sections, current = [], None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            m = _HEADER.match(line)
-            if not m:
-                raise DataError(name, number, f"bad record header {line!r} (want '[kind id]')")
-            current = _Section(name, number, m.group(1), m.group(2))
-            sections.append(current)
-            continue
-        if current is None:
-            raise DataError(name, number, "data before the first [record] header")
-        tokens = _TOKEN.findall(line)
-        current.lines.append(_Line(number, tokens[0], tokens[1:], line[len(tokens[0]):].strip()))
-    return sections
+    return read_sections(path, _SYNTAX)
 
 
 def _cites(tokens, file, line):
-    out = []
-    for tok in tokens:
-        m = _CITE.match(tok)
-        if not m:
-            raise DataError(file, line, f"bad rulebook citation {tok!r} (want L123 or L123-L130)")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-        if not 1 <= lo <= hi <= RULEBOOK_LINES:
-            raise DataError(file, line, f"citation {tok} is outside the rulebook (1..{RULEBOOK_LINES})")
-        out.append(tok)
+    """One citation a token (no commas, no '-'), at least one."""
+    out = tuple(check_cite(tok, file, line, RULEBOOK_LINES) for tok in tokens)
     if not out:
         raise DataError(file, line, "'cite' needs at least one rulebook line")
-    return tuple(out)
+    return out
 
 
 def _authored(value):
     """(value without its '~', whether it was marked authored)."""
-    return (value[:-1], True) if value.endswith("~") else (value, False)
+    return authored(value, _MARK)
 
 
-class _Rec:
-    """Reading one record: keys are taken once each; leftovers are errors."""
+class _Rec(Record):
+    """Reading one record (a ``records.Record``, mark ``~``) with the value helpers."""
 
-    def __init__(self, section, allowed, repeatable=()):
-        self.s, self.file, self.subst, self.by_key = section, section.file, set(), {}
-        for ln in section.lines:
-            if ln.key not in allowed:
-                self.err(ln.line, f"unknown key {ln.key!r} in [{section.kind} {section.id}]"
-                         f" (allowed: {', '.join(sorted(allowed))})")
-            if ln.key in self.by_key and ln.key not in repeatable:
-                self.err(ln.line, f"key {ln.key!r} given twice in [{section.kind} {section.id}]")
-            self.by_key.setdefault(ln.key, []).append(ln)
-
-    def err(self, line, problem):
-        raise DataError(self.file, line, problem)
-
-    def one(self, key, required=True):
-        lines = self.by_key.get(key)
-        if not lines:
-            if required:
-                self.err(self.s.line, f"[{self.s.kind} {self.s.id}] is missing {key!r}")
-            return None
-        return lines[0]
-
-    def many(self, key):
-        return self.by_key.get(key, [])
-
-    def star(self, value, fieldname):
-        value, authored = _authored(value)
-        if authored:
-            self.subst.add(fieldname)
-        return value
+    mark = _MARK
 
     def text(self, key, required=True):
         ln = self.one(key, required)
@@ -561,14 +497,6 @@ class _Rec:
         if not ln.rest:
             self.err(ln.line, f"{key!r} needs a value")
         return self.star(ln.rest, key)
-
-    def single(self, key, required=True):
-        ln = self.one(key, required)
-        if ln is None:
-            return None, None
-        if len(ln.tokens) != 1:
-            self.err(ln.line, f"{key!r} takes exactly one value, got {len(ln.tokens)}")
-        return ln, ln.tokens[0]
 
     def word(self, key, choices=None, required=True, default=None):
         ln, tok = self.single(key, required)

@@ -45,10 +45,11 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dragongym.envs.core.hexgrid import DIRECTIONS, opposite
+from dragongym.envs.core.records import DataError, Line, Record, Syntax, cites, read_sections
 
 DATA_DIR = Path(__file__).with_name("data")
 RULEBOOK_LINES = 1704
@@ -220,19 +221,6 @@ _DICE_RULES = {
     "local_symbol": (1, None, "L222"),
     "local_number": (1, None, "L222"),
 }
-
-
-class DataError(ValueError):
-    """A data file breaks its format or a rule of the rulebook.
-
-    ``str(err)`` is ``"<file>:<line>: <problem>"``; ``file``, ``line`` and
-    ``problem`` are also attributes (``line`` is 0 when the problem concerns
-    the file as a whole).
-    """
-
-    def __init__(self, file, line, problem):
-        self.file, self.line, self.problem = file, line, problem
-        super().__init__(f"{file}:{line}: {problem}")
 
 
 # ------------------------------------------------------------ records ----
@@ -590,107 +578,39 @@ class Realm:
 
 # ------------------------------------------------------------ the reader ----
 
-_TOKEN = re.compile(r'"[^"]*"|\S+')
-_HEADER = re.compile(r"^\[(\w+)(?:\s+(\w+))?\]$")
-_CITE = re.compile(r"^L(\d+)(?:-L(\d+))?$")
+class _Syntax(Syntax):
+    """The syntax of the realm files: a ``#`` inside ``"quotes"`` starts no
+    comment, and a token with an unbalanced quote is an error."""
+
+    want = "'[kind id]' or '[table name]'"
+
+    def strip_comment(self, raw):
+        out, quoted = [], False
+        for ch in raw:
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "#" and not quoted:
+                break
+            out.append(ch)
+        return "".join(out)
+
+    def split(self, text, file, line):
+        key, tokens, rest = super().split(text, file, line)
+        if any(t.count('"') % 2 for t in [key] + tokens):
+            raise DataError(file, line, "unbalanced quote")
+        return key, tokens, rest
 
 
-@dataclass
-class _Line:
-    line: int
-    key: str
-    tokens: list
-    rest: str
-
-
-@dataclass
-class _Section:
-    file: str
-    line: int
-    kind: str
-    id: str | None
-    lines: list = field(default_factory=list)
-
-
-def _strip_comment(raw):
-    out, quoted = [], False
-    for ch in raw:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            break
-        out.append(ch)
-    return "".join(out).rstrip()
+_SYNTAX = _Syntax()
 
 
 def _read_sections(path):
     """The file's ``[kind id]`` / ``[table name]`` sections and their lines."""
-    name = path.name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(name, 0, f"cannot read the file ({exc.strerror or exc})") from None
-    sections, current = [], None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = _strip_comment(raw)
-        if not line.strip():
-            continue
-        stripped = line.strip()
-        if stripped.startswith("["):
-            m = _HEADER.match(stripped)
-            if not m:
-                raise DataError(name, number, f"bad record header {stripped!r} "
-                                "(want '[kind id]' or '[table name]')")
-            current = _Section(name, number, m.group(1), m.group(2))
-            sections.append(current)
-            continue
-        if current is None:
-            raise DataError(name, number, "data before the first [record] header")
-        tokens = _TOKEN.findall(stripped)
-        key = tokens[0]
-        rest = stripped[len(key):].strip()
-        if any(t.count('"') % 2 for t in tokens):
-            raise DataError(name, number, "unbalanced quote")
-        current.lines.append(_Line(number, key, tokens[1:], rest))
-    return sections
+    return read_sections(path, _SYNTAX)
 
 
-class _Rec:
-    """Reading one record: keys are taken once each; leftovers are errors."""
-
-    def __init__(self, section, allowed, repeatable=()):
-        self.s = section
-        self.file = section.file
-        self.subst = set()
-        self.by_key = {}
-        for ln in section.lines:
-            if ln.key not in allowed:
-                self.err(ln.line, f"unknown key {ln.key!r} in [{section.kind} {section.id}]"
-                         f" (allowed: {', '.join(sorted(allowed))})")
-            if ln.key in self.by_key and ln.key not in repeatable:
-                self.err(ln.line, f"key {ln.key!r} given twice in [{section.kind} {section.id}]")
-            self.by_key.setdefault(ln.key, []).append(ln)
-
-    def err(self, line, problem):
-        raise DataError(self.file, line, problem)
-
-    def one(self, key, required=True):
-        lines = self.by_key.get(key)
-        if not lines:
-            if required:
-                self.err(self.s.line, f"[{self.s.kind} {self.s.id}] is missing {key!r}")
-            return None
-        return lines[0]
-
-    def many(self, key):
-        return self.by_key.get(key, [])
-
-    # ---- values ----
-    def star(self, token, fieldname):
-        if token.endswith("*"):
-            self.subst.add(fieldname)
-            return token[:-1]
-        return token
+class _Rec(Record):
+    """Reading one record (a ``records.Record``, mark ``*``) with the value helpers."""
 
     def text(self, key, required=True):
         ln = self.one(key, required)
@@ -716,15 +636,6 @@ class _Rec:
             rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
             self.err(ln.line, f"{fieldname}: {number} is out of range ({rng})")
         return number
-
-    def single(self, key, fieldname=None, required=True):
-        """The one token of a ``key value`` line."""
-        ln = self.one(key, required)
-        if ln is None:
-            return None, None
-        if len(ln.tokens) != 1:
-            self.err(ln.line, f"{key!r} takes exactly one value, got {len(ln.tokens)}")
-        return ln, ln.tokens[0]
 
     def int_key(self, key, fieldname=None, lo=0, hi=None, required=True, default=0):
         ln, tok = self.single(key, required=required)
@@ -769,22 +680,7 @@ class _Rec:
 
 
 def _cites(tokens, file, line):
-    if tokens == ["-"]:
-        return ()
-    out = []
-    for tok in tokens:
-        for part in tok.split(","):
-            if part == "-":
-                continue
-            m = _CITE.match(part)
-            if not m:
-                raise DataError(file, line, f"bad rulebook citation {part!r} (want L123 or L123-L130)")
-            lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-            if not 1 <= lo <= hi <= RULEBOOK_LINES:
-                raise DataError(file, line, f"citation {part} is outside the rulebook "
-                                f"(1..{RULEBOOK_LINES})")
-            out.append(part)
-    return tuple(out)
+    return cites(tokens, file, line, RULEBOOK_LINES)
 
 
 def _records(sections, kind, file):
@@ -838,7 +734,7 @@ class _Row(_Rec):
 
     def __init__(self, file, line, cells):
         self.file, self.lineno, self.cells, self.subst = file, line, cells, set()
-        self.ln = _Line(line, "row", [], "")
+        self.ln = Line(line, "row", [], "")
 
     def need(self, columns, table):
         missing = [c for c in columns if c not in self.cells]

@@ -6,7 +6,7 @@ refused and changes nothing), and every game ending with a valid outcome.
 
 CI plays 200 games of every sandbox and hero count, a few turns each; set
 ``DRAGONGYM_LONG_FUZZ=1`` for the long run: 2,000 games of the rules' full
-30 turns (some hours on two cores)."""
+30 turns (about 55 minutes on one core)."""
 import os
 
 import numpy as np
