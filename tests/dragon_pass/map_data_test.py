@@ -12,6 +12,7 @@ import pytest
 
 from dragongym.envs.core import hexgrid
 from dragongym.envs.dragon_pass import mapdata as M
+from tests.core.datafile_edits import edit, line_of
 
 MAP = M.MAP
 
@@ -635,16 +636,6 @@ def map_copy(tmp_path):
     target = tmp_path / "map.txt"
     shutil.copy(M.MAP_FILE, target)
     return target
-
-
-def edit(path, old, new):
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) >= 1, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path, needle):
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
 
 
 def cell(path, section, hex_id, ch):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from dragongym.envs.dragon_pass import unitdata as U
+from tests.core.datafile_edits import edit, line_of
 
 D = U.DATA
 T = D.tables
@@ -513,16 +514,6 @@ def data_copy(tmp_path):
     target = tmp_path / "data"
     shutil.copytree(U.DATA_DIR, target)
     return target
-
-
-def edit(path, old, new):
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path, needle):
-    return next(i for i, ln in enumerate(path.read_text("utf-8").splitlines(), 1) if needle in ln)
 
 
 def test_the_copied_data_loads(data_copy):

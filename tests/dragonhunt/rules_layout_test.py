@@ -7,21 +7,13 @@ import ast
 from pathlib import Path
 
 import dragongym.envs.dragonhunt.rules as R
+from tests.core.datafile_edits import sibling_imports
 
 RULES_DIR = Path(R.__file__).parent
 GAME_DIR = RULES_DIR.parent
 ORDER = ["base", "brimstone", "setup", "growth", "magesword", "combat", "players_round",
          "beings", "driver"]
 """What calls what: each part may call the parts before it (envs/README.md)."""
-
-
-def sibling_imports(path):
-    """The ``rules`` modules that the module at ``path`` imports (``from .x import ...``)."""
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            out.add(node.module.split(".")[0])
-    return out
 
 
 def test_every_part_is_listed():

@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from dragongym.envs.dragons_down import data as D
+from tests.core.datafile_edits import edit, line_of
 
 R = D.REALM
 PACK_COMBOS = [c for k in (1, 2, 3) for c in itertools.combinations(D.PACKS, k)]
@@ -432,16 +433,6 @@ def data_copy(tmp_path):
     target = tmp_path / "data"
     shutil.copytree(D.DATA_DIR, target)
     return target
-
-
-def edit(path, old, new):
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path, needle):
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
 
 
 def test_the_copied_data_loads(data_copy):

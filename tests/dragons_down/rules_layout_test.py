@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import dragongym.envs.dragons_down.rules as R
+from tests.core.datafile_edits import sibling_imports
 
 RULES_DIR = Path(R.__file__).parent
 GAME_DIR = RULES_DIR.parent
@@ -15,14 +16,6 @@ ORDER = [node.module for node in ast.parse((RULES_DIR / "__init__.py").read_text
          if isinstance(node, ast.ImportFrom)]
 """The parts in the order ``rules/__init__`` imports them: what calls what."""
 COMPILED = sorted(RULES_DIR.glob("*.py")) + [GAME_DIR / "observe.py", GAME_DIR / "kernel.py"]
-
-
-def sibling_imports(path):
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            out.add(node.module.split(".")[0])
-    return out
 
 
 def test_every_part_is_listed_in_order():
