@@ -131,3 +131,4 @@ def make_single_agent(name, opponents=None, seat=None, num_players=None, **kwarg
 
 register("dragonhunt", "dragongym.envs.dragonhunt.game:GAME")
 register("dragons_down", "dragongym.envs.dragons_down.game:GAME")
+register("dragon_pass", "dragongym.envs.dragon_pass.game:GAME")

@@ -16,7 +16,10 @@ layout alone:
                rows)`` rectangle the cells fill in reading order (``()`` when
                they do not fill one), ``hex_layout`` the offset convention of
                a hex grid (``"flat-odd-q"``: flat-topped hexes, odd columns
-               half a hex lower)
+               half a hex lower); ``static`` names the grid's constant
+               planes (the terrain of a large map), the same in every
+               observation and so served once in ``GameSpec.constants``:
+               a policy reads them beside the block's own planes
 ``graph``      ``(nodes, features)``: nodes of a graph (a tile-built realm's
                clearings); ``neighbours`` names the companion block
 ``neighbours`` ``(nodes, max_degree)``: node indices of each node's
@@ -58,6 +61,9 @@ class ObsBlock:
         neighbours: ``graph`` only: the name of its ``neighbours`` block.
         of: ``neighbours`` only: the name of the ``graph`` block it serves.
         valid_column: ``entities`` only: the feature that marks a real row.
+        static: ``grid`` only: the key of ``GameSpec.constants`` holding the
+            ``(cells, planes)`` float32 planes that are the same in every
+            observation ("" if none).
         doc: what the block holds.
     """
 
@@ -70,6 +76,7 @@ class ObsBlock:
     neighbours: str = ""
     of: str = ""
     valid_column: int = -1
+    static: str = ""
     doc: str = ""
 
     @property
@@ -132,6 +139,9 @@ class GameSpec:
         score_name: what the game's own score is (``"legend points"``), or
             ``""`` where the outcome is ranks only.
         config: the configuration this spec describes (the game's dataclass).
+        constants: name -> a read-only numpy array that is the same in every
+            observation of this configuration (a grid block's ``static``
+            planes), served here once instead of in every vector.
     """
 
     name: str
@@ -150,6 +160,7 @@ class GameSpec:
     utility: str = "zero_sum"
     score_name: str = ""
     config: object = None
+    constants: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.utility not in UTILITY_KINDS:
@@ -194,6 +205,11 @@ def validate_layout(spec):
             if b.grid_shape and prod(b.grid_shape) != b.shape[0]:
                 raise ValueError(f"{name}: grid block {key!r}: grid_shape {b.grid_shape} does not hold "
                                  f"{b.shape[0]} cells")
+            if b.static:
+                planes = spec.constants.get(b.static)
+                if planes is None or getattr(planes, "ndim", 0) != 2 or planes.shape[0] != b.shape[0]:
+                    raise ValueError(f"{name}: grid block {key!r} names static planes {b.static!r}, which "
+                                     f"the spec's constants do not hold as ({b.shape[0]}, planes)")
         if b.kind == "graph":
             nb = spec.obs_layout.get(b.neighbours)
             if nb is None or nb.kind != "neighbours" or nb.of != key or nb.shape[0] != b.shape[0]:

@@ -1,0 +1,75 @@
+"""Codes and sizes shared by Dragon Pass's data tables, rules and observations.
+
+A hex is its index in ``data.MAP`` (``board.py``); a unit is one counter, its
+index in :data:`UNIT_IDS` (every counter of ``data/units.txt``, kind by kind in
+file order, each kind repeated ``counters`` times), whether or not the
+scenario deploys it. Directions are 1..6 (N NE SE S SW NW, ``board.HEX_STEP``).
+"""
+from .data import DATA
+
+FORCES = ("lunar", "sartar")
+"""The two factions of scenarios 18.1-18.3; a force is its index here."""
+LUNAR, SARTAR = 0, 1
+NUM_FORCES = len(FORCES)
+
+SCENARIOS = ("18.1", "18.2", "18.3")
+"""The scenarios of this part (L200-L249); a scenario is its index here."""
+SC_18_1, SC_18_2, SC_18_3 = range(len(SCENARIOS))
+
+
+def _instances():
+    ids, kinds = [], []
+    for k, unit in enumerate(DATA.units.values()):
+        for i in range(unit.counters):
+            ids.append(unit.id if unit.counters == 1 else f"{unit.id}#{i + 1}")
+            kinds.append(k)
+    return tuple(ids), tuple(kinds)
+
+
+UNIT_IDS, UNIT_KIND_OF = _instances()
+"""Unit index -> ``"cc_lancers#3"`` (the kind's id, and the copy where there are
+several); UNIT_KIND_OF[u] -> the index of its kind in ``DATA.units``."""
+UNIT_KINDS = tuple(DATA.units)
+NUM_UNITS = len(UNIT_IDS)
+NUM_KINDS = len(UNIT_KINDS)
+
+# where a unit is (``unit_where``)
+UW_OUT = 0        # not in this scenario
+UW_POOL = 1       # waiting to be deployed (L206-L242)
+UW_MAP = 2        # on the map, at ``unit_hex``
+UW_DEAD = 3       # eliminated: the dead pile (L588)
+UW_ESCAPING = 4   # a hero or superhero eliminated this player-turn, to roll a heroic escape (L642)
+
+# the side of a counter that is up (``unit_side``)
+SIDE_FRONT, SIDE_BACK = 0, 1
+"""The back is the disrupted side (L590), or a superhero's Berserker Rage (L656)."""
+
+RANK_NONE, RANK_HERO, RANK_SUPERHERO = 0, 1, 2
+RUNE_NONE, RUNE_WATER, RUNE_STONE, RUNE_AIR = 0, 1, 2, 3
+
+# missile-modifier tags of a kind (bits of base.U_TAGS, L382-L384, L1107-L1109)
+TAG_DUCK, TAG_BISON, TAG_DRAGON, TAG_LARGE = 1, 2, 4, 8
+"""TAG_LARGE: a giant, llama, herd or ancestor (+1 to missile fire at its stack)."""
+
+# per-unit flags of the current phase (``unit_flags`` bits)
+UF_MOVED = 1       # has moved (or chosen not to) this movement phase
+UF_GROUP = 2       # in the group now moving
+UF_ARRANGED = 4    # its stack was arranged this phase (each arrangement lifts a new unit)
+UF_USED = 8        # its stack fought a battle this combat phase (L516)
+UF_ADVANCED = 16   # advanced after combat this battle (L600)
+UF_RETREATED = 32  # retreated out of this battle (L576)
+UF_LIFTED = 64     # lifted in the arrangement now being made
+UF_FOUGHT = 128    # fought in this melee's attack or counter-attack (not in reserve, L571)
+UF_FLEE = 256      # disrupted, and must end its move away from the enemy (L590)
+UF_HIT = 512       # already taken as a casualty of this missile result
+UF_FRIEND_FELL = 1024  # a superhero whose best friend was eliminated in this battle (L654)
+UF_CLOSE = 2048    # a berserk superhero that must end its move as close as it can to its scapegoat (L656)
+
+# stages of the sequence of play (``stage``)
+ST_DEPLOY = 0       # deployment, one unit at a time (L206-L242)
+ST_TURN_START = 1   # a player-turn begins (L175-L181)
+ST_MOVEMENT = 2     # the movement phase (L437-L475)
+ST_COMBAT = 3       # the combat phase (L492-L601)
+ST_RALLY = 4        # the rally phase (L590, L642)
+ST_BOOKKEEPING = 5  # the book-keeping phase: the end of a game-turn (L182)
+ST_OVER = 6

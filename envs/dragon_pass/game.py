@@ -1,0 +1,449 @@
+"""Dragon Pass: the Lunar Empire against Sartar on a 1,530-hex map, scenarios
+18.1 to 18.3 (``dragongym.make("dragon_pass", scenario="18.2", screening=True)``).
+
+The rules core is the ``rules`` package (numba, one module per part of the
+rulebook; ``envs/README.md``), the state record ``state.py``, the
+observations ``observe.py``, the one compiled entry point ``kernel.py``; the
+map and the counters are data files in ``data/`` (substitutes,
+``SUBSTITUTES.md``); ``RULES.md`` maps every rule to its code and test.
+
+Seats are the factions: seat 0 ``lunar``, seat 1 ``sartar``, in every
+scenario (who deploys and plays first is the scenario's, L206-L242).
+
+Spaces
+------
+Action ``Discrete(A)``, ``A = rules.NUM_ACTIONS``, in three blocks whose
+meaning the pending decision (``phase``) gives:
+
+==========  ==============================================================
+``hex``     a hex of the map (board index; indexes ``board``... by hex, see
+            ``observe.CELL_OF_HEX``): deploy there, select the stack there,
+            step the moving group into it, attack it, add it to a battle,
+            fire on it, retreat or advance into it, rejoin it
+``unit``    a counter (indexes the ``units`` rows): it joins the moving
+            group, goes on top of its stack, is the next casualty, retreats,
+            advances
+``choice``  done / arrange this stack / a 2DD as two disruptions / as one
+            elimination (``rules.CH_*``)
+==========  ==============================================================
+
+Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
+from the observing seat's side: the ``board`` grid (dynamic planes; the
+static map is ``spec.constants["board_static"]``), the ``units`` entity rows
+and ``flat`` features (``observe.py``). With ``screening`` the contents of
+enemy stacks outside combat are hidden (L452).
+
+Outcome: each scenario's victory conditions at the end of its last
+game-turn (L217, L232, L248; 18.3 also ends when Argrath dies for good):
+the winner ranks 1 (+1), the loser 2 (-1), a draw ranks both 1 (0).
+``score``: the Sartar fortresses each side controls.
+
+Decisions are split finely, one per step, each with an exact mask: the
+next unit to deploy and its hex; a stack to move, the units that go with it,
+each hex they step into (the player chooses the whole path, so every case
+where the path matters -- a ZOC, a river to leave, a road -- is the player's,
+L456-L468), where the group stops; the stacks of each battle; each missile
+unit's target; each casualty; each retreat and where to; each advance and
+where to; the order of a stack, by lifting units to its top one at a time
+(L450). Decisions with a single legal action are taken by the core
+(``auto_single``).
+
+Version history: v1 first release (part 1: deployment, movement, zones of
+control, missile fire, melee, retreats, advances, rally, heroes and
+superheroes; 18.1-18.3).
+"""
+# jitcache: no compiled code
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock
+from dragongym.envs.core.threads import over_threads
+from . import kernel as K
+from . import observe as O
+from . import rules as R
+from . import view as V
+from .board import NUM_HEXES
+from .constants import FORCES, NUM_UNITS, SCENARIOS, UNIT_IDS
+from .data import MAP
+from .state import STATE_DTYPE
+
+PHASE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("PH_") and isinstance(v, int)}
+ERRORS = {R.E_RANGE: "action outside 0..A-1", R.E_ILLEGAL: "not a legal action in this position",
+          R.E_OVER: "the game is over"}
+
+MAX_GAME_TURNS = 28
+"""The longest scenario of the rulebook (18.9, L315); 18.1-18.3 last 5-6."""
+DECISIONS_PER_UNIT_TURN = 12
+"""A bound on one unit's decisions in one player-turn, on average over a
+game: joining a group, its steps (an MF of 7 on a primary road is 14), its
+battles' arrangements, retreats, casualties and advances."""
+
+
+@dataclass(frozen=True)
+class DragonPassConfig:
+    """Options of a Dragon Pass game.
+
+    Attributes:
+        scenario: ``"18.1"`` Stemming the Tide (5 game-turns, melee only),
+            ``"18.2"`` High Tide (6, missile and melee), ``"18.3"`` Argrath's
+            Return (5, with heroes and superheroes) (L204-L248).
+        screening: the screening option: players cannot examine enemy
+            stacks except those in combat (L452). Off by default ("if any
+            player says they do not want the screening option before play,
+            then it is not used").
+        max_turns: stop after this many game-turns, truncated (a draw),
+            where that is before the scenario's own end (the truncation
+            option; the default plays every scenario to its end).
+        auto_single: the core applies a decision that has exactly one legal
+            action instead of asking (no information is lost).
+    """
+
+    scenario: str = field(default="18.1", metadata={"choices": SCENARIOS})
+    screening: bool = False
+    max_turns: int = field(default=MAX_GAME_TURNS, metadata={"range": (1, MAX_GAME_TURNS)})
+    auto_single: bool = True
+
+
+def _config(config, with_obs=False):
+    out = np.zeros(K.CONFIG_SIZE, dtype=np.int64)
+    if config is not None:
+        out[K.CFG_SCENARIO] = SCENARIOS.index(config.scenario)
+        out[K.CFG_SCREENING] = 1 if config.screening else 0
+        out[K.CFG_AUTO_SINGLE] = 1 if config.auto_single else 0
+        out[K.CFG_MAX_TURNS] = config.max_turns
+    out[K.CFG_WITH_OBS] = 1 if with_obs else 0
+    return out
+
+
+_NO = {"seeds": np.zeros(1, dtype=np.uint64), "actions": np.zeros(1, dtype=np.int32),
+       "errors": np.zeros(1, dtype=np.int8), "masks": np.zeros((1, R.NUM_ACTIONS), dtype=np.int8),
+       "counts": np.zeros(1, dtype=np.int64), "players": np.zeros(1, dtype=np.int8),
+       "obs": np.zeros((1, O.OBS_SIZE), dtype=np.float32), "config": _config(None)}
+
+
+def _run(op, states, **arrays):
+    """Call ``kernel.run_batch(op, ...)`` with ``arrays`` (the rest dummies),
+    each in the kernel's dtype (outputs converted are copied back)."""
+    args, back = [], []
+    for name, dummy in _NO.items():
+        given = arrays.get(name)
+        if given is None:
+            args.append(dummy)
+            continue
+        arr = np.ascontiguousarray(given, dtype=dummy.dtype)
+        if arr is not given and name in ("errors", "masks", "counts", "obs"):
+            back.append((given, arr))
+        args.append(arr)
+    K.run_batch(op, states, *args)
+    for given, arr in back:
+        given[...] = arr
+
+
+STATIC_PLANES = O.static_planes()
+STATIC_PLANES.setflags(write=False)
+
+OBS_LAYOUT = {
+    "board": ObsBlock(O.BOARD_OFF, O.LAYOUT["board"][1], kind="grid", geometry="hex",
+                      grid_shape=(MAP.columns, MAP.rows), hex_layout="flat-odd-q", static="board_static",
+                      doc="the map's hexes in reading order: each side's strength, ZOCs, fortress control, "
+                          "the decision's hexes (observe.G_*); the static map is constants['board_static'] "
+                          "(observe.S_*)"),
+    "units": ObsBlock(O.UNITS_OFF, O.LAYOUT["units"][1], kind="entities", valid_column=O.U_VALID,
+                      doc="one row per counter (constants.UNIT_IDS; observe.U_*)"),
+    "flat": ObsBlock(O.FLAT_OFF, O.LAYOUT["flat"][1], kind="flat",
+                     doc="scenario, turn, the pending decision, the battle's numbers (observe.F_*)"),
+}
+ACTION_LAYOUT = {
+    "hex": ActionBlock(R.A_HEX, NUM_HEXES, doc="a hex of the map by board index (observe.CELL_OF_HEX gives "
+                                               "its board cell)"),
+    "unit": ActionBlock(R.A_UNIT, NUM_UNITS, indexes="units", doc="a counter (constants.UNIT_IDS)"),
+    "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one elimination"),
+}
+
+
+class DragonPass(Game):
+    """The Dragon Pass rules core behind the generic adapters."""
+
+    name = "dragon_pass"
+    version = 1
+    dtype = STATE_DTYPE
+    config_cls = DragonPassConfig
+    obs_bounds = (-1.0, O.OBS_HIGH)
+    heuristic_agent = "dragon_pass.heuristic"
+    truncation_option = "max_turns"
+    bench_options = {"scenario": "18.2"}
+    bench_targets = {"openspiel chess": 1.5, "openspiel chess +obs": 1.5}   # issue 13
+    compile_minutes = 2
+
+    def spec_for(self, config):
+        """Seats ``lunar`` and ``sartar`` (roles); the scenario's game-turns end it."""
+        sc = SCENARIOS.index(config.scenario)
+        deployed = int(R.U_DEPLOY[:, sc].sum())
+        turns = min(int(R.SCENARIO_TURNS[sc]), int(config.max_turns))
+        return GameSpec(
+            name=self.name, version=self.version, roles=FORCES, seats_are_roles=True,
+            num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT, action_layout=ACTION_LAYOUT,
+            max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
+            turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True, hidden_information=bool(config.screening),
+            utility="zero_sum", score_name="Sartar fortresses", config=config,
+            constants={"board_static": STATIC_PLANES})
+
+    def turns_played(self, state):
+        """Game-turns started."""
+        return int(state[0]["turn"])
+
+    def test_configs(self):
+        """Every scenario, with and without screening."""
+        return [{"scenario": sc, "screening": scr} for sc in SCENARIOS for scr in (False, True)]
+
+    # ------------------------------------------------------------ soundness
+    def check_state(self, state):
+        problem = check_common_fields(state, self.dtype)
+        if problem:
+            return problem
+        from .soundness import record_problem
+        problem = record_problem(state)
+        if problem:
+            return problem
+        if int(state[0]["status"]) == 0 and not self.mask_of(state).any():
+            return "the running game has no legal action"
+        return ""
+
+    def hidden_variants(self, state, seat, rng, count=4):
+        out = []
+        for _ in range(count):
+            v = state.copy()
+            self.determinize(v, seat, rng)
+            out.append(v)
+        return out
+
+    def determinize(self, state, player, rng):
+        """Resample what seat ``player`` cannot know: with screening, the
+        contents of the enemy stacks it cannot examine are dealt anew among
+        those stacks (whole stacks trade places, among stacks whose top
+        counter alike exerts or does not exert a ZOC, which it sees; a stack
+        the pending decision or this phase's flags name stays); and the RNG
+        stream (every future die)."""
+        rec = state[0]
+        if int(rec["screening"]):
+            pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex")}
+            pinned |= {int(h) for n in ("bat_att", "bat_def", "bat_vacated") for h in rec[n]}
+            hidden = {}
+            for h, units in V.stacks(state).items():
+                u = units[0]
+                if int(R.U_FORCE[u]) == int(player) or h in pinned:
+                    continue
+                if any(int(rec["unit_flags"][v]) or int(rec["unit_target"][v]) >= 0 for v in units):
+                    continue      # a fact of this phase pins the stack (it moved, fought, fires)
+                sd = int(rec["unit_side"][u])
+                zoc = not (R.U_SINGLE[u, sd] or (R.U_SPIRIT[u, sd] and (R.U_RF[u, sd] < 0 or R.U_RF_SPECIAL[u, sd])))
+                hidden.setdefault(zoc, []).append((h, units))
+            for group in hidden.values():
+                if len(group) < 2:
+                    continue
+                order = rng.permutation(len(group))
+                for (h, _), k in zip(group, order):
+                    for u in group[k][1]:
+                        rec["unit_hex"][u] = h
+        Game.determinize(self, state, player, rng)
+
+    # ------------------------------------------------------------ the batched calls
+    def reset(self, states, seeds, config):
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        if seeds.shape != states.shape:
+            raise ValueError(f"dragon_pass: {len(seeds)} seeds for {len(states)} games")
+        _run(K.OP_RESET, states, seeds=seeds, config=_config(config))
+
+    def step(self, states, actions, errors, parallel=False):
+        _run(K.OP_STEP, states, actions=actions, errors=errors)
+
+    def legal_mask(self, states, masks):
+        _run(K.OP_MASK, states, masks=masks)
+
+    def observe(self, states, players, obs, parallel=False):
+        _run(K.OP_OBSERVE, states, players=players, obs=obs)
+
+    def error_message(self, code):
+        return ERRORS.get(int(code), f"error {int(code)}")
+
+    def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
+        """Fused check + apply + next mask (+ observation) in one compiled pass
+        (``kernel.OP_VEC_STEP``), on slices of the batch from threads when ``parallel``."""
+        config = _config(None, with_obs=obs is not None)
+
+        def run(lo, hi):
+            _run(K.OP_VEC_STEP, states[lo:hi], actions=actions[lo:hi], errors=errors[lo:hi],
+                 masks=masks[lo:hi], counts=counts[lo:hi],
+                 obs=obs[lo:hi] if obs is not None else None, config=config)
+        if parallel:
+            over_threads(len(states), run)
+        else:
+            run(0, len(states))
+
+    def vec_observe(self, states, players, obs, parallel=False):
+        if not parallel:
+            self.observe(states, players, obs)
+            return
+        over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
+                                                       players=players[lo:hi], obs=obs[lo:hi]))
+
+    def compiled_entry_points(self):
+        """The one compiled entry point, ``kernel.run_batch``, through each of
+        its ops (``Game.adapter_entry_points``)."""
+        return self.adapter_entry_points(self.make_config(scenario="18.3"))
+
+    # ------------------------------------------------------------ text
+    def action_to_string(self, state, action):
+        """Readable name of ``action`` in ``state`` (a 1-record array): a legal
+        action by what it does now ("move Free Warriors 4-5-5 from 3124 to
+        3125", "attack 2930 with the stacks at 3030, 3031"); any other by its
+        neutral name and why it means nothing now."""
+        a = int(action)
+        if not 0 <= a < R.NUM_ACTIONS:
+            return f"action {a} (no such action)"
+        names = self._names(state)
+        if a in names:
+            return names[a]
+        name = _neutral_name(a)
+        if int(state[0]["status"]) != 0:
+            return f"{name} (the game is over)"
+        return f"{name} (not legal now: the position asks for {PHASE_NAMES.get(int(state[0]['phase']), '?')})"
+
+    def string_to_action(self, state, text):
+        """The legal action of ``state`` named ``text`` by :meth:`action_to_string`."""
+        for a, name in self._names(state).items():
+            if name == text:
+                return a
+        raise ValueError(f"{text!r} names no legal action here")
+
+    def _names(self, state):
+        """``{action: name}`` of the legal actions of ``state``, kept for the
+        last position asked about (naming every action of a position one by
+        one would otherwise name the position's ~1,500 actions each time)."""
+        key = state.tobytes()
+        cached = self.__dict__.get("_named")
+        if cached is None or cached[0] != key:
+            cached = (key, _legal_names(state[0], self.mask_of(state)))
+            self.__dict__["_named"] = cached
+        return cached[1]
+
+    def render_ansi(self, state):
+        return _picture(state[0])
+
+
+# ------------------------------------------------------------------ action names
+_CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination")
+
+
+def _neutral_name(a):
+    if a < R.A_UNIT:
+        return f"hex {V.hex_name(a - R.A_HEX)}"
+    if a < R.A_CHOICE:
+        return f"unit {V.unit_name(a - R.A_UNIT)}"
+    return _CHOICES[a - R.A_CHOICE]
+
+
+def _units_text(rec, units):
+    names = [V.unit_name(u, rec) for u in units]
+    return names[0] if len(names) == 1 else f"{len(names)} units ({', '.join(names)})"
+
+
+def _legal_name(rec, a):
+    ph = int(rec["phase"])
+    h = a - R.A_HEX
+    u = a - R.A_UNIT
+    done = a == R.A_CHOICE + R.CH_DONE
+    sel = int(rec["sel_hex"])
+    if ph == R.PH_DEPLOY:
+        nxt = R.next_to_deploy(np.asarray([rec]), 0, int(rec["to_play"]))
+        return f"deploy {V.unit_name(nxt)} at {V.hex_name(h)}"
+    if ph == R.PH_MOVE:
+        return "end the movement phase" if done else f"select the stack at {V.hex_name(h)}"
+    if ph == R.PH_MOVE_GROUP:
+        grp = V.group(rec)
+        if a == R.A_CHOICE + R.CH_ARRANGE:
+            return f"arrange the stack at {V.hex_name(sel)}"
+        if done:
+            return f"stop at {V.hex_name(sel)}" if grp else f"leave the stack at {V.hex_name(sel)}"
+        if a >= R.A_UNIT:
+            return f"move {V.unit_name(u, rec)} with the group"
+        return f"move {_units_text(rec, grp)} from {V.hex_name(sel)} to {V.hex_name(h)}"
+    if ph == R.PH_ARRANGE:
+        where = V.hex_name(int(rec["arr_hex"]))
+        return f"the stack at {where} is arranged" if done else f"put {V.unit_name(u, rec)} on top at {where}"
+    if ph == R.PH_BATTLE:
+        return "fight no more battles" if done else f"attack the stack at {V.hex_name(h)}"
+    if ph == R.PH_BATTLE_ADD:
+        att = [int(x) for x in rec["bat_att"] if x >= 0]
+        dfn = [int(x) for x in rec["bat_def"] if x >= 0]
+        if done:
+            return f"attack {', '.join(V.hex_name(x) for x in dfn)} with the stacks at " \
+                   f"{', '.join(V.hex_name(x) for x in att)}"
+        mine = V.stack(rec, h) and int(R.U_FORCE[V.stack(rec, h)[0]]) == int(rec["to_play"])
+        return f"{'attack with' if mine else 'also attack'} the stack at {V.hex_name(h)}"
+    if ph == R.PH_MISSILE_TARGET:
+        return f"{V.unit_name(int(rec['cursor']), rec)} fires at {V.hex_name(h)}"
+    if ph == R.PH_MISSILE_CHOICE:
+        return _CHOICES[a - R.A_CHOICE]
+    if ph == R.PH_MISSILE_CASUALTY:
+        return f"{'eliminate' if int(rec['elim_left']) > 0 else 'disrupt'} {V.unit_name(u, rec)}"
+    if ph == R.PH_RETREAT:
+        return "no more retreats" if done else f"retreat {V.unit_name(u, rec)}"
+    if ph == R.PH_RETREAT_HEX:
+        c = int(rec["cursor"])
+        return f"{V.unit_name(c, rec)} retreats from {V.hex_name(int(rec['unit_hex'][c]))} to {V.hex_name(h)}"
+    if ph == R.PH_CASUALTY:
+        return f"eliminate {V.unit_name(u, rec)} at {V.hex_name(int(rec['unit_hex'][u]))}"
+    if ph == R.PH_ADVANCE:
+        return "no more advances" if done else f"advance {V.unit_name(u, rec)}"
+    if ph == R.PH_ADVANCE_HEX:
+        return f"{V.unit_name(int(rec['adv_unit']), rec)} advances into {V.hex_name(h)}"
+    if ph == R.PH_ADVANCE_EXT:
+        v = int(rec["adv_unit"])
+        if done:
+            return f"{V.unit_name(v, rec)} stays in {V.hex_name(int(rec['unit_hex'][v]))}"
+        return f"{V.unit_name(v, rec)} advances on to {V.hex_name(h)}"
+    if ph == R.PH_ESCAPE_HEX:
+        return f"{V.unit_name(int(rec['cursor']))} rejoins the stack at {V.hex_name(h)}"
+    if ph == R.PH_SCAPEGOAT:
+        return f"{V.unit_name(u, rec)} is the scapegoat of {V.unit_name(int(rec['cursor']))}"
+    return _neutral_name(a)
+
+
+def _legal_names(rec, mask):
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    names = {a: _legal_name(rec, a) for a in legal}
+    seen = {}
+    for a, text in names.items():
+        seen.setdefault(text, []).append(a)
+    for text, same in seen.items():
+        if len(same) > 1:
+            for a in same:
+                names[a] = f"{text} #{a}"
+    return names
+
+
+# ------------------------------------------------------------------ the picture
+def _picture(rec):
+    from .board import FORTRESS_NAMES
+    status = {0: "running", 1: "over", 2: "over (truncated)"}[int(rec["status"])]
+    lines = [f"Dragon Pass {SCENARIOS[int(rec['scenario'])]} | game-turn {int(rec['turn'])} of "
+             f"{int(rec['max_turns'])} | {FORCES[int(rec['active'])]} player-turn | {status}"]
+    for h, units in sorted(V.stacks(rec).items()):
+        force = FORCES[int(R.U_FORCE[units[0]])]
+        lines.append(f"  {V.hex_name(h)} {force:6} " + ", ".join(V.unit_name(u, rec) for u in units))
+    lines.append("fortresses: " + ", ".join(f"{n} ({FORCES[int(rec['fortress_owner'][k])]})"
+                                            for k, n in enumerate(FORTRESS_NAMES)))
+    dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
+    if dead:
+        lines.append("dead: " + ", ".join(dead))
+    if int(rec["status"]) == 0:
+        lines.append(f"to play: {FORCES[int(rec['to_play'])]} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
+    else:
+        lines.append("ranks: " + ", ".join(f"{FORCES[f]} {int(rec['rank'][f])}" for f in range(2)))
+    return "\n".join(lines) + "\n"
+
+
+GAME = DragonPass()

@@ -1,0 +1,306 @@
+"""Per-seat observation tensors for Dragon Pass.
+
+The vector is the blocks of :data:`BLOCKS` in order (``LAYOUT`` gives each
+block's offset and shape; the ``G_*``, ``U_*`` and ``F_*`` constants name
+their feature columns):
+
+* ``board``: a ``grid`` of the map's 45 x 34 hexes in reading order (row by
+  row, ``cell = row * 45 + column``; odd columns, counted from 0, half a hex
+  lower, ``hex_layout="flat-odd-q"``), with the dynamic planes ``G_*``: each
+  side's strength in the hex (CF, major and minor units, disrupted units,
+  Missile Factors, cavalry), zones of control, fortress control, and the
+  hexes the pending decision is about. The static map -- terrain,
+  structures, rivers and fords, ridges and roads as hexside planes,
+  territories -- is the same in every observation, so it is not repeated
+  here: the spec serves it once (``GameSpec.constants["board_static"]``,
+  the planes ``S_*``, cell for cell beside ``board``).
+* ``units``: one row per counter (``constants.UNIT_IDS``), ``U_*`` columns.
+* ``flat``: the scenario, the turn, the pending decision, the battle's numbers.
+
+Seats are rotated: "own" is the observer's force, "enemy" the other.
+
+Hidden with the screening option (L452): the contents of enemy stacks that
+are not in the battle being fought. Their presence is seen (the counters are
+on the map), and so is the zone of control they exert (the top counter
+shows it, L460); what and how many units they hold, their factors, sides and
+positions in ``units`` are not written. Without screening everything is open.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from . import rules as R
+from .board import (
+    HEX_FORD, HEX_RIVER, HEX_STEP, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES, ROAD_PRIMARY,
+    ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
+)
+from .constants import (
+    NUM_UNITS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
+    UF_USED, UW_DEAD, UW_ESCAPING, UW_MAP, UW_POOL,
+)
+from .data import MAP
+
+COLUMNS, ROWS = MAP.columns, MAP.rows
+OBS_HIGH = 8.0
+"""Largest value of any observation float (counts are scaled and clamped)."""
+
+CELL_OF_HEX = np.array([(h % ROWS) * COLUMNS + h // ROWS for h in range(NUM_HEXES)], np.int64)
+"""The ``board`` cell of each hex (board index ``h = column * rows + row``)."""
+
+# ---- board: dynamic planes
+(G_OWN_CF, G_OWN_MAJORS, G_OWN_MINORS, G_OWN_DISRUPTED, G_OWN_MISSILE, G_OWN_CAVALRY,
+ G_ENEMY_PRESENT, G_ENEMY_CF, G_ENEMY_MAJORS, G_ENEMY_MINORS, G_ENEMY_DISRUPTED, G_ENEMY_MISSILE,
+ G_ENEMY_CAVALRY, G_ENEMY_ZOC, G_OWN_ZOC, G_FORTRESS, G_SELECTED, G_BATTLE) = range(18)
+BOARD_PLANES = 18
+"""G_*_CF: CF total / 10; G_*_MAJORS, _MINORS, _DISRUPTED, _CAVALRY: units / 3;
+G_*_MISSILE: Missile Factors / 4 (all clamped to OBS_HIGH); G_ENEMY_PRESENT:
+an enemy stack is there; G_*_ZOC: in a zone of control of that side (L460);
+G_FORTRESS: +1 a fortress the observer controls, -1 one the enemy does;
+G_SELECTED: the selected stack or moving group (1), the stack being arranged
+(0.5); G_BATTLE: the battle's attacking stacks (1), defending stacks (-1),
+vacated hexes (0.5)."""
+
+# ---- the static planes (GameSpec.constants["board_static"])
+S_TERRAIN = 0                              # one-hot by board.TERRAIN_IDS
+S_STRUCTURE = S_TERRAIN + len(TERRAIN_IDS)  # one-hot by board.STRUCTURE_IDS
+S_RIVER = S_STRUCTURE + len(STRUCTURE_IDS)  # a river hex (its restrictions apply)
+S_FORD = S_RIVER + 1                        # a ford or headwaters (L371)
+S_RIDGE = S_FORD + 1                        # 6 planes: crossing toward direction d+1 climbs (1) / descends (-1)
+S_ROAD = S_RIDGE + 6                        # 6 planes: a primary (1) or secondary (0.5) road toward direction d+1
+S_TERRITORY = S_ROAD + 6                    # one-hot by board.TERRITORY_IDS
+STATIC_PLANES = S_TERRITORY + len(TERRITORY_IDS)
+
+
+def static_planes():
+    """The ``(cells, STATIC_PLANES)`` float32 static map (see the module docstring)."""
+    out = np.zeros((NUM_HEXES, STATIC_PLANES), np.float32)
+    for h in range(NUM_HEXES):
+        c = CELL_OF_HEX[h]
+        out[c, S_TERRAIN + HEX_TERRAIN[h]] = 1
+        if HEX_STRUCTURE[h] >= 0:
+            out[c, S_STRUCTURE + HEX_STRUCTURE[h]] = 1
+        out[c, S_RIVER] = HEX_RIVER[h] and not HEX_FORD[h]
+        out[c, S_FORD] = HEX_FORD[h]
+        for d in range(1, 7):
+            out[c, S_RIDGE + d - 1] = SIDE_RIDGE[h, d]
+            road = SIDE_ROAD[h, d]
+            out[c, S_ROAD + d - 1] = 1.0 if road & ROAD_PRIMARY else 0.5 if road & ROAD_SECONDARY else 0.0
+        out[c, S_TERRITORY + HEX_TERRITORY[h]] = 1
+    return out
+
+
+# ---- units: one row per counter
+(U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
+ U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
+ U_SELECTED, U_SCAPEGOAT) = range(25)
+UNIT_FEATURES = 25
+"""U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
+its place and factors are known to the observer (screening hides the enemy's
+outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
+U_CF / 10, U_MISSILE / 4, U_MF / 10, U_LF / 3 of the side up; U_MAJOR (L127),
+U_HERO, U_SUPERHERO; U_DISRUPTED: its back is up (a superhero's is its
+Berserker Rage); U_POOL / U_DEAD / U_ESCAPING: waiting to deploy, in the dead
+pile, to roll a heroic escape; U_MOVED, U_GROUP, U_MP (movement points left /
+10): this movement phase; U_HEIGHT: place in its stack from the top / 10;
+U_IN_BATTLE: in the battle being fought (1), fought already (0.5); U_FOUGHT:
+fought in this melee (L571); U_SELECTED: the unit the pending decision is
+about (a missile firer, a retreating or advancing unit, an escaped hero, a
+superhero choosing its scapegoat); U_SCAPEGOAT: a berserk superhero's
+scapegoat (the marker is on its stack for both players to see, L654)."""
+
+# ---- flat
+F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
+F_TURN = F_SCENARIO + 3               # game-turn / the scenario's turns
+F_ACTIVE = F_TURN + 1                 # 1 if the observer is the active player
+F_FIRST = F_ACTIVE + 1                # 1 if the observer plays first each game-turn
+F_SCREENING = F_FIRST + 1
+F_RAIN = F_SCREENING + 1
+F_PHASE = F_RAIN + 1                  # one-hot of the pending decision (rules.PH_*)
+F_STAGE = F_PHASE + R.LAST_PHASE + 1  # one-hot of the stage (constants.ST_*)
+F_STEP = F_STAGE + 7                  # one-hot of the battle step (combat.CS_*)
+F_ATT_TOTAL = F_STEP + R.CS_END + 1   # the attack's CF total / 40
+F_DEF_TOTAL = F_ATT_TOTAL + 1         # the counter-attack's / 40
+F_LOSS = F_DEF_TOTAL + 1              # the CF loss still to take / 20
+F_ELIM = F_LOSS + 1                   # missile eliminations / disruptions still to take
+F_DISRUPT = F_ELIM + 1
+F_OWN_FORTRESSES = F_DISRUPT + 1      # Sartar fortresses controlled / 7
+F_ENEMY_FORTRESSES = F_OWN_FORTRESSES + 1
+FLAT_SIZE = F_ENEMY_FORTRESSES + 1
+
+BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
+
+
+def _layout():
+    out, off = {}, 0
+    for name, shape in BLOCKS:
+        out[name] = (off, shape)
+        off += int(np.prod(shape))
+    return out, off
+
+
+LAYOUT, OBS_SIZE = _layout()
+BOARD_OFF = LAYOUT["board"][0]
+UNITS_OFF = LAYOUT["units"][0]
+FLAT_OFF = LAYOUT["flat"][0]
+
+
+@rules_jit
+def hidden_from(S, b, u, me):
+    """Unit u's place and factors are hidden from seat ``me``: an enemy unit on
+    the map, with screening, outside the battle being fought (L452)."""
+    s = S[b]
+    if not s['screening'] or R.U_FORCE[u] == me or s['unit_where'][u] != UW_MAP:
+        return False
+    h = s['unit_hex'][u]
+    for k in range(s['bat_att'].shape[0]):
+        if s['bat_att'][k] == h or s['bat_def'][k] == h:
+            return False
+    return True
+
+
+@rules_jit
+def _put(obs, i, v):
+    obs[i] = v if v < OBS_HIGH else OBS_HIGH
+
+
+@rules_jit
+def observe_one(S, b, me, obs):
+    """obs = game b as seat ``me`` may know it (see the module docstring)."""
+    s = S[b]
+    for i in range(obs.shape[0]):
+        obs[i] = 0.0
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    R.scan_board(S, b, occ, zoc)
+    enemy = 1 - me
+    # zones of control: only hexes beside a stack can be in one
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP:
+            continue
+        h = s['unit_hex'][u]
+        for d in range(7):
+            g = h if d == 0 else HEX_STEP[h, d]
+            if g < 0:
+                continue
+            base = BOARD_OFF + CELL_OF_HEX[g] * BOARD_PLANES
+            if zoc[g] & (1 << enemy):
+                obs[base + G_ENEMY_ZOC] = 1.0
+            if zoc[g] & (1 << me):
+                obs[base + G_OWN_ZOC] = 1.0
+    # the stacks, and the units' rows
+    order = np.empty(NUM_UNITS, np.int64)
+    for u in range(NUM_UNITS):
+        where = s['unit_where'][u]
+        row = UNITS_OFF + u * UNIT_FEATURES
+        if where == 0:
+            continue
+        sd = int(s['unit_side'][u])
+        own = R.U_FORCE[u] == me
+        obs[row + U_VALID] = 1.0
+        obs[row + (U_OWN if own else U_ENEMY)] = 1.0
+        obs[row + U_POOL] = where == UW_POOL
+        obs[row + U_DEAD] = where == UW_DEAD
+        obs[row + U_ESCAPING] = where == UW_ESCAPING
+        if where == UW_MAP:
+            h = s['unit_hex'][u]
+            base = BOARD_OFF + CELL_OF_HEX[h] * BOARD_PLANES
+            if not own:
+                obs[base + G_ENEMY_PRESENT] = 1.0
+            if hidden_from(S, b, u, me):
+                continue
+            major = R.U_MAJOR[u, sd]
+            _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), obs[base + (G_OWN_CF if own else G_ENEMY_CF)]
+                 + R.U_CF[u, sd] / 10.0)
+            k = (G_OWN_MAJORS if major else G_OWN_MINORS) if own else (G_ENEMY_MAJORS if major else G_ENEMY_MINORS)
+            _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
+            if sd == SIDE_BACK:
+                k = G_OWN_DISRUPTED if own else G_ENEMY_DISRUPTED
+                _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
+            if R.U_MISSILE[u, sd] > 0:
+                k = G_OWN_MISSILE if own else G_ENEMY_MISSILE
+                _put(obs, base + k, obs[base + k] + R.U_MISSILE[u, sd] / 4.0)
+            if R.U_CAVALRY[u]:
+                k = G_OWN_CAVALRY if own else G_ENEMY_CAVALRY
+                _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
+            obs[row + U_COLUMN] = (h // ROWS) / COLUMNS
+            obs[row + U_ROW] = (h % ROWS) / ROWS
+            n = R.stack_at(S, b, h, order)
+            for j in range(n):
+                if order[j] == u:
+                    obs[row + U_HEIGHT] = j / 10.0
+        elif where == UW_POOL or where == UW_DEAD or where == UW_ESCAPING:
+            obs[row + U_COLUMN] = -1.0
+            obs[row + U_ROW] = -1.0
+        obs[row + U_SEEN] = 1.0
+        obs[row + U_CF] = R.U_CF[u, sd] / 10.0
+        _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
+        obs[row + U_MF] = R.U_MF[u, sd] / 10.0
+        obs[row + U_LF] = R.U_LF[u, sd] / 3.0
+        obs[row + U_MAJOR] = R.U_MAJOR[u, sd]
+        obs[row + U_HERO] = R.U_RANK[u] == RANK_HERO
+        obs[row + U_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
+        obs[row + U_DISRUPTED] = sd == SIDE_BACK
+        flags = s['unit_flags'][u]
+        obs[row + U_MOVED] = (flags & UF_MOVED) != 0
+        obs[row + U_GROUP] = (flags & UF_GROUP) != 0
+        obs[row + U_MP] = s['unit_mp'][u] / 20.0
+        obs[row + U_FOUGHT] = (flags & UF_FOUGHT) != 0
+        if where == UW_MAP:
+            h = s['unit_hex'][u]
+            in_battle = False
+            for k in range(s['bat_att'].shape[0]):
+                if s['bat_att'][k] == h or s['bat_def'][k] == h:
+                    in_battle = True
+            if in_battle and not flags & UF_RETREATED:
+                obs[row + U_IN_BATTLE] = 1.0
+            elif flags & (UF_USED | UF_ADVANCED):
+                obs[row + U_IN_BATTLE] = 0.5
+    # fortresses and the decision's hexes
+    for k in range(R.FORTRESS_HEX.shape[0]):
+        base = BOARD_OFF + CELL_OF_HEX[R.FORTRESS_HEX[k]] * BOARD_PLANES
+        obs[base + G_FORTRESS] = 1.0 if s['fortress_owner'][k] == me else -1.0
+    if s['sel_hex'] >= 0:
+        obs[BOARD_OFF + CELL_OF_HEX[s['sel_hex']] * BOARD_PLANES + G_SELECTED] = 1.0
+    if s['arr_hex'] >= 0:
+        obs[BOARD_OFF + CELL_OF_HEX[s['arr_hex']] * BOARD_PLANES + G_SELECTED] = 0.5
+    for k in range(s['bat_att'].shape[0]):
+        if s['bat_att'][k] >= 0:
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_att'][k]] * BOARD_PLANES + G_BATTLE] = 1.0
+        if s['bat_def'][k] >= 0:
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_def'][k]] * BOARD_PLANES + G_BATTLE] = -1.0
+        if s['bat_vacated'][k] >= 0:
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_vacated'][k]] * BOARD_PLANES + G_BATTLE] = 0.5
+    ph = int(s['phase'])
+    focus = -1
+    for v in range(NUM_UNITS):
+        g = s['unit_scapegoat'][v]
+        if g >= 0:
+            obs[UNITS_OFF + g * UNIT_FEATURES + U_SCAPEGOAT] = 1.0
+    if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT:
+        focus = int(s['cursor'])
+    elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
+        focus = int(s['adv_unit'])
+    if 0 <= focus < NUM_UNITS:
+        obs[UNITS_OFF + focus * UNIT_FEATURES + U_SELECTED] = 1.0
+    # flat
+    f = FLAT_OFF
+    obs[f + F_SCENARIO + int(s['scenario'])] = 1.0
+    obs[f + F_TURN] = int(s['turn']) / max(1, int(s['max_turns']))
+    obs[f + F_ACTIVE] = s['active'] == me
+    obs[f + F_FIRST] = s['first_force'] == me
+    obs[f + F_SCREENING] = s['screening']
+    obs[f + F_RAIN] = s['rain']
+    if 0 <= ph <= R.LAST_PHASE:
+        obs[f + F_PHASE + ph] = 1.0
+    st = int(s['stage'])
+    if 0 <= st < 7:
+        obs[f + F_STAGE + st] = 1.0
+    step = int(s['step'])
+    if st == 3 and 0 <= step <= R.CS_END:
+        obs[f + F_STEP + step] = 1.0
+    _put(obs, f + F_ATT_TOTAL, s['att_total'] / 40.0)
+    _put(obs, f + F_DEF_TOTAL, s['def_total'] / 40.0)
+    _put(obs, f + F_LOSS, s['loss_left'] / 40.0 if ph == R.PH_CASUALTY else 0.0)
+    _put(obs, f + F_ELIM, s['elim_left'] / 3.0)
+    _put(obs, f + F_DISRUPT, s['loss_left'] / 3.0 if ph == R.PH_MISSILE_CASUALTY else 0.0)
+    obs[f + F_OWN_FORTRESSES] = R.sartar_fortresses(S, b, me) / 7.0
+    obs[f + F_ENEMY_FORTRESSES] = R.sartar_fortresses(S, b, enemy) / 7.0

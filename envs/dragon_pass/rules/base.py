@@ -1,0 +1,487 @@
+"""Shared pieces of the Dragon Pass rules: the counters' factors and the
+printed tables frozen into arrays, the action space and its decisions, dice,
+stacks, zones of control and the cost of a step.
+
+Factors are indexed ``[unit, side]`` (``constants.SIDE_FRONT`` / ``SIDE_BACK``).
+Movement points are counted in halves (``2 * MF``), so a primary road's ½ MP
+(L363) is exact; combat factors are summed in halves too, so that the rounding
+rule holds: fractions are kept until the total is resolved, then dropped
+(L110).
+"""
+from fractions import Fraction
+
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
+from ..board import (
+    HEX_FORD, HEX_FORTRESS, HEX_RIVER, HEX_STEP, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES,
+    ROAD_PRIMARY, ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
+)
+from ..constants import (
+    NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
+    SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL,
+)
+from ..data import DATA, MAP
+
+# ================================================================ the counters
+_RUNES = {None: RUNE_NONE, "water": RUNE_WATER, "stone": RUNE_STONE, "air": RUNE_AIR}
+_RANKS = {"none": RANK_NONE, "hero": RANK_HERO, "superhero": RANK_SUPERHERO}
+_TAGS = {"duck": TAG_DUCK, "bison": TAG_BISON, "dragon": TAG_DRAGON, "giant": TAG_LARGE, "llama": TAG_LARGE,
+         "herd": TAG_LARGE, "ancestor": TAG_LARGE}
+INFINITE_MGF = 99
+"""The MgF of a unit printed "infinity" (L406)."""
+
+
+def _unit_tables():
+    kinds = list(DATA.units.values())
+    n = NUM_UNITS
+    force = np.zeros(n, np.int8)
+    rank = np.zeros(n, np.int8)
+    rune = np.zeros(n, np.int8)
+    tags = np.zeros(n, np.int8)
+    cavalry = np.zeros(n, np.int8)
+    best = np.full(n, -1, np.int16)
+    deploy = np.zeros((n, len(SCENARIOS)), np.int8)
+    cf = np.zeros((n, 2), np.int16)
+    missile = np.zeros((n, 2), np.int8)
+    lf = np.zeros((n, 2), np.int8)
+    mf = np.zeros((n, 2), np.int8)
+    mgf = np.zeros((n, 2), np.int16)
+    rf = np.full((n, 2), -1, np.int8)
+    rf_special = np.zeros((n, 2), np.int8)
+    major = np.zeros((n, 2), np.int8)
+    single = np.zeros((n, 2), np.int8)
+    spirit = np.zeros((n, 2), np.int8)
+    heroic = np.zeros((n, 2), np.int8)
+    cyclic = np.zeros(n, np.int8)
+    copy = {}
+    first_of_kind = {}
+    for u in range(n):
+        k = UNIT_KIND_OF[u]
+        unit = kinds[k]
+        i = copy.get(k, 0)
+        copy[k] = i + 1
+        first_of_kind.setdefault(unit.id, u)
+        force[u] = FORCES.index(unit.force)
+        rank[u] = _RANKS[unit.rank]
+        rune[u] = _RUNES[unit.front.rune]
+        cavalry[u] = unit.arm == "cavalry"
+        for t in unit.tags:
+            tags[u] |= _TAGS[t]
+        for sc, sid in enumerate(SCENARIOS):
+            deploy[u, sc] = 1 if i < unit.deploys.get(sid, 0) else 0
+        cyclic[u] = unit.front.cyclic or unit.back.cyclic
+        for s, side in enumerate((unit.front, unit.back)):
+            cf[u, s] = int(side.combat_factor())
+            missile[u, s] = side.missile
+            lf[u, s] = side.leadership
+            mf[u, s] = side.mf if side.mf_kind == "number" else 0
+            if side.mgf_kind == "infinity":
+                mgf[u, s] = INFINITE_MGF
+            elif side.mgf_kind == "number":
+                mgf[u, s] = side.mgf
+            rf[u, s] = side.rf if side.rf_kind == "number" else -1
+            rf_special[u, s] = side.rf_special
+            major[u, s] = side.major
+            single[u, s] = side.single
+            spirit[u, s] = side.cf_kind == "blank"
+            heroic[u, s] = side.heroic
+    for u in range(n):
+        unit = kinds[UNIT_KIND_OF[u]]
+        if unit.best_friend:
+            best[u] = first_of_kind[unit.best_friend]
+    return (force, rank, rune, tags, cavalry, best, deploy, cf, missile, lf, mf, mgf, rf, rf_special, major, single,
+            spirit, heroic, cyclic)
+
+
+(U_FORCE, U_RANK, U_RUNE, U_TAGS, U_CAVALRY, U_BEST_FRIEND, U_DEPLOY, U_CF, U_MISSILE, U_LF, U_MF, U_MGF, U_RF,
+ U_RF_SPECIAL, U_MAJOR, U_SINGLE, U_SPIRIT, U_HEROIC, U_CYCLIC) = _unit_tables()
+"""Per unit: its force, RANK_*, RUNE_* (L421-L423), TAG_* bits, cavalry (L786),
+its best friend's unit (L614, -1), U_DEPLOY[u, scenario] 1 if the scenario
+deploys this counter (L204-L246); per unit and side: CF (L392-L399), Missile
+Factors (the asterisks, L394), Leadership Factor (the ! marks, L396), MF,
+MgF (INFINITE_MGF for infinity), RF (-1 blank), a parenthesised RF (L430), major (L127), parenthesised
+(single, L395), a disembodied spirit (blank CF, L134), an underlined
+(heroic) MF (L417). U_CYCLIC: a factor follows the Red Moon (L398), which
+comes with the moon's part; no counter 18.1-18.3 deploys has one."""
+
+# ================================================================ the printed tables
+T = DATA.tables
+TERRAIN_LAKE = TERRAIN_IDS.index("lake")
+TERRAIN_MOUNTAIN = TERRAIN_IDS.index("mountain")
+TERRAIN_MARSH = TERRAIN_IDS.index("marsh")
+TERRAIN_FOREST = TERRAIN_IDS.index("forest")
+TERRAIN_HILL_FOREST = TERRAIN_IDS.index("hill_forest")
+STRUCT_FORTRESS = STRUCTURE_IDS.index("fortress")
+STRUCT_STOCKADE = STRUCTURE_IDS.index("stockade")
+OLD_SARTAR = TERRITORY_IDS.index("old_sartar")
+
+
+def _half(x):
+    return int(Fraction(x) * 2)
+
+
+def _terrain_tables():
+    n = NUM_HEXES
+    enter = np.zeros((n, 4), np.int8)      # half MPs to enter, by RUNE_*
+    melee_in = np.zeros(n, np.int8)        # casualty multiplier x2 for the bottom units (inside)
+    melee_out = np.zeros(n, np.int8)       # x2 for the others (outside, L348)
+    missile = np.zeros(n, np.int8)         # the worst terrain missile modifier of the hex (L1111-L1115)
+    fortification = np.zeros(n, np.int8)   # a fortress or stockade (L357)
+    for h in range(n):
+        ter = T.terrain[TERRAIN_IDS[HEX_TERRAIN[h]]] if TERRAIN_IDS[HEX_TERRAIN[h]] != "lake" else None
+        st = T.structures[STRUCTURE_IDS[HEX_STRUCTURE[h]]] if HEX_STRUCTURE[h] >= 0 else None
+        cost_of = st if st is not None else ter
+        for r, name in ((RUNE_NONE, None), (RUNE_WATER, "water"), (RUNE_STONE, "stone"), (RUNE_AIR, "air")):
+            if cost_of is None:            # a lake: entered by the Water and Air Runes only, 1 MP (L372)
+                enter[h, r] = 2
+            elif cost_of.rune is not None and cost_of.rune == name:
+                enter[h, r] = _half(cost_of.rune_movement)
+            else:
+                enter[h, r] = _half(cost_of.movement)
+        t_melee = _half(ter.melee) if ter is not None else 2
+        t_missile = ter.missile if ter is not None else 0
+        if st is None:
+            melee_in[h] = melee_out[h] = t_melee
+            missile[h] = t_missile
+        else:
+            # inside takes the better of the structure and the ground (never both);
+            # outside the ruins' printed outside value, else the ground (L348, L353-L354)
+            melee_in[h] = max(_half(st.melee), t_melee)
+            melee_out[h] = _half(st.melee_outside) if st.melee_outside is not None else t_melee
+            missile[h] = min(st.missile, t_missile)
+            fortification[h] = st.fortification
+    return enter, melee_in, melee_out, missile, fortification
+
+
+HEX_ENTER2, HEX_MELEE_IN2, HEX_MELEE_OUT2, HEX_MISSILE_MOD, HEX_FORTIFICATION = _terrain_tables()
+"""HEX_ENTER2[h, rune]: half MPs to enter h off a road (the structure's cost
+where it has one, else the terrain's; L335-L355); HEX_MELEE_IN2 / OUT2[h]:
+twice the melee casualty multiplier of a unit inside / outside its
+structure; HEX_MISSILE_MOD[h]: the worst terrain missile modifier (only the
+worst applies, L331); HEX_FORTIFICATION[h]: a fortress or stockade."""
+
+HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
+for _h in MAP.areas["upland_marsh"]:
+    HEX_UPLAND_MARSH[_h] = 1
+HEX_OLD_SARTAR = (HEX_TERRITORY == OLD_SARTAR).astype(np.int8)
+FORTRESS_HEX = np.array([f.hex for f in MAP.fortresses], np.int16)
+FORTRESS_SARTAR = np.array([f.nation == "sartar" for f in MAP.fortresses], np.int8)
+"""The Sartar fortresses (seven, L217) among ``board.FORTRESS_NAMES``."""
+BOLDHOME = list(f.name for f in MAP.fortresses).index("Boldhome")
+FORTRESS_START = np.array([[FORCES.index(f.start_owner[sid]) for sid in SCENARIOS] for f in MAP.fortresses],
+                          np.int8)
+"""FORTRESS_START[f, scenario]: who controls fortress f at the start (L217, L232, L248)."""
+
+ATTACK = T.attack.astype(np.int16)
+"""ATTACK[total, roll]: the CF (or MgF) loss of the Attack Table (L1052-L1080), total 1..60."""
+ATTACK_MAX = T.attack_max_total
+ATTACK_BEYOND_NUM = np.array([f.numerator for f in T.attack_beyond], np.int64)
+ATTACK_BEYOND_DEN = np.array([f.denominator for f in T.attack_beyond], np.int64)
+MISSILE = T.missile.astype(np.int8)
+"""MISSILE[roll, total]: the Missile Fire Table's result code (``tables.missile_codes`` index), total 0..20."""
+MISSILE_DISRUPT = np.array([T.missile_results[c].disrupted for c in T.missile_codes], np.int8)
+MISSILE_ELIMINATE = np.array([T.missile_results[c].eliminated for c in T.missile_codes], np.int8)
+MISSILE_OR_ELIMINATE = np.array([T.missile_results[c].or_eliminated or 0 for c in T.missile_codes], np.int8)
+MISSILE_MAX_TOTAL = MISSILE.shape[1] - 1
+MISSILE_ROLL_LO, MISSILE_ROLL_HI = T.missile_roll
+MOD_DRAGON = T.missile_unit_modifiers["dragon"]
+MOD_SMALL = T.missile_unit_modifiers["small_targets"]
+MOD_LARGE = T.missile_unit_modifiers["large_targets"]
+FIGHTING_MAJORS = T.melee["fighting_majors"]
+STRUCTURE_UNITS = T.melee["structure_units"]
+EXTENDED_ADVANCE_MF = T.melee["extended_advance_mf"]
+COVER_DIVISOR = T.melee["covering_fraction"].denominator
+ESCAPE_HERO = T.heroic_escape["hero"]
+ESCAPE_SUPERHERO = T.heroic_escape["superhero"]
+
+# ================================================================ the action space
+A_HEX = 0                          # a hex (board index): deploy, select, step, battle, retreat, advance
+A_UNIT = A_HEX + NUM_HEXES         # a unit: join the group, lift in a stack, a casualty, retreat, advance
+A_CHOICE = A_UNIT + NUM_UNITS      # CH_*
+CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE = range(4)
+NUM_CHOICES = 4
+NUM_ACTIONS = A_CHOICE + NUM_CHOICES
+
+# decisions (``phase``): what the actions mean
+PH_NONE = 0
+PH_DEPLOY = 1          # A_HEX + h: where the next unit of the deploying force goes (L206-L242)
+PH_MOVE = 2            # A_HEX + h: select the stack at h to move or arrange / CH_DONE: end the phase
+PH_MOVE_GROUP = 3      # A_UNIT + u: u joins the group (before its first step); A_HEX + g: the group
+                       # steps into neighbour g; CH_ARRANGE: arrange this stack; CH_DONE: the group stops
+PH_ARRANGE = 4         # A_UNIT + u: put u on top of the stack at arr_hex / CH_DONE (L450)
+PH_BATTLE = 5          # A_HEX + h: the defending stack of a new battle / CH_DONE: no more battles (L582)
+PH_BATTLE_ADD = 6      # A_HEX + h: another attacking or defending stack / CH_DONE: fight it
+PH_MISSILE_TARGET = 7  # A_HEX + h: the stack unit ``cursor`` fires on (L564-L565)
+PH_MISSILE_CHOICE = 8  # CH_DISRUPT_TWO / CH_ELIMINATE_ONE: how a 2DD is taken (L1131)
+PH_MISSILE_CASUALTY = 9  # A_UNIT + u: the next missile casualty (L567)
+PH_RETREAT = 10        # A_UNIT + u: a defending unit to retreat / CH_DONE (L575-L578)
+PH_RETREAT_HEX = 11    # A_HEX + h: where unit ``cursor`` retreats to
+PH_CASUALTY = 12       # A_UNIT + u: the next melee casualty, the top of an involved stack (L586)
+PH_ADVANCE = 13        # A_UNIT + u: an attacking unit to advance / CH_DONE (L600)
+PH_ADVANCE_HEX = 14    # A_HEX + h: the vacated hex unit ``adv_unit`` advances into
+PH_ADVANCE_EXT = 15    # A_HEX + h: its extended advance / CH_DONE: it stays (L600)
+PH_ESCAPE_HEX = 16     # A_HEX + h: the stack an escaped hero rejoins (L642)
+PH_SCAPEGOAT = 17      # A_UNIT + u: the scapegoat of the superhero ``cursor`` (L654)
+LAST_PHASE = PH_SCAPEGOAT
+
+NO_HEX = -1
+
+
+# ================================================================ decisions and dice
+@rules_jit
+def pose(S, b, phase, player):
+    """Ask seat ``player`` for a decision of kind ``phase``; always returns True."""
+    s = S[b]
+    s['phase'] = phase
+    s['to_play'] = player
+    return True
+
+
+@rules_jit
+def d6(S, b):
+    """One six-sided die, 1..6."""
+    return roll(S, b, 6) + 1
+
+
+# ================================================================ stacks
+@rules_jit
+def side_of(S, b, u):
+    return int(S[b]['unit_side'][u])
+
+
+@rules_jit
+def put_on_top(S, b, u, h):
+    """Unit u goes to hex h, on top of the stack there."""
+    s = S[b]
+    s['unit_hex'][u] = h
+    s['unit_where'][u] = UW_MAP
+    s['unit_order'][u] = s['order_clock']
+    s['order_clock'] += 1
+
+
+@rules_jit
+def stack_at(S, b, h, out):
+    """The units at hex h, top first, into ``out``; returns how many."""
+    s = S[b]
+    n = 0
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            j = n
+            o = s['unit_order'][u]
+            while j > 0 and s['unit_order'][out[j - 1]] < o:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = u
+            n += 1
+    return n
+
+
+@rules_jit
+def hex_force(S, b, h):
+    """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            return int(U_FORCE[u])
+    return -1
+
+
+@rules_jit
+def exerts_zoc(S, b, u):
+    """A stack whose top unit is u exerts a ZOC unless u has a parenthesised CF
+    or is a disembodied spirit with a blank or parenthesised RF (L460)."""
+    sd = side_of(S, b, u)
+    if U_SINGLE[u, sd]:
+        return False
+    if U_SPIRIT[u, sd] and (U_RF[u, sd] < 0 or U_RF_SPECIAL[u, sd]):
+        return False
+    return True
+
+
+@rules_jit
+def scan_board(S, b, occ, zoc):
+    """occ[h] = the force at h (-1 empty); zoc[h] bit f set if h is in a zone
+    of control of force f (beside a stack of f that exerts one, L460)."""
+    s = S[b]
+    for h in range(NUM_HEXES):
+        occ[h] = -1
+        zoc[h] = 0
+    top = np.full(NUM_UNITS, -1, np.int64)
+    ntop = 0
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP:
+            continue
+        h = s['unit_hex'][u]
+        occ[h] = U_FORCE[u]
+        found = -1
+        for k in range(ntop):
+            if s['unit_hex'][top[k]] == h:
+                found = k
+                break
+        if found < 0:
+            top[ntop] = u
+            ntop += 1
+        elif s['unit_order'][u] > s['unit_order'][top[found]]:
+            top[found] = u
+    for k in range(ntop):
+        u = top[k]
+        if not exerts_zoc(S, b, u):
+            continue
+        h = s['unit_hex'][u]
+        bit = 1 << int(U_FORCE[u])
+        for d in range(1, 7):
+            g = HEX_STEP[h, d]
+            if g >= 0:
+                zoc[g] |= bit
+
+
+@rules_jit
+def adjacent_to_force(occ, h, f):
+    """Hex h has a neighbour holding units of force f."""
+    for d in range(1, 7):
+        g = HEX_STEP[h, d]
+        if g >= 0 and occ[g] == f:
+            return True
+    return False
+
+
+@rules_jit
+def step_cost(S, b, u, h, d):
+    """Half MPs unit u pays to step from h in direction d, -1 if it cannot.
+
+    Along a road the hex entered costs nothing of its own (L456): ½ MP on a
+    primary road, 1 MP on a secondary one with every third hex in a row free
+    (L364; ``unit_road`` counts the row). Off a road, the hex's terrain or
+    structure (L335-L355), +1 MP in rain (L466). Leaving a river hex other than
+    a ford or headwaters, not along the river (into another river hex or the
+    Upland Marsh, L468), is +1 MP; climbing a ridge +1 MP (L470); the Water
+    and Stone Runes waive them (L421-L423). A heroic MF pays 1 MP a hex at most
+    (L417). A lake is entered only with the Water or Air Rune (L372).
+    """
+    s = S[b]
+    g = HEX_STEP[h, d]
+    if g < 0:
+        return -1
+    rune = int(U_RUNE[u])
+    if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
+        return -1
+    road = SIDE_ROAD[h, d]
+    if road & ROAD_PRIMARY:
+        cost = 1
+    elif road & ROAD_SECONDARY:
+        cost = 0 if s['unit_road'][u] >= 2 else 2
+    else:
+        cost = int(HEX_ENTER2[g, rune])
+        if s['rain']:
+            cost += 2
+    if HEX_RIVER[h] and not HEX_FORD[h] and not HEX_RIVER[g] and not HEX_UPLAND_MARSH[g] \
+            and rune != RUNE_WATER:
+        cost += 2
+    if SIDE_RIDGE[h, d] == 1 and rune != RUNE_STONE:
+        cost += 2
+    if U_HEROIC[u, side_of(S, b, u)] and cost > 2:
+        cost = 2
+    return cost
+
+
+@rules_jit
+def attack_loss(total, die):
+    """The Attack Table's loss for a CF (or MgF) total and a die roll; the roll
+    is clamped to 1..6 and a total beyond 60 takes its printed fraction,
+    fractions dropped (L1082-L1093)."""
+    r = die
+    if r < 1:
+        r = 1
+    if r > 6:
+        r = 6
+    if total <= 0:
+        return 0
+    if total <= ATTACK_MAX:
+        return int(ATTACK[total, r])
+    return int(total * ATTACK_BEYOND_NUM[r - 1] // ATTACK_BEYOND_DEN[r - 1])
+
+
+@rules_jit
+def occupy(S, b, f, h):
+    """Units of force f enter hex h: a fortress there comes under f's control
+    (Interpretations: control passes to the last force to enter it)."""
+    fo = HEX_FORTRESS[h]
+    if fo >= 0:
+        S[b]['fortress_owner'][fo] = f
+
+
+@rules_jit
+def eliminate(S, b, u):
+    """Unit u is eliminated (L588): to the dead pile, or, for a hero or
+    superhero, aside to roll a heroic escape in the rally phase (L642).
+    A superhero whose best friend this is will pick a scapegoat at the end
+    of the battle (L654); a scapegoat so eliminated has been avenged, and
+    its superhero's rage passes (L654, L656)."""
+    s = S[b]
+    if U_RANK[u] != RANK_NONE:
+        s['unit_where'][u] = UW_ESCAPING
+        s['unit_dead_hex'][u] = s['unit_hex'][u]
+    else:
+        s['unit_where'][u] = UW_DEAD
+    s['unit_hex'][u] = -1
+    s['unit_flags'][u] = 0
+    for v in range(NUM_UNITS):
+        if U_BEST_FRIEND[v] == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
+            s['unit_flags'][v] |= UF_FRIEND_FELL
+        if s['unit_scapegoat'][v] == u:
+            end_rage(S, b, v)
+
+
+@rules_jit
+def end_rage(S, b, v):
+    """Superhero v's berserker rage passes: its scapegoat avenged, or its best
+    friend back by a heroic escape (L656, L658)."""
+    s = S[b]
+    s['unit_scapegoat'][v] = -1
+    s['unit_side'][v] = SIDE_FRONT
+
+
+@rules_jit
+def berserk(S, b, v):
+    """Superhero v is in a berserker rage with a scapegoat on the map (L656)."""
+    s = S[b]
+    g = s['unit_scapegoat'][v]
+    return U_RANK[v] == RANK_SUPERHERO and g >= 0 and s['unit_side'][v] == SIDE_BACK \
+        and s['unit_where'][v] == UW_MAP and s['unit_where'][g] == UW_MAP
+
+
+@rules_jit
+def disrupt(S, b, u):
+    """Unit u suffers a disruption result: turned to its back (L590), or
+    eliminated if already disrupted. Superheroes cannot be disrupted (L590)."""
+    s = S[b]
+    if U_RANK[u] == RANK_SUPERHERO:
+        return
+    if s['unit_side'][u] == SIDE_BACK:
+        eliminate(S, b, u)
+    else:
+        s['unit_side'][u] = SIDE_BACK
+        s['unit_disrupted_at'][u] = s['player_turn']
+
+
+def _axial_tables():
+    from ..mapdata import _axial
+    q = np.zeros(NUM_HEXES, np.int16)
+    r = np.zeros(NUM_HEXES, np.int16)
+    for h in range(NUM_HEXES):
+        q[h], r[h] = _axial(MAP.ids[h])
+    return q, r
+
+
+HEX_Q, HEX_R = _axial_tables()
+"""Axial coordinates of each hex (for distances, ``mapdata.MapData.distance``)."""
+
+
+@rules_jit
+def distance(a, b):
+    """Hex steps between hexes a and b."""
+    dq = int(HEX_Q[a]) - int(HEX_Q[b])
+    dr = int(HEX_R[a]) - int(HEX_R[b])
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2

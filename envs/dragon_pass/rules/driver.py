@@ -1,0 +1,224 @@
+"""The driver: the sequence of play and the dispatch of decisions (the
+template's, ``envs/README.md``).
+
+``advance`` runs forced and chance-only steps until some seat must decide;
+``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
+part's ``mask_*`` and ``act_*``. A game is the deployment (``setup.py``),
+then game-turns of two player-turns each -- movement (``movement.py``),
+combat (``combat.py``), rally -- and the book-keeping phase (``turns.py``).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_MOVEMENT, ST_RALLY, ST_TURN_START
+from ..state import STATE_DTYPE
+from .base import (
+    NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
+    PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
+    PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT,
+)
+from .combat import (
+    act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
+    act_missile_choice, act_missile_target, act_retreat, act_retreat_hex, act_scapegoat, combat_phase,
+    mask_advance, mask_scapegoat,
+    mask_advance_ext, mask_advance_hex, mask_battle, mask_battle_add, mask_casualty, mask_missile_casualty,
+    mask_missile_choice, mask_missile_target, mask_retreat, mask_retreat_hex,
+)
+from .movement import act_arrange, act_move, act_move_group, mask_arrange, mask_move, mask_move_group, movement_phase
+from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
+from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
+
+BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
+
+# error codes of apply_action
+E_OK, E_RANGE, E_ILLEGAL, E_OVER = 0, 1, 2, 3
+
+
+@rules_jit
+def fill_mask(S, b, mask):
+    """mask[a] = 1 iff action a is legal for ``to_play`` now. Returns the count."""
+    s = S[b]
+    for a in range(NUM_ACTIONS):
+        mask[a] = 0
+    if s['status'] != 0:
+        return 0
+    ph = int(s['phase'])
+    p = int(s['to_play'])
+    if ph == PH_DEPLOY:
+        mask_deploy(S, b, p, mask)
+    elif ph == PH_MOVE:
+        mask_move(S, b, p, mask)
+    elif ph == PH_MOVE_GROUP:
+        mask_move_group(S, b, p, mask)
+    elif ph == PH_ARRANGE:
+        mask_arrange(S, b, p, mask)
+    elif ph == PH_BATTLE:
+        mask_battle(S, b, p, mask)
+    elif ph == PH_BATTLE_ADD:
+        mask_battle_add(S, b, p, mask)
+    elif ph == PH_MISSILE_TARGET:
+        mask_missile_target(S, b, p, mask)
+    elif ph == PH_MISSILE_CHOICE:
+        mask_missile_choice(S, b, p, mask)
+    elif ph == PH_MISSILE_CASUALTY:
+        mask_missile_casualty(S, b, p, mask)
+    elif ph == PH_RETREAT:
+        mask_retreat(S, b, p, mask)
+    elif ph == PH_RETREAT_HEX:
+        mask_retreat_hex(S, b, p, mask)
+    elif ph == PH_CASUALTY:
+        mask_casualty(S, b, p, mask)
+    elif ph == PH_ADVANCE:
+        mask_advance(S, b, p, mask)
+    elif ph == PH_ADVANCE_HEX:
+        mask_advance_hex(S, b, p, mask)
+    elif ph == PH_ADVANCE_EXT:
+        mask_advance_ext(S, b, p, mask)
+    elif ph == PH_ESCAPE_HEX:
+        mask_escape_hex(S, b, p, mask)
+    elif ph == PH_SCAPEGOAT:
+        mask_scapegoat(S, b, p, mask)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += int(mask[a])
+    return count
+
+
+@rules_jit
+def do_action(S, b, a):
+    """Carry out legal action a of the pending decision through its part's
+    ``act_*``; True if that posed the next decision itself."""
+    s = S[b]
+    ph = int(s['phase'])
+    p = int(s['to_play'])
+    s['phase'] = PH_NONE
+    if ph == PH_DEPLOY:
+        return act_deploy(S, b, p, a)
+    elif ph == PH_MOVE:
+        return act_move(S, b, p, a)
+    elif ph == PH_MOVE_GROUP:
+        return act_move_group(S, b, p, a)
+    elif ph == PH_ARRANGE:
+        return act_arrange(S, b, p, a)
+    elif ph == PH_BATTLE:
+        return act_battle(S, b, p, a)
+    elif ph == PH_BATTLE_ADD:
+        return act_battle_add(S, b, p, a)
+    elif ph == PH_MISSILE_TARGET:
+        return act_missile_target(S, b, p, a)
+    elif ph == PH_MISSILE_CHOICE:
+        return act_missile_choice(S, b, p, a)
+    elif ph == PH_MISSILE_CASUALTY:
+        return act_missile_casualty(S, b, p, a)
+    elif ph == PH_RETREAT:
+        return act_retreat(S, b, p, a)
+    elif ph == PH_RETREAT_HEX:
+        return act_retreat_hex(S, b, p, a)
+    elif ph == PH_CASUALTY:
+        return act_casualty(S, b, p, a)
+    elif ph == PH_ADVANCE:
+        return act_advance(S, b, p, a)
+    elif ph == PH_ADVANCE_HEX:
+        return act_advance_hex(S, b, p, a)
+    elif ph == PH_ADVANCE_EXT:
+        return act_advance_ext(S, b, p, a)
+    elif ph == PH_ESCAPE_HEX:
+        return act_escape_hex(S, b, p, a)
+    elif ph == PH_SCAPEGOAT:
+        return act_scapegoat(S, b, p, a)
+    return False
+
+
+@rules_jit
+def advance(S, b):
+    """Run the sequence of play until some seat must decide or the game ends."""
+    s = S[b]
+    while True:
+        if s['status'] != 0:
+            s['to_play'] = -1
+            s['phase'] = PH_NONE
+            return
+        st = int(s['stage'])
+        s['phase'] = PH_NONE
+        s['to_play'] = -1
+        if st == ST_DEPLOY:
+            if deploy_round(S, b):
+                return
+        elif st == ST_TURN_START:
+            start_player_turn(S, b)
+        elif st == ST_MOVEMENT:
+            if movement_phase(S, b):
+                return
+        elif st == ST_COMBAT:
+            if combat_phase(S, b):
+                return
+        elif st == ST_RALLY:
+            if rally_phase(S, b):
+                return
+        elif st == ST_BOOKKEEPING:
+            bookkeeping(S, b)
+        else:
+            return
+
+
+@rules_jit(inline=True)
+def settle(S, b, mask):
+    """Leave ``mask`` holding the legal actions of the position reached; with
+    ``auto_single``, first apply every lone legal action. Returns the count."""
+    s = S[b]
+    while True:
+        m = fill_mask(S, b, mask)
+        if m != 1 or not s['auto_single'] or s['status'] != 0:
+            return m
+        a = 0
+        while mask[a] == 0:
+            a += 1
+        s['decisions'] += 1
+        if not do_action(S, b, a):
+            advance(S, b)
+
+
+@rules_jit(inline=True)
+def apply_trusted(S, b, a, mask):
+    """Apply action a, known to be legal; ``mask`` then holds the next
+    position's legal actions, whose count is returned."""
+    s = S[b]
+    s['decisions'] += 1
+    if not do_action(S, b, a):
+        advance(S, b)
+    return settle(S, b, mask)
+
+
+@rules_jit
+def apply_action(S, b, a, mask):
+    """Check and apply action a for game b. Returns an E_* code; on error the
+    record is untouched."""
+    s = S[b]
+    if s['status'] != 0:
+        return E_OVER
+    if a < 0 or a >= NUM_ACTIONS:
+        return E_RANGE
+    fill_mask(S, b, mask)
+    if mask[a] == 0:
+        return E_ILLEGAL
+    apply_trusted(S, b, a, mask)
+    return E_OK
+
+
+@rules_jit
+def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
+    """Zero record b and set up scenario ``scenario`` up to its first decision;
+    play stops after ``max_turns`` game-turns if that is sooner than its end."""
+    S[b] = BLANK[0]
+    s = S[b]
+    s['seed'] = seed
+    s['num_players'] = 2
+    s['scenario'] = scenario
+    s['screening'] = screening
+    s['auto_single'] = auto_single
+    setup_scenario(S, b)
+    if max_turns < s['max_turns']:
+        s['max_turns'] = max_turns
+    advance(S, b)
+    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    settle(S, b, mask)

@@ -1,0 +1,465 @@
+"""The movement phase (L437-L475): the active player moves groups of units
+one hex at a time, and may rearrange his stacks (L450).
+
+A move is: select a stack (``PH_MOVE``), pick the units that move together
+(``PH_MOVE_GROUP``, before the first step), then step the group hex by hex
+into neighbours, each step paid by every member from its own movement points
+(``base.step_cost``); the group stops when the player says so or on entering
+an enemy zone of control (L456, L460). A unit's movement ends when its group
+stops, whatever points it has left. A group that begins in an enemy ZOC may
+leave it but not step straight into another ZOC hex, whoever exerts it (L460,
+Q&A L1036). Flying units obey ZOCs like any other (Q&A L1008, L1040).
+
+A disrupted unit that can reach a hex not beside an enemy unit must end its
+move in one (L458, L590); such a unit moves on its own (Interpretations), its
+steps keep a safe hex within reach, and the phase cannot end while one that
+could flee has not moved.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
+from ..constants import (
+    NUM_UNITS, SIDE_BACK, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_MAP,
+)
+from .base import (
+    A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, PH_ARRANGE, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE,
+    U_MF, adjacent_to_force, berserk, distance, occupy, pose, put_on_top, scan_board, side_of, stack_at,
+    step_cost,
+)
+
+
+@rules_jit
+def start_movement(S, b):
+    """Every active unit gets its MF in movement points (L456); the phase's flags clear."""
+    s = S[b]
+    f = int(s['active'])
+    for u in range(NUM_UNITS):
+        s['unit_flags'][u] = 0
+        s['unit_road'][u] = 0
+        if U_FORCE[u] == f:
+            s['unit_mp'][u] = 2 * U_MF[u, side_of(S, b, u)]
+        else:
+            s['unit_mp'][u] = 0
+    s['sel_hex'] = -1
+    s['group_start'] = -1
+    s['group_moved'] = 0
+    s['group_arranged'] = 0
+
+
+@rules_jit
+def movement_phase(S, b):
+    """Pose the next movement decision (the driver's stage function)."""
+    s = S[b]
+    if s['sel_hex'] >= 0:
+        return pose(S, b, PH_MOVE_GROUP, int(s['active']))
+    return pose(S, b, PH_MOVE, int(s['active']))
+
+
+@rules_jit
+def safe_hex(occ, h, enemy):
+    """A hex a disrupted unit may rest in: not a lake, no enemy in or beside it."""
+    return HEX_TERRAIN[h] != TERRAIN_LAKE and occ[h] != enemy and not adjacent_to_force(occ, h, enemy)
+
+
+@rules_jit
+def can_reach_safe(S, b, u, h, mp, occ, zoc, enemy, from_zoc):
+    """Unit u, at h with ``mp`` half points left, can still end its move on a
+    safe hex (:func:`safe_hex`). ZOC hexes are beside the enemy, never safe,
+    and stop a move, so the search does not pass them."""
+    if safe_hex(occ, h, enemy):
+        return True
+    best = np.full(NUM_HEXES, -1, np.int16)
+    queue = np.empty(NUM_HEXES * 4, np.int32)
+    qmp = np.empty(NUM_HEXES * 4, np.int16)
+    qroad = np.empty(NUM_HEXES * 4, np.int8)
+    road0 = S[b]['unit_road'][u]
+    best[h] = mp
+    queue[0] = h
+    qmp[0] = mp
+    qroad[0] = road0
+    head, tail = 0, 1
+    found = False
+    while head < tail and not found:
+        x = queue[head]
+        left = qmp[head]
+        streak = qroad[head]
+        head += 1
+        if left < best[x]:
+            continue
+        for d in range(1, 7):
+            g = HEX_STEP[x, d]
+            if g < 0 or occ[g] == enemy or zoc[g] & (1 << enemy):
+                continue
+            S[b]['unit_road'][u] = streak
+            c = step_cost(S, b, u, x, d)
+            if c < 0 or c > left:
+                continue
+            if safe_hex(occ, g, enemy):
+                found = True
+                break
+            if left - c > best[g] and tail < queue.shape[0]:
+                best[g] = left - c
+                queue[tail] = g
+                qmp[tail] = left - c
+                qroad[tail] = road_after(streak, x, d)
+                tail += 1
+    S[b]['unit_road'][u] = road0
+    return found
+
+
+@rules_jit
+def must_flee(S, b, u, occ, zoc):
+    """Disrupted unit u, not yet moved, must move to a safe hex it can reach (L590)."""
+    s = S[b]
+    if s['unit_side'][u] != SIDE_BACK or s['unit_flags'][u] & UF_MOVED:
+        return False
+    f = int(U_FORCE[u])
+    enemy = 1 - f
+    h = s['unit_hex'][u]
+    if safe_hex(occ, h, enemy):
+        return False
+    return can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, enemy, zoc[h] & (1 << enemy) != 0)
+
+
+@rules_jit
+def closest_reachable(S, b, u, h, mp, occ, zoc, first):
+    """The least distance to its scapegoat that berserk superhero u, at h with
+    ``mp`` half points left, can end its move at (L656): over the hexes it can
+    reach, a ZOC hex ending the move there (L460); ``first``: the move has not
+    begun, so a ZOC it stands in bars stepping straight into another (L460)."""
+    s = S[b]
+    target = s['unit_hex'][s['unit_scapegoat'][u]]
+    enemy = 1 - int(U_FORCE[u])
+    best_d = distance(h, target)
+    best = np.full(NUM_HEXES, -1, np.int16)
+    queue = np.empty(NUM_HEXES * 4, np.int32)
+    qmp = np.empty(NUM_HEXES * 4, np.int16)
+    qroad = np.empty(NUM_HEXES * 4, np.int8)
+    road0 = s['unit_road'][u]
+    start_zoc = first and zoc[h] & (1 << enemy) != 0
+    best[h] = mp
+    queue[0] = h
+    qmp[0] = mp
+    qroad[0] = road0
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        left = qmp[head]
+        streak = qroad[head]
+        head += 1
+        if left < best[x]:
+            continue
+        for d in range(1, 7):
+            g = HEX_STEP[x, d]
+            if g < 0 or occ[g] == enemy:
+                continue
+            in_zoc = zoc[g] & (1 << enemy) != 0
+            if in_zoc and x == h and start_zoc:
+                continue
+            s['unit_road'][u] = streak
+            c = step_cost(S, b, u, x, d)
+            if c < 0 or c > left:
+                continue
+            if HEX_TERRAIN[g] != TERRAIN_LAKE:
+                dg = distance(g, target)
+                if dg < best_d:
+                    best_d = dg
+            if not in_zoc and left - c > best[g] and tail < queue.shape[0]:
+                best[g] = left - c
+                queue[tail] = g
+                qmp[tail] = left - c
+                qroad[tail] = road_after(streak, x, d)
+                tail += 1
+    s['unit_road'][u] = road0
+    return best_d
+
+
+@rules_jit
+def must_close(S, b, u, occ, zoc):
+    """Berserk superhero u, not yet moved, can end its move nearer its
+    scapegoat than it stands: it must (L656)."""
+    s = S[b]
+    if s['unit_flags'][u] & UF_MOVED or not berserk(S, b, u):
+        return False
+    h = s['unit_hex'][u]
+    target = s['unit_hex'][s['unit_scapegoat'][u]]
+    return closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, True) < distance(h, target)
+
+
+@rules_jit
+def movable(S, b, u):
+    s = S[b]
+    return s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED and s['unit_mp'][u] > 0
+
+
+@rules_jit(inline=True)
+def mask_move(S, b, p, mask):
+    """Select a stack with a unit that can move, or one of two or more units
+    not yet arranged since it last changed; end the phase unless a disrupted
+    unit that could flee has not moved."""
+    s = S[b]
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    fleeing = False
+    count = np.zeros(NUM_HEXES, np.int8)
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == p:
+            count[s['unit_hex'][u]] += 1
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+            continue
+        h = s['unit_hex'][u]
+        if movable(S, b, u):
+            mask[A_HEX + h] = 1
+            if not fleeing and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
+                fleeing = True
+        elif count[h] >= 2 and not s['unit_flags'][u] & UF_ARRANGED:
+            mask[A_HEX + h] = 1
+    if not fleeing:
+        mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_move(S, b, p, a):
+    """Select the stack at hex a; ``CH_DONE`` ends the movement phase."""
+    s = S[b]
+    if a == A_CHOICE + CH_DONE:
+        s['stage'] = ST_COMBAT
+        s['step'] = 0
+        return False
+    h = a - A_HEX
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    s['sel_hex'] = h
+    s['group_start'] = h
+    s['group_moved'] = 0
+    s['group_arranged'] = 0
+    s['group_zoc_start'] = 1 if zoc[h] & (1 << (1 - p)) else 0
+    return pose(S, b, PH_MOVE_GROUP, p)
+
+
+@rules_jit
+def group_size(S, b):
+    s = S[b]
+    n = 0
+    flee = False
+    for u in range(NUM_UNITS):
+        if s['unit_flags'][u] & UF_GROUP:
+            n += 1
+            if s['unit_flags'][u] & (UF_FLEE | UF_CLOSE):
+                flee = True
+    return n, flee
+
+
+@rules_jit
+def stack_unarranged(S, b, h):
+    s = S[b]
+    n = 0
+    fresh = False
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            n += 1
+            if not s['unit_flags'][u] & UF_ARRANGED:
+                fresh = True
+    return n >= 2 and fresh
+
+
+@rules_jit
+def step_legal(S, b, p, h, d, occ, zoc):
+    """The group at h may step in direction d (see the module docstring)."""
+    s = S[b]
+    g = HEX_STEP[h, d]
+    enemy = 1 - p
+    if g < 0 or occ[g] == enemy:
+        return False
+    into_zoc = zoc[g] & (1 << enemy) != 0
+    if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
+        return False
+    if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
+        return False      # it would have to stop where no unit may end its move (L372)
+    for u in range(NUM_UNITS):
+        if not s['unit_flags'][u] & UF_GROUP:
+            continue
+        c = step_cost(S, b, u, h, d)
+        if c < 0 or c > s['unit_mp'][u]:
+            return False
+        if s['unit_flags'][u] & UF_CLOSE:
+            now = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+            if into_zoc:
+                after = distance(g, s['unit_hex'][s['unit_scapegoat'][u]])
+            else:
+                road = s['unit_road'][u]
+                s['unit_road'][u] = road_after(road, h, d)
+                after = closest_reachable(S, b, u, g, int(s['unit_mp'][u]) - c, occ, zoc, False)
+                s['unit_road'][u] = road
+            if after != now:
+                return False
+        if s['unit_flags'][u] & UF_FLEE:
+            if into_zoc:
+                return False
+            road = s['unit_road'][u]
+            s['unit_road'][u] = road_after(road, h, d)
+            ok = can_reach_safe(S, b, u, g, int(s['unit_mp'][u]) - c, occ, zoc, enemy, False)
+            s['unit_road'][u] = road
+            if not ok:
+                return False
+    return True
+
+
+@rules_jit(inline=True)
+def mask_move_group(S, b, p, mask):
+    s = S[b]
+    h = int(s['sel_hex'])
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    n, flee = group_size(S, b)
+    enemy = 1 - p
+    if s['group_moved'] == 0 and not flee:
+        for u in range(NUM_UNITS):
+            if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
+                continue
+            if not movable(S, b, u):
+                continue
+            if n > 0 and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
+                continue      # a unit that must flee, or close on its scapegoat, moves on its own
+            mask[A_UNIT + u] = 1
+        if n == 0 and stack_unarranged(S, b, h):
+            mask[A_CHOICE + CH_ARRANGE] = 1
+    if n > 0:
+        for d in range(1, 7):
+            if step_legal(S, b, p, h, d, occ, zoc):
+                mask[A_HEX + HEX_STEP[h, d]] = 1
+        stop = HEX_TERRAIN[h] != TERRAIN_LAKE
+        if stop and flee and not safe_hex(occ, h, enemy):
+            # a fleeing unit stops short of safety only where none is left in reach
+            for u in range(NUM_UNITS):
+                if s['unit_flags'][u] & UF_FLEE and \
+                        can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, enemy, False):
+                    stop = False
+        for u in range(NUM_UNITS):
+            if stop and s['unit_flags'][u] & UF_CLOSE:
+                target = s['unit_hex'][s['unit_scapegoat'][u]]
+                if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
+                        < distance(h, target):
+                    stop = False
+        if stop:
+            mask[A_CHOICE + CH_DONE] = 1
+    elif s['group_arranged']:
+        mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def stop_group(S, b, p):
+    """The group's move ends where it stands (L456)."""
+    s = S[b]
+    h = int(s['sel_hex'])
+    for u in range(NUM_UNITS):
+        if s['unit_flags'][u] & UF_GROUP:
+            s['unit_flags'][u] = (s['unit_flags'][u] & ~(UF_GROUP | UF_FLEE | UF_CLOSE)) | UF_MOVED
+    occupy(S, b, p, h)
+    s['sel_hex'] = -1
+    s['group_start'] = -1
+    s['group_moved'] = 0
+    s['group_arranged'] = 0
+
+
+@rules_jit(inline=True)
+def act_move_group(S, b, p, a):
+    s = S[b]
+    h = int(s['sel_hex'])
+    if a == A_CHOICE + CH_DONE:
+        stop_group(S, b, p)
+        return False
+    if a == A_CHOICE + CH_ARRANGE:
+        start_arrangement(S, b, h)
+        s['group_arranged'] = 1
+        return pose(S, b, PH_ARRANGE, p)
+    if a < A_UNIT:
+        # step every member into the neighbour; entering an enemy ZOC stops it (L460)
+        g = a - A_HEX
+        d = 1
+        while HEX_STEP[h, d] != g:
+            d += 1
+        occ = np.empty(NUM_HEXES, np.int8)
+        zoc = np.empty(NUM_HEXES, np.int8)
+        scan_board(S, b, occ, zoc)
+        order = np.empty(NUM_UNITS, np.int64)
+        n = stack_at(S, b, h, order)
+        for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
+            u = order[k]
+            if not s['unit_flags'][u] & UF_GROUP:
+                continue
+            c = step_cost(S, b, u, h, d)
+            s['unit_mp'][u] -= c
+            s['unit_road'][u] = road_after(s['unit_road'][u], h, d)
+            put_on_top(S, b, u, g)
+        s['sel_hex'] = g
+        s['group_moved'] = 1
+        occupy(S, b, p, g)
+        if zoc[g] & (1 << (1 - p)):
+            stop_group(S, b, p)
+            return False
+        return pose(S, b, PH_MOVE_GROUP, p)
+    u = a - A_UNIT
+    s['unit_flags'][u] |= UF_GROUP
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    if must_flee(S, b, u, occ, zoc):
+        s['unit_flags'][u] |= UF_FLEE
+    if must_close(S, b, u, occ, zoc):
+        s['unit_flags'][u] |= UF_CLOSE
+    return pose(S, b, PH_MOVE_GROUP, p)
+
+
+@rules_jit
+def road_after(streak, h, d):
+    """The secondary-road row after a step from h in direction d: one longer
+    along a secondary road, back to 0 after its free third hex or off it (L364)."""
+    road = SIDE_ROAD[h, d]
+    if road & ROAD_PRIMARY or not road & ROAD_SECONDARY:
+        return 0
+    return 0 if streak >= 2 else streak + 1
+
+
+# ------------------------------------------------------------------ arranging a stack
+@rules_jit
+def start_arrangement(S, b, h):
+    """Begin arranging the stack at h: its units are lifted one at a time to
+    the top (L450), each at most once, so any order can be made."""
+    s = S[b]
+    s['arr_hex'] = h
+    for u in range(NUM_UNITS):
+        s['unit_flags'][u] &= ~UF_LIFTED
+
+
+@rules_jit(inline=True)
+def mask_arrange(S, b, p, mask):
+    s = S[b]
+    h = int(s['arr_hex'])
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not s['unit_flags'][u] & UF_LIFTED:
+            mask[A_UNIT + u] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_arrange(S, b, p, a):
+    """Lift unit a to the top; ``CH_DONE`` ends the arrangement."""
+    s = S[b]
+    h = int(s['arr_hex'])
+    if a == A_CHOICE + CH_DONE:
+        for u in range(NUM_UNITS):
+            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+                s['unit_flags'][u] = (s['unit_flags'][u] & ~UF_LIFTED) | UF_ARRANGED
+        s['arr_hex'] = -1
+        return False
+    u = a - A_UNIT
+    s['unit_order'][u] = s['order_clock']
+    s['order_clock'] += 1
+    s['unit_flags'][u] |= UF_LIFTED
+    return pose(S, b, PH_ARRANGE, p)

@@ -1,0 +1,130 @@
+"""Setting up a scenario (L200-L249): the forces it deploys, where each
+force may deploy, fortress control at the start, and the deployment itself,
+one unit at a time by its owner's decision.
+
+Deployment order is the scenario's (``data/units.txt``, ``[scenario]``
+``deploy``): in 18.1 and 18.2 the Lunar player deploys first outside Old
+Sartar and the Sartar player second within it; in 18.3 the other way round.
+Each force places its units in unit order (``constants.UNIT_IDS``); a unit
+goes on any hex of its zone that is not a lake (no unit can end a turn in
+one, L372) and holds no enemy unit (one owner per hex, L448). The force that
+deploys first also plays first in every game-turn (Interpretations).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..board import NUM_HEXES, HEX_FORTRESS, HEX_TERRAIN
+from ..constants import (
+    LUNAR, NUM_UNITS, SC_18_1, SC_18_2, SARTAR, ST_DEPLOY, ST_TURN_START, UW_OUT, UW_POOL,
+)
+from ..data import DATA
+from ..constants import SCENARIOS, FORCES
+from .base import (
+    A_HEX, FORTRESS_START, HEX_OLD_SARTAR, PH_DEPLOY, TERRAIN_LAKE, U_DEPLOY, U_FORCE, hex_force, pose,
+    put_on_top,
+)
+
+SCENARIO_TURNS = np.array([DATA.scenarios[sid].turns for sid in SCENARIOS], np.int8)
+"""Game-turns of each scenario (L204, L219, L234)."""
+DEPLOY_FIRST = np.array([FORCES.index(DATA.scenarios[sid].deploy[0][0]) for sid in SCENARIOS], np.int8)
+"""The force that deploys first (L206, L221, L236)."""
+DEPLOY_IN_OLD_SARTAR = np.array([[1 if dict(DATA.scenarios[sid].deploy)[f] == "old_sartar" else 0
+                                  for f in FORCES] for sid in SCENARIOS], np.int8)
+"""DEPLOY_IN_OLD_SARTAR[scenario, force]: 1 within Old Sartar, 0 anywhere outside it."""
+SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+SCENARIO_HEROES = np.array(["heroes" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+
+
+@rules_jit
+def setup_scenario(S, b):
+    """Put every counter the scenario deploys in its force's pool, the rest out
+    of play; give each fortress its starting controller (L217, L232, L248)."""
+    s = S[b]
+    sc = int(s['scenario'])
+    for u in range(NUM_UNITS):
+        s['unit_hex'][u] = -1
+        s['unit_dead_hex'][u] = -1
+        s['unit_target'][u] = -1
+        s['unit_scapegoat'][u] = -1
+        s['unit_where'][u] = UW_POOL if U_DEPLOY[u, sc] else UW_OUT
+    for f in range(FORTRESS_START.shape[0]):
+        s['fortress_owner'][f] = FORTRESS_START[f, sc]
+    s['max_turns'] = SCENARIO_TURNS[sc]
+    s['with_missile'] = SCENARIO_MISSILE[sc]
+    s['with_heroes'] = SCENARIO_HEROES[sc]
+    s['first_force'] = DEPLOY_FIRST[sc]
+    s['deploying'] = DEPLOY_FIRST[sc]
+    s['sel_hex'] = -1
+    s['group_start'] = -1
+    s['arr_hex'] = -1
+    s['adv_unit'] = -1
+    for k in range(s['bat_att'].shape[0]):
+        s['bat_att'][k] = -1
+        s['bat_def'][k] = -1
+        s['bat_vacated'][k] = -1
+    s['stage'] = ST_DEPLOY
+
+
+@rules_jit
+def next_to_deploy(S, b, f):
+    """The next unit of force f to deploy, -1 once all are placed."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_POOL and U_FORCE[u] == f:
+            return u
+    return -1
+
+
+@rules_jit
+def deploy_round(S, b):
+    """Pose the next deployment decision; when both forces are down, hand over
+    to the first game-turn. Returns True if a decision is posed."""
+    s = S[b]
+    f = int(s['deploying'])
+    if next_to_deploy(S, b, f) >= 0:
+        return pose(S, b, PH_DEPLOY, f)
+    other = 1 - int(s['first_force'])
+    if f != other and next_to_deploy(S, b, other) >= 0:
+        s['deploying'] = other
+        return pose(S, b, PH_DEPLOY, other)
+    s['turn'] = 1
+    s['stage'] = ST_TURN_START
+    return False
+
+
+@rules_jit
+def deploy_zone(S, b, f, h):
+    """Hex h is where force f may deploy a unit in this scenario."""
+    s = S[b]
+    inside = DEPLOY_IN_OLD_SARTAR[int(s['scenario']), f]
+    if HEX_OLD_SARTAR[h] != inside or HEX_TERRAIN[h] == TERRAIN_LAKE:
+        return False
+    other = hex_force(S, b, h)
+    return other < 0 or other == f
+
+
+@rules_jit(inline=True)
+def mask_deploy(S, b, p, mask):
+    occupied = np.full(NUM_HEXES, -1, np.int8)
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_hex'][u] >= 0:
+            occupied[s['unit_hex'][u]] = U_FORCE[u]
+    inside = DEPLOY_IN_OLD_SARTAR[int(s['scenario']), p]
+    for h in range(NUM_HEXES):
+        if HEX_OLD_SARTAR[h] == inside and HEX_TERRAIN[h] != TERRAIN_LAKE and occupied[h] != 1 - p:
+            mask[A_HEX + h] = 1
+
+
+@rules_jit(inline=True)
+def act_deploy(S, b, p, a):
+    """Place the deploying force's next unit on hex a; it takes control of a
+    fortress there (Interpretations: control passes on entering)."""
+    s = S[b]
+    u = next_to_deploy(S, b, p)
+    h = a - A_HEX
+    put_on_top(S, b, u, h)
+    fo = HEX_FORTRESS[h]
+    if fo >= 0:
+        s['fortress_owner'][fo] = p
+    return False

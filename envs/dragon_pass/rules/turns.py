@@ -1,0 +1,226 @@
+"""The game-turn (L167-L199): each force's player-turn -- movement, combat,
+rally -- then the book-keeping phase; the end of the scenario and its
+victory conditions (L204-L248).
+
+18.1-18.3 use no diplomacy, random events (optional, a later part), random
+movement, alliances or exotic magic, so a player-turn is the movement phase
+(``movement.py``), the combat phase (``combat.py``) and the rally phase: the
+active player's disrupted units recover unless beside an enemy unit (L590),
+and every hero or superhero eliminated this player-turn rolls its heroic
+escape (L642).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..board import NUM_HEXES
+from ..constants import (
+    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
+    ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
+)
+from .base import (
+    A_HEX, BOLDHOME, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
+    PH_ESCAPE_HEX, U_BEST_FRIEND, U_FORCE, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
+    scan_board,
+)
+from .movement import start_arrangement, start_movement
+from .setup import SCENARIO_TURNS
+
+ARGRATH = UNIT_IDS.index("argrath")
+"""Prince Argrath, whose end decides 18.3 (L248)."""
+
+
+@rules_jit
+def start_player_turn(S, b):
+    """A player-turn begins: the first force's, then the other's (L175)."""
+    s = S[b]
+    s['player_turn'] += 1
+    first = int(s['first_force'])
+    s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
+    s['stage'] = ST_MOVEMENT
+    s['step'] = 0
+    start_movement(S, b)
+
+
+@rules_jit
+def rally_phase(S, b):
+    """The rally phase: recovery, then each heroic escape in unit order.
+    Returns True if a decision is posed (where an escaped hero rejoins, or
+    the arrangement of that stack, L450)."""
+    s = S[b]
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    if s['step'] == 0:
+        scan_board(S, b, occ, zoc)
+        f = int(s['active'])
+        for u in range(NUM_UNITS):
+            if s['unit_where'][u] != UW_MAP or U_FORCE[u] != f or s['unit_side'][u] != SIDE_BACK:
+                continue
+            if U_RANK[u] == RANK_SUPERHERO:
+                continue      # a superhero's back is its Berserker Rage, not a disruption
+            # "the rally phase of the owner's next player turn": not the one it was disrupted in
+            if s['unit_disrupted_at'][u] < s['player_turn'] and not adjacent_to_force(occ, s['unit_hex'][u], 1 - f):
+                s['unit_side'][u] = SIDE_FRONT
+        s['step'] = 1
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_ESCAPING:
+            continue
+        need = ESCAPE_SUPERHERO if U_RANK[u] == RANK_SUPERHERO else ESCAPE_HERO
+        if d6(S, b) < need:
+            s['unit_where'][u] = UW_DEAD
+            s['unit_dead_hex'][u] = -1
+            s['unit_scapegoat'][u] = -1
+            if u == ARGRATH and s['scenario'] == SC_18_3:
+                end_game(S, b, LUNAR)
+                return False
+            continue
+        n = nearest_stacks(S, b, u, occ)
+        if n == 0:
+            s['unit_where'][u] = UW_DEAD
+            s['unit_dead_hex'][u] = -1
+            continue
+        s['cursor'] = u
+        return pose(S, b, PH_ESCAPE_HEX, int(U_FORCE[u]))
+    s['step'] = 0
+    s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
+    return False
+
+
+@rules_jit
+def nearest_stacks(S, b, u, mask):
+    """occ-like array ``mask``[h] = 1 for the hexes of u's force's stacks
+    nearest to where u was eliminated (L642); returns how many."""
+    s = S[b]
+    for h in range(NUM_HEXES):
+        mask[h] = 0
+    f = U_FORCE[u]
+    dead = s['unit_dead_hex'][u]
+    best = 1 << 30
+    for v in range(NUM_UNITS):
+        if s['unit_where'][v] == UW_MAP and U_FORCE[v] == f:
+            dd = distance(dead, s['unit_hex'][v])
+            if dd < best:
+                best = dd
+    n = 0
+    for v in range(NUM_UNITS):
+        if s['unit_where'][v] == UW_MAP and U_FORCE[v] == f and distance(dead, s['unit_hex'][v]) == best:
+            h = s['unit_hex'][v]
+            if mask[h] == 0:
+                mask[h] = 1
+                n += 1
+    return n
+
+
+@rules_jit(inline=True)
+def mask_escape_hex(S, b, p, mask):
+    near = np.empty(NUM_HEXES, np.int8)
+    nearest_stacks(S, b, int(S[b]['cursor']), near)
+    for h in range(NUM_HEXES):
+        if near[h]:
+            mask[A_HEX + h] = 1
+
+
+@rules_jit(inline=True)
+def act_escape_hex(S, b, p, a):
+    """The escaped hero reappears on the stack at hex a, front side up; the
+    stack may be rearranged (L450, L642)."""
+    s = S[b]
+    u = int(s['cursor'])
+    h = a - A_HEX
+    put_on_top(S, b, u, h)
+    # a berserk superhero stays berserk (L656); a best friend back ends the rage (L658)
+    s['unit_side'][u] = SIDE_BACK if s['unit_scapegoat'][u] >= 0 else SIDE_FRONT
+    s['unit_dead_hex'][u] = -1
+    for v in range(NUM_UNITS):
+        if U_BEST_FRIEND[v] == u and s['unit_scapegoat'][v] >= 0:
+            end_rage(S, b, v)
+    start_arrangement(S, b, h)
+    return pose(S, b, PH_ARRANGE, p)
+
+
+@rules_jit
+def bookkeeping(S, b):
+    """The end of a game-turn: the next one, or the end of the scenario."""
+    s = S[b]
+    if s['turn'] >= s['max_turns']:
+        if s['max_turns'] < SCENARIO_TURNS[s['scenario']]:
+            end_game(S, b, -1)          # cut short by the truncation option: a draw
+            s['status'] = 2
+        else:
+            end_game(S, b, scenario_winner(S, b))
+        return
+    s['turn'] += 1
+    s['stage'] = ST_TURN_START
+
+
+@rules_jit
+def sartar_fortresses(S, b, f):
+    """How many of the seven Sartar fortresses force f controls (L217)."""
+    s = S[b]
+    n = 0
+    for k in range(FORTRESS_HEX.shape[0]):
+        if FORTRESS_SARTAR[k] and s['fortress_owner'][k] == f:
+            n += 1
+    return n
+
+
+@rules_jit
+def lunar_occupies_a_sartar_fortress(S, b):
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR:
+            for k in range(FORTRESS_HEX.shape[0]):
+                if FORTRESS_SARTAR[k] and FORTRESS_HEX[k] == s['unit_hex'][u]:
+                    return True
+    return False
+
+
+@rules_jit
+def scenario_winner(S, b):
+    """The winning force at the end of play, -1 for a draw (L217-L248):
+
+    * 18.1: the Lunars with at least 4 Sartar fortresses, Sartar with at least 5;
+    * 18.2: the Lunars with Boldhome or at least 5 Sartar fortresses, Sartar
+      with Boldhome and at least 3 others;
+    * 18.3: the Lunars if Argrath is dead (his escape failed) or Lunar units
+      occupy a Sartar fortress, else Sartar.
+    """
+    s = S[b]
+    sc = s['scenario']
+    lunar = sartar_fortresses(S, b, LUNAR)
+    sartar = sartar_fortresses(S, b, SARTAR)
+    if sc == SC_18_1:
+        if lunar >= 4:
+            return LUNAR
+        if sartar >= 5:
+            return SARTAR
+        return -1
+    if sc == SC_18_2:
+        if s['fortress_owner'][BOLDHOME] == LUNAR or lunar >= 5:
+            return LUNAR
+        if s['fortress_owner'][BOLDHOME] == SARTAR and sartar >= 4:
+            return SARTAR
+        return -1
+    if s['unit_where'][ARGRATH] == UW_DEAD or lunar_occupies_a_sartar_fortress(S, b):
+        return LUNAR
+    return SARTAR
+
+
+@rules_jit
+def end_game(S, b, winner):
+    """The game ends: ranks, rewards (+1 / -1, 0 for a draw) and the score
+    (Sartar fortresses controlled)."""
+    s = S[b]
+    s['status'] = 1
+    s['stage'] = ST_OVER
+    s['to_play'] = -1
+    for f in range(2):
+        s['score'][f] = sartar_fortresses(S, b, f)
+        if winner < 0:
+            s['rank'][f] = 1
+            s['rewards'][f] = 0.0
+        elif f == winner:
+            s['rank'][f] = 1
+            s['rewards'][f] = 1.0
+        else:
+            s['rank'][f] = 2
+            s['rewards'][f] = -1.0

@@ -1,0 +1,100 @@
+"""Is a Dragon Pass record a sound position? (``DragonPass.check_state``)
+
+Every field the compiled core indexes with is checked against its range
+first, so the compiled mask that ``check_state`` runs last cannot read
+outside an array; then the rules' invariants: a counter is in play exactly
+when the scenario deploys it, one owner per hex (L448), no unit on a lake
+at rest, the battle's stacks on the map.
+"""
+# jitcache: no compiled code
+import numpy as np
+
+from . import rules as R
+from .board import NUM_HEXES
+from .constants import (
+    NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, UW_POOL,
+)
+from .data import MAP
+from .state import MAX_LOADED
+
+
+def _in(value, lo, hi):
+    return lo <= int(value) <= hi
+
+
+def record_problem(state):
+    """"" if ``state`` (a 1-record array) is sound, else the first problem."""
+    rec = state[0]
+    if not _in(rec["scenario"], 0, len(SCENARIOS) - 1):
+        return f"scenario {int(rec['scenario'])} is not 0..{len(SCENARIOS) - 1}"
+    sc = int(rec["scenario"])
+    if int(rec["num_players"]) != 2:
+        return f"num_players {int(rec['num_players'])} is not 2"
+    for name, lo, hi in (("screening", 0, 1), ("auto_single", 0, 1), ("rain", 0, 1), ("phase", 0, R.LAST_PHASE),
+                         ("stage", 0, ST_OVER), ("active", 0, 1), ("first_force", 0, 1), ("deploying", 0, 1),
+                         ("group_moved", 0, 1), ("group_zoc_start", 0, 1), ("group_arranged", 0, 1),
+                         ("firing", 0, 1), ("missile_code", 0, len(R.MISSILE_DISRUPT) - 1),
+                         ("step", 0, R.CS_END), ("turn", 0, int(rec["max_turns"])),
+                         ("loaded_count", 0, MAX_LOADED), ("loaded_pos", 0, MAX_LOADED)):
+        if not _in(rec[name], lo, hi):
+            return f"{name} {int(rec[name])} is not {lo}..{hi}"
+    if not 1 <= int(rec["max_turns"]) <= int(R.SCENARIO_TURNS[sc]):
+        return f"max_turns {int(rec['max_turns'])} is not 1..the scenario's {int(R.SCENARIO_TURNS[sc])}"
+    for name in ("sel_hex", "group_start", "arr_hex"):
+        if not _in(rec[name], -1, NUM_HEXES - 1):
+            return f"{name} {int(rec[name])} is not a hex or -1"
+    for name in ("bat_att", "bat_def", "bat_vacated"):
+        for k, h in enumerate(rec[name]):
+            if not _in(h, -1, NUM_HEXES - 1):
+                return f"{name}[{k}] {int(h)} is not a hex or -1"
+    if not _in(rec["adv_unit"], -1, NUM_UNITS - 1):
+        return f"adv_unit {int(rec['adv_unit'])} is not a unit or -1"
+    if not _in(rec["cursor"], -1, 2 * len(rec["bat_att"]) + NUM_UNITS):
+        return f"cursor {int(rec['cursor'])} is out of range"
+    for k, f in enumerate(rec["fortress_owner"]):
+        if not _in(f, 0, 1):
+            return f"fortress_owner[{k}] {int(f)} is not a force"
+    owner = {}
+    for u in range(NUM_UNITS):
+        where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])
+        if not _in(where, UW_OUT, UW_ESCAPING):
+            return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
+        if (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
+            return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
+                   f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
+        if not _in(rec["unit_side"][u], 0, 1):
+            return f"unit {UNIT_IDS[u]}: unit_side {int(rec['unit_side'][u])} is not 0 or 1"
+        if where == UW_MAP:
+            if not _in(h, 0, NUM_HEXES - 1):
+                return f"unit {UNIT_IDS[u]} is on the map at hex index {h}"
+            f = int(R.U_FORCE[u])
+            if owner.setdefault(h, f) != f:
+                return f"hex {MAP.hex_id(h)} holds units of both forces"
+        elif h != -1:
+            return f"unit {UNIT_IDS[u]} is off the map but has unit_hex {h}"
+        if where == UW_ESCAPING and not _in(rec["unit_dead_hex"][u], 0, NUM_HEXES - 1):
+            return f"unit {UNIT_IDS[u]} is to roll a heroic escape without the hex it fell in"
+        if where == UW_ESCAPING and int(R.U_RANK[u]) == 0:
+            return f"unit {UNIT_IDS[u]} is not a hero but waits for a heroic escape"
+        if where in (UW_POOL,) and int(rec["stage"]) != 0:
+            return f"unit {UNIT_IDS[u]} is still to deploy after deployment"
+        if not _in(rec["unit_target"][u], -1, NUM_HEXES - 1):
+            return f"unit {UNIT_IDS[u]}: unit_target {int(rec['unit_target'][u])} is not a hex or -1"
+        g = int(rec["unit_scapegoat"][u])
+        if g != -1 and (not 0 <= g < NUM_UNITS or int(R.U_RANK[u]) != 2 or int(R.U_FORCE[g]) == int(R.U_FORCE[u])):
+            return f"unit {UNIT_IDS[u]}: unit_scapegoat {g} is not an enemy unit of a superhero"
+        if not _in(rec["unit_mp"][u], 0, 2 * 24):
+            return f"unit {UNIT_IDS[u]}: unit_mp {int(rec['unit_mp'][u])} is out of range"
+        if not _in(rec["unit_road"][u], 0, 2):
+            return f"unit {UNIT_IDS[u]}: unit_road {int(rec['unit_road'][u])} is not 0..2"
+        if where == UW_DEAD and int(rec["unit_dead_hex"][u]) != -1:
+            return f"unit {UNIT_IDS[u]} is dead but keeps a heroic-escape hex"
+    if len(set(int(o) for o in rec["unit_order"][rec["unit_where"] == UW_MAP])) != int((rec["unit_where"] == UW_MAP).sum()):
+        return "two units on the map share a stack position"
+    for name in ("bat_att", "bat_def"):
+        for h in rec[name]:
+            if h >= 0 and int(rec["stage"]) != 3:
+                return f"{name} names hex {int(h)} outside the combat phase"
+    if int(rec["status"]) == 0 and np.any(rec["rank"]):
+        return "a running game has ranks"
+    return ""

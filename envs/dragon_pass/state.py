@@ -1,0 +1,93 @@
+"""The Dragon Pass state record: one numpy structured record per game.
+
+Units are counters (``constants.UNIT_IDS``); where each is, which side is up
+and its stack position are per-unit fields. A hex's stack is the units with
+that ``unit_hex``, bottom to top by ``unit_order`` (a unit put on a stack gets
+the next ``order_clock`` value, so it lands on top). The map itself is
+static (``board.py``); only fortress control is per game.
+
+Fields are ordered by item size so the dtype has no padding (asserted below):
+``tobytes()`` is then a faithful serialisation and hash of a position.
+"""
+import numpy as np
+
+from .board import FORTRESS_NAMES
+from .constants import NUM_FORCES, NUM_UNITS
+
+NUM_FORTRESSES = len(FORTRESS_NAMES)
+MAX_BATTLE_STACKS = 6
+"""A battle's attacking stacks are all adjacent to each of its defending
+stacks (L582), so either side has at most the six neighbours of a hex."""
+MAX_LOADED = 16
+
+STATE_FIELDS = [
+    # --- 8-byte fields
+    ("seed", np.uint64),            # counter-based RNG stream of this game
+    ("rng_counter", np.uint64),     # draws taken so far
+    # --- 4-byte fields
+    ("rewards", np.float32, (NUM_FORCES,)),   # final reward per seat
+    ("score", np.float32, (NUM_FORCES,)),     # fortresses controlled at the end, per seat
+    ("decisions", np.int32),        # decisions taken (automatic ones included)
+    ("order_clock", np.int32),      # the next stack position handed out
+    ("unit_order", np.int32, (NUM_UNITS,)),   # stack position: higher is nearer the top
+    # --- 2-byte fields
+    ("unit_hex", np.int16, (NUM_UNITS,)),     # hex of a unit on the map; -1
+    ("unit_dead_hex", np.int16, (NUM_UNITS,)),  # where a hero was eliminated (L642); -1
+    ("unit_disrupted_at", np.int16, (NUM_UNITS,)),  # player-turn number it was disrupted in (L590)
+    ("unit_target", np.int16, (NUM_UNITS,)),  # missile fire: the hex of the stack it fires on; -1
+    ("unit_scapegoat", np.int16, (NUM_UNITS,)),  # a berserk superhero's scapegoat (L654-L656); -1
+    ("sel_hex", np.int16),          # movement: hex of the selected stack / moving group; -1
+    ("group_start", np.int16),      # movement: hex the group started from; -1
+    ("arr_hex", np.int16),          # the stack being arranged; -1
+    ("bat_att", np.int16, (MAX_BATTLE_STACKS,)),  # the battle's attacking stacks' hexes; -1
+    ("bat_def", np.int16, (MAX_BATTLE_STACKS,)),  # its defending stacks' hexes; -1
+    ("bat_vacated", np.int16, (MAX_BATTLE_STACKS,)),  # defending hexes emptied by the melee (L600); -1
+    ("att_total", np.int16),        # the attack's CF total, fractions dropped (L582)
+    ("def_total", np.int16),        # the counter-attack's (L584)
+    ("loss_left", np.int16),        # melee: CF loss still to take; missile: disruptions to take
+    ("elim_left", np.int16),        # missile: eliminations still to take
+    ("cursor", np.int16),           # a step's position in a list (stack k of the battle, unit u, ...)
+    ("player_turn", np.int16),      # player-turns begun (1-based)
+    ("adv_unit", np.int16),         # advance after combat: the unit advancing; -1
+    ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
+    # --- 1-byte fields: configuration and the sequence of play
+    ("num_players", np.int8),       # seats: 2 (the common field)
+    ("scenario", np.int8),          # config: constants.SCENARIOS index
+    ("screening", np.int8),         # config: 1 = the screening option (L452)
+    ("auto_single", np.int8),       # config: apply a lone legal action without asking
+    ("with_missile", np.int8),      # the scenario uses missile fire (18.2, 18.3; L219, L234)
+    ("with_heroes", np.int8),       # the scenario has heroes and superheroes (18.3, L234)
+    ("max_turns", np.int8),         # the scenario's game-turns (L204, L219, L234)
+    ("rain", np.int8),              # 1 while it rains (L466; set only by random events, a later part)
+    ("to_play", np.int8),           # seat that decides now; -1 when the game is over
+    ("status", np.int8),            # 0 running, 1 terminated, 2 truncated
+    ("rank", np.int8, (NUM_FORCES,)),  # outcome per seat once over (1 = best)
+    ("stage", np.int8),             # macro position in the sequence of play (ST_*)
+    ("phase", np.int8),             # the decision now pending (PH_*)
+    ("step", np.int8),              # position inside the stage's steps (rules' CS_* / MS_* codes)
+    ("turn", np.int8),              # game-turn (1-based once play begins)
+    ("active", np.int8),            # the force whose player-turn it is (L106)
+    ("first_force", np.int8),       # the force that plays first in each game-turn
+    ("deploying", np.int8),         # the force now deploying
+    ("group_moved", np.int8),       # movement: the group has taken a step
+    ("group_zoc_start", np.int8),   # movement: the group began in an enemy ZOC (L460)
+    ("group_arranged", np.int8),    # movement: the selected stack was just arranged
+    ("bat_slow", np.int8, (MAX_BATTLE_STACKS,)),  # a slow unit retreated from defending stack k (L578)
+    ("firing", np.int8),            # missile: 1 while the defender's fire is resolved, 0 the attacker's
+    ("missile_code", np.int8),      # missile: the table result being taken (tables.missile_codes index)
+    ("fortress_owner", np.int8, (NUM_FORTRESSES,)),  # force controlling each fortress (L217)
+    ("unit_where", np.int8, (NUM_UNITS,)),    # UW_* (constants)
+    ("unit_side", np.int8, (NUM_UNITS,)),     # SIDE_FRONT / SIDE_BACK (disrupted, or berserk)
+    ("unit_mp", np.int8, (NUM_UNITS,)),       # half movement points left in this movement phase
+    ("unit_road", np.int8, (NUM_UNITS,)),     # secondary-road hexes in a row (every third is free, L364)
+    # --- scenario tests: loaded chance (core/rng.py::roll)
+    ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
+    ("loaded_count", np.int8),      # how many of ``loaded`` are set
+    ("loaded_pos", np.int8),        # how many of them were used
+    ("pad", np.int8, (2,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
+]
+
+STATE_DTYPE = np.dtype(STATE_FIELDS)
+_packed = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
+assert STATE_DTYPE.itemsize == _packed, "state dtype has padding"
+assert STATE_DTYPE.itemsize % 8 == 0, "records must keep their 8-byte fields aligned"

@@ -1,0 +1,75 @@
+"""Reading a Dragon Pass record in Python: units, stacks, hexes and their
+names, for ``action_to_string``, ``render_ansi``, tests and bots.
+
+A ``state`` is one record or a 1-record array.
+"""
+# jitcache: no compiled code
+from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401
+from . import rules as R
+from .board import FORTRESS_NAMES, HEX_STEP
+from .constants import FORCES, SIDE_BACK, UNIT_IDS, UNIT_KIND_OF, UW_MAP
+from .data import DATA, MAP
+
+_KINDS = list(DATA.units.values())
+
+
+def hex_name(h):
+    """The rulebook's number of hex index h ("3124")."""
+    return MAP.hex_id(int(h))
+
+
+def hex_index(name):
+    return MAP.hex_index(name)
+
+
+def short_notation(side):
+    """CF-MgF-MF as the scenarios write it, with a blank RF left off (L214)."""
+    text = side.notation
+    return text[:-2] if text.endswith("-X") else text
+
+
+def unit_name(u, state=None):
+    """"Free Warriors 4-5-5 (2)": the counter's name, the factors of the side
+    up (the front if no state is given) and its copy among like counters."""
+    kind = _KINDS[UNIT_KIND_OF[u]]
+    side = kind.back if state is not None and int(record(state)["unit_side"][u]) == SIDE_BACK else kind.front
+    copy = UNIT_IDS[u].partition("#")[2]
+    return f"{kind.name} {short_notation(side)}" + (f" ({copy})" if copy else "")
+
+
+def force_of(u):
+    return FORCES[int(R.U_FORCE[u])]
+
+
+def stack(state, h):
+    """Units at hex h, top first."""
+    rec = record(state)
+    units = [u for u in range(len(UNIT_IDS)) if int(rec["unit_where"][u]) == UW_MAP and int(rec["unit_hex"][u]) == h]
+    return sorted(units, key=lambda u: -int(rec["unit_order"][u]))
+
+
+def stacks(state):
+    """{hex: [units top first]} of every stack on the map."""
+    rec = record(state)
+    out = {}
+    for u in range(len(UNIT_IDS)):
+        if int(rec["unit_where"][u]) == UW_MAP:
+            out.setdefault(int(rec["unit_hex"][u]), []).append(u)
+    return {h: sorted(us, key=lambda u: -int(rec["unit_order"][u])) for h, us in out.items()}
+
+
+def group(state):
+    """Units of the group now moving."""
+    rec = record(state)
+    from .constants import UF_GROUP
+    return [u for u in range(len(UNIT_IDS)) if int(rec["unit_flags"][u]) & UF_GROUP]
+
+
+def neighbours(h):
+    return [int(g) for g in HEX_STEP[h, 1:] if g >= 0]
+
+
+def fortress_control(state):
+    """{fortress name: controlling force}."""
+    rec = record(state)
+    return {name: FORCES[int(rec["fortress_owner"][k])] for k, name in enumerate(FORTRESS_NAMES)}

@@ -1,0 +1,646 @@
+"""The combat phase (L492-L601) with the heroes' combat rules (L606-L659) and
+the Q&A rulings on them (L1014, L1022, L1042).
+
+Positions are built by hand at the start of the active player's combat
+phase (``scenario.py``); every decision is posed (``auto_single`` off); the
+dice are loaded in the order the rules roll them.
+"""
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.data import MAP
+from tests.dragon_pass.scenario import LUNAR, SARTAR, Position, hexi, unit
+
+LANCERS = [f"cc_lancers#{i}" for i in range(1, 5)]          # 4-2-7
+MILITIA = [f"cm_town_militia#{i}" for i in range(1, 7)]     # Sartar 3-3-4
+FREE = [f"fa_free_warriors#{i}" for i in range(1, 4)]       # Sartar 4-5-5
+WARRIORS = [f"nf_tarsh_warriors#{i}" for i in range(1, 5)]  # 4-3-4
+ARCHERS = ["cc_horse_archers#1", "cc_horse_archers#2", "cc_light_horse_archers#1", "cc_light_horse_archers#2"]
+
+
+def declare(p, defenders, attackers):
+    """Announce one battle: the first defending stack, the attacking stacks, the other defending stacks."""
+    p.act(f"attack the stack at {defenders[0]}")
+    for a in attackers:
+        p.act(f"attack with the stack at {a}")
+    for d in defenders[1:]:
+        p.act(f"also attack the stack at {d}")
+    p.act(f"attack {', '.join(defenders)} with the stacks at {', '.join(attackers)}")
+
+
+def arranged(p, *hexes):
+    for h in hexes:
+        p.act(f"the stack at {h} is arranged")
+
+
+def test_rule_dp_melee_only_the_top_three_major_units_fight():
+    p = Position()
+    for u in LANCERS:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    p.dice(4)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    assert p.phase == R.PH_CASUALTY             # no retreat: a lone slow unit leaves no cover
+    assert int(p.s["att_total"]) == 12          # 3 x 4; the fourth lancer is in reserve (L571)
+    assert int(p.s["loss_left"]) == 2 * 6       # Attack Table: 12, roll 4 -> 6 (L1058)
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    assert p.where(MILITIA[0]) == "dead"
+    assert p.phase == R.PH_ADVANCE              # no defender left to counter-attack
+
+
+def test_rule_dp_melee_a_leader_adds_its_leadership_factor_to_each_unit_that_fights():
+    p = Position("18.3")
+    p.put(FREE[0], "0604")
+    p.put(FREE[1], "0604")
+    p.put("argrath", "0604")                    # (4!!): +2 to each (L385, L582)
+    p.put(WARRIORS[0], "0504")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0504"], ["0604"])
+    arranged(p, "0604")
+    assert int(p.s["att_total"]) == 4 + 2 * (4 + 2)          # 16
+
+
+def test_rule_dp_melee_a_superhero_and_its_best_friend_combine_their_leadership():
+    p = Position("18.3")
+    p.put(FREE[0], "0604")
+    p.put("gunda", "0604")
+    p.put("harrek", "0604")
+    p.put(WARRIORS[0], "0504")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0504"], ["0604"])
+    arranged(p, "0604")
+    assert int(p.s["att_total"]) == 20 + 4 + (4 + 3)       # LF 2 + 1 = 3 (L652)
+
+
+def test_rule_dp_melee_attacking_from_a_river_halves_the_cf_but_not_a_heroes():
+    p = Position("18.3")
+    p.put(FREE[0], "0107")                      # a river hex, not a ford
+    p.put(FREE[1], "0107")
+    p.put("gunda", "0107")                       # (4!) LF 1
+    p.put(WARRIORS[0], "0106")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0106"], ["0107"])
+    arranged(p, "0107")
+    assert int(p.s["att_total"]) == 4 + 2 * (2 + 1)        # halved first, LF after (L582, L640)
+
+
+def test_rule_dp_melee_attacking_up_a_ridge_halves_the_cf():
+    p = Position()
+    p.put(LANCERS[0], "0414")
+    p.put(LANCERS[1], "0414")
+    p.put(LANCERS[2], "0414")
+    p.put(MILITIA[0], "0314")                   # up the ridge from 0414
+    p.combat(LUNAR)
+    p.dice(1, 1)
+    declare(p, ["0314"], ["0414"])
+    arranged(p, "0414")
+    assert int(p.s["att_total"]) == 6           # 12 halved (L374, L582)
+
+
+def test_rule_dp_melee_fractions_are_kept_until_the_total():
+    p = Position()
+    p.put("nf_furthest_phalanx#1", "0107")      # 5 on a river: 2.5
+    p.put("nf_furthest_phalanx#2", "0107")      # 2.5: 5 together, not 4 (L110)
+    p.put(MILITIA[0], "0106")
+    p.combat(LUNAR)
+    p.dice(1, 1)
+    declare(p, ["0106"], ["0107"])
+    arranged(p, "0107")
+    assert int(p.s["att_total"]) == 5
+
+
+def test_rule_dp_melee_casualties_absorb_their_cf_times_the_terrain():
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0215")
+    p.put(MILITIA[0], "0214")                   # a hill: CF x1.5 = 4.5 for casualties (L338)
+    p.combat(LUNAR)
+    p.dice(4)                                    # 12 at 4: loss 6 >= 4.5
+    declare(p, ["0214"], ["0215"])
+    arranged(p, "0215")
+    assert p.phase == R.PH_CASUALTY             # 4.5 <= 6
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0214")
+
+
+def test_rule_dp_melee_a_loss_too_small_for_the_top_unit_takes_nothing():
+    p = Position()
+    for u in LANCERS[:2]:
+        p.put(u, "0215")
+    p.put(MILITIA[0], "0214")
+    p.combat(LUNAR)
+    p.dice(3, 1)                                 # 8 at 3 -> 2 < 4.5; the counter-attack 6 at 1 -> 1
+    declare(p, ["0214"], ["0215"])
+    arranged(p, "0215")
+    assert p.where(MILITIA[0]) == "0214"        # no casualty (L582, L586)
+    assert p.phase == R.PH_ARRANGE              # the attacker's reorganising after the battle (L596)
+
+
+def test_rule_dp_melee_the_bottom_three_units_are_inside_the_fortress():
+    p = Position()
+    for u in MILITIA[:4]:
+        p.put(u, "3122")                         # Jonstown: bottom three x2, the fourth outside (L348)
+    for u in LANCERS[:3]:
+        p.put(u, "3123")
+    p.combat(LUNAR)
+    p.dice(4, 1)                                 # loss 6: the top militia (3, outside) goes, then 6 inside
+    declare(p, ["3122"], ["3123"])
+    arranged(p, "3123", "3122")
+    p.act("no more retreats")
+    p.act(f"eliminate {p.name(MILITIA[3])} at 3122")      # value 3 outside
+    assert int(p.s["loss_left"]) == 2 * 3
+    assert p.phase == R.PH_ARRANGE                          # the next, inside, is worth 6 > 3: no more
+    assert p.stack("3122") == MILITIA[:3][::-1]
+
+
+def test_rule_dp_superhero_denies_the_defenders_terrain_bonus():
+    p = Position("18.3")
+    for u in ["cc_lancers#1", "cc_lancers#2", "cc_lancers#3"]:
+        p.put(u, "3122")                         # in Jonstown
+    p.put(FREE[0], "3123")
+    p.put("harrek", "3123")
+    p.combat(SARTAR)
+    p.dice(1, 1)                                  # 24 at 1: loss 4 -> a 4 lancer without its x2 (L648)
+    declare(p, ["3122"], ["3123"])
+    arranged(p, "3123", "3122")
+    if p.phase == R.PH_RETREAT:
+        p.act("no more retreats")
+    assert int(p.s["att_total"]) == 20 + 4 + 2
+    assert f"eliminate {p.name('cc_lancers#3')} at 3122" in p.legal()
+
+
+def test_rule_dp_melee_counter_attack_doubles_and_charged_attackers_have_no_terrain():
+    p = Position()
+    for u in LANCERS:
+        p.put(u, "0214")                         # on a hill; the bottom one in reserve
+    p.put(MILITIA[0], "0215")
+    p.put(MILITIA[1], "0215")
+    p.combat(LUNAR)
+    p.dice(1, 6)                                 # attack 12 at 1 -> 2: nothing; counter 12 at 6 -> 12
+    declare(p, ["0215"], ["0214"])
+    arranged(p, "0214", "0215")
+    if p.phase == R.PH_RETREAT:
+        p.act("no more retreats")
+    assert p.phase == R.PH_ARRANGE              # the defender may rearrange before striking back
+    p.act("the stack at 0215 is arranged")
+    assert int(p.s["def_total"]) == 2 * 3 + 2 * 3          # defensive doubling (L584)
+    assert int(p.s["loss_left"]) == 2 * 12
+    names = p.legal()
+    top = p.stack("0214")[0]
+    assert names == [f"eliminate {p.name(top)} at 0214"]
+    for _ in range(3):                                     # three charged lancers at 4 each (L571)
+        p.act(p.legal()[0])
+    assert p.stack("0214") == [LANCERS[0]]
+    assert p.phase != R.PH_CASUALTY                        # the reserve keeps the hill: 6 > 0 left
+
+
+def test_rule_dp_retreat_leaves_a_covering_force_of_a_sixth():
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")                         # 12 fighting: cover needs CF 2
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_RETREAT
+    p.act(f"retreat {p.name(MILITIA[1])}")
+    p.act(f"{p.name(MILITIA[1])} retreats from 0604 to 0705")
+    assert p.where(MILITIA[1]) == "0705"
+    assert f"retreat {p.name(MILITIA[0])}" not in p.legal()     # someone must stay (L578)
+
+
+def test_rule_dp_retreat_is_not_next_to_another_players_units():
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    p.act(f"retreat {p.name(MILITIA[1])}")
+    legal = p.legal()
+    assert not any(x.endswith("to 0603") or x.endswith("to 0505") for x in legal)   # beside 0504 (L577)
+    assert any(x.endswith("to 0705") for x in legal)
+
+
+def test_rule_dp_retreat_fast_defenders_need_no_cover():
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")                         # MF 4
+    p.put("fa_free_cavalry#1", "0604")          # 5-3-7: faster than every attacker (L578)
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"retreat {p.name('fa_free_cavalry#1')}")
+    p.act(f"{p.name('fa_free_cavalry#1')} retreats from 0604 to 0705")
+    assert p.stack("0604") == []
+    assert p.phase == R.PH_ADVANCE              # nothing left to attack; 0604 is vacated
+
+
+def test_rule_dp_heroes_cannot_retreat_but_those_with_them_may():
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")
+    p.put(FREE[0], "0604")
+    p.put(FREE[1], "0604")
+    p.put("argrath", "0604")
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    legal = p.legal()
+    assert f"retreat {p.name('argrath')}" not in legal and f"retreat {p.name(FREE[0])}" in legal   # L644
+
+
+def test_rule_dp_no_unit_stacked_with_a_superhero_retreats():
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")
+    p.put(FREE[0], "0604")
+    p.put(FREE[1], "0604")
+    p.put("harrek", "0604")
+    p.combat(LUNAR)
+    p.dice(1, 1)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_ARRANGE and p.to_play == SARTAR   # no retreat step: the counter-attack's arranging (L644)
+
+
+def test_rule_dp_advance_into_the_vacated_hex_and_an_extended_advance():
+    p = Position()
+    p.put(LANCERS[0], "0504")
+    p.put(LANCERS[1], "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    p.dice(6)                                    # 8 at 6 -> 8: the militia dies
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    p.act(f"advance {p.name(LANCERS[1])}")
+    p.act(f"{p.name(LANCERS[1])} advances into 0604")
+    assert p.phase == R.PH_ADVANCE_EXT          # MF 7, 0604 beside no enemy (L600)
+    p.act(f"{p.name(LANCERS[1])} advances on to 0705")
+    assert p.where(LANCERS[1]) == "0705"
+
+
+def test_qa_dp_an_advance_may_go_from_one_zoc_into_another():
+    """Q&A L1022: an advance is not regular movement."""
+    p = Position()
+    p.put(LANCERS[0], "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0705")                    # beside 0604
+    p.combat(LUNAR)
+    p.dice(6)
+    declare(p, ["0604"], ["0504"])
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    p.act(f"advance {p.name(LANCERS[0])}")
+    p.act(f"{p.name(LANCERS[0])} advances into 0604")
+    assert p.where(LANCERS[0]) == "0604"
+    assert p.phase != R.PH_ADVANCE_EXT          # beside an enemy stack: the advance stops
+
+
+def test_rule_dp_declaration_every_adjacent_stack_must_fight():
+    p = Position()
+    p.put(LANCERS[0], "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    assert "fight no more battles" not in p.legal()        # L512
+    assert p.legal() == ["attack the stack at 0604"]
+
+
+def test_rule_dp_declaration_a_fortification_with_three_majors_need_not_attack():
+    p = Position()
+    for u in MILITIA[:3]:
+        p.put(u, "3122")                         # Jonstown, a fortress
+    p.put(LANCERS[0], "3123")
+    p.combat(SARTAR)
+    assert "fight no more battles" in p.legal()             # L357, L514
+    p.put(MILITIA[3], "3122")                    # a fourth major is outside: the stack must attack
+    assert "fight no more battles" not in p.legal()
+
+
+def test_rule_dp_declaration_every_attacker_is_beside_every_defender_and_one_battle_a_stack():
+    p = Position()
+    p.put(LANCERS[0], "0504")
+    p.put(LANCERS[1], "0705")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0703")
+    p.combat(LUNAR)
+    p.act("attack the stack at 0604")
+    legal = p.legal()
+    assert "attack with the stack at 0504" in legal and "attack with the stack at 0705" in legal
+    p.act("attack with the stack at 0504")
+    assert "also attack the stack at 0703" not in p.legal()     # not beside 0504 (L582)
+
+
+def test_rule_dp_missile_defender_fires_first_then_the_attacker():
+    p = Position("18.2")
+    p.put("cm_duck_militia#1", "0604")           # 2*: one Missile Factor
+    p.put(ARCHERS[0], "0504")
+    p.put(ARCHERS[1], "0504")
+    p.combat(LUNAR)
+    p.dice(6, 6)                                  # the ducks at 1 MF: 6 -> 1DD; the archers at 2: 6-1 -> 1DD
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == LUNAR     # the attacker takes the first hit (L562)
+
+
+def test_rule_dp_missile_modifiers_fortress_and_small_targets():
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "3123")                          # 4 Missile Factors
+    p.put(MILITIA[0], "3122")                    # Jonstown: -4 (L1113)
+    p.put(MILITIA[1], "3122")
+    p.combat(LUNAR)
+    p.dice(6, 1)                                  # 6 - 4 = 2: no result on 3-4
+    declare(p, ["3122"], ["3123"])
+    assert p.phase == R.PH_ARRANGE               # no missile casualty: straight to the melee
+
+
+def test_rule_dp_missile_2dd_is_two_disruptions_or_one_elimination():
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    p.dice(6)                                     # 4 MF at 6 -> 2DD (L1128)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_MISSILE_CHOICE and p.to_play == SARTAR
+    p.act("take two disruptions")
+    p.act(f"disrupt {p.name(MILITIA[0])}")
+    p.act(f"disrupt {p.name(MILITIA[1])}")
+    assert p.disrupted(MILITIA[0]) and p.disrupted(MILITIA[1])
+
+
+def test_rule_dp_missile_too_few_majors_are_all_eliminated():
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    p.dice(6, 1)                                  # 2DD on one major: two disruptions cannot be taken
+    declare(p, ["0604"], ["0504"])
+    assert p.legal() == [f"eliminate {p.name(MILITIA[0])}"]     # so it is eliminated (L567)
+    p.act(f"eliminate {p.name(MILITIA[0])}")
+    assert p.where(MILITIA[0]) == "dead"
+
+
+def test_rule_dp_missile_a_disrupted_unit_disrupted_again_is_eliminated():
+    p = Position("18.2")
+    p.put(ARCHERS[0], "0504")
+    p.put(ARCHERS[1], "0504")
+    p.put(MILITIA[0], "0604", disrupted=True)
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    p.dice(6, 1)                                  # 2 MF at 6: 1DD
+    declare(p, ["0604"], ["0504"])
+    p.act(f"disrupt {p.name(MILITIA[0])}")
+    assert p.where(MILITIA[0]) == "dead"         # L590
+
+
+def test_qa_dp_a_missile_unit_may_fire_then_retreat_before_melee():
+    """Q&A L1042."""
+    p = Position("18.2")
+    p.put("cm_duck_militia#1", "0604")
+    p.put(MILITIA[0], "0604")
+    p.put("cc_heavy_lancers#1", "0504")
+    p.combat(LUNAR)
+    p.dice(1)                                     # the ducks fire (no result)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0604")
+    assert f"retreat {p.name('cm_duck_militia#1')}" in p.legal()
+
+
+def test_rule_dp_heroic_escape_on_four_to_six_rejoins_the_nearest_stack():
+    p = Position("18.3")
+    p.put("argrath", "0604")
+    p.put(FREE[0], "0806")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.combat(LUNAR)
+    p.dice(6, 4)                                  # the attack kills Argrath; his escape roll is 4 (L642)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('argrath')} at 0604")
+    assert p.where("argrath") == "escaping"
+    while p.phase != R.PH_ESCAPE_HEX:
+        p.act(p.legal()[-1])
+    p.act(f"{p.name('argrath')} rejoins the stack at 0806")
+    assert p.where("argrath") == "0806"
+    assert p.phase == R.PH_ARRANGE and int(p.s["arr_hex"]) == hexi("0806")   # the stack may be rearranged (L450)
+
+
+def test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win():
+    p = Position("18.3")
+    p.put("argrath", "0604")
+    p.put(FREE[0], "0806")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.combat(LUNAR)
+    p.dice(6, 3)                                  # the escape roll fails (L246, L642)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('argrath')} at 0604")
+    while int(p.s["status"]) == 0:
+        p.act(p.legal()[-1])
+    assert list(p.s["rank"]) == [1, 2]
+
+
+def test_rule_dp_rally_disrupted_units_recover_in_their_next_player_turn_away_from_the_enemy():
+    p = Position()
+    p.put(LANCERS[0], "3122", disrupted=True)    # in Jonstown, beside the militia: stays disrupted
+    p.put(LANCERS[1], "1010", disrupted=True)    # away from the enemy: recovers
+    p.put(LANCERS[2], "1012", disrupted=True)    # disrupted in this very player-turn: not yet
+    p.put(MILITIA[0], "3123")
+    p.combat(LUNAR, player_turn=3)
+    p.s["unit_disrupted_at"][[unit(u) for u in LANCERS[:2]]] = 2
+    p.s["unit_disrupted_at"][unit(LANCERS[2])] = 3
+    p.act("fight no more battles")               # Jonstown's three majors need not attack (L514)
+    assert p.phase == R.PH_MOVE and p.to_play == SARTAR    # the rally phase is over (L590)
+    assert p.disrupted(LANCERS[0]) and not p.disrupted(LANCERS[1]) and p.disrupted(LANCERS[2])
+
+
+# ---------------------------------------------------------------- the berserker rage (L654-L658)
+def berserk_position(harrek_at, goat, goat_at):
+    """Harrek in Berserker Rage (his back side, (20)-20-12-1) with ``goat`` his scapegoat."""
+    p = Position("18.3")
+    p.put("harrek", harrek_at)
+    p.put(goat, goat_at)
+    p.s["unit_side"][unit("harrek")] = 1
+    p.s["unit_scapegoat"][unit("harrek")] = unit(goat)
+    return p
+
+
+def test_rule_dp_berserk_the_best_friends_death_makes_a_scapegoat():
+    p = Position("18.3")
+    p.put(FREE[0], "0604")
+    p.put("gunda", "0604")
+    p.put("harrek", "1010")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.combat(LUNAR)
+    p.dice(6, 1)                                   # the attack kills both; Gunda's escape fails
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    p.act("no more retreats")
+    p.act(f"eliminate {p.name('gunda')} at 0604")
+    p.act(f"eliminate {p.name(FREE[0])} at 0604")
+    p.act("no more advances")
+    p.act("the stack at 0504 is arranged")
+    assert p.phase == R.PH_SCAPEGOAT and p.to_play == SARTAR      # "select the scapegoat at the end of combat"
+    assert sorted(p.legal()) == sorted(f"{p.name(u)} is the scapegoat of {p.name('harrek')}" for u in LANCERS[:3])
+    p.act(f"{p.name(LANCERS[0])} is the scapegoat of {p.name('harrek')}")
+    assert p.disrupted("harrek")                                  # turned to his Berserker Rage side (L656)
+    assert int(p.s["unit_scapegoat"][unit("harrek")]) == unit(LANCERS[0])
+
+
+def test_rule_dp_berserk_the_superhero_must_move_as_close_as_possible_to_the_scapegoat():
+    p = berserk_position("0806", LANCERS[0], "0504")
+    p.movement(SARTAR)
+    assert "end the movement phase" not in p.legal()
+    p.acts("select the stack at 0806", f"move {p.name('harrek')} with the group")
+    assert "stop at 0806" not in p.legal()
+    goat = hexi("0504")
+    while p.phase == R.PH_MOVE_GROUP:
+        legal = p.legal()
+        if f"stop at {p.where('harrek')}" in legal:              # stopping only where none is closer
+            assert MAP.distance(hexi(p.where("harrek")), goat) == 1
+        p.act([a for a in legal if a.startswith("move ")][0])
+    assert MAP.distance(hexi(p.where("harrek")), goat) == 1       # beside the scapegoat: its ZOC stopped him
+
+
+def test_rule_dp_berserk_the_superhero_must_attack_the_scapegoats_stack():
+    p = berserk_position("0604", LANCERS[0], "0504")
+    p.put(LANCERS[1], "0605")
+    p.combat(SARTAR)
+    assert p.legal() == ["attack the stack at 0504"]
+    p.act("attack the stack at 0504")
+    assert not any(a.startswith("attack 0504 with") for a in p.legal())    # not without Harrek's stack
+    p.act("attack with the stack at 0604")
+    assert any(a.startswith("attack 0504 with") for a in p.legal())
+
+
+def test_rule_dp_berserk_the_scapegoat_is_picked_whenever_it_can_be_and_cannot_retreat():
+    p = berserk_position("0604", LANCERS[0], "0504")
+    p.put(FREE[0], "0604")
+    p.put(LANCERS[1], "0605")
+    p.put(LANCERS[2], "0504")                      # on top of the scapegoat
+    p.combat(SARTAR)
+    p.dice(6, 1)
+    declare(p, ["0504", "0605"], ["0604"])
+    arranged(p, "0604", "0504")
+    assert f"retreat {p.name(LANCERS[0])}" not in p.legal()      # L656
+    p.act("no more retreats")
+    assert f"eliminate {p.name(LANCERS[2])} at 0504" in p.legal()
+    p.act(f"eliminate {p.name(LANCERS[2])} at 0504")
+    assert p.legal() == [f"eliminate {p.name(LANCERS[0])} at 0504"]   # the scapegoat before 0605's lancer
+    p.act(f"eliminate {p.name(LANCERS[0])} at 0504")
+    assert not p.disrupted("harrek") and int(p.s["unit_scapegoat"][unit("harrek")]) == -1   # avenged
+
+
+def test_rule_dp_berserk_the_rage_passes_when_the_best_friend_escapes():
+    p = berserk_position("1010", LANCERS[0], "0504")
+    g = unit("gunda")
+    p.s["unit_where"][g] = 4                       # eliminated this player-turn, to roll her escape
+    p.s["unit_dead_hex"][g] = p.s["unit_hex"][unit("harrek")]
+    p.combat(LUNAR)
+    p.dice(5)
+    p.act("fight no more battles")
+    p.act(f"{p.name('gunda')} rejoins the stack at 1010")
+    assert not p.disrupted("harrek") and int(p.s["unit_scapegoat"][unit("harrek")]) == -1   # L658
+
+
+def test_rule_dp_scenario_18_1_is_melee_only():
+    p = Position("18.1")
+    p.put("nf_tarsh_archers#1", "0504")          # 2*-2-4: a Missile Factor, unused in 18.1 (L204)
+    p.put("nf_tarsh_archers#2", "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_ARRANGE               # straight to the melee's arranging, no missile step
+
+
+def test_rule_dp_rain_reduces_every_attacking_roll_and_the_roll_is_clamped():
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.s["rain"] = 1
+    p.combat(LUNAR)
+    p.dice(1)                                     # 1 - 1 = 0, read as 1 (L466, L1082)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    assert int(p.s["loss_left"]) == 2 * 2         # 12 at 1 -> 2
+
+
+def test_rule_dp_rain_reduces_the_attack_roll_by_one():
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.s["rain"] = 1
+    p.combat(LUNAR)
+    p.dice(5)                                     # 5 - 1 = 4: 12 at 4 -> 6, not 9 (L466)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    assert int(p.s["loss_left"]) == 2 * 6
+
+
+def test_rule_dp_attack_table_beyond_60_takes_the_printed_fraction():
+    p = Position("18.3")
+    for u in ("harrek", "gunda", *FREE):
+        p.put(u, "0504")                         # 20 + 4 + 3 x (4 + 3) = 45
+    for u in ("fa_free_cavalry#1", "fa_free_cavalry#2", "cm_boldhome_militia#1"):
+        p.put(u, "0605")                         # 5 + 5 + 4 = 14
+    for u in MILITIA[:3]:
+        p.put(u, "0705")                         # 9
+    p.put(LANCERS[0], "0604")
+    p.combat(SARTAR)
+    p.dice(4, 1)
+    declare(p, ["0604"], ["0504", "0605", "0705"])
+    arranged(p, "0504", "0605", "0705")
+    assert int(p.s["att_total"]) == 68
+    assert int(p.s["loss_left"]) == 2 * 34       # roll 4: half of the total (L1084-L1093)
+
+
+def test_rule_dp_declaration_a_stack_fights_one_battle_and_its_neighbours_are_then_released():
+    p = Position()
+    p.put(LANCERS[0], "0504")
+    p.put(LANCERS[1], "0705")
+    p.put(MILITIA[0], "0604")                    # beside both lancers
+    p.combat(LUNAR)
+    p.dice(1, 1)                                  # nobody falls
+    declare(p, ["0604"], ["0504"])
+    while not (p.phase == R.PH_MOVE and p.to_play == SARTAR):
+        # 0604 has fought (L516), so nothing is left to attack: 0705, beside it only, is released
+        assert p.phase != R.PH_BATTLE, p.legal()
+        p.act(p.legal()[-1])
+    assert p.where(LANCERS[1]) == "0705" and p.where(MILITIA[0]) == "0604"
+
+
+def test_rule_dp_missile_small_targets_are_harder_to_hit():
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "0504")
+    p.put("cm_duck_militia#1", "0604")
+    p.put("cm_duck_militia#2", "0604")
+    p.combat(LUNAR)
+    p.dice(1, 6)                                  # the ducks miss; 4 MF at 6 - 1 = 5 -> 1DD, not 2DD (L1108)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert int(p.s["loss_left"]) == 1
+
+
+def test_rule_dp_missile_firing_up_a_ridge_halves_the_factors():
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "0414")                          # 4 MF, up the ridge to 0314: 2
+    p.put(MILITIA[0], "0314")                    # a hill: -1
+    p.put(MILITIA[1], "0314")
+    p.combat(LUNAR)
+    p.dice(5, 1)                                  # 5 - 1 = 4: nothing at 2 (1DD at 3-4) (L1117)
+    declare(p, ["0314"], ["0414"])
+    assert p.phase == R.PH_ARRANGE

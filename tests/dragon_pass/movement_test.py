@@ -1,0 +1,275 @@
+"""The movement phase (L437-L475) and the Q&A rulings on it (L1008, L1036, L1040).
+
+Positions are built by hand (``tests/dragon_pass/scenario.py``) at the start
+of a movement phase; a move is: select a stack, pick the units that go,
+step hex by hex. Costs are read off the points a unit has left (``mp``).
+"""
+import pytest
+
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
+from tests.dragon_pass.scenario import LUNAR, SARTAR, Position
+
+JONSTOWN = FORTRESS_NAMES.index("Jonstown")
+
+LANCER = "cc_lancers#1"          # 4-2-7, cavalry
+LANCER2 = "cc_lancers#2"
+WARRIORS = "nf_tarsh_warriors#1"  # 4-3-4
+FREE = "fa_free_warriors#1"       # Sartar 4-5-5
+FREE2 = "fa_free_warriors#2"
+MILITIA = "cm_town_militia#1"     # Sartar 3-3-4
+DUCKS = "cm_duck_militia#1"       # Sartar 2*-3-4 Water Rune (18.2)
+
+
+def moving(p, unit, start):
+    """Select the stack at ``start`` and put ``unit`` in the group."""
+    return p.acts(f"select the stack at {start}", f"move {p.name(unit)} with the group")
+
+
+def step(p, unit, frm, to):
+    return p.act(f"move {p.name(unit)} from {frm} to {to}")
+
+
+def test_rule_dp_move_primary_road_costs_half_a_point_along_the_road():
+    p = Position()
+    p.put(LANCER, "0404")                   # Furthest, on the primary road to 0504 and 0603
+    p.movement(LUNAR)
+    moving(p, LANCER, "0404")
+    step(p, LANCER, "0404", "0504")
+    step(p, LANCER, "0504", "0603")
+    assert p.mp(LANCER) == 6.0              # MF 7, two road hexes at 1/2 each (L363)
+
+
+def test_rule_dp_move_secondary_road_every_third_hex_is_free():
+    p = Position()
+    p.put(LANCER, "0610")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0610")
+    for a, b in (("0610", "0710"), ("0710", "0709"), ("0709", "0708")):
+        step(p, LANCER, a, b)
+    assert p.mp(LANCER) == 5.0              # 1 + 1 + 0 (L364)
+    step(p, LANCER, "0708", "0707")
+    assert p.mp(LANCER) == 4.0              # the row starts again
+
+
+def test_rule_dp_move_leaving_a_river_costs_one_more_point_and_moving_along_it_none():
+    p = Position()
+    p.put(LANCER, "0107")                   # a river hex (not a ford)
+    p.put(LANCER2, "0107")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0107")
+    step(p, LANCER, "0107", "0106")
+    assert p.mp(LANCER) == 5.0              # open ground 1 + leaving the river 1 (L370, L468)
+    p.act("stop at 0106")
+    moving(p, LANCER2, "0107")
+    step(p, LANCER2, "0107", "0207")        # along the river
+    assert p.mp(LANCER2) == 6.0
+
+
+def test_rule_dp_move_a_ford_ignores_the_river():
+    p = Position()
+    p.put(LANCER, "0613")                   # a ford hex
+    p.movement(LUNAR)
+    moving(p, LANCER, "0613")
+    step(p, LANCER, "0613", "0614")
+    assert p.mp(LANCER) == 6.0              # L371
+
+
+def test_rule_dp_move_the_water_rune_leaves_a_river_for_nothing_and_crosses_marsh_for_one():
+    p = Position("18.2")
+    p.put(DUCKS, "0107")
+    p.put(MILITIA, "2219")
+    p.put("cm_duck_militia#2", "2219")
+    p.movement(SARTAR)
+    moving(p, DUCKS, "0107")
+    step(p, DUCKS, "0107", "0106")
+    assert p.mp(DUCKS) == 3.0               # no river cost with the Water Rune (L370, L421)
+    p.act("stop at 0106")
+    p.acts("select the stack at 2219", f"move {p.name(MILITIA)} with the group",
+           f"move {p.name('cm_duck_militia#2')} with the group")
+    step_all = f"move 2 units ({p.name('cm_duck_militia#2')}, {p.name(MILITIA)}) from 2219 to 2220"
+    if step_all not in p.legal():
+        step_all = f"move 2 units ({p.name(MILITIA)}, {p.name('cm_duck_militia#2')}) from 2219 to 2220"
+    p.act(step_all)
+    assert p.mp(MILITIA) == 2.0             # marsh 2 MP
+    assert p.mp("cm_duck_militia#2") == 3.0  # 1 MP with the Water Rune (L339)
+
+
+def test_rule_dp_move_climbing_a_ridge_costs_one_more_point_coming_down_none():
+    p = Position()
+    p.put(LANCER, "0414")
+    p.put(LANCER2, "0314")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0414")
+    step(p, LANCER, "0414", "0314")         # up to the hill
+    assert p.mp(LANCER) == 5.0              # hill 1 + ridge 1 (L374)
+    p.act("stop at 0314")
+    moving(p, LANCER2, "0314")
+    step(p, LANCER2, "0314", "0414")
+    assert p.mp(LANCER2) == 6.0             # down: open 1 (L375)
+
+
+@pytest.mark.parametrize("hexes,cost", [(("3802", "3703"), 3), (("2219", "2220"), 2), (("0108", "0109"), 2),
+                                        (("0330", "0329"), 2), (("0215", "0214"), 1)])
+def test_rule_dp_move_terrain_costs(hexes, cost):
+    """Mountain 3, marsh 2, forest 2, hill/forest 2, hill 1 (L335-L341)."""
+    p = Position()
+    a, b = hexes
+    p.put(LANCER, a)
+    p.movement(LUNAR)
+    moving(p, LANCER, a)
+    step(p, LANCER, a, b)
+    assert p.mp(LANCER) == 7 - cost
+
+
+def test_rule_dp_move_heroic_movement_pays_one_point_a_hex():
+    p = Position("18.3")
+    p.put("argrath", "3802")
+    p.movement(SARTAR)
+    moving(p, "argrath", "3802")
+    step(p, "argrath", "3802", "3703")      # a mountain: 1 MP, not 3 (L417)
+    assert p.mp("argrath") == 5.0
+
+
+def test_rule_dp_move_rain_adds_a_point_except_along_roads():
+    p = Position()
+    p.put(LANCER, "0404")
+    p.put(LANCER2, "0108")
+    p.s["rain"] = 1
+    p.movement(LUNAR)
+    moving(p, LANCER, "0404")
+    step(p, LANCER, "0404", "0504")         # primary road: still 1/2 (L373, L466)
+    assert p.mp(LANCER) == 6.5
+    p.act("stop at 0504")
+    moving(p, LANCER2, "0108")
+    step(p, LANCER2, "0108", "0109")        # forest 2 + rain 1
+    assert p.mp(LANCER2) == 4.0
+
+
+def test_rule_dp_move_lakes_are_entered_only_with_the_water_rune_and_never_left_as_a_stop():
+    p = Position("18.2")
+    p.put(DUCKS, "3510")
+    p.put(MILITIA, "3510")
+    p.movement(SARTAR)
+    p.act("select the stack at 3510")
+    p.act(f"move {p.name(MILITIA)} with the group")
+    assert not any("to 3511" in a for a in p.legal())       # 3511 is a lake (L372)
+    p.act("stop at 3510")
+    moving(p, DUCKS, "3510")
+    step(p, DUCKS, "3510", "3511")
+    assert "stop at 3511" not in p.legal()                  # no unit ends a turn on a lake
+    assert any(a.startswith(f"move {p.name(DUCKS)} from 3511") for a in p.legal())
+
+
+def test_rule_dp_move_entering_an_enemy_zoc_stops_the_move():
+    p = Position()
+    p.put(LANCER, "0404")
+    p.put(FREE, "0604")                     # beside 0504
+    p.movement(LUNAR)
+    moving(p, LANCER, "0404")
+    step(p, LANCER, "0404", "0504")         # beside 0604: stopped there (L456, L460)
+    assert p.phase == R.PH_MOVE
+    assert p.where(LANCER) == "0504"
+    assert "select the stack at 0504" not in p.legal()      # its move is over
+
+
+def test_rule_dp_move_no_unit_enters_a_hex_of_the_other_player():
+    p = Position()
+    p.put(LANCER, "0404")
+    p.put(MILITIA, "0504")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0404")
+    assert not any("to 0504" in a for a in p.legal())       # one owner per hex (L448)
+
+
+def test_rule_dp_move_qa_a_unit_beginning_in_a_zoc_may_leave_but_not_straight_into_another():
+    """L460, and Q&A L1036: not even when another unit exerts the second ZOC."""
+    p = Position()
+    p.put(LANCER, "0504")
+    p.put(FREE, "0604")                     # 0504 is in its ZOC
+    p.put(FREE2, "0402")                    # another ZOC beside 0403
+    p.movement(LUNAR)
+    moving(p, LANCER, "0504")
+    legal = p.legal()
+    assert f"move {p.name(LANCER)} from 0504 to 0404" in legal        # out of every ZOC
+    assert f"move {p.name(LANCER)} from 0504 to 0603" not in legal    # 0603 is beside 0604 too
+    assert f"move {p.name(LANCER)} from 0504 to 0403" not in legal    # 0403 is in 0402's ZOC
+
+
+def test_rule_dp_move_a_stack_topped_by_a_parenthesised_cf_exerts_no_zoc():
+    p = Position("18.3")
+    p.put(FREE, "0604")
+    p.put("argrath", "0604")                # (4!!) on top: no ZOC (L460)
+    p.put(LANCER, "0404")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0404")
+    step(p, LANCER, "0404", "0504")
+    assert p.phase == R.PH_MOVE_GROUP       # not stopped
+    step(p, LANCER, "0504", "0505")
+
+
+def test_rule_dp_move_a_group_moves_together_and_each_pays_its_own_cost():
+    p = Position()
+    p.put(WARRIORS, "0404")                 # MF 4
+    p.put(LANCER, "0404")                   # MF 7
+    p.movement(LUNAR)
+    p.acts("select the stack at 0404", f"move {p.name(LANCER)} with the group",
+           f"move {p.name(WARRIORS)} with the group")
+    move = [a for a in p.legal() if a.endswith("from 0404 to 0504")]
+    p.act(move[0])
+    assert p.stack("0504") == [LANCER, WARRIORS] or p.stack("0504") == [WARRIORS, LANCER]
+    assert p.mp(WARRIORS) == 3.5 and p.mp(LANCER) == 6.5
+
+
+def test_rule_dp_move_stacks_are_rearranged_in_the_movement_phase():
+    p = Position()
+    p.put(WARRIORS, "0404")
+    p.put(LANCER, "0404")                   # on top
+    p.movement(LUNAR)
+    p.acts("select the stack at 0404", "arrange the stack at 0404", f"put {p.name(WARRIORS)} on top at 0404",
+           "the stack at 0404 is arranged")
+    assert p.stack("0404") == [WARRIORS, LANCER]          # L450
+    assert "leave the stack at 0404" in p.legal()
+
+
+def test_rule_dp_move_a_disrupted_unit_must_end_away_from_the_enemy_if_it_can():
+    p = Position()
+    p.put(WARRIORS, "0504", disrupted=True)   # 2-2-2 disrupted, beside the enemy at 0604
+    p.put(FREE, "0604")
+    p.movement(LUNAR)
+    assert "end the movement phase" not in p.legal()       # L458, L590
+    moving(p, WARRIORS, "0504")
+    assert "stop at 0504" not in p.legal()
+    step(p, WARRIORS, "0504", "0404")
+    assert "stop at 0404" in p.legal()
+
+
+def test_rule_dp_move_a_disrupted_unit_that_cannot_get_away_may_stay():
+    p = Position()
+    p.put(WARRIORS, "0504", disrupted=True)
+    for k, h in enumerate(("0604", "0404", "0402")):   # every neighbour is an enemy's or in a ZOC
+        p.put(f"fa_free_warriors#{k + 1}", h)
+    p.movement(LUNAR)
+    assert "end the movement phase" in p.legal()
+
+
+def test_qa_dp_flying_and_every_unit_stop_on_entering_a_zoc():
+    """Q&A L1008, L1040: ZOCs stop flying units too -- no unit of 18.1-18.3 is
+    exempt: the check names no unit type."""
+    p = Position()
+    p.put("cc_heavy_lancers#1", "0404")
+    p.put(FREE, "0604")
+    p.movement(LUNAR)
+    moving(p, "cc_heavy_lancers#1", "0404")
+    step(p, "cc_heavy_lancers#1", "0404", "0504")
+    assert p.phase == R.PH_MOVE
+
+
+def test_rule_dp_move_a_unit_entering_a_fortress_takes_control_of_it():
+    p = Position()
+    p.put(LANCER, "3123")
+    p.movement(LUNAR)
+    assert int(p.s["fortress_owner"][JONSTOWN]) == 1
+    moving(p, LANCER, "3123")
+    step(p, LANCER, "3123", "3122")               # Jonstown, empty (Interpretations: control on entering)
+    assert int(p.s["fortress_owner"][JONSTOWN]) == 0

@@ -1,0 +1,100 @@
+"""Observations: the board grid, the units rows, the static map served by the
+spec, and what the screening option (L452) hides."""
+import numpy as np
+
+from dragongym.envs.dragon_pass import observe as O
+from dragongym.envs.dragon_pass.board import HEX_TERRAIN, NUM_HEXES, SIDE_RIDGE, TERRAIN_IDS
+from dragongym.envs.dragon_pass.data import MAP
+from dragongym.envs.dragon_pass.game import GAME
+from tests.dragon_pass.scenario import LUNAR, Position, hexi, unit
+
+LUNAR_SEAT, SARTAR_SEAT = 0, 1
+
+
+def board(obs):
+    off, shape = O.LAYOUT["board"]
+    return obs[off:off + np.prod(shape)].reshape(shape)
+
+
+def units(obs):
+    off, shape = O.LAYOUT["units"]
+    return obs[off:off + np.prod(shape)].reshape(shape)
+
+
+def cell(h):
+    return O.CELL_OF_HEX[hexi(h)]
+
+
+def test_obs_board_is_a_hex_grid_in_reading_order_with_the_static_map_in_the_spec():
+    spec = GAME.spec_for(GAME.make_config())
+    block = spec.obs_layout["board"]
+    assert block.kind == "grid" and block.grid_shape == (MAP.columns, MAP.rows) and block.geometry == "hex"
+    static = spec.constants[block.static]
+    assert static.shape == (NUM_HEXES, O.STATIC_PLANES) and not static.flags.writeable
+    h = hexi("3703")                                   # a mountain
+    assert static[O.CELL_OF_HEX[h], O.S_TERRAIN + TERRAIN_IDS.index("mountain")] == 1
+    assert TERRAIN_IDS[HEX_TERRAIN[h]] == "mountain"
+    up = [d for d in range(1, 7) if SIDE_RIDGE[hexi("0414"), d] == 1][0]
+    assert static[cell("0414"), O.S_RIDGE + up - 1] == 1     # the ridge climbed from 0414 toward 0314
+    assert O.CELL_OF_HEX[hexi("0102")] == MAP.columns        # 0102: column 0, row 1 -> the second row
+
+
+def test_obs_own_and_enemy_strength_planes():
+    p = Position()
+    p.put("cc_lancers#1", "0504")
+    p.put("cc_lancers#2", "0504")
+    p.put("cm_town_militia#1", "0604", disrupted=True)
+    p.movement(LUNAR)
+    obs = GAME.observation_of(p.S, LUNAR_SEAT)
+    g = board(obs)
+    assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_MAJORS], 2 / 3)
+    assert g[cell("0604"), O.G_ENEMY_PRESENT] == 1 and g[cell("0604"), O.G_ENEMY_DISRUPTED] > 0
+    assert g[cell("0504"), O.G_ENEMY_ZOC] == 1                # beside the militia (L460)
+    assert g[cell("3122"), O.G_FORTRESS] == -1                # Jonstown is Sartar's
+    mine = GAME.observation_of(p.S, SARTAR_SEAT)
+    assert np.isclose(board(mine)[cell("0604"), O.G_OWN_CF], 0.2)      # its back: 2-2-2
+
+
+def test_obs_screening_hides_enemy_stacks_outside_combat():
+    p = Position(screening=True)
+    p.put("cc_lancers#1", "0504")
+    p.put("cm_town_militia#1", "1010")
+    p.movement(LUNAR)
+    obs = GAME.observation_of(p.S, LUNAR_SEAT)
+    g, rows = board(obs), units(obs)
+    assert g[cell("1010"), O.G_ENEMY_PRESENT] == 1            # the counters are on the map
+    assert g[cell("1010"), O.G_ENEMY_CF] == 0 and g[cell("1010"), O.G_ENEMY_MAJORS] == 0
+    militia = rows[unit("cm_town_militia#1")]
+    assert militia[O.U_ENEMY] == 1 and militia[O.U_SEEN] == 0 and militia[O.U_CF] == 0 and militia[O.U_COLUMN] == 0
+    open_game = Position(screening=False)
+    open_game.put("cm_town_militia#1", "1010")
+    open_game.movement(LUNAR)
+    assert board(GAME.observation_of(open_game.S, LUNAR_SEAT))[cell("1010"), O.G_ENEMY_CF] > 0
+
+
+def test_obs_screening_shows_stacks_in_combat():
+    p = Position(screening=True)
+    p.put("cc_lancers#1", "0504")
+    p.put("cm_town_militia#1", "0604")
+    p.put("cm_town_militia#2", "0604")
+    p.combat(LUNAR)
+    p.acts("attack the stack at 0604", "attack with the stack at 0504", "attack 0604 with the stacks at 0504")
+    obs = GAME.observation_of(p.S, LUNAR_SEAT)
+    assert np.isclose(board(obs)[cell("0604"), O.G_ENEMY_CF], 0.6)     # "stacks in combat can be examined"
+    assert units(obs)[unit("cm_town_militia#2"), O.U_SEEN] == 1
+
+
+def test_obs_screening_variants_keep_what_the_seat_sees():
+    p = Position(screening=True)
+    p.put("cc_lancers#1", "0504")
+    p.put("cm_town_militia#1", "1010")
+    p.put("cm_town_militia#2", "1212")
+    p.put("cm_town_militia#3", "1212")
+    p.movement(LUNAR)
+    rng = np.random.default_rng(0)
+    seen = GAME.observation_of(p.S, LUNAR_SEAT)
+    moved = False
+    for v in GAME.hidden_variants(p.S, LUNAR_SEAT, rng, count=8):
+        assert np.array_equal(GAME.observation_of(v, LUNAR_SEAT), seen)
+        moved |= int(v[0]["unit_hex"][unit("cm_town_militia#1")]) != hexi("1010")
+    assert moved                                             # the hidden stacks trade places

@@ -1,0 +1,171 @@
+"""Hand-built Dragon Pass positions for scenario tests.
+
+``Position(scenario)`` is a game of that scenario with the map emptied: every
+counter the scenario deploys lies in the dead pile until ``put`` places it.
+Start a phase with ``movement(force)`` or ``combat(force)``; load the dice
+with ``dice(*faces)`` (the next d6 results, in the order the rules roll
+them); then ``act("...")`` as a player would (the test fails if that names no
+legal action), read ``legal()``, ``phase``, ``to_play``, ``where(unit)``,
+``stack(hex)``. Every ``act`` first runs ``GAME.check_state`` on the
+position, so a test can only play from sound positions. Only the game's one
+compiled entry point is used (``kernel.run_batch``), so the tests compile
+nothing more.
+
+Units are named by their id with the copy (``"cc_lancers#2"``) or, for a
+kind with one counter, its id (``"argrath"``); hexes by their rulebook
+number (``"3124"``).
+"""
+import numpy as np
+
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import (
+    FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_MAP,
+)
+from dragongym.envs.dragon_pass.data import MAP
+from dragongym.envs.dragon_pass.game import GAME
+
+LUNAR, SARTAR = "lunar", "sartar"
+
+
+def unit(name):
+    """The unit index of ``name`` (``"cc_lancers#2"``, ``"argrath"``)."""
+    return UNIT_IDS.index(name)
+
+
+def hexi(name):
+    return MAP.hex_index(name)
+
+
+class Position:
+    def __init__(self, scenario="18.1", screening=False, auto_single=False, seed=1):
+        self.config = GAME.make_config(scenario=scenario, screening=screening, auto_single=auto_single)
+        self.S = GAME.new_states(1)
+        GAME.reset(self.S, np.array([seed], np.uint64), self.config)
+        s = self.S[0]
+        for u in range(len(UNIT_IDS)):
+            if s["unit_where"][u] != 0:
+                s["unit_where"][u] = UW_DEAD
+                s["unit_hex"][u] = -1
+        s["turn"] = 1
+        s["stage"] = ST_MOVEMENT
+        s["phase"] = R.PH_NONE
+
+    @property
+    def s(self):
+        return self.S[0]
+
+    # ------------------------------------------------------------ building
+    def put(self, name, where, disrupted=False):
+        """Counter ``name`` on top of the stack at hex ``where``."""
+        u = unit(name)
+        s = self.s
+        s["unit_where"][u] = UW_MAP
+        s["unit_hex"][u] = hexi(where)
+        s["unit_order"][u] = s["order_clock"]
+        s["order_clock"] += 1
+        s["unit_side"][u] = SIDE_BACK if disrupted else 0
+        if disrupted:
+            s["unit_disrupted_at"][u] = s["player_turn"]
+        return u
+
+    def control(self, fortress, force):
+        from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
+        self.s["fortress_owner"][FORTRESS_NAMES.index(fortress)] = FORCES.index(force)
+
+    def dice(self, *faces):
+        """The next d6 rolls show ``faces``."""
+        s = self.s
+        n = len(faces)
+        s["loaded"][:n] = [f - 1 for f in faces]
+        s["loaded_count"] = n
+        s["loaded_pos"] = 0
+
+    def _active(self, force, player_turn):
+        s = self.s
+        f = FORCES.index(force)
+        s["first_force"] = f if player_turn % 2 == 1 else 1 - f
+        s["player_turn"] = player_turn
+        s["turn"] = (player_turn + 1) // 2
+        s["active"] = f
+        s["to_play"] = f
+        return f
+
+    def movement(self, force, player_turn=1):
+        """The start of ``force``'s movement phase (every unit's MF in points)."""
+        s = self.s
+        f = self._active(force, player_turn)
+        for u in range(len(UNIT_IDS)):
+            s["unit_flags"][u] = 0
+            s["unit_road"][u] = 0
+            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if R.U_FORCE[u] == f else 0
+        s["stage"] = ST_MOVEMENT
+        s["sel_hex"] = -1
+        s["phase"] = R.PH_MOVE
+        return self
+
+    def combat(self, force, player_turn=1):
+        """The start of ``force``'s combat phase (the first battle to announce)."""
+        s = self.s
+        self._active(force, player_turn)
+        for u in range(len(UNIT_IDS)):
+            s["unit_flags"][u] = 0
+        s["stage"] = ST_COMBAT
+        s["step"] = 0
+        s["phase"] = R.PH_BATTLE
+        return self
+
+    # ------------------------------------------------------------ playing
+    def check(self):
+        problem = GAME.check_state(self.S)
+        assert problem == "", problem
+
+    def legal(self):
+        mask = GAME.mask_of(self.S)
+        return [GAME.action_to_string(self.S, int(a)) for a in np.flatnonzero(mask)]
+
+    def act(self, text):
+        self.check()
+        a = GAME.string_to_action(self.S, text)
+        errors = np.zeros(1, np.int8)
+        GAME.step(self.S, np.array([a], np.int32), errors)
+        assert errors[0] == 0, GAME.error_message(errors[0])
+        return self
+
+    def acts(self, *texts):
+        for t in texts:
+            self.act(t)
+        return self
+
+    @property
+    def phase(self):
+        return int(self.s["phase"])
+
+    @property
+    def to_play(self):
+        p = int(self.s["to_play"])
+        return FORCES[p] if p >= 0 else None
+
+    def where(self, name):
+        u = unit(name)
+        if int(self.s["unit_where"][u]) != UW_MAP:
+            return {0: "out", 1: "pool", 3: "dead", 4: "escaping"}[int(self.s["unit_where"][u])]
+        return MAP.hex_id(int(self.s["unit_hex"][u]))
+
+    def disrupted(self, name):
+        return int(self.s["unit_side"][unit(name)]) == SIDE_BACK
+
+    def mp(self, name):
+        """Movement points left (halves counted as .5)."""
+        return int(self.s["unit_mp"][unit(name)]) / 2
+
+    def stack(self, where):
+        """Unit ids at hex ``where``, top first."""
+        h = hexi(where)
+        s = self.s
+        units = [u for u in range(len(UNIT_IDS)) if s["unit_where"][u] == UW_MAP and s["unit_hex"][u] == h]
+        return [UNIT_IDS[u] for u in sorted(units, key=lambda u: -int(s["unit_order"][u]))]
+
+    def name(self, u_name):
+        """The unit's name in action strings."""
+        from dragongym.envs.dragon_pass.view import unit_name
+        return unit_name(unit(u_name), self.s)

@@ -1,0 +1,152 @@
+"""Scenarios 18.1-18.3 (L200-L249): who deploys first and where, unit by
+unit; fortress control at the start; the sequence of play; the victory
+conditions at the end of play."""
+import numpy as np
+import pytest
+
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
+from dragongym.envs.dragon_pass.constants import LUNAR as LUNAR_I, SARTAR as SARTAR_I, UNIT_IDS, UW_POOL
+from dragongym.envs.dragon_pass.data import DATA, MAP
+from dragongym.envs.dragon_pass.game import GAME
+from tests.dragon_pass.scenario import LUNAR, SARTAR, Position
+
+OLD_SARTAR = set(MAP.hexes("old_sartar"))
+
+
+def fresh(scenario, seed=3, **options):
+    S = GAME.new_states(1)
+    GAME.reset(S, np.array([seed], np.uint64), GAME.make_config(scenario=scenario, auto_single=False, **options))
+    return S
+
+
+def legal_hexes(S):
+    return {int(a) - R.A_HEX for a in np.flatnonzero(GAME.mask_of(S)) if a < R.A_UNIT}
+
+
+@pytest.mark.parametrize("scenario,first,inside", [("18.1", LUNAR_I, False), ("18.2", LUNAR_I, False),
+                                                   ("18.3", SARTAR_I, True)])
+def test_rule_dp_scenario_the_first_force_deploys_first_in_its_zone(scenario, first, inside):
+    """L206, L211, L221, L226, L236, L242: Lunar outside Old Sartar, Sartar within."""
+    S = fresh(scenario)
+    assert int(S[0]["to_play"]) == first and int(S[0]["phase"]) == R.PH_DEPLOY
+    hexes = legal_hexes(S)
+    assert hexes and all((h in OLD_SARTAR) == inside for h in hexes)
+    assert not any(MAP.terrain[h] == "lake" for h in hexes)
+
+
+@pytest.mark.parametrize("scenario", ["18.1", "18.2", "18.3"])
+def test_rule_dp_scenario_each_unit_is_placed_by_its_owner_one_at_a_time(scenario):
+    S = fresh(scenario)
+    sc = ("18.1", "18.2", "18.3").index(scenario)
+    expected = {f: int(sum(R.U_DEPLOY[u, sc] for u in range(len(UNIT_IDS)) if R.U_FORCE[u] == f)) for f in (0, 1)}
+    placed = {0: 0, 1: 0}
+    order = []
+    rng = np.random.default_rng(0)
+    while int(S[0]["phase"]) == R.PH_DEPLOY:
+        f = int(S[0]["to_play"])
+        hexes = sorted(legal_hexes(S))
+        h = hexes[int(rng.integers(len(hexes)))]
+        errors = np.zeros(1, np.int8)
+        GAME.step(S, np.array([R.A_HEX + h], np.int32), errors)
+        assert errors[0] == 0
+        placed[f] += 1
+        if not order or order[-1] != f:
+            order.append(f)
+    assert placed == expected                     # the scenario's forces, unit by unit (L206-L248)
+    assert len(order) == 2                        # one force, then the other
+    assert not (S[0]["unit_where"] == UW_POOL).any()
+    assert int(S[0]["active"]) == order[0]        # the first to deploy plays first (Interpretations)
+    assert int(S[0]["turn"]) == 1 and int(S[0]["phase"]) == R.PH_MOVE
+
+
+def test_rule_dp_scenario_the_second_force_may_not_deploy_on_the_first():
+    S = fresh("18.3")
+    while int(S[0]["to_play"]) == SARTAR_I:
+        GAME.step(S, np.array([R.A_HEX + min(legal_hexes(S))], np.int32), np.zeros(1, np.int8))
+    # every Sartar unit stands on one hex inside Old Sartar; the Lunars deploy outside it anyway
+    assert all(h not in OLD_SARTAR for h in legal_hexes(S))
+
+
+@pytest.mark.parametrize("scenario", ["18.1", "18.2", "18.3"])
+def test_rule_dp_scenario_fortress_control_at_the_start(scenario):
+    """L217, L232 (and 18.3 read the same way): Lunar holds the 3 Sartar
+    fortresses outside Old Sartar, Sartar the 4 within."""
+    S = fresh(scenario)
+    for k, f in enumerate(MAP.fortresses):
+        owner = int(S[0]["fortress_owner"][k])
+        if f.nation == "sartar":
+            assert owner == (SARTAR_I if f.in_old_sartar else LUNAR_I), f.name
+        else:
+            assert owner == LUNAR_I
+
+
+@pytest.mark.parametrize("scenario,turns", [("18.1", 5), ("18.2", 6), ("18.3", 5)])
+def test_rule_dp_scenario_game_turns(scenario, turns):
+    assert int(fresh(scenario)[0]["max_turns"]) == turns == DATA.scenarios[scenario].turns
+
+
+def end_of_play(scenario, lunar_fortresses=(), lunar_units=(), sartar_units=()):
+    """The last movement phase of the last game-turn, with the named Sartar
+    fortresses under Lunar control and units placed; play it out."""
+    p = Position(scenario)
+    for f in MAP.fortresses:
+        if f.nation == "sartar":
+            p.control(f.name, LUNAR if f.name in lunar_fortresses else SARTAR)
+    for u, h in lunar_units:
+        p.put(u, h)
+    for u, h in sartar_units:
+        p.put(u, h)
+    turns = DATA.scenarios[scenario].turns
+    second = SARTAR if scenario != "18.3" else LUNAR
+    p.movement(second, player_turn=2 * turns)
+    p.act("end the movement phase")
+    assert int(p.s["status"]) == 1
+    return list(int(r) for r in p.s["rank"])
+
+
+OUTSIDE = ("Duck Point", "Alda-Chur", "Alone")
+
+
+def test_rule_dp_scenario_18_1_victory():
+    """L217: Lunar wins with at least 4 Sartar fortresses, Sartar with 5, else a draw."""
+    assert end_of_play("18.1", OUTSIDE + ("Jonstown",)) == [1, 2]
+    assert end_of_play("18.1", OUTSIDE) == [1, 1]
+    assert end_of_play("18.1", ("Duck Point", "Alda-Chur")) == [2, 1]
+
+
+def test_rule_dp_scenario_18_2_victory():
+    """L232: Lunar with Boldhome or 5 fortresses; Sartar with Boldhome and 3 others."""
+    assert end_of_play("18.2", ("Boldhome",)) == [1, 2]
+    assert end_of_play("18.2", OUTSIDE + ("Jonstown", "Swenstown")) == [1, 2]
+    assert end_of_play("18.2", OUTSIDE) == [2, 1]
+    assert end_of_play("18.2", OUTSIDE + ("Jonstown",)) == [1, 1]
+
+
+def test_rule_dp_scenario_18_3_victory():
+    """L248: Lunar wins if a fortress is occupied by Lunar units at the end; else Sartar."""
+    argrath = [("argrath", "3727")]
+    assert end_of_play("18.3", lunar_units=[("cc_lancers#1", "3122")], sartar_units=argrath) == [1, 2]
+    assert end_of_play("18.3", OUTSIDE, sartar_units=argrath) == [2, 1]     # controlled but not occupied
+    assert end_of_play("18.3") == [1, 2]                                    # Argrath is dead
+
+
+def test_rule_dp_sequence_each_game_turn_has_both_player_turns_then_book_keeping():
+    """L175-L182: after the first force's player-turn the other's; then the next game-turn."""
+    p = Position()
+    p.put("cc_lancers#1", "1010")
+    p.put("cm_town_militia#1", "3724")
+    p.movement(LUNAR, player_turn=1)
+    p.act("end the movement phase")               # no battle to fight, no rally to hold
+    assert p.to_play == SARTAR and p.phase == R.PH_MOVE and int(p.s["turn"]) == 1
+    p.act("end the movement phase")
+    assert p.to_play == LUNAR and int(p.s["turn"]) == 2
+
+
+def test_rule_dp_truncation_option_is_a_draw():
+    S = fresh("18.1", max_turns=1)
+    rng = np.random.default_rng(1)
+    while int(S[0]["status"]) == 0:
+        legal = np.flatnonzero(GAME.mask_of(S))
+        GAME.step(S, np.array([rng.choice(legal)], np.int32), np.zeros(1, np.int8))
+    assert int(S[0]["status"]) == 2 and list(S[0]["rank"]) == [1, 1] and int(S[0]["turn"]) == 1
