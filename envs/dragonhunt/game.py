@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dragongym.envs.core.game import Game, check_common_fields
+from dragongym.envs.core.kernel_calls import KernelCalls
 from dragongym.envs.core.threads import over_threads
 from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 from . import data as D
@@ -139,34 +140,15 @@ def _config(num_players, max_hands, auto_single, with_obs=False):
                     dtype=np.int64)
 
 
-# one-element stand-ins for the arguments an op does not use, with the dtypes
-# and dimensions of the real ones: the kernel keeps one compiled signature
-_NO = {"seeds": np.zeros(1, dtype=np.uint64), "actions": np.zeros(1, dtype=np.int32),
-       "errors": np.zeros(1, dtype=np.int8), "masks": np.zeros((1, R.NUM_ACTIONS), dtype=np.int8),
-       "counts": np.zeros(1, dtype=np.int64), "players": np.zeros(1, dtype=np.int8),
-       "obs": np.zeros((1, O.OBS_SIZE), dtype=np.float32), "config": _config(0, 0, 0)}
+def _settings(config, with_obs=False):
+    """The kernel's settings for a configuration (``None``: the ops that need none)."""
+    if config is None:
+        return _config(0, 0, 0, with_obs)
+    return _config(config.num_players, config.max_hands, config.auto_single, with_obs)
 
 
-def _run(op, states, **arrays):
-    """Call ``kernel.run_batch(op, ...)`` with ``arrays`` (the rest dummies).
-
-    Each array is handed over in the kernel's dtype; one that is not (an int64
-    action batch, a bool mask buffer) is converted, and an output so converted
-    is copied back after the call, so callers may pass any numeric arrays
-    without a second compiled signature of the kernel."""
-    args, back = [], []
-    for name, dummy in _NO.items():
-        given = arrays.get(name)
-        if given is None:
-            args.append(dummy)
-            continue
-        arr = np.ascontiguousarray(given, dtype=dummy.dtype)
-        if arr is not given and name in ("errors", "masks", "counts", "obs"):
-            back.append((given, arr))
-        args.append(arr)
-    K.run_batch(op, states, *args)
-    for given, arr in back:
-        given[...] = arr
+CALLS = KernelCalls("dragonhunt", K, R.NUM_ACTIONS, O.OBS_SIZE, _settings)
+"""The batched calls, each one op of ``kernel.run_batch``."""
 
 
 class Dragonhunt(Game):
@@ -238,20 +220,16 @@ class Dragonhunt(Game):
         return out
 
     def reset(self, states, seeds, config):
-        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        if seeds.shape != states.shape:
-            raise ValueError(f"dragonhunt: {len(seeds)} seeds for {len(states)} games")
-        _run(K.OP_RESET, states, seeds=seeds,
-             config=_config(config.num_players, config.max_hands, config.auto_single))
+        CALLS.reset(states, seeds, config)
 
     def step(self, states, actions, errors, parallel=False):
-        _run(K.OP_STEP, states, actions=actions, errors=errors)
+        CALLS.step(states, actions, errors)
 
     def legal_mask(self, states, masks):
-        _run(K.OP_MASK, states, masks=masks)
+        CALLS.legal_mask(states, masks)
 
     def observe(self, states, players, obs, parallel=False):
-        _run(K.OP_OBSERVE, states, players=players, obs=obs)
+        CALLS.observe(states, players, obs)
 
     def determinize(self, state, player, rng):
         """Resample what seat ``player`` cannot know (see ``Game.determinize``):
@@ -326,27 +304,11 @@ class Dragonhunt(Game):
 
     # ------------------------------------------------------------ vector fast path
     def vec_step(self, states, actions, masks, counts, errors, obs=None, parallel=False):
-        """Fused check + apply + next mask (+ observation) in one compiled pass
-        (``kernel.OP_VEC_STEP``; see :meth:`dragongym.envs.core.game.Game.vec_step`),
-        on slices of the batch from threads when ``parallel``."""
-        config = _config(0, 0, 0, with_obs=obs is not None)
-
-        def run(lo, hi):
-            _run(K.OP_VEC_STEP, states[lo:hi], actions=actions[lo:hi], errors=errors[lo:hi],
-                 masks=masks[lo:hi], counts=counts[lo:hi],
-                 obs=obs[lo:hi] if obs is not None else None, config=config)
-        if parallel:
-            over_threads(len(states), run)
-        else:
-            run(0, len(states))
+        """The fused compiled step (``KernelCalls.vec_step``)."""
+        CALLS.vec_step(states, actions, masks, counts, errors, obs, parallel)
 
     def vec_observe(self, states, players, obs, parallel=False):
-        """As :meth:`observe`, spread over threads when ``parallel``."""
-        if not parallel:
-            self.observe(states, players, obs)
-            return
-        over_threads(len(states), lambda lo, hi: _run(K.OP_OBSERVE, states[lo:hi],
-                                                       players=players[lo:hi], obs=obs[lo:hi]))
+        CALLS.observe(states, players, obs, parallel)
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):

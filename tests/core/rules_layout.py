@@ -49,5 +49,6 @@ class RulesLayout:
         game_src = (self.game_dir / "game.py").read_text()
         for method in ("reset", "step", "legal_mask", "observe", "vec_step", "vec_observe"):
             body = game_src.split(f"    def {method}(self", 1)[1].split("\n    def ", 1)[0]
-            assert "_run(K.OP_" in body or "K.run_batch(" in body or "self.observe(" in body, \
+            # every batched call is an op of the kernel, through envs/core/kernel_calls.py
+            assert f"CALLS.{method.replace('vec_observe', 'observe')}(" in body, \
                 f"{game_class}.{method} bypasses run_batch"

@@ -338,6 +338,15 @@ def scan_board(S, b, occ, zoc):
 
 
 @rules_jit
+def whole_board(S, b):
+    """``(occ, zoc)`` of :func:`scan_board`, freshly made."""
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    return occ, zoc
+
+
+@rules_jit
 def adjacent_to_force(occ, h, f):
     """Hex h has a neighbour holding units of force f."""
     for d in range(1, 7):
@@ -485,3 +494,46 @@ def distance(a, b):
     dq = int(HEX_Q[a]) - int(HEX_Q[b])
     dr = int(HEX_R[a]) - int(HEX_R[b])
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@rules_jit
+def local_board(S, b, h, occ7, zoc7):
+    """The board around hex h, cheaply: occ7[d] the force at HEX_STEP[h, d]
+    (d = 0 for h itself; -1 empty, -2 off the map) and zoc7[d] the ZOC bits
+    there (bit f: in a zone of control of force f, L460). Only the stacks
+    within two hexes of h can matter, so only those are looked at; the full
+    board (``scan_board``) is built where a search needs it."""
+    s = S[b]
+    near = np.empty(NUM_UNITS, np.int64)
+    tops = np.empty(NUM_UNITS, np.int64)
+    m = 0
+    for d in range(7):
+        occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
+        zoc7[d] = 0
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP:
+            continue
+        x = s['unit_hex'][u]
+        if distance(x, h) > 2:
+            continue
+        k = 0
+        while k < m and near[k] != x:
+            k += 1
+        if k == m:
+            near[m] = x
+            tops[m] = u
+            m += 1
+        elif s['unit_order'][u] > s['unit_order'][tops[k]]:
+            tops[k] = u
+    for k in range(m):
+        x = near[k]
+        f = int(U_FORCE[tops[k]])
+        zoc = exerts_zoc(S, b, tops[k])
+        for d in range(7):
+            g = h if d == 0 else HEX_STEP[h, d]
+            if g < 0:
+                continue
+            if g == x:
+                occ7[d] = f
+            elif zoc and distance(x, g) == 1:
+                zoc7[d] |= 1 << f

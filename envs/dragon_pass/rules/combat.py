@@ -35,7 +35,7 @@ from .base import (
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
     TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_CF, U_FORCE, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
-    occupy, pose, put_on_top, scan_board, side_of, stack_at,
+    occupy, pose, put_on_top, whole_board, side_of, stack_at,
 )
 from .movement import start_arrangement
 
@@ -159,9 +159,7 @@ def combat_phase(S, b):
     while True:
         st = int(s['step'])
         if st == CS_DECLARE:
-            occ = np.empty(NUM_HEXES, np.int8)
-            zoc = np.empty(NUM_HEXES, np.int8)
-            scan_board(S, b, occ, zoc)
+            occ, zoc = whole_board(S, b)
             cand, obliged = candidate_stacks(S, b, int(s['active']), occ)
             if cand.sum() == 0:
                 end_combat(S, b)
@@ -262,9 +260,7 @@ def end_battle(S, b):
 # ================================================================ declaration
 @rules_jit(inline=True)
 def mask_battle(S, b, p, mask):
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     cand, obliged = candidate_stacks(S, b, p, occ)
     forced = rage_target(S, b, p)
     if forced >= 0:
@@ -291,9 +287,7 @@ def act_battle(S, b, p, a):
 @rules_jit(inline=True)
 def mask_battle_add(S, b, p, mask):
     s = S[b]
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     n_att = count_of(s['bat_att'])
     n_def = count_of(s['bat_def'])
     d0 = s['bat_def'][0]
@@ -1023,9 +1017,7 @@ def may_retreat(S, b, u, occ, total, fastest):
 @rules_jit
 def any_retreat(S, b):
     s = S[b]
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     total = side_strength(S, b, False, False)
     fastest = fastest_attacker(S, b)
     for u in range(NUM_UNITS):
@@ -1036,9 +1028,7 @@ def any_retreat(S, b):
 
 @rules_jit(inline=True)
 def mask_retreat(S, b, p, mask):
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     total = side_strength(S, b, False, False)
     fastest = fastest_attacker(S, b)
     for u in range(NUM_UNITS):
@@ -1060,9 +1050,7 @@ def act_retreat(S, b, p, a):
 
 @rules_jit(inline=True)
 def mask_retreat_hex(S, b, p, mask):
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     retreat_hexes(S, b, int(S[b]['cursor']), occ, mask)
 
 
@@ -1165,9 +1153,7 @@ def extended_hexes(S, b, u, mask):
     s = S[b]
     if U_MF[u, side_of(S, b, u)] < EXTENDED_ADVANCE_MF:
         return 0
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]
     p = int(U_FORCE[u])
     if adjacent_to_force(occ, h, 1 - p):

@@ -24,8 +24,9 @@ from ..constants import (
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, PH_ARRANGE, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE,
-    U_MF, adjacent_to_force, berserk, distance, occupy, pose, put_on_top, scan_board, side_of, stack_at,
-    step_cost,
+    U_MF, adjacent_to_force, berserk, distance, local_board, occupy, pose, put_on_top, scan_board, side_of,
+    whole_board,
+    stack_at, step_cost,
 )
 
 
@@ -199,24 +200,43 @@ def mask_move(S, b, p, mask):
     not yet arranged since it last changed; end the phase unless a disrupted
     unit that could flee has not moved."""
     s = S[b]
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
-    fleeing = False
-    count = np.zeros(NUM_HEXES, np.int8)
+    hexes = np.empty(NUM_UNITS, np.int64)
+    sizes = np.zeros(NUM_UNITS, np.int64)
+    m = 0
+    constrained = False      # a disrupted or berserk unit still to move: searches are needed
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == p:
-            count[s['unit_hex'][u]] += 1
+        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+            continue
+        h = s['unit_hex'][u]
+        k = 0
+        while k < m and hexes[k] != h:
+            k += 1
+        if k == m:
+            hexes[m] = h
+            m += 1
+        sizes[k] += 1
+        if movable(S, b, u) and (s['unit_side'][u] == SIDE_BACK or berserk(S, b, u)):
+            constrained = True
+    fleeing = False
+    if constrained:
+        occ, zoc = whole_board(S, b)
+        for u in range(NUM_UNITS):
+            if movable(S, b, u) and U_FORCE[u] == p and \
+                    (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
+                fleeing = True
+                break
     for u in range(NUM_UNITS):
         if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
             continue
         h = s['unit_hex'][u]
         if movable(S, b, u):
             mask[A_HEX + h] = 1
-            if not fleeing and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
-                fleeing = True
-        elif count[h] >= 2 and not s['unit_flags'][u] & UF_ARRANGED:
-            mask[A_HEX + h] = 1
+        elif not s['unit_flags'][u] & UF_ARRANGED:
+            k = 0
+            while hexes[k] != h:
+                k += 1
+            if sizes[k] >= 2:
+                mask[A_HEX + h] = 1
     if not fleeing:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -230,14 +250,14 @@ def act_move(S, b, p, a):
         s['step'] = 0
         return False
     h = a - A_HEX
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    occ7 = np.empty(7, np.int8)
+    zoc7 = np.empty(7, np.int8)
+    local_board(S, b, h, occ7, zoc7)
     s['sel_hex'] = h
     s['group_start'] = h
     s['group_moved'] = 0
     s['group_arranged'] = 0
-    s['group_zoc_start'] = 1 if zoc[h] & (1 << (1 - p)) else 0
+    s['group_zoc_start'] = 1 if zoc7[0] & (1 << (1 - p)) else 0
     return pose(S, b, PH_MOVE_GROUP, p)
 
 
@@ -268,14 +288,17 @@ def stack_unarranged(S, b, h):
 
 
 @rules_jit
-def step_legal(S, b, p, h, d, occ, zoc):
-    """The group at h may step in direction d (see the module docstring)."""
+def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
+    """The group at h may step in direction d (see the module docstring);
+    ``occ_g``, ``zoc_g``: the force and the ZOC bits at the hex stepped into;
+    ``occ``, ``zoc``: the whole board, read only for a member that must flee
+    or close on its scapegoat."""
     s = S[b]
     g = HEX_STEP[h, d]
     enemy = 1 - p
-    if g < 0 or occ[g] == enemy:
+    if g < 0 or occ_g == enemy:
         return False
-    into_zoc = zoc[g] & (1 << enemy) != 0
+    into_zoc = zoc_g & (1 << enemy) != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
@@ -313,10 +336,22 @@ def step_legal(S, b, p, h, d, occ, zoc):
 def mask_move_group(S, b, p, mask):
     s = S[b]
     h = int(s['sel_hex'])
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
     n, flee = group_size(S, b)
+    # the whole board only where a search needs it: a member, or a unit that
+    # might join, that must flee or close on its scapegoat
+    full = flee
+    if s['group_moved'] == 0 and not flee:
+        for u in range(NUM_UNITS):
+            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and movable(S, b, u) and \
+                    (s['unit_side'][u] == SIDE_BACK or berserk(S, b, u)):
+                full = True
+    occ = np.empty(NUM_HEXES if full else 1, np.int8)
+    zoc = np.empty(NUM_HEXES if full else 1, np.int8)
+    if full:
+        scan_board(S, b, occ, zoc)
+    occ7 = np.empty(7, np.int8)
+    zoc7 = np.empty(7, np.int8)
+    local_board(S, b, h, occ7, zoc7)
     enemy = 1 - p
     if s['group_moved'] == 0 and not flee:
         for u in range(NUM_UNITS):
@@ -324,14 +359,14 @@ def mask_move_group(S, b, p, mask):
                 continue
             if not movable(S, b, u):
                 continue
-            if n > 0 and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
+            if n > 0 and full and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 continue      # a unit that must flee, or close on its scapegoat, moves on its own
             mask[A_UNIT + u] = 1
         if n == 0 and stack_unarranged(S, b, h):
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
         for d in range(1, 7):
-            if step_legal(S, b, p, h, d, occ, zoc):
+            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
         stop = HEX_TERRAIN[h] != TERRAIN_LAKE
         if stop and flee and not safe_hex(occ, h, enemy):
@@ -384,9 +419,9 @@ def act_move_group(S, b, p, a):
         d = 1
         while HEX_STEP[h, d] != g:
             d += 1
-        occ = np.empty(NUM_HEXES, np.int8)
-        zoc = np.empty(NUM_HEXES, np.int8)
-        scan_board(S, b, occ, zoc)
+        occ7 = np.empty(7, np.int8)
+        zoc7 = np.empty(7, np.int8)
+        local_board(S, b, h, occ7, zoc7)
         order = np.empty(NUM_UNITS, np.int64)
         n = stack_at(S, b, h, order)
         for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
@@ -400,15 +435,15 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
-        if zoc[g] & (1 << (1 - p)):
+        if zoc7[d] & (1 << (1 - p)):
             stop_group(S, b, p)
             return False
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
     s['unit_flags'][u] |= UF_GROUP
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    scan_board(S, b, occ, zoc)
+    if s['unit_side'][u] != SIDE_BACK and not berserk(S, b, u):
+        return pose(S, b, PH_MOVE_GROUP, p)
+    occ, zoc = whole_board(S, b)
     if must_flee(S, b, u, occ, zoc):
         s['unit_flags'][u] |= UF_FLEE
     if must_close(S, b, u, occ, zoc):
