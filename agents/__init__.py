@@ -5,8 +5,8 @@
     print(match_table(result))
 
 Built-in agents: ``"random"``, ``"mcts"`` (any game),
-``"dragonhunt.heuristic"`` and ``"dragons_down.heuristic"`` (the games'
-``heuristic_agent``). Register more
+``"dragonhunt.heuristic"``, ``"dragons_down.heuristic"`` and
+``"dragon_pass.heuristic"`` (the games' ``heuristic_agent``). Register more
 with :func:`register`; policy checkpoints (``*.zip`` from
 ``dragongym.training.selfplay``, ``*.rllib.pt`` from
 ``dragongym.training.rllib_selfplay``) load through loaders registered with
@@ -25,6 +25,7 @@ register("random", "dragongym.agents.random_agent:RandomAgent")
 register("mcts", "dragongym.agents.mcts:MCTSAgent")
 register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic:DragonhuntHeuristic")
 register("dragons_down.heuristic", "dragongym.agents.dragons_down_heuristic:DragonsDownHeuristic")
+register("dragon_pass.heuristic", "dragongym.agents.dragon_pass_heuristic:DragonPassHeuristic")
 
 # MaskablePPO checkpoints written by dragongym.training.selfplay (imported on first use)
 register_loader(".zip", "dragongym.training.policy:load_agent")

@@ -63,7 +63,10 @@ def _check_field(game, f, value):
             raise ConfigError(bad)
     elif kind == "str":
         if not isinstance(value, str):
-            raise ConfigError(bad)
+            spelled = getattr(value, "spelled", None)    # "18.1" on a command line (options.parse_value)
+            if spelled is None:
+                raise ConfigError(bad)
+            value = spelled
     if "range" in meta:
         lo, hi = meta["range"]
         if not lo <= value <= hi:

@@ -212,7 +212,7 @@ def observe_one(S, b, me, obs):
                  + R.U_CF[u, sd] / 10.0)
             k = (G_OWN_MAJORS if major else G_OWN_MINORS) if own else (G_ENEMY_MAJORS if major else G_ENEMY_MINORS)
             _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
-            if sd == SIDE_BACK:
+            if R.is_disrupted(S, b, u):
                 k = G_OWN_DISRUPTED if own else G_ENEMY_DISRUPTED
                 _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
             if R.U_MISSILE[u, sd] > 0:

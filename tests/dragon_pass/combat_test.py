@@ -6,6 +6,7 @@ phase (``scenario.py``); every decision is posed (``auto_single`` off); the
 dice are loaded in the order the rules roll them.
 """
 from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import UF_FLEE
 from dragongym.envs.dragon_pass.data import MAP
 from tests.dragon_pass.scenario import LUNAR, SARTAR, Position, hexi, unit
 
@@ -518,7 +519,7 @@ def test_rule_dp_berserk_the_superhero_must_attack_the_scapegoats_stack():
     p.combat(SARTAR)
     assert p.legal() == ["attack the stack at 0504"]
     p.act("attack the stack at 0504")
-    assert not any(a.startswith("attack 0504 with") for a in p.legal())    # not without Harrek's stack
+    assert p.legal() == ["attack with the stack at 0604"]                  # Harrek's stack joins first
     p.act("attack with the stack at 0604")
     assert any(a.startswith("attack 0504 with") for a in p.legal())
 
@@ -644,3 +645,18 @@ def test_rule_dp_missile_firing_up_a_ridge_halves_the_factors():
     p.dice(5, 1)                                  # 5 - 1 = 4: nothing at 2 (1DD at 3-4) (L1117)
     declare(p, ["0314"], ["0414"])
     assert p.phase == R.PH_ARRANGE
+
+
+def test_rule_dp_berserk_a_raging_superhero_is_not_disrupted_and_never_left_without_a_move():
+    """Regression: the Berserker Rage side was taken for a disruption, so a raging
+    Harrek beside an enemy had to flee and close on his scapegoat at once, and
+    could be left with no legal action (L590: superheroes cannot be disrupted)."""
+    p = berserk_position("0721", "nf_tarsh_warriors#2", "0718")
+    p.put("nf_tarsh_warriors#1", "0722")
+    p.movement(SARTAR)
+    p.s["unit_mp"][unit("harrek")] = 4
+    p.act("select the stack at 0721")
+    p.act(f"move {p.name('harrek')} with the group")
+    p.act(f"move {p.name('harrek')} from 0721 to 0720")
+    assert p.legal()                               # he goes on toward the scapegoat
+    assert not int(p.s["unit_flags"][unit("harrek")]) & UF_FLEE

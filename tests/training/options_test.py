@@ -34,3 +34,16 @@ def test_importing_the_rllib_adapter_needs_no_ray():
             "callable(m.multi_agent_env_class))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_a_string_option_spelled_like_a_number_keeps_its_text():
+    """``--scenario 18.1`` reads as a number, but a string option takes the text it was
+    written as; from Python, a float stays an error (no silent conversion)."""
+    import dragongym
+    from dragongym.envs.core.config import ConfigError
+    game = dragongym.get_game("dragon_pass")
+    options = parse_game_options(["--scenario", "18.3", "--max-turns", "2"])
+    config = game.make_config(**options)
+    assert config.scenario == "18.3" and config.max_turns == 2 and type(config.max_turns) is int
+    with pytest.raises(ConfigError, match="scenario"):
+        game.make_config(scenario=18.3)

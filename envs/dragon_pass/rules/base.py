@@ -252,6 +252,13 @@ def side_of(S, b, u):
 
 
 @rules_jit
+def is_disrupted(S, b, u):
+    """Unit u is disrupted: its back is up and it is no superhero (whose back
+    is its Berserker Rage; superheroes cannot be disrupted, L590)."""
+    return S[b]['unit_side'][u] == SIDE_BACK and U_RANK[u] != RANK_SUPERHERO
+
+
+@rules_jit
 def put_on_top(S, b, u, h):
     """Unit u goes to hex h, on top of the stack there."""
     s = S[b]

@@ -35,6 +35,7 @@ from .base import (
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
     TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_CF, U_FORCE, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
+    is_disrupted,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
 )
 from .movement import start_arrangement
@@ -287,6 +288,10 @@ def act_battle(S, b, p, a):
 @rules_jit(inline=True)
 def mask_battle_add(S, b, p, mask):
     s = S[b]
+    need = rage_unmet(S, b, p)
+    if need >= 0:
+        mask[A_HEX + need] = 1        # the berserk superhero's stack joins first (L656)
+        return
     occ, zoc = whole_board(S, b)
     n_att = count_of(s['bat_att'])
     n_def = count_of(s['bat_def'])
@@ -305,7 +310,7 @@ def mask_battle_add(S, b, p, mask):
                 continue
             if beside_all(c, s['bat_att']) and not stack_used(S, b, c):
                 mask[A_HEX + c] = 1
-    if n_att > 0 and not rage_unmet(S, b, p):
+    if n_att > 0:
         mask[A_CHOICE + CH_DONE] = 1
 
 
@@ -326,8 +331,8 @@ def rage_target(S, b, p):
 
 @rules_jit
 def rage_unmet(S, b, p):
-    """The battle attacks a berserk superhero's scapegoat without the
-    superhero's stack, which could join it (L656)."""
+    """The hex of a berserk superhero's stack that the battle against its
+    scapegoat does not include yet, though it could (L656); -1."""
     s = S[b]
     for v in range(NUM_UNITS):
         if U_FORCE[v] != p or not berserk(S, b, v):
@@ -336,8 +341,8 @@ def rage_unmet(S, b, p):
         g = s['unit_hex'][s['unit_scapegoat'][v]]
         if in_list(s['bat_def'], g) and not in_list(s['bat_att'], h) and beside_all(h, s['bat_def']) \
                 and not stack_used(S, b, h):
-            return True
-    return False
+            return int(h)
+    return -1
 
 
 @rules_jit
@@ -1085,7 +1090,7 @@ def mark_vacated(S, b):
 def may_advance(S, b, u):
     s = S[b]
     return s['unit_where'][u] == UW_MAP and in_list(s['bat_att'], s['unit_hex'][u]) \
-        and s['unit_side'][u] != SIDE_BACK and not s['unit_flags'][u] & UF_ADVANCED \
+        and not is_disrupted(S, b, u) and not s['unit_flags'][u] & UF_ADVANCED \
         and U_FORCE[u] == s['active']
 
 

@@ -20,11 +20,11 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..constants import (
-    NUM_UNITS, SIDE_BACK, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_MAP,
+    NUM_UNITS, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_MAP,
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, PH_ARRANGE, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE,
-    U_MF, adjacent_to_force, berserk, distance, local_board, occupy, pose, put_on_top, scan_board, side_of,
+    U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
 )
@@ -113,7 +113,7 @@ def can_reach_safe(S, b, u, h, mp, occ, zoc, enemy, from_zoc):
 def must_flee(S, b, u, occ, zoc):
     """Disrupted unit u, not yet moved, must move to a safe hex it can reach (L590)."""
     s = S[b]
-    if s['unit_side'][u] != SIDE_BACK or s['unit_flags'][u] & UF_MOVED:
+    if not is_disrupted(S, b, u) or s['unit_flags'][u] & UF_MOVED:
         return False
     f = int(U_FORCE[u])
     enemy = 1 - f
@@ -215,7 +215,7 @@ def mask_move(S, b, p, mask):
             hexes[m] = h
             m += 1
         sizes[k] += 1
-        if movable(S, b, u) and (s['unit_side'][u] == SIDE_BACK or berserk(S, b, u)):
+        if movable(S, b, u) and (is_disrupted(S, b, u) or berserk(S, b, u)):
             constrained = True
     fleeing = False
     if constrained:
@@ -343,7 +343,7 @@ def mask_move_group(S, b, p, mask):
     if s['group_moved'] == 0 and not flee:
         for u in range(NUM_UNITS):
             if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and movable(S, b, u) and \
-                    (s['unit_side'][u] == SIDE_BACK or berserk(S, b, u)):
+                    (is_disrupted(S, b, u) or berserk(S, b, u)):
                 full = True
     occ = np.empty(NUM_HEXES if full else 1, np.int8)
     zoc = np.empty(NUM_HEXES if full else 1, np.int8)
@@ -441,7 +441,7 @@ def act_move_group(S, b, p, a):
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
     s['unit_flags'][u] |= UF_GROUP
-    if s['unit_side'][u] != SIDE_BACK and not berserk(S, b, u):
+    if not is_disrupted(S, b, u) and not berserk(S, b, u):
         return pose(S, b, PH_MOVE_GROUP, p)
     occ, zoc = whole_board(S, b)
     if must_flee(S, b, u, occ, zoc):

@@ -1,0 +1,993 @@
+"""A hand-written Dragon Pass bot (``"dragon_pass.heuristic"``, the game's
+``heuristic_agent``).
+
+It reads the record (``state[0]``) directly but, with the screening option
+(L452), never the contents of enemy stacks outside the battle being fought:
+of those it uses only where they are (the hexes holding enemy units), how
+many there are, and what the enemy has on the map as a whole (which
+counters are neither in the pool nor dead, and their printed front-side
+factors), all of which the observation also shows. Its choices are
+therefore the same in every position ``DragonPass.determinize`` may deal.
+
+Strategy (every scenario is about the seven Sartar fortresses, and control
+passes to the last force to enter a fortress hex):
+
+* **Deployment**: each counter gets a post: a garrison for a Sartar fortress
+  its side holds in its deployment zone (the slow foot first, two or three
+  a fortress; Argrath with the Boldhome garrison in 18.3), or a strike group
+  for an enemy-held Sartar fortress (cavalry first, in groups of up to three
+  major units), and is placed on the hex of its zone nearest that post by
+  movement cost, in stacks of at most three major units.
+* **Movement**: each phase it re-plans: the units in a Sartar fortress it
+  holds or occupies keep a garrison there (slow, strong units stay); the
+  others are assigned greedily, by the turns they need to get there, to the
+  fortresses to take (the enemy's, Boldhome first for the Lunars in 18.2)
+  and to the empty fortresses of its own to re-garrison. A group (the
+  units of a stack with one post) steps along the cheapest path (precomputed
+  movement-cost fields to each fortress) and stops on its post; it does not
+  step beside enemy stacks it could not beat (it would have to attack them,
+  L507) unless that is its goal, or a fortress; where they bar the direct
+  way it searches a way round them (and in the last game-turn pushes on to
+  the fortress whatever the risk). Argrath stays at Boldhome
+  (or the own fortress farthest from the enemy) in 18.3, Gunda follows
+  Harrek; a disrupted unit that must flee (L590) runs to the first safe hex.
+* **Combat**: every enemy stack that can be attacked is scored by an exact
+  expectation over the dice of the Attack Table (the top three majors fight,
+  leadership, river and ridge halving, the structure multiplier of the
+  casualties, the doubled counter-attack), with a bonus for emptying a
+  Sartar fortress; the best battle is fought when its score is positive or
+  the battle is obligatory, and attacking stacks are added while they raise
+  the score. Enemy casualties: the largest it may take (Argrath first);
+  its own missile casualties: the weakest; 2DD as two disruptions while two
+  fresh major units can take them. It retreats out of a hopeless defence
+  outside a fortress, never out of a fortress; it advances into vacated
+  Sartar fortresses (not with a fortress's garrison) and stays there. A
+  superhero whose best friend fell takes the weakest enemy unit of the
+  battle as its scapegoat (L654).
+* Anything else (and any decision its rules do not cover): a uniformly
+  random legal action.
+"""
+import heapq
+
+import numpy as np
+
+from dragongym.agents.base import Agent
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.board import (
+    HEX_FORD, HEX_RIVER, HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY,
+    SIDE_RIDGE, SIDE_ROAD,
+)
+from dragongym.envs.dragon_pass.constants import (
+    LUNAR, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_BACK, UF_ADVANCED, UF_FLEE, UF_GROUP, UF_MOVED, UF_USED,
+    UNIT_IDS, UW_MAP, UW_POOL,
+)
+
+# ------------------------------------------------------------------ static tables
+NEIGH = tuple(tuple(int(g) for g in HEX_STEP[h, 1:] if g >= 0) for h in range(NUM_HEXES))
+NEIGH_SET = tuple(frozenset(n) for n in NEIGH)
+FORCE = [int(x) for x in R.U_FORCE]
+CF = R.U_CF.tolist()
+MF = R.U_MF.tolist()
+LF = R.U_LF.tolist()
+MAJOR = R.U_MAJOR.tolist()
+MISSILE = R.U_MISSILE.tolist()
+SPIRIT = R.U_SPIRIT.tolist()
+RANK = [int(x) for x in R.U_RANK]
+CAVALRY = [int(x) for x in R.U_CAVALRY]
+BEST_FRIEND = [int(x) for x in R.U_BEST_FRIEND]
+IN2 = R.HEX_MELEE_IN2.tolist()
+OUT2 = R.HEX_MELEE_OUT2.tolist()
+MISSILE_MOD = R.HEX_MISSILE_MOD.tolist()
+FORTIFIED = R.HEX_FORTIFICATION.tolist()
+RIVER_HALVES = [bool(HEX_RIVER[h]) and not HEX_FORD[h] for h in range(NUM_HEXES)]
+ATTACK = R.ATTACK.tolist()
+ATTACK_MAX = int(R.ATTACK_MAX)
+BEYOND = [(int(n), int(d)) for n, d in zip(R.ATTACK_BEYOND_NUM, R.ATTACK_BEYOND_DEN)]
+HEX_Q = R.HEX_Q.tolist()
+HEX_R = R.HEX_R.tolist()
+
+ARGRATH = UNIT_IDS.index("argrath")
+HARREK = UNIT_IDS.index("harrek")
+GUNDA = UNIT_IDS.index("gunda")
+
+FORT_HEX = [int(h) for h in R.FORTRESS_HEX]
+SARTAR_FORTS = [k for k in range(len(FORT_HEX)) if R.FORTRESS_SARTAR[k]]
+SARTAR_FORT_OF_HEX = {FORT_HEX[k]: k for k in SARTAR_FORTS}
+BOLDHOME = int(R.BOLDHOME)
+SC_181, SC_182, SC_183 = 0, 1, 2
+
+FAR = 10 ** 6
+
+
+def _step_costs():
+    """Half MPs of a step from h in direction d for a unit with no rune, no
+    heroic MF, in fair weather, a secondary road's free third hex ignored
+    (``rules.step_cost``); -1 where it cannot step."""
+    cost = np.full((NUM_HEXES, 7), -1, np.int32)
+    for h in range(NUM_HEXES):
+        for d in range(1, 7):
+            g = int(HEX_STEP[h, d])
+            if g < 0 or HEX_TERRAIN[g] == R.TERRAIN_LAKE:
+                continue
+            road = SIDE_ROAD[h, d]
+            c = 1 if road & ROAD_PRIMARY else 2 if road & ROAD_SECONDARY else int(R.HEX_ENTER2[g, 0])
+            if HEX_RIVER[h] and not HEX_FORD[h] and not HEX_RIVER[g] and not R.HEX_UPLAND_MARSH[g]:
+                c += 2
+            if SIDE_RIDGE[h, d] == 1:
+                c += 2
+            cost[h, d] = c
+    return cost
+
+
+STEP_COST = _step_costs()
+
+
+def _field(target):
+    """Cheapest half MPs from every hex to ``target`` (Dijkstra backwards)."""
+    dist = [FAR] * NUM_HEXES
+    dist[target] = 0
+    queue = [(0, target)]
+    while queue:
+        dg, g = heapq.heappop(queue)
+        if dg > dist[g]:
+            continue
+        for d in range(1, 7):
+            h = int(HEX_STEP[g, d])
+            if h < 0:
+                continue
+            back = 1 + (d + 2) % 6           # the direction from h to g
+            c = int(STEP_COST[h, back])
+            if c < 0:
+                continue
+            if dg + c < dist[h]:
+                dist[h] = dg + c
+                heapq.heappush(queue, (dg + c, h))
+    return dist
+
+
+def _check_back_direction():
+    for h in range(NUM_HEXES):
+        for d in range(1, 7):
+            g = int(HEX_STEP[h, d])
+            if g >= 0:
+                assert int(HEX_STEP[g, 1 + (d + 2) % 6]) == h
+                return
+
+
+_check_back_direction()
+FIELD = {k: _field(FORT_HEX[k]) for k in SARTAR_FORTS}
+"""FIELD[k][h]: half MPs from hex h to Sartar fortress k."""
+
+
+def hex_distance(a, b):
+    dq = HEX_Q[a] - HEX_Q[b]
+    dr = HEX_R[a] - HEX_R[b]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def attack_loss(total, die):
+    """The Attack Table (``rules.attack_loss``)."""
+    total = int(total)
+    if total <= 0:
+        return 0
+    if total <= ATTACK_MAX:
+        return ATTACK[total][die]
+    n, d = BEYOND[die - 1]
+    return total * n // d
+
+
+# ------------------------------------------------------------------ scenario plans
+# garrison sizes per Sartar fortress: {scenario: {force: (default, {fortress index: size})}}
+GARRISON = {
+    SC_181: {LUNAR: (2, {}), SARTAR: (2, {})},
+    SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 3})},
+    SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME: 2})},
+}
+TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME: 2.0}}
+"""Extra weight (in turns) of fortresses to take."""
+STRIKE_GROUP = 3
+"""Major units per strike group (the top three majors of a stack fight, L571)."""
+ATTACK_THRESHOLD = 0.25
+"""Score (CF) an optional battle must beat."""
+
+
+def garrison_size(sc, p, k):
+    base, special = GARRISON[sc][p]
+    return special.get(k, base)
+
+
+# ------------------------------------------------------------------ the position, as this seat may know it
+class Position:
+    """What seat ``p`` knows of ``rec``: its stacks, the enemy's hexes, the
+    enemy's stacks' contents where it may see them, and public totals."""
+
+    def __init__(self, rec, p):
+        self.rec = rec
+        self.p = p
+        self.enemy = 1 - p
+        self.sc = int(rec["scenario"])
+        self.screening = bool(rec["screening"])
+        self.side = rec["unit_side"].tolist()
+        self.flags = rec["unit_flags"].tolist()
+        self.mp = rec["unit_mp"].tolist()
+        where = rec["unit_where"].tolist()
+        hexes = rec["unit_hex"].tolist()
+        order = rec["unit_order"].tolist()
+        self.where = where
+        self.hex = hexes
+        own, foe = {}, {}
+        foe_units = 0
+        foe_cf = 0
+        for u in range(NUM_UNITS):
+            if where[u] != UW_MAP:
+                continue
+            if FORCE[u] == p:
+                own.setdefault(hexes[u], []).append(u)
+            else:
+                foe.setdefault(hexes[u], []).append(u)
+                foe_units += 1
+                foe_cf += CF[u][0]          # printed front: public (the counter is known to be on the map)
+        for units in own.values():
+            units.sort(key=lambda u: -order[u])
+        for units in foe.values():
+            units.sort(key=lambda u: -order[u])
+        self.own = own
+        self._foe = foe
+        self.foe_hexes = set(foe)
+        battle = {int(h) for h in rec["bat_att"] if h >= 0} | {int(h) for h in rec["bat_def"] if h >= 0}
+        self.battle = battle
+        n_stacks = max(1, len(foe))
+        per_stack = foe_units / n_stacks
+        per_unit = foe_cf / foe_units if foe_units else 0.0
+        k = max(1, int(round(per_stack)))
+        self.guess = [(per_unit, 1, 0, RANK_NONE, -1)] * k
+        self.owner = rec["fortress_owner"].tolist()
+        self.turn = int(rec["turn"])
+        self.max_turns = int(rec["max_turns"])
+
+    # --- enemy stacks
+    def foe_visible(self, h):
+        return not self.screening or h in self.battle
+
+    def foe_stack(self, h):
+        """Combat tuples of the enemy stack at h: its counters where it may be
+        examined, else the average enemy stack."""
+        if h not in self._foe:
+            return []
+        if self.foe_visible(h):
+            return [self.unit_tuple(u) for u in self._foe[h]]
+        return list(self.guess)
+
+    def foe_units_visible(self, h):
+        return self._foe[h] if self.foe_visible(h) else None
+
+    def unit_tuple(self, u):
+        sd = self.side[u]
+        return (CF[u][sd], MAJOR[u][sd], LF[u][sd], RANK[u], u)
+
+    def own_stack(self, h):
+        return [self.unit_tuple(u) for u in self.own.get(h, [])]
+
+    def beside_foe(self, h):
+        return not self.foe_hexes.isdisjoint(NEIGH_SET[h])
+
+    def foes_beside(self, h):
+        return [g for g in NEIGH[h] if g in self.foe_hexes]
+
+    def movable(self, u):
+        return self.where[u] == UW_MAP and not self.flags[u] & UF_MOVED and self.mp[u] > 0
+
+
+# ------------------------------------------------------------------ battles
+def _fighting(stack):
+    """The tuples of a stack (top first) that fight: the top three majors and
+    the minor units above the fourth (L571)."""
+    majors = 0
+    out = []
+    for t in stack:
+        if t[1]:
+            majors += 1
+        if majors <= 3:
+            out.append(t)
+    return out
+
+
+def _strength2(stack, counter, halve):
+    """Twice a stack's melee CF (``combat.side_strength``)."""
+    fight = _fighting(stack)
+    lf = 0
+    for t in fight:
+        if t[2] > lf:
+            lf = t[2]
+        if t[3] == RANK_SUPERHERO and t[4] >= 0 and BEST_FRIEND[t[4]] >= 0:
+            for o in fight:
+                if o[4] == BEST_FRIEND[t[4]] and t[2] + o[2] > lf:
+                    lf = t[2] + o[2]
+    total = 0.0
+    for t in fight:
+        cf2 = 2 * t[0]
+        if counter:
+            cf2 *= 2
+        if halve and t[3] == RANK_NONE:
+            cf2 /= 2
+        if lf > 0 and t[2] == 0 and t[0] > 0:
+            cf2 += 2 * lf
+        total += cf2
+    return total
+
+
+def _halves(h, foes):
+    if RIVER_HALVES[h]:
+        return True
+    for d in range(1, 7):
+        if int(HEX_STEP[h, d]) in foes and SIDE_RIDGE[h, d] == 1:
+            return True
+    return False
+
+
+def _take(stacks, hexes, loss2, value_of):
+    """Greedy casualties: the largest top whose value the loss covers, until
+    none does. Returns the CF eliminated; ``stacks`` lose those units."""
+    killed = 0.0
+    while True:
+        best = None
+        for i, st in enumerate(stacks):
+            if not st:
+                continue
+            v = value_of(st[0], len(st) - 1, hexes[i], i)
+            if v <= loss2 and (best is None or v > best[0]):
+                best = (v, i)
+        if best is None:
+            return killed
+        v, i = best
+        t = stacks[i].pop(0)
+        loss2 -= v
+        killed += t[0] + (6 if t[4] == ARGRATH else 0)
+
+
+def battle_score(att, att_hexes, dfn, def_hexes):
+    """Expected enemy CF eliminated minus own CF lost, and the chance the
+    defence is wiped out, for attacking stacks ``att`` (lists of combat
+    tuples top first, at ``att_hexes``) against ``dfn`` (L582-L588)."""
+    dset = set(def_hexes)
+    aset = set(att_hexes)
+    a2 = sum(_strength2(st, False, _halves(h, dset)) for st, h in zip(att, att_hexes))
+    total = int(a2 // 2)
+    att_super = any(t[3] == RANK_SUPERHERO for st in att for t in st)
+    def_super = [any(t[3] == RANK_SUPERHERO for t in st) for st in dfn]
+
+    def def_value(t, pos, h, i):
+        if att_super and not def_super[i]:
+            return 2 * t[0]
+        return t[0] * (IN2[h] if pos < 3 else OUT2[h])
+
+    fought = [set(id(t) for t in _fighting(st)) for st in att]
+
+    def att_value(t, pos, h, i):
+        if id(t) in fought[i]:
+            return 2 * t[0]
+        return t[0] * (IN2[h] if pos < 3 else OUT2[h])
+
+    kill = lost = wipe = 0.0
+    for r in range(1, 7):
+        stacks = [list(st) for st in dfn]
+        kill += _take(stacks, def_hexes, 2 * attack_loss(total, r), def_value) / 6
+        if not any(stacks):
+            wipe += 1 / 6
+            continue
+        d2 = sum(_strength2(st, True, _halves(h, aset)) for st, h in zip(stacks, def_hexes) if st)
+        dtotal = int(d2 // 2)
+        for r2 in range(1, 7):
+            mine = [list(st) for st in att]
+            lost += _take(mine, att_hexes, 2 * attack_loss(dtotal, r2), att_value) / 36
+    return kill - lost, wipe
+
+
+# ------------------------------------------------------------------ the plan: a post for every unit
+def _unit_speed(pos, u):
+    return max(2, 2 * MF[u][pos.side[u]])
+
+
+def _keep_key(pos, u):
+    """Garrison preference: units that cannot move, foot before horse, slow
+    before fast, strong before weak; superheroes last."""
+    moved = 0 if not pos.movable(u) else 1
+    return (RANK[u] == RANK_SUPERHERO, moved, CAVALRY[u], MF[u][pos.side[u]], -CF[u][pos.side[u]])
+
+
+def argrath_home(pos):
+    """Where Argrath should be: Boldhome, or the own-occupied (else any)
+    Sartar fortress farthest from the enemy."""
+    bh = FORT_HEX[BOLDHOME]
+    if bh not in pos.foe_hexes:
+        return bh
+    best = None
+    for k in SARTAR_FORTS:
+        h = FORT_HEX[k]
+        if h in pos.foe_hexes:
+            continue
+        near = min((hex_distance(h, g) for g in pos.foe_hexes), default=99)
+        key = (h in pos.own, near)
+        if best is None or key > best[0]:
+            best = (key, h)
+    return best[1] if best else bh
+
+
+def make_plan(pos):
+    """{unit: post hex} for every own unit on the map."""
+    p, sc = pos.p, pos.sc
+    post = {}
+    kept = {}
+    for k in SARTAR_FORTS:
+        h = FORT_HEX[k]
+        units = pos.own.get(h)
+        if not units:
+            continue
+        g = garrison_size(sc, p, k)
+        cand = [u for u in units if u != ARGRATH]
+        cand.sort(key=lambda u: _keep_key(pos, u))
+        keep = cand[:g]
+        for u in keep:
+            post[u] = h
+        kept[k] = len(keep)
+    # Argrath (18.3): home, with his garrison
+    home = None
+    if pos.where[ARGRATH] == UW_MAP and FORCE[ARGRATH] == p:
+        home = argrath_home(pos)
+        post[ARGRATH] = home
+    # goals
+    goals = []       # (fortress index, hex, capacity, priority, attack?)
+    prio = TAKE_PRIORITY.get((sc, p), {})
+    for k in SARTAR_FORTS:
+        h = FORT_HEX[k]
+        g = garrison_size(sc, p, k)
+        if h in pos.own:
+            need = g - kept.get(k, 0)
+            if need > 0:
+                goals.append((k, h, need, 0.5, False))
+        elif h in pos.foe_hexes:
+            goals.append((k, h, 3 * STRIKE_GROUP, 0.5 + prio.get(k, 0.0), True))
+        elif pos.owner[k] == p or sc == SC_183:
+            goals.append((k, h, g, 1.0 + prio.get(k, 0.0), False))
+        else:
+            goals.append((k, h, g + 1, 1.5 + prio.get(k, 0.0), False))
+    if home is not None and home not in pos.own and home not in [x[1] for x in goals]:
+        goals.append((None, home, 2, 2.0, False))
+    free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA]
+    pairs = []
+    for u in free:
+        h = pos.hex[u]
+        speed = _unit_speed(pos, u)
+        for i, (k, gh, cap, pr, _) in enumerate(goals):
+            cost = FIELD[k][h] if k is not None else 2 * hex_distance(h, gh)
+            if cost >= FAR:
+                continue
+            turns = cost / speed
+            pairs.append((turns - pr, i, u))
+    pairs.sort()
+    left = [x[2] for x in goals]
+    for _, i, u in pairs:
+        if u in post or left[i] <= 0:
+            continue
+        post[u] = goals[i][1]
+        left[i] -= 1
+    for u in free:
+        if u not in post:
+            post[u] = pos.hex[u]            # nothing to do: stay
+    if pos.where[GUNDA] == UW_MAP and FORCE[GUNDA] == p and GUNDA not in post:
+        if pos.where[HARREK] == UW_MAP:
+            hh = pos.hex[HARREK]
+            post[GUNDA] = post.get(HARREK, hh) if pos.hex[GUNDA] == hh else hh
+        else:
+            post[GUNDA] = pos.hex[GUNDA]
+    return post
+
+
+def _detour(pos, target, start, attack_goal):
+    """Half MPs to ``target`` avoiding enemy hexes and the hexes beside enemy
+    stacks (but fortresses, and beside the target when it is the enemy's),
+    searched backwards from the target until ``start`` is settled."""
+    blocked = pos.foe_hexes
+    dist = {}
+    if attack_goal:
+        queue = [(0, g) for g in NEIGH[target] if g not in blocked]
+    else:
+        queue = [(0, target)]
+    best = {g: 0 for _, g in queue}
+    while queue:
+        dg, g = heapq.heappop(queue)
+        if g in dist:
+            continue
+        dist[g] = dg
+        if g == start:
+            break
+        if g != target and g not in SARTAR_FORT_OF_HEX and pos.beside_foe(g) and \
+                not (attack_goal and target in NEIGH_SET[g]):
+            continue                        # a unit entering it would stop there
+        for d in range(1, 7):
+            h = int(HEX_STEP[g, d])
+            if h < 0 or h in blocked or h in dist:
+                continue
+            c = int(STEP_COST[h, 1 + (d + 2) % 6])
+            if c < 0:
+                continue
+            if dg + c < best.get(h, FAR):
+                best[h] = dg + c
+                heapq.heappush(queue, (dg + c, h))
+    return dist
+
+
+def dist_to(post, h):
+    """Half-MP distance from h to a post (a fortress's field, else hexes)."""
+    k = SARTAR_FORT_OF_HEX.get(post)
+    if k is not None:
+        return FIELD[k][h]
+    return 2 * hex_distance(h, post)
+
+
+# ------------------------------------------------------------------ the agent
+class DragonPassHeuristic(Agent):
+    """Takes and holds the Sartar fortresses, decision by pending phase (see
+    the module docstring)."""
+
+    name = "dragon_pass.heuristic"
+    uses_state = True
+
+    def __init__(self, game=None):
+        self.game = game
+        self._group = {}        # seat -> (player_turn, group_start, post) of the group now moving
+
+    def reset(self):
+        self._group = {}
+
+    def act(self, obs, mask, rng):
+        legal = np.flatnonzero(mask)
+        return int(rng.choice(legal))
+
+    def act_state(self, game, state, player, rng):
+        rec = state[0]
+        mask = game.mask_of(state)
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if not legal:
+            raise ValueError(f"dragon_pass: no legal action for seat {player} (phase {int(rec['phase'])})")
+        if len(legal) == 1:
+            return legal[0]
+        choose = _PHASES.get(int(rec["phase"]))
+        if choose is not None:
+            a = choose(self, Position(rec, int(player)), set(legal), rng)
+            if a is not None and a in legal:
+                return int(a)
+        return int(legal[rng.integers(len(legal))])
+
+    # ------------------------------------------------------------ deployment
+    def deploy(self, pos, legal, rng):
+        p = pos.p
+        u = next((v for v in range(NUM_UNITS) if pos.where[v] == UW_POOL and FORCE[v] == p), -1)
+        if u < 0:
+            return None
+        goal = deployment_goals(pos.sc, p).get(u)
+        if goal is None:
+            return None
+        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+        field = FIELD[SARTAR_FORT_OF_HEX[goal]] if goal in SARTAR_FORT_OF_HEX else None
+
+        def key(h):
+            d = field[h] if field is not None else 2 * hex_distance(h, goal)
+            units = pos.own.get(h, [])
+            majors = sum(MAJOR[v][0] for v in units)
+            full = majors >= (garrison_size(pos.sc, p, SARTAR_FORT_OF_HEX[h]) if h in SARTAR_FORT_OF_HEX
+                              else STRIKE_GROUP)
+            if u == ARGRATH or not MAJOR[u][0]:
+                full = False
+            same = sum(1 for v in units if deployment_goals(pos.sc, p).get(v) == goal)
+            return (full, d + (2 if pos.beside_foe(h) else 0), -same, h)
+
+        return R.A_HEX + min(hexes, key=key)
+
+    # ------------------------------------------------------------ movement
+    def move(self, pos, legal, rng):
+        self._group.pop(pos.p, None)
+        plan = make_plan(pos)
+        done = R.A_CHOICE + R.CH_DONE
+        best = None
+        for h, units in pos.own.items():
+            if R.A_HEX + h not in legal:
+                continue
+            for u in units:
+                if not pos.movable(u) or plan.get(u, h) == h:
+                    continue
+                d = dist_to(plan[u], h)
+                if best is None or (d, h) < best[0]:
+                    best = ((d, h), h)
+        if best is not None:
+            return R.A_HEX + best[1]
+        if done in legal:
+            return done
+        # a disrupted unit must flee (L590): select its stack
+        for h, units in pos.own.items():
+            if R.A_HEX + h in legal and pos.beside_foe(h) and any(
+                    pos.movable(u) and pos.side[u] == SIDE_BACK for u in units):
+                return R.A_HEX + h
+        return None
+
+    def move_group(self, pos, legal, rng):
+        rec = pos.rec
+        sel = int(rec["sel_hex"])
+        done = R.A_CHOICE + R.CH_DONE
+        group = [u for u in pos.own.get(sel, []) if pos.flags[u] & UF_GROUP]
+        key = (int(rec["player_turn"]), int(rec["group_start"]))
+        if not group:
+            if done in legal:             # after an arrangement
+                return done
+            plan = make_plan(pos)
+            cands = [u for u in pos.own.get(sel, []) if R.A_UNIT + u in legal]
+            flee = [u for u in cands if pos.side[u] == SIDE_BACK and pos.beside_foe(sel)]
+            leaders = [u for u in cands if plan.get(u, sel) != sel]
+            if flee:
+                lead = flee[0]
+            elif leaders:
+                lead = min(leaders, key=lambda u: (dist_to(plan[u], sel), u))
+            elif cands:
+                lead = cands[0]
+            else:
+                return None
+            self._group[pos.p] = key + (plan.get(lead, sel),)
+            return R.A_UNIT + lead
+        memo = self._group.get(pos.p)
+        if memo is not None and memo[:2] == key:
+            target = memo[2]
+        else:
+            plan = make_plan(pos)
+            target = plan.get(group[0], sel)
+        steps = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+        if not int(rec["group_moved"]):
+            # gather the units of this stack with the same post (up to a strike group)
+            plan = make_plan(pos)
+            majors = sum(MAJOR[u][pos.side[u]] for u in group)
+            if not any(pos.flags[u] & UF_FLEE for u in group):
+                for u in pos.own.get(sel, []):
+                    if R.A_UNIT + u in legal and plan.get(u, sel) == target:
+                        if MAJOR[u][pos.side[u]] and majors >= STRIKE_GROUP and target not in pos.foe_hexes:
+                            continue
+                        return R.A_UNIT + u
+        return self.step(pos, group, sel, target, steps, legal)
+
+    def step(self, pos, group, sel, target, steps, legal):
+        done = R.A_CHOICE + R.CH_DONE
+        fleeing = any(pos.flags[u] & UF_FLEE for u in group)
+        if fleeing and done in legal and not pos.beside_foe(sel):
+            return done
+        attack_goal = target in pos.foe_hexes
+        if sel == target or (attack_goal and target in NEIGH_SET[sel]):
+            if done in legal:
+                return done
+        mine = [pos.unit_tuple(u) for u in group]
+        risk = {}
+
+        def risky(g):
+            """Stopping at g would force a battle the group should not fight."""
+            if g not in risk:
+                foes = pos.foes_beside(g)
+                bad = False
+                if foes and g not in SARTAR_FORT_OF_HEX:
+                    if attack_goal and target in foes:
+                        bad = not self.can_assault(pos, target, mine, g)
+                    else:
+                        bad = not all(battle_score([mine], [g], [pos.foe_stack(f)], [f])[0] > -1.0 for f in foes)
+                risk[g] = bad
+            return risk[g]
+
+        here = dist_to(target, sel)
+        best = None
+        for g in steps:
+            d = dist_to(target, g)
+            if fleeing:
+                k = (len(pos.foes_beside(g)), d, g)
+            elif d >= here or risky(g):
+                continue
+            else:
+                k = (d, 0 if g in pos.own else 1, g)
+            if best is None or k < best[0]:
+                best = (k, g)
+        if best is None and not fleeing and steps:
+            # the direct way is barred by enemy stacks: a way round them
+            dist = _detour(pos, target, sel, attack_goal)
+            cand = [(dist.get(g, FAR), g) for g in steps if dist.get(g, FAR) < dist.get(sel, FAR) and not risky(g)]
+            if cand:
+                best = (None, min(cand)[1])
+            elif pos.turn >= pos.max_turns and not attack_goal and target in SARTAR_FORT_OF_HEX:
+                # the last turn: reach the fortress whatever it costs
+                cand = [(dist_to(target, g), g) for g in steps if dist_to(target, g) < here]
+                if cand:
+                    best = (None, min(cand)[1])
+        if best is not None:
+            return R.A_HEX + best[1]
+        if done in legal:
+            return done
+        return None
+
+    def can_assault(self, pos, target, mine, g):
+        """The group at g, with the own stacks already beside ``target`` or
+        within two hexes of it, would beat the enemy stack there."""
+        att, hexes = [mine], [g]
+        for h, units in pos.own.items():
+            if h == g or hex_distance(h, target) > 2:
+                continue
+            if h in SARTAR_FORT_OF_HEX:
+                continue
+            att.append(pos.own_stack(h))
+            hexes.append(h if target in NEIGH_SET[h] else g)
+        score, wipe = battle_score(att, hexes, [pos.foe_stack(target)], [target])
+        return score + 4 * wipe > 0
+
+    # ------------------------------------------------------------ arrangement
+    def arrange(self, pos, legal, rng):
+        h = int(pos.rec["arr_hex"])
+        units = pos.own.get(h, [])
+        if ARGRATH in units and units[-1] != ARGRATH:
+            for u in reversed(units):           # lift the others above him, bottom first
+                if u != ARGRATH and R.A_UNIT + u in legal:
+                    return R.A_UNIT + u
+        return R.A_CHOICE + R.CH_DONE
+
+    # ------------------------------------------------------------ combat
+    def _attackers(self, pos, d):
+        return [h for h in NEIGH[d] if h in pos.own
+                and not any(pos.flags[u] & UF_USED for u in pos.own[h])]
+
+    def _fortress_bonus(self, pos, h):
+        return 6.0 if h in SARTAR_FORT_OF_HEX else 0.0
+
+    def _score(self, pos, att_hexes, def_hexes):
+        att = [pos.own_stack(h) for h in att_hexes]
+        dfn = [pos.foe_stack(h) for h in def_hexes]
+        score, wipe = battle_score(att, att_hexes, dfn, def_hexes)
+        return score + wipe * sum(self._fortress_bonus(pos, h) for h in def_hexes)
+
+    def battle(self, pos, legal, rng):
+        done = R.A_CHOICE + R.CH_DONE
+        best = None
+        for a in legal:
+            if a >= R.A_UNIT:
+                continue
+            d = a - R.A_HEX
+            att = self._attackers(pos, d)
+            if not att:
+                continue
+            att = self._best_attackers(pos, att, [d])
+            s = self._net(pos, att, [d])
+            if best is None or s > best[0]:
+                best = (s, a)
+        if best is None:
+            return done if done in legal else None
+        if done in legal and best[0] <= ATTACK_THRESHOLD:
+            return done
+        return best[1]
+
+    def _net(self, pos, att_hexes, def_hexes):
+        """The battle's score less the risk to the garrisons that fight in it."""
+        return self._score(pos, att_hexes, def_hexes) - sum(self._garrison_risk(pos, h) for h in att_hexes)
+
+    def _best_attackers(self, pos, cands, def_hexes):
+        """Greedily the attacking stacks that raise the net score (at least one)."""
+        chosen = []
+        score = None
+        rest = list(cands)
+        while rest:
+            s, h = max((self._net(pos, chosen + [h], def_hexes), h) for h in rest)
+            if chosen and s <= score:
+                break
+            chosen.append(h)
+            score = s
+            rest.remove(h)
+        return chosen
+
+    def _garrison_risk(self, pos, h):
+        """A fortress's last garrison that fights risks the fortress (in CF)."""
+        k = SARTAR_FORT_OF_HEX.get(h)
+        if k is None:
+            return 0.0
+        return 1.0 if len(pos.own[h]) <= garrison_size(pos.sc, pos.p, k) else 0.0
+
+    def battle_add(self, pos, legal, rng):
+        rec = pos.rec
+        att = [int(h) for h in rec["bat_att"] if h >= 0]
+        dfn = [int(h) for h in rec["bat_def"] if h >= 0]
+        done = R.A_CHOICE + R.CH_DONE
+        cands = [a - R.A_HEX for a in legal if a < R.A_UNIT and (a - R.A_HEX) in pos.own]
+        if not cands:
+            return done if done in legal else None
+        if not att:
+            pick = self._best_attackers(pos, cands, dfn)
+            return R.A_HEX + pick[0]
+        base = self._net(pos, att, dfn)
+        best = max((self._net(pos, att + [h], dfn), h) for h in cands)
+        if best[0] > base or done not in legal:
+            return R.A_HEX + best[1]
+        return done
+
+    def missile_target(self, pos, legal, rng):
+        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+        return R.A_HEX + max(hexes, key=lambda h: (MISSILE_MOD[h], len(pos.foe_stack(h)), -h))
+
+    def missile_choice(self, pos, legal, rng):
+        t = int(pos.rec["arr_hex"])
+        fresh = [u for u in pos.own.get(t, []) if MAJOR[u][pos.side[u]] and pos.side[u] != SIDE_BACK]
+        return R.A_CHOICE + (R.CH_DISRUPT_TWO if len(fresh) >= 2 else R.CH_ELIMINATE_ONE)
+
+    def missile_casualty(self, pos, legal, rng):
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        if not units:
+            return None
+        if int(pos.rec["elim_left"]) > 0:
+            return R.A_UNIT + min(units, key=lambda u: (pos.side[u] != SIDE_BACK, CF[u][pos.side[u]], u))
+        # a disruption: a fresh unit, the weakest; a disrupted one would die
+        return R.A_UNIT + min(units, key=lambda u: (pos.side[u] == SIDE_BACK, CF[u][pos.side[u]], u))
+
+    def casualty(self, pos, legal, rng):
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        if not units:
+            return None
+        if ARGRATH in units:
+            return R.A_UNIT + ARGRATH
+        return R.A_UNIT + max(units, key=lambda u: (CF[u][pos.side[u]], RANK[u], -u))
+
+    def retreat(self, pos, legal, rng):
+        rec = pos.rec
+        done = R.A_CHOICE + R.CH_DONE
+        dfn = [int(h) for h in rec["bat_def"] if h >= 0]
+        att = [int(h) for h in rec["bat_att"] if h >= 0]
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        if not units:
+            return done
+        # the attack the defence faces (the battle's stacks are open to both)
+        a_stacks = [pos.foe_stack(h) for h in att]
+        dset = set(dfn)
+        total = int(sum(_strength2(st, False, _halves(h, dset)) for st, h in zip(a_stacks, att)) // 2)
+        expected = sum(attack_loss(total, r) for r in range(1, 7)) / 6
+        for u in units:
+            h = pos.hex[u]
+            if h in SARTAR_FORT_OF_HEX:
+                continue
+            worth = sum(CF[v][pos.side[v]] * (IN2[h] if i >= len(pos.own[h]) - 3 else OUT2[h]) / 2
+                        for i, v in enumerate(pos.own[h]))
+            if expected >= 0.6 * worth:
+                return R.A_UNIT + u
+        return done
+
+    def retreat_hex(self, pos, legal, rng):
+        """Into a fortress, else onto an own stack, else toward the nearest
+        Sartar fortress it occupies."""
+        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+        own_forts = [FORT_HEX[k] for k in SARTAR_FORTS if FORT_HEX[k] in pos.own]
+
+        def key(h):
+            near = min((dist_to(f, h) for f in own_forts), default=0)
+            return (0 if h in SARTAR_FORT_OF_HEX else 1, 0 if h in pos.own else 1, near, h)
+
+        return R.A_HEX + min(hexes, key=key)
+
+    def advance(self, pos, legal, rng):
+        rec = pos.rec
+        done = R.A_CHOICE + R.CH_DONE
+        vacated = [int(h) for h in rec["bat_vacated"] if h >= 0 and int(h) not in pos.foe_hexes]
+        forts = [h for h in vacated if h in SARTAR_FORT_OF_HEX]
+        if not forts:
+            return done
+        inside = sum(len(pos.own.get(h, [])) for h in forts)
+        want = max(garrison_size(pos.sc, pos.p, SARTAR_FORT_OF_HEX[h]) for h in forts)
+        if inside >= want:
+            return done
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        ok = []
+        for u in units:
+            h = pos.hex[u]
+            k = SARTAR_FORT_OF_HEX.get(h)
+            if k is not None:
+                stay = [v for v in pos.own[h] if not pos.flags[v] & UF_ADVANCED]
+                if len(stay) <= garrison_size(pos.sc, pos.p, k):
+                    continue
+            if u == ARGRATH:
+                continue
+            ok.append(u)
+        if not ok:
+            return done
+        return R.A_UNIT + max(ok, key=lambda u: (CF[u][pos.side[u]], -u))
+
+    def advance_hex(self, pos, legal, rng):
+        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+        forts = [h for h in hexes if h in SARTAR_FORT_OF_HEX]
+        return R.A_HEX + (forts[0] if forts else hexes[0])
+
+    def advance_ext(self, pos, legal, rng):
+        return R.A_CHOICE + R.CH_DONE
+
+    def scapegoat(self, pos, legal, rng):
+        """The weakest enemy unit of the battle: the rage passes once it falls (L654-L656)."""
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        if not units:
+            return None
+        return R.A_UNIT + min(units, key=lambda u: (CF[u][pos.side[u]], u))
+
+    def escape_hex(self, pos, legal, rng):
+        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+
+        def key(h):
+            near = min((hex_distance(h, g) for g in pos.foe_hexes), default=99)
+            return (h in SARTAR_FORT_OF_HEX, len(pos.own.get(h, [])), near, -h)
+
+        return R.A_HEX + max(hexes, key=key)
+
+
+_DEPLOY_CACHE = {}
+
+
+def deployment_goals(sc, p):
+    """{unit: post hex} of force p's counters in scenario sc: garrisons for
+    the Sartar fortresses it holds in its own deployment zone, strike groups
+    for the enemy's (cheapest from its zone first)."""
+    key = (sc, p)
+    if key in _DEPLOY_CACHE:
+        return _DEPLOY_CACHE[key]
+    from dragongym.envs.dragon_pass.rules.setup import DEPLOY_IN_OLD_SARTAR
+    inside = int(DEPLOY_IN_OLD_SARTAR[sc, p])
+    zone = [h for h in range(NUM_HEXES) if R.HEX_OLD_SARTAR[h] == inside and HEX_TERRAIN[h] != R.TERRAIN_LAKE]
+    units = [u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and FORCE[u] == p]
+    goals = {}
+    own_forts = [k for k in SARTAR_FORTS if R.HEX_OLD_SARTAR[FORT_HEX[k]] == inside]
+    other = [k for k in SARTAR_FORTS if k not in own_forts]
+    # the fortresses to reach from the zone, cheapest first (Boldhome first where it decides)
+    reach = {k: min(FIELD[k][h] for h in zone) for k in other}
+    prio = TAKE_PRIORITY.get((sc, p), {})
+    other.sort(key=lambda k: (reach[k] - 8 * prio.get(k, 0.0), k))
+    if ARGRATH in units:
+        goals[ARGRATH] = FORT_HEX[BOLDHOME]
+    foot = [u for u in units if u not in goals and RANK[u] == RANK_NONE]
+    foot.sort(key=lambda u: (CAVALRY[u], MF[u][0], -CF[u][0], u))
+    # garrisons: slow, strong foot
+    for k in sorted(own_forts, key=lambda k: (k != BOLDHOME, k)):
+        for _ in range(garrison_size(sc, p, k)):
+            if foot:
+                goals[foot.pop(0)] = FORT_HEX[k]
+    # strikers: the rest, fast first, in groups
+    rest = [u for u in units if u not in goals]
+    rest.sort(key=lambda u: (-MF[u][0], -CF[u][0], u))
+    strikers = {k: [] for k in other}
+    order = list(other)
+    i = 0
+    for u in rest:
+        if u == GUNDA and HARREK in goals:
+            goals[u] = goals[HARREK]
+            continue
+        k = order[i % len(order)]
+        goals[u] = FORT_HEX[k]
+        if MAJOR[u][0]:
+            strikers[k].append(u)
+            if len(strikers[k]) >= STRIKE_GROUP:
+                i += 1
+        else:
+            strikers[k].append(u)
+    _DEPLOY_CACHE[key] = goals
+    return goals
+
+
+_PHASES = {
+    R.PH_DEPLOY: DragonPassHeuristic.deploy,
+    R.PH_MOVE: DragonPassHeuristic.move,
+    R.PH_MOVE_GROUP: DragonPassHeuristic.move_group,
+    R.PH_ARRANGE: DragonPassHeuristic.arrange,
+    R.PH_BATTLE: DragonPassHeuristic.battle,
+    R.PH_BATTLE_ADD: DragonPassHeuristic.battle_add,
+    R.PH_MISSILE_TARGET: DragonPassHeuristic.missile_target,
+    R.PH_MISSILE_CHOICE: DragonPassHeuristic.missile_choice,
+    R.PH_MISSILE_CASUALTY: DragonPassHeuristic.missile_casualty,
+    R.PH_RETREAT: DragonPassHeuristic.retreat,
+    R.PH_RETREAT_HEX: DragonPassHeuristic.retreat_hex,
+    R.PH_CASUALTY: DragonPassHeuristic.casualty,
+    R.PH_ADVANCE: DragonPassHeuristic.advance,
+    R.PH_ADVANCE_HEX: DragonPassHeuristic.advance_hex,
+    R.PH_ADVANCE_EXT: DragonPassHeuristic.advance_ext,
+    R.PH_ESCAPE_HEX: DragonPassHeuristic.escape_hex,
+}
+if hasattr(R, "PH_SCAPEGOAT"):
+    _PHASES[R.PH_SCAPEGOAT] = DragonPassHeuristic.scapegoat

@@ -1,0 +1,114 @@
+"""The Dragon Pass heuristic (``"dragon_pass.heuristic"``): registered, plays
+only legal actions through whole games of every scenario from either seat,
+and, with the screening option, decides the same in every position the
+hidden contents of the enemy's stacks could be (L452)."""
+import copy
+
+import numpy as np
+import pytest
+
+from dragongym.agents import list_agents, make_agent
+from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
+from dragongym.envs.dragon_pass.constants import SCENARIOS, UW_MAP
+from dragongym.envs.dragon_pass.game import GAME
+
+HEURISTIC = "dragon_pass.heuristic"
+
+
+def _new_game(scenario, seed, screening=False):
+    config = GAME.make_config(scenario=scenario, screening=screening)
+    state = GAME.new_states(1)
+    GAME.reset(state, np.array([seed], np.uint64), config)
+    return state
+
+
+def _play(state, agents, rngs, on_decision=None):
+    """Play ``state`` to its end, each seat by its agent; every action must be legal."""
+    errors = np.zeros(1, np.int8)
+    decisions = 0
+    while int(state[0]["status"]) == 0:
+        seat = int(state[0]["to_play"])
+        agent = agents[seat]
+        if on_decision is not None:
+            on_decision(state, seat, agent)
+        if agent.uses_state:
+            a = agent.act_state(GAME, state, seat, rngs[seat])
+        else:
+            a = agent.act(GAME.observation_of(state, seat), GAME.mask_of(state), rngs[seat])
+        mask = GAME.mask_of(state)
+        assert mask[a], f"illegal action {a} ({GAME.action_to_string(state, a)})"
+        GAME.step(state, np.array([a], np.int32), errors)
+        assert errors[0] == 0, GAME.error_message(errors[0])
+        decisions += 1
+        assert decisions < 20000, "the game does not end"
+    return state
+
+
+def test_the_heuristic_is_registered_as_the_games_heuristic_agent():
+    assert HEURISTIC in list_agents()
+    assert GAME.heuristic_agent == HEURISTIC
+    agent = make_agent(HEURISTIC, game=GAME)
+    assert isinstance(agent, DragonPassHeuristic) and agent.uses_state
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_heuristic_plays_legal_actions_through_whole_games(scenario):
+    """Three games per scenario: as the Lunars and as Sartar against the
+    random agent, and against itself."""
+    for k, names in enumerate([(HEURISTIC, "random"), ("random", HEURISTIC), (HEURISTIC, HEURISTIC)]):
+        agents = [make_agent(n, game=GAME) for n in names]
+        for a in agents:
+            a.reset()
+        rngs = [np.random.default_rng([k, s]) for s in range(2)]
+        state = _play(_new_game(scenario, 100 + k), agents, rngs)
+        assert int(state[0]["status"]) in (1, 2)
+        assert GAME.check_state(state) == ""
+
+
+def test_the_heuristic_beats_the_random_agent_in_a_few_games():
+    wins = 0
+    for k, scenario in enumerate(SCENARIOS):
+        for seat in (0, 1):
+            agents = [make_agent("random", game=GAME), make_agent("random", game=GAME)]
+            agents[seat] = make_agent(HEURISTIC, game=GAME)
+            rngs = [np.random.default_rng([7, k, seat, s]) for s in range(2)]
+            state = _play(_new_game(scenario, 200 + 2 * k + seat), agents, rngs)
+            wins += int(state[0]["rank"][seat]) == 1 and int(state[0]["rank"][1 - seat]) == 2
+    assert wins >= 4
+
+
+def _hidden_stacks_differ(state, variant, seat):
+    """Some enemy counter stands on another hex in ``variant``."""
+    a, b = state[0], variant[0]
+    on = a["unit_where"] == UW_MAP
+    return bool((a["unit_hex"][on] != b["unit_hex"][on]).any())
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_with_screening_the_heuristic_ignores_what_enemy_stacks_hold(scenario):
+    """At sampled decisions of a screened game, the heuristic's choice on the
+    real position is its choice on every position ``hidden_variants`` deals
+    (the enemy's unexamined stacks' contents shuffled among its stacks)."""
+    checked = 0
+    differing = 0
+    sample = np.random.default_rng(11)
+
+    def check(state, seat, agent):
+        nonlocal checked, differing
+        if not isinstance(agent, DragonPassHeuristic) or sample.random() > 0.25:
+            return
+        want = copy.deepcopy(agent).act_state(GAME, state.copy(), seat, np.random.default_rng(5))
+        for variant in GAME.hidden_variants(state, seat, np.random.default_rng(checked), count=3):
+            differing += _hidden_stacks_differ(state, variant, seat)
+            got = copy.deepcopy(agent).act_state(GAME, variant, seat, np.random.default_rng(5))
+            assert got == want, (f"{GAME.action_to_string(state, want)} on the real position, "
+                                 f"{GAME.action_to_string(variant, got)} on a variant")
+        checked += 1
+
+    for seat in (0, 1):
+        agents = [make_agent("random", game=GAME), make_agent("random", game=GAME)]
+        agents[seat] = make_agent(HEURISTIC, game=GAME)
+        rngs = [np.random.default_rng([3, seat, s]) for s in range(2)]
+        _play(_new_game(scenario, 300 + seat, screening=True), agents, rngs, on_decision=check)
+    assert checked >= 20
+    assert differing > 0, "no sampled position had hidden stacks to shuffle"
