@@ -39,6 +39,12 @@ UW_POOL = 1       # waiting to be deployed (L206-L242)
 UW_MAP = 2        # on the map, at ``unit_hex``
 UW_DEAD = 3       # eliminated: the dead pile (L588)
 UW_ESCAPING = 4   # a hero or superhero eliminated this player-turn, to roll a heroic escape (L642)
+UW_ENTERING = 5   # a reinforcement or replacement off the board, to enter from its edge (L474)
+
+# the board edges reinforcements and replacements enter by (``unit_entry``, rules/base.py::ENTRY_HEXES)
+ENTRY_SARTAR_SOUTH = 0    # the south edge hexes east of Stone Cross (1934), inclusive (L297, L323, L972)
+ENTRY_LUNAR_GLOWLINE = 1  # the edge hexes of the dark Glowline (L981)
+NUM_ENTRY_ZONES = 2
 
 # the side of a counter that is up (``unit_side``)
 SIDE_FRONT, SIDE_BACK = 0, 1

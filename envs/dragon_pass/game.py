@@ -24,7 +24,7 @@ meaning the pending decision (``phase``) gives:
             group, goes on top of its stack, is the next casualty, retreats,
             advances
 ``choice``  done / arrange this stack / a 2DD as two disruptions / as one
-            elimination (``rules.CH_*``)
+            elimination / force march onto the board (``rules.CH_*``)
 ==========  ==============================================================
 
 Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
@@ -138,7 +138,8 @@ ACTION_LAYOUT = {
     "hex": ActionBlock(R.A_HEX, NUM_HEXES, doc="a hex of the map by board index (observe.CELL_OF_HEX gives "
                                                "its board cell)"),
     "unit": ActionBlock(R.A_UNIT, NUM_UNITS, indexes="units", doc="a counter (constants.UNIT_IDS)"),
-    "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one elimination"),
+    "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
+                                                         "elimination, force march"),
 }
 
 
@@ -297,7 +298,7 @@ class DragonPass(Game):
 
 
 # ------------------------------------------------------------------ action names
-_CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination")
+_CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march")
 
 
 def _neutral_name(a):
@@ -323,7 +324,14 @@ def _legal_name(rec, a):
         nxt = R.next_to_deploy(np.asarray([rec]), 0, int(rec["to_play"]))
         return f"deploy {V.unit_name(nxt)} at {V.hex_name(h)}"
     if ph == R.PH_MOVE:
+        if a >= R.A_UNIT and not done:
+            return f"bring {V.unit_name(u, rec)} onto the board"
         return "end the movement phase" if done else f"select the stack at {V.hex_name(h)}"
+    if ph == R.PH_ENTER_HEX:
+        return f"{V.unit_name(int(rec['cursor']), rec)} enters at {V.hex_name(h)}"
+    if ph == R.PH_FORCE_MARCH:
+        name = V.unit_name(int(rec['cursor']), rec)
+        return f"{name} force marches on" if a == R.A_CHOICE + R.CH_FORCE_MARCH else f"{name} enters at its MF"
     if ph == R.PH_MOVE_GROUP:
         grp = V.group(rec)
         if a == R.A_CHOICE + R.CH_ARRANGE:

@@ -35,7 +35,7 @@ from .board import (
 )
 from .constants import (
     NUM_UNITS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
-    UF_USED, UW_DEAD, UW_ESCAPING, UW_MAP, UW_POOL,
+    UF_USED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_MAP, UW_POOL,
 )
 from .data import MAP
 
@@ -91,8 +91,8 @@ def static_planes():
 # ---- units: one row per counter
 (U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
  U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
- U_SELECTED, U_SCAPEGOAT) = range(25)
-UNIT_FEATURES = 25
+ U_SELECTED, U_SCAPEGOAT, U_ENTERING) = range(26)
+UNIT_FEATURES = 26
 """U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
 its place and factors are known to the observer (screening hides the enemy's
 outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
@@ -105,7 +105,8 @@ U_IN_BATTLE: in the battle being fought (1), fought already (0.5); U_FOUGHT:
 fought in this melee (L571); U_SELECTED: the unit the pending decision is
 about (a missile firer, a retreating or advancing unit, an escaped hero, a
 superhero choosing its scapegoat); U_SCAPEGOAT: a berserk superhero's
-scapegoat (the marker is on its stack for both players to see, L654)."""
+scapegoat (the marker is on its stack for both players to see, L654);
+U_ENTERING: a reinforcement or replacement still off the board (L474)."""
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
@@ -200,6 +201,7 @@ def observe_one(S, b, me, obs):
         obs[row + U_POOL] = where == UW_POOL
         obs[row + U_DEAD] = where == UW_DEAD
         obs[row + U_ESCAPING] = where == UW_ESCAPING
+        obs[row + U_ENTERING] = where == UW_ENTERING
         if where == UW_MAP:
             h = s['unit_hex'][u]
             base = BOARD_OFF + CELL_OF_HEX[h] * BOARD_PLANES
@@ -227,7 +229,7 @@ def observe_one(S, b, me, obs):
             for j in range(n):
                 if order[j] == u:
                     obs[row + U_HEIGHT] = j / 10.0
-        elif where == UW_POOL or where == UW_DEAD or where == UW_ESCAPING:
+        elif where == UW_POOL or where == UW_DEAD or where == UW_ESCAPING or where == UW_ENTERING:
             obs[row + U_COLUMN] = -1.0
             obs[row + U_ROW] = -1.0
         obs[row + U_SEEN] = 1.0
@@ -275,7 +277,8 @@ def observe_one(S, b, me, obs):
         g = s['unit_scapegoat'][v]
         if g >= 0:
             obs[UNITS_OFF + g * UNIT_FEATURES + U_SCAPEGOAT] = 1.0
-    if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT:
+    if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT \
+            or ph == R.PH_ENTER_HEX or ph == R.PH_FORCE_MARCH:
         focus = int(s['cursor'])
     elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
         focus = int(s['adv_unit'])

@@ -12,7 +12,8 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, UW_POOL,
+    NUM_ENTRY_ZONES, NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_MAP, UW_OUT,
+    UW_POOL,
 )
 from .data import MAP
 from .state import MAX_LOADED
@@ -57,7 +58,7 @@ def record_problem(state):
     owner = {}
     for u in range(NUM_UNITS):
         where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])
-        if not _in(where, UW_OUT, UW_ESCAPING):
+        if not _in(where, UW_OUT, UW_ENTERING):
             return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
         if (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
@@ -78,6 +79,9 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]} is not a hero but waits for a heroic escape"
         if where in (UW_POOL,) and int(rec["stage"]) != 0:
             return f"unit {UNIT_IDS[u]} is still to deploy after deployment"
+        entry = int(rec["unit_entry"][u])
+        if (where == UW_ENTERING) != (entry != -1) or not -1 <= entry < NUM_ENTRY_ZONES:
+            return f"unit {UNIT_IDS[u]}: unit_entry {entry} does not fit its place {where}"
         if not _in(rec["unit_target"][u], -1, NUM_HEXES - 1):
             return f"unit {UNIT_IDS[u]}: unit_target {int(rec['unit_target'][u])} is not a hex or -1"
         g = int(rec["unit_scapegoat"][u])

@@ -80,11 +80,12 @@ STATE_FIELDS = [
     ("unit_side", np.int8, (NUM_UNITS,)),     # SIDE_FRONT / SIDE_BACK (disrupted, or berserk)
     ("unit_mp", np.int8, (NUM_UNITS,)),       # half movement points left in this movement phase
     ("unit_road", np.int8, (NUM_UNITS,)),     # secondary-road hexes in a row (every third is free, L364)
+    ("unit_entry", np.int8, (NUM_UNITS,)),    # the edge an entering unit comes in by (ENTRY_*); -1
     # --- scenario tests: loaded chance (core/rng.py::roll)
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
-    ("pad", np.int8, (2,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
+    ("pad", np.int8, (3,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
 ]
 
 STATE_DTYPE = np.dtype(STATE_FIELDS)

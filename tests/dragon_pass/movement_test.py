@@ -8,6 +8,7 @@ import pytest
 
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
+from dragongym.envs.dragon_pass.constants import ENTRY_SARTAR_SOUTH
 from tests.dragon_pass.scenario import LUNAR, SARTAR, Position
 
 JONSTOWN = FORTRESS_NAMES.index("Jonstown")
@@ -273,3 +274,39 @@ def test_rule_dp_move_a_unit_entering_a_fortress_takes_control_of_it():
     moving(p, LANCER, "3123")
     step(p, LANCER, "3123", "3122")               # Jonstown, empty (Interpretations: control on entering)
     assert int(p.s["fortress_owner"][JONSTOWN]) == 0
+
+
+# ---------------------------------------------------------------- reinforcements and replacements (L474)
+def test_rule_dp_move_reinforcements_enter_from_their_edge_paying_the_hexs_cost():
+    p = Position()
+    p.entering(FREE, ENTRY_SARTAR_SOUTH)          # the south edge east of Stone Cross (L297, L972)
+    p.movement(SARTAR)
+    p.act(f"bring {p.name(FREE)} onto the board")
+    hexes = {a.rsplit(" ", 1)[1] for a in p.legal()}
+    assert "1934" in hexes and "4534" in hexes and "1834" not in hexes   # Stone Cross inclusive, east of it
+    p.act(f"{p.name(FREE)} enters at 2334")       # 2 MP there
+    p.act(f"{p.name(FREE)} enters at its MF")
+    assert p.where(FREE) == "2334" and p.mp(FREE) == 3.0
+    assert p.phase == R.PH_MOVE_GROUP              # it moves on from there
+
+
+def test_rule_dp_move_force_march_makes_the_first_three_points_free():
+    p = Position()
+    p.entering(FREE, ENTRY_SARTAR_SOUTH)
+    p.movement(SARTAR)
+    p.acts(f"bring {p.name(FREE)} onto the board", f"{p.name(FREE)} enters at 2334",
+           f"{p.name(FREE)} force marches on")
+    assert p.mp(FREE) == 6.0                       # 5 + 3 free - 2 (L474)
+
+
+def test_rule_dp_move_reinforcements_may_wait_and_are_blocked_by_enemy_units():
+    p = Position()
+    p.entering(FREE, ENTRY_SARTAR_SOUTH)
+    p.put(LANCER, "2334")
+    p.movement(SARTAR)
+    assert "end the movement phase" in p.legal()   # he may delay them as long as he wants
+    p.act(f"bring {p.name(FREE)} onto the board")
+    assert f"{p.name(FREE)} enters at 2334" not in p.legal()     # an inactive unit holds it
+    p.act(f"{p.name(FREE)} enters at 2434")        # beside the lancer: its ZOC stops it (L460)
+    p.act(f"{p.name(FREE)} enters at its MF")
+    assert p.where(FREE) == "2434" and p.phase == R.PH_MOVE

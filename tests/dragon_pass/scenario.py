@@ -19,7 +19,7 @@ import numpy as np
 
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import (
-    FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_MAP,
+    FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
 )
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
@@ -66,6 +66,15 @@ class Position:
         s["unit_side"][u] = SIDE_BACK if disrupted else 0
         if disrupted:
             s["unit_disrupted_at"][u] = s["player_turn"]
+        return u
+
+    def entering(self, name, zone):
+        """Counter ``name`` off the board, to enter by edge ``zone`` (constants.ENTRY_*)."""
+        u = unit(name)
+        s = self.s
+        s["unit_where"][u] = UW_ENTERING
+        s["unit_hex"][u] = -1
+        s["unit_entry"][u] = zone
         return u
 
     def control(self, fortress, force):
@@ -148,7 +157,7 @@ class Position:
     def where(self, name):
         u = unit(name)
         if int(self.s["unit_where"][u]) != UW_MAP:
-            return {0: "out", 1: "pool", 3: "dead", 4: "escaping"}[int(self.s["unit_where"][u])]
+            return {0: "out", 1: "pool", 3: "dead", 4: "escaping", 5: "entering"}[int(self.s["unit_where"][u])]
         return MAP.hex_id(int(self.s["unit_hex"][u]))
 
     def disrupted(self, name):

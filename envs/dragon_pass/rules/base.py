@@ -20,7 +20,8 @@ from ..board import (
 )
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
-    SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL,
+    SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
+    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES,
 )
 from ..data import DATA, MAP
 
@@ -166,6 +167,27 @@ HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
 for _h in MAP.areas["upland_marsh"]:
     HEX_UPLAND_MARSH[_h] = 1
 HEX_OLD_SARTAR = (HEX_TERRITORY == OLD_SARTAR).astype(np.int8)
+
+
+def _entry_hexes():
+    out = np.zeros((NUM_ENTRY_ZONES, NUM_HEXES), np.int8)
+    stone = MAP.hex_index("1934")
+    col = lambda h: int(MAP.ids[h][:2])      # noqa: E731
+    row = lambda h: int(MAP.ids[h][2:])      # noqa: E731
+    dark = set(MAP.hexes("glowline_dark"))
+    for h in range(NUM_HEXES):
+        if row(h) == MAP.rows and col(h) >= col(stone):
+            out[ENTRY_SARTAR_SOUTH, h] = 1
+        if h in dark and MAP.is_edge(h):
+            out[ENTRY_LUNAR_GLOWLINE, h] = 1
+    return out
+
+
+ENTRY_HEXES = _entry_hexes()
+"""ENTRY_HEXES[zone, h]: h is a board-edge hex units entering by ``zone`` may
+come in at (constants.ENTRY_*: L297, L323, L972, L981)."""
+FORCE_MARCH_MP2 = 6
+"""Force march: the first 3 MPs a unit spends entering the board do not count (L474)."""
 FORTRESS_HEX = np.array([f.hex for f in MAP.fortresses], np.int16)
 FORTRESS_SARTAR = np.array([f.nation == "sartar" for f in MAP.fortresses], np.int8)
 """The Sartar fortresses (seven, L217) among ``board.FORTRESS_NAMES``."""
@@ -200,14 +222,15 @@ ESCAPE_SUPERHERO = T.heroic_escape["superhero"]
 A_HEX = 0                          # a hex (board index): deploy, select, step, battle, retreat, advance
 A_UNIT = A_HEX + NUM_HEXES         # a unit: join the group, lift in a stack, a casualty, retreat, advance
 A_CHOICE = A_UNIT + NUM_UNITS      # CH_*
-CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE = range(4)
-NUM_CHOICES = 4
+CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE, CH_FORCE_MARCH = range(5)
+NUM_CHOICES = 5
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
 PH_NONE = 0
 PH_DEPLOY = 1          # A_HEX + h: where the next unit of the deploying force goes (L206-L242)
-PH_MOVE = 2            # A_HEX + h: select the stack at h to move or arrange / CH_DONE: end the phase
+PH_MOVE = 2            # A_HEX + h: select the stack at h to move or arrange / A_UNIT + u: bring
+                       # entering unit u onto the board (L474) / CH_DONE: end the phase
 PH_MOVE_GROUP = 3      # A_UNIT + u: u joins the group (before its first step); A_HEX + g: the group
                        # steps into neighbour g; CH_ARRANGE: arrange this stack; CH_DONE: the group stops
 PH_ARRANGE = 4         # A_UNIT + u: put u on top of the stack at arr_hex / CH_DONE (L450)
@@ -224,7 +247,9 @@ PH_ADVANCE_HEX = 14    # A_HEX + h: the vacated hex unit ``adv_unit`` advances i
 PH_ADVANCE_EXT = 15    # A_HEX + h: its extended advance / CH_DONE: it stays (L600)
 PH_ESCAPE_HEX = 16     # A_HEX + h: the stack an escaped hero rejoins (L642)
 PH_SCAPEGOAT = 17      # A_UNIT + u: the scapegoat of the superhero ``cursor`` (L654)
-LAST_PHASE = PH_SCAPEGOAT
+PH_ENTER_HEX = 18      # A_HEX + h: the edge hex entering unit ``cursor`` comes in by (L474)
+PH_FORCE_MARCH = 19    # CH_FORCE_MARCH: it force marches on / CH_DONE: it enters at its MF (L474)
+LAST_PHASE = PH_FORCE_MARCH
 
 NO_HEX = -1
 
@@ -361,6 +386,23 @@ def adjacent_to_force(occ, h, f):
         if g >= 0 and occ[g] == f:
             return True
     return False
+
+
+@rules_jit
+def enter_cost(S, b, u, g):
+    """Half MPs unit u pays to enter edge hex g from off the board: the usual
+    cost of entering the hex (L474; no road, river or ridge is crossed), -1 if
+    it cannot (a lake without the Water or Air Rune)."""
+    s = S[b]
+    rune = int(U_RUNE[u])
+    if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
+        return -1
+    cost = int(HEX_ENTER2[g, rune])
+    if s['rain']:
+        cost += 2
+    if U_HEROIC[u, side_of(S, b, u)] and cost > 2:
+        cost = 2
+    return cost
 
 
 @rules_jit

@@ -10,6 +10,13 @@ stops, whatever points it has left. A group that begins in an enemy ZOC may
 leave it but not step straight into another ZOC hex, whoever exerts it (L460,
 Q&A L1036). Flying units obey ZOCs like any other (Q&A L1008, L1040).
 
+Reinforcements and replacements (``UW_ENTERING``) come in from their board
+edge during their owner's movement phase, when he chooses (he may delay them
+as long as he likes), at an edge hex of their zone that no enemy unit holds,
+paying that hex's cost, force marched if he wishes (the first 3 MPs free),
+and move on from there (L474). No scenario of 18.1-18.3 has any; 18.5 and
+18.7 bring them.
+
 A disrupted unit that can reach a hex not beside an enemy unit must end its
 move in one (L458, L590); such a unit moves on its own (Interpretations), its
 steps keep a safe hex within reach, and the phase cannot end while one that
@@ -20,10 +27,11 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..constants import (
-    NUM_UNITS, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_MAP,
+    NUM_UNITS, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_ENTERING, UW_MAP,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, PH_ARRANGE, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE,
+    A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
+    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE, enter_cost,
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
@@ -226,6 +234,8 @@ def mask_move(S, b, p, mask):
                 fleeing = True
                 break
     for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_ENTERING and U_FORCE[u] == p and entry_hexes(S, b, u, mask[:1]) > 0:
+            mask[A_UNIT + u] = 1
         if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
             continue
         h = s['unit_hex'][u]
@@ -249,6 +259,9 @@ def act_move(S, b, p, a):
         s['stage'] = ST_COMBAT
         s['step'] = 0
         return False
+    if a >= A_UNIT:
+        s['cursor'] = a - A_UNIT
+        return pose(S, b, PH_ENTER_HEX, p)
     h = a - A_HEX
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)
@@ -498,3 +511,97 @@ def act_arrange(S, b, p, a):
     s['order_clock'] += 1
     s['unit_flags'][u] |= UF_LIFTED
     return pose(S, b, PH_ARRANGE, p)
+
+
+# ------------------------------------------------------------------ reinforcements and replacements
+@rules_jit
+def march_allowed(u, sd):
+    """Unit u may force march onto the board: not with a zero MF (L474; herds
+    and treasures, which may not either, are not in these scenarios)."""
+    return U_MF[u, sd] > 0
+
+
+@rules_jit
+def entry_hexes(S, b, u, mask):
+    """The edge hexes entering unit u may come in at: of its zone, holding no
+    enemy unit (inactive units there block it, L474), and within its MF, force
+    marched where it may. Marked in ``mask`` when it has room; returns how many."""
+    s = S[b]
+    zone = int(s['unit_entry'][u])
+    sd = side_of(S, b, u)
+    budget = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
+    enemy = 1 - int(U_FORCE[u])
+    n = 0
+    for h in range(NUM_HEXES):
+        if not ENTRY_HEXES[zone, h]:
+            continue
+        c = enter_cost(S, b, u, h)
+        if c < 0 or c > budget:
+            continue
+        occ7 = np.empty(7, np.int8)
+        zoc7 = np.empty(7, np.int8)
+        local_board(S, b, h, occ7, zoc7)
+        if occ7[0] == enemy:
+            continue
+        n += 1
+        if mask.shape[0] > 1:
+            mask[A_HEX + h] = 1
+    return n
+
+
+@rules_jit(inline=True)
+def mask_enter_hex(S, b, p, mask):
+    entry_hexes(S, b, int(S[b]['cursor']), mask)
+
+
+@rules_jit(inline=True)
+def act_enter_hex(S, b, p, a):
+    """The unit will come in at hex a: force march or not, where that is a choice."""
+    s = S[b]
+    u = int(s['cursor'])
+    s['sel_hex'] = a - A_HEX
+    if march_allowed(u, side_of(S, b, u)):
+        return pose(S, b, PH_FORCE_MARCH, p)
+    return enter_board(S, b, p, u, a - A_HEX, False)
+
+
+@rules_jit(inline=True)
+def mask_force_march(S, b, p, mask):
+    s = S[b]
+    u = int(s['cursor'])
+    mask[A_CHOICE + CH_FORCE_MARCH] = 1
+    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * int(U_MF[u, side_of(S, b, u)]):
+        mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_force_march(S, b, p, a):
+    s = S[b]
+    return enter_board(S, b, p, int(s['cursor']), int(s['sel_hex']), a == A_CHOICE + CH_FORCE_MARCH)
+
+
+@rules_jit
+def enter_board(S, b, p, u, h, march):
+    """Unit u enters at edge hex h, paying the hex's cost from its MF (the
+    first 3 MPs free when force marched, L474), and moves on as a group of its
+    own; entering an enemy ZOC stops it there (L460)."""
+    s = S[b]
+    sd = side_of(S, b, u)
+    put_on_top(S, b, u, h)
+    s['unit_entry'][u] = -1
+    s['unit_mp'][u] = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
+    s['unit_road'][u] = 0
+    s['unit_flags'][u] = UF_GROUP
+    s['sel_hex'] = h
+    s['group_start'] = h
+    s['group_moved'] = 1
+    s['group_arranged'] = 0
+    s['group_zoc_start'] = 0
+    occupy(S, b, p, h)
+    occ7 = np.empty(7, np.int8)
+    zoc7 = np.empty(7, np.int8)
+    local_board(S, b, h, occ7, zoc7)
+    if zoc7[0] & (1 << (1 - p)):
+        stop_group(S, b, p)
+        return False
+    return pose(S, b, PH_MOVE_GROUP, p)

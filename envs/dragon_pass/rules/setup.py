@@ -46,6 +46,7 @@ def setup_scenario(S, b):
         s['unit_dead_hex'][u] = -1
         s['unit_target'][u] = -1
         s['unit_scapegoat'][u] = -1
+        s['unit_entry'][u] = -1
         s['unit_where'][u] = UW_POOL if U_DEPLOY[u, sc] else UW_OUT
     for f in range(FORTRESS_START.shape[0]):
         s['fortress_owner'][f] = FORTRESS_START[f, sc]
