@@ -63,8 +63,11 @@ def _check_field(game, f, value):
             raise ConfigError(bad)
     elif kind == "str":
         if not isinstance(value, str):
-            spelled = getattr(value, "spelled", None)    # "18.1" on a command line (options.parse_value)
-            if spelled is None:
+            # a choice spelled like a number ("18.1", which a command line reads as a float,
+            # options.parse_value) may be given as that number; nothing else converts
+            spelled = repr(value) if isinstance(value, float) else str(value)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+                    or spelled not in meta.get("choices", ()):
                 raise ConfigError(bad)
             value = spelled
     if "range" in meta:

@@ -36,31 +36,10 @@ def parse_game_options(tokens):
     return options
 
 
-class SpelledInt(int):
-    """An int read from the command line; ``spelled`` is the text it was read
-    from, so that an option whose values are strings spelled like numbers
-    (Dragon Pass's ``--scenario 18.1``) gets that text (``config`` reads it)."""
-
-    def __new__(cls, value, spelled):
-        out = super().__new__(cls, value)
-        out.spelled = spelled
-        return out
-
-
-class SpelledFloat(float):
-    """A float read from the command line, with its text (see :class:`SpelledInt`)."""
-
-    def __new__(cls, value, spelled):
-        out = super().__new__(cls, value)
-        out.spelled = spelled
-        return out
-
-
 def parse_value(text):
     """A command-line value as the type it spells: ``"true"``/``"yes"``/``"on"``
     -> True, ``"false"``/``"no"``/``"off"`` -> False (any case), then int,
-    then float (each remembering its text), else the string itself.
-    Non-strings pass through unchanged."""
+    then float, else the string itself. Non-strings pass through unchanged."""
     if not isinstance(text, str):
         return text
     lowered = text.lower()
@@ -68,9 +47,9 @@ def parse_value(text):
         return True
     if lowered in FALSE_WORDS:
         return False
-    for kind, spelled in ((int, SpelledInt), (float, SpelledFloat)):
+    for kind in (int, float):
         try:
-            return spelled(kind(text), text)
+            return kind(text)
         except ValueError:
             pass
     return text

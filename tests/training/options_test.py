@@ -36,14 +36,15 @@ def test_importing_the_rllib_adapter_needs_no_ray():
     assert out.split() == ["False", "True"]
 
 
-def test_a_string_option_spelled_like_a_number_keeps_its_text():
-    """``--scenario 18.1`` reads as a number, but a string option takes the text it was
-    written as; from Python, a float stays an error (no silent conversion)."""
+def test_a_choice_spelled_like_a_number_may_be_given_as_that_number():
+    """``--scenario 18.1`` reads as the float 18.1; a string option whose choices
+    include "18.1" takes it as that choice, and refuses any other number."""
     import dragongym
     from dragongym.envs.core.config import ConfigError
     game = dragongym.get_game("dragon_pass")
     options = parse_game_options(["--scenario", "18.3", "--max-turns", "2"])
     config = game.make_config(**options)
-    assert config.scenario == "18.3" and config.max_turns == 2 and type(config.max_turns) is int
-    with pytest.raises(ConfigError, match="scenario"):
-        game.make_config(scenario=18.3)
+    assert config.scenario == "18.3" and config.max_turns == 2
+    for bad in (18.4, 18, True):
+        with pytest.raises(ConfigError, match="scenario"):
+            game.make_config(scenario=bad)
