@@ -236,7 +236,7 @@ def labels_of(ids):
     return [f"{agent_id}#{k}" for k, agent_id in enumerate(ids)]
 
 
-def play_game(env, players, seed, rngs):
+def play_game(env, players, seed, rngs, trace=None):
     """Play one game to its end in ``env`` (a ``GameAECEnv``).
 
     Args:
@@ -244,6 +244,9 @@ def play_game(env, players, seed, rngs):
         players: the :class:`Agent` playing each seat.
         seed: the game's reset seed.
         rngs: one ``numpy.random.Generator`` per seat.
+        trace: a dict that, if given, receives ``reset_seed`` (the seed
+            ``Game.reset`` started the game from) and ``actions``, every
+            ``(seat, action)`` in order (what a game record keeps).
 
     Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
     :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
@@ -253,6 +256,9 @@ def play_game(env, players, seed, rngs):
     for player in players:
         player.reset()
     env.reset(seed=seed)
+    if trace is not None:
+        trace["reset_seed"] = int(env.state_record[0]["seed"])
+        trace["actions"] = []
     rewards = np.zeros(len(players))
     decisions = np.zeros(len(players), dtype=np.int64)
     for agent in env.agent_iter():
@@ -268,11 +274,23 @@ def play_game(env, players, seed, rngs):
             action = players[seat].act(observation["observation"], observation["action_mask"], rngs[seat])
         env.step(action)
         decisions[seat] += 1
+        if trace is not None:
+            trace["actions"].append((seat, int(action)))
     outcome = outcome_of(env.state_record, env.spec.num_seats, env.spec.utility)
     return rewards, outcome, decisions
 
 
-def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, **options):
+def _write_record(path, game, options, trace, seat_agents, spec, seed, index, env, rewards, outcome):
+    from dragongym.agents.game_record import GameRecord, append, config_dict, finish
+    record = GameRecord(game=game.name, game_version=int(getattr(game, "version", 0)),
+                        config=config_dict(game.make_config(**options)),
+                        reset_seed=trace["reset_seed"], roles=list(spec.roles), agents=list(seat_agents),
+                        actions=trace["actions"], match_seed=int(seed), game_index=int(index))
+    append(path, finish(record, env.state_record, rewards, outcome.ranks))
+
+
+def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, records=None, record_every=1,
+               **options):
     """Play ``num_games`` seat-rotated games of ``game_name``.
 
     Args:
@@ -283,6 +301,9 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, **opti
         seed: the match seed (a non-negative int); the match replays exactly.
         on_game_end: optional callable receiving each :class:`GameOutcome`
             (progress bars, logging).
+        records: a path: each game (every ``record_every``-th) is appended to
+            that game-record file as soon as it ends (``agents/game_record.py``;
+            ``dragongym replay FILE`` checks them).
         **options: the game's options (``num_players=3`` where the game has
             that option, ``max_hands=8``, a scenario, ...); they decide the seats.
 
@@ -308,7 +329,12 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, **opti
     for i in range(num_games):
         seating = tuple((s + i) % n for s in range(n))
         rngs = [np.random.default_rng([seed, i, s]) for s in range(n)]
-        rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs)
+        trace = {} if records is not None and i % record_every == 0 else None
+        rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs,
+                                                trace)
+        if trace is not None:
+            _write_record(records, game, options, trace, [ids[k] for k in seating], spec, seed, i, env,
+                          rewards, outcome)
         record = GameOutcome(i, seating, tuple(float(r) for r in rewards), outcome.ranks, outcome.scores,
                              int(decisions.sum()), outcome.truncated, tuple(int(d) for d in decisions))
         tally(stats, record)

@@ -71,6 +71,11 @@ def add_match(subparsers):
                         help="comma-separated agent ids, one per seat, or one id for every seat "
                              "(default: random)")
     parser.add_argument("--games", type=int, default=12, help="games to play (default: %(default)s)")
+    parser.add_argument("--records", default=None, metavar="FILE",
+                        help="append each game, as it ends, to this game-record file (JSON lines; "
+                             "`dragongym replay FILE` checks it)")
+    parser.add_argument("--record-every", type=int, default=1, metavar="K",
+                        help="with --records, keep every K-th game only (default: every game)")
     parser.set_defaults(run=run_match)
 
 
@@ -93,10 +98,17 @@ def run_match(args, options):
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
     if args.games < 1:
         return _fail("--games must be at least 1")
+    if args.record_every < 1:
+        return _fail("--record-every must be at least 1")
+    if args.records is not None:
+        problem = _writable(args.records)
+        if problem:
+            return _fail(problem)
 
     with tqdm(total=args.games, desc="games", unit="game", disable=None, file=sys.stderr) as bar:
         result = play_match(args.game, agent_ids, args.games, seed=args.seed,
-                            on_game_end=lambda _: bar.update(), **options)
+                            on_game_end=lambda _: bar.update(), records=args.records,
+                            record_every=args.record_every, **options)
 
     truncated = sum(g.truncated for g in result.games)
     settings = "".join(f", {k}={v}" for k, v in sorted(options.items()) if k != "num_players")
@@ -104,6 +116,52 @@ def run_match(args, options):
     print(f"{spec.name} v{spec.version}: {seats}, {args.games} games "
           f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated")
     print(match_table(result))
+    return 0
+
+
+def _writable(path):
+    """"" if a file can be appended at ``path``, else why not (checked before the first game)."""
+    import os
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--records: the folder {folder} does not exist"
+    if os.path.isdir(path):
+        return f"--records: {path} is a folder, not a file"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return f"--records: {path} cannot be written"
+    return ""
+
+
+# --- replay --------------------------------------------------------------------
+
+def add_replay(subparsers):
+    parser = subparsers.add_parser(
+        "replay", allow_abbrev=False,
+        help="replay the games of a game-record file and check each ends as recorded",
+        description="Replay every game of a game-record file (written by `match --records`) from "
+                    "its seed and actions, checking that each action was legal for its seat and "
+                    "that the final state's bytes match the recorded digest; prints a line per game.")
+    parser.add_argument("file", metavar="FILE", help="the game-record file")
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args, options):
+    from dragongym.agents.game_record import RecordError, read_records, replay
+
+    try:
+        records = read_records(args.file)
+        for k, record in enumerate(records):
+            try:
+                replay(record)
+            except RecordError as err:
+                raise RecordError(f"{args.file}, game {k}: {err}") from None
+            settings = ", ".join(f"{key}={value}" for key, value in sorted(record.config.items()))
+            print(f"game {k}: {record.game} v{record.game_version} ({settings}), seats "
+                  f"{', '.join(f'{r}={a}' for r, a in zip(record.roles, record.agents))}: "
+                  f"{len(record.actions)} decisions, ranks {record.end.get('ranks')}, final state matches")
+    except RecordError as err:
+        return _fail(str(err))
+    print(f"{args.file}: {len(records)} game(s) replayed, every final state as recorded")
     return 0
 
 
@@ -307,7 +365,7 @@ def run_warm(args, options):
 
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_bench, add_eval, add_train, add_warm]
+SUBCOMMANDS = [add_match, add_replay, add_bench, add_eval, add_train, add_warm]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 
