@@ -57,6 +57,29 @@ _FACTORIES = {}   # agent id -> factory(game=None, **kwargs) -> Agent, or "modul
 _LOADERS = {}     # file suffix -> loader(path, game=None, **kwargs) -> Agent, or "module:loader"
 
 
+class AgentActionError(ValueError):
+    """An agent answered with something that is not a legal action; the match
+    or tournament stops at once, the message naming the game, seat, agent and value."""
+
+
+def checked_action(value, mask, game_index, seat, role, agent):
+    """``value`` as the int action it is, if it is a legal action of ``mask``;
+    else :class:`AgentActionError` naming ``game_index``, ``seat`` (its
+    ``role``), the ``agent`` and the value (-1, None, a float, an int the mask
+    does not allow)."""
+    integral = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if integral and 0 <= int(value) < len(mask) and mask[int(value)]:
+        return int(value)
+    if not integral:
+        why = f"not an action index (a {type(value).__name__})"
+    elif not 0 <= int(value) < len(mask):
+        why = f"outside 0..{len(mask) - 1}"
+    else:
+        why = "not legal in the position"
+    raise AgentActionError(f"game {game_index}, seat {seat} ({role}): agent {agent} returned {value!r}, "
+                           f"{why}")
+
+
 def _resolve(ref):
     """The callable named by ``ref``: ``ref`` itself, or the attribute a
     ``"module:attribute"`` string names (importing the module)."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import dragongym
-from dragongym.agents.base import Agent, make_agent
+from dragongym.agents.base import Agent, checked_action, make_agent
 from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, seat_results
 
 
@@ -236,7 +236,7 @@ def labels_of(ids):
     return [f"{agent_id}#{k}" for k, agent_id in enumerate(ids)]
 
 
-def play_game(env, players, seed, rngs, trace=None):
+def play_game(env, players, seed, rngs, trace=None, index=None, labels=None):
     """Play one game to its end in ``env`` (a ``GameAECEnv``).
 
     Args:
@@ -247,6 +247,9 @@ def play_game(env, players, seed, rngs, trace=None):
         trace: a dict that, if given, receives ``reset_seed`` (the seed
             ``Game.reset`` started the game from) and ``actions``, every
             ``(seat, action)`` in order (what a game record keeps).
+        index, labels: the game's number in its match and each seat's agent
+            label, for the error that stops the game when an agent answers
+            with something that is not a legal action (``AgentActionError``).
 
     Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
     :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
@@ -272,6 +275,8 @@ def play_game(env, players, seed, rngs, trace=None):
             action = players[seat].act_state(env.game, env.state_record, seat, rngs[seat])
         else:
             action = players[seat].act(observation["observation"], observation["action_mask"], rngs[seat])
+        action = checked_action(action, observation["action_mask"], index, seat, env.spec.roles[seat],
+                                labels[seat] if labels else type(players[seat]).__name__)
         env.step(action)
         decisions[seat] += 1
         if trace is not None:
@@ -331,7 +336,7 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
         rngs = [np.random.default_rng([seed, i, s]) for s in range(n)]
         trace = {} if records is not None and i % record_every == 0 else None
         rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs,
-                                                trace)
+                                                trace, index=i, labels=[ids[k] for k in seating])
         if trace is not None:
             _write_record(records, game, options, trace, [ids[k] for k in seating], spec, seed, i, env,
                           rewards, outcome)

@@ -54,7 +54,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import dragongym
-from dragongym.agents.base import Agent, make_agent
+from dragongym.agents.base import Agent, checked_action, make_agent
 from dragongym.agents.match import AgentStats, GameOutcome, labels_of, spec_fields, tally
 from dragongym.envs.core.outcome import outcome_of
 from dragongym.envs.core.spec import player_names
@@ -230,13 +230,15 @@ def plot_ratings(result, path):
 _WORKER = {}
 
 
-def play_one(game, config, agents, seed, rngs):
+def play_one(game, config, agents, seed, rngs, index=None, labels=None):
     """Play one game of configuration ``config`` on the rules core, ``agents[s]``
     in seat ``s`` drawing from ``rngs[s]``.
 
     Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
     :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
-    and the decisions per seat.
+    and the decisions per seat. An agent that answers with anything but a
+    legal action stops the game with an ``AgentActionError`` naming the game
+    ``index``, the seat and its agent's label (``labels``).
     """
     spec = game.spec_for(config)
     n = spec.num_seats
@@ -250,15 +252,13 @@ def play_one(game, config, agents, seed, rngs):
     while int(state[0]["status"]) == 0:
         p = int(state[0]["to_play"])
         agent = agents[p]
+        mask = game.mask_of(state)
         if agent.uses_state:
             a = agent.act_state(game, state, p, rngs[p])
         else:
-            a = agent.act(game.observation_of(state, p), game.mask_of(state), rngs[p])
-        act[0] = a
+            a = agent.act(game.observation_of(state, p), mask, rngs[p])
+        act[0] = checked_action(a, mask, index, p, spec.roles[p], labels[p] if labels else type(agent).__name__)
         game.step(state, act, err)
-        if err[0]:
-            raise RuntimeError(f"{type(agent).__name__} played illegal action {a}: "
-                               f"{game.error_message(err[0])}")
         decisions[p] += 1
     rewards = tuple(float(r) for r in state[0]["rewards"][:n])
     return rewards, outcome_of(state, n, spec.utility), tuple(decisions)
@@ -283,7 +283,7 @@ def _play_indexed(job):
     w = _WORKER
     agents = [w["agents"][k] for k in seating]
     rngs = [np.random.default_rng([seed, i, s]) for s in range(len(seating))]
-    rewards, outcome, decisions = play_one(w["game"], w["config"], agents, game_seed, rngs)
+    rewards, outcome, decisions = play_one(w["game"], w["config"], agents, game_seed, rngs, index=i)
     return GameRecord(i, tuple(seating), rewards, outcome.ranks, outcome.scores, sum(decisions),
                       outcome.truncated, decisions)
 

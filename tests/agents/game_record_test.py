@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from dragongym.agents import play_match
+from dragongym.agents import Agent, play_match
 from dragongym.agents.game_record import RecordError, read_records, replay
 from dragongym.training import cli
 
@@ -87,3 +87,36 @@ def test_match_checks_the_record_file_before_the_first_game(tmp_path, capsys):
     assert cli.main(["match", "--game", "dragon_pass", "--games", "1",
                      "--records", str(tmp_path / "no" / "such" / "x.jsonl")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+class Answers(Agent):
+    """An agent that answers ``value`` at its first decision, then plays randomly."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def reset(self):
+        self.first = True
+
+    def act(self, obs, mask, rng):
+        if self.first:
+            self.first = False
+            return self.value
+        import numpy as np
+        return int(rng.choice(np.flatnonzero(mask)))
+
+
+@pytest.mark.parametrize("value", [-1, None, 1.5, 10**6, 1596])
+def test_an_agent_answering_no_legal_action_stops_the_match_naming_game_seat_agent_and_value(value):
+    from dragongym.agents.base import AgentActionError
+    bad = Answers(value)
+    with pytest.raises(AgentActionError, match=r"game 0, seat 0 \(lunar\): agent Answers returned"):
+        play_match("dragon_pass", [bad, "random"], 1, seed=0, **SHORT["dragon_pass"])
+
+
+def test_an_agent_answering_no_legal_action_stops_a_tournament():
+    from dragongym.agents.base import AgentActionError
+    from dragongym.agents.tournament import run_tournament
+    with pytest.raises(AgentActionError, match=r"game 0, seat 0 .*returned None"):
+        run_tournament("dragon_pass", [Answers(None), "random"], 2, seed=0, progress=False,
+                       **SHORT["dragon_pass"])
