@@ -23,13 +23,37 @@ from dragongym.envs.core.options import parse_game_options
 
 # --- shared pieces -------------------------------------------------------------
 
+def _at_least(lo, kind=int):
+    """An argparse type: a number of ``kind`` no less than ``lo`` (argparse then
+    answers a bad value with its one-line usage error, never a traceback)."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}")
+        if not value >= lo:
+            raise argparse.ArgumentTypeError(f"{text} is below {lo}")
+        return value
+    parse.__name__ = f"{kind.__name__} >= {lo}"
+    return parse
+
+
+def _rollout(text):
+    """``--mcts-rollout``: random, heuristic, or a registered agent id."""
+    from dragongym.agents import is_agent_id, list_agents
+    if text in ("random", "heuristic") or is_agent_id(text):
+        return text
+    raise argparse.ArgumentTypeError(f"unknown rollout policy {text!r}; use random, heuristic or one of "
+                                     f"{', '.join(list_agents())}")
+
+
 def _add_game_arguments(parser):
     parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
     parser.add_argument("--players", type=int, default=None,
                         help="the game's num_players option, where it has one (default: one seat "
                              "per agent where the game allows it, else the game's default)")
-    parser.add_argument("--seed", type=int, default=0, help="seed; the same seed replays exactly")
+    parser.add_argument("--seed", type=_at_least(0), default=0, help="seed; the same seed replays exactly")
     parser.set_defaults(game_options=True)
 
 
@@ -207,14 +231,14 @@ def add_eval(subparsers):
     parser.add_argument("--agents", default="random,random",
                         help="comma-separated agent ids or checkpoint paths (default: %(default)s)")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default: 1)")
-    parser.add_argument("--mcts-ms", type=float, default=None,
+    parser.add_argument("--workers", type=_at_least(1), default=1, help="parallel processes (default: 1)")
+    parser.add_argument("--mcts-ms", type=_at_least(1e-3, float), default=None,
                         help="MCTS time budget per decision in ms (default: 200 simulations)")
-    parser.add_argument("--mcts-sims", type=int, default=None, help="MCTS simulations per decision")
-    parser.add_argument("--mcts-rollout", default="random",
+    parser.add_argument("--mcts-sims", type=_at_least(1), default=None, help="MCTS simulations per decision")
+    parser.add_argument("--mcts-rollout", type=_rollout, default="random",
                         help="MCTS rollout policy: random, or heuristic (the game's heuristic, also "
                              "used as the search prior) (default: %(default)s)")
-    parser.add_argument("--mcts-depth", type=int, default=None,
+    parser.add_argument("--mcts-depth", type=_at_least(1), default=None,
                         help="MCTS rollout depth in decisions before the position is scored "
                              "(default: 200)")
     parser.add_argument("--only-games", default=None, metavar="START:STOP",

@@ -37,3 +37,29 @@ def test_match_reports_bad_input(race, capsys):
     assert main(["match", "--game", "race", "--agents", "nobody"]) == 2
     with pytest.raises(SystemExit):
         main(["match", "--game", "no_such_game"])
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["match", "--seed", "-1"], "--seed: -1 is below 0"),
+    (["eval", "--mcts-sims", "0", "--agents", "mcts,random"], "--mcts-sims: 0 is below 1"),
+    (["eval", "--mcts-rollout", "foo", "--agents", "mcts,random"], "unknown rollout policy 'foo'"),
+    (["eval", "--mcts-ms", "-5"], "--mcts-ms: -5 is below"),
+    (["eval", "--workers", "0"], "--workers: 0 is below 1"),
+])
+def test_bad_command_line_values_get_a_usage_error_not_a_traceback(argv, says, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("dragongym ")     # usage, then the one error line
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["match", "--players", "0"], "num_players must be an int in 2..6, got 0"),
+    (["match", "--game", "dragon_pass", "--scenario", "19"], "scenario must be one of"),
+])
+def test_bad_game_options_get_one_line(argv, says, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and "\n" not in err
