@@ -47,6 +47,23 @@ def _rollout(text):
                                      f"{', '.join(list_agents())}")
 
 
+class GameOptionsParser(argparse.ArgumentParser):
+    """A subcommand's parser whose --help ends with every registered game's own
+    options (read from each game's configuration, only when help is asked for)."""
+
+    def format_help(self):
+        from dragongym.envs.core.config import option_help
+        if not self.get_default("game_options"):
+            return super().format_help()
+        lines = ["", "game options (--name value; names with dashes or underscores):"]
+        for name in dragongym.list_games():
+            game = dragongym.get_game(name)
+            lines.append(f"  {name}:")
+            for option, allowed in option_help(game.config_cls).items():
+                lines.append(f"    --{option.replace('_', '-')}: {allowed}")
+        return super().format_help() + "\n".join(lines) + "\n"
+
+
 def _add_game_arguments(parser):
     parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
@@ -402,7 +419,8 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="dragongym", allow_abbrev=False,
         description="Board games as multi-agent RL environments.")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                       parser_class=GameOptionsParser)
     for add in SUBCOMMANDS:
         add(subparsers)
     return parser

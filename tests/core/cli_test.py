@@ -63,3 +63,12 @@ def test_bad_game_options_get_one_line(argv, says, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert says in err and "\n" not in err
+
+
+@pytest.mark.parametrize("command", ["match", "eval"])
+def test_help_lists_every_games_options(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "game options" in out and "--scenario: one of '18.1', '18.2', '18.3'" in out
+    assert "--max-hands: an int in 1..1000" in out and "--sandbox: one of" in out
