@@ -399,11 +399,48 @@ def _legal_names(rec, mask):
 
 
 # ------------------------------------------------------------------ the picture
-def _picture(rec):
+_TERRAIN_CHARS = {"open": ".", "hill": "h", "hill_forest": "H", "forest": "f", "mountain": "M", "marsh": "m",
+                  "lake": "~"}
+LEGEND = ("legend: . open  h hill  H hill/forest  f forest  M mountain  m marsh  ~ lake; before it: "
+          "# fortress, + other structure, = river, : ford or headwaters; L3 / S2: a Lunar / Sartar "
+          "stack of 3 / 2 units (* a stack in the battle, ? a screened enemy stack)")
+
+
+def _map_text(rec, viewer=None):
+    """The map as a staggered hex grid: column c of the map is text column 3c, and
+    hex (c, r) sits on text line 2r + c % 2, so that odd columns (counted from 0)
+    lie half a hex lower, as on the board (``observe.CELL_OF_HEX``)."""
+    from .board import HEX_FORD, HEX_RIVER, HEX_STRUCTURE, HEX_TERRAIN, STRUCTURE_IDS, TERRAIN_IDS
+    cols, rows = MAP.columns, MAP.rows
+    grid = [[" "] * (3 * cols) for _ in range(2 * rows + 1)]
+    stacks = V.stacks(rec)
+    battle = {int(h) for n in ("bat_att", "bat_def") for h in rec[n] if h >= 0}
+    for h in range(NUM_HEXES):
+        c, r = h // rows, h % rows
+        line, x = 2 * r + c % 2, 3 * c
+        if h in stacks:
+            force = int(R.U_FORCE[stacks[h][0]])
+            hidden = viewer is not None and bool(rec["screening"]) and force != viewer and h not in battle
+            count = "?" if hidden else str(min(len(stacks[h]), 9))
+            mark = "*" if h in battle else " "
+            cell = f"{'LS'[force]}{count}{mark}"
+        else:
+            st = HEX_STRUCTURE[h]
+            lead = "#" if st >= 0 and STRUCTURE_IDS[st] == "fortress" else "+" if st >= 0 else \
+                ":" if HEX_FORD[h] and HEX_RIVER[h] else "=" if HEX_RIVER[h] else " "
+            cell = f"{lead}{_TERRAIN_CHARS[TERRAIN_IDS[HEX_TERRAIN[h]]]} "
+        grid[line][x:x + 3] = list(cell)
+    header = "".join(f"{c + 1:02d} " for c in range(cols))
+    return [header] + ["".join(row).rstrip() for row in grid]
+
+
+def _picture(rec, viewer=None):
     from .board import FORTRESS_NAMES
     status = {0: "running", 1: "over", 2: "over (truncated)"}[int(rec["status"])]
     lines = [f"Dragon Pass {SCENARIOS[int(rec['scenario'])]} | game-turn {int(rec['turn'])} of "
              f"{int(rec['max_turns'])} | {FORCES[int(rec['active'])]} player-turn | {status}"]
+    lines += _map_text(rec, viewer)
+    lines.append(LEGEND)
     for h, units in sorted(V.stacks(rec).items()):
         force = FORCES[int(R.U_FORCE[units[0]])]
         lines.append(f"  {V.hex_name(h)} {force:6} " + ", ".join(V.unit_name(u, rec) for u in units))
