@@ -336,8 +336,43 @@ def _elo(agents, games):                                      # pragma: no cover
     return "elo"
 
 
+class OutFolderError(ValueError):
+    """The tournament's ``out`` folder cannot take this run (checked before the first game)."""
+
+
+GAMES_FILE = "games.jsonl"
+"""In a tournament's ``out`` folder: a header line naming the tournament, then
+each game's outcome (a :class:`GameRecord` as JSON) as soon as it finished."""
+
+
+def _games_log(out, header, resume):
+    """The outcomes already in ``out``'s games log (for ``resume``), after
+    checking the folder before the first game: ``out`` is made if missing, a
+    log of another tournament, or one of this tournament without ``resume``,
+    is refused (OutFolderError) rather than mixed or overwritten."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise OutFolderError(f"out {out} is a file, not a folder")
+    os.makedirs(out, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise OutFolderError(f"out {out} cannot be written")
+    path = os.path.join(out, GAMES_FILE)
+    if not os.path.exists(path):
+        if resume:
+            raise OutFolderError(f"nothing to resume: {path} does not exist")
+        with open(path, "w") as f:
+            f.write(json.dumps({"tournament": header}, sort_keys=True) + "\n")
+        return []
+    if not resume:
+        raise OutFolderError(f"{path} already holds a tournament's games: resume it, or choose another folder")
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    if not lines or lines[0].get("tournament") != json.loads(json.dumps(header, sort_keys=True)):
+        raise OutFolderError(f"{path} holds another tournament (game, agents, seed, games or options differ)")
+    return [_record_from_json(g) for g in lines[1:]]
+
+
 def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwargs=None, progress=True,
-                   on_game_end=None, games=None, **options):
+                   on_game_end=None, games=None, out=None, resume=False, **options):
     """Play ``num_games`` seat-rotated games and rate the agents.
 
     Args:
@@ -356,6 +391,11 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             of all of them (a shard, or the rest of an interrupted run); each
             game is the same as in the full tournament, so shards' records can
             be merged.
+        out: a folder: each game's outcome is appended to ``out/games.jsonl``
+            as it finishes (checked before the first game), so an interrupted
+            run keeps what it played.
+        resume: with ``out``, play only the games its log does not hold yet,
+            and return the whole tournament.
         **options: the game's options (``num_players=3`` where the game has
             that option, ``max_hands=...``); they decide the seats.
 
@@ -379,12 +419,23 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
     games = sorted(set(int(i) for i in games))
     if games and not 0 <= games[0] <= games[-1] < num_games:
         raise ValueError(f"games must be indices in 0..{num_games - 1}, got {games[0]}..{games[-1]}")
+    done = []
+    log = None
+    if out is not None:
+        header = {"game": game_name, "agents": ids, "seed": int(seed), "num_games": int(num_games),
+                  "config": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}}
+        done = _games_log(out, header, resume)
+        finished = {g.index for g in done}
+        games = [i for i in games if i not in finished]
+        log = os.path.join(out, GAMES_FILE)
+    elif resume:
+        raise OutFolderError("resume needs the out folder of the run to resume")
     jobs = [(i, seatings[i], int(game_seeds[i]), seed) for i in games]
 
     from tqdm import tqdm
     bar = tqdm(total=len(jobs), desc="games", unit="game", disable=None if progress else True,
                file=sys.stderr)
-    records = []
+    records = list(done)
     try:
         if workers <= 1:
             _init_worker(game_name, specs, options, child=False)
@@ -398,6 +449,9 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             it = pool.imap_unordered(_play_indexed, jobs, chunksize=1)
         for rec in it:
             records.append(rec)
+            if log is not None:
+                with open(log, "a") as f:
+                    f.write(json.dumps(asdict(rec)) + "\n")
             bar.update()
             if on_game_end is not None:
                 on_game_end(rec)

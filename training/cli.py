@@ -264,7 +264,12 @@ def add_eval(subparsers):
     parser.add_argument("--merge", nargs="+", default=None, metavar="DIR",
                         help="play nothing: join the saved shards (their --out directories) of one "
                              "tournament, print the table and write it to --out")
-    parser.add_argument("--out", default=None, help="directory for tournament.json/.csv and ratings.png")
+    parser.add_argument("--out", default=None,
+                        help="directory for games.jsonl (each game's outcome as it finishes), "
+                             "tournament.json/.csv and ratings.png; checked before the first game")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run whose --out folder is given: play only the "
+                             "games its games.jsonl does not hold")
     parser.set_defaults(run=run_eval)
 
 
@@ -296,7 +301,7 @@ def _print_tournament(result, out):
 
 def run_eval(args, options):
     from dragongym.agents import is_agent_id, list_agents
-    from dragongym.agents.tournament import load_tournament, merge_tournaments, run_tournament
+    from dragongym.agents.tournament import OutFolderError, load_tournament, merge_tournaments, run_tournament
 
     if args.merge:
         missing = [d for d in args.merge if not os.path.exists(os.path.join(d, "tournament.json"))]
@@ -332,8 +337,14 @@ def run_eval(args, options):
         mcts["simulations"] = args.mcts_sims
     if args.mcts_depth is not None:
         mcts["rollout_depth"] = args.mcts_depth
-    result = run_tournament(args.game, agent_ids, args.games, seed=args.seed,
-                            workers=args.workers, agent_kwargs={"mcts": mcts}, games=games, **options)
+    if args.resume and not args.out:
+        return _fail("--resume needs the --out folder of the run to resume")
+    try:
+        result = run_tournament(args.game, agent_ids, args.games, seed=args.seed, workers=args.workers,
+                                agent_kwargs={"mcts": mcts}, games=games, out=args.out, resume=args.resume,
+                                **options)
+    except OutFolderError as error:
+        return _fail(f"--out: {error}")
     _print_tournament(result, args.out)
     return 0
 

@@ -120,3 +120,36 @@ def test_an_agent_answering_no_legal_action_stops_a_tournament():
     with pytest.raises(AgentActionError, match=r"game 0, seat 0 .*returned None"):
         run_tournament("dragon_pass", [Answers(None), "random"], 2, seed=0, progress=False,
                        **SHORT["dragon_pass"])
+
+
+def test_a_tournament_logs_each_game_as_it_finishes_and_resumes(tmp_path):
+    from dragongym.agents.tournament import GAMES_FILE, run_tournament
+    options = dict(SHORT["dragon_pass"])
+    full = run_tournament("dragon_pass", ["random", "random"], 4, seed=3, progress=False, **options)
+    out = tmp_path / "t"
+    part = run_tournament("dragon_pass", ["random", "random"], 4, seed=3, progress=False, games=range(0, 2),
+                          out=str(out), **options)                       # as if stopped after two games
+    assert len(part.games) == 2 and len((out / GAMES_FILE).read_text().splitlines()) == 3
+    rest = run_tournament("dragon_pass", ["random", "random"], 4, seed=3, progress=False, out=str(out),
+                          resume=True, **options)
+    assert [g.index for g in rest.games] == [0, 1, 2, 3]
+    assert [(g.seating, g.ranks, g.decisions) for g in rest.games] == \
+        [(g.seating, g.ranks, g.decisions) for g in full.games]
+
+
+def test_a_tournament_checks_its_out_folder_before_the_first_game(tmp_path, capsys):
+    from dragongym.agents.tournament import OutFolderError, run_tournament
+    options = dict(SHORT["dragon_pass"])
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OutFolderError, match="is a file"):
+        run_tournament("dragon_pass", ["random", "random"], 2, progress=False, out=str(blocker), **options)
+    out = tmp_path / "t"
+    run_tournament("dragon_pass", ["random", "random"], 1, seed=1, progress=False, out=str(out), **options)
+    with pytest.raises(OutFolderError, match="already holds"):
+        run_tournament("dragon_pass", ["random", "random"], 1, seed=1, progress=False, out=str(out), **options)
+    with pytest.raises(OutFolderError, match="another tournament"):
+        run_tournament("dragon_pass", ["random", "random"], 1, seed=2, progress=False, out=str(out),
+                       resume=True, **options)
+    assert cli.main(["eval", "--game", "dragon_pass", "--games", "1", "--resume"]) == 2
+    assert "--resume needs the --out folder" in capsys.readouterr().err
