@@ -220,9 +220,7 @@ class DragonPass(Game):
                     continue
                 if any(int(rec["unit_flags"][v]) or int(rec["unit_target"][v]) >= 0 for v in units):
                     continue      # a fact of this phase pins the stack (it moved, fought, fires)
-                sd = int(rec["unit_side"][u])
-                zoc = not (R.U_SINGLE[u, sd] or (R.U_SPIRIT[u, sd] and (R.U_RF[u, sd] < 0 or R.U_RF_SPECIAL[u, sd])))
-                hidden.setdefault(zoc, []).append((h, units))
+                hidden.setdefault(V.exerts_zoc(rec, u), []).append((h, units))
             for group in hidden.values():
                 if len(group) < 2:
                     continue
@@ -323,7 +321,7 @@ def _legal_name(rec, a):
     done = a == R.A_CHOICE + R.CH_DONE
     sel = int(rec["sel_hex"])
     if ph == R.PH_DEPLOY:
-        nxt = R.next_to_deploy(np.asarray([rec]), 0, int(rec["to_play"]))
+        nxt = V.next_to_deploy(rec, int(rec["to_play"]))
         return f"deploy {V.unit_name(nxt)} at {V.hex_name(h)}"
     if ph == R.PH_MOVE:
         if a >= R.A_UNIT and not done:

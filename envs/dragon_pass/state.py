@@ -56,7 +56,6 @@ STATE_FIELDS = [
     ("screening", np.int8),         # config: 1 = the screening option (L452)
     ("auto_single", np.int8),       # config: apply a lone legal action without asking
     ("with_missile", np.int8),      # the scenario uses missile fire (18.2, 18.3; L219, L234)
-    ("with_heroes", np.int8),       # the scenario has heroes and superheroes (18.3, L234)
     ("max_turns", np.int8),         # the scenario's game-turns (L204, L219, L234)
     ("rain", np.int8),              # 1 while it rains (L466; set only by random events, a later part)
     ("to_play", np.int8),           # seat that decides now; -1 when the game is over
@@ -85,7 +84,7 @@ STATE_FIELDS = [
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
-    ("pad", np.int8, (3,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
+    ("pad", np.int8, (4,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
 ]
 
 STATE_DTYPE = np.dtype(STATE_FIELDS)

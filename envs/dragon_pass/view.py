@@ -7,7 +7,7 @@ A ``state`` is one record or a 1-record array.
 from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401
 from . import rules as R
 from .board import FORTRESS_NAMES, HEX_STEP
-from .constants import FORCES, SIDE_BACK, UNIT_IDS, UNIT_KIND_OF, UW_MAP
+from .constants import FORCES, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
 from .data import DATA, MAP
 
 _KINDS = list(DATA.units.values())
@@ -37,6 +37,22 @@ def unit_name(u, state=None):
     return f"{kind.name} {short_notation(side)}" + (f" ({copy})" if copy else "")
 
 
+def next_to_deploy(state, force):
+    """The unit ``force`` deploys next (``rules/setup.py::next_to_deploy``, read
+    in Python so that naming an action compiles nothing), -1 once all are down."""
+    rec = record(state)
+    for u in range(len(UNIT_IDS)):
+        if int(rec["unit_where"][u]) == UW_POOL and int(R.U_FORCE[u]) == force:
+            return u
+    return -1
+
+
+def exerts_zoc(state, u):
+    """A stack topped by unit u exerts a zone of control (``rules/base.py::exerts_zoc``, L460)."""
+    sd = int(record(state)["unit_side"][u])
+    return not (R.U_SINGLE[u, sd] or (R.U_SPIRIT[u, sd] and (R.U_RF[u, sd] < 0 or R.U_RF_SPECIAL[u, sd])))
+
+
 def force_of(u):
     return FORCES[int(R.U_FORCE[u])]
 
@@ -61,7 +77,6 @@ def stacks(state):
 def group(state):
     """Units of the group now moving."""
     rec = record(state)
-    from .constants import UF_GROUP
     return [u for u in range(len(UNIT_IDS)) if int(rec["unit_flags"][u]) & UF_GROUP]
 
 

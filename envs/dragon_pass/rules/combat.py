@@ -1020,25 +1020,29 @@ def may_retreat(S, b, u, occ, total, fastest):
 
 
 @rules_jit
-def any_retreat(S, b):
-    s = S[b]
+def retreaters(S, b, mask):
+    """mask[A_UNIT + u] = 1 for each defending unit that may retreat now
+    (:func:`may_retreat`; marked when ``mask`` has room). Returns how many."""
     occ, zoc = whole_board(S, b)
     total = side_strength(S, b, False, False)
     fastest = fastest_attacker(S, b)
+    n = 0
     for u in range(NUM_UNITS):
         if may_retreat(S, b, u, occ, total, fastest):
-            return True
-    return False
+            n += 1
+            if mask.shape[0] > 1:
+                mask[A_UNIT + u] = 1
+    return n
+
+
+@rules_jit
+def any_retreat(S, b):
+    return retreaters(S, b, np.zeros(1, np.int8)) > 0
 
 
 @rules_jit(inline=True)
 def mask_retreat(S, b, p, mask):
-    occ, zoc = whole_board(S, b)
-    total = side_strength(S, b, False, False)
-    fastest = fastest_attacker(S, b)
-    for u in range(NUM_UNITS):
-        if may_retreat(S, b, u, occ, total, fastest):
-            mask[A_UNIT + u] = 1
+    retreaters(S, b, mask)
     mask[A_CHOICE + CH_DONE] = 1
 
 

@@ -234,7 +234,7 @@ def mask_move(S, b, p, mask):
                 fleeing = True
                 break
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_ENTERING and U_FORCE[u] == p and entry_hexes(S, b, u, mask[:1]) > 0:
+        if s['unit_where'][u] == UW_ENTERING and U_FORCE[u] == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
             mask[A_UNIT + u] = 1
         if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
             continue

@@ -32,7 +32,6 @@ DEPLOY_IN_OLD_SARTAR = np.array([[1 if dict(DATA.scenarios[sid].deploy)[f] == "o
                                   for f in FORCES] for sid in SCENARIOS], np.int8)
 """DEPLOY_IN_OLD_SARTAR[scenario, force]: 1 within Old Sartar, 0 anywhere outside it."""
 SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
-SCENARIO_HEROES = np.array(["heroes" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 
 
 @rules_jit
@@ -52,7 +51,6 @@ def setup_scenario(S, b):
         s['fortress_owner'][f] = FORTRESS_START[f, sc]
     s['max_turns'] = SCENARIO_TURNS[sc]
     s['with_missile'] = SCENARIO_MISSILE[sc]
-    s['with_heroes'] = SCENARIO_HEROES[sc]
     s['first_force'] = DEPLOY_FIRST[sc]
     s['deploying'] = DEPLOY_FIRST[sc]
     s['sel_hex'] = -1
