@@ -285,13 +285,33 @@ def play_game(env, players, seed, rngs, trace=None, index=None, labels=None):
     return rewards, outcome, decisions
 
 
-def _write_record(path, game, options, trace, seat_agents, spec, seed, index, env, rewards, outcome):
+def record_file_problem(path):
+    """``""`` if a game-record file can be appended at ``path``, else why not
+    (matches and tournaments ask before their first game, so a bad path
+    costs no games)."""
+    import os
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"records: the folder {folder} does not exist"
+    if os.path.isdir(path):
+        return f"records: {path} is a folder, not a file"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return f"records: {path} cannot be written"
+    return ""
+
+
+def write_record(path, game, config, trace, seat_agents, state, rewards, ranks, seed, index):
+    """Append one finished game to the game-record file ``path``
+    (``agents/game_record.py``): ``trace`` is what :func:`play_game` (or the
+    tournament's ``play_one``) filled, ``seat_agents`` the agent id in each
+    seat, ``state`` the final 1-record array, ``seed`` and ``index`` the
+    match's (or tournament's) seed and the game's number in it."""
     from dragongym.agents.game_record import GameRecord, append, config_dict, finish
     record = GameRecord(game=game.name, game_version=int(getattr(game, "version", 0)),
-                        config=config_dict(game.make_config(**options)),
-                        reset_seed=trace["reset_seed"], roles=list(spec.roles), agents=list(seat_agents),
+                        config=config_dict(config), reset_seed=trace["reset_seed"],
+                        roles=list(game.spec_for(config).roles), agents=list(seat_agents),
                         actions=trace["actions"], match_seed=int(seed), game_index=int(index))
-    append(path, finish(record, env.state_record, rewards, outcome.ranks))
+    append(path, finish(record, state, rewards, ranks))
 
 
 def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, records=None, record_every=1,
@@ -324,6 +344,8 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
     if len(agent_ids) != n:
         raise ValueError(f"{len(agent_ids)} agents for the {n} seats of this {game_name} configuration "
                          f"({', '.join(spec.roles)}); give one agent per seat")
+    if records is not None and record_file_problem(records):
+        raise ValueError(record_file_problem(records))
     agents = [a if isinstance(a, Agent) else make_agent(a, game=game) for a in agent_ids]
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
     stats = [AgentStats.empty(label, agent_id, n) for label, agent_id in zip(labels_of(ids), ids)]
@@ -338,8 +360,8 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
         rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs,
                                                 trace, index=i, labels=[ids[k] for k in seating])
         if trace is not None:
-            _write_record(records, game, options, trace, [ids[k] for k in seating], spec, seed, i, env,
-                          rewards, outcome)
+            write_record(records, game, game.make_config(**options), trace, [ids[k] for k in seating],
+                         env.state_record, rewards, outcome.ranks, seed, i)
         record = GameOutcome(i, seating, tuple(float(r) for r in rewards), outcome.ranks, outcome.scores,
                              int(decisions.sum()), outcome.truncated, tuple(int(d) for d in decisions))
         tally(stats, record)

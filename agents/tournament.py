@@ -55,7 +55,8 @@ import numpy as np
 
 import dragongym
 from dragongym.agents.base import Agent, checked_action, make_agent
-from dragongym.agents.match import AgentStats, GameOutcome, labels_of, spec_fields, tally
+from dragongym.agents.match import (AgentStats, GameOutcome, labels_of, record_file_problem, spec_fields, tally,
+                                    write_record)
 from dragongym.envs.core.outcome import outcome_of
 from dragongym.envs.core.spec import player_names
 
@@ -230,7 +231,7 @@ def plot_ratings(result, path):
 _WORKER = {}
 
 
-def play_one(game, config, agents, seed, rngs, index=None, labels=None):
+def play_one(game, config, agents, seed, rngs, index=None, labels=None, trace=None):
     """Play one game of configuration ``config`` on the rules core, ``agents[s]``
     in seat ``s`` drawing from ``rngs[s]``.
 
@@ -238,7 +239,9 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None):
     :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
     and the decisions per seat. An agent that answers with anything but a
     legal action stops the game with an ``AgentActionError`` naming the game
-    ``index``, the seat and its agent's label (``labels``).
+    ``index``, the seat and its agent's label (``labels``). ``trace``, a dict
+    if given, receives what a game record keeps: ``reset_seed``, ``actions``
+    (every ``(seat, action)`` in order) and ``state`` (the final record).
     """
     spec = game.spec_for(config)
     n = spec.num_seats
@@ -249,6 +252,8 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None):
     act = np.zeros(1, dtype=np.int64)
     err = np.zeros(1, dtype=np.int8)
     decisions = [0] * n
+    if trace is not None:
+        trace.update(reset_seed=int(seed), actions=[], state=state)
     while int(state[0]["status"]) == 0:
         p = int(state[0]["to_play"])
         agent = agents[p]
@@ -260,6 +265,8 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None):
         act[0] = checked_action(a, mask, index, p, spec.roles[p], labels[p] if labels else type(agent).__name__)
         game.step(state, act, err)
         decisions[p] += 1
+        if trace is not None:
+            trace["actions"].append((p, int(act[0])))
     rewards = tuple(float(r) for r in state[0]["rewards"][:n])
     return rewards, outcome_of(state, n, spec.utility), tuple(decisions)
 
@@ -279,13 +286,18 @@ def _init_worker(game_name, agent_specs, options, child=True):
 
 
 def _play_indexed(job):
-    i, seating, game_seed, seed = job
+    """Play game ``i`` of the schedule in this worker: its outcome, and its
+    actions (``(reset_seed, [(seat, action)], final state)``) where ``keep``
+    asks for its game record, else None."""
+    i, seating, game_seed, seed, keep = job
     w = _WORKER
     agents = [w["agents"][k] for k in seating]
     rngs = [np.random.default_rng([seed, i, s]) for s in range(len(seating))]
-    rewards, outcome, decisions = play_one(w["game"], w["config"], agents, game_seed, rngs, index=i)
-    return GameRecord(i, tuple(seating), rewards, outcome.ranks, outcome.scores, sum(decisions),
-                      outcome.truncated, decisions)
+    trace = {} if keep else None
+    rewards, outcome, decisions = play_one(w["game"], w["config"], agents, game_seed, rngs, index=i,
+                                           trace=trace)
+    return (GameRecord(i, tuple(seating), rewards, outcome.ranks, outcome.scores, sum(decisions),
+                       outcome.truncated, decisions), trace)
 
 
 def _rated(game):
@@ -372,7 +384,8 @@ def _games_log(out, header, resume):
 
 
 def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwargs=None, progress=True,
-                   on_game_end=None, games=None, out=None, resume=False, **options):
+                   on_game_end=None, games=None, out=None, resume=False, records=None, record_every=1,
+                   **options):
     """Play ``num_games`` seat-rotated games and rate the agents.
 
     Args:
@@ -396,6 +409,11 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             run keeps what it played.
         resume: with ``out``, play only the games its log does not hold yet,
             and return the whole tournament.
+        records: a path: every ``record_every``-th game of the schedule
+            (index divisible by it) is appended to that game-record file,
+            with all its actions, as soon as it finishes
+            (``agents/game_record.py``; ``dragongym replay FILE`` replays
+            them). A resumed run appends the games it plays.
         **options: the game's options (``num_players=3`` where the game has
             that option, ``max_hands=...``); they decide the seats.
 
@@ -410,7 +428,7 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
     game = dragongym.get_game(game_name)
     spec = game.spec_for(game.make_config(**options))      # validates the options early
     agent_kwargs = agent_kwargs or {}
-    ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
+    ids = [a if isinstance(a, str) else getattr(a, "name", None) or type(a).__name__ for a in agent_ids]
     specs = [(a, dict(agent_kwargs.get(a, {})) if isinstance(a, str) else {}) for a in agent_ids]
     seatings = schedule(len(agent_ids), spec.num_seats, num_games)
     game_seeds = seed_sequence(seed, num_games)
@@ -430,12 +448,17 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
         log = os.path.join(out, GAMES_FILE)
     elif resume:
         raise OutFolderError("resume needs the out folder of the run to resume")
-    jobs = [(i, seatings[i], int(game_seeds[i]), seed) for i in games]
+    if isinstance(record_every, bool) or not isinstance(record_every, int) or record_every < 1:
+        raise ValueError(f"record_every must be an int >= 1, got {record_every!r}")
+    if records is not None and record_file_problem(records):
+        raise ValueError(record_file_problem(records))
+    jobs = [(i, seatings[i], int(game_seeds[i]), seed, records is not None and i % record_every == 0)
+            for i in games]
 
     from tqdm import tqdm
     bar = tqdm(total=len(jobs), desc="games", unit="game", disable=None if progress else True,
                file=sys.stderr)
-    records = list(done)
+    outcomes = list(done)
     try:
         if workers <= 1:
             _init_worker(game_name, specs, options, child=False)
@@ -447,8 +470,12 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             ctx = mp.get_context("fork" if "fork" in methods else "spawn")
             pool = ctx.Pool(workers, initializer=_init_worker, initargs=(game_name, specs, options))
             it = pool.imap_unordered(_play_indexed, jobs, chunksize=1)
-        for rec in it:
-            records.append(rec)
+        config = game.make_config(**options)
+        for rec, trace in it:
+            outcomes.append(rec)
+            if trace is not None:
+                write_record(records, game, config, trace, [ids[k] for k in rec.seating], trace["state"],
+                             rec.rewards, rec.ranks, seed, rec.index)
             if log is not None:
                 with open(log, "a") as f:
                     f.write(json.dumps(asdict(rec)) + "\n")
@@ -460,7 +487,7 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             pool.join()
     finally:
         bar.close()
-    return summarize(game_name, ids, records, seed=seed, config=options, **spec_fields(spec))
+    return summarize(game_name, ids, outcomes, seed=seed, config=options, **spec_fields(spec))
 
 
 def summarize(game_name, agent_ids, records, roles, seed=0, config=None, seats_are_roles=False,

@@ -71,7 +71,7 @@ def get_game(name):
     return game
 
 
-def make(name, num_players=None, render_mode=None, seed=None, **config):
+def make(name, num_players=None, render_mode=None, seed=None, render_view="to_play", **config):
     """A PettingZoo ``AECEnv`` playing game ``name``.
 
     Args:
@@ -80,8 +80,11 @@ def make(name, num_players=None, render_mode=None, seed=None, **config):
             one (None: the game's default configuration). The configuration
             decides the seats and their names (``game.spec_for(config).roles``).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text
-            picture), ``"human"`` (prints it) or, where the game draws itself,
-            ``"rgb_array"``.
+            picture), ``"rgb_array"`` (an ``H x W x 3`` uint8 picture) or
+            ``"human"`` (the picture in a window; without a screen, a warning
+            and the text picture).
+        render_view: whose knowledge the picture shows: ``"to_play"``
+            (default), ``"full"``, or a seat (number or agent name).
         seed: an int in ``0..2**64-1`` (or None) seeding the generator that
             picks a game seed on ``reset()`` without a seed; ``reset(seed=...)``
             overrides it.
@@ -91,7 +94,7 @@ def make(name, num_players=None, render_mode=None, seed=None, **config):
     from dragongym.envs.core.aec import GameAECEnv
 
     return GameAECEnv(get_game(name), num_players=num_players, render_mode=render_mode,
-                      seed=seed, **config)
+                      seed=seed, render_view=render_view, **config)
 
 
 def make_vec(name, num_envs, seed=0, num_players=None, observations=True, num_threads=None,

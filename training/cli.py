@@ -67,7 +67,7 @@ class GameOptionsParser(argparse.ArgumentParser):
 def _add_game_arguments(parser):
     parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
-    parser.add_argument("--players", type=int, default=None,
+    parser.add_argument("--players", type=_at_least(1), default=None,
                         help="the game's num_players option, where it has one (default: one seat "
                              "per agent where the game allows it, else the game's default)")
     parser.add_argument("--seed", type=_at_least(0), default=0, help="seed; the same seed replays exactly")
@@ -112,12 +112,16 @@ def add_match(subparsers):
                         help="comma-separated agent ids, one per seat, or one id for every seat "
                              "(default: random)")
     parser.add_argument("--games", type=int, default=12, help="games to play (default: %(default)s)")
-    parser.add_argument("--records", default=None, metavar="FILE",
-                        help="append each game, as it ends, to this game-record file (JSON lines; "
-                             "`dragongym replay FILE` checks it)")
-    parser.add_argument("--record-every", type=int, default=1, metavar="K",
-                        help="with --records, keep every K-th game only (default: every game)")
+    _add_record_arguments(parser)
     parser.set_defaults(run=run_match)
+
+
+def _add_record_arguments(parser):
+    parser.add_argument("--records", default=None, metavar="FILE",
+                        help="append each game with all its actions, as it ends, to this game-record "
+                             "file (JSON lines; `dragongym replay FILE` checks it, `--to` draws it)")
+    parser.add_argument("--record-every", type=_at_least(1), default=1, metavar="K",
+                        help="with --records, keep every K-th game only (default: every game)")
 
 
 def run_match(args, options):
@@ -139,8 +143,6 @@ def run_match(args, options):
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
     if args.games < 1:
         return _fail("--games must be at least 1")
-    if args.record_every < 1:
-        return _fail("--record-every must be at least 1")
     if args.records is not None:
         problem = _writable(args.records)
         if problem:
@@ -161,16 +163,11 @@ def run_match(args, options):
 
 
 def _writable(path):
-    """"" if a file can be appended at ``path``, else why not (checked before the first game)."""
-    import os
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        return f"--records: the folder {folder} does not exist"
-    if os.path.isdir(path):
-        return f"--records: {path} is a folder, not a file"
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        return f"--records: {path} cannot be written"
-    return ""
+    """"" if a file can be appended at ``path``, else why not, as ``--records`` (checked before the first game)."""
+    from dragongym.agents.match import record_file_problem
+
+    problem = record_file_problem(path)
+    return "--" + problem if problem else ""
 
 
 # --- replay --------------------------------------------------------------------
@@ -270,6 +267,7 @@ def add_eval(subparsers):
     parser.add_argument("--resume", action="store_true",
                         help="continue the interrupted run whose --out folder is given: play only the "
                              "games its games.jsonl does not hold")
+    _add_record_arguments(parser)
     parser.set_defaults(run=run_eval)
 
 
@@ -339,10 +337,12 @@ def run_eval(args, options):
         mcts["rollout_depth"] = args.mcts_depth
     if args.resume and not args.out:
         return _fail("--resume needs the --out folder of the run to resume")
+    if args.records is not None and _writable(args.records):
+        return _fail(_writable(args.records))
     try:
         result = run_tournament(args.game, agent_ids, args.games, seed=args.seed, workers=args.workers,
                                 agent_kwargs={"mcts": mcts}, games=games, out=args.out, resume=args.resume,
-                                **options)
+                                records=args.records, record_every=args.record_every, **options)
     except OutFolderError as error:
         return _fail(f"--out: {error}")
     _print_tournament(result, args.out)

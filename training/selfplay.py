@@ -31,6 +31,8 @@ A run directory ``<out_dir>/<run_name>`` holds:
 ``final.zip``                the trained model: an agent id for tournaments
                              (``dragongym eval --agents <run>/final.zip,random``)
 ``history.json``             evaluations over training (and the final one)
+``eval_records.jsonl``       with ``record_every`` K: every K-th game of each
+                             evaluation as a game record (all its actions)
 ``learning_curve.png``       evaluation win rates against timesteps
 ``args.json``                the arguments of the run
 ==========================  ==================================================
@@ -149,6 +151,10 @@ class Args:
     """Games against each of random and the heuristic after training (0 = skip)."""
     eval_workers: int = 2
     """Processes for the final evaluation."""
+    record_every: int = 0
+    """Keep every K-th game of each evaluation, with all its actions, in the
+    run's ``eval_records.jsonl`` (``dragongym replay`` replays and draws them;
+    0 = keep none)."""
     checkpoint_every: int = 10
     """Updates between checkpoints."""
     out_dir: str = "runs"
@@ -173,7 +179,7 @@ class Args:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         for name in ("total_timesteps", "max_minutes", "eval_every", "imitate_decisions", "imitate_epochs", "eval_games", "final_eval_games",
-                     "shaping", "blocks", "ent_coef", "target_kl"):
+                     "record_every", "shaping", "blocks", "ent_coef", "target_kl"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.vec_env not in ("dummy", "subproc"):
@@ -278,6 +284,9 @@ def default_run_name(args):
 
 
 # ------------------------------------------------------------------- evaluation
+EVAL_RECORDS = "eval_records.jsonl"
+"""In a run directory: the kept evaluation games (``record_every``)."""
+
 
 def evaluation_opponents(args):
     """``{label: agent id}`` the learner is evaluated against: ``random`` and
@@ -294,22 +303,25 @@ def evaluation_opponents(args):
     return out
 
 
-def evaluate(args, agent, num_games, seed, workers=1):
+def evaluate(args, agent, num_games, seed, workers=1, records=None):
     """Seat-rotated games of ``agent`` against random and the heuristic (alone
     in a solo game), judged by outcomes.
 
     ``agent`` is an :class:`dragongym.agents.Agent` (``workers`` must be 1) or an agent
-    id / checkpoint path. Returns ``{opponent label: summary dict of the agent}``
-    (see :func:`evaluation_opponents`).
+    id / checkpoint path. ``records``: a game-record file that every
+    ``args.record_every``-th game is appended to (None or ``record_every``
+    0: none). Returns ``{opponent label: summary dict of the agent}`` (see
+    :func:`evaluation_opponents`).
     """
     from dragongym.agents.tournament import run_tournament
     options = args.config_options()
     seats = args.spec().num_seats
+    keep = {"records": records, "record_every": args.record_every} if records and args.record_every else {}
     out = {}
     for label, opponent in evaluation_opponents(args).items():
         ids = [agent] + [opponent] * (seats - 1)
         result = run_tournament(args.game, ids, num_games, seed=seed, workers=workers, progress=False,
-                                **options)
+                                **keep, **options)
         out[label] = result.agents[0].as_dict()
     return out
 
@@ -434,7 +446,8 @@ def _callback_class():
             from dragongym.training.policy import PolicyAgent
             started = time.time()
             agent = PolicyAgent(copy.deepcopy(self.model.policy).cpu(), deterministic=True, name="learner")
-            results = evaluate(self.args, agent, self.args.eval_games, seed=self.args.seed + self.updates)
+            results = evaluate(self.args, agent, self.args.eval_games, seed=self.args.seed + self.updates,
+                               records=str(self.run_dir / EVAL_RECORDS))
             for opponent, r in results.items():
                 self.logger.record(f"eval/win_rate_vs_{opponent}", r["win_rate"])
                 if r["decided_win_rate"] is not None:
@@ -543,7 +556,8 @@ def train(args):
 
     if args.final_eval_games:
         results = evaluate(args, str(run_dir / "final.zip"), args.final_eval_games,
-                           seed=10_000 + args.seed, workers=args.eval_workers)
+                           seed=10_000 + args.seed, workers=args.eval_workers,
+                           records=str(run_dir / EVAL_RECORDS))
         history.append({"kind": "final_eval", "timesteps": model.num_timesteps, "time": time.time(),
                         "games": args.final_eval_games, "results": results})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1))

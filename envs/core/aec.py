@@ -79,9 +79,15 @@ class GameAECEnv(AECEnv):
         num_players: seats in play; None takes the game's default
             configuration (``game.make_config``).
         render_mode: None, ``"ansi"`` (``render()`` returns the game's text
-            picture), ``"human"`` (``render()`` prints that picture to stdout;
-            pictures come later) or ``"rgb_array"`` (an ``H x W x 3`` uint8
-            image; only for games that define ``render_rgb(state)``).
+            picture), ``"rgb_array"`` (an ``H x W x 3`` uint8 image; games
+            that draw pictures, ``Game.has_pictures``) or ``"human"`` (the
+            picture in a window where there is a screen; where there is none,
+            a warning says so once and the text picture is printed).
+        render_view: whose knowledge a picture shows: ``"to_play"`` (the
+            default: the seat to move, the PettingZoo observer; the full
+            position once the game is over), ``"full"`` (everything, hidden
+            cards and screened stacks included: replays, debugging), or one
+            seat (its number or agent name).
         seed: seeds the generator behind ``reset()`` without a seed (an int in
             ``0..2**64-1`` or None).
         **config: the game's options, validated by ``game.make_config`` together
@@ -91,7 +97,8 @@ class GameAECEnv(AECEnv):
     the default is unbounded.
     """
 
-    def __init__(self, game, num_players=None, render_mode=None, seed=None, **config):
+    def __init__(self, game, num_players=None, render_mode=None, seed=None, render_view="to_play",
+                 **config):
         super().__init__()
         seed = check_seed(seed, "seed")
         if num_players is not None:
@@ -102,7 +109,7 @@ class GameAECEnv(AECEnv):
         self.num_players = num_players = spec.num_seats
 
         render_modes = ["ansi", "human"]
-        if callable(getattr(game, "render_rgb", None)):
+        if game.has_pictures:
             render_modes.append("rgb_array")
         self.metadata = {"name": f"{spec.name}_v{spec.version}", "render_modes": render_modes,
                          "is_parallelizable": False}
@@ -110,6 +117,8 @@ class GameAECEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not available for {spec.name}; "
                              f"choose from {render_modes}")
         self.render_mode = render_mode
+        self.render_view = self._check_render_view(render_view, spec)
+        self._window = None
 
         self.possible_agents = list(spec.roles)
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -235,12 +244,39 @@ class GameAECEnv(AECEnv):
         if self.render_mode == "ansi":
             return self.game.render_ansi(self._states)
         if self.render_mode == "human":
-            print(self.game.render_ansi(self._states), end="", flush=True)
+            from dragongym.envs.core.picture import HumanWindow
+
+            if self._window is None:
+                self._window = HumanWindow(self.metadata["name"])
+            image = None
+            if self.game.has_pictures and self._window.display_available():
+                image = self.game.render_rgb(self._states, self._render_seat())
+            self._window.show(image, self.game.render_ansi(self._states))
             return None
-        return self.game.render_rgb(self._states)
+        return self.game.render_rgb(self._states, self._render_seat())
+
+    def _render_seat(self):
+        """The observer of the next picture (None: the full position)."""
+        if self.render_view == "to_play":
+            seat = int(self._states[0]["to_play"])
+            return seat if seat >= 0 else None
+        return None if self.render_view == "full" else self.render_view
+
+    @staticmethod
+    def _check_render_view(view, spec):
+        if isinstance(view, str) and view in ("to_play", "full"):
+            return view
+        if isinstance(view, str) and view in spec.roles:
+            return spec.roles.index(view)
+        if isinstance(view, (int, np.integer)) and not isinstance(view, bool) and 0 <= view < spec.num_seats:
+            return int(view)
+        raise ValueError(f"render_view must be 'to_play', 'full', a seat 0..{spec.num_seats - 1} or one "
+                         f"of {list(spec.roles)}; got {view!r}")
 
     def close(self):
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # --- state access (search agents, save/load, replays) -------------------
 

@@ -242,6 +242,41 @@ class Game:
         """Text picture of the position ``state`` (a 1-record array)."""
         raise NotImplementedError
 
+    # Pictures (envs/core/picture.py): a game that overrides the first two
+    # has render_mode="rgb_array", replays to gif/mp4/html and the web page.
+    def picture_board(self, state):
+        """The board layer of ``state``'s picture: a :class:`picture.Scene` of
+        what no decision changes (map, terrain, roads, rivers), drawn once per
+        :meth:`picture_board_key` and cached. Its size is the picture's."""
+        raise NotImplementedError(f"{self.name} draws no pictures")
+
+    def picture_position(self, state, seat):
+        """The position layer: a :class:`picture.Scene` of the same size drawn
+        over the board -- counters, markers, a side panel, and (when ``seat``
+        is None or the seat to play) the pending decision, its legal choices
+        drawn with ``actions=`` so a click can take them. ``seat`` is the
+        observer (None: the full position); nothing ``seat`` may not know
+        is drawn."""
+        raise NotImplementedError(f"{self.name} draws no pictures")
+
+    def picture_board_key(self, state):
+        """What the board layer depends on (hashable): the default, nothing
+        but the game; a game whose board follows its options or its record
+        (a realm built from tiles) returns those."""
+        return ()
+
+    @property
+    def has_pictures(self):
+        """True if the game draws pictures (overrides :meth:`picture_board`)."""
+        return type(self).picture_board is not Game.picture_board
+
+    def render_rgb(self, state, seat=None):
+        """The picture of ``state`` (a 1-record array) as seat ``seat`` may
+        know it (None: the full position), an ``H x W x 3`` uint8 array."""
+        from dragongym.envs.core.picture import render_rgb
+
+        return render_rgb(self, state, seat)
+
     # Optional hooks for search agents (agents/mcts.py).
     def determinize(self, state, player, rng):
         """Resample, in place, what seat ``player`` cannot know about ``state``.

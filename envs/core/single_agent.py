@@ -69,7 +69,9 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_action: ``"raise"`` or ``"penalty"``.
         illegal_penalty: reward of an illegal action under ``"penalty"``.
         illegal_ends_episode: under ``"penalty"``, end the episode (truncated).
-        render_mode: None or ``"ansi"``.
+        render_mode: None, ``"ansi"`` (the text picture) or, for games that
+            draw pictures, ``"rgb_array"`` (the learner's view as an
+            ``H x W x 3`` uint8 image).
         **config: the game's options.
 
     Attributes:
@@ -93,8 +95,9 @@ class SingleAgentEnv(gymnasium.Env):
             seat = check_count(seat, "seat", lo=0, hi=num_players - 1)
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        render_modes = ["ansi", "rgb_array"] if game.has_pictures else ["ansi"]
+        if render_mode is not None and render_mode not in render_modes:
+            raise ValueError(f"render_mode must be None or one of {render_modes}, got {render_mode!r}")
         self.game = game
         self.num_players = num_players
         self.fixed_seat = None if seat is None else int(seat)
@@ -102,7 +105,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal_penalty = float(illegal_penalty)
         self.illegal_ends_episode = bool(illegal_ends_episode)
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "name": f"{spec.name}_v{spec.version}"}
+        self.metadata = {"render_modes": render_modes, "name": f"{spec.name}_v{spec.version}"}
         low, high = game.obs_bounds
         self.observation_space = spaces.Box(low, high, (spec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
@@ -197,12 +200,15 @@ class SingleAgentEnv(gymnasium.Env):
         return np.zeros(self.game_spec.num_actions, dtype=np.int8)
 
     def render(self):
-        """The text picture (``render_mode="ansi"``) of the position; None without a render mode."""
+        """The text picture (``render_mode="ansi"``) or the learner's view as
+        an image (``"rgb_array"``) of the position; None without a render mode."""
+        if self.render_mode is None:
+            return None
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game_spec.name}: call reset() before render()")
         if self.render_mode == "ansi":
-            if not self._has_reset:
-                raise RuntimeError(f"{self.game_spec.name}: call reset() before render()")
             return self.game.render_ansi(self._states)
-        return None
+        return self.game.render_rgb(self._states, self.seat)
 
     def close(self):
         pass

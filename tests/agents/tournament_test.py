@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dragongym.agents.game_record import read_records, replay
 from dragongym.agents.match import GameOutcome
 from dragongym.agents.tournament import (legacy_ranks, load_tournament, merge_tournaments, run_tournament,
                                          schedule, summarize, wilson_interval)
@@ -251,3 +252,45 @@ def test_legacy_ranks_share_ranks_between_equal_rewards():
     assert legacy_ranks((1.0, -0.5, -0.5)) == (1, 2, 2)
     assert legacy_ranks((0.0, 0.0, 0.0)) == (1, 1, 1)
     assert legacy_ranks((-0.5, 1.0, -0.5 + 1e-9)) == (2, 1, 2)
+
+
+def test_a_tournament_keeps_every_kth_game_with_its_actions_and_each_replays(race, tmp_path):
+    """``records`` with ``record_every=2``: games 0, 2, 4 of the schedule are
+    written as they finish, with every action, in any worker count; each
+    replays to its recorded final state and outcome."""
+    kept = {}
+    for workers in (1, 2):
+        path = tmp_path / f"workers{workers}.jsonl"
+        result = run_tournament(race, ["random", "random"], 6, seed=3, workers=workers, progress=False,
+                                records=str(path), record_every=2, num_players=2)
+        records = sorted(read_records(path), key=lambda r: r.game_index)
+        assert [r.game_index for r in records] == [0, 2, 4]
+        by_index = {g.index: g for g in result.games}
+        for record in records:
+            final = replay(record)
+            assert tuple(record.end["ranks"]) == tuple(by_index[record.game_index].ranks)
+            assert int(final[0]["status"]) != 0 and len(record.actions) == by_index[record.game_index].decisions
+            assert record.match_seed == 3 and record.agents == ["random", "random"]
+        kept[workers] = [r.lines() for r in records]
+    assert kept[1] == kept[2]
+
+
+def test_a_tournament_refuses_a_record_file_it_cannot_write_before_any_game(race, tmp_path):
+    played = []
+    with pytest.raises(ValueError, match="records: the folder .* does not exist"):
+        run_tournament(race, ["random", "random"], 2, progress=False, records=str(tmp_path / "no" / "r.jsonl"),
+                       on_game_end=played.append, num_players=2)
+    with pytest.raises(ValueError, match="record_every must be an int >= 1"):
+        run_tournament(race, ["random", "random"], 2, progress=False, records=str(tmp_path / "r.jsonl"),
+                       record_every=0, num_players=2)
+    assert not played
+
+
+def test_eval_command_keeps_game_records(race, tmp_path, capsys):
+    path = tmp_path / "kept.jsonl"
+    assert main(["eval", "--game", race, "--agents", "random,random", "--games", "4", "--players", "2",
+                 "--records", str(path), "--record-every", "3"]) == 0
+    assert sorted(r.game_index for r in read_records(path)) == [0, 3]
+    with pytest.raises(SystemExit):
+        main(["eval", "--game", race, "--games", "4", "--players", "0"])
+    assert "--players: 0 is below 1" in capsys.readouterr().err

@@ -13,14 +13,16 @@ game as a truncation, is checked here on the game's own terms
 (``test_the_length_limit_truncates``).
 """
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import dragongym
+from tests.conformance.cases import load_game
 from tests.conformance.play import decide
-from tests.conformance.warning_policy import only_allowed_warnings
+from tests.conformance.warning_policy import only_allowed_warnings, unexplained
 
 
 def test_api_test(case):
@@ -33,18 +35,40 @@ def test_seed_test(case):
         seed_test(lambda: case.make(), num_cycles=200)
 
 
-def test_render_test(case, capsys):
-    """``render_test`` opens the env with ``render_mode="human"`` first (which
-    prints the text picture and returns None), then plays every listed mode."""
-    with only_allowed_warnings(case.spec):
+def test_render_test(case, capsys, monkeypatch):
+    """``render_test`` opens the env with ``render_mode="human"`` first, then
+    plays every listed mode (``rgb_array`` wherever the game draws). Here
+    there is no screen, so ``human`` says so, once per env, and prints the
+    text picture instead; any other warning fails the test."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         render_test(lambda render_mode=None: case.make(render_mode=render_mode))
+    no_screen = [w for w in caught if issubclass(w.category, RuntimeWarning)
+                 and "found no screen" in str(w.message)]
+    assert no_screen, "render_mode='human' without a screen must say so"
+    others = [w for w in caught if w not in no_screen]
+    assert not unexplained(others, case.spec), unexplained(others, case.spec)
     env = case.make(render_mode="human")
     assert "human" in env.metadata["render_modes"]
+    assert ("rgb_array" in env.metadata["render_modes"]) == case.game.has_pictures
     env.reset(seed=0)
     capsys.readouterr()
-    assert env.render() is None
+    with pytest.warns(RuntimeWarning, match="found no screen"):
+        assert env.render() is None
     printed = capsys.readouterr().out
     assert case.game.render_ansi(env.state_record).strip() in printed
+
+
+def test_every_registered_game_draws(game_name):
+    """Every real game draws pictures (``rgb_array``, replays, the web page);
+    of the toy games only Race to Ten does (the others test the adapters'
+    behaviour for a game that does not)."""
+    from tests.conftest import TOY_GAMES
+
+    game = load_game(game_name)
+    assert game.has_pictures == (game_name not in TOY_GAMES or game_name == "race")
 
 
 def test_the_length_limit_truncates(case):

@@ -8,6 +8,7 @@ from dragongym.envs.core.aec import GameAECEnv
 from dragongym.envs.core.config import ConfigError
 from dragongym.envs.core.game import IllegalActionError
 from tests.core.toygame import GAME, RaceToTen
+from tests.core.toygames import DIVE
 
 
 def make_env(num_players=3, **kwargs):
@@ -35,7 +36,7 @@ def test_spaces_and_metadata():
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     assert env.metadata["name"] == "race_v1"
     assert env.metadata["is_parallelizable"] is False
-    assert env.metadata["render_modes"] == ["ansi", "human"]
+    assert env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     space = env.observation_space("player_2")
     assert space["observation"].shape == (7,) and space["observation"].dtype == np.float32
     assert space["action_mask"].shape == (3,) and space["action_mask"].dtype == np.int8
@@ -46,7 +47,9 @@ def test_rejects_bad_construction():
     with pytest.raises(ConfigError, match=r"num_players must be an int in 2\.\.4, got 5"):
         make_env(5)
     with pytest.raises(ValueError, match="rgb_array"):
-        make_env(2, render_mode="rgb_array")
+        GameAECEnv(DIVE, render_mode="rgb_array")       # Dive draws no pictures
+    with pytest.raises(ValueError, match="render_view must be 'to_play', 'full', a seat 0..1"):
+        make_env(2, render_mode="rgb_array", render_view="player_7")
     with pytest.raises(ConfigError, match="unknown option.*no_such_option"):
         make_env(2, no_such_option=1)
 
@@ -171,17 +174,47 @@ def test_render_ansi_and_action_names():
     assert env.string_to_action("add 3") == 2
 
 
-def test_rgb_array_uses_the_games_renderer():
-    class Drawn(RaceToTen):
-        def render_rgb(self, state):
-            return np.full((4, 5, 3), int(state[0]["counter"]), dtype=np.uint8)
+def test_rgb_array_draws_what_the_render_view_may_know():
+    """The picture follows ``render_view``: by default the seat to play (the
+    PettingZoo observer), else one fixed seat, or the full position."""
+    from dragongym.envs.core.picture import render_rgb
 
-    env = GameAECEnv(Drawn(), num_players=2, render_mode="rgb_array")
+    env = make_env(2, render_mode="rgb_array")
     env.reset(seed=0)
     env.step(2)
     image = env.render()
-    assert image.shape == (4, 5, 3) and image.dtype == np.uint8
-    assert "rgb_array" in env.metadata["render_modes"]
+    state = env.state_record
+    assert image.shape == (208, 592, 3) and image.dtype == np.uint8
+    assert np.array_equal(image, render_rgb(GAME, state, 1))        # seat 1 is to play
+    assert not np.array_equal(image, render_rgb(GAME, state, 0))    # seat 0 sees another secret
+    for view, seat in (("full", None), ("player_0", 0), (0, 0)):
+        fixed = make_env(2, render_mode="rgb_array", render_view=view)
+        fixed.restore_state(state)
+        assert np.array_equal(fixed.render(), render_rgb(GAME, state, seat))
+
+
+def test_human_rendering_opens_a_window_where_there_is_a_screen(monkeypatch):
+    """With a screen, ``human`` shows the picture in one reused matplotlib
+    window (its image data is the frame) and prints nothing."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from dragongym.envs.core import picture
+
+    matplotlib.use("Agg")
+    monkeypatch.setattr(picture.HumanWindow, "display_available", staticmethod(lambda: True))
+    monkeypatch.setattr(plt, "pause", lambda interval: None)
+    env = make_env(2, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    env.step(0)
+    env.render()
+    window = env._window
+    shown = np.asarray(window._axes_image.get_array())
+    assert np.array_equal(shown, picture.render_rgb(GAME, env.state_record, int(env.state_record[0]["to_play"])))
+    assert len(plt.get_fignums()) == 1
+    env.close()
+    assert not plt.get_fignums()
 
 
 def test_registry():

@@ -315,12 +315,17 @@ def test_terminate_illegal_wrapper_on_the_race(race):
     check_terminate_illegal(lambda: dragongym.make(race, num_players=3))
 
 
-def test_human_rendering_prints_the_text_picture(race, capsys):
+def test_human_rendering_without_a_screen_says_so_and_prints_the_text_picture(race, dive, capsys,
+                                                                               monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     env = dragongym.make(race, num_players=2, render_mode="human")
-    assert env.metadata["render_modes"] == ["ansi", "human"]
+    assert env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     env.reset(seed=0)
-    assert env.render() is None
+    with pytest.warns(RuntimeWarning, match="found no screen .* the text picture is printed instead"):
+        assert env.render() is None
     assert capsys.readouterr().out == GAME.render_ansi(env.state_record)
-    render_test(lambda render_mode=None: dragongym.make(race, num_players=2, render_mode=render_mode))
+    with pytest.warns(RuntimeWarning, match="found no screen"):
+        render_test(lambda render_mode=None: dragongym.make(race, num_players=2, render_mode=render_mode))
     with pytest.raises(ValueError, match="rgb_array"):
-        dragongym.make(race, num_players=2, render_mode="rgb_array")
+        dragongym.make(dive, render_mode="rgb_array")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Game
+from dragongym.envs.core.picture import PALETTE, Scene
 from dragongym.envs.core.rng import draw_below
 from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock, player_names
 
@@ -192,11 +193,53 @@ class RaceToTen(Game):
     def action_to_string(self, state, action):
         return f"add {int(action) + 1}"
 
+    # Pictures: a track of eleven squares 0..10 with the counter on it, one
+    # clickable square per legal move, and a panel with each seat's secret as
+    # the observer may know it (the shared picture layer's smallest client).
+    def picture_board(self, state):
+        scene = Scene(PICTURE_SIZE[0], PICTURE_SIZE[1], background=PALETTE["paper"])
+        for square in range(TARGET + 1):
+            x0, y0, x1, y1 = _square_box(square)
+            scene.rect(x0, y0, x1, y1, fill="#e8e0c8", outline=PALETTE["ink"])
+            scene.text((x0 + x1) / 2, y1 + 12, str(square), size=12)
+        return scene
+
+    def picture_position(self, state, seat):
+        rec = state[0]
+        n, counter = int(rec["num_players"]), int(rec["counter"])
+        scene = Scene(*PICTURE_SIZE)
+        x0, y0, x1, y1 = _square_box(counter)
+        scene.circle((x0 + x1) / 2, (y0 + y1) / 2, 14, fill=PALETTE["highlight"], outline=PALETTE["ink"])
+        running = int(rec["status"]) == STATUS_RUNNING
+        if running and (seat is None or seat == int(rec["to_play"])):
+            mask = self.mask_of(state)
+            for a in np.flatnonzero(mask):
+                bx0, by0, bx1, by1 = _square_box(counter + int(a) + 1)
+                scene.rect(bx0 + 3, by0 + 3, bx1 - 3, by1 - 3, outline=PALETTE["select"], width=3,
+                           actions=(int(a),), title=self.action_to_string(state, int(a)))
+        for p in range(n):
+            known = seat is None or seat == p
+            secret = str(int(rec["secret"][p])) if known else "?"
+            mark = " <- to play" if running and p == int(rec["to_play"]) else ""
+            scene.text(20, 110 + 20 * p, f"player_{p}: secret {secret}{mark}", size=14,
+                       color=PALETTE["seats"][p], anchor="lm")
+        scene.text(20, 196, f"last die {int(rec['last_roll'])}, move {int(rec['turns'])}", size=14, anchor="lm")
+        return scene
+
     def render_ansi(self, state):
         rec = state[0]
         status = {STATUS_RUNNING: f"seat {int(rec['to_play'])} to play",
                   STATUS_TERMINATED: "won", STATUS_TRUNCATED: "truncated"}[int(rec["status"])]
         return f"counter {int(rec['counter'])}/{TARGET}, last die {int(rec['last_roll'])}, {status}\n"
+
+
+PICTURE_SIZE = (592, 208)
+"""Width and height of Race to Ten's picture (multiples of 16, for videos)."""
+
+
+def _square_box(square):
+    """Pixel box of track square ``square`` (0..10)."""
+    return 20 + 50 * square, 30, 62 + 50 * square, 72
 
 
 GAME = RaceToTen()

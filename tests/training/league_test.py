@@ -10,11 +10,12 @@ from gymnasium import spaces
 
 import dragongym
 from dragongym.agents import make_agent
+from dragongym.agents.game_record import read_records, replay
 from dragongym.agents.tournament import run_tournament
 from dragongym.envs.core.outcome import rank_rewards, seat_results
 from dragongym.training.league import SOLO, League, LeagueEnv, Record
 from dragongym.training.policy import BoardPolicy, PolicyAgent, grid_layout
-from dragongym.training.selfplay import Args, evaluation_opponents, train
+from dragongym.training.selfplay import EVAL_RECORDS, Args, evaluation_opponents, train
 
 
 def toy_policy(game_name, seed=0):
@@ -132,9 +133,15 @@ def test_a_tiny_run_on_a_toy_game_trains_evaluates_and_saves_an_agent(toy, label
     name = request.getfixturevalue(toy)
     args = Args(game=name, total_timesteps=128, n_envs=1, n_steps=64, batch_size=64, n_epochs=1, hidden=8,
                 snapshot_every=1, eval_every=1, eval_games=2, checkpoint_every=1, final_eval_games=2,
-                eval_workers=1, out_dir=str(tmp_path), run_name="toy", progress=False)
+                eval_workers=1, record_every=2, out_dir=str(tmp_path), run_name="toy", progress=False)
     assert set(evaluation_opponents(args)) == labels          # no heuristic agent; solo plays alone
     run = train(args)
+    # every 2nd game of each evaluation is kept with its actions, and replays
+    kept = read_records(run / EVAL_RECORDS)
+    assert kept and {r.game_index for r in kept} == {0}       # 2 games per evaluation: game 0 kept
+    assert all(r.agents[0] in ("learner", str(run / "final.zip")) for r in kept)
+    for record in kept:
+        replay(record)
     history = json.loads((run / "history.json").read_text())
     assert history[-1]["kind"] == "final_eval" and set(history[-1]["results"]) == labels
     # the league's win rates of the updates, from the episodes' outcomes
