@@ -51,6 +51,8 @@ def add_arguments(ap):
     ap.add_argument("--games", default=None, help="comma-separated game ids (default: all registered)")
     ap.add_argument("--peers", action="store_true",
                     help="also measure PettingZoo classic, OpenSpiel and Pgx where installed")
+    ap.add_argument("--pictures", action="store_true",
+                    help="also time every game's pictures (frames/s; benchmarks/picture_rate.py -> pictures.md)")
     ap.add_argument("--out", default="results", help="folder for the result files (default: %(default)s)")
 
 
@@ -62,6 +64,11 @@ def run(args, log=print):
         result["peak_rss_bytes"] = peak_rss_bytes()
     table = write(result, args.out)
     print(table)
+    if getattr(args, "pictures", False):
+        from dragongym.benchmarks import picture_rate
+
+        _, pictures = picture_rate.run(games, frames=20 if args.quick else 200, out=args.out, log=log)
+        print("\nPictures (frames per second):\n" + pictures)
     return result
 
 

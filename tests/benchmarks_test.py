@@ -41,6 +41,19 @@ def test_cli_bench_on_the_toy_game(race, tmp_path, capsys):
     assert (tmp_path / "throughput.json").exists()
 
 
+def test_cli_bench_times_the_pictures_of_the_games_that_draw(race, dive, tmp_path, capsys):
+    """``bench --pictures``: frames per second of each game that draws (Race
+    to Ten), nothing for one that does not (Dive), in pictures.json/.md."""
+    assert cli_main(["bench", "--quick", "--pictures", "--games", f"{race},{dive}", "--out", str(tmp_path)]) == 0
+    assert "Pictures (frames per second)" in capsys.readouterr().out
+    rows = json.loads((tmp_path / "pictures.json").read_text())
+    assert [r["game"] for r in rows] == [race]
+    (row,) = rows
+    assert row["size"] == [592, 208] and row["frames"] == 20
+    assert min(row["full_fps"], row["seat_fps"], row["svg_fps"]) > 0 and row["first_frame_s"] > 0
+    assert "| race |" in (tmp_path / "pictures.md").read_text()
+
+
 def test_a_solo_game_is_benchmarked_with_its_own_options(dive):
     """Dive has no num_players option and no bare core: no path names one."""
     result = suite.run_suite([dive], quick=True, threads=(1,), batches=(1, 4), log=lambda _: None)
