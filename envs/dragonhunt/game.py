@@ -52,8 +52,8 @@ from . import rules as R
 from . import observe as O
 from . import kernel as K
 from .constants import (
-    UNIT_TYPE_NAMES, BEING_NAMES, TERRAIN_NAMES, MAX_PLAYERS, CASTLE, VILLAGE, COTTAGE,
-    DRAGON_LAIR, BEING_LAIR, HERO, SNIPER, KNIGHT, MAN_AT_ARMS,
+    UNIT_TYPE_NAMES, MAX_PLAYERS, CASTLE, VILLAGE, COTTAGE,
+    DRAGON_LAIR, BEING_LAIR,
 )
 from .state import STATE_DTYPE
 
@@ -338,42 +338,30 @@ class Dragonhunt(Game):
                 return int(a)
         raise ValueError(f"{text!r} names no legal action here")
 
+    # ------------------------------------------------------------ pictures (picture.py)
+    def picture_board(self, state):
+        """The static layer: the board of Arawan and the panel's frame (``picture.board_scene``)."""
+        from .picture import board_scene
+        return board_scene(state)
+
+    def picture_position(self, state, seat):
+        """Counters, markers, the pending decision and the panel as ``seat`` may
+        know them (``picture.position_scene``)."""
+        from .picture import position_scene
+        return position_scene(state, seat)
+
+    def picture_board_key(self, state):
+        """One board for every Dragonhunt game (``picture.board_key``)."""
+        from .picture import board_key
+        return board_key(state)
+
     def render_ansi(self, state):
-        rec = state[0]
-        n = int(rec["num_players"])
-        marks = {}
-        for u in range(R.NUM_UNITS if hasattr(R, "NUM_UNITS") else len(rec["unit_loc"])):
-            loc = int(rec["unit_loc"][u])
-            if loc < 0:
-                continue
-            col = int(R.UNIT_COLOUR[u])
-            letter = "HSKM"[int(R.UNIT_TYPE[u])]
-            if loc in marks:
-                marks[loc] = f"{col if col < n else 'n'}+"
-            else:
-                marks[loc] = f"{col if col < n else 'n'}{letter}"
-        for slot in range(2):
-            k = int(rec["slot_being"][slot])
-            if k >= 0 and int(rec["slot_loc"][slot]) >= 0:
-                marks[int(rec["slot_loc"][slot])] = "*" + BEING_NAMES[k][0]
-        marks[int(rec["dragon_cell"])] = "DR"
-        lines = [D.ascii_board(marks)]
-        status = {0: "running", 1: "Brimstone slain", 2: "truncated"}[int(rec["status"])]
-        lines.append(f"hand {int(rec['hand'])} turn {int(rec['turn']) + 1} | stage "
-                     f"{STAGE_NAMES.get(int(rec['stage']), '?')} | {status}")
-        lines.append(f"Brimstone at {cell_name(int(rec['dragon_cell']))}"
-                     f"{' ENRAGED' if rec['enraged'] else ''}{' asleep' if rec['asleep_until'] >= 0 else ''}")
-        beings = ", ".join(f"{BEING_NAMES[int(rec['slot_being'][s])]} at {cell_name(int(rec['slot_loc'][s]))}"
-                           for s in range(2) if int(rec["slot_being"][s]) >= 0 and int(rec["slot_loc"][s]) >= 0)
-        lines.append(f"beings: {beings}")
-        for p in range(n):
-            k = int(rec["kingdom"][p])
-            kname = D.KINGDOM_NAMES[k] if k >= 0 else "-"
-            lines.append(f"player_{p}: {kname}, wounds {int(rec['wounds'][p])}, "
-                         f"cards {[int(D.MOVEMENT_CARD_VALUES[i]) for i in range(6) if int(rec['cards_in_hand'][p]) >> i & 1]}")
-        if int(rec["status"]) == 0:
-            lines.append(f"to play: player_{int(rec['to_play'])} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
-        return "\n".join(lines) + "\n"
+        """The text picture of ``state`` (``text_picture.text_picture``, the full
+        position): the board as a staggered hex grid with a legend, every
+        occupied space in words, Brimstone, the beings, each player and the
+        decision pending."""
+        from .text_picture import text_picture
+        return text_picture(state)
 
 
 _CELL_VERBS = {

@@ -77,9 +77,12 @@ def test_terminate_illegal_wrapper_on_dragonhunt():
     check_terminate_illegal(lambda: dragongym.make("dragonhunt", num_players=3, max_hands=1))
 
 
-def test_human_rendering_prints_the_board(capsys):
+def test_human_rendering_without_a_screen_says_so_and_prints_the_board(capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     env = dragongym.make("dragonhunt", num_players=2, render_mode="human")
     env.reset(seed=0)
-    assert env.render() is None
+    with pytest.warns(RuntimeWarning, match="found no screen"):
+        assert env.render() is None
     out = capsys.readouterr().out
     assert out == GAME.render_ansi(env.state_record) and "to play: player_" in out
