@@ -16,9 +16,13 @@ objects one per line (UTF-8):
    ``game_index`` say where in a match the game was played (null outside one);
 2. one line per decision, in order: ``{"seat": 0, "action": 417}``;
 3. the end: ``{"end": {"ranks": [1, 2], "rewards": [1.0, -1.0],
-   "decisions": 312, "digest": "<sha256 of the final state record's bytes>"}}``.
+   "decisions": 312, "digest": "<sha256 of the final state record's bytes>"}}``;
+   a game stopped before its end (a person saving a game in play, a bot that
+   failed) ends instead with ``{"end": {"unfinished": true, "decisions": 40,
+   "digest": "<sha256 of the state reached>"}}`` (:func:`leave_unfinished`).
 
-Every game replays from its record alone (:func:`replay`): the rules are a
+Every game replays from its record alone (:func:`replay`; :func:`replay_steps`
+position by position, for replay pictures): the rules are a
 pure function of the seed and the actions, so the final state's bytes must
 hash to the recorded digest, and a record that does not (another game
 version, a corrupt line) is refused with what does not match.
@@ -88,6 +92,14 @@ def finish(record, state, rewards, ranks):
     return record
 
 
+def leave_unfinished(record, state):
+    """Fill ``record.end`` for a game stopped while still running: ``state``
+    (a 1-record array) is the position reached; :func:`replay` then checks
+    the game is still running there and its digest."""
+    record.end = {"unfinished": True, "decisions": len(record.actions), "digest": digest(state)}
+    return record
+
+
 def append(path, record):
     """Add one game to the record file at ``path`` (created if missing), as soon as it ended."""
     with open(path, "a", encoding="utf-8") as fh:
@@ -149,10 +161,11 @@ def _header(item, where):
         raise RecordError(f"{where}: the header lacks or garbles {err}") from None
 
 
-def replay(record, game=None):
-    """Play ``record`` again from its seed and actions, checking every action
-    legal for the seat that took it and the final state's digest. Returns the
-    final state (a 1-record array); :class:`RecordError` on any mismatch."""
+def replayed_game(record, game=None):
+    """``(game, config)``: the game and configuration ``record`` was played
+    with, checked against this installation (the game exists, its version,
+    the options, the seats); :class:`RecordError` on any mismatch. ``game``
+    (a :class:`Game`) skips the registry look-up."""
     try:
         game = game or dragongym.get_game(record.game)
     except ValueError as err:
@@ -167,6 +180,25 @@ def replay(record, game=None):
     spec = game.spec_for(config)
     if list(spec.roles) != list(record.roles):
         raise RecordError(f"the record's seats {record.roles} are not this configuration's {list(spec.roles)}")
+    return game, config
+
+
+def replay_steps(record, game=None):
+    """Play ``record`` again from its seed and actions, one decision at a time.
+
+    Yields ``(k, state, seat, action)`` before decision ``k`` is applied:
+    ``state`` is the live 1-record array of the position where ``seat``
+    takes ``action`` (copy it to keep it: it changes when the generator
+    resumes). Once every decision is applied and the game's end and the
+    final state's digest are checked, yields ``(n, state, None, None)`` with
+    the final state, ``n`` being the number of decisions (a game left
+    unfinished, :func:`leave_unfinished`, must still be running there).
+    Raises :class:`RecordError` as soon as something does not match -- an
+    action refused or taken by the wrong seat, a game not over at the end,
+    another digest -- so the final position is only ever yielded for a
+    record that replays exactly.
+    """
+    game, config = replayed_game(record, game)
     state = game.new_states(1)
     game.reset(state, np.array([record.reset_seed], dtype=np.uint64), config)
     errors = np.zeros(1, dtype=np.int8)
@@ -176,13 +208,29 @@ def replay(record, game=None):
         if int(state[0]["to_play"]) != seat:
             raise RecordError(f"decision {k}: the record has seat {seat} deciding, the game seat "
                               f"{int(state[0]['to_play'])}")
+        yield k, state, seat, action
         game.step(state, np.array([action], dtype=np.int32), errors)
         if errors[0]:
             raise RecordError(f"decision {k}: action {action} of seat {seat} is refused "
                               f"({game.error_message(errors[0])})")
-    if int(state[0]["status"]) == 0:
+    running = int(state[0]["status"]) == 0
+    if record.end.get("unfinished"):
+        if not running:
+            raise RecordError(f"the record says the game was left unfinished, yet it is over after the "
+                              f"record's {len(record.actions)} decisions")
+    elif running:
         raise RecordError(f"the game is not over after the record's {len(record.actions)} decisions")
     if digest(state) != record.end.get("digest"):
         raise RecordError("the final state does not match the recorded digest (another game version, "
                           "or an edited record)")
+    yield len(record.actions), state, None, None
+
+
+def replay(record, game=None):
+    """Play ``record`` again from its seed and actions, checking every action
+    legal for the seat that took it, the game over at the end (still running
+    for a game left unfinished) and the final state's digest. Returns the
+    final state (a 1-record array); :class:`RecordError` on any mismatch."""
+    for _, state, _, _ in replay_steps(record, game):
+        pass
     return state

@@ -175,16 +175,26 @@ def _writable(path):
 def add_replay(subparsers):
     parser = subparsers.add_parser(
         "replay", allow_abbrev=False,
-        help="replay the games of a game-record file and check each ends as recorded",
-        description="Replay every game of a game-record file (written by `match --records`) from "
-                    "its seed and actions, checking that each action was legal for its seat and "
-                    "that the final state's bytes match the recorded digest; prints a line per game.")
+        help="replay the games of a game-record file and check each ends as recorded; --to draws one",
+        description="Replay every game of a game-record file (written by `match`, `eval` or `play`) "
+                    "from its seed and actions, checking that each action was legal for its seat and "
+                    "that the final state's bytes match the recorded digest; prints a line per game. "
+                    "With --to OUT.gif|OUT.mp4|OUT.html, draws one game (--index) instead.")
     parser.add_argument("file", metavar="FILE", help="the game-record file")
+    from dragongym.agents.replay_media import add_replay_media_arguments
+
+    add_replay_media_arguments(parser)
     parser.set_defaults(run=run_replay)
 
 
 def run_replay(args, options):
     from dragongym.agents.game_record import RecordError, read_records, replay
+    from dragongym.agents.replay_media import run_replay_media
+
+    if args.to:
+        return run_replay_media(args)
+    if args.index or args.seat != "full" or args.fps is not None or args.every is not None:
+        return _fail("--index, --seat, --fps and --every choose what --to OUT draws; give --to")
 
     try:
         records = read_records(args.file)
