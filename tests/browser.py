@@ -26,22 +26,34 @@ def _missing(reason):
     pytest.skip(reason)
 
 
+def chromium_executable():
+    """The path of the chromium to drive (skips or fails the test where there is none)."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if not path:
+        _missing(f"no chromium at {CHROMIUM} (Debian: apt-get install chromium)")
+    return path
+
+
+def playwright_api():
+    """``playwright.sync_api`` (skips or fails the test where it is not installed)."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        _missing("playwright is not installed (pip install -e '.[dev]')")
+    return sync_api
+
+
 @contextlib.contextmanager
 def chromium_page():
     """``(page, problems)``: a playwright page in headless chromium, and the
     page errors and console errors seen so far (strings)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed (pip install -e '.[dev]')")
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        _missing(f"no chromium at {CHROMIUM} (Debian: apt-get install chromium)")
+    sync_api = playwright_api()
+    executable = chromium_executable()
     profile = tempfile.mkdtemp(prefix="dragongym-chromium-")
     try:
-        with sync_playwright() as p:
+        with sync_api.sync_playwright() as p:
             context = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
-                headless=True, args=CHROMIUM_ARGS)
+                profile, executable_path=executable, headless=True, args=CHROMIUM_ARGS)
             try:
                 page = context.new_page()
                 problems = []

@@ -7,7 +7,6 @@ left behind, and the self-contained replay page works in a real browser
 position exactly and each seat's view hides what that seat may not know."""
 import argparse
 import json
-import os
 import re
 
 import numpy as np
@@ -21,11 +20,9 @@ from dragongym.agents.replay_media import (ReplayMediaError, add_replay_media_ar
                                            run_replay_media, write_gif, write_html, write_mp4)
 from dragongym.envs.core.game import Game
 from dragongym.envs.core.picture import render_svg
+from tests.browser import CHROMIUM_ARGS, chromium_executable, playwright_api
 from tests.core.toygame import RaceToTen
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 REAL_GAMES = ("dragonhunt", "dragons_down", "dragon_pass")
 SHORT = {"dragonhunt": {"max_hands": 1}, "dragons_down": {"num_players": 2, "max_turns": 1},
          "dragon_pass": {"scenario": "18.2", "max_turns": 1}}
@@ -331,11 +328,10 @@ def test_frames_are_stored_against_the_frame_before_and_decode_exactly():
 # ---------------------------------------------------------------- the page, in a browser
 @pytest.fixture(scope="module")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no headless chromium at {CHROMIUM} (Debian's chromium package) to test the page in")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package drives the browser")
+    executable = chromium_executable()          # skipped, or failed under DRAGONGYM_REQUIRE_BROWSER=1
+    sync_api = playwright_api()
     with sync_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:
