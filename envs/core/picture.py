@@ -129,9 +129,12 @@ class Scene:
                 draw.rectangle(box, fill=fill, outline=outline, width=max(1, round(width)) if outline else 0)
             else:
                 _, (x, y), text, size, color, anchor, bold = op
-                draw.text((x, y), text, fill=color, font=_font(size),
-                          anchor=anchor[0] + {"t": "t", "m": "m", "b": "d"}[anchor[1]],
-                          stroke_width=1 if bold and size >= 14 else 0, stroke_fill=color)
+                where = anchor[0] + {"t": "t", "m": "m", "b": "d"}[anchor[1]]
+                if bold and size >= 14:      # Pillow's font has no bold face: a one-pixel stroke
+                    draw.text((x, y), text, fill=color, font=_font(size), anchor=where,
+                              stroke_width=1, stroke_fill=color)
+                else:
+                    draw.text((x, y), text, fill=color, font=_font(size), anchor=where)
 
     # ------------------------------------------------------------ svg
     def svg_elements(self):

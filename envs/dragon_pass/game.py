@@ -296,6 +296,25 @@ class DragonPass(Game):
     def render_ansi(self, state):
         return _picture(state[0])
 
+    # ------------------------------------------------------------ pictures (picture.py)
+    def picture_board(self, state):
+        """The map and the panel's fixed parts (``picture.board_scene``)."""
+        from .picture import board_scene
+
+        return board_scene(state)
+
+    def picture_position(self, state, seat):
+        """Counters, the decision's highlights and the panel, as ``seat`` may
+        know them (``picture.position_scene``)."""
+        from .picture import position_scene
+
+        return position_scene(state, seat)
+
+    def picture_board_key(self, state):
+        from .picture import board_key
+
+        return board_key(state)
+
 
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march")
