@@ -78,7 +78,7 @@ from . import view as V
 from .constants import (
     CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, MAX_CARD_CUBES, MAX_HEROES,
     MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM,
-    T_BACKPACK, TW_HAND,
+    T_BACKPACK,
 )
 from .state import STATE_DTYPE
 
@@ -448,11 +448,31 @@ class DragonsDown(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
     def render_ansi(self, state):
-        """The position as text: the game's progress, every tile on the map
-        with its clearings and what is in them, the heroes, the pending
-        decision. Everything is shown, hidden parts (face-down cards) by
-        their number only."""
-        return _picture(state[0])
+        """The position as text (``text_picture``): the game's progress, the
+        map as a staggered hex grid of the placed tiles with a legend, every
+        tile's clearings, paths and what stands in them, the heroes, the
+        combat, the pending decision. Everything is shown, hidden parts
+        (face-down cards) by their number only."""
+        from .text_picture import picture
+        return picture(state[0])
+
+    # ------------------------------------------------------------ pictures (picture.py)
+    def picture_board(self, state):
+        """The realm as built: tiles, clearings, printed paths (``picture.board_scene``)."""
+        from .picture import board_scene
+        return board_scene(state)
+
+    def picture_position(self, state, seat):
+        """Pieces, Hidden Paths, the decision and the side panel as ``seat``
+        may know them (``picture.position_scene``)."""
+        from .picture import position_scene
+        return position_scene(state, seat)
+
+    def picture_board_key(self, state):
+        """The placed tiles (position, turn, side) and whether the realm may
+        still grow (``picture.board_key``)."""
+        from .picture import board_key
+        return board_key(state)
 
 
 # ------------------------------------------------------------------ hidden cards
@@ -710,70 +730,6 @@ def _legal_names(rec, mask):
             for a in same:
                 names[a] = f"{text} #{a}"
     return names
-
-
-# ------------------------------------------------------------------ the picture
-def _picture(rec):
-    n = int(rec["num_players"])
-    status = {0: "running", 1: "over", 2: "over (turn limit)"}[int(rec["status"])]
-    lines = [f"Dragons Down, {V.sandbox(rec).replace('_', ' ')} ({', '.join(V.packs_in_play(rec))}) | "
-             f"turn {int(rec['turn'])} of {int(rec['max_turns'])} | stage "
-             f"{STAGE_NAMES.get(int(rec['stage']), '?')} | {status}"]
-    for t in V.placed_tiles(rec):
-        kind = "civilization" if V.is_civilization(t) else "wilderness"
-        lines.append(f"{V.tile_name(t)} ({kind}) at ({int(rec['tile_q'][t])}, {int(rec['tile_r'][t])}) "
-                     f"side {int(rec['tile_side'][t]) + 1} turn {int(rec['tile_rot'][t])}")
-        for k in range(CLEARINGS_PER_TILE):
-            c = t * CLEARINGS_PER_TILE + k
-            if not V.clearing_exists(rec, c):
-                continue
-            things = []
-            if c in [int(x) for x in rec["civ_clearing"]]:
-                things.append("Civilization Location")
-            natives = V.natives_at(rec, c)
-            if natives:
-                things.append(f"{len(natives)} Natives")
-            things += [f"Merchant {V.merchant_name(m)} ({V.merchant_stock_size(rec, m)} cards)"
-                       for m in V.merchants_at(rec, c)]
-            things += V.tokens_at(rec, c)
-            things += [f"{V.pile_name(p)} ({V.pile_size(rec, p)} cards, {int(rec['site_gold'][p])} Gold)"
-                       for p in V.piles_at(rec, c)]
-            kinds = {}
-            for _, kind_id, flipped in V.monsters_at(rec, c):
-                kinds[kind_id] = kinds.get(kind_id, 0) + 1
-            things += [f"{k2}x {D.REALM.monsters[m].name}" for m, k2 in kinds.items()]
-            things += [f"player_{p}" for p in V.heroes_at(rec, c)]
-            paths = " ".join(str(u % CLEARINGS_PER_TILE + 1) if u // CLEARINGS_PER_TILE == t
-                             else f"{V.tile_name(u // CLEARINGS_PER_TILE)} {u % CLEARINGS_PER_TILE + 1}"
-                             for u in V.neighbours(rec, c))
-            lines.append(f"  {k + 1} {V.clearing_type(rec, c):9} -> {paths:28} {'; '.join(things)}")
-    dealt = [t for t in range(NUM_TILES) if int(rec["tile_where"][t]) == TW_HAND]
-    if dealt:
-        lines.append("dealt: " + ", ".join(f"{V.tile_name(t)} (player_{int(rec['tile_holder'][t])})" for t in dealt))
-    if int(rec["stack_len"]):
-        lines.append(f"tile stack: {int(rec['stack_len'])} tiles")
-    for p in range(n):
-        h = V.hero(rec, p)
-        who = f"{V.lineage_name(int(rec['hero_lineage'][p])) if h['lineage'] else '?'} " \
-              f"{V.class_name(int(rec['hero_class'][p])) if h['class'] else '?'}"
-        where = V.clearing_name(rec, h["clearing"]) if h["clearing"] >= 0 else "-"
-        cubes = ", ".join(f"{k} {v}" for k, v in h["cubes"][0].items())
-        wounded = ", ".join(f"{k} {v}" for k, v in h["cubes"][1].items())
-        cards = V.visible_cards(rec, p, p)
-        shown = ", ".join(f"{name} ({V.TARGET_NAMES[slot]})" for _, name, slot in cards if slot < T_BACKPACK)
-        down = sum(1 for _, _, slot in cards if slot >= T_BACKPACK)
-        lines.append(f"player_{p}: {who}, {h['state']} at {where} | Hearts {h['hearts'][0]} ({h['hearts'][1]} wounded) "
-                     f"| cubes {cubes or '-'} | wounded {wounded or '-'} | LP {h['lp']} Fame "
-                     f"{h['fame']} Gold {h['gold']} | {', '.join(h['statuses']) or 'no statuses'}")
-        lines.append(f"  equipped: {shown or '-'}; face down: {down}")
-    if int(rec["status"]) == 0:
-        p = int(rec["to_play"])
-        lines.append(f"to play: player_{p} ({PHASE_NAMES.get(int(rec['phase']), '?')}), "
-                     f"{R.ACTIONS_PER_TURN - int(rec['actions_used'][p])} actions left")
-    else:
-        lines.append("ranks: " + ", ".join(f"player_{p} {int(rec['rank'][p])} ({int(rec['lp'][p])} LP)"
-                                           for p in range(n)))
-    return "\n".join(lines) + "\n"
 
 
 GAME = DragonsDown()

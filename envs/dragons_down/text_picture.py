@@ -1,0 +1,394 @@
+r"""Dragons Down's text picture (``render_ansi``) and the words the pictures share.
+
+The text reads like Dragon Pass's: a header line, the map as a staggered hex
+grid of the placed tiles with a legend, then the realm tile by tile (its
+clearings, paths and what stands in each clearing that holds something),
+the heroes (named as the PettingZoo agents, ``player_N``), the combat and
+the decision pending::
+
+    Dragons Down, explore the realm (cruel_caves, malevolent_mountains, wicked_woods) | turn 6 of 30 | ...
+     q -1            q 0             q 1
+                    /Lonely M.    \
+                    |@0           |
+                    \M1 T1 G      / /Hag's Mire   \
+                                    |             |
+                    /Deepdelve*   \ \T1 G         /
+                    |@12          |
+    /Dragon's S.  \ \N3           / /Tri-Peaks    \
+    ...
+    Deepdelve* at (0, 0), side 2, turn 0: 1 plains, 2 cave, 3 cave, 4 mountains
+      paths 1-2 2-3 3-4 1-4; hidden 1-3; to 1>Lonely Mountains 3, 2>Hag's Mire 1, ...
+      3: The Mine; Natives Mine Foreman, Miner x2
+      4: player_2
+
+Everything is shown -- the text has no observer -- but cards lying face down
+are shown by their number only.
+"""
+# jitcache: no compiled code
+import numpy as np
+
+from . import constants as C
+from . import data as D
+from . import rules as R
+from . import view as V
+from .constants import (
+    CLEARINGS_PER_TILE, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, MAX_HIDDEN_PER_SIDE, MONSTER_CHIP_KINDS,
+    NATIVE_CHIP_KINDS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS, NUM_TILES, T_BACKPACK, TOK_PLACED, TW_HAND, WILD_TOKENS,
+)
+
+LINE_WIDTH = 118
+"""Long lines are wrapped to this many columns."""
+CELL_WIDTH = 16
+"""A tile's cell in the map grid: this many columns, a space after its
+hexagon's two sides and the 13 between them ..."""
+CELL_TEXT = CELL_WIDTH - 3
+CELL_LINES = 3
+"""... and this many lines: its name, its heroes, what else is there."""
+
+LEGEND = ("legend: each hexagon is a Map Tile, its name on top (* a Civilization Tile), then @02 the heroes "
+          "of player_0 and player_2 (! a combat there), then M3 Monster chips, N4 Natives, T1 Treasure Sites "
+          "and bodies, $2 Merchants, G a Gate; (q, r) below are axial tile positions, q the column")
+
+_STAGE_WORDS = {
+    C.ST_DEAL: "setting up the realm", C.ST_BUILD_REALM: "building the realm", C.ST_HEROES: "choosing heroes",
+    C.ST_TURN_START: "a new turn begins", C.ST_TURNS: "the action phase", C.ST_BATTLE: "the battle phase",
+    C.ST_ACTIVATION: "the battle phase: monsters activate", C.ST_COMBAT: "the battle phase: combat",
+    C.ST_OVER: "the game is over", C.ST_FATE: "the fate of heroes",
+}
+_DECISIONS = {
+    R.PH_TILE_CHOOSE: "choose a dealt tile to place", R.PH_TILE_SPOT: "choose where the tile goes",
+    R.PH_TILE_TURN: "choose the tile's side and turn", R.PH_LINEAGE: "choose a Lineage Card",
+    R.PH_LINEAGE_SIDE: "choose the Lineage Card's side", R.PH_CLASS: "choose a Class Card",
+    R.PH_CLASS_SIDE: "choose the Class Card's side", R.PH_CUBE_COLOUR: "choose a multi-colour cube's colour",
+    R.PH_ENTER_PLACE: "choose where the hero enters the map", R.PH_ACTION: "take an action",
+    R.PH_ALERT: "Alert: equip or unequip a card", R.PH_ALERT_TARGET: "Alert: where the card goes",
+    R.PH_HIDE: "hide after the activation?", R.PH_ADJUST: "adjust equipment",
+    R.PH_ADJUST_TARGET: "adjust equipment: where the card goes", R.PH_TARGET: "choose a target",
+    R.PH_TACTICS: "place Hero Tactics in secret", R.PH_ARMOR: "choose the armour that takes the hit",
+    R.PH_WOUND: "choose what is wounded", R.PH_BLOCK: "block the monsters' way?", R.PH_EVADE: "evade?",
+    R.PH_UNHIDE: "unhide for the combat?", R.PH_RETIRE: "retire the hero?",
+    R.PH_GAINED: "equip or stow the card just gained", R.PH_REARM: "rearm after the throw",
+    R.PH_TRADE_WITH: "choose whom to trade with", R.PH_COMMERCE: "trade with the Merchant",
+    R.PH_HEAL: "choose what the rest heals", R.PH_EXPLORE_TURN: "choose the explored tile's side and turn",
+    R.PH_EXPLORE_ENTER: "move into the explored tile?", R.PH_SWAP_OFFER: "make the swap offer",
+    R.PH_SWAP_ANSWER: "answer the swap offer", R.PH_RECEIVED: "equip or stow the card received",
+    R.PH_BUY: "buy the card set apart?", R.PH_SELL: "choose a card to sell", R.PH_REPAIR: "choose a card to repair",
+    R.PH_LOOT_PILE: "choose the pile to loot", R.PH_LOOT_KEEP: "keep one of the top cards",
+}
+"""The pending decision (``phase``) in words."""
+
+CIV_LOCATIONS = {D.PACKS.index(card.pack): D.REALM.civ_locations[card.civ_location].name
+                  for card in D.REALM.setup_cards.values()}
+"""Terrain Pack index -> the name of its Civilization Location."""
+
+
+def stage_words(rec):
+    """Where the game is in its sequence of play, in words ("the action phase")."""
+    if int(rec["status"]) != 0:
+        return "the game is over" + (" (turn limit)" if int(rec["status"]) == 2 else "")
+    return _STAGE_WORDS.get(int(rec["stage"]), f"stage {int(rec['stage'])}")
+
+
+def decision_words(rec):
+    """The pending decision in words, with the actions left in an action phase."""
+    ph = int(rec["phase"])
+    words = _DECISIONS.get(ph, f"phase {ph}")
+    p = int(rec["to_play"])
+    if ph == R.PH_ACTION and p >= 0:
+        left = R.ACTIONS_PER_TURN - int(rec["actions_used"][p])
+        words += f" ({left} action{'s' if left != 1 else ''} left)"
+    return words
+
+
+# ------------------------------------------------------------------ the map grid
+def short_name(t):
+    """Tile t's name in at most CELL_TEXT columns: as printed when it
+    fits, else its first word and the initials of the others ("Lonely M."),
+    a Civilization Tile's marked with "*"."""
+    name = V.tile_name(t)
+    mark = "*" if V.is_civilization(t) else ""
+    if len(name) + len(mark) > CELL_TEXT:
+        words = name.split(" ")
+        name = words[0] + " " + "".join(w[0] + "." for w in words[1:]) if len(words) > 1 else name
+    return name[:CELL_TEXT - len(mark)] + mark
+
+
+def _cell(rec, t, at):
+    """The three lines of tile t's cell, a hexagon's outline around its
+    name, its heroes (and a combat), the rest."""
+    name = short_name(t)
+    heroes = "".join(str(p) for p in at["heroes"].get(t, []))
+    fight = "!" if t in at["combat"] else ""
+    line1 = (fight + ("@" + heroes if heroes else "")).strip()
+    parts = []
+    for mark, key in (("M", "monsters"), ("N", "natives"), ("T", "piles"), ("$", "merchants")):
+        k = at[key].get(t, 0)
+        if k:
+            parts.append(f"{mark}{k}")
+    if at["gates"].get(t):
+        parts.append("G")
+    return [f"/{name:<{CELL_TEXT}}\\", f"|{line1:<{CELL_TEXT}}|", f"\\{' '.join(parts)[:CELL_TEXT]:<{CELL_TEXT}}/"]
+
+
+def _contents_by_tile(rec):
+    """What stands on each tile, counted: ``{key: {tile: ...}}``."""
+    def tile_of(c):
+        return int(c) // CLEARINGS_PER_TILE
+
+    at = {"heroes": {}, "monsters": {}, "natives": {}, "piles": {}, "merchants": {}, "gates": {}, "combat": set()}
+    n = int(rec["num_players"])
+    for p in range(n):
+        c = int(rec["hero_clearing"][p])
+        if c >= 0 and int(rec["hero_state"][p]) == HS_ACTIVE:
+            at["heroes"].setdefault(tile_of(c), []).append(p)
+    for key, field in (("monsters", "mon_clearing"), ("natives", "native_clearing"), ("piles", "site_clearing")):
+        for c in rec[field].tolist():
+            if c >= 0:
+                at[key][tile_of(c)] = at[key].get(tile_of(c), 0) + 1
+    for k, (where, c) in enumerate(zip(rec["civ_token_where"].tolist(), rec["civ_token_clearing"].tolist())):
+        if where == TOK_PLACED and c >= 0 and int(R.CIV_TOKEN_MERCHANT[k]) >= 0:
+            at["merchants"][tile_of(c)] = at["merchants"].get(tile_of(c), 0) + 1
+    for w, (where, c) in enumerate(zip(rec["wild_where"].tolist(), rec["wild_clearing"].tolist())):
+        if where == TOK_PLACED and c >= 0 and R.WILD_GATE[w]:
+            at["gates"][tile_of(c)] = 1
+    if int(rec["combat_step"]) and int(rec["combat_clearing"]) >= 0:
+        at["combat"].add(tile_of(rec["combat_clearing"]))
+    return at
+
+
+def map_text(rec):
+    """The placed tiles as a staggered hex grid: the tile at axial (q, r) is
+    text column ``CELL_WIDTH * (q - q_min)`` and starts on text line
+    ``2 * (2r + q - min)``, so a column's tiles are 4 lines apart and the
+    next column's sit half a tile lower, as on the table (N is up). The
+    first line names the columns."""
+    placed = V.placed_tiles(rec)
+    if not placed:
+        return ["(no tile on the map yet)"]
+    qs = {t: int(rec["tile_q"][t]) for t in placed}
+    halves = {t: 2 * int(rec["tile_r"][t]) + qs[t] for t in placed}
+    q0, h0 = min(qs.values()), min(halves.values())
+    cols = max(qs.values()) - q0 + 1
+    height = 2 * (max(halves.values()) - h0) + CELL_LINES
+    grid = [[" "] * (CELL_WIDTH * cols) for _ in range(height)]
+    at = _contents_by_tile(rec)
+    for t in placed:
+        x, top = CELL_WIDTH * (qs[t] - q0), 2 * (halves[t] - h0)
+        for i, text in enumerate(_cell(rec, t, at)):
+            grid[top + i][x:x + len(text)] = list(text)
+    header = "".join(f" q {q0 + c}".ljust(CELL_WIDTH) for c in range(cols))
+    return [header.rstrip()] + ["".join(row).rstrip() for row in grid]
+
+
+# ------------------------------------------------------------------ the realm tile by tile
+def _wrap(text, indent="    "):
+    """``text`` as lines of at most LINE_WIDTH columns, broken at spaces; a
+    line it continues starts with its own indentation and ``indent``."""
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    out, line = [], lead
+    for word in text[len(lead):].split(" "):
+        if line.strip() and len(line) + 1 + len(word) > LINE_WIDTH:
+            out.append(line)
+            line = lead + indent + word
+        else:
+            line = f"{line} {word}" if line.strip() else line + word
+    out.append(line)
+    return out
+
+
+def clearing_contents(rec):
+    """``{clearing: [words, ...]}``: what stands in each clearing that holds
+    something -- its Civilization Location, Natives, Merchants, Wilderness
+    Tokens, Treasure Sites and bodies, Monsters, heroes -- in one pass over
+    each kind of piece."""
+    out = {}
+
+    def add(c, text):
+        out.setdefault(int(c), []).append(text)
+
+    for pack, c in enumerate(rec["civ_clearing"].tolist()):
+        if c >= 0:
+            add(c, CIV_LOCATIONS[pack])
+    natives = {}
+    for i, c in enumerate(rec["native_clearing"].tolist()):
+        if c >= 0:
+            kinds = natives.setdefault(c, {})
+            name = D.REALM.natives[NATIVE_CHIP_KINDS[i]].name
+            kinds[name] = kinds.get(name, 0) + 1
+    for c, kinds in natives.items():
+        add(c, "Natives " + ", ".join(f"{k} x{v}" if v > 1 else k for k, v in kinds.items()))
+    stock = np.bincount(rec["card_owner"][rec["card_where"] == CW_MERCHANT].astype(np.int64),
+                        minlength=len(R.MERCHANT_PACK))
+    merchants = {}
+    for k, (where, c) in enumerate(zip(rec["civ_token_where"].tolist(), rec["civ_token_clearing"].tolist())):
+        m = int(R.CIV_TOKEN_MERCHANT[k])
+        if where == TOK_PLACED and c >= 0 and m >= 0:
+            merchants.setdefault(c, []).append(f"{V.merchant_name(m)} ({int(stock[m])} cards)")
+    for c, names in merchants.items():
+        add(c, "Merchants " + ", ".join(names))
+    for w, (where, c) in enumerate(zip(rec["wild_where"].tolist(), rec["wild_clearing"].tolist())):
+        if where == TOK_PLACED and c >= 0 and int(R.WILD_SITE[w]) < 0:
+            add(c, D.REALM.wilderness_tokens[WILD_TOKENS[w]].name)
+    in_piles = np.bincount(rec["card_owner"][rec["card_where"] == CW_SITE].astype(np.int64),
+                           minlength=len(rec["site_clearing"]))
+    for pile, c in enumerate(rec["site_clearing"].tolist()):
+        if c >= 0:
+            size, gold = int(in_piles[pile]), int(rec["site_gold"][pile])
+            add(c, f"{V.pile_name(pile)} ({size} card{'s' if size != 1 else ''}, {gold} Gold)")
+    monsters = {}
+    flipped = rec["mon_flipped"].tolist()
+    for m, c in enumerate(rec["mon_clearing"].tolist()):
+        if c >= 0:
+            kinds = monsters.setdefault(c, {})
+            name = V.monster_name(MONSTER_CHIP_KINDS[m]) + (" (back)" if flipped[m] else "")
+            kinds[name] = kinds.get(name, 0) + 1
+    for c, kinds in monsters.items():
+        for name, k in kinds.items():
+            add(c, f"{name} x{k}" if k > 1 else name)
+    n = int(rec["num_players"])
+    for p, (c, state) in enumerate(zip(rec["hero_clearing"][:n].tolist(), rec["hero_state"][:n].tolist())):
+        if c >= 0 and state == HS_ACTIVE:
+            add(c, f"player_{p}")
+    return out
+
+
+def _edge_links(rec, t, where):
+    """``(links, off_map)`` of tile t: ``[(k, u, ku)]`` for each path crossing
+    an edge into placed tile u's clearing ku, ``[(k, d)]`` for each leading
+    off the map toward direction d (L113, L583); ``where`` maps ``(q, r)`` to
+    the placed tile there."""
+    side, rot = int(rec["tile_side"][t]), int(rec["tile_rot"][t])
+    q, r = int(rec["tile_q"][t]), int(rec["tile_r"][t])
+    links, off_map = [], []
+    for e in range(NUM_DIRECTIONS):
+        k = int(R.EDGE_CLEARING[t, side, e])
+        if k < 0:
+            continue
+        d = (e + rot) % NUM_DIRECTIONS
+        u = where.get((q + int(R.DIR_DQ[d]), r + int(R.DIR_DR[d])))
+        if u is None:
+            off_map.append((k, d))
+            continue
+        eu = ((d + 3) % NUM_DIRECTIONS - int(rec["tile_rot"][u])) % NUM_DIRECTIONS
+        ku = int(R.EDGE_CLEARING[u, int(rec["tile_side"][u]), eu])
+        if ku >= 0:
+            links.append((k, u, ku))
+    return sorted(links), sorted(off_map)
+
+
+def _tile_lines(rec, t, where, contents):
+    """Tile t's lines: where it lies with its clearings' types, its paths,
+    Hidden Paths (with who found them) and the paths across its edges, then
+    a line for each clearing that holds something (``contents``, from
+    :func:`clearing_contents`); ``where`` maps ``(q, r)`` to the placed tile."""
+    side, rot = int(rec["tile_side"][t]), int(rec["tile_rot"][t])
+    kinds = [(k, D.CLEARING_TYPES[int(R.CLEARING_TYPE[t, side, k])]) for k in range(CLEARINGS_PER_TILE)
+             if int(R.CLEARING_TYPE[t, side, k]) >= 0]
+    clearings = [t * CLEARINGS_PER_TILE + k for k, _ in kinds]
+    mark = "*" if V.is_civilization(t) else ""
+    head = (f"{V.tile_name(t)}{mark} at ({int(rec['tile_q'][t])}, {int(rec['tile_r'][t])}), side {side + 1}, "
+            f"turn {rot}: " + ", ".join(f"{k + 1} {kind}" for k, kind in kinds))
+    lines = _wrap(head)
+    paths = " ".join(f"{int(a) + 1}-{int(z) + 1}" for a, z in R.PATHS[t, side] if int(a) >= 0)
+    hidden = []
+    n = int(rec["num_players"])
+    for h, (a, z) in enumerate(R.HIDDEN[t, side]):
+        if int(a) < 0:
+            continue
+        i = (t * 2 + side) * MAX_HIDDEN_PER_SIDE + h
+        finders = [f"player_{p}" for p in range(n) if int(rec["hidden_found"][p, i])]
+        hidden.append(f"{int(a) + 1}-{int(z) + 1}" + (f" (found by {', '.join(finders)})" if finders else ""))
+    links, off_map = _edge_links(rec, t, where)
+    text = f"  paths {paths}"
+    if hidden:
+        text += "; hidden " + ", ".join(hidden)
+    if links:
+        text += "; to " + ", ".join(f"{k + 1}>{V.tile_name(u)} {ku + 1}" for k, u, ku in links)
+    if off_map:
+        text += "; off the map " + " ".join(f"{k + 1}>{V.DIRECTION_NAMES[d]}" for k, d in off_map)
+    lines += _wrap(text)
+    for c in clearings:
+        if c in contents:
+            lines += _wrap(f"  {c % CLEARINGS_PER_TILE + 1}: " + "; ".join(contents[c]))
+    return lines
+
+
+# ------------------------------------------------------------------ heroes, combat, the decision
+def _hero_lines(rec, p):
+    h = V.hero(rec, p)
+    who = []
+    if h["lineage"]:
+        who.append(V.lineage_name(int(rec["hero_lineage"][p])))
+    if h["class"]:
+        who.append(V.class_name(int(rec["hero_class"][p])))
+    where = f"{h['state']} at {V.clearing_name(rec, h['clearing'])}" if h["clearing"] >= 0 else h["state"]
+    cubes = ", ".join(f"{k} {v}" for k, v in h["cubes"][0].items()) or "-"
+    wounded = ", ".join(f"{k} {v}" for k, v in h["cubes"][1].items()) or "-"
+    first = (f"player_{p}: {' '.join(who) or 'no hero yet'}, {where} | Hearts {h['hearts'][0]} "
+             f"({h['hearts'][1]} wounded) | cubes {cubes} | wounded {wounded}")
+    equipped, down = [], 0
+    owned = np.flatnonzero((rec["card_where"] == CW_HERO) & (rec["card_owner"] == p)).tolist()
+    for c in owned:
+        slot = int(rec["card_slot"][c])
+        if slot < T_BACKPACK:
+            equipped.append(f"{V.card_name(c)} ({V.TARGET_NAMES[slot]})")
+        else:
+            down += 1
+    second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']} | {', '.join(h['statuses']) or 'no statuses'} "
+              f"| equipped: {', '.join(equipped) or '-'}; face down: {down}")
+    return _wrap(first) + _wrap(second)
+
+
+def _combat_lines(rec):
+    step = int(rec["combat_step"])
+    c = int(rec["combat_clearing"])
+    if not step or c < 0:
+        return []
+    names = ("", "challenge", "evade", "target", "hero tactics", "monster tactics", "resolve", "cleanup")
+    foes = []
+    for f in range(NUM_MONSTER_CHIPS):
+        if int(rec["mon_clearing"][f]) == c:
+            foes.append((f, V.monster_name(MONSTER_CHIP_KINDS[f]), int(rec["mon_flipped"][f])))
+    for i, cc in enumerate(rec["native_clearing"].tolist()):
+        if cc == c:
+            foes.append((NUM_MONSTER_CHIPS + i, D.REALM.natives[NATIVE_CHIP_KINDS[i]].name,
+                         int(rec["native_flipped"][i])))
+    parts = []
+    for f, name, back in foes:
+        target = int(rec["foe_target"][f])
+        parts.append(f"{name} #{f} ({'back' if back else 'front'}, {int(rec['foe_wounds'][f])} wounds"
+                     + (f", -> player_{target}" if target >= 0 else "") + ")")
+    head = (f"combat at {V.clearing_name(rec, c)}, round {int(rec['combat_round'])}, "
+            f"{names[step] if step < len(names) else step}: " + ("; ".join(parts) or "no foes"))
+    return _wrap(head)
+
+
+def picture(rec):
+    """The whole text picture of record ``rec`` (see the module docstring)."""
+    n = int(rec["num_players"])
+    lines = _wrap(f"Dragons Down, {V.sandbox(rec).replace('_', ' ')} ({', '.join(V.packs_in_play(rec))}) | "
+                  f"turn {int(rec['turn'])} of {int(rec['max_turns'])} | {stage_words(rec)}")
+    lines += map_text(rec)
+    lines += _wrap(LEGEND)
+    placed = V.placed_tiles(rec)
+    where = {(int(rec["tile_q"][t]), int(rec["tile_r"][t])): t for t in placed}
+    contents = clearing_contents(rec)
+    for t in placed:
+        lines += _tile_lines(rec, t, where, contents)
+    dealt = [t for t in range(NUM_TILES) if int(rec["tile_where"][t]) == TW_HAND]
+    if dealt:
+        lines += _wrap("dealt: " + ", ".join(f"{V.tile_name(t)} (player_{int(rec['tile_holder'][t])})"
+                                             for t in dealt))
+    if int(rec["stack_len"]):
+        lines.append(f"tile stack: {int(rec['stack_len'])} tiles")
+    for p in range(n):
+        lines += _hero_lines(rec, p)
+    lines += _combat_lines(rec)
+    if int(rec["status"]) == 0:
+        p = int(rec["to_play"])
+        lines.append(f"to play: player_{p}, {decision_words(rec)}")
+    else:
+        lines.append("ranks: " + ", ".join(f"player_{p} {int(rec['rank'][p])} ({int(rec['lp'][p])} LP)"
+                                           for p in range(n)))
+    return "\n".join(lines) + "\n"
+
