@@ -67,7 +67,7 @@ class GameOptionsParser(argparse.ArgumentParser):
 def _add_game_arguments(parser):
     parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
                         help="game to play (default: %(default)s)")
-    parser.add_argument("--players", type=_at_least(1), default=None,
+    parser.add_argument("--players", type=int, default=None,
                         help="the game's num_players option, where it has one (default: one seat "
                              "per agent where the game allows it, else the game's default)")
     parser.add_argument("--seed", type=_at_least(0), default=0, help="seed; the same seed replays exactly")

@@ -242,13 +242,27 @@ class Game:
         """Text picture of the position ``state`` (a 1-record array)."""
         raise NotImplementedError
 
-    # Pictures (envs/core/picture.py): a game that overrides the first two
-    # has render_mode="rgb_array", replays to gif/mp4/html and the web page.
+    # Pictures (envs/core/picture.py): a game that draws names its drawing
+    # module, or overrides the first two hooks; it then has
+    # render_mode="rgb_array", replays to gif/mp4/html and the web page.
+    picture_module = None
+    """Import path of the game's drawing module
+    (``"dragongym.envs.dragonhunt.picture"``), whose ``board_scene(state)``,
+    ``position_scene(state, seat)`` and ``board_key(state)`` are the three
+    hooks below; None: the game draws no pictures (unless it overrides them)."""
+
+    def _drawing(self):
+        if self.picture_module is None:
+            raise NotImplementedError(f"{self.name} draws no pictures")
+        import importlib
+
+        return importlib.import_module(self.picture_module)
+
     def picture_board(self, state):
         """The board layer of ``state``'s picture: a :class:`picture.Scene` of
         what no decision changes (map, terrain, roads, rivers), drawn once per
         :meth:`picture_board_key` and cached. Its size is the picture's."""
-        raise NotImplementedError(f"{self.name} draws no pictures")
+        return self._drawing().board_scene(state)
 
     def picture_position(self, state, seat):
         """The position layer: a :class:`picture.Scene` of the same size drawn
@@ -257,18 +271,19 @@ class Game:
         drawn with ``actions=`` so a click can take them. ``seat`` is the
         observer (None: the full position); nothing ``seat`` may not know
         is drawn."""
-        raise NotImplementedError(f"{self.name} draws no pictures")
+        return self._drawing().position_scene(state, seat)
 
     def picture_board_key(self, state):
-        """What the board layer depends on (hashable): the default, nothing
-        but the game; a game whose board follows its options or its record
-        (a realm built from tiles) returns those."""
-        return ()
+        """What the board layer depends on (hashable): ``()`` where it is the
+        same in every game; a game whose board follows its options or its
+        record (a realm built from tiles) returns those."""
+        return self._drawing().board_key(state) if self.picture_module else ()
 
     @property
     def has_pictures(self):
-        """True if the game draws pictures (overrides :meth:`picture_board`)."""
-        return type(self).picture_board is not Game.picture_board
+        """True if the game draws pictures (names a ``picture_module`` or
+        overrides :meth:`picture_board`)."""
+        return self.picture_module is not None or type(self).picture_board is not Game.picture_board
 
     def render_rgb(self, state, seat=None):
         """The picture of ``state`` (a 1-record array) as seat ``seat`` may

@@ -154,6 +154,7 @@ class DragonPass(Game):
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
     heuristic_agent = "dragon_pass.heuristic"
+    picture_module = "dragongym.envs.dragon_pass.picture"
     truncation_option = "max_turns"
     bench_options = {"scenario": "18.2"}
     bench_targets = {"openspiel chess": 1.5, "openspiel chess +obs": 1.5}   # issue 13
@@ -295,25 +296,6 @@ class DragonPass(Game):
 
     def render_ansi(self, state):
         return _picture(state[0])
-
-    # ------------------------------------------------------------ pictures (picture.py)
-    def picture_board(self, state):
-        """The map and the panel's fixed parts (``picture.board_scene``)."""
-        from .picture import board_scene
-
-        return board_scene(state)
-
-    def picture_position(self, state, seat):
-        """Counters, the decision's highlights and the panel, as ``seat`` may
-        know them (``picture.position_scene``)."""
-        from .picture import position_scene
-
-        return position_scene(state, seat)
-
-    def picture_board_key(self, state):
-        from .picture import board_key
-
-        return board_key(state)
 
 
 # ------------------------------------------------------------------ action names

@@ -132,8 +132,6 @@ ACTION_LAYOUT = {
 }
 
 
-
-
 def _config(num_players, max_hands, auto_single, with_obs=False):
     """``kernel.run_batch``'s int64 settings (indexes ``kernel.CFG_*``)."""
     return np.array([num_players, max_hands, 1 if auto_single else 0, 1 if with_obs else 0],
@@ -160,6 +158,7 @@ class Dragonhunt(Game):
     config_cls = DragonhuntConfig
     obs_bounds = (-1.0, 8.0)
     heuristic_agent = "dragonhunt.heuristic"
+    picture_module = "dragongym.envs.dragonhunt.picture"
     shaping_potential = "dragongym.agents.dragonhunt_heuristic:seat_score_potential"
     truncation_option = "max_hands"
     # the throughput figures keep the 8-hand games they were first measured with
@@ -338,22 +337,6 @@ class Dragonhunt(Game):
                 return int(a)
         raise ValueError(f"{text!r} names no legal action here")
 
-    # ------------------------------------------------------------ pictures (picture.py)
-    def picture_board(self, state):
-        """The static layer: the board of Arawan and the panel's frame (``picture.board_scene``)."""
-        from .picture import board_scene
-        return board_scene(state)
-
-    def picture_position(self, state, seat):
-        """Counters, markers, the pending decision and the panel as ``seat`` may
-        know them (``picture.position_scene``)."""
-        from .picture import position_scene
-        return position_scene(state, seat)
-
-    def picture_board_key(self, state):
-        """One board for every Dragonhunt game (``picture.board_key``)."""
-        from .picture import board_key
-        return board_key(state)
 
     def render_ansi(self, state):
         """The text picture of ``state`` (``text_picture.text_picture``, the full

@@ -277,6 +277,7 @@ class DragonsDown(Game):
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
     heuristic_agent = "dragons_down.heuristic"
+    picture_module = "dragongym.envs.dragons_down.picture"
     truncation_option = "max_turns"
     tie_breaks = "fame, then epic treasures, treasures, gold"
     bench_options = {"num_players": 2, "max_turns": 8}
@@ -455,24 +456,6 @@ class DragonsDown(Game):
         (face-down cards) by their number only."""
         from .text_picture import picture
         return picture(state[0])
-
-    # ------------------------------------------------------------ pictures (picture.py)
-    def picture_board(self, state):
-        """The realm as built: tiles, clearings, printed paths (``picture.board_scene``)."""
-        from .picture import board_scene
-        return board_scene(state)
-
-    def picture_position(self, state, seat):
-        """Pieces, Hidden Paths, the decision and the side panel as ``seat``
-        may know them (``picture.position_scene``)."""
-        from .picture import position_scene
-        return position_scene(state, seat)
-
-    def picture_board_key(self, state):
-        """The placed tiles (position, turn, side) and whether the realm may
-        still grow (``picture.board_key``)."""
-        from .picture import board_key
-        return board_key(state)
 
 
 # ------------------------------------------------------------------ hidden cards

@@ -291,6 +291,8 @@ def test_eval_command_keeps_game_records(race, tmp_path, capsys):
     assert main(["eval", "--game", race, "--agents", "random,random", "--games", "4", "--players", "2",
                  "--records", str(path), "--record-every", "3"]) == 0
     assert sorted(r.game_index for r in read_records(path)) == [0, 3]
-    with pytest.raises(SystemExit):
-        main(["eval", "--game", race, "--games", "4", "--players", "0"])
-    assert "--players: 0 is below 1" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["eval", "--game", race, "--games", "4", "--players", "2", "--records",
+                 str(tmp_path / "no" / "such.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--records: the folder" in err and "does not exist" in err and "\n" not in err
