@@ -75,28 +75,10 @@ def _add_game_arguments(parser):
 
 
 def _seated_options(game, players, num_agents, options):
-    """The game options with the seat count settled, and the spec they give.
+    """:func:`dragongym.envs.core.config.seated_options` (one rule for every command)."""
+    from dragongym.envs.core.config import seated_options
 
-    ``--players`` becomes the game's ``num_players`` option. Without it, a game
-    that has that option gets one seat per agent where its configuration
-    allows that many, else its default; the configuration (scenario, sandbox,
-    player count) decides the seats, read from ``spec_for``. Returns
-    ``(options, spec)``, or ``(error, None)`` with a readable error string.
-    """
-    options = dict(options)
-    if players is not None:
-        options["num_players"] = players
-    elif "num_players" in getattr(game.config_cls, "__dataclass_fields__", {}) and num_agents > 1:
-        try:
-            game.make_config(**options, num_players=num_agents)
-            options["num_players"] = num_agents
-        except (TypeError, ValueError):
-            pass                      # too many agents for one game: lineups of the default size
-    try:
-        config = game.make_config(**options)
-    except (TypeError, ValueError) as error:
-        return f"invalid option for {game.name}: {error}", None
-    return options, game.spec_for(config)
+    return seated_options(game, players, num_agents, options)
 
 
 # --- match ---------------------------------------------------------------------
@@ -170,6 +152,20 @@ def _writable(path):
     return "--" + problem if problem else ""
 
 
+# --- play ----------------------------------------------------------------------
+
+def add_play(subparsers):
+    from dragongym.agents.play import add_play_arguments
+
+    parser = subparsers.add_parser(
+        "play", allow_abbrev=False,
+        help="play a game against bots, in the terminal or in the browser (--web)",
+        description="Play a game against bots: in the terminal (the board, the legal actions by "
+                    "number or name, undo, save) or, with --web, in the browser on 127.0.0.1. "
+                    "Unknown --options are the game's own (--num-players 3, --scenario 18.2).")
+    add_play_arguments(parser)
+
+
 # --- replay --------------------------------------------------------------------
 
 def add_replay(subparsers):
@@ -206,7 +202,9 @@ def run_replay(args, options):
             settings = ", ".join(f"{key}={value}" for key, value in sorted(record.config.items()))
             print(f"game {k}: {record.game} v{record.game_version} ({settings}), seats "
                   f"{', '.join(f'{r}={a}' for r, a in zip(record.roles, record.agents))}: "
-                  f"{len(record.actions)} decisions, ranks {record.end.get('ranks')}, final state matches")
+                  f"{len(record.actions)} decisions, "
+                  + ("unfinished, the position as saved" if record.end.get("unfinished")
+                     else f"ranks {record.end.get('ranks')}, final state matches"))
     except RecordError as err:
         return _fail(str(err))
     print(f"{args.file}: {len(records)} game(s) replayed, every final state as recorded")
@@ -427,7 +425,7 @@ def run_warm(args, options):
 
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_replay, add_bench, add_eval, add_train, add_warm]
+SUBCOMMANDS = [add_match, add_play, add_replay, add_bench, add_eval, add_train, add_warm]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 

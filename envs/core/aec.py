@@ -83,7 +83,7 @@ class GameAECEnv(AECEnv):
             that draw pictures, ``Game.has_pictures``) or ``"human"`` (the
             picture in a window where there is a screen; where there is none,
             a warning says so once and the text picture is printed).
-        render_view: whose knowledge a picture shows: ``"to_play"`` (the
+        render_view: whose knowledge a picture (and the text picture) shows: ``"to_play"`` (the
             default: the seat to move, the PettingZoo observer; the full
             position once the game is over), ``"full"`` (everything, hidden
             cards and screened stacks included: replays, debugging), or one
@@ -242,7 +242,7 @@ class GameAECEnv(AECEnv):
             return None
         self._require_reset("render()")
         if self.render_mode == "ansi":
-            return self.game.render_ansi(self._states)
+            return self.game.render_ansi(self._states, self._render_seat())
         if self.render_mode == "human":
             from dragongym.envs.core.picture import HumanWindow
 
@@ -251,7 +251,7 @@ class GameAECEnv(AECEnv):
             image = None
             if self.game.has_pictures and self._window.display_available():
                 image = self.game.render_rgb(self._states, self._render_seat())
-            self._window.show(image, self.game.render_ansi(self._states))
+            self._window.show(image, self.game.render_ansi(self._states, self._render_seat()))
             return None
         return self.game.render_rgb(self._states, self._render_seat())
 

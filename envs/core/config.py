@@ -136,3 +136,28 @@ def check_count(value, what, lo=1, hi=None):
         rng = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
         raise ConfigError(f"{what} must be an int, {rng}, got {describe(value)}")
     return int(value)
+
+
+def seated_options(game, players, num_agents, options):
+    """The game options with the seat count settled, and the spec they give.
+
+    ``--players`` becomes the game's ``num_players`` option. Without it, a game
+    that has that option gets one seat per agent where its configuration
+    allows that many, else its default; the configuration (scenario, sandbox,
+    player count) decides the seats, read from ``spec_for``. Returns
+    ``(options, spec)``, or ``(error, None)`` with a readable error string.
+    """
+    options = dict(options)
+    if players is not None:
+        options["num_players"] = players
+    elif "num_players" in getattr(game.config_cls, "__dataclass_fields__", {}) and num_agents > 1:
+        try:
+            game.make_config(**options, num_players=num_agents)
+            options["num_players"] = num_agents
+        except (TypeError, ValueError):
+            pass                      # too many agents for one game: lineups of the default size
+    try:
+        config = game.make_config(**options)
+    except (TypeError, ValueError) as error:
+        return f"invalid option for {game.name}: {error}", None
+    return options, game.spec_for(config)

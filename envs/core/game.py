@@ -238,8 +238,9 @@ class Game:
                 return int(a)
         raise ValueError(f"{text!r} names no legal action here")
 
-    def render_ansi(self, state):
-        """Text picture of the position ``state`` (a 1-record array)."""
+    def render_ansi(self, state, seat=None):
+        """Text picture of the position ``state`` (a 1-record array) as seat
+        ``seat`` may know it (None: the full position)."""
         raise NotImplementedError
 
     # Pictures (envs/core/picture.py): a game that draws names its drawing

@@ -294,8 +294,10 @@ class DragonPass(Game):
             self.__dict__["_named"] = cached
         return cached[1]
 
-    def render_ansi(self, state):
-        return _picture(state[0])
+    def render_ansi(self, state, seat=None):
+        """The map as a staggered hex grid with a legend, the forces and the
+        decision; with a ``seat``, screened enemy stacks as that seat sees them."""
+        return _picture(state[0], seat)
 
 
 # ------------------------------------------------------------------ action names
@@ -405,6 +407,13 @@ LEGEND = ("legend: . open  h hill  H hill/forest  f forest  M mountain  m marsh 
           "stack of 3 / 2 units (* a stack in the battle, ? a screened enemy stack)")
 
 
+def _screened(rec, viewer, force, h, battle):
+    """Whether ``viewer`` (a seat, or None for the full position) may not see
+    into ``force``'s stack at hex ``h``: screening hides enemy stacks outside
+    the battle (``battle``: its hexes)."""
+    return viewer is not None and bool(rec["screening"]) and force != viewer and h not in battle
+
+
 def _map_text(rec, viewer=None):
     """The map as a staggered hex grid: column c of the map is text column 3c, and
     hex (c, r) sits on text line 2r + c % 2, so that odd columns (counted from 0)
@@ -419,7 +428,7 @@ def _map_text(rec, viewer=None):
         line, x = 2 * r + c % 2, 3 * c
         if h in stacks:
             force = int(R.U_FORCE[stacks[h][0]])
-            hidden = viewer is not None and bool(rec["screening"]) and force != viewer and h not in battle
+            hidden = _screened(rec, viewer, force, h, battle)
             count = "?" if hidden else str(min(len(stacks[h]), 9))
             mark = "*" if h in battle else " "
             cell = f"{'LS'[force]}{count}{mark}"
@@ -440,9 +449,14 @@ def _picture(rec, viewer=None):
              f"{int(rec['max_turns'])} | {FORCES[int(rec['active'])]} player-turn | {status}"]
     lines += _map_text(rec, viewer)
     lines.append(LEGEND)
+    battle = {int(h) for n in ("bat_att", "bat_def") for h in rec[n] if h >= 0}
     for h, units in sorted(V.stacks(rec).items()):
-        force = FORCES[int(R.U_FORCE[units[0]])]
-        lines.append(f"  {V.hex_name(h)} {force:6} " + ", ".join(V.unit_name(u, rec) for u in units))
+        force = int(R.U_FORCE[units[0]])
+        if _screened(rec, viewer, force, h, battle):
+            contents = "a screened stack"
+        else:
+            contents = ", ".join(V.unit_name(u, rec) for u in units)
+        lines.append(f"  {V.hex_name(h)} {FORCES[force]:6} {contents}")
     lines.append("fortresses: " + ", ".join(f"{n} ({FORCES[int(rec['fortress_owner'][k])]})"
                                             for k, n in enumerate(FORTRESS_NAMES)))
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]

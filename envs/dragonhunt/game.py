@@ -338,13 +338,13 @@ class Dragonhunt(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
 
-    def render_ansi(self, state):
-        """The text picture of ``state`` (``text_picture.text_picture``, the full
-        position): the board as a staggered hex grid with a legend, every
-        occupied space in words, Brimstone, the beings, each player and the
-        decision pending."""
+    def render_ansi(self, state, seat=None):
+        """The text picture of ``state`` (``text_picture.text_picture``) as
+        ``seat`` may know it (None: the full position): the board as a
+        staggered hex grid with a legend, every occupied space in words,
+        Brimstone, the beings, each player and the decision pending."""
         from .text_picture import text_picture
-        return text_picture(state)
+        return text_picture(state, seat)
 
 
 _CELL_VERBS = {

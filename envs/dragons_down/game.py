@@ -448,14 +448,14 @@ class DragonsDown(Game):
                 return a
         raise ValueError(f"{text!r} names no legal action here")
 
-    def render_ansi(self, state):
+    def render_ansi(self, state, seat=None):
         """The position as text (``text_picture``): the game's progress, the
         map as a staggered hex grid of the placed tiles with a legend, every
         tile's clearings, paths and what stands in them, the heroes, the
-        combat, the pending decision. Everything is shown, hidden parts
-        (face-down cards) by their number only."""
+        combat, the pending decision. With no ``seat`` everything is shown,
+        face-down cards by their number only; for a seat, what it may know."""
         from .text_picture import picture
-        return picture(state[0])
+        return picture(state[0], seat)
 
 
 # ------------------------------------------------------------------ hidden cards

@@ -21,8 +21,9 @@ the decision pending::
       3: The Mine; Natives Mine Foreman, Miner x2
       4: player_2
 
-Everything is shown -- the text has no observer -- but cards lying face down
-are shown by their number only.
+With no observer (``seat=None``) everything is shown, but cards lying face
+down are shown by their number only. For a seat, the Hidden Paths are those
+that seat found, and its own face-down cards are named.
 """
 # jitcache: no compiled code
 import numpy as np
@@ -276,7 +277,7 @@ def _edge_links(rec, t, where):
     return sorted(links), sorted(off_map)
 
 
-def _tile_lines(rec, t, where, contents):
+def _tile_lines(rec, t, where, contents, seat=None):
     """Tile t's lines: where it lies with its clearings' types, its paths,
     Hidden Paths (with who found them) and the paths across its edges, then
     a line for each clearing that holds something (``contents``, from
@@ -297,6 +298,8 @@ def _tile_lines(rec, t, where, contents):
             continue
         i = (t * 2 + side) * MAX_HIDDEN_PER_SIDE + h
         finders = [f"player_{p}" for p in range(n) if int(rec["hidden_found"][p, i])]
+        if seat is not None and not int(rec["hidden_found"][seat, i]):
+            continue                        # a Hidden Path this seat has not found
         hidden.append(f"{int(a) + 1}-{int(z) + 1}" + (f" (found by {', '.join(finders)})" if finders else ""))
     links, off_map = _edge_links(rec, t, where)
     text = f"  paths {paths}"
@@ -314,7 +317,7 @@ def _tile_lines(rec, t, where, contents):
 
 
 # ------------------------------------------------------------------ heroes, combat, the decision
-def _hero_lines(rec, p):
+def _hero_lines(rec, p, seat=None):
     h = V.hero(rec, p)
     who = []
     if h["lineage"]:
@@ -326,16 +329,19 @@ def _hero_lines(rec, p):
     wounded = ", ".join(f"{k} {v}" for k, v in h["cubes"][1].items()) or "-"
     first = (f"player_{p}: {' '.join(who) or 'no hero yet'}, {where} | Hearts {h['hearts'][0]} "
              f"({h['hearts'][1]} wounded) | cubes {cubes} | wounded {wounded}")
-    equipped, down = [], 0
+    equipped, down, mine = [], 0, []
     owned = np.flatnonzero((rec["card_where"] == CW_HERO) & (rec["card_owner"] == p)).tolist()
     for c in owned:
         slot = int(rec["card_slot"][c])
         if slot < T_BACKPACK:
             equipped.append(f"{V.card_name(c)} ({V.TARGET_NAMES[slot]})")
+        elif seat == p:
+            mine.append(V.card_name(c))     # the observer's own backpack
         else:
             down += 1
+    backpack = f"backpack: {', '.join(mine) or '-'}" if seat == p else f"face down: {down}"
     second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']} | {', '.join(h['statuses']) or 'no statuses'} "
-              f"| equipped: {', '.join(equipped) or '-'}; face down: {down}")
+              f"| equipped: {', '.join(equipped) or '-'}; {backpack}")
     return _wrap(first) + _wrap(second)
 
 
@@ -363,8 +369,9 @@ def _combat_lines(rec):
     return _wrap(head)
 
 
-def picture(rec):
-    """The whole text picture of record ``rec`` (see the module docstring)."""
+def picture(rec, seat=None):
+    """The whole text picture of record ``rec`` as ``seat`` may know it
+    (None: the full position; see the module docstring)."""
     n = int(rec["num_players"])
     lines = _wrap(f"Dragons Down, {V.sandbox(rec).replace('_', ' ')} ({', '.join(V.packs_in_play(rec))}) | "
                   f"turn {int(rec['turn'])} of {int(rec['max_turns'])} | {stage_words(rec)}")
@@ -374,7 +381,7 @@ def picture(rec):
     where = {(int(rec["tile_q"][t]), int(rec["tile_r"][t])): t for t in placed}
     contents = clearing_contents(rec)
     for t in placed:
-        lines += _tile_lines(rec, t, where, contents)
+        lines += _tile_lines(rec, t, where, contents, seat)
     dealt = [t for t in range(NUM_TILES) if int(rec["tile_where"][t]) == TW_HAND]
     if dealt:
         lines += _wrap("dealt: " + ", ".join(f"{V.tile_name(t)} (player_{int(rec['tile_holder'][t])})"
@@ -382,7 +389,7 @@ def picture(rec):
     if int(rec["stack_len"]):
         lines.append(f"tile stack: {int(rec['stack_len'])} tiles")
     for p in range(n):
-        lines += _hero_lines(rec, p)
+        lines += _hero_lines(rec, p, seat)
     lines += _combat_lines(rec)
     if int(rec["status"]) == 0:
         p = int(rec["to_play"])

@@ -58,7 +58,10 @@ def test_render_test(case, capsys, monkeypatch):
     with pytest.warns(RuntimeWarning, match="found no screen"):
         assert env.render() is None
     printed = capsys.readouterr().out
-    assert case.game.render_ansi(env.state_record).strip() in printed
+    assert case.game.render_ansi(env.state_record, env._render_seat()).strip() in printed
+    full = case.make(render_mode="ansi", render_view="full")
+    full.reset(seed=0)
+    assert full.render() == case.game.render_ansi(full.state_record, None)
 
 
 def test_every_registered_game_draws(game_name):

@@ -73,3 +73,17 @@ def test_a_seats_picture_shows_nothing_hidden_from_it(drawn_case):
             for variant in game.hidden_variants(state, seat, rng, count=3):
                 assert render_rgb(game, variant, seat).tobytes() == seen, (
                     f"seat {seat}'s picture changes with what it cannot know")
+
+
+def test_a_seats_text_picture_shows_nothing_hidden_from_it(case):
+    """``render_ansi(state, seat)`` -- what ``dragongym play`` shows a person
+    -- is the same text across the position's hidden variants for that seat."""
+    game = case.game
+    if not case.spec.hidden_information:
+        pytest.skip(f"{case} hides nothing")
+    rng = np.random.default_rng(11)
+    for state in sample_positions(case, seed=3, count=4):
+        for seat in range(min(int(state[0]["num_players"]), 3)):
+            seen = game.render_ansi(state, seat)
+            for variant in game.hidden_variants(state, seat, rng, count=3):
+                assert game.render_ansi(variant, seat) == seen, f"seat {seat}'s text changes with what it cannot know"

@@ -226,7 +226,7 @@ class RaceToTen(Game):
         scene.text(20, 196, f"last die {int(rec['last_roll'])}, move {int(rec['turns'])}", size=14, anchor="lm")
         return scene
 
-    def render_ansi(self, state):
+    def render_ansi(self, state, seat=None):
         rec = state[0]
         status = {STATUS_RUNNING: f"seat {int(rec['to_play'])} to play",
                   STATUS_TERMINATED: "won", STATUS_TRUNCATED: "truncated"}[int(rec["status"])]

@@ -146,7 +146,7 @@ class Dive(Game):
     def action_to_string(self, state, action):
         return {0: "dive", 1: "surface"}.get(int(action), f"action {int(action)} (means nothing here)")
 
-    def render_ansi(self, state):
+    def render_ansi(self, state, seat=None):
         rec = state[0]
         return (f"bag {int(rec['bag'])}, banked {int(rec['banked'])}/{int(rec['target'])}, "
                 f"turn {int(rec['turns'])}/{int(rec['max_turns'])}\n")
@@ -260,7 +260,7 @@ class Gather(Game):
         a = int(action)
         return f"take {a + 1}" if 0 <= a < 3 else f"action {a} (means nothing here)"
 
-    def render_ansi(self, state):
+    def render_ansi(self, state, seat=None):
         rec = state[0]
         return (f"pile {int(rec['pile'])}, stones {list(int(x) for x in rec['stones'])}, "
                 f"to play {int(rec['to_play'])}\n")

@@ -85,4 +85,4 @@ def test_human_rendering_without_a_screen_says_so_and_prints_the_board(capsys, m
     with pytest.warns(RuntimeWarning, match="found no screen"):
         assert env.render() is None
     out = capsys.readouterr().out
-    assert out == GAME.render_ansi(env.state_record) and "to play: player_" in out
+    assert out == GAME.render_ansi(env.state_record, 0) and "to play: player_" in out   # seat 0 to play
