@@ -1,0 +1,158 @@
+"""Batched self-play (training/batched.py): B league games in lockstep as one
+SB3 VecEnv -- every game waits at its learner's seat after each step, the
+learner sees its own view, episodes pay what the rules pay, opponents answer
+in batches, seats rotate, and MaskablePPO trains on it without a masked action."""
+import numpy as np
+import pytest
+import torch
+
+from dragongym.training.batched import BatchedLeagueEnv, Opponents
+
+torch.set_num_threads(1)
+
+
+def random_learner(env, rng):
+    masks = env.action_masks()
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+
+
+def play(env, steps, seed=0):
+    """Random learner decisions for ``steps`` steps; yields ``(obs, rewards, dones, infos)``."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        yield env.step(random_learner(env, rng))
+
+
+def check_waiting_for_the_learner(env):
+    """Every game waits at its learner's seat, and the observation is that seat's."""
+    venv, game = env.venv, env.game
+    assert np.array_equal(venv.to_play, env.seat)
+    for b in range(env.num_envs):
+        want = game.observation_of(venv.states[b:b + 1], int(env.seat[b]))
+        assert np.array_equal(venv.obs[b], want)
+
+
+def test_every_game_waits_at_the_learners_seat_with_its_view(race):
+    env = BatchedLeagueEnv(race, 16, {"num_players": 3}, weights={"random": 1.0}, seed=1)
+    obs = env.reset()
+    check_waiting_for_the_learner(env)
+    assert np.array_equal(obs, env.venv.obs)
+    for obs, rewards, dones, infos in play(env, 40):
+        check_waiting_for_the_learner(env)
+        assert obs.shape == (16, env.game_spec.obs_size) and rewards.dtype == np.float32
+    assert env.opponent_decisions > 0 and env.learner_decisions == 16 * 40
+
+
+def test_an_episode_pays_the_learners_final_reward_once_and_reports_its_outcome(race):
+    """Race to Ten pays +1 / -1/(n-1) at the end: the step that ends a
+    learner's episode pays exactly that for its seat, every other step 0;
+    the end carries the result, rank and the learner's final view."""
+    env = BatchedLeagueEnv(race, 8, {"num_players": 3}, weights={"random": 1.0}, seed=2)
+    env.reset()
+    ended = 0
+    for _, rewards, dones, infos in play(env, 60, seed=2):
+        for b in range(env.num_envs):
+            if not dones[b]:
+                assert rewards[b] == 0.0
+                continue
+            ended += 1
+            league = infos[b]["league"]
+            assert league["opponent"] == "random"
+            assert rewards[b] == pytest.approx({"win": 1.0, "loss": -0.5, "draw": 0.0}[league["result"]])
+            assert league["rank"] in (1, 2) and infos[b]["terminal_observation"].shape == (7,)
+            assert league["game_return"] == pytest.approx(rewards[b])
+    assert ended > 20
+
+
+def test_seats_rotate_and_opponents_follow_the_league_weights(race):
+    env = BatchedLeagueEnv(race, 32, {"num_players": 2}, weights={"random": 3.0, "heuristic": 1.0}, seed=3)
+    env.reset()
+    seats, opponents = set(), {}
+    for _, _, dones, infos in play(env, 80, seed=3):
+        seats.update(env.seat.tolist())
+        for b in np.flatnonzero(dones):
+            name = infos[b]["league"]["opponent"]
+            opponents[name] = opponents.get(name, 0) + 1
+    assert seats == {0, 1}
+    assert set(opponents) == {"random"}          # Race to Ten has no heuristic: its weight is dropped
+    with pytest.raises(ValueError, match="no usable opponent"):
+        env.set_weights({"heuristic": 1.0})
+
+
+def test_snapshots_play_their_games_in_one_batch_and_only_legal_moves(race):
+    """A snapshot of the learner's network answers all its games at once."""
+    from stable_baselines3.common.utils import ConstantSchedule
+
+    from dragongym.training.policy import BoardPolicy
+
+    env = BatchedLeagueEnv(race, 12, {"num_players": 2}, seed=4)
+    space = env.observation_space
+
+    def make():
+        return BoardPolicy(space, env.action_space, ConstantSchedule(0.0),
+                           features_extractor_kwargs={"game": race, "game_options": {"num_players": 2},
+                                                      "hidden": 8})
+
+    env.opponents._make_policy = make
+    net = make()
+    env.league_update({"self:0": 1.0}, {0: net.state_dict()})
+    calls = []
+    act = env.opponents.act
+
+    def spy(name, venv, rows):
+        calls.append((name, len(rows)))
+        return act(name, venv, rows)
+
+    env.opponents.act = spy
+    env.reset()
+    for _ in play(env, 20, seed=4):
+        check_waiting_for_the_learner(env)
+    assert calls and {name for name, _ in calls} == {"self:0"}
+    assert max(n for _, n in calls) > 1                 # several games in one forward pass
+
+
+def test_a_solo_game_has_no_opponent(dive):
+    env = BatchedLeagueEnv(dive, 4, {}, seed=5)
+    env.reset()
+    for _, _, dones, infos in play(env, 50, seed=5):
+        for b in np.flatnonzero(dones):
+            assert infos[b]["league"]["opponent"] == "solo"
+    assert env.opponent_decisions == 0
+
+
+def test_rank_rewards_are_paid_at_the_end_in_a_ranked_game(gather):
+    env = BatchedLeagueEnv(gather, 8, {}, weights={"random": 1.0}, seed=6, reward="rank")
+    env.reset()
+    by_rank = {}
+    for _, rewards, dones, infos in play(env, 60, seed=6):
+        assert np.all(rewards[~dones] == 0.0)
+        for b in np.flatnonzero(dones):
+            by_rank.setdefault(infos[b]["league"]["rank"], set()).add(float(rewards[b]))
+    # rank_rewards of three seats: 1st +1 (+0.5 tied with 2nd, 0 all tied), 2nd 0 (-0.5 tied with 3rd), 3rd -1
+    assert by_rank and all(by_rank[r] <= {1: {1.0, 0.5, 0.0}, 2: {0.0, -0.5}, 3: {-1.0}}[r] for r in by_rank)
+
+
+def test_maskable_ppo_trains_on_it_and_never_plays_a_masked_action(race):
+    """MaskablePPO's rollouts go through the vector API's checks: a masked
+    action would raise IllegalActionError there."""
+    from sb3_contrib import MaskablePPO
+
+    from dragongym.training.policy import BoardPolicy
+
+    env = BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=7)
+    model = MaskablePPO(BoardPolicy, env, n_steps=16, batch_size=32, n_epochs=1, seed=7, device="cpu",
+                        policy_kwargs={"features_extractor_kwargs": {"game": race, "hidden": 8,
+                                                                     "game_options": {"num_players": 2}}})
+    model.learn(256)
+    assert model.num_timesteps >= 256
+
+
+def test_dragonhunt_against_its_heuristic_and_random_at_once():
+    """A real game with both fixed bots in one batch: every step hands the
+    learner all games back at its seat."""
+    env = BatchedLeagueEnv("dragonhunt", 6, {"num_players": 2, "max_hands": 1},
+                           weights={"random": 1.0, "heuristic": 1.0}, seed=8)
+    env.reset()
+    for _ in play(env, 30, seed=8):
+        check_waiting_for_the_learner(env)
+    assert isinstance(env.opponents, Opponents) and env.opponents.heuristic is not None

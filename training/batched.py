@@ -1,0 +1,330 @@
+"""Self-play at the speed of the vector API: B games stepped together.
+
+:class:`BatchedLeagueEnv` is a Stable-Baselines3 ``VecEnv`` of ``B`` games of
+one configuration, played in lockstep through ``dragongym.make_vec``. In each
+game one seat is the learner's (drawn anew every episode, so every seat is
+learned); every other seat is played by the episode's opponent, drawn from the
+league's weights (:class:`dragongym.training.league.League`): a frozen snapshot
+of the learner, the random bot or the game's heuristic.
+
+One ``step(actions)`` takes the learner's decision in every game (each game
+waits at the learner's turn), then plays the opponents until every game waits
+at the learner's turn again: each round asks every opponent at once for all
+the games where one of its seats is to move -- the random bot by one compiled
+draw over the masks, each snapshot by one batched forward pass of its network,
+the heuristic through its own batched call -- and steps all those games in
+one vector step (the others get action -1: untouched). No Python loop runs
+over games on this path except inside a heuristic bot that has no batched
+form.
+
+What the learner is paid, the episode ends and the league's bookkeeping are
+those of :class:`dragongym.training.league.LeagueEnv`, row by row: the game's
+rewards for the learner's seat (or its rank or score, ``reward``) with
+potential-based shaping, ``terminal_observation`` (the learner's view of the
+final position) and ``info["league"]`` (opponent, result, rank, score) when an
+episode ends. Masks reach ``MaskablePPO`` through :meth:`action_masks`.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+import dragongym
+from dragongym.agents.base import is_agent_id, make_agent
+from dragongym.envs.core.outcome import outcome_of, rank_rewards
+from dragongym.envs.core.sampling import sample_legal
+from dragongym.training.league import REWARD_KINDS, SOLO
+from dragongym.training.shaping import potential_for
+
+MAX_OPPONENT_ROUNDS = 100_000
+"""Opponent rounds one ``step`` may take before it is judged stuck (a game
+that never returns to the learner's seat is a defect, not a long game)."""
+
+
+@dataclass
+class EpisodeEnd:
+    """What :class:`BatchedLeagueEnv` reports of one finished episode."""
+
+    opponent: str
+    result: str
+    rank: int
+    score: float
+    truncated: bool
+    game_return: float
+
+
+class Opponents:
+    """The league's opponents, each answering a batch of games at once.
+
+    ``random`` draws one legal action per game with the compiled sampler; the
+    game's ``heuristic`` answers through its ``act_state_batch`` where it has
+    one, else game by game; a snapshot ``self:<id>`` is the learner's network
+    with that snapshot's weights, one forward pass for all its games.
+    """
+
+    def __init__(self, game, make_policy, seed):
+        self.game = game
+        self._make_policy = make_policy
+        self._rng = np.random.default_rng(seed)
+        self.heuristic = None
+        if game.heuristic_agent and is_agent_id(game.heuristic_agent):
+            self.heuristic = make_agent(game.heuristic_agent, game=game)
+        self._snapshots = {}
+        self._agents = {}
+
+    @property
+    def names(self):
+        """The opponents that can be drawn now."""
+        fixed = ["random"] + (["heuristic"] if self.heuristic is not None else [])
+        return fixed + [f"self:{sid}" for sid in sorted(self._snapshots)]
+
+    def update(self, new_snapshots=None, dropped=()):
+        """Take new snapshots (``{id: state_dict}``) and forget ``dropped`` ones."""
+        for sid in dropped:
+            self._snapshots.pop(sid, None)
+            self._agents.pop(sid, None)
+        for sid, weights in (new_snapshots or {}).items():
+            self._snapshots[int(sid)] = weights
+            self._agents.pop(int(sid), None)
+
+    def _snapshot_agent(self, sid):
+        agent = self._agents.get(sid)
+        if agent is None:
+            from dragongym.training.policy import PolicyAgent
+
+            net = self._make_policy()
+            net.load_state_dict(self._snapshots[sid])
+            agent = self._agents[sid] = PolicyAgent(net, deterministic=False, name=f"self:{sid}")
+        return agent
+
+    def act(self, name, venv, rows):
+        """The actions (int ``[len(rows)]``) of opponent ``name`` in the games
+        ``rows`` of ``venv`` (a ``VecGameEnv``), for the seat to play in each."""
+        if name == "random":
+            out = np.zeros(len(rows), dtype=np.int32)
+            sample_legal(venv.masks[rows], venv.counts[rows], self._rng.random(len(rows)), out)
+            return out
+        if name == "heuristic":
+            return self._heuristic(venv, rows)
+        if not name.startswith("self:"):
+            raise ValueError(f"unknown opponent {name!r}; known: {self.names}")
+        agent = self._snapshot_agent(int(name[5:]))
+        return agent.act_batch(venv.obs[rows], venv.masks[rows], self._rng)
+
+    def _heuristic(self, venv, rows):
+        agent = self.heuristic
+        batch = getattr(agent, "act_state_batch", None)
+        if batch is not None:
+            return batch(self.game, venv.states, rows, venv.to_play[rows], self._rng)
+        out = np.zeros(len(rows), dtype=np.int64)
+        states, to_play = venv.states, venv.to_play
+        for k, b in enumerate(rows.tolist()):
+            if agent.uses_state:
+                out[k] = agent.act_state(self.game, states[b:b + 1], int(to_play[b]), self._rng)
+            else:
+                out[k] = agent.act(venv.obs[b], venv.masks[b], self._rng)
+        return out
+
+
+class BatchedLeagueEnv(VecEnv):
+    """``num_envs`` league games in lockstep as one SB3 ``VecEnv`` (module doc).
+
+    Args:
+        game_name: registered game id.
+        num_envs: games played together (the learner's batch).
+        options: the game's options (``game.make_config(**options)``).
+        make_policy: ``() -> policy``, an untrained copy of the learner's
+            network for the snapshots (called once per snapshot).
+        weights: the league's first sampling weights (``{name: weight}``).
+        seed: seeds the games (``make_vec``), the seat and opponent draws.
+        gamma, shaping: the shaping term (``dragongym.training.shaping``).
+        reward: what the learner is paid, one of ``league.REWARD_KINDS``.
+        num_threads: threads of the vector API's step.
+    """
+
+    def __init__(self, game_name, num_envs, options=None, make_policy=None, weights=None, seed=0,
+                 gamma=0.99, shaping=0.0, reward="game", num_threads=1):
+        from gymnasium import spaces
+
+        self.render_mode = None          # SB3's VecEnv asks; the games draw through their own envs
+        if reward not in REWARD_KINDS:
+            raise ValueError(f"reward must be one of {REWARD_KINDS}, not {reward!r}")
+        self.game = game = dragongym.get_game(game_name)
+        self.venv = dragongym.make_vec(game_name, num_envs, seed=seed, num_threads=num_threads,
+                                       **dict(options or {}))
+        spec = self.game_spec = self.venv.spec
+        low, high = game.obs_bounds
+        super().__init__(num_envs, spaces.Box(low, high, (spec.obs_size,), np.float32),
+                         spaces.Discrete(spec.num_actions))
+        self.num_seats = spec.num_seats
+        self.solo = self.num_seats == 1
+        self.opponents = Opponents(game, make_policy, seed + 1)
+        self._rng = np.random.default_rng([seed, 2])
+        self._weights = {}
+        self.set_weights(weights or {"random": 1.0})
+        self.potential = potential_for(game) if shaping else None
+        self.gamma, self.shaping, self.reward_kind = float(gamma), float(shaping), reward
+        B = num_envs
+        self.seat = np.zeros(B, dtype=np.int8)
+        self.opponent = np.zeros(B, dtype=np.int32)        # index into self._names
+        self._names = []
+        self._phi = np.zeros(B, dtype=np.float64)
+        self._returns = np.zeros(B, dtype=np.float64)       # the game's rewards this episode
+        self._actions = None
+        self.opponent_decisions = 0
+        """Decisions the opponents took (all games, since construction)."""
+        self.learner_decisions = 0
+
+    # ------------------------------------------------------------ the league
+    def set_weights(self, weights, new_snapshots=None, dropped=()):
+        """New sampling weights (and snapshots) from the league; they apply
+        from each game's next episode on."""
+        self.opponents.update(new_snapshots, dropped)
+        usable = {k: float(v) for k, v in weights.items() if k in self.opponents.names and v > 0}
+        total = sum(usable.values())
+        if total <= 0:
+            raise ValueError(f"no usable opponent in the league weights {weights}; "
+                             f"known now: {self.opponents.names}")
+        self._weights = {k: v / total for k, v in sorted(usable.items())}
+
+    league_update = set_weights
+    """The message the self-play callback sends every env (``env_method``)."""
+
+    def _draw(self, rows):
+        """New seats and opponents for the games ``rows`` (a new episode each)."""
+        if len(rows) == 0:
+            return
+        self.seat[rows] = self._rng.integers(0, self.num_seats, len(rows))
+        names = list(self._weights)
+        picks = self._rng.choice(len(names), size=len(rows), p=list(self._weights.values()))
+        for k, b in zip(picks.tolist(), rows.tolist()):
+            name = names[k]
+            if name not in self._names:
+                self._names.append(name)
+            self.opponent[b] = self._names.index(name)
+        self._returns[rows] = 0.0
+
+    # ------------------------------------------------------------ VecEnv
+    def reset(self):
+        B = self.num_envs
+        self.venv.reset()
+        self._draw(np.arange(B))
+        self._play_opponents(np.zeros(B), np.zeros(B, dtype=bool), [None] * B)
+        self._phi[:] = self._potentials(np.arange(B))
+        return self.venv.obs.copy()
+
+    def step_async(self, actions):
+        self._actions = np.asarray(actions)
+
+    def step_wait(self):
+        B = self.num_envs
+        rows = np.arange(B)
+        rewards = np.zeros(B, dtype=np.float64)     # the game's rewards for the learner's seat
+        ended = np.zeros(B, dtype=bool)             # the learner's episode ended in this step
+        ends = [None] * B
+        _, _, step_rewards, _, _, _, info = self.venv.step(self._actions.astype(np.int64, copy=False))
+        self.learner_decisions += B
+        rewards += step_rewards[rows, self.seat]
+        self._finish(info, rewards, ended, ends)
+        self._play_opponents(rewards, ended, ends)
+        phi_next = self._potentials(rows)
+        out = np.zeros(B, dtype=np.float32)
+        infos = [{} for _ in range(B)]
+        for b in range(B):
+            if ended[b]:
+                infos[b], paid = ends[b]
+                reward = rewards[b] if self.reward_kind == "game" else paid
+                out[b] = reward - self.shaping * self._phi[b]             # phi of a final position: 0
+            else:
+                self._returns[b] += rewards[b]
+                reward = rewards[b] if self.reward_kind == "game" else 0.0  # rank, score: at the end
+                out[b] = reward + self.shaping * (self.gamma * phi_next[b] - self._phi[b])
+        self._phi[:] = phi_next
+        return self.venv.obs.copy(), out, ended.copy(), infos
+
+    def action_masks(self):
+        """The legal mask of the learner's decision in every game (bool ``[B, A]``)."""
+        return self.venv.masks != 0
+
+    def close(self):
+        self.venv.close()
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name) for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name, value, indices=None):
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._indices(indices)]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in self._indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False for _ in self._indices(indices)]
+
+    def _indices(self, indices):
+        if indices is None:
+            return range(self.num_envs)
+        return [indices] if isinstance(indices, int) else indices
+
+    # ------------------------------------------------------------ inside a step
+    def _play_opponents(self, rewards, ended, ends):
+        """Step the opponents' decisions until every game waits at its
+        learner's seat. Their moves' rewards for the learner's seat are added
+        to ``rewards`` until its episode ends (``ended``; ``ends`` gets what
+        the episode's end reports)."""
+        venv = self.venv
+        B = self.num_envs
+        actions = np.full(B, -1, dtype=np.int64)
+        rows_all = np.arange(B)
+        for _ in range(MAX_OPPONENT_ROUNDS):
+            waiting = venv.to_play != self.seat
+            if not waiting.any():
+                return
+            actions[:] = -1
+            for k in np.unique(self.opponent[waiting]).tolist():
+                rows = np.flatnonzero(waiting & (self.opponent == k))
+                actions[rows] = self.opponents.act(self._names[k], venv, rows)
+            self.opponent_decisions += int(waiting.sum())
+            _, _, step_rewards, _, _, _, info = venv.step(actions)
+            rewards += np.where(ended, 0.0, step_rewards[rows_all, self.seat])
+            self._finish(info, rewards, ended, ends)
+        raise RuntimeError(f"{self.game_spec.name}: games still wait for the opponents after "
+                           f"{MAX_OPPONENT_ROUNDS} rounds")
+
+    def _finish(self, info, rewards, ended, ends):
+        """Note the learner's episodes that ended in the last vector step
+        (``ends[b]`` = ``(info, outcome reward)``) and draw the seat and
+        opponent of each game's next episode (the vector API has already
+        reset those games). A fresh game that ends again before its learner
+        decides pays nothing: the learner took no decision in it."""
+        if "done_index" not in info:
+            return
+        final, final_obs = info["final_state"], info["final_obs"]
+        idx = info["done_index"]
+        for k, b in enumerate(idx.tolist()):
+            if not ended[b]:
+                seat = int(self.seat[b])
+                outcome = outcome_of(final[k:k + 1], self.num_seats, self.game_spec.utility)
+                if self.reward_kind == "rank":
+                    paid = float(rank_rewards(outcome.ranks, outcome.utility)[seat])
+                elif self.reward_kind == "score":
+                    paid = float(outcome.scores[seat])
+                else:
+                    paid = float(rewards[b])
+                end = EpisodeEnd(SOLO if self.solo else self._names[int(self.opponent[b])],
+                                 outcome.results[seat], int(outcome.ranks[seat]), float(outcome.scores[seat]),
+                                 bool(outcome.truncated), float(self._returns[b] + rewards[b]))
+                ends[b] = ({"league": dict(end.__dict__), "TimeLimit.truncated": bool(outcome.truncated),
+                            "terminal_observation": final_obs[k, seat].copy()}, paid)
+                ended[b] = True
+            self._draw(np.array([b]))
+
+    def _potentials(self, rows):
+        if not self.shaping:
+            return np.zeros(len(rows))
+        states = self.venv.states
+        return np.array([self.potential(states[b:b + 1], int(self.seat[b])) for b in rows.tolist()])
