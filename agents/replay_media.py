@@ -75,6 +75,8 @@ class Position(NamedTuple):
         action_name: that action as ``game.action_to_string`` names it in
             the position where it was taken; None at the start, and where
             :func:`positions` was asked not to name it.
+        public: whether every seat may know that decision
+            (``game.decision_is_public``); True at the start.
     """
 
     index: int
@@ -82,6 +84,7 @@ class Position(NamedTuple):
     seat: object
     action: object
     action_name: object
+    public: bool = True
 
 
 def positions(record, game=None, named=None):
@@ -100,13 +103,13 @@ def positions(record, game=None, named=None):
     naming every legal one (Dragon Pass: milliseconds a position), and a gif
     of every tenth position needs a fifth of the names."""
     game, _ = replayed_game(record, game)
-    led_here = (None, None, None)
+    led_here = (None, None, None, True)
     for k, state, seat, action in replay_steps(record, game):
         yield Position(k, state.copy(), *led_here)
         if seat is not None:
             # named now, in the position where it is taken: names depend on it
             name = game.action_to_string(state, action) if named is None or named(k) else None
-            led_here = (seat, action, name)
+            led_here = (seat, action, name, bool(game.decision_is_public(state, action)))
 
 
 def drawing_game(record):
@@ -155,12 +158,12 @@ def result_text(record):
     return "game over: " + ", ".join(seats)
 
 
-def decision_text(record, viewer, seat, name):
+def decision_text(record, viewer, seat, name, public=True):
     """How the decision ``name`` of ``seat`` reads to ``viewer`` (None: the
-    full position): its name, or -- another seat's decision in a seat's view
-    -- only who decided."""
+    full position): its name, or -- another seat's secret decision
+    (``public`` False) in a seat's view -- only who decided."""
     role = record.roles[seat]
-    if viewer is None or viewer == seat:
+    if viewer is None or viewer == seat or public:
         return f"{role}: {name}"
     return f"{role} decided (not shown to {record.roles[viewer]})"
 
@@ -214,7 +217,7 @@ def frame_image(game, record, position, following, seat):
     picture = board_layer(game, position.state)[1].copy()
     scene = game.picture_position(position.state, seat)
     scene.draw_on(picture)
-    if following is not None and (seat is None or seat == following.seat):
+    if following is not None and (seat is None or seat == following.seat or following.public):
         choice_marks(scene, following.action).draw_on(picture)
     width, height = picture.size
     size = (-(-width // VIDEO_BLOCK) * VIDEO_BLOCK,
@@ -226,10 +229,11 @@ def frame_image(game, record, position, following, seat):
     lines = [(None, f"position {position.index} of {len(record.actions)}: the start")]
     if position.seat is not None:
         lines[0] = (position.seat, f"position {position.index} of {len(record.actions)}, after "
-                                   + decision_text(record, seat, position.seat, position.action_name))
+                                   + decision_text(record, seat, position.seat, position.action_name,
+                                                   position.public))
     if following is not None:
         lines.append((following.seat, "next, " + decision_text(record, seat, following.seat,
-                                                               following.action_name)))
+                                                               following.action_name, following.public)))
     else:
         lines.append((None, result_text(record)))
     for row, (who, text) in enumerate(lines):
@@ -478,8 +482,8 @@ def page_data(record, views=None, fps=4):
             frames[v].append(frame_segments(shown[v], ids))
             shown[v] = ids
         if position.seat is not None:
-            visible = None in readers or position.seat in readers
-            log.append({"seat": position.seat, "action": position.action,
+            visible = None in readers or position.seat in readers or position.public
+            log.append({"seat": position.seat, "action": position.action, "public": position.public,
                         "text": position.action_name if visible else None})
     end = dict(record.end)
     return {

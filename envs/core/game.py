@@ -293,6 +293,14 @@ class Game:
 
         return render_rgb(self, state, seat)
 
+    def decision_is_public(self, state, action):
+        """Whether every seat may know which action the seat to play takes
+        in ``state`` (a 1-record array, before ``action``): replays name it
+        in every seat's view, else only in the decider's and the full one.
+        The default: every decision is public; a game with secret choices
+        (a card laid face down, tactics placed in secret) says which."""
+        return True
+
     # Optional hooks for search agents (agents/mcts.py).
     def determinize(self, state, player, rng):
         """Resample, in place, what seat ``player`` cannot know about ``state``.

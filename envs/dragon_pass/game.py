@@ -294,6 +294,11 @@ class DragonPass(Game):
             self.__dict__["_named"] = cached
         return cached[1]
 
+    def decision_is_public(self, state, action):
+        """With screening, a decision names the counters it moves or
+        chooses, which the enemy may not examine; without it, all is open."""
+        return not bool(state[0]["screening"])
+
     def render_ansi(self, state, seat=None):
         """The map as a staggered hex grid with a legend, the forces and the
         decision; with a ``seat``, screened enemy stacks as that seat sees them."""

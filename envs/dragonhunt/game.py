@@ -338,6 +338,11 @@ class Dragonhunt(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
 
+    def decision_is_public(self, state, action):
+        """A card laid face down in the card segment (9.11) is secret until
+        the cards are turned; every other decision is made in the open."""
+        return int(state[0]["phase"]) != R.PH_CARD
+
     def render_ansi(self, state, seat=None):
         """The text picture of ``state`` (``text_picture.text_picture``) as
         ``seat`` may know it (None: the full position): the board as a

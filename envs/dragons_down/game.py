@@ -448,6 +448,11 @@ class DragonsDown(Game):
                 return a
         raise ValueError(f"{text!r} names no legal action here")
 
+    def decision_is_public(self, state, action):
+        """Hero Tactics are placed in secret (L714-L724); every other
+        decision is made in the open."""
+        return int(state[0]["phase"]) != R.PH_TACTICS
+
     def render_ansi(self, state, seat=None):
         """The position as text (``text_picture``): the game's progress, the
         map as a staggered hex grid of the placed tiles with a legend, every

@@ -143,7 +143,8 @@ def test_a_seat_view_hides_the_other_seats_secrets_and_decisions(race_record):
     assert (full != own).any() and (own != other).any()
     assert decision_text(record, None, 0, "add 2") == "player_0: add 2"
     assert decision_text(record, 0, 0, "add 2") == "player_0: add 2"
-    assert decision_text(record, 1, 0, "add 2") == "player_0 decided (not shown to player_1)"
+    assert decision_text(record, 1, 0, "add 2") == "player_0: add 2"            # a public move
+    assert decision_text(record, 1, 0, "add 2", public=False) == "player_0 decided (not shown to player_1)"
 
 
 def test_the_chosen_move_is_outlined_only_where_the_view_may_know_it(race_record):
@@ -216,7 +217,8 @@ def test_the_command_writes_each_medium_by_its_suffix(race_record, tmp_path, cap
     page = (tmp_path / "g.html").read_text()
     data = json.loads(re.search(r'id="replay-data">(.*?)</script>', page, re.S).group(1))
     assert [v["seat"] for v in data["views"]] == [2]            # a page for seat 2's eyes only
-    assert all(e["text"] is None for e in data["log"] if e["seat"] != 2)
+    # Race to Ten's moves are public: seat 2 reads them all; a secret one it would not
+    assert all(e["text"] is not None and e["public"] for e in data["log"])
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -428,7 +430,7 @@ def test_the_page_steps_plays_and_ends_on_the_recorded_final_position(race_recor
     page.check_clean()
 
 
-def test_a_seat_view_shows_only_that_seats_secret(race_record, browser, tmp_path):
+def test_a_seat_view_shows_only_that_seats_secret(race_record, browser, tmp_path, monkeypatch):
     _, record = race_record
     path = tmp_path / "race.html"
     write_html(record, path)
@@ -443,9 +445,19 @@ def test_a_seat_view_shows_only_that_seats_secret(race_record, browser, tmp_path
     assert seen != full and seen == page.parsed(layers_of(render_svg(game, start, 1))[1])
     assert f"player_1: secret {secrets[1]}" in seen
     assert "player_0: secret ?" in seen and "player_2: secret ?" in seen
+    assert "player_0: add" in page.page.inner_text("#log li:nth-child(1)")   # a public move: every view reads it
+    page.check_clean()
+    # were the moves secret (Game.decision_is_public), a seat would read only its own
+    monkeypatch.setattr(type(game), "decision_is_public", lambda self, state, action: False)
+    secret = tmp_path / "secret.html"
+    write_html(record, secret)
+    page = Page(browser, secret)
+    page.page.select_option("#view", label="player_1's view")
     assert "not shown to player_1" in page.page.inner_text("#log li:nth-child(1)")   # player_0's move
     page.page.click("#forward")
     assert "player_1: add" in page.current_line()   # its own decision it knows
+    page.page.select_option("#view", label="full position")
+    assert "player_0: add" in page.page.inner_text("#log li:nth-child(1)")
     page.check_clean()
 
 
@@ -489,3 +501,47 @@ def test_a_real_game_becomes_a_gif_and_an_mp4(name, tmp_path):
         assert reader.count_frames() == expected and reader.get_meta_data()["size"] == (width, height)
     finally:
         reader.close()
+
+
+def first_position(name, options, phase, seeds=range(6), steps=3000):
+    """A random-play position of ``name`` whose pending decision is ``phase``."""
+    game = dragongym.get_game(name)
+    config = game.make_config(**options)
+    errors = np.zeros(1, dtype=np.int8)
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        state = game.new_states(1)
+        game.reset(state, np.array([seed], dtype=np.uint64), config)
+        for _ in range(steps):
+            if int(state[0]["status"]) != 0:
+                break
+            if int(state[0]["phase"]) == phase:
+                return game, state
+            action = int(rng.choice(np.flatnonzero(game.mask_of(state))))
+            game.step(state, np.array([action], dtype=np.int32), errors)
+    raise AssertionError(f"random play of {name} never reached phase {phase}")
+
+
+@pytest.mark.parametrize("name, options, secret_phase", [
+    ("dragonhunt", {"num_players": 3}, "PH_CARD"),           # a movement card laid face down (9.11)
+    ("dragons_down", {"num_players": 2}, "PH_TACTICS"),      # Hero Tactics placed in secret
+])
+def test_a_secret_decision_is_not_public_and_the_others_are(name, options, secret_phase):
+    import importlib
+
+    rules = importlib.import_module(f"dragongym.envs.{name}.rules")
+    game, state = first_position(name, options, getattr(rules, secret_phase))
+    action = int(np.flatnonzero(game.mask_of(state))[0])
+    assert game.decision_is_public(state, action) is False
+    start = game.new_states(1)
+    game.reset(start, np.array([0], dtype=np.uint64), game.make_config(**options))
+    assert game.decision_is_public(start, int(np.flatnonzero(game.mask_of(start))[0])) is True
+
+
+def test_dragon_pass_decisions_are_public_unless_screening_hides_the_counters():
+    game = dragongym.get_game("dragon_pass")
+    for screening in (False, True):
+        state = game.new_states(1)
+        game.reset(state, np.array([1], dtype=np.uint64), game.make_config(scenario="18.1", screening=screening))
+        action = int(np.flatnonzero(game.mask_of(state))[0])
+        assert game.decision_is_public(state, action) is (not screening)
