@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+import dragongym
 from dragongym.training.batched import BatchedLeagueEnv, Opponents
 
 torch.set_num_threads(1)
@@ -156,3 +157,26 @@ def test_dragonhunt_against_its_heuristic_and_random_at_once():
     for _ in play(env, 30, seed=8):
         check_waiting_for_the_learner(env)
     assert isinstance(env.opponents, Opponents) and env.opponents.heuristic is not None
+
+
+@pytest.mark.parametrize("name, options", [
+    ("dragons_down", {"num_players": 2, "max_turns": 1}),        # a graph and entities, no grid
+    ("dragon_pass", {"scenario": "18.2", "max_turns": 1}),        # the 1,530-hex grid, two roles
+])
+def test_a_tiny_batched_run_on_each_game_trains_and_its_checkpoint_plays(name, options, tmp_path):
+    """``train`` on the batched games of every real game (Dragonhunt's run is
+    in selfplay_test.py): it exits, and the saved model is an agent that
+    plays legal moves in a tournament."""
+    from dragongym.agents import make_agent
+    from dragongym.agents.tournament import run_tournament
+    from dragongym.training.policy import PolicyAgent
+    from dragongym.training.selfplay import Args, train
+
+    args = Args(game=name, game_options=options, total_timesteps=64, n_envs=4, n_steps=16, batch_size=32,
+                n_epochs=1, channels=4, blocks=1, hidden=8, snapshot_every=1, checkpoint_every=1,
+                eval_every=0, final_eval_games=0, out_dir=str(tmp_path), run_name="tiny", progress=False)
+    run = train(args)
+    agent = make_agent(str(run / "final.zip"), game=dragongym.get_game(name))
+    assert isinstance(agent, PolicyAgent)
+    result = run_tournament(name, [str(run / "final.zip"), "random"], 1, progress=False, **options)
+    assert result.agents[0].games == 1
