@@ -23,6 +23,13 @@ rewards for the learner's seat (or its rank or score, ``reward``) with
 potential-based shaping, ``terminal_observation`` (the learner's view of the
 final position) and ``info["league"]`` (opponent, result, rank, score) when an
 episode ends. Masks reach ``MaskablePPO`` through :meth:`action_masks`.
+
+A curriculum (``start_positions``, ``start_share``): a share of the episodes
+starts from a position of recorded games (:func:`recorded_positions`, e.g.
+the heuristic's self-play) instead of the opening, so that a learner whose
+random games rarely end meets positions near an end. The rules are not
+changed: a started position is a real position of the game, its future dice
+drawn anew (the RNG stream is reseeded, as nothing could foresee them).
 """
 from dataclasses import dataclass
 
@@ -51,6 +58,29 @@ class EpisodeEnd:
     score: float
     truncated: bool
     game_return: float
+
+
+def recorded_positions(path, game_name, options=None, every=1):
+    """The running positions of every game in the game-record file ``path``
+    (``agents/game_record.py``), every ``every``-th decision of each, as one
+    structured array of state records. Each record must be of ``game_name``
+    in the configuration ``options`` (a :class:`ValueError` names the first
+    that is not) and replay exactly (``RecordError`` otherwise)."""
+    from dragongym.agents.game_record import config_dict, read_records, replay_steps
+
+    game = dragongym.get_game(game_name)
+    want = config_dict(game.make_config(**dict(options or {})))
+    out = []
+    for k, record in enumerate(read_records(path)):
+        if record.game != game_name or config_dict(game.make_config(**record.config)) != want:
+            raise ValueError(f"{path}, game {k}: a {record.game} game with options {record.config}, not "
+                             f"{game_name} with {want}: a curriculum starts from positions of the game trained")
+        for step, state, seat, _ in replay_steps(record, game):
+            if seat is not None and step % every == 0:
+                out.append(state.copy())
+    if not out:
+        raise ValueError(f"{path}: no position to start from")
+    return np.concatenate(out)
 
 
 class Opponents:
@@ -140,10 +170,14 @@ class BatchedLeagueEnv(VecEnv):
         gamma, shaping: the shaping term (``dragongym.training.shaping``).
         reward: what the learner is paid, one of ``league.REWARD_KINDS``.
         num_threads: threads of the vector API's step.
+        start_positions: state records (:func:`recorded_positions`) a share
+            of the episodes starts from; None: every episode from the opening.
+        start_share: that share, in ``0..1``.
     """
 
     def __init__(self, game_name, num_envs, options=None, make_policy=None, weights=None, seed=0,
-                 gamma=0.99, shaping=0.0, reward="game", num_threads=1):
+                 gamma=0.99, shaping=0.0, reward="game", num_threads=1, start_positions=None,
+                 start_share=0.0):
         from gymnasium import spaces
 
         self.render_mode = None          # SB3's VecEnv asks; the games draw through their own envs
@@ -171,6 +205,14 @@ class BatchedLeagueEnv(VecEnv):
         self._phi = np.zeros(B, dtype=np.float64)
         self._returns = np.zeros(B, dtype=np.float64)       # the game's rewards this episode
         self._actions = None
+        if not 0.0 <= float(start_share) <= 1.0:
+            raise ValueError(f"start_share must be in 0..1, got {start_share!r}")
+        if start_share and (start_positions is None or len(start_positions) == 0):
+            raise ValueError("start_share needs start_positions (recorded_positions) to start from")
+        self.start_positions = start_positions
+        self.start_share = float(start_share)
+        self.started_from_records = 0
+        """Episodes that began at a recorded position."""
         self.opponent_decisions = 0
         """Decisions the opponents took (all games, since construction)."""
         self.learner_decisions = 0
@@ -203,6 +245,20 @@ class BatchedLeagueEnv(VecEnv):
                 self._names.append(name)
             self.opponent[b] = self._names.index(name)
         self._returns[rows] = 0.0
+        if self.start_share:
+            self._start_from_records(rows)
+
+    def _start_from_records(self, rows):
+        """Put a recorded position, reseeded, into each of ``rows`` with
+        probability ``start_share``."""
+        picked = rows[self._rng.random(len(rows)) < self.start_share]
+        for b in picked.tolist():
+            k = int(self._rng.integers(len(self.start_positions)))
+            start = self.start_positions[k:k + 1].copy()
+            start["seed"] = np.uint64(int(self._rng.integers(0, 2**63)))
+            start["rng_counter"] = 0
+            self.venv.restore_game(b, start)
+        self.started_from_records += len(picked)
 
     # ------------------------------------------------------------ VecEnv
     def reset(self):

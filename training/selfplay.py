@@ -146,6 +146,14 @@ class Args:
     """Decisions of the teacher's self-play to imitate before RL (0 = from scratch)."""
     imitate_teacher: str = ""
     """Agent id of the teacher (default: the game's heuristic)."""
+    curriculum: str = ""
+    """A game-record file (``dragongym match ... --records FILE``, e.g. the
+    heuristic against itself) whose positions start ``curriculum_share`` of
+    the episodes (``vec_env="batched"`` only; ``training/batched.py``)."""
+    curriculum_share: float = 0.0
+    """Share of the episodes that start from a recorded position (0 = none)."""
+    curriculum_every: int = 1
+    """Keep every K-th position of each recorded game."""
     imitate_epochs: int = 3
     """Behaviour-cloning passes over the demonstrations."""
     snapshot_every: int = 10
@@ -193,6 +201,16 @@ class Args:
                      "record_every", "shaping", "blocks", "ent_coef", "target_kl"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if not 0.0 <= self.curriculum_share <= 1.0:
+            raise ValueError(f"curriculum_share must be in 0..1, got {self.curriculum_share}")
+        if self.curriculum_share and not self.curriculum:
+            raise ValueError("curriculum_share needs --curriculum, a game-record file to start from")
+        if self.curriculum and self.vec_env != "batched":
+            raise ValueError("a curriculum needs vec_env batched")
+        if self.curriculum and not os.path.exists(self.curriculum):
+            raise ValueError(f"curriculum {self.curriculum}: no such file")
+        if self.curriculum_every < 1:
+            raise ValueError(f"curriculum_every must be at least 1, got {self.curriculum_every}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
         if min(self.mix_self, self.mix_random, self.mix_heuristic) < 0 or \
@@ -281,12 +299,15 @@ def make_vec_env(args):
     vector API (``vec_env="batched"``), or single-agent league envs seeded
     ``seed * 1000 + rank``."""
     if args.vec_env == "batched":
-        from dragongym.training.batched import BatchedLeagueEnv
+        from dragongym.training.batched import BatchedLeagueEnv, recorded_positions
 
+        starts = (recorded_positions(args.curriculum, args.game, args.config_options(), args.curriculum_every)
+                  if args.curriculum else None)
         env = BatchedLeagueEnv(args.game, args.n_envs, args.config_options(),
                                make_policy=lambda: _policy_factory(args, env.observation_space,
                                                                    env.action_space)(),
-                               seed=args.seed, gamma=args.gamma, shaping=args.shaping, reward=args.reward)
+                               seed=args.seed, gamma=args.gamma, shaping=args.shaping, reward=args.reward,
+                               start_positions=starts, start_share=args.curriculum_share)
         return env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     fns = [_env_factory(args, k) for k in range(args.n_envs)]

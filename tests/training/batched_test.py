@@ -180,3 +180,59 @@ def test_a_tiny_batched_run_on_each_game_trains_and_its_checkpoint_plays(name, o
     assert isinstance(agent, PolicyAgent)
     result = run_tournament(name, [str(run / "final.zip"), "random"], 1, progress=False, **options)
     assert result.agents[0].games == 1
+
+
+def test_a_curriculum_starts_a_share_of_the_episodes_from_recorded_positions(race, tmp_path):
+    """Positions of recorded games start episodes (reseeded: their future
+    dice are new); the rest start from the opening; a record of another
+    configuration is refused."""
+    from dragongym.agents.match import play_match
+    from dragongym.training.batched import recorded_positions
+
+    path = tmp_path / "games.jsonl"
+    play_match(race, ["random", "random"], 3, seed=1, records=str(path), num_players=2)
+    starts = recorded_positions(str(path), race, {"num_players": 2})
+    assert len(starts) > 6 and (starts["turns"] > 0).any() and (starts["status"] == 0).all()
+    assert len(recorded_positions(str(path), race, {"num_players": 2}, every=2)) < len(starts)
+    with pytest.raises(ValueError, match="not race with"):
+        recorded_positions(str(path), race, {"num_players": 3})
+
+    env = BatchedLeagueEnv(race, 16, {"num_players": 2}, weights={"random": 1.0}, seed=9,
+                           start_positions=starts, start_share=1.0)
+    env.reset()
+    # every game began at a recorded position; some of those ended before the learner's turn
+    # and the next episode began at another one
+    assert env.started_from_records >= 16
+    opening = BatchedLeagueEnv(race, 16, {"num_players": 2}, weights={"random": 1.0}, seed=9)
+    opening.reset()
+    assert env.venv.states["turns"].mean() > opening.venv.states["turns"].mean() + 1
+    check_waiting_for_the_learner(env)
+    for _ in play(env, 30, seed=9):
+        check_waiting_for_the_learner(env)
+    assert env.started_from_records > 16
+    half = BatchedLeagueEnv(race, 64, {"num_players": 2}, weights={"random": 1.0}, seed=9,
+                            start_positions=starts, start_share=0.5)
+    half.reset()
+    assert 16 < half.started_from_records < 64
+    with pytest.raises(ValueError, match="start_share needs start_positions"):
+        BatchedLeagueEnv(race, 4, {"num_players": 2}, start_share=0.5)
+    with pytest.raises(ValueError, match="start_share must be in 0..1"):
+        BatchedLeagueEnv(race, 4, {"num_players": 2}, start_positions=starts, start_share=2.0)
+
+
+def test_selfplay_takes_a_curriculum_and_checks_it(race, tmp_path):
+    from dragongym.agents.match import play_match
+    from dragongym.training.selfplay import Args, train
+
+    path = tmp_path / "games.jsonl"
+    play_match(race, ["random", "random"], 2, seed=2, records=str(path), num_players=2)
+    base = dict(game=race, game_options={"num_players": 2}, total_timesteps=64, n_envs=4, n_steps=16,
+                batch_size=32, n_epochs=1, hidden=8, eval_every=0, final_eval_games=0, out_dir=str(tmp_path),
+                progress=False)
+    run = train(Args(**base, run_name="cur", curriculum=str(path), curriculum_share=0.5))
+    assert (run / "final.zip").exists()
+    for bad, why in ((dict(curriculum_share=0.5), "needs --curriculum"),
+                     (dict(curriculum=str(tmp_path / "none.jsonl")), "no such file"),
+                     (dict(curriculum=str(path), vec_env="dummy"), "needs vec_env batched")):
+        with pytest.raises(ValueError, match=why):
+            Args(**base, **bad).validate()
