@@ -278,10 +278,17 @@ class PolicyAgent(Agent):
         return int(self.act_batch(obs[None], np.asarray(mask)[None], rng)[0])
 
 
-POLICY_MODULES = ("dragongym.training.policy", "training.policy")
-"""Module paths :class:`BoardPolicy` was pickled under: today's, and the one of
-checkpoints saved before the package was named ``dragongym`` (such as the
-shipped ``training/checkpoints/*.zip``)."""
+POLICY_MODULES = {
+    "dragongym.training.policy": ("dragongym.training.policy", "BoardPolicy"),
+    "training.policy": ("dragongym.training.policy", "BoardPolicy"),
+    "dragongym.training.layout_policy": ("dragongym.training.layout_policy", "LayoutPolicy"),
+}
+"""Module path a checkpoint's policy class was pickled under -> the ``(module,
+class)`` it is rebuilt from today: :class:`BoardPolicy` under today's path and
+under the one of checkpoints saved before the package was named ``dragongym``
+(such as the shipped ``training/checkpoints/*.zip``), and
+:class:`dragongym.training.layout_policy.LayoutPolicy` (which came after the
+rename)."""
 
 
 def _saved_policy_module(path):
@@ -298,14 +305,18 @@ def _saved_policy_module(path):
 def load_policy(path, device="cpu"):
     """The policy of a ``MaskablePPO`` ``.zip`` checkpoint (no env needed).
 
-    A policy pickled as :class:`BoardPolicy` under any of :data:`POLICY_MODULES`
-    is rebuilt from this module's class, so checkpoints from before the rename
-    load without the old module on the path.
+    A policy pickled under any module path of :data:`POLICY_MODULES` is
+    rebuilt from today's class (:class:`BoardPolicy` or ``LayoutPolicy``), so
+    checkpoints from before the rename load without the old module on the path.
     """
+    import importlib
+
     from sb3_contrib import MaskablePPO
     custom = {}
-    if _saved_policy_module(path) in POLICY_MODULES:
-        custom["policy_class"] = BoardPolicy
+    today = POLICY_MODULES.get(_saved_policy_module(path))
+    if today is not None:
+        module, name = today
+        custom["policy_class"] = getattr(importlib.import_module(module), name)
     model = MaskablePPO.load(path, device=device, custom_objects=custom)
     return model.policy
 

@@ -10,9 +10,9 @@ limits the game's length (``Game.truncation_option``). Seats come from the
 game's spec of that configuration (``--num-players`` only for games that have
 the option).
 
-The learner is sb3-contrib ``MaskablePPO`` with :class:`dragongym.training.policy.BoardPolicy`
-on the single-agent adapter (``dragongym.make_single_agent``, a random seat each
-episode). Its opponents come from a :class:`dragongym.training.league.League`: frozen
+The learner is sb3-contrib ``MaskablePPO`` with the network ``policy`` names
+(by default :class:`dragongym.training.layout_policy.LayoutPolicy`), a random
+seat each episode. Its opponents come from a :class:`dragongym.training.league.League`: frozen
 snapshots of itself (every ``snapshot_every`` updates, drawn with a bias to
 recent and strong ones), the random bot and the game's heuristic bot
 (``Game.heuristic_agent``), in the shares of ``mix_*`` (a solo game has no
@@ -128,8 +128,14 @@ class Args:
     """Gradient clipping."""
     target_kl: float = 0.0
     """Stop an update's epochs early beyond this KL (0 = never)."""
+    policy: str = "layout"
+    """The network: ``layout`` (``training/layout_policy.py``: every block of
+    the game's observation by its kind -- convolutions over grids, message
+    passing over graphs, per-row encoders over entities, one logit per cell,
+    node or row for the actions that index them) or ``board`` (the older
+    ``training/policy.py``: the grid by convolutions, the rest flattened)."""
     channels: int = 16
-    """Conv channels of the board trunk."""
+    """Conv channels of the board trunk (features per cell, node and row)."""
     blocks: int = 1
     """Residual blocks of the board trunk."""
     hidden: int = 128
@@ -211,6 +217,8 @@ class Args:
             raise ValueError(f"curriculum {self.curriculum}: no such file")
         if self.curriculum_every < 1:
             raise ValueError(f"curriculum_every must be at least 1, got {self.curriculum_every}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
         if min(self.mix_self, self.mix_random, self.mix_heuristic) < 0 or \
@@ -268,16 +276,23 @@ def saved_args(saved):
 # ----------------------------------------------------------------------- setup
 
 def policy_kwargs(args):
-    """``policy_kwargs`` of the learner's :class:`BoardPolicy`."""
+    """``policy_kwargs`` of the learner's network (:func:`policy_class`)."""
     return {"features_extractor_kwargs": {"game": args.game, "game_options": args.config_options(),
                                           "channels": args.channels, "blocks": args.blocks,
                                           "hidden": args.hidden}}
 
 
+def policy_class(args):
+    """The learner's policy class (``Args.policy``)."""
+    import importlib
+
+    module, name = POLICIES[args.policy]
+    return getattr(importlib.import_module(module), name)
+
+
 def _policy_factory(args, observation_space, action_space):
     def make():
-        from dragongym.training.policy import BoardPolicy
-        return BoardPolicy(observation_space, action_space, lambda _: 0.0, **policy_kwargs(args))
+        return policy_class(args)(observation_space, action_space, lambda _: 0.0, **policy_kwargs(args))
     return make
 
 
@@ -325,6 +340,9 @@ def default_run_name(args):
     return f"{args.game}_s{args.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
 
 
+POLICIES = {"layout": ("dragongym.training.layout_policy", "LayoutPolicy"),
+            "board": ("dragongym.training.policy", "BoardPolicy")}
+"""The networks ``Args.policy`` names: ``(module, class)``."""
 VEC_ENVS = ("batched", "dummy", "subproc")
 """The learner's env layouts (``Args.vec_env``)."""
 
@@ -548,7 +566,6 @@ def train(args):
     import torch
     from sb3_contrib import MaskablePPO
     from dragongym.training.league import League
-    from dragongym.training.policy import BoardPolicy
 
     torch.set_num_threads(args.torch_threads)
     history = []
@@ -578,7 +595,7 @@ def train(args):
                                  tensorboard_log=str(run_dir / "tb"))
         league.load_state_dict(torch.load(run_dir / "checkpoints" / "league.pt", weights_only=False))
     else:
-        model = MaskablePPO(BoardPolicy, venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
+        model = MaskablePPO(policy_class(args), venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
                             batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
                             gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,
                             vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
