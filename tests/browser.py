@@ -1,6 +1,7 @@
 """A real browser for the page tests: Debian's headless chromium driven by playwright.
 
-``with chromium_page() as (page, problems):`` gives a fresh page and a list
+``with launched_chromium() as browser:`` gives a headless chromium, and
+``with chromium_page() as (page, problems):`` a fresh page and a list
 that collects every page error and console error while the block runs (a
 test asserts it empty). Where chromium or playwright is missing the tests
 are skipped with the reason -- unless ``DRAGONGYM_REQUIRE_BROWSER=1`` (set by
@@ -41,6 +42,20 @@ def playwright_api():
     except ImportError:
         _missing("playwright is not installed (pip install -e '.[dev]')")
     return sync_api
+
+
+@contextlib.contextmanager
+def launched_chromium():
+    """A headless chromium (a playwright ``Browser``) for the block: the
+    ``browser`` fixture of the page tests."""
+    sync_api = playwright_api()
+    executable = chromium_executable()
+    with sync_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @contextlib.contextmanager

@@ -19,7 +19,7 @@ from dragongym.agents.game_record import digest, read_records, replay
 from dragongym.agents.play import PlaySession
 from dragongym.agents.play_web import PlayServer, serve
 from dragongym.envs.core.picture import PALETTE
-from tests.browser import CHROMIUM_ARGS, chromium_executable, playwright_api
+from tests.browser import launched_chromium
 from tests.core.toygame import RaceToTen
 
 SHORT_REAL = {"dragons_down": {"num_players": 2, "max_turns": 1}}
@@ -64,12 +64,9 @@ def served(session):
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = chromium_executable()          # skipped, or failed under DRAGONGYM_REQUIRE_BROWSER=1
-    sync_api = playwright_api()
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    """Headless chromium: skipped where it is missing, failed under DRAGONGYM_REQUIRE_BROWSER=1."""
+    with launched_chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from dragongym.agents.replay_media import (ReplayMediaError, add_replay_media_ar
                                            run_replay_media, write_gif, write_html, write_mp4)
 from dragongym.envs.core.game import Game
 from dragongym.envs.core.picture import render_svg
-from tests.browser import CHROMIUM_ARGS, chromium_executable, playwright_api
+from tests.browser import launched_chromium
 from tests.core.toygame import RaceToTen
 
 REAL_GAMES = ("dragonhunt", "dragons_down", "dragon_pass")
@@ -330,14 +330,9 @@ def test_frames_are_stored_against_the_frame_before_and_decode_exactly():
 # ---------------------------------------------------------------- the page, in a browser
 @pytest.fixture(scope="module")
 def browser():
-    executable = chromium_executable()          # skipped, or failed under DRAGONGYM_REQUIRE_BROWSER=1
-    sync_api = playwright_api()
-    with sync_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    """Headless chromium: skipped where it is missing, failed under DRAGONGYM_REQUIRE_BROWSER=1."""
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 class Page:
