@@ -42,9 +42,10 @@ this process (``vec_env="batched"``, ``training/batched.py``), the learner
 answering all of them in one forward pass and each opponent all of its games
 in one batch; the network takes both cores between the steps
 (``torch_threads=2``). On this project's 2-core reference machine that gave
-1,254 learner decisions/s end to end on Dragonhunt (rollouts, opponents and
-updates), against 183 for the single-agent envs of ``vec_env="dummy"``; the
-PPO update's convolutions are now most of the time. A GPU is used when
+1,494 learner decisions/s end to end on Dragonhunt with the layout network
+(rollouts, opponents and updates; 1,254 with ``policy="board"``), against 183
+for the single-agent envs of ``vec_env="dummy"``; the PPO update's
+convolutions are now most of the time. A GPU is used when
 present (``device="auto"``).
 """
 import copy
@@ -102,8 +103,8 @@ class Args:
     """``torch.set_num_threads`` of the trainer (env workers always use 1).
     With ``vec_env="batched"`` the games and the network take turns in one
     process, so the network may use both cores of a 2-core machine: 1,254
-    learner decisions/s against 932 with one thread (Dragonhunt, 49,152
-    decisions, ``training/REPORT.md``)."""
+    learner decisions/s against 932 with one thread (Dragonhunt, ``policy="board"``,
+    49,152 decisions, ``training/REPORT.md``)."""
     device: str = "auto"
     """``auto`` (GPU when present), ``cpu`` or ``cuda``."""
     n_steps: int = 256
