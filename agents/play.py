@@ -22,7 +22,6 @@ typed choices) and the browser page of :mod:`dragongym.agents.play_web`;
 :func:`add_play_arguments` and :func:`run_play` are the command line both
 share (``dragongym play``).
 """
-import argparse
 import math
 import os
 import shutil
@@ -39,6 +38,7 @@ from dragongym.agents.game_record import (GameRecord, RecordError, config_dict, 
                                           read_records)
 from dragongym.envs.core.config import check_seed
 from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TRUNCATED, Game
+from dragongym.envs.core.options import number_type
 from dragongym.envs.core.outcome import WIN, DRAW, outcome_of
 
 HUMAN = "human"
@@ -676,26 +676,6 @@ def numbered_columns(names, width, numbers=None, digits=None, indent=2):
 
 
 # ---------------------------------------------------------------- the command line
-def _seed(text):
-    """``--seed``: an int in 0..2**64-1 (argparse answers anything else with one line)."""
-    try:
-        return check_seed(int(text), "--seed")
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error) if text.lstrip("-").isdigit()
-                                         else f"{text!r} is not an integer") from None
-
-
-def _port(text):
-    """``--port``: 0 (any free port) or 1..65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535; 0 takes a free one)")
-    return port
-
-
 def add_play_arguments(parser):
     """Declare the play command's arguments on ``parser`` (an argparse parser;
     the command line's ``GameOptionsParser`` lists the games' options in its
@@ -712,11 +692,11 @@ def add_play_arguments(parser):
                         help="comma-separated agent ids, one per other seat in seat order, or one id for "
                              "all; several ids set the player count where the game has one (default: the "
                              "game's heuristic bot, else random)")
-    parser.add_argument("--seed", type=_seed, default=0,
+    parser.add_argument("--seed", type=number_type(int, at_least=0, at_most=2**64 - 1), default=0,
                         help="the game's seed; the same seed and choices replay exactly (default: 0)")
     parser.add_argument("--web", action="store_true",
                         help="play in the browser: serve the game on 127.0.0.1 and print its address")
-    parser.add_argument("--port", type=_port, default=None,
+    parser.add_argument("--port", type=number_type(int, at_least=0, at_most=65535), default=None,
                         help="with --web, the port to serve on (default: a free one)")
     parser.add_argument("--save", default=None, metavar="FILE",
                         help="save the game to FILE (a game record) when the session ends")

@@ -29,7 +29,6 @@ without saying what they were, because no Game hook tells which decisions
 are public (a Dragonhunt movement card is chosen in secret).
 """
 # jitcache: no compiled code
-import argparse
 import bisect
 import json
 import os
@@ -41,6 +40,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dragongym.agents.game_record import RecordError, read_records, replay_steps, replayed_game
+from dragongym.envs.core.options import number_type
 from dragongym.envs.core.picture import PALETTE, Scene, board_layer, check_seat
 
 SUFFIXES = (".gif", ".mp4", ".html")
@@ -548,29 +548,6 @@ def write_html(record, path, views=None, fps=4):
 
 
 # ---------------------------------------------------------------- command line
-def _whole(lo):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < lo:
-            raise argparse.ArgumentTypeError(f"{text} is below {lo}")
-        return value
-    parse.__name__ = f"whole number >= {lo}"
-    return parse
-
-
-def _rate(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (np.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of frames per second")
-    return value
-
-
 def add_replay_media_arguments(parser):
     """Add ``--to OUT``, ``--index K``, ``--seat S``, ``--fps`` and
     ``--every`` to ``parser`` (the ``replay`` subcommand's); with ``--to``,
@@ -579,16 +556,16 @@ def add_replay_media_arguments(parser):
                         help="make one game of FILE a picture file; the suffix picks it: OUT.gif (animated "
                              "gif), OUT.mp4 (H.264 video) or OUT.html (a self-contained page to step through, "
                              "with the log of decisions)")
-    parser.add_argument("--index", metavar="K", type=_whole(0), default=0,
+    parser.add_argument("--index", metavar="K", type=number_type(int, at_least=0), default=0,
                         help="which game of FILE (0, the default, is the first)")
     parser.add_argument("--seat", metavar="S", default="full",
                         help="whose view: full (the whole position, the default), a seat number or a role "
                              "name; a full .html page also holds each seat's view when the game hides "
                              "information")
-    parser.add_argument("--fps", type=_rate, default=None,
+    parser.add_argument("--fps", type=number_type(float, above=0), default=None,
                         help="frames per second (default 4 for .gif, 8 for .mp4; the .html page's "
                              "starting speed, default 4)")
-    parser.add_argument("--every", metavar="N", type=_whole(1), default=None,
+    parser.add_argument("--every", metavar="N", type=number_type(int, at_least=1), default=None,
                         help=".gif and .mp4: a frame for every N-th position, and the last (default 1)")
 
 

@@ -18,24 +18,14 @@ import os
 import sys
 
 import dragongym
-from dragongym.envs.core.options import parse_game_options
+from dragongym.envs.core.options import number_type, parse_game_options
 
 
 # --- shared pieces -------------------------------------------------------------
 
 def _at_least(lo, kind=int):
-    """An argparse type: a number of ``kind`` no less than ``lo`` (argparse then
-    answers a bad value with its one-line usage error, never a traceback)."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}")
-        if not value >= lo:
-            raise argparse.ArgumentTypeError(f"{text} is below {lo}")
-        return value
-    parse.__name__ = f"{kind.__name__} >= {lo}"
-    return parse
+    """An argparse type: a number of ``kind`` no less than ``lo``."""
+    return number_type(kind, at_least=lo)
 
 
 def _rollout(text):
@@ -70,7 +60,7 @@ def _add_game_arguments(parser):
     parser.add_argument("--players", type=int, default=None,
                         help="the game's num_players option, where it has one (default: one seat "
                              "per agent where the game allows it, else the game's default)")
-    parser.add_argument("--seed", type=_at_least(0), default=0, help="seed; the same seed replays exactly")
+    parser.add_argument("--seed", type=number_type(int, at_least=0, at_most=2**64 - 1), default=0, help="seed; the same seed replays exactly")
     parser.set_defaults(game_options=True)
 
 

@@ -53,3 +53,35 @@ def parse_value(text):
         except ValueError:
             pass
     return text
+
+
+def number_type(kind=int, at_least=None, above=None, at_most=None):
+    """An argparse ``type``: a number of ``kind`` (int or float) with the bounds
+    given -- ``at_least`` / ``at_most`` inclusive, ``above`` exclusive. Anything
+    else raises ``argparse.ArgumentTypeError``, which argparse answers with its
+    one-line usage error, never a traceback. Every command line of the project
+    (``dragongym match/eval/play/replay``) takes its counts, seeds, ports and
+    rates through it."""
+    import argparse
+    import math
+
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if kind is float and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text} is not a finite number")
+        if at_least is not None and value < at_least:
+            raise argparse.ArgumentTypeError(f"{text} is below {at_least}")
+        if above is not None and not value > above:
+            raise argparse.ArgumentTypeError(f"{text} is not above {above}")
+        if at_most is not None and value > at_most:
+            raise argparse.ArgumentTypeError(f"{text} is above {at_most}")
+        return value
+
+    bounds = [f">= {at_least}" if at_least is not None else "", f"> {above}" if above is not None else "",
+              f"<= {at_most}" if at_most is not None else ""]
+    parse.__name__ = " ".join([kind.__name__] + [b for b in bounds if b])
+    return parse

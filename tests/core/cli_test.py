@@ -45,6 +45,11 @@ def test_match_reports_bad_input(race, capsys):
     (["eval", "--mcts-rollout", "foo", "--agents", "mcts,random"], "unknown rollout policy 'foo'"),
     (["eval", "--mcts-ms", "-5"], "--mcts-ms: -5 is below"),
     (["eval", "--workers", "0"], "--workers: 0 is below 1"),
+    (["match", "--seed", str(2**64)], f"--seed: {2**64} is above {2**64 - 1}"),
+    (["play", "--web", "--port", "70000"], "--port: 70000 is above 65535"),
+    (["replay", "games.jsonl", "--to", "g.gif", "--fps", "0"], "--fps: 0 is not above 0"),
+    (["replay", "games.jsonl", "--to", "g.gif", "--fps", "nan"], "--fps: nan is not a finite number"),
+    (["replay", "games.jsonl", "--to", "g.gif", "--every", "two"], "--every: 'two' is not an integer"),
 ])
 def test_bad_command_line_values_get_a_usage_error_not_a_traceback(argv, says, capsys):
     with pytest.raises(SystemExit) as stop:
