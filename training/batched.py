@@ -284,17 +284,13 @@ class BatchedLeagueEnv(VecEnv):
         self._finish(info, rewards, ended, ends)
         self._play_opponents(rewards, ended, ends)
         phi_next = self._potentials(rows)
-        out = np.zeros(B, dtype=np.float32)
+        # rank and score are paid at the end only; a final position's potential is 0
+        paid = rewards if self.reward_kind == "game" else np.zeros(B)
         infos = [{} for _ in range(B)]
-        for b in range(B):
-            if ended[b]:
-                infos[b], paid = ends[b]
-                reward = rewards[b] if self.reward_kind == "game" else paid
-                out[b] = reward - self.shaping * self._phi[b]             # phi of a final position: 0
-            else:
-                self._returns[b] += rewards[b]
-                reward = rewards[b] if self.reward_kind == "game" else 0.0  # rank, score: at the end
-                out[b] = reward + self.shaping * (self.gamma * phi_next[b] - self._phi[b])
+        for b in np.flatnonzero(ended).tolist():
+            infos[b], paid[b] = ends[b]
+        self._returns += np.where(ended, 0.0, rewards)
+        out = (paid + self.shaping * (self.gamma * np.where(ended, 0.0, phi_next) - self._phi)).astype(np.float32)
         self._phi[:] = phi_next
         return self.venv.obs.copy(), out, ended.copy(), infos
 

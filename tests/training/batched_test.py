@@ -236,3 +236,28 @@ def test_selfplay_takes_a_curriculum_and_checks_it(race, tmp_path):
                      (dict(curriculum=str(path), vec_env="dummy"), "needs vec_env batched")):
         with pytest.raises(ValueError, match=why):
             Args(**base, **bad).validate()
+
+
+def test_shaping_is_potential_based_each_episode_telescopes_to_its_game_return():
+    """With gamma 1 the shaping terms of an episode sum to minus the
+    coefficient times the potential where the learner first decided (the
+    final position's potential counts 0): what is paid over an episode is its
+    game return minus that, so the optimal policy is unchanged."""
+    from dragongym.training.shaping import potential_for
+
+    env = BatchedLeagueEnv("dragonhunt", 4, {"num_players": 2, "max_hands": 1}, weights={"random": 1.0},
+                           seed=10, shaping=0.5, gamma=1.0)
+    env.reset()
+    potential = potential_for(env.game)
+    start = np.array([potential(env.venv.states[b:b + 1], int(env.seat[b])) for b in range(4)])
+    assert np.array_equal(start, env._phi) and start.any()
+    paid = np.zeros(4)
+    checked = 0
+    for _, rewards, dones, infos in play(env, 400, seed=10):
+        paid += rewards
+        for b in np.flatnonzero(dones):
+            assert paid[b] == pytest.approx(infos[b]["league"]["game_return"] - 0.5 * start[b], abs=1e-4)
+            checked += 1
+            paid[b] = 0.0
+            start[b] = env._phi[b]
+    assert checked >= 2
