@@ -38,7 +38,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from dragongym.agents.play import PlayError
-from dragongym.envs.core.picture import PALETTE, board_layer
+from dragongym.envs.core.picture import PALETTE, board_layer, board_svg
 
 HOST = "127.0.0.1"
 """The only address the play server listens on."""
@@ -59,7 +59,7 @@ def picture_json(session, boards):
     scene, _ = board_layer(game, state)
     key = hashlib.sha256(repr((game.name, game.picture_board_key(state))).encode()).hexdigest()[:16]
     if key not in boards:
-        boards[key] = scene.svg_elements()
+        boards[key] = board_svg(game, state)
     seat = None if session.finished else session.seat
     return {"board_key": key, "width": scene.width, "height": scene.height,
             "background": scene.background or PALETTE["paper"],

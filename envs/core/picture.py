@@ -238,9 +238,25 @@ def board_layer(game, state):
         image = Image.new("RGB", (scene.width, scene.height), scene.background or PALETTE["paper"])
         scene.draw_on(image)
         if len(_BOARDS) >= _BOARD_CACHE_SIZE:
+            _BOARD_SVG.pop(next(iter(_BOARDS)), None)
             _BOARDS.pop(next(iter(_BOARDS)))
         hit = _BOARDS[key] = (scene, image)
     return hit
+
+
+_BOARD_SVG = {}
+"""The board layers' SVG elements, by the key of :data:`_BOARDS` (made on
+first use: a map's board is most of a page's SVG)."""
+
+
+def board_svg(game, state):
+    """The SVG elements of ``state``'s board layer, cached with the layer."""
+    scene, _ = board_layer(game, state)
+    key = (game.name, game.picture_board_key(state))
+    svg = _BOARD_SVG.get(key)
+    if svg is None:
+        svg = _BOARD_SVG[key] = scene.svg_elements()
+    return svg
 
 
 def check_seat(game, state, seat):
@@ -282,7 +298,7 @@ def render_svg(game, state, seat=None):
     """The picture of ``state`` as one SVG document (board and position)."""
     seat = check_seat(game, state, seat)
     board, _ = board_layer(game, state)
-    body = (f'<g class="board">{board.svg_elements()}</g>'
+    body = (f'<g class="board">{board_svg(game, state)}</g>'
             f'<g class="position">{game.picture_position(state, seat).svg_elements()}</g>')
     return svg_document(board.width, board.height, body, board.background)
 
