@@ -183,7 +183,8 @@ def local_layout(t, side):
         used.update(es)
     paths = [(int(a), int(z)) for a, z in R.PATHS[t, side] if int(a) >= 0]
     paths += [(int(a), int(z)) for a, z in R.HIDDEN[t, side] if int(a) >= 0]
-    stubs = [(k, _unit(e)) for k in present for e in edges[k]]
+    # the path runs from each clearing out to the tile edges it crosses
+    edge_runs = [(k, _unit(e)) for k in present for e in edges[k]]
     free = [k for k in present if k not in pos]
     open_slots = [i for i in range(len(slots)) if i not in used]
     if len(free) > len(open_slots):            # crowded edges: the corners between them take the rest
@@ -195,7 +196,7 @@ def local_layout(t, side):
 
     def cost(where):
         segments = [(where[a], where[z], {a, z}) for a, z in paths]
-        segments += [(where[k], end, {k}) for k, end in stubs]
+        segments += [(where[k], end, {k}) for k, end in edge_runs]
         total = sum(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q, _ in segments[:len(paths)])
         for i, (p, q, ends) in enumerate(segments):
             for k in present:
