@@ -41,7 +41,7 @@ from dragongym.agents.base import is_agent_id, make_agent
 from dragongym.envs.core.outcome import outcome_of, rank_rewards
 from dragongym.envs.core.sampling import sample_legal
 from dragongym.training.league import REWARD_KINDS, SOLO
-from dragongym.training.shaping import potential_for
+from dragongym.training.shaping import batch_potential_for
 
 MAX_OPPONENT_ROUNDS = 100_000
 """Opponent rounds one ``step`` may take before it is judged stuck (a game
@@ -196,7 +196,7 @@ class BatchedLeagueEnv(VecEnv):
         self._rng = np.random.default_rng([seed, 2])
         self._weights = {}
         self.set_weights(weights or {"random": 1.0})
-        self.potential = potential_for(game) if shaping else None
+        self.potential = batch_potential_for(game) if shaping else None
         self.gamma, self.shaping, self.reward_kind = float(gamma), float(shaping), reward
         B = num_envs
         self.seat = np.zeros(B, dtype=np.int8)
@@ -378,5 +378,4 @@ class BatchedLeagueEnv(VecEnv):
     def _potentials(self, rows):
         if not self.shaping:
             return np.zeros(len(rows))
-        states = self.venv.states
-        return np.array([self.potential(states[b:b + 1], int(self.seat[b])) for b in rows.tolist()])
+        return self.potential(self.venv.states[rows], self.seat[rows])

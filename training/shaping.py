@@ -12,6 +12,8 @@ signal long before the game's end; evaluations use outcomes only.
 """
 import importlib
 
+import numpy as np
+
 
 def zero_potential(state, seat):
     """The potential of a game that declares none: 0 everywhere (no shaping)."""
@@ -36,6 +38,24 @@ def potential_for(game):
     if not callable(potential):
         raise TypeError(f"{game.name}: shaping_potential {target!r} is not callable")
     return potential
+
+
+def batch_potential_for(game):
+    """``phi(states, seats) -> float64[B]`` of ``game``: the function its
+    ``shaping_potential_batch`` names, else :func:`potential_for`'s applied
+    record by record."""
+    target = getattr(game, "shaping_potential_batch", None)
+    if target:
+        potential = resolve(target)
+        if not callable(potential):
+            raise TypeError(f"{game.name}: shaping_potential_batch {target!r} is not callable")
+        return potential
+    one = potential_for(game)
+
+    def record_by_record(states, seats):
+        return np.array([one(states[b:b + 1], int(s)) for b, s in enumerate(np.asarray(seats).tolist())],
+                        dtype=np.float64)
+    return record_by_record
 
 
 def shaped_reward(reward, phi_prev, phi_next, gamma, coef, done):

@@ -65,6 +65,11 @@ class Game:
     shaping_potential = None
     """``"module:function"`` naming ``potential(state, seat) -> float``, a
     position score for potential-based reward shaping; None if none."""
+    shaping_potential_batch = None
+    """``"module:function"`` naming ``potential(states, seats) -> float64[B]``,
+    the same potential for a batch of records at once (``seats[b]`` in
+    ``states[b]``), equal to ``shaping_potential`` record by record; None:
+    batched trainers call ``shaping_potential`` once per record."""
     truncation_option = None
     """Name of the option that limits a game's length (``"max_hands"``)."""
     bench_options = {}

@@ -160,6 +160,7 @@ class Dragonhunt(Game):
     heuristic_agent = "dragonhunt.heuristic"
     picture_module = "dragongym.envs.dragonhunt.picture"
     shaping_potential = "dragongym.agents.dragonhunt_heuristic:seat_score_potential"
+    shaping_potential_batch = "dragongym.agents.dragonhunt_heuristic:seat_score_potential_batch"
     truncation_option = "max_hands"
     # the throughput figures keep the 8-hand games they were first measured with
     bench_options = {"num_players": 2, "max_hands": 8}

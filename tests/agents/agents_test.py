@@ -13,7 +13,7 @@ from dragongym.agents import list_agents, make_agent, register, register_loader,
 from dragongym.agents import search_hooks
 from dragongym.agents.base import _FACTORIES, _LOADERS, _resolve, Agent
 from dragongym.agents.dragonhunt_heuristic import (DragonhuntHeuristic, evaluate, prior_only, seat_score,
-                                                   seat_score_potential)
+                                                   seat_score_potential, seat_score_potential_batch)
 from dragongym.agents.mcts import MCTSAgent
 from dragongym.agents.random_agent import RandomAgent
 from dragongym.agents.tournament import play_one
@@ -300,3 +300,38 @@ def test_match_runner_gives_state_reading_agents_the_state():
         assert sorted(g.ranks) in ([1, 1], [1, 2])
         assert g.truncated == (g.ranks == (1, 1))
     assert sum(s.wins + s.draws + s.losses for s in result.stats) == 4
+
+
+def test_the_batched_shaping_potential_equals_it_record_by_record():
+    """The batched trainer's potential (``shaping_potential_batch``) is the same
+    number, bit for bit, as the one-record potential, in positions with the
+    magesword unseen, lying and wielded, Brimstone next to a home or far."""
+    assert _resolve(GAME.shaping_potential_batch) is seat_score_potential_batch
+    rng = np.random.default_rng(3)
+    positions = []
+    for players in (2, 3, 6):
+        cfg = GAME.make_config(num_players=players, max_hands=3)
+        state = GAME.new_states(1)
+        GAME.reset(state, np.array([players], dtype=np.uint64), cfg)
+        err = np.zeros(1, dtype=np.int8)
+        for step in range(600):
+            if int(state[0]["status"]) != 0:
+                break
+            if step % 20 == 0:
+                positions.append(state.copy())
+            legal = np.flatnonzero(GAME.mask_of(state))
+            GAME.step(state, np.array([rng.choice(legal)]), err)
+    # the same positions with each seat's magesword lying at home or in its hero's hand
+    for base in list(positions):
+        for seat in range(int(base[0]["num_players"])):
+            lying, held = base.copy(), base.copy()
+            lying[0]["sword_loc"][seat] = max(0, V.home_castle(base, seat))
+            held[0]["sword_holder"][seat] = V.hero(base, seat)
+            held[0]["wounds"][seat] = 3
+            positions += [lying, held]
+    states = np.concatenate(positions)
+    seats = np.array([k % int(s["num_players"]) for k, s in enumerate(states)])
+    batch = seat_score_potential_batch(states, seats)
+    one = [seat_score_potential(states[b:b + 1], int(seats[b])) for b in range(len(states))]
+    assert batch.tolist() == one
+    assert len(set(one)) > 20, "the positions barely differ in score"

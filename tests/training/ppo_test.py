@@ -1,0 +1,115 @@
+"""The single-file masked PPO (training/ppo.py): the same masking contract and
+the same numbers as MaskablePPO, never a masked action, resumable, the same
+run from the same seed, on the toy games and (in selfplay_test.py and
+trainers_test.py) on every real game."""
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.buffers import RolloutBuffer
+
+from dragongym.training import ppo
+from dragongym.training.batched import BatchedLeagueEnv
+from dragongym.training.policy import BoardPolicy
+
+torch.set_num_threads(1)
+
+
+def tiny_model(game, env, seed=7, n_steps=16):
+    return MaskablePPO(BoardPolicy, env, n_steps=n_steps, batch_size=32, n_epochs=2, seed=seed, device="cpu",
+                       policy_kwargs={"features_extractor_kwargs": {"game": game, "hidden": 8,
+                                                                    "game_options": {"num_players": 2}}})
+
+
+def random_masks(rng, n, a):
+    masks = rng.random((n, a)) < 0.4
+    masks[np.arange(n), rng.integers(0, a, n)] = True           # at least one legal action a row
+    return masks
+
+
+def test_log_probs_and_entropy_are_maskableppos_own(race):
+    """Values, log-probabilities of the taken actions and the entropy over
+    legal actions equal ``MaskableActorCriticPolicy.evaluate_actions``."""
+    env = BatchedLeagueEnv(race, 4, {"num_players": 2}, seed=1)
+    model = tiny_model(race, env)
+    rng = np.random.default_rng(0)
+    obs = torch.as_tensor(rng.random((64, env.observation_space.shape[0])), dtype=torch.float32)
+    masks = random_masks(rng, 64, env.action_space.n)
+    actions = torch.as_tensor([rng.choice(np.flatnonzero(m)) for m in masks])
+    with torch.no_grad():
+        values, log_prob, entropy = model.policy.evaluate_actions(obs, actions, action_masks=masks)
+        logits, ours = ppo.policy_outputs(model.policy, obs)
+        log_probs = ppo.masked_log_probs(logits, torch.as_tensor(masks))
+    assert torch.allclose(ours, values.flatten())
+    assert torch.allclose(log_probs.gather(1, actions[:, None])[:, 0], log_prob, atol=1e-6)
+    assert torch.allclose(ppo.legal_entropy(log_probs, torch.as_tensor(masks)), entropy, atol=1e-6)
+    # an illegal action has no probability at all
+    assert float(log_probs.exp()[~torch.as_tensor(masks)].max()) == 0.0
+
+
+def test_the_advantages_are_sb3s_gae():
+    rng = np.random.default_rng(2)
+    steps, envs = 7, 3
+    from gymnasium import spaces
+    buffer = RolloutBuffer(steps, spaces.Box(-1, 1, (2,)), spaces.Discrete(2), gamma=0.9, gae_lambda=0.8,
+                           n_envs=envs)
+    ours = ppo.Rollout(steps, envs, 2, 2)
+    for t in range(steps):
+        reward, start, value = rng.random(envs), rng.random(envs) < 0.3, rng.random(envs)
+        buffer.add(np.zeros((envs, 2)), np.zeros((envs, 1)), reward, start, torch.as_tensor(value),
+                   torch.zeros(envs))
+        ours.rewards[t], ours.episode_starts[t], ours.values[t] = (torch.as_tensor(x, dtype=torch.float32)
+                                                                   for x in (reward, start, value))
+    last, dones = rng.random(envs), rng.random(envs) < 0.5
+    buffer.compute_returns_and_advantage(torch.as_tensor(last), dones)
+    ours.compute_returns(torch.as_tensor(last, dtype=torch.float32), torch.as_tensor(dones, dtype=torch.float32),
+                         0.9, 0.8)
+    assert np.allclose(ours.advantages.numpy(), buffer.advantages, atol=1e-5)
+    assert np.allclose(ours.returns.numpy(), buffer.returns, atol=1e-5)
+
+
+def test_draws_follow_the_masked_distribution_and_never_an_illegal_action():
+    """The rollout's Gumbel-max draws: every draw legal, frequencies those of
+    the masked softmax."""
+    torch.manual_seed(0)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 3.0]]).repeat(40_000, 1)
+    masks = torch.tensor([[True, False, True, True]]).repeat(40_000, 1)
+    log_probs = ppo.masked_log_probs(logits, masks)
+    draws = (log_probs - torch.empty_like(log_probs).exponential_().log()).argmax(dim=1)
+    counts = np.bincount(draws.numpy(), minlength=4) / len(draws)
+    want = np.exp([0.0, -np.inf, 2.0, 3.0]) / np.exp([0.0, 2.0, 3.0]).sum()
+    assert counts[1] == 0 and np.allclose(counts, want, atol=0.01)
+
+
+def test_it_trains_without_a_masked_action_resumes_and_replays_from_its_seed(race, tmp_path):
+    """The batched env checks every learner action (a masked one raises
+    there); a saved model resumes where it stopped; the same seed gives the
+    same weights."""
+    def run(seed):
+        env = BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=seed)
+        model = tiny_model(race, env, seed=seed)
+        ppo.learn(model, 256)
+        return model
+
+    first, again, other = run(7), run(7), run(8)
+    assert first.num_timesteps >= 256 and first._n_updates == 2 * 2       # 2 rollouts x 2 epochs
+    weights = lambda m: torch.cat([p.detach().flatten() for p in m.policy.parameters()])
+    assert torch.equal(weights(first), weights(again))
+    assert not torch.equal(weights(first), weights(other))
+    first.save(tmp_path / "model.zip")
+    env = BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=9)
+    resumed = MaskablePPO.load(tmp_path / "model.zip", env=env, device="cpu")
+    ppo.learn(resumed, 128, reset_num_timesteps=False)
+    assert resumed.num_timesteps >= first.num_timesteps + 128
+
+
+@pytest.mark.parametrize("toy", ["dive", "gather"])
+def test_it_trains_on_the_solo_and_the_ranked_toy_game(toy, request):
+    name = request.getfixturevalue(toy)
+    options = {}
+    env = BatchedLeagueEnv(name, 6, options, weights={"random": 1.0}, seed=3, reward="rank" if toy == "gather" else "game")
+    model = MaskablePPO(BoardPolicy, env, n_steps=16, batch_size=32, n_epochs=1, seed=3, device="cpu",
+                        policy_kwargs={"features_extractor_kwargs": {"game": name, "hidden": 8,
+                                                                     "game_options": options}})
+    ppo.learn(model, 192)
+    assert model.num_timesteps >= 192 and env.learner_decisions == model.num_timesteps
