@@ -88,7 +88,9 @@ class Opponents:
 
     ``random`` draws one legal action per game with the compiled sampler; the
     game's ``heuristic`` answers through its ``act_state_batch`` where it has
-    one, else game by game; a snapshot ``self:<id>`` is the learner's network
+    one, else game by game, each game with its own instance of the bot (the
+    Dragonhunt heuristic remembers the cells it tried to move from in a
+    segment: one instance for all games would mix their memories); a snapshot ``self:<id>`` is the learner's network
     with that snapshot's weights, one forward pass for all its games.
     """
 
@@ -99,6 +101,7 @@ class Opponents:
         self.heuristic = None
         if game.heuristic_agent and is_agent_id(game.heuristic_agent):
             self.heuristic = make_agent(game.heuristic_agent, game=game)
+        self._heuristic_of_game = {}      # game row -> its own heuristic (bots keep memory within a game)
         self._snapshots = {}
         self._agents = {}
 
@@ -127,6 +130,14 @@ class Opponents:
             agent = self._agents[sid] = PolicyAgent(net, deterministic=False, name=f"self:{sid}")
         return agent
 
+    def new_episodes(self, rows):
+        """Games ``rows`` start anew: their bots forget what they remembered of
+        the last one (``Agent.reset``), as between the games of a match."""
+        for b in np.asarray(rows).tolist():
+            agent = self._heuristic_of_game.get(b)
+            if agent is not None:
+                agent.reset()
+
     def act(self, name, venv, rows):
         """The actions (int ``[len(rows)]``) of opponent ``name`` in the games
         ``rows`` of ``venv`` (a ``VecGameEnv``), for the seat to play in each."""
@@ -149,6 +160,9 @@ class Opponents:
         out = np.zeros(len(rows), dtype=np.int64)
         states, to_play = venv.states, venv.to_play
         for k, b in enumerate(rows.tolist()):
+            agent = self._heuristic_of_game.get(b)
+            if agent is None:
+                agent = self._heuristic_of_game[b] = make_agent(self.game.heuristic_agent, game=self.game)
             if agent.uses_state:
                 out[k] = agent.act_state(self.game, states[b:b + 1], int(to_play[b]), self._rng)
             else:
@@ -245,6 +259,7 @@ class BatchedLeagueEnv(VecEnv):
                 self._names.append(name)
             self.opponent[b] = self._names.index(name)
         self._returns[rows] = 0.0
+        self.opponents.new_episodes(rows)
         if self.start_share:
             self._start_from_records(rows)
 

@@ -273,7 +273,7 @@ class _BoardEncoder(nn.Module):
         super().__init__()
         self.block = block
         static = np.zeros((block.cells, 0), np.float32) if block.static is None else block.static
-        self.register_buffer("static", torch.as_tensor(np.ascontiguousarray(static, dtype=np.float32)),
+        self.register_buffer("static", torch.tensor(np.asarray(static, dtype=np.float32)),
                              persistent=False)                       # (cells, static planes)
         self.cell_embed = nn.Parameter(torch.zeros(block.cells, cell_embed))
         self.stem = nn.Linear(block.planes, channels)

@@ -17,11 +17,15 @@ this module is imported (or the loader is registered by name:
 double suffix keeps these files apart from other torch checkpoints: a loader
 registered for plain ``.pt`` must not be handed an RLlib export.
 
-The network (:class:`MaskedPolicyNet`) is the same object the RLlib module
-(``dragongym.training.rllib_selfplay.ActionMaskingTorchModule``) trains: a policy
-MLP whose illegal logits are replaced by the float32 minimum (probability
-exactly 0, no ``-inf`` arithmetic), and a separate value MLP that sees the
-observation only.
+The network is the same object the RLlib module
+(``dragongym.training.rllib_selfplay.ActionMaskingTorchModule``) trains, by
+default :class:`LayoutPolicyNet`, the self-play trainer's own network
+(``training/layout_policy.py``: one policy class for every game, built from
+the layout of its spec), or with ``--network mlp`` :class:`MaskedPolicyNet`,
+policy and value MLPs over the flat observation. Either way illegal logits
+are replaced by the float32 minimum (probability exactly 0, no ``-inf``
+arithmetic). Exports of format version 1 (MLPs, before the layout network)
+still load.
 """
 from pathlib import Path
 
@@ -34,7 +38,7 @@ from dragongym.agents.base import Agent, register_loader
 SUFFIX = ".rllib.pt"
 """File suffix of exported policies (the :func:`dragongym.agents.base.register_loader` key)."""
 FORMAT = "dragongym.rllib_policy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DEFAULT_HIDDEN = (256, 256)
 MASKED_LOGIT = float(torch.finfo(torch.float32).min)
 """The logit of an illegal action: softmax gives it probability exactly 0."""
@@ -74,14 +78,84 @@ class MaskedPolicyNet(nn.Module):
         self.pi = _mlp(self.obs_size, self.hidden, self.num_actions, out_gain=0.01)
         self.vf = _mlp(self.obs_size, self.hidden, 1, out_gain=1.0)
 
-    def logits(self, obs, mask):
+    def features(self, obs):
+        """What both heads read: the observation itself (the MLPs share nothing)."""
+        return obs
+
+    def logits(self, obs, mask, features=None):
         """Masked logits ``[B, A]``: illegal entries (``mask == 0``) become :data:`MASKED_LOGIT`."""
         raw = self.pi(obs)
         return torch.where(mask > 0, raw, torch.full_like(raw, MASKED_LOGIT))
 
-    def value(self, obs):
+    def value(self, obs, features=None):
         """State values ``[B]`` from the observation alone."""
         return self.vf(obs).squeeze(-1)
+
+
+class LayoutPolicyNet(nn.Module):
+    """The self-play trainer's network (:class:`dragongym.training.layout_policy.LayoutTrunk`
+    and ``LayoutPolicy``'s heads: convolutions over grids, message passing over
+    graphs, per-row encoders and pointer logits), with :class:`MaskedPolicyNet`'s
+    interface, so RLlib trains the same policy class as ``selfplay``.
+
+    Args:
+        game: registered game id.
+        game_options: the options of the configuration it plays.
+        obs_size, num_actions: that configuration's sizes.
+        channels, blocks, hidden: as for ``LayoutTrunk``.
+    """
+
+    def __init__(self, game, game_options, obs_size, num_actions, channels=8, blocks=1, hidden=128):
+        super().__init__()
+        from gymnasium import spaces
+        from stable_baselines3.common.policies import ActorCriticPolicy
+
+        from dragongym.training.layout_policy import LayoutTrunk
+        from dragongym.training.policy import _ActionHead, _ValueHead
+
+        self.obs_size, self.num_actions = int(obs_size), int(num_actions)
+        self.game, self.game_options = str(game), dict(game_options or {})
+        self.channels, self.blocks, self.hidden = int(channels), int(blocks), int(hidden)
+        space = spaces.Box(-np.inf, np.inf, (self.obs_size,), np.float32)
+        self.trunk = LayoutTrunk(space, self.game, self.game_options, channels=self.channels,
+                                 blocks=self.blocks, hidden=self.hidden)
+        pointer_actions = tuple((p.offset, p.size) for p in self.trunk.layout.pointers)
+        self.action_head = _ActionHead(pointer_actions, self.hidden, self.num_actions)
+        self.value_head = _ValueHead(self.trunk.pointer_outputs, self.hidden)
+        # LayoutPolicy's initialisation: near-uniform logits, pointer queries as small
+        for module, gain in ((self.trunk, np.sqrt(2)), (self.action_head, 0.01), (self.value_head, 1.0)):
+            module.apply(lambda m, g=gain: ActorCriticPolicy.init_weights(m, gain=g))
+        for head in self.trunk.pointer_heads:
+            ActorCriticPolicy.init_weights(head.query, gain=0.01)
+
+    def features(self, obs):
+        """The trunk's output ``[B, pointer logits + hidden]``, shared by both heads."""
+        return self.trunk(obs)
+
+    def logits(self, obs, mask, features=None):
+        """Masked logits ``[B, A]``: illegal entries (``mask == 0``) become :data:`MASKED_LOGIT`."""
+        raw = self.action_head(self.features(obs) if features is None else features)
+        return torch.where(mask > 0, raw, torch.full_like(raw, MASKED_LOGIT))
+
+    def value(self, obs, features=None):
+        """State values ``[B]``."""
+        return self.value_head(self.features(obs) if features is None else features).squeeze(-1)
+
+
+NETWORKS = ("layout", "mlp")
+"""What an export's ``network`` field may name: :class:`LayoutPolicyNet` or :class:`MaskedPolicyNet`."""
+
+
+def build_net(network, *, game, game_options, obs_size, num_actions, hidden=DEFAULT_HIDDEN, channels=8,
+              blocks=1, latent=128):
+    """The network an RLlib module trains and an export rebuilds: ``layout``
+    (:class:`LayoutPolicyNet`, of ``channels``, ``blocks``, ``latent``) or
+    ``mlp`` (:class:`MaskedPolicyNet` of ``hidden`` widths)."""
+    if network == "layout":
+        return LayoutPolicyNet(game, game_options, obs_size, num_actions, channels, blocks, latent)
+    if network == "mlp":
+        return MaskedPolicyNet(obs_size, num_actions, hidden)
+    raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
 
 
 class RLlibPolicyAgent(Agent):
@@ -122,7 +196,8 @@ class RLlibPolicyAgent(Agent):
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None], rng)[0])
 
 
-def save_policy(path, state_dict, *, game, spec, game_options, hidden, extra=None):
+def save_policy(path, state_dict, *, game, spec, game_options, hidden, network="mlp", layout=None,
+                game_id=None, extra=None):
     """Write an exported policy (see the module docstring).
 
     Args:
@@ -132,13 +207,19 @@ def save_policy(path, state_dict, *, game, spec, game_options, hidden, extra=Non
         spec: the :class:`dragongym.envs.core.spec.GameSpec` of the
             configuration it was trained on (seats, sizes).
         game_options: the keyword options of that configuration.
-        hidden: hidden-layer widths of the network.
+        hidden: hidden-layer widths of the MLP network.
+        network: ``layout`` or ``mlp`` (:func:`build_net`).
+        layout: ``{"channels", "blocks", "latent"}`` of a layout network.
+        game_id: the id the game was trained under (a registered name or a
+            ``module:ATTRIBUTE`` path; default its name): a layout network
+            reads the game's spec through it when it is rebuilt.
         extra: more JSON-like facts to keep (iteration, steps sampled...).
     """
     payload = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "game": game.name,
+        "game_id": str(game_id or game.name),
         "game_version": int(spec.version),
         "roles": [str(r) for r in spec.roles],
         "num_players": int(spec.num_seats),
@@ -146,6 +227,8 @@ def save_policy(path, state_dict, *, game, spec, game_options, hidden, extra=Non
         "obs_size": int(spec.obs_size),
         "num_actions": int(spec.num_actions),
         "hidden": [int(h) for h in hidden],
+        "network": str(network),
+        "layout": {k: int(v) for k, v in (layout or {}).items()},
         "state_dict": {k: torch.as_tensor(np.asarray(v)).clone() for k, v in state_dict.items()},
         "extra": dict(extra or {}),
     }
@@ -163,10 +246,14 @@ def load_policy(path):
     payload = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise ValueError(f"{path}: not a dragongym RLlib policy export")
-    if payload.get("format_version") != FORMAT_VERSION:
+    if payload.get("format_version") not in (1, FORMAT_VERSION):
         raise ValueError(f"{path}: export format version {payload.get('format_version')}, "
-                         f"this code reads {FORMAT_VERSION}")
-    net = MaskedPolicyNet(payload["obs_size"], payload["num_actions"], payload["hidden"])
+                         f"this code reads 1 and {FORMAT_VERSION}")
+    # version 1 exports are MLPs; version 2 names its network
+    net = build_net(payload.get("network", "mlp"), game=payload.get("game_id", payload["game"]),
+                    game_options=payload["game_options"],
+                    obs_size=payload["obs_size"], num_actions=payload["num_actions"], hidden=payload["hidden"],
+                    **payload.get("layout", {}))
     net.load_state_dict(payload["state_dict"])
     net.eval()
     info = {k: v for k, v in payload.items() if k != "state_dict"}

@@ -23,9 +23,11 @@ The pieces, all generic over the game name:
   mask raises :class:`dragongym.envs.core.game.IllegalActionError` (or, with
   ``--illegal-action penalty``, is refused with a penalty and counted; the
   count is reported as ``illegal_actions``).
-- :class:`ActionMaskingTorchModule`: an RLModule (new API stack) around
-  :class:`dragongym.training.rllib_policy.MaskedPolicyNet`: masked policy logits, value
-  from the observation alone.
+- :class:`ActionMaskingTorchModule`: an RLModule (new API stack) around the
+  self-play trainer's own network (``--network layout``, the default:
+  :class:`dragongym.training.rllib_policy.LayoutPolicyNet`, built from the
+  layout of the game's spec) or policy and value MLPs (``--network mlp``):
+  masked policy logits, and the value from the same trunk.
 - The league: one trainable module ``learner`` and ``--num-opponents`` frozen
   modules ``opponent_i``, all starting as copies of the learner.
   :class:`LeagueMapping` (the ``policy_mapping_fn``) seats the learner in one
@@ -59,7 +61,7 @@ import dragongym
 from dragongym.envs.core.outcome import WIN
 from dragongym.envs.core.rllib_env import (COUNTERS, REWARD_KINDS, game_and_spec, multi_agent_env_class,
                                            observation_space)
-from dragongym.training.rllib_policy import DEFAULT_HIDDEN, SUFFIX, MaskedPolicyNet, save_policy
+from dragongym.training.rllib_policy import DEFAULT_HIDDEN, NETWORKS, SUFFIX, build_net, save_policy
 
 try:
     import gymnasium as gym
@@ -106,18 +108,25 @@ class ActionMaskingTorchModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self):
         obs_space = self.observation_space["observations"]
-        hidden = tuple((self.model_config or {}).get("hidden") or DEFAULT_HIDDEN)
-        self.net = MaskedPolicyNet(obs_space.shape[0], self.action_space.n, hidden)
+        config = dict(self.model_config or {})
+        self.net = build_net(config.get("network", "mlp"), game=config.get("game"),
+                             game_options=config.get("game_options") or {}, obs_size=obs_space.shape[0],
+                             num_actions=self.action_space.n,
+                             hidden=tuple(config.get("hidden") or DEFAULT_HIDDEN),
+                             **config.get("layout", {}))
 
     def _forward(self, batch, **kwargs):
         obs = batch[Columns.OBS]
-        return {Columns.ACTION_DIST_INPUTS: self.net.logits(obs["observations"], obs["action_mask"])}
+        features = self.net.features(obs["observations"])
+        return {Columns.ACTION_DIST_INPUTS: self.net.logits(obs["observations"], obs["action_mask"], features),
+                Columns.EMBEDDINGS: features}
 
     def _forward_train(self, batch, **kwargs):
         return self._forward(batch, **kwargs)
 
     def compute_values(self, batch, embeddings=None):
-        return self.net.value(batch[Columns.OBS]["observations"])
+        # the loss passes the trunk's output of _forward_train: the trunk runs once per minibatch
+        return self.net.value(batch[Columns.OBS]["observations"], embeddings)
 
 
 # ------------------------------------------------------------------------ league
@@ -292,8 +301,8 @@ class Args:
     """Training iterations (each samples --train-batch-size env steps, then updates)."""
     num_env_runners: int = 2
     """Sampling actors (one CPU each); 0 samples in the driver process."""
-    num_envs_per_env_runner: int = 1
-    """Games each env runner steps side by side."""
+    num_envs_per_env_runner: int = 8
+    """Games each env runner steps side by side, its module answering all of them in one forward pass. RLlib 2.60's MultiAgentEnvRunner builds them as a synchronous vector of one MultiAgentEnv per game (it asserts that each sub-env is one), so the games are stepped one by one, not by the compiled vector API."""
     num_learners: int = 0
     """Learner actors; 0 updates in the driver process."""
     num_gpus_per_learner: float = 0.0
@@ -330,8 +339,16 @@ class Args:
     """Entropy bonus."""
     clip_param: float = 0.2
     """PPO clip range."""
+    network: Literal["layout", "mlp"] = "layout"
+    """The policy class: 'layout' (the self-play trainer's network, training/layout_policy.py: convolutions over grids, message passing over graphs, pointer logits) or 'mlp' (policy and value MLPs of --hidden widths)."""
+    channels: int = 8
+    """Features per cell, node and row of the layout network."""
+    blocks: int = 1
+    """Neighbourhood convolutions after each board's stem (layout network)."""
+    latent: int = 128
+    """Width of the layout network's flat features, context and latent."""
     hidden: tuple[int, ...] = DEFAULT_HIDDEN
-    """Hidden-layer widths of the policy and value MLPs."""
+    """Hidden-layer widths of the policy and value MLPs (--network mlp)."""
     illegal_action: Literal["raise", "penalty"] = "raise"
     """An action outside the mask: 'raise' stops the run; 'penalty' refuses it with --illegal-penalty, counts it and makes the run exit 1."""
     illegal_penalty: float = -1.0
@@ -358,6 +375,22 @@ class Args:
             raise ValueError("--opponent-decay must be in (0, 1]")
         if not self.hidden:
             raise ValueError("--hidden needs at least one width")
+        if self.network not in NETWORKS:
+            raise ValueError(f"--network must be one of {', '.join(NETWORKS)}")
+        for name in ("channels", "latent"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name} must be at least 1")
+        if self.blocks < 0:
+            raise ValueError("--blocks must not be negative")
+
+    def model_config(self, game_options):
+        """The RLModule's ``model_config``: which network, and its sizes."""
+        return {"network": self.network, "game": self.game, "game_options": self.env_config(game_options)["game_options"],
+                "hidden": list(self.hidden), "layout": self.layout()}
+
+    def layout(self):
+        """``{"channels", "blocks", "latent"}`` of the layout network."""
+        return {"channels": self.channels, "blocks": self.blocks, "latent": self.latent}
 
     def env_config(self, game_options):
         """RLlib's ``env_config`` for :class:`GameMultiAgentEnv`: the game, its
@@ -380,7 +413,7 @@ def build_config(args, game_options):
     act_space = gym.spaces.Discrete(spec.num_actions)
     module_ids = [LEARNER] + [opponent_id(i) for i in range(args.num_opponents)]
     specs = {mid: RLModuleSpec(module_class=ActionMaskingTorchModule, observation_space=obs_space,
-                               action_space=act_space, model_config={"hidden": list(args.hidden)})
+                               action_space=act_space, model_config=args.model_config(game_options))
              for mid in module_ids}
     return (
         PPOConfig()
@@ -449,7 +482,8 @@ def save(algorithm, out_dir, args, game, spec, game_options, row):
     prefix = "net."
     net_state = {k[len(prefix):]: v for k, v in weights.items() if k.startswith(prefix)}
     save_policy(out_dir / POLICY_FILE, net_state, game=game, spec=spec,
-                game_options=game_options, hidden=args.hidden,
+                game_options=game_options, hidden=args.hidden, network=args.network, layout=args.layout(),
+                game_id=args.game,
                 extra={"iteration": row["iteration"], "env_steps": row["env_steps"],
                        "league": league})
 

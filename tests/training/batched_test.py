@@ -157,29 +157,21 @@ def test_dragonhunt_against_its_heuristic_and_random_at_once():
     for _ in play(env, 30, seed=8):
         check_waiting_for_the_learner(env)
     assert isinstance(env.opponents, Opponents) and env.opponents.heuristic is not None
+    # each game has its own heuristic: the bot remembers what it tried within a segment
+    bots = env.opponents._heuristic_of_game
+    assert bots and len({id(bot) for bot in bots.values()}) == len(bots)
 
 
-@pytest.mark.parametrize("name, options", [
-    ("dragons_down", {"num_players": 2, "max_turns": 1}),        # a graph and entities, no grid
-    ("dragon_pass", {"scenario": "18.2", "max_turns": 1}),        # the 1,530-hex grid, two roles
-])
-def test_a_tiny_batched_run_on_each_game_trains_and_its_checkpoint_plays(name, options, tmp_path):
-    """``train`` on the batched games of every real game (Dragonhunt's run is
-    in selfplay_test.py): it exits, and the saved model is an agent that
-    plays legal moves in a tournament."""
-    from dragongym.agents import make_agent
-    from dragongym.agents.tournament import run_tournament
-    from dragongym.training.policy import PolicyAgent
-    from dragongym.training.selfplay import Args, train
-
-    args = Args(game=name, game_options=options, total_timesteps=64, n_envs=4, n_steps=16, batch_size=32,
-                n_epochs=1, channels=4, blocks=1, hidden=8, snapshot_every=1, checkpoint_every=1,
-                eval_every=0, final_eval_games=0, out_dir=str(tmp_path), run_name="tiny", progress=False)
-    run = train(args)
-    agent = make_agent(str(run / "final.zip"), game=dragongym.get_game(name))
-    assert isinstance(agent, PolicyAgent)
-    result = run_tournament(name, [str(run / "final.zip"), "random"], 1, progress=False, **options)
-    assert result.agents[0].games == 1
+def test_a_games_heuristic_forgets_its_memory_when_a_new_episode_starts():
+    env = BatchedLeagueEnv("dragonhunt", 2, {"num_players": 2, "max_hands": 1}, weights={"heuristic": 1.0},
+                           seed=4)
+    env.reset()
+    for _ in play(env, 40, seed=4):
+        pass
+    bot = env.opponents._heuristic_of_game[0]
+    bot._tried_key, bot._tried = ("segment",), {5}
+    env._draw(np.array([0]))
+    assert bot._tried_key is None and bot._tried == set()
 
 
 def test_a_curriculum_starts_a_share_of_the_episodes_from_recorded_positions(race, tmp_path):

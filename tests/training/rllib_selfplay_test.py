@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NUM_PLAYERS = 2
 MAX_HANDS = 2
 BATCH = 300
+ENVS_PER_RUNNER = 4
 
 
 # --- the env -----------------------------------------------------------------------
@@ -167,8 +168,9 @@ def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rllib_run")
     cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay", "--game", "dragonhunt",
            "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
+           "--num-envs-per-env-runner", str(ENVS_PER_RUNNER),
            "--train-batch-size", str(BATCH), "--minibatch-size", "150", "--num-epochs", "1",
-           "--hidden", "64", "--num-opponents", "2", "--snapshot-every", "1",
+           "--channels", "4", "--latent", "16", "--num-opponents", "2", "--snapshot-every", "1",
            # count (and refuse) masked actions instead of stopping at the first one
            "--illegal-action", "penalty",
            "--num-players", str(NUM_PLAYERS), "--seed", "0", "--out-dir", str(out),
@@ -187,8 +189,9 @@ def test_one_iteration_exits_0_writes_a_checkpoint_and_takes_no_masked_action(ru
     assert summary["illegal_actions"] == 0
     steps = summary["module_steps"]
     # the league played: learner and frozen opponents sampled (an action still
-    # waiting for its seat's next observation at the cut is not counted yet)
-    assert steps.get(rs.LEARNER, 0) > 0 and sum(steps.values()) >= BATCH - NUM_PLAYERS
+    # waiting for its seat's next observation at the cut is not counted yet:
+    # at most one a seat in each of the runner's games)
+    assert steps.get(rs.LEARNER, 0) > 0 and sum(steps.values()) >= BATCH - NUM_PLAYERS * ENVS_PER_RUNNER
     assert any(m.startswith("opponent_") for m in steps)
     assert summary["league"]["generation"] == 1  # the learner was copied into a frozen slot
     assert (run_dir / "checkpoint" / "rllib_checkpoint.json").exists()
@@ -206,7 +209,7 @@ def ranked_run_dir(tmp_path_factory):
            "--game", "tests.core.toygames:GATHER",
            "--iterations", "1", "--num-env-runners", "1", "--num-cpus", "2",
            "--train-batch-size", "200", "--minibatch-size", "100", "--num-epochs", "1",
-           "--hidden", "32", "--num-opponents", "1", "--snapshot-every", "1",
+           "--channels", "4", "--latent", "16", "--num-opponents", "1", "--snapshot-every", "1",
            "--illegal-action", "penalty", "--seed", "0", "--out-dir", str(out)]
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
@@ -274,3 +277,38 @@ def test_rllib_checkpoint_reloads_and_plays_legal_moves(run_dir):
         return int(logits.argmax())
 
     assert _play(choose) > 0
+
+
+@pytest.mark.parametrize("game, options, roles", [
+    ("dragons_down", ["--num-players", "2", "--max-turns", "1"], ["player_0", "player_1"]),
+    ("dragon_pass", ["--scenario", "18.2", "--max-turns", "1"], None),
+    ("tests.core.toygames:DIVE", [], ["diver"]),                     # solo: the learner alone
+])
+def test_one_iteration_on_every_other_game_with_the_layout_network(game, options, roles, tmp_path):
+    """The RLlib trainer's default network is the self-play trainer's layout
+    network on every game: one iteration exits 0 with no masked action, and
+    the export reloads without Ray as an agent that plays legal moves."""
+    from dragongym.agents import make_agent
+    from dragongym.agents.tournament import run_tournament
+    from dragongym.training.rllib_policy import LayoutPolicyNet
+
+    cmd = [sys.executable, "-m", "dragongym.training.rllib_selfplay", "--game", game,
+           "--iterations", "1", "--num-env-runners", "1", "--num-envs-per-env-runner", "2", "--num-cpus", "2",
+           "--train-batch-size", "120", "--minibatch-size", "60", "--num-epochs", "1",
+           "--channels", "4", "--latent", "16", "--num-opponents", "1", "--snapshot-every", "1",
+           "--illegal-action", "penalty", "--seed", "0", "--out-dir", str(tmp_path), *options]
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, (f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}"
+                                  f"\n--- stderr\n{proc.stderr[-6000:]}")
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["iterations"] == 1 and summary["illegal_actions"] == 0 and summary["decisions"] >= 120
+    if roles:
+        assert summary["roles"] == roles
+    net, info = load_policy(tmp_path / rs.POLICY_FILE)
+    assert isinstance(net, LayoutPolicyNet) and info["network"] == "layout"
+    g = dragongym.get_game(game)
+    agent = make_agent(str(tmp_path / rs.POLICY_FILE), game=g)
+    seats = len(info["roles"])
+    result = run_tournament(game, [agent] + ["random"] * (seats - 1), 1, progress=False, **info["game_options"])
+    assert result.agents[0].games == 1
