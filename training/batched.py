@@ -103,22 +103,34 @@ class Opponents:
             self.heuristic = make_agent(game.heuristic_agent, game=game)
         self._heuristic_of_game = {}      # game row -> its own heuristic (bots keep memory within a game)
         self._snapshots = {}
+        self._retired = set()             # dropped from the league, still playing running games
         self._agents = {}
 
     @property
     def names(self):
         """The opponents that can be drawn now."""
         fixed = ["random"] + (["heuristic"] if self.heuristic is not None else [])
-        return fixed + [f"self:{sid}" for sid in sorted(self._snapshots)]
+        return fixed + [f"self:{sid}" for sid in sorted(self._snapshots) if sid not in self._retired]
 
     def update(self, new_snapshots=None, dropped=()):
-        """Take new snapshots (``{id: state_dict}``) and forget ``dropped`` ones."""
+        """Take new snapshots (``{id: state_dict}``); ``dropped`` ones are no
+        longer drawn, but keep playing the games that drew them until
+        :meth:`forget_unused` finds no game using them."""
         for sid in dropped:
-            self._snapshots.pop(sid, None)
-            self._agents.pop(sid, None)
+            if int(sid) in self._snapshots:
+                self._retired.add(int(sid))
         for sid, weights in (new_snapshots or {}).items():
             self._snapshots[int(sid)] = weights
+            self._retired.discard(int(sid))
             self._agents.pop(int(sid), None)
+
+    def forget_unused(self, in_use):
+        """Forget the dropped snapshots no game plays any more (``in_use``: the
+        opponent names of the running episodes)."""
+        for sid in [sid for sid in self._retired if f"self:{sid}" not in in_use]:
+            self._retired.discard(sid)
+            self._snapshots.pop(sid, None)
+            self._agents.pop(sid, None)
 
     def _snapshot_agent(self, sid):
         agent = self._agents.get(sid)
@@ -260,6 +272,7 @@ class BatchedLeagueEnv(VecEnv):
             self.opponent[b] = self._names.index(name)
         self._returns[rows] = 0.0
         self.opponents.new_episodes(rows)
+        self.opponents.forget_unused({self._names[k] for k in np.unique(self.opponent).tolist()})
         if self.start_share:
             self._start_from_records(rows)
 

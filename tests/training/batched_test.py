@@ -111,6 +111,16 @@ def test_snapshots_play_their_games_in_one_batch_and_only_legal_moves(race):
     assert calls and {name for name, _ in calls} == {"self:0"}
     assert max(n for _, n in calls) > 1                 # several games in one forward pass
 
+    # the league drops snapshot 0 for snapshot 1 while games still play 0:
+    # those games go on against 0, new episodes draw 1, and 0 is forgotten once unused
+    env.league_update({"self:1": 1.0}, {1: make().state_dict()}, [0])
+    assert env.opponents.names[-1] == "self:1" and "self:0" not in env.opponents.names
+    calls.clear()
+    for _ in play(env, 200, seed=5):
+        check_waiting_for_the_learner(env)
+    assert {name for name, _ in calls} == {"self:0", "self:1"}
+    assert 0 not in env.opponents._snapshots and 1 in env.opponents._snapshots
+
 
 def test_a_solo_game_has_no_opponent(dive):
     env = BatchedLeagueEnv(dive, 4, {}, seed=5)
