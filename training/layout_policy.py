@@ -492,6 +492,18 @@ class LayoutTrunk(BaseFeaturesExtractor):
         return torch.cat(logits + [latent], dim=1)
 
 
+def init_layout_weights(trunk, action_head, value_head):
+    """Orthogonal initialisation of a :class:`LayoutTrunk` and its heads:
+    gain sqrt(2) in the trunk, 0.01 for the action logits (a near-uniform
+    policy at first) and the pointer queries (those logits leave the trunk),
+    1 for the value."""
+    init = MaskableActorCriticPolicy.init_weights
+    for module, gain in ((trunk, np.sqrt(2)), (action_head, 0.01), (value_head, 1.0)):
+        module.apply(lambda m, g=gain: init(m, gain=g))
+    for head in trunk.pointer_heads:
+        init(head.query, gain=0.01)
+
+
 class LayoutPolicy(MaskableActorCriticPolicy):
     """Masked actor-critic over :class:`LayoutTrunk` (see the module docstring).
 
@@ -513,10 +525,6 @@ class LayoutPolicy(MaskableActorCriticPolicy):
         self.action_net = _ActionHead(pointer_actions, trunk.hidden, int(self.action_space.n))
         self.value_net = _ValueHead(trunk.pointer_outputs, trunk.hidden)
         if self.ortho_init:
-            for module, gain in ((trunk, np.sqrt(2)), (self.action_net, 0.01), (self.value_net, 1.0)):
-                module.apply(lambda m, g=gain: self.init_weights(m, gain=g))
-            for head in trunk.pointer_heads:
-                # the pointer logits leave the trunk: start them as small as the other logits
-                self.init_weights(head.query, gain=0.01)
+            init_layout_weights(trunk, self.action_net, self.value_net)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
                                               **self.optimizer_kwargs)

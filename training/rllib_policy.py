@@ -108,9 +108,7 @@ class LayoutPolicyNet(nn.Module):
     def __init__(self, game, game_options, obs_size, num_actions, channels=8, blocks=1, hidden=128):
         super().__init__()
         from gymnasium import spaces
-        from stable_baselines3.common.policies import ActorCriticPolicy
-
-        from dragongym.training.layout_policy import LayoutTrunk
+        from dragongym.training.layout_policy import LayoutTrunk, init_layout_weights
         from dragongym.training.policy import _ActionHead, _ValueHead
 
         self.obs_size, self.num_actions = int(obs_size), int(num_actions)
@@ -122,11 +120,7 @@ class LayoutPolicyNet(nn.Module):
         pointer_actions = tuple((p.offset, p.size) for p in self.trunk.layout.pointers)
         self.action_head = _ActionHead(pointer_actions, self.hidden, self.num_actions)
         self.value_head = _ValueHead(self.trunk.pointer_outputs, self.hidden)
-        # LayoutPolicy's initialisation: near-uniform logits, pointer queries as small
-        for module, gain in ((self.trunk, np.sqrt(2)), (self.action_head, 0.01), (self.value_head, 1.0)):
-            module.apply(lambda m, g=gain: ActorCriticPolicy.init_weights(m, gain=g))
-        for head in self.trunk.pointer_heads:
-            ActorCriticPolicy.init_weights(head.query, gain=0.01)
+        init_layout_weights(self.trunk, self.action_head, self.value_head)     # LayoutPolicy's own
 
     def features(self, obs):
         """The trunk's output ``[B, pointer logits + hidden]``, shared by both heads."""
