@@ -616,6 +616,13 @@ def train(args):
                             verbose=0)
         if args.imitate_decisions:
             history.append(warm_start(args, model))
+    # The trainer resets the env (so the first episodes draw their opponents)
+    # before the callback's first league push: without this, every game of the
+    # first round -- a whole Dragonhunt game per row, some 190k learner
+    # decisions at the defaults -- was played against the env's fallback, random.
+    first = league.weights()
+    if first:
+        venv.env_method("league_update", first, {k: v[1] for k, v in league.snapshots.items()}, [])
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
     callback = _callback_class()(args, run_dir, league, history, deadline)
     started = time.time()

@@ -301,3 +301,17 @@ def test_shipped_checkpoints_of_the_report_play_legal_moves(name, monkeypatch):
     obs, masks = live_positions(n=4)
     picks = agent.act_batch(obs, masks, np.random.default_rng(0))
     assert masks[np.arange(len(masks)), picks].all()
+
+
+def test_the_first_games_of_a_run_already_draw_their_opponents_from_the_league_mix(tmp_path):
+    """The trainer resets the env before the first league push; the games of
+    that first round must follow the mix (here: only the heuristic), not the
+    env's fallback opponent, random."""
+    args = Args(game="dragonhunt", game_options={"max_hands": 1}, total_timesteps=512, n_envs=4, n_steps=64,
+                batch_size=64, channels=4, hidden=8, mix_self=0.0, mix_random=0.0, mix_heuristic=1.0,
+                eval_every=0, final_eval_games=0, out_dir=str(tmp_path), run_name="first", progress=False)
+    from dragongym.training.selfplay import train
+    run = train(args)
+    league = torch.load(run / "checkpoints" / "league.pt", weights_only=False)
+    played = {name: games for name, (games, _) in league["records"].items() if games}
+    assert played.get("heuristic", 0) >= 1 and set(played) == {"heuristic"}, played
