@@ -19,7 +19,12 @@ state (a copy is a snapshot), and uses only ``step``, ``legal_mask``,
   the game names as ``game.heuristic_agent``), capped at ``rollout_depth``
   decisions; at the cap the position is scored by the value function the
   game's agent module registered (:mod:`dragongym.agents.search_hooks`; if
-  none, the record's rewards, zero while the game runs).
+  none, the record's rewards, zero while the game runs), or with
+  ``value=<agent id>`` by that agent's ``values`` (a trained checkpoint's
+  value head, ``value="runs/x/final.zip"``: each seat's estimate from its
+  own observation, clipped to the reward range -1..1).
+  ``rollout=<checkpoint>`` makes a trained policy the rollout agent and the
+  prior (its pick is a node's first child), as below.
 * **Prior**: with a state-reading rollout agent (``rollout="heuristic"``), a
   node's first child is that agent's own choice and further children are
   added by progressive widening (``1 + sqrt(visits)`` children), so with a
@@ -111,6 +116,9 @@ class MCTSAgent(Agent):
         rollout: ``"random"``, ``"heuristic"`` (the game's
             ``heuristic_agent``) or the id of any agent that reads the state.
         rollout_depth: decisions per rollout before the value function scores it.
+        value: ``""`` (the game's registered value function) or an agent id
+            whose agent has ``values(obs) -> float [B]`` (a self-play
+            checkpoint ``*.zip``) to score positions at the rollout cap.
         tree_depth: no expansion deeper than this below the root.
         early_stop: stop once the most-visited root child cannot be overtaken
             in the remaining budget (see the module docstring).
@@ -121,7 +129,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, game=None, simulations=None, time_ms=None, c=1.0, rollout="random",
                  rollout_depth=200, tree_depth=40, early_stop=True, normalize=False, prior_weight=0.0,
-                 c_puct=1.0, prior_only=False):
+                 c_puct=1.0, prior_only=False, value=""):
         if game is None:
             raise ValueError("mcts needs the game it will play")
         self.game = game
@@ -135,6 +143,12 @@ class MCTSAgent(Agent):
         self.prior_weight = float(prior_weight)
         self.c_puct = float(c_puct)
         self.value_fn = hook(game, VALUE)
+        self._value_agent = None
+        if value:
+            self._value_agent = make_agent(value, game=game)
+            if not callable(getattr(self._value_agent, "values", None)):
+                raise ValueError(f"mcts value={value!r}: that agent has no values(obs) "
+                                 "(a self-play checkpoint *.zip has one)")
         self.prior_only_fn = hook(game, PRIOR_ONLY) if prior_only else None
         self._rollout_agent = self._prior_agent = None
         rollout = heuristic_id(game, rollout)
@@ -170,9 +184,17 @@ class MCTSAgent(Agent):
         rec = s[0]
         if int(rec["status"]) != 0:
             return np.asarray(rec["rewards"][:n], dtype=np.float64)
+        if self._value_agent is not None:
+            return self._learned_value(s, n)
         if self.value_fn is not None:
             return np.asarray(self.value_fn(s), dtype=np.float64)
         return np.asarray(rec["rewards"][:n], dtype=np.float64)
+
+    def _learned_value(self, s, n):
+        """Each seat's value-head estimate from its own observation of ``s``."""
+        obs = np.zeros((n, self.game.spec.obs_size), dtype=np.float32)
+        self.game.observe(np.repeat(s, n), np.arange(n, dtype=np.int8), obs)
+        return np.clip(np.asarray(self._value_agent.values(obs), dtype=np.float64), -1.0, 1.0)
 
     def _rollout(self, s, rng):
         if int(s[0]["status"]) != 0 or self.rollout_depth <= 0:

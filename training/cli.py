@@ -37,6 +37,16 @@ def _rollout(text):
                                      f"{', '.join(list_agents())}")
 
 
+def _value_agent(text):
+    """``--mcts-value``: a checkpoint file with a value head (``*.zip``)."""
+    import os
+    if not text.endswith(".zip"):
+        raise argparse.ArgumentTypeError(f"--mcts-value takes a self-play checkpoint (*.zip), not {text!r}")
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"no checkpoint file {text!r}")
+    return text
+
+
 class GameOptionsParser(argparse.ArgumentParser):
     """A subcommand's parser whose --help ends with every registered game's own
     options (read from each game's configuration, only when help is asked for)."""
@@ -253,6 +263,9 @@ def add_eval(subparsers):
     parser.add_argument("--mcts-depth", type=_at_least(1), default=None,
                         help="MCTS rollout depth in decisions before the position is scored "
                              "(default: 200)")
+    parser.add_argument("--mcts-value", type=_value_agent, default="",
+                        help="a self-play checkpoint (*.zip) whose value head scores MCTS positions at "
+                             "the rollout cap (default: the game's own position score)")
     parser.add_argument("--only-games", default=None, metavar="START:STOP",
                         help="play only games START..STOP-1 of the --games schedule (a shard, or the "
                              "rest of an interrupted run); each is the game the full run plays")
@@ -333,6 +346,8 @@ def run_eval(args, options):
         mcts["simulations"] = args.mcts_sims
     if args.mcts_depth is not None:
         mcts["rollout_depth"] = args.mcts_depth
+    if args.mcts_value:
+        mcts["value"] = args.mcts_value
     if args.resume and not args.out:
         return _fail("--resume needs the --out folder of the run to resume")
     if args.records is not None and _writable(args.records):

@@ -257,6 +257,15 @@ class PolicyAgent(Agent):
             features = features[0]
         return p.action_net(p.mlp_extractor.forward_actor(features)).numpy()
 
+    @torch.no_grad()
+    def values(self, obs):
+        """The value head's estimate ``float64 [B]`` for the seat each observation
+        ``[B, obs_size]`` is of: its expected return in the trainer's reward
+        scale (the game's reward, about -1..1, plus any shaping). Search agents
+        use it to score a position (``mcts`` with ``value=<checkpoint>``)."""
+        obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32)).reshape(len(obs), -1)
+        return self.policy.predict_values(obs_t).reshape(-1).double().numpy()
+
     def act_batch(self, obs, mask, rng):
         mask = np.asarray(mask).reshape(len(obs), -1) != 0
         if not mask.any(axis=1).all():

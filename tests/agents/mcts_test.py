@@ -120,3 +120,34 @@ def test_calibrate_simulations_reports_a_budget():
                                 rollout="heuristic", rollout_depth=4)
     assert out["searches"] == 4 and out["simulations"] >= 1 and out["ms_per_sim"] > 0
     assert out["simulations"] == max(1, int(50 / out["ms_per_sim"]))
+
+
+CHECKPOINT = "training/checkpoints/dragonhunt_2p_scratch_s0.zip"
+
+
+def test_a_trained_checkpoint_scores_positions_with_its_value_head():
+    """``value=<checkpoint>``: at the rollout cap each seat's value is the
+    checkpoint's value head on that seat's own observation, clipped to -1..1."""
+    from dragongym.agents import make_agent
+    net = make_agent(CHECKPOINT, game=GAME)
+    agent = MCTSAgent(GAME, simulations=6, rollout_depth=0, value=CHECKPOINT)
+    for state, p in _positions(3):
+        seats = V.num_players(state)
+        want = np.clip([net.values(GAME.observation_of(state, q)[None])[0] for q in range(seats)], -1, 1)
+        assert np.allclose(agent._value(state, seats), want, atol=1e-6)
+        assert GAME.mask_of(state)[agent.act_state(GAME, state, p, np.random.default_rng(0))]
+
+
+def test_a_trained_checkpoint_is_the_rollout_agent_and_the_prior():
+    """``rollout=<checkpoint>``: with a tiny budget the search plays the policy's own pick."""
+    from dragongym.agents import make_agent
+    net = make_agent(CHECKPOINT, game=GAME)
+    agent = MCTSAgent(GAME, simulations=1, rollout=CHECKPOINT, rollout_depth=4)
+    for i, (state, p) in enumerate(_positions(3)):
+        pick = net.act(GAME.observation_of(state, p), GAME.mask_of(state), np.random.default_rng(i))
+        assert agent.act_state(GAME, state, p, np.random.default_rng(i)) == pick
+
+
+def test_a_value_agent_without_a_value_head_is_refused():
+    with pytest.raises(ValueError, match="no values"):
+        MCTSAgent(GAME, simulations=4, value="random")

@@ -296,3 +296,11 @@ def test_eval_command_keeps_game_records(race, tmp_path, capsys):
                  str(tmp_path / "no" / "such.jsonl")]) == 2
     err = capsys.readouterr().err.strip()
     assert "--records: the folder" in err and "does not exist" in err and "\n" not in err
+
+
+def test_eval_command_searches_with_a_checkpoint_as_prior_and_value(tmp_path, capsys):
+    checkpoint = "training/checkpoints/dragonhunt_2p_scratch_s0.zip"
+    assert main(["eval", "--game", "dragonhunt", "--agents", "mcts,random", "--games", "1", "--mcts-sims", "4",
+                 "--mcts-depth", "3", "--mcts-rollout", checkpoint, "--mcts-value", checkpoint,
+                 "--max-hands", "1"]) == 0
+    assert "mcts" in capsys.readouterr().out

@@ -44,6 +44,8 @@ def test_match_reports_bad_input(race, capsys):
     (["eval", "--mcts-sims", "0", "--agents", "mcts,random"], "--mcts-sims: 0 is below 1"),
     (["eval", "--mcts-rollout", "foo", "--agents", "mcts,random"], "unknown rollout policy 'foo'"),
     (["eval", "--mcts-ms", "-5"], "--mcts-ms: -5 is below"),
+    (["eval", "--mcts-value", "random", "--agents", "mcts,random"], "takes a self-play checkpoint"),
+    (["eval", "--mcts-value", "nowhere.zip", "--agents", "mcts,random"], "no checkpoint file 'nowhere.zip'"),
     (["eval", "--workers", "0"], "--workers: 0 is below 1"),
     (["match", "--seed", str(2**64)], f"--seed: {2**64} is above {2**64 - 1}"),
     (["play", "--web", "--port", "70000"], "--port: 70000 is above 65535"),
