@@ -403,42 +403,63 @@ def evaluate(args, agent, num_games, seed, workers=1, records=None):
 
 
 def plot_learning_curve(history, path, title):
-    """Evaluation win rates (all games and decided games) against timesteps."""
+    """The outcomes of every evaluation against timesteps, one panel per
+    opponent: the shares of wins (green, bottom), draws (grey, middle) and
+    losses (red, top) stacked to 1, so that a policy that draws every game
+    (all grey) and one that loses every game (all red) look different; the
+    final evaluation is a bar at the right of its panel, the win share of the
+    decided games a black line (absent where no game was decided)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     evals = [h for h in history if h.get("kind") == "eval"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    labels = sorted({k for h in history if h.get("kind") in ("eval", "final_eval") for k in h["results"]})
-    colours = dict(zip(labels, ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:orange")))
-    for opponent, colour in colours.items():
+    finals = [h for h in history if h.get("kind") == "final_eval"]
+    labels = sorted({k for h in evals + finals for k in h["results"]})
+    fig, axes = plt.subplots(1, max(1, len(labels)), figsize=(4.2 * max(1, len(labels)), 3.9), squeeze=False,
+                             sharey=True)
+    colours = (("wins", "tab:green"), ("draws", "0.7"), ("losses", "tab:red"))
+
+    def shares(r):
+        games = max(1, r["games"])
+        return [r[k] / games for k, _ in colours]
+
+    for ax, opponent in zip(axes[0], labels):
         pts = [(h["timesteps"], h["results"][opponent]) for h in evals if opponent in h["results"]]
-        if not pts:
-            continue
         x = [t for t, _ in pts]
-        ax.plot(x, [r["win_rate"] for _, r in pts], "-o", color=colour, ms=3,
-                label=f"vs {opponent}: wins / games")
-        ax.plot(x, [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts],
-                "--", color=colour, alpha=0.6, label=f"vs {opponent}: wins / decided")
-    for h in (h for h in history if h.get("kind") == "final_eval"):
-        for opponent, colour in colours.items():
+        if pts:
+            stacked = np.array([shares(r) for _, r in pts]).T
+            ax.stackplot(x, stacked, colors=[c for _, c in colours], labels=[k for k, _ in colours],
+                         alpha=0.85, step=None)
+            decided = [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts]
+            ax.plot(x, decided, "k-o", ms=3, lw=1.2, label="wins / decided")
+        span = (max(x) - min(x)) if len(x) > 1 else max(1, x[0] if x else 1)
+        for h in finals:
             r = h["results"].get(opponent)
-            if r is not None:
-                ax.plot([h["timesteps"]], [r["win_rate"]], "*", color=colour, ms=12,
-                        label=f"final, {h['games']} games vs {opponent}")
-                if r["decided_win_rate"] is not None:
-                    ax.plot([h["timesteps"]], [r["decided_win_rate"]], "*", color=colour, ms=12,
-                            alpha=0.5, markerfacecolor="none")
-    if not evals and not any(h.get("kind") == "final_eval" for h in history):
-        ax.text(0.5, 0.5, "no evaluation in this run", ha="center", transform=ax.transAxes)
-    ax.set_xlabel("learner decisions (timesteps)")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7)
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
+            if r is None:
+                continue
+            at, width = h["timesteps"] + 0.06 * span, 0.05 * span
+            bottom = 0.0
+            for (kind, colour), share in zip(colours, shares(r)):
+                ax.bar(at, share, width, bottom=bottom, color=colour, edgecolor="k", lw=0.5,
+                       label=None if pts else kind)
+                bottom += share
+            if r["decided_win_rate"] is not None:
+                ax.plot([at], [r["decided_win_rate"]], "k*", ms=10,
+                        label=f"final ({h['games']} games): wins / decided")
+        if not pts and not finals:
+            ax.text(0.5, 0.5, "no evaluation", ha="center", transform=ax.transAxes)
+        ax.set_title(f"vs {opponent}", fontsize=9)
+        ax.set_xlabel("learner decisions (timesteps)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+    if not labels:
+        axes[0][0].text(0.5, 0.5, "no evaluation in this run", ha="center", transform=axes[0][0].transAxes)
+    axes[0][0].set_ylabel("share of the evaluation games")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, fontsize=7, loc="lower center", ncol=len(handles), frameon=False)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.07 if handles else 0, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)
 

@@ -315,3 +315,32 @@ def test_the_first_games_of_a_run_already_draw_their_opponents_from_the_league_m
     league = torch.load(run / "checkpoints" / "league.pt", weights_only=False)
     played = {name: games for name, (games, _) in league["records"].items() if games}
     assert played.get("heuristic", 0) >= 1 and set(played) == {"heuristic"}, played
+
+
+def _outcomes(wins, draws, losses):
+    games = wins + draws + losses
+    decided = wins + losses
+    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
+            "decided_win_rate": wins / decided if decided else None}
+
+
+def _curve_colours(tmp_path, name, result):
+    """Share of the curve's pixels that are clearly red and clearly mid grey."""
+    from PIL import Image
+    from dragongym.training.selfplay import plot_learning_curve
+    history = [{"kind": "eval", "timesteps": t, "results": {"random": result}} for t in (1000, 2000, 3000)]
+    history.append({"kind": "final_eval", "timesteps": 3000, "games": 400, "results": {"random": result}})
+    plot_learning_curve(history, tmp_path / f"{name}.png", name)
+    rgb = np.asarray(Image.open(tmp_path / f"{name}.png").convert("RGB")).astype(int)
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    red = ((r > 170) & (g < 110) & (b < 110)).mean()
+    grey = ((abs(r - g) < 8) & (abs(g - b) < 8) & (r > 150) & (r < 215)).mean()
+    return red, grey
+
+
+def test_the_learning_curve_draws_all_draws_and_all_losses_differently(tmp_path):
+    """Both have no win; the curve must still tell them apart (grey vs red)."""
+    red_d, grey_d = _curve_colours(tmp_path, "draws", _outcomes(0, 20, 0))
+    red_l, grey_l = _curve_colours(tmp_path, "losses", _outcomes(0, 0, 20))
+    assert red_l > 0.1 and red_d < 0.01
+    assert grey_d > 0.1 and grey_l < grey_d / 3
