@@ -537,11 +537,14 @@ def train(args, game_options, log=print):
                 "entropy": _float(_metric(result, "learners", LEARNER, "entropy")),
                 "league": result.get("league"),
             }
+            row.update(throughput(row, args.num_env_runners))
             with progress.open("a") as f:
                 f.write(json.dumps(row) + "\n")
             log(f"iter {row['iteration']}: {row['env_steps']} env steps, {row['episodes']} games, "
                 f"learner return {row['learner_return']}, win rate {row['learner_win_rate']}, "
-                f"illegal actions {row['illegal_actions']}, {row['time_s']:.0f}s")
+                f"illegal actions {row['illegal_actions']}, {row['time_s']:.0f}s, "
+                f"{row['learner_decisions_per_s']:.0f} learner decisions/s "
+                f"({row['learner_decisions_per_s_per_env_runner']:.0f} per env runner)")
             if args.checkpoint_every and row["iteration"] % args.checkpoint_every == 0:
                 save(algorithm, out_dir, args, game, spec, game_options, row)
         save(algorithm, out_dir, args, game, spec, game_options, row)
@@ -552,6 +555,9 @@ def train(args, game_options, log=print):
             "episodes": row.get("episodes", 0), "module_steps": row.get("module_steps", {}),
             "league": algorithm.config.policy_mapping_fn.state(),
             "checkpoint": CHECKPOINT_DIR, "policy": POLICY_FILE,
+            "num_env_runners": args.num_env_runners, "num_envs_per_env_runner": args.num_envs_per_env_runner,
+            "time_s": row.get("time_s", 0.0),
+            **{k: row[k] for k in THROUGHPUT_KEYS if k in row},
         }
         (out_dir / "summary.json").write_text(json.dumps(summary, indent=1))
         log(f"wrote {out_dir / CHECKPOINT_DIR} and {out_dir / POLICY_FILE}")
@@ -561,6 +567,26 @@ def train(args, game_options, log=print):
             algorithm.stop()
         if started_ray:
             ray.shutdown()
+
+
+THROUGHPUT_KEYS = ("decisions_per_s", "learner_decisions_per_s", "decisions_per_s_per_env_runner",
+                   "learner_decisions_per_s_per_env_runner")
+"""The throughput figures of a progress row and of ``summary.json``."""
+
+
+def throughput(row, num_env_runners):
+    """Decisions per second of wall time since training started (sampling
+    and learning together, as the single-machine trainer's figure): all
+    seats' (``decisions_per_s``), the learner module's alone
+    (``learner_decisions_per_s``), and each divided by the env runners
+    sampling them (at least one: with none, the local runner samples)."""
+    seconds = max(float(row.get("time_s") or 0.0), 1e-9)
+    learner = sum(n for module, n in (row.get("module_steps") or {}).items() if module == LEARNER)
+    runners = max(1, int(num_env_runners))
+    out = {"decisions_per_s": row.get("decisions", 0) / seconds, "learner_decisions_per_s": learner / seconds}
+    out["decisions_per_s_per_env_runner"] = out["decisions_per_s"] / runners
+    out["learner_decisions_per_s_per_env_runner"] = out["learner_decisions_per_s"] / runners
+    return {k: round(v, 1) for k, v in out.items()}
 
 
 def main(argv=None):

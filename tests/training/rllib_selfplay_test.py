@@ -194,6 +194,11 @@ def test_one_iteration_exits_0_writes_a_checkpoint_and_takes_no_masked_action(ru
     assert steps.get(rs.LEARNER, 0) > 0 and sum(steps.values()) >= BATCH - NUM_PLAYERS * ENVS_PER_RUNNER
     assert any(m.startswith("opponent_") for m in steps)
     assert summary["league"]["generation"] == 1  # the learner was copied into a frozen slot
+    # throughput: the learner's decisions over the wall time, and per env runner
+    rate = steps[rs.LEARNER] / summary["time_s"]
+    assert summary["learner_decisions_per_s"] == pytest.approx(rate, rel=0.01, abs=0.1)
+    per_runner = summary["learner_decisions_per_s"] / max(1, summary["num_env_runners"])
+    assert summary["learner_decisions_per_s_per_env_runner"] == pytest.approx(per_runner, abs=0.1)
     assert (run_dir / "checkpoint" / "rllib_checkpoint.json").exists()
     assert (run_dir / "checkpoint" / rs.LEAGUE_FILE).exists()
     assert (run_dir / rs.POLICY_FILE).name.endswith(SUFFIX) and (run_dir / rs.POLICY_FILE).exists()
