@@ -191,6 +191,10 @@ class Args:
     0 = keep none)."""
     checkpoint_every: int = 10
     """Updates between checkpoints."""
+    env_rate_seconds: float = 2.0
+    """Seconds spent, before training, timing the vector API alone (random
+    actions in ``n_envs`` games of the run's options, observations on) so the
+    run's history holds its raw step rate beside the trainer's (0 = skip)."""
     out_dir: str = "runs"
     """Folder of run directories."""
     run_name: str = ""
@@ -213,7 +217,7 @@ class Args:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         for name in ("total_timesteps", "max_minutes", "eval_every", "imitate_decisions", "imitate_epochs", "eval_games", "final_eval_games",
-                     "record_every", "shaping", "blocks", "ent_coef", "target_kl"):
+                     "record_every", "shaping", "blocks", "ent_coef", "target_kl", "env_rate_seconds"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not 0.0 <= self.curriculum_share <= 1.0:
@@ -575,6 +579,17 @@ def save_checkpoint(model, run_dir, league, history):
 
 # ------------------------------------------------------------------------ train
 
+def raw_step_rate(args):
+    """The history entry of the vector API's own rate: decisions per second
+    of ``n_envs`` games of the run's options stepped with random actions
+    (``dragongym.benchmarks.suite.bench_vec``, observations on, one thread)."""
+    from dragongym.benchmarks.suite import bench_vec
+    rate = bench_vec(args.game, args.n_envs, True, 1, args.env_rate_seconds, seed=args.seed,
+                     **args.config_options())
+    return {"kind": "env_rate", "decisions_per_second": rate, "games": args.n_envs,
+            "seconds": args.env_rate_seconds, "time": time.time()}
+
+
 def warm_start(args, model):
     """Behaviour-clone the teacher into ``model.policy``; returns the history entry."""
     from dragongym.training.imitation import behaviour_clone, collect_demonstrations
@@ -620,6 +635,8 @@ def train(args):
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=1))
 
+    if args.env_rate_seconds and not any(h.get("kind") == "env_rate" for h in history):
+        history.append(raw_step_rate(args))      # once per run (a run from before it: at its resume)
     venv = make_vec_env(args)
     league = League({"self": args.mix_self, "random": args.mix_random, "heuristic": args.mix_heuristic},
                     capacity=args.league_size, recency=args.recency)
@@ -673,16 +690,23 @@ def train(args):
     return run_dir
 
 
-def main(argv=None, prog="python -m dragongym.training.selfplay"):
-    """Parse the arguments (``--help`` lists them), train, print the final evaluation."""
+def parse_args(argv=None, prog="python -m dragongym.training.selfplay"):
+    """The :class:`Args` of a command line (``--help`` lists them); tokens the
+    trainer does not know are the game's own options (``--max-hands 20``).
+    Raises ValueError on a bad game option."""
     import tyro
     args, extra = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0],
                            return_unknown_args=True)
+    args.game_options = {**args.game_options, **parse_game_options(extra)}
+    if args.resume and extra:
+        raise ValueError(f"--resume plays the run's own game options; drop {' '.join(extra)}")
+    return args
+
+
+def main(argv=None, prog="python -m dragongym.training.selfplay"):
+    """Parse the arguments (``--help`` lists them), train, print the final evaluation."""
     try:
-        # tokens tyro does not know are the game's own options (--max-hands 20)
-        args.game_options = {**args.game_options, **parse_game_options(extra)}
-        if args.resume and extra:
-            raise ValueError(f"--resume plays the run's own game options; drop {' '.join(extra)}")
+        args = parse_args(argv, prog)
         run_dir = train(args)
     except (ValueError, FileNotFoundError) as error:
         print(f"selfplay: {error}", file=sys.stderr)

@@ -222,6 +222,9 @@ def test_tiny_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path):
     final = history[-1]["results"]["random"]
     assert f"| random | {final['games']} | {final['wins']} | {final['draws']} | {final['losses']} |" in report
     assert (tmp_path / "REPORT_curve0.png").exists() and "`time/fps`" in report
+    assert "the vector API alone in the same run" in report                 # raw step rate beside the trainer's
+    assert "Target against heuristic: at least 55% of the decided games" in report
+    assert "--max-hands 1`" in report and "--total-timesteps 512" in report   # the command reproduces it
 
     # --resume continues the same run from its checkpoint
     more = [sys.executable, "-m", "dragongym.training.selfplay", "--resume", str(run), "--total-timesteps", "768",
@@ -344,3 +347,21 @@ def test_the_learning_curve_draws_all_draws_and_all_losses_differently(tmp_path)
     red_l, grey_l = _curve_colours(tmp_path, "losses", _outcomes(0, 0, 20))
     assert red_l > 0.1 and red_d < 0.01
     assert grey_d > 0.1 and grey_l < grey_d / 3
+
+
+def test_the_reports_command_launches_the_same_run_again(tmp_path):
+    """Every field that differs from the defaults, the game's options as its
+    own flags: parsed back, the command gives the run's arguments."""
+    import shlex
+    from dataclasses import asdict
+    from dragongym.training.report import command_line
+    from dragongym.training.selfplay import parse_args
+    curriculum = tmp_path / "games.jsonl"
+    curriculum.write_text("")
+    run = Args(game="dragonhunt", seed=3, mix_self=0.4, mix_heuristic=0.5, mix_random=0.1, torch_threads=1,
+               curriculum=str(curriculum), curriculum_share=0.3, curriculum_every=4,
+               eval_every=150, game_options={"max_hands": 25, "auto_single": False}, run_name="x y")
+    words = shlex.split(command_line(run))
+    assert words[:3] == ["python", "-m", "dragongym.training.selfplay"]
+    again = parse_args(words[3:])
+    assert asdict(again) == asdict(run)

@@ -36,9 +36,12 @@ def test_a_tiny_run_trains_resumes_and_plays_as_an_agent(name, trainer, request,
     options = GAMES[name]
     args = Args(game=name, game_options=options, trainer=trainer, total_timesteps=64, n_envs=4, n_steps=8,
                 batch_size=16, channels=4, hidden=8, snapshot_every=1, checkpoint_every=1, eval_every=0,
-                final_eval_games=0, out_dir=str(tmp_path), run_name="tiny", progress=False)
+                final_eval_games=0, out_dir=str(tmp_path), run_name="tiny", progress=False,
+                env_rate_seconds=0.05)
     run = train(args)
     history = json.loads((run / "history.json").read_text())
+    rates = [h for h in history if h["kind"] == "env_rate"]      # the vector API's own rate, beside the trainer's
+    assert len(rates) == 1 and rates[0]["decisions_per_second"] > 0 and rates[0]["games"] == 4
     assert [h["timesteps"] for h in history if h["kind"] == "end"][-1] >= 64
     assert sum(h["kind"] == "update" for h in history) == 2               # 64 decisions of 4 x 8
 
@@ -46,6 +49,7 @@ def test_a_tiny_run_trains_resumes_and_plays_as_an_agent(name, trainer, request,
     train(more)
     history = json.loads((run / "history.json").read_text())
     ends = [h["timesteps"] for h in history if h["kind"] == "end"]
+    assert sum(h["kind"] == "env_rate" for h in history) == 1                # measured once per run
     assert len(ends) == 2 and ends[-1] >= 96 and sum(h["kind"] == "update" for h in history) == 3
 
     game = dragongym.get_game(name)
