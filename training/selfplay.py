@@ -565,6 +565,10 @@ def _callback_class():
     return SelfPlayCallback
 
 
+FINAL_EXCLUDES = ("_last_obs", "_last_original_obs", "_last_episode_starts")
+"""Model attributes ``final.zip`` leaves out: the trainer's rollout state."""
+
+
 def save_checkpoint(model, run_dir, league, history):
     """``checkpoints/latest.zip`` + ``league.pt`` + ``history.json`` (written then renamed)."""
     import torch
@@ -675,7 +679,8 @@ def train(args):
     history.append({"kind": "end", "timesteps": model.num_timesteps, "time": time.time(),
                     "train_seconds": time.time() - started})
     save_checkpoint(model, run_dir, league, history)
-    model.save(run_dir / "final.zip")
+    # the agent needs no rollout state (256 observations: megabytes); --resume reads latest.zip
+    model.save(run_dir / "final.zip", exclude=list(FINAL_EXCLUDES))
     venv.close()
 
     if args.final_eval_games:

@@ -6,6 +6,7 @@ action (the vector API raises ``IllegalActionError`` on one, which would end
 the run), resumes from its checkpoint, and reloads as an agent that plays a
 tournament. The RLlib trainer's runs are in rllib_selfplay_test.py."""
 import json
+import zipfile
 
 import pytest
 import torch
@@ -52,6 +53,8 @@ def test_a_tiny_run_trains_resumes_and_plays_as_an_agent(name, trainer, request,
     assert sum(h["kind"] == "env_rate" for h in history) == 1                # measured once per run
     assert len(ends) == 2 and ends[-1] >= 96 and sum(h["kind"] == "update" for h in history) == 3
 
+    with zipfile.ZipFile(run / "final.zip") as final:            # an agent, without the rollout state
+        assert "_last_obs" not in json.loads(final.read("data"))
     game = dragongym.get_game(name)
     assert isinstance(make_agent(str(run / "final.zip"), game=game), PolicyAgent)
     seats = game.spec_for(game.make_config(**options)).num_seats
