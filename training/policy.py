@@ -250,12 +250,9 @@ class PolicyAgent(Agent):
     @torch.no_grad()
     def logits(self, obs):
         """Unmasked action logits ``[B, A]`` (numpy) of observations ``[B, obs_size]``."""
-        p = self.policy
+        from dragongym.training.ppo import action_logits
         obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32)).reshape(len(obs), -1)
-        features = p.extract_features(obs_t)
-        if isinstance(features, tuple):              # separate actor and critic extractors
-            features = features[0]
-        return p.action_net(p.mlp_extractor.forward_actor(features)).numpy()
+        return action_logits(self.policy, obs_t).numpy()
 
     @torch.no_grad()
     def values(self, obs):

@@ -55,6 +55,14 @@ def policy_outputs(policy, obs):
     return policy.action_net(latent_pi), policy.value_net(latent_vf).flatten()
 
 
+def action_logits(policy, obs):
+    """The actor's logits ``[n, A]`` alone, unmasked (an agent playing needs no value)."""
+    features = policy.extract_features(obs)
+    if not policy.share_features_extractor:
+        features = features[0]
+    return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
+
 def masked_log_probs(logits, masks):
     """Log-probabilities ``[n, A]`` of the masked distribution (``masks`` bool ``[n, A]``)."""
     return torch.log_softmax(logits.masked_fill(~masks, MASKED_LOGIT), dim=1)

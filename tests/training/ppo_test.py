@@ -10,7 +10,7 @@ from stable_baselines3.common.buffers import RolloutBuffer
 
 from dragongym.training import ppo
 from dragongym.training.batched import BatchedLeagueEnv
-from dragongym.training.policy import BoardPolicy
+from dragongym.training.policy import BoardPolicy, PolicyAgent
 
 torch.set_num_threads(1)
 
@@ -45,6 +45,11 @@ def test_log_probs_and_entropy_are_maskableppos_own(race):
     assert torch.allclose(ppo.legal_entropy(log_probs, torch.as_tensor(masks)), entropy, atol=1e-6)
     # an illegal action has no probability at all
     assert float(log_probs.exp()[~torch.as_tensor(masks)].max()) == 0.0
+    # the actor alone (what an agent plays from) gives the same logits; its value head the same values
+    with torch.no_grad():
+        assert torch.equal(ppo.action_logits(model.policy, obs), logits)
+    agent = PolicyAgent(model.policy)
+    assert np.allclose(agent.values(obs.numpy()), values.flatten().numpy(), atol=1e-6)
 
 
 def test_the_advantages_are_sb3s_gae():
