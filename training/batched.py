@@ -15,7 +15,9 @@ draw over the masks, each snapshot by one batched forward pass of its network,
 the heuristic through its own batched call -- and steps all those games in
 one vector step (the others get action -1: untouched). No Python loop runs
 over games on this path except inside a heuristic bot that has no batched
-form.
+form; that loop can run in worker processes of its own
+(``heuristic_workers``), each playing its share of the games while the
+others play theirs.
 
 What the learner is paid, the episode ends and the league's bookkeeping are
 those of :class:`dragongym.training.league.LeagueEnv`, row by row: the game's
@@ -31,6 +33,10 @@ random games rarely end meets positions near an end. The rules are not
 changed: a started position is a real position of the game, its future dice
 drawn anew (the RNG stream is reseeded, as nothing could foresee them).
 """
+import multiprocessing
+import os
+import sys
+import traceback
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +52,16 @@ from dragongym.training.shaping import batch_potential_for
 MAX_OPPONENT_ROUNDS = 100_000
 """Opponent rounds one ``step`` may take before it is judged stuck (a game
 that never returns to the learner's seat is a defect, not a long game)."""
+
+HEURISTIC_STREAM = 7
+"""Tag of the heuristic bots' random streams: game row ``b``'s bot draws
+from ``default_rng([seed, HEURISTIC_STREAM, b])``, apart from every other
+stream seeded from the same seed."""
+
+WORKER_CHECK_SECONDS = 1.0
+"""How often a wait on a heuristic worker checks that the worker is alive
+(the trainer's side), or that the trainer is (the worker's side): a dead
+process is an error, not a hang; a slow bot is only slow."""
 
 
 @dataclass
@@ -83,28 +99,66 @@ def recorded_positions(path, game_name, options=None, every=1):
     return np.concatenate(out)
 
 
+def new_heuristic(game, seed, row):
+    """A fresh heuristic bot of ``game`` for game row ``row``, and the
+    generator it draws from: ``default_rng([seed, HEURISTIC_STREAM, row])``.
+    Both last as long as the row: the bot is reset between episodes
+    (``Agent.reset``), its generator goes on with its stream, so that no two
+    episodes of a row repeat its draws. A stream of its own per row makes a
+    row's draws independent of which other rows the heuristic plays, in
+    which order and in which process."""
+    return make_agent(game.heuristic_agent, game=game), np.random.default_rng([seed, HEURISTIC_STREAM, row])
+
+
 class Opponents:
     """The league's opponents, each answering a batch of games at once.
 
-    ``random`` draws one legal action per game with the compiled sampler; the
-    game's ``heuristic`` answers through its ``act_state_batch`` where it has
-    one, else game by game, each game with its own instance of the bot (the
-    Dragonhunt heuristic remembers the cells it tried to move from in a
-    segment: one instance for all games would mix their memories); a snapshot ``self:<id>`` is the learner's network
-    with that snapshot's weights, one forward pass for all its games.
+    ``random`` draws one legal action per game with the compiled sampler; a
+    snapshot ``self:<id>`` is the learner's network with that snapshot's
+    weights, one forward pass for all its games. The game's ``heuristic``
+    answers through its ``act_state_batch`` where it has one, else game by
+    game, each game row with its own instance of the bot (the Dragonhunt
+    heuristic remembers the cells it tried to move from in a segment: one
+    instance for all games would mix their memories) and its own generator
+    (:func:`new_heuristic`).
+
+    Args:
+        game: the :class:`dragongym.envs.core.game.Game` played.
+        make_policy: ``() -> policy``, an untrained copy of the learner's
+            network for the snapshots.
+        seed: seeds the random bot's and the snapshots' draws (one shared
+            generator) and each heuristic bot's generator.
+        heuristic_workers: 0 plays the game-by-game heuristic in this
+            process; N >= 1 plays it in N worker processes, game row ``b`` in
+            worker ``b % N``, which keeps that row's bot and generator. The
+            same seed gives the same actions either way. The workers find
+            the game by its registry id ``game.name`` (with the "spawn" start
+            method, where "fork" is missing, the game must be registered on
+            import, as the built-in games are). Unused where the heuristic is
+            missing or batched. :meth:`close` stops them.
     """
 
-    def __init__(self, game, make_policy, seed):
+    def __init__(self, game, make_policy, seed, heuristic_workers=0):
+        if heuristic_workers < 0:
+            raise ValueError(f"heuristic_workers must be >= 0, got {heuristic_workers}")
         self.game = game
         self._make_policy = make_policy
+        self._seed = seed
         self._rng = np.random.default_rng(seed)
         self.heuristic = None
         if game.heuristic_agent and is_agent_id(game.heuristic_agent):
             self.heuristic = make_agent(game.heuristic_agent, game=game)
         self._heuristic_of_game = {}      # game row -> its own heuristic (bots keep memory within a game)
+        self._heuristic_rng = {}          # game row -> the generator its heuristic draws from
         self._snapshots = {}
         self._retired = set()             # dropped from the league, still playing running games
         self._agents = {}
+        self.workers = []
+        """The heuristic's worker processes (``multiprocessing.Process``), worker ``k`` playing rows ``b % N == k``."""
+        self._pipes = []
+        self._resets_due = []             # per worker: its rows whose bots forget their game before the next move
+        if heuristic_workers and self.heuristic is not None and not hasattr(self.heuristic, "act_state_batch"):
+            self._start_workers(int(heuristic_workers))
 
     @property
     def names(self):
@@ -144,8 +198,14 @@ class Opponents:
 
     def new_episodes(self, rows):
         """Games ``rows`` start anew: their bots forget what they remembered of
-        the last one (``Agent.reset``), as between the games of a match."""
-        for b in np.asarray(rows).tolist():
+        the last one (``Agent.reset``), as between the games of a match. A
+        worker's bots are reset with its next request, before any move."""
+        rows = np.asarray(rows).tolist()
+        if self.workers:
+            for b in rows:
+                self._resets_due[b % len(self.workers)].add(b)
+            return
+        for b in rows:
             agent = self._heuristic_of_game.get(b)
             if agent is not None:
                 agent.reset()
@@ -158,6 +218,8 @@ class Opponents:
             sample_legal(venv.masks[rows], venv.counts[rows], self._rng.random(len(rows)), out)
             return out
         if name == "heuristic":
+            if self.workers:
+                return self._heuristic_in_workers(venv, rows)
             return self._heuristic(venv, rows)
         if not name.startswith("self:"):
             raise ValueError(f"unknown opponent {name!r}; known: {self.names}")
@@ -174,12 +236,139 @@ class Opponents:
         for k, b in enumerate(rows.tolist()):
             agent = self._heuristic_of_game.get(b)
             if agent is None:
-                agent = self._heuristic_of_game[b] = make_agent(self.game.heuristic_agent, game=self.game)
+                agent, self._heuristic_rng[b] = new_heuristic(self.game, self._seed, b)
+                self._heuristic_of_game[b] = agent
+            rng = self._heuristic_rng[b]
             if agent.uses_state:
-                out[k] = agent.act_state(self.game, states[b:b + 1], int(to_play[b]), self._rng)
+                out[k] = agent.act_state(self.game, states[b:b + 1], int(to_play[b]), rng)
             else:
-                out[k] = agent.act(venv.obs[b], venv.masks[b], self._rng)
+                out[k] = agent.act(venv.obs[b], venv.masks[b], rng)
         return out
+
+    # ------------------------------------------------------------ heuristic workers
+    def _start_workers(self, n):
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context = multiprocessing.get_context(method)
+        for k in range(n):
+            pipe, worker_end = context.Pipe()
+            process = context.Process(target=_heuristic_worker, args=(worker_end, self.game.name, self._seed),
+                                      name=f"{self.game.name} heuristic {k}", daemon=True)
+            process.start()
+            worker_end.close()       # the worker's copy alone: its end closes when it dies
+            self.workers.append(process)
+            self._pipes.append(pipe)
+            self._resets_due.append(set())
+
+    def _heuristic_in_workers(self, venv, rows):
+        """The heuristic's actions in games ``rows``, each worker playing its
+        own rows while the others play theirs."""
+        if not self._pipes:
+            raise RuntimeError(f"{self.game.name}: the heuristic's workers were stopped (Opponents.close)")
+        n = len(self.workers)
+        out = np.zeros(len(rows), dtype=np.int64)
+        asked = []                  # (worker, positions in rows of its games)
+        for k in range(n):
+            at = np.flatnonzero(rows % n == k)
+            if len(at) == 0:
+                continue            # its due resets go with a later request, before its next move
+            mine = rows[at]
+            request = (sorted(self._resets_due[k]), mine.tolist(), venv.states[mine], venv.to_play[mine].tolist())
+            try:
+                self._pipes[k].send(request)
+            except OSError:
+                raise self._dead(k) from None
+            self._resets_due[k].clear()
+            asked.append((k, at))
+        failed = None
+        # every reply is read, even after a failure, so that none is left over for the next request
+        for k, at in asked:
+            reply = self._receive(k)
+            if reply[0] == "actions":
+                out[at] = reply[1]
+            elif failed is None:
+                failed = reply
+        if failed is not None:
+            _, b, seat, error = failed
+            raise RuntimeError(f"{self.game.name} heuristic of game row {b} (seat {seat}) failed in its worker "
+                               f"process:\n{error}")
+        return out
+
+    def _receive(self, k):
+        """Worker ``k``'s reply to its last request."""
+        pipe, process = self._pipes[k], self.workers[k]
+        while not pipe.poll(WORKER_CHECK_SECONDS):
+            if not process.is_alive():
+                raise self._dead(k)
+        try:
+            return pipe.recv()
+        except EOFError:
+            raise self._dead(k) from None
+
+    def _dead(self, k):
+        """The error of worker ``k`` found dead (killed, or failed outside a bot's move)."""
+        n, process = len(self.workers), self.workers[k]
+        process.join(WORKER_CHECK_SECONDS)
+        return RuntimeError(f"{self.game.name} heuristic worker {k} (pid {process.pid}, game rows b % {n} == {k}) "
+                            f"died (exit code {process.exitcode}); what it raised, if anything, is on stderr")
+
+    def close(self):
+        """Stop the heuristic's workers (the bots' memories go with them); the
+        heuristic plays no more after it. ``workers`` keeps the stopped processes."""
+        for pipe in self._pipes:
+            try:
+                pipe.send(None)
+            except OSError:
+                pass                # already dead
+        for process in self.workers:
+            process.join(5 * WORKER_CHECK_SECONDS)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        for pipe in self._pipes:
+            pipe.close()
+        self._pipes = []
+
+
+def _heuristic_worker(pipe, game_name, seed):
+    """A heuristic worker's loop: the bots of the game rows it owns
+    (:func:`new_heuristic`), made on their first move and kept.
+
+    Each request is ``(resets, rows, states, seats)``: first the bots of rows
+    ``resets`` forget their game, then the bot of ``rows[k]`` plays seat
+    ``seats[k]`` in the state record ``states[k]``. The reply is
+    ``("actions", int64[len(rows)])``, or ``("error", row, seat, traceback)``
+    for the first bot that raised. ``None`` ends the loop; so does the
+    trainer's death (the worker's parent changes)."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)     # never compete with the trainer's threads
+    trainer = os.getppid()
+    game = dragongym.get_game(game_name)
+    bots = {}                   # game row -> (its heuristic, its generator)
+    while True:
+        while not pipe.poll(WORKER_CHECK_SECONDS):
+            if os.getppid() != trainer:
+                return
+        request = pipe.recv()
+        if request is None:
+            return
+        resets, rows, states, seats = request
+        for b in resets:
+            if b in bots:
+                bots[b][0].reset()
+        out = np.zeros(len(rows), dtype=np.int64)
+        reply = None
+        for k, b in enumerate(rows):
+            try:
+                if b not in bots:
+                    bots[b] = new_heuristic(game, seed, b)
+                bot, rng = bots[b]
+                # a bot that does not read the state plays Agent.act on the record's observation and mask
+                # (act_state's default): the same it is handed in the trainer's process
+                out[k] = bot.act_state(game, states[k:k + 1], seats[k], rng)
+            except Exception:
+                reply = ("error", b, seats[k], traceback.format_exc())
+                break
+        pipe.send(reply or ("actions", out))
 
 
 class BatchedLeagueEnv(VecEnv):
@@ -199,11 +388,13 @@ class BatchedLeagueEnv(VecEnv):
         start_positions: state records (:func:`recorded_positions`) a share
             of the episodes starts from; None: every episode from the opening.
         start_share: that share, in ``0..1``.
+        heuristic_workers: worker processes of the game's heuristic
+            (:class:`Opponents`; 0: it plays in this process).
     """
 
     def __init__(self, game_name, num_envs, options=None, make_policy=None, weights=None, seed=0,
                  gamma=0.99, shaping=0.0, reward="game", num_threads=1, start_positions=None,
-                 start_share=0.0):
+                 start_share=0.0, heuristic_workers=0):
         from gymnasium import spaces
 
         self.render_mode = None          # SB3's VecEnv asks; the games draw through their own envs
@@ -218,7 +409,7 @@ class BatchedLeagueEnv(VecEnv):
                          spaces.Discrete(spec.num_actions))
         self.num_seats = spec.num_seats
         self.solo = self.num_seats == 1
-        self.opponents = Opponents(game, make_policy, seed + 1)
+        self.opponents = Opponents(game, make_policy, seed + 1, heuristic_workers)
         self._rng = np.random.default_rng([seed, 2])
         self._weights = {}
         self.set_weights(weights or {"random": 1.0})
@@ -328,6 +519,7 @@ class BatchedLeagueEnv(VecEnv):
 
     def close(self):
         self.venv.close()
+        self.opponents.close()
 
     def get_attr(self, attr_name, indices=None):
         return [getattr(self, attr_name) for _ in self._indices(indices)]

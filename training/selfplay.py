@@ -105,6 +105,9 @@ class Args:
     process, so the network may use both cores of a 2-core machine: 1,254
     learner decisions/s against 932 with one thread (Dragonhunt, ``policy="board"``,
     49,152 decisions, ``training/REPORT.md``)."""
+    heuristic_workers: int = 0
+    """Worker processes for the game's heuristic opponent (batched vec_env
+    only; 0 = in the trainer's process)."""
     trainer: str = "ppo"
     """``ppo`` (``training/ppo.py``: masked PPO in one file over preallocated
     rollout tensors, the same losses as MaskablePPO, about twice its speed
@@ -217,7 +220,8 @@ class Args:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         for name in ("total_timesteps", "max_minutes", "eval_every", "imitate_decisions", "imitate_epochs", "eval_games", "final_eval_games",
-                     "record_every", "shaping", "blocks", "ent_coef", "target_kl", "env_rate_seconds"):
+                     "record_every", "shaping", "blocks", "ent_coef", "target_kl", "env_rate_seconds",
+                     "heuristic_workers"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not 0.0 <= self.curriculum_share <= 1.0:
@@ -337,7 +341,8 @@ def make_vec_env(args):
                                make_policy=lambda: _policy_factory(args, env.observation_space,
                                                                    env.action_space)(),
                                seed=args.seed, gamma=args.gamma, shaping=args.shaping, reward=args.reward,
-                               start_positions=starts, start_share=args.curriculum_share)
+                               start_positions=starts, start_share=args.curriculum_share,
+                               heuristic_workers=args.heuristic_workers)
         return env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     fns = [_env_factory(args, k) for k in range(args.n_envs)]
