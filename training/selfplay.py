@@ -413,11 +413,11 @@ def evaluate(args, agent, num_games, seed, workers=1, records=None):
 
 def plot_learning_curve(history, path, title):
     """The outcomes of every evaluation against timesteps, one panel per
-    opponent: the shares of wins (green, bottom), draws (grey, middle) and
-    losses (red, top) stacked to 1, so that a policy that draws every game
-    (all grey) and one that loses every game (all red) look different; the
-    final evaluation is a bar at the right of its panel, the win share of the
-    decided games a black line (absent where no game was decided)."""
+    opponent, a bar per evaluation: the shares of wins (green, bottom), draws
+    (grey, middle) and losses (red, top) stacked to 1, so that a policy that
+    draws every game (all grey) and one that loses every game (all red) look
+    different; the final evaluation an outlined bar after the last, the win
+    share of the decided games a black line (absent where none was decided)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -434,32 +434,35 @@ def plot_learning_curve(history, path, title):
 
     for ax, opponent in zip(axes[0], labels):
         pts = [(h["timesteps"], h["results"][opponent]) for h in evals if opponent in h["results"]]
-        x = [t for t, _ in pts]
-        if pts:
-            stacked = np.array([shares(r) for _, r in pts]).T
-            ax.stackplot(x, stacked, colors=[c for _, c in colours], labels=[k for k, _ in colours],
-                         alpha=0.85, step=None)
-            decided = [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts]
-            ax.plot(x, decided, "k-o", ms=3, lw=1.2, label="wins / decided")
-        span = (max(x) - min(x)) if len(x) > 1 else max(1, x[0] if x else 1)
-        for h in finals:
-            r = h["results"].get(opponent)
-            if r is None:
-                continue
-            at, width = h["timesteps"] + 0.06 * span, 0.05 * span
+        ends = [(h["timesteps"], h["results"][opponent], h["games"]) for h in finals if opponent in h["results"]]
+        xs = sorted({t for t, _ in pts} | {t for t, _, _ in ends})
+        gaps = np.diff(xs) if len(xs) > 1 else []
+        gap = min([g for g in gaps if g > 0], default=max(xs[-1] if xs else 1, 1))
+        width = 0.4 * gap
+        # one stacked bar per evaluation: wins, draws, losses (a curve of areas needs two points)
+        for k, (t, r) in enumerate(pts):
             bottom = 0.0
             for (kind, colour), share in zip(colours, shares(r)):
-                ax.bar(at, share, width, bottom=bottom, color=colour, edgecolor="k", lw=0.5,
+                ax.bar(t, share, width, bottom=bottom, color=colour, label=kind if k == 0 else None)
+                bottom += share
+        if pts:
+            decided = [r["decided_win_rate"] if r["decided_win_rate"] is not None else np.nan for _, r in pts]
+            ax.plot([t for t, _ in pts], decided, "k-o", ms=3, lw=1.2, label="wins / decided")
+        for t, r, games in ends:
+            # the final evaluation beside the last periodic one, outlined
+            at, bottom = t + 0.5 * gap if pts else t, 0.0
+            for (kind, colour), share in zip(colours, shares(r)):
+                ax.bar(at, share, width, bottom=bottom, color=colour, edgecolor="k", lw=0.8,
                        label=None if pts else kind)
                 bottom += share
             if r["decided_win_rate"] is not None:
-                ax.plot([at], [r["decided_win_rate"]], "k*", ms=10,
-                        label=f"final ({h['games']} games): wins / decided")
+                ax.plot([at], [r["decided_win_rate"]], "k*", ms=10, label=f"final ({games} games): wins / decided")
         if not pts and not finals:
             ax.text(0.5, 0.5, "no evaluation", ha="center", transform=ax.transAxes)
         ax.set_title(f"vs {opponent}", fontsize=9)
         ax.set_xlabel("learner decisions (timesteps)")
         ax.set_ylim(0, 1.02)
+        ax.set_xlim(left=0)
         ax.grid(alpha=0.3)
     if not labels:
         axes[0][0].text(0.5, 0.5, "no evaluation in this run", ha="center", transform=axes[0][0].transAxes)

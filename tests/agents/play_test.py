@@ -390,3 +390,21 @@ def test_a_person_plays_dragonhunt_in_a_pseudo_terminal(tmp_path):
     assert digest(replay(record)) == digest(mirror.state)
     assert cli.main(["replay", str(tmp_path / "game.jsonl")]) == 0
     assert np.array_equal(replay(record), mirror.state)
+
+
+SHIPPED = {
+    "dragonhunt": ("dragonhunt_2p_layout_scratch_s0.zip", HUNT),
+    "dragons_down": ("dragons_down_2p_imitation_s0.zip", {"max_turns": 2}),
+    "dragon_pass": ("dragon_pass_18.1_imitation_s0.zip", {"max_turns": 1}),
+}
+"""The trained policies of ``training/REPORT.md``, one per game, as a person's opponent."""
+
+
+@pytest.mark.parametrize("game", list(SHIPPED))
+def test_a_person_plays_against_each_games_shipped_policy(game):
+    name, options = SHIPPED[game]
+    checkpoint = f"training/checkpoints/{name}"
+    session = PlaySession(game, options, seat=0, opponents=[checkpoint], seed=3)
+    play_out(session)
+    assert session.finished
+    assert {d.player for d in session.decisions} == {HUMAN, checkpoint}

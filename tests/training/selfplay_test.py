@@ -365,3 +365,31 @@ def test_the_reports_command_launches_the_same_run_again(tmp_path):
     assert words[:3] == ["python", "-m", "dragongym.training.selfplay"]
     again = parse_args(words[3:])
     assert asdict(again) == asdict(run)
+
+
+@pytest.mark.parametrize("game_name", ["dragonhunt", "dragons_down", "dragon_pass"])
+def test_each_games_shipped_policy_plays_a_tournament_and_guides_mcts(game_name):
+    """The policies of training/REPORT.md: a seat-rotated tournament, and MCTS
+    with the policy as its rollout agent and prior and its value head as the
+    value at the rollout cap."""
+    from tests.agents.play_test import SHIPPED
+    from dragongym.agents.mcts import MCTSAgent
+    name, options = SHIPPED[game_name]
+    path = str(ROOT / "training" / "checkpoints" / name)
+    result = run_tournament(game_name, [path, "random"], 2, progress=False, **options)
+    assert result.agents[0].games == 2 and result.agents[0].decisions > 0
+    game = dragongym.get_game(game_name)
+    cfg = game.make_config(**options)
+    state = game.new_states(1)
+    game.reset(state, np.array([4], dtype=np.uint64), cfg)
+    err = np.zeros(1, dtype=np.int8)
+    rng = np.random.default_rng(0)
+    mcts = MCTSAgent(game, simulations=3, rollout=path, rollout_depth=2, value=path)
+    for _ in range(3):
+        if int(state[0]["status"]) != 0:
+            break
+        seat = int(state[0]["to_play"])
+        action = mcts.act_state(game, state, seat, rng)
+        assert game.mask_of(state)[action]
+        game.step(state, np.array([action]), err)
+        assert not err[0]
