@@ -677,21 +677,29 @@ def train(args):
     callback = _callback_class()(args, run_dir, league, history, deadline)
     started = time.time()
     remaining = max(0, args.total_timesteps - model.num_timesteps)
-    if remaining and args.trainer == "sb3":
-        model.learn(remaining, callback=callback, reset_num_timesteps=not args.resume,
-                    tb_log_name="selfplay")
-    elif remaining:
-        from dragongym.training import ppo
-        ppo.learn(model, remaining, callback=callback, reset_num_timesteps=not args.resume,
-                  tb_log_name="selfplay")
+    interrupted = False
+    try:
+        if remaining and args.trainer == "sb3":
+            model.learn(remaining, callback=callback, reset_num_timesteps=not args.resume,
+                        tb_log_name="selfplay")
+        elif remaining:
+            from dragongym.training import ppo
+            ppo.learn(model, remaining, callback=callback, reset_num_timesteps=not args.resume,
+                      tb_log_name="selfplay")
+    except KeyboardInterrupt:
+        # Ctrl-C stops training, not the run: what was trained is saved below
+        # (checkpoint and final.zip; --resume continues), the final evaluation is skipped
+        interrupted = True
+        print(f"selfplay: interrupted at {model.num_timesteps} learner decisions; saving. "
+              f"--resume {run_dir} continues", file=sys.stderr)
     history.append({"kind": "end", "timesteps": model.num_timesteps, "time": time.time(),
-                    "train_seconds": time.time() - started})
+                    "train_seconds": time.time() - started, **({"interrupted": True} if interrupted else {})})
     save_checkpoint(model, run_dir, league, history)
     # the agent needs no rollout state (256 observations: megabytes); --resume reads latest.zip
     model.save(run_dir / "final.zip", exclude=list(FINAL_EXCLUDES))
     venv.close()
 
-    if args.final_eval_games:
+    if args.final_eval_games and not interrupted:
         results = evaluate(args, str(run_dir / "final.zip"), args.final_eval_games,
                            seed=10_000 + args.seed, workers=args.eval_workers,
                            records=str(run_dir / EVAL_RECORDS))
@@ -731,7 +739,8 @@ def main(argv=None, prog="python -m dragongym.training.selfplay"):
             for opponent, r in h["results"].items():
                 print(f"final vs {opponent}: {r['wins']}W {r['draws']}D {r['losses']}L of {r['games']} "
                       f"(win rate {r['win_rate']:.3f}, decided {r['decided_win_rate']})")
-    return 0
+    ends = [h for h in final if h.get("kind") == "end"]
+    return 130 if ends and ends[-1].get("interrupted") else 0     # 128 + SIGINT, as a shell reports it
 
 
 if __name__ == "__main__":

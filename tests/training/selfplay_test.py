@@ -393,3 +393,32 @@ def test_each_games_shipped_policy_plays_a_tournament_and_guides_mcts(game_name)
         assert game.mask_of(state)[action]
         game.step(state, np.array([action]), err)
         assert not err[0]
+
+
+def test_ctrl_c_keeps_what_was_trained_and_the_run_resumes(tmp_path, monkeypatch, capsys):
+    """A KeyboardInterrupt during training: the checkpoint and final.zip are
+    written, the final evaluation is skipped, the exit status is 130, and
+    --resume continues the run."""
+    from dragongym.training import ppo
+    from dragongym.training.selfplay import main
+    real_learn = ppo.learn
+
+    def learn_then_interrupt(model, total, **kwargs):
+        real_learn(model, total, **kwargs)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ppo, "learn", learn_then_interrupt)
+    common = ["--game", "dragonhunt", "--n-envs", "2", "--n-steps", "16", "--batch-size", "32",
+              "--channels", "4", "--hidden", "8", "--eval-every", "0", "--final-eval-games", "2",
+              "--env-rate-seconds", "0", "--out-dir", str(tmp_path), "--run-name", "cut", "--no-progress",
+              "--max-hands", "1"]
+    assert main(["--total-timesteps", "32"] + common) == 130
+    run = tmp_path / "cut"
+    assert "interrupted at 32 learner decisions" in capsys.readouterr().err
+    history = json.loads((run / "history.json").read_text())
+    assert history[-1]["kind"] == "end" and history[-1]["interrupted"]
+    assert not any(h["kind"] == "final_eval" for h in history)              # skipped
+    assert (run / "final.zip").exists() and (run / "checkpoints" / "latest.zip").exists()
+    monkeypatch.setattr(ppo, "learn", real_learn)
+    assert main(["--resume", str(run), "--total-timesteps", "64", "--final-eval-games", "0", "--no-progress"]) == 0
+    ends = [h for h in json.loads((run / "history.json").read_text()) if h["kind"] == "end"]
+    assert ends[-1]["timesteps"] >= 64 and "interrupted" not in ends[-1]
