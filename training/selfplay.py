@@ -513,6 +513,9 @@ def _callback_class():
                                 unit="step", desc="self-play", file=sys.stderr, dynamic_ncols=True)
             if not self.league.snapshots:
                 self.snapshot()
+                if self.args.eval_every and any(h.get("kind") == "imitation" for h in self.history):
+                    # where PPO starts from: the cloned policy, on the curve at 0 decisions
+                    self.run_eval()
             else:
                 # resumed: the fresh workers need every snapshot the league holds
                 self.push_league({k: v[1] for k, v in self.league.snapshots.items()})

@@ -422,3 +422,19 @@ def test_ctrl_c_keeps_what_was_trained_and_the_run_resumes(tmp_path, monkeypatch
     assert main(["--resume", str(run), "--total-timesteps", "64", "--final-eval-games", "0", "--no-progress"]) == 0
     ends = [h for h in json.loads((run / "history.json").read_text()) if h["kind"] == "end"]
     assert ends[-1]["timesteps"] >= 64 and "interrupted" not in ends[-1]
+
+
+def test_a_warm_started_run_is_evaluated_where_ppo_starts(tmp_path):
+    """--imitate-decisions: the heuristic's games are cloned before RL, and the
+    cloned policy is evaluated at 0 learner decisions, before any PPO update."""
+    from dragongym.training.selfplay import train
+    args = Args(game="dragonhunt", game_options={"max_hands": 1}, total_timesteps=64, n_envs=4, n_steps=16,
+                batch_size=32, channels=4, hidden=8, imitate_decisions=200, imitate_epochs=1, eval_every=1,
+                eval_games=2, eval_workers=1, final_eval_games=0, env_rate_seconds=0, out_dir=str(tmp_path),
+                run_name="warm", progress=False)
+    history = json.loads((train(args) / "history.json").read_text())
+    [imitation] = [h for h in history if h["kind"] == "imitation"]
+    assert imitation["decisions"] == 200 and imitation["teacher"] == "dragonhunt.heuristic"
+    evals = [h for h in history if h["kind"] == "eval"]
+    assert evals[0]["timesteps"] == 0 and evals[0]["update"] == 0
+    assert [h["timesteps"] for h in evals][1:] == [64]
