@@ -263,7 +263,7 @@ def add_eval(subparsers):
     parser.add_argument("--mcts-depth", type=_at_least(1), default=None,
                         help="MCTS rollout depth in decisions before the position is scored "
                              "(default: 200)")
-    parser.add_argument("--mcts-value", type=_value_agent, default="",
+    parser.add_argument("--mcts-value", type=_value_agent, default=None,
                         help="a self-play checkpoint (*.zip) whose value head scores MCTS positions at "
                              "the rollout cap (default: the game's own position score)")
     parser.add_argument("--only-games", default=None, metavar="START:STOP",
