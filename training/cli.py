@@ -258,8 +258,9 @@ def add_eval(subparsers):
                         help="MCTS time budget per decision in ms (default: 200 simulations)")
     parser.add_argument("--mcts-sims", type=_at_least(1), default=None, help="MCTS simulations per decision")
     parser.add_argument("--mcts-rollout", type=_rollout, default="random",
-                        help="MCTS rollout policy: random, or heuristic (the game's heuristic, also "
-                             "used as the search prior) (default: %(default)s)")
+                        help="MCTS rollout policy, also the search prior: random, heuristic (the "
+                             "game's heuristic), or any agent id or checkpoint (*.zip) "
+                             "(default: %(default)s)")
     parser.add_argument("--mcts-depth", type=_at_least(1), default=None,
                         help="MCTS rollout depth in decisions before the position is scored "
                              "(default: 200)")
