@@ -5,7 +5,8 @@ it allows in its ``metadata``:
 
 * ``range=(lo, hi)``: an int in ``lo..hi`` (bools refused);
 * ``choices=(...)``: one of these values;
-* ``subset_of=(...)``: a tuple of distinct values, each one of these;
+* ``subset_of=(...)``: a tuple of distinct values, each one of these (or, as
+  a command line spells it, one string of them separated by commas);
 * ``check=callable``: ``check(value) -> ""`` or a sentence saying what is wrong.
 
 The type is the field's annotation: ``int`` fields take Python or numpy ints
@@ -37,7 +38,8 @@ def _allowed(f):
     if "choices" in meta:
         return "one of " + ", ".join(repr(c) for c in meta["choices"])
     if "subset_of" in meta:
-        return "a tuple of distinct values from " + ", ".join(repr(c) for c in meta["subset_of"])
+        return ("a tuple of distinct values from " + ", ".join(repr(c) for c in meta["subset_of"])
+                + " (on a command line: comma-separated names)")
     kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
     return {"int": "an int", "bool": "True or False", "str": "a string", "float": "a number"}.get(kind, kind)
 
@@ -77,7 +79,11 @@ def _check_field(game, f, value):
     if "choices" in meta and value not in meta["choices"]:
         raise ConfigError(bad)
     if "subset_of" in meta:
-        if isinstance(value, str) or not isinstance(value, (tuple, list)):
+        if isinstance(value, str):
+            # as a command line spells it (options.parse_value leaves it a string):
+            # "cruel_caves,wicked_woods"; the names are then checked like a tuple's
+            value = tuple(value.split(","))
+        if not isinstance(value, (tuple, list)):
             raise ConfigError(bad)
         value = tuple(value)
         if len(set(value)) != len(value) or any(v not in meta["subset_of"] for v in value):

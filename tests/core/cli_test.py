@@ -14,6 +14,21 @@ def test_game_options_are_parsed():
         parse_game_options(["stray"])
 
 
+def test_a_set_of_names_is_given_comma_separated(capsys):
+    """``--terrain-packs cruel_caves,wicked_woods``: a subset option from the
+    command line; a name outside the set is refused in one line."""
+    import dragongym
+    game = dragongym.get_game("dragons_down")
+    options = parse_game_options(["--terrain-packs", "cruel_caves,wicked_woods"])
+    assert game.make_config(**options).terrain_packs == ("cruel_caves", "wicked_woods")
+    assert game.make_config(terrain_packs="wicked_woods").terrain_packs == ("wicked_woods",)
+    assert main(["match", "--game", "dragons_down", "--games", "1", "--max-turns", "1",
+                 "--terrain-packs", "cruel_caves,wicked_woods"]) == 0
+    assert main(["match", "--game", "dragons_down", "--terrain-packs", "cruel_caves,icy_isles"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "terrain_packs" in err and "icy_isles" in err and "comma-separated" in err and "\n" not in err
+
+
 def test_match_prints_a_table(race, capsys):
     argv = ["match", "--game", "race", "--players", "3", "--agents", "random", "--games", "6",
             "--seed", "1", "--max-turns", "100"]
