@@ -69,6 +69,15 @@ def command_flags(run_args):
     return flags
 
 
+def _configuration(run_args):
+    """Every option of the configuration the run played (defaults included), ``name=value``."""
+    import dragongym
+    from dragongym.agents.game_record import config_dict
+    game = dragongym.get_game(run_args.game)
+    config = config_dict(game.make_config(**run_args.config_options()))
+    return ", ".join(f"{k}={v}" for k, v in config.items())
+
+
 def command_line(run_args):
     """The ``python -m dragongym.training.selfplay ...`` command that launches
     the run again (:func:`command_flags`; booleans as ``--x`` / ``--no-x``)."""
@@ -154,6 +163,7 @@ def run_section(run_dir, out, tag, targets=None):
              f"{args['mix_heuristic']}",
              *([curriculum] if curriculum else []),
              f"- Game options: {', '.join(f'{k}={v}' for k, v in sorted(options.items())) or 'the defaults'}"
+             f"; the configuration played: {_configuration(run_args)}"
              " (a game truncated at its limit ends with every seat tied: a draw)", ""]
 
     lines += ["### Final evaluation (seat-rotated, judged by outcomes)", ""]
