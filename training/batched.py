@@ -76,12 +76,16 @@ class EpisodeEnd:
     game_return: float
 
 
-def recorded_positions(path, game_name, options=None, every=1):
+def recorded_positions(path, game_name, options=None, every=1, after=0.0):
     """The running positions of every game in the game-record file ``path``
     (``agents/game_record.py``), every ``every``-th decision of each, as one
-    structured array of state records. Each record must be of ``game_name``
-    in the configuration ``options`` (a :class:`ValueError` names the first
-    that is not) and replay exactly (``RecordError`` otherwise)."""
+    structured array of state records; with ``after`` in ``0..1``, only those
+    of the last ``1 - after`` of each game (``after=0.5``: its second half,
+    nearer its end). Each record must be of ``game_name`` in the
+    configuration ``options`` (a :class:`ValueError` names the first that is
+    not) and replay exactly (``RecordError`` otherwise)."""
+    if not 0.0 <= float(after) < 1.0:
+        raise ValueError(f"after must be in 0..1 (1 excluded), got {after!r}")
     from dragongym.agents.game_record import config_dict, read_records, replay_steps
 
     game = dragongym.get_game(game_name)
@@ -91,8 +95,9 @@ def recorded_positions(path, game_name, options=None, every=1):
         if record.game != game_name or config_dict(game.make_config(**record.config)) != want:
             raise ValueError(f"{path}, game {k}: a {record.game} game with options {record.config}, not "
                              f"{game_name} with {want}: a curriculum starts from positions of the game trained")
+        first = int(after * len(record.actions))
         for step, state, seat, _ in replay_steps(record, game):
-            if seat is not None and step % every == 0:
+            if seat is not None and step % every == 0 and step >= first:
                 out.append(state.copy())
     if not out:
         raise ValueError(f"{path}: no position to start from")

@@ -138,7 +138,8 @@ def run_section(run_dir, out, tag, targets=None):
     raw = [h for h in history if h["kind"] == "env_rate"]
     curriculum = (f"- Curriculum: {100 * args['curriculum_share']:.0f}% of the episodes start from a position "
                   f"of `{args['curriculum']}` (every {args['curriculum_every']}th decision of its recorded "
-                  f"games), the rest from the opening" if args.get("curriculum_share") else None)
+                  f"games" + (f", from {100 * args['curriculum_after']:.0f}% of each game on"
+                              if args.get("curriculum_after") else "") + "), the rest from the opening" if args.get("curriculum_share") else None)
     lines = [f"## {args['game']}, {seats} seat(s), {start} (`{run_dir.name}`)", "",
              f"- Command: `{command_line(run_args)}`",
              *[f"- Resumed with {', '.join(f'--{k.replace(chr(95), chr(45))} {v}' for k, v in h['args'].items() if k not in ('resume', 'progress'))}"

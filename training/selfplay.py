@@ -172,6 +172,9 @@ class Args:
     """Share of the episodes that start from a recorded position (0 = none)."""
     curriculum_every: int = 1
     """Keep every K-th position of each recorded game."""
+    curriculum_after: float = 0.0
+    """Keep only the positions of the last ``1 - x`` of each recorded game
+    (0.5: the second halves, nearer the games' ends, where wins are near)."""
     imitate_epochs: int = 3
     """Behaviour-cloning passes over the demonstrations."""
     snapshot_every: int = 10
@@ -232,6 +235,8 @@ class Args:
             raise ValueError("a curriculum needs vec_env batched")
         if self.curriculum and not os.path.exists(self.curriculum):
             raise ValueError(f"curriculum {self.curriculum}: no such file")
+        if not 0.0 <= self.curriculum_after < 1.0:
+            raise ValueError(f"curriculum_after must be in 0..1 (1 excluded), got {self.curriculum_after}")
         if self.curriculum_every < 1:
             raise ValueError(f"curriculum_every must be at least 1, got {self.curriculum_every}")
         if self.policy not in POLICIES:
@@ -335,7 +340,8 @@ def make_vec_env(args):
     if args.vec_env == "batched":
         from dragongym.training.batched import BatchedLeagueEnv, recorded_positions
 
-        starts = (recorded_positions(args.curriculum, args.game, args.config_options(), args.curriculum_every)
+        starts = (recorded_positions(args.curriculum, args.game, args.config_options(), args.curriculum_every,
+                                     args.curriculum_after)
                   if args.curriculum else None)
         env = BatchedLeagueEnv(args.game, args.n_envs, args.config_options(),
                                make_policy=lambda: _policy_factory(args, env.observation_space,

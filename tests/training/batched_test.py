@@ -196,6 +196,10 @@ def test_a_curriculum_starts_a_share_of_the_episodes_from_recorded_positions(rac
     starts = recorded_positions(str(path), race, {"num_players": 2})
     assert len(starts) > 6 and (starts["turns"] > 0).any() and (starts["status"] == 0).all()
     assert len(recorded_positions(str(path), race, {"num_players": 2}, every=2)) < len(starts)
+    late = recorded_positions(str(path), race, {"num_players": 2}, after=0.5)   # the games' second halves
+    assert 0 < len(late) < len(starts) and late["turns"].mean() > starts["turns"].mean()
+    with pytest.raises(ValueError, match="after must be in 0..1"):
+        recorded_positions(str(path), race, {"num_players": 2}, after=1.0)
     with pytest.raises(ValueError, match="not race with"):
         recorded_positions(str(path), race, {"num_players": 3})
 
