@@ -44,6 +44,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 import dragongym
 from dragongym.agents.base import is_agent_id, make_agent
+from dragongym.envs.core.game import IllegalActionError
 from dragongym.envs.core.outcome import outcome_of, rank_rewards
 from dragongym.envs.core.sampling import sample_legal
 from dragongym.training.league import REWARD_KINDS, SOLO
@@ -502,7 +503,9 @@ class BatchedLeagueEnv(VecEnv):
         rewards = np.zeros(B, dtype=np.float64)     # the game's rewards for the learner's seat
         ended = np.zeros(B, dtype=bool)             # the learner's episode ended in this step
         ends = [None] * B
-        _, _, step_rewards, _, _, _, info = self.venv.step(self._actions.astype(np.int64, copy=False))
+        actions = self._actions.astype(np.int64, copy=False)
+        self._check_legal(actions, lambda b: f"the learner (seat {int(self.seat[b])})")
+        _, _, step_rewards, _, _, _, info = self.venv.step(actions)
         self.learner_decisions += B
         rewards += step_rewards[rows, self.seat]
         self._finish(info, rewards, ended, ends)
@@ -566,11 +569,30 @@ class BatchedLeagueEnv(VecEnv):
                 rows = np.flatnonzero(waiting & (self.opponent == k))
                 actions[rows] = self.opponents.act(self._names[k], venv, rows)
             self.opponent_decisions += int(waiting.sum())
+            self._check_legal(actions, lambda b: f"opponent {self._names[int(self.opponent[b])]} "
+                                                 f"(seat {int(venv.to_play[b])})")
             _, _, step_rewards, _, _, _, info = venv.step(actions)
             rewards += np.where(ended, 0.0, step_rewards[rows_all, self.seat])
             self._finish(info, rewards, ended, ends)
         raise RuntimeError(f"{self.game_spec.name}: games still wait for the opponents after "
                            f"{MAX_OPPONENT_ROUNDS} rounds")
+
+    def _check_legal(self, actions, chosen_by):
+        """Raise IllegalActionError, naming who chose it (``chosen_by(row)``),
+        for the first action (``-1``: the game is not stepped) outside its
+        game's mask: the vector API would refuse it too, without saying whose
+        it was. No game is stepped."""
+        venv = self.venv
+        rows = np.flatnonzero(actions >= 0)
+        legal = venv.masks[rows, np.minimum(actions[rows], venv.masks.shape[1] - 1)] != 0
+        legal &= actions[rows] < venv.masks.shape[1]
+        if legal.all():
+            return
+        b = int(rows[np.flatnonzero(~legal)[0]])
+        a = int(actions[b])
+        name = venv.action_to_string(b, a) if a < venv.masks.shape[1] else "out of range"
+        raise IllegalActionError(f"{self.game_spec.name}: game {b}: {chosen_by(b)} chose action {a} ({name}), "
+                                 f"not legal in its position; no game was stepped")
 
     def _finish(self, info, rewards, ended, ends):
         """Note the learner's episodes that ended in the last vector step

@@ -267,3 +267,27 @@ def test_shaping_is_potential_based_each_episode_telescopes_to_its_game_return()
             paid[b] = 0.0
             start[b] = env._phi[b]
     assert checked >= 2
+
+
+def test_an_illegal_action_names_who_chose_it_and_steps_no_game():
+    """The learner's or an opponent's action outside its game's mask: an
+    IllegalActionError that names the game row and who chose it; no game moves."""
+    from dragongym.envs.core.game import IllegalActionError
+    env = BatchedLeagueEnv("dragonhunt", 4, {"max_hands": 1}, weights={"random": 1.0}, seed=3)
+    env.reset()
+    masks = env.action_masks()
+    assert not masks.all(axis=1).any()          # every opening position rules actions out
+    before = env.venv.states.copy()
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    actions[2] = int(np.flatnonzero(~masks[2])[0])
+    env.step_async(actions)
+    with pytest.raises(IllegalActionError, match=r"game 2: the learner \(seat \d\) chose action"):
+        env.step_wait()
+    assert env.venv.states.tobytes() == before.tobytes()
+
+    def stray(name, venv, rows):                     # an opponent that answers outside the mask
+        return np.array([int(np.flatnonzero(venv.masks[b] == 0)[0]) for b in rows])
+    env.opponents.act = stray
+    env.step_async(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    with pytest.raises(IllegalActionError, match=r"opponent random \(seat \d\) chose action"):
+        env.step_wait()
