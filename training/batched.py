@@ -504,8 +504,8 @@ class BatchedLeagueEnv(VecEnv):
         ended = np.zeros(B, dtype=bool)             # the learner's episode ended in this step
         ends = [None] * B
         actions = self._actions.astype(np.int64, copy=False)
-        self._check_legal(actions, lambda b: f"the learner (seat {int(self.seat[b])})")
-        _, _, step_rewards, _, _, _, info = self.venv.step(actions)
+        _, _, step_rewards, _, _, _, info = self._step_games(
+            actions, lambda b: f"the learner (seat {int(self.seat[b])})")
         self.learner_decisions += B
         rewards += step_rewards[rows, self.seat]
         self._finish(info, rewards, ended, ends)
@@ -569,30 +569,27 @@ class BatchedLeagueEnv(VecEnv):
                 rows = np.flatnonzero(waiting & (self.opponent == k))
                 actions[rows] = self.opponents.act(self._names[k], venv, rows)
             self.opponent_decisions += int(waiting.sum())
-            self._check_legal(actions, lambda b: f"opponent {self._names[int(self.opponent[b])]} "
-                                                 f"(seat {int(venv.to_play[b])})")
-            _, _, step_rewards, _, _, _, info = venv.step(actions)
+            _, _, step_rewards, _, _, _, info = self._step_games(
+                actions, lambda b: f"opponent {self._names[int(self.opponent[b])]} (seat {int(venv.to_play[b])})")
             rewards += np.where(ended, 0.0, step_rewards[rows_all, self.seat])
             self._finish(info, rewards, ended, ends)
         raise RuntimeError(f"{self.game_spec.name}: games still wait for the opponents after "
                            f"{MAX_OPPONENT_ROUNDS} rounds")
 
-    def _check_legal(self, actions, chosen_by):
-        """Raise IllegalActionError, naming who chose it (``chosen_by(row)``),
-        for the first action (``-1``: the game is not stepped) outside its
-        game's mask: the vector API would refuse it too, without saying whose
-        it was. No game is stepped."""
-        venv = self.venv
-        rows = np.flatnonzero(actions >= 0)
-        legal = venv.masks[rows, np.minimum(actions[rows], venv.masks.shape[1] - 1)] != 0
-        legal &= actions[rows] < venv.masks.shape[1]
-        if legal.all():
-            return
-        b = int(rows[np.flatnonzero(~legal)[0]])
-        a = int(actions[b])
-        name = venv.action_to_string(b, a) if a < venv.masks.shape[1] else "out of range"
-        raise IllegalActionError(f"{self.game_spec.name}: game {b}: {chosen_by(b)} chose action {a} ({name}), "
-                                 f"not legal in its position; no game was stepped")
+    def _step_games(self, actions, chosen_by):
+        """``venv.step(actions)``; an action the vector API refuses is re-raised
+        naming who chose it (``chosen_by(row)``), and whether that game's seat
+        to move had no legal action at all (a defect of the game, not of the
+        chooser). No game is stepped then."""
+        try:
+            return self.venv.step(actions)
+        except IllegalActionError as error:
+            b = getattr(error, "game_index", None)
+            if b is None:
+                raise
+            empty = (" -- its seat to move has no legal action at all: a defect of the game's position"
+                     if self.venv.counts[b] == 0 else "")
+            raise IllegalActionError(f"{error} (chosen by {chosen_by(b)}){empty}") from error
 
     def _finish(self, info, rewards, ended, ends):
         """Note the learner's episodes that ended in the last vector step

@@ -64,9 +64,8 @@ def command_flags(run_args):
     from dataclasses import fields
     from dragongym.training.selfplay import Args
     default = Args()
-    flags = [(f.name, getattr(run_args, f.name)) for f in fields(Args)
-             if f.name not in SKIPPED_FLAGS and getattr(run_args, f.name) != getattr(default, f.name)]
-    return flags
+    return [(f.name, getattr(run_args, f.name)) for f in fields(Args)
+            if f.name not in SKIPPED_FLAGS and getattr(run_args, f.name) != getattr(default, f.name)]
 
 
 def _configuration(run_args):

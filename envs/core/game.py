@@ -38,7 +38,8 @@ COMMON_FIELDS = ("seed", "rng_counter", "rewards", "score", "num_players", "to_p
 
 
 class IllegalActionError(ValueError):
-    """An action outside the legal mask; the state was left unchanged."""
+    """An action outside the legal mask; the state was left unchanged.
+    ``game_index``, where set, is the first game row it was refused in."""
 
 
 class InvalidStateError(ValueError):

@@ -422,7 +422,9 @@ class VecGameEnv:
                 except Exception:  # the name only decorates the message
                     why = "not legal in its position"
             more = f" (and {len(where) - 1} other game(s))" if len(where) > 1 else ""
-            raise IllegalActionError(f"{name}: game {b}: action {a} {why}{more}; no game was stepped")
+            error = IllegalActionError(f"{name}: game {b}: action {a} {why}{more}; no game was stepped")
+            error.game_index = b        # callers that know who chose the action name them
+            raise error
         np.copyto(self._actions, np.where(in_range, where_in, -1), casting="unsafe")
 
 
