@@ -77,21 +77,25 @@ class EpisodeEnd:
     game_return: float
 
 
-def recorded_positions(path, game_name, options=None, every=1, after=0.0):
+def recorded_positions(path, game_name, options=None, every=1, after=0.0, progress=False):
     """The running positions of every game in the game-record file ``path``
     (``agents/game_record.py``), every ``every``-th decision of each, as one
     structured array of state records; with ``after`` in ``0..1``, only those
     of the last ``1 - after`` of each game (``after=0.5``: its second half,
     nearer its end). Each record must be of ``game_name`` in the
     configuration ``options`` (a :class:`ValueError` names the first that is
-    not) and replay exactly (``RecordError`` otherwise)."""
+    not) and replay exactly (``RecordError`` otherwise). With ``progress``,
+    returns ``(states, progress)``: ``progress[k]`` is how far into its game
+    position ``k`` lies (its decision number over the game's decisions,
+    ``0..1``), what an annealed curriculum selects by
+    (:meth:`BatchedLeagueEnv.curriculum_from`)."""
     if not 0.0 <= float(after) < 1.0:
         raise ValueError(f"after must be in 0..1 (1 excluded), got {after!r}")
     from dragongym.agents.game_record import config_dict, read_records, replay_steps
 
     game = dragongym.get_game(game_name)
     want = config_dict(game.make_config(**dict(options or {})))
-    out = []
+    out, where = [], []
     for k, record in enumerate(read_records(path)):
         if record.game != game_name or config_dict(game.make_config(**record.config)) != want:
             raise ValueError(f"{path}, game {k}: a {record.game} game with options {record.config}, not "
@@ -100,8 +104,11 @@ def recorded_positions(path, game_name, options=None, every=1, after=0.0):
         for step, state, seat, _ in replay_steps(record, game):
             if seat is not None and step % every == 0 and step >= first:
                 out.append(state.copy())
+                where.append(step / len(record.actions))
     if not out:
         raise ValueError(f"{path}: no position to start from")
+    if progress:
+        return np.concatenate(out), np.asarray(where, dtype=np.float64)
     return np.concatenate(out)
 
 
@@ -394,13 +401,16 @@ class BatchedLeagueEnv(VecEnv):
         start_positions: state records (:func:`recorded_positions`) a share
             of the episodes starts from; None: every episode from the opening.
         start_share: that share, in ``0..1``.
+        start_progress: how far into its recorded game each start position
+            lies (``recorded_positions(..., progress=True)``); needed by
+            :meth:`curriculum_from`, the annealed curriculum.
         heuristic_workers: worker processes of the game's heuristic
             (:class:`Opponents`; 0: it plays in this process).
     """
 
     def __init__(self, game_name, num_envs, options=None, make_policy=None, weights=None, seed=0,
                  gamma=0.99, shaping=0.0, reward="game", num_threads=1, start_positions=None,
-                 start_share=0.0, heuristic_workers=0):
+                 start_share=0.0, heuristic_workers=0, start_progress=None):
         from gymnasium import spaces
 
         self.render_mode = None          # SB3's VecEnv asks; the games draw through their own envs
@@ -434,6 +444,14 @@ class BatchedLeagueEnv(VecEnv):
             raise ValueError("start_share needs start_positions (recorded_positions) to start from")
         self.start_positions = start_positions
         self.start_share = float(start_share)
+        if start_progress is not None:
+            start_progress = np.asarray(start_progress, dtype=np.float64)
+            if start_positions is None or start_progress.shape != (len(start_positions),):
+                raise ValueError("start_progress needs one value per start position")
+        self.start_progress = start_progress
+        self._eligible = None if start_positions is None else np.arange(len(start_positions))
+        self.curriculum_after = 0.0
+        """Where the start positions now begin in their games (``curriculum_from``)."""
         self.started_from_records = 0
         """Episodes that began at a recorded position."""
         self.opponent_decisions = 0
@@ -473,12 +491,26 @@ class BatchedLeagueEnv(VecEnv):
         if self.start_share:
             self._start_from_records(rows)
 
+    def curriculum_from(self, after):
+        """From the next episodes on, start only from the positions at least
+        ``after`` (``0..1``) of the way into their recorded games -- the
+        latest positions if none lies that far. Lowering it step by step from
+        near 1 to 0 is a reverse curriculum: the learner first meets the
+        positions nearest the games' ends, then ever earlier ones."""
+        if self.start_progress is None:
+            raise ValueError("curriculum_from needs start_progress (recorded_positions(..., progress=True))")
+        after = float(after)
+        if not 0.0 <= after <= 1.0:
+            raise ValueError(f"curriculum_from: after must be in 0..1, got {after!r}")
+        self.curriculum_after = after
+        self._eligible = np.flatnonzero(self.start_progress >= min(after, float(self.start_progress.max())))
+
     def _start_from_records(self, rows):
         """Put a recorded position, reseeded, into each of ``rows`` with
         probability ``start_share``."""
         picked = rows[self._rng.random(len(rows)) < self.start_share]
         for b in picked.tolist():
-            k = int(self._rng.integers(len(self.start_positions)))
+            k = int(self._eligible[int(self._rng.integers(len(self._eligible)))])
             start = self.start_positions[k:k + 1].copy()
             start["seed"] = np.uint64(int(self._rng.integers(0, 2**63)))
             start["rng_counter"] = 0

@@ -96,6 +96,15 @@ def command_line(run_args):
     return " ".join(shlex.quote(w) for w in words)
 
 
+
+def _curriculum_start(args):
+    """Where the curriculum's positions begin in their games, in words."""
+    after, anneal = args.get("curriculum_after") or 0.0, args.get("curriculum_anneal") or 0
+    if anneal:
+        return (f", from {100 * after:.0f}% of each game on at first, moved back linearly to its opening "
+                f"over {anneal:,} learner decisions: a reverse curriculum")
+    return f", from {100 * after:.0f}% of each game on" if after else ""
+
 def run_section(run_dir, out, tag, targets=None):
     """Markdown lines of one run (its curve copied beside ``out`` as
     ``<stem>_<tag>.png``); ``targets``: ``{opponent: least decided-game win
@@ -137,8 +146,8 @@ def run_section(run_dir, out, tag, targets=None):
     raw = [h for h in history if h["kind"] == "env_rate"]
     curriculum = (f"- Curriculum: {100 * args['curriculum_share']:.0f}% of the episodes start from a position "
                   f"of `{args['curriculum']}` (every {args['curriculum_every']}th decision of its recorded "
-                  f"games" + (f", from {100 * args['curriculum_after']:.0f}% of each game on"
-                              if args.get("curriculum_after") else "") + "), the rest from the opening" if args.get("curriculum_share") else None)
+                  f"games" + _curriculum_start(args) + "), the rest from the opening"
+                  if args.get("curriculum_share") else None)
     lines = [f"## {args['game']}, {seats} seat(s), {start} (`{run_dir.name}`)", "",
              f"- Command: `{command_line(run_args)}`",
              *[f"- Resumed with {', '.join(f'--{k.replace(chr(95), chr(45))} {v}' for k, v in h['args'].items() if k not in ('resume', 'progress'))}"

@@ -175,6 +175,11 @@ class Args:
     curriculum_after: float = 0.0
     """Keep only the positions of the last ``1 - x`` of each recorded game
     (0.5: the second halves, nearer the games' ends, where wins are near)."""
+    curriculum_anneal: int = 0
+    """Learner decisions over which the curriculum's start moves back from
+    ``curriculum_after`` to the games' openings, linearly (a reverse
+    curriculum: positions near the recorded games' ends first, ever earlier
+    ones later); 0: the start stays at ``curriculum_after``."""
     imitate_epochs: int = 3
     """Behaviour-cloning passes over the demonstrations."""
     snapshot_every: int = 10
@@ -237,6 +242,10 @@ class Args:
             raise ValueError(f"curriculum {self.curriculum}: no such file")
         if not 0.0 <= self.curriculum_after < 1.0:
             raise ValueError(f"curriculum_after must be in 0..1 (1 excluded), got {self.curriculum_after}")
+        if self.curriculum_anneal < 0:
+            raise ValueError(f"curriculum_anneal must be at least 0, got {self.curriculum_anneal}")
+        if self.curriculum_anneal and not (self.curriculum and self.curriculum_after > 0):
+            raise ValueError("curriculum_anneal needs --curriculum and a --curriculum-after to start from (e.g. 0.9)")
         if self.curriculum_every < 1:
             raise ValueError(f"curriculum_every must be at least 1, got {self.curriculum_every}")
         if self.policy not in POLICIES:
@@ -340,15 +349,17 @@ def make_vec_env(args):
     if args.vec_env == "batched":
         from dragongym.training.batched import BatchedLeagueEnv, recorded_positions
 
-        starts = (recorded_positions(args.curriculum, args.game, args.config_options(), args.curriculum_every,
-                                     args.curriculum_after)
-                  if args.curriculum else None)
+        starts, progress = (recorded_positions(args.curriculum, args.game, args.config_options(),
+                                               args.curriculum_every,
+                                               0.0 if args.curriculum_anneal else args.curriculum_after,
+                                               progress=True)
+                            if args.curriculum else (None, None))
         env = BatchedLeagueEnv(args.game, args.n_envs, args.config_options(),
                                make_policy=lambda: _policy_factory(args, env.observation_space,
                                                                    env.action_space)(),
                                seed=args.seed, gamma=args.gamma, shaping=args.shaping, reward=args.reward,
                                start_positions=starts, start_share=args.curriculum_share,
-                               heuristic_workers=args.heuristic_workers)
+                               heuristic_workers=args.heuristic_workers, start_progress=progress)
         return env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     fns = [_env_factory(args, k) for k in range(args.n_envs)]
@@ -484,6 +495,16 @@ def plot_learning_curve(history, path, title):
 
 # -------------------------------------------------------------------- callback
 
+def curriculum_start(args, timesteps):
+    """Where in the recorded games the curriculum's positions begin after
+    ``timesteps`` learner decisions: ``curriculum_after`` moved linearly to 0
+    over ``curriculum_anneal`` decisions (``curriculum_after`` throughout
+    without an anneal)."""
+    if not args.curriculum_anneal:
+        return args.curriculum_after
+    return args.curriculum_after * max(0.0, 1.0 - timesteps / args.curriculum_anneal)
+
+
 def _callback_class():
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -503,6 +524,13 @@ def _callback_class():
         # ---- league
         def push_league(self, new=None, dropped=()):
             self.training_env.env_method("league_update", self.league.weights(), new or {}, list(dropped))
+
+        def push_curriculum(self):
+            """The annealed curriculum's start for the decisions to come (logged)."""
+            after = curriculum_start(self.args, self.model.num_timesteps)
+            self.training_env.env_method("curriculum_from", after)
+            self.logger.record("curriculum/after", after)
+            return after
 
         def snapshot(self):
             if self.solo:
@@ -549,6 +577,8 @@ def _callback_class():
                 self.logger.record(f"league/games_vs_{kind}", len(r))
                 entry[f"win_rate_vs_{kind}"] = float((r == "win").mean())
             self.logger.record("league/snapshots", len(self.league.snapshots))
+            if self.args.curriculum_anneal:
+                entry["curriculum_after"] = self.push_curriculum()
             self.window = {}
             self.history.append(entry)
             if self.updates % self.args.snapshot_every == 0:
@@ -682,6 +712,9 @@ def train(args):
     first = league.weights()
     if first:
         venv.env_method("league_update", first, {k: v[1] for k, v in league.snapshots.items()}, [])
+    if args.curriculum_anneal:
+        # likewise the first episodes start where the anneal stands (resumed: later)
+        venv.env_method("curriculum_from", curriculum_start(args, model.num_timesteps))
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
     callback = _callback_class()(args, run_dir, league, history, deadline)
     started = time.time()

@@ -907,6 +907,28 @@ def test_15_675_the_magesword_wielder_is_immune():
     assert R.is_paralyzed(sc.S, 0, other)
 
 
+
+def test_15_675_the_wielder_moves_on_alone_when_his_fellow_knight_is_paralyzed():
+    """15.675 with 13.4: the wielder steps onto a space next to her where a
+    knight of his already stands paralyzed; selecting that space again moves
+    the only unit there that may move -- the wielder -- and his destinations
+    are offered (a defect once posed a destination choice with no unit and
+    no legal action)."""
+    sc = arena((0, REVIVOR, "Cave"), (1, PARALYZER, "1005"))
+    stuck = sc.put(0, KNIGHT, "1004")
+    wielder = sc.put(0, KNIGHT, "1003")
+    sc.s["sword_holder"][0] = wielder
+    sc.start_player_round([0, 1], cards=[7, 12])
+    sc.act("select unit at 1003")
+    sc.act("move to 1004")
+    assert R.is_paralyzed(sc.S, 0, stuck) and not R.is_paralyzed(sc.S, 0, wielder)
+    sc.act("select unit at 1004")
+    assert sc.phase == R.PH_MOVE_DEST and int(sc.s["sel_unit"]) == wielder
+    assert "1003" in legal_cells(sc)
+    sc.act("move to 1003")
+    assert (sc.loc(wielder), sc.loc(stuck)) == (cell("1003"), cell("1004"))
+    sc.check()
+
 # ------------------------------------------------------------------ 15.68 Revivor
 def test_15_68_15_681_the_revivor_brings_back_one_dead_unit_beside_her():
     """15.68: the first player may bring one of his dead units back into play;

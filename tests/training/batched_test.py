@@ -2,6 +2,8 @@
 SB3 VecEnv -- every game waits at its learner's seat after each step, the
 learner sees its own view, episodes pay what the rules pay, opponents answer
 in batches, seats rotate, and MaskablePPO trains on it without a masked action."""
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -226,9 +228,42 @@ def test_a_curriculum_starts_a_share_of_the_episodes_from_recorded_positions(rac
         BatchedLeagueEnv(race, 4, {"num_players": 2}, start_positions=starts, start_share=2.0)
 
 
+
+def test_a_reverse_curriculum_starts_near_the_recorded_ends_then_ever_earlier(race, tmp_path):
+    """``curriculum_from(x)``: episodes start only from positions at least x
+    of the way into their recorded games (the latest ones if none lies that
+    far); lowered to 0 every recorded position may start an episode again."""
+    from dragongym.agents.match import play_match
+    from dragongym.training.batched import recorded_positions
+
+    path = tmp_path / "games.jsonl"
+    play_match(race, ["random", "random"], 4, seed=3, records=str(path), num_players=2)
+    starts, progress = recorded_positions(str(path), race, {"num_players": 2}, progress=True)
+    assert len(progress) == len(starts) and progress.min() == 0.0 and 0.0 < progress.max() < 1.0
+    env = BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=4,
+                           start_positions=starts, start_share=1.0, start_progress=progress)
+    picked = []
+    restore = env.venv.restore_game
+    env.venv.restore_game = lambda b, rec: (picked.append(int(rec["turns"][0])), restore(b, rec))[1]
+    env.curriculum_from(0.8)
+    env.reset()
+    late_turns = starts["turns"][progress >= 0.8]
+    assert picked and set(picked) <= set(late_turns.tolist())
+    env.curriculum_from(1.0)                        # beyond every position: the latest ones
+    assert np.array_equal(env._eligible, np.flatnonzero(progress == progress.max()))
+    env.curriculum_from(0.0)
+    assert len(env._eligible) == len(starts)
+    with pytest.raises(ValueError, match="after must be in 0..1"):
+        env.curriculum_from(1.5)
+    with pytest.raises(ValueError, match="needs start_progress"):
+        BatchedLeagueEnv(race, 4, {"num_players": 2}, start_positions=starts, start_share=0.5).curriculum_from(0.5)
+    with pytest.raises(ValueError, match="one value per start position"):
+        BatchedLeagueEnv(race, 4, {"num_players": 2}, start_positions=starts, start_share=0.5,
+                         start_progress=progress[:-1])
+
 def test_selfplay_takes_a_curriculum_and_checks_it(race, tmp_path):
     from dragongym.agents.match import play_match
-    from dragongym.training.selfplay import Args, train
+    from dragongym.training.selfplay import Args, curriculum_start, train
 
     path = tmp_path / "games.jsonl"
     play_match(race, ["random", "random"], 2, seed=2, records=str(path), num_players=2)
@@ -237,9 +272,20 @@ def test_selfplay_takes_a_curriculum_and_checks_it(race, tmp_path):
                 progress=False)
     run = train(Args(**base, run_name="cur", curriculum=str(path), curriculum_share=0.5))
     assert (run / "final.zip").exists()
+    # annealed: the start moves back from 90% of each game to its opening over 256 decisions
+    annealed = Args(**{**base, "total_timesteps": 128}, run_name="rev", curriculum=str(path),
+                    curriculum_share=1.0, curriculum_after=0.9, curriculum_anneal=256)
+    run = train(annealed)
+    starts = [h["curriculum_after"] for h in json.loads((run / "checkpoints" / "history.json").read_text())
+              if h["kind"] == "update"]
+    assert starts == [pytest.approx(0.675), pytest.approx(0.45)]     # after 64 and 128 decisions
+    assert curriculum_start(annealed, 0) == 0.9 and curriculum_start(annealed, 10**6) == 0.0
+    assert curriculum_start(Args(**base, curriculum=str(path), curriculum_after=0.6), 10**9) == 0.6
     for bad, why in ((dict(curriculum_share=0.5), "needs --curriculum"),
                      (dict(curriculum=str(tmp_path / "none.jsonl")), "no such file"),
-                     (dict(curriculum=str(path), vec_env="dummy"), "needs vec_env batched")):
+                     (dict(curriculum=str(path), vec_env="dummy"), "needs vec_env batched"),
+                     (dict(curriculum=str(path), curriculum_anneal=100), "needs --curriculum and a --curriculum-after"),
+                     (dict(curriculum_anneal=-1), "curriculum_anneal must be at least 0")):
         with pytest.raises(ValueError, match=why):
             Args(**base, **bad).validate()
 

@@ -360,7 +360,9 @@ def act_move_select(S, b, p, a):
     s['sel_cell'] = a
     m = movable_types(S, b, a, tmp)
     if m == 1:
-        s['sel_unit'] = unit_of_type_on(S, b, a, int(tmp[0]), F_WOUNDED | F_HARRIED)
+        # the one choice may be WIELDER (his fellow knights paralyzed, 15.675):
+        # resolved as the type action would resolve it
+        s['sel_unit'] = unit_choice(S, b, a, int(tmp[0]), F_WOUNDED | F_HARRIED)
         return pose(S, b, PH_MOVE_DEST, p)
     return pose(S, b, PH_MOVE_TYPE, p)
 
