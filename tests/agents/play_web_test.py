@@ -6,6 +6,7 @@ refuse bad and illegal actions with 400 and leave the game unchanged; the
 page raises no errors."""
 import json
 import socket
+import signal
 import sys
 import urllib.error
 import urllib.request
@@ -256,7 +257,10 @@ def test_the_command_serves_the_game_and_saves_it_when_stopped(tmp_path):
     saved = tmp_path / "web.jsonl"
     child = pexpect.spawn(sys.executable, ["-m", "dragongym.training.cli", "play", "--game", "dragonhunt", "--web",
                                            "--max-hands", "1", "--opponents", "random", "--save", str(saved)],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=90)
+                          cwd=str(tmp_path), encoding="utf-8", timeout=90,
+                          # a suite started as a background job (`pytest &`) ignores SIGINT, and
+                          # so would the server it spawns: Ctrl-C must reach the server here
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         child.expect(r"open (http://127\.0\.0\.1:\d+/) in a browser")
         url = child.match.group(1)
