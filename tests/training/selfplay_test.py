@@ -359,12 +359,22 @@ def test_the_reports_command_launches_the_same_run_again(tmp_path):
     curriculum = tmp_path / "games.jsonl"
     curriculum.write_text("")
     run = Args(game="dragonhunt", seed=3, mix_self=0.4, mix_heuristic=0.5, mix_random=0.1, torch_threads=1,
-               curriculum=str(curriculum), curriculum_share=0.3, curriculum_every=4,
+               curriculum=str(curriculum), curriculum_share=0.3, curriculum_every=4, curriculum_after=0.9,
+               curriculum_anneal=6_000_000,
                eval_every=150, game_options={"max_hands": 25, "auto_single": False}, run_name="x y")
     words = shlex.split(command_line(run))
     assert words[:3] == ["python", "-m", "dragongym.training.selfplay"]
+    assert "--curriculum-anneal" in words
     again = parse_args(words[3:])
     assert asdict(again) == asdict(run)
+
+
+def test_the_report_says_where_the_curriculum_starts():
+    from dragongym.training.report import _curriculum_start
+    assert _curriculum_start({"curriculum_after": 0.0}) == ""
+    assert _curriculum_start({"curriculum_after": 0.6}) == ", from 60% of each game on"
+    annealed = _curriculum_start({"curriculum_after": 0.9, "curriculum_anneal": 6_000_000})
+    assert "from 90% of each game on at first" in annealed and "over 6,000,000 learner decisions" in annealed
 
 
 @pytest.mark.parametrize("game_name", ["dragonhunt", "dragons_down", "dragon_pass"])
