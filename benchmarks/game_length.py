@@ -94,7 +94,7 @@ def main(argv=None):
     parser.add_argument("--out", default=None, help="write the result as JSON here")
     args, rest = parser.parse_known_args(argv)
     from dragongym.envs.core.options import parse_game_options
-    options = parse_game_options(rest)
+    options = parse_game_options(rest, dragongym.get_game(args.game))
     result = measure(args.game, args.games, args.limit, seed=args.seed, agent_id=args.agent,
                      log=lambda line: print(line, file=sys.stderr, flush=True), **options)
     unit = result["turn_unit"]

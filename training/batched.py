@@ -97,7 +97,7 @@ def recorded_positions(path, game_name, options=None, every=1, after=0.0, progre
     want = config_dict(game.make_config(**dict(options or {})))
     out, where = [], []
     for k, record in enumerate(read_records(path)):
-        if record.game != game_name or config_dict(game.make_config(**record.config)) != want:
+        if record.game != game_name or config_dict(game.config_from_json(record.config)) != want:
             raise ValueError(f"{path}, game {k}: a {record.game} game with options {record.config}, not "
                              f"{game_name} with {want}: a curriculum starts from positions of the game trained")
         first = int(after * len(record.actions))

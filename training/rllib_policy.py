@@ -264,7 +264,7 @@ def load_agent(path, game=None, deterministic=True, **_):
     if game is not None:
         if info["game"] != game.name:
             raise ValueError(f"{path} was trained on {info['game']!r}, not {game.name!r}")
-        spec = game.spec_for(game.make_config(**info["game_options"]))
+        spec = game.spec_for(game.config_from_json(info["game_options"]))
         if (spec.obs_size, spec.num_actions) != (info["obs_size"], info["num_actions"]):
             raise ValueError(f"{path} was trained on {info['game']} (obs {info['obs_size']}, "
                              f"{info['num_actions']} actions), not {spec.name} "

@@ -597,10 +597,10 @@ def main(argv=None):
     args, extra = tyro.cli(Args, args=argv, return_unknown_args=True, prog=PROG,
                            description=DESCRIPTION)
     try:
-        game_options = parse_game_options(extra)
+        game_options = parse_game_options(extra, dragongym.get_game(args.game))
         args.validate()
         game_and_spec(args.env_config(game_options))
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, ImportError, AttributeError) as error:
         print(f"rllib_selfplay: error: {error}", file=sys.stderr)
         return 2
     summary = train(args, game_options)

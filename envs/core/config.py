@@ -5,15 +5,24 @@ it allows in its ``metadata``:
 
 * ``range=(lo, hi)``: an int in ``lo..hi`` (bools refused);
 * ``choices=(...)``: one of these values;
-* ``subset_of=(...)``: a tuple of distinct values, each one of these (or, as
-  a command line spells it, one string of them separated by commas);
+* ``subset_of=(...)``: a tuple of distinct values, each one of these;
 * ``check=callable``: ``check(value) -> ""`` or a sentence saying what is wrong.
 
 The type is the field's annotation: ``int`` fields take Python or numpy ints
 but never bools, floats or strings (``2.5``, ``"2"`` and ``True`` are refused,
 not coerced); ``bool`` fields take only ``True``/``False``; ``str`` fields only
-strings. A refused option raises :class:`ConfigError` (a ``ValueError``) that
-names the game, the option, what was given and what is allowed.
+strings (``scenario=18.1`` is refused: the float is not the name ``"18.1"``);
+``subset_of`` fields only tuples (a string or a list is refused). ``None`` is
+refused too: leave an option out to take its default. A refused option raises
+:class:`ConfigError` (a ``ValueError``) that names the game, the option, what
+was given and what is allowed.
+
+Two other spellings of options are read into those types explicitly, never
+guessed inside :func:`build_config`: text, as a command line gives it
+(:func:`options_from_text`: ``"4"`` for an int option, ``"18.1"`` for a
+scenario, ``"cruel_caves,wicked_woods"`` for a set of names), and JSON, as a
+game record or a run's saved arguments keep a configuration
+(:func:`options_from_json`: a list for a tuple option).
 """
 # jitcache: no compiled code
 import dataclasses
@@ -46,7 +55,7 @@ def _allowed(f):
 
 def _check_field(game, f, value):
     """The value to store for field ``f``, or raise ConfigError."""
-    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+    kind = _field_kind(f)
     bad = f"{game}: option {f.name} must be {_allowed(f)}, got {describe(value)}"
     meta = f.metadata
     if kind == "bool":
@@ -65,13 +74,8 @@ def _check_field(game, f, value):
             raise ConfigError(bad)
     elif kind == "str":
         if not isinstance(value, str):
-            # a choice spelled like a number ("18.1", which a command line reads as a float,
-            # options.parse_value) may be given as that number; nothing else converts
-            spelled = repr(value) if isinstance(value, float) else str(value)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
-                    or spelled not in meta.get("choices", ()):
-                raise ConfigError(bad)
-            value = spelled
+            raise ConfigError(bad)
+        value = str(value)
     if "range" in meta:
         lo, hi = meta["range"]
         if not lo <= value <= hi:
@@ -79,13 +83,8 @@ def _check_field(game, f, value):
     if "choices" in meta and value not in meta["choices"]:
         raise ConfigError(bad)
     if "subset_of" in meta:
-        if isinstance(value, str):
-            # as a command line spells it (options.parse_value leaves it a string):
-            # "cruel_caves,wicked_woods"; the names are then checked like a tuple's
-            value = tuple(value.split(","))
-        if not isinstance(value, (tuple, list)):
+        if not isinstance(value, tuple):
             raise ConfigError(bad)
-        value = tuple(value)
         if len(set(value)) != len(value) or any(v not in meta["subset_of"] for v in value):
             raise ConfigError(bad)
     if "check" in meta:
@@ -98,7 +97,7 @@ def _check_field(game, f, value):
 def build_config(game, config_cls, options):
     """``config_cls(**options)`` after strict checks (see the module docstring).
 
-    Options given as ``None`` take their default.
+    An option given as ``None`` is refused: leave it out to take its default.
     """
     fields = {f.name: f for f in dataclasses.fields(config_cls)}
     unknown = sorted(set(options) - set(fields))
@@ -108,9 +107,69 @@ def build_config(game, config_cls, options):
     values = {}
     for name, value in options.items():
         if value is None:
-            continue
+            raise ConfigError(f"{game}: option {name} must be {_allowed(fields[name])}, got None "
+                              f"(leave an option out to take its default)")
         values[name] = _check_field(game, fields[name], value)
     return config_cls(**values)
+
+
+def _field_kind(f):
+    return f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+
+
+def option_from_text(game, f, text):
+    """The value of option field ``f`` that the command-line text ``text``
+    spells, read as the option's own type: ``"4"`` -> 4 for an int,
+    ``"true"``/``"yes"``/``"on"`` and ``"false"``/``"no"``/``"off"`` for a
+    bool, the text itself for a string (``"18.1"`` stays the scenario's name),
+    comma-separated names for a set (``"cruel_caves,wicked_woods"`` -> a
+    tuple). Text that spells no value of the type raises :class:`ConfigError`
+    naming the option; the value is then checked by :func:`build_config`."""
+    from dragongym.envs.core.options import FALSE_WORDS, TRUE_WORDS
+
+    bad = ConfigError(f"{game}: option {f.name} must be {_allowed(f)}, got {text!r}")
+    if "subset_of" in f.metadata:
+        return tuple(name for name in text.split(",")) if text else ()
+    kind = _field_kind(f)
+    if kind == "bool":
+        if text.lower() in TRUE_WORDS:
+            return True
+        if text.lower() in FALSE_WORDS:
+            return False
+        raise bad
+    if kind in ("int", "float"):
+        try:
+            return int(text) if kind == "int" else float(text)
+        except ValueError:
+            raise bad from None
+    return text
+
+
+def options_from_text(game_name, config_cls, options):
+    """Options as a command line gives them (``{"max_hands": "4"}``), each
+    text value read as its option's type (:func:`option_from_text`). Values
+    that are not strings pass unchanged, and so does a name that is no
+    option of ``config_cls`` (read by :func:`options.parse_value`'s guess,
+    for a game's aliases such as ``num_heroes``; an unknown name is then
+    refused by :func:`build_config`)."""
+    from dragongym.envs.core.options import parse_value
+
+    fields = {f.name: f for f in dataclasses.fields(config_cls)}
+    out = {}
+    for name, value in options.items():
+        if isinstance(value, str):
+            value = option_from_text(game_name, fields[name], value) if name in fields else parse_value(value)
+        out[name] = value
+    return out
+
+
+def options_from_json(config_cls, options):
+    """Options as JSON keeps them (a game record's ``config``, a run's saved
+    ``args.json``): a list stands for a tuple option's tuple. Everything
+    else passes unchanged, for :func:`build_config` to check."""
+    fields = {f.name: f for f in dataclasses.fields(config_cls)}
+    return {name: tuple(value) if isinstance(value, list) and name in fields and "subset_of" in fields[name].metadata
+            else value for name, value in options.items()}
 
 
 def option_help(config_cls):

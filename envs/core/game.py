@@ -26,6 +26,8 @@ game (its heuristic agent, shaping potential, truncation option, benchmark
 settings, pictures) through the hooks below, never by naming the game.
 """
 # jitcache: no compiled code
+import operator
+
 import numpy as np
 
 from dragongym.envs.core.config import build_config
@@ -95,6 +97,19 @@ class Game:
     says it can take minutes)."""
     obs_bounds = (-np.inf, np.inf)
     """``(low, high)`` of every observation float."""
+    float_ranges = {"rewards": (-1.0, 1.0), "score": (0.0, 0.0)}
+    """Every float field of ``dtype`` -> ``(lo, hi)``: the values the game's
+    rules and reward scheme can give it, in any seat at any moment. A
+    restored record with a value outside (or NaN, or an infinity) is refused:
+    a reward or a score no game can reach is corruption, not a position.
+    The default: rank-derived rewards in -1..1 and no score. The
+    conformance suite checks that every float field has a range and that
+    play stays inside it. Seats beyond ``num_players`` hold 0."""
+    running_float_ranges = {"rewards": (0.0, 0.0), "score": (0.0, 0.0)}
+    """Narrower ranges that hold while the game runs (``status`` 0): by
+    default rewards and scores are written when the game ends, so a running
+    game's are 0 (a running record with a reward would pay it again at the
+    end). A game that pays rewards during play widens these."""
     tie_breaks = ""
     """Where seats with equal scores can still rank apart, the game's own
     tie-breaks in words ("fame, then epic treasures, treasures, gold"); ``""``
@@ -105,6 +120,13 @@ class Game:
         """Validate keyword options into ``config_cls``; raise
         :class:`envs.core.config.ConfigError` naming the option and what it allows."""
         return build_config(self.name, self.config_cls, options)
+
+    def config_from_json(self, options):
+        """The configuration of options as JSON keeps them (a game record's
+        ``config``, a run's saved arguments, a checkpoint's ``game_options``:
+        a list for a tuple option), checked as :meth:`make_config` checks."""
+        from dragongym.envs.core.config import options_from_json
+        return self.make_config(**options_from_json(self.config_cls, dict(options)))
 
     def default_config(self):
         return self.make_config()
@@ -397,6 +419,21 @@ class Game:
         return o[0]
 
 
+def action_int(action):
+    """``action`` as a Python int, or None where it is no integer action: an
+    int, a numpy integer or a one-element integer array is; a bool (Python's
+    or numpy's: ``step(True)`` is no action 1), a float, a string or None is
+    not."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, np.ndarray):
+        return int(action.reshape(())) if action.size == 1 and action.dtype.kind in "iu" else None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
 def one_game_buffers(game, spec):
     """The arrays an adapter that plays one game at a time hands to the batched
     methods (``B = 1``), made once and reused by every call: ``(states, actions,
@@ -406,6 +443,42 @@ def one_game_buffers(game, spec):
     return (game.new_states(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8),
             np.zeros(1, dtype=np.int8), np.zeros((1, spec.obs_size), dtype=np.float32),
             np.zeros((1, spec.num_actions), dtype=np.int8))
+
+
+def float_field_problem(game, state):
+    """``""`` if every float field of ``state`` (a 1-record array of
+    ``game.dtype``) is finite and inside ``game.float_ranges`` (and
+    ``game.running_float_ranges`` while the game runs), seats beyond
+    ``num_players`` holding 0 in the per-seat ``rewards`` and ``score``; else
+    what is wrong. A float field without a declared range is itself a
+    problem: a game must say what each of its floats can hold."""
+    rec = np.asarray(state)[0]
+    dtype = rec.dtype
+    n = int(rec["num_players"])
+    running = int(rec["status"]) == STATUS_RUNNING
+    for name in dtype.names:
+        if dtype.fields[name][0].base.kind != "f":
+            continue
+        if name not in game.float_ranges:
+            return f"float field {name} has no declared range (Game.float_ranges)"
+        values = np.asarray(rec[name], dtype=np.float64).reshape(-1)
+        if not np.all(np.isfinite(values)):
+            return f"{name} holds a value that is not finite: {values.tolist()}"
+        lo, hi = game.float_ranges[name]
+        when = "any game"
+        if running and name in game.running_float_ranges:
+            lo, hi = game.running_float_ranges[name]
+            when = "a running game"
+        seated = values
+        if name in ("rewards", "score"):
+            seated = values[:n]
+            if np.any(values[n:] != 0):
+                return f"{name} of a seat beyond the game's {n} is not 0: {values.tolist()}"
+        outside = seated[(seated < lo) | (seated > hi)]
+        if outside.size:
+            return (f"{name} {float(outside[0])!r} is outside {lo:g}..{hi:g}, the range {game.name}'s "
+                    f"rules and rewards allow in {when}")
+    return ""
 
 
 def check_common_fields(state, dtype):

@@ -3,9 +3,11 @@
 Every script that plays a game (``dragongym match/eval``, the trainers, the
 benchmarks) accepts the game's own options as ``--name value`` or
 ``--name=value`` tokens it does not know itself; :func:`parse_game_options`
-turns them into the keyword dict that ``Game.make_config`` validates. It knows
-no game: dashes become underscores and values are read as bools, ints, floats
-or strings, in that order.
+turns them into the keyword dict that ``Game.make_config`` validates: dashes
+become underscores, and each value is read as the type of the game's option
+of that name (``envs.core.config.options_from_text``: ``--scenario 18.1`` is
+the scenario named "18.1", ``--max-hands 4`` the int 4). Without a game the
+values are guessed (:func:`parse_value`: bools, ints, floats, then strings).
 """
 # jitcache: no compiled code
 
@@ -13,10 +15,14 @@ TRUE_WORDS = ("true", "yes", "on")
 FALSE_WORDS = ("false", "no", "off")
 
 
-def parse_game_options(tokens):
+def parse_game_options(tokens, game=None):
     """``["--max-hands", "4", "--auto-single=false"]`` -> ``{"max_hands": 4, "auto_single": False}``.
 
-    Raises ValueError for a token that is not an option or an option without a value.
+    ``game`` (a :class:`~dragongym.envs.core.game.Game`) reads each value as
+    the type of its option; without it the values are guessed
+    (:func:`parse_value`). Raises ValueError for a token that is not an
+    option, an option without a value, or (``ConfigError``) text that spells
+    no value of its option's type.
     """
     options = {}
     i = 0
@@ -31,9 +37,12 @@ def parse_game_options(tokens):
                 raise ValueError(f"game option --{name} needs a value")
             i += 1
             value = tokens[i]
-        options[name.replace("-", "_")] = parse_value(value)
+        options[name.replace("-", "_")] = value
         i += 1
-    return options
+    if game is not None:
+        from dragongym.envs.core.config import options_from_text
+        return options_from_text(game.name, game.config_cls, options)
+    return {name: parse_value(value) for name, value in options.items()}
 
 
 def parse_value(text):

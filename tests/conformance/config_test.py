@@ -19,9 +19,10 @@ def _kind(f):
 def bad_values(f):
     """``[(value, words the message must hold)]`` of values field ``f`` refuses."""
     kind, meta = _kind(f), f.metadata
-    out = []
+    # None is not "the default": an option is left out for that
+    out = [(None, ["None", "leave an option out"])]
     if kind == "int":
-        out += [(2.5, ["2.5"]), ("2", ["'2'"]), (True, ["True"])]   # (None means "the default")
+        out += [(2.5, ["2.5"]), ("2", ["'2'"]), (True, ["True"])]
         if "range" in meta:
             lo, hi = meta["range"]
             out += [(lo - 1, [str(lo - 1), f"{lo}..{hi}"]), (hi + 1, [str(hi + 1), f"{lo}..{hi}"])]
@@ -31,6 +32,11 @@ def bad_values(f):
         out += [("0.5", ["'0.5'"]), (True, ["True"]), (math.nan, ["nan"])]
     elif kind == "str":
         out += [(3, ["3"]), (b"x", ["b'x'"])]
+        for choice in meta.get("choices", ()):
+            try:                              # a choice spelled like a number ("18.1") is not that number
+                out.append((float(choice), [repr(float(choice))]))
+            except ValueError:
+                pass
     if "choices" in meta:
         out.append(("__not_a_choice__", ["'__not_a_choice__'"] + [repr(c) for c in meta["choices"]]))
     if "subset_of" in meta:
@@ -38,7 +44,9 @@ def bad_values(f):
         out += [(("__not_a_choice__",), ["__not_a_choice__"]),
                 ("a string", ["'a string'"])]
         if allowed:
-            out.append(((allowed[0], allowed[0]), [repr(allowed[0])]))
+            # a tuple of names, never one name alone or a list of them
+            out += [((allowed[0], allowed[0]), [repr(allowed[0])]), (allowed[0], [repr(allowed[0])]),
+                    (list(allowed[:1]), [repr(list(allowed[:1]))])]
     return out
 
 
@@ -55,9 +63,12 @@ def _bad_cases():
 def test_a_bad_option_value_is_refused_by_name(name, option, value, words):
     with registered(name):
         game = dragongym.get_game(name)
-        for make in (lambda: dragongym.make(name, **{option: value}),
-                     lambda: dragongym.make_vec(name, 2, **{option: value}),
-                     lambda: game.make_config(**{option: value})):
+        makers = [lambda: dragongym.make(name, **{option: value}),
+                  lambda: dragongym.make_vec(name, 2, **{option: value}),
+                  lambda: game.make_config(**{option: value})]
+        if option == "num_players" and value is None:
+            makers = makers[2:]   # the adapters' own num_players parameter: None is documented as the default
+        for make in makers:
             with pytest.raises(ValueError) as err:
                 make()
             text = str(err.value)

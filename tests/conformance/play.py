@@ -99,6 +99,7 @@ def vec_trajectory(name, options, seed, steps):
 
 
 def main(argv):
+    from dragongym.envs.core.config import options_from_json
     from tests.conformance.cases import load_game
 
     cases = json.loads(argv[0])
@@ -107,6 +108,7 @@ def main(argv):
         results = []
         for name, options, seed, max_steps in cases:
             game = load_game(name)
+            options = options_from_json(game.config_cls, options)   # JSON's lists are the options' tuples
             results.append({"game": trajectory(game, game.make_config(**options), seed, max_steps),
                             "vector": vec_trajectory(name, options, seed, max_steps // 4)})
     seen = sorted({(w.category.__name__, str(w.message), w.filename) for w in caught})

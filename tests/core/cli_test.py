@@ -19,9 +19,9 @@ def test_a_set_of_names_is_given_comma_separated(capsys):
     command line; a name outside the set is refused in one line."""
     import dragongym
     game = dragongym.get_game("dragons_down")
-    options = parse_game_options(["--terrain-packs", "cruel_caves,wicked_woods"])
+    options = parse_game_options(["--terrain-packs", "cruel_caves,wicked_woods"], game)
     assert game.make_config(**options).terrain_packs == ("cruel_caves", "wicked_woods")
-    assert game.make_config(terrain_packs="wicked_woods").terrain_packs == ("wicked_woods",)
+    assert parse_game_options(["--terrain-packs", "wicked_woods"], game) == {"terrain_packs": ("wicked_woods",)}
     assert main(["match", "--game", "dragons_down", "--games", "1", "--max-turns", "1",
                  "--terrain-packs", "cruel_caves,wicked_woods"]) == 0
     assert main(["match", "--game", "dragons_down", "--terrain-packs", "cruel_caves,icy_isles"]) == 2

@@ -36,15 +36,29 @@ def test_importing_the_rllib_adapter_needs_no_ray():
     assert out.split() == ["False", "True"]
 
 
-def test_a_choice_spelled_like_a_number_may_be_given_as_that_number():
-    """``--scenario 18.1`` reads as the float 18.1; a string option whose choices
-    include "18.1" takes it as that choice, and refuses any other number."""
+def test_a_command_line_reads_each_value_as_its_options_type():
+    """``--scenario 18.3`` is the scenario named "18.3" (a string option), not
+    the float 18.3; ``--max-turns 2`` the int 2. Python callers get no such
+    reading: a float scenario is refused, as is any other number."""
     import dragongym
     from dragongym.envs.core.config import ConfigError
     game = dragongym.get_game("dragon_pass")
-    options = parse_game_options(["--scenario", "18.3", "--max-turns", "2"])
+    options = parse_game_options(["--scenario", "18.3", "--max-turns", "2", "--screening=yes"], game)
+    assert options == {"scenario": "18.3", "max_turns": 2, "screening": True}
     config = game.make_config(**options)
     assert config.scenario == "18.3" and config.max_turns == 2
-    for bad in (18.4, 18, True):
+    for bad in (18.3, 18.1, 18, True):
         with pytest.raises(ConfigError, match="scenario"):
             game.make_config(scenario=bad)
+
+
+def test_text_that_spells_no_value_of_the_options_type_names_the_option():
+    import dragongym
+    from dragongym.envs.core.config import ConfigError
+    game = dragongym.get_game("dragonhunt")
+    for tokens, shown in ((["--max-hands", "2.5"], "'2.5'"), (["--auto-single", "maybe"], "'maybe'"),
+                          (["--num-players", "two"], "'two'")):
+        with pytest.raises(ConfigError) as err:
+            parse_game_options(tokens, game)
+        option = tokens[0][2:].replace("-", "_")
+        assert f"option {option} must be" in str(err.value) and shown in str(err.value)
