@@ -47,14 +47,14 @@ the constructor, or from the OS when that is None). Seeds are ints in
 are refused, never reduced.
 """
 # jitcache: no compiled code
-import operator
-
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from dragongym.envs.core.config import check_seed
-from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError
+from dragongym.envs.core.game import (
+    STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, action_int,
+)
 from dragongym.envs.core.rng import seed_sequence
 from dragongym.envs.core.vector import checked_record
 
@@ -282,11 +282,16 @@ class GameAECEnv(AECEnv):
 
     @property
     def state_record(self):
-        """The live 1-record state array (a view: do not write to it mid-game)."""
+        """The live state: a one-element structured numpy array (shape ``(1,)``,
+        dtype ``game.dtype``); ``state_record[0]`` is the record. A view: do
+        not write to it mid-game."""
+        self._require_reset("state_record")
         return self._states
 
     def clone_state(self):
-        """A snapshot of the current game (an independent 1-record array)."""
+        """A snapshot of the current game: an independent one-element
+        structured array of the game's dtype."""
+        self._require_reset("clone_state()")
         return self._states.copy()
 
     def restore_state(self, record):
@@ -377,10 +382,9 @@ class GameAECEnv(AECEnv):
             self.truncations[agent] = status == STATUS_TRUNCATED
 
     def _check_action(self, agent, action):
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"{agent}: action must be an integer, got {action!r}") from None
+        a = action_int(action)
+        if a is None:
+            raise IllegalActionError(f"{agent}: action must be an integer, got {action!r}")
         if not 0 <= a < self.spec.num_actions:
             raise IllegalActionError(
                 f"{agent}: action {a} is outside 0..{self.spec.num_actions - 1}")

@@ -42,7 +42,7 @@ from gymnasium import spaces
 
 from dragongym.envs.core.config import check_count, check_seed
 from dragongym.envs.core.game import (
-    STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, one_game_buffers,
+    STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, action_int, one_game_buffers,
 )
 
 _MAX_RESTARTS = 1000
@@ -115,6 +115,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0
         self._paid = 0.0
         self._has_reset = False
+        self._ended_by_illegal_action = False   # the penalty mode ended the episode: it is over
         self.set_opponents(opponents)
 
     # ------------------------------------------------------------- opponents
@@ -159,21 +160,17 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError(f"{self.game_spec.name}: {_MAX_RESTARTS} games in a row ended "
                                f"before seat {self.seat} had a decision")
         self._has_reset = True
+        self._ended_by_illegal_action = False
         return self._observe(), self._info()
 
     def step(self, action):
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
-        if self._status != STATUS_RUNNING:
+        if self._status != STATUS_RUNNING or self._ended_by_illegal_action:
             raise RuntimeError("the episode is over; call reset()")
-        try:
-            a = operator.index(action)
-        except TypeError:
-            a = None
-            if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
-                a = int(action.reshape(()))
-            if a is None:
-                raise IllegalActionError(f"action must be an integer, got {action!r}") from None
+        a = action_int(action)
+        if a is None:
+            raise IllegalActionError(f"action must be an integer, got {action!r}")
         mask = self.action_masks()
         if not (0 <= a < mask.shape[0] and mask[a]):
             if self.illegal_action == "raise":
@@ -181,6 +178,8 @@ class SingleAgentEnv(gymnasium.Env):
                                          f"({self._action_text(a)}); the game is unchanged")
             info = self._info()
             info["illegal_action"] = True
+            # ending the episode (truncated) ends it: every later step raises until reset()
+            self._ended_by_illegal_action = self.illegal_ends_episode
             return (self._observe(), self.illegal_penalty, False, self.illegal_ends_episode, info)
         self._apply(a)
         self._play_opponents()
@@ -194,7 +193,8 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's legal actions (int8 ``[A]``; all zero when not its turn)."""
         if not self._has_reset:
             raise RuntimeError(f"{self.game_spec.name}: call reset() before action_masks()")
-        if self._status == STATUS_RUNNING and int(self._rec["to_play"]) == self.seat:
+        if self._status == STATUS_RUNNING and int(self._rec["to_play"]) == self.seat \
+                and not self._ended_by_illegal_action:
             self.game.legal_mask(self._states, self._mask)
             return self._mask[0].copy()
         return np.zeros(self.game_spec.num_actions, dtype=np.int8)

@@ -63,6 +63,7 @@ import numpy as np
 
 from dragongym.envs.core.game import (
     STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, IllegalActionError, InvalidStateError,
+    check_common_fields, float_field_problem,
 )
 from dragongym.envs.core.config import ConfigError, check_count, check_seed, describe
 from dragongym.envs.core.rng import seed_sequence
@@ -447,7 +448,9 @@ def checked_record(game, record, num_players, dtype):
     if seats != num_players:
         raise InvalidStateError(f"{name}: the record is a {seats}-seat game; this env plays "
                                 f"{num_players} seats")
-    problem = game.check_state(checked)
+    # before the game's own checks: they may trust the fields these bound
+    problem = check_common_fields(checked, dtype) or float_field_problem(game, checked) \
+        or game.check_state(checked)
     if problem:
         raise InvalidStateError(f"{name}: refused an unsound record: {problem}")
     return checked

@@ -162,6 +162,9 @@ class Dragonhunt(Game):
     shaping_potential = "dragongym.agents.dragonhunt_heuristic:seat_score_potential"
     shaping_potential_batch = "dragongym.agents.dragonhunt_heuristic:seat_score_potential_batch"
     truncation_option = "max_hands"
+    # rewards +1 to the slayer, -1/(n-1) to the others, 0 in a truncated game,
+    # written at the end (magesword.end_game); Dragonhunt keeps no score
+    float_ranges = {"rewards": (-1.0, 1.0), "score": (0.0, 0.0)}
     # the throughput figures keep the 8-hand games they were first measured with
     bench_options = {"num_players": 2, "max_hands": 8}
     bench_targets = {"openspiel chess": 10.0, "openspiel chess +obs": 8.0, "threads": 1.7,

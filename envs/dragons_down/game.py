@@ -280,6 +280,11 @@ class DragonsDown(Game):
     picture_module = "dragongym.envs.dragons_down.picture"
     truncation_option = "max_turns"
     tie_breaks = "fame, then epic treasures, treasures, gold"
+    # rewards: solo +1 won / -1 lost, else position values +1 .. -1 (ties
+    # averaged, fate.rank_seats), written at the end; the score is a seat's
+    # best hero's LP (never lost, L266; -1 for a seat whose hero never left
+    # play), at most what the record's int16 LP can hold
+    float_ranges = {"rewards": (-1.0, 1.0), "score": (-1.0, float(np.iinfo(np.int16).max))}
     bench_options = {"num_players": 2, "max_turns": 8}
     bench_targets = {"openspiel chess": 2.0, "openspiel chess +obs": 2.0}   # issue 12
     # measured: 118 s for the kernel from an empty cache, 2 cores

@@ -171,14 +171,28 @@ def test_the_single_agent_seat_is_not_coerced():
 def test_use_before_reset_says_to_call_reset():
     env = GameAECEnv(GAME, num_players=2, render_mode="ansi")
     for call, what in ((lambda: env.observe("player_0"), "observe"), (lambda: env.step(0), "step"),
-                       (env.last, "last"), (env.render, "render")):
+                       (env.last, "last"), (env.render, "render"), (env.clone_state, "clone_state")):
         with pytest.raises(RuntimeError, match=rf"call reset\(\) before {what}\(\)"):
             call()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before state_record"):
+        env.state_record
     for name in ("agents", "num_agents", "rewards", "terminations", "agent_selection"):
         with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
             getattr(env, name)
     with pytest.raises(AttributeError, match="no attribute 'no_such_thing'"):
         env.no_such_thing
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True), 1.0, "1", None])
+def test_a_bool_or_any_other_non_integer_is_not_an_action(action):
+    """PettingZoo's ``step(True)`` is no ``step(1)``: bools are refused like
+    ``np.bool_``, floats and strings, the game unchanged."""
+    env = GameAECEnv(GAME, num_players=2)
+    env.reset(seed=0)
+    before = env.state_record.tobytes(), env.agent_selection
+    with pytest.raises(IllegalActionError, match="action must be an integer"):
+        env.step(action)
+    assert (env.state_record.tobytes(), env.agent_selection) == before
 
 
 def test_unknown_agent_names_are_refused_with_the_agents_listed():

@@ -119,6 +119,43 @@ def test_illegal_action_raise_and_penalty():
         SingleAgentEnv(GAME, illegal_action="ignore")
 
 
+def test_an_episode_ended_by_an_illegal_action_is_over():
+    """``illegal_ends_episode=True`` reports the episode truncated: after it no
+    action, legal or not, continues that game; ``reset()`` starts the next."""
+    env = SingleAgentEnv(GAME, num_players=2, seat=0, illegal_action="penalty", illegal_ends_episode=True)
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    _, reward, term, trunc, info = env.step(5)
+    assert (reward, term, trunc, info["illegal_action"]) == (-1.0, False, True, True)
+    before = env.states.tobytes()
+    for action in (legal, 5):
+        with pytest.raises(RuntimeError, match=r"the episode is over; call reset\(\)"):
+            env.step(action)
+    assert env.states.tobytes() == before and not env.action_masks().any()
+    env.reset(seed=1)
+    assert env.step(int(np.flatnonzero(env.action_masks())[0]))[4].get("illegal_action") is None
+
+
+def test_an_episode_that_ended_by_the_rules_is_over():
+    env = SingleAgentEnv(GAME, num_players=2, seat=0)
+    rng = np.random.default_rng(0)
+    play_episode(env, 0, rng)
+    before = env.states.tobytes()
+    with pytest.raises(RuntimeError, match=r"the episode is over; call reset\(\)"):
+        env.step(0)
+    assert env.states.tobytes() == before
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True)])
+def test_a_bool_is_not_an_action(action):
+    env = SingleAgentEnv(GAME, num_players=2, seat=0)
+    env.reset(seed=0)
+    before = env.states.tobytes()
+    with pytest.raises(IllegalActionError, match="must be an integer"):
+        env.step(action)
+    assert env.states.tobytes() == before
+
+
 def test_maskable_ppo_smoke_dragonhunt():
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO

@@ -77,6 +77,9 @@ class Dive(Game):
     config_cls = DiveConfig
     obs_bounds = (0.0, 50.0)
     truncation_option = "max_turns"
+    # the score is the pearls banked: under the largest target (1000) before the
+    # last bank, plus a bag of at most 6 a turn over the longest game (10,000)
+    float_ranges = {"rewards": (-1.0, 1.0), "score": (0.0, 999.0 + 6 * 10_000)}
 
     def spec_for(self, config):
         return GameSpec(
@@ -178,6 +181,9 @@ class Gather(Game):
     name = "gather"
     dtype = GATHER_DTYPE
     config_cls = GatherConfig
+    # a seat's score is its stones (the largest pile, 60) and the bonus of 2;
+    # its reward that score / 10
+    float_ranges = {"rewards": (0.0, 6.2), "score": (0.0, 62.0)}
     obs_bounds = (0.0, 5.0)
 
     def spec_for(self, config):
