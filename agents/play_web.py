@@ -113,8 +113,13 @@ def make_app(session, autosave=None):
         return jsonify({"error": message}), 400
 
     def body():
-        """The request's JSON object, or None (a form post or no JSON at all)."""
-        data = request.get_json(silent=True)
+        """The request's JSON object, or None (a form post, no JSON at all, or
+        JSON nested too deeply for the parser: Python's json raises
+        RecursionError there, not the ValueError Flask's ``silent`` catches)."""
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:
+            return None
         return data if isinstance(data, dict) else None
 
     @app.get("/")

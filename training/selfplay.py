@@ -59,7 +59,7 @@ from typing import Optional
 
 import numpy as np
 
-from dragongym.envs.core.options import parse_game_options, parse_value
+from dragongym.envs.core.options import parse_game_options
 
 LEGACY_FIELDS = {"max_hands": "truncation", "extra": "game_options"}
 """Fields of ``args.json`` files written before the options became generic ->
@@ -272,7 +272,12 @@ class Args:
         (``game_options``, plus ``num_players`` and the truncation option where given)."""
         import dragongym
         game = dragongym.get_game(self.game)
-        options = {str(k): parse_value(v) for k, v in self.game_options.items()}
+        from dragongym.envs.core.config import options_from_json, options_from_text
+        # game_options hold text (``--game-options auto_single false``) or, read
+        # back from args.json, JSON values: each is read as its option's type
+        options = options_from_text(game.name, game.config_cls,
+                                    options_from_json(game.config_cls,
+                                                      {str(k): v for k, v in self.game_options.items()}))
         if self.num_players is not None:
             options["num_players"] = self.num_players
         if self.truncation is not None:
@@ -505,6 +510,38 @@ def curriculum_start(args, timesteps):
     return args.curriculum_after * max(0.0, 1.0 - timesteps / args.curriculum_anneal)
 
 
+class TrainingProgress:
+    """The trainer's progress bar (tqdm, on stderr). With a wall-clock budget
+    (``deadline``, a ``time.time()``) it counts that budget's seconds, which
+    is what ends the run, and shows the learner decisions beside it; without
+    one it counts learner decisions toward ``total_timesteps``."""
+
+    def __init__(self, total_timesteps, timesteps, deadline=None, started=None):
+        from tqdm import tqdm
+        self.deadline = deadline
+        if deadline is not None:
+            self.started = time.time() if started is None else started
+            budget = max(0.0, deadline - self.started)
+            self.bar = tqdm(total=round(budget, 1), unit="s", desc="self-play (time budget)", file=sys.stderr,
+                            dynamic_ncols=True, bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s "
+                                                           "[{elapsed}<{remaining}{postfix}]")
+        else:
+            self.bar = tqdm(total=total_timesteps, initial=timesteps, unit="step", desc="self-play",
+                            file=sys.stderr, dynamic_ncols=True)
+        self.first_timesteps = timesteps
+
+    def update(self, timesteps):
+        if self.deadline is None:
+            self.bar.update(timesteps - self.bar.n)
+            return
+        now = min(time.time(), self.deadline)
+        self.bar.update(round(now - self.started, 1) - self.bar.n)
+        self.bar.set_postfix_str(f"{timesteps:,} learner decisions", refresh=False)
+
+    def close(self):
+        self.bar.close()
+
+
 def _callback_class():
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -542,9 +579,7 @@ def _callback_class():
 
         def _on_training_start(self):
             if self.args.progress:
-                from tqdm import tqdm
-                self.bar = tqdm(total=self.args.total_timesteps, initial=self.model.num_timesteps,
-                                unit="step", desc="self-play", file=sys.stderr, dynamic_ncols=True)
+                self.bar = TrainingProgress(self.args.total_timesteps, self.model.num_timesteps, self.deadline)
             if not self.league.snapshots:
                 self.snapshot()
                 if self.args.eval_every and any(h.get("kind") == "imitation" for h in self.history):
@@ -562,7 +597,7 @@ def _callback_class():
                     kind = outcome["opponent"].split(":")[0]
                     self.window.setdefault(kind, []).append(outcome["result"])
             if self.bar is not None:
-                self.bar.update(self.model.num_timesteps - self.bar.n)
+                self.bar.update(self.model.num_timesteps)
             return not (self.deadline and time.time() > self.deadline)
 
         def _on_rollout_end(self):
@@ -758,9 +793,12 @@ def parse_args(argv=None, prog="python -m dragongym.training.selfplay"):
     trainer does not know are the game's own options (``--max-hands 20``).
     Raises ValueError on a bad game option."""
     import tyro
+
+    import dragongym
     args, extra = tyro.cli(Args, args=argv, prog=prog, description=__doc__.split("\n\n")[0],
                            return_unknown_args=True)
-    args.game_options = {**args.game_options, **parse_game_options(extra)}
+    game = dragongym.get_game(args.game) if args.game and extra else None
+    args.game_options = {**args.game_options, **parse_game_options(extra, game)}
     if args.resume and extra:
         raise ValueError(f"--resume plays the run's own game options; drop {' '.join(extra)}")
     return args

@@ -221,7 +221,9 @@ def test_bad_and_illegal_actions_get_400_and_change_nothing(race, tmp_path):
         assert [x["name"] for x in state["legal"]] == ["add 1", "add 2", "add 3"]
         for body, why in [({"action": 7}, "not a legal action"), ({"action": True}, "integer action id"),
                           ({"action": "add 1"}, "integer action id"), ({"move": 0}, "send a JSON object"),
-                          (b"not json", "send a JSON object")]:
+                          (b"not json", "send a JSON object"),
+                          (b"[" * 100_000 + b"]" * 100_000, "send a JSON object"),
+                          (b'{"action": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "send a JSON object")]:
             status, answer = post(api + "act", body)
             assert status == 400 and why in answer["error"], answer
         status, answer = post(api + "act", {"action": 0}, content_type="text/plain")   # a cross-site form

@@ -132,9 +132,5 @@ def test_warming_twice_compiles_once_into_the_games_folder(tmp_path):
     folder = Path(first[-1].rpartition("cached in ")[2])
     assert folder.parent == tmp_path / "cache" / "dragongym" / "numba" / "toy"
     assert any(p.name.startswith("game.total-") for p in folder.glob("*.nbi"))
-    assert second[-1].endswith(f"cached in {folder}")
-
-    def seconds(line):
-        return float(line.split()[-3])
-
-    assert seconds(second[0]) <= seconds(first[0])   # loaded, not compiled again
+    assert second[-1].endswith(f"cached in {folder}")   # loaded, not compiled again ("cached" above):
+    # the seconds each took are not compared -- a timing is no test on a busy machine

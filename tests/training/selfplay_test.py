@@ -273,6 +273,29 @@ def test_cli_train_takes_the_games_own_options_through_the_generic_path(capsys, 
     assert not list(tmp_path.iterdir())                            # refused before a run directory
 
 
+def test_with_a_time_budget_the_progress_bar_counts_time(capsys, monkeypatch):
+    """``--max-minutes M``: the bar runs toward M minutes (what ends the run),
+    with the learner decisions beside it, not toward total_timesteps."""
+    import time
+
+    from dragongym.training.selfplay import TrainingProgress
+    now = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    bar = TrainingProgress(total_timesteps=5_000_000, timesteps=0, deadline=1000.0 + 90)
+    assert (bar.bar.total, bar.bar.unit) == (90, "s")
+    now[0] += 30
+    bar.update(123_456)
+    assert bar.bar.n == 30 and "123,456 learner decisions" in str(bar.bar)
+    now[0] += 600                          # past the deadline: the bar is full, not beyond
+    bar.update(200_000)
+    assert bar.bar.n == 90
+    bar.close()
+    steps = TrainingProgress(total_timesteps=1000, timesteps=200)
+    steps.update(700)
+    assert (steps.bar.total, steps.bar.n, steps.bar.unit) == (1000, 700, "step")
+    steps.close()
+
+
 def test_imitation_records_legal_teacher_moves_and_cloning_fits_them():
     from dragongym.training.imitation import behaviour_clone, collect_demonstrations
     obs, masks, actions = collect_demonstrations("dragonhunt", "dragonhunt.heuristic", 300, seed=2,
