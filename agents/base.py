@@ -1,4 +1,6 @@
 """The agent protocol shared by random, heuristic, search and neural agents, and their registry."""
+import os
+
 import numpy as np
 
 
@@ -55,6 +57,89 @@ class Agent:
 
 _FACTORIES = {}   # agent id -> factory(game=None, **kwargs) -> Agent, or "module:factory"
 _LOADERS = {}     # file suffix -> loader(path, game=None, **kwargs) -> Agent, or "module:loader"
+_CHECKS = {}      # file suffix -> check(path, game=None) -> "" or what is wrong, or "module:check"
+
+
+class AgentLoadError(ValueError):
+    """An agent cannot be made: a checkpoint file that is missing, is not a
+    checkpoint, was trained on another game or fails to load, or a factory
+    that returned something without ``act``. The message is one line that
+    names the file (or agent id) and what is wrong, e.g. ``runs/x.zip: no
+    such file``; command lines print it as it is."""
+
+
+class DuckAgent(Agent):
+    """An object with ``act(obs, mask, rng)`` (any class, not an
+    :class:`Agent`) seen as an :class:`Agent`: what the object defines
+    (``reset``, ``act_state`` with ``uses_state``, ``act_batch``, ``name``,
+    ``values``, ...) is used, and everything else is :class:`Agent`'s default.
+    :func:`make_agent` wraps what a factory or loader returns, so every runner
+    (match, tournament, play, search rollouts, league) may call any method of
+    the protocol. The object itself is :attr:`wrapped`; attributes that
+    :class:`Agent` does not define are read from it."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+
+    def __getattr__(self, attribute):          # only for what the wrapper itself lacks
+        if attribute.startswith("__") or "wrapped" not in self.__dict__:
+            raise AttributeError(attribute)
+        return getattr(self.__dict__["wrapped"], attribute)
+
+    def __repr__(self):
+        return f"DuckAgent({self.wrapped!r})"
+
+    @property
+    def name(self):
+        return getattr(self.wrapped, "name", Agent.name)
+
+    @name.setter
+    def name(self, value):
+        self.wrapped.name = value
+
+    @property
+    def uses_state(self):
+        return bool(getattr(self.wrapped, "uses_state", Agent.uses_state))
+
+    @uses_state.setter
+    def uses_state(self, value):
+        self.wrapped.uses_state = value
+
+    def reset(self):
+        reset = getattr(self.wrapped, "reset", None)
+        if reset is not None:
+            reset()
+
+    def act(self, obs, mask, rng):
+        act = getattr(self.wrapped, "act", None)
+        if act is None:
+            raise NotImplementedError(f"{type(self.wrapped).__name__} has no act(obs, mask, rng)")
+        return act(obs, mask, rng)
+
+    def act_state(self, game, state, player, rng):
+        act_state = getattr(self.wrapped, "act_state", None)
+        if act_state is not None:
+            return act_state(game, state, player, rng)
+        return Agent.act_state(self, game, state, player, rng)
+
+    def act_batch(self, obs, mask, rng):
+        act_batch = getattr(self.wrapped, "act_batch", None)
+        if act_batch is not None:
+            return act_batch(obs, mask, rng)
+        return Agent.act_batch(self, obs, mask, rng)
+
+
+def as_agent(obj, agent_id=None):
+    """``obj`` as an :class:`Agent`: itself if it is one, a :class:`DuckAgent`
+    around it if it has ``act`` (or ``act_state`` and ``uses_state``), else
+    :class:`AgentLoadError` naming ``agent_id`` (the id it was made for)."""
+    if isinstance(obj, Agent):
+        return obj
+    if callable(getattr(obj, "act", None)) or (getattr(obj, "uses_state", False)
+                                                and callable(getattr(obj, "act_state", None))):
+        return DuckAgent(obj)
+    what = f"agent {agent_id!r}: its factory returned" if agent_id is not None else "agent"
+    raise AgentLoadError(f"{what} {type(obj).__name__} {obj!r:.60}, which has no act(obs, mask, rng)")
 
 
 class AgentActionError(ValueError):
@@ -110,22 +195,102 @@ def register(agent_id, factory):
     _FACTORIES[agent_id] = factory
 
 
-def register_loader(suffix, loader):
+def register_loader(suffix, loader, check=None):
     """Make agent ids that are file paths ending in ``suffix`` (``".zip"``,
     ``".rllib.pt"``) loadable: ``make_agent("runs/ppo/final.zip")`` calls
     ``loader(path, game=game, **kwargs)``. The training code's policy loaders
     are registered here; agents/ knows nothing about networks. ``loader`` may
     be a ``"module:function"`` string, imported on first use, so that naming
     a loader costs no import of torch. The longest matching suffix wins.
+
+    ``check``, optional (a callable or a ``"module:function"`` string), is
+    the cheap test :func:`agent_problem` runs before anything is loaded:
+    ``check(path, game=None)`` returns ``""`` or one line saying what is wrong
+    with the file (``"runs/x.zip: is not a checkpoint zip"``). A loader
+    registered again without one keeps no check.
     """
     _LOADERS[suffix] = loader
+    if check is None:
+        _CHECKS.pop(suffix, None)
+    else:
+        _CHECKS[suffix] = check
 
 
-def _loader_for(agent_id):
+def _suffix_of(agent_id):
+    """The registered loader suffix of ``agent_id`` (the longest that
+    matches), or None for registered ids and ids no loader takes."""
     matches = [x for x in _LOADERS if str(agent_id).endswith(x)]
     if agent_id in _FACTORIES or not matches:
         return None
-    return _resolve(_LOADERS[max(matches, key=len)])
+    return max(matches, key=len)
+
+
+def _loader_for(agent_id):
+    suffix = _suffix_of(agent_id)
+    return None if suffix is None else _resolve(_LOADERS[suffix])
+
+
+def agent_problem(agent_id, game=None):
+    """``""`` if :func:`make_agent` ``(agent_id, game)`` can be tried, else
+    one line saying why not, checked before anything is loaded (no torch):
+    an id that is neither registered nor a path with a loader suffix, or
+    what the suffix's ``check`` (see :func:`register_loader`) finds wrong
+    with the file, such as a ``.zip`` that is missing, is no checkpoint or
+    was trained on another game than ``game``. Runners ask before their
+    first game, so a bad ``--agents`` costs no games."""
+    if agent_id in _FACTORIES:
+        return ""
+    suffix = _suffix_of(agent_id)
+    if suffix is None:
+        return f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}"
+    check = _CHECKS.get(suffix)
+    if check is None:
+        return ""
+    if isinstance(check, str):
+        check = _CHECKS[suffix] = _resolve(check)
+    return check(str(agent_id), game=game) or ""
+
+
+def file_problem(path):
+    """``""`` if ``path`` is a file that can be read, else one line saying
+    why not (``"runs/x.zip: no such file"``); for a loader's ``check``."""
+    if not os.path.exists(path):
+        return f"{path}: no such file"
+    if os.path.isdir(path):
+        return f"{path}: is a folder, not a checkpoint file"
+    if not os.access(path, os.R_OK):
+        return f"{path}: cannot be read"
+    return ""
+
+
+def zip_checkpoint_problem(path, game=None):
+    """The :func:`register_loader` check of ``*.zip`` self-play checkpoints
+    (``MaskablePPO.save``): ``""``, or that ``path`` is missing
+    (:func:`file_problem`), is not a zip, is a zip without the checkpoint's
+    ``data`` member, or was trained on another game than ``game`` (the
+    ``game`` its ``policy_kwargs`` name). Reads the zip's JSON only: nothing
+    is unpickled and torch is not imported."""
+    import json
+    import zipfile
+    problem = file_problem(path)
+    if problem:
+        return problem
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except (zipfile.BadZipFile, OSError, EOFError):
+        return f"{path}: is not a checkpoint zip"
+    except KeyError:
+        return f"{path}: is not a checkpoint zip (a zip without the checkpoint's data member)"
+    except (ValueError, UnicodeDecodeError):
+        return f"{path}: is not a checkpoint zip (its data member is not JSON)"
+    kwargs = data.get("policy_kwargs") if isinstance(data, dict) else None
+    kwargs = kwargs.get("features_extractor_kwargs") if isinstance(kwargs, dict) else None
+    trained_on = kwargs.get("game") if isinstance(kwargs, dict) else None
+    name = getattr(game, "name", game)
+    if name is not None and isinstance(trained_on, str) and trained_on != name:
+        return f"{path}: was trained on {trained_on}, not {name}"
+    return ""
 
 
 def agent_factory(agent_id):
@@ -153,10 +318,38 @@ def list_agents():
     return sorted(_FACTORIES)
 
 
+def _one_line(err, path):
+    """An exception's message as one line, without a leading ``path``."""
+    text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)   # KeyError quotes
+    text = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    if text.startswith(path):
+        text = text[len(path):].lstrip(" :")
+    return text
+
+
 def make_agent(agent_id, game=None, **kwargs):
     """A new agent of kind ``agent_id`` for ``game`` (a registered id, or a
-    checkpoint path whose suffix has a loader, see :func:`register_loader`)."""
-    loader = _loader_for(agent_id)
-    if loader is not None:
-        return loader(agent_id, game=game, **kwargs)
-    return agent_factory(agent_id)(game=game, **kwargs)
+    checkpoint path whose suffix has a loader, see :func:`register_loader`).
+
+    Whatever the factory or loader returns is an :class:`Agent`: an object
+    with only ``act`` (duck-typed) is wrapped in a :class:`DuckAgent`, which
+    gives it :class:`Agent`'s defaults for the rest. A checkpoint path that
+    is missing, is no checkpoint, was trained on another game or fails to
+    load raises :class:`AgentLoadError` (one line naming the file)."""
+    suffix = _suffix_of(agent_id)
+    if suffix is None:
+        return as_agent(agent_factory(agent_id)(game=game, **kwargs), agent_id)
+    problem = agent_problem(agent_id, game)
+    if problem:
+        raise AgentLoadError(problem)
+    loader = _resolve(_LOADERS[suffix])
+    try:
+        agent = loader(agent_id, game=game, **kwargs)
+    except AgentLoadError:
+        raise
+    except Exception as err:
+        path = str(agent_id)
+        if isinstance(err, (FileNotFoundError, IsADirectoryError)) and file_problem(path):
+            raise AgentLoadError(file_problem(path)) from err
+        raise AgentLoadError(f"{path}: cannot be loaded: {_one_line(err, path)}") from err
+    return as_agent(agent, agent_id)

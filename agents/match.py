@@ -22,12 +22,15 @@ Determinism. Game ``i`` depends only on ``(seed, i)``: its game seed is
 ``seed_sequence(seed, num_games)[i]`` and each seat draws its agent's
 randomness from a generator seeded by ``(seed, i, seat)``.
 """
+import contextlib
+import signal
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 import dragongym
-from dragongym.agents.base import Agent, checked_action, make_agent
+from dragongym.agents.base import AgentLoadError, agent_problem, as_agent, checked_action, make_agent
 from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, seat_results
 
 
@@ -314,6 +317,55 @@ def write_record(path, game, config, trace, seat_agents, state, rewards, ranks, 
     append(path, finish(record, state, rewards, ranks))
 
 
+@contextlib.contextmanager
+def deferred_interrupt():
+    """Hold off Ctrl-C (SIGINT) while the block runs, then deliver it: the
+    bookkeeping of a finished game (its record, its line in a games log) is
+    written whole or not at all. Only in the main thread, and only where
+    SIGINT has a Python handler (elsewhere the block just runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):                    # SIG_IGN, SIG_DFL or a handler set outside Python
+        yield
+        return
+    caught = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            previous(*caught[0])
+
+
+def made_agents(agent_ids, game, kwargs_of=lambda agent_id: {}):
+    """The :class:`Agent` of each entry of ``agent_ids`` (an id made by
+    :func:`make_agent` with ``kwargs_of(id)``, or an object, duck-typed ones
+    wrapped): every id is checked (:func:`agent_problem`) before any is made,
+    so a missing or foreign checkpoint raises :class:`AgentLoadError` before
+    anything is loaded."""
+    for a in agent_ids:
+        if isinstance(a, str):
+            problem = agent_problem(a, game)
+            if problem:
+                raise AgentLoadError(problem)
+    return [make_agent(a, game=game, **kwargs_of(a)) if isinstance(a, str) else as_agent(a) for a in agent_ids]
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`play_match`: ``result`` is the
+    :class:`MatchResult` of the games that finished (every one of them
+    written to ``records`` where it was given), ``num_games`` the games the
+    match was to play."""
+
+    def __init__(self, result, num_games):
+        super().__init__(f"match interrupted after {len(result.games)} of {num_games} games")
+        self.result = result
+        self.num_games = num_games
+
+
 def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, records=None, record_every=1,
                **options):
     """Play ``num_games`` seat-rotated games of ``game_name``.
@@ -321,7 +373,9 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
     Args:
         game_name: registered game id (``dragongym.list_games()``).
         agent_ids: one entry per seat of the configuration (``spec.num_seats``):
-            an agent registry id or an :class:`Agent` object.
+            an agent registry id (or checkpoint path), an :class:`Agent`, or
+            any object with ``act(obs, mask, rng)`` (given ``Agent``'s defaults
+            for the rest).
         num_games: games to play.
         seed: the match seed (a non-negative int); the match replays exactly.
         on_game_end: optional callable receiving each :class:`GameOutcome`
@@ -332,7 +386,10 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
         **options: the game's options (``num_players=3`` where the game has
             that option, ``max_hands=8``, a scenario, ...); they decide the seats.
 
-    Returns a :class:`MatchResult`.
+    Returns a :class:`MatchResult`. A missing, foreign or broken checkpoint
+    raises :class:`dragongym.agents.base.AgentLoadError` before the first
+    game; Ctrl-C (KeyboardInterrupt) raises :class:`MatchInterrupted`,
+    which holds the finished games (``records`` keeps them, and only them).
     """
     from dragongym.envs.core.rng import seed_sequence
 
@@ -346,27 +403,34 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
                          f"({', '.join(spec.roles)}); give one agent per seat")
     if records is not None and record_file_problem(records):
         raise ValueError(record_file_problem(records))
-    agents = [a if isinstance(a, Agent) else make_agent(a, game=game) for a in agent_ids]
+    agents = made_agents(agent_ids, game)
     ids = [a if isinstance(a, str) else type(a).__name__ for a in agent_ids]
     stats = [AgentStats.empty(label, agent_id, n) for label, agent_id in zip(labels_of(ids), ids)]
     env = dragongym.make(game_name, **options)
     game_seeds = seed_sequence(seed, num_games)
     result = MatchResult(game=game_name, seed=seed, config=dict(options), stats=stats, **spec_fields(spec))
 
-    for i in range(num_games):
-        seating = tuple((s + i) % n for s in range(n))
-        rngs = [np.random.default_rng([seed, i, s]) for s in range(n)]
-        trace = {} if records is not None and i % record_every == 0 else None
-        rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]), rngs,
-                                                trace, index=i, labels=[ids[k] for k in seating])
-        if trace is not None:
-            write_record(records, game, game.make_config(**options), trace, [ids[k] for k in seating],
-                         env.state_record, rewards, outcome.ranks, seed, i)
-        record = GameOutcome(i, seating, tuple(float(r) for r in rewards), outcome.ranks, outcome.scores,
-                             int(decisions.sum()), outcome.truncated, tuple(int(d) for d in decisions))
-        tally(stats, record)
-        result.games.append(record)
-        if on_game_end is not None:
-            on_game_end(record)
-    env.close()
+    try:
+        for i in range(num_games):
+            seating = tuple((s + i) % n for s in range(n))
+            rngs = [np.random.default_rng([seed, i, s]) for s in range(n)]
+            trace = {} if records is not None and i % record_every == 0 else None
+            rewards, outcome, decisions = play_game(env, [agents[k] for k in seating], int(game_seeds[i]),
+                                                    rngs, trace, index=i, labels=[ids[k] for k in seating])
+            record = GameOutcome(i, seating, tuple(float(r) for r in rewards), outcome.ranks, outcome.scores,
+                                 int(decisions.sum()), outcome.truncated, tuple(int(d) for d in decisions))
+            with deferred_interrupt():               # the game is recorded and counted, or neither
+                if trace is not None:
+                    write_record(records, game, game.make_config(**options), trace, [ids[k] for k in seating],
+                                 env.state_record, rewards, outcome.ranks, seed, i)
+                tally(stats, record)
+                result.games.append(record)
+            if on_game_end is not None:
+                on_game_end(record)
+    except KeyboardInterrupt as interrupt:
+        if isinstance(interrupt, MatchInterrupted):
+            raise
+        raise MatchInterrupted(result, num_games) from interrupt
+    finally:
+        env.close()
     return result

@@ -614,7 +614,7 @@ def run_replay_media(args):
             write_html(record, out, views=None if seat is None else [seat], fps=args.fps or 4)
             what = f"{len(record.actions) + 1} positions"
     except RecordError as err:
-        return _fail(f"{args.file}, game {args.index}: {err}")
+        return _fail(err.located(f"{args.file}, game {args.index}"))
     except ReplayMediaError as err:
         return _fail(f"{args.file}, game {args.index}: {err}")
     view = "the full position" if seat is None else f"{record.roles[seat]}'s view"

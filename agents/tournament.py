@@ -48,15 +48,17 @@ import itertools
 import json
 import math
 import os
+import re
+import signal
 import sys
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 import dragongym
-from dragongym.agents.base import Agent, checked_action, make_agent
-from dragongym.agents.match import (AgentStats, GameOutcome, labels_of, record_file_problem, spec_fields, tally,
-                                    write_record)
+from dragongym.agents.base import AgentLoadError, agent_problem, checked_action
+from dragongym.agents.match import (AgentStats, GameOutcome, deferred_interrupt, labels_of, made_agents,
+                                    record_file_problem, spec_fields, tally, write_record)
 from dragongym.envs.core.outcome import outcome_of
 from dragongym.envs.core.spec import player_names
 
@@ -272,17 +274,28 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None, trace=No
 
 
 def _make_agents(game, agent_specs):
-    out = []
-    for spec, kwargs in agent_specs:
-        out.append(spec if isinstance(spec, Agent) else make_agent(spec, game=game, **kwargs))
-    return out
+    kwargs = {spec: kw for spec, kw in agent_specs if isinstance(spec, str)}
+    return made_agents([spec for spec, _ in agent_specs], game, lambda spec: kwargs[spec])
 
 
 def _init_worker(game_name, agent_specs, options, child=True):
-    if child and "torch" in sys.modules:
+    """Make the game and the agents in this process. A worker process
+    (``child``) leaves Ctrl-C to the parent (which stops the pool), and keeps
+    an error making its agents for its first game to raise, so that it
+    reaches the parent (an initializer that raises is restarted forever)."""
+    _WORKER.clear()
+    if not child:
+        game = dragongym.get_game(game_name)
+        _WORKER.update(game=game, agents=_make_agents(game, agent_specs), config=game.make_config(**options))
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-    game = dragongym.get_game(game_name)
-    _WORKER.update(game=game, agents=_make_agents(game, agent_specs), config=game.make_config(**options))
+    try:
+        game = dragongym.get_game(game_name)
+        _WORKER.update(game=game, agents=_make_agents(game, agent_specs), config=game.make_config(**options))
+    except Exception as error:
+        _WORKER["error"] = error
 
 
 def _play_indexed(job):
@@ -291,6 +304,8 @@ def _play_indexed(job):
     asks for its game record, else None."""
     i, seating, game_seed, seed, keep = job
     w = _WORKER
+    if "error" in w:
+        raise w["error"]
     agents = [w["agents"][k] for k in seating]
     rngs = [np.random.default_rng([seed, i, s]) for s in range(len(seating))]
     trace = {} if keep else None
@@ -349,7 +364,30 @@ def _elo(agents, games):                                      # pragma: no cover
 
 
 class OutFolderError(ValueError):
-    """The tournament's ``out`` folder cannot take this run (checked before the first game)."""
+    """The tournament's ``out`` folder cannot take this run (checked before the
+    first game), or its games log cannot be resumed (a line that is not one of
+    this schedule's games: the message names the file and the line)."""
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_tournament`.
+
+    Attributes:
+        games: the :class:`GameRecord` of every finished game (those a resumed
+            run read back from its log included).
+        scheduled: how many games the run was to have in all.
+        log: the games log (``out/games.jsonl``) that keeps every finished
+            game, so that ``resume`` plays the rest; None without ``out`` (the
+            games are lost).
+        resumed: how many of ``games`` were read back from the log.
+    """
+
+    def __init__(self, games, scheduled, log, resumed=0):
+        super().__init__(f"tournament interrupted after {len(games)} of {scheduled} games")
+        self.games = list(games)
+        self.scheduled = scheduled
+        self.log = log
+        self.resumed = resumed
 
 
 GAMES_FILE = "games.jsonl"
@@ -357,30 +395,163 @@ GAMES_FILE = "games.jsonl"
 each game's outcome (a :class:`GameRecord` as JSON) as soon as it finished."""
 
 
-def _games_log(out, header, resume):
+_OUTCOME_KEYS = ("index", "seating", "rewards", "ranks", "scores", "decisions", "truncated")
+"""The keys every game line of a games log holds (``seat_decisions`` may follow)."""
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _outcome_problem(g, seatings, num_seats):
+    """``""`` if ``g`` (a parsed line of a games log) is the outcome of a game
+    of this schedule (``seatings[i]`` seats game ``i``), else what is wrong."""
+    if not isinstance(g, dict):
+        return f"a game's outcome is a JSON object, not {type(g).__name__}"
+    missing = [k for k in _OUTCOME_KEYS if k not in g]
+    if missing:
+        return f"not a game's outcome: it has no {', '.join(missing)}"
+    unknown = sorted(set(g) - set(_OUTCOME_KEYS) - {"seat_decisions"})
+    if unknown:
+        return f"not a game's outcome: unknown key(s) {', '.join(unknown)}"
+    i = g["index"]
+    if not _is_int(i) or not 0 <= i < len(seatings):
+        return f"game index {i!r} is not one of this tournament's games 0..{len(seatings) - 1}"
+
+    def seat_list(key, ok):
+        value = g[key]
+        return isinstance(value, list) and len(value) == num_seats and all(ok(x) for x in value)
+
+    if not seat_list("seating", _is_int) or tuple(g["seating"]) != tuple(seatings[i]):
+        return f"game {i}: seating {g['seating']!r} is not the schedule's {list(seatings[i])}"
+    for key in ("rewards", "scores"):
+        if not seat_list(key, _is_number):
+            return f"game {i}: {key} {g[key]!r} are not {num_seats} numbers"
+    if not seat_list("ranks", lambda r: _is_int(r) and 1 <= r <= num_seats):
+        return f"game {i}: ranks {g['ranks']!r} are not {num_seats} ranks in 1..{num_seats}"
+    if not _is_int(g["decisions"]) or g["decisions"] < 0:
+        return f"game {i}: decisions {g['decisions']!r} is not a count"
+    if not isinstance(g["truncated"], bool):
+        return f"game {i}: truncated {g['truncated']!r} is not true or false"
+    counts = g.get("seat_decisions")
+    if counts not in (None, []) and not seat_list("seat_decisions", lambda d: _is_int(d) and d >= 0):
+        return f"game {i}: seat_decisions {g['seat_decisions']!r} are not {num_seats} counts"
+    return ""
+
+
+def _warn(message):
+    print(f"dragongym: warning: {message}", file=sys.stderr, flush=True)
+
+
+def _read_games_log(path, header_line, seatings, num_seats):
+    """Read the games log ``path`` to resume it: ``(outcomes, keep, newline)``
+    where ``keep`` is the byte length of its complete lines (what stays) and
+    ``newline`` whether its last kept line still needs its line end.
+
+    A torn last line (an interrupted write: ``kill -9``, a full disk) is
+    dropped with a warning, and its game is played again; anything else that
+    is not the line this schedule would have written is an OutFolderError
+    naming the file, the line and what is wrong, and the file is left as it
+    is. ``keep`` 0 means the log lacks even its header (an interrupted start)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    lines, start = [], 0                        # (line number, start, end, bytes) of non-blank lines
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        end = start + len(raw)
+        if raw.strip():
+            lines.append((number, start, end, raw))
+        start = end + 1
+    parsed = []
+    for k, (number, first, end, raw) in enumerate(lines):
+        try:
+            parsed.append(json.loads(raw.decode("utf-8")))
+        except ValueError as err:                # JSONDecodeError, UnicodeDecodeError
+            why = (f"{err.msg} at column {err.colno}" if isinstance(err, json.JSONDecodeError)
+                   else "not UTF-8 text")
+            if k < len(lines) - 1:
+                raise OutFolderError(f"{path}, line {number}: not JSON ({why}), and not the last line, so not "
+                                     f"a torn write; the file is left as it is: mend or delete that line, "
+                                     f"then resume again") from None
+            if k == 0 and not header_line.startswith(raw.decode("utf-8", "replace").rstrip()):
+                raise OutFolderError(f"{path}, line {number}: not JSON ({why}), and not this tournament's "
+                                     f"header; the file is left as it is") from None
+            if k > 0:                            # (a torn header: warned of below)
+                index = re.search(rb'"index":\s*(\d+)', raw)
+                which = f"game {int(index.group(1))}" if index else "its game"
+                _warn(f"{path}, line {number}: dropped a torn last line (an interrupted write); "
+                      f"{which} will be played again")
+            lines.pop()
+            break
+    if not lines:                                # empty, or a torn header: start the log again
+        _warn(f"{path} holds no complete header line (an interrupted start); it is written again and every "
+              f"game will be played")
+        return [], 0, False
+    number = lines[0][0]
+    head = parsed[0]
+    if not isinstance(head, dict) or "tournament" not in head:
+        raise OutFolderError(f"{path}, line {number}: not a tournament's games log (its first line names no "
+                             f"tournament); the file is left as it is")
+    if head["tournament"] != json.loads(header_line)["tournament"]:
+        raise OutFolderError(f"{path} holds another tournament (game, agents, seed, games or options differ)")
+    outcomes, seen = [], {}
+    for (number, *_), g in zip(lines[1:], parsed[1:]):
+        problem = _outcome_problem(g, seatings, num_seats)
+        if problem:
+            raise OutFolderError(f"{path}, line {number}: {problem}; the file is left as it is")
+        record = _record_from_json(g)
+        if record.index in seen:
+            earlier, before = seen[record.index]
+            if before != record:
+                raise OutFolderError(f"{path}, line {number}: game {record.index} again, with another result "
+                                     f"than on line {earlier}; the file is left as it is")
+            continue
+        seen[record.index] = (number, record)
+        outcomes.append(record)
+    keep = lines[-1][2]
+    return outcomes, keep, data[keep:keep + 1] != b"\n"
+
+
+def _games_log(out, header, resume, seatings, num_seats):
     """The outcomes already in ``out``'s games log (for ``resume``), after
     checking the folder before the first game: ``out`` is made if missing, a
     log of another tournament, or one of this tournament without ``resume``,
-    is refused (OutFolderError) rather than mixed or overwritten."""
+    is refused (OutFolderError) rather than mixed or overwritten. Resuming, a
+    torn last line is dropped (and the file cut back to its last complete
+    line, so what is appended makes valid JSON lines); any other line that is
+    not one of this schedule's games (``seatings``, ``num_seats``) is an
+    error naming it, and nothing is changed."""
     if os.path.exists(out) and not os.path.isdir(out):
         raise OutFolderError(f"out {out} is a file, not a folder")
     os.makedirs(out, exist_ok=True)
     if not os.access(out, os.W_OK):
         raise OutFolderError(f"out {out} cannot be written")
     path = os.path.join(out, GAMES_FILE)
+    header_line = json.dumps({"tournament": header}, sort_keys=True)
     if not os.path.exists(path):
         if resume:
             raise OutFolderError(f"nothing to resume: {path} does not exist")
         with open(path, "w") as f:
-            f.write(json.dumps({"tournament": header}, sort_keys=True) + "\n")
+            f.write(header_line + "\n")
         return []
     if not resume:
         raise OutFolderError(f"{path} already holds a tournament's games: resume it, or choose another folder")
-    with open(path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    if not lines or lines[0].get("tournament") != json.loads(json.dumps(header, sort_keys=True)):
-        raise OutFolderError(f"{path} holds another tournament (game, agents, seed, games or options differ)")
-    return [_record_from_json(g) for g in lines[1:]]
+    if os.path.isdir(path):
+        raise OutFolderError(f"{path} is a folder, not a games log")
+    outcomes, keep, newline = _read_games_log(path, header_line, seatings, num_seats)
+    with open(path, "r+b") as f:
+        if keep == 0:
+            f.truncate(0)
+            f.write((header_line + "\n").encode())
+        else:
+            f.truncate(keep + (not newline))
+            if newline:
+                f.seek(keep)
+                f.write(b"\n")
+    return outcomes
 
 
 def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwargs=None, progress=True,
@@ -390,8 +561,9 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
 
     Args:
         game_name: registered game id.
-        agent_ids: the competing agents: registry ids (or checkpoint paths) or
-            :class:`Agent` objects (objects need ``workers=1`` unless picklable).
+        agent_ids: the competing agents: registry ids (or checkpoint paths),
+            :class:`Agent` objects or any objects with ``act(obs, mask, rng)``
+            (objects need ``workers=1`` unless picklable).
             Any number: the schedule fills the configuration's seats.
         num_games: games to play.
         seed: non-negative tournament seed; the tournament replays exactly.
@@ -408,7 +580,10 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             as it finishes (checked before the first game), so an interrupted
             run keeps what it played.
         resume: with ``out``, play only the games its log does not hold yet,
-            and return the whole tournament.
+            and return the whole tournament. A torn last line of the log (a
+            crash mid-write) is dropped with a warning on stderr and its game
+            played again; any other line that is not a game of this schedule
+            is an :class:`OutFolderError` naming it, before anything changes.
         records: a path: every ``record_every``-th game of the schedule
             (index divisible by it) is appended to that game-record file,
             with all its actions, as soon as it finishes
@@ -417,7 +592,11 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
         **options: the game's options (``num_players=3`` where the game has
             that option, ``max_hands=...``); they decide the seats.
 
-    Returns a :class:`TournamentResult`.
+    Returns a :class:`TournamentResult`. A missing, foreign or broken
+    checkpoint raises :class:`dragongym.agents.base.AgentLoadError` before
+    the first game (and before ``out`` is touched); Ctrl-C
+    (KeyboardInterrupt) raises :class:`TournamentInterrupted`, naming the
+    finished games and the log that keeps them.
     """
     from dragongym.envs.core.rng import seed_sequence
 
@@ -437,21 +616,28 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
     games = sorted(set(int(i) for i in games))
     if games and not 0 <= games[0] <= games[-1] < num_games:
         raise ValueError(f"games must be indices in 0..{num_games - 1}, got {games[0]}..{games[-1]}")
-    done = []
-    log = None
-    if out is not None:
-        header = {"game": game_name, "agents": ids, "seed": int(seed), "num_games": int(num_games),
-                  "config": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}}
-        done = _games_log(out, header, resume)
-        finished = {g.index for g in done}
-        games = [i for i in games if i not in finished]
-        log = os.path.join(out, GAMES_FILE)
-    elif resume:
+    if resume and out is None:
         raise OutFolderError("resume needs the out folder of the run to resume")
     if isinstance(record_every, bool) or not isinstance(record_every, int) or record_every < 1:
         raise ValueError(f"record_every must be an int >= 1, got {record_every!r}")
     if records is not None and record_file_problem(records):
         raise ValueError(record_file_problem(records))
+    for agent_id, _ in specs:                  # a missing or foreign checkpoint costs no games, no files
+        if isinstance(agent_id, str) and agent_problem(agent_id, game):
+            raise AgentLoadError(agent_problem(agent_id, game))
+    if workers <= 1:
+        _init_worker(game_name, specs, options, child=False)
+    done = []
+    log = None
+    selected = set(games)
+    if out is not None:
+        header = {"game": game_name, "agents": ids, "seed": int(seed), "num_games": int(num_games),
+                  "config": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}}
+        done = _games_log(out, header, resume, seatings, spec.num_seats)
+        finished = {g.index for g in done}
+        selected |= finished
+        games = [i for i in games if i not in finished]
+        log = os.path.join(out, GAMES_FILE)
     jobs = [(i, seatings[i], int(game_seeds[i]), seed, records is not None and i % record_every == 0)
             for i in games]
 
@@ -459,11 +645,10 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
     bar = tqdm(total=len(jobs), desc="games", unit="game", disable=None if progress else True,
                file=sys.stderr)
     outcomes = list(done)
+    pool = None
     try:
         if workers <= 1:
-            _init_worker(game_name, specs, options, child=False)
             it = map(_play_indexed, jobs)
-            pool = None
         else:
             import multiprocessing as mp
             methods = mp.get_all_start_methods()
@@ -472,20 +657,27 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
             it = pool.imap_unordered(_play_indexed, jobs, chunksize=1)
         config = game.make_config(**options)
         for rec, trace in it:
-            outcomes.append(rec)
-            if trace is not None:
-                write_record(records, game, config, trace, [ids[k] for k in rec.seating], trace["state"],
-                             rec.rewards, rec.ranks, seed, rec.index)
-            if log is not None:
-                with open(log, "a") as f:
-                    f.write(json.dumps(asdict(rec)) + "\n")
+            with deferred_interrupt():           # a finished game is logged and recorded whole, or not at all
+                if trace is not None:
+                    write_record(records, game, config, trace, [ids[k] for k in rec.seating], trace["state"],
+                                 rec.rewards, rec.ranks, seed, rec.index)
+                if log is not None:
+                    with open(log, "a") as f:
+                        f.write(json.dumps(asdict(rec)) + "\n")
+                outcomes.append(rec)
             bar.update()
             if on_game_end is not None:
                 on_game_end(rec)
         if pool is not None:
             pool.close()
             pool.join()
+            pool = None
+    except KeyboardInterrupt as interrupt:
+        raise TournamentInterrupted(outcomes, len(selected), log, len(done)) from interrupt
     finally:
+        if pool is not None:                     # stopped early (Ctrl-C, an agent's error): stop the workers
+            pool.terminate()
+            pool.join()
         bar.close()
     return summarize(game_name, ids, outcomes, seed=seed, config=options, **spec_fields(spec))
 

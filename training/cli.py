@@ -107,7 +107,8 @@ def _add_record_arguments(parser):
 
 
 def run_match(args, options):
-    from dragongym.agents import is_agent_id, list_agents, match_table, play_match
+    from dragongym.agents import AgentLoadError, is_agent_id, list_agents, match_table, play_match
+    from dragongym.agents.match import MatchInterrupted
     from tqdm import tqdm
 
     game = dragongym.get_game(args.game)
@@ -123,6 +124,9 @@ def run_match(args, options):
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
+    problem = _agents_problem(agent_ids, game)
+    if problem:
+        return _fail(problem)
     if args.games < 1:
         return _fail("--games must be at least 1")
     if args.records is not None:
@@ -130,10 +134,17 @@ def run_match(args, options):
         if problem:
             return _fail(problem)
 
-    with tqdm(total=args.games, desc="games", unit="game", disable=None, file=sys.stderr) as bar:
-        result = play_match(args.game, agent_ids, args.games, seed=args.seed,
-                            on_game_end=lambda _: bar.update(), records=args.records,
-                            record_every=args.record_every, **options)
+    try:
+        with tqdm(total=args.games, desc="games", unit="game", disable=None, file=sys.stderr) as bar:
+            result = play_match(args.game, agent_ids, args.games, seed=args.seed,
+                                on_game_end=lambda _: bar.update(), records=args.records,
+                                record_every=args.record_every, **options)
+    except AgentLoadError as error:
+        return _fail(str(error))
+    except MatchInterrupted as stop:
+        return _interrupted(_match_stopped(args, stop.result.games, stop.num_games))
+    except KeyboardInterrupt:
+        return _interrupted(_match_stopped(args, [], args.games))
 
     truncated = sum(g.truncated for g in result.games)
     settings = "".join(f", {k}={v}" for k, v in sorted(options.items()) if k != "num_players")
@@ -142,6 +153,38 @@ def run_match(args, options):
           f"(seats rotated), seed {args.seed}{settings}; {truncated} truncated")
     print(match_table(result))
     return 0
+
+
+def _agents_problem(agent_ids, game):
+    """"" if every agent id can be made for ``game``, else what is wrong with
+    the first that cannot (a missing checkpoint, one that is not a checkpoint
+    zip, one trained on another game), checked before any game or load."""
+    from dragongym.agents import agent_problem
+
+    for agent_id in dict.fromkeys(agent_ids):
+        problem = agent_problem(agent_id, game)
+        if problem:
+            return problem
+    return ""
+
+
+def _interrupted(message):
+    """Ctrl-C: one line on stderr (no traceback) and exit status 130 (128 + SIGINT)."""
+    print(f"dragongym: interrupted: {message}", file=sys.stderr, flush=True)
+    return 130
+
+
+def _match_stopped(args, finished, num_games):
+    """What a match stopped by Ctrl-C keeps: ``finished`` games of ``num_games``."""
+    if not finished:
+        return f"before the first of {num_games} games ended; nothing was kept"
+    text = f"{len(finished)} of {num_games} games had finished"
+    if args.records is None:
+        return (f"{text}; a match saves no results, so theirs are lost (`dragongym eval --out DIR` keeps "
+                f"each game as it ends and can --resume)")
+    kept = sum(1 for g in finished if g.index % args.record_every == 0)
+    return (f"{text}; the table is not printed, but {args.records} keeps the {kept} finished game(s) it "
+            f"records, and nothing else (`dragongym replay {args.records}` checks them)")
 
 
 def _writable(path):
@@ -174,7 +217,9 @@ def add_replay(subparsers):
         help="replay the games of a game-record file and check each ends as recorded; --to draws one",
         description="Replay every game of a game-record file (written by `match`, `eval` or `play`) "
                     "from its seed and actions, checking that each action was legal for its seat and "
-                    "that the final state's bytes match the recorded digest; prints a line per game. "
+                    "that the end line is the replay's (decisions, ranks, rewards, and the final state's "
+                    "digest); prints a line per game. A corrupt or edited record is refused with one "
+                    "error line naming the game, the line and what is wrong (exit status 2). "
                     "With --to OUT.gif|OUT.mp4|OUT.html, draws one game (--index) instead.")
     parser.add_argument("file", metavar="FILE", help="the game-record file")
     from dragongym.agents.replay_media import add_replay_media_arguments
@@ -198,7 +243,8 @@ def run_replay(args, options):
             try:
                 replay(record)
             except RecordError as err:
-                raise RecordError(f"{args.file}, game {k}: {err}") from None
+                # the file, the game, and the line where the record read from it is wrong
+                raise RecordError(err.located(f"{args.file}, game {k}")) from None
             settings = ", ".join(f"{key}={value}" for key, value in sorted(record.config.items()))
             print(f"game {k}: {record.game} v{record.game_version} ({settings}), seats "
                   f"{', '.join(f'{r}={a}' for r, a in zip(record.roles, record.agents))}: "
@@ -309,8 +355,62 @@ def _print_tournament(result, out):
         print(f"wrote {out}/tournament.json, tournament.csv, ratings.png")
 
 
+def _option_text(value):
+    """A game option's value as the command line spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _eval_resume_command(args, options):
+    """The command line that resumes this ``eval`` run (its --out folder): the
+    same tournament (game, agents, games, seed, players, game ``options`` as
+    given), the same players' settings, and ``--resume``."""
+    import shlex
+
+    words = ["dragongym", "eval", "--game", args.game, "--agents", args.agents, "--games", str(args.games),
+             "--seed", str(args.seed)]
+    if args.players is not None:
+        words += ["--players", str(args.players)]
+    if args.workers != 1:
+        words += ["--workers", str(args.workers)]
+    for flag, value, default in (("--mcts-ms", args.mcts_ms, None), ("--mcts-sims", args.mcts_sims, None),
+                                 ("--mcts-rollout", args.mcts_rollout, "random"),
+                                 ("--mcts-depth", args.mcts_depth, None), ("--mcts-value", args.mcts_value, None),
+                                 ("--only-games", args.only_games, None)):
+        if value is not None and value != default:
+            words += [flag, str(value)]
+    if args.records is not None:
+        words += ["--records", args.records]
+        if args.record_every != 1:
+            words += ["--record-every", str(args.record_every)]
+    words += ["--out", args.out, "--resume"]
+    for name, value in options.items():
+        words += [f"--{name.replace('_', '-')}", _option_text(value)]
+    return shlex.join(words)
+
+
+def _eval_stopped(args, options, stop):
+    """What an ``eval`` stopped by Ctrl-C keeps (``stop``: a KeyboardInterrupt,
+    a :class:`TournamentInterrupted` once games were under way)."""
+    games = getattr(stop, "games", None)
+    if games is None:                               # before the games log was read or written
+        return ("before the first game; nothing was played" if not args.resume
+                else f"before the first game; {os.path.join(args.out, 'games.jsonl')} is as it was")
+    count = f"{len(games)} of {stop.scheduled} games"
+    if stop.log is not None:
+        return f"{count} finished and are kept in {stop.log}; resume with: {_eval_resume_command(args, options)}"
+    text = (f"{count} had finished; without --out nothing is saved, so their results are lost (give --out DIR "
+            f"to keep each game as it ends, and --resume)")
+    if args.records is not None and games:
+        text += f"; {args.records} keeps the game records of those it records"
+    return text
+
+
 def run_eval(args, options):
-    from dragongym.agents import is_agent_id, list_agents
+    from dragongym.agents import AgentLoadError, is_agent_id, list_agents
     from dragongym.agents.tournament import OutFolderError, load_tournament, merge_tournaments, run_tournament
 
     if args.merge:
@@ -328,6 +428,14 @@ def run_eval(args, options):
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
+    problem = _agents_problem(agent_ids, game)
+    if problem:
+        return _fail(problem)
+    for flag, value in (("--mcts-rollout", args.mcts_rollout), ("--mcts-value", args.mcts_value)):
+        problem = _agents_problem([value], game) if value and value not in ("random", "heuristic") else ""
+        if problem:
+            return _fail(f"{flag}: {problem}")
+    given = dict(options)
     options, spec = _seated_options(game, args.players, len(agent_ids), options)
     if spec is None:
         return _fail(options)
@@ -359,7 +467,18 @@ def run_eval(args, options):
                                 records=args.records, record_every=args.record_every, **options)
     except OutFolderError as error:
         return _fail(f"--out: {error}")
-    _print_tournament(result, args.out)
+    except AgentLoadError as error:
+        return _fail(str(error))
+    except KeyboardInterrupt as stop:
+        return _interrupted(_eval_stopped(args, given, stop))
+    try:
+        _print_tournament(result, args.out)
+    except KeyboardInterrupt:
+        if not args.out:
+            return _interrupted("while printing the results")
+        return _interrupted(f"while writing the results; all {len(result.games)} games are kept in "
+                            f"{os.path.join(args.out, 'games.jsonl')}; write them with: "
+                            f"{_eval_resume_command(args, given)}")
     return 0
 
 
@@ -465,8 +584,10 @@ def main(argv=None):
         if not getattr(args, "game_options", False):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         try:
-            options = parse_game_options(extra)
-        except ValueError as error:
+            # each value is read as the type of the game's option of that name
+            game = dragongym.get_game(args.game) if getattr(args, "game", None) else None
+            options = parse_game_options(extra, game)
+        except (ValueError, ImportError, AttributeError) as error:
             parser.error(str(error))
     return args.run(args, options)
 
