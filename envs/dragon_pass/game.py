@@ -88,9 +88,9 @@ class DragonPassConfig:
     Attributes:
         scenario: ``"18.1"`` Stemming the Tide (5 game-turns, melee only),
             ``"18.2"`` High Tide (6, missile and melee), ``"18.3"`` Argrath's
-            Return (5, with heroes and superheroes) (L204-L248); a number
-            that spells one (18.1, as a command line reads ``--scenario 18.1``)
-            is taken as it.
+            Return (5, with heroes and superheroes) (L204-L248); the name
+            is a string (the float 18.1 is refused; ``--scenario 18.1`` on a
+            command line is read as the name).
         screening: the screening option: players cannot examine enemy
             stacks except those in combat (L452). Off by default ("if any
             player says they do not want the screening option before play,

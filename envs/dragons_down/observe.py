@@ -45,10 +45,10 @@ caller: measured on the kernel's cold compile (2 cores), inlined they cost
 about 22 s of the kernel's ~115 s, apart about 16 s (LLVM optimises the one
 long function more slowly than its parts).
 
-Parts of the rules still being written (Loot and Trade, combat, Explore, the
-end of the game) own some fields of the record; a feature that reads such a
-field is written only where the record has it (``HAS_*``: numba drops the
-code of a false constant branch before it types it).
+Parts of the rules written after the observation (Loot and Trade, combat,
+Explore, the end of the game) own some fields of the record; a feature that
+reads such a field is written only where the record has it (``HAS_*``, all
+true now: numba drops the code of a false constant branch before it types it).
 """
 import numpy as np
 
