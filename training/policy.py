@@ -71,7 +71,7 @@ def spec_of(game, game_options=None):
     ``game_options`` (None: the game's default configuration)."""
     if isinstance(game, str):
         game = dragongym.get_game(game)
-    return game.spec_for(game.config_from_json(dict(game_options or {})))
+    return game.spec_for(game.make_config(**dict(game_options or {})))
 
 
 def grid_layout(spec):
