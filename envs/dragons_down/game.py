@@ -272,7 +272,7 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 1
+    version = 2        # 2: the Massive Door as a combat target, the last turn's Legendary retirement
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -530,7 +530,8 @@ _DO_NAMES = {R.DO_PASS: "pass", R.DO_SNEAK: "sneak", R.DO_NOISE: "make noise", R
              R.DO_SHORT_REST: "short rest", R.DO_LONG_REST: "long rest", R.DO_HIDE: "hide",
              R.DO_STAY: "stay", R.DO_ALERT: "alert", R.DO_DONE: "done", R.DO_LOOT: "loot",
              R.DO_TRADE: "trade", R.DO_RETIRE: "retire"}
-_DO_NAMES.update({getattr(R, "DO_UNHIDE", -1): "unhide", getattr(R, "DO_THROW", -2): "throw the weapon"})
+_DO_NAMES.update({R.DO_UNHIDE: "unhide", R.DO_THROW: "throw the weapon",
+                   R.DO_DOOR: "target the Chamber's Massive Door"})
 _PHASE_DO_NAMES = {
     (R.PH_BLOCK, R.DO_STAY): "be blocked", (R.PH_HIDE, R.DO_STAY): "do not hide",
     (_ph("UNHIDE"), R.DO_STAY): "stay hidden", (_ph("EVADE"), R.DO_STAY): "fight on",

@@ -1108,7 +1108,9 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
         part = ("", "fighting", "evaded", "killed", "done")[hc] if hc < 5 else str(hc)
         target = int(rec["hero_target"][p])
         text = f"player_{p}: {part}"
-        if target >= 0:
+        if target == R.DOOR_FOE:
+            text += ", targets the Massive Door"
+        elif target >= 0:
             text += f", targets {_foe_label(target, rec)[0]}"
         if not secret or seat is None or seat == p:
             placed = rec["placed"][p].tolist()

@@ -175,7 +175,7 @@ FIELD_RANGES = {
     "natives_hostile": (0, 1),
     "hero_combat": (0, 4),                      # HC_*
     "hero_cflags": (0, 255),                    # CF_* bits (a byte of flags, never an index)
-    "hero_target": (-1, NUM_FOES - 1),
+    "hero_target": (-1, NUM_FOES),              # a foe, or NUM_FOES: the Chamber's Massive Door (L1240)
     "placed": (0, 100),
     "evade_to": (-1, NC - 1),
     "foe_wounds": (0, 127),

@@ -390,3 +390,30 @@ def test_dd_status_hidden_2_voluntary_unhide_in_the_action_phase():
     act(S, R.A_DO + R.DO_UNHIDE)
     assert not int(S[0]["hero_status"][0]) & HST_HIDDEN and used(S) == before
     assert int(S[0]["phase"]) == R.PH_ACTION
+
+
+def test_dd_rest_2_a_short_or_long_rest_with_one_wounded_cube_heals_it_and_ends():
+    """L550: a short rest moves two cubes, a long rest three, from the wounded
+    box to the healthy box; a hero with a single wounded cube may still take
+    either, and it heals that one cube (Interpretations, "A rest with fewer
+    wounded cubes"): the rest costs its three or four actions, the one cube is
+    healed, and the rest ends there -- no second heal is asked for with the
+    wounded box empty -- and, the rest done, a Monster in the clearing blocks
+    the hero as after any action (L457)."""
+    for rest, cost in ((R.DO_SHORT_REST, 3), (R.DO_LONG_REST, 4)):
+        S = deepdelve(lineages=NOT_HUMAN, classes=("barbarian",))
+        act(S, R.A_CLEARING + PLAINS_1)                      # placed: no action yet
+        put_monster(S, "goblin", PLAINS_1)
+        wound(S, 0, hearts=1)
+        healthy = int(S[0]["hearts"][0, 0])
+        assert R.A_DO + rest in legal(S)
+        act(S, R.A_DO + rest)
+        assert used(S) == cost
+        if int(S[0]["phase"]) == R.PH_HEAL:                  # the choice of cube: the one there is
+            assert legal(S) == [R.A_HEAL + R.HEAL_HEART]
+            act(S, R.A_HEAL + R.HEAL_HEART)
+        assert int(S[0]["hearts"][0, 1]) == 0 and int(S[0]["hearts"][0, 0]) == healthy + 1
+        assert int(S[0]["heal_left"]) == 0                   # the rest is over
+        assert int(S[0]["phase"]) == R.PH_BLOCK and int(S[0]["to_play"]) == 0
+        act(S, R.A_DO + R.DO_STAY)
+        assert int(S[0]["hero_status"][0]) & HST_BLOCKED

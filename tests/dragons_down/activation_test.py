@@ -229,3 +229,29 @@ def test_dd_class_cleric_1_cleric_rerolls_an_undead_summons_for_his_tile():
     S[0]["hero_status"][0] = HST_NOISE
     R.advance(S, 0)
     assert at(S, cleric) == ["lich"] and int(S[0]["loaded_pos"]) == 9
+
+
+def test_dd_activation_return_1_return_arrow_still_summons_from_the_black_die():
+    """L617: the gray dice are processed first, then the black; L619-L622: the
+    return arrow returns the Monsters of tiles without Heroes and moves those
+    of a Hero's tile to him -- and does nothing else: the black die is still
+    processed after it (Interpretations, "The return arrow and the black
+    die"), so a Local Monster symbol matching a Hero's tile summons there
+    (L624-L629). The Knight is in Murkwater Fen 1 (moon: Goblins). Six
+    Goblins are in heroless Secret Dens and one more wanders in Murkwater
+    Fen 4, so one alone is in the tray. The gray die shows the arrow, the
+    black the moon and 2: Secret Dens' Goblins go back to the tray, the
+    wanderer moves to the Knight, then two Goblins come from the tray --
+    which has them only because the arrow came first. Were the arrow to end
+    the activation, the Knight would face the wanderer alone."""
+    knight, dens = clearing("murkwater_fen", 1), clearing("secret_dens", 2)
+    S = battle(["murkwater_fen", "secret_dens"], [("knight", knight)],
+               monsters=[("goblin", dens)] * 6 + [("goblin", clearing("murkwater_fen", 4))],
+               dice=[RETURN, ONE, MOON, TWO])
+    tray = [m for m in range(len(MONSTER_CHIP_KINDS)) if MONSTER_IDS[MONSTER_CHIP_KINDS[m]] == "goblin"
+            and S[0]["mon_clearing"][m] == MON_TRAY]
+    assert len(tray) == 1
+    R.start_activation(S, 0)
+    assert at(S, dens) == [] and at(S, clearing("murkwater_fen", 4)) == []
+    assert at(S, knight) == ["goblin"] * 3                  # the wanderer and two summoned
+    assert int((S[0]["mon_clearing"] >= 0).sum()) == 3

@@ -632,6 +632,68 @@ def test_dd_combat_target_5_evaded_monster_attacks_no_one_but_may_be_attacked():
 
 
 # ================================================================ 5. Hero Tactics (L714-L724)
+def chamber_combat(found=True, side=1, might=5, heroes=1):
+    """A human Barbarian (a Battle Axe: two might boxes and a sword; 5 healthy
+    Might Cubes, or ``might``) alone (or with a second Barbarian) in the
+    clearing of the Chamber, whose Massive Door is on its card's side up
+    (``side`` 1, the data's second) and closed; no Monster there; he has
+    found the Chamber (``found``)."""
+    S = combat([("human", "barbarian", TRI_PEAKS_1)] * heroes)
+    s = S[0]
+    s["site_clearing"][R.CHAMBER] = TRI_PEAKS_1
+    s["setup_side"][R.SITE_PACK[R.CHAMBER]] = side
+    s["site_found"][0, R.CHAMBER] = int(found)
+    s["cubes"][0, 0, CUBE_MIGHT] = might
+    return start(S)
+
+
+def strike_the_door(S, might_cubes):
+    """Seat 0 targets the door and places ``might_cubes`` on the axe and one
+    Speed Cube in the attack box."""
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_DO + R.DO_DOOR)
+    place(S, 0, *[R.BOX_MIGHT] * might_cubes, R.BOX_ATTACK)
+
+
+def test_dd_site_chamber_2_a_blow_of_4_damage_in_combat_opens_the_massive_door():
+    """L1240: "The Chamber is opened by an attack upon it during combat that
+    causes 4 or more damage (the door is unarmored)". A Barbarian at the
+    found, closed Chamber with no Monster present gets the Target step with
+    the door among his targets; four Might Cubes on his Battle Axe and its
+    sword are 5 damage, his attack speed 1 beats the door's maneuver 0 without
+    a roll, and the door opens, for every hero."""
+    S = chamber_combat()
+    assert R.A_DO + R.DO_DOOR in legal(S) and R.A_DO + R.DO_PASS in legal(S)
+    strike_the_door(S, 4)
+    assert int(S[0]["door_open"][R.CHAMBER]) == 1
+    assert int(S[0]["fame"][0]) == 0                                  # a door gives no Fame
+
+
+def test_dd_site_chamber_2_a_blow_of_3_damage_leaves_the_door_shut():
+    """Two Might Cubes and the sword are 3 damage: below 4, the door stays shut
+    (no wound counts on a door: after two such rounds the combat ends, L781)."""
+    S = chamber_combat(might=2)
+    strike_the_door(S, 2)
+    assert int(S[0]["door_open"][R.CHAMBER]) == 0
+
+
+@pytest.mark.parametrize("why", ["not found", "no door on the side up", "already open"])
+def test_dd_site_chamber_2_the_door_is_a_target_only_while_it_bars_a_found_chamber(why):
+    """The door is no target for a hero who has not found the Chamber, on the
+    setup side without the door, or once it is open (Interpretations); with
+    no Monster either, the hero then has nothing to target and no Target step."""
+    if why == "already open":
+        S = combat([("human", "barbarian", TRI_PEAKS_1)])
+        S[0]["site_clearing"][R.CHAMBER] = TRI_PEAKS_1
+        S[0]["setup_side"][R.SITE_PACK[R.CHAMBER]] = 1
+        S[0]["site_found"][0, R.CHAMBER] = 1
+        S[0]["door_open"][R.CHAMBER] = 1
+        start(S)
+    else:
+        S = chamber_combat(found=why != "not found", side=0 if why == "no door on the side up" else 1)
+    assert int(S[0]["phase"]) != R.PH_TARGET and R.A_DO + R.DO_DOOR not in legal(S)
+
+
 def test_dd_combat_tactics_1_placements_hidden_until_all_are_placed():
     """L714, L724 (Interpretations, "Simultaneous choices"): each hero places
     in Turn Order, his placements secret from the other seats; they are

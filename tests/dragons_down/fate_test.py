@@ -3,6 +3,7 @@ heroes, the end of the game; victory and its tie-breaks (L113-L121,
 L157-L168). Positions are built by hand at the end of a battle phase
 (``stage`` ST_FATE) and played on by the driver."""
 import numpy as np
+import pytest
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
@@ -351,6 +352,28 @@ def test_dd_sandbox_legend_6_solo_needs_a_20_lp_retirement_and_30_is_epic():
         assert int(S[0]["status"]) == 1 and int(S[0]["rank"][0]) == 1 and int(S[0]["epic_victory"]) == epic
 
 
+@pytest.mark.parametrize("lp, epic", [(19, 0), (29, 1)])
+def test_dd_sandbox_legend_6_a_hero_who_retires_on_the_last_turn_wins_and_may_win_epically(lp, epic):
+    """L168, L820: on turn 30 a solo Legendary hero in a Civilization
+    Location may still retire in the Fate phase: that is before the game
+    ends, and the living legend's LP counts -- 19 LP retire with 20 and win,
+    29 with 30 and win an Epic victory. Staying, the same hero is retired by
+    the end of the game (L833) and loses with the same LP (Interpretations)."""
+    S = fated([("rogue", DEEPDELVE_1)], sandbox=SB_LEGENDARY, turn=30)
+    S[0]["lp"][0] = lp
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_RETIRE and int(S[0]["to_play"]) == 0
+    act(S, R.A_DO + R.DO_RETIRE)
+    assert int(S[0]["status"]) == 1 and int(S[0]["best"][0, 0]) == lp + 1
+    assert int(S[0]["rank"][0]) == 1 and float(S[0]["rewards"][0]) == 1.0 and int(S[0]["epic_victory"]) == epic
+    S = fated([("rogue", DEEPDELVE_1)], sandbox=SB_LEGENDARY, turn=30)
+    S[0]["lp"][0] = lp
+    R.advance(S, 0)
+    act(S, R.A_DO + R.DO_STAY)
+    assert int(S[0]["status"]) == 1 and int(S[0]["best"][0, 0]) == lp + 1
+    assert int(S[0]["rank"][0]) == 2 and int(S[0]["epic_victory"]) == 0
+
+
 def test_dd_fate_solo_open_realm_is_scored_by_its_lp():
     """Solo Open Realm: the lone hero "with the most Legend Points" wins if
     it has any (Interpretations); the score is its LP, never a draw."""
@@ -439,3 +462,32 @@ def test_dd_fate_death_8_found_body_is_had_only_by_looting():
     act(S, R.A_DO + R.DO_PASS)
     assert int(s["to_play"]) == 2 and R.A_DO + R.DO_LOOT not in legal(S)
     assert R.A_SEARCH_SITE + body in legal(S)                # he must find it himself
+
+
+def test_dd_sandbox_open_8_an_epic_treasure_counts_as_an_epic_and_as_a_treasure():
+    """L121: ties are broken by "most Epic Treasures, most Treasures"; L365-L366:
+    an Epic Treasure is a Treasure Card with a red banner, so it counts under
+    both tie-breaks (Interpretations, "An Epic Treasure in the tie-breaks").
+    The Knight holds the Magical Bowl of Mixing alone: 1 Epic Treasure and 1
+    Treasure; the Rogue holds the Shield of Defiance and a Warblade: 1 and 2.
+    Read the other way (an Epic counted only as an Epic) they would stand at
+    1 and 0, 1 and 1.
+
+    The reading ranks no seat differently: Treasures are compared only
+    between heroes with as many Epic Treasures (unequal ones decide first),
+    and counting those Epics again adds the same number to both sides, so the
+    Rogue's Warblade puts him ahead either way. It shows in the standing
+    itself -- ``hero_standing`` and the ``best`` row set aside at the end."""
+    S = fated([("knight", WILD), ("rogue", WILD)], turn=30)
+    give(S, 0, "magical_bowl_of_mixing")
+    give(S, 1, "shield_of_defiance")
+    give(S, 1, "warblade")
+    standing = np.zeros(5, dtype=np.int64)
+    R.hero_standing(S, 0, 0, standing)
+    assert list(standing) == [0, 0, 1, 1, 0]    # LP, Fame, Epic Treasures, Treasures, Gold
+    R.hero_standing(S, 0, 1, standing)
+    assert list(standing) == [0, 0, 1, 2, 0]
+    R.advance(S, 0)                             # the end of turn 30: both retire, living legends
+    assert int(S[0]["stage"]) == ST_OVER
+    assert [list(S[0]["best"][p]) for p in range(2)] == [[1, 0, 1, 1, 0], [1, 0, 1, 2, 0]]
+    assert list(S[0]["rank"][:2]) == [2, 1]     # the same ranking under either reading

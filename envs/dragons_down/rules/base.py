@@ -277,7 +277,7 @@ A_DO = A_CLEARING + NUM_TILES * CLEARINGS_PER_TILE   # + DO_*: an action or reac
 DO_PASS, DO_SNEAK, DO_NOISE, DO_QUICK_REST, DO_SHORT_REST, DO_LONG_REST, DO_HIDE, DO_STAY, DO_ALERT, \
     DO_DONE, DO_LOOT, DO_TRADE, DO_RETIRE = range(13)
 NUM_DO = 16
-"""Size of the A_DO block; codes 13..15 are free for the parts still to come."""
+"""Size of the A_DO block (codes 13..15 are combat's, below)."""
 A_HEAL = A_DO + NUM_DO                              # + kind: heal a wounded cube of CUBE_* kind; + HEAL_HEART: a Heart
 HEAL_HEART = CUBE_MAGIC + NUM_COLOURS
 A_SEARCH = A_HEAL + HEAL_HEART + 1            # + h: Search for Hidden Path h of the hero's tile (side up) (L507-L515)
@@ -368,6 +368,12 @@ Lineage and Class Cards."""
 NUM_BOXES = 3
 DO_UNHIDE = 13        # A_DO: become unhidden at the start of the Challenge step (L688)
 DO_THROW = 14         # A_DO: this round's attack throws the melee-or-ranged weapon (L928)
+DO_DOOR = 15          # A_DO: in the Target step, target the Chamber's closed Massive Door (L1240)
+DOOR_FOE = NUM_FOES
+"""``hero_target`` of a hero who targets the Chamber's Massive Door (L1240):
+a target of the combat beside the foes, never a foe (it never attacks)."""
+CHAMBER = SITE_IDS.index("chamber")
+"""The Treasure Site whose setup side may show the Massive Door (L1238-L1240)."""
 
 A_COMBAT_BASE = A_TRADE_END
 A_FOE = A_COMBAT_BASE                # + f: foe f (a Monster chip, then the Native chips)

@@ -36,7 +36,8 @@ from ..constants import (
 )
 from .base import (
     A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL,
-    BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CLASS_SPEED_BOXES, DO_DONE, DO_PASS, DO_STAY,
+    BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DO_DONE, DO_DOOR, DO_PASS,
+    DO_STAY, DOOR_FOE,
     DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS,
     KIND_WEAPON_USE, LINEAGE_SPEED_BOXES, NUM_BOXES, NUM_FOES, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR,
@@ -50,6 +51,7 @@ from .equipment import (
 )
 from .realm import clearing_links
 from .fate import kill_hero
+from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
 
@@ -91,6 +93,8 @@ AS_WOUND = 3           # the victim chooses the cube to wound (L787)
 CUBE_LIMIT = 5
 """Action Cubes a hero may place in a Combat Round; an Alert Action this
 turn allows one more, a Speed Cube (L716)."""
+DOOR_DAMAGE = 4
+"""Damage of one attack that opens the Chamber's Massive Door (L1240)."""
 NATIVE_TAKEN = MON_TAKEN
 """``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
 
@@ -425,7 +429,12 @@ def hero_attack_ready(S, b, p):
     box filled (L722, L750; a wound emptying one cancels it, L791)."""
     s = S[b]
     f = int(s['hero_target'][p])
-    if not fighting(S, b, p) or f < 0 or not foe_here(S, b, f):
+    if not fighting(S, b, p) or f < 0:
+        return False
+    if f == DOOR_FOE:
+        if not door_closed(S, b, CHAMBER):                       # opened by an earlier attack
+            return False
+    elif not foe_here(S, b, f):
         return False
     c = hero_weapon(S, b, p)
     if c < 0:
@@ -612,33 +621,51 @@ def target_step(S, b):
     hostile target. True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
-    if foes_here(S, b) > 0:
-        while s['target_pos'] < n:
-            p = int(s['turn_order'][s['target_pos']])
-            s['target_pos'] += 1
-            if p >= 0 and may_attack(S, b, p):
-                return pose(S, b, PH_TARGET, p)
+    foes = foes_here(S, b) > 0
+    while s['target_pos'] < n:
+        p = int(s['turn_order'][s['target_pos']])
+        s['target_pos'] += 1
+        if p >= 0 and may_attack(S, b, p) and (foes or door_target(S, b, p)):
+            return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
     natives_turn_hostile(S, b)
     return False
 
 
+@rules_jit
+def door_target(S, b, p):
+    """L1240: the Chamber's Massive Door is a target of the combat in the
+    Chamber's clearing while it is closed, for a hero who has found the
+    Chamber (an attack upon it of 4 or more damage opens it; it is
+    unarmoured and never attacks; Interpretations)."""
+    s = S[b]
+    return s['site_clearing'][CHAMBER] == s['combat_clearing'] and s['site_found'][p, CHAMBER] != 0 \
+        and door_closed(S, b, CHAMBER)
+
+
 @rules_jit(inline=True)
 def mask_target(S, b, p, mask):
     """Legal actions of PH_TARGET: A_FOE + f for each Monster and Native in
-    the clearing; A_DO + DO_PASS to target no one (Interpretations)."""
+    the clearing; A_DO + DO_DOOR for the Chamber's closed Massive Door
+    (L1240); A_DO + DO_PASS to target no one (Interpretations)."""
     for f in range(NUM_FOES):
         if foe_here(S, b, f):
             mask[A_FOE + f] = 1
+    if door_target(S, b, p):
+        mask[A_DO + DO_DOOR] = 1
     mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit(inline=True)
 def act_target(S, b, p, a):
-    """PH_TARGET: the hero's Targeting Token goes on that foe. Targeting a
-    Native makes every Native of the clearing a Monster for this combat (L1005)."""
+    """PH_TARGET: the hero's Targeting Token goes on that foe, or on the
+    Massive Door. Targeting a Native makes every Native of the clearing a
+    Monster for this combat (L1005)."""
     s = S[b]
     if a == A_DO + DO_PASS:
+        return False
+    if a == A_DO + DO_DOOR:
+        s['hero_target'][p] = DOOR_FOE
         return False
     f = a - A_FOE
     s['hero_target'][p] = f
@@ -1035,6 +1062,8 @@ def hero_attack(S, b, p):
     cubes = int(s['placed'][p, BOX_MIGHT])
     if thrown:
         throw_weapon(S, b, p, c)
+    if f == DOOR_FOE:
+        return attack_door(S, b, p, int(s['placed'][p, BOX_ATTACK]), cubes, int(KIND_SWORDS[k]), ranged)
     if not roll_to_hit(S, b, int(s['placed'][p, BOX_ATTACK]), foe_value(S, b, f, SD_MANEUVER)):
         return False
     d = attack_damage(S, b, cubes, int(KIND_SWORDS[k]), FOE_ARMORED[f] != 0)
@@ -1045,6 +1074,26 @@ def hero_attack(S, b, p):
         return False
     damage_monster(S, b, f, d, p)
     return warlock_heal(S, b, p, f)
+
+
+@rules_jit(inline=True)
+def attack_door(S, b, p, speed, cubes, swords, ranged):
+    """L1240: an attack upon the Chamber's Massive Door that causes 4 or more
+    damage opens it, for every hero from then on. The door is unarmoured,
+    and a door has no maneuver: its maneuver speed is 0 (Interpretations), so
+    any attack speed above 0 hits and 0 or less rolls the Hit Dice (L740).
+    A ranged or thrown attack adds the worse Ranged Attack Die (L753); an
+    Archer rerolls toward the 4 the door needs (L1208). No Fame, no wound:
+    a door is not a foe."""
+    s = S[b]
+    if not roll_to_hit(S, b, speed, 0):
+        return False
+    d = attack_damage(S, b, cubes, swords, False)
+    if ranged:
+        d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d, DOOR_DAMAGE)
+    if d >= DOOR_DAMAGE:
+        s['door_open'][CHAMBER] = 1
+    return False
 
 
 @rules_jit(inline=True)

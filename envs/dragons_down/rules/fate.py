@@ -151,20 +151,22 @@ def in_civilization(S, b, p):
 
 
 @rules_jit
-def retire_hero(S, b, p, last_turn):
+def retire_hero(S, b, p, on_last_turn, forced):
     """L819: 1 LP for each 10 Fame discarded, the rest kept as a tie-breaker;
     L820: 1 LP more for a living legend retiring on the last turn; L825: the
     hero is set aside with its LP and Fame (its possessions with it). The
     Legendary race is won by the first to retire with 20 LP; solo, 30 LP is an
-    Epic victory (L166, L168) -- by a retirement before the game ends, not the
-    end's own (L168's "before the game ends"; Interpretations)."""
+    Epic victory (L166, L168). A hero who chooses to retire in the Fate phase
+    retires before the game ends, the last turn's included; the retirements
+    ``forced`` by the end of the game (L833) are the end itself and win no
+    race (L168's "before the game ends"; Interpretations)."""
     s = S[b]
     fame = int(s['fame'][p])
     s['lp'][p] += fame // FAME_PER_LP
     s['fame'][p] = fame % FAME_PER_LP
-    if last_turn:
+    if on_last_turn:
         s['lp'][p] += 1
-    elif s['sandbox'] == SB_LEGENDARY and s['legend'] < 0 and s['lp'][p] >= LEGEND_TARGET:
+    if not forced and s['sandbox'] == SB_LEGENDARY and s['legend'] < 0 and s['lp'][p] >= LEGEND_TARGET:
         s['legend'] = p
         if s['num_players'] == 1 and s['lp'][p] >= EPIC_TARGET:
             s['epic_victory'] = 1
@@ -187,9 +189,10 @@ def mask_retire(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_retire(S, b, p, a):
-    """PH_RETIRE: retire (not on the last turn: then everyone does, L833)."""
+    """PH_RETIRE: retire now, or stay (on the last turn, to be retired by the
+    end of the game, L833)."""
     if a == A_DO + DO_RETIRE:
-        retire_hero(S, b, p, False)
+        retire_hero(S, b, p, int(S[b]['turn']) >= last_turn(S, b), False)
     return False
 
 
@@ -211,11 +214,19 @@ def fate_phase(S, b):
     Turn Order (L817); then the game ends -- on its last turn, or when a
     Legendary hero has retired with 20 LP -- or each seat whose hero died or
     retired makes a new one, who begins play next turn (L829). True if a
-    decision is posed."""
+    decision is posed.
+
+    On the last turn the choice is posed in the Legendary sandbox only: a
+    hero retiring then retires before the game ends and may win the race
+    (L168), where the end's own retirement (L833) wins nothing. Elsewhere
+    retiring now and being retired by the end score the same -- a living
+    legend either way (L820), in a Civilization Location with no Fame lost
+    -- so the game retires him with everyone else and asks nothing."""
     s = S[b]
     n = int(s['num_players'])
     final = int(s['turn']) >= last_turn(S, b)
-    while not final and s['fate_pos'] < n and s['legend'] < 0:
+    ask = not final or s['sandbox'] == SB_LEGENDARY
+    while ask and s['fate_pos'] < n and s['legend'] < 0:
         p = int(s['turn_order'][s['fate_pos']])
         s['fate_pos'] += 1
         if p >= 0 and s['hero_state'][p] == HS_ACTIVE and in_civilization(S, b, p):
@@ -304,7 +315,7 @@ def end_game(S, b):
         if s['hero_state'][p] == HS_ACTIVE or s['hero_state'][p] == HS_WAITING:
             if not in_civilization(S, b, p):
                 s['fame'][p] -= s['fame'][p] // 2
-            retire_hero(S, b, p, s['legend'] < 0)
+            retire_hero(S, b, p, s['legend'] < 0, True)
     rank_seats(S, b)
     s['stage'] = ST_OVER
     s['phase'] = PH_NONE
