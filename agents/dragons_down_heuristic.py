@@ -294,6 +294,17 @@ def choose_evade(rec, p, legal, rng):
 def choose_target(rec, p, legal, rng):
     foes = [a for a in _block(legal, R.A_FOE, R.NUM_FOES) if a - R.A_FOE < NUM_MONSTER_CHIPS]
     if not foes:
+        # alone with the Chamber's closed Massive Door: strike it open, to loot the Chamber
+        return _first(legal, [R.A_DO + R.DO_DOOR, R.A_DO + R.DO_PASS])
+    return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a))
+
+
+def choose_lure(rec, p, legal, rng):
+    """Optional Luring: a hero with three healthy Hearts or more draws the
+    weakest Monster onto himself, so that it is the one he fights; a hurt one
+    lures none."""
+    foes = _block(legal, R.A_FOE, R.NUM_FOES)
+    if not foes or int(rec["hearts"][p, 0]) < 3:
         return _first(legal, [R.A_DO + R.DO_PASS])
     return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a))
 
@@ -328,6 +339,6 @@ _PHASES = {
     R.PH_RECEIVED: choose_equip, R.PH_LOOT_KEEP: choose_keep, R.PH_TRADE_WITH: choose_trade_with,
     R.PH_COMMERCE: choose_commerce, R.PH_SELL: choose_sell, R.PH_SWAP_OFFER: choose_done,
     R.PH_SWAP_ANSWER: choose_answer, R.PH_BUY: choose_done, R.PH_UNHIDE: choose_unhide,
-    R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_TACTICS: choose_tactics,
+    R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_LURE: choose_lure, R.PH_TACTICS: choose_tactics,
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
 }

@@ -76,9 +76,9 @@ from . import observe as O
 from . import rules as R
 from . import view as V
 from .constants import (
-    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, MAX_CARD_CUBES, MAX_HEROES,
-    MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM,
-    T_BACKPACK,
+    CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, LEGEND_TARGET_DEFAULT,
+    MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, OPTIONAL_RULES,
+    SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, T_BACKPACK,
 )
 from .state import STATE_DTYPE
 
@@ -137,6 +137,17 @@ class DragonsDownConfig:
         auto_single: the core applies a decision that has exactly one legal
             action instead of asking (no information is lost). Set False to
             see every decision.
+        legend_target: the Legend Points a Hero must retire with to win the
+            multi-player Legendary race (L166: 20, "or any number can be
+            agreed to"); the solo game's 20 and 30 are the rules' own (L168).
+        luring, tough_monsters, closing_the_distance, wits_only, shared_fame,
+        endless_monsters, red_meat: the optional rules of those names
+            (L1128-L1170), each off unless chosen: Heroes may lure a Monster
+            to challenge them (L1130); Monsters take no wounds (L1134); the
+            first Combat Round is ordered by attack length (L1138); Heroes
+            start with no Gold (L1146); the Fame of a kill is shared by the
+            Heroes who wounded the Monster (L1150); killed Monsters go back to
+            the tray (L1162); a non-fatal hit off armour wounds a Heart (L1168).
     """
 
     num_players: int = field(default=2, metadata={"range": (1, MAX_HEROES)})
@@ -147,6 +158,19 @@ class DragonsDownConfig:
     legendary_map: str = field(default="open_realm", metadata={"choices": LEGENDARY_MAPS})
     random_heroes: bool = False
     auto_single: bool = True
+    legend_target: int = field(default=LEGEND_TARGET_DEFAULT, metadata={"range": (1, 1000)})
+    luring: bool = False
+    tough_monsters: bool = False
+    closing_the_distance: bool = False
+    wits_only: bool = False
+    shared_fame: bool = False
+    endless_monsters: bool = False
+    red_meat: bool = False
+
+    @property
+    def optional_rules(self):
+        """The optional rules played, as the record's bits (``constants.OPT_*``)."""
+        return sum(1 << i for i, name in enumerate(OPTIONAL_RULES) if getattr(self, name))
 
 
 def _config(config, with_obs=False):
@@ -160,6 +184,8 @@ def _config(config, with_obs=False):
         out[K.CFG_LEGENDARY_MAP] = SB_EXPLORE if config.legendary_map == "explore_the_realm" else SB_OPEN_REALM
         out[K.CFG_AUTO_SINGLE] = 1 if config.auto_single else 0
         out[K.CFG_RANDOM_HEROES] = 1 if config.random_heroes else 0
+        out[K.CFG_OPTIONAL_RULES] = config.optional_rules
+        out[K.CFG_LEGEND_TARGET] = config.legend_target
     out[K.CFG_WITH_OBS] = 1 if with_obs else 0
     return out
 
@@ -328,7 +354,8 @@ class DragonsDown(Game):
 
     def test_configs(self):
         """Every sandbox with 1, 2, 4 and 6 heroes (all packs), and two pack
-        subsets; the Legendary sandbox on both map rules."""
+        subsets; the Legendary sandbox on both map rules; every sandbox with
+        every optional rule on; a Legendary race to 5 LP."""
         out = []
         for sandbox in SANDBOXES:
             for n in (1, 2, 4, 6):
@@ -337,6 +364,10 @@ class DragonsDown(Game):
         out.append({"num_players": 3, "sandbox": "explore_the_realm",
                     "terrain_packs": ("malevolent_mountains", "wicked_woods")})
         out.append({"num_players": 2, "sandbox": "legendary", "legendary_map": "explore_the_realm"})
+        every_rule = {name: True for name in OPTIONAL_RULES}
+        for sandbox in SANDBOXES:                        # each sandbox with every optional rule on
+            out.append({"num_players": 3, "sandbox": sandbox, **every_rule})
+        out.append({"num_players": 2, "sandbox": "legendary", "legend_target": 5})
         return out
 
     # ------------------------------------------------------------ soundness
@@ -535,7 +566,7 @@ _DO_NAMES.update({R.DO_UNHIDE: "unhide", R.DO_THROW: "throw the weapon",
 _PHASE_DO_NAMES = {
     (R.PH_BLOCK, R.DO_STAY): "be blocked", (R.PH_HIDE, R.DO_STAY): "do not hide",
     (_ph("UNHIDE"), R.DO_STAY): "stay hidden", (_ph("EVADE"), R.DO_STAY): "fight on",
-    (_ph("TARGET"), R.DO_PASS): "target no one", (_ph("ARMOR"), R.DO_PASS): "take the hit on no armour",
+    (_ph("TARGET"), R.DO_PASS): "target no one", (_ph("LURE"), R.DO_PASS): "lure none", (_ph("ARMOR"), R.DO_PASS): "take the hit on no armour",
     (_ph("RETIRE"), R.DO_STAY): "do not retire", (_ph("EXPLORE_ENTER"), R.DO_STAY): "stay",
     (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
@@ -704,7 +735,7 @@ def _legal_name(rec, a):
     if name == "path":
         return f"share {_path_name(i)}"
     if name == "foe":
-        return f"target {_foe_name(i)}"
+        return f"{'lure' if ph == _ph('LURE') else 'target'} {_foe_name(i)}"
     if name == "box":
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
     return _neutral_name(a)

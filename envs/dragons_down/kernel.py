@@ -23,13 +23,14 @@ OP_RESET, OP_STEP, OP_MASK, OP_OBSERVE, OP_VEC_STEP = range(5)
 """What ``run_batch`` does (see its docstring)."""
 
 CFG_PLAYERS, CFG_SANDBOX, CFG_PACKS, CFG_MAX_TURNS, CFG_LEGENDARY_MAP, CFG_AUTO_SINGLE, \
-    CFG_WITH_OBS, CFG_RANDOM_HEROES = range(8)
+    CFG_WITH_OBS, CFG_RANDOM_HEROES, CFG_OPTIONAL_RULES, CFG_LEGEND_TARGET = range(10)
 """Indexes of ``config``, the op's int64 settings: seats, the sandbox
 (``constants.SB_*``), the Terrain Packs in play (bit k = pack k), the turn
 limit, the Legendary sandbox's map rules (``SB_OPEN_REALM`` or
 ``SB_EXPLORE``), 1 to apply lone legal actions, 1 to observe after a vector
-step."""
-CONFIG_SIZE = 8
+step, 1 to deal heroes at random, the optional rules played (bits
+``constants.OPT_*``), the LP of a winning Legendary retirement."""
+CONFIG_SIZE = 10
 
 
 @rules_jit(nogil=True)
@@ -55,7 +56,7 @@ def run_batch(op, S, seeds, actions, errors, masks, counts, players, obs, config
         for b in range(n):
             R.reset_game(S, b, seeds[b], config[CFG_PLAYERS], config[CFG_SANDBOX], config[CFG_PACKS],
                          config[CFG_MAX_TURNS], config[CFG_LEGENDARY_MAP], config[CFG_AUTO_SINGLE],
-                         config[CFG_RANDOM_HEROES])
+                         config[CFG_RANDOM_HEROES], config[CFG_OPTIONAL_RULES], config[CFG_LEGEND_TARGET])
     elif op == OP_STEP:
         mask = np.empty(R.NUM_ACTIONS, dtype=np.int8)
         for b in range(n):

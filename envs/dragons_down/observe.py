@@ -61,7 +61,7 @@ from .constants import (
     MAX_HEROES, MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS,
     NUM_CIV_TOKENS, NUM_CLASSES, NUM_CLEARINGS, NUM_CUBE_KINDS, NUM_DIRECTIONS, NUM_LINEAGES,
     NUM_MERCHANTS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES, NUM_TILES,
-    NUM_WILD_TOKENS, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
+    NUM_WILD_TOKENS, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
     TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TW_PLACED,
 )
 from .state import STATE_DTYPE
@@ -216,11 +216,12 @@ _H, NUM_HERO_FEATURES = _columns(
     ("throws", 1),               # its attack throws its weapon (secret in Tactics, L928)
     ("best_lp", 1),              # LP of the seat's best hero set aside / 20 (it may win, L121)
     ("heroes_made", 1),          # heroes the seat has had / 5 (a new one after death or retirement, L829)
+    ("outlaw", 1),               # its Outlaw Tokens / 5 (public, L1111)
 )
 (H_VALID, H_STATE, H_LINEAGE, H_LINEAGE_SIDE, H_CLASS, H_CLASS_SIDE, H_HEARTS, H_CUBES, H_WOUNDED, H_LP, H_FAME,
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_THROWS,
- H_BEST_LP, H_HEROES_MADE) = _H.values()
+ H_BEST_LP, H_HEROES_MADE, H_OUTLAW) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -262,10 +263,12 @@ _F, NUM_FOE_FEATURES = _columns(
     ("targets", 1),              # heroes its attack strikes / 4
     ("targets_me", 1),           # it challenges (targets) the observer's hero this round
     ("targeted", MAX_HEROES),    # + rel seat: that hero targets it this round
+    ("lured", 1),                # a hero lured it this round (optional Luring, L1130)
+    ("wounded_by", MAX_HEROES),  # + rel seat: wound cubes that hero put on it / its health (optional Shared Fame, L1152)
 )
 (F_VALID, F_NATIVE, F_KIND, F_NATIVE_KIND, F_GROUP, F_FLIPPED, F_WOUNDS, F_HEALTH, F_FAME, F_ARMORED, F_UNDEAD,
  F_FLYING, F_ATTACK, F_LENGTH, F_SPEED, F_DAMAGE, F_SWORDS, F_MANEUVER, F_TARGETS, F_TARGETS_ME,
- F_TARGETED) = _F.values()
+ F_TARGETED, F_LURED, F_WOUNDED_BY) = _F.values()
 
 # ---- piles: one row per Treasure Site (constants.SITE_IDS), then per seat's body
 _P, NUM_PILE_FEATURES = _columns(
@@ -281,9 +284,10 @@ _P, NUM_PILE_FEATURES = _columns(
     ("features", 4),             # labyrinth, massive door, hidden trap, active wraith on that side (L1232-L1252)
     ("door_open", 1),            # its Massive Door is opened (L1240)
     ("shared", 1),               # offered in the proposed swap (L556)
+    ("door_targeted", MAX_HEROES),  # + rel seat: that hero's attack targets its Massive Door this round (L1240)
 )
 (P_VALID, P_BODY, P_HERE, P_OPENED, P_FOUND, P_FOUND_BY, P_CARDS, P_GOLD, P_LOOT, P_FEATURES, P_DOOR_OPEN,
- P_SHARED) = _P.values()
+ P_SHARED, P_DOOR_TARGETED) = _P.values()
 
 # ---- merchants: one row per Merchant (constants.MERCHANT_IDS)
 _V, NUM_MERCHANT_FEATURES = _columns(
@@ -356,6 +360,7 @@ BLOCKS = [
                                                # the swap's Gold / 20 (> 0 the active hero gives), the price factor / 3
     ("explore", (NUM_DIRECTIONS + 3,)),        # an Explore under way: toward direction d one-hot, by Mountain Exploration, q, r / MAP_RADIUS
     ("legend", (MAX_HEROES + 1,)),             # rel seat that retired with 20 LP (Legendary, L166), an Epic victory (L168)
+    ("options", (len(OPTIONAL_RULES) + 1,)),   # each optional rule played (constants.OPTIONAL_RULES), the Legendary target / 40
 ]
 LAYOUT = {}
 _off = 0
@@ -366,7 +371,7 @@ OBS_SIZE = _off
 
 O_REALM, O_PATHS, O_HEROES, O_TILES, O_FOES, O_PILES, O_MERCHANTS, O_CARDS, O_PHASE, O_STAGE, O_TO_PLAY, O_NPLAY, \
     O_PROGRESS, O_SANDBOX, O_PACKS, O_CONTEXT, O_DICE, O_DECKS, O_TRAY, O_TAKEN, O_POOLS, O_COMBAT, O_TRADE, \
-    O_EXPLORE, O_LEGEND = (LAYOUT[name][0] for name, _ in BLOCKS)
+    O_EXPLORE, O_LEGEND, O_OPTIONS = (LAYOUT[name][0] for name, _ in BLOCKS)
 
 
 # ---- tables the observation reads (small; frozen into the compiled code)
@@ -686,6 +691,10 @@ def observe_contents(S, b, me, n, obs):
                 obs[o + P_DOOR_OPEN] = 1.0
             if s['pile_deal'][pile]:
                 obs[o + P_SHARED] = 1.0
+        if HAS_COMBAT and pile == R.CHAMBER:
+            for q in range(n):
+                if s['hero_target'][q] == R.DOOR_FOE:
+                    obs[o + P_DOOR_TARGETED + (q - me + n) % n] = 1.0
         if pile < NUM_SITES:
             count[c] += 1
             obs[realm_at(c, R_SITES)] = lim(float(count[c]))
@@ -818,6 +827,7 @@ def observe_heroes(S, b, me, n, obs):
             if s['best'][p, 0] >= 0:
                 obs[o + H_BEST_LP] = lim(s['best'][p, 0] / 20.0)
             obs[o + H_HEROES_MADE] = lim(s['heroes_made'][p] / 5.0)
+        obs[o + H_OUTLAW] = lim(s['outlaw'][p] / 5.0)
 
 
 @rules_jit
@@ -905,6 +915,9 @@ def observe_foes(S, b, me, n, obs):
             for q in range(n):
                 if s['hero_target'][q] == f:
                     obs[o + F_TARGETED + (q - me + n) % n] = 1.0
+                obs[o + F_WOUNDED_BY + (q - me + n) % n] = lim(s['foe_wound_by'][f, q] / hp)
+            if s['foe_flags'][f] & R.FF_LURED:
+                obs[o + F_LURED] = 1.0
 
 
 @rules_jit
@@ -1071,6 +1084,10 @@ def observe_play(S, b, me, n, obs):
             obs[O_LEGEND + (q - me + n) % n] = 1.0
         if s['epic_victory']:
             obs[O_LEGEND + MAX_HEROES] = 1.0
+    for i in range(len(OPTIONAL_RULES)):
+        if (int(s['optional_rules']) >> i) & 1:
+            obs[O_OPTIONS + i] = 1.0
+    obs[O_OPTIONS + len(OPTIONAL_RULES)] = lim(s['legend_target'] / 40.0)
 
 
 @rules_jit

@@ -985,6 +985,8 @@ def _hero_block(scene, rec, p, seat, x0, y, compact):
         scene.text(x + 4, y + 5, f"{wounded_text} wounded", size=11, color="#a01040", anchor="lm")
     y += line
     facts = f"LP {h['lp']} · Fame {h['fame']} · Gold {h['gold']}"
+    if h["outlaw"]:
+        facts += f" · Outlaw {h['outlaw']}"
     if state == HS_ACTIVE and int(rec["stage"]) == ST_TURNS:
         left = h["actions_left"]
         facts += f" · {left} action{'s' if left != 1 else ''} left"

@@ -32,7 +32,7 @@ from .constants import (
     HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN,
     NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
     NUM_NATIVE_CHIPS, NUM_PACKS,
-    NUM_PILES, NUM_POSITIONS, NUM_SITES, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, ST_HEROES,
+    NUM_PILES, NUM_POSITIONS, NUM_SITES, NUM_TILES, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, ST_HEROES,
     T_BACKPACK, T_PENDING, TOK_PLACED, TOK_POOL, TOK_SPENT, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
 
@@ -62,6 +62,8 @@ FIELD_RANGES = {
     "turn": (0, 1001),
     "max_turns": (1, 1000),
     "legendary_map": (SB_OPEN_REALM, SB_EXPLORE),
+    "optional_rules": (0, (1 << len(OPTIONAL_RULES)) - 1),
+    "legend_target": (1, 1000),
     # the realm
     "tile_where": (TW_OUT, TW_PLACED),
     "tile_holder": (-1, LAST_SEAT),
@@ -159,6 +161,7 @@ FIELD_RANGES = {
     "fate_pos": (0, MAX_HEROES),
     "legend": (-1, LAST_SEAT),
     "epic_victory": (0, 1),
+    "outlaw": (0, 127),
     # combat (rules/combat.py)
     "combat_pos": (0, MAX_HEROES),
     "combat_clearing": (-1, NC - 1),
@@ -173,6 +176,7 @@ FIELD_RANGES = {
     "cleanup_pos": (0, MAX_HEROES),
     "adjust_left": (0, 2),
     "natives_hostile": (0, 1),
+    "lure_pos": (0, MAX_HEROES),
     "hero_combat": (0, 4),                      # HC_*
     "hero_cflags": (0, 255),                    # CF_* bits (a byte of flags, never an index)
     "hero_target": (-1, NUM_FOES),              # a foe, or NUM_FOES: the Chamber's Massive Door (L1240)
@@ -182,6 +186,7 @@ FIELD_RANGES = {
     "foe_target": (-1, LAST_SEAT),
     "foe_extra": (0, 255),                      # bit p per hero
     "foe_flags": (0, 255),                      # FF_* bits
+    "foe_wound_by": (0, 127),
     "native_flipped": (0, 1),
     "mon_taker": (-1, LAST_SEAT),
     "native_taker": (-1, LAST_SEAT),

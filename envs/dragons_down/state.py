@@ -66,6 +66,8 @@ STATE_FIELDS = [
     ("sel_r", np.int8),
     ("setup_side", np.int8, (NUM_PACKS,)),   # side up of each pack's Terrain Setup Card, 0/1; -1 not in play (L180)
     ("legendary_map", np.int8),              # config: the Legendary sandbox's map rules, SB_OPEN_REALM or SB_EXPLORE (L151-L153)
+    ("optional_rules", np.int16),            # config: bit OPT_* (constants.OPTIONAL_RULES) set = that optional rule is played (L1128-L1170)
+    ("legend_target", np.int16),             # config: LP a multi-player Legendary retirement needs to win (L166; 20 unless agreed)
     # --- heroes (rules/setup.py): Hero Cards and Hero Boards, L193-L205, L346-L360, L398-L408
     ("hero_state", np.int8, (MAX_HEROES,)),  # HS_* (constants)
     ("hero_lineage", np.int8, (MAX_HEROES,)),  # Lineage Card (constants.LINEAGE_IDS); -1 not chosen
@@ -136,6 +138,7 @@ STATE_FIELDS = [
     ("fate_pos", np.int8),                   # index into turn_order of the next hero offered retirement (L817)
     ("legend", np.int8),                     # Legendary: seat that retired a hero with 20 LP (L166, L168); -1
     ("epic_victory", np.int8),               # Legendary solo: the hero retired with 30 LP (L168)
+    ("outlaw", np.int8, (MAX_HEROES,)),      # Outlaw Tokens the hero holds (L1109-L1126); public
     # --- combat (rules/combat.py), L674-L800
     # SECRET: while ``combat_step`` is CS_TACTICS, a hero's ``placed`` row and
     # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
@@ -154,6 +157,7 @@ STATE_FIELDS = [
     ("cleanup_pos", np.int8),                # ... in Adjust Equipment or Rearm (L773-L774)
     ("adjust_left", np.int8),                # the cleanup hero's equipping left: 2 unequip and equip, 1 equip only, 0 done
     ("natives_hostile", np.int8),            # 1 once a Native was targeted: the clearing's Natives are Monsters (L1005)
+    ("lure_pos", np.int8),                   # Luring (optional, L1130): index into turn_order of the next hero asked to lure
     ("hero_combat", np.int8, (MAX_HEROES,)),  # HC_* (combat.py): not yet fought, fighting, evaded, killed, done
     ("hero_cflags", np.uint8, (MAX_HEROES,)),  # CF_* bits (combat.py): this round's attack and cleanup facts
     ("hero_target", np.int8, (MAX_HEROES,)),  # foe the hero targets this round (Targeting Token, L709); -1
@@ -162,7 +166,8 @@ STATE_FIELDS = [
     ("foe_wounds", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # pink cubes on foe f (a Monster chip, then the Native chips), cleared at the end of combat (L785, L811)
     ("foe_target", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # hero foe f challenges and so targets this round; -1 (L688, L708, L1006)
     ("foe_extra", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # bit p: hero p is an added target of its multi-target attack (L728)
-    ("foe_flags", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # FF_* bits (combat.py): its attack this round resolved, striking now
+    ("foe_flags", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # FF_* bits (combat.py): its attack this round resolved, striking now, lured
+    ("foe_wound_by", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS, MAX_HEROES)),  # Shared Fame (optional, L1150): wound cubes hero p put on foe f this combat
     ("native_flipped", np.int8, (NUM_NATIVE_CHIPS,)),  # 1 = the Native chip's back side is up (L726, L1005)
     ("mon_taker", np.int8, (NUM_MONSTER_CHIPS,)),   # seat that killed and keeps the chip; meaningful when mon_clearing is MON_TAKEN (L799)
     ("native_taker", np.int8, (NUM_NATIVE_CHIPS,)), # seat that killed the Native; meaningful when native_clearing is NATIVE_TAKEN (L799, L1005)

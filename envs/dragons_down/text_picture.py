@@ -67,7 +67,8 @@ _DECISIONS = {
     R.PH_ADJUST_TARGET: "adjust equipment: where the card goes", R.PH_TARGET: "choose a target",
     R.PH_TACTICS: "place Hero Tactics in secret", R.PH_ARMOR: "choose the armour that takes the hit",
     R.PH_WOUND: "choose what is wounded", R.PH_BLOCK: "block the monsters' way?", R.PH_EVADE: "evade?",
-    R.PH_UNHIDE: "unhide for the combat?", R.PH_RETIRE: "retire the hero?",
+    R.PH_UNHIDE: "unhide for the combat?", R.PH_LURE: "lure a Monster to challenge the hero?",
+    R.PH_RETIRE: "retire the hero?",
     R.PH_GAINED: "equip or stow the card just gained", R.PH_REARM: "rearm after the throw",
     R.PH_TRADE_WITH: "choose whom to trade with", R.PH_COMMERCE: "trade with the Merchant",
     R.PH_HEAL: "choose what the rest heals", R.PH_EXPLORE_TURN: "choose the explored tile's side and turn",
@@ -340,7 +341,9 @@ def _hero_lines(rec, p, seat=None):
         else:
             down += 1
     backpack = f"backpack: {', '.join(mine) or '-'}" if seat == p else f"face down: {down}"
-    second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']} | {', '.join(h['statuses']) or 'no statuses'} "
+    outlaw = f", Outlaw Tokens {h['outlaw']}" if h["outlaw"] else ""
+    second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']}{outlaw} | "
+              f"{', '.join(h['statuses']) or 'no statuses'} "
               f"| equipped: {', '.join(equipped) or '-'}; {backpack}")
     return _wrap(first) + _wrap(second)
 

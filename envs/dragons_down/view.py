@@ -266,8 +266,8 @@ def hero(state, seat):
     """The public face of seat's hero: a dict with ``state`` (HERO_STATE_NAMES),
     ``lineage`` / ``class`` (ids or None) and their sides (1 or 2), ``clearing``
     (-1 off the map), ``hearts`` and ``cubes`` (``[healthy, wounded]``; cubes
-    by CUBE_NAMES), ``lp``, ``fame``, ``gold``, ``statuses`` (STATUS_NAMES
-    set this turn), ``actions_left``."""
+    by CUBE_NAMES), ``lp``, ``fame``, ``gold``, ``outlaw`` (Outlaw Tokens),
+    ``statuses`` (STATUS_NAMES set this turn), ``actions_left``."""
     r = record(state)
     p = int(seat)
     li, ci = int(r["hero_lineage"][p]), int(r["hero_class"][p])
@@ -282,6 +282,7 @@ def hero(state, seat):
         "cubes": [{CUBE_NAMES[k]: int(r["cubes"][p, w, k]) for k in range(len(CUBE_NAMES)) if int(r["cubes"][p, w, k])}
                   for w in range(2)],
         "lp": int(r["lp"][p]), "fame": int(r["fame"][p]), "gold": int(r["gold"][p]),
+        "outlaw": int(r["outlaw"][p]),
         "statuses": [STATUS_NAMES[i] for i in range(len(STATUS_NAMES)) if int(r["hero_status"][p]) >> i & 1],
         "actions_left": R.ACTIONS_PER_TURN - int(r["actions_used"][p]),
     }

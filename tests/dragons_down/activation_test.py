@@ -22,6 +22,7 @@ def battle(tiles, heroes, monsters=(), dice=(), lineage="human"):
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]
     s["num_players"] = len(heroes)
+    s["legend_target"] = 20                     # the rules' Legendary race (L166)
     s["mon_clearing"][:] = MON_TRAY
     s["site_clearing"][:] = -1
     for i, t in enumerate(tiles):

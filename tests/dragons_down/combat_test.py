@@ -46,6 +46,7 @@ def combat(heroes, monsters=(), natives=(), tiles=("tri_peaks",), dice=()):
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]
     s["num_players"], s["turn"], s["max_turns"], s["legend"] = len(heroes), 1, 30, -1
+    s["legend_target"] = 20
     s["mon_clearing"][:] = MON_TRAY
     s["native_clearing"][:] = -1
     s["site_clearing"][:] = -1
@@ -1825,3 +1826,37 @@ def test_dd_class_warrior_1_warrior_may_always_swap_a_weapon():
     place(S, 0, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK, R.BOX_ATTACK)
     ask(S, R.PH_ADJUST, 0)
     assert s["combat_round"] == 2
+
+
+# ================================================================ Outlaw Tokens (L1109-L1115)
+def test_dd_outlaw_2_killing_a_native_gives_one_outlaw_token():
+    """L1113-L1115: the Knight who kills a Miner receives one Outlaw Token;
+    killing another Native gives a second (L1111: no limit)."""
+    for before in (0, 1):
+        S = combat([KNIGHT], natives=[("miner", TRI_PEAKS_1)], dice=[NO_SYMBOL])
+        s = S[0]
+        s["outlaw"][0] = before
+        start(S)
+        target(S, 0, native("miner"))
+        place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK, R.BOX_ATTACK)
+        assert s["native_clearing"][native("miner") - NUM_MONSTER_CHIPS] == C.NATIVE_TAKEN
+        assert int(s["outlaw"][0]) == before + 1
+
+
+def test_dd_outlaw_2_wounding_a_native_or_killing_a_monster_gives_none():
+    """L1115 (Interpretations, "Natives and Outlaws"): a Native attacked and
+    only wounded -- the Mine Foreman (health 3, armoured) taking 1 + 1 sword
+    - 1 = 1 -- makes no Outlaw; nor does killing a Monster (the Giant)."""
+    S = combat([KNIGHT], natives=[("mine_foreman", TRI_PEAKS_1)], dice=[NO_SYMBOL])
+    s = S[0]
+    fm = native("mine_foreman")
+    start(S)
+    target(S, 0, fm)
+    place(S, 0, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK, R.BOX_ATTACK)   # 3 beats its maneuver 1
+    assert s["foe_wounds"][fm] == 1 and int(s["outlaw"][0]) == 0
+    S = start(combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=[NO_SYMBOL]))
+    s = S[0]
+    giant = chip(S, "giant")
+    target(S, 0, giant)
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert s["mon_clearing"][giant] == MON_TAKEN and int(s["outlaw"][0]) == 0

@@ -491,3 +491,101 @@ def test_dd_sandbox_open_8_an_epic_treasure_counts_as_an_epic_and_as_a_treasure(
     assert int(S[0]["stage"]) == ST_OVER
     assert [list(S[0]["best"][p]) for p in range(2)] == [[1, 0, 1, 1, 0], [1, 0, 1, 2, 0]]
     assert list(S[0]["rank"][:2]) == [2, 1]     # the same ranking under either reading
+
+
+# ---------------------------------------------------------------- Outlaw Tokens (L821-L824, L1109-L1126)
+def outlaw_dice(S, *faces):
+    """Load Monster Dice for the Outlaw rolls: True a symbol, False a blank
+    (raw faces 0 and 2, data/dice.txt order)."""
+    from tests.dragons_down.activation_test import load
+    load(S, *(0 if f else 2 for f in faces))
+
+
+def retire_outlaw(lp, fame, tokens, *faces, turn=5):
+    """The rogue, in a Civilization Location with ``lp``, ``fame`` and
+    ``tokens`` Outlaw Tokens, retires with the Monster Dice ``faces``
+    loaded; returns the record."""
+    S = fated([("rogue", DEEPDELVE_1)], turn=turn)
+    s = S[0]
+    s["lp"][0], s["fame"][0], s["outlaw"][0] = lp, fame, tokens
+    outlaw_dice(S, *faces)
+    R.advance(S, 0)
+    if int(s["stage"]) != ST_OVER:
+        act(S, R.A_DO + R.DO_RETIRE)
+    return S
+
+
+def test_dd_fate_retire_4_two_symbols_on_an_outlaws_dice_gain_a_legend_point():
+    """L821-L822: the retiring Outlaw rolls two Monster Dice for his Outlaw
+    Token; both show a symbol: he gains 1 LP (3 -> 4)."""
+    S = retire_outlaw(3, 0, 1, True, True)
+    assert int(S[0]["loaded_pos"]) == 2
+    assert list(S[0]["best"][0][:2]) == [4, 0]
+
+
+def test_dd_fate_retire_4_no_outlaw_token_no_roll():
+    """L821: a hero with no Outlaw Token rolls nothing at retirement."""
+    S = retire_outlaw(3, 0, 0, True, True)
+    assert int(S[0]["loaded_pos"]) == 0 and list(S[0]["best"][0][:2]) == [3, 0]
+
+
+def test_dd_fate_retire_4_an_outlaw_also_rolls_when_he_dies():
+    """L244, L1666-L1671 (Interpretations, "Outlaw rolls at death"): the
+    killed Outlaw rolls for his token too, after his Fame is halved and
+    converted: 2 LP and two symbols make 3."""
+    S = fated([("knight", WILD)])
+    S[0]["lp"][0], S[0]["outlaw"][0] = 2, 1
+    outlaw_dice(S, True, True)
+    R.kill_hero(S, 0, 0)
+    assert int(S[0]["loaded_pos"]) == 2 and int(S[0]["best"][0, 0]) == 3
+
+
+def test_dd_fate_retire_5_one_symbol_loses_a_legend_point():
+    """L823: one symbol and one blank: the Outlaw loses 1 LP (3 -> 2); his
+    Fame is untouched."""
+    S = retire_outlaw(3, 7, 1, True, False)
+    assert list(S[0]["best"][0][:2]) == [2, 7]
+
+
+def test_dd_fate_retire_5_with_no_legend_point_the_remaining_fame_is_lost():
+    """L823: one symbol, and the Outlaw has no LP to lose: all his remaining
+    Fame is lost (7 -> 0)."""
+    S = retire_outlaw(0, 7, 1, False, True)
+    assert list(S[0]["best"][0][:2]) == [0, 0]
+
+
+def test_dd_fate_retire_5_outlaw_rolls_come_after_the_fame_and_the_living_legend():
+    """L819-L823 (Interpretations, "Order of retirement"): the Fame is
+    converted first (15 Fame: 1 LP and 5 left), so one symbol takes that LP
+    and leaves the 5 Fame; on the last turn the living legend's LP comes
+    first too: with no LP and 5 Fame, one symbol takes the living legend's
+    LP, not the Fame."""
+    S = retire_outlaw(0, 15, 1, True, False)
+    assert list(S[0]["best"][0][:2]) == [0, 5]
+    S = retire_outlaw(0, 5, 1, True, False, turn=30)
+    assert int(S[0]["stage"]) == ST_OVER and list(S[0]["best"][0][:2]) == [0, 5]
+
+
+def test_dd_fate_retire_6_two_blanks_change_nothing():
+    """L824: two blanks: nothing happens (3 LP and 7 Fame stay)."""
+    S = retire_outlaw(3, 7, 1, False, False)
+    assert int(S[0]["loaded_pos"]) == 2 and list(S[0]["best"][0][:2]) == [3, 7]
+
+
+def test_dd_outlaw_1_any_number_of_outlaw_tokens_each_rolls():
+    """L1111: there is no limit to the Outlaw Tokens a hero holds; L821:
+    two Monster Dice are rolled for each: three tokens, six dice -- two
+    symbols (+1), a symbol and a blank (-1), two symbols (+1): 5 -> 6 LP."""
+    S = retire_outlaw(5, 0, 3, True, True, True, False, True, True)
+    assert int(S[0]["loaded_pos"]) == 6 and list(S[0]["best"][0][:2]) == [6, 0]
+
+
+def test_dd_outlaw_1_a_new_hero_starts_with_no_outlaw_token():
+    """L1111 with L829: the Outlaw Tokens are the hero's: when he dies, the
+    new hero his player chooses is no Outlaw."""
+    S = fated([("knight", WILD)])
+    S[0]["outlaw"][0] = 2
+    outlaw_dice(S, False, False, False, False)
+    R.kill_hero(S, 0, 0)
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_LINEAGE and int(S[0]["outlaw"][0]) == 0

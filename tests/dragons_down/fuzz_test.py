@@ -12,7 +12,7 @@ import pytest
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
-    NUM_CLEARINGS, NUM_POSITIONS, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
+    NUM_CLEARINGS, NUM_POSITIONS, OPTIONAL_RULES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
     T_PENDING,
     TW_PLACED,
 )
@@ -55,10 +55,11 @@ def check(S):
         assert c in (MON_TRAY, MON_TAKEN) or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
 
 
-def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2):
-    """One game by random legal decisions for ``turns`` turns (or to its end); returns its bytes."""
+def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2, options=0):
+    """One game by random legal decisions for ``turns`` turns (or to its end),
+    with the optional rules ``options`` (bits ``constants.OPT_*``); returns its bytes."""
     S = np.zeros(1, dtype=STATE_DTYPE)
-    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1, 0)
+    R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, 30, legendary_map, 1, 0, options, 20)
     rng = np.random.default_rng(seed)
     mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
     while int(S[0]["status"]) == 0 and int(S[0]["turn"]) <= turns:
@@ -78,19 +79,22 @@ def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=T
 
 CASES = [(h, sb, packs) for h in (1, 2, 4, 6) for sb in (SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY)
          for packs in (0b001, 0b110, 0b111)]
+EVERY_RULE = (1 << len(OPTIONAL_RULES)) - 1
 
 
 @pytest.mark.parametrize("num_heroes,sandbox,packs", CASES)
 def test_random_play_keeps_the_invariants_and_the_mask_exact(num_heroes, sandbox, packs):
     for seed in range(3):
         play(seed + 10 * num_heroes, num_heroes, sandbox, packs)
+        play(seed + 10 * num_heroes, num_heroes, sandbox, packs, options=EVERY_RULE)
 
 
 SCRIPT = """
 import hashlib, sys
 sys.path.insert(0, {root!r})
 from tests.dragons_down.fuzz_test import play
-print(hashlib.sha1(b''.join(play(s, 3, sb, 0b111, checks=False) for s in (1, 2) for sb in (0, 1))).hexdigest())
+print(hashlib.sha1(b''.join(play(s, 3, sb, 0b111, checks=False, options=o) for s in (1, 2) for sb in (0, 1)
+                           for o in (0, {every}))).hexdigest())
 """
 
 
@@ -99,7 +103,7 @@ def test_the_same_games_give_the_same_bytes_compiled_and_in_plain_python():
     out = []
     for disable in ("0", "1"):
         env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONWARNINGS="ignore")
-        res = subprocess.run([sys.executable, "-c", SCRIPT.format(root=root)], env=env, capture_output=True,
+        res = subprocess.run([sys.executable, "-c", SCRIPT.format(root=root, every=EVERY_RULE)], env=env, capture_output=True,
                              text=True, timeout=600)
         assert res.returncode == 0, res.stderr[-2000:]
         out.append(res.stdout.strip())

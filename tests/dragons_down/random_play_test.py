@@ -3,6 +3,9 @@ decision: every card, token and chip in one place, Hearts and cubes
 consistent, equipment legal by weight and position (``fuzz_test.check``),
 the record sound (``GAME.check_state``), the mask exact (a masked action is
 refused and changes nothing), and every game ending with a valid outcome.
+A third of the games play with no optional rule, a third with all of them
+(L1128-L1170), a third with a random choice of them; some Legendary races
+run to an agreed target (L166).
 
 CI plays 200 games of every sandbox and hero count, a few turns each; set
 ``DRAGONGYM_LONG_FUZZ=1`` for the long run: 2,000 games of the rules' full
@@ -14,7 +17,7 @@ import pytest
 
 from dragongym.envs.core.outcome import ranking_problem
 from dragongym.envs.dragons_down import rules as R
-from dragongym.envs.dragons_down.constants import SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM
+from dragongym.envs.dragons_down.constants import LEGEND_TARGET_DEFAULT, OPTIONAL_RULES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM
 from dragongym.envs.dragons_down.game import GAME
 from dragongym.envs.dragons_down.state import STATE_DTYPE
 from tests.dragons_down.fuzz_test import check
@@ -28,9 +31,12 @@ def play_to_the_end(seed, num_heroes, sandbox, max_turns):
     """One complete game of random legal decisions; returns the decisions made."""
     rng = np.random.default_rng(seed)
     packs = int(rng.integers(1, 8))
+    every = (1 << len(OPTIONAL_RULES)) - 1
+    options = (0, every, int(rng.integers(0, every + 1)))[seed % 3]
+    target = LEGEND_TARGET_DEFAULT if seed % 4 else int(rng.integers(1, 30))
     S = np.zeros(1, dtype=STATE_DTYPE)
     R.reset_game(S, 0, np.uint64(seed), num_heroes, sandbox, packs, max_turns,
-                 SB_EXPLORE if seed % 2 else SB_OPEN_REALM, 1, int(seed % 3 == 0))
+                 SB_EXPLORE if seed % 2 else SB_OPEN_REALM, 1, int(seed % 3 == 0), options, target)
     mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
     decisions = 0
     while int(S[0]["status"]) == 0:

@@ -26,7 +26,7 @@ def new_game(num_heroes=2, sandbox=SB_OPEN_REALM, packs=ALL_PACKS, seed=1, loade
     S = np.zeros(1, dtype=STATE_DTYPE)
     s = S[0]
     s["seed"], s["num_players"], s["sandbox"], s["packs"] = seed, num_heroes, sandbox, packs
-    s["max_turns"], s["legendary_map"] = 30, legendary_map
+    s["max_turns"], s["legendary_map"], s["legend_target"] = 30, legendary_map, 20
     for i, v in enumerate(loaded):
         s["loaded"][i] = v
     s["loaded_count"] = len(loaded)

@@ -716,3 +716,42 @@ def test_dd_haggle_8_card_not_bought_returns():
     act(S, DONE)
     assert int(S[0]["card_where"][c]) == CW_MERCHANT and int(S[0]["card_owner"][c]) == m
     assert phase(S) == R.PH_COMMERCE and R.A_CARD + c not in legal(S)
+
+
+# ---------------------------------------------------------------- Outlaws haggling (L991, L1124)
+def test_dd_haggle_4_an_outlaw_haggles_worse_with_wisdom_and_better_with_cunning():
+    """L991: the human Knight (Cunning 1, Wisdom 1, Charisma 3) with one or
+    more Outlaw Tokens has one icon less with the Merchants respecting only
+    Wisdom (the Quartermaster, the Herbalist: 1 -> 0) and one more with
+    those respecting only Cunning (the Fence, the Smuggler, the Peddler:
+    1 -> 2); the number of tokens does not matter, and Merchants respecting
+    another attribute, or two, are not moved."""
+    S, p = start()
+    numbers = lambda: {m: R.haggle_number(S, 0, p, MERCHANT_IDS.index(m)) for m in MERCHANT_IDS}
+    honest = numbers()
+    assert honest == {"blacksmith": 3, "fence": 1, "gem_cutter": 2, "armorer": 3, "quartermaster": 1,
+                      "smuggler": 1, "herbalist": 1, "hermit": 4, "peddler": 1}
+    change = {"quartermaster": -1, "herbalist": -1, "fence": 1, "smuggler": 1, "peddler": 1}
+    for tokens in (1, 3):
+        S[0]["outlaw"][p] = tokens
+        assert numbers() == {m: n + change.get(m, 0) for m, n in honest.items()}, tokens
+
+
+def test_dd_haggle_4_an_outlaw_at_the_fence_haggles_where_an_honest_hero_fails():
+    """L991, L997: the honest Knight's haggle number with the Fence is 1, and
+    a roll of 2 fails (L996); as an Outlaw it is 2: the same roll lowers the
+    price from 3x to 2x."""
+    S, p, m, c = bargain(mid="fence")
+    S[0]["outlaw"][p] = 1
+    load(S, 2, 0)
+    act(S, HAGGLE)
+    assert phase(S) == R.PH_BUY and int(S[0]["trade_factor"]) == 2
+
+
+def test_dd_haggle_4_the_haggle_number_is_never_below_0():
+    """L991: "The minimum haggle number is 0": the halfling Barbarian has no
+    Wisdom icon; as an Outlaw with the Quartermaster his number is 0, not -1."""
+    S, p = start(lineages=("halfling",), classes=("barbarian",))
+    assert R.hero_attribute(S, 0, p, R.ATTR_WISDOM) == 0
+    S[0]["outlaw"][p] = 1
+    assert R.haggle_number(S, 0, p, MERCHANT_IDS.index("quartermaster")) == 0

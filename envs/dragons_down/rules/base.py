@@ -396,18 +396,22 @@ def _foe_tables():
     armored = np.array([c.armored for c in chips], dtype=np.int8)
     fame = np.array([c.fame for c in chips], dtype=np.int16)
     elemental = np.array([getattr(c, "kind", "") == "elemental" for c in chips], dtype=np.int8)
+    # Natives count as unique here: Endless Monsters never returns them either (L1166)
+    unique = np.array([getattr(c, "unique", True) for c in chips], dtype=np.int8)
     for f, c in enumerate(chips):
         for s, cs in enumerate((c.front, c.back)):
             side[f, s] = (kinds[cs.attack], cs.length, cs.speed, cs.damage or 0, cs.swords or 0,
                           cs.maneuver, cs.targets)
-    return side, health, armored, fame, elemental
+    return side, health, armored, fame, elemental, unique
 
 
-FOE_SIDE, FOE_HEALTH, FOE_ARMORED, FOE_FAME, FOE_ELEMENTAL = _foe_tables()
+FOE_SIDE, FOE_HEALTH, FOE_ARMORED, FOE_FAME, FOE_ELEMENTAL, FOE_UNIQUE = _foe_tables()
 """FOE_SIDE[f, side, SD_*]: the combat values of foe f's chip, side 0 the
 name side, 1 the back (L726); FOE_HEALTH[f]: printed health (L757);
 FOE_ARMORED[f]: a shield icon (L751); FOE_FAME[f]: the Fame for killing it
-(L799); FOE_ELEMENTAL[f]: an Elemental, back to the pool when killed (L799)."""
+(L799); FOE_ELEMENTAL[f]: an Elemental, back to the pool when killed (L799);
+FOE_UNIQUE[f]: a unique Monster (the Guardians and the leaders, L1258) or a
+Native, which the optional Endless Monsters never returns to the tray (L1166)."""
 SD_ATTACK, SD_LENGTH, SD_SPEED, SD_DAMAGE, SD_SWORDS, SD_MANEUVER, SD_TARGETS = range(7)
 """FOE_SIDE columns: ATK_* kind, attack length (0 when none printed, L735),
 attack speed, the red cube's damage, sword icons (L750), maneuver speed, and
@@ -501,7 +505,8 @@ PH_WOUND = 40         # A_HEAL + kind: wound an unplaced healthy cube (HEAL_HEAR
 PH_ADJUST = 41        # A_CARD + c: the card to unequip, move or equip in Adjust Equipment / A_DO + DO_DONE (L773)
 PH_ADJUST_TARGET = 42 # A_TARGET + t: where that card goes (sel_card set; T_BACKPACK unequips it) (L773, L774)
 PH_REARM = 43         # A_CARD + c: the backpack card to equip in the empty weapon position / A_DO + DO_DONE (L774)
-LAST_PHASE = PH_REARM
+PH_LURE = 44          # A_FOE + f: lure Monster f to challenge the hero / A_DO + DO_PASS: lure none (optional Luring, L1130)
+LAST_PHASE = PH_LURE
 
 
 # ================================================================ decisions

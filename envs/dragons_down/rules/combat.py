@@ -32,12 +32,13 @@ from .. import data as D
 from ..constants import (
     CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HS_ACTIVE, HST_ALERT, HST_EVADED, HST_HIDDEN,
     MAX_HEROES, MON_TAKEN, MON_TRAY, MONSTER_CHIP_KINDS, MONSTER_IDS, NUM_CARDS, NUM_CUBE_KINDS,
-    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_ENDLESS, OPT_LURING, OPT_RED_MEAT,
+    OPT_SHARED_FAME, OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
     A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL,
     BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DO_DONE, DO_DOOR, DO_PASS,
-    DO_STAY, DOOR_FOE,
+    DO_STAY, DOOR_FOE, FOE_UNIQUE, PH_LURE,
     DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS,
     KIND_WEAPON_USE, LINEAGE_SPEED_BOXES, NUM_BOXES, NUM_FOES, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR,
@@ -83,6 +84,7 @@ CF_NATIVE_FOE = 32     # he targeted a Native in this combat (L1006)
 # ``foe_flags`` bits (this round)
 FF_ATTACKED = 1        # its attack this round is resolved
 FF_STRIKES = 2         # its attack is among those striking now (L736)
+FF_LURED = 4           # a hero lured it this round: it challenges him (optional Luring, L1130)
 
 # how far the strike of ``atk_foe`` on ``atk_victim`` is (``atk_stage``)
 AS_HIT = 0             # roll for the next victim
@@ -170,6 +172,7 @@ def new_round(S, b):
     s['round_wounds'] = 0
     s['combat_step'] = CS_CHALLENGE
     s['unhide_pos'] = 0
+    s['lure_pos'] = 0
     s['evade_pos'] = 0
     s['target_pos'] = 0
     s['tactics_pos'] = 0
@@ -448,8 +451,10 @@ def hero_attack_ready(S, b, p):
 def challenge_step(S, b):
     """L688: in player order, hidden heroes may become unhidden (the only
     moment of the battle phase they may, L890; not asked where no Monster or
-    Native is, since nothing could come of it); then each Monster challenges
-    a random unhidden hero of the combat (L690: several may challenge one).
+    Native is, since nothing could come of it); with the optional Luring, each
+    unhidden hero in player order may then lure one Monster not yet lured
+    (L1130-L1132); then each Monster not lured challenges a random unhidden
+    hero of the combat (L690: several may challenge one).
     Natives challenge no one (L693) until they are treated as Monsters; then
     each challenges a random hero among those who targeted a Native
     (Interpretations). True if a decision is posed."""
@@ -462,9 +467,54 @@ def challenge_step(S, b):
             if p >= 0 and fighting(S, b, p) and hidden(S, b, p):
                 return pose(S, b, PH_UNHIDE, p)
     s['unhide_pos'] = n
+    if s['optional_rules'] & OPT_LURING:
+        while s['lure_pos'] < n:
+            p = int(s['turn_order'][s['lure_pos']])
+            s['lure_pos'] += 1
+            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_lurable(S, b):
+                return pose(S, b, PH_LURE, p)
+    s['lure_pos'] = n
     for f in range(NUM_FOES):
-        if foe_is_monster(S, b, f):
+        if foe_is_monster(S, b, f) and not s['foe_flags'][f] & FF_LURED:
             s['foe_target'][f] = random_hero(S, b, f >= NUM_MONSTER_CHIPS, 0)
+    return False
+
+
+@rules_jit
+def lurable(S, b, f):
+    """Optional Luring (L1130-L1132): foe f is a Monster of the clearing (a
+    Native turned hostile counts, L1005) that no hero has lured this round."""
+    return foe_is_monster(S, b, f) and not S[b]['foe_flags'][f] & FF_LURED
+
+
+@rules_jit
+def any_lurable(S, b):
+    """Some Monster of the clearing may still be lured (L1132)."""
+    for f in range(NUM_FOES):
+        if lurable(S, b, f):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_lure(S, b, p, mask):
+    """Legal actions of PH_LURE: A_FOE + f for each Monster not yet lured;
+    A_DO + DO_PASS to lure none."""
+    for f in range(NUM_FOES):
+        if lurable(S, b, f):
+            mask[A_FOE + f] = 1
+    mask[A_DO + DO_PASS] = 1
+
+
+@rules_jit(inline=True)
+def act_lure(S, b, p, a):
+    """PH_LURE: the lured Monster challenges the hero who lured it (L1130);
+    no other hero may lure it (L1132)."""
+    s = S[b]
+    if a != A_DO + DO_PASS:
+        f = a - A_FOE
+        s['foe_target'][f] = p
+        s['foe_flags'][f] = s['foe_flags'][f] | FF_LURED
     return False
 
 
@@ -889,14 +939,27 @@ def foe_victims(S, b, f):
     return bits
 
 
+@rules_jit
+def strikes_before(speed, length, best_speed, best_length, closing):
+    """An attack of ``speed`` and ``length`` strikes before the best so far:
+    by speed, then length (L732-L734), or by length, then speed in the first
+    round of Closing the Distance (L1138)."""
+    if closing:
+        return length > best_length or (length == best_length and speed > best_speed)
+    return speed > best_speed or (speed == best_speed and length > best_length)
+
+
 @rules_jit(inline=True)
 def attack_order(S, b):
     """L732-L736, L793: among the attacks not yet resolved, those with the
     fastest attack speed, and among them the longest attack length, strike
     now (together when they tie on both). Hero attacks count the cubes they
-    have now. True if any attack is left."""
+    have now. With the optional Closing the Distance the first Combat Round
+    orders by attack length, speed breaking ties (L1138-L1140). True if any
+    attack is left."""
     s = S[b]
     n = int(s['num_players'])
+    closing = (s['optional_rules'] & OPT_CLOSING) != 0 and s['combat_round'] == 1
     best_speed = -1
     best_length = -1
     found = False
@@ -905,13 +968,13 @@ def attack_order(S, b):
         if p >= 0 and hero_can_strike(S, b, p):
             sp = int(s['placed'][p, BOX_ATTACK])
             ln = attack_length(S, b, p)
-            if not found or sp > best_speed or (sp == best_speed and ln > best_length):
+            if not found or strikes_before(sp, ln, best_speed, best_length, closing):
                 best_speed, best_length, found = sp, ln, True
     for f in range(NUM_FOES):
         if foe_can_strike(S, b, f):
             sp = foe_value(S, b, f, SD_SPEED)
             ln = foe_value(S, b, f, SD_LENGTH)
-            if not found or sp > best_speed or (sp == best_speed and ln > best_length):
+            if not found or strikes_before(sp, ln, best_speed, best_length, closing):
                 best_speed, best_length, found = sp, ln, True
     if not found:
         return False
@@ -989,33 +1052,36 @@ def roll_to_hit(S, b, speed, maneuver):
 
 
 @rules_jit
-def ranged_dice(S, b, steady, base, health):
+def ranged_dice(S, b, steady, base, health, tough):
     """L753: the two Ranged Attack Dice; the worse result adjusts the damage.
     ``steady``: the attacker is an Archer, who may reroll one of them (L1208)
     for his ``base`` damage on a foe of ``health``. Only rerolling the worse
     die can raise the result, and it is rerolled when that can turn what the
     strike does (nothing, a wound, a kill: ``strike_outcome``) for the better
-    and never for the worse (Readings of the engine); the new face counts."""
+    and never for the worse (Readings of the engine); the new face counts.
+    ``tough``: a strike short of a kill does nothing (the optional Tough
+    Monsters, L1136; the Massive Door, which only a 4 opens, L1240)."""
     first = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
     second = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
     low = min(first, second)
     high = max(first, second)
     if steady:
-        now = strike_outcome(base + low, health)
-        if strike_outcome(base + min(RANGED_LOW, high), health) >= now and \
-                strike_outcome(base + min(RANGED_HIGH, high), health) > now:
+        now = strike_outcome(base + low, health, tough)
+        if strike_outcome(base + min(RANGED_LOW, high), health, tough) >= now and \
+                strike_outcome(base + min(RANGED_HIGH, high), health, tough) > now:
             low = min(int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])]), high)
     return low
 
 
 @rules_jit
-def strike_outcome(d, health):
+def strike_outcome(d, health, tough):
     """What damage d does to a foe of ``health`` (L747, L755-L758): 0
-    nothing, 1 a wound, 2 a kill."""
+    nothing, 1 a wound, 2 a kill; ``tough``: no wounds, so short of a kill
+    nothing (L1136)."""
     if d < 1:
         return 0
     if d < health:
-        return 1
+        return 0 if tough else 1
     return 2
 
 
@@ -1069,10 +1135,11 @@ def hero_attack(S, b, p):
     d = attack_damage(S, b, cubes, int(KIND_SWORDS[k]), FOE_ARMORED[f] != 0)
     if ranged:
         d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d,
-                         int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]))
+                         int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]), (s['optional_rules'] & OPT_TOUGH) != 0)
     if d < 1:                                                     # L747, L754
         return False
-    damage_monster(S, b, f, d, p)
+    if not damage_monster(S, b, f, d, p):
+        return False                         # no harm done (Tough Monsters): no Warlock's heal either, L1228
     return warlock_heal(S, b, p, f)
 
 
@@ -1090,7 +1157,7 @@ def attack_door(S, b, p, speed, cubes, swords, ranged):
         return False
     d = attack_damage(S, b, cubes, swords, False)
     if ranged:
-        d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d, DOOR_DAMAGE)
+        d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d, DOOR_DAMAGE, True)
     if d >= DOOR_DAMAGE:
         s['door_open'][CHAMBER] = 1
     return False
@@ -1134,13 +1201,21 @@ def warlock_heal(S, b, p, f):
 @rules_jit(inline=True)
 def damage_monster(S, b, f, d, p):
     """L755-L758: damage at least the foe's health (printed health less its
-    wounds, L757) kills it; less gives it one wound."""
+    wounds, L757) kills it; less gives it one wound -- none under the optional
+    Tough Monsters (L1136: such a hit does not harm it, and so is no wound of
+    the round, L781). The optional Shared Fame keeps who placed each wound
+    (L1152). True if the foe was harmed (wounded or killed)."""
     s = S[b]
-    s['round_wounds'] = 1
     if d >= int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]):
+        s['round_wounds'] = 1
         monster_killed(S, b, f, p)
-    else:
-        wound_monster(S, b, f)
+        return True
+    if s['optional_rules'] & OPT_TOUGH:
+        return False
+    s['round_wounds'] = 1
+    wound_monster(S, b, f)
+    s['foe_wound_by'][f, p] += 1
+    return True
 
 
 @rules_jit(inline=True)
@@ -1152,14 +1227,19 @@ def wound_monster(S, b, f):
 @rules_jit(inline=True)
 def monster_killed(S, b, f, p):
     """L799: hero p, who struck the final blow, takes the chip (an Elemental
-    goes back to the pool instead) and at once its Fame. A Native fighting as
-    a Monster dies the same way (L1005)."""
+    goes back to the pool instead) and at once its Fame -- shared under the
+    optional Shared Fame (``share_fame``). A Native fighting as a Monster dies
+    the same way (L1005), and makes its killer an Outlaw: one Outlaw Token
+    (L1115). The optional Endless Monsters returns a killed Monster to the
+    tray, a unique one or a Native excepted (L1162-L1166)."""
     s = S[b]
-    s['fame'][p] += FOE_FAME[f]
+    share_fame(S, b, f, p)
     s['foe_wounds'][f] = 0
+    for q in range(MAX_HEROES):
+        s['foe_wound_by'][f, q] = 0
     if f < NUM_MONSTER_CHIPS:
         s['mon_flipped'][f] = 0
-        if FOE_ELEMENTAL[f]:
+        if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):
             s['mon_clearing'][f] = MON_TRAY
         else:
             s['mon_clearing'][f] = MON_TAKEN
@@ -1169,6 +1249,32 @@ def monster_killed(S, b, f, p):
         s['native_flipped'][i] = 0
         s['native_clearing'][i] = NATIVE_TAKEN
         s['native_taker'][i] = p
+        if s['outlaw'][p] < 127:             # no limit in the rules (L1111); an int8 holds 127
+            s['outlaw'][p] += 1
+
+
+@rules_jit(inline=True)
+def share_fame(S, b, f, p):
+    """The Fame of killing foe f, p having struck the death blow (L799). With
+    the optional Shared Fame (L1150-L1152) each hero who wounded it gets the
+    Fame in proportion to his cubes, the death blow counted as the cubes that
+    filled the rest of its printed health (Interpretations), rounded down; the
+    Fame left over goes to p."""
+    s = S[b]
+    fame = int(FOE_FAME[f])
+    if s['optional_rules'] & OPT_SHARED_FAME:
+        health = int(FOE_HEALTH[f])
+        given = 0
+        for q in range(MAX_HEROES):
+            cubes = int(s['foe_wound_by'][f, q])
+            if q == p:
+                cubes += health - int(s['foe_wounds'][f])
+            share = fame * cubes // health
+            if q != p:
+                s['fame'][q] += share
+                given += share
+        fame -= given
+    s['fame'][p] += fame
 
 
 @rules_jit(inline=True)
@@ -1266,13 +1372,14 @@ def damage_hero(S, b, f, p):
     attack or dragon fire (Interpretations); under 1 it does nothing (L747).
     On armour: the armour is damaged or destroyed (``damage_armor``) and the
     hero takes one wound. Without armour: damage at least his healthy Hearts
-    kills him, less gives one wound. True if the wound choice is posed."""
+    kills him, less gives one wound -- a Heart under the optional Red Meat
+    (L1170). True if the wound choice is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
     d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE), foe_value(S, b, f, SD_SWORDS), armor >= 0)
     kind = foe_value(S, b, f, SD_ATTACK)
     if kind == ATK_RANGED or kind == ATK_FIRE:
-        d += ranged_dice(S, b, False, 0, 0)
+        d += ranged_dice(S, b, False, 0, 0, False)
     if d < 1:
         return False
     s['round_wounds'] = 1
@@ -1281,6 +1388,9 @@ def damage_hero(S, b, f, p):
         return wound_hero(S, b, p)
     if d >= s['hearts'][p, 0]:
         hero_killed(S, b, p)
+        return False
+    if s['optional_rules'] & OPT_RED_MEAT:
+        apply_wound(S, b, p, A_HEAL + HEAL_HEART)        # he has a healthy Heart: d < his Hearts
         return False
     return wound_hero(S, b, p)
 
@@ -1609,6 +1719,8 @@ def end_of_combat(S, b):
     for f in range(NUM_FOES):
         if foe_here(S, b, f):
             s['foe_wounds'][f] = 0
+            for q in range(MAX_HEROES):
+                s['foe_wound_by'][f, q] = 0
             if f < NUM_MONSTER_CHIPS:
                 s['mon_flipped'][f] = 0
             else:

@@ -27,10 +27,10 @@ from .actions import (
 )
 from .activation import activation_round, start_activation
 from .combat import (
-    PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, PH_WOUND,
-    act_adjust, act_adjust_target, act_armor, act_evade, act_tactics, act_target, act_unhide, act_wound,
-    combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_tactics, mask_target,
-    mask_unhide, mask_wound,
+    PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE,
+    PH_WOUND, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
+    act_wound, combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_lure, mask_tactics,
+    mask_target, mask_unhide, mask_wound,
 )
 from .fate import act_retire, fate_phase, mask_retire
 from .trade import (
@@ -125,6 +125,8 @@ def fill_mask(S, b, mask):
     # --- combat
     elif ph == PH_UNHIDE:
         mask_unhide(S, b, p, mask)
+    elif ph == PH_LURE:
+        mask_lure(S, b, p, mask)
     elif ph == PH_EVADE:
         mask_evade(S, b, p, mask)
     elif ph == PH_TARGET:
@@ -216,6 +218,8 @@ def do_action(S, b, a):
     # --- combat
     elif ph == PH_UNHIDE:
         return act_unhide(S, b, p, a)
+    elif ph == PH_LURE:
+        return act_lure(S, b, p, a)
     elif ph == PH_EVADE:
         return act_evade(S, b, p, a)
     elif ph == PH_TARGET:
@@ -316,7 +320,8 @@ def apply_action(S, b, a, mask):
 
 
 @rules_jit
-def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes):
+def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes,
+               optional_rules, legend_target):
     """Zero record b and set up a new game (L170-L205) up to its first decision."""
     S[b] = BLANK[0]
     s = S[b]
@@ -328,6 +333,8 @@ def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map,
     s['legendary_map'] = legendary_map
     s['auto_single'] = auto_single
     s['random_heroes'] = random_heroes
+    s['optional_rules'] = optional_rules
+    s['legend_target'] = legend_target
     setup_game(S, b)
     advance(S, b)
     mask = np.empty(NUM_ACTIONS, dtype=np.int8)

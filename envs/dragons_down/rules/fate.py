@@ -16,10 +16,14 @@ from ..constants import (
     CW_CLEARING, CW_HERO, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_DEAD, HS_NONE, HS_RETIRED, HS_WAITING, MAX_HEROES,
     NUM_CARDS, NUM_CLASSES, NUM_PACKS, NUM_SITES, SB_LEGENDARY, ST_HEROES, ST_OVER, ST_TURN_START,
 )
-from .base import CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE, DO_STAY, pose, roll
+from .base import (
+    CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
+    DO_STAY, pose, roll,
+)
 
 LEGEND_TARGET = 20
-"""Legendary: retire with this many LP to win (L166, L168)."""
+"""Solo Legendary: retire with this many LP to win (L168); the multi-player
+race's number is the record's ``legend_target`` (20 unless agreed, L166)."""
 EPIC_TARGET = 30
 """Legendary solo: retiring with this many LP is an Epic victory (L168)."""
 RULES_LENGTH = 30
@@ -76,8 +80,9 @@ def set_aside_hero(S, b, p):
 @rules_jit
 def kill_hero(S, b, p):
     """L803: a killed hero discards half its Fame (rounded down) and gets
-    1 LP for each 10 Fame of the rest it can discard; its standing is set
-    aside (L121: it may still win). L805: its possessions and Gold become its
+    1 LP for each 10 Fame of the rest it can discard, then rolls for its
+    Outlaw Tokens (L1666-L1671, Interpretations); its standing is set aside
+    (L121: it may still win). L805: its possessions and Gold become its
     body, a pile in the clearing where it died, searched for and looted like a
     Treasure Site."""
     s = S[b]
@@ -88,6 +93,7 @@ def kill_hero(S, b, p):
     fame -= fame // 2
     s['lp'][p] += fame // FAME_PER_LP
     s['fame'][p] = fame % FAME_PER_LP
+    outlaw_rolls(S, b, p)
     set_aside_hero(S, b, p)
     lay_body(S, b, p, c)
     s['hero_state'][p] = HS_DEAD
@@ -136,6 +142,25 @@ def lay_body(S, b, p, c):
     s['site_clearing'][pile] = c if (n > 0 or s['site_gold'][pile] > 0) and c >= 0 else -1
 
 
+@rules_jit
+def outlaw_rolls(S, b, p):
+    """L821-L824, L1669-L1671: two Monster Dice for each of p's Outlaw
+    Tokens: two symbols +1 LP; one symbol -1 LP, or with no LP all the Fame
+    left is lost; two blanks nothing. Rolled at retirement and at death,
+    after the Fame is converted (Interpretations)."""
+    s = S[b]
+    for _ in range(int(s['outlaw'][p])):
+        first = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
+        second = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
+        if first + second == 2:
+            s['lp'][p] += 1
+        elif first + second == 1:
+            if s['lp'][p] > 0:
+                s['lp'][p] -= 1
+            else:
+                s['fame'][p] = 0
+
+
 # ================================================================ retirement (L815-L825)
 @rules_jit
 def in_civilization(S, b, p):
@@ -153,9 +178,10 @@ def in_civilization(S, b, p):
 @rules_jit
 def retire_hero(S, b, p, on_last_turn, forced):
     """L819: 1 LP for each 10 Fame discarded, the rest kept as a tie-breaker;
-    L820: 1 LP more for a living legend retiring on the last turn; L825: the
-    hero is set aside with its LP and Fame (its possessions with it). The
-    Legendary race is won by the first to retire with 20 LP; solo, 30 LP is an
+    L820: 1 LP more for a living legend retiring on the last turn; L821: the
+    Outlaw rolls; L825: the hero is set aside with its LP and Fame (its
+    possessions with it). The Legendary race is won by the first to retire
+    with 20 LP (multi-player: ``legend_target``, L166); solo, 30 LP is an
     Epic victory (L166, L168). A hero who chooses to retire in the Fate phase
     retires before the game ends, the last turn's included; the retirements
     ``forced`` by the end of the game (L833) are the end itself and win no
@@ -166,7 +192,9 @@ def retire_hero(S, b, p, on_last_turn, forced):
     s['fame'][p] = fame % FAME_PER_LP
     if on_last_turn:
         s['lp'][p] += 1
-    if not forced and s['sandbox'] == SB_LEGENDARY and s['legend'] < 0 and s['lp'][p] >= LEGEND_TARGET:
+    outlaw_rolls(S, b, p)
+    target = LEGEND_TARGET if s['num_players'] == 1 else int(s['legend_target'])
+    if not forced and s['sandbox'] == SB_LEGENDARY and s['legend'] < 0 and s['lp'][p] >= target:
         s['legend'] = p
         if s['num_players'] == 1 and s['lp'][p] >= EPIC_TARGET:
             s['epic_victory'] = 1
@@ -289,6 +317,7 @@ def clear_hero(S, b, p):
     s['lp'][p] = 0
     s['fame'][p] = 0
     s['gold'][p] = 0
+    s['outlaw'][p] = 0
     s['hero_status'][p] = 0
     s['hero_clearing'][p] = -1
     s['actions_used'][p] = 0

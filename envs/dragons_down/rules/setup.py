@@ -10,7 +10,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, TOK_POOL, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
-    NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
+    NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, OPT_WITS, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
 from .base import (
@@ -453,13 +453,14 @@ def take_cube(S, b, p, kind):
 def finish_hero(S, b, p):
     """L199: Hearts of both cards into the healthy box; L201: the Class
     Card's starting equipment, equipped; L202: starting Gold (the Class
-    Card's) into the backpack. The hero enters the map on its first
+    Card's) into the backpack -- none under the optional Wits Only (L1148),
+    the new heroes of L829 included. The hero enters the map on its first
     turn (L113, L133)."""
     s = S[b]
     li = int(s['hero_lineage'][p])
     ci = int(s['hero_class'][p])
     s['hearts'][p, 0] = LINEAGE_HEARTS[li, int(s['lineage_side'][p])] + CLASS_HEARTS[ci, int(s['class_side'][p])]
-    s['gold'][p] = CLASS_GOLD[ci, int(s['class_side'][p])]
+    s['gold'][p] = 0 if s['optional_rules'] & OPT_WITS else CLASS_GOLD[ci, int(s['class_side'][p])]
     for j in range(CLASS_EQUIPMENT.shape[2]):                   # L201: the starting equipment
         kind = int(CLASS_EQUIPMENT[ci, int(s['class_side'][p]), j])
         if kind >= 0:

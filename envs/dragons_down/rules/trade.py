@@ -20,7 +20,7 @@ from ..constants import (
 )
 from .base import (
     A_ANSWER, A_CARD, A_DO, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
-    ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, BLACK_SYMBOL, CARD_KIND, CIV_TOKEN_MERCHANT, CLASS_ATTR, DO_DONE,
+    ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, ATTR_WISDOM, BLACK_SYMBOL, CARD_KIND, CIV_TOKEN_MERCHANT, CLASS_ATTR, DO_DONE,
     DO_LOOT, DO_TRADE, GOLD_STEP, HAGGLE_DOOR, HAGGLE_FACE, KIND_BACKPACK_SPECIAL, KIND_EPIC,
     KIND_PRICE, KIND_PRICED, KIND_REPAIR, LINEAGE_ATTR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
     PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
@@ -871,12 +871,20 @@ def buy_card(S, b, p):
 def haggle_number(S, b, p, m):
     """L989: the icons of the attributes Merchant m respects on hero p's
     Lineage and Class Cards (both attributes of a Merchant respecting two,
-    Interpretations). The Outlaw adjustment of L991 joins here with the
-    Outlaw Tokens (part 2); the number is never below 0."""
+    Interpretations). L991: an Outlaw (any number of Outlaw Tokens) has one
+    icon less with a Merchant respecting only Wisdom and one more with one
+    respecting only Cunning; the number is never below 0."""
     n = 0
+    kinds = 0
     for a in range(MERCHANT_RESPECT.shape[1]):
         if MERCHANT_RESPECT[m, a]:
             n += hero_attribute(S, b, p, a)
+            kinds += 1
+    if S[b]['outlaw'][p] > 0 and kinds == 1:
+        if MERCHANT_RESPECT[m, ATTR_WISDOM]:
+            n -= 1
+        elif MERCHANT_RESPECT[m, ATTR_CUNNING]:
+            n += 1
     return max(n, 0)
 
 
