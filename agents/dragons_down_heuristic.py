@@ -182,6 +182,12 @@ def choose_action(rec, p, legal, rng):
         a = step_toward(rec, p, civ, legal)
         if a is not None:
             return a
+    if R.A_DO + R.DO_TRADE in legal and int(rec["curses"][p]) and int(rec["gold"][p]) >= R.REMOVE_PRICE \
+            and c in civ_clearings(rec):
+        return R.A_DO + R.DO_TRADE                              # L568: a curse removed pays
+    learns = _block(legal, R.A_SPELL, R.NUM_SPELLS)
+    if learns and not outmatched(rec, p):                       # L542: 1 LP and 5 Fame; a curse is the risk
+        return learns[0]
     if R.A_DO + R.DO_LOOT in legal:
         return R.A_DO + R.DO_LOOT
     searches = _block(legal, R.A_SEARCH_SITE, R.A_TARGET - R.A_SEARCH_SITE)
@@ -258,7 +264,20 @@ def choose_keep(rec, p, legal, rng):
 
 
 def choose_trade_with(rec, p, legal, rng):
+    own = [a for a in _block(legal, R.A_UNCURSE, R.MAX_HEROES * R.NUM_CURSES) if (a - R.A_UNCURSE) // R.NUM_CURSES == p]
+    if own:
+        return own[0]
     return _first(legal, _block(legal, R.A_MERCHANT, R.NUM_MERCHANTS))
+
+
+def choose_uncurse(rec, p, legal, rng):
+    """L568: go on removing one's own curses; not the others' (Gold is LP)."""
+    own = [a for a in _block(legal, R.A_UNCURSE, R.MAX_HEROES * R.NUM_CURSES) if (a - R.A_UNCURSE) // R.NUM_CURSES == p]
+    return own[0] if own else R.A_DO + R.DO_DONE
+
+
+def choose_start_spell(rec, p, legal, rng):
+    return int(rng.choice(_block(legal, R.A_SPELL, R.NUM_SPELLS)))
 
 
 def choose_commerce(rec, p, legal, rng):
@@ -341,4 +360,5 @@ _PHASES = {
     R.PH_SWAP_ANSWER: choose_answer, R.PH_BUY: choose_done, R.PH_UNHIDE: choose_unhide,
     R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_LURE: choose_lure, R.PH_TACTICS: choose_tactics,
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
+    R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
 }

@@ -154,6 +154,29 @@ HST_BLOCKED = 16    # blocked: no more actions or reactions this turn (L459)
 HST_EVADED = 32     # evaded in combat last turn: must move first (L481)
 HST_CAVE = 64       # has lost this turn's action to a Cave Clearing (L455)
 
+# ---------------------------------------------------------------- spells and curses (L536-L547, L1014-L1060, L1099-L1107, L1486-L1597)
+SPELL_IDS = tuple(D.REALM.spells)
+"""Spell kind index -> its id in ``data/spells.txt``."""
+SPELL_START, SPELL_DECK = 0, 1
+"""The two decks of Spell Cards: the Hero Starting Spell deck (never
+shuffled, L1016) and the Spell deck (shuffled, L185)."""
+SPELL_INSTANCES = tuple((k, SPELL_START) for k, sid in enumerate(SPELL_IDS)
+                        for _ in range(D.REALM.spells[sid].start_copies)) + \
+    tuple((k, SPELL_DECK) for k, sid in enumerate(SPELL_IDS) for _ in range(D.REALM.spells[sid].deck_copies))
+"""Spell Card index -> (kind, the deck it belongs to): one entry per physical card."""
+NUM_SPELL_KINDS = len(SPELL_IDS)
+NUM_SPELLS = len(SPELL_INSTANCES)
+# where a Spell Card is (``spell_where``)
+SPW_START = 0      # in the Hero Starting Spell deck, set aside (L205, L805, L1016)
+SPW_DECK = 1       # face down in the Spell deck (``spell_owner`` -1); drawn at random
+SPW_KNOWN = 2      # in the known spells position of hero ``spell_owner`` (L203, L542)
+SPW_ATTACHED = 3   # face down under Spell Book or Scroll card ``spell_owner`` (L1424)
+SPW_DISCARD = 4    # the Spell deck's discard pile (a dead hero's learned spells, L805)
+
+CURSE_IDS = tuple(D.REALM.curses)
+"""Curse index -> its id in ``data/curses.txt`` (the Curse Table, rolled on the d6)."""
+NUM_CURSES = len(CURSE_IDS)
+
 ACTIONS_PER_TURN = 4
 """Up to four actions a turn (L451)."""
 

@@ -27,6 +27,7 @@ lineages, classes  dict[str, HeroCard]             heroes.txt
 items              dict[str, Card]                 items.txt
 treasures          dict[str, Card]                 treasures.txt
 spells             dict[str, Spell]                spells.txt
+curses             dict[str, Curse] (roll order)   curses.txt
 civ_locations      dict[str, CivLocation]          tokens.txt
 civ_tokens         dict[str, CivToken]             tokens.txt
 wilderness_tokens  dict[str, WildernessToken]      tokens.txt
@@ -82,6 +83,10 @@ SITE_FEATURES = ("labyrinth", "massive_door", "hidden_trap", "active_wraith")
 """Treasure Site features (L1236, L1240, L1248, L1252)."""
 EDGE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 """Edge / direction 1..6 names (tiles.txt header, core.hexgrid)."""
+CURSE_KINDS = ("instant", "lasting")
+"""Curse kinds: an instant effect (L1103) or one kept until removed (L1101, L422)."""
+PRINTED_CURSES = {"teleport": "L1103", "summon": "L1105"}
+"""The curses the rulebook prints, both instant (L1103-L1105)."""
 
 NAMED_MONSTERS = {
     "giant_spider": "L300", "goblin": "L651", "griffon": "L658",
@@ -510,6 +515,23 @@ class Spell:
 
 
 @dataclass(frozen=True)
+class Curse:
+    """A row of the Curse Table (curses.txt): the d6 face ``roll`` (1..6)
+    selects it; kind "instant" (takes effect once) or "lasting" (kept until
+    removed, L1101)."""
+    id: str
+    name: str
+    roll: int
+    kind: str
+    cite: tuple
+    substituted: frozenset
+
+    @property
+    def instant(self):
+        return self.kind == "instant"
+
+
+@dataclass(frozen=True)
 class CivLocation:
     id: str
     name: str
@@ -566,6 +588,7 @@ class Realm:
     civ_tokens: dict
     wilderness_tokens: dict
     site_tokens: dict
+    curses: dict
 
     def tiles_of(self, packs):
         """Tile ids of the given packs, in file order."""
@@ -1260,6 +1283,52 @@ def _parse_spells(data_dir):
     return out
 
 
+# -------------------------------------------------------------- curses ----
+
+def _parse_curses(data_dir):
+    """The Curse Table, in roll order: the six d6 faces once each, exactly
+    two instant curses (L1103), Teleport and Summon among them (L1103-L1105)."""
+    file = "curses.txt"
+    sections = _read_sections(data_dir / file)
+    for s in sections:
+        if not (s.kind == "table" and s.id == "curses"):
+            raise DataError(file, s.line, f"unexpected section {s.label} (this file holds "
+                            "[table curses])")
+    rows, _ = _table(sections, "curses", file)
+    cols = ["id", "roll", "kind", "cite", "name"]
+    out, rolls = {}, {}
+    for line, cells in rows:
+        row = _Row(file, line, cells)
+        row.need(cols, "curses")
+        cid = cells["id"]
+        if cid in out:
+            row.err(line, f"duplicate curse id {cid!r} (first at line {out[cid]._line})")
+        roll = row.i("roll", 1, 6)
+        if roll in rolls:
+            row.err(line, f"curse {cid}: d6 face {roll} is already curse {rolls[roll][0]!r} "
+                    f"(line {rolls[roll][1]}); each face selects one curse")
+        rolls[roll] = (cid, line)
+        kind = row.w("kind", CURSE_KINDS)
+        name = row.star(cells["name"], "name")
+        out[cid] = Curse(cid, name, roll, kind, row.c(), frozenset(row.subst))
+        object.__setattr__(out[cid], "_line", line)
+    end = rows[-1][0] if rows else 0
+    missing = [f for f in range(1, 7) if f not in rolls]
+    if missing:
+        raise DataError(file, end, f"the Curse Table needs every d6 face 1..6 once; "
+                        f"missing {', '.join(map(str, missing))}")
+    for cid, cite in PRINTED_CURSES.items():
+        if cid not in out:
+            raise DataError(file, end, f"missing the {cid} curse ({cite})")
+        if out[cid].kind != "instant":
+            _fail(file, out[cid], f"curse {cid} is an instant effect ({cite}, L1103)")
+    instant = [c.id for c in out.values() if c.instant]
+    if len(instant) != 2:
+        raise DataError(file, end, f"two of the curses are instant effects (L1103), not "
+                        f"{len(instant)} ({', '.join(instant)})")
+    return dict(sorted(out.items(), key=lambda kv: kv[1].roll))
+
+
 # -------------------------------------------------------------- tokens ----
 
 def _parse_tokens(data_dir):
@@ -1926,8 +1995,9 @@ def load(data_dir=DATA_DIR):
     treasures = _parse_cards(data_dir, "treasures.txt", "treasure")
     spells = _parse_spells(data_dir)
     locations, civ, wild, sites = _parse_tokens(data_dir)
+    curses = _parse_curses(data_dir)
     realm = Realm(dice, monsters, natives, tiles, setup_cards, lineages, classes, items,
-                  treasures, spells, locations, civ, wild, sites)
+                  treasures, spells, locations, civ, wild, sites, curses=curses)
     _check(realm)
     return realm
 

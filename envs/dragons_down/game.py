@@ -78,7 +78,7 @@ from . import view as V
 from .constants import (
     CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, LEGEND_TARGET_DEFAULT,
     MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, OPTIONAL_RULES,
-    SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, T_BACKPACK,
+    SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, T_BACKPACK, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN, SPW_START,
 )
 from .state import STATE_DTYPE
 
@@ -247,6 +247,9 @@ _ACTION_DOCS.update({
     "answer": "the partner's answer to a proposed swap: refuse, accept",
     "foe": "a foe: Monster chip f, then the Native chips (L709)",
     "box": "a box of Hero Tactics: might, attack, maneuver (L714-L718)",
+    "spell": "a Spell Card (constants.SPELL_INSTANCES): a starting spell to take (L203), an attached spell to learn (L538)",
+    "enchant": "an Enchant Action toward a Magic Cube of colour k on the hero's tile (L572-L575)",
+    "uncurse": "remove hero q's lasting curse k (q * NUM_CURSES + k) for 5 Gold (L568)",
 })
 _ACTION_INDEXES = {"tile": "tiles", "clearing": "realm", "pile": "piles", "merchant": "merchants"}
 
@@ -410,6 +413,12 @@ class DragonsDown(Game):
           down into another hero's backpack (it would be face up, L960); a
           card some other fact pins (the one being equipped, a card once
           shown, damaged, in a swap) stays;
+        * the Spell Cards it cannot see -- the Spell deck, the discard pile,
+          the spells under Spell Books and Scrolls it does not hold, the other
+          heroes' known spells, the set-aside Hero Starting Spell deck (but
+          while the seat itself is choosing from it) -- are dealt anew among
+          those same places, deck by deck (the two decks' backs differ), so
+          every count it sees stays;
         * the order of the tile stack (Explore the Realm);
         * the RNG stream (every future die, draw and token).
 
@@ -419,6 +428,7 @@ class DragonsDown(Game):
         """
         rec = state[0]
         _deal_hidden_cards(rec, int(player), rng)
+        _deal_hidden_spells(rec, int(player), rng)
         m = int(rec["stack_len"])
         if m > 1:
             rec["tile_stack"][:m] = rec["tile_stack"][:m][rng.permutation(m)]
@@ -485,9 +495,14 @@ class DragonsDown(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
     def decision_is_public(self, state, action):
-        """Hero Tactics are placed in secret (L714-L724); every other
-        decision is made in the open."""
-        return int(state[0]["phase"]) != R.PH_TACTICS
+        """Hero Tactics are placed in secret (L714-L724); a starting spell is
+        taken in secret (L205) and the spell a Learn Action tries is one only
+        its holder sees (L1426): the table sees that a Learn Action is taken,
+        not on which spell. Every other decision is made in the open."""
+        ph = int(state[0]["phase"])
+        if ph in (R.PH_TACTICS, R.PH_START_SPELL):
+            return False
+        return not R.A_SPELL <= int(action) < R.A_SPELL + R.NUM_SPELLS
 
     def render_ansi(self, state, seat=None):
         """The position as text (``text_picture``): the game's progress, the
@@ -513,10 +528,13 @@ def _dealable(rec, seat):
     that nothing else pins down: not seen by ``seat`` (``view.card_seen``),
     not named by a pending decision (CARD_NAMING_FIELDS), and with every
     other per-card field of the record 0 (a card shown once, damaged, thrown,
-    in a swap, just received: such a fact belongs to the card, so it stays)."""
+    in a swap, just received, a Spell Book holding spells: such a fact belongs
+    to the card, so it stays)."""
     names = rec.dtype.names
     flags = [name for name in names if name not in CARD_PLACE_FIELDS and rec.dtype[name].shape == (NUM_CARDS,)]
     pinned = {int(rec[name]) for name in CARD_NAMING_FIELDS if name in names}
+    # a Spell Book or Scroll with spells drew them from the Spell deck in the open (L1424): it is known
+    pinned |= {int(rec["spell_owner"][sp]) for sp in range(R.NUM_SPELLS) if int(rec["spell_where"][sp]) == SPW_ATTACHED}
     out = []
     for c in range(NUM_CARDS):
         if c in pinned or int(rec["card_where"][c]) not in (CW_DECK, CW_SITE, CW_MERCHANT, CW_HERO):
@@ -551,6 +569,41 @@ def _deal_hidden_cards(rec, seat, rng):
             rec["card_slot"][c] = slot
 
 
+def _hidden_spells(rec, seat):
+    """The Spell Cards whose identity ``seat`` cannot know where they lie
+    (see ``DragonsDown.determinize``): not its own known spells, not those
+    under a Spell Book or Scroll it holds or a Merchant's it read, not the
+    spell a Learn run is on."""
+    choosing = int(rec["phase"]) == R.PH_START_SPELL and int(rec["to_play"]) == seat
+    out = []
+    for sp in range(R.NUM_SPELLS):
+        w, owner = int(rec["spell_where"][sp]), int(rec["spell_owner"][sp])
+        if sp == int(rec["learn_spell"]) or (w == SPW_START and choosing):
+            continue
+        if w == SPW_KNOWN and owner == seat:
+            continue
+        if w == SPW_ATTACHED and int(rec["card_where"][owner]) == CW_HERO and int(rec["card_owner"][owner]) == seat:
+            continue
+        if w == SPW_ATTACHED and int(rec["card_where"][owner]) == CW_MERCHANT and int(rec["spells_read"][owner]) >> seat & 1:
+            continue
+        out.append(sp)
+    return out
+
+
+def _deal_hidden_spells(rec, seat, rng):
+    """Deal the Spell Cards ``seat`` cannot see anew among the places they
+    hold, each deck's cards among that deck's places."""
+    hidden = _hidden_spells(rec, seat)
+    for deck in (SPELL_START, SPELL_DECK):
+        cards = [sp for sp in hidden if int(R.SPELL_FROM[sp]) == deck]
+        if len(cards) < 2:
+            continue
+        places = [(int(rec["spell_where"][sp]), int(rec["spell_owner"][sp])) for sp in cards]
+        for sp, (w, owner) in zip(cards, [places[i] for i in rng.permutation(len(places))]):
+            rec["spell_where"][sp] = w
+            rec["spell_owner"][sp] = owner
+
+
 # ------------------------------------------------------------------ action names
 def _ph(name):
     """The code of phase ``rules.PH_<name>``, -1 while its part has not landed."""
@@ -570,7 +623,7 @@ _PHASE_DO_NAMES = {
     (_ph("RETIRE"), R.DO_STAY): "do not retire", (_ph("EXPLORE_ENTER"), R.DO_STAY): "stay",
     (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
-    (_ph("BUY"), R.DO_DONE): "do not buy",
+    (_ph("BUY"), R.DO_DONE): "do not buy", (_ph("UNCURSE"), R.DO_DONE): "remove no more",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -657,6 +710,12 @@ def _neutral_name(a):
         return f"foe {_foe_name(i)}"
     if name == "box" and i < len(_BOX_NAMES):
         return f"a cube in the {_BOX_NAMES[i]}"
+    if name == "spell":
+        return f"spell card {i}"
+    if name == "enchant":
+        return f"enchant with {V.colour_name(i)}"
+    if name == "uncurse":
+        return f"remove player_{i // R.NUM_CURSES}'s {V.curse_name(i % R.NUM_CURSES)} curse"
     return f"{name.replace('_', ' ')} {i}"
 
 
@@ -719,6 +778,8 @@ def _legal_name(rec, a):
         if ph == _ph("SWAP_OFFER"):
             return f"offer {card}" if int(rec["card_owner"][i]) == p else f"ask for {card}"
         verb = _CARD_VERBS.get(ph)
+        if ph == _ph("COMMERCE") and int(R.KIND_SPELLS[R.CARD_KIND[i]]) and not V.spells_under(rec, i, p):
+            verb = "reveal"                                       # L1424: its spells drawn for p to read
         if verb == "move" and int(rec["card_where"][i]) == CW_HERO:
             return f"move {card} ({V.TARGET_NAMES[int(rec['card_slot'][i])]})"
         if verb:
@@ -738,6 +799,15 @@ def _legal_name(rec, a):
         return f"{'lure' if ph == _ph('LURE') else 'target'} {_foe_name(i)}"
     if name == "box":
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
+    if name == "spell":
+        return f"{'take' if ph == _ph('START_SPELL') else 'learn'} {V.spell_name(i)}"
+    if name == "enchant":
+        done = int(rec["enchant_done"])
+        return f"enchant with {V.colour_name(i)} ({done + 1} of 3)"
+    if name == "uncurse":
+        q, k = divmod(i, R.NUM_CURSES)
+        whose = "my" if q == p else f"player_{q}'s"
+        return f"remove {whose} {V.curse_name(k)} curse"
     return _neutral_name(a)
 
 

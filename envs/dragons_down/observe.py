@@ -63,6 +63,7 @@ from .constants import (
     NUM_MERCHANTS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES, NUM_TILES,
     NUM_WILD_TOKENS, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
     TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TW_PLACED,
+    NUM_COLOURS, NUM_CURSES, NUM_SPELL_KINDS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_DECK, SPW_DISCARD, SPW_KNOWN,
 )
 from .state import STATE_DTYPE
 
@@ -85,6 +86,7 @@ HAS_EXPLORE = {"explore_tile", "explore_q", "explore_r", "explore_toward"} <= _F
 HAS_FATE = {"best", "heroes_made", "legend", "epic_victory"} <= _FIELDS
 """The fate of heroes and the end (rules/fate.py)."""
 HAS_CIV_ACTION = "civ_action" in _FIELDS
+HAS_MAGIC = {"spell_where", "spell_owner", "curses", "tile_enchant", "learn_spell", "enchant_done"} <= _FIELDS
 """The Human's extra action at a Civilization Location (L1204)."""
 CIV_EARNED = getattr(R, "CIV_EARNED", 1)
 PH_LOOT_KEEP = getattr(R, "PH_LOOT_KEEP", -1)
@@ -217,11 +219,13 @@ _H, NUM_HERO_FEATURES = _columns(
     ("best_lp", 1),              # LP of the seat's best hero set aside / 20 (it may win, L121)
     ("heroes_made", 1),          # heroes the seat has had / 5 (a new one after death or retirement, L829)
     ("outlaw", 1),               # its Outlaw Tokens / 5 (public, L1111)
+    ("spells", 1),               # spells it knows / 5 (which ones are its secret, L205)
+    ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (CURSE_IDS; public, L422)
 )
 (H_VALID, H_STATE, H_LINEAGE, H_LINEAGE_SIDE, H_CLASS, H_CLASS_SIDE, H_HEARTS, H_CUBES, H_WOUNDED, H_LP, H_FAME,
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_THROWS,
- H_BEST_LP, H_HEROES_MADE, H_OUTLAW) = _H.values()
+ H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -235,8 +239,9 @@ _T, NUM_TILE_FEATURES = _columns(
     ("pack", NUM_PACKS),
     ("revealed", 1),             # it has had its tokens
     ("selected", 1),             # the tile being placed or explored (pending context)
+    ("enchant", NUM_COLOURS),    # the colour of the Magic Cube enchanting it (L575)
 )
-T_VALID, T_WHERE, T_HOLDER, T_Q, T_R, T_ROT, T_SIDE, T_CIV, T_PACK, T_REVEALED, T_SELECTED = _T.values()
+T_VALID, T_WHERE, T_HOLDER, T_Q, T_R, T_ROT, T_SIDE, T_CIV, T_PACK, T_REVEALED, T_SELECTED, T_ENCHANT = _T.values()
 
 # ---- foes in the observer's clearing
 MAX_FOE_ROWS = 12
@@ -302,6 +307,17 @@ _V, NUM_MERCHANT_FEATURES = _columns(
 )
 V_VALID, V_AT, V_HERE, V_STOCK, V_LOOKED, V_CLOSED, V_RESPECT, V_TRADING = _V.values()
 
+# ---- spells: one row per spell kind (constants.SPELL_IDS), the observer's own
+_S, NUM_SPELL_FEATURES = _columns(
+    ("known_start", 1),          # it knows this spell from the Hero Starting Spell deck (L203)
+    ("known_deck", 1),           # it knows it from the Spell deck (learned, L542)
+    ("attached", 1),             # copies under its Spell Books and Scrolls / 2 (L1426: their holder sees them)
+    ("read", 1),                 # copies under a Merchant's Spell Book it revealed and read / 2 (L1424)
+    ("learning", 1),             # the Learn run under way is on this spell (L546)
+    ("offered", 1),              # it may take this one as a starting spell now (PH_START_SPELL, L203)
+)
+S_KNOWN_START, S_KNOWN_DECK, S_ATTACHED, S_READ, S_LEARNING, S_OFFERED = _S.values()
+
 # ---- cards the observer can see
 MAX_CARD_ROWS = 32
 """Rows of the ``cards`` block: the observer's own cards first (every one:
@@ -361,6 +377,9 @@ BLOCKS = [
     ("explore", (NUM_DIRECTIONS + 3,)),        # an Explore under way: toward direction d one-hot, by Mountain Exploration, q, r / MAP_RADIUS
     ("legend", (MAX_HEROES + 1,)),             # rel seat that retired with 20 LP (Legendary, L166), an Epic victory (L168)
     ("options", (len(OPTIONAL_RULES) + 1,)),   # each optional rule played (constants.OPTIONAL_RULES), the Legendary target / 40
+    ("spells", (NUM_SPELL_KINDS, NUM_SPELL_FEATURES)),  # per spell kind (constants.SPELL_IDS): what the observer holds
+    ("magic", (6,)),                           # the learn run under way: a book on Learn Die 1, on die 2, a curse shown;
+                                               # Enchant Actions taken / 3; Spell deck left / its size; discarded / its size
 ]
 LAYOUT = {}
 _off = 0
@@ -371,7 +390,7 @@ OBS_SIZE = _off
 
 O_REALM, O_PATHS, O_HEROES, O_TILES, O_FOES, O_PILES, O_MERCHANTS, O_CARDS, O_PHASE, O_STAGE, O_TO_PLAY, O_NPLAY, \
     O_PROGRESS, O_SANDBOX, O_PACKS, O_CONTEXT, O_DICE, O_DECKS, O_TRAY, O_TAKEN, O_POOLS, O_COMBAT, O_TRADE, \
-    O_EXPLORE, O_LEGEND, O_OPTIONS = (LAYOUT[name][0] for name, _ in BLOCKS)
+    O_EXPLORE, O_LEGEND, O_OPTIONS, O_SPELLS, O_MAGIC = (LAYOUT[name][0] for name, _ in BLOCKS)
 
 
 # ---- tables the observation reads (small; frozen into the compiled code)
@@ -404,6 +423,8 @@ WILD_GATE = np.array([R.WILD_KIND[w] == R.WK_NUMBERED and R.WILD_SITE[w] < 0
                       for w in range(NUM_WILD_TOKENS)], dtype=np.int8)
 WILD_RUINS = np.array([R.WILD_KIND[w] == R.WK_SPECIAL for w in range(NUM_WILD_TOKENS)], dtype=np.int8)
 DECK_SIZE = np.array([max(1, int((R.CARD_DECK == d).sum())) for d in range(NUM_DECKS)], dtype=np.int64)
+SPELL_DECK_SIZE = float(max(1, int((R.SPELL_FROM == SPELL_DECK).sum())))
+"""Spell Cards of the Spell deck (its share left and discarded is observed)."""
 _SETUP = list(D.REALM.setup_cards.values())
 _SITE_CARD = [next(card for card in _SETUP if site in card.sites) for site in SITE_IDS]
 PILE_LOOT = np.array([[(side.loot[site].treasures, side.loot[site].deep, side.loot[site].gold)
@@ -431,14 +452,9 @@ def lim(x):
 
 @rules_jit
 def actions_left(S, b, p):
-    """Actions hero p may still take this turn (L451), the Human's extra one
-    included while it waits for his first action (L1204)."""
-    s = S[b]
-    left = R.ACTIONS_PER_TURN - int(s['actions_used'][p])
-    if HAS_CIV_ACTION:
-        if s['civ_action'][p] == CIV_EARNED:
-            left += 1
-    return left
+    """Actions hero p may still take this turn: the rules' count (L451, the
+    Human's extra one L1204, the Sloth curse)."""
+    return R.actions_left(S, b, p)
 
 
 @rules_jit
@@ -754,6 +770,11 @@ def observe_heroes(S, b, me, n, obs):
                 shown[q] += 1
             else:
                 face_down[q] += 1
+    known = np.zeros(MAX_HEROES, dtype=np.int64)
+    if HAS_MAGIC:
+        for sp in range(NUM_SPELLS):
+            if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] >= 0 and s['spell_owner'][sp] < n:
+                known[int(s['spell_owner'][sp])] += 1
     secret = False
     if HAS_COMBAT:
         secret = s['combat_step'] == CS_TACTICS
@@ -828,6 +849,11 @@ def observe_heroes(S, b, me, n, obs):
                 obs[o + H_BEST_LP] = lim(s['best'][p, 0] / 20.0)
             obs[o + H_HEROES_MADE] = lim(s['heroes_made'][p] / 5.0)
         obs[o + H_OUTLAW] = lim(s['outlaw'][p] / 5.0)
+        if HAS_MAGIC:
+            obs[o + H_SPELLS] = lim(known[p] / 5.0)
+            for k in range(NUM_CURSES):
+                if (int(s['curses'][p]) >> k) & 1:
+                    obs[o + H_CURSES + k] = 1.0
 
 
 @rules_jit
@@ -860,6 +886,10 @@ def observe_tiles(S, b, me, n, obs):
         if HAS_EXPLORE:
             if s['explore_tile'] == t:
                 obs[o + T_SELECTED] = 1.0
+        if HAS_MAGIC:
+            colour = int(s['tile_enchant'][t])
+            if colour >= 0:
+                obs[o + T_ENCHANT + colour] = 1.0
 
 
 @rules_jit
@@ -1091,6 +1121,47 @@ def observe_play(S, b, me, n, obs):
 
 
 @rules_jit
+def observe_magic(S, b, me, obs):
+    """The ``spells`` rows and the ``magic`` block: the observer's own spells
+    (known, under its Spell Books and Scrolls or a Merchant's it read, the one
+    it is learning, those it may take as starting spells now); the Learn Dice of the run under way
+    and the Enchant Actions taken (public); how many Spell Cards are left in
+    the deck and discarded. Another hero's spells are counted in ``heroes``,
+    never named; the deck's order is never shown."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        o = O_SPELLS + int(R.SPELL_KIND[sp]) * NUM_SPELL_FEATURES
+        w = int(s['spell_where'][sp])
+        owner = int(s['spell_owner'][sp])
+        if w == SPW_KNOWN and owner == me:
+            obs[o + (S_KNOWN_START if R.SPELL_FROM[sp] == SPELL_START else S_KNOWN_DECK)] = 1.0
+        elif w == SPW_ATTACHED and s['card_where'][owner] == CW_HERO and s['card_owner'][owner] == me:
+            obs[o + S_ATTACHED] += 0.5
+            if s['learn_spell'] == sp:
+                obs[o + S_LEARNING] = 1.0
+        elif w == SPW_ATTACHED and s['card_where'][owner] == CW_MERCHANT and (int(s['spells_read'][owner]) >> me) & 1:
+            obs[o + S_READ] += 0.5
+        if s['phase'] == R.PH_START_SPELL and s['to_play'] == me and R.start_spell_offered(S, b, me, sp):
+            obs[o + S_OFFERED] = 1.0
+    if s['learn_spell'] >= 0:
+        for i in range(2):
+            if s['learn_dice'][i] == R.LEARN_BOOK:
+                obs[O_MAGIC + i] = 1.0
+            elif s['learn_dice'][i] == R.LEARN_CURSE:
+                obs[O_MAGIC + 2] = 1.0
+    obs[O_MAGIC + 3] = s['enchant_done'] / 3.0
+    left = 0
+    gone = 0
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_DECK:
+            left += 1
+        elif s['spell_where'][sp] == SPW_DISCARD:
+            gone += 1
+    obs[O_MAGIC + 4] = left / SPELL_DECK_SIZE
+    obs[O_MAGIC + 5] = gone / SPELL_DECK_SIZE
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """Write game b as seat ``me`` may know it into ``obs`` (float32[OBS_SIZE])."""
     s = S[b]
@@ -1104,3 +1175,5 @@ def observe_one(S, b, me, obs):
     observe_foes(S, b, me, n, obs)
     observe_cards(S, b, me, n, obs)
     observe_play(S, b, me, n, obs)
+    if HAS_MAGIC:
+        observe_magic(S, b, me, obs)

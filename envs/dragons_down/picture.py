@@ -698,6 +698,7 @@ def position_scene(state, seat):
         names = _legal_names(rec, mask)
     offered = set()
     _hidden_paths(scene, geo, rec, seat)
+    _enchantments(scene, geo, rec)
     _civ_locations(scene, geo, rec)
     _map_choices(scene, geo, rec, legal, names, offered)
     pieces = _pieces(rec)
@@ -728,6 +729,18 @@ def _hidden_paths(scene, geo, rec, seat):
         mx, my = line[len(line) // 2]
         for j, p in enumerate(finders):
             scene.circle(mx + (j - (len(finders) - 1) / 2.0) * 7, my, 3, fill=PALETTE["seats"][p], outline=None)
+
+
+def _enchantments(scene, geo, rec):
+    """The Magic Cube on an enchanted tile (public, L575): a cube of its
+    colour beside the tile's centre."""
+    half = max(4.0, 0.09 * geo.radius)
+    for t, (x, y) in geo.tile_centre.items():
+        k = int(rec["tile_enchant"][t])
+        if k < 0:
+            continue
+        cx, cy = x + 0.55 * geo.radius, y - 0.55 * geo.apothem
+        scene.rect(cx - half, cy - half, cx + half, cy + half, fill=CUBE_COLOURS[2 + k], outline="#f0e0ff")
 
 
 def _map_choices(scene, geo, rec, legal, names, offered):
@@ -987,6 +1000,8 @@ def _hero_block(scene, rec, p, seat, x0, y, compact):
     facts = f"LP {h['lp']} · Fame {h['fame']} · Gold {h['gold']}"
     if h["outlaw"]:
         facts += f" · Outlaw {h['outlaw']}"
+    if h["curses"]:
+        facts += " · cursed: " + ", ".join(h["curses"])
     if state == HS_ACTIVE and int(rec["stage"]) == ST_TURNS:
         left = h["actions_left"]
         facts += f" · {left} action{'s' if left != 1 else ''} left"
@@ -1016,6 +1031,15 @@ def _cards_text(rec, p, seat):
     parts = ["equipped: " + (", ".join(shown) if shown else "-")]
     back = named_down + ([f"{down} face down"] if down else [])
     parts.append("backpack: " + (", ".join(back) if back else "-"))
+    observer = p if seat is None else seat
+    known = V.spells_known(rec, p, observer)
+    if known:
+        names = [name for _, name in known if name]
+        parts.append("spells: " + (", ".join(names) if names else f"{len(known)} known"))
+    under = [x for c in owned.tolist() for x in V.spells_under(rec, c, observer)]
+    if under:
+        names = [name for _, name in under if name]
+        parts.append("to learn: " + (", ".join(names) if names else f"{len(under)} spells"))
     taken = [V.monster_name(int(_MONSTER_KIND_OF_CHIP[m])) for m in
              np.flatnonzero((rec["mon_clearing"] == -2) & (rec["mon_taker"] == p)).tolist()] \
         if "mon_taker" in rec.dtype.names else []

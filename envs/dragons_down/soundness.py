@@ -31,7 +31,8 @@ from .constants import (
     CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_NONE,
     HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN,
     NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
-    NUM_NATIVE_CHIPS, NUM_PACKS,
+    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_CURSES, NUM_COLOURS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED,
+    SPW_DECK, SPW_DISCARD, SPW_KNOWN, SPW_START,
     NUM_PILES, NUM_POSITIONS, NUM_SITES, NUM_TILES, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, ST_HEROES,
     T_BACKPACK, T_PENDING, TOK_PLACED, TOK_POOL, TOK_SPENT, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
 )
@@ -197,6 +198,16 @@ FIELD_RANGES = {
     "atk_victim": (-1, LAST_SEAT),
     "atk_stage": (0, 3),                        # AS_*
     "atk_armor": (-1, NUM_CARDS - 1),
+    # magic outside combat (rules/magic.py)
+    "spell_where": (0, 4),                      # SPW_*
+    "spell_owner": (-1, NUM_CARDS - 1),
+    "curses": (0, (1 << NUM_CURSES) - 1),
+    "spells_read": (0, 255),                    # bit p per hero
+    "tile_enchant": (-1, NUM_COLOURS - 1),
+    "learn_spell": (-1, NUM_SPELLS - 1),
+    "learn_dice": (0, 2),                       # LEARN_*
+    "enchant_done": (0, 2),
+    "enchant_colour": (-1, NUM_COLOURS - 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -434,6 +445,22 @@ def _card_problem(r, n):
             places.add((owner, slot))
         elif w != CW_REMOVED:
             return f"card {c} is nowhere ({w})"
+    for sp in range(NUM_SPELLS):
+        w, owner = int(r["spell_where"][sp]), int(r["spell_owner"][sp])
+        if w == SPW_KNOWN:
+            if not 0 <= owner < n or int(r["hero_state"][owner]) == HS_NONE and ph != R.PH_START_SPELL:
+                return f"spell {sp} is known by {owner}, not a seat's hero"
+        elif w == SPW_ATTACHED:
+            if not 0 <= owner < NUM_CARDS or not int(R.KIND_SPELLS[int(R.CARD_KIND[owner])]) \
+                    or int(r["card_where"][owner]) in (CW_DECK, CW_REMOVED):
+                return f"spell {sp} lies under card {owner}, not a Spell Book or Scroll in play (L1424)"
+            if int(R.SPELL_FROM[sp]) != SPELL_DECK:
+                return f"spell {sp} of the Hero Starting Spell deck lies under a card"
+        elif owner != -1:
+            return f"spell {sp} is not held but names owner {owner}"
+        if w == SPW_START and int(R.SPELL_FROM[sp]) != SPELL_START or \
+                w in (SPW_DECK, SPW_DISCARD) and int(R.SPELL_FROM[sp]) != SPELL_DECK:
+            return f"spell {sp} lies in the other deck ({w})"
     for p in range(n):
         if cover[p].max(initial=0) > 1:
             return f"hero {p} has two cards in one position (L973)"

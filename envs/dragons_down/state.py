@@ -13,7 +13,7 @@ import numpy as np
 
 from .constants import (
     MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
-    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_TILES, NUM_WILD_TOKENS,
+    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SPELLS, NUM_TILES, NUM_WILD_TOKENS,
 )
 
 STATE_FIELDS = [
@@ -178,6 +178,20 @@ STATE_FIELDS = [
     ("atk_victim", np.int8),                 # hero being struck now; -1
     ("atk_stage", np.int8),                  # AS_* (combat.py): how far the strike on atk_victim is
     ("atk_armor", np.int16),                 # the armour card atk_victim takes the hit on; -1 none (L751)
+    # --- magic outside combat (rules/magic.py): Spell Cards, Learn, Enchant, curses, L203-L205, L536-L580, L1014-L1107
+    # SECRET: a Spell Card in a hero's known spells or under its Spell Book is
+    # that hero's alone (starting spells may be kept secret until used, L205;
+    # attached spells are face down, seen by their holder, L1424-L1426); the
+    # other seats see how many. The Spell deck's order is never seen.
+    ("spell_where", np.int8, (NUM_SPELLS,)),    # SPW_* (constants)
+    ("spell_owner", np.int16, (NUM_SPELLS,)),   # its hero (SPW_KNOWN) or Spell Book / Scroll card (SPW_ATTACHED); -1
+    ("curses", np.uint8, (MAX_HEROES,)),        # bit k: the hero holds lasting curse k (CURSE_IDS; not cumulative, L1107); public
+    ("spells_read", np.uint8, (NUM_CARDS,)),    # bit p: hero p revealed this Merchant's Spell Book and read its spells (L1424)
+    ("tile_enchant", np.int8, (NUM_TILES,)),    # colour of the Magic Cube on the tile (enchanted, L575); -1 none
+    ("learn_spell", np.int16),                  # the spell the active hero's last action tried to learn; -1 (consecutive learns reroll, L546)
+    ("learn_dice", np.int8, (2,)),              # LEARN_* faces its Learn Dice showed
+    ("enchant_done", np.int8),                  # consecutive Enchant Actions the active hero has taken toward its tile (3 enchant it, L572)
+    ("enchant_colour", np.int8),                # the colour of those Enchant Actions' Magic Cube; -1
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

@@ -76,6 +76,7 @@ _DECISIONS = {
     R.PH_SWAP_ANSWER: "answer the swap offer", R.PH_RECEIVED: "equip or stow the card received",
     R.PH_BUY: "buy the card set apart?", R.PH_SELL: "choose a card to sell", R.PH_REPAIR: "choose a card to repair",
     R.PH_LOOT_PILE: "choose the pile to loot", R.PH_LOOT_KEEP: "keep one of the top cards",
+    R.PH_START_SPELL: "choose a starting spell", R.PH_UNCURSE: "remove another curse for 5 Gold?",
 }
 """The pending decision (``phase``) in words."""
 
@@ -288,8 +289,10 @@ def _tile_lines(rec, t, where, contents, seat=None):
              if int(R.CLEARING_TYPE[t, side, k]) >= 0]
     clearings = [t * CLEARINGS_PER_TILE + k for k, _ in kinds]
     mark = "*" if V.is_civilization(t) else ""
+    enchanted = V.enchantment(rec, t)
+    spell = f", enchanted {enchanted}" if enchanted else ""
     head = (f"{V.tile_name(t)}{mark} at ({int(rec['tile_q'][t])}, {int(rec['tile_r'][t])}), side {side + 1}, "
-            f"turn {rot}: " + ", ".join(f"{k + 1} {kind}" for k, kind in kinds))
+            f"turn {rot}{spell}: " + ", ".join(f"{k + 1} {kind}" for k, kind in kinds))
     lines = _wrap(head)
     paths = " ".join(f"{int(a) + 1}-{int(z) + 1}" for a, z in R.PATHS[t, side] if int(a) >= 0)
     hidden = []
@@ -345,7 +348,26 @@ def _hero_lines(rec, p, seat=None):
     second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']}{outlaw} | "
               f"{', '.join(h['statuses']) or 'no statuses'} "
               f"| equipped: {', '.join(equipped) or '-'}; {backpack}")
-    return _wrap(first) + _wrap(second)
+    return _wrap(first) + _wrap(second) + _magic_lines(rec, p, seat, owned)
+
+
+def _magic_lines(rec, p, seat, owned):
+    """The hero's spells (named for their owner, counted for the others,
+    L205), the spells under its Spell Books and Scrolls (likewise, L1426), and
+    its curses (public, L422); nothing when it has none of them."""
+    known = V.spells_known(rec, p, p if seat == p else -1)
+    under = [x for c in owned for x in V.spells_under(rec, c, p if seat == p else -1)]
+    parts = []
+    if known:
+        names = [name for _, name in known if name]
+        parts.append("spells: " + (", ".join(names) if names else f"{len(known)} known"))
+    if under:
+        names = [name for _, name in under if name]
+        parts.append("to learn: " + (", ".join(names) if names else f"{len(under)} under its books"))
+    curses = V.curses_of(rec, p)
+    if curses:
+        parts.append("cursed: " + ", ".join(curses))
+    return _wrap("  " + " | ".join(parts)) if parts else []
 
 
 def _combat_lines(rec):

@@ -25,7 +25,8 @@ from .constants import (
     CARD_IDS, CLASS_IDS, CLEARINGS_PER_TILE, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, LINEAGE_IDS,
     MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS, NUM_DIRECTIONS,
     NUM_SITES, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
-    TILE_CIVILIZATION, TILE_IDS, TOK_PLACED, TW_PLACED, WILD_TOKENS,
+    TILE_CIVILIZATION, TILE_IDS, TOK_PLACED, TW_PLACED, WILD_TOKENS, CURSE_IDS, NUM_SPELLS, SPELL_IDS,
+    SPW_ATTACHED, SPW_KNOWN,
 )
 
 DIRECTION_NAMES = tuple(D.EDGE_NAMES)
@@ -267,7 +268,9 @@ def hero(state, seat):
     ``lineage`` / ``class`` (ids or None) and their sides (1 or 2), ``clearing``
     (-1 off the map), ``hearts`` and ``cubes`` (``[healthy, wounded]``; cubes
     by CUBE_NAMES), ``lp``, ``fame``, ``gold``, ``outlaw`` (Outlaw Tokens),
-    ``statuses`` (STATUS_NAMES set this turn), ``actions_left``."""
+    ``curses`` (names of the lasting curses it holds), ``spells`` (how many
+    it knows: which ones is its secret), ``statuses`` (STATUS_NAMES set this
+    turn), ``actions_left``."""
     r = record(state)
     p = int(seat)
     li, ci = int(r["hero_lineage"][p]), int(r["hero_class"][p])
@@ -283,8 +286,12 @@ def hero(state, seat):
                   for w in range(2)],
         "lp": int(r["lp"][p]), "fame": int(r["fame"][p]), "gold": int(r["gold"][p]),
         "outlaw": int(r["outlaw"][p]),
+        "curses": curses_of(r, p),
+        "spells": sum(1 for sp in range(NUM_SPELLS) if int(r["spell_where"][sp]) == SPW_KNOWN
+                      and int(r["spell_owner"][sp]) == p),
         "statuses": [STATUS_NAMES[i] for i in range(len(STATUS_NAMES)) if int(r["hero_status"][p]) >> i & 1],
-        "actions_left": R.ACTIONS_PER_TURN - int(r["actions_used"][p]),
+        "actions_left": R.ACTIONS_PER_TURN - int(r["actions_used"][p])
+        - (1 if int(r["curses"][p]) >> R.CURSE_SLOTH & 1 else 0),
     }
 
 
@@ -364,3 +371,53 @@ def cube_name(kind):
 def heal_name(k):
     """Name of what A_HEAL + k heals."""
     return "a Heart" if int(k) == R.HEAL_HEART else f"a {CUBE_NAMES[int(k)]} cube"
+
+
+# ------------------------------------------------------------------ magic
+def spell_name(sp):
+    """The name of Spell Card sp (``"Fireball"``)."""
+    return D.REALM.spells[SPELL_IDS[int(R.SPELL_KIND[int(sp)])]].name
+
+
+def colour_name(k):
+    """The name of Magic Cube colour k (data.MAGIC_COLOURS)."""
+    return D.MAGIC_COLOURS[int(k)]
+
+
+def curse_name(k):
+    return D.REALM.curses[CURSE_IDS[int(k)]].name
+
+
+def curses_of(state, seat):
+    """Names of the lasting curses seat's hero holds (public, L422)."""
+    r = record(state)
+    return [curse_name(k) for k in range(len(CURSE_IDS)) if int(r["curses"][int(seat)]) >> k & 1]
+
+
+def spells_known(state, seat, observer):
+    """``[(spell card, name or None), ...]`` of the spells seat's hero knows
+    as ``observer`` may know them: its own by name, another's as None (kept
+    secret until cast, L205)."""
+    r = record(state)
+    mine = int(seat) == int(observer)
+    return [(sp, spell_name(sp) if mine else None) for sp in range(NUM_SPELLS)
+            if int(r["spell_where"][sp]) == SPW_KNOWN and int(r["spell_owner"][sp]) == int(seat)]
+
+
+def spells_under(state, card, observer):
+    """``[(spell card, name or None), ...]`` under Spell Book or Scroll
+    ``card``: named for the hero holding it (L1426) and, on a Merchant's
+    stock, for a hero who revealed and read it (L1424); None for anyone else."""
+    r = record(state)
+    c = int(card)
+    me = int(observer)
+    holder = int(r["card_owner"][c]) if int(r["card_where"][c]) == CW_HERO else -1
+    read = int(r["card_where"][c]) == CW_MERCHANT and me >= 0 and int(r["spells_read"][c]) >> me & 1
+    return [(sp, spell_name(sp) if holder == me or read else None) for sp in range(NUM_SPELLS)
+            if int(r["spell_where"][sp]) == SPW_ATTACHED and int(r["spell_owner"][sp]) == c]
+
+
+def enchantment(state, t):
+    """The colour name of the Magic Cube enchanting tile t, or None (L575)."""
+    k = int(record(state)["tile_enchant"][int(t)])
+    return colour_name(k) if k >= 0 else None

@@ -25,7 +25,7 @@ def make_hero(S, lineage="human", cls="knight"):
     for a in (R.A_LINEAGE + LINEAGE_IDS.index(lineage), R.A_SIDE, R.A_CLASS + CLASS_IDS.index(cls),
               R.A_SIDE):
         assert R.apply_action(S, 0, a, mask) == R.E_OK
-    while int(S[0]["phase"]) == R.PH_CUBE_COLOUR:
+    while int(S[0]["phase"]) in (R.PH_CUBE_COLOUR, R.PH_START_SPELL):
         R.apply_action(S, 0, legal(S)[0], mask)
 
 

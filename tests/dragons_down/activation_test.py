@@ -1,13 +1,14 @@
 """Monster activation (L615-L641), with the rulebook's example (L643-L672)."""
 import numpy as np
 
+
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CLASS_IDS, HS_ACTIVE, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MON_TRAY,
     MONSTER_CHIP_KINDS, MONSTER_IDS, ST_ACTIVATION, ST_BATTLE, ST_COMBAT, TILE_IDS, TW_PLACED,
 )
 from dragongym.envs.dragons_down.state import STATE_DTYPE
-from tests.dragons_down.setup_test import legal
+from tests.dragons_down.setup_test import fresh_magic, legal
 
 
 def clearing(tile, k):
@@ -23,6 +24,7 @@ def battle(tiles, heroes, monsters=(), dice=(), lineage="human"):
     s = S[0]
     s["num_players"] = len(heroes)
     s["legend_target"] = 20                     # the rules' Legendary race (L166)
+    fresh_magic(s)
     s["mon_clearing"][:] = MON_TRAY
     s["site_clearing"][:] = -1
     for i, t in enumerate(tiles):

@@ -8,6 +8,7 @@ below by the face they show (data/dice.txt order). A random hero is drawn
 among the candidates in Turn Order; a single candidate draws nothing.
 """
 import numpy as np
+
 import pytest
 
 from dragongym.envs.dragons_down import data as D
@@ -20,7 +21,7 @@ from dragongym.envs.dragons_down.constants import (
 )
 from dragongym.envs.dragons_down.rules import combat as C
 from dragongym.envs.dragons_down.state import STATE_DTYPE
-from tests.dragons_down.setup_test import legal
+from tests.dragons_down.setup_test import fresh_magic, legal
 
 # raw faces (data/dice.txt order)
 HIT, EQUAL, BLANK = 0, 3, 4                    # Hit Die: hit hit hit equal blank blank
@@ -47,6 +48,7 @@ def combat(heroes, monsters=(), natives=(), tiles=("tri_peaks",), dice=()):
     s = S[0]
     s["num_players"], s["turn"], s["max_turns"], s["legend"] = len(heroes), 1, 30, -1
     s["legend_target"] = 20
+    fresh_magic(s)
     s["mon_clearing"][:] = MON_TRAY
     s["native_clearing"][:] = -1
     s["site_clearing"][:] = -1

@@ -211,7 +211,7 @@ def test_dd_fate_newhero_2_new_hero_set_up_as_at_the_start():
     assert R.A_CLASS + CLASS_IDS.index("knight") not in legal(S)
     act(S, R.A_CLASS + CLASS_IDS.index("barbarian"))
     act(S, R.A_SIDE)
-    while int(S[0]["phase"]) == R.PH_CUBE_COLOUR:
+    while int(S[0]["phase"]) in (R.PH_CUBE_COLOUR, R.PH_START_SPELL):
         act(S, legal(S)[0])
     s = S[0]
     assert int(s["hero_class"][0]) == CLASS_IDS.index("barbarian") and int(s["hearts"][0, 0]) > 0

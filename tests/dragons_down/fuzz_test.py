@@ -1,6 +1,6 @@
 """Random legal play of Dragons Down as far as it is built (set-up, the
-action phase, monster activation), every sandbox and hero count, checking
-the invariants after every decision; and the same game gives the same bytes
+action phase with Learn and Enchant, monster activation, combat, curses),
+every sandbox and hero count, checking the invariants after every decision; and the same game gives the same bytes
 compiled and in plain Python (``NUMBA_DISABLE_JIT=1``)."""
 import os
 import subprocess
@@ -53,6 +53,37 @@ def check(S):
     for m in range(s["mon_clearing"].shape[0]):
         c = int(s["mon_clearing"][m])
         assert c in (MON_TRAY, MON_TAKEN) or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
+    check_magic(s, n)
+
+
+def check_magic(s, n):
+    """Spell Cards, enchantments and curses: every Spell Card in one place of
+    its own deck's; a hero knows only spells of its Magic Cubes' colours (or
+    universal ones, L204, L538), each kind at most once per deck (L1016); a
+    Spell Book or Scroll holds at most the spells it shows (L1424); an
+    enchanted tile is on the map; only lasting curses are held (L1103)."""
+    lasting = sum(1 << k for k in range(R.NUM_CURSES) if not R.CURSE_INSTANT[k])
+    for p in range(n):
+        assert int(s["curses"][p]) & ~lasting == 0, "an instant curse is held"
+        kinds = set()
+        for sp in range(R.NUM_SPELLS):
+            if int(s["spell_where"][sp]) == R.SPW_KNOWN and int(s["spell_owner"][sp]) == p:
+                colour = int(R.SPELL_COLOUR[R.SPELL_KIND[sp]])
+                cubes = s["cubes"][p, 0, R.CUBE_MAGIC:] + s["cubes"][p, 1, R.CUBE_MAGIC:]
+                assert (cubes.sum() > 0) if colour < 0 else cubes[colour] > 0, "a spell of no colour of the hero's"
+                key = (int(R.SPELL_KIND[sp]), int(R.SPELL_FROM[sp]))
+                assert key not in kinds, "a spell known twice from one deck"
+                kinds.add(key)
+    under = {}
+    for sp in range(R.NUM_SPELLS):
+        if int(s["spell_where"][sp]) == R.SPW_ATTACHED:
+            c = int(s["spell_owner"][sp])
+            under[c] = under.get(c, 0) + 1
+    for c, count in under.items():
+        assert count <= int(R.KIND_SPELLS[R.CARD_KIND[c]]), "more spells under a card than it holds"
+    for t in range(18):
+        if int(s["tile_enchant"][t]) >= 0:
+            assert int(s["tile_where"][t]) == TW_PLACED, "an enchanted tile off the map"
 
 
 def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2, options=0):

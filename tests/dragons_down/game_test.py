@@ -100,7 +100,7 @@ def test_random_heroes_are_dealt_not_chosen():
         made.append(states.tobytes())
         for rec in states:
             assert int(rec["phase"]) not in (R.PH_LINEAGE, R.PH_LINEAGE_SIDE, R.PH_CLASS, R.PH_CLASS_SIDE,
-                                             R.PH_CUBE_COLOUR)
+                                             R.PH_CUBE_COLOUR, R.PH_START_SPELL)
             classes = [int(c) for c in rec["hero_class"][:6]]
             assert min(classes) >= 0 and len(set(classes)) == 6
             assert all(int(h) == HS_WAITING for h in rec["hero_state"][:6]) or int(rec["stage"]) > R.ST_HEROES

@@ -55,8 +55,8 @@ def at(image, x, y, r=3):
     return image[int(y) - r:int(y) + r + 1, int(x) - r:int(x) + r + 1]
 
 
-MID_GAME = dict(seed=5, steps=300, num_players=3, sandbox="open_realm")
-"""A position of turn 6: 18 tiles, a combat, a dead hero's body, Natives and Merchants."""
+MID_GAME = dict(seed=5, steps=200, num_players=3, sandbox="open_realm")
+"""A position of turn 3: 18 tiles, a combat, a dead hero's body, Natives and Merchants."""
 
 
 # ------------------------------------------------------------------ size
@@ -131,7 +131,7 @@ def test_the_pieces_counted_are_the_records():
 
 
 def test_a_revealed_gate_is_drawn():
-    state = first_position(1, 200, lambda s: any(int(s[0]["wild_where"][w]) == 1 and R.WILD_GATE[w]
+    state = first_position(1, 300, lambda s: any(int(s[0]["wild_where"][w]) == 1 and R.WILD_GATE[w]
                                                  for w in range(len(s[0]["wild_where"]))),
                            num_players=2, sandbox="open_realm")
     pieces = P._pieces(state[0])

@@ -18,6 +18,16 @@ from dragongym.envs.dragons_down.state import STATE_DTYPE
 ALL_PACKS = 0b111
 
 
+def fresh_magic(s):
+    """A hand-built record's Spell Cards in their decks, no tile enchanted, no
+    Learn or Enchant run (what ``setup_game`` sets, L185, L1016)."""
+    s["spell_where"][:] = np.where(R.SPELL_FROM == R.SPELL_START, R.SPW_START, R.SPW_DECK)
+    s["spell_owner"][:] = -1
+    s["tile_enchant"][:] = -1
+    s["learn_spell"] = -1
+    s["enchant_colour"] = -1
+
+
 def new_game(num_heroes=2, sandbox=SB_OPEN_REALM, packs=ALL_PACKS, seed=1, loaded=(),
              legendary_map=SB_OPEN_REALM):
     """A record configured as ``reset_game`` does, with ``loaded`` raw draws
@@ -210,6 +220,8 @@ def test_rule_dd_setup_a_hero_is_a_lineage_and_a_class_card_either_side_up():
     assert multi, "the data's Elf shows a multi-colour cube on side 1"
     assert legal(S) == sorted(R.A_CUBE + kind_of(c) for c in multi[0])
     R.apply_action(S, 0, R.A_CUBE + kind_of(multi[0][-1]), mask)
+    while int(S[0]["phase"]) == R.PH_START_SPELL:        # L203: the Elf's and the Druid's spells (magic_test.py)
+        R.apply_action(S, 0, legal(S)[0], mask)
     rec = S[0]
     assert int(rec["stage"]) == ST_TURNS and int(rec["hero_state"][0]) == HS_WAITING
     assert int(rec["hearts"][0, 0]) == (D.REALM.lineages["elf"].sides[0].hearts
@@ -504,7 +516,7 @@ def made_heroes():
             for a in (R.A_LINEAGE + LINEAGE_IDS.index(lineage), R.A_SIDE + lside,
                       R.A_CLASS + CLASS_IDS.index(cls), R.A_SIDE + cside):
                 assert R.apply_action(S, 0, a, mask) == R.E_OK
-            while int(S[0]["phase"]) == R.PH_CUBE_COLOUR:
+            while int(S[0]["phase"]) in (R.PH_CUBE_COLOUR, R.PH_START_SPELL):
                 R.apply_action(S, 0, legal(S)[-1], mask)
             yield (lineage, lside, cls, cside), S[0]
 

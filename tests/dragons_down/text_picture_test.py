@@ -18,8 +18,8 @@ def position(seed, steps, **options):
 
 EXPLORED = dict(seed=2, steps=200, num_players=3, sandbox="explore_the_realm")
 """Turn 6 of Explore the Realm: six tiles, heroes on two of them, a dead hero's body."""
-MID_GAME = dict(seed=5, steps=300, num_players=3, sandbox="open_realm")
-"""Turn 6 of Open Realm: all 18 tiles, a combat on Lonely Mountains."""
+MID_GAME = dict(seed=5, steps=200, num_players=3, sandbox="open_realm")
+"""Turn 3 of Open Realm: all 18 tiles, a combat on Tri-Peaks."""
 
 
 def cell_of(lines, rec, t):

@@ -1,19 +1,21 @@
 """Dragons Down's rules core (numba), one module per part of the rulebook, in
 the order of what calls what (``envs/README.md``): ``base`` (tables, dice,
 seats, the action space), ``realm`` (the Map Tiles), ``equipment`` (the Hero
-Board's cards), ``tokens`` (tokens on entering a tile), ``setup`` (the realm's
-set-up and hero selection), ``fate`` (death, retirement, new heroes, the
-end and victory), ``trade`` (Loot and Trade), ``actions`` (the action
-phase), ``activation`` (monster activation), ``combat``, ``driver`` (the
-sequence of play)."""
+Board's cards, Spell Books' spells), ``tokens`` (tokens on entering a tile),
+``fate`` (death, retirement, new heroes, the end and victory),
+``activation`` (monster activation), ``magic`` (Spell Cards, starting
+spells, Learn, Enchant, curses), ``setup`` (the realm's set-up and hero
+selection), ``trade`` (Loot and Trade), ``actions`` (the action phase),
+``combat``, ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .realm import *  # noqa: F401,F403
 from .equipment import *  # noqa: F401,F403
 from .tokens import *  # noqa: F401,F403
-from .setup import *  # noqa: F401,F403
 from .fate import *  # noqa: F401,F403
+from .activation import *  # noqa: F401,F403
+from .magic import *  # noqa: F401,F403
+from .setup import *  # noqa: F401,F403
 from .trade import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
-from .activation import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403

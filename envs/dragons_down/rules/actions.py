@@ -15,14 +15,14 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
     HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
-    TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
+    NUM_SPELLS, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
-    DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
+    A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
 from .equipment import equip_card, possesses, target_legal, wound_random_cube
 from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
@@ -30,6 +30,7 @@ from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_a
 from .trade import loot_action, mask_loot_trade, trade_action
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
+from .magic import curse_held, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
@@ -64,6 +65,8 @@ def start_turn(S, b):
         s['turn_order'][p] = p if p < n else -1
     shuffle_first(S, b, s['turn_order'], n)
     s['order_pos'] = 0
+    end_learn(S, b)
+    end_enchant(S, b)
     s['block_due'] = 0
     s['stage'] = ST_TURNS
 
@@ -100,6 +103,8 @@ def action_phase(S, b):
             if actions_left(S, b, p) > 0:                      # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
         s['order_pos'] += 1
+        end_learn(S, b)                                        # runs of actions are one hero's, in one turn
+        end_enchant(S, b)
     s['stage'] = ST_BATTLE
     return False
 
@@ -163,9 +168,11 @@ def is_cave(S, b, c):
 @rules_jit
 def actions_left(S, b, p):
     """Actions the hero may still take this turn (L451), the Human's extra
-    one included while it waits for his first action (L1204)."""
+    one included while it waits for his first action (L1204), one fewer
+    under the Sloth curse."""
     s = S[b]
-    return ACTIONS_PER_TURN - int(s['actions_used'][p]) + (1 if s['civ_action'][p] == CIV_EARNED else 0)
+    slow = 1 if curse_held(S, b, p, CURSE_SLOTH) else 0           # the Sloth curse (data/curses.txt)
+    return ACTIONS_PER_TURN - slow - int(s['actions_used'][p]) + (1 if s['civ_action'][p] == CIV_EARNED else 0)
 
 
 @rules_jit(inline=True)
@@ -368,6 +375,8 @@ def mask_action(S, b, p, mask):
         if s['site_clearing'][site] == c and not s['site_found'][p, site]:
             mask[A_SEARCH_SITE + site] = 1
     mask_loot_trade(S, b, p, mask)                               # L522-L568
+    mask_learn(S, b, p, mask)                                    # L536-L546
+    mask_enchant(S, b, p, mask, actions_left(S, b, p))           # L570-L575
     if explore_map(S, b) and s['stack_len'] > 0:                 # L583-L585, only with exploration (L145)
         for d in range(NUM_DIRECTIONS):
             if explore_toward_legal(S, b, p, d):
@@ -407,6 +416,9 @@ def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
     s['block_due'] = 1                                           # L457: checked at the end of the action
+    if a < A_SPELL and a != A_DO + DO_UNHIDE:                    # Learn and Enchant runs are broken (L546, L572)
+        end_learn(S, b)
+        end_enchant(S, b)
     if a >= A_SEARCH and a < A_SEARCH + MAX_HIDDEN_PER_SIDE:
         search_hidden_path(S, b, p, a - A_SEARCH)
         return False
@@ -414,6 +426,14 @@ def act_action(S, b, p, a):
         search_site(S, b, p, a - A_SEARCH_SITE)
         return False
     s['search_target'][p] = -1                                   # L513: the searches are no longer consecutive
+    if a >= A_SPELL and a < A_SPELL + NUM_SPELLS:                # L540
+        end_enchant(S, b)
+        learn_action(S, b, p, a - A_SPELL)
+        return False
+    if a >= A_ENCHANT and a < A_ENCHANT + NUM_COLOURS:           # L572
+        end_learn(S, b)
+        enchant_action(S, b, p, a - A_ENCHANT)
+        return False
     if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS:
         return explore_action(S, b, p, a - A_EXPLORE)
     if a >= A_CLEARING and a < A_DO:

@@ -18,7 +18,7 @@ from ..constants import (
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
-    TILE_WILDERNESS,
+    TILE_WILDERNESS, CURSE_IDS, NUM_CURSES, NUM_SPELLS, SPELL_IDS, SPELL_INSTANCES,
 )
 
 
@@ -460,7 +460,45 @@ HIT_DIE_FACE = np.array([{"blank": HIT_BLANK, "equal": HIT_EQUAL, "hit": HIT_HIT
 RANGED_DIE_FACE = np.array([int(f) for f in D.REALM.dice["ranged"].faces], dtype=np.int8)
 """Hit Die face -> HIT_*; Ranged Attack Die face -> its damage change (L753)."""
 
-NUM_ACTIONS = A_COMBAT_END
+# ---------------------------------------------------------------- magic outside combat (rules/magic.py)
+A_MAGIC_BASE = A_COMBAT_END
+A_SPELL = A_MAGIC_BASE               # + sp: Spell Card sp (a starting spell to take; an attached spell to learn, L203, L538)
+A_ENCHANT = A_SPELL + NUM_SPELLS     # + colour: an Enchant Action toward a Magic Cube of that colour on the tile (L572-L575)
+A_UNCURSE = A_ENCHANT + NUM_COLOURS  # + q * NUM_CURSES + k: remove hero q's curse k for 5 Gold (L568)
+A_MAGIC_END = A_UNCURSE + _MAX_HEROES * NUM_CURSES
+"""Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
+
+SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
+SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
+"""Spell Card -> its kind (SPELL_IDS index); the deck it belongs to (SPELL_START, SPELL_DECK)."""
+UNIVERSAL = -1
+SPELL_COLOUR = np.array([UNIVERSAL if D.REALM.spells[sid].colour == "universal"
+                         else D.MAGIC_COLOURS.index(D.REALM.spells[sid].colour) for sid in SPELL_IDS], dtype=np.int8)
+"""Spell kind -> its colour (data.MAGIC_COLOURS index); UNIVERSAL for the
+universal spells any caster may use (L1490)."""
+SPELL_PRICE = np.array([D.REALM.spells[sid].price for sid in SPELL_IDS], dtype=np.int16)
+"""Spell kind -> base price (L1028): a Spell Book's or Scroll's is the sum of its spells'."""
+KIND_SPELLS = np.array([getattr(_card(c), "spells", 0) or 0 for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> Spell Cards drawn under it when revealed (a Spell Book or Scroll, L1424); 0 others."""
+LINEAGE_SPELLS = np.array([[side.spells for side in D.REALM.lineages[i].sides] for i in LINEAGE_IDS], dtype=np.int8)
+CLASS_SPELLS = np.array([[side.spells for side in D.REALM.classes[i].sides] for i in CLASS_IDS], dtype=np.int8)
+"""``*_SPELLS[card, side]``: starting spells the card lets the hero take from
+the Hero Starting Spell deck (L203; the Elf's, L1200)."""
+LEARN_BLANK, LEARN_BOOK, LEARN_CURSE = 0, 1, 2
+LEARN_FACE = np.array([{"blank": LEARN_BLANK, "book": LEARN_BOOK, "curse": LEARN_CURSE}[f]
+                       for f in D.REALM.dice["learn"].faces], dtype=np.int8)
+"""Learn Die face -> LEARN_* (L260: three books, two blanks, one curse)."""
+CURSE_INSTANT = np.array([D.REALM.curses[c].kind == "instant" for c in CURSE_IDS], dtype=np.int8)
+"""Curse -> 1 for the two instant curses (L1103), never held."""
+CURSE_OF_ROLL = np.array([CURSE_IDS.index(next(c for c in CURSE_IDS if D.REALM.curses[c].roll == r))
+                          for r in range(1, 7)], dtype=np.int8)
+"""d6 result - 1 -> the curse it gives on the Curse Table (data/curses.txt)."""
+CURSE_TELEPORT, CURSE_SUMMON, CURSE_SLOTH, CURSE_CLUMSINESS, CURSE_WEAKNESS, CURSE_MISFORTUNE = (
+    CURSE_IDS.index(c) for c in ("teleport", "summon", "sloth", "clumsiness", "weakness", "misfortune"))
+REMOVE_PRICE = 5
+"""Gold to remove one curse at a Civilization Location (L568)."""
+
+NUM_ACTIONS = A_MAGIC_END
 
 # the decision now pending (``phase``)
 PH_NONE = 0
@@ -506,7 +544,9 @@ PH_ADJUST = 41        # A_CARD + c: the card to unequip, move or equip in Adjust
 PH_ADJUST_TARGET = 42 # A_TARGET + t: where that card goes (sel_card set; T_BACKPACK unequips it) (L773, L774)
 PH_REARM = 43         # A_CARD + c: the backpack card to equip in the empty weapon position / A_DO + DO_DONE (L774)
 PH_LURE = 44          # A_FOE + f: lure Monster f to challenge the hero / A_DO + DO_PASS: lure none (optional Luring, L1130)
-LAST_PHASE = PH_LURE
+PH_START_SPELL = 45   # A_SPELL + sp: a starting spell from the Hero Starting Spell deck (L203-L205)
+PH_UNCURSE = 46       # A_UNCURSE + q * NUM_CURSES + k: remove another curse for 5 Gold / A_DO + DO_DONE: end the Trade Action (L568)
+LAST_PHASE = PH_UNCURSE
 
 
 # ================================================================ decisions

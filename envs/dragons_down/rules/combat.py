@@ -38,7 +38,7 @@ from ..constants import (
 from .base import (
     A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL,
     BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DO_DONE, DO_DOOR, DO_PASS,
-    DO_STAY, DOOR_FOE, FOE_UNIQUE, PH_LURE,
+    DO_STAY, DOOR_FOE, FOE_UNIQUE, PH_LURE, CURSE_CLUMSINESS, CURSE_WEAKNESS,
     DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS,
     KIND_WEAPON_USE, LINEAGE_SPEED_BOXES, NUM_BOXES, NUM_FOES, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR,
@@ -55,6 +55,7 @@ from .fate import kill_hero
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
+from .magic import curse_held
 
 # the step of the Combat Round now (``combat_step``, L686-L781)
 CS_NONE = 0            # no combat under way
@@ -576,8 +577,22 @@ def evade_paths(S, b, p, out):
 @rules_jit
 def evade_cubes(S, b, p):
     """The Speed Cubes p can place in his maneuver speed boxes to evade: his
-    healthy Speed Cubes and his boxes limit him, not the Tactics limit (L700)."""
-    return min(int(S[b]['cubes'][p, 0, CUBE_SPEED]), speed_boxes(S, b, p, BOX_MANEUVER))
+    healthy Speed Cubes and his boxes limit him, not the Tactics limit (L700);
+    one less under the Clumsiness curse (his maneuver speed, data/curses.txt)."""
+    return max(min(int(S[b]['cubes'][p, 0, CUBE_SPEED]), speed_boxes(S, b, p, BOX_MANEUVER))
+               - clumsy(S, b, p), 0)
+
+
+@rules_jit
+def clumsy(S, b, p):
+    """1 under the Clumsiness curse: -1 to hero p's maneuver speed (data/curses.txt)."""
+    return 1 if curse_held(S, b, p, CURSE_CLUMSINESS) else 0
+
+
+@rules_jit
+def weak(S, b, p):
+    """1 under the Weakness curse: -1 to the base damage of hero p's attacks (data/curses.txt)."""
+    return 1 if curse_held(S, b, p, CURSE_WEAKNESS) else 0
 
 
 @rules_jit
@@ -1132,7 +1147,7 @@ def hero_attack(S, b, p):
         return attack_door(S, b, p, int(s['placed'][p, BOX_ATTACK]), cubes, int(KIND_SWORDS[k]), ranged)
     if not roll_to_hit(S, b, int(s['placed'][p, BOX_ATTACK]), foe_value(S, b, f, SD_MANEUVER)):
         return False
-    d = attack_damage(S, b, cubes, int(KIND_SWORDS[k]), FOE_ARMORED[f] != 0)
+    d = max(attack_damage(S, b, cubes, int(KIND_SWORDS[k]), FOE_ARMORED[f] != 0) - weak(S, b, p), 0)
     if ranged:
         d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d,
                          int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]), (s['optional_rules'] & OPT_TOUGH) != 0)
@@ -1155,7 +1170,7 @@ def attack_door(S, b, p, speed, cubes, swords, ranged):
     s = S[b]
     if not roll_to_hit(S, b, speed, 0):
         return False
-    d = attack_damage(S, b, cubes, swords, False)
+    d = max(attack_damage(S, b, cubes, swords, False) - weak(S, b, p), 0)
     if ranged:
         d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d, DOOR_DAMAGE, True)
     if d >= DOOR_DAMAGE:
@@ -1330,7 +1345,8 @@ def monster_attack(S, b):
             if not fighting(S, b, p):
                 continue
             s['atk_victim'] = p
-            if not roll_to_hit(S, b, foe_value(S, b, f, SD_SPEED), int(s['placed'][p, BOX_MANEUVER])):
+            if not roll_to_hit(S, b, foe_value(S, b, f, SD_SPEED),
+                               max(int(s['placed'][p, BOX_MANEUVER]) - clumsy(S, b, p), 0)):
                 continue
             s['atk_armor'] = -1
             if armor_choices(S, b, p) > 0:

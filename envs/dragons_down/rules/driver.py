@@ -19,6 +19,7 @@ from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
+    PH_START_SPELL, PH_UNCURSE,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -33,6 +34,7 @@ from .combat import (
     mask_target, mask_unhide, mask_wound,
 )
 from .fate import act_retire, fate_phase, mask_retire
+from .magic import act_start_spell, act_uncurse, mask_start_spell, mask_uncurse
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
     act_swap_answer, act_swap_offer, act_trade_with, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
@@ -122,6 +124,11 @@ def fill_mask(S, b, mask):
         mask_repair(S, b, p, mask)
     elif ph == PH_BUY:
         mask_buy(S, b, p, mask)
+    # --- magic
+    elif ph == PH_START_SPELL:
+        mask_start_spell(S, b, p, mask)
+    elif ph == PH_UNCURSE:
+        mask_uncurse(S, b, p, mask)
     # --- combat
     elif ph == PH_UNHIDE:
         mask_unhide(S, b, p, mask)
@@ -215,6 +222,11 @@ def do_action(S, b, a):
         return act_repair(S, b, p, a)
     elif ph == PH_BUY:
         return act_buy(S, b, p, a)
+    # --- magic
+    elif ph == PH_START_SPELL:
+        return act_start_spell(S, b, p, a)
+    elif ph == PH_UNCURSE:
+        return act_uncurse(S, b, p, a)
     # --- combat
     elif ph == PH_UNHIDE:
         return act_unhide(S, b, p, a)

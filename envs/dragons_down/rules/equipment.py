@@ -252,3 +252,74 @@ def damage_armor(S, b, c, d):
         s['card_damaged'][c] = 0
     elif d == value:
         s['card_damaged'][c] = 1
+
+
+# ---------------------------------------------------------------- Spell Books and Scrolls (L1028, L1424-L1428)
+from ..constants import NUM_SPELLS, SPW_ATTACHED, SPW_DECK  # noqa: E402
+from .base import KIND_PRICED, KIND_SPELLS, SPELL_KIND, SPELL_PRICE  # noqa: E402
+
+
+@rules_jit
+def draw_spell(S, b):
+    """A random Spell Card of the Spell deck, taken out of it; -1 if it is
+    empty (the deck is shuffled once, L185: a draw is a random card)."""
+    s = S[b]
+    n = 0
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_DECK:
+            n += 1
+    if n == 0:
+        return -1
+    pick = roll(S, b, n)
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_DECK:
+            if pick == 0:
+                return sp
+            pick -= 1
+    return -1
+
+
+@rules_jit
+def attached_spells(S, b, c):
+    """How many Spell Cards lie under card c (a Spell Book or Scroll)."""
+    s = S[b]
+    n = 0
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_ATTACHED and s['spell_owner'][sp] == c:
+            n += 1
+    return n
+
+
+@rules_jit
+def attach_spells(S, b, c):
+    """L1424: a Spell Book or Scroll, revealed, gets the number of Spell Cards
+    it shows drawn from the Spell deck face down under it. It is revealed to
+    the Hero who gains it (its holder reads its spells, L1426) or by a Hero
+    trading with the Merchant selling it (Interpretations); one already
+    holding spells keeps them (L1028: they stay attached when it is bought or
+    sold)."""
+    s = S[b]
+    want = int(KIND_SPELLS[CARD_KIND[c]])
+    if want == 0 or attached_spells(S, b, c) > 0:
+        return
+    for _ in range(want):
+        sp = draw_spell(S, b)
+        if sp < 0:
+            return
+        s['spell_where'][sp] = SPW_ATTACHED
+        s['spell_owner'][sp] = c
+
+
+@rules_jit
+def card_price(S, b, c):
+    """Card c's base price: printed (L914), or for a Spell Book or Scroll the
+    sum of the spells still attached to it (L1028, L1424)."""
+    k = CARD_KIND[c]
+    if KIND_PRICED[k]:
+        return int(KIND_PRICE[k])
+    s = S[b]
+    total = 0
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_ATTACHED and s['spell_owner'][sp] == c:
+            total += int(SPELL_PRICE[SPELL_KIND[sp]])
+    return total

@@ -15,9 +15,10 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CW_CLEARING, CW_HERO, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_DEAD, HS_NONE, HS_RETIRED, HS_WAITING, MAX_HEROES,
     NUM_CARDS, NUM_CLASSES, NUM_PACKS, NUM_SITES, SB_LEGENDARY, ST_HEROES, ST_OVER, ST_TURN_START,
+    NUM_SPELLS, SPELL_START, SPW_ATTACHED, SPW_DISCARD, SPW_KNOWN, SPW_START,
 )
 from .base import (
-    CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
+    SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
     DO_STAY, pose, roll,
 )
 
@@ -100,6 +101,20 @@ def kill_hero(S, b, p):
 
 
 @rules_jit
+def remove_card(S, b, c):
+    """Card c leaves the game; the spells under a Spell Book or Scroll go to
+    the Spell deck's discard pile with it (L1424)."""
+    s = S[b]
+    s['card_where'][c] = CW_REMOVED
+    s['card_owner'][c] = -1
+    s['card_slot'][c] = -1
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_ATTACHED and s['spell_owner'][sp] == c:
+            s['spell_where'][sp] = SPW_DISCARD
+            s['spell_owner'][sp] = -1
+
+
+@rules_jit
 def lay_body(S, b, p, c):
     """L805: p's possessions, shuffled, face down with its Gold in clearing
     c: the pile NUM_SITES + p, found by no one yet; a Backpack Special card
@@ -109,9 +124,7 @@ def lay_body(S, b, p, c):
     pile = NUM_SITES + p
     for k in range(NUM_CARDS):
         if s['card_where'][k] == CW_SITE and s['card_owner'][k] == pile:
-            s['card_where'][k] = CW_REMOVED
-            s['card_owner'][k] = -1
-            s['card_slot'][k] = -1
+            remove_card(S, b, k)
     order = np.empty(NUM_CARDS, dtype=np.int64)
     n = 0
     for k in range(NUM_CARDS):
@@ -201,9 +214,7 @@ def retire_hero(S, b, p, on_last_turn, forced):
     set_aside_hero(S, b, p)
     for k in range(NUM_CARDS):
         if s['card_where'][k] == CW_HERO and s['card_owner'][k] == p:
-            s['card_where'][k] = CW_REMOVED
-            s['card_owner'][k] = -1
-            s['card_slot'][k] = -1
+            remove_card(S, b, k)
     s['gold'][p] = 0
     s['hero_state'][p] = HS_RETIRED
 
@@ -301,7 +312,8 @@ def start_new_heroes(S, b):
 @rules_jit
 def clear_hero(S, b, p):
     """Empty seat p's Hero Board for a new hero (L829): no cards chosen, no
-    cubes, no LP, Fame or Gold, nothing discovered."""
+    cubes, no LP, Fame or Gold, nothing discovered, no spells (the learned
+    ones discarded, the starting ones set aside again, L805), no curses."""
     s = S[b]
     s['hero_state'][p] = HS_NONE
     s['hero_lineage'][p] = -1
@@ -329,6 +341,11 @@ def clear_hero(S, b, p):
     for i in range(s['site_found'].shape[1]):
         s['site_found'][p, i] = 0
     s['heroes_made'][p] += 1
+    for sp in range(NUM_SPELLS):          # L805: spells known go: learned ones discarded, starting ones set aside
+        if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p:
+            s['spell_where'][sp] = SPW_START if SPELL_FROM[sp] == SPELL_START else SPW_DISCARD
+            s['spell_owner'][sp] = -1
+    s['curses'][p] = 0                    # a curse is the hero's, not the seat's
 
 
 # ================================================================ the end of the game (L831-L838)

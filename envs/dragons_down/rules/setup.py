@@ -12,13 +12,14 @@ from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, TOK_POOL, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, OPT_WITS, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
     ST_HEROES, ST_TURN_START, TILE_CIVILIZATION, TW_HAND, TW_OUT, TW_PLACED, TW_STACK,
+    NUM_SPELLS, SPELL_START, SPW_DECK, SPW_START,
 )
 from .base import (
     NUM_ACTIONS, A_CLASS, A_CUBE, A_LINEAGE, A_SIDE, A_SPOT, A_TILE, A_TURN, CARD_DECK, CIV_TILE_OF_PACK,
     CLASS_CUBES, CLASS_EQUIPMENT,
     CLASS_GOLD, CLASS_HEARTS, DIR_DQ, DIR_DR, LINEAGE_CUBES, LINEAGE_HEARTS, NATIVES_ON_CARD,
     PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_TILE_CHOOSE,
-    PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
+    PH_START_SPELL, SPELL_FROM, PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
 )
 from .realm import (
     frontier_touches_two, new_frontier, open_realm_fits, open_realm_legal, position_edges, realm_frontier, tile_at,
@@ -26,6 +27,7 @@ from .realm import (
 )
 from .equipment import take_starting_item
 from .tokens import reveal_tile, stock_revealed_merchants
+from .magic import deal_start_spells, start_spell_due
 
 
 # ================================================================ the realm's set-up (L178-L189)
@@ -67,6 +69,13 @@ def setup_game(S, b):
         s['card_where'][c] = CW_DECK
         s['card_owner'][c] = CARD_DECK[c]
         s['card_slot'][c] = -1
+    for sp in range(NUM_SPELLS):                                 # L185, L1016: the two Spell decks
+        s['spell_where'][sp] = SPW_START if SPELL_FROM[sp] == SPELL_START else SPW_DECK
+        s['spell_owner'][sp] = -1
+    for t in range(NUM_TILES):
+        s['tile_enchant'][t] = -1
+    s['learn_spell'] = -1
+    s['enchant_colour'] = -1
     s['sel_card'] = -1
     for w in range(s['wild_where'].shape[0]):                    # L176-L177: the token piles and pools
         s['wild_where'][w] = TOK_POOL
@@ -395,6 +404,10 @@ def hero_selection(S, b):
             while not (bits >> kind) & 1:
                 kind += 1
             take_cube(S, b, p, kind)
+        if s['random_heroes']:
+            deal_start_spells(S, b, p)
+        if start_spell_due(S, b, p):                 # L203-L204: the starting spells, one at a time
+            return pose(S, b, PH_START_SPELL, p)
         finish_hero(S, b, p)
         s['heroes_chosen'] += 1
     if s['turn'] == 0:                               # L206: the Item deck is formed now;

@@ -23,7 +23,7 @@ from .base import (
     TILE_KIND, TILE_PACK, WILD_CLEARING, WILD_KIND, WILD_PACK, WILD_SITE, WK_DISCOVERY, WK_ITEM,
     WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll, CARD_KIND, KIND_BACKPACK_SPECIAL,
 )
-from .equipment import reveal_card
+from .equipment import attach_spells, reveal_card
 
 
 @rules_jit
@@ -58,6 +58,7 @@ def gain_card(S, b, p, c):
     s['card_slot'][c] = T_PENDING
     if KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
         reveal_card(S, b, p, c)
+    attach_spells(S, b, c)                   # a Spell Book or Scroll is revealed to the Hero gaining it (L1424)
 
 
 @rules_jit

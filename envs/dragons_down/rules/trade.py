@@ -16,10 +16,11 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CUBE_MIGHT, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, MAX_HEROES,
     MAX_HIDDEN_PER_SIDE, MON_TAKEN, NUM_CARDS, NUM_CIV_TOKENS, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
-    NUM_PILES, NUM_SITES, NUM_TARGETS, NUM_TILES, T_BACKPACK, T_PENDING, TOK_PLACED,
+    NUM_PILES, NUM_SITES, NUM_TARGETS, NUM_TILES, T_BACKPACK, T_PENDING, TOK_PLACED, NUM_CURSES, NUM_SPELLS,
+    SPW_DECK,
 )
 from .base import (
-    A_ANSWER, A_CARD, A_DO, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
+    A_UNCURSE, CURSE_MISFORTUNE, KIND_SPELLS, A_ANSWER, A_CARD, A_DO, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
     ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, ATTR_WISDOM, BLACK_SYMBOL, CARD_KIND, CIV_TOKEN_MERCHANT, CLASS_ATTR, DO_DONE,
     DO_LOOT, DO_TRADE, GOLD_STEP, HAGGLE_DOOR, HAGGLE_FACE, KIND_BACKPACK_SPECIAL, KIND_EPIC,
     KIND_PRICE, KIND_PRICED, KIND_REPAIR, LINEAGE_ATTR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
@@ -28,7 +29,8 @@ from .base import (
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
 )
-from .equipment import armor_damaged, equip_card, possesses, reveal_card, target_legal
+from .equipment import armor_damaged, attach_spells, attached_spells, card_price, equip_card, possesses, reveal_card, target_legal
+from .magic import curse_held, remove_curse, removable_curses
 
 TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
 """``trade_mode``: the Loot or Trade Action under way."""
@@ -41,7 +43,7 @@ BUY_FACTOR = 3
 """A Merchant sells at three times the base price (L560, L914)."""
 HAGGLE_DICE = 2
 LOOT_DICE = 2
-MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS
+MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS + MAX_HEROES * NUM_CURSES
 
 
 # ================================================================ shared helpers
@@ -96,6 +98,7 @@ def receive_card(S, b, p, c):
     s['card_mark'][c] = MARK_RECEIVED
     if KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
         reveal_card(S, b, p, c)
+    attach_spells(S, b, c)                   # a Spell Book or Scroll is revealed to the Hero receiving it (L1424)
 
 
 @rules_jit
@@ -415,7 +418,7 @@ def trade_options(S, b, p, out):
         if merchant_here(S, b, p, m) and commerce_open(S, b, p, m, 0):
             out[n] = A_MERCHANT + m
             n += 1
-    return n
+    return removable_curses(S, b, p, out, n)
 
 
 @rules_jit(inline=True)
@@ -461,8 +464,11 @@ def act_trade_with(S, b, p, a):
 
 @rules_jit
 def trade_with(S, b, p, a):
-    """Start the swap with hero a - A_SEAT, or the commerce with Merchant a - A_MERCHANT."""
+    """Start the swap with hero a - A_SEAT, the commerce with Merchant a -
+    A_MERCHANT, or the removal of curses beginning with a (A_UNCURSE, L568)."""
     s = S[b]
+    if a >= A_UNCURSE:
+        return remove_curse(S, b, p, a)
     if a < A_MERCHANT:
         s['trade_mode'] = TM_SWAP
         s['trade_partner'] = a - A_SEAT
@@ -640,10 +646,10 @@ def swap_trade(S, b):
 @rules_jit
 def sellable(S, b, p, c):
     """Hero p may sell card c: an item or treasure of its Hero Board (L559)
-    whose price is known (not a Spell Book or Scroll before part 2)."""
+    with a price (a Spell Book or Scroll with no spell left has none, L1028)."""
     s = S[b]
     return s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_PENDING \
-        and KIND_PRICED[CARD_KIND[c]] != 0
+        and card_price(S, b, c) > 0
 
 
 @rules_jit
@@ -661,7 +667,7 @@ def buyable(S, b, p, m, c):
     base price, the least haggling can bring it to (L997)."""
     s = S[b]
     return s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and has_looked(S, b, p, m) \
-        and KIND_PRICED[CARD_KIND[c]] != 0 and KIND_PRICE[CARD_KIND[c]] <= s['gold'][p]
+        and 0 < card_price(S, b, c) <= s['gold'][p]
 
 
 @rules_jit
@@ -681,7 +687,36 @@ def commerce_open(S, b, p, m, steps):
             return True
         if (steps & DONE_BUY) == 0 and buyable(S, b, p, m, c):
             return True
+        if revealable(S, b, p, m, c):
+            return True
     return False
+
+
+@rules_jit
+def revealable(S, b, p, m, c):
+    """L1424: a Spell Book or Scroll in Merchant m's stock, whose spells are
+    not drawn yet, that hero p trading there (and knowing the stock, L558)
+    may reveal to draw its spells and read them in secret; not while the
+    Spell deck is empty (nothing would be drawn)."""
+    s = S[b]
+    if s['card_where'][c] != CW_MERCHANT or s['card_owner'][c] != m or not has_looked(S, b, p, m):
+        return False
+    if KIND_SPELLS[CARD_KIND[c]] == 0 or attached_spells(S, b, c) > 0:
+        return False
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_DECK:
+            return True
+    return False
+
+
+@rules_jit
+def reveal_book(S, b, p, c):
+    """L1424: the book is revealed to all, its spells drawn face down under
+    it; hero p alone reads them (``spells_read``). It stays on sale, now
+    priced by its spells (L1028)."""
+    s = S[b]
+    attach_spells(S, b, c)
+    s['spells_read'][c] = s['spells_read'][c] | np.uint8(1 << p)
 
 
 @rules_jit
@@ -697,7 +732,8 @@ def commerce_menu(S, b, p):
 def mask_commerce(S, b, p, mask):
     """Legal actions of PH_COMMERCE: A_STEP + STEP_LOOK / STEP_SELL /
     STEP_REPAIR for each step not taken yet that can be; A_CARD + c for each
-    stock card the hero may set apart to buy (the Buy step); A_DO + DO_DONE
+    stock card the hero may set apart to buy (the Buy step), or reveal (a
+    Spell Book or Scroll with its spells not drawn, L1424); A_DO + DO_DONE
     ends the Trade Action."""
     s = S[b]
     m = int(s['trade_merchant'])
@@ -710,6 +746,8 @@ def mask_commerce(S, b, p, mask):
         if (steps & DONE_REPAIR) == 0 and repairable(S, b, p, c):
             mask[A_STEP + STEP_REPAIR] = 1
         if (steps & DONE_BUY) == 0 and buyable(S, b, p, m, c):
+            mask[A_CARD + c] = 1
+        if revealable(S, b, p, m, c):
             mask[A_CARD + c] = 1
     mask[A_DO + DO_DONE] = 1
 
@@ -731,6 +769,9 @@ def act_commerce(S, b, p, a):
     if a == A_STEP + STEP_REPAIR:
         s['trade_steps'] |= DONE_REPAIR
         return pose(S, b, PH_REPAIR, p)
+    if revealable(S, b, p, m, a - A_CARD):                      # L1424: not a step of its own
+        reveal_book(S, b, p, a - A_CARD)
+        return commerce_menu(S, b, p)
     s['trade_steps'] |= DONE_BUY                                 # L985: the card is set apart
     s['trade_card'] = a - A_CARD
     s['trade_factor'] = BUY_FACTOR
@@ -777,7 +818,7 @@ def sell_card(S, b, p, m, c):
     its stock, on sale at once. Heroes who knew that stock no longer know all
     of it (the card joins face down); the seller knows what it sold."""
     s = S[b]
-    s['gold'][p] += KIND_PRICE[CARD_KIND[c]]
+    s['gold'][p] += card_price(S, b, c)
     s['card_where'][c] = CW_MERCHANT
     s['card_owner'][c] = m
     s['card_slot'][c] = -1
@@ -821,7 +862,7 @@ def repair_armor(S, b, p, c):
 def buy_price(S, b, c, factor):
     """What the Merchant asks for card c at ``factor`` times its base price
     (3x, lowered by haggling, L560, L914, L997)."""
-    return factor * int(KIND_PRICE[CARD_KIND[c]])
+    return factor * card_price(S, b, c)
 
 
 @rules_jit(inline=True)
@@ -873,12 +914,14 @@ def haggle_number(S, b, p, m):
     Lineage and Class Cards (both attributes of a Merchant respecting two,
     Interpretations). L991: an Outlaw (any number of Outlaw Tokens) has one
     icon less with a Merchant respecting only Wisdom and one more with one
-    respecting only Cunning; the number is never below 0."""
+    respecting only Cunning; the number is never below 0. The Misfortune
+    curse takes one from each attribute (data/curses.txt), never below 0."""
     n = 0
     kinds = 0
+    unlucky = 1 if curse_held(S, b, p, CURSE_MISFORTUNE) else 0
     for a in range(MERCHANT_RESPECT.shape[1]):
         if MERCHANT_RESPECT[m, a]:
-            n += hero_attribute(S, b, p, a)
+            n += max(hero_attribute(S, b, p, a) - unlucky, 0)
             kinds += 1
     if S[b]['outlaw'][p] > 0 and kinds == 1:
         if MERCHANT_RESPECT[m, ATTR_WISDOM]:

@@ -1,0 +1,399 @@
+"""Magic outside combat: Spell Cards, the starting spells, Learn, Enchant and
+curses (L203-L205, L536-L547, L564-L580, L1014-L1028, L1099-L1107,
+L1424-L1428).
+
+A Spell Card is one physical card (``constants.SPELL_INSTANCES``) of the Hero
+Starting Spell deck (never shuffled: a new hero picks from it face up, L203,
+L1016) or of the Spell deck (shuffled, drawn at random under a Spell Book or
+Scroll when it is revealed, L1424). ``spell_where`` / ``spell_owner`` say where
+each is: set aside, in the deck, known by a hero, attached to a card, or
+discarded. Casting in combat is the next part.
+
+The Curse Table is ``data/curses.txt`` (a substitute: the Reference Card's back
+is not printed, SUBSTITUTES.md): two instant curses (Teleport, Summon, L1103-
+L1105) and four lasting ones, held as bits of ``curses`` until removed; each
+lasting curse's effect is read where its rule is (``curse_held``).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
+    NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
+    SPW_START, T_PENDING, TW_PLACED,
+)
+from .base import (
+    A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
+    LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
+    TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
+)
+from .equipment import attached_spells
+from .tokens import reveal_tile, take_cards_lying_here
+from .activation import summon
+from .fate import in_civilization, remove_card
+
+ENCHANT_ACTIONS = 3
+"""Consecutive Enchant Actions that enchant a Map Tile (L572)."""
+LEARN_LP, LEARN_FAME = 1, 5
+"""A learned spell earns 1 LP and 5 Fame (L542, L1661)."""
+
+
+# ================================================================ Magic Cubes and known spells
+@rules_jit
+def has_colour(S, b, p, colour):
+    """Hero p possesses a Magic Cube of ``colour``, healthy or wounded
+    (L538, L575); any Magic Cube for a universal spell (L1490)."""
+    s = S[b]
+    for k in range(NUM_COLOURS):
+        if colour == UNIVERSAL or k == colour:
+            if s['cubes'][p, 0, CUBE_MAGIC + k] + s['cubes'][p, 1, CUBE_MAGIC + k] > 0:
+                return True
+    return False
+
+
+@rules_jit
+def knows(S, b, p, kind, deck):
+    """Hero p knows a spell of ``kind`` from ``deck`` (a hero may know the
+    same spell once from each deck, L1016)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p and \
+                SPELL_KIND[sp] == kind and SPELL_FROM[sp] == deck:
+            return True
+    return False
+
+
+# ================================================================ starting spells (L203-L205)
+@rules_jit
+def start_spells_owed(S, b, p):
+    """Starting spells hero p has still to take: its Lineage and Class Cards'
+    (L203, the Elf's L1200) less those it took."""
+    s = S[b]
+    li = int(s['hero_lineage'][p])
+    ci = int(s['hero_class'][p])
+    owed = int(LINEAGE_SPELLS[li, int(s['lineage_side'][p])]) + int(CLASS_SPELLS[ci, int(s['class_side'][p])])
+    for sp in range(NUM_SPELLS):
+        if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p and SPELL_FROM[sp] == SPELL_START:
+            owed -= 1
+    return owed
+
+
+@rules_jit
+def start_spell_offered(S, b, p, sp):
+    """Spell Card sp is one hero p may take as a starting spell: in the Hero
+    Starting Spell deck, of a colour of its Magic Cubes (L204), of a kind it
+    has not taken, and the first such card of its kind (copies are alike)."""
+    s = S[b]
+    if s['spell_where'][sp] != SPW_START or not has_colour(S, b, p, int(SPELL_COLOUR[SPELL_KIND[sp]])):
+        return False
+    if knows(S, b, p, int(SPELL_KIND[sp]), SPELL_START):
+        return False
+    for other in range(sp):
+        if s['spell_where'][other] == SPW_START and SPELL_KIND[other] == SPELL_KIND[sp]:
+            return False
+    return True
+
+
+@rules_jit
+def start_spell_due(S, b, p):
+    """Hero p is to choose a starting spell now: it owes one and one is offered
+    (when none of its colours is left it goes without, Interpretations)."""
+    if start_spells_owed(S, b, p) <= 0:
+        return False
+    for sp in range(NUM_SPELLS):
+        if start_spell_offered(S, b, p, sp):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_start_spell(S, b, p, mask):
+    """Legal actions of PH_START_SPELL: A_SPELL + sp for each offered card."""
+    for sp in range(NUM_SPELLS):
+        if start_spell_offered(S, b, p, sp):
+            mask[A_SPELL + sp] = 1
+
+
+@rules_jit
+def take_start_spell(S, b, p, sp):
+    """L205: the chosen spell goes below the Hero Board, a known spell."""
+    s = S[b]
+    s['spell_where'][sp] = SPW_KNOWN
+    s['spell_owner'][sp] = p
+
+
+@rules_jit(inline=True)
+def act_start_spell(S, b, p, a):
+    take_start_spell(S, b, p, a - A_SPELL)
+    return False
+
+
+@rules_jit
+def deal_start_spells(S, b, p):
+    """The ``random_heroes`` option: the hero's starting spells are taken at
+    random among those offered."""
+    while start_spell_due(S, b, p):
+        n = 0
+        for sp in range(NUM_SPELLS):
+            if start_spell_offered(S, b, p, sp):
+                n += 1
+        pick = roll(S, b, n)
+        for sp in range(NUM_SPELLS):
+            if start_spell_offered(S, b, p, sp):
+                if pick == 0:
+                    take_start_spell(S, b, p, sp)
+                    break
+                pick -= 1
+
+
+# ================================================================ Learn (L536-L547)
+@rules_jit
+def learnable(S, b, p, sp):
+    """Hero p may take the Learn Action on Spell Card sp: it lies under a Spell
+    Book or Scroll p holds (L538), p has a Magic Cube of its colour, healthy
+    or wounded (L538, L1426), and p does not know it from the Spell deck."""
+    s = S[b]
+    if s['spell_where'][sp] != SPW_ATTACHED:
+        return False
+    c = int(s['spell_owner'][sp])
+    if s['card_where'][c] != CW_HERO or s['card_owner'][c] != p or s['card_slot'][c] == T_PENDING:
+        return False
+    kind = int(SPELL_KIND[sp])
+    return has_colour(S, b, p, int(SPELL_COLOUR[kind])) and not knows(S, b, p, kind, SPELL_DECK)
+
+
+@rules_jit
+def mask_learn(S, b, p, mask):
+    """Mark A_SPELL + sp for every spell hero p may try to learn (called by
+    ``actions.mask_action``)."""
+    for sp in range(NUM_SPELLS):
+        if learnable(S, b, p, sp):
+            mask[A_SPELL + sp] = 1
+
+
+@rules_jit
+def learn_action(S, b, p, sp):
+    """The Learn Action (L540-L546): the two Learn Dice -- on consecutive
+    Learn Actions on the same spell only the dice showing a blank or a curse
+    are rolled again. A curse symbol fails and curses the hero (L543); two
+    books learn the spell: it moves to the known spells, 1 LP and 5 Fame, and
+    a Spell Book or Scroll left with no spell leaves the game (L542, L1428)."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    again = s['learn_spell'] == sp
+    for i in range(2):
+        if not again or s['learn_dice'][i] != LEARN_BOOK:
+            s['learn_dice'][i] = LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])]
+    s['learn_spell'] = sp
+    if s['learn_dice'][0] == LEARN_CURSE or s['learn_dice'][1] == LEARN_CURSE:
+        receive_curse(S, b, p)
+        return
+    if s['learn_dice'][0] == LEARN_BOOK and s['learn_dice'][1] == LEARN_BOOK:
+        c = int(s['spell_owner'][sp])
+        s['spell_where'][sp] = SPW_KNOWN
+        s['spell_owner'][sp] = p
+        s['lp'][p] += LEARN_LP
+        s['fame'][p] += LEARN_FAME
+        s['learn_spell'] = -1
+        if attached_spells(S, b, c) == 0:
+            remove_card(S, b, c)
+
+
+# ================================================================ Enchant (L570-L580)
+@rules_jit
+def enchant_legal(S, b, p, colour, left):
+    """Hero p, with ``left`` actions left, may take an Enchant Action with a
+    Magic Cube of ``colour``: it possesses one (even wounded, L575); the first
+    of the three needs three actions left in the turn (they are consecutive,
+    L572), the next ones continue with the same colour."""
+    s = S[b]
+    if not has_colour(S, b, p, colour):
+        return False
+    if s['enchant_done'] > 0:
+        return colour == s['enchant_colour']
+    return left >= ENCHANT_ACTIONS
+
+
+@rules_jit
+def mask_enchant(S, b, p, mask, left):
+    """Mark A_ENCHANT + colour for each legal Enchant Action (called by
+    ``actions.mask_action``)."""
+    for k in range(NUM_COLOURS):
+        if enchant_legal(S, b, p, k, left):
+            mask[A_ENCHANT + k] = 1
+
+
+@rules_jit
+def enchant_action(S, b, p, colour):
+    """One Enchant Action; the third in a row enchants the hero's tile
+    (L573-L577): it is flipped with its turn and everything on it kept
+    (clearing k stays clearing k: both sides of a tile have the same
+    clearings), and the Magic Cube on it is replaced by one of ``colour``."""
+    s = S[b]
+    s['actions_used'][p] += 1
+    s['enchant_colour'] = colour
+    s['enchant_done'] += 1
+    if s['enchant_done'] < ENCHANT_ACTIONS:
+        return
+    t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    s['tile_side'][t] = 1 - s['tile_side'][t]
+    s['tile_enchant'][t] = colour
+    end_enchant(S, b)
+
+
+@rules_jit
+def end_enchant(S, b):
+    """The run of consecutive Enchant Actions is over (or broken by another
+    action or the end of the hero's actions)."""
+    s = S[b]
+    s['enchant_done'] = 0
+    s['enchant_colour'] = -1
+
+
+@rules_jit
+def end_learn(S, b):
+    """The run of consecutive Learn Actions is over: the next learn rolls both dice."""
+    s = S[b]
+    s['learn_spell'] = -1
+    s['learn_dice'][0] = 0
+    s['learn_dice'][1] = 0
+
+
+# ================================================================ curses (L1099-L1107)
+@rules_jit
+def curse_held(S, b, p, k):
+    """Hero p holds lasting curse k."""
+    return (S[b]['curses'][p] >> k) & 1 == 1
+
+
+@rules_jit
+def receive_curse(S, b, p):
+    """Hero p rolls on the Curse Table (the d6, data/curses.txt): an instant
+    curse happens now (L1103-L1105); a lasting one is marked, unless the hero
+    holds it already -- curses are not cumulative and a repeat is not rerolled
+    (L1107). Returns the curse rolled."""
+    s = S[b]
+    k = int(CURSE_OF_ROLL[d6(S, b) - 1])
+    if k == CURSE_TELEPORT:
+        teleport_hero(S, b, p)
+    elif k == CURSE_SUMMON:
+        summon_curse(S, b, p)
+    elif not CURSE_INSTANT[k]:
+        s['curses'][p] = s['curses'][p] | np.uint8(1 << k)
+    return k
+
+
+@rules_jit
+def teleport_destination(S, b):
+    """L1103: the gray and black Summoning symbol dice and a d6, rerolled
+    until they name a clearing of a Map Tile on the map: the gray die's
+    Terrain Pack and the black die's tile symbol name a wilderness tile (each
+    pack's wilderness tiles carry the symbols once each), the d6 its clearing.
+    -1 when no wilderness tile is on the map (no roll could ever match)."""
+    s = S[b]
+    any_tile = False
+    for t in range(NUM_TILES):
+        if s['tile_where'][t] == TW_PLACED and TILE_KIND[t] == TILE_WILDERNESS and TILE_LOCAL_SYMBOL[t] > 0:
+            any_tile = True
+    if not any_tile:
+        return -1
+    while True:
+        pack = int(GRAY_SYMBOL[roll(S, b, GRAY_SYMBOL.shape[0])])
+        symbol = int(BLACK_SYMBOL[roll(S, b, BLACK_SYMBOL.shape[0])])
+        k = d6(S, b) - 1
+        if pack < 0 or pack >= NUM_PACKS or symbol <= 0:
+            continue
+        for t in range(NUM_TILES):
+            if s['tile_where'][t] == TW_PLACED and TILE_KIND[t] == TILE_WILDERNESS and \
+                    TILE_PACK[t] == pack and TILE_LOCAL_SYMBOL[t] == symbol and \
+                    k < CLEARINGS_PER_TILE and CLEARING_TYPE[t, int(s['tile_side'][t]), k] != CLEAR_NONE:
+                return t * CLEARINGS_PER_TILE + k
+
+
+@rules_jit
+def teleport_hero(S, b, p):
+    """The Teleport curse (L1103): the hero is put in a random clearing of the
+    map; a tile new to heroes gets its tokens (L485) and face-up cards lying
+    there are taken (L960)."""
+    c = teleport_destination(S, b)
+    if c < 0:
+        return
+    s = S[b]
+    s['hero_clearing'][p] = c
+    reveal_tile(S, b, p, c // CLEARINGS_PER_TILE)
+    take_cards_lying_here(S, b, p, c)
+
+
+@rules_jit
+def summon_curse(S, b, p):
+    """The Summon curse (L1105): the gray numbered die's number of Wandering
+    Monsters of the hero's tile's Terrain Pack come to its clearing, even in
+    a Civilization Map Tile."""
+    s = S[b]
+    t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    count = int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])])
+    summon(S, b, t, int(PACK_WANDERER[TILE_PACK[t]]), count, p)
+
+
+# ================================================================ removing curses by trade (L568)
+@rules_jit
+def curse_removable(S, b, p, q, k):
+    """Hero p's Trade Action may remove hero q's curse k: p stands in a
+    Civilization Location and has 5 Gold, q is p or an unhidden hero in the
+    clearing (a willing one: no hero wants a curse, Interpretations) holding k."""
+    s = S[b]
+    if q >= s['num_players'] or s['hero_state'][q] != HS_ACTIVE or not curse_held(S, b, q, k):
+        return False
+    if s['gold'][p] < REMOVE_PRICE or not in_civilization(S, b, p):
+        return False
+    if q == p:
+        return True
+    return s['hero_clearing'][q] == s['hero_clearing'][p] and (s['hero_status'][q] & HST_HIDDEN) == 0
+
+
+@rules_jit
+def removable_curses(S, b, p, out, n):
+    """Append A_UNCURSE + q * NUM_CURSES + k for each curse hero p's Trade
+    Action may remove to ``out`` from index n; returns the new count."""
+    for q in range(MAX_HEROES):
+        for k in range(NUM_CURSES):
+            if curse_removable(S, b, p, q, k):
+                out[n] = A_UNCURSE + q * NUM_CURSES + k
+                n += 1
+    return n
+
+
+@rules_jit
+def remove_curse(S, b, p, a):
+    """L568: hero p pays 5 Gold and the curse is removed; it may go on
+    removing more in the same Trade Action (PH_UNCURSE). True if a decision
+    is posed, False when the Trade Action is over."""
+    s = S[b]
+    i = a - A_UNCURSE
+    q = i // NUM_CURSES
+    k = i % NUM_CURSES
+    s['gold'][p] -= REMOVE_PRICE
+    s['curses'][q] = s['curses'][q] & np.uint8(0xFF ^ (1 << k))
+    out = np.empty(MAX_HEROES * NUM_CURSES, dtype=np.int64)
+    if removable_curses(S, b, p, out, 0) > 0:
+        return pose(S, b, PH_UNCURSE, p)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_uncurse(S, b, p, mask):
+    """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse still
+    removable, A_DO + DO_DONE to end the Trade Action."""
+    out = np.empty(MAX_HEROES * NUM_CURSES, dtype=np.int64)
+    n = removable_curses(S, b, p, out, 0)
+    for i in range(n):
+        mask[out[i]] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_uncurse(S, b, p, a):
+    if a == A_DO + DO_DONE:
+        return False
+    return remove_curse(S, b, p, a)
