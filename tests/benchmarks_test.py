@@ -134,3 +134,23 @@ def test_phase_profile_times_every_decision_random_play_meets(capsys):
     names = {r[0] for r in rows}
     assert "none" not in names and not any(n.isdigit() for n in names)      # named by the game's PHASE_NAMES
     assert abs(sum(float(r[1][:-1]) for r in rows) - 100.0) < 1.0
+
+
+def test_compile_profile_charges_each_function_its_own_time():
+    """``compile_profile``: a compile nested in another (a callee typed while
+    its caller compiles) is charged to the callee; the rest to the caller;
+    the report sums own times by module."""
+    from dragongym.benchmarks.compile_profile import own_times, report
+
+    spans = [("kernel", "dragongym.envs.g.kernel", 0.0, 10.0, 0),
+             ("rule", "dragongym.envs.g.rules.a", 1.0, 4.0, 1),
+             ("helper", "dragongym.envs.g.rules.b", 2.0, 3.0, 2),
+             ("rule2", "dragongym.envs.g.rules.b", 5.0, 6.0, 1)]
+    own = own_times(spans)
+    assert own[("dragongym.envs.g.kernel", "kernel")] == (6.0, 1)
+    assert own[("dragongym.envs.g.rules.a", "rule")] == (2.0, 1)
+    assert own[("dragongym.envs.g.rules.b", "helper")] == (1.0, 1)
+    lines = report({"wall": 11.0, "llvm": 4.0, "spans": spans, "entries": [("reset", 10.0)]}, top=3)
+    assert lines[0].startswith("cold warm-up: 11.0 s wall; 10.0 s in 4 compiles of 4 functions")
+    assert any(line.startswith("g.kernel") and "6.0" in line for line in lines)
+    assert any(line.startswith("g.rules.b") and "2.0" in line for line in lines)

@@ -301,7 +301,8 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 2        # 2: the Massive Door as a combat target, the last turn's Legendary retirement
+    version = 3        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+                       # 3: magic outside combat (starting spells, Learn, Enchant, curses)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers

@@ -27,6 +27,11 @@ Hidden (never written here; ``DragonsDown.hidden_variants`` and
   the printed Hidden Paths of a tile are counted in ``realm``'s
   ``R_HIDDEN_UNKNOWN`` (they are printed on the tile, and the Search Action's
   legality shows them anyway);
+* the Spell Cards the seat cannot see: which spells another hero knows
+  (their number is shown, L205), the spells under Spell Books and Scrolls it
+  neither holds nor read at a Merchant (L1424-L1426), the Spell deck and its
+  discard pile, the set-aside Hero Starting Spell deck but while the seat
+  chooses from it (``observe_magic``);
 * the other heroes' Hero Tactics while they are placed in secret (L714-L724):
   rules/combat.py names the fields (``placed`` and the CF_THROWS bit of
   ``hero_cflags`` while ``combat_step`` is CS_TACTICS); they are shown for

@@ -199,7 +199,10 @@ def new_round(S, b):
 def combat_round(S, b):
     """The steps of the Combat Rounds of the combat under way, in order
     (L686), until a decision is posed (True) or the clearing's combat is
-    over (False)."""
+    over (False). Each step is compiled apart, not inlined (the rounds rule
+    of envs/README.md's compile layout): inlined, the whole combat was one
+    function LLVM optimised slowly -- a cold compile of the kernel took
+    174.9 s, with the steps apart 161.4 s (``benchmarks/compile_profile``)."""
     s = S[b]
     while s['combat_step'] != CS_NONE:
         st = int(s['combat_step'])
@@ -448,7 +451,7 @@ def hero_attack_ready(S, b, p):
 
 
 # ================================================================ 1. Challenge (L688-L693)
-@rules_jit(inline=True)
+@rules_jit
 def challenge_step(S, b):
     """L688: in player order, hidden heroes may become unhidden (the only
     moment of the battle phase they may, L890; not asked where no Monster or
@@ -621,7 +624,7 @@ def can_evade(S, b, p):
     return evade_paths(S, b, p, out) > 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def evade_step(S, b):
     """L700: in player order, each hero who can may evade. Not asked where no
     Monster is (there is then no combat to evade: Interpretations). True if
@@ -677,7 +680,7 @@ def act_evade(S, b, p, a):
 
 
 # ================================================================ 4. Target (L706-L712, L1003-L1006)
-@rules_jit(inline=True)
+@rules_jit
 def target_step(S, b):
     """L709: in player order each hero with a weapon he may use (a hidden
     one only a ranged weapon, L682) chooses a Monster or a Native to target,
@@ -836,7 +839,7 @@ def tactics_open(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def hero_tactics(S, b):
     """L714: in secret, each hero places his Action Cubes, cube by cube, in
     Turn Order (each seat's placements hidden from the others until all have
@@ -899,7 +902,7 @@ def act_tactics(S, b, p, a):
 
 
 # ================================================================ 6. Monster Tactics (L726-L728)
-@rules_jit(inline=True)
+@rules_jit
 def monster_tactics(S, b):
     """L726: one Monster Die for each Monster of the clearing (Natives once
     they fight as Monsters); a Monster symbol flips its chip, whose other
@@ -1005,7 +1008,7 @@ def attack_order(S, b):
     return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def resolve_step(S, b):
     """L730: attacks are resolved one at a time in attack speed order, each
     fully before the next. Attacks striking together (L736) all strike even
@@ -1597,7 +1600,7 @@ def cleanup_choices(S, b, p):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def cleanup_step(S, b):
     """L773-L774: in Turn Order, a hero who threw his weapon may rearm; one
     who used no card this round (no cube on a Weapon Card, Interpretations)
