@@ -90,10 +90,8 @@ HAS_EXPLORE = {"explore_tile", "explore_q", "explore_r", "explore_toward"} <= _F
 """The Explore Action (rules/actions.py)."""
 HAS_FATE = {"best", "heroes_made", "legend", "epic_victory"} <= _FIELDS
 """The fate of heroes and the end (rules/fate.py)."""
-HAS_CIV_ACTION = "civ_action" in _FIELDS
 HAS_MAGIC = {"spell_where", "spell_owner", "curses", "tile_enchant", "learn_spell", "enchant_done"} <= _FIELDS
-"""The Human's extra action at a Civilization Location (L1204)."""
-CIV_EARNED = getattr(R, "CIV_EARNED", 1)
+"""Magic outside combat (rules/magic.py)."""
 PH_LOOT_KEEP = getattr(R, "PH_LOOT_KEEP", -1)
 MARK_DEAL = getattr(R, "MARK_DEAL", 1)
 MARK_RECEIVED = getattr(R, "MARK_RECEIVED", 2)

@@ -98,7 +98,7 @@ def decision_words(rec):
     words = _DECISIONS.get(ph, f"phase {ph}")
     p = int(rec["to_play"])
     if ph == R.PH_ACTION and p >= 0:
-        left = R.ACTIONS_PER_TURN - int(rec["actions_used"][p])
+        left = V.actions_left(rec, p)
         words += f" ({left} action{'s' if left != 1 else ''} left)"
     return words
 

@@ -290,9 +290,19 @@ def hero(state, seat):
         "spells": sum(1 for sp in range(NUM_SPELLS) if int(r["spell_where"][sp]) == SPW_KNOWN
                       and int(r["spell_owner"][sp]) == p),
         "statuses": [STATUS_NAMES[i] for i in range(len(STATUS_NAMES)) if int(r["hero_status"][p]) >> i & 1],
-        "actions_left": R.ACTIONS_PER_TURN - int(r["actions_used"][p])
-        - (1 if int(r["curses"][p]) >> R.CURSE_SLOTH & 1 else 0),
+        "actions_left": actions_left(r, p),
     }
+
+
+def actions_left(state, seat):
+    """Actions seat's hero may still take this turn, as the rules count them
+    (``rules/actions.py::actions_left``: four, one fewer under the Sloth curse,
+    the Human's extra one while he has earned it, L451, L1204)."""
+    r = record(state)
+    p = int(seat)
+    slow = 1 if int(r["curses"][p]) >> R.CURSE_SLOTH & 1 else 0
+    extra = 1 if int(r["civ_action"][p]) == R.CIV_EARNED else 0
+    return R.ACTIONS_PER_TURN - slow - int(r["actions_used"][p]) + extra
 
 
 def hero_clearing(state, seat):

@@ -392,6 +392,9 @@ def test_dd_curse_4_sloth_takes_one_action_a_turn():
     left = R.actions_left(S, 0, p)
     S[0]["curses"][p] = 1 << R.CURSE_SLOTH
     assert R.actions_left(S, 0, p) == left - 1
+    from dragongym.envs.dragons_down import view as V      # the picture and the text count as the rules do
+    assert V.actions_left(S, p) == V.hero(S, p)["actions_left"] == left - 1
+    assert f"({left - 1} actions left)" in GAME.render_ansi(S)
     for _ in range(left - 1):
         act(S, R.A_DO + R.DO_SNEAK) if R.A_DO + R.DO_SNEAK in legal(S) else act(S, R.A_DO + R.DO_ALERT)
         while phase(S) == R.PH_ALERT:
