@@ -13,14 +13,14 @@ from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down import view as V
 from dragongym.envs.dragons_down.constants import (
     CLASS_IDS, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, LINEAGE_IDS,
-    NUM_MONSTER_CHIPS, SB_LEGENDARY, T_BACKPACK,
+    NUM_MONSTER_CHIPS, SB_LEGENDARY, SPELL_IDS, T_BACKPACK,
 )
 
 LINEAGES = ("human", "dwarf", "halfling", "elf")
 """Lineage preference: the sturdy ones first."""
 CLASSES = ("knight", "barbarian", "warrior", "archer", "rogue", "cleric", "druid", "sorcerer", "conjurer",
            "enchanter", "illusionist", "warlock")
-"""Class preference: fighters first (magic comes with the next part of the game)."""
+"""Class preference: fighters first (its spells serve a hero that has them; a fighter wins more)."""
 LATE = 3
 """Turns before the last in which the hero heads for civilization and retires."""
 
@@ -312,6 +312,11 @@ def choose_evade(rec, p, legal, rng):
 
 def choose_target(rec, p, legal, rng):
     foes = [a for a in _block(legal, R.A_FOE, R.NUM_FOES) if a - R.A_FOE < NUM_MONSTER_CHIPS]
+    me = R.A_SEAT + p
+    hurt = int(rec["hearts"][p, 1]) > 0 and _knows_castable(rec, p, ("heal",))
+    cursed = int(rec["curses"][p]) != 0 and _knows_castable(rec, p, ("break_spells",))
+    if me in legal and (hurt or cursed):
+        return me                             # heal himself when hurt, lift his curses when cursed
     if not foes:
         # alone with the Chamber's closed Massive Door: strike it open, to loot the Chamber
         return _first(legal, [R.A_DO + R.DO_DOOR, R.A_DO + R.DO_PASS])
@@ -328,14 +333,59 @@ def choose_lure(rec, p, legal, rng):
     return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a))
 
 
+CAST_AT_FOES = ("fireball", "turn_undead", "affliction", "disorient", "hesitation", "curse")
+"""Spells the bot casts at the foe it targets, best first: Fireball beats a
+weapon blow; the others only when it has no weapon to strike with."""
+CAST_ON_SELF = ("heal", "break_spells")
+"""Spells the bot casts on itself when it targeted itself (hurt, or cursed), best first."""
+
+
+def _knows_castable(rec, p, names):
+    ids = {SPELL_IDS.index(n) for n in names}
+    return any(int(rec["spell_where"][sp]) == R.SPW_KNOWN and int(rec["spell_owner"][sp]) == p
+               and int(R.SPELL_KIND[sp]) in ids and int(rec["spell_on"][sp]) < 0 for sp in range(R.NUM_SPELLS))
+
+
+def _cast(legal, names):
+    casts = {SPELL_IDS[int(R.SPELL_KIND[a - R.A_SPELL])]: a for a in _block(legal, R.A_SPELL, R.NUM_SPELLS)}
+    for name in names:
+        if name in casts:
+            return casts[name]
+    return None
+
+
 def choose_tactics(rec, p, legal, rng):
+    """Cast before placing speed: at a foe, Fireball always and the other
+    attack spells when no weapon can strike; on itself, the best ward. Then
+    might, then speed cubes."""
     might = R.A_BOX + R.BOX_MIGHT
+    if int(rec["cast_card"][p]) < 0:
+        if int(rec["hero_target"][p]) == R.AIM_HERO + p:
+            a = _cast(legal, CAST_ON_SELF)
+        else:
+            a = _cast(legal, CAST_AT_FOES[:1] if might in legal else CAST_AT_FOES)
+        if a is not None:
+            return a
     if might in legal:
         return might
     speed = [a for a in (R.A_BOX + R.BOX_ATTACK, R.A_BOX + R.BOX_MANEUVER) if a in legal]
     if speed:
         return int(rng.choice(speed))
     return _first(legal, [R.A_DO + R.DO_DONE])
+
+
+def choose_more_targets(rec, p, legal, rng):
+    foes = _block(legal, R.A_FOE, R.NUM_FOES)
+    return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a)) if foes else R.A_DO + R.DO_DONE
+
+
+def choose_spell_cube(rec, p, legal, rng):
+    """The colour it has most of (keeping the rarer ones for coloured boxes)."""
+    return max(legal, key=lambda a: (int(rec["cubes"][p, 0, a - R.A_CUBE]), -a))
+
+
+def choose_accept(rec, p, legal, rng):
+    return R.A_ANSWER + R.ANSWER_ACCEPT      # heroes aim only aiding spells at one another
 
 
 def choose_armor(rec, p, legal, rng):
@@ -361,4 +411,5 @@ _PHASES = {
     R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_LURE: choose_lure, R.PH_TACTICS: choose_tactics,
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
+    R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
 }

@@ -173,6 +173,9 @@ SPW_KNOWN = 2      # in the known spells position of hero ``spell_owner`` (L203,
 SPW_ATTACHED = 3   # face down under Spell Book or Scroll card ``spell_owner`` (L1424)
 SPW_DISCARD = 4    # the Spell deck's discard pile (a dead hero's learned spells, L805)
 
+MAX_AIMS = max(D.REALM.spells[sid].targets for sid in SPELL_IDS)
+"""Targets one spell may have (Fireball's 4, L1562)."""
+
 CURSE_IDS = tuple(D.REALM.curses)
 """Curse index -> its id in ``data/curses.txt`` (the Curse Table, rolled on the d6)."""
 NUM_CURSES = len(CURSE_IDS)

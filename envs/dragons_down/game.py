@@ -301,8 +301,9 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 3        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
-                       # 3: magic outside combat (starting spells, Learn, Enchant, curses)
+    version = 4        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+                       # 3: magic outside combat (starting spells, Learn, Enchant, curses);
+                       # 4: spells cast in combat
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -496,12 +497,12 @@ class DragonsDown(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
     def decision_is_public(self, state, action):
-        """Hero Tactics are placed in secret (L714-L724); a starting spell is
+        """Hero Tactics -- a spell cast with them -- are placed in secret (L714-L724); a starting spell is
         taken in secret (L205) and the spell a Learn Action tries is one only
         its holder sees (L1426): the table sees that a Learn Action is taken,
         not on which spell. Every other decision is made in the open."""
         ph = int(state[0]["phase"])
-        if ph in (R.PH_TACTICS, R.PH_START_SPELL):
+        if ph in (R.PH_TACTICS, R.PH_START_SPELL, R.PH_SPELL_CUBE):
             return False
         return not R.A_SPELL <= int(action) < R.A_SPELL + R.NUM_SPELLS
 
@@ -574,13 +575,16 @@ def _hidden_spells(rec, seat):
     """The Spell Cards whose identity ``seat`` cannot know where they lie
     (see ``DragonsDown.determinize``): not its own known spells, not those
     under a Spell Book or Scroll it holds or a Merchant's it read, not the
-    spell a Learn run is on."""
+    spell a Learn run is on; not a card cast before (the table saw whose it
+    is, L1020), in play, or being cast this round."""
     choosing = int(rec["phase"]) == R.PH_START_SPELL and int(rec["to_play"]) == seat
     out = []
     for sp in range(R.NUM_SPELLS):
         w, owner = int(rec["spell_where"][sp]), int(rec["spell_owner"][sp])
         if sp == int(rec["learn_spell"]) or (w == SPW_START and choosing):
             continue
+        if int(rec["spell_shown"][sp]) or int(rec["spell_on"][sp]) >= 0 or sp in rec["cast_card"]:
+            continue                     # cast before the table, in play, or being cast: kept where it is
         if w == SPW_KNOWN and owner == seat:
             continue
         if w == SPW_ATTACHED and int(rec["card_where"][owner]) == CW_HERO and int(rec["card_owner"][owner]) == seat:
@@ -625,6 +629,7 @@ _PHASE_DO_NAMES = {
     (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
     (_ph("BUY"), R.DO_DONE): "do not buy", (_ph("UNCURSE"), R.DO_DONE): "remove no more",
+    (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -761,6 +766,12 @@ def _legal_name(rec, a):
         return _PHASE_DO_NAMES.get((ph, i)) or _DO_NAMES.get(i, f"do {i}")
     if name == "heal" and ph == _ph("WOUND"):
         return f"wound {V.heal_name(i)}"
+    if name == "cube" and ph == _ph("WOUND"):
+        return f"wound the {V.cube_name(i)} cube on the Spell Card"
+    if name == "cube" and ph == _ph("SPELL_CUBE"):
+        return f"cover a multi-colour box with a {V.cube_name(i)} cube"
+    if name == "answer" and ph == _ph("ACCEPT"):
+        return ("make the spell roll to hit", "accept the spell's hit")[i]
     if name == "box" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
         return f"wound the cube in the {_BOX_NAMES[i]}"
     if name == "search":
@@ -790,16 +801,22 @@ def _legal_name(rec, a):
             return f"loot {V.pile_name(i)}"
         if ph == _ph("SWAP_OFFER"):
             return f"share {V.pile_name(i)}"
+    if name == "seat" and ph == _ph("TARGET"):
+        return "aim a spell at myself" if i == p else f"aim a spell at player_{i}"
     if name == "seat":
         return f"swap with player_{i}"
     if name == "merchant":
         return f"trade with the {V.merchant_name(i)}"
     if name == "path":
         return f"share {_path_name(i)}"
+    if name == "foe" and ph == _ph("MORE_TARGETS"):
+        return f"also target {_foe_name(i)}"
     if name == "foe":
         return f"{'lure' if ph == _ph('LURE') else 'target'} {_foe_name(i)}"
     if name == "box":
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
+    if name == "spell" and ph == _ph("TACTICS"):
+        return _cast_name(rec, p, i)
     if name == "spell":
         return f"{'take' if ph == _ph('START_SPELL') else 'learn'} {V.spell_name(i)}"
     if name == "enchant":
@@ -810,6 +827,31 @@ def _legal_name(rec, a):
         whose = "my" if q == p else f"player_{q}'s"
         return f"remove {whose} {V.curse_name(k)} curse"
     return _neutral_name(a)
+
+
+def _cast_name(rec, p, sp):
+    """"cast Fireball at Goblin (chip 12), Kobold (chip 20) with purple, purple,
+    purple, multi-colour": the spell, its targets, the cubes its boxes take
+    (a box of an enchanted tile's colour left empty, L1022)."""
+    k = int(R.SPELL_KIND[sp])
+    targets = []
+    for t in [int(rec["hero_target"][p]), *(int(x) for x in rec["more_targets"][p])]:
+        if t < 0:
+            continue
+        targets.append(("myself" if t - R.AIM_HERO == p else f"player_{t - R.AIM_HERO}") if t >= R.AIM_HERO
+                       else _foe_name(t))
+    c = int(rec["hero_clearing"][p])
+    skip = int(rec["tile_enchant"][c // CLEARINGS_PER_TILE]) if c >= 0 else -1
+    boxes = []
+    for box in (int(x) for x in R.SPELL_BOX[k]):
+        if box < 0:
+            break
+        if box == skip:
+            skip = -1
+            continue
+        boxes.append("multi-colour" if box == R.ANY_COLOUR else V.colour_name(box))
+    at = f" at {', '.join(targets)}" if targets else ""
+    return f"cast {V.spell_name(sp)}{at} with {', '.join(boxes) or 'no cube'}"
 
 
 def _legal_names(rec, mask):

@@ -33,8 +33,10 @@ Hidden (never written here; ``DragonsDown.hidden_variants`` and
   discard pile, the set-aside Hero Starting Spell deck but while the seat
   chooses from it (``observe_magic``);
 * the other heroes' Hero Tactics while they are placed in secret (L714-L724):
-  rules/combat.py names the fields (``placed`` and the CF_THROWS bit of
-  ``hero_cflags`` while ``combat_step`` is CS_TACTICS); they are shown for
+  rules/combat.py names the fields (``placed``, the CF_THROWS bit of
+  ``hero_cflags`` and the spell cast, ``cast_card`` and ``cast_cubes``, while
+  ``combat_step`` is CS_TACTICS; another seat covering a Spell Card's
+  multi-colour box is shown as placing its tactics); they are shown for
   ``me`` always and for the others once revealed.
 
 Seats are rotated so the observer is always seat 0 ("rel" = seats to the
@@ -224,11 +226,16 @@ _H, NUM_HERO_FEATURES = _columns(
     ("outlaw", 1),               # its Outlaw Tokens / 5 (public, L1111)
     ("spells", 1),               # spells it knows / 5 (which ones are its secret, L205)
     ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (CURSE_IDS; public, L422)
+    ("casting", NUM_SPELL_KINDS),  # the spell kind it casts this round (secret in Tactics, L714, L723)
+    ("cast_cubes", NUM_COLOURS),  # Magic Cubes on that Spell Card by colour / 5 (secret in Tactics)
+    ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
+    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell targets it this round (L712)
 )
 (H_VALID, H_STATE, H_LINEAGE, H_LINEAGE_SIDE, H_CLASS, H_CLASS_SIDE, H_HEARTS, H_CUBES, H_WOUNDED, H_LP, H_FAME,
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_THROWS,
- H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES) = _H.values()
+ H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES, H_CASTING, H_CAST_CUBES, H_SPELLS_ON,
+ H_AIMED_BY) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -273,10 +280,12 @@ _F, NUM_FOE_FEATURES = _columns(
     ("targeted", MAX_HEROES),    # + rel seat: that hero targets it this round
     ("lured", 1),                # a hero lured it this round (optional Luring, L1130)
     ("wounded_by", MAX_HEROES),  # + rel seat: wound cubes that hero put on it / its health (optional Shared Fame, L1152)
+    ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
+    ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (the Curse spell, L1500)
 )
 (F_VALID, F_NATIVE, F_KIND, F_NATIVE_KIND, F_GROUP, F_FLIPPED, F_WOUNDS, F_HEALTH, F_FAME, F_ARMORED, F_UNDEAD,
  F_FLYING, F_ATTACK, F_LENGTH, F_SPEED, F_DAMAGE, F_SWORDS, F_MANEUVER, F_TARGETS, F_TARGETS_ME,
- F_TARGETED, F_LURED, F_WOUNDED_BY) = _F.values()
+ F_TARGETED, F_LURED, F_WOUNDED_BY, F_SPELLS_ON, F_FOE_CURSES) = _F.values()
 
 # ---- piles: one row per Treasure Site (constants.SITE_IDS), then per seat's body
 _P, NUM_PILE_FEATURES = _columns(
@@ -318,8 +327,9 @@ _S, NUM_SPELL_FEATURES = _columns(
     ("read", 1),                 # copies under a Merchant's Spell Book it revealed and read / 2 (L1424)
     ("learning", 1),             # the Learn run under way is on this spell (L546)
     ("offered", 1),              # it may take this one as a starting spell now (PH_START_SPELL, L203)
+    ("in_play", 1),              # its own card of this spell is in play: not cast again until it ends (L1026)
 )
-S_KNOWN_START, S_KNOWN_DECK, S_ATTACHED, S_READ, S_LEARNING, S_OFFERED = _S.values()
+S_KNOWN_START, S_KNOWN_DECK, S_ATTACHED, S_READ, S_LEARNING, S_OFFERED, S_IN_PLAY = _S.values()
 
 # ---- cards the observer can see
 MAX_CARD_ROWS = 32
@@ -857,6 +867,17 @@ def observe_heroes(S, b, me, n, obs):
             for k in range(NUM_CURSES):
                 if (int(s['curses'][p]) >> k) & 1:
                     obs[o + H_CURSES + k] = 1.0
+            cast = int(s['cast_card'][p])
+            if cast >= 0 and (p == me or not secret):          # a spell is cast in secret (L714, L724)
+                obs[o + H_CASTING + int(R.SPELL_KIND[cast])] = 1.0
+                for k in range(NUM_COLOURS):
+                    obs[o + H_CAST_CUBES + k] = lim(s['cast_cubes'][p, k] / 5.0)
+            for sp in range(NUM_SPELLS):
+                if s['spell_on'][sp] == R.AIM_HERO + p:
+                    obs[o + H_SPELLS_ON + int(R.SPELL_KIND[sp])] = 1.0
+            for q in range(n):
+                if s['hero_target'][q] == R.AIM_HERO + p:
+                    obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0
 
 
 @rules_jit
@@ -946,11 +967,22 @@ def observe_foes(S, b, me, n, obs):
             if s['foe_target'][f] == me:
                 obs[o + F_TARGETS_ME] = 1.0
             for q in range(n):
-                if s['hero_target'][q] == f:
+                aimed = s['hero_target'][q] == f
+                for i in range(s['more_targets'].shape[1]):
+                    if s['more_targets'][q, i] == f:
+                        aimed = True
+                if aimed:
                     obs[o + F_TARGETED + (q - me + n) % n] = 1.0
                 obs[o + F_WOUNDED_BY + (q - me + n) % n] = lim(s['foe_wound_by'][f, q] / hp)
             if s['foe_flags'][f] & R.FF_LURED:
                 obs[o + F_LURED] = 1.0
+        if HAS_MAGIC:
+            for sp in range(NUM_SPELLS):
+                if s['spell_on'][sp] == f:
+                    obs[o + F_SPELLS_ON + int(R.SPELL_KIND[sp])] = 1.0
+            for k in range(NUM_CURSES):
+                if (int(s['foe_curses'][f]) >> k) & 1:
+                    obs[o + F_FOE_CURSES + k] = 1.0
 
 
 @rules_jit
@@ -1031,6 +1063,8 @@ def observe_play(S, b, me, n, obs):
     and the Legendary race."""
     s = S[b]
     ph = int(s['phase'])
+    if ph == R.PH_SPELL_CUBE and s['to_play'] != me:
+        ph = R.PH_TACTICS                   # covering a Spell Card is part of the secret placing (L714)
     if ph >= 0 and ph < NUM_PHASES:
         obs[O_PHASE + ph] = 1.0
     st = int(s['stage'])
@@ -1146,6 +1180,8 @@ def observe_magic(S, b, me, obs):
             obs[o + S_READ] += 0.5
         if s['phase'] == R.PH_START_SPELL and s['to_play'] == me and R.start_spell_offered(S, b, me, sp):
             obs[o + S_OFFERED] = 1.0
+        if w == SPW_KNOWN and owner == me and s['spell_on'][sp] >= 0:
+            obs[o + S_IN_PLAY] = 1.0
     if s['learn_spell'] >= 0:
         for i in range(2):
             if s['learn_dice'][i] == R.LEARN_BOOK:

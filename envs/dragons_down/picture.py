@@ -1114,6 +1114,9 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
         text = f"{label} ({'back' if side else 'front'}): {_strength(f, side)}, wounds {int(rec['foe_wounds'][f])}"
         if target >= 0:
             text += f" -> player_{target}"
+        marks = V.spells_on(rec, f) + V.foe_curses_of(rec, f)
+        if marks:
+            text += " · " + ", ".join(marks)
         a = R.A_FOE + f
         if a in legal:
             scene.rect(x0 - 2, y - 1, WIDTH - 12, y + 14, fill=PALETTE["highlight"], outline="#806a00",
@@ -1136,14 +1139,23 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
         text = f"player_{p}: {part}"
         if target == R.DOOR_FOE:
             text += ", targets the Massive Door"
+        elif target >= R.AIM_HERO:
+            text += f", aims a spell at player_{target - R.AIM_HERO}"
         elif target >= 0:
-            text += f", targets {_foe_label(target, rec)[0]}"
+            more = [int(g) for g in rec["more_targets"][p] if g >= 0]
+            text += f", targets {', '.join(_foe_label(g, rec)[0] for g in [target, *more])}"
         if not secret or seat is None or seat == p:
             placed = rec["placed"][p].tolist()
             if any(placed):
                 text += " · " + ", ".join(f"{boxes[i]} {v}" for i, v in enumerate(placed) if v)
+            casting = V.casting(rec, p, seat)
+            if casting:
+                text += f" · casts {casting}"
         else:
             text += " · tactics placed in secret"
+        on = V.spells_on(rec, R.AIM_HERO + p)
+        if on:
+            text += " · under " + ", ".join(on)
         scene.text(x0 + 4, y + 6, _fit(text, 11, PANEL_WIDTH - 8), size=11, color=PALETTE["seats"][p % 6],
                    anchor="lm")
         y += 16
@@ -1187,7 +1199,7 @@ def _decision(scene, rec, seat, x0, y, bottom, legal, names, offered):
             y += 16
         return y
     p = int(rec["to_play"])
-    words = decision_words(rec)
+    words = decision_words(rec, seat)
     colour = PALETTE["seats"][p % 6]
     head = f"player_{p} to play: {words}" if seat is None or seat == p else f"waiting for player_{p}: {words}"
     scene.text(x0, y, _fit(head, 13, PANEL_WIDTH), size=13, bold=True, color=colour, anchor="lt")

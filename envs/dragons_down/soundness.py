@@ -180,7 +180,7 @@ FIELD_RANGES = {
     "lure_pos": (0, MAX_HEROES),
     "hero_combat": (0, 4),                      # HC_*
     "hero_cflags": (0, 255),                    # CF_* bits (a byte of flags, never an index)
-    "hero_target": (-1, NUM_FOES),              # a foe, or NUM_FOES: the Chamber's Massive Door (L1240)
+    "hero_target": (-1, R.AIM_HERO + MAX_HEROES - 1),  # a foe, the Massive Door (NUM_FOES, L1240), a hero (AIM_HERO + q)
     "placed": (0, 100),
     "evade_to": (-1, NC - 1),
     "foe_wounds": (0, 127),
@@ -197,7 +197,7 @@ FIELD_RANGES = {
     "atk_victims": (0, 255),                    # bit p per hero
     "atk_victim": (-1, LAST_SEAT),
     "atk_stage": (0, 3),                        # AS_*
-    "atk_armor": (-1, NUM_CARDS - 1),
+    "atk_armor": (R.LIFE_ARMOR_HIT, NUM_CARDS - 1),  # a card, none, or Life Armor (L1578)
     # magic outside combat (rules/magic.py)
     "spell_where": (0, 4),                      # SPW_*
     "spell_owner": (-1, NUM_CARDS - 1),
@@ -208,6 +208,20 @@ FIELD_RANGES = {
     "learn_dice": (0, 2),                       # LEARN_*
     "enchant_done": (0, 2),
     "enchant_colour": (-1, NUM_COLOURS - 1),
+    # spells cast in combat (rules/spells.py)
+    "more_targets": (-1, NUM_FOES - 1),
+    "cast_card": (-1, NUM_SPELLS - 1),
+    "cast_cubes": (0, 5),
+    "cast_wound": (-2, NUM_COLOURS - 1),        # WOUND_ANY while its multi-colour wound box waits
+    "cast_stage": (0, 6),                       # CAST_*
+    "cast_any": (0, 5),
+    "cast_turn": (0, 1),
+    "spell_on": (-1, R.AIM_HERO + MAX_HEROES - 1),
+    "spell_shown": (0, 1),
+    "spell_mark": (0, 3),
+    "peace": (0, 1),
+    "atk_venom": (0, 1),
+    "foe_curses": (0, (1 << NUM_CURSES) - 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -461,6 +475,26 @@ def _card_problem(r, n):
         if w == SPW_START and int(R.SPELL_FROM[sp]) != SPELL_START or \
                 w in (SPW_DECK, SPW_DISCARD) and int(R.SPELL_FROM[sp]) != SPELL_DECK:
             return f"spell {sp} lies in the other deck ({w})"
+    for sp in range(NUM_SPELLS):
+        t = int(r["spell_on"][sp])
+        if t < 0:
+            continue
+        if int(R.SPELL_DURATION[int(R.SPELL_KIND[sp])]) == R.DUR_INSTANT:
+            return f"spell {sp} is instantaneous but in play (L1040)"
+        if int(r["spell_where"][sp]) != SPW_KNOWN:
+            return f"spell {sp} is in play but known by no hero (L1058)"
+        if t >= R.AIM_HERO and int(r["hero_state"][t - R.AIM_HERO]) not in (HS_ACTIVE, HS_WAITING):
+            return f"spell {sp} is in play on hero {t - R.AIM_HERO}, who is not in play"
+        if t < R.AIM_HERO and not (t < NUM_MONSTER_CHIPS and int(r["mon_clearing"][t]) >= 0
+                                   or t >= NUM_MONSTER_CHIPS and int(r["native_clearing"][t - NUM_MONSTER_CHIPS]) >= 0):
+            return f"spell {sp} is in play on foe {t}, which is not on the map"
+    for p in range(n):
+        c = int(r["cast_card"][p])
+        if c >= 0 and (int(r["spell_where"][c]) != SPW_KNOWN or int(r["spell_owner"][c]) != p):
+            return f"hero {p} casts spell {c}, which he does not know"
+        for k in range(NUM_COLOURS):
+            if int(r["cast_cubes"][p, k]) > int(r["cubes"][p, 0, R.CUBE_MAGIC + k]):
+                return f"hero {p} has more {k} cubes on his Spell Card than healthy ones"
     for p in range(n):
         if cover[p].max(initial=0) > 1:
             return f"hero {p} has two cards in one position (L973)"

@@ -12,7 +12,7 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
+    MAX_AIMS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
     NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SPELLS, NUM_TILES, NUM_WILD_TOKENS,
 )
 
@@ -192,6 +192,24 @@ STATE_FIELDS = [
     ("learn_dice", np.int8, (2,)),              # LEARN_* faces its Learn Dice showed
     ("enchant_done", np.int8),                  # consecutive Enchant Actions the active hero has taken toward its tile (3 enchant it, L572)
     ("enchant_colour", np.int8),                # the colour of those Enchant Actions' Magic Cube; -1
+    # --- spells cast in combat (rules/spells.py), L706-L781, L1018-L1065, L1486-L1597
+    # SECRET: while ``combat_step`` is CS_TACTICS, a hero's ``cast_card``,
+    # ``cast_cubes`` and ``cast_wound`` are its own, like ``placed`` (L714, L724).
+    # A target code is a foe's index, DOOR_FOE for the Massive Door, or
+    # AIM_HERO + q for hero q (rules/base.py).
+    ("more_targets", np.int8, (MAX_HEROES, MAX_AIMS - 1)),  # further foes the hero's spell aims at this round (Fireball, L1562); -1
+    ("cast_card", np.int16, (MAX_HEROES,)),     # SECRET in Tactics: the Spell Card it casts this round; -1 (L723)
+    ("cast_cubes", np.int8, (MAX_HEROES, NUM_COLOURS)),  # SECRET in Tactics: Magic Cubes on that card by colour (counted healthy)
+    ("cast_wound", np.int8, (MAX_HEROES,)),     # SECRET in Tactics: colour of the cube on its wound-symbol box; -1 none (L779)
+    ("cast_stage", np.int8, (MAX_HEROES,)),     # CAST_* (rules/spells.py): how far this round's cast is
+    ("cast_any", np.int8, (MAX_HEROES,)),       # multi-colour boxes of the card still to cover (PH_SPELL_CUBE, L723)
+    ("cast_turn", np.uint8, (MAX_HEROES,)),     # bit 0: it cast Heal this turn (once per turn, L1576)
+    ("spell_on", np.int8, (NUM_SPELLS,)),       # target code of the card's spell while it lasts (L1040-L1046); -1; public
+    ("spell_shown", np.uint8, (NUM_SPELLS,)),   # 1 once the card was cast: the table has seen whose it is (L1020)
+    ("spell_mark", np.int8, (NUM_SPELLS,)),     # a lasting spell's own mark: Life Armor damaged, Disorient's stages (spells.py)
+    ("peace", np.int8),                         # 1 once Peace was cast: the combat ends at once (L1582)
+    ("atk_venom", np.int8),                     # 1 while the struck hero owes Envenom's extra wound (L1530)
+    ("foe_curses", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),  # bit k: the chip holds lasting curse k (the Curse spell, L1500); public
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

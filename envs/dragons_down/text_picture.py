@@ -77,6 +77,8 @@ _DECISIONS = {
     R.PH_BUY: "buy the card set apart?", R.PH_SELL: "choose a card to sell", R.PH_REPAIR: "choose a card to repair",
     R.PH_LOOT_PILE: "choose the pile to loot", R.PH_LOOT_KEEP: "keep one of the top cards",
     R.PH_START_SPELL: "choose a starting spell", R.PH_UNCURSE: "remove another curse for 5 Gold?",
+    R.PH_MORE_TARGETS: "add a target for the spell?", R.PH_SPELL_CUBE: "cover a multi-colour spell box",
+    R.PH_ACCEPT: "accept the hit of another hero's spell?",
 }
 """The pending decision (``phase``) in words."""
 
@@ -92,11 +94,15 @@ def stage_words(rec):
     return _STAGE_WORDS.get(int(rec["stage"]), f"stage {int(rec['stage'])}")
 
 
-def decision_words(rec):
-    """The pending decision in words, with the actions left in an action phase."""
+def decision_words(rec, seat=None):
+    """The pending decision in words, with the actions left in an action
+    phase, as ``seat`` may know it: another seat covering a Spell Card's
+    multi-colour box is placing its Hero Tactics (a secret, L714)."""
     ph = int(rec["phase"])
-    words = _DECISIONS.get(ph, f"phase {ph}")
     p = int(rec["to_play"])
+    if ph == R.PH_SPELL_CUBE and seat is not None and int(seat) != p:
+        ph = R.PH_TACTICS
+    words = _DECISIONS.get(ph, f"phase {ph}")
     if ph == R.PH_ACTION and p >= 0:
         left = V.actions_left(rec, p)
         words += f" ({left} action{'s' if left != 1 else ''} left)"
@@ -367,6 +373,12 @@ def _magic_lines(rec, p, seat, owned):
     curses = V.curses_of(rec, p)
     if curses:
         parts.append("cursed: " + ", ".join(curses))
+    on = V.spells_on(rec, R.AIM_HERO + p)
+    if on:
+        parts.append("under: " + ", ".join(on))
+    casting = V.casting(rec, p, seat)
+    if casting:
+        parts.append("casting: " + casting)
     return _wrap("  " + " | ".join(parts)) if parts else []
 
 
@@ -387,8 +399,10 @@ def _combat_lines(rec):
     parts = []
     for f, name, back in foes:
         target = int(rec["foe_target"][f])
+        marks = V.spells_on(rec, f) + V.foe_curses_of(rec, f)
         parts.append(f"{name} #{f} ({'back' if back else 'front'}, {int(rec['foe_wounds'][f])} wounds"
-                     + (f", -> player_{target}" if target >= 0 else "") + ")")
+                     + (f", -> player_{target}" if target >= 0 else "")
+                     + (f", {', '.join(marks)}" if marks else "") + ")")
     head = (f"combat at {V.clearing_name(rec, c)}, round {int(rec['combat_round'])}, "
             f"{names[step] if step < len(names) else step}: " + ("; ".join(parts) or "no foes"))
     return _wrap(head)
@@ -418,7 +432,7 @@ def picture(rec, seat=None):
     lines += _combat_lines(rec)
     if int(rec["status"]) == 0:
         p = int(rec["to_play"])
-        lines.append(f"to play: player_{p}, {decision_words(rec)}")
+        lines.append(f"to play: player_{p}, {decision_words(rec, seat)}")
     else:
         lines.append("ranks: " + ", ".join(f"player_{p} {int(rec['rank'][p])} ({int(rec['lp'][p])} LP)"
                                            for p in range(n)))

@@ -404,6 +404,30 @@ def curses_of(state, seat):
     return [curse_name(k) for k in range(len(CURSE_IDS)) if int(r["curses"][int(seat)]) >> k & 1]
 
 
+def spells_on(state, code):
+    """Names of the spells in play on target ``code`` (a foe's index, or
+    rules.AIM_HERO + seat): public, L1048."""
+    r = record(state)
+    return [spell_name(sp) for sp in range(NUM_SPELLS) if int(r["spell_on"][sp]) == int(code)]
+
+
+def foe_curses_of(state, f):
+    """Names of the lasting curses on foe f (the Curse spell, L1500)."""
+    r = record(state)
+    return [curse_name(k) for k in range(len(CURSE_IDS)) if int(r["foe_curses"][int(f)]) >> k & 1]
+
+
+def casting(state, seat, observer):
+    """The spell seat's hero casts this round as ``observer`` may know it:
+    its name; None when it casts none, or while Hero Tactics are secret to
+    another seat (L714, L724)."""
+    r = record(state)
+    sp = int(r["cast_card"][int(seat)])
+    if observer is not None and int(observer) != int(seat) and int(r["combat_step"]) == R.CS_TACTICS:
+        return None
+    return spell_name(sp) if sp >= 0 else None
+
+
 def spells_known(state, seat, observer):
     """``[(spell card, name or None), ...]`` of the spells seat's hero knows
     as ``observer`` may know them: its own by name, another's as None (kept

@@ -84,6 +84,28 @@ def check_magic(s, n):
     for t in range(18):
         if int(s["tile_enchant"][t]) >= 0:
             assert int(s["tile_where"][t]) == TW_PLACED, "an enchanted tile off the map"
+    check_casting(s, n)
+
+
+def check_casting(s, n):
+    """Spells cast in combat: a spell in play lasts (not instantaneous, L1040)
+    on its caster's known card, on a hero in play or a foe on the map; a
+    Spell Card being cast is its caster's, its cubes among his healthy ones
+    and within his cube limit (L716, L723), and only during combat."""
+    for sp in range(R.NUM_SPELLS):
+        t = int(s["spell_on"][sp])
+        if t >= 0:
+            assert R.SPELL_DURATION[R.SPELL_KIND[sp]] != R.DUR_INSTANT, "an instantaneous spell in play"
+            assert int(s["spell_where"][sp]) == R.SPW_KNOWN, "a spell in play that no hero knows"
+            if t >= R.AIM_HERO:
+                assert int(s["hero_state"][t - R.AIM_HERO]) == HS_ACTIVE, "a spell on a hero out of play"
+    for p in range(n):
+        c = int(s["cast_card"][p])
+        if c >= 0:
+            assert int(s["combat_step"]) != 0, "a spell cast outside combat"
+            assert int(s["spell_where"][c]) == R.SPW_KNOWN and int(s["spell_owner"][c]) == p
+        assert (s["cast_cubes"][p] <= s["cubes"][p, 0, R.CUBE_MAGIC:]).all(), "more cubes cast than healthy"
+        assert int(s["cast_cubes"][p].sum()) + int(s["placed"][p].sum()) <= 6, "beyond the cube limit"
 
 
 def play(seed, num_heroes, sandbox, packs, legendary_map=SB_OPEN_REALM, checks=True, turns=2, options=0):

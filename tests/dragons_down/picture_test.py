@@ -131,7 +131,7 @@ def test_the_pieces_counted_are_the_records():
 
 
 def test_a_revealed_gate_is_drawn():
-    state = first_position(1, 300, lambda s: any(int(s[0]["wild_where"][w]) == 1 and R.WILD_GATE[w]
+    state = first_position(1, 1500, lambda s: any(int(s[0]["wild_where"][w]) == 1 and R.WILD_GATE[w]
                                                  for w in range(len(s[0]["wild_where"]))),
                            num_players=2, sandbox="open_realm")
     pieces = P._pieces(state[0])

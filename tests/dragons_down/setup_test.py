@@ -19,10 +19,15 @@ ALL_PACKS = 0b111
 
 
 def fresh_magic(s):
-    """A hand-built record's Spell Cards in their decks, no tile enchanted, no
-    Learn or Enchant run (what ``setup_game`` sets, L185, L1016)."""
+    """A hand-built record's Spell Cards in their decks, none in play or being
+    cast, no tile enchanted, no Learn or Enchant run (what ``setup_game``
+    sets, L185, L1016)."""
     s["spell_where"][:] = np.where(R.SPELL_FROM == R.SPELL_START, R.SPW_START, R.SPW_DECK)
     s["spell_owner"][:] = -1
+    s["spell_on"][:] = -1
+    s["cast_card"][:] = -1
+    s["cast_wound"][:] = -1
+    s["more_targets"][:] = -1
     s["tile_enchant"][:] = -1
     s["learn_spell"] = -1
     s["enchant_colour"] = -1

@@ -128,8 +128,10 @@ def row_gradients(policy, obs, action, block):
 
 @pytest.mark.parametrize("name", ["dragons_down", "dragon_pass"])
 def test_an_indexed_node_or_entity_row_drives_its_own_logit(name):
-    """Row ``i``'s logit reads row ``i`` most, and the rows beyond its reach
-    (other entities; nodes not adjacent to it) each far less: it hears them
+    """Row ``i``'s logit reads row ``i`` among the most (a row that holds a
+    channel's maximum reaches every logit through the max pool, so it may
+    read one or two such rows as much), and the rows beyond its reach (other
+    entities; nodes not adjacent to it) far less on average: it hears them
     only through the pooled latent."""
     game = dragongym.get_game(name)
     spec = game.spec
@@ -147,7 +149,7 @@ def test_an_indexed_node_or_entity_row_drives_its_own_logit(name):
             if block.kind == "graph":                           # its neighbours hear it in message passing
                 reach += [int(j) for j in rows_of(obs, spec.obs_layout[block.neighbours])[i] if j >= 0]
             beyond = np.setdiff1d(np.arange(block.shape[0]), reach)
-            assert grads.argmax() == i, (pointer, i)
+            assert i in np.argsort(grads)[-3:], (pointer, i)
             assert grads[i] > 10 * grads[beyond].mean(), (pointer, i)
             checked += 1
     assert checked >= 4

@@ -6,7 +6,9 @@ Board's cards, Spell Books' spells), ``tokens`` (tokens on entering a tile),
 ``activation`` (monster activation), ``magic`` (Spell Cards, starting
 spells, Learn, Enchant, curses), ``setup`` (the realm's set-up and hero
 selection), ``trade`` (Loot and Trade), ``actions`` (the action phase),
-``combat``, ``driver`` (the sequence of play)."""
+``strike`` (who fights, hits, damage, wounds and death), ``spells`` (the
+spells cast in combat and what each does), ``combat`` (the steps of a
+Combat Round), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .realm import *  # noqa: F401,F403
 from .equipment import *  # noqa: F401,F403
@@ -17,5 +19,7 @@ from .magic import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .trade import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
+from .strike import *  # noqa: F401,F403
+from .spells import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403

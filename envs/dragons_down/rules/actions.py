@@ -18,6 +18,7 @@ from ..constants import (
     NUM_SPELLS, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
+    SP_TRAIL_BLAZE,
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
@@ -30,7 +31,7 @@ from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_a
 from .trade import loot_action, mask_loot_trade, trade_action
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
-from .magic import curse_held, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
+from .magic import curse_held, hero_has_spell, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
@@ -197,13 +198,15 @@ def civilization_action(S, b, p):
 @rules_jit
 def move_cost(S, b, p, c):
     """Actions a Move into clearing c costs hero p: one, plus one into a
-    Mountain or Swamp Clearing (L477), plus the action a Cave Clearing takes
-    unless that is already lost this turn or the hero is a Dwarf (L455, L1198)."""
+    Mountain or Swamp Clearing (L477) unless Trail Blaze is on him (L1544),
+    plus the action a Cave Clearing takes unless that is already lost this
+    turn or the hero is a Dwarf (L455, L1198; Trail Blaze does not spare it,
+    Interpretations)."""
     s = S[b]
     t = c // CLEARINGS_PER_TILE
     kind = CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE]
     cost = 1
-    if kind == CLEAR_MOUNTAINS or kind == CLEAR_SWAMP:
+    if (kind == CLEAR_MOUNTAINS or kind == CLEAR_SWAMP) and not hero_has_spell(S, b, p, SP_TRAIL_BLAZE):
         cost += 1
     if kind == CLEAR_CAVE and (s['hero_status'][p] & HST_CAVE) == 0 and s['hero_lineage'][p] != DWARF:
         cost += 1

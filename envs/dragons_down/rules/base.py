@@ -18,7 +18,7 @@ from ..constants import (
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
-    TILE_WILDERNESS, CURSE_IDS, NUM_CURSES, NUM_SPELLS, SPELL_IDS, SPELL_INSTANCES,
+    TILE_WILDERNESS, MAX_AIMS, CURSE_IDS, NUM_CURSES, NUM_SPELLS, SPELL_IDS, SPELL_INSTANCES,
 )
 
 
@@ -498,6 +498,89 @@ CURSE_TELEPORT, CURSE_SUMMON, CURSE_SLOTH, CURSE_CLUMSINESS, CURSE_WEAKNESS, CUR
 REMOVE_PRICE = 5
 """Gold to remove one curse at a Civilization Location (L568)."""
 
+# ---------------------------------------------------------------- spells cast in combat (rules/spells.py)
+ANY_COLOUR = NUM_COLOURS
+"""SPELL_BOX code of a multi-colour box: any Magic Cube covers it (L723)."""
+MAX_SPELL_BOXES = max(len(D.REALM.spells[sid].boxes) for sid in SPELL_IDS)
+AIM_TARGETED, AIM_SELF_OR_OTHER, AIM_SELF, AIM_NONE = range(4)
+"""How a spell is aimed (L1030-L1034): targeted (it must hit), self or other
+(it need not hit), self, or no target at all (it affects the clearing)."""
+DUR_INSTANT, DUR_COMBAT, DUR_TURN, DUR_PERMANENT = range(4)
+"""A spell's duration (L1040-L1046)."""
+UNDEAD_ANY, UNDEAD_IMMUNE, UNDEAD_ONLY = range(3)
+"""Spells marked with the undead symbol: the undead are immune (L1065); or
+spells that touch the undead alone (Rule Undead, Turn Undead)."""
+SPELLS_AIDING = frozenset({"break_spells", "open_gate", "teleport", "vapor_form"})
+"""Targeted spells a hero may aim at another hero without Player vs. Player:
+they undo, move or shield, never harm (L712 "for beneficial purposes";
+Interpretations, "Spells aimed at heroes"). Every self-or-other spell aids."""
+SPELLS_BUILT = frozenset({
+    "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
+    "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
+    "hesitation", "disorient", "charm", "trail_blaze",
+})
+"""The spells whose effect the rules core has: only these are offered to cast
+(RULES.md marks the others "not yet implemented")."""
+
+
+def _spell_tables():
+    aims = {"targeted": AIM_TARGETED, "self_or_other": AIM_SELF_OR_OTHER, "self": AIM_SELF, "none": AIM_NONE}
+    durs = {"instantaneous": DUR_INSTANT, "combat": DUR_COMBAT, "turn": DUR_TURN, "permanent": DUR_PERMANENT}
+    und = {"-": UNDEAD_ANY, "immune": UNDEAD_IMMUNE, "only": UNDEAD_ONLY}
+    n = len(SPELL_IDS)
+    box = np.full((n, MAX_SPELL_BOXES), -1, dtype=np.int8)
+    wound = np.full(n, -1, dtype=np.int8)
+    cols = np.zeros((n, 9), dtype=np.int8)
+    for k, sid in enumerate(SPELL_IDS):
+        sp = D.REALM.spells[sid]
+        for i, (colour, wounds) in enumerate(sp.boxes):
+            box[k, i] = ANY_COLOUR if colour == "any" else D.MAGIC_COLOURS.index(colour)
+            if wounds:
+                wound[k] = i
+        aiding = sp.target == "self_or_other" or sid in SPELLS_AIDING
+        cols[k] = (aims[sp.target.split(":")[0]], sp.targets, durs[sp.duration], sp.form == "ranged", sp.length, sp.speed,
+                   und[sp.undead], aiding, sid in SPELLS_BUILT)
+    return box, wound, cols
+
+
+SPELL_BOX, SPELL_WOUND_BOX, _SPELL_COLS = _spell_tables()
+"""SPELL_BOX[kind, i]: box i of the spell's card, a colour or ANY_COLOUR; -1
+past its last box. SPELL_WOUND_BOX[kind]: the box with the wound symbol (its
+cube is wounded in Cleanup, L779); -1 none."""
+SPELL_AIM, SPELL_TARGETS, SPELL_DURATION, SPELL_RANGED, SPELL_LENGTH, SPELL_SPEED, SPELL_UNDEAD, SPELL_AIDS, \
+    SPELL_BUILT = (np.ascontiguousarray(_SPELL_COLS[:, i]) for i in range(9))
+"""Per spell kind: AIM_*; targets it may have (L1030); DUR_*; 1 a ranged
+attack (L1038); attack length (L734); attack speed of a Monster casting it
+(L1502); UNDEAD_*; 1 a hero may aim it at another hero without Player vs.
+Player (SPELLS_AIDING); 1 its effect is built (SPELLS_BUILT)."""
+(SP_BREAK_SPELLS, SP_AFFLICTION, SP_CURSE, SP_DARK_MATTER, SP_RULE_UNDEAD, SP_FIERY_CHASM, SP_FLOATING_DISK,
+ SP_OPEN_GATE, SP_TENTACLES, SP_AIR_SWORD, SP_TELEPORT, SP_DIVINATION, SP_ENVENOM, SP_ILLUSION, SP_ANTI_MAGIC,
+ SP_VAPOR_FORM, SP_NATURES_HELP, SP_TRAIL_BLAZE, SP_MOVE_EARTH, SP_CALM, SP_ELEMENTAL, SP_IRON_SKIN, SP_STRENGTH,
+ SP_FLY, SP_FIREBALL, SP_SHAPE_SHIFT, SP_SOUL_SAVE, SP_HEAL, SP_LIFE_ARMOR, SP_TURN_UNDEAD, SP_PEACE,
+ SP_HESITATION, SP_CONFUSE, SP_CHARM, SP_DISORIENT, SP_DISCORD) = range(len(SPELL_IDS))
+assert SPELL_IDS[SP_DISCORD] == "discord" and SPELL_IDS[SP_FIREBALL] == "fireball"
+AIM_HERO = NUM_FOES + 1
+"""A target code ``hero_target`` / ``more_targets`` hold for hero q: AIM_HERO + q
+(a foe is its index, the Massive Door DOOR_FOE)."""
+CAST_NONE, CAST_PLACED, CAST_ASKING, CAST_ACCEPTED, CAST_REFUSED, CAST_DONE, CAST_CANCELED = range(7)
+"""``cast_stage``: no cast; the Spell Card covered in Hero Tactics; its
+target hero is asked to accept the hit (PH_ACCEPT); he accepted; he refused
+(it rolls to hit, L1032); cast (resolved: its wound box is wounded in
+Cleanup, L779); canceled (a wound emptied a box before it was cast, L789)."""
+DIS_DORMANT, DIS_SLOW = 1, 2
+"""``spell_mark`` bits of a Disorient in play (L1594): its target may not
+attack until targeted or hit; its next attack is at -2 speed."""
+LIFE_ARMOR_DAMAGED = 1
+"""``spell_mark`` of a Life Armor whose armour is damaged (L1578, L762)."""
+LIFE_ARMOR_HIT = -2
+"""``atk_armor`` of a hit taken on Life Armor (it must be hit first, L1578)."""
+FIREBALL_DAMAGE = 2
+"""Fireball's base damage, with 1 sword on each of several targets, 2 on one (L1562)."""
+HEAL_CUBES = 2
+"""Cubes (or a Monster's wounds) the Heal spell heals (L1576)."""
+LIFE_ARMOR = 2
+"""The strength of Life Armor's weightless armour (L1578)."""
+
 NUM_ACTIONS = A_MAGIC_END
 
 # the decision now pending (``phase``)
@@ -546,7 +629,11 @@ PH_REARM = 43         # A_CARD + c: the backpack card to equip in the empty weap
 PH_LURE = 44          # A_FOE + f: lure Monster f to challenge the hero / A_DO + DO_PASS: lure none (optional Luring, L1130)
 PH_START_SPELL = 45   # A_SPELL + sp: a starting spell from the Hero Starting Spell deck (L203-L205)
 PH_UNCURSE = 46       # A_UNCURSE + q * NUM_CURSES + k: remove another curse for 5 Gold / A_DO + DO_DONE: end the Trade Action (L568)
-LAST_PHASE = PH_UNCURSE
+# spells cast in combat (rules/spells.py): 47..49
+PH_MORE_TARGETS = 47  # A_FOE + f: one more foe the hero's spell aims at (Fireball, L1562) / A_DO + DO_DONE (L711)
+PH_SPELL_CUBE = 48    # A_CUBE + CUBE_MAGIC + colour: the Magic Cube covering the Spell Card's next multi-colour box (L723)
+PH_ACCEPT = 49        # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: accept the hit of another hero's targeted spell, or make it roll (L1032)
+LAST_PHASE = PH_ACCEPT
 
 
 # ================================================================ decisions

@@ -1,12 +1,11 @@
 """Combat in each clearing with a hero (L674-L800): the eight steps of a
-Combat Round, the Ambush (L680-L682), wounds (L783-L795), monster death
-(L797-L799), the end of combat (L807-L812), and Natives drawn into a fight
-(L1001-L1008).
+Combat Round, the Ambush (L680-L682), the Monsters' attacks on heroes, the
+end of combat (L807-L812), and Natives drawn into a fight (L1001-L1008).
+Who fights, hits, damage, wounds and death are ``strike.py``'s; the spells
+heroes cast in the steps are ``spells.py``'s.
 
-The foes of a combat are the Monster chips and the Native chips of its
-clearing (foe f: Monster chip f, then Native chip f - NUM_MONSTER_CHIPS). A
-Combat Round's progress lives in named fields: ``combat_step`` (CS_*) and,
-for each step with a decision per hero, its position in the Turn Order
+A Combat Round's progress lives in named fields: ``combat_step`` (CS_*)
+and, for each step with a decision per hero, its position in the Turn Order
 (``unhide_pos``, ``evade_pos``, ``target_pos``, ``tactics_pos``,
 ``cleanup_pos``); an attack waiting for its victim's choice keeps
 ``atk_foe``, ``atk_victims``, ``atk_victim``, ``atk_stage``, ``atk_armor``.
@@ -16,106 +15,76 @@ healthy cubes (``cubes[p, 0]``): a cube on a card is healthy (Interpretations,
 "Weight"); ``placed`` says where it lies until Cleanup returns it (L780).
 
 SECRET (for the observation): while ``combat_step == CS_TACTICS``, the row
-``placed[q]`` and the bit CF_THROWS of ``hero_cflags[q]`` of every hero q
-other than the observer are hidden; they are revealed when every hero has
-placed (L714, L724), i.e. once ``combat_step`` has moved on.
+``placed[q]``, the CF_THROWS bit of ``hero_cflags[q]`` and the spell q casts
+(``cast_card``, ``cast_cubes``, ``cast_wound``) of every hero q other than
+the observer are hidden; they are revealed when every hero has placed (L714,
+L724), i.e. once ``combat_step`` has moved on.
 
-Magic is a later part: Step 2 (Activation) has nothing to do without spells,
-no box takes a Magic Cube yet (though a wound may take one from the healthy
-box, L787), and a chip side that casts a spell (the Demon's, the Lich's, the
-Titan's, L1262-L1274) does not strike until spells are cast.
+Not yet built: Step 2 (Activation) of permanent spells, and the chip sides
+that cast a spell (the Demon's, the Lich's, the Titan's, L1262-L1274), which
+do not strike yet.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from .. import data as D
 from ..constants import (
-    CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HS_ACTIVE, HST_ALERT, HST_EVADED, HST_HIDDEN,
-    MAX_HEROES, MON_TAKEN, MON_TRAY, MONSTER_CHIP_KINDS, MONSTER_IDS, NUM_CARDS, NUM_CUBE_KINDS,
-    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_ENDLESS, OPT_LURING, OPT_RED_MEAT,
-    OPT_SHARED_FAME, OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+    NUM_SPELLS,
+    CUBE_MAGIC,
+    CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HST_EVADED, HST_HIDDEN, MAX_HEROES, NUM_CARDS,
+    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_LURING, OPT_RED_MEAT,
+    OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
-    A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL,
-    BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DO_DONE, DO_DOOR, DO_PASS,
-    DO_STAY, DOOR_FOE, FOE_UNIQUE, PH_LURE, CURSE_CLUMSINESS, CURSE_WEAKNESS,
-    DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
-    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_ARMOR, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS,
-    KIND_WEAPON_USE, LINEAGE_SPEED_BOXES, NUM_BOXES, NUM_FOES, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR,
-    PH_EVADE, PH_HEAL, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, PH_WOUND, RANGED_DIE_FACE, SD_ATTACK,
-    SD_DAMAGE, SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_EITHER, WEAPON_RANGED,
-    TARGET_OK, pose, roll,
+    SP_SOUL_SAVE,
+    SP_LIFE_ARMOR,
+    SP_IRON_SKIN,
+    SPELL_LENGTH,
+    SPELL_KIND,
+    PH_MORE_TARGETS,
+    LIFE_ARMOR_HIT,
+    LIFE_ARMOR_DAMAGED,
+    LIFE_ARMOR,
+    DUR_TURN,
+    DUR_COMBAT,
+    DIS_SLOW,
+    DIS_DORMANT,
+    CURSE_WEAKNESS,
+    CAST_DONE,
+    A_SPELL,
+    A_SEAT,
+    A_CUBE,
+    AIM_HERO,
+    A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
+    BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
+    DO_THROW, DO_UNHIDE, FOE_ARMORED, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR,
+    KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
+    PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
+    SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
 )
 from .equipment import (
-    SLOT_OVERLAP, damage_armor, displaced_count, enforce_weight, equip_card, equipped, new_occupants,
-    target_legal_at,
+    SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
 )
 from .realm import clearing_links
-from .fate import kill_hero
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
-from .magic import curse_held
-
-# the step of the Combat Round now (``combat_step``, L686-L781)
-CS_NONE = 0            # no combat under way
-CS_CHALLENGE = 1       # 1. Challenge: hidden heroes may unhide, then the Monsters challenge (L688)
-CS_EVADE = 2           # 3. Evade (2. Activation is the magic part's; nothing to do without spells, L695)
-CS_TARGET = 3          # 4. Target (L706-L712)
-CS_TACTICS = 4         # 5. Hero Tactics, in secret (L714-L724)
-CS_MONSTER_TACTICS = 5 # 6. Monster Tactics (L726-L728)
-CS_RESOLVE = 6         # 7. Resolve (L730-L769)
-CS_CLEANUP = 7         # 8. Cleanup (L771-L781)
-
-# a hero's part in this battle phase's combats (``hero_combat``)
-HC_NONE = 0            # his clearing has not been fought yet
-HC_FIGHTING = 1        # in the combat now under way
-HC_EVADED = 2          # evaded: takes no further part (L703)
-HC_KILLED = 3          # killed in the combat (L765, L787)
-HC_DONE = 4            # his clearing's combat is over
-
-# ``hero_cflags`` bits (this round, but CF_NATIVE_FOE: this combat)
-CF_ATTACKED = 1        # his attack this round is resolved (or he has none left)
-CF_STRIKES = 2         # his attack is among those striking now (L736)
-CF_THROWS = 4          # SECRET in Tactics: his attack this round throws his weapon (L928)
-CF_THREW = 8           # he threw his weapon this round: Rearm is due (L774)
-CF_USED_CARD = 16      # he put cubes on his Weapon Card this round: no Adjust Equipment (L773, L977)
-CF_NATIVE_FOE = 32     # he targeted a Native in this combat (L1006)
-
-# ``foe_flags`` bits (this round)
-FF_ATTACKED = 1        # its attack this round is resolved
-FF_STRIKES = 2         # its attack is among those striking now (L736)
-FF_LURED = 4           # a hero lured it this round: it challenges him (optional Luring, L1130)
-
-# how far the strike of ``atk_foe`` on ``atk_victim`` is (``atk_stage``)
-AS_HIT = 0             # roll for the next victim
-AS_ARMOR = 1           # hit: the victim chooses the armour it takes the hit on (L751)
-AS_DAMAGE = 2          # the armour is chosen: apply the damage
-AS_WOUND = 3           # the victim chooses the cube to wound (L787)
-
-CUBE_LIMIT = 5
-"""Action Cubes a hero may place in a Combat Round; an Alert Action this
-turn allows one more, a Speed Cube (L716)."""
-DOOR_DAMAGE = 4
-"""Damage of one attack that opens the Chamber's Massive Door (L1240)."""
-NATIVE_TAKEN = MON_TAKEN
-"""``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
-
-ARCHER = CLASS_IDS.index("archer")
-"""The Archer rerolls one Ranged Attack Die per attack (Steady, L1208)."""
-ROGUE = CLASS_IDS.index("rogue")
-"""The Rogue may evade on a tie, with two Hit Dice (Elusive, L1224)."""
-WARLOCK = CLASS_IDS.index("warlock")
-"""The Warlock heals a cube once a round for a kill or wound (Blood Lust, L1228)."""
-WARRIOR = CLASS_IDS.index("warrior")
-"""The Warrior may always swap a Weapon Card in Adjust Equipment (Adept, L1230)."""
-FOE_UNDEAD = np.array([D.REALM.monsters[MONSTER_IDS[k]].undead for k in MONSTER_CHIP_KINDS]
-                      + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
-"""Foe f -> 1 for an undead Monster (the skull, L1012); Natives are not undead."""
-RANGED_LOW = int(RANGED_DIE_FACE.min())
-RANGED_HIGH = int(RANGED_DIE_FACE.max())
-"""The worst and the best Ranged Attack Die results (L753)."""
-
+from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
+from .spells import (
+    add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
+    start_cast,
+)
+from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
+    FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
+    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at,
+    ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
+    CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
+    CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
+    HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
+    can_throw, clumsy, cube_limit, damage_monster, fighting, flip_foe, foe_here, foe_is_monster, foe_value,
+    foes_here, hero_attack_ready, hero_killed, hero_weapon, hidden, might_capacity, monsters_here,
+    random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal, weak,
+    wound_choices, wound_hero,
+)
 
 # ================================================================ the phase: clearing by clearing (L676)
 @rules_jit
@@ -128,9 +97,11 @@ def combat_phase(S, b):
     s = S[b]
     n = int(s['num_players'])
     if s['combat_step'] == CS_NONE and s['combat_pos'] == 0:      # a fresh battle phase
+        expire_spells(S, b, DUR_TURN)            # L1044: last turn's turn spells expire now
         for p in range(MAX_HEROES):
             s['hero_combat'][p] = HC_NONE
             s['evade_to'][p] = -1
+            s['cast_turn'][p] = 0
     while True:
         if s['combat_step'] == CS_NONE:
             while s['combat_pos'] < n:
@@ -157,6 +128,7 @@ def start_combat(S, b, c):
     s['combat_round'] = 0
     s['quiet_rounds'] = 0
     s['natives_hostile'] = 0
+    s['peace'] = 0
     for p in range(int(s['num_players'])):
         if hero_on_map(S, b, p) and s['hero_clearing'][p] == c and s['hero_combat'][p] == HC_NONE:
             s['hero_combat'][p] = HC_FIGHTING
@@ -182,6 +154,7 @@ def new_round(S, b):
     for p in range(MAX_HEROES):
         s['hero_cflags'][p] = s['hero_cflags'][p] & np.uint8(CF_NATIVE_FOE)
         s['hero_target'][p] = -1
+        clear_cast(S, b, p)
         for x in range(NUM_BOXES):
             s['placed'][p, x] = 0
     for f in range(NUM_FOES):
@@ -229,225 +202,22 @@ def combat_round(S, b):
         elif st == CS_RESOLVE:
             if resolve_step(S, b):
                 return True
-            s['combat_step'] = CS_CLEANUP
+            if s['peace']:
+                make_peace(S, b)                 # L1582: the round is not finished
+            else:
+                s['combat_step'] = CS_CLEANUP
         else:
             if cleanup_step(S, b):
                 return True
     return False
 
 
-# ================================================================ who is who
-@rules_jit
-def fighting(S, b, p):
-    """Hero p takes part in the combat under way (not evaded, not killed)."""
-    return S[b]['hero_combat'][p] == HC_FIGHTING
-
-
-@rules_jit
-def hidden(S, b, p):
-    return (S[b]['hero_status'][p] & HST_HIDDEN) != 0
-
-
-@rules_jit(inline=True)
-def pick(S, b, n):
-    """A random index 0..n-1; no draw when there is a single choice."""
-    if n <= 1:
-        return 0
-    return roll(S, b, n)
-
-
-@rules_jit
-def foe_here(S, b, f):
-    """Foe f stands in the clearing being fought."""
-    s = S[b]
-    c = int(s['combat_clearing'])
-    if s['combat_step'] == CS_NONE or c < 0:
-        return False
-    if f < NUM_MONSTER_CHIPS:
-        return s['mon_clearing'][f] == c
-    return s['native_clearing'][f - NUM_MONSTER_CHIPS] == c
-
-
-@rules_jit
-def foe_is_monster(S, b, f):
-    """Foe f fights as a Monster in this combat: a Monster chip in the
-    clearing, or one of its Natives once a Native was targeted (L1005; until
-    then Natives neither challenge nor attack, L693, L1003)."""
-    return foe_here(S, b, f) and (f < NUM_MONSTER_CHIPS or S[b]['natives_hostile'] != 0)
-
-
-@rules_jit
-def monsters_here(S, b):
-    """Foes fighting as Monsters in the clearing."""
-    n = 0
-    for f in range(NUM_FOES):
-        if foe_is_monster(S, b, f):
-            n += 1
-    return n
-
-
-@rules_jit
-def foes_here(S, b):
-    """Monsters and Natives in the clearing: what a hero may target (L709, L1003)."""
-    n = 0
-    for f in range(NUM_FOES):
-        if foe_here(S, b, f):
-            n += 1
-    return n
-
-
-@rules_jit
-def foe_side(S, b, f):
-    """The side of foe f's chip up: 0 the name side, 1 the back (L726)."""
-    s = S[b]
-    if f < NUM_MONSTER_CHIPS:
-        return int(s['mon_flipped'][f] != 0)
-    return int(s['native_flipped'][f - NUM_MONSTER_CHIPS] != 0)
-
-
-@rules_jit
-def foe_value(S, b, f, col):
-    """Column SD_* of the side of foe f's chip now up."""
-    return int(FOE_SIDE[f, foe_side(S, b, f), col])
-
-
-@rules_jit(inline=True)
-def flip_foe(S, b, f):
-    s = S[b]
-    if f < NUM_MONSTER_CHIPS:
-        s['mon_flipped'][f] = 1 - foe_side(S, b, f)
-    else:
-        s['native_flipped'][f - NUM_MONSTER_CHIPS] = 1 - foe_side(S, b, f)
-
-
-@rules_jit
-def random_hero(S, b, native_foes, exclude):
-    """A random hero of the combat that a foe may target: fighting and
-    unhidden (monsters may not target an ambusher, L682, L890); only heroes
-    who targeted a Native with ``native_foes`` (L1006); none whose bit is in
-    ``exclude``. -1 if there is none."""
-    s = S[b]
-    n = int(s['num_players'])
-    cand = np.empty(MAX_HEROES, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        p = int(s['turn_order'][i])
-        if p < 0 or not fighting(S, b, p) or hidden(S, b, p) or (exclude >> p) & 1:
-            continue
-        if native_foes and (s['hero_cflags'][p] & CF_NATIVE_FOE) == 0:
-            continue
-        cand[m] = p
-        m += 1
-    if m == 0:
-        return -1
-    return int(cand[pick(S, b, m)])
-
-
-# ================================================================ a hero's weapon and boxes
-@rules_jit
-def hero_weapon(S, b, p):
-    """p's equipped Weapon Card, in a weapon position (L948-L950); -1."""
-    s = S[b]
-    for c in range(NUM_CARDS):
-        if equipped(S, b, p, c) and KIND_WEAPON_USE[CARD_KIND[c]] > 0:
-            slot = int(s['card_slot'][c])
-            if slot == T_WEAPON1 or slot == T_WEAPON2 or slot == T_WEAPONS:
-                return c
-    return -1
-
-
-@rules_jit
-def can_throw(S, b, p, c):
-    """p may throw weapon c: a melee-or-ranged weapon held in one hand
-    (L928, L930: weapons are thrown only with one hand)."""
-    return KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_EITHER and S[b]['card_slot'][c] != T_WEAPONS
-
-
-@rules_jit(inline=True)
-def ranged_armed(S, b, p):
-    """p is armed with a ranged weapon: a ranged one, or one he can throw (L682)."""
-    c = hero_weapon(S, b, p)
-    return c >= 0 and (KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_RANGED or can_throw(S, b, p, c))
-
-
+# ================================================================ who may attack (L682)
 @rules_jit(inline=True)
 def may_attack(S, b, p):
     """p may take the Target, Hero Tactics and Resolve steps with a weapon:
     he has one equipped, and if hidden it is a ranged weapon (an Ambush, L682)."""
     return fighting(S, b, p) and hero_weapon(S, b, p) >= 0 and (not hidden(S, b, p) or ranged_armed(S, b, p))
-
-
-@rules_jit(inline=True)
-def might_capacity(S, b, p, c):
-    """Red boxes of weapon c: mandatory and optional, and the optional box a
-    spear has only when wielded two-handed (L722, L950)."""
-    k = int(CARD_KIND[c])
-    n = int(KIND_MIGHT_BOXES[k, 0]) + int(KIND_MIGHT_BOXES[k, 1])
-    if S[b]['card_slot'][c] == T_WEAPONS:
-        n += int(KIND_MIGHT_BOXES[k, 2])
-    return n
-
-
-@rules_jit
-def speed_boxes(S, b, p, box):
-    """p's attack speed (BOX_ATTACK) or maneuver speed (BOX_MANEUVER) boxes:
-    those printed on his Lineage and Class Cards (L358, L718)."""
-    s = S[b]
-    w = 0 if box == BOX_ATTACK else 1
-    return int(LINEAGE_SPEED_BOXES[s['hero_lineage'][p], s['lineage_side'][p], w]) + \
-        int(CLASS_SPEED_BOXES[s['hero_class'][p], s['class_side'][p], w])
-
-
-@rules_jit(inline=True)
-def cube_limit(S, b, p):
-    """Action Cubes p may place this Combat Round: 5, and one more Speed
-    Cube if he took the Alert Action this turn (L465, L716). The fifth
-    cube may be of any kind, the sixth only a Speed Cube."""
-    return CUBE_LIMIT + (1 if S[b]['hero_status'][p] & HST_ALERT else 0)
-
-
-@rules_jit
-def unplaced(S, b, p, kind):
-    """p's healthy cubes of ``kind`` (CUBE_*) not placed on a box."""
-    s = S[b]
-    n = int(s['cubes'][p, 0, kind])
-    if kind == CUBE_MIGHT:
-        n -= int(s['placed'][p, BOX_MIGHT])
-    elif kind == CUBE_SPEED:
-        n -= int(s['placed'][p, BOX_ATTACK]) + int(s['placed'][p, BOX_MANEUVER])
-    return n
-
-
-@rules_jit
-def attack_length(S, b, p):
-    """The attack length of p's weapon: the bottom number when it is thrown,
-    the top one in melee (L922, L928)."""
-    c = hero_weapon(S, b, p)
-    if c < 0:
-        return 0
-    thrown = 1 if S[b]['hero_cflags'][p] & CF_THROWS else 0
-    return int(KIND_LENGTH[CARD_KIND[c], thrown])
-
-
-@rules_jit
-def hero_attack_ready(S, b, p):
-    """p's attack this round will happen: his target is still in the
-    clearing, his weapon is equipped with a cube on it and every mandatory
-    box filled (L722, L750; a wound emptying one cancels it, L791)."""
-    s = S[b]
-    f = int(s['hero_target'][p])
-    if not fighting(S, b, p) or f < 0:
-        return False
-    if f == DOOR_FOE:
-        if not door_closed(S, b, CHAMBER):                       # opened by an earlier attack
-            return False
-    elif not foe_here(S, b, f):
-        return False
-    c = hero_weapon(S, b, p)
-    if c < 0:
-        return False
-    w = int(s['placed'][p, BOX_MIGHT])
-    return w >= 1 and w >= KIND_MIGHT_BOXES[CARD_KIND[c], 0]
 
 
 # ================================================================ 1. Challenge (L688-L693)
@@ -587,18 +357,6 @@ def evade_cubes(S, b, p):
 
 
 @rules_jit
-def clumsy(S, b, p):
-    """1 under the Clumsiness curse: -1 to hero p's maneuver speed (data/curses.txt)."""
-    return 1 if curse_held(S, b, p, CURSE_CLUMSINESS) else 0
-
-
-@rules_jit
-def weak(S, b, p):
-    """1 under the Weakness curse: -1 to the base damage of hero p's attacks (data/curses.txt)."""
-    return 1 if curse_held(S, b, p, CURSE_WEAKNESS) else 0
-
-
-@rules_jit
 def rogue_tie(S, b, p):
     """L1224: p is a Rogue whose evade cubes tie the maneuver speed of the
     fastest Monster challenging him (a challenger there must be): he may try
@@ -673,6 +431,7 @@ def act_evade(S, b, p, a):
     s['hero_combat'][p] = HC_EVADED
     s['hero_status'][p] = s['hero_status'][p] | HST_EVADED
     s['evade_to'][p] = a - A_CLEARING
+    end_combat_spells(S, b, p, AIM_HERO + p)     # L1042: his combat spells, and those on him, end
     for f in range(NUM_FOES):
         if s['foe_target'][f] == p:
             s['foe_target'][f] = -1
@@ -683,20 +442,35 @@ def act_evade(S, b, p, a):
 @rules_jit
 def target_step(S, b):
     """L709: in player order each hero with a weapon he may use (a hidden
-    one only a ranged weapon, L682) chooses a Monster or a Native to target,
-    or no one. L708: the Monsters target the heroes they challenge (their
-    challenge stands as ``foe_target``). L1006: then the Natives turned
-    hostile target. True if a decision is posed."""
+    one only a ranged weapon, L682) or a spell he may aim (L711-L712,
+    ``spells.aim_offered``) chooses a Monster or a Native to target -- or,
+    for a spell, a hero -- or no one. L708: the Monsters target the heroes
+    they challenge (their challenge stands as ``foe_target``). L1006: then
+    the Natives turned hostile target. True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
     foes = foes_here(S, b) > 0
     while s['target_pos'] < n:
         p = int(s['turn_order'][s['target_pos']])
         s['target_pos'] += 1
-        if p >= 0 and may_attack(S, b, p) and (foes or door_target(S, b, p)):
+        if p < 0 or not fighting(S, b, p):
+            continue
+        if (may_attack(S, b, p) and (foes or door_target(S, b, p))) or spell_aims_open(S, b, p):
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
     natives_turn_hostile(S, b)
+    return False
+
+
+@rules_jit
+def spell_aims_open(S, b, p):
+    """Hero p could aim a spell at someone in the fight: a foe or a hero."""
+    for f in range(NUM_FOES):
+        if foe_here(S, b, f) and aim_offered(S, b, p, f):
+            return True
+    for q in range(MAX_HEROES):
+        if fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q):
+            return True
     return False
 
 
@@ -714,32 +488,75 @@ def door_target(S, b, p):
 @rules_jit(inline=True)
 def mask_target(S, b, p, mask):
     """Legal actions of PH_TARGET: A_FOE + f for each Monster and Native in
-    the clearing; A_DO + DO_DOOR for the Chamber's closed Massive Door
-    (L1240); A_DO + DO_PASS to target no one (Interpretations)."""
+    the clearing his weapon or a spell may strike; A_SEAT + q for a hero a
+    spell of his may aid (L712); A_DO + DO_DOOR for the Chamber's closed
+    Massive Door (L1240); A_DO + DO_PASS to target no one (Interpretations)."""
+    armed = may_attack(S, b, p)
     for f in range(NUM_FOES):
-        if foe_here(S, b, f):
+        if foe_here(S, b, f) and (armed or aim_offered(S, b, p, f)):
             mask[A_FOE + f] = 1
-    if door_target(S, b, p):
+    for q in range(MAX_HEROES):
+        if fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q):
+            mask[A_SEAT + q] = 1
+    if armed and door_target(S, b, p):
         mask[A_DO + DO_DOOR] = 1
     mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit(inline=True)
 def act_target(S, b, p, a):
-    """PH_TARGET: the hero's Targeting Token goes on that foe, or on the
-    Massive Door. Targeting a Native makes every Native of the clearing a
-    Monster for this combat (L1005)."""
+    """PH_TARGET: the hero's Targeting Token goes on that foe, on a hero, or
+    on the Massive Door; a spell for several targets may take more foes
+    (PH_MORE_TARGETS)."""
     s = S[b]
     if a == A_DO + DO_PASS:
         return False
     if a == A_DO + DO_DOOR:
         s['hero_target'][p] = DOOR_FOE
         return False
+    if a >= A_SEAT and a < A_SEAT + MAX_HEROES:
+        s['hero_target'][p] = AIM_HERO + (a - A_SEAT)
+        return False
     f = a - A_FOE
     s['hero_target'][p] = f
+    foe_targeted(S, b, p, f)
+    if any_more(S, b, p):
+        return pose(S, b, PH_MORE_TARGETS, p)
+    return False
+
+
+@rules_jit
+def foe_targeted(S, b, p, f):
+    """Hero p targets foe f: targeting a Native makes every Native of the
+    clearing a Monster for this combat (L1005); a disoriented foe may attack
+    again once targeted (L1594)."""
+    s = S[b]
     if f >= NUM_MONSTER_CHIPS:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_NATIVE_FOE
         s['natives_hostile'] = 1
+    rouse(S, b, f, DIS_DORMANT)
+
+
+@rules_jit(inline=True)
+def mask_more_targets(S, b, p, mask):
+    """Legal actions of PH_MORE_TARGETS: A_FOE + f for each foe one more
+    target of a spell he could cast (``spells.more_offered``); A_DO + DO_DONE."""
+    for f in range(NUM_FOES):
+        if foe_here(S, b, f) and more_offered(S, b, p, f):
+            mask[A_FOE + f] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_more_targets(S, b, p, a):
+    """PH_MORE_TARGETS: that foe is one more target, and another may follow."""
+    if a == A_DO + DO_DONE:
+        return False
+    f = a - A_FOE
+    add_target(S, b, p, f)
+    foe_targeted(S, b, p, f)
+    if any_more(S, b, p):
+        return pose(S, b, PH_MORE_TARGETS, p)
     return False
 
 
@@ -786,11 +603,14 @@ def box_legal(S, b, p, box):
     """One more cube may go in ``box`` (L714-L722): a Might Cube only in a
     red box of the equipped weapon, a Speed Cube only in an attack or
     maneuver speed box (none on backpack cards, L721); within the cube limit
-    (L716); attack boxes only for a hero with a target, maneuver boxes only
-    for one a foe may strike; and the weapon's mandatory boxes must still be
-    fillable once a cube is on it (L722)."""
+    (L716, the Magic Cubes on a Spell Card counted); might boxes only for a
+    weapon attack on one foe or the door, not with a spell cast (one card
+    that attacks a round, L720); attack boxes only for a hero with a weapon
+    target or a spell cast; maneuver boxes only for one a foe may strike;
+    and the weapon's mandatory boxes must still be fillable once a cube is
+    on it (L722)."""
     s = S[b]
-    total = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2])
+    total = cubes_placed(S, b, p)
     might = int(s['placed'][p, BOX_MIGHT])
     limit = cube_limit(S, b, p)
     if total + 1 > limit:
@@ -798,15 +618,15 @@ def box_legal(S, b, p, box):
     c = hero_weapon(S, b, p)
     spare = unplaced(S, b, p, CUBE_MIGHT)
     if box == BOX_MIGHT:
-        if s['hero_target'][p] < 0 or c < 0 or might >= might_capacity(S, b, p, c) or spare < 1 \
-                or might + 1 > CUBE_LIMIT:
+        if not weapon_aimed(S, b, p) or c < 0 or might >= might_capacity(S, b, p, c) or spare < 1 \
+                or total - int(s['placed'][p, BOX_ATTACK]) - int(s['placed'][p, BOX_MANEUVER]) + 1 > CUBE_LIMIT:
             return False
         might += 1
         spare -= 1
     else:
         if unplaced(S, b, p, CUBE_SPEED) < 1 or s['placed'][p, box] >= speed_boxes(S, b, p, box):
             return False
-        if box == BOX_ATTACK and s['hero_target'][p] < 0:
+        if box == BOX_ATTACK and not weapon_aimed(S, b, p) and s['cast_card'][p] < 0:
             return False
         if box == BOX_MANEUVER and not threatened(S, b, p):
             return False
@@ -818,20 +638,31 @@ def box_legal(S, b, p, box):
 
 
 @rules_jit
+def weapon_aimed(S, b, p):
+    """Hero p's targets suit a weapon attack: one foe or the Massive Door, no
+    spell cast, and his weapon may be used from where he is (L682)."""
+    s = S[b]
+    t = int(s['hero_target'][p])
+    return t >= 0 and t <= DOOR_FOE and s['more_targets'][p, 0] < 0 and s['cast_card'][p] < 0 \
+        and may_attack(S, b, p)
+
+
+@rules_jit
 def throw_legal(S, b, p):
     """p may choose to throw his weapon this round (L928): he has a target
     and a weapon he can throw, and is unhidden (a hidden hero's attack with
     it is always a throw, L682)."""
     s = S[b]
     c = hero_weapon(S, b, p)
-    return s['hero_target'][p] >= 0 and c >= 0 and can_throw(S, b, p, c) and not hidden(S, b, p) \
+    return weapon_aimed(S, b, p) and c >= 0 and can_throw(S, b, p, c) and not hidden(S, b, p) \
         and (s['hero_cflags'][p] & CF_THROWS) == 0
 
 
 @rules_jit(inline=True)
 def tactics_open(S, b, p):
-    """p has a placement to make: a cube he may place, or a throw to choose."""
-    if throw_legal(S, b, p):
+    """p has a placement to make: a cube he may place, a throw to choose, or
+    a spell to cast."""
+    if throw_legal(S, b, p) or any_castable(S, b, p):
         return True
     for x in range(NUM_BOXES):
         if box_legal(S, b, p, x):
@@ -850,6 +681,8 @@ def hero_tactics(S, b):
     while s['tactics_pos'] < n:
         p = int(s['turn_order'][s['tactics_pos']])
         if p >= 0 and fighting(S, b, p):
+            if s['cast_any'][p] > 0 and cover_any(S, b, p):
+                return True                      # the colour of a multi-colour box (PH_SPELL_CUBE)
             if tactics_open(S, b, p):
                 return pose(S, b, PH_TACTICS, p)
             finish_tactics(S, b, p)
@@ -861,8 +694,11 @@ def hero_tactics(S, b):
 @rules_jit
 def finish_tactics(S, b, p):
     """p has placed: a hidden hero's attack with a weapon he can throw is a
-    throw (L682); cubes on his Weapon Card mean he used it (L773)."""
+    throw (L682); cubes on his Weapon Card or a spell cast mean he used a
+    card (L773, L775)."""
     s = S[b]
+    if s['cast_card'][p] >= 0:
+        s['hero_cflags'][p] = s['hero_cflags'][p] | CF_USED_CARD
     if s['placed'][p, BOX_MIGHT] > 0:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_USED_CARD
         c = hero_weapon(S, b, p)
@@ -874,9 +710,13 @@ def finish_tactics(S, b, p):
 @rules_jit(inline=True)
 def mask_tactics(S, b, p, mask):
     """Legal actions of PH_TACTICS: A_BOX + box for each box one more cube
-    may go in; A_DO + DO_THROW to make the attack a throw; A_DO + DO_DONE
-    once no mandatory box is left half filled (L722)."""
+    may go in; A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
+    cast Spell Card sp (``spells.castable``); A_DO + DO_DONE once no
+    mandatory box is left half filled (L722)."""
     s = S[b]
+    for sp in range(NUM_SPELLS):
+        if castable(S, b, p, sp):
+            mask[A_SPELL + sp] = 1
     for x in range(NUM_BOXES):
         if box_legal(S, b, p, x):
             mask[A_BOX + x] = 1
@@ -890,10 +730,13 @@ def mask_tactics(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_tactics(S, b, p, a):
-    """PH_TACTICS: place the cube, choose the throw, or end the placing."""
+    """PH_TACTICS: place the cube, choose the throw, cast the spell (its
+    boxes covered, ``spells.start_cast``), or end the placing."""
     s = S[b]
     if a == A_DO + DO_DONE:
         finish_tactics(S, b, p)
+    elif a >= A_SPELL and a < A_SPELL + NUM_SPELLS:
+        start_cast(S, b, p, a - A_SPELL)
     elif a == A_DO + DO_THROW:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_THROWS
     else:
@@ -928,16 +771,45 @@ def monster_tactics(S, b):
 # ================================================================ 7. Resolve (L730-L769)
 @rules_jit
 def hero_can_strike(S, b, p):
-    return (S[b]['hero_cflags'][p] & CF_ATTACKED) == 0 and hero_attack_ready(S, b, p)
+    """Hero p still has his attack or his spell to make this round."""
+    if S[b]['hero_cflags'][p] & CF_ATTACKED:
+        return False
+    if S[b]['cast_card'][p] >= 0:
+        return cast_ready(S, b, p)
+    return hero_attack_ready(S, b, p)
+
+
+@rules_jit
+def hero_speed(S, b, p):
+    """Hero p's attack speed now: his Speed Cubes in his attack boxes (a
+    spell's too, L718, L732), changed by spells (``strike.attack_speed_against``)."""
+    s = S[b]
+    return attack_speed_against(S, b, int(s['placed'][p, BOX_ATTACK]), AIM_HERO + p, int(s['hero_target'][p]))
+
+
+@rules_jit
+def hero_length(S, b, p):
+    """The attack length of hero p's attack: his spell's (L734) or his weapon's."""
+    sp = int(S[b]['cast_card'][p])
+    if sp >= 0:
+        return int(SPELL_LENGTH[SPELL_KIND[sp]])
+    return attack_length(S, b, p)
+
+
+@rules_jit
+def foe_speed(S, b, f):
+    """Foe f's attack speed now: its side's, changed by spells."""
+    t = int(S[b]['foe_target'][f])
+    return attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + t if t >= 0 else -1)
 
 
 @rules_jit
 def foe_can_strike(S, b, f):
     """Foe f still has its attack to make this round: it fights as a Monster
-    and targets a hero still in the fight. A side that casts a spell strikes
-    with the magic part."""
+    and targets a hero still in the fight, and no Disorient keeps it still
+    (L1594). A side that casts a spell strikes with the magic part."""
     s = S[b]
-    if s['foe_flags'][f] & FF_ATTACKED or not foe_is_monster(S, b, f):
+    if s['foe_flags'][f] & FF_ATTACKED or not foe_is_monster(S, b, f) or dormant(S, b, f):
         return False
     if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
         return False
@@ -984,13 +856,13 @@ def attack_order(S, b):
     for i in range(n):
         p = int(s['turn_order'][i])
         if p >= 0 and hero_can_strike(S, b, p):
-            sp = int(s['placed'][p, BOX_ATTACK])
-            ln = attack_length(S, b, p)
+            sp = hero_speed(S, b, p)
+            ln = hero_length(S, b, p)
             if not found or strikes_before(sp, ln, best_speed, best_length, closing):
                 best_speed, best_length, found = sp, ln, True
     for f in range(NUM_FOES):
         if foe_can_strike(S, b, f):
-            sp = foe_value(S, b, f, SD_SPEED)
+            sp = foe_speed(S, b, f)
             ln = foe_value(S, b, f, SD_LENGTH)
             if not found or strikes_before(sp, ln, best_speed, best_length, closing):
                 best_speed, best_length, found = sp, ln, True
@@ -998,11 +870,11 @@ def attack_order(S, b):
         return False
     for i in range(n):
         p = int(s['turn_order'][i])
-        if p >= 0 and hero_can_strike(S, b, p) and s['placed'][p, BOX_ATTACK] == best_speed \
-                and attack_length(S, b, p) == best_length:
+        if p >= 0 and hero_can_strike(S, b, p) and hero_speed(S, b, p) == best_speed \
+                and hero_length(S, b, p) == best_length:
             s['hero_cflags'][p] = s['hero_cflags'][p] | CF_STRIKES
     for f in range(NUM_FOES):
-        if foe_can_strike(S, b, f) and foe_value(S, b, f, SD_SPEED) == best_speed \
+        if foe_can_strike(S, b, f) and foe_speed(S, b, f) == best_speed \
                 and foe_value(S, b, f, SD_LENGTH) == best_length:
             s['foe_flags'][f] = s['foe_flags'][f] | FF_STRIKES
     return True
@@ -1031,7 +903,12 @@ def resolve_step(S, b):
                 p = q
                 break
         if p >= 0:
-            if hero_attack(S, b, p):
+            if s['cast_card'][p] >= 0:
+                if cast_spell(S, b, p):
+                    return True
+                if s['peace']:
+                    return False                 # Peace: the combat ends now (L1582)
+            elif hero_attack(S, b, p):
                 return True
             continue
         f = -1
@@ -1048,70 +925,6 @@ def resolve_step(S, b):
             s['foe_flags'][g] = s['foe_flags'][g] & np.uint8(0xFF ^ FF_STRIKES)
         if not attack_order(S, b):
             return False
-
-
-@rules_jit
-def roll_to_hit(S, b, speed, maneuver):
-    """L740-L743: an attack speed above the target's maneuver speed hits;
-    otherwise the two Hit Dice are rolled and the less favourable face
-    counts (the Golden Rule, L216): a blank misses, two hits hit, and hits
-    with equal signs hit only at equal speeds. A speed of 0 or less is still
-    an attack or a maneuver (L718)."""
-    if speed > maneuver:
-        return True
-    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-    worst = min(first, second)
-    if worst == HIT_BLANK:
-        return False
-    if worst == HIT_HIT:
-        return True
-    return speed == maneuver
-
-
-@rules_jit
-def ranged_dice(S, b, steady, base, health, tough):
-    """L753: the two Ranged Attack Dice; the worse result adjusts the damage.
-    ``steady``: the attacker is an Archer, who may reroll one of them (L1208)
-    for his ``base`` damage on a foe of ``health``. Only rerolling the worse
-    die can raise the result, and it is rerolled when that can turn what the
-    strike does (nothing, a wound, a kill: ``strike_outcome``) for the better
-    and never for the worse (Readings of the engine); the new face counts.
-    ``tough``: a strike short of a kill does nothing (the optional Tough
-    Monsters, L1136; the Massive Door, which only a 4 opens, L1240)."""
-    first = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
-    second = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
-    low = min(first, second)
-    high = max(first, second)
-    if steady:
-        now = strike_outcome(base + low, health, tough)
-        if strike_outcome(base + min(RANGED_LOW, high), health, tough) >= now and \
-                strike_outcome(base + min(RANGED_HIGH, high), health, tough) > now:
-            low = min(int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])]), high)
-    return low
-
-
-@rules_jit
-def strike_outcome(d, health, tough):
-    """What damage d does to a foe of ``health`` (L747, L755-L758): 0
-    nothing, 1 a wound, 2 a kill; ``tough``: no wounds, so short of a kill
-    nothing (L1136)."""
-    if d < 1:
-        return 0
-    if d < health:
-        return 0 if tough else 1
-    return 2
-
-
-@rules_jit
-def attack_damage(S, b, cubes, swords, armored):
-    """L750-L752: the base damage is the cubes on the weapon (a Monster's
-    red-cube number) plus its sword icons; an attack with a sword icon on an
-    armoured target loses one."""
-    d = cubes + swords
-    if armored and swords > 0:
-        d -= 1
-    return d
 
 
 @rules_jit(inline=True)
@@ -1133,7 +946,9 @@ def hero_attack(S, b, p):
     swords, one less on an armoured foe, the worse Ranged Attack Die for a
     ranged or thrown weapon (an Archer may reroll one, L1208); a thrown
     weapon is thrown whether it hits or not. A Warlock's kill or wound may
-    heal him (L1228). True if a decision is posed (the Warlock's cube)."""
+    heal him (L1228). The spells on either side count: Illusion, Disorient,
+    Hesitation, Iron Skin, Life Armor, Strength, Envenom (``strike.py``).
+    True if a decision is posed (the Warlock's cube)."""
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
     if not hero_attack_ready(S, b, p):
@@ -1146,11 +961,18 @@ def hero_attack(S, b, p):
     cubes = int(s['placed'][p, BOX_MIGHT])
     if thrown:
         throw_weapon(S, b, p, c)
+    me = AIM_HERO + p
+    speed = hero_speed(S, b, p)
+    rouse(S, b, me, DIS_SLOW)
     if f == DOOR_FOE:
-        return attack_door(S, b, p, int(s['placed'][p, BOX_ATTACK]), cubes, int(KIND_SWORDS[k]), ranged)
-    if not roll_to_hit(S, b, int(s['placed'][p, BOX_ATTACK]), foe_value(S, b, f, SD_MANEUVER)):
+        return attack_door(S, b, p, speed, cubes, int(KIND_SWORDS[k]), ranged)
+    hit = roll_to_hit(S, b, speed, foe_maneuver(S, b, f))
+    struck_at(S, b, f)
+    if not hit:
         return False
-    d = max(attack_damage(S, b, cubes, int(KIND_SWORDS[k]), FOE_ARMORED[f] != 0) - weak(S, b, p), 0)
+    rouse(S, b, f, DIS_DORMANT)
+    base, plus, envenomed = hit_bonus(S, b, me, f)
+    d = max(attack_damage(S, b, cubes + base, int(KIND_SWORDS[k]) + plus, foe_armored(S, b, f)) - weak(S, b, p), 0)
     if ranged:
         d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d,
                          int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]), (s['optional_rules'] & OPT_TOUGH) != 0)
@@ -1158,6 +980,8 @@ def hero_attack(S, b, p):
         return False
     if not damage_monster(S, b, f, d, p):
         return False                         # no harm done (Tough Monsters): no Warlock's heal either, L1228
+    if envenomed and foe_here(S, b, f):
+        afflict_foe(S, b, f, p)              # not killed: Envenom's wound more (L1530)
     return warlock_heal(S, b, p, f)
 
 
@@ -1179,120 +1003,6 @@ def attack_door(S, b, p, speed, cubes, swords, ranged):
     if d >= DOOR_DAMAGE:
         s['door_open'][CHAMBER] = 1
     return False
-
-
-@rules_jit(inline=True)
-def warlock_heal(S, b, p, f):
-    """L1228: once per Combat Round, a Warlock who kills or wounds a
-    non-undead foe (armoured or not) heals one Action Cube at once: a cube
-    or a Heart of his wounded box goes back to the healthy box. With one
-    kind there it is healed without asking; with several he chooses which,
-    by the decision of a rest's cubes (PH_HEAL, L550). True if it is posed.
-    A hero makes one attack a Combat Round (one attacking card, L720;
-    ``CF_ATTACKED``), so this comes once a round at most."""
-    s = S[b]
-    if s['hero_class'][p] != WARLOCK or FOE_UNDEAD[f] != 0:
-        return False
-    kinds = 0
-    only = -1
-    for k in range(NUM_CUBE_KINDS):
-        if s['cubes'][p, 1, k] > 0:
-            kinds += 1
-            only = k
-    if s['hearts'][p, 1] > 0:
-        kinds += 1
-        only = HEAL_HEART
-    if kinds == 0:
-        return False
-    if kinds > 1:
-        s['heal_left'] = 1
-        return pose(S, b, PH_HEAL, p)
-    if only == HEAL_HEART:
-        s['hearts'][p, 1] -= 1
-        s['hearts'][p, 0] += 1
-    else:
-        s['cubes'][p, 1, only] -= 1
-        s['cubes'][p, 0, only] += 1
-    return False
-
-
-@rules_jit(inline=True)
-def damage_monster(S, b, f, d, p):
-    """L755-L758: damage at least the foe's health (printed health less its
-    wounds, L757) kills it; less gives it one wound -- none under the optional
-    Tough Monsters (L1136: such a hit does not harm it, and so is no wound of
-    the round, L781). The optional Shared Fame keeps who placed each wound
-    (L1152). True if the foe was harmed (wounded or killed)."""
-    s = S[b]
-    if d >= int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]):
-        s['round_wounds'] = 1
-        monster_killed(S, b, f, p)
-        return True
-    if s['optional_rules'] & OPT_TOUGH:
-        return False
-    s['round_wounds'] = 1
-    wound_monster(S, b, f)
-    s['foe_wound_by'][f, p] += 1
-    return True
-
-
-@rules_jit(inline=True)
-def wound_monster(S, b, f):
-    """L785: a pink Status Cube on the chip; each lowers its health by one."""
-    S[b]['foe_wounds'][f] += 1
-
-
-@rules_jit(inline=True)
-def monster_killed(S, b, f, p):
-    """L799: hero p, who struck the final blow, takes the chip (an Elemental
-    goes back to the pool instead) and at once its Fame -- shared under the
-    optional Shared Fame (``share_fame``). A Native fighting as a Monster dies
-    the same way (L1005), and makes its killer an Outlaw: one Outlaw Token
-    (L1115). The optional Endless Monsters returns a killed Monster to the
-    tray, a unique one or a Native excepted (L1162-L1166)."""
-    s = S[b]
-    share_fame(S, b, f, p)
-    s['foe_wounds'][f] = 0
-    for q in range(MAX_HEROES):
-        s['foe_wound_by'][f, q] = 0
-    if f < NUM_MONSTER_CHIPS:
-        s['mon_flipped'][f] = 0
-        if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):
-            s['mon_clearing'][f] = MON_TRAY
-        else:
-            s['mon_clearing'][f] = MON_TAKEN
-            s['mon_taker'][f] = p
-    else:
-        i = f - NUM_MONSTER_CHIPS
-        s['native_flipped'][i] = 0
-        s['native_clearing'][i] = NATIVE_TAKEN
-        s['native_taker'][i] = p
-        if s['outlaw'][p] < 127:             # no limit in the rules (L1111); an int8 holds 127
-            s['outlaw'][p] += 1
-
-
-@rules_jit(inline=True)
-def share_fame(S, b, f, p):
-    """The Fame of killing foe f, p having struck the death blow (L799). With
-    the optional Shared Fame (L1150-L1152) each hero who wounded it gets the
-    Fame in proportion to his cubes, the death blow counted as the cubes that
-    filled the rest of its printed health (Interpretations), rounded down; the
-    Fame left over goes to p."""
-    s = S[b]
-    fame = int(FOE_FAME[f])
-    if s['optional_rules'] & OPT_SHARED_FAME:
-        health = int(FOE_HEALTH[f])
-        given = 0
-        for q in range(MAX_HEROES):
-            cubes = int(s['foe_wound_by'][f, q])
-            if q == p:
-                cubes += health - int(s['foe_wounds'][f])
-            share = fame * cubes // health
-            if q != p:
-                s['fame'][q] += share
-                given += share
-        fame -= given
-    s['fame'][p] += fame
 
 
 @rules_jit(inline=True)
@@ -1343,15 +1053,23 @@ def monster_attack(S, b):
             if p < 0:
                 s['atk_foe'] = -1
                 s['atk_victim'] = -1
+                rouse(S, b, f, DIS_SLOW)                          # its attack is made (L1594)
                 return False
             s['atk_victims'] = int(s['atk_victims']) & (0xFF ^ (1 << p))
             if not fighting(S, b, p):
                 continue
             s['atk_victim'] = p
-            if not roll_to_hit(S, b, foe_value(S, b, f, SD_SPEED),
-                               max(int(s['placed'][p, BOX_MANEUVER]) - clumsy(S, b, p), 0)):
+            speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
+            save = FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, p, SP_SOUL_SAVE)
+            hit = roll_to_hit_saved(S, b, speed, hero_maneuver(S, b, p), save)
+            struck_at(S, b, AIM_HERO + p)
+            if not hit:
                 continue
             s['atk_armor'] = -1
+            if hero_has_spell(S, b, p, SP_LIFE_ARMOR):
+                s['atk_armor'] = LIFE_ARMOR_HIT                   # it must be hit first (L1578)
+                s['atk_stage'] = AS_DAMAGE
+                continue
             if armor_choices(S, b, p) > 0:
                 s['atk_stage'] = AS_ARMOR
                 return pose(S, b, PH_ARMOR, p)
@@ -1392,98 +1110,78 @@ def damage_hero(S, b, f, p):
     On armour: the armour is damaged or destroyed (``damage_armor``) and the
     hero takes one wound. Without armour: damage at least his healthy Hearts
     kills him, less gives one wound -- a Heart under the optional Red Meat
-    (L1170). True if the wound choice is posed."""
+    (L1170). Spells count: the foe's Strength and Envenom (one wound more,
+    L1530, L1558) and Weakness curse; Iron Skin makes an unarmoured hero
+    armoured against swords (L1556); Life Armor takes the hit as armour of
+    strength 2 (L1578). True if the wound choice is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
-    d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE), foe_value(S, b, f, SD_SWORDS), armor >= 0)
+    base, plus, envenomed = hit_bonus(S, b, f, AIM_HERO + p)
+    armored = armor >= 0 or armor == LIFE_ARMOR_HIT or hero_has_spell(S, b, p, SP_IRON_SKIN)
+    d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus, armored)
+    if foe_cursed(S, b, f, CURSE_WEAKNESS):
+        d = max(d - 1, 0)
     kind = foe_value(S, b, f, SD_ATTACK)
     if kind == ATK_RANGED or kind == ATK_FIRE:
         d += ranged_dice(S, b, False, 0, 0, False)
     if d < 1:
         return False
     s['round_wounds'] = 1
+    s['atk_venom'] = 1 if envenomed else 0
     if armor >= 0:
         damage_armor(S, b, armor, d)
-        return wound_hero(S, b, p)
+        return wound_hero_venom(S, b, p)
+    if armor == LIFE_ARMOR_HIT:
+        wear_life_armor(S, b, p, d)
+        return wound_hero_venom(S, b, p)
     if d >= s['hearts'][p, 0]:
         hero_killed(S, b, p)
         return False
     if s['optional_rules'] & OPT_RED_MEAT:
         apply_wound(S, b, p, A_HEAL + HEAL_HEART)        # he has a healthy Heart: d < his Hearts
+        return venom_wound(S, b, p)
+    return wound_hero_venom(S, b, p)
+
+
+@rules_jit
+def wear_life_armor(S, b, p, d):
+    """L1578, L761-L763: damage above the Life Armor's 2 destroys it, equal
+    to 2 damages it (a second time destroys it); it never stops the wound."""
+    s = S[b]
+    sp = spell_on_target(S, b, SP_LIFE_ARMOR, AIM_HERO + p)
+    if sp < 0:
+        return
+    if d > LIFE_ARMOR or (d == LIFE_ARMOR and s['spell_mark'][sp] == LIFE_ARMOR_DAMAGED):
+        end_spell(S, b, sp)
+    elif d == LIFE_ARMOR:
+        s['spell_mark'][sp] = LIFE_ARMOR_DAMAGED
+
+
+@rules_jit
+def wound_hero_venom(S, b, p):
+    """One wound, then Envenom's wound more if owed. True if a choice is posed."""
+    if wound_hero(S, b, p):
+        return True
+    return venom_wound(S, b, p)
+
+
+@rules_jit
+def venom_wound(S, b, p):
+    """Envenom's extra wound on a hero not killed by the hit (L1530)."""
+    s = S[b]
+    if s['atk_venom'] == 0:
+        return False
+    s['atk_venom'] = 0
+    if not fighting(S, b, p):
         return False
     return wound_hero(S, b, p)
 
 
-# ================================================================ wounds and death (L783-L795, L408)
-@rules_jit
-def wound_choices(S, b, p, out):
-    """The cubes p may move to his wounded box (L787): a healthy Heart, an
-    unplaced healthy cube of each kind (A_HEAL + kind), a cube placed in a
-    box of his Lineage, Class or Weapon Card (A_BOX + box). Action codes into
-    ``out``; returns the count."""
-    s = S[b]
-    n = 0
-    if s['hearts'][p, 0] > 0:
-        out[n] = A_HEAL + HEAL_HEART
-        n += 1
-    for k in range(NUM_CUBE_KINDS):
-        if unplaced(S, b, p, k) > 0:
-            out[n] = A_HEAL + k
-            n += 1
-    for x in range(NUM_BOXES):
-        if s['placed'][p, x] > 0:
-            out[n] = A_BOX + x
-            n += 1
-    return n
-
-
-@rules_jit
-def wound_hero(S, b, p):
-    """L787: p moves one Action Cube of his choice to his wounded box at
-    once; asked only when he has a choice. True if the choice is posed."""
-    out = np.empty(NUM_CUBE_KINDS + NUM_BOXES + 1, dtype=np.int64)
-    m = wound_choices(S, b, p, out)
-    if m == 0:
-        return False
-    if m == 1:
-        apply_wound(S, b, p, int(out[0]))
-        return False
-    S[b]['atk_stage'] = AS_WOUND
-    return pose(S, b, PH_WOUND, p)
-
-
-@rules_jit
-def apply_wound(S, b, p, a):
-    """Move the cube named by action a to p's wounded box. A card now too
-    heavy for his healthy Might Cubes drops to the backpack, even in combat
-    (L976), and the cubes on a dropped weapon come off it. A Might Cube taken
-    from a weapon whose mandatory box it leaves empty cancels its attack if
-    not yet made (L791), and fewer Speed Cubes change the speeds of the
-    attacks still to come (L793): both follow from ``placed``. No healthy
-    Heart left: he is killed (L787, L408)."""
-    s = S[b]
-    if a == A_HEAL + HEAL_HEART:
-        s['hearts'][p, 0] -= 1
-        s['hearts'][p, 1] += 1
-    else:
-        if a >= A_BOX:
-            x = a - A_BOX
-            s['placed'][p, x] -= 1
-            k = CUBE_MIGHT if x == BOX_MIGHT else CUBE_SPEED
-        else:
-            k = a - A_HEAL
-        s['cubes'][p, 0, k] -= 1
-        s['cubes'][p, 1, k] += 1
-    enforce_weight(S, b, p)
-    if hero_weapon(S, b, p) < 0:
-        s['placed'][p, BOX_MIGHT] = 0
-    check_hero_death(S, b, p)
-
-
+# ================================================================ the wound choice (L787)
 @rules_jit(inline=True)
 def mask_wound(S, b, p, mask):
     """Legal actions of PH_WOUND: ``wound_choices``."""
-    out = np.empty(NUM_CUBE_KINDS + NUM_BOXES + 1, dtype=np.int64)
+    out = np.empty(WOUND_CHOICES, dtype=np.int64)
     m = wound_choices(S, b, p, out)
     for i in range(m):
         mask[out[i]] = 1
@@ -1491,32 +1189,11 @@ def mask_wound(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_wound(S, b, p, a):
-    """PH_WOUND: that cube is wounded; the attack goes on to its next victim."""
+    """PH_WOUND: that cube is wounded (Envenom's wound more follows); the
+    attack goes on to its next victim."""
     apply_wound(S, b, p, a)
     S[b]['atk_stage'] = AS_HIT
-    return False
-
-
-@rules_jit(inline=True)
-def check_hero_death(S, b, p):
-    """L408, L787: a hero with no Heart in his healthy box dies at once."""
-    s = S[b]
-    if s['hearts'][p, 0] <= 0 and s['hero_state'][p] == HS_ACTIVE:
-        hero_killed(S, b, p)
-
-
-@rules_jit
-def hero_killed(S, b, p):
-    """Hero p is killed (L765, L787): ``fate.kill_hero`` does what death does
-    (L801-L805); he takes no further part in the combat."""
-    s = S[b]
-    kill_hero(S, b, p)
-    s['round_wounds'] = 1
-    if s['hero_combat'][p] == HC_FIGHTING:
-        s['hero_combat'][p] = HC_KILLED
-    s['hero_target'][p] = -1
-    for x in range(NUM_BOXES):
-        s['placed'][p, x] = 0
+    return venom_wound(S, b, p)
 
 
 # ================================================================ 8. Cleanup (L771-L781)
@@ -1688,10 +1365,12 @@ def end_of_round(S, b):
     """The rest of Cleanup. L775-L777: a hidden hero who used a card this
     round (ambushed with his ranged weapon) rolls to stay hidden, without
     the Sneak allowance or the Halfling reroll; failing, he is unhidden for
-    the rest of combat. L780: every placed cube goes back to the healthy
-    box. L781: after two consecutive rounds without a wound or a death the
-    clearing's combat ends, as it does once no hero is left in it; else a
-    new round begins."""
+    the rest of combat; so does a hidden caster (L1020). L779: the cube on a
+    cast spell's wound-symbol box is wounded (not a wound that keeps the
+    combat going, Interpretations). L780: every placed cube goes back to the
+    healthy box. L781: after two consecutive rounds without a wound or a
+    death the clearing's combat ends, as it does once no hero is left in it;
+    else a new round begins."""
     s = S[b]
     n = int(s['num_players'])
     for i in range(n):
@@ -1699,6 +1378,7 @@ def end_of_round(S, b):
         if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and s['hero_cflags'][p] & CF_USED_CARD:
             if not hide_roll(S, b, p, False):
                 s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
+    spell_wounds(S, b)
     left = 0
     for p in range(MAX_HEROES):
         for x in range(NUM_BOXES):
@@ -1713,6 +1393,34 @@ def end_of_round(S, b):
         end_of_combat(S, b)
     else:
         new_round(S, b)
+
+
+@rules_jit
+def spell_wounds(S, b):
+    """L779: each hero who cast a spell wounds the cube on its wound-symbol
+    box; every Spell Card is cleared (its cubes are healthy cubes again)."""
+    s = S[b]
+    for p in range(MAX_HEROES):
+        c = int(s['cast_wound'][p])
+        if s['cast_stage'][p] == CAST_DONE and c >= 0 and s['cast_cubes'][p, c] > 0 and fighting(S, b, p):
+            apply_wound(S, b, p, A_CUBE + CUBE_MAGIC + c)
+        clear_cast(S, b, p)
+
+
+@rules_jit
+def make_peace(S, b):
+    """Peace (L1582): combat ends in the clearing at once, the round not
+    finished: the spells cast so far wound their cubes (their cost is paid),
+    the cubes go back, and the end of combat follows (Interpretations)."""
+    s = S[b]
+    spell_wounds(S, b)
+    for p in range(MAX_HEROES):
+        for x in range(NUM_BOXES):
+            s['placed'][p, x] = 0
+    s['atk_foe'] = -1
+    s['atk_victim'] = -1
+    s['atk_stage'] = AS_HIT
+    end_of_combat(S, b)
 
 
 # ================================================================ the end of combat (L807-L812, L1008)
@@ -1748,7 +1456,10 @@ def end_of_combat(S, b):
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0
     s['natives_hostile'] = 0
+    s['peace'] = 0
+    expire_spells(S, b, DUR_COMBAT)              # L1042
     for p in range(MAX_HEROES):
+        clear_cast(S, b, p)
         if s['hero_combat'][p] == HC_FIGHTING:
             s['hero_combat'][p] = HC_DONE
         s['hero_cflags'][p] = 0

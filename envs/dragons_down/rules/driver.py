@@ -19,7 +19,8 @@ from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
-    PH_START_SPELL, PH_UNCURSE,
+    PH_START_SPELL, PH_UNCURSE, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
+    PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -27,9 +28,9 @@ from .actions import (
     mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
 )
 from .activation import activation_round, start_activation
+from .spells import act_accept, act_spell_cube, mask_accept, mask_spell_cube
 from .combat import (
-    PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE,
-    PH_WOUND, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
+    act_more_targets, mask_more_targets, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
     act_wound, combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_lure, mask_tactics,
     mask_target, mask_unhide, mask_wound,
 )
@@ -138,6 +139,12 @@ def fill_mask(S, b, mask):
         mask_evade(S, b, p, mask)
     elif ph == PH_TARGET:
         mask_target(S, b, p, mask)
+    elif ph == PH_MORE_TARGETS:
+        mask_more_targets(S, b, p, mask)
+    elif ph == PH_SPELL_CUBE:
+        mask_spell_cube(S, b, p, mask)
+    elif ph == PH_ACCEPT:
+        mask_accept(S, b, p, mask)
     elif ph == PH_TACTICS:
         mask_tactics(S, b, p, mask)
     elif ph == PH_ARMOR:
@@ -236,6 +243,12 @@ def do_action(S, b, a):
         return act_evade(S, b, p, a)
     elif ph == PH_TARGET:
         return act_target(S, b, p, a)
+    elif ph == PH_MORE_TARGETS:
+        return act_more_targets(S, b, p, a)
+    elif ph == PH_SPELL_CUBE:
+        return act_spell_cube(S, b, p, a)
+    elif ph == PH_ACCEPT:
+        return act_accept(S, b, p, a)
     elif ph == PH_TACTICS:
         return act_tactics(S, b, p, a)
     elif ph == PH_ARMOR:

@@ -18,7 +18,7 @@ from ..constants import (
     NUM_SPELLS, SPELL_START, SPW_ATTACHED, SPW_DISCARD, SPW_KNOWN, SPW_START,
 )
 from .base import (
-    SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
+    AIM_HERO, SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
     DO_STAY, pose, roll,
 )
 
@@ -97,7 +97,20 @@ def kill_hero(S, b, p):
     outlaw_rolls(S, b, p)
     set_aside_hero(S, b, p)
     lay_body(S, b, p, c)
+    end_hero_spells(S, b, p)
     s['hero_state'][p] = HS_DEAD
+
+
+@rules_jit
+def end_hero_spells(S, b, p):
+    """Hero p leaves play: the spells on him end with him (L1048, L1058),
+    and so do those he cast, whose cards leave with him (L805)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        mine = s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p
+        if s['spell_on'][sp] == AIM_HERO + p or (mine and s['spell_on'][sp] >= 0):
+            s['spell_on'][sp] = -1
+            s['spell_mark'][sp] = 0
 
 
 @rules_jit
@@ -216,6 +229,7 @@ def retire_hero(S, b, p, on_last_turn, forced):
         if s['card_where'][k] == CW_HERO and s['card_owner'][k] == p:
             remove_card(S, b, k)
     s['gold'][p] = 0
+    end_hero_spells(S, b, p)
     s['hero_state'][p] = HS_RETIRED
 
 
@@ -341,8 +355,10 @@ def clear_hero(S, b, p):
     for i in range(s['site_found'].shape[1]):
         s['site_found'][p, i] = 0
     s['heroes_made'][p] += 1
+    end_hero_spells(S, b, p)
     for sp in range(NUM_SPELLS):          # L805: spells known go: learned ones discarded, starting ones set aside
         if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p:
+            s['spell_shown'][sp] = 0
             s['spell_where'][sp] = SPW_START if SPELL_FROM[sp] == SPELL_START else SPW_DISCARD
             s['spell_owner'][sp] = -1
     s['curses'][p] = 0                    # a curse is the hero's, not the seat's

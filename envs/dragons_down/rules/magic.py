@@ -7,7 +7,8 @@ Starting Spell deck (never shuffled: a new hero picks from it face up, L203,
 L1016) or of the Spell deck (shuffled, drawn at random under a Spell Book or
 Scroll when it is revealed, L1424). ``spell_where`` / ``spell_owner`` say where
 each is: set aside, in the deck, known by a hero, attached to a card, or
-discarded. Casting in combat is the next part.
+discarded. Casting in combat is ``spells.py``'s; which spells are in play,
+and what ends them, is kept here (the parts below combat read them).
 
 The Curse Table is ``data/curses.txt`` (a substitute: the Reference Card's back
 is not printed, SUBSTITUTES.md): two instant curses (Teleport, Summon, L1103-
@@ -18,12 +19,12 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
+    MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
     NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
     SPW_START, T_PENDING, TW_PLACED,
 )
 from .base import (
-    A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    AIM_HERO, DUR_COMBAT, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
@@ -397,3 +398,90 @@ def act_uncurse(S, b, p, a):
     if a == A_DO + DO_DONE:
         return False
     return remove_curse(S, b, p, a)
+
+
+# ================================================================ spells in play (L1040-L1065)
+# A cast spell that lasts (combat, turn, permanent) is in play while its card's
+# ``spell_on`` holds its target code (a foe's index, or AIM_HERO + q); the
+# caster is the card's holder (``spell_owner``). Its effects are read where
+# their rules are, through ``spell_on_target``; what ends it is here.
+@rules_jit
+def clear_cast(S, b, p):
+    """Hero p casts nothing this round: no Spell Card, no cube on one, no
+    further target (rules/spells.py)."""
+    s = S[b]
+    s['cast_card'][p] = -1
+    s['cast_wound'][p] = -1
+    s['cast_stage'][p] = 0
+    s['cast_any'][p] = 0
+    for k in range(NUM_COLOURS):
+        s['cast_cubes'][p, k] = 0
+    for i in range(MAX_AIMS - 1):
+        s['more_targets'][p, i] = -1
+
+
+@rules_jit
+def spell_on_target(S, b, kind, code):
+    """The Spell Card of ``kind`` in play on target ``code``; -1 none."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if SPELL_KIND[sp] == kind and s['spell_on'][sp] == code:
+            return sp
+    return -1
+
+
+@rules_jit
+def hero_has_spell(S, b, p, kind):
+    """A spell of ``kind`` is in play on hero p."""
+    return spell_on_target(S, b, kind, AIM_HERO + p) >= 0
+
+
+@rules_jit
+def end_spell(S, b, sp):
+    """Spell Card sp's spell ends: it expires or is broken, and its card is
+    its caster's to cast again (L1058)."""
+    s = S[b]
+    s['spell_on'][sp] = -1
+    s['spell_mark'][sp] = 0
+
+
+@rules_jit
+def end_spells_on(S, b, code):
+    """Every spell on target ``code`` ends: it died or left the clearing for
+    good (L1048, L1058), or Break Spells hit it (L1492)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] == code:
+            end_spell(S, b, sp)
+
+
+@rules_jit
+def end_combat_spells(S, b, p, code):
+    """Combat spells end when their caster or target is killed or evades
+    (L1042): those hero p cast (p >= 0) and those on target ``code``
+    (code >= 0)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] < 0 or SPELL_DURATION[SPELL_KIND[sp]] != DUR_COMBAT:
+            continue
+        mine = p >= 0 and s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] == p
+        if mine or (code >= 0 and s['spell_on'][sp] == code):
+            end_spell(S, b, sp)
+
+
+@rules_jit
+def expire_spells(S, b, duration):
+    """Every spell of ``duration`` in play ends: combat spells at the end of
+    the combat (L1042), turn spells at the start of the next turn's battle
+    phase (L1044)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] >= 0 and SPELL_DURATION[SPELL_KIND[sp]] == duration:
+            end_spell(S, b, sp)
+
+
+@rules_jit
+def charmed(S, b, p):
+    """Charm is on hero p this turn: +2 to every attribute for mission reward
+    rolls and haggle attempts (L1592)."""
+    return hero_has_spell(S, b, p, SP_CHARM)

@@ -27,7 +27,7 @@ from .realm import (
 )
 from .equipment import take_starting_item
 from .tokens import reveal_tile, stock_revealed_merchants
-from .magic import deal_start_spells, start_spell_due
+from .magic import clear_cast, deal_start_spells, start_spell_due
 
 
 # ================================================================ the realm's set-up (L178-L189)
@@ -72,6 +72,9 @@ def setup_game(S, b):
     for sp in range(NUM_SPELLS):                                 # L185, L1016: the two Spell decks
         s['spell_where'][sp] = SPW_START if SPELL_FROM[sp] == SPELL_START else SPW_DECK
         s['spell_owner'][sp] = -1
+        s['spell_on'][sp] = -1                                   # no spell in play
+    for p in range(MAX_HEROES):
+        clear_cast(S, b, p)
     for t in range(NUM_TILES):
         s['tile_enchant'][t] = -1
     s['learn_spell'] = -1

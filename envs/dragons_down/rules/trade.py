@@ -30,7 +30,7 @@ from .base import (
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
 )
 from .equipment import armor_damaged, attach_spells, attached_spells, card_price, equip_card, possesses, reveal_card, target_legal
-from .magic import curse_held, remove_curse, removable_curses
+from .magic import charmed, curse_held, remove_curse, removable_curses
 
 TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
 """``trade_mode``: the Loot or Trade Action under way."""
@@ -907,6 +907,9 @@ def buy_card(S, b, p):
     receive_card(S, b, p, c)
     return place_received(S, b)
 
+CHARM_BONUS = 2
+"""Charm's +2 to every attribute in haggle attempts and mission rolls (L1592)."""
+
 
 @rules_jit
 def haggle_number(S, b, p, m):
@@ -915,13 +918,15 @@ def haggle_number(S, b, p, m):
     Interpretations). L991: an Outlaw (any number of Outlaw Tokens) has one
     icon less with a Merchant respecting only Wisdom and one more with one
     respecting only Cunning; the number is never below 0. The Misfortune
-    curse takes one from each attribute (data/curses.txt), never below 0."""
+    curse takes one from each attribute (data/curses.txt), never below 0;
+    the Charm spell adds two to each (L1592)."""
     n = 0
     kinds = 0
     unlucky = 1 if curse_held(S, b, p, CURSE_MISFORTUNE) else 0
+    charm = CHARM_BONUS if charmed(S, b, p) else 0
     for a in range(MERCHANT_RESPECT.shape[1]):
         if MERCHANT_RESPECT[m, a]:
-            n += max(hero_attribute(S, b, p, a) - unlucky, 0)
+            n += max(hero_attribute(S, b, p, a) + charm - unlucky, 0)
             kinds += 1
     if S[b]['outlaw'][p] > 0 and kinds == 1:
         if MERCHANT_RESPECT[m, ATTR_WISDOM]:

@@ -1,0 +1,561 @@
+"""Spells cast in combat (L706-L781, L1018-L1065) and what the spells of the
+Spell Manifest do when cast (L1486-L1597).
+
+A hero casts in the Combat Round's steps (``combat.py`` calls in here):
+
+- **Target** (L709-L712): besides a foe for his weapon, a hero may aim a spell
+  he could cast at a foe or at a hero (``aim_offered``); a spell with several
+  targets (Fireball) takes more foes one at a time (PH_MORE_TARGETS). The
+  Targeting Token is public; which spell is not, until Tactics is revealed.
+- **Hero Tactics** (L714-L723): in secret, he casts one Spell Card whose
+  aim fits his targets (A_SPELL + card), instead of using his weapon (one
+  card that attacks a round, L720): its coloured boxes take Magic Cubes of
+  their colour at once, each multi-colour box the colour he chooses
+  (PH_SPELL_CUBE) -- a box of his tile's enchantment colour is left empty
+  (L1022) -- and his Speed Cubes in his attack boxes are the spell's attack
+  speed (L718, L732).
+- **Resolve** (L730-L758): the spell strikes in attack speed order, its
+  length breaking ties (L734); a targeted spell hits by the normal attack
+  rules, unless its target hero accepts the hit (PH_ACCEPT, L1032).
+- **Cleanup** (L775-L779): a cube on a wound-symbol box is wounded; a hidden
+  caster rolls to stay hidden.
+
+``cast_stage`` (CAST_*) keeps how far the cast is. The spells in play and what
+ends them are ``magic.py``'s; how they change a strike is ``strike.py``'s.
+Only the spells of ``base.SPELLS_BUILT`` are offered.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_MONSTER_CHIPS,
+    NUM_SPELLS, OPT_TOUGH, SPW_KNOWN,
+)
+from .base import (
+    A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
+    BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
+    CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
+    DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, GRAY_NUMBER, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
+    PACK_WANDERER, PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
+    SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_LIFE_ARMOR, SP_PEACE, SP_TURN_UNDEAD,
+    SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
+    SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
+)
+from .fate import remove_card
+from .activation import summon
+from .actions import start_heal
+from .magic import end_spells_on, spell_on_target, teleport_destination
+from .strike import (
+    CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
+    foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
+    roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
+)
+
+WOUND_ANY = -2
+"""``cast_wound`` while the wound-symbol box is a multi-colour one still to
+cover: the first cube chosen for a multi-colour box goes there."""
+CAST_HEAL = 1
+"""``cast_turn`` bit: the hero cast Heal this turn (once per turn, L1576)."""
+
+
+# ================================================================ covering the boxes (L721-L723, L1020-L1022)
+@rules_jit
+def enchant_colour(S, b, p):
+    """The colour of the Magic Cube enchanting hero p's tile, one box of
+    which his spell may leave empty (L1022); -1."""
+    s = S[b]
+    return int(s['tile_enchant'][int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE])
+
+
+@rules_jit
+def cover_fits(S, b, p, kind):
+    """Hero p's healthy Magic Cubes not yet placed cover every box of a spell
+    of ``kind`` -- a coloured box with its colour, a multi-colour box with any
+    (L723), one box of his tile's enchantment colour left empty (L1022) --
+    within his cube limit (L716: a sixth cube, after an Alert, is a Speed Cube)."""
+    s = S[b]
+    need = np.zeros(NUM_COLOURS + 1, dtype=np.int64)
+    for i in range(MAX_SPELL_BOXES):
+        c = int(SPELL_BOX[kind, i])
+        if c >= 0:
+            need[c] += 1
+    e = enchant_colour(S, b, p)
+    if e >= 0 and need[e] > 0:
+        need[e] -= 1
+    spare = 0
+    total = int(need[ANY_COLOUR])
+    for c in range(NUM_COLOURS):
+        free = unplaced(S, b, p, CUBE_MAGIC + c)
+        if free < need[c]:
+            return False
+        spare += free - int(need[c])
+        total += int(need[c])
+    speed = int(s['placed'][p, BOX_ATTACK]) + int(s['placed'][p, 2])
+    placed = cubes_placed(S, b, p)
+    return spare >= need[ANY_COLOUR] and placed + total <= cube_limit(S, b, p) and \
+        placed - speed + total <= CUBE_LIMIT
+
+
+@rules_jit
+def may_cast(S, b, p, sp):
+    """Hero p may cast Spell Card sp this round, its targets aside: he knows
+    it (L1018), its effect is built, it is not in play (a spell that lasts is
+    not cast again until it ends, L1026), Heal not yet this turn (L1576), and
+    his cubes cover its boxes."""
+    s = S[b]
+    if s['spell_where'][sp] != SPW_KNOWN or s['spell_owner'][sp] != p:
+        return False
+    k = int(SPELL_KIND[sp])
+    if not SPELL_BUILT[k] or s['spell_on'][sp] >= 0:
+        return False
+    if k == SP_HEAL and s['cast_turn'][p] & CAST_HEAL:
+        return False
+    return cover_fits(S, b, p, k)
+
+
+@rules_jit
+def aim_ok(S, b, p, k, t):
+    """Hero p may aim a spell of kind k at target code t (L1030-L1034): a foe
+    or a hero still in the fight; a targeted spell at no one under Anti-Magic
+    (L1534); none marked with the undead symbol at the undead (L1065), Rule
+    and Turn Undead only at them; a turn spell only at a hero (it serves his
+    next turn's actions, L1044); at a hero, himself included, only a spell
+    that aids (``base.SPELLS_AIDING``; Interpretations, "Spells aimed at
+    heroes")."""
+    aim = SPELL_AIM[k]
+    if aim == AIM_SELF or aim == AIM_NONE or t < 0 or t == DOOR_FOE or not target_here(S, b, t):
+        return False
+    if aim == AIM_TARGETED and spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
+        return False
+    if t < NUM_FOES:
+        undead = FOE_UNDEAD[t] != 0
+        if (SPELL_UNDEAD[k] == UNDEAD_IMMUNE and undead) or (SPELL_UNDEAD[k] == UNDEAD_ONLY and not undead):
+            return False
+        return SPELL_DURATION[k] != DUR_TURN
+    return SPELL_UNDEAD[k] != UNDEAD_ONLY and SPELL_AIDS[k] != 0
+
+
+@rules_jit
+def aims(S, b, p, out):
+    """Hero p's targets this round into ``out`` (MAX_AIMS long): his
+    Targeting Token's, then the further foes of his spell. Returns how many."""
+    s = S[b]
+    n = 0
+    if s['hero_target'][p] >= 0:
+        out[0] = s['hero_target'][p]
+        n = 1
+        for i in range(MAX_AIMS - 1):
+            if s['more_targets'][p, i] >= 0:
+                out[n] = s['more_targets'][p, i]
+                n += 1
+    return n
+
+
+@rules_jit
+def targets_fit(S, b, p, k):
+    """Hero p's targets suit a spell of kind k: none for a self or untargeted
+    spell; one for a self-or-other spell; one to the number in its target
+    symbol for a targeted one, several only foes (L1030-L1034)."""
+    out = np.empty(MAX_AIMS, dtype=np.int64)
+    n = aims(S, b, p, out)
+    aim = SPELL_AIM[k]
+    if aim == AIM_SELF or aim == AIM_NONE:
+        return n == 0
+    if n == 0 or n > SPELL_TARGETS[k]:
+        return False
+    for i in range(n):
+        if not aim_ok(S, b, p, k, int(out[i])) or (n > 1 and out[i] >= NUM_FOES):
+            return False
+    return True
+
+
+@rules_jit
+def castable(S, b, p, sp):
+    """Hero p may cast Spell Card sp now, in Hero Tactics: no spell and no
+    weapon used yet this round (one card that casts or attacks, L720), and it
+    suits his cubes and his targets."""
+    s = S[b]
+    if s['cast_card'][p] >= 0 or s['placed'][p, BOX_MIGHT] > 0:
+        return False
+    return may_cast(S, b, p, sp) and targets_fit(S, b, p, int(SPELL_KIND[sp]))
+
+
+@rules_jit
+def any_castable(S, b, p):
+    for sp in range(NUM_SPELLS):
+        if castable(S, b, p, sp):
+            return True
+    return False
+
+
+@rules_jit
+def aim_offered(S, b, p, t):
+    """The Target step may give hero p target code t for a spell he could
+    cast at it (L711-L712)."""
+    for sp in range(NUM_SPELLS):
+        if may_cast(S, b, p, sp) and aim_ok(S, b, p, int(SPELL_KIND[sp]), t):
+            return True
+    return False
+
+
+@rules_jit
+def more_offered(S, b, p, g):
+    """Foe g may be one more target of a spell hero p could cast at all his
+    targets so far and at g (Fireball's four, L1562)."""
+    s = S[b]
+    out = np.empty(MAX_AIMS, dtype=np.int64)
+    n = aims(S, b, p, out)
+    if n == 0 or n >= MAX_AIMS or g >= NUM_FOES:
+        return False
+    for i in range(n):
+        if out[i] == g or out[i] >= NUM_FOES:
+            return False
+    for sp in range(NUM_SPELLS):
+        k = int(SPELL_KIND[sp])
+        if SPELL_TARGETS[k] <= n or not may_cast(S, b, p, sp) or not aim_ok(S, b, p, k, g):
+            continue
+        fits = True
+        for i in range(n):
+            if not aim_ok(S, b, p, k, int(out[i])):
+                fits = False
+        if fits:
+            return True
+    return False
+
+
+@rules_jit
+def any_more(S, b, p):
+    for g in range(NUM_FOES):
+        if foe_here(S, b, g) and more_offered(S, b, p, g):
+            return True
+    return False
+
+
+@rules_jit
+def add_target(S, b, p, g):
+    s = S[b]
+    for i in range(MAX_AIMS - 1):
+        if s['more_targets'][p, i] < 0:
+            s['more_targets'][p, i] = g
+            return
+
+
+# ================================================================ casting in Hero Tactics (L714-L723)
+@rules_jit
+def start_cast(S, b, p, sp):
+    """Hero p casts Spell Card sp: its coloured boxes take Magic Cubes of
+    their colour, but one box of his tile's enchantment colour, the wound box
+    first, is left empty (L1022); its multi-colour boxes wait for his choice
+    (``cover_any``)."""
+    s = S[b]
+    k = int(SPELL_KIND[sp])
+    s['cast_card'][p] = sp
+    s['cast_stage'][p] = CAST_PLACED
+    s['cast_wound'][p] = -1
+    e = enchant_colour(S, b, p)
+    skipped = False
+    for i in range(MAX_SPELL_BOXES):
+        c = int(SPELL_BOX[k, i])
+        if c < 0:
+            break
+        if c == ANY_COLOUR:
+            s['cast_any'][p] += 1
+            if i == SPELL_WOUND_BOX[k]:
+                s['cast_wound'][p] = WOUND_ANY
+        elif c == e and not skipped:
+            skipped = True                       # left empty: no cube, so none to wound either
+        else:
+            s['cast_cubes'][p, c] += 1
+            if i == SPELL_WOUND_BOX[k]:
+                s['cast_wound'][p] = c
+
+
+@rules_jit
+def cover_one(S, b, p, c):
+    """A Magic Cube of colour c covers the next multi-colour box (L723)."""
+    s = S[b]
+    s['cast_cubes'][p, c] += 1
+    s['cast_any'][p] -= 1
+    if s['cast_wound'][p] == WOUND_ANY:
+        s['cast_wound'][p] = c
+
+
+@rules_jit
+def cover_any(S, b, p):
+    """Cover the spell's multi-colour boxes: with the one colour p has free,
+    at once; with several, he chooses (PH_SPELL_CUBE). True if posed."""
+    s = S[b]
+    while s['cast_any'][p] > 0:
+        kinds = 0
+        only = -1
+        for c in range(NUM_COLOURS):
+            if unplaced(S, b, p, CUBE_MAGIC + c) > 0:
+                kinds += 1
+                only = c
+        if kinds > 1:
+            return pose(S, b, PH_SPELL_CUBE, p)
+        cover_one(S, b, p, only)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_spell_cube(S, b, p, mask):
+    """Legal actions of PH_SPELL_CUBE: A_CUBE + CUBE_MAGIC + colour for each
+    colour of Magic Cube p has free."""
+    for c in range(NUM_COLOURS):
+        if unplaced(S, b, p, CUBE_MAGIC + c) > 0:
+            mask[A_CUBE + CUBE_MAGIC + c] = 1
+
+
+@rules_jit(inline=True)
+def act_spell_cube(S, b, p, a):
+    """PH_SPELL_CUBE: that colour covers the box; Hero Tactics goes on."""
+    cover_one(S, b, p, a - A_CUBE - CUBE_MAGIC)
+    return False
+
+
+# ================================================================ accepting a hit (L1032)
+@rules_jit(inline=True)
+def mask_accept(S, b, p, mask):
+    """Legal actions of PH_ACCEPT: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
+    mask[A_ANSWER] = 1
+    mask[A_ANSWER + 1] = 1
+
+
+@rules_jit(inline=True)
+def act_accept(S, b, p, a):
+    """PH_ACCEPT: the targeted hero accepts the hit, or the spell rolls to
+    hit him (L1032). The cast resumes in the Resolve step."""
+    s = S[b]
+    for q in range(s['cast_stage'].shape[0]):
+        if s['cast_stage'][q] == CAST_ASKING:
+            s['cast_stage'][q] = CAST_ACCEPTED if a == A_ANSWER + ANSWER_ACCEPT else CAST_REFUSED
+    return False
+
+
+# ================================================================ casting in the Resolve step (L730-L758)
+@rules_jit
+def cast_ready(S, b, p):
+    """Hero p's spell is still to be cast this round: he fights, it is
+    covered and not canceled by a wound (L789), and a spell with targets
+    still has one in the fight."""
+    s = S[b]
+    sp = int(s['cast_card'][p])
+    st = int(s['cast_stage'][p])
+    if sp < 0 or not fighting(S, b, p) or st == CAST_NONE or st == CAST_DONE or st == CAST_CANCELED:
+        return False
+    aim = SPELL_AIM[SPELL_KIND[sp]]
+    if aim == AIM_SELF or aim == AIM_NONE:
+        return True
+    out = np.empty(MAX_AIMS, dtype=np.int64)
+    n = aims(S, b, p, out)
+    for i in range(n):
+        if target_here(S, b, int(out[i])):
+            return True
+    return False
+
+
+@rules_jit
+def cast_spell(S, b, p):
+    """Hero p's spell takes effect (L736-L745, L1030-L1034): a targeted spell
+    at another hero first asks him to accept the hit (PH_ACCEPT); then each
+    target is hit by the normal attack rules -- his attack speed against its
+    maneuver speed -- unless it is the caster or accepted; a self-or-other
+    spell takes effect on its target without a roll; an untargeted one on
+    the clearing. True if a decision is posed."""
+    s = S[b]
+    sp = int(s['cast_card'][p])
+    k = int(SPELL_KIND[sp])
+    me = AIM_HERO + p
+    t0 = int(s['hero_target'][p])
+    aim = SPELL_AIM[k]
+    if aim == AIM_TARGETED and t0 >= AIM_HERO and t0 != me and s['cast_stage'][p] == CAST_PLACED:
+        s['cast_stage'][p] = CAST_ASKING
+        return pose(S, b, PH_ACCEPT, t0 - AIM_HERO)
+    s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
+    s['spell_shown'][sp] = 1
+    accepted = s['cast_stage'][p] == CAST_ACCEPTED
+    s['cast_stage'][p] = CAST_DONE
+    speed = int(s['placed'][p, BOX_ATTACK])
+    posed = False
+    if aim == AIM_NONE:
+        if k == SP_FIERY_CHASM:
+            fiery_chasm(S, b, p, speed)
+        elif k == SP_TURN_UNDEAD:
+            turn_undead(S, b, p)
+        elif k == SP_PEACE:
+            s['peace'] = 1                      # combat.py ends the combat at once (L1582)
+    elif aim == AIM_SELF_OR_OTHER:
+        if target_here(S, b, t0):
+            posed = aid_target(S, b, p, sp, t0)
+    else:
+        out = np.empty(MAX_AIMS, dtype=np.int64)
+        n = aims(S, b, p, out)
+        for i in range(n):
+            t = int(out[i])
+            if not target_here(S, b, t) or spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
+                continue                         # gone, or it may no longer be targeted (L1534)
+            if t == me or accepted:
+                hit = True
+            else:
+                hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, t), maneuver_of(S, b, t))
+                struck_at(S, b, t)
+            if hit:
+                rouse(S, b, t, DIS_DORMANT)
+                spell_hits(S, b, p, sp, t, n)
+    rouse(S, b, me, DIS_SLOW)
+    return posed
+
+
+@rules_jit
+def put_in_play(S, b, sp, t):
+    """Spell Card sp's spell lasts on target code t (L1040-L1046)."""
+    s = S[b]
+    s['spell_on'][sp] = t
+    s['spell_mark'][sp] = 0
+
+
+@rules_jit
+def aid_target(S, b, p, sp, t):
+    """A self-or-other spell takes effect on target t (L1032): Heal heals at
+    once (two wounded cubes of a hero, who chooses them, or two wounds of a
+    Monster, L1576); every other stays in play for its duration and is read
+    where its rule is. True if a decision is posed (the healed cubes)."""
+    s = S[b]
+    k = int(SPELL_KIND[sp])
+    put_in_play(S, b, sp, t)
+    if k == SP_HEAL:
+        s['cast_turn'][p] = s['cast_turn'][p] | CAST_HEAL
+        if t >= AIM_HERO:
+            s['heal_left'] = HEAL_CUBES
+            return start_heal(S, b, t - AIM_HERO)
+        s['foe_wounds'][t] = max(int(s['foe_wounds'][t]) - HEAL_CUBES, 0)
+    return False
+
+
+@rules_jit
+def spell_hits(S, b, p, sp, t, n):
+    """A targeted spell of hero p hit target t, one of its n targets: the
+    Spell Manifest's effect."""
+    s = S[b]
+    k = int(SPELL_KIND[sp])
+    if k == SP_BREAK_SPELLS:                     # L1492
+        end_spells_on(S, b, t)
+        if t >= AIM_HERO:
+            s['curses'][t - AIM_HERO] = 0
+        else:
+            s['foe_curses'][t] = 0
+    elif k == SP_AFFLICTION:                     # L1498
+        afflict_foe(S, b, t, p)
+    elif k == SP_CURSE:                          # L1500
+        curse_foe(S, b, t, p)
+    elif k == SP_CALM:                           # L1548
+        calm(S, b, t)
+    elif k == SP_FIREBALL:                       # L1562
+        fireball_hit(S, b, p, t, n)
+    elif k == SP_HESITATION:                     # L1588
+        put_in_play(S, b, sp, t)
+    elif k == SP_DISORIENT:                      # L1594
+        put_in_play(S, b, sp, t)
+        s['spell_mark'][sp] = DIS_DORMANT | DIS_SLOW
+        s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED     # its unresolved attack this round is canceled
+
+
+@rules_jit
+def fireball_hit(S, b, p, f, n):
+    """L1562: each foe the Fireball hits takes a ranged attack of base damage
+    2 and 1 sword, 2 swords when it is the only target: one less on an
+    armoured foe (L752), the worse Ranged Attack Die (L753), the caster's
+    Strength and Envenom (L1530, L1558) and Weakness curse counted."""
+    s = S[b]
+    base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, f)
+    swords = (2 if n == 1 else 1) + plus
+    d = max(attack_damage(S, b, FIREBALL_DAMAGE + base, swords, foe_armored(S, b, f)) - weak(S, b, p), 0)
+    d += ranged_dice(S, b, False, d, int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]),
+                     (s['optional_rules'] & OPT_TOUGH) != 0)
+    if d < 1:
+        return
+    if damage_monster(S, b, f, d, p) and envenomed and foe_here(S, b, f):
+        afflict_foe(S, b, f, p)                  # not killed: one wound more (L1530)
+
+
+@rules_jit
+def curse_foe(S, b, f, p):
+    """The Curse spell on a foe (L1500): a roll on the Curse Table. Teleport
+    puts the chip in a random clearing (L1103), Summon brings Wandering
+    Monsters to its clearing (L1105); a lasting curse stays on the chip
+    (Clumsiness and Weakness change its maneuver and damage; Sloth and
+    Misfortune touch nothing a Monster does; Interpretations, "Curses on
+    foes"), not cumulative (L1107)."""
+    s = S[b]
+    k = int(CURSE_OF_ROLL[d6(S, b) - 1])
+    if k == CURSE_TELEPORT:
+        c = teleport_destination(S, b)
+        if c >= 0:
+            end_spells_on(S, b, f)
+            if f < NUM_MONSTER_CHIPS:
+                s['mon_clearing'][f] = c
+            else:
+                s['native_clearing'][f - NUM_MONSTER_CHIPS] = c
+    elif k == CURSE_SUMMON:
+        t = int(s['combat_clearing']) // CLEARINGS_PER_TILE
+        summon(S, b, t, int(PACK_WANDERER[TILE_PACK[t]]), int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])]), p)
+    elif not CURSE_INSTANT[k]:
+        s['foe_curses'][f] = s['foe_curses'][f] | np.uint8(1 << k)
+
+
+@rules_jit
+def calm(S, b, f):
+    """Calm (L1548): a Monster goes back to its tray -- never a Guardian, a
+    Native or the undead (the undead symbol keeps them out of its aim)."""
+    s = S[b]
+    if f >= NUM_MONSTER_CHIPS or FOE_GUARDIAN[f]:
+        return
+    end_spells_on(S, b, f)
+    s['foe_curses'][f] = 0
+    s['foe_wounds'][f] = 0
+    s['mon_flipped'][f] = 0
+    s['mon_clearing'][f] = MON_TRAY
+    s['foe_target'][f] = -1
+    s['foe_extra'][f] = 0
+
+
+@rules_jit
+def fiery_chasm(S, b, p, speed):
+    """Fiery Chasm (L1508): it attacks every unhidden, non-flying Monster and
+    hero of the clearing, the caster too; each it hits (by the normal attack
+    rules) is killed, a hero's possessions leaving the game. The Monsters are
+    struck first, then the heroes in Turn Order (Interpretations)."""
+    s = S[b]
+    me = AIM_HERO + p
+    for f in range(NUM_FOES):
+        if foe_is_monster(S, b, f) and not FOE_FLYING[f]:
+            hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, f), maneuver_of(S, b, f))
+            struck_at(S, b, f)
+            if hit:
+                s['round_wounds'] = 1
+                monster_killed(S, b, f, p)
+    for i in range(int(s['num_players'])):
+        q = int(s['turn_order'][i])
+        if q < 0 or not fighting(S, b, q) or hidden(S, b, q):
+            continue
+        hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, AIM_HERO + q), hero_maneuver(S, b, q))
+        struck_at(S, b, AIM_HERO + q)
+        if hit:
+            for c in range(NUM_CARDS):
+                if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q:
+                    remove_card(S, b, c)
+            s['gold'][q] = 0
+            hero_killed(S, b, q)
+
+
+@rules_jit
+def turn_undead(S, b, p):
+    """Turn Undead (L1580): every undead foe of the clearing is killed; the
+    caster takes them (L799)."""
+    s = S[b]
+    for f in range(NUM_FOES):
+        if foe_here(S, b, f) and FOE_UNDEAD[f]:
+            s['round_wounds'] = 1
+            monster_killed(S, b, f, p)

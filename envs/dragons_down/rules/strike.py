@@ -1,0 +1,779 @@
+"""The parties of a combat, and what hitting and hurting does (L738-L799):
+who fights and who is a foe, a hero's weapon and his boxes, the roll to hit,
+damage, a foe wounded or killed and its Fame, a hero's wounds and death.
+The steps of the Combat Round that use them are ``combat.py``'s; the spells
+cast in combat (``spells.py``) use them too, which is why they stand apart.
+
+The foes of a combat are the Monster chips and the Native chips of its
+clearing (foe f: Monster chip f, then Native chip f - NUM_MONSTER_CHIPS).
+Placed Action Cubes (``placed[p, BOX_*]``, and the Magic Cubes on the Spell
+Card being cast, ``cast_cubes``) stay counted among the hero's healthy cubes
+(``cubes[p, 0]``): a cube on a card is healthy (Interpretations, "Weight").
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from .. import data as D
+from ..constants import (
+    CUBE_MAGIC, NUM_COLOURS,
+    CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, HS_ACTIVE, HST_ALERT, HST_HIDDEN, MAX_HEROES, MON_TAKEN, MON_TRAY,
+    MONSTER_CHIP_KINDS, MONSTER_IDS, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS,
+    OPT_ENDLESS, OPT_SHARED_FAME, OPT_TOUGH, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+)
+from .base import (
+    A_CUBE, AIM_HERO, CAST_CANCELED, CAST_DONE, DIS_DORMANT, DIS_SLOW, FOE_ARMORED, SD_MANEUVER, SP_DISORIENT,
+    SP_ENVENOM, SP_HESITATION, SP_ILLUSION, SP_IRON_SKIN, SP_LIFE_ARMOR, SP_STRENGTH,
+    A_BOX, A_HEAL, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
+    FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
+    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
+    NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
+)
+from .equipment import (
+    enforce_weight, equipped,
+)
+from .fate import kill_hero
+from .trade import door_closed
+from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, spell_on_target
+
+# the step of the Combat Round now (``combat_step``, L686-L781)
+CS_NONE = 0            # no combat under way
+CS_CHALLENGE = 1       # 1. Challenge: hidden heroes may unhide, then the Monsters challenge (L688)
+CS_EVADE = 2           # 3. Evade (2. Activation is the magic part's; nothing to do without spells, L695)
+CS_TARGET = 3          # 4. Target (L706-L712)
+CS_TACTICS = 4         # 5. Hero Tactics, in secret (L714-L724)
+CS_MONSTER_TACTICS = 5 # 6. Monster Tactics (L726-L728)
+CS_RESOLVE = 6         # 7. Resolve (L730-L769)
+CS_CLEANUP = 7         # 8. Cleanup (L771-L781)
+
+# a hero's part in this battle phase's combats (``hero_combat``)
+HC_NONE = 0            # his clearing has not been fought yet
+HC_FIGHTING = 1        # in the combat now under way
+HC_EVADED = 2          # evaded: takes no further part (L703)
+HC_KILLED = 3          # killed in the combat (L765, L787)
+HC_DONE = 4            # his clearing's combat is over
+
+# ``hero_cflags`` bits (this round, but CF_NATIVE_FOE: this combat)
+CF_ATTACKED = 1        # his attack this round is resolved (or he has none left)
+CF_STRIKES = 2         # his attack is among those striking now (L736)
+CF_THROWS = 4          # SECRET in Tactics: his attack this round throws his weapon (L928)
+CF_THREW = 8           # he threw his weapon this round: Rearm is due (L774)
+CF_USED_CARD = 16      # he put cubes on his Weapon Card this round: no Adjust Equipment (L773, L977)
+CF_NATIVE_FOE = 32     # he targeted a Native in this combat (L1006)
+
+# ``foe_flags`` bits (this round)
+FF_ATTACKED = 1        # its attack this round is resolved
+FF_STRIKES = 2         # its attack is among those striking now (L736)
+FF_LURED = 4           # a hero lured it this round: it challenges him (optional Luring, L1130)
+
+# how far the strike of ``atk_foe`` on ``atk_victim`` is (``atk_stage``)
+AS_HIT = 0             # roll for the next victim
+AS_ARMOR = 1           # hit: the victim chooses the armour it takes the hit on (L751)
+AS_DAMAGE = 2          # the armour is chosen: apply the damage
+AS_WOUND = 3           # the victim chooses the cube to wound (L787)
+
+CUBE_LIMIT = 5
+"""Action Cubes a hero may place in a Combat Round; an Alert Action this
+turn allows one more, a Speed Cube (L716)."""
+DOOR_DAMAGE = 4
+"""Damage of one attack that opens the Chamber's Massive Door (L1240)."""
+NATIVE_TAKEN = MON_TAKEN
+"""``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
+WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS
+"""The most cubes a wound may be taken from (``wound_choices``)."""
+
+ARCHER = CLASS_IDS.index("archer")
+"""The Archer rerolls one Ranged Attack Die per attack (Steady, L1208)."""
+ROGUE = CLASS_IDS.index("rogue")
+"""The Rogue may evade on a tie, with two Hit Dice (Elusive, L1224)."""
+WARLOCK = CLASS_IDS.index("warlock")
+"""The Warlock heals a cube once a round for a kill or wound (Blood Lust, L1228)."""
+WARRIOR = CLASS_IDS.index("warrior")
+"""The Warrior may always swap a Weapon Card in Adjust Equipment (Adept, L1230)."""
+FOE_UNDEAD = np.array([D.REALM.monsters[MONSTER_IDS[k]].undead for k in MONSTER_CHIP_KINDS]
+                      + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
+"""Foe f -> 1 for an undead Monster (the skull, L1012); Natives are not undead."""
+FOE_FLYING = np.array([D.REALM.monsters[MONSTER_IDS[k]].flying for k in MONSTER_CHIP_KINDS]
+                      + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
+FOE_GUARDIAN = np.array([D.REALM.monsters[MONSTER_IDS[k]].kind == "guardian" for k in MONSTER_CHIP_KINDS]
+                        + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
+"""Foe f -> 1 for a flying Monster (L1091); for a Guardian (L1254)."""
+RANGED_LOW = int(RANGED_DIE_FACE.min())
+RANGED_HIGH = int(RANGED_DIE_FACE.max())
+"""The worst and the best Ranged Attack Die results (L753)."""
+
+
+# ================================================================ who is who
+@rules_jit
+def fighting(S, b, p):
+    """Hero p takes part in the combat under way (not evaded, not killed)."""
+    return S[b]['hero_combat'][p] == HC_FIGHTING
+
+
+@rules_jit
+def hidden(S, b, p):
+    return (S[b]['hero_status'][p] & HST_HIDDEN) != 0
+
+
+@rules_jit(inline=True)
+def pick(S, b, n):
+    """A random index 0..n-1; no draw when there is a single choice."""
+    if n <= 1:
+        return 0
+    return roll(S, b, n)
+
+
+@rules_jit
+def foe_here(S, b, f):
+    """Foe f stands in the clearing being fought."""
+    s = S[b]
+    c = int(s['combat_clearing'])
+    if s['combat_step'] == CS_NONE or c < 0:
+        return False
+    if f < NUM_MONSTER_CHIPS:
+        return s['mon_clearing'][f] == c
+    return s['native_clearing'][f - NUM_MONSTER_CHIPS] == c
+
+
+@rules_jit
+def foe_is_monster(S, b, f):
+    """Foe f fights as a Monster in this combat: a Monster chip in the
+    clearing, or one of its Natives once a Native was targeted (L1005; until
+    then Natives neither challenge nor attack, L693, L1003)."""
+    return foe_here(S, b, f) and (f < NUM_MONSTER_CHIPS or S[b]['natives_hostile'] != 0)
+
+
+@rules_jit
+def monsters_here(S, b):
+    """Foes fighting as Monsters in the clearing."""
+    n = 0
+    for f in range(NUM_FOES):
+        if foe_is_monster(S, b, f):
+            n += 1
+    return n
+
+
+@rules_jit
+def foes_here(S, b):
+    """Monsters and Natives in the clearing: what a hero may target (L709, L1003)."""
+    n = 0
+    for f in range(NUM_FOES):
+        if foe_here(S, b, f):
+            n += 1
+    return n
+
+
+@rules_jit
+def foe_side(S, b, f):
+    """The side of foe f's chip up: 0 the name side, 1 the back (L726)."""
+    s = S[b]
+    if f < NUM_MONSTER_CHIPS:
+        return int(s['mon_flipped'][f] != 0)
+    return int(s['native_flipped'][f - NUM_MONSTER_CHIPS] != 0)
+
+
+@rules_jit
+def foe_value(S, b, f, col):
+    """Column SD_* of the side of foe f's chip now up."""
+    return int(FOE_SIDE[f, foe_side(S, b, f), col])
+
+
+@rules_jit(inline=True)
+def flip_foe(S, b, f):
+    s = S[b]
+    if f < NUM_MONSTER_CHIPS:
+        s['mon_flipped'][f] = 1 - foe_side(S, b, f)
+    else:
+        s['native_flipped'][f - NUM_MONSTER_CHIPS] = 1 - foe_side(S, b, f)
+
+
+@rules_jit
+def random_hero(S, b, native_foes, exclude):
+    """A random hero of the combat that a foe may target: fighting and
+    unhidden (monsters may not target an ambusher, L682, L890); only heroes
+    who targeted a Native with ``native_foes`` (L1006); none whose bit is in
+    ``exclude``. -1 if there is none."""
+    s = S[b]
+    n = int(s['num_players'])
+    cand = np.empty(MAX_HEROES, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p < 0 or not fighting(S, b, p) or hidden(S, b, p) or (exclude >> p) & 1:
+            continue
+        if native_foes and (s['hero_cflags'][p] & CF_NATIVE_FOE) == 0:
+            continue
+        cand[m] = p
+        m += 1
+    if m == 0:
+        return -1
+    return int(cand[pick(S, b, m)])
+
+
+# ================================================================ a hero's weapon and boxes
+@rules_jit
+def hero_weapon(S, b, p):
+    """p's equipped Weapon Card, in a weapon position (L948-L950); -1."""
+    s = S[b]
+    for c in range(NUM_CARDS):
+        if equipped(S, b, p, c) and KIND_WEAPON_USE[CARD_KIND[c]] > 0:
+            slot = int(s['card_slot'][c])
+            if slot == T_WEAPON1 or slot == T_WEAPON2 or slot == T_WEAPONS:
+                return c
+    return -1
+
+
+@rules_jit
+def can_throw(S, b, p, c):
+    """p may throw weapon c: a melee-or-ranged weapon held in one hand
+    (L928, L930: weapons are thrown only with one hand)."""
+    return KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_EITHER and S[b]['card_slot'][c] != T_WEAPONS
+
+
+@rules_jit(inline=True)
+def ranged_armed(S, b, p):
+    """p is armed with a ranged weapon: a ranged one, or one he can throw (L682)."""
+    c = hero_weapon(S, b, p)
+    return c >= 0 and (KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_RANGED or can_throw(S, b, p, c))
+
+
+@rules_jit(inline=True)
+def might_capacity(S, b, p, c):
+    """Red boxes of weapon c: mandatory and optional, and the optional box a
+    spear has only when wielded two-handed (L722, L950)."""
+    k = int(CARD_KIND[c])
+    n = int(KIND_MIGHT_BOXES[k, 0]) + int(KIND_MIGHT_BOXES[k, 1])
+    if S[b]['card_slot'][c] == T_WEAPONS:
+        n += int(KIND_MIGHT_BOXES[k, 2])
+    return n
+
+
+@rules_jit
+def speed_boxes(S, b, p, box):
+    """p's attack speed (BOX_ATTACK) or maneuver speed (BOX_MANEUVER) boxes:
+    those printed on his Lineage and Class Cards (L358, L718)."""
+    s = S[b]
+    w = 0 if box == BOX_ATTACK else 1
+    return int(LINEAGE_SPEED_BOXES[s['hero_lineage'][p], s['lineage_side'][p], w]) + \
+        int(CLASS_SPEED_BOXES[s['hero_class'][p], s['class_side'][p], w])
+
+
+@rules_jit(inline=True)
+def cube_limit(S, b, p):
+    """Action Cubes p may place this Combat Round: 5, and one more Speed
+    Cube if he took the Alert Action this turn (L465, L716). The fifth
+    cube may be of any kind, the sixth only a Speed Cube."""
+    return CUBE_LIMIT + (1 if S[b]['hero_status'][p] & HST_ALERT else 0)
+
+
+@rules_jit
+def unplaced(S, b, p, kind):
+    """p's healthy cubes of ``kind`` (CUBE_*) not placed on a box."""
+    s = S[b]
+    n = int(s['cubes'][p, 0, kind])
+    if kind == CUBE_MIGHT:
+        n -= int(s['placed'][p, BOX_MIGHT])
+    elif kind == CUBE_SPEED:
+        n -= int(s['placed'][p, BOX_ATTACK]) + int(s['placed'][p, BOX_MANEUVER])
+    else:
+        n -= int(s['cast_cubes'][p, kind - CUBE_MAGIC])
+    return n
+
+
+@rules_jit
+def cubes_placed(S, b, p):
+    """Action Cubes p has placed this round: in his might, attack and
+    maneuver boxes and on the Spell Card he casts (the cube limit counts
+    them all, L716, L723)."""
+    s = S[b]
+    n = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2])
+    for k in range(NUM_COLOURS):
+        n += int(s['cast_cubes'][p, k])
+    return n
+
+
+@rules_jit
+def attack_length(S, b, p):
+    """The attack length of p's weapon: the bottom number when it is thrown,
+    the top one in melee (L922, L928)."""
+    c = hero_weapon(S, b, p)
+    if c < 0:
+        return 0
+    thrown = 1 if S[b]['hero_cflags'][p] & CF_THROWS else 0
+    return int(KIND_LENGTH[CARD_KIND[c], thrown])
+
+
+@rules_jit
+def hero_attack_ready(S, b, p):
+    """p's attack this round will happen: his target is still in the
+    clearing, his weapon is equipped with a cube on it and every mandatory
+    box filled (L722, L750; a wound emptying one cancels it, L791)."""
+    s = S[b]
+    f = int(s['hero_target'][p])
+    if not fighting(S, b, p) or f < 0:
+        return False
+    if f > DOOR_FOE:                                             # a hero: a spell's target, never a weapon's
+        return False
+    if f == DOOR_FOE:
+        if not door_closed(S, b, CHAMBER):                       # opened by an earlier attack
+            return False
+    elif not foe_here(S, b, f):
+        return False
+    c = hero_weapon(S, b, p)
+    if c < 0:
+        return False
+    w = int(s['placed'][p, BOX_MIGHT])
+    return w >= 1 and w >= KIND_MIGHT_BOXES[CARD_KIND[c], 0]
+
+
+# ================================================================ lasting curses in combat (data/curses.txt)
+@rules_jit
+def clumsy(S, b, p):
+    """1 under the Clumsiness curse: -1 to hero p's maneuver speed (data/curses.txt)."""
+    return 1 if curse_held(S, b, p, CURSE_CLUMSINESS) else 0
+
+
+@rules_jit
+def weak(S, b, p):
+    """1 under the Weakness curse: -1 to the base damage of hero p's attacks (data/curses.txt)."""
+    return 1 if curse_held(S, b, p, CURSE_WEAKNESS) else 0
+
+
+# ================================================================ to hit and damage (L738-L758)
+@rules_jit
+def roll_to_hit(S, b, speed, maneuver):
+    """L740-L743: an attack speed above the target's maneuver speed hits;
+    otherwise the two Hit Dice are rolled and the less favourable face
+    counts (the Golden Rule, L216): a blank misses, two hits hit, and hits
+    with equal signs hit only at equal speeds. A speed of 0 or less is still
+    an attack or a maneuver (L718)."""
+    if speed > maneuver:
+        return True
+    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    worst = min(first, second)
+    if worst == HIT_BLANK:
+        return False
+    if worst == HIT_HIT:
+        return True
+    return speed == maneuver
+
+
+@rules_jit
+def ranged_dice(S, b, steady, base, health, tough):
+    """L753: the two Ranged Attack Dice; the worse result adjusts the damage.
+    ``steady``: the attacker is an Archer, who may reroll one of them (L1208)
+    for his ``base`` damage on a foe of ``health``. Only rerolling the worse
+    die can raise the result, and it is rerolled when that can turn what the
+    strike does (nothing, a wound, a kill: ``strike_outcome``) for the better
+    and never for the worse (Readings of the engine); the new face counts.
+    ``tough``: a strike short of a kill does nothing (the optional Tough
+    Monsters, L1136; the Massive Door, which only a 4 opens, L1240)."""
+    first = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
+    second = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
+    low = min(first, second)
+    high = max(first, second)
+    if steady:
+        now = strike_outcome(base + low, health, tough)
+        if strike_outcome(base + min(RANGED_LOW, high), health, tough) >= now and \
+                strike_outcome(base + min(RANGED_HIGH, high), health, tough) > now:
+            low = min(int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])]), high)
+    return low
+
+
+@rules_jit
+def strike_outcome(d, health, tough):
+    """What damage d does to a foe of ``health`` (L747, L755-L758): 0
+    nothing, 1 a wound, 2 a kill; ``tough``: no wounds, so short of a kill
+    nothing (L1136)."""
+    if d < 1:
+        return 0
+    if d < health:
+        return 0 if tough else 1
+    return 2
+
+
+@rules_jit
+def attack_damage(S, b, cubes, swords, armored):
+    """L750-L752: the base damage is the cubes on the weapon (a Monster's
+    red-cube number) plus its sword icons; an attack with a sword icon on an
+    armoured target loses one."""
+    d = cubes + swords
+    if armored and swords > 0:
+        d -= 1
+    return d
+
+
+# ================================================================ a foe wounded or killed (L755-L758, L785, L797-L799)
+@rules_jit(inline=True)
+def warlock_heal(S, b, p, f):
+    """L1228: once per Combat Round, a Warlock who kills or wounds a
+    non-undead foe (armoured or not) heals one Action Cube at once: a cube
+    or a Heart of his wounded box goes back to the healthy box. With one
+    kind there it is healed without asking; with several he chooses which,
+    by the decision of a rest's cubes (PH_HEAL, L550). True if it is posed.
+    A hero makes one attack a Combat Round (one attacking card, L720;
+    ``CF_ATTACKED``), so this comes once a round at most."""
+    s = S[b]
+    if s['hero_class'][p] != WARLOCK or FOE_UNDEAD[f] != 0:
+        return False
+    kinds = 0
+    only = -1
+    for k in range(NUM_CUBE_KINDS):
+        if s['cubes'][p, 1, k] > 0:
+            kinds += 1
+            only = k
+    if s['hearts'][p, 1] > 0:
+        kinds += 1
+        only = HEAL_HEART
+    if kinds == 0:
+        return False
+    if kinds > 1:
+        s['heal_left'] = 1
+        return pose(S, b, PH_HEAL, p)
+    if only == HEAL_HEART:
+        s['hearts'][p, 1] -= 1
+        s['hearts'][p, 0] += 1
+    else:
+        s['cubes'][p, 1, only] -= 1
+        s['cubes'][p, 0, only] += 1
+    return False
+
+
+@rules_jit(inline=True)
+def damage_monster(S, b, f, d, p):
+    """L755-L758: damage at least the foe's health (printed health less its
+    wounds, L757) kills it; less gives it one wound -- none under the optional
+    Tough Monsters (L1136: such a hit does not harm it, and so is no wound of
+    the round, L781). The optional Shared Fame keeps who placed each wound
+    (L1152). True if the foe was harmed (wounded or killed)."""
+    s = S[b]
+    if d >= int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]):
+        s['round_wounds'] = 1
+        monster_killed(S, b, f, p)
+        return True
+    if s['optional_rules'] & OPT_TOUGH:
+        return False
+    s['round_wounds'] = 1
+    wound_monster(S, b, f)
+    s['foe_wound_by'][f, p] += 1
+    return True
+
+
+@rules_jit(inline=True)
+def wound_monster(S, b, f):
+    """L785: a pink Status Cube on the chip; each lowers its health by one."""
+    S[b]['foe_wounds'][f] += 1
+
+
+@rules_jit(inline=True)
+def monster_killed(S, b, f, p):
+    """L799: hero p, who struck the final blow, takes the chip (an Elemental
+    goes back to the pool instead) and at once its Fame -- shared under the
+    optional Shared Fame (``share_fame``). A Native fighting as a Monster dies
+    the same way (L1005), and makes its killer an Outlaw: one Outlaw Token
+    (L1115). The optional Endless Monsters returns a killed Monster to the
+    tray, a unique one or a Native excepted (L1162-L1166)."""
+    s = S[b]
+    share_fame(S, b, f, p)
+    end_spells_on(S, b, f)                        # L1058: the target of a spell dies
+    s['foe_curses'][f] = 0
+    s['foe_wounds'][f] = 0
+    for q in range(MAX_HEROES):
+        s['foe_wound_by'][f, q] = 0
+    if f < NUM_MONSTER_CHIPS:
+        s['mon_flipped'][f] = 0
+        if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):
+            s['mon_clearing'][f] = MON_TRAY
+        else:
+            s['mon_clearing'][f] = MON_TAKEN
+            s['mon_taker'][f] = p
+    else:
+        i = f - NUM_MONSTER_CHIPS
+        s['native_flipped'][i] = 0
+        s['native_clearing'][i] = NATIVE_TAKEN
+        s['native_taker'][i] = p
+        if s['outlaw'][p] < 127:             # no limit in the rules (L1111); an int8 holds 127
+            s['outlaw'][p] += 1
+
+
+@rules_jit(inline=True)
+def share_fame(S, b, f, p):
+    """The Fame of killing foe f, p having struck the death blow (L799). With
+    the optional Shared Fame (L1150-L1152) each hero who wounded it gets the
+    Fame in proportion to his cubes, the death blow counted as the cubes that
+    filled the rest of its printed health (Interpretations), rounded down; the
+    Fame left over goes to p."""
+    s = S[b]
+    fame = int(FOE_FAME[f])
+    if s['optional_rules'] & OPT_SHARED_FAME:
+        health = int(FOE_HEALTH[f])
+        given = 0
+        for q in range(MAX_HEROES):
+            cubes = int(s['foe_wound_by'][f, q])
+            if q == p:
+                cubes += health - int(s['foe_wounds'][f])
+            share = fame * cubes // health
+            if q != p:
+                s['fame'][q] += share
+                given += share
+        fame -= given
+    s['fame'][p] += fame
+
+
+# ================================================================ a hero's wounds and death (L783-L795, L408)
+@rules_jit
+def wound_choices(S, b, p, out):
+    """The cubes p may move to his wounded box (L787): a healthy Heart, an
+    unplaced healthy cube of each kind (A_HEAL + kind), a cube placed in a
+    box of his Lineage, Class or Weapon Card (A_BOX + box), a Magic Cube on
+    the Spell Card he casts (A_CUBE + kind, L789). Action codes into
+    ``out`` (WOUND_CHOICES long); returns the count."""
+    s = S[b]
+    n = 0
+    if s['hearts'][p, 0] > 0:
+        out[n] = A_HEAL + HEAL_HEART
+        n += 1
+    for k in range(NUM_CUBE_KINDS):
+        if unplaced(S, b, p, k) > 0:
+            out[n] = A_HEAL + k
+            n += 1
+    for x in range(NUM_BOXES):
+        if s['placed'][p, x] > 0:
+            out[n] = A_BOX + x
+            n += 1
+    for k in range(NUM_COLOURS):
+        if s['cast_cubes'][p, k] > 0:
+            out[n] = A_CUBE + CUBE_MAGIC + k
+            n += 1
+    return n
+
+
+@rules_jit
+def wound_hero(S, b, p):
+    """L787: p moves one Action Cube of his choice to his wounded box at
+    once; asked only when he has a choice. True if the choice is posed."""
+    out = np.empty(WOUND_CHOICES, dtype=np.int64)
+    m = wound_choices(S, b, p, out)
+    if m == 0:
+        return False
+    if m == 1:
+        apply_wound(S, b, p, int(out[0]))
+        return False
+    S[b]['atk_stage'] = AS_WOUND
+    return pose(S, b, PH_WOUND, p)
+
+
+@rules_jit
+def apply_wound(S, b, p, a):
+    """Move the cube named by action a to p's wounded box. A card now too
+    heavy for his healthy Might Cubes drops to the backpack, even in combat
+    (L976), and the cubes on a dropped weapon come off it. A Might Cube taken
+    from a weapon whose mandatory box it leaves empty cancels its attack if
+    not yet made (L791), and fewer Speed Cubes change the speeds of the
+    attacks still to come (L793): both follow from ``placed``. A cube taken
+    from the Spell Card he casts leaves a box empty and cancels the spell if
+    it has not yet been cast (L789). No healthy Heart left: he is killed
+    (L787, L408)."""
+    s = S[b]
+    if a == A_HEAL + HEAL_HEART:
+        s['hearts'][p, 0] -= 1
+        s['hearts'][p, 1] += 1
+    else:
+        if a >= A_BOX:
+            x = a - A_BOX
+            s['placed'][p, x] -= 1
+            k = CUBE_MIGHT if x == BOX_MIGHT else CUBE_SPEED
+        elif a >= A_HEAL:
+            k = a - A_HEAL
+        else:
+            k = a - A_CUBE
+            s['cast_cubes'][p, k - CUBE_MAGIC] -= 1
+            if s['cast_stage'][p] != CAST_DONE:
+                s['cast_stage'][p] = CAST_CANCELED
+        s['cubes'][p, 0, k] -= 1
+        s['cubes'][p, 1, k] += 1
+    enforce_weight(S, b, p)
+    if hero_weapon(S, b, p) < 0:
+        s['placed'][p, BOX_MIGHT] = 0
+    check_hero_death(S, b, p)
+
+
+@rules_jit(inline=True)
+def check_hero_death(S, b, p):
+    """L408, L787: a hero with no Heart in his healthy box dies at once."""
+    s = S[b]
+    if s['hearts'][p, 0] <= 0 and s['hero_state'][p] == HS_ACTIVE:
+        hero_killed(S, b, p)
+
+
+@rules_jit
+def hero_killed(S, b, p):
+    """Hero p is killed (L765, L787): ``fate.kill_hero`` does what death does
+    (L801-L805); he takes no further part in the combat."""
+    s = S[b]
+    kill_hero(S, b, p)                            # his spells and those on him end with him (fate.clear_hero)
+    clear_cast(S, b, p)
+    s['round_wounds'] = 1
+    if s['hero_combat'][p] == HC_FIGHTING:
+        s['hero_combat'][p] = HC_KILLED
+    s['hero_target'][p] = -1
+    for x in range(NUM_BOXES):
+        s['placed'][p, x] = 0
+
+
+# ================================================================ spells on a strike (L1530-L1594)
+# A target code is a foe's index, DOOR_FOE, or AIM_HERO + q (rules/base.py).
+@rules_jit
+def target_here(S, b, t):
+    """Target code t is still in the combat: a foe in the clearing, a hero
+    fighting, the Massive Door still closed."""
+    if t < 0:
+        return False
+    if t < NUM_FOES:
+        return foe_here(S, b, t)
+    if t == DOOR_FOE:
+        return door_closed(S, b, CHAMBER)
+    return fighting(S, b, t - AIM_HERO)
+
+
+@rules_jit
+def foe_armored(S, b, f):
+    """Foe f is armoured: a shield icon (L751), or Iron Skin or Life Armor on
+    it (L1556, L1578)."""
+    return FOE_ARMORED[f] != 0 or spell_on_target(S, b, SP_IRON_SKIN, f) >= 0 or \
+        spell_on_target(S, b, SP_LIFE_ARMOR, f) >= 0
+
+
+@rules_jit
+def foe_cursed(S, b, f, k):
+    return (int(S[b]['foe_curses'][f]) >> k) & 1 != 0
+
+
+@rules_jit
+def foe_maneuver(S, b, f):
+    """Foe f's maneuver speed now: its side's, -1 for a Clumsiness curse
+    (data/curses.txt) and -1 for a Hesitation on it (L1588)."""
+    m = foe_value(S, b, f, SD_MANEUVER)
+    if foe_cursed(S, b, f, CURSE_CLUMSINESS):
+        m -= 1
+    if spell_on_target(S, b, SP_HESITATION, f) >= 0:
+        m -= 1
+    return m
+
+
+@rules_jit
+def hero_maneuver(S, b, p):
+    """Hero p's maneuver speed now: the Speed Cubes in his maneuver boxes,
+    -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
+    Hesitation on him (L1588)."""
+    m = max(int(S[b]['placed'][p, BOX_MANEUVER]) - clumsy(S, b, p), 0)
+    if hero_has_spell(S, b, p, SP_HESITATION):
+        m -= 1
+    return m
+
+
+@rules_jit
+def maneuver_of(S, b, t):
+    """The maneuver speed of target code t (a foe or a hero)."""
+    if t < NUM_FOES:
+        return foe_maneuver(S, b, t)
+    if t == DOOR_FOE:
+        return 0
+    return hero_maneuver(S, b, t - AIM_HERO)
+
+
+@rules_jit
+def attack_speed_against(S, b, speed, attacker, t):
+    """An attack speed after the spells on its attacker (code) and target
+    (code t): -1 against a target under Illusion (L1532), -2 for an attacker
+    whose Disorient has its slow attack to come (L1594)."""
+    if t >= 0 and spell_on_target(S, b, SP_ILLUSION, t) >= 0:
+        speed -= 1
+    sp = spell_on_target(S, b, SP_DISORIENT, attacker)
+    if sp >= 0 and S[b]['spell_mark'][sp] & DIS_SLOW:
+        speed -= 2
+    return speed
+
+
+@rules_jit
+def dormant(S, b, t):
+    """Target code t is disoriented and may not attack until it is targeted
+    or hit (L1594)."""
+    sp = spell_on_target(S, b, SP_DISORIENT, t)
+    return sp >= 0 and (S[b]['spell_mark'][sp] & DIS_DORMANT) != 0
+
+
+@rules_jit
+def rouse(S, b, t, bits):
+    """Clear Disorient marks ``bits`` of target code t (targeted or hit:
+    DIS_DORMANT; it attacked: DIS_SLOW); with none left the spell is spent."""
+    sp = spell_on_target(S, b, SP_DISORIENT, t)
+    if sp >= 0:
+        s = S[b]
+        s['spell_mark'][sp] = s['spell_mark'][sp] & np.int8(~bits)
+        if s['spell_mark'][sp] == 0:
+            end_spell(S, b, sp)
+
+
+@rules_jit
+def struck_at(S, b, t):
+    """Target code t was attacked: its Hesitation is spent (L1588)."""
+    sp = spell_on_target(S, b, SP_HESITATION, t)
+    if sp >= 0:
+        end_spell(S, b, sp)
+
+
+@rules_jit
+def hit_bonus(S, b, attacker, t):
+    """Base damage and swords the next hit of attacker (code) on target
+    (code t) gains, spending the spells: +1 base damage from Strength
+    (L1558), +1 sword from Envenom, except on the undead (L1530). Returns
+    (base, swords, envenomed)."""
+    base = 0
+    swords = 0
+    envenomed = False
+    sp = spell_on_target(S, b, SP_STRENGTH, attacker)
+    if sp >= 0:
+        base = 1
+        end_spell(S, b, sp)
+    sp = spell_on_target(S, b, SP_ENVENOM, attacker)
+    if sp >= 0 and not (t < NUM_FOES and FOE_UNDEAD[t]):
+        swords = 1
+        envenomed = True
+        end_spell(S, b, sp)
+    return base, swords, envenomed
+
+
+@rules_jit
+def afflict_foe(S, b, f, p):
+    """Foe f suffers one wound (Affliction, L1498; Envenom's extra wound,
+    L1530): a wound on its last point of health kills it, and hero p takes it
+    (L799). Not a hit's damage, so Tough Monsters does not spare it."""
+    s = S[b]
+    s['round_wounds'] = 1
+    if int(s['foe_wounds'][f]) + 1 >= int(FOE_HEALTH[f]):
+        monster_killed(S, b, f, p)
+        return
+    wound_monster(S, b, f)
+    s['foe_wound_by'][f, p] += 1
+
+
+@rules_jit
+def roll_to_hit_saved(S, b, speed, maneuver, save):
+    """``roll_to_hit``, with Soul Save on the target of an undead attacker
+    (``save``, L1574): its most favourable Hit Die is rerolled, unless both
+    show blanks."""
+    if not save or speed > maneuver:
+        return roll_to_hit(S, b, speed, maneuver)
+    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    if not (first == HIT_BLANK and second == HIT_BLANK):
+        low = min(first, second)
+        again = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+        first, second = low, again
+    worst = min(first, second)
+    if worst == HIT_BLANK:
+        return False
+    if worst == HIT_HIT:
+        return True
+    return speed == maneuver

@@ -1,0 +1,551 @@
+"""Spells cast in combat (L706-L781, L1018-L1065) and, one test each, the
+spells of the Spell Manifest whose effects are built (L1486-L1597).
+
+Positions are built as in ``combat_test``: heroes, Monsters and Natives in a
+clearing at the combat step, the dice loaded as raw draws named by the face
+they show. ``learn`` gives a hero a spell and ``magic`` his Magic Cubes.
+"""
+import numpy as np
+import pytest
+
+from dragongym.envs.dragons_down import data as D
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down.constants import (
+    CURSE_IDS, CW_HERO, CW_REMOVED, HST_HIDDEN, MON_TAKEN, MON_TRAY, NUM_SPELLS, SPELL_IDS, SPW_DISCARD,
+    SPW_START, TILE_IDS,
+)
+from dragongym.envs.dragons_down.rules import combat as C
+from tests.dragons_down.combat_test import (
+    BLANK, EQUAL, HIT, NO_SYMBOL, R_PLUS1, R_ZERO, TRI_PEAKS_1, act, ask, chip, combat, legal, load, place, start,
+)
+
+BLACK, BLUE, GRAY, GREEN, PURPLE, WHITE, YELLOW = range(7)      # data.MAGIC_COLOURS
+ME = R.AIM_HERO
+
+
+def learn(S, p, spell):
+    """Hero p knows a card of ``spell`` (the first one not yet known); its index."""
+    s = S[0]
+    k = SPELL_IDS.index(spell)
+    sp = next(sp for sp in range(NUM_SPELLS) if R.SPELL_KIND[sp] == k and s["spell_where"][sp] != R.SPW_KNOWN)
+    s["spell_where"][sp], s["spell_owner"][sp] = R.SPW_KNOWN, p
+    return sp
+
+
+def magic(S, p, **cubes):
+    """Hero p's healthy Magic Cubes, by colour name, replacing those he had."""
+    s = S[0]
+    s["cubes"][p, 0, R.CUBE_MAGIC:] = 0
+    for colour, n in cubes.items():
+        s["cubes"][p, 0, R.CUBE_MAGIC + D.MAGIC_COLOURS.index(colour)] = n
+
+
+def to_target_step(S):
+    """Start the combat and answer its first steps (no unhide, no evade)
+    until a hero's Target step."""
+    start(S)
+    while int(S[0]["phase"]) in (R.PH_EVADE, R.PH_UNHIDE):
+        act(S, R.A_DO + R.DO_STAY)
+    return S
+
+
+def in_combat(S):
+    """The combat of the heroes' clearing under way, at its Target step (for
+    a spell's effect applied directly, as its hit does)."""
+    to_target_step(S)
+    assert int(S[0]["combat_step"]) != C.CS_NONE
+    return S
+
+
+def cast(S, p, sp, *boxes):
+    """Hero p casts Spell Card sp in Hero Tactics, then places ``boxes`` and is done."""
+    ask(S, R.PH_TACTICS, p)
+    act(S, R.A_SPELL + sp)
+    place(S, p, *boxes)
+
+
+def wizard(spell, cubes, monsters=(("giant_spider", TRI_PEAKS_1),), cls="sorcerer", dice=(), more=()):
+    """A Human of ``cls`` in Tri Peaks 1 who knows ``spell`` and holds the
+    Magic Cubes ``cubes`` (a dict), against ``monsters``; ``more`` heroes
+    after him. Returns (S, the spell's card)."""
+    S = combat([("human", cls, TRI_PEAKS_1), *more], monsters=monsters, dice=dice)
+    sp = learn(S, 0, spell)
+    magic(S, 0, **cubes)
+    return S, sp
+
+
+# ================================================================ casting (L706-L781, L1018-L1034)
+def test_a_spell_is_aimed_in_the_target_step_and_cast_in_secret_in_hero_tactics():
+    """L711, L714, L723: the Targeting Token goes on the foe; in Tactics the
+    Spell Card is covered with Magic Cubes of its colours (Hesitation: one
+    yellow box), the hero's Speed Cubes give its attack speed, and until all
+    have placed the cast is his secret."""
+    S, sp = wizard("hesitation", {"yellow": 1})
+    to_target_step(S)
+    ask(S, R.PH_TARGET, 0)
+    spider = chip(S, "giant_spider")
+    act(S, R.A_FOE + spider)
+    ask(S, R.PH_TACTICS, 0)
+    assert R.A_SPELL + sp in legal(S)
+    act(S, R.A_SPELL + sp)
+    assert int(S[0]["cast_card"][0]) == sp and list(S[0]["cast_cubes"][0]) == [0, 0, 0, 0, 0, 0, 1]
+    assert R.A_BOX + R.BOX_MIGHT not in legal(S), "one card that attacks a round (L720)"
+    act(S, R.A_BOX + R.BOX_ATTACK)
+    assert C.placement_secret(S, 0, 1, 0) and int(S[0]["combat_step"]) == C.CS_TACTICS
+
+
+def test_a_spell_needs_a_cube_of_each_box_colour():
+    """L1020: a hero who cannot cover every box cannot cast: Curse needs two
+    black cubes; with one it is not offered, not even as a reason to target."""
+    S, sp = wizard("curse", {"black": 1}, cls="warlock")
+    S[0]["hero_class"][0] = R.CLASS_IDS.index("sorcerer")        # no weapon: only a spell could target
+    for c in range(R.NUM_CARDS):
+        if S[0]["card_where"][c] == CW_HERO:
+            S[0]["card_where"][c] = CW_REMOVED
+    to_target_step(S)
+    assert int(S[0]["combat_step"]) != C.CS_TARGET or int(S[0]["phase"]) != R.PH_TARGET
+    magic(S, 0, black=2)
+    assert R.cover_fits(S, 0, 0, SPELL_IDS.index("curse"))
+
+
+def test_a_multi_colour_box_takes_the_colour_the_hero_chooses():
+    """L723: a multi-colour box takes any Magic Cube; with two colours free
+    the hero chooses (Illusion: gray!, gray, any)."""
+    S, sp = wizard("illusion", {"gray": 2, "blue": 1, "green": 1})
+    to_target_step(S)
+    act(S, R.A_SEAT + 0)                                          # on himself
+    act(S, R.A_SPELL + sp)
+    ask(S, R.PH_SPELL_CUBE, 0)
+    assert sorted(a - R.A_CUBE - R.CUBE_MAGIC for a in legal(S)) == [BLUE, GREEN]
+    act(S, R.A_CUBE + R.CUBE_MAGIC + GREEN)
+    assert list(S[0]["cast_cubes"][0]) == [0, 0, 2, 1, 0, 0, 0] and int(S[0]["cast_wound"][0]) == GRAY
+
+
+def test_an_enchanted_tile_leaves_one_box_of_its_colour_empty():
+    """L1022: in a tile enchanted gray, one gray box need not be covered --
+    the wound box first, so Envenom (gray!, gray) costs one cube and wounds none."""
+    S, sp = wizard("envenom", {"gray": 1})
+    S[0]["tile_enchant"][TILE_IDS.index("tri_peaks")] = GRAY
+    to_target_step(S)
+    act(S, R.A_SEAT + 0)
+    act(S, R.A_SPELL + sp)
+    assert list(S[0]["cast_cubes"][0]) == [0, 0, 1, 0, 0, 0, 0] and int(S[0]["cast_wound"][0]) == -1
+
+
+def test_the_cube_on_the_wound_box_is_wounded_in_cleanup():
+    """L779: Strength (purple!, purple) on himself: after the round one purple
+    cube is in the wounded box, the other back in the healthy box."""
+    S, sp = wizard("strength", {"purple": 2}, dice=(NO_SYMBOL, BLANK, BLANK))
+    to_target_step(S)
+    act(S, R.A_SEAT + 0)
+    cast(S, 0, sp)
+    while int(S[0]["combat_step"]) not in (C.CS_CLEANUP, C.CS_CHALLENGE) or int(S[0]["phase"]) == R.PH_WOUND:
+        if int(S[0]["phase"]) == R.PH_WOUND:
+            act(S, legal(S)[0])
+        else:
+            break
+    s = S[0]
+    assert int(s["cubes"][0, 1, R.CUBE_MAGIC + PURPLE]) == 1 and int(s["cubes"][0, 0, R.CUBE_MAGIC + PURPLE]) == 1
+
+
+def test_one_spell_a_round_and_not_again_while_it_lasts():
+    """L1024-L1026: one spell per Combat Round; a spell that lasts (Iron Skin,
+    combat) is not cast again until it ends."""
+    S, sp = wizard("iron_skin", {"purple": 2}, monsters=())
+    other = learn(S, 0, "strength")
+    to_target_step(S)
+    act(S, R.A_SEAT + 0)
+    act(S, R.A_SPELL + sp)
+    assert R.A_SPELL + other not in legal(S)
+    act(S, R.A_DO + R.DO_DONE)
+    assert int(S[0]["spell_on"][sp]) == ME + 0
+    assert not R.may_cast(S, 0, 0, sp)
+
+
+@pytest.mark.parametrize("dice,wounds", [((HIT, BLANK), 0), ((HIT, HIT), 1)])
+def test_a_targeted_spell_hits_by_the_normal_attack_rules(dice, wounds):
+    """L1030, L740-L743: Affliction at the Giant Spider (maneuver 2) with no
+    Speed Cube: speed 0 against 2, so the Hit Dice roll: a blank misses, two
+    hits hit. The hero's two maneuver cubes make the spider (speed 2) roll
+    too, and it misses on two blanks."""
+    S, sp = wizard("affliction", {"black": 1}, dice=(NO_SYMBOL, BLANK, BLANK, *dice))
+    to_target_step(S)
+    spider = chip(S, "giant_spider")
+    act(S, R.A_FOE + spider)
+    cast(S, 0, sp, R.BOX_MANEUVER, R.BOX_MANEUVER)
+    assert int(S[0]["foe_wounds"][spider]) == wounds
+
+
+def test_a_spell_strikes_in_attack_speed_order_its_length_breaking_ties():
+    """L732-L734: Affliction at speed 2 (length 5) against the Giant Spider's
+    speed 2, length 0: the spell strikes first and kills the 1-health spider
+    hurt before; the spider never strikes."""
+    S, sp = wizard("affliction", {"black": 1}, cls="sorcerer", dice=(NO_SYMBOL, HIT, HIT))
+    spider = chip(S, "giant_spider")
+    S[0]["foe_wounds"][spider] = 1
+    S[0]["cubes"][0, 0, R.CUBE_SPEED] = 2
+    S[0]["hero_class"][0] = R.CLASS_IDS.index("archer")         # two attack speed boxes
+    to_target_step(S)
+    act(S, R.A_FOE + spider)
+    cast(S, 0, sp, R.BOX_ATTACK, R.BOX_ATTACK)                   # speed 2 against 2: it rolls
+    assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN and int(S[0]["hearts"][0, 1]) == 0
+
+
+def test_a_wound_that_empties_a_box_cancels_the_spell():
+    """L789: the Giant Spider (speed 2) strikes before the spell (speed 0) and
+    its wound takes the cube from the Spell Card: the spell is canceled."""
+    S, sp = wizard("affliction", {"black": 1}, dice=(NO_SYMBOL, HIT, HIT))
+    to_target_step(S)
+    spider = chip(S, "giant_spider")
+    act(S, R.A_FOE + spider)
+    cast(S, 0, sp)
+    ask(S, R.PH_WOUND, 0)
+    act(S, R.A_CUBE + R.CUBE_MAGIC + BLACK)
+    assert int(S[0]["cast_stage"][0]) in (R.CAST_CANCELED, R.CAST_NONE)
+    assert int(S[0]["foe_wounds"][spider]) == 0
+
+
+def test_a_hidden_caster_rolls_to_stay_hidden():
+    """L1020, L775: a hidden hero casts from hiding (an Ambush) and rolls the
+    Monster Die after the round: a Monster symbol unhides him."""
+    S, sp = wizard("affliction", {"black": 1}, dice=(NO_SYMBOL, HIT, HIT))
+    S[0]["hero_status"][0] = HST_HIDDEN
+    to_target_step(S)
+    spider = chip(S, "giant_spider")
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_FOE + spider)
+    load(S, 0)                                                    # the hide roll's first Monster Die: monster
+    cast(S, 0, sp)
+    assert int(S[0]["hero_status"][0]) & HST_HIDDEN == 0
+
+
+def test_another_hero_accepts_or_refuses_a_targeted_spell():
+    """L1032: Break Spells at a cursed friend: he is asked; accepting, it hits
+    without a roll and lifts his curse."""
+    S, sp = wizard("break_spells", {"gray": 2}, monsters=(), more=[("human", "knight", TRI_PEAKS_1)])
+    S[0]["curses"][1] = 1 << R.CURSE_SLOTH
+    to_target_step(S)
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_SEAT + 1)
+    cast(S, 0, sp)
+    ask(S, R.PH_ACCEPT, 1)
+    act(S, R.A_ANSWER + R.ANSWER_ACCEPT)
+    assert int(S[0]["curses"][1]) == 0
+
+
+def test_the_undead_are_immune_to_spells_marked_so():
+    """L1065, L1530: Envenom may not be aimed at the Wraith (undead)."""
+    S, sp = wizard("envenom", {"gray": 2}, monsters=(("wraith", TRI_PEAKS_1),))
+    to_target_step(S)
+    wraith = chip(S, "wraith")
+    assert not R.aim_ok(S, 0, 0, SPELL_IDS.index("envenom"), wraith)
+    assert R.aim_ok(S, 0, 0, SPELL_IDS.index("envenom"), ME + 0)
+
+
+def test_combat_spells_end_with_the_combat_and_turn_spells_at_the_next_battle_phase():
+    """L1042, L1044: at the end of combat Iron Skin ends; Charm lasts until
+    the next battle phase begins."""
+    S, sp = wizard("iron_skin", {"purple": 1, "yellow": 3}, monsters=())
+    charm = learn(S, 0, "charm")
+    S[0]["spell_on"][sp] = ME + 0
+    S[0]["spell_on"][charm] = ME + 0
+    R.end_of_combat(S, 0) if hasattr(R, "end_of_combat") else C.end_of_combat(S, 0)
+    assert int(S[0]["spell_on"][sp]) == -1 and int(S[0]["spell_on"][charm]) == ME + 0
+    R.expire_spells(S, 0, R.DUR_TURN)
+    assert int(S[0]["spell_on"][charm]) == -1
+
+
+def test_a_hero_killed_takes_his_spells_and_those_on_him_with_him():
+    """L805, L1058: the caster dies: the spells he cast and those on him end."""
+    S, sp = wizard("iron_skin", {"purple": 1}, monsters=(), more=[("human", "knight", TRI_PEAKS_1)])
+    skin = learn(S, 1, "iron_skin")
+    S[0]["spell_on"][sp] = ME + 1
+    S[0]["spell_on"][skin] = ME + 0
+    R.kill_hero(S, 0, 0)
+    assert int(S[0]["spell_on"][sp]) == -1 and int(S[0]["spell_on"][skin]) == -1
+
+
+def test_fireball_takes_up_to_four_foes_one_at_a_time():
+    """L1562, L711: after the first foe, more foes may be added (PH_MORE_TARGETS)."""
+    S, sp = wizard("fireball", {"purple": 4},
+                   monsters=(("goblin", TRI_PEAKS_1), ("goblin", TRI_PEAKS_1), ("kobold", TRI_PEAKS_1)))
+    to_target_step(S)
+    g0, g1, k = chip(S, "goblin", 0), chip(S, "goblin", 1), chip(S, "kobold")
+    act(S, R.A_FOE + g0)
+    ask(S, R.PH_MORE_TARGETS, 0)
+    assert R.A_FOE + g0 not in legal(S) and R.A_FOE + g1 in legal(S)
+    act(S, R.A_FOE + g1)
+    act(S, R.A_FOE + k)
+    assert list(S[0]["more_targets"][0]) == [g1, k, -1]
+
+
+# ================================================================ the Spell Manifest (L1486-L1597)
+def test_break_spells_lifts_every_spell_and_curse_on_its_target():
+    """L1492: Break Spells on a foe ends its Iron Skin and its curses."""
+    S, sp = wizard("break_spells", {"gray": 2})
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    skin = learn(S, 0, "iron_skin")
+    S[0]["spell_on"][skin] = spider
+    S[0]["foe_curses"][spider] = 1 << R.CURSE_CLUMSINESS
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["spell_on"][skin]) == -1 and int(S[0]["foe_curses"][spider]) == 0
+
+
+def test_affliction_wounds_and_kills_on_the_last_point_of_health():
+    """L1498: the target suffers one wound -- the Giant Spider (health 2)
+    takes a pink cube, and a second one kills it (the caster takes it, L799)."""
+    S, sp = wizard("affliction", {"black": 1})
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["foe_wounds"][spider]) == 1
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN and int(S[0]["mon_taker"][spider]) == 0
+
+
+def test_curse_gives_a_foe_a_lasting_curse_from_the_table():
+    """L1500: the Curse spell hits: a roll on the Curse Table; Clumsiness on a
+    Monster takes one from its maneuver speed (Interpretations)."""
+    roll = D.REALM.curses["clumsiness"].roll - 1
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    load(S, roll)
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["foe_curses"][spider]) == 1 << CURSE_IDS.index("clumsiness")
+    assert R.foe_maneuver(S, 0, spider) == R.FOE_SIDE[spider, 0, R.SD_MANEUVER] - 1
+
+
+def test_fiery_chasm_kills_the_unhidden_and_non_flying_it_hits():
+    """L1508: the Giant Spider is hit and killed, the flying Giant Bat is not
+    attacked; the caster, attacked too, is missed."""
+    S, sp = wizard("fiery_chasm", {"black": 5}, cls="warlock",
+                   monsters=(("giant_spider", TRI_PEAKS_1), ("giant_bat", TRI_PEAKS_1)))
+    spider, bat = chip(S, "giant_spider"), chip(S, "giant_bat")
+    in_combat(S)
+    load(S, HIT, HIT, BLANK, BLANK)                   # speed 0: the spider (maneuver 2) hit, the caster missed
+    R.fiery_chasm(S, 0, 0, 0)
+    assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN and int(S[0]["mon_clearing"][bat]) == TRI_PEAKS_1
+    assert int(S[0]["hero_state"][0]) == R.HS_ACTIVE
+
+
+def test_envenom_adds_a_sword_and_a_wound():
+    """L1530: the envenomed hero's next hit has one sword more and, the
+    target not killed, one wound more: a dagger-less Sorcerer's spell aside,
+    his weapon hit on the Ogre (health 4) leaves two pink cubes."""
+    S, sp = wizard("envenom", {"gray": 2}, cls="warrior", monsters=(("ogre", TRI_PEAKS_1),))
+    ogre = chip(S, "ogre")
+    S[0]["spell_on"][sp] = ME + 0
+    to_target_step(S)
+    act(S, R.A_FOE + ogre)
+    load(S, NO_SYMBOL)
+    place(S, 0, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert int(S[0]["foe_wounds"][ogre]) == 2 and int(S[0]["spell_on"][sp]) == -1
+
+
+def test_illusion_slows_every_attacker_of_its_target():
+    """L1532: the Giant Spider (speed 2) attacking a hero under Illusion strikes at speed 1."""
+    S, sp = wizard("illusion", {"gray": 3})
+    S[0]["spell_on"][sp] = ME + 0
+    spider = chip(S, "giant_spider")
+    S[0]["foe_target"][spider] = 0
+    S[0]["combat_step"] = C.CS_RESOLVE
+    assert C.foe_speed(S, 0, spider) == 1
+
+
+def test_anti_magic_keeps_off_targeted_spells():
+    """L1534: a foe under Anti-Magic may not be targeted by a targeted spell;
+    a self-or-other spell still may."""
+    S, sp = wizard("anti_magic", {"gray": 4})
+    spider = chip(S, "giant_spider")
+    to_target_step(S)
+    S[0]["spell_on"][sp] = spider
+    assert not R.aim_ok(S, 0, 0, SPELL_IDS.index("affliction"), spider)
+    assert R.aim_ok(S, 0, 0, SPELL_IDS.index("iron_skin"), spider)
+
+
+def test_calm_returns_a_monster_to_its_tray_but_never_a_guardian():
+    """L1548: Calm hits the Giant Spider: back to the tray, no Fame."""
+    S, sp = wizard("calm", {"green": 4}, cls="druid")
+    spider = chip(S, "giant_spider")
+    R.calm(S, 0, spider)
+    assert int(S[0]["mon_clearing"][spider]) == MON_TRAY and int(S[0]["fame"][0]) == 0
+    S, sp = wizard("calm", {"green": 4}, cls="druid", monsters=(("bandit", TRI_PEAKS_1),))
+    bandit = chip(S, "bandit")
+    R.calm(S, 0, bandit)
+    assert int(S[0]["mon_clearing"][bandit]) == TRI_PEAKS_1
+
+
+def test_iron_skin_takes_a_sword_from_a_hit_not_on_armour():
+    """L1556: the Giant Bat's back side (damage 1, 1 sword) hits an unarmoured
+    hero under Iron Skin: 1 + 1 - 1 = 1, a wound, not 2."""
+    S, sp = wizard("iron_skin", {"purple": 1})
+    S[0]["spell_on"][sp] = ME + 0
+    assert C.attack_damage(S, 0, 1, 1, R.hero_has_spell(S, 0, 0, R.SP_IRON_SKIN)) == 1
+
+
+def test_strength_adds_one_base_damage_to_the_next_hit_then_ends():
+    """L1558: +1 base damage on the next hit, then the spell expires."""
+    S, sp = wizard("strength", {"purple": 2})
+    S[0]["spell_on"][sp] = ME + 0
+    base, swords, venom = R.hit_bonus(S, 0, ME + 0, chip(S, "giant_spider"))
+    assert (base, swords, venom) == (1, 0, False) and int(S[0]["spell_on"][sp]) == -1
+
+
+def test_fireball_on_one_foe_strikes_with_two_swords():
+    """L1562: one target: base damage 2 + 2 swords, ranged: the Ogre (health
+    4, unarmoured) hit with the worse Ranged Attack Die 0 takes 4: killed."""
+    S, sp = wizard("fireball", {"purple": 4}, monsters=(("ogre", TRI_PEAKS_1),))
+    ogre = chip(S, "ogre")
+    S[0]["cubes"][0, 0, R.CUBE_SPEED] = 2
+    to_target_step(S)
+    act(S, R.A_FOE + ogre)
+    act(S, R.A_DO + R.DO_DONE) if int(S[0]["phase"]) == R.PH_MORE_TARGETS else None
+    load(S, NO_SYMBOL, R_ZERO, R_PLUS1)
+    cast(S, 0, sp, R.BOX_ATTACK)
+    assert int(S[0]["mon_clearing"][ogre]) == MON_TAKEN
+
+
+def test_soul_save_rerolls_an_undead_attackers_best_hit_die():
+    """L1574: the Wraith attacks a hero under Soul Save: its hit-and-blank is
+    rerolled on the hit, and the new blank misses."""
+    S, sp = wizard("soul_save", {"white": 1}, cls="cleric")
+    S[0]["spell_on"][sp] = ME + 0
+    load(S, HIT, EQUAL, BLANK)
+    assert not R.roll_to_hit_saved(S, 0, 2, 3, True)
+
+
+def test_heal_heals_two_cubes_once_a_turn():
+    """L1576: Heal on himself moves two wounded cubes to the healthy box
+    (he chooses which); not again this turn."""
+    S, sp = wizard("heal", {"white": 2}, cls="cleric", monsters=())
+    S[0]["cubes"][0, 1, R.CUBE_MIGHT] = 1
+    S[0]["hearts"][0, 1] = 1
+    to_target_step(S)
+    act(S, R.A_SEAT + 0)
+    cast(S, 0, sp)
+    ask(S, R.PH_HEAL, 0)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    act(S, R.A_HEAL + R.CUBE_MIGHT)
+    assert int(S[0]["hearts"][0, 1]) == 0 and int(S[0]["cubes"][0, 1, R.CUBE_MIGHT]) == 0
+    assert int(S[0]["cast_turn"][0]) & 1
+
+
+def test_life_armor_takes_the_hit_first_and_is_damaged_at_two():
+    """L1578, L762: a hit of damage 2 on Life Armor damages it and wounds the hero."""
+    S, sp = wizard("life_armor", {"white": 3}, cls="cleric")
+    S[0]["spell_on"][sp] = ME + 0
+    C.wear_life_armor(S, 0, 0, 2)
+    assert int(S[0]["spell_mark"][sp]) == R.LIFE_ARMOR_DAMAGED
+    C.wear_life_armor(S, 0, 0, 2)
+    assert int(S[0]["spell_on"][sp]) == -1
+
+
+def test_turn_undead_kills_every_undead_foe():
+    """L1580: the Wraith is killed and taken; the Giant Spider stays."""
+    S, sp = wizard("turn_undead", {"white": 4}, cls="cleric",
+                   monsters=(("wraith", TRI_PEAKS_1), ("giant_spider", TRI_PEAKS_1)))
+    in_combat(S)
+    R.turn_undead(S, 0, 0)
+    assert int(S[0]["mon_clearing"][chip(S, "wraith")]) == MON_TAKEN
+    assert int(S[0]["mon_clearing"][chip(S, "giant_spider")]) == TRI_PEAKS_1
+
+
+def test_peace_ends_the_combat_at_once():
+    """L1582: combat ends in the clearing; the round is not finished."""
+    S, sp = wizard("peace", {"white": 5}, cls="cleric", monsters=())
+    to_target_step(S)
+    cast(S, 0, sp)
+    assert int(S[0]["combat_step"]) == C.CS_NONE and int(S[0]["combat_round"]) == 1
+    assert int(S[0]["cubes"][0, 1, R.CUBE_MAGIC + WHITE]) == 1, "its wound box's cube is wounded"
+
+
+def test_hesitation_slows_the_next_maneuver_then_ends():
+    """L1588: -1 maneuver the next time the target is attacked, then it expires."""
+    S, sp = wizard("hesitation", {"yellow": 1})
+    spider = chip(S, "giant_spider")
+    S[0]["spell_on"][sp] = spider
+    S[0]["combat_step"] = C.CS_RESOLVE
+    S[0]["combat_clearing"] = TRI_PEAKS_1
+    assert R.foe_maneuver(S, 0, spider) == R.FOE_SIDE[spider, 0, R.SD_MANEUVER] - 1
+    R.struck_at(S, 0, spider)
+    assert int(S[0]["spell_on"][sp]) == -1
+
+
+def test_disorient_cancels_and_stills_the_foe_until_it_is_targeted():
+    """L1594: a disoriented Monster may not attack until targeted or hit, then
+    its next attack is at -2 speed."""
+    S, sp = wizard("disorient", {"yellow": 4})
+    spider = chip(S, "giant_spider")
+    S[0]["spell_on"][sp] = spider
+    S[0]["spell_mark"][sp] = R.DIS_DORMANT | R.DIS_SLOW
+    S[0]["combat_step"] = C.CS_RESOLVE
+    S[0]["combat_clearing"] = TRI_PEAKS_1
+    assert R.dormant(S, 0, spider)
+    R.rouse(S, 0, spider, R.DIS_DORMANT)
+    assert not R.dormant(S, 0, spider)
+    assert R.attack_speed_against(S, 0, 2, spider, -1) == 0
+
+
+def test_charm_adds_two_to_every_attribute_in_haggling():
+    """L1592: Charm on a hero: +2 to each attribute a Merchant respects."""
+    S, sp = wizard("charm", {"yellow": 3}, monsters=())
+    before = R.haggle_number(S, 0, 0, 0)
+    S[0]["spell_on"][sp] = ME + 0
+    respected = int(R.MERCHANT_RESPECT[0].sum())
+    assert R.haggle_number(S, 0, 0, 0) == before + 2 * respected
+
+
+def test_trail_blaze_makes_a_mountain_cost_one_move():
+    """L1544: one clearing for each Move Action, whatever its type."""
+    S, sp = wizard("trail_blaze", {"green": 2}, monsters=())
+    mountain = next(c for c in range(TILE_IDS.index("tri_peaks") * 6, TILE_IDS.index("tri_peaks") * 6 + 6)
+                    if R.CLEARING_TYPE[c // 6, 0, c % 6] == R.CLEAR_MOUNTAINS)
+    assert R.move_cost(S, 0, 0, mountain) == 2
+    S[0]["spell_on"][sp] = ME + 0
+    assert R.move_cost(S, 0, 0, mountain) == 1
+
+
+def test_cards_of_either_deck_cast_alike():
+    """L1016: a Hero may know one Affliction from each deck and cast either."""
+    S, first = wizard("affliction", {"black": 1})
+    second = learn(S, 0, "affliction")
+    assert R.SPELL_FROM[first] != R.SPELL_FROM[second]
+    to_target_step(S)
+    act(S, R.A_FOE + chip(S, "giant_spider"))
+    assert {R.A_SPELL + first, R.A_SPELL + second} <= set(legal(S))
+
+
+# ================================================================ hidden information (L714, L724)
+def test_a_spell_cast_in_tactics_is_secret_from_the_other_seats():
+    """Hero Tactics are placed in secret: while they are, another seat's
+    observation, text picture and picture are the same whether the hero
+    casts Fireball, casts Affliction or casts nothing -- and its covering a
+    multi-colour box shows as placing tactics; once revealed they differ."""
+    from dragongym.envs.dragons_down.game import DragonsDown
+    game = DragonsDown()
+    S, fire = wizard("fireball", {"purple": 4, "black": 1}, monsters=(("ogre", TRI_PEAKS_1),),
+                     more=[("human", "knight", TRI_PEAKS_1)])
+    hurt = learn(S, 0, "affliction")
+    to_target_step(S)
+    ogre = chip(S, "ogre")
+    act(S, R.A_FOE + ogre)
+    if int(S[0]["phase"]) == R.PH_MORE_TARGETS:
+        act(S, R.A_DO + R.DO_DONE)
+    while not (int(S[0]["phase"]) == R.PH_TACTICS and int(S[0]["to_play"]) == 0):
+        act(S, legal(S)[-1] if int(S[0]["phase"]) != R.PH_TARGET else R.A_DO + R.DO_PASS)
+    variants = []
+    for sp in (fire, hurt, -1):
+        v = S.copy()
+        if sp >= 0:
+            act(v, R.A_SPELL + sp)
+        variants.append(v)
+    assert int(variants[0]["phase"][0]) in (R.PH_TACTICS, R.PH_SPELL_CUBE)
+    seen = [game.observation_of(v, 1) for v in variants]
+    assert all(np.array_equal(seen[0], o) for o in seen[1:])
+    assert len({game.render_ansi(v, 1) for v in variants}) == 1
+    assert len({game.render_rgb(v, 1).tobytes() for v in variants}) == 1
+    assert not np.array_equal(game.observation_of(variants[0], 0), game.observation_of(variants[2], 0))
+    assert game.decision_is_public(variants[2], R.A_SPELL + fire) is False
+
