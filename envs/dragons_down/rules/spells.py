@@ -37,7 +37,7 @@ from .base import (
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
     DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, GRAY_NUMBER, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
     PACK_WANDERER, PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
-    SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_LIFE_ARMOR, SP_PEACE, SP_TURN_UNDEAD,
+    SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_PEACE, SP_TURN_UNDEAD,
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
     SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
 )
@@ -203,7 +203,6 @@ def aim_offered(S, b, p, t):
 def more_offered(S, b, p, g):
     """Foe g may be one more target of a spell hero p could cast at all his
     targets so far and at g (Fireball's four, L1562)."""
-    s = S[b]
     out = np.empty(MAX_AIMS, dtype=np.int64)
     n = aims(S, b, p, out)
     if n == 0 or n >= MAX_AIMS or g >= NUM_FOES:
