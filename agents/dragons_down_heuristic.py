@@ -44,6 +44,10 @@ class DragonsDownHeuristic(Agent):
       who would turn hostile); fills its weapon's might boxes, then splits
       Speed between attack and maneuver; evades when outmatched; takes hits on
       armour; wounds spare Speed and Magic Cubes before Might and Hearts.
+    * **One-time cards**: reads a Tome and drinks a Potion of Might or
+      Maneuver at once (a cube for good), a Potion of Healing when hurt, a
+      Potion of Relief when cursed, the King's Pardon when an Outlaw in
+      civilization; a Tome of Wizardry's colour is that of a known spell.
     * **Retirement**: retires late in the game, or in the Legendary race once
       its Fame would bring it to 20 LP.
     * Anything else: a uniformly random legal action.
@@ -164,7 +168,39 @@ def choose_side(rec, p, legal, rng):
 
 
 # ---------------------------------------------------------------- the action phase
+def _use_card(rec, p, legal):
+    """A one-time card worth using now (L916): one that gives a cube for good,
+    heals a hurt hero, lifts curses or pardons; never the Alchemist's
+    Mixture (a swap of colours the bot has no use for)."""
+    hurt = int(rec["hearts"][p, 1]) > 0 or sum(int(x) for x in rec["cubes"][p, 1]) >= 2
+    for a in _block(legal, R.A_CARD, len(rec["card_where"])):
+        k = int(R.CARD_KIND[a - R.A_CARD])
+        if int(R.KIND_GRANTS[k]) >= 0 or k in (R.POTION_OF_RELIEF, R.KINGS_PARDON) \
+                or (k == R.POTION_OF_HEALING and hurt):
+            return a
+    return None
+
+
+def choose_use_colour(rec, p, legal, rng):
+    """A Tome of Wizardry's colour: that of a known spell, else the commonest it holds."""
+    known = [int(R.SPELL_COLOUR[int(R.SPELL_KIND[sp])]) for sp in range(R.NUM_SPELLS)
+             if int(rec["spell_where"][sp]) == R.SPW_KNOWN and int(rec["spell_owner"][sp]) == p]
+    for colour in known:
+        if R.A_CUBE + CUBE_MAGIC + colour in legal:
+            return R.A_CUBE + CUBE_MAGIC + colour
+    return max(legal, key=lambda a: (int(rec["cubes"][p, :, a - R.A_CUBE].sum()), -a))
+
+
+def choose_cube_colour(rec, p, legal, rng):
+    if int(rec["use_card"]) >= 0:
+        return choose_use_colour(rec, p, legal, rng)
+    return None
+
+
 def choose_action(rec, p, legal, rng):
+    use = _use_card(rec, p, legal)
+    if use is not None:
+        return use
     c = int(rec["hero_clearing"][p])
     moves = _block(legal, R.A_CLEARING, R.A_DO - R.A_CLEARING)
     if c < 0:                                                   # entering the map
@@ -358,6 +394,9 @@ def choose_tactics(rec, p, legal, rng):
     """Cast before placing speed: at a foe, Fireball always and the other
     attack spells when no weapon can strike; on itself, the best ward. Then
     might, then speed cubes."""
+    use = _use_card(rec, p, legal)
+    if use is not None:
+        return use
     might = R.A_BOX + R.BOX_MIGHT
     if int(rec["cast_card"][p]) < 0:
         if int(rec["hero_target"][p]) == R.AIM_HERO + p:
@@ -412,4 +451,5 @@ _PHASES = {
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
+    R.PH_CUBE_COLOUR: choose_cube_colour,
 }

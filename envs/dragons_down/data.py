@@ -78,6 +78,8 @@ POSITIONS = ("neck", "waist", "feet", "head", "chest", "head_chest", "one_handed
 WEAPON_KINDS = ("melee", "ranged", "melee_or_ranged")
 """Weapon banners (L924-L928)."""
 CARD_USES = ("permanent", "combat", "one_time", "instant", "none")
+FREE_ACTIONS = ("alert", "trade", "loot", "learn", "enchant", "move", "rest", "sneak", "search")
+"""The actions a Symbol treasure makes one of a turn free (L1432-L1448)."""
 """Card types (L916, L932, L934, L962); none: a plain weapon, armour or valuable."""
 SITE_FEATURES = ("labyrinth", "massive_door", "hidden_trap", "active_wraith")
 """Treasure Site features (L1236, L1240, L1248, L1252)."""
@@ -453,7 +455,11 @@ class Card:
     might_mandatory / might_optional / might_two_handed: red boxes (L722, L950);
     auto: "mandatory" | "optional" | None (boxes filled automatically);
     speed_mandatory: brown boxes in lieu of might (L1482); weight: the armour
-    weight, or for a weapon its mandatory boxes (L976).
+    weight, or for a weapon its mandatory boxes (L976). gives: the cube kind
+    ("might", "speed", a colour) held while equipped; grants: the cube kind
+    (or "choice") a one-time card gives for good; attribute: the attribute
+    it adds an icon of while equipped; free: the action (FREE_ACTIONS) it
+    makes one of a turn free.
     """
     id: str
     name: str
@@ -481,6 +487,10 @@ class Card:
     effect: str | None
     cite: tuple
     substituted: frozenset
+    gives: str | None = None
+    grants: str | None = None
+    attribute: str | None = None
+    free: str | None = None
 
     @property
     def is_shield(self):
@@ -1154,7 +1164,7 @@ def _parse_heroes(data_dir):
 _CARD_KEYS = {"name", "copies", "price", "position", "weapon", "length", "might", "swords",
               "armor", "weight", "repair", "cite"}
 _TREASURE_KEYS = _CARD_KEYS | {"epic", "use", "valuable", "auto", "speed_box", "casts",
-                               "spells", "colour", "effect"}
+                               "spells", "colour", "effect", "gives", "grants", "attribute", "free"}
 
 
 def _parse_cards(data_dir, file, kind):
@@ -1200,6 +1210,10 @@ def _parse_cards(data_dir, file, kind):
         casts = r.word_key("casts", required=False)
         spells = r.int_key("spells", lo=1, hi=3, required=False)
         colour = r.word_key("colour", MAGIC_COLOURS, required=False)
+        gives = r.word_key("gives", ("might", "speed") + MAGIC_COLOURS, required=False)
+        grants = r.word_key("grants", ("might", "speed", "choice") + MAGIC_COLOURS, required=False)
+        attribute = r.word_key("attribute", ATTRIBUTES, required=False)
+        free = r.word_key("free", FREE_ACTIONS, required=False)
         el = r.one("effect", required=False)
         effect = _cites(el.tokens, file, el.line)[0] if el is not None and el.tokens else None
         where = r.one("name").line
@@ -1234,11 +1248,16 @@ def _parse_cards(data_dir, file, kind):
             bad("auto=optional needs an optional might box")
         if armor and r.one("weight", required=False) is None:
             bad("armour needs a 'weight' (L976)")
+        if (gives or attribute or free) and use != "permanent":
+            bad("'gives', 'attribute' and 'free' act while the card is equipped: use permanent (L932)")
+        if grants and use != "one_time":
+            bad("'grants' is a one-time card's cube (L916): use one_time")
         if r.one("armor", required=False) is not None and armor < 1:
             bad("an armour value is at least 1")
         card = Card(s.id, name, kind, copies, epic, valuable, price, position, use, weapon,
                     length, mand, opt, two, auto, speed_box, swords, armor, weight, repair,
-                    casts, spells, colour, effect, r.cite(required=False), frozenset(r.subst))
+                    casts, spells, colour, effect, r.cite(required=False), frozenset(r.subst),
+                    gives, grants, attribute, free)
         object.__setattr__(card, "_line", s.line)
         out[s.id] = card
     return out

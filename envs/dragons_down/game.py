@@ -519,7 +519,7 @@ class DragonsDown(Game):
 # ------------------------------------------------------------------ hidden cards
 CARD_PLACE_FIELDS = ("card_where", "card_owner", "card_slot")
 """Where a card lies: what dealing the hidden cards anew changes."""
-CARD_NAMING_FIELDS = ("sel_card", "trade_card", "atk_armor")
+CARD_NAMING_FIELDS = ("sel_card", "trade_card", "atk_armor", "use_card")
 """Fields that name one card by its index (the card being equipped, set
 apart to buy, taking a hit): that card is part of the pending decision and
 stays where it is."""
@@ -770,6 +770,8 @@ def _legal_name(rec, a):
         return f"wound the {V.cube_name(i)} cube on the Spell Card"
     if name == "cube" and ph == _ph("SPELL_CUBE"):
         return f"cover a multi-colour box with a {V.cube_name(i)} cube"
+    if name == "cube" and ph == R.PH_CUBE_COLOUR and int(rec["use_card"]) >= 0:
+        return _use_colour_name(rec, i)
     if name == "answer" and ph == _ph("ACCEPT"):
         return ("make the spell roll to hit", "accept the spell's hit")[i]
     if name == "box" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
@@ -787,6 +789,8 @@ def _legal_name(rec, a):
             return f"equip {V.card_name(c)}: {V.TARGET_NAMES[i]}"
     if name == "card":
         card = V.card_name(i)
+        if ph in (R.PH_ACTION, _ph("TACTICS"), _ph("BUY")):
+            return f"use {card}"                                  # a one-time card (L916)
         if ph == _ph("SWAP_OFFER"):
             return f"offer {card}" if int(rec["card_owner"][i]) == p else f"ask for {card}"
         verb = _CARD_VERBS.get(ph)
@@ -827,6 +831,19 @@ def _legal_name(rec, a):
         whose = "my" if q == p else f"player_{q}'s"
         return f"remove {whose} {V.curse_name(k)} curse"
     return _neutral_name(a)
+
+
+def _use_colour_name(rec, kind):
+    """A one-time card's colour choice: "take a green Magic Cube" (the Tome of
+    Wizardry); "replace a green Magic Cube", then "turn the green Magic Cube
+    blue" (the Alchemist's Mixture)."""
+    colour = V.colour_name(kind - R.CUBE_MAGIC)
+    if int(R.CARD_KIND[int(rec["use_card"])]) != R.ALCHEMISTS_MIXTURE:
+        return f"take a {colour} Magic Cube"
+    frm = int(rec["use_from"])
+    if frm < 0:
+        return f"replace a {colour} Magic Cube"
+    return f"turn the {V.colour_name(frm)} Magic Cube {colour}"
 
 
 def _cast_name(rec, p, sp):

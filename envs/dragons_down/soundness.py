@@ -30,7 +30,7 @@ from . import rules as R
 from .constants import (
     CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_NONE,
     HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN,
-    NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
+    NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_CUBE_KINDS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
     NUM_NATIVE_CHIPS, NUM_PACKS, NUM_CURSES, NUM_COLOURS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED,
     SPW_DECK, SPW_DISCARD, SPW_KNOWN, SPW_START,
     NUM_PILES, NUM_POSITIONS, NUM_SITES, NUM_TILES, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, ST_HEROES,
@@ -222,6 +222,12 @@ FIELD_RANGES = {
     "peace": (0, 1),
     "atk_venom": (0, 1),
     "foe_curses": (0, (1 << NUM_CURSES) - 1),
+    # treasures' powers (rules/treasures.py)
+    "gift_cubes": (0, len(R.GIFT_KINDS)),
+    "cubes_gained": (0, 100),
+    "free_used": (0, 0xFFFF),
+    "use_card": (-1, NUM_CARDS - 1),
+    "use_from": (-1, NUM_COLOURS - 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -351,10 +357,9 @@ def _where_problem(r, n):
         for i, c in enumerate(int(x) for x in r[name]):
             if c >= 0 and not _clearing_exists(r, c):
                 return f"{name}[{i}] is {c}, not a clearing of a placed tile"
-    civs = {int(x) for x in r["civ_clearing"] if int(x) >= 0}
-    for i, c in enumerate(int(x) for x in r["native_clearing"]):
-        if c >= 0 and c not in civs:
-            return f"Native chip {i} stands in clearing {c}, not a Civilization Location"
+    # A Native stands at its Civilization Location (L189, L312) unless a Curse
+    # spell's Teleport sent it elsewhere (L1500, L1103; Interpretations,
+    # "Curses on foes"), so any clearing of a placed tile is sound for it.
     for w in range(len(r["wild_where"])):
         ww, tile, c = int(r["wild_where"][w]), int(r["wild_tile"][w]), int(r["wild_clearing"][w])
         if ww == TOK_POOL and (tile != -1 or c != -1):
@@ -399,19 +404,37 @@ def _hero_problem(r, n):
             if ci in classes:
                 return f"heroes {classes[ci]} and {p} share a Class Card"
             classes[ci] = p
+        gifts = _gifts(r, p)
+        if list(gifts) != [int(x) for x in r["gift_cubes"][p]]:
+            return f"hero {p}'s equipped cards give {gifts} cubes, he holds {list(r['gift_cubes'][p])}"
+        extra = int(r["cubes_gained"][p]) + sum(gifts)
         cubes = int(r["cubes"][p].sum())
-        if cubes != int(r["cubes_taken"][p]):
-            return f"hero {p} has {cubes} Action Cubes but took {int(r['cubes_taken'][p])}"
+        if cubes != int(r["cubes_taken"][p]) + extra:
+            return f"hero {p} has {cubes} Action Cubes but took {int(r['cubes_taken'][p])} and gained {extra}"
+        for k in range(NUM_CUBE_KINDS):
+            if int(r["cubes"][p, :, k].sum()) < gifts[k]:
+                return f"hero {p} has fewer kind-{k} cubes than his equipped cards give"
         if hs in (HS_WAITING, HS_ACTIVE):
             printed = int(R.LINEAGE_HEARTS[li, ls]) + int(R.CLASS_HEARTS[ci, cs])
             if int(r["hearts"][p].sum()) != printed:
                 return f"hero {p} has {int(r['hearts'][p].sum())} Hearts, its cards give {printed}"
             cards = int((R.LINEAGE_CUBES[li, ls] != 0).sum()) + int((R.CLASS_CUBES[ci, cs] != 0).sum())
-            if cubes != cards:
-                return f"hero {p} has {cubes} Action Cubes, its cards give {cards}"
+            if cubes != cards + extra:
+                return f"hero {p} has {cubes} Action Cubes, its cards give {cards} and he gained {extra}"
         elif hs == HS_NONE and int(r["hearts"][p].sum()):
             return f"hero {p} is not made but has Hearts"
     return ""
+
+
+def _gifts(r, p):
+    """The cubes of each CUBE_* kind hero p's equipped cards give (KIND_GIVES)."""
+    out = [0] * NUM_CUBE_KINDS
+    for c in range(NUM_CARDS):
+        k = int(R.CARD_KIND[c])
+        if R.KIND_GIVES[k] >= 0 and int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == p \
+                and int(r["card_slot"][c]) < T_BACKPACK:
+            out[int(R.KIND_GIVES[k])] += 1
+    return out
 
 
 def _card_problem(r, n):

@@ -210,6 +210,12 @@ STATE_FIELDS = [
     ("peace", np.int8),                         # 1 once Peace was cast: the combat ends at once (L1582)
     ("atk_venom", np.int8),                     # 1 while the struck hero owes Envenom's extra wound (L1530)
     ("foe_curses", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),  # bit k: the chip holds lasting curse k (the Curse spell, L1500); public
+    # --- treasures' powers (rules/treasures.py), L916, L1280-L1484; all public
+    ("gift_cubes", np.int8, (MAX_HEROES, NUM_CUBE_KINDS)),  # cubes of each CUBE_* kind the hero holds because an equipped card gives them (L1304, L1332)
+    ("cubes_gained", np.int8, (MAX_HEROES,)),   # Action Cubes received for good from one-time cards (Tomes, Potions, L1384-L1386, L1458-L1472)
+    ("free_used", np.uint16, (MAX_HEROES,)),    # bit FREE_*: the Symbol's free action of that kind is spent this turn (L1432-L1448)
+    ("use_card", np.int16),                     # the one-time card whose colour choice is pending (PH_CUBE_COLOUR); -1
+    ("use_from", np.int8),                      # Alchemist's Mixture: the Magic Cube colour being replaced (L1284); -1
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

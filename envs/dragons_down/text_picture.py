@@ -60,7 +60,7 @@ _DECISIONS = {
     R.PH_TILE_CHOOSE: "choose a dealt tile to place", R.PH_TILE_SPOT: "choose where the tile goes",
     R.PH_TILE_TURN: "choose the tile's side and turn", R.PH_LINEAGE: "choose a Lineage Card",
     R.PH_LINEAGE_SIDE: "choose the Lineage Card's side", R.PH_CLASS: "choose a Class Card",
-    R.PH_CLASS_SIDE: "choose the Class Card's side", R.PH_CUBE_COLOUR: "choose a multi-colour cube's colour",
+    R.PH_CLASS_SIDE: "choose the Class Card's side", R.PH_CUBE_COLOUR: "choose a cube's colour",
     R.PH_ENTER_PLACE: "choose where the hero enters the map", R.PH_ACTION: "take an action",
     R.PH_ALERT: "Alert: equip or unequip a card", R.PH_ALERT_TARGET: "Alert: where the card goes",
     R.PH_HIDE: "hide after the activation?", R.PH_ADJUST: "adjust equipment",

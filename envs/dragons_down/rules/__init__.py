@@ -4,7 +4,8 @@ seats, the action space), ``realm`` (the Map Tiles), ``equipment`` (the Hero
 Board's cards, Spell Books' spells), ``tokens`` (tokens on entering a tile),
 ``fate`` (death, retirement, new heroes, the end and victory),
 ``activation`` (monster activation), ``magic`` (Spell Cards, starting
-spells, Learn, Enchant, curses), ``setup`` (the realm's set-up and hero
+spells, Learn, Enchant, curses), ``treasures`` (the treasures' powers),
+``setup`` (the realm's set-up and hero
 selection), ``trade`` (Loot and Trade), ``actions`` (the action phase),
 ``strike`` (who fights, hits, damage, wounds and death), ``spells`` (the
 spells cast in combat and what each does), ``combat`` (the steps of a
@@ -16,6 +17,7 @@ from .tokens import *  # noqa: F401,F403
 from .fate import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
+from .treasures import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .trade import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403

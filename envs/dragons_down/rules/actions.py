@@ -23,15 +23,17 @@ from .base import (
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
+    FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
-from .equipment import equip_card, possesses, target_legal, wound_random_cube
+from .equipment import equip_card, kind_equipped, possesses, target_legal, wound_random_cube
 from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
 from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_at
 from .trade import loot_action, mask_loot_trade, trade_action
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
 from .magic import curse_held, hero_has_spell, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
+from .treasures import TAPER_OF_ILLUMINATION, free_bits, idolater, mask_use, spend_free_actions, take_free, use_card
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
@@ -61,6 +63,7 @@ def start_turn(S, b):
     for p in range(MAX_HEROES):
         s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
         s['actions_used'][p] = 0
+        s['free_used'][p] = 0
         s['civ_action'][p] = CIV_NONE
         s['search_target'][p] = -1
         s['turn_order'][p] = p if p < n else -1
@@ -101,7 +104,7 @@ def action_phase(S, b):
                     s['block_due'] = 0
                     if block_threat(S, b, p):
                         return pose(S, b, PH_BLOCK, p)
-            if actions_left(S, b, p) > 0:                      # Pass is always open (L612)
+            if actions_left(S, b, p) > 0 or free_bits(S, b, p) != 0:   # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
         s['order_pos'] += 1
         end_learn(S, b)                                        # runs of actions are one hero's, in one turn
@@ -127,6 +130,7 @@ def block_hero(S, b, p):
     s['hero_status'][p] = (s['hero_status'][p] | HST_BLOCKED) & np.uint8(0xFF ^ HST_HIDDEN)
     s['actions_used'][p] = ACTIONS_PER_TURN
     s['civ_action'][p] = CIV_TAKEN                               # the Human's extra one too (L1204)
+    spend_free_actions(S, b, p)                                  # and a Symbol's (L1432-L1448)
 
 
 @rules_jit(inline=True)
@@ -154,9 +158,16 @@ def cave_at_turn_start(S, b, p):
     s = S[b]
     c = int(s['hero_clearing'][p])
     if (s['hero_status'][p] & HST_CAVE) == 0 and s['actions_used'][p] == 0 and is_cave(S, b, c) \
-            and s['hero_lineage'][p] != DWARF:
+            and not spared_caves(S, b, p):
         s['hero_status'][p] = s['hero_status'][p] | HST_CAVE
         s['actions_used'][p] += 1
+
+
+@rules_jit
+def spared_caves(S, b, p):
+    """Hero p loses no action to Cave Clearings: a Dwarf (Caver, L1198) or a
+    hero with the Taper of Illumination equipped (L1452)."""
+    return S[b]['hero_lineage'][p] == DWARF or kind_equipped(S, b, p, TAPER_OF_ILLUMINATION) > 0
 
 
 @rules_jit
@@ -174,6 +185,14 @@ def actions_left(S, b, p):
     s = S[b]
     slow = 1 if curse_held(S, b, p, CURSE_SLOTH) else 0           # the Sloth curse (data/curses.txt)
     return ACTIONS_PER_TURN - slow - int(s['actions_used'][p]) + (1 if s['civ_action'][p] == CIV_EARNED else 0)
+
+
+@rules_jit
+def action_budget(S, b, p, f):
+    """Actions hero p may spend on one action of kind f (FREE_*): those left,
+    and one more while a Symbol makes an action of that kind free this turn
+    (L1432-L1448)."""
+    return actions_left(S, b, p) + ((free_bits(S, b, p) >> f) & 1)
 
 
 @rules_jit(inline=True)
@@ -208,7 +227,7 @@ def move_cost(S, b, p, c):
     cost = 1
     if (kind == CLEAR_MOUNTAINS or kind == CLEAR_SWAMP) and not hero_has_spell(S, b, p, SP_TRAIL_BLAZE):
         cost += 1
-    if kind == CLEAR_CAVE and (s['hero_status'][p] & HST_CAVE) == 0 and s['hero_lineage'][p] != DWARF:
+    if kind == CLEAR_CAVE and (s['hero_status'][p] & HST_CAVE) == 0 and not spared_caves(S, b, p):
         cost += 1
     return cost
 
@@ -221,7 +240,7 @@ def move_allowed(S, b, p, c, left):
     may, L1198)."""
     if move_cost(S, b, p, c) > left:
         return False
-    if is_cave(S, b, c) and S[b]['hero_lineage'][p] != DWARF and left < 2:
+    if is_cave(S, b, c) and not spared_caves(S, b, p) and left < 2:
         return False
     return True
 
@@ -233,7 +252,7 @@ def move_targets(S, b, p, out):
     (Open Realm): any clearing a path leads into from off the map's edge
     (L113). A move must be affordable with the actions left (``move_allowed``)."""
     s = S[b]
-    left = actions_left(S, b, p)
+    left = action_budget(S, b, p, FREE_MOVE)
     tmp = np.empty(16 + NUM_WILD_TOKENS, dtype=np.int64)
     n = 0
     if s['hero_state'][p] == HS_WAITING:
@@ -299,7 +318,7 @@ def move_hero(S, b, p, c):
     a hidden hero that moves is no longer hidden (L475)."""
     s = S[b]
     cost = move_cost(S, b, p, c)
-    if is_cave(S, b, c) and s['hero_lineage'][p] != DWARF:
+    if is_cave(S, b, c) and not spared_caves(S, b, p):
         s['hero_status'][p] = s['hero_status'][p] | HST_CAVE
     s['actions_used'][p] += cost
     s['hero_clearing'][p] = c
@@ -342,8 +361,12 @@ def mask_action(S, b, p, mask):
     """Legal actions of PH_ACTION: A_CLEARING + c to Move there (or enter the
     map there); A_DO + DO_*: Sneak or Make Noise (not both in one turn, L469),
     a rest the actions left can pay for with a wounded cube to heal (L550),
-    Pass (L612). A hero that evaded last turn must first move (L481)."""
+    Pass (L612); A_CARD + c to use a one-time card, which is no action (L916).
+    A hero that evaded last turn must first move (L481). With no action left
+    but a Symbol's free one, only actions of that kind (L1432-L1448); with the
+    Mirror of Idolatry, no Sneak or Alert (L1370)."""
     s = S[b]
+    mask_use(S, b, p, mask)
     out = np.empty(32, dtype=np.int64)
     n = move_targets(S, b, p, out)
     for i in range(n):
@@ -358,40 +381,75 @@ def mask_action(S, b, p, mask):
             mask[A_DO + DO_PASS] = 1
         return
     mask[A_DO + DO_PASS] = 1
-    mask[A_DO + DO_ALERT] = 1
+    left = actions_left(S, b, p)
+    free = free_bits(S, b, p)
+    idol = idolater(S, b, p)
+    if (left > 0 or (free >> FREE_ALERT) & 1) and not idol:
+        mask[A_DO + DO_ALERT] = 1
     st = s['hero_status'][p]
     if st & HST_HIDDEN:                                          # L886: unhide at will, no action spent
         mask[A_DO + DO_UNHIDE] = 1
-    if (st & HST_NOISE) == 0:
+    if (st & HST_NOISE) == 0 and (left > 0 or (free >> FREE_SNEAK) & 1) and not idol:
         mask[A_DO + DO_SNEAK] = 1
-    if (st & HST_SNEAK) == 0:
+    if (st & HST_SNEAK) == 0 and left > 0:
         mask[A_DO + DO_NOISE] = 1
     c = int(s['hero_clearing'][p])
     t = c // CLEARINGS_PER_TILE
-    for h in range(MAX_HIDDEN_PER_SIDE):                         # L507: a Hidden Path from this clearing
-        a = int(HIDDEN[t, int(s['tile_side'][t]), h, 0])
-        z = int(HIDDEN[t, int(s['tile_side'][t]), h, 1])
-        if a >= 0 and (a == c % CLEARINGS_PER_TILE or z == c % CLEARINGS_PER_TILE) \
-                and not s['hidden_found'][p, hidden_index(S, b, t, h)]:
-            mask[A_SEARCH + h] = 1
-    for site in range(s['site_clearing'].shape[0]):              # L508: a Treasure Site (or a body, L805) in this clearing
-        if s['site_clearing'][site] == c and not s['site_found'][p, site]:
-            mask[A_SEARCH_SITE + site] = 1
+    if left > 0 or (free >> FREE_SEARCH) & 1:
+        for h in range(MAX_HIDDEN_PER_SIDE):                     # L507: a Hidden Path from this clearing
+            a = int(HIDDEN[t, int(s['tile_side'][t]), h, 0])
+            z = int(HIDDEN[t, int(s['tile_side'][t]), h, 1])
+            if a >= 0 and (a == c % CLEARINGS_PER_TILE or z == c % CLEARINGS_PER_TILE) \
+                    and not s['hidden_found'][p, hidden_index(S, b, t, h)]:
+                mask[A_SEARCH + h] = 1
+        for site in range(s['site_clearing'].shape[0]):          # L508: a Treasure Site (or a body, L805) in this clearing
+            if s['site_clearing'][site] == c and not s['site_found'][p, site]:
+                mask[A_SEARCH_SITE + site] = 1
     mask_loot_trade(S, b, p, mask)                               # L522-L568
-    mask_learn(S, b, p, mask)                                    # L536-L546
-    mask_enchant(S, b, p, mask, actions_left(S, b, p))           # L570-L575
-    if explore_map(S, b) and s['stack_len'] > 0:                 # L583-L585, only with exploration (L145)
+    if left <= 0:
+        mask[A_DO + DO_LOOT] = mask[A_DO + DO_LOOT] & ((free >> FREE_LOOT) & 1)
+        mask[A_DO + DO_TRADE] = mask[A_DO + DO_TRADE] & ((free >> FREE_TRADE) & 1)
+    if left > 0 or (free >> FREE_LEARN) & 1:
+        mask_learn(S, b, p, mask)                                # L536-L546
+    mask_enchant(S, b, p, mask, left + ((free >> FREE_ENCHANT) & 1))   # L570-L575
+    if explore_map(S, b) and s['stack_len'] > 0 and left > 0:    # L583-L585, only with exploration (L145)
         for d in range(NUM_DIRECTIONS):
             if explore_toward_legal(S, b, p, d):
                 mask[A_EXPLORE + d] = 1
     if wounded_cubes(S, b, p) > 0:
-        left = actions_left(S, b, p)
-        if left >= 2:
+        rest = left + ((free >> FREE_REST) & 1)
+        if rest >= 2:
             mask[A_DO + DO_QUICK_REST] = 1
-        if left >= 3:
+        if rest >= 3:
             mask[A_DO + DO_SHORT_REST] = 1
-        if left >= 4:
+        if rest >= 4:
             mask[A_DO + DO_LONG_REST] = 1
+
+
+@rules_jit
+def free_kind(a):
+    """The FREE_* kind of PH_ACTION's action a (the Symbols' actions,
+    L1432-L1448); -1 for an action no Symbol frees."""
+    if a >= A_SEARCH and a < A_TARGET:
+        return FREE_SEARCH
+    if a >= A_SPELL and a < A_SPELL + NUM_SPELLS:
+        return FREE_LEARN
+    if a >= A_ENCHANT and a < A_ENCHANT + NUM_COLOURS:
+        return FREE_ENCHANT
+    if a >= A_CLEARING and a < A_DO:
+        return FREE_MOVE
+    do = a - A_DO
+    if do == DO_LOOT:
+        return FREE_LOOT
+    if do == DO_TRADE:
+        return FREE_TRADE
+    if do == DO_ALERT:
+        return FREE_ALERT
+    if do == DO_SNEAK:
+        return FREE_SNEAK
+    if do == DO_QUICK_REST or do == DO_SHORT_REST or do == DO_LONG_REST:
+        return FREE_REST
+    return -1
 
 
 @rules_jit
@@ -418,6 +476,9 @@ def wounded_cubes(S, b, p):
 def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
+    if a >= A_CARD and a < A_EXPLORE:                            # L916: a one-time card; no action, no block check
+        return use_card(S, b, p, a - A_CARD)
+    take_free(S, b, p, free_kind(a))                             # L1432-L1448: a Symbol's action is not counted
     s['block_due'] = 1                                           # L457: checked at the end of the action
     if a < A_SPELL and a != A_DO + DO_UNHIDE:                    # Learn and Enchant runs are broken (L546, L572)
         end_learn(S, b)
@@ -448,6 +509,7 @@ def act_action(S, b, p, a):
     if do == DO_PASS:                                            # L612: the hero's action phase ends
         s['actions_used'][p] = ACTIONS_PER_TURN
         s['civ_action'][p] = CIV_TAKEN                           # the Human's extra action with it (L1204)
+        spend_free_actions(S, b, p)                              # and the Symbols' (L1432-L1448)
         s['block_due'] = 0
         return False
     if do == DO_LOOT:                                            # L522-L534

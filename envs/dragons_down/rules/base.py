@@ -335,6 +335,53 @@ MERCHANT_RESPECT = np.array([[a in next(card.merchants[m] for card in D.REALM.se
 """MERCHANT_RESPECT[m, ATTR_*]: 1 for each attribute icon printed by the
 Merchant's name (L987; two for some Merchants, Interpretations)."""
 
+# ---------------------------------------------------------------- treasures' powers (rules/treasures.py, L1280-L1484)
+GRANT_CHOICE = CUBE_MAGIC + NUM_COLOURS
+"""KIND_GRANTS of the Tome of Wizardry: a Magic Cube of the hero's chosen colour (L1472)."""
+FREE_ALERT, FREE_TRADE, FREE_LOOT, FREE_LEARN, FREE_ENCHANT, FREE_MOVE, FREE_REST, FREE_SNEAK, FREE_SEARCH = \
+    (D.FREE_ACTIONS.index(a) for a in ("alert", "trade", "loot", "learn", "enchant", "move", "rest", "sneak",
+                                       "search"))
+"""The actions a Symbol makes one of a turn free (``free_used`` bits, L1432-L1448)."""
+
+
+def _cube_kind(word):
+    """A data file's cube word -> CUBE_* kind, GRANT_CHOICE, or -1."""
+    if word is None:
+        return -1
+    named = {"might": CUBE_MIGHT, "speed": CUBE_SPEED, "choice": GRANT_CHOICE}
+    return named[word] if word in named else CUBE_MAGIC + D.MAGIC_COLOURS.index(word)
+
+
+KIND_GIVES = np.array([_cube_kind(getattr(_card(c), "gives", None)) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the CUBE_* kind the hero holds one more of while the card is
+equipped (L1304, L1332, L1362, L1392, L1398, L1400, L1406, L1474); -1 none."""
+KIND_GRANTS = np.array([_cube_kind(getattr(_card(c), "grants", None)) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the CUBE_* kind a one-time card gives for good (Tomes,
+Potions of Might and Maneuver, L1384, L1386, L1458-L1470); GRANT_CHOICE the
+Tome of Wizardry (L1472); -1 none."""
+KIND_ATTRIBUTE = np.array([-1 if getattr(_card(c), "attribute", None) is None
+                           else D.ATTRIBUTES.index(_card(c).attribute) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the ATTR_* it adds one icon of while equipped (L1294, L1316, L1420); -1 none."""
+KIND_FREE = np.array([-1 if getattr(_card(c), "free", None) is None
+                      else D.FREE_ACTIONS.index(_card(c).free) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the FREE_* action it makes one of a turn free while equipped
+(the Symbols, L1432-L1448); -1 none."""
+KIND_CARD_FIRST = np.array([min(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
+                            for kind in range(len(CARD_IDS))], dtype=np.int16)
+KIND_CARD_END = np.array([1 + max(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
+                          for kind in range(len(CARD_IDS))], dtype=np.int16)
+"""The card instances of kind k are KIND_CARD_FIRST[k] .. KIND_CARD_END[k] - 1
+(CARD_INSTANCES lists each kind's copies together), so a power asks only its
+own cards whether they are equipped."""
+assert all(CARD_INSTANCES[c][0] == k for k in range(len(CARD_IDS))
+           for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]))
+GIFT_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_GIVES[k] >= 0], dtype=np.int16)
+ATTRIBUTE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_ATTRIBUTE[k] >= 0], dtype=np.int16)
+FREE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_FREE[k] >= 0], dtype=np.int16)
+"""The card kinds with each power (KIND_GIVES, KIND_ATTRIBUTE, KIND_FREE)."""
+KIND_ONE_TIME = np.array([getattr(_card(c), "use", "none") == "one_time" for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> 1 for a one-time use card (L916)."""
+
 
 def _site_feature(name):
     return np.array([[name in side.loot[site].features for side in card.sides]

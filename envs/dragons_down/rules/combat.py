@@ -65,6 +65,7 @@ from .equipment import (
     SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
 )
 from .realm import clearing_links
+from .treasures import any_usable, mask_use, use_card
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
@@ -81,7 +82,7 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
     can_throw, clumsy, cube_limit, damage_monster, fighting, flip_foe, foe_here, foe_is_monster, foe_value,
-    foes_here, hero_attack_ready, hero_killed, hero_weapon, hidden, might_capacity, monsters_here,
+    foes_here, hero_attack_ready, hero_health, hero_killed, hero_weapon, hidden, might_capacity, monsters_here,
     random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal, weak,
     wound_choices, wound_hero,
 )
@@ -660,9 +661,9 @@ def throw_legal(S, b, p):
 
 @rules_jit(inline=True)
 def tactics_open(S, b, p):
-    """p has a placement to make: a cube he may place, a throw to choose, or
-    a spell to cast."""
-    if throw_legal(S, b, p) or any_castable(S, b, p):
+    """p has a placement to make: a cube he may place, a throw to choose, a
+    spell to cast, or a one-time card to use (L916)."""
+    if throw_legal(S, b, p) or any_castable(S, b, p) or any_usable(S, b, p):
         return True
     for x in range(NUM_BOXES):
         if box_legal(S, b, p, x):
@@ -711,9 +712,11 @@ def finish_tactics(S, b, p):
 def mask_tactics(S, b, p, mask):
     """Legal actions of PH_TACTICS: A_BOX + box for each box one more cube
     may go in; A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
-    cast Spell Card sp (``spells.castable``); A_DO + DO_DONE once no
-    mandatory box is left half filled (L722)."""
+    cast Spell Card sp (``spells.castable``); A_CARD + c to use one-time
+    card c (L916, ``treasures.usable``); A_DO + DO_DONE once no mandatory
+    box is left half filled (L722)."""
     s = S[b]
+    mask_use(S, b, p, mask)
     for sp in range(NUM_SPELLS):
         if castable(S, b, p, sp):
             mask[A_SPELL + sp] = 1
@@ -731,8 +734,11 @@ def mask_tactics(S, b, p, mask):
 @rules_jit(inline=True)
 def act_tactics(S, b, p, a):
     """PH_TACTICS: place the cube, choose the throw, cast the spell (its
-    boxes covered, ``spells.start_cast``), or end the placing."""
+    boxes covered, ``spells.start_cast``), use the one-time card, or end the
+    placing."""
     s = S[b]
+    if a >= A_CARD and a < A_CARD + NUM_CARDS:
+        return use_card(S, b, p, a - A_CARD)
     if a == A_DO + DO_DONE:
         finish_tactics(S, b, p)
     elif a >= A_SPELL and a < A_SPELL + NUM_SPELLS:
@@ -1134,11 +1140,11 @@ def damage_hero(S, b, f, p):
     if armor == LIFE_ARMOR_HIT:
         wear_life_armor(S, b, p, d)
         return wound_hero_venom(S, b, p)
-    if d >= s['hearts'][p, 0]:
+    if d >= hero_health(S, b, p):
         hero_killed(S, b, p)
         return False
     if s['optional_rules'] & OPT_RED_MEAT:
-        apply_wound(S, b, p, A_HEAL + HEAL_HEART)        # he has a healthy Heart: d < his Hearts
+        apply_wound(S, b, p, A_HEAL + HEAL_HEART)        # he has a healthy Heart: d < his health
         return venom_wound(S, b, p)
     return wound_hero_venom(S, b, p)
 

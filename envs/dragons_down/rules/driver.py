@@ -35,6 +35,7 @@ from .combat import (
     mask_target, mask_unhide, mask_wound,
 )
 from .fate import act_retire, fate_phase, mask_retire
+from .treasures import act_use_colour, mask_use_colour, using_colour
 from .magic import act_start_spell, act_uncurse, mask_start_spell, mask_uncurse
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
@@ -80,7 +81,10 @@ def fill_mask(S, b, mask):
     elif ph == PH_CLASS_SIDE:
         mask_side(S, b, p, mask)
     elif ph == PH_CUBE_COLOUR:
-        mask_cube_colour(S, b, p, mask)
+        if using_colour(S, b):
+            mask_use_colour(S, b, p, mask)
+        else:
+            mask_cube_colour(S, b, p, mask)
     elif ph == PH_ENTER_PLACE:
         mask_enter_place(S, b, p, mask)
     elif ph == PH_ACTION:
@@ -184,6 +188,8 @@ def do_action(S, b, a):
     elif ph == PH_CLASS_SIDE:
         return act_class_side(S, b, p, a)
     elif ph == PH_CUBE_COLOUR:
+        if using_colour(S, b):
+            return act_use_colour(S, b, p, a)
         return act_cube_colour(S, b, p, a)
     elif ph == PH_ENTER_PLACE:
         return act_enter_place(S, b, p, a)

@@ -11,11 +11,12 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_TARGETS,
+    CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_CUBE_KINDS, NUM_TARGETS,
     T_BACKPACK,
 )
 from .base import (
-    roll, CARD_DECK, CARD_KIND, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
+    roll, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
+    KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
     TARGET_COVERS, TARGET_OK,
 )
 
@@ -131,17 +132,76 @@ def equip_card(S, b, p, c, target):
     s['card_slot'][c] = target
     if target != T_BACKPACK:
         reveal_card(S, b, p, c)
+    enforce_weight(S, b, p)
 
 
 @rules_jit
 def enforce_weight(S, b, p):
     """L920, L976: an equipped card heavier than the hero's healthy Might
-    Cubes goes to the backpack at once."""
+    Cubes goes to the backpack at once. The cubes and Hearts equipped cards
+    give follow what is equipped first (``settle_gifts``): a Might Cube lost
+    with the Belt of the Beast may unequip armour in turn, so both are
+    settled until nothing changes (L1304)."""
     s = S[b]
-    might = healthy_might(S, b, p)
-    for c in range(NUM_CARDS):
-        if equipped(S, b, p, c) and KIND_WEIGHT[CARD_KIND[c]] > might:
-            s['card_slot'][c] = T_BACKPACK
+    while True:
+        changed = settle_gifts(S, b, p)
+        might = healthy_might(S, b, p)
+        for c in range(NUM_CARDS):
+            if equipped(S, b, p, c) and KIND_WEIGHT[CARD_KIND[c]] > might:
+                s['card_slot'][c] = T_BACKPACK
+                changed = True
+        if not changed:
+            return
+
+
+@rules_jit
+def kind_equipped(S, b, p, kind):
+    """How many cards of ``kind`` hero p has equipped (face up, L932: a
+    permanent treasure acts while equipped)."""
+    n = 0
+    for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
+        if equipped(S, b, p, c):
+            n += 1
+    return n
+
+
+@rules_jit
+def settle_gifts(S, b, p):
+    """Make p's ``gift_cubes`` match his equipped cards (KIND_GIVES: Belt of
+    the Beast, L1304; the Epic Magic Cube treasures, L1332-L1474): a card
+    equipped adds its cube healthy; a card no longer equipped takes its cube
+    back, a wounded one where the hero has one of that kind
+    (Interpretations, "Cubes a treasure gives"). True if anything changed."""
+    s = S[b]
+    want = np.zeros(NUM_CUBE_KINDS, dtype=np.int64)
+    for i in range(GIFT_KINDS.shape[0]):
+        k = int(GIFT_KINDS[i])
+        want[KIND_GIVES[k]] += kind_equipped(S, b, p, k)
+    changed = False
+    for g in range(NUM_CUBE_KINDS):
+        while s['gift_cubes'][p, g] < want[g]:
+            s['cubes'][p, 0, g] += 1
+            s['gift_cubes'][p, g] += 1
+            changed = True
+        while s['gift_cubes'][p, g] > want[g]:
+            box = 1 if s['cubes'][p, 1, g] > 0 else 0
+            s['cubes'][p, box, g] -= 1
+            s['gift_cubes'][p, g] -= 1
+            changed = True
+    return changed
+
+
+@rules_jit
+def attribute_bonus(S, b, p, a):
+    """Icons of attribute a (ATTR_*) p's equipped cards add (the Bauble of
+    Intelligence, the Charismatic Gemstone, the Sparkler of Wisdom; L1294,
+    L1316, L1420)."""
+    n = 0
+    for i in range(ATTRIBUTE_KINDS.shape[0]):
+        k = int(ATTRIBUTE_KINDS[i])
+        if KIND_ATTRIBUTE[k] == a:
+            n += kind_equipped(S, b, p, k)
+    return n
 
 
 @rules_jit
@@ -176,8 +236,8 @@ def take_starting_item(S, b, p, kind):
 def possesses(S, b, p, kind):
     """Hero p holds a card of ``kind`` (anywhere on its board or backpack)."""
     s = S[b]
-    for c in range(NUM_CARDS):
-        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and CARD_KIND[c] == kind:
+    for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p:
             return True
     return False
 

@@ -21,6 +21,7 @@ from .base import (
     AIM_HERO, SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
     DO_STAY, pose, roll,
 )
+from .equipment import settle_gifts
 
 LEGEND_TARGET = 20
 """Solo Legendary: retire with this many LP to win (L168); the multi-player
@@ -97,6 +98,7 @@ def kill_hero(S, b, p):
     outlaw_rolls(S, b, p)
     set_aside_hero(S, b, p)
     lay_body(S, b, p, c)
+    settle_gifts(S, b, p)                 # the cubes his treasures gave go with them (L1304)
     end_hero_spells(S, b, p)
     s['hero_state'][p] = HS_DEAD
 
@@ -228,6 +230,7 @@ def retire_hero(S, b, p, on_last_turn, forced):
     for k in range(NUM_CARDS):
         if s['card_where'][k] == CW_HERO and s['card_owner'][k] == p:
             remove_card(S, b, k)
+    settle_gifts(S, b, p)
     s['gold'][p] = 0
     end_hero_spells(S, b, p)
     s['hero_state'][p] = HS_RETIRED
@@ -340,6 +343,10 @@ def clear_hero(S, b, p):
     for i in range(s['cubes'].shape[2]):
         s['cubes'][p, 0, i] = 0
         s['cubes'][p, 1, i] = 0
+    for i in range(s['gift_cubes'].shape[1]):
+        s['gift_cubes'][p, i] = 0
+    s['cubes_gained'][p] = 0
+    s['free_used'][p] = 0
     s['lp'][p] = 0
     s['fame'][p] = 0
     s['gold'][p] = 0

@@ -19,7 +19,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
+    CARD_IDS, CLASS_IDS, MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
     NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
     SPW_START, T_PENDING, TW_PLACED,
 )
@@ -29,13 +29,15 @@ from .base import (
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
 )
-from .equipment import attached_spells
+from .equipment import attached_spells, kind_equipped
 from .tokens import reveal_tile, take_cards_lying_here
 from .activation import summon
 from .fate import in_civilization, remove_card
 
 ENCHANT_ACTIONS = 3
 """Consecutive Enchant Actions that enchant a Map Tile (L572)."""
+ENCHANTER = CLASS_IDS.index("enchanter")
+RING_OF_THE_MAGI = CARD_IDS.index("ring_of_the_magi")
 LEARN_LP, LEARN_FAME = 1, 5
 """A learned spell earns 1 LP and 5 Fame (L542, L1661)."""
 
@@ -213,7 +215,20 @@ def enchant_legal(S, b, p, colour, left):
         return False
     if s['enchant_done'] > 0:
         return colour == s['enchant_colour']
-    return left >= ENCHANT_ACTIONS
+    return left >= enchant_actions(S, b, p)
+
+
+@rules_jit
+def enchant_actions(S, b, p):
+    """Consecutive Enchant Actions hero p needs to enchant a tile: three
+    (L572), one fewer for an Enchanter (Aura, L1218) and one fewer with the
+    Ring of the Magi equipped (L1396); the two add up (Interpretations)."""
+    n = ENCHANT_ACTIONS
+    if S[b]['hero_class'][p] == ENCHANTER:
+        n -= 1
+    if kind_equipped(S, b, p, RING_OF_THE_MAGI) > 0:
+        n -= 1
+    return n
 
 
 @rules_jit
@@ -235,7 +250,7 @@ def enchant_action(S, b, p, colour):
     s['actions_used'][p] += 1
     s['enchant_colour'] = colour
     s['enchant_done'] += 1
-    if s['enchant_done'] < ENCHANT_ACTIONS:
+    if s['enchant_done'] < enchant_actions(S, b, p):
         return
     t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
     s['tile_side'][t] = 1 - s['tile_side'][t]

@@ -80,6 +80,8 @@ def setup_game(S, b):
     s['learn_spell'] = -1
     s['enchant_colour'] = -1
     s['sel_card'] = -1
+    s['use_card'] = -1
+    s['use_from'] = -1
     for w in range(s['wild_where'].shape[0]):                    # L176-L177: the token piles and pools
         s['wild_where'][w] = TOK_POOL
         s['wild_tile'][w] = -1

@@ -15,6 +15,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from .. import data as D
 from ..constants import (
+    CARD_IDS,
     CUBE_MAGIC, NUM_COLOURS,
     CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, HS_ACTIVE, HST_ALERT, HST_HIDDEN, MAX_HEROES, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, MONSTER_IDS, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS,
@@ -29,7 +30,7 @@ from .base import (
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
 )
 from .equipment import (
-    enforce_weight, equipped,
+    enforce_weight, equipped, kind_equipped,
 )
 from .fate import kill_hero
 from .trade import door_closed
@@ -521,6 +522,17 @@ def share_fame(S, b, f, p):
 
 
 # ================================================================ a hero's wounds and death (L783-L795, L408)
+ROBUST_RING = CARD_IDS.index("robust_ring")
+
+
+@rules_jit
+def hero_health(S, b, p):
+    """L766: a Hero's health is his healthy Hearts; the Robust Ring equipped
+    adds one (L1402; Interpretations, "Robust Ring"): a hit of that much
+    damage or more kills him (L765)."""
+    return int(S[b]['hearts'][p, 0]) + kind_equipped(S, b, p, ROBUST_RING)
+
+
 @rules_jit
 def wound_choices(S, b, p, out):
     """The cubes p may move to his wounded box (L787): a healthy Heart, an

@@ -29,7 +29,12 @@ from .base import (
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
 )
-from .equipment import armor_damaged, attach_spells, attached_spells, card_price, equip_card, possesses, reveal_card, target_legal
+from .equipment import (
+    armor_damaged, attach_spells, attached_spells, attribute_bonus, card_price, enforce_weight, equip_card, possesses,
+    reveal_card, target_legal,
+)
+from .fate import remove_card
+from .treasures import writ_held
 from .magic import charmed, curse_held, remove_curse, removable_curses
 
 TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
@@ -57,10 +62,11 @@ def active_hero(S, b):
 @rules_jit
 def hero_attribute(S, b, p, a):
     """Hero p's icons of attribute a (ATTR_*) on its Lineage and Class Cards,
-    the sides up (L351, L989, L1236)."""
+    the sides up (L351, L989, L1236), and one more for each equipped card
+    adding it (L1294, L1316, L1420)."""
     s = S[b]
     return int(LINEAGE_ATTR[s['hero_lineage'][p], s['lineage_side'][p], a]) + \
-        int(CLASS_ATTR[s['hero_class'][p], s['class_side'][p], a])
+        int(CLASS_ATTR[s['hero_class'][p], s['class_side'][p], a]) + attribute_bonus(S, b, p, a)
 
 
 @rules_jit
@@ -629,6 +635,8 @@ def swap_trade(S, b):
     for c in range(NUM_CARDS):
         if s['card_mark'][c] == MARK_DEAL:
             receive_card(S, b, q if s['card_owner'][c] == p else p, c)
+    enforce_weight(S, b, p)                    # a given treasure takes its cube with it (L1304)
+    enforce_weight(S, b, q)
     for pile in range(NUM_PILES):
         if s['pile_deal'][pile]:
             s['site_found'][p, pile] = 1
@@ -822,6 +830,7 @@ def sell_card(S, b, p, m, c):
     s['card_where'][c] = CW_MERCHANT
     s['card_owner'][c] = m
     s['card_slot'][c] = -1
+    enforce_weight(S, b, p)                    # a sold treasure takes its cube with it (L1304)
     for q in range(MAX_HEROES):
         if q != p:
             s['merchant_looked'][q] = int(s['merchant_looked'][q]) & ~(1 << m)
@@ -868,8 +877,9 @@ def buy_price(S, b, c, factor):
 @rules_jit(inline=True)
 def mask_buy(S, b, p, mask):
     """Legal actions of PH_BUY: A_STEP + STEP_PAY where hero p has the price;
-    A_STEP + STEP_HAGGLE while the price is above 1x (L997); A_DO + DO_DONE
-    to leave the card."""
+    A_STEP + STEP_HAGGLE while the price is above 1x (L997); A_CARD + w to
+    use his Writ of Redemption w for the 1x price (L1484); A_DO + DO_DONE to
+    leave the card."""
     s = S[b]
     c = int(s['trade_card'])
     factor = int(s['trade_factor'])
@@ -877,14 +887,22 @@ def mask_buy(S, b, p, mask):
         mask[A_STEP + STEP_PAY] = 1
     if factor > 1:
         mask[A_STEP + STEP_HAGGLE] = 1
+        w = writ_held(S, b, p)
+        if w >= 0:
+            mask[A_CARD + w] = 1
     mask[A_DO + DO_DONE] = 1
 
 
 @rules_jit(inline=True)
 def act_buy(S, b, p, a):
-    """PH_BUY: buy the card, haggle over it, or leave it (it goes back to the
-    Merchant, L999)."""
+    """PH_BUY: buy the card, haggle over it, use the Writ of Redemption (a
+    one-time card, L916: it leaves the game and the price is 1x, L1484), or
+    leave the card (it goes back to the Merchant, L999)."""
     s = S[b]
+    if a >= A_CARD and a < A_CARD + NUM_CARDS:
+        remove_card(S, b, a - A_CARD)
+        s['trade_factor'] = 1
+        return pose(S, b, PH_BUY, p)
     if a == A_STEP + STEP_PAY:
         return buy_card(S, b, p)
     if a == A_STEP + STEP_HAGGLE:

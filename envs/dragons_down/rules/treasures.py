@@ -1,0 +1,241 @@
+"""Treasures' powers (the Treasure Manifest, L1280-L1484): what a card does
+beyond being carried, equipped, sold and scored (``equipment.py``,
+``trade.py``).
+
+Built so far, the cards that change a hero's numbers and actions:
+
+- cubes and Hearts held while a card is equipped (the Belt of the Beast, the
+  seven Epic Magic Cube treasures, the Robust Ring): ``equipment.settle_gifts``,
+  run with the weight rule whenever equipment changes;
+- attribute icons (``equipment.attribute_bonus``, read by ``trade.hero_attribute``);
+- the Symbols' free actions (``free_open`` / ``take_free``, asked by ``actions.py``);
+- caves (the Taper of Illumination), Sneak and Alert (the Mirror of
+  Idolatry), enchanting (the Ring of the Magi, ``magic.enchant_actions``);
+- one-time cards (L916) used at the owner's own decisions -- between actions
+  in his turn (PH_ACTION) and in Hero Tactics (PH_TACTICS): the Tomes, the
+  Potions of Might, Maneuver, Healing and Relief, the Alchemist's Mixture
+  and the King's Pardon; the Writ of Redemption when buying (``trade.py``).
+
+A one-time card is offered only where using it changes something (a Potion
+of Healing with a wounded cube, ...), as a rest is offered only with a
+wounded cube to heal.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..constants import (
+    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING,
+)
+from .base import (
+    A_CARD, A_CUBE, CARD_IDS, CARD_KIND, FREE_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
+    KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
+)
+from .equipment import enforce_weight, kind_equipped, possesses
+from .fate import in_civilization, remove_card
+
+ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
+KINGS_PARDON = CARD_IDS.index("kings_pardon")
+POTION_OF_HEALING = CARD_IDS.index("potion_of_healing")
+POTION_OF_RELIEF = CARD_IDS.index("potion_of_relief")
+WRIT_OF_REDEMPTION = CARD_IDS.index("writ_of_redemption")
+TAPER_OF_ILLUMINATION = CARD_IDS.index("taper_of_illumination")
+MIRROR_OF_IDOLATRY = CARD_IDS.index("mirror_of_idolatry")
+PARDONS = 2
+"""Outlaw Tokens the King's Pardon discards at most (L1364)."""
+
+
+# ================================================================ the Symbols' free actions (L1432-L1448)
+@rules_jit
+def free_bits(S, b, p):
+    """Bit FREE_k set: hero p has a Symbol of action k equipped and has not
+    yet taken that free action this turn."""
+    s = S[b]
+    bits = 0
+    for i in range(FREE_KINDS.shape[0]):
+        k = int(FREE_KINDS[i])
+        f = int(KIND_FREE[k])
+        if (int(s['free_used'][p]) >> f) & 1 == 0 and kind_equipped(S, b, p, k) > 0:
+            bits |= 1 << f
+    return bits
+
+
+@rules_jit
+def take_free(S, b, p, f):
+    """Hero p takes an action of kind f (FREE_*): if a Symbol makes one free
+    and it is still unspent this turn, the action does not count against the
+    limit -- one action of its cost is given back (Interpretations, "The
+    Symbols"). Called before the action pays, so ``actions_used`` may dip
+    below its cost for the moment."""
+    s = S[b]
+    if f >= 0 and (free_bits(S, b, p) >> f) & 1:
+        s['free_used'][p] = s['free_used'][p] | np.uint16(1 << f)
+        s['actions_used'][p] -= 1
+
+
+@rules_jit
+def spend_free_actions(S, b, p):
+    """The hero's action phase is over (a Pass, a block): his free actions
+    go with the rest (L459, L612)."""
+    S[b]['free_used'][p] = np.uint16(0xFFFF)
+
+
+# ================================================================ Sneak and Alert (L1370)
+@rules_jit
+def idolater(S, b, p):
+    """L1370: a hero possessing the Mirror of Idolatry may take no Sneak or
+    Alert Action (those taken before stand)."""
+    return possesses(S, b, p, MIRROR_OF_IDOLATRY)
+
+
+# ================================================================ one-time cards (L916)
+@rules_jit
+def convertible(S, b, p, colour):
+    """Magic Cubes of ``colour`` hero p may convert with the Alchemist's
+    Mixture: his own (not those an equipped card gives, which go back with
+    it) and not on his Spell Card this round."""
+    s = S[b]
+    k = CUBE_MAGIC + colour
+    n = int(s['cubes'][p, 0, k]) + int(s['cubes'][p, 1, k]) - int(s['gift_cubes'][p, k])
+    return n - int(s['cast_cubes'][p, colour])
+
+
+@rules_jit
+def usable(S, b, p, c):
+    """Hero p may use his one-time card c now (L916: in his turn or in
+    combat, even unequipped): it is his (not just gained), one-time, built,
+    and using it would change something."""
+    s = S[b]
+    if s['card_where'][c] != CW_HERO or s['card_owner'][c] != p or s['card_slot'][c] == T_PENDING:
+        return False
+    k = int(CARD_KIND[c])
+    if not KIND_ONE_TIME[k]:
+        return False
+    if KIND_GRANTS[k] >= 0:
+        return True
+    if k == POTION_OF_HEALING:
+        return s['hearts'][p, 1] > 0 or s['cubes'][p, 1].sum() > 0
+    if k == POTION_OF_RELIEF:
+        return s['curses'][p] != 0
+    if k == ALCHEMISTS_MIXTURE:
+        for colour in range(NUM_COLOURS):
+            if convertible(S, b, p, colour) > 0:
+                return True
+        return False
+    if k == KINGS_PARDON:
+        return s['outlaw'][p] > 0 and in_civilization(S, b, p)
+    return False
+
+
+@rules_jit
+def mask_use(S, b, p, mask):
+    """Mark A_CARD + c for each one-time card hero p may use now (called by
+    the action phase's and Hero Tactics' masks)."""
+    for k in range(KIND_ONE_TIME.shape[0]):
+        if KIND_ONE_TIME[k]:
+            for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]):
+                if usable(S, b, p, c):
+                    mask[A_CARD + c] = 1
+
+
+@rules_jit
+def any_usable(S, b, p):
+    """Hero p has a one-time card he may use now."""
+    for k in range(KIND_ONE_TIME.shape[0]):
+        if KIND_ONE_TIME[k]:
+            for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]):
+                if usable(S, b, p, c):
+                    return True
+    return False
+
+
+@rules_jit
+def receive_cube(S, b, p, kind):
+    """One more Action Cube of ``kind`` for good, healthy (L1384, L1386, L1458-L1472)."""
+    s = S[b]
+    s['cubes'][p, 0, kind] += 1
+    s['cubes_gained'][p] += 1
+
+
+@rules_jit
+def use_card(S, b, p, c):
+    """Hero p uses one-time card c (L916): it leaves the game and does what it
+    says. A Tome of Wizardry or the Alchemist's Mixture first asks for
+    colours (PH_CUBE_COLOUR); True if a decision is posed."""
+    s = S[b]
+    k = int(CARD_KIND[c])
+    if KIND_GRANTS[k] == GRANT_CHOICE or k == ALCHEMISTS_MIXTURE:
+        s['use_card'] = c
+        s['use_from'] = -1
+        return pose(S, b, PH_CUBE_COLOUR, p)
+    remove_card(S, b, c)
+    if KIND_GRANTS[k] >= 0:                                  # Tomes, Potions of Might and Maneuver
+        receive_cube(S, b, p, int(KIND_GRANTS[k]))
+    elif k == POTION_OF_HEALING:                             # L1382: every wounded cube, Hearts too (L408)
+        s['hearts'][p, 0] += s['hearts'][p, 1]
+        s['hearts'][p, 1] = 0
+        for kind in range(CUBE_MAGIC + NUM_COLOURS):
+            s['cubes'][p, 0, kind] += s['cubes'][p, 1, kind]
+            s['cubes'][p, 1, kind] = 0
+    elif k == POTION_OF_RELIEF:                              # L1388: every curse (no permanent spell is built)
+        s['curses'][p] = 0
+    elif k == KINGS_PARDON:                                  # L1364: up to two of his own
+        s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
+    enforce_weight(S, b, p)                                  # healed or new Might Cubes never unequip; lost ones may
+    return False
+
+
+@rules_jit
+def using_colour(S, b):
+    """PH_CUBE_COLOUR asks for a one-time card's colour (not a new hero's cube)."""
+    return S[b]['use_card'] >= 0
+
+
+@rules_jit(inline=True)
+def mask_use_colour(S, b, p, mask):
+    """Legal actions of PH_CUBE_COLOUR for a one-time card: the Tome of
+    Wizardry's colour (any, L1472); the Alchemist's Mixture's colour to
+    replace (one p may convert), then the colour it becomes (any other, L1284)."""
+    s = S[b]
+    c = int(s['use_card'])
+    frm = int(s['use_from'])
+    for colour in range(NUM_COLOURS):
+        if CARD_KIND[c] == ALCHEMISTS_MIXTURE:
+            ok = convertible(S, b, p, colour) > 0 if frm < 0 else colour != frm
+        else:
+            ok = True
+        if ok:
+            mask[A_CUBE + CUBE_MAGIC + colour] = 1
+
+
+@rules_jit(inline=True)
+def act_use_colour(S, b, p, a):
+    """PH_CUBE_COLOUR for a one-time card: the Tome of Wizardry's cube; the
+    Alchemist's Mixture's colour to replace, then its new colour (a healthy
+    cube is converted where the hero has one, Interpretations)."""
+    s = S[b]
+    c = int(s['use_card'])
+    colour = a - A_CUBE - CUBE_MAGIC
+    if CARD_KIND[c] == ALCHEMISTS_MIXTURE and s['use_from'] < 0:
+        s['use_from'] = colour
+        return pose(S, b, PH_CUBE_COLOUR, p)
+    remove_card(S, b, c)
+    if CARD_KIND[c] == ALCHEMISTS_MIXTURE:
+        frm = CUBE_MAGIC + int(s['use_from'])
+        box = 0 if s['cubes'][p, 0, frm] > s['cast_cubes'][p, frm - CUBE_MAGIC] else 1
+        s['cubes'][p, box, frm] -= 1
+        s['cubes'][p, box, CUBE_MAGIC + colour] += 1
+    else:
+        receive_cube(S, b, p, CUBE_MAGIC + colour)
+    s['use_card'] = -1
+    s['use_from'] = -1
+    return False
+
+
+@rules_jit
+def writ_held(S, b, p):
+    """The Writ of Redemption hero p could use on the card he is buying (L1484); -1 none."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[WRIT_OF_REDEMPTION], KIND_CARD_END[WRIT_OF_REDEMPTION]):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_PENDING:
+            return c
+    return -1

@@ -1,0 +1,527 @@
+"""Treasures' powers (the Treasure Manifest, L1280-L1484), one test per card
+built so far, and the one-time banner (L916): played through the driver on
+Deepdelve (``actions_test``), the hero given his cards by hand.
+
+``equip`` puts a card on the hero through the rules (``equipment.equip_card``),
+so what an equipped card gives follows it as in play.
+"""
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down import soundness
+from dragongym.envs.dragons_down.constants import (
+    ACTIONS_PER_TURN, CARD_IDS, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED,
+    HS_ACTIVE, HST_SNEAK, MERCHANT_IDS, T_BACKPACK, T_CHEST, T_HAND1, T_MISC1, T_NECK, T_WAIST, T_WEAPON1,
+)
+from dragongym.envs.dragons_down.game import GAME
+from tests.dragons_down.actions_test import CAVE_2, MOUNTAINS_4, PLAINS_1, PLAINS_3, act, load, moves, used
+from tests.dragons_down.magic_test import book_with
+from tests.dragons_down.setup_test import legal
+from tests.dragons_down.trade_test import (
+    CATACOMBS, GRABBY, PAY, TRADE, give, merchant, phase, put_pile, start,
+)
+
+BLACK, BLUE, GRAY, GREEN, PURPLE, WHITE, YELLOW = range(7)      # data.MAGIC_COLOURS
+DONE = R.A_DO + R.DO_DONE
+BOOK = 0                                                        # the Learn Die's book (raw draw 0)
+
+
+def equip(S, p, kind, slot):
+    """Give hero p a card of ``kind`` and equip it at ``slot`` through the rules."""
+    c = give(S, p, kind)
+    R.equip_card(S, 0, p, c, slot)
+    return c
+
+
+def cube(S, p, kind, box=0):
+    return int(S[0]["cubes"][p, box, kind])
+
+
+def sound(S):
+    """The record keeps every invariant of ``soundness`` (cubes and Hearts
+    as the hero's cards, gains and equipped treasures give them)."""
+    problem = soundness.record_problem(S)
+    assert problem == "", problem
+
+
+def use(S, c):
+    """Use one-time card c: it must be offered, is named so, and leaves the game."""
+    assert R.A_CARD + c in legal(S)
+    assert GAME.action_to_string(S, R.A_CARD + c).startswith("use ")
+    act(S, R.A_CARD + c)
+
+
+# ================================================================ the one-time banner (L916)
+def test_dd_equip_banner_2_a_one_time_card_is_used_in_the_turn_even_unequipped_and_leaves():
+    """L916: a one-time card may be used at any time of its owner's turn,
+    even in the backpack; it is then removed from the game. Using it is no
+    action (Interpretations)."""
+    S, p = start()
+    c = give(S, p, "tome_of_nature")
+    assert int(S[0]["card_slot"][c]) == T_BACKPACK
+    before = cube(S, p, CUBE_MAGIC + GREEN)
+    use(S, c)
+    assert int(S[0]["card_where"][c]) == CW_REMOVED and used(S, p) == 0 and phase(S) == R.PH_ACTION
+    assert cube(S, p, CUBE_MAGIC + GREEN) == before + 1
+    sound(S)
+
+
+def test_dd_equip_banner_2_a_one_time_card_is_also_used_in_hero_tactics():
+    """L916: in combat a one-time card is used at the hero's Tactics: a
+    Potion of Might drunk there gives a Might Cube he may place this round."""
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, ask, combat, start as start_combat
+    S = combat([("human", "knight", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),))
+    potion = give(S, 0, "potion_of_might")
+    start_combat(S)
+    while int(S[0]["phase"]) != R.PH_TACTICS:
+        act(S, legal(S)[0] if int(S[0]["phase"]) != R.PH_TARGET else next(a for a in legal(S) if a >= R.A_FOE))
+    ask(S, R.PH_TACTICS, 0)
+    might = cube(S, 0, CUBE_MIGHT)
+    use(S, potion)
+    assert cube(S, 0, CUBE_MIGHT) == might + 1 and phase(S) == R.PH_TACTICS
+    assert int(S[0]["card_where"][potion]) == CW_REMOVED
+
+
+# ================================================================ cubes for good (L1384, L1386, L1458-L1472)
+def _grants(kind, cube_kind):
+    S, p = start()
+    c = give(S, p, kind)
+    before = cube(S, p, cube_kind)
+    use(S, c)
+    assert cube(S, p, cube_kind) == before + 1 and int(S[0]["cubes_gained"][p]) == 1
+    sound(S)
+    return S, p
+
+
+def test_dd_treasure_tome_of_conjuring_1_a_blue_magic_cube_for_good():
+    _grants("tome_of_conjuring", CUBE_MAGIC + BLUE)
+
+
+def test_dd_treasure_tome_of_fay_1_a_yellow_magic_cube_for_good():
+    _grants("tome_of_fay", CUBE_MAGIC + YELLOW)
+
+
+def test_dd_treasure_tome_of_nature_1_a_green_magic_cube_for_good():
+    _grants("tome_of_nature", CUBE_MAGIC + GREEN)
+
+
+def test_dd_treasure_tome_of_power_1_a_purple_magic_cube_for_good():
+    _grants("tome_of_power", CUBE_MAGIC + PURPLE)
+
+
+def test_dd_treasure_tome_of_righteousness_1_a_white_magic_cube_for_good():
+    _grants("tome_of_righteousness", CUBE_MAGIC + WHITE)
+
+
+def test_dd_treasure_tome_of_the_black_arts_1_a_black_magic_cube_for_good():
+    _grants("tome_of_the_black_arts", CUBE_MAGIC + BLACK)
+
+
+def test_dd_treasure_tome_of_tricks_1_a_gray_magic_cube_for_good():
+    _grants("tome_of_tricks", CUBE_MAGIC + GRAY)
+
+
+def test_dd_treasure_potion_of_might_1_a_might_cube_for_good():
+    """L1386; the new cube lasts: it is the hero's after the turn, like a printed one."""
+    S, p = _grants("potion_of_might", CUBE_MIGHT)
+    act(S, R.A_DO + R.DO_PASS)
+    assert int(S[0]["cubes_gained"][p]) == 1
+
+
+def test_dd_treasure_potion_of_maneuver_1_a_speed_cube_for_good():
+    _grants("potion_of_maneuver", CUBE_SPEED)
+
+
+def test_dd_treasure_tome_of_wizardry_1_a_magic_cube_of_the_heros_colour():
+    """L1472: the hero chooses the colour, any of the seven."""
+    S, p = start()
+    c = give(S, p, "tome_of_wizardry")
+    use(S, c)
+    assert phase(S) == R.PH_CUBE_COLOUR and legal(S) == [R.A_CUBE + CUBE_MAGIC + k for k in range(7)]
+    assert GAME.action_to_string(S, R.A_CUBE + CUBE_MAGIC + WHITE) == "take a white Magic Cube"
+    before = cube(S, p, CUBE_MAGIC + WHITE)
+    act(S, R.A_CUBE + CUBE_MAGIC + WHITE)
+    assert cube(S, p, CUBE_MAGIC + WHITE) == before + 1 and int(S[0]["card_where"][c]) == CW_REMOVED
+    assert phase(S) == R.PH_ACTION and int(S[0]["use_card"]) == -1
+    sound(S)
+
+
+# ================================================================ other one-time cards
+def test_dd_treasure_potion_of_healing_1_every_wounded_cube_returns_healthy():
+    """L1382: all cubes of the wounded box, Hearts too (L408), go back to the
+    healthy box; with nothing wounded the potion is not offered."""
+    S, p = start()
+    c = give(S, p, "potion_of_healing")
+    assert R.A_CARD + c not in legal(S)
+    s = S[0]
+    s["hearts"][p, 0] -= 1
+    s["hearts"][p, 1] += 1
+    s["cubes"][p, 0, CUBE_MIGHT] -= 2
+    s["cubes"][p, 1, CUBE_MIGHT] += 2
+    use(S, c)
+    assert int(s["hearts"][p, 1]) == 0 and int(s["cubes"][p, 1].sum()) == 0
+    sound(S)
+
+
+def test_dd_treasure_potion_of_relief_1_removes_every_curse_never_selectively():
+    """L1388: every curse goes at once; uncursed, the potion is not offered."""
+    S, p = start()
+    c = give(S, p, "potion_of_relief")
+    assert R.A_CARD + c not in legal(S)
+    S[0]["curses"][p] = (1 << R.CURSE_SLOTH) | (1 << R.CURSE_MISFORTUNE)
+    use(S, c)
+    assert int(S[0]["curses"][p]) == 0
+
+
+def test_dd_treasure_alchemists_mixture_1_turns_one_magic_cube_into_another_colour():
+    """L1284: the hero picks a colour he holds, then the new colour (any
+    other); one cube changes for good, healthy first (Interpretations)."""
+    S, p = start()
+    s = S[0]
+    s["cubes"][p, 0, CUBE_MAGIC + GREEN] = 1
+    s["cubes"][p, 1, CUBE_MAGIC + GREEN] = 1
+    s["cubes_gained"][p] = 2
+    c = give(S, p, "alchemists_mixture")
+    use(S, c)
+    assert legal(S) == [R.A_CUBE + CUBE_MAGIC + GREEN]
+    assert GAME.action_to_string(S, R.A_CUBE + CUBE_MAGIC + GREEN) == "replace a green Magic Cube"
+    act(S, R.A_CUBE + CUBE_MAGIC + GREEN)
+    assert R.A_CUBE + CUBE_MAGIC + GREEN not in legal(S) and len(legal(S)) == 6
+    assert GAME.action_to_string(S, R.A_CUBE + CUBE_MAGIC + BLUE) == "turn the green Magic Cube blue"
+    act(S, R.A_CUBE + CUBE_MAGIC + BLUE)
+    assert (cube(S, p, CUBE_MAGIC + GREEN), cube(S, p, CUBE_MAGIC + GREEN, 1)) == (0, 1)
+    assert cube(S, p, CUBE_MAGIC + BLUE) == 1 and int(s["card_where"][c]) == CW_REMOVED
+    sound(S)
+
+
+def test_interpretation_dd_treasure_a_given_cube_is_not_the_mixtures_to_convert():
+    """A cube an equipped treasure gives goes back with the card, so the
+    Alchemist's Mixture may not convert it: with only the Ring of Truth's
+    white cube the mixture has nothing to work on."""
+    S, p = start()
+    S[0]["cubes"][p, :, CUBE_MAGIC:] = 0
+    S[0]["cubes_gained"][p] = -int(S[0]["cubes"][p].sum()) + int(S[0]["cubes_taken"][p])
+    equip(S, p, "ring_of_truth", T_HAND1)
+    c = give(S, p, "alchemists_mixture")
+    assert cube(S, p, CUBE_MAGIC + WHITE) == 1 and R.A_CARD + c not in legal(S)
+
+
+def test_dd_treasure_kings_pardon_1_discards_up_to_two_of_the_owners_outlaw_tokens_in_civilization():
+    """L1364: only in a Civilization Location (Deepdelve 3), only his own
+    tokens, at most two."""
+    S, p = start(lineages=("halfling",))
+    c = give(S, p, "kings_pardon")
+    S[0]["outlaw"][p] = 3
+    assert R.A_CARD + c not in legal(S)                        # Deepdelve 1 is no Civilization Location
+    act(S, R.A_CLEARING + PLAINS_3)
+    use(S, c)
+    assert int(S[0]["outlaw"][p]) == 1
+
+
+def test_dd_treasure_writ_of_redemption_1_one_card_bought_at_1x():
+    """L1484: set apart to buy, the card costs 1x its base price with the
+    Writ, which leaves the game; offered only while the price is above 1x."""
+    S, p = start()
+    m, (helmet,) = merchant(S, "blacksmith", ["helmet"])
+    price = int(R.KIND_PRICE[CARD_IDS.index("helmet")])
+    writ = give(S, p, "writ_of_redemption")
+    S[0]["gold"][p] = price
+    S[0]["merchant_looked"][p] = 1 << m
+    act(S, TRADE)
+    act(S, R.A_CARD + helmet)
+    assert PAY not in legal(S)
+    use(S, writ)
+    assert phase(S) == R.PH_BUY and int(S[0]["trade_factor"]) == 1 and R.A_CARD + writ not in legal(S)
+    act(S, PAY)
+    assert int(S[0]["card_where"][helmet]) == CW_HERO and int(S[0]["gold"][p]) == 0
+    assert int(S[0]["card_where"][writ]) == CW_REMOVED
+
+
+# ================================================================ cubes and Hearts while equipped
+def _gives(kind, slot, cube_kind):
+    """Equipped, the card adds its cube healthy; unequipped it takes one of
+    that kind back, a wounded one first (Interpretations)."""
+    S, p = start()
+    before = cube(S, p, cube_kind) + cube(S, p, cube_kind, 1)
+    c = equip(S, p, kind, slot)
+    assert cube(S, p, cube_kind) + cube(S, p, cube_kind, 1) == before + 1
+    assert int(S[0]["gift_cubes"][p, cube_kind]) == 1
+    sound(S)
+    S[0]["cubes"][p, 0, cube_kind] -= 1                       # one of them wounded
+    S[0]["cubes"][p, 1, cube_kind] += 1
+    healthy = cube(S, p, cube_kind)
+    R.equip_card(S, 0, p, c, T_BACKPACK)
+    assert cube(S, p, cube_kind, 1) == 0 and cube(S, p, cube_kind) == healthy
+    assert cube(S, p, cube_kind) + cube(S, p, cube_kind, 1) == before
+    sound(S)
+
+
+def test_dd_treasure_belt_of_the_beast_1_one_more_might_cube_while_equipped():
+    _gives("belt_of_the_beast", T_WAIST, CUBE_MIGHT)
+
+
+def test_dd_treasure_earthen_cincture_1_a_green_magic_cube_while_equipped():
+    _gives("earthen_cincture", T_WAIST, CUBE_MAGIC + GREEN)
+
+
+def test_dd_treasure_incanters_jewel_1_a_blue_magic_cube_while_equipped():
+    _gives("incanters_jewel", T_NECK, CUBE_MAGIC + BLUE)
+
+
+def test_dd_treasure_ring_of_malevolence_1_a_black_magic_cube_while_equipped():
+    _gives("ring_of_malevolence", T_HAND1, CUBE_MAGIC + BLACK)
+
+
+def test_dd_treasure_ring_of_truth_1_a_white_magic_cube_while_equipped():
+    _gives("ring_of_truth", T_HAND1, CUBE_MAGIC + WHITE)
+
+
+def test_dd_treasure_robe_of_the_chanter_1_a_yellow_magic_cube_while_equipped():
+    _gives("robe_of_the_chanter", T_CHEST, CUBE_MAGIC + YELLOW)
+
+
+def test_dd_treasure_scepter_of_the_sorcerer_1_a_purple_magic_cube_while_equipped():
+    _gives("scepter_of_the_sorcerer", T_WEAPON1, CUBE_MAGIC + PURPLE)
+
+
+def test_dd_treasure_tricksters_stone_1_a_gray_magic_cube_while_equipped():
+    _gives("tricksters_stone", T_MISC1, CUBE_MAGIC + GRAY)
+
+
+def test_dd_treasure_robust_ring_1_one_more_health_while_equipped():
+    """L1402 with L765-L766: health is the healthy Hearts, plus one with the
+    Robust Ring (Interpretations, "Robust Ring"): the Ogre's 4 that kills the
+    Archer's 4 Hearts (DD-COMBAT-DAMAGE-15) only wounds him with the ring on."""
+    from tests.dragons_down.combat_test import ARCHER, NO_SYMBOL, TRI_PEAKS_1, ask, combat, passive
+    from tests.dragons_down.combat_test import give as give_at, start as start_combat
+    S = combat([ARCHER], monsters=[("ogre", TRI_PEAKS_1)], dice=[NO_SYMBOL])
+    ring = give_at(S, 0, "robust_ring", T_HAND1)
+    assert R.hero_health(S, 0, 0) == 5
+    start_combat(S)
+    passive(S, 0)
+    ask(S, R.PH_ARMOR, 0)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_WOUND, 0)
+    assert int(S[0]["hero_state"][0]) == HS_ACTIVE and int(S[0]["hearts"][0, 0]) == 4
+    S[0]["card_slot"][ring] = T_BACKPACK
+    assert R.hero_health(S, 0, 0) == 4
+
+
+def test_interpretation_dd_treasure_a_given_cube_lost_may_unequip_armour():
+    """L920, L976 with L1304: the Belt of the Beast's Might Cube counts for
+    weight; selling the belt takes the cube, and Chainmail (weight 2) worn on
+    it goes to the backpack at once."""
+    S, p = start()
+    s = S[0]
+    s["cubes"][p, 0, CUBE_MIGHT] = 1                             # a hero of one Might Cube, none wounded
+    belt = equip(S, p, "belt_of_the_beast", T_WAIST)
+    assert cube(S, p, CUBE_MIGHT) == 2
+    armour = equip(S, p, "chainmail", T_CHEST)
+    assert int(s["card_slot"][armour]) == T_CHEST
+    R.sell_card(S, 0, p, MERCHANT_IDS.index("blacksmith"), belt)
+    assert int(s["gift_cubes"][p, CUBE_MIGHT]) == 0 and cube(S, p, CUBE_MIGHT) == 1
+    assert int(s["card_slot"][armour]) == T_BACKPACK
+
+
+# ================================================================ attributes (L1294, L1316, L1420)
+def _attribute(kind, attr):
+    S, p = start()
+    before = R.hero_attribute(S, 0, p, attr)
+    c = equip(S, p, kind, T_MISC1)
+    assert R.hero_attribute(S, 0, p, attr) == before + 1
+    R.equip_card(S, 0, p, c, T_BACKPACK)
+    assert R.hero_attribute(S, 0, p, attr) == before
+    return S, p, c
+
+
+def test_dd_treasure_bauble_of_intelligence_1_one_more_cunning():
+    _attribute("bauble_of_intelligence", R.ATTR_CUNNING)
+
+
+def test_dd_treasure_charismatic_gemstone_1_one_more_charisma_counts_in_haggling():
+    """L1316 with L989: the Blacksmith respects Charisma: the haggle number rises by one."""
+    S, p, c = _attribute("charismatic_gemstone", R.ATTR_CHARISMA)
+    blacksmith = MERCHANT_IDS.index("blacksmith")
+    before = R.haggle_number(S, 0, p, blacksmith)
+    R.equip_card(S, 0, p, c, T_MISC1)
+    assert R.haggle_number(S, 0, p, blacksmith) == before + 1
+
+
+def test_dd_treasure_sparkler_of_wisdom_1_one_more_wisdom():
+    _attribute("sparkler_of_wisdom", R.ATTR_WISDOM)
+
+
+# ================================================================ the Symbols (L1432-L1448)
+def _symbol(kind, lineage="halfling", cls="knight"):
+    """A non-Human (no civilization action) on Deepdelve 1 with the Symbol equipped."""
+    S, p = start(lineages=(lineage,), classes=(cls,))
+    equip(S, p, kind, T_MISC1)
+    return S, p
+
+
+def test_dd_treasure_symbol_of_motion_1_one_move_a_turn_outside_the_action_limit():
+    """L1442: the first Move of the turn is not counted; the second is. With
+    every action spent, that free Move is still open, and nothing else but
+    Pass is."""
+    S, p = _symbol("symbol_of_motion")
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert used(S, p) == 0
+    act(S, R.A_CLEARING + PLAINS_1)
+    assert used(S, p) == 1
+    S, p = _symbol("symbol_of_motion")
+    for _ in range(ACTIONS_PER_TURN):
+        act(S, R.A_DO + R.DO_SNEAK)
+    assert phase(S) == R.PH_ACTION and used(S, p) == ACTIONS_PER_TURN
+    assert moves(S) == [PLAINS_3] and R.A_DO + R.DO_SNEAK not in legal(S)  # the cave needs a second action
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert int(S[0]["hero_clearing"][p]) == PLAINS_3 and (phase(S) != R.PH_ACTION or int(S[0]["to_play"]) != p)
+
+
+def test_interpretation_dd_treasure_a_symbol_pays_one_action_of_a_costlier_action():
+    """A Symbol's action does not count against the limit: of a Move into a
+    Mountain Clearing (two actions, L477) the Symbol of Motion pays one."""
+    S, p = _symbol("symbol_of_motion")
+    act(S, R.A_DO + R.DO_SNEAK)
+    act(S, R.A_CLEARING + PLAINS_3)                          # no action counted, and none left to pay
+    assert used(S, p) == 1
+    act(S, R.A_CLEARING + MOUNTAINS_4)
+    assert used(S, p) == 3
+    S, p = _symbol("symbol_of_motion")
+    act(S, R.A_CLEARING + PLAINS_3)
+    act(S, R.A_CLEARING + MOUNTAINS_4)                        # the free Move is the first one
+    assert used(S, p) == 2
+
+
+def test_dd_treasure_symbol_of_rest_1_one_rest_a_turn_outside_the_action_limit():
+    """L1444: a quick rest (two actions, L550) costs one with the Symbol of Rest."""
+    S, p = _symbol("symbol_of_rest")
+    S[0]["hearts"][p, 0] -= 1
+    S[0]["hearts"][p, 1] += 1
+    act(S, R.A_DO + R.DO_QUICK_REST)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    assert used(S, p) == 1
+
+
+def test_dd_treasure_symbol_of_stealth_1_one_sneak_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_stealth")
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert used(S, p) == 0
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert used(S, p) == 1
+
+
+def test_dd_treasure_symbol_of_alertness_1_one_alert_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_alertness")
+    act(S, R.A_DO + R.DO_ALERT)
+    act(S, DONE)
+    assert used(S, p) == 0
+
+
+def test_dd_treasure_symbol_of_vision_1_one_search_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_vision", lineage="dwarf")
+    act(S, R.A_CLEARING + CAVE_2)                 # a Dwarf: no action lost to the cave
+    assert used(S, p) == 1
+    load(S, 0, 3)
+    act(S, R.A_SEARCH + 0)
+    assert used(S, p) == 1
+
+
+def test_dd_treasure_symbol_of_greed_1_one_loot_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_greed")
+    put_pile(S, CATACOMBS, ["golden_icon"], finders=[p])
+    load(S, GRABBY, 1)
+    act(S, R.A_DO + R.DO_LOOT)
+    while phase(S) != R.PH_ACTION:
+        act(S, legal(S)[0])
+    assert used(S, p) == 0
+
+
+def test_dd_treasure_symbol_of_commerce_1_one_trade_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_commerce")
+    m, _ = merchant(S, "blacksmith", ["helmet"])
+    act(S, TRADE)
+    if phase(S) == R.PH_TRADE_WITH:
+        act(S, R.A_MERCHANT + m)
+    act(S, DONE)
+    assert phase(S) == R.PH_ACTION and used(S, p) == 0
+
+
+def test_dd_treasure_symbol_of_knowledge_1_one_learn_a_turn_outside_the_action_limit():
+    S, p = _symbol("symbol_of_knowledge", cls="druid")
+    c, (natures,) = book_with(S, p, "natures_help")
+    load(S, BOOK, BOOK)
+    act(S, R.A_SPELL + natures)
+    assert used(S, p) == 0
+
+
+def test_dd_treasure_symbol_of_magic_1_one_enchant_a_turn_outside_the_action_limit():
+    """L1440: the first of the three Enchant Actions is free: a hero with one
+    action spent still enchants in the turn (three from the three left)."""
+    S, p = _symbol("symbol_of_magic", cls="druid")
+    act(S, R.A_DO + R.DO_SNEAK)
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert R.A_ENCHANT + GREEN in legal(S)                  # two left and the free one
+    for _ in range(3):
+        act(S, R.A_ENCHANT + GREEN)
+    assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == GREEN and used(S, p) == 4
+
+
+def test_dd_treasure_symbols_only_when_equipped():
+    """L980: an unequipped card has no effect: a Symbol in the backpack frees nothing."""
+    S, p = start(lineages=("halfling",))
+    give(S, p, "symbol_of_stealth")
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert used(S, p) == 1
+
+
+def test_dd_treasure_free_actions_are_lost_with_a_pass():
+    """L612: a Pass ends the hero's actions, a Symbol's free one with them."""
+    S, p = _symbol("symbol_of_stealth")
+    act(S, R.A_DO + R.DO_PASS)
+    assert int(S[0]["free_used"][p]) == 0xFFFF
+
+
+# ================================================================ caves, Sneak and Alert, enchanting
+def test_dd_treasure_taper_of_illumination_1_no_action_lost_to_caves():
+    """L1452: like a Dwarf (L1198), the hero loses no action to a Cave
+    Clearing, and may enter one with his last action."""
+    S, p = start(lineages=("halfling",))
+    equip(S, p, "taper_of_illumination", T_MISC1)
+    act(S, R.A_CLEARING + CAVE_2)
+    assert used(S, p) == 1
+    act(S, R.A_DO + R.DO_SNEAK)
+    act(S, R.A_CLEARING + PLAINS_1)
+    assert used(S, p) == 3 and CAVE_2 in moves(S)
+
+
+def test_dd_treasure_mirror_of_idolatry_1_no_sneak_or_alert_while_possessed():
+    """L1370: possessing the Mirror (a Backpack Special card, always face
+    up) forbids Sneak and Alert; a Sneak taken before stands."""
+    S, p = start()
+    act(S, R.A_DO + R.DO_SNEAK)
+    give(S, p, "mirror_of_idolatry")
+    assert R.A_DO + R.DO_SNEAK not in legal(S) and R.A_DO + R.DO_ALERT not in legal(S)
+    assert int(S[0]["hero_status"][p]) & HST_SNEAK
+
+
+def test_dd_treasure_ring_of_the_magi_1_enchanting_needs_one_action_fewer():
+    """L1396: two consecutive Enchant Actions enchant the tile."""
+    S, p = start(classes=("druid",))
+    equip(S, p, "ring_of_the_magi", T_HAND1)
+    act(S, R.A_ENCHANT + GREEN)
+    act(S, R.A_ENCHANT + GREEN)
+    assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == GREEN and used(S, p) == 2
+
+
+def test_dd_class_enchanter_1_enchants_with_one_action_fewer():
+    """L1218: an Enchanter enchants with two Enchant Actions; with the Ring
+    of the Magi too, with one (the two add up, Interpretations)."""
+    S, p = start(classes=("enchanter",))
+    colour = next(k for k in range(7) if R.A_ENCHANT + k in legal(S))
+    act(S, R.A_ENCHANT + colour)
+    assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == -1
+    act(S, R.A_ENCHANT + colour)
+    assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == colour
+    S, p = start(classes=("enchanter",))
+    equip(S, p, "ring_of_the_magi", T_HAND1)
+    act(S, R.A_ENCHANT + colour)
+    assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == colour and used(S, p) == 1
+
