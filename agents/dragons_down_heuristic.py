@@ -46,8 +46,8 @@ class DragonsDownHeuristic(Agent):
       armour; wounds spare Speed and Magic Cubes before Might and Hearts.
     * **One-time cards**: reads a Tome and drinks a Potion of Might or
       Maneuver at once (a cube for good), a Potion of Healing when hurt, a
-      Potion of Relief when cursed, the King's Pardon when an Outlaw in
-      civilization; a Tome of Wizardry's colour is that of a known spell.
+      Potion of Relief when cursed, a Potion of Energy in its first combat,
+      the King's Pardon when an Outlaw in civilization; a Tome of Wizardry's colour is that of a known spell.
     * **Retirement**: retires late in the game, or in the Legendary race once
       its Fame would bring it to 20 LP.
     * Anything else: a uniformly random legal action.
@@ -175,7 +175,7 @@ def _use_card(rec, p, legal):
     hurt = int(rec["hearts"][p, 1]) > 0 or sum(int(x) for x in rec["cubes"][p, 1]) >= 2
     for a in _block(legal, R.A_CARD, len(rec["card_where"])):
         k = int(R.CARD_KIND[a - R.A_CARD])
-        if int(R.KIND_GRANTS[k]) >= 0 or k in (R.POTION_OF_RELIEF, R.KINGS_PARDON) \
+        if int(R.KIND_GRANTS[k]) >= 0 or k in (R.POTION_OF_RELIEF, R.KINGS_PARDON, R.POTION_OF_ENERGY) \
                 or (k == R.POTION_OF_HEALING and hurt):
             return a
     return None

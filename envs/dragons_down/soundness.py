@@ -228,6 +228,7 @@ FIELD_RANGES = {
     "free_used": (0, 0xFFFF),
     "use_card": (-1, NUM_CARDS - 1),
     "use_from": (-1, NUM_COLOURS - 1),
+    "treasure_combat": (0, 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -360,6 +361,7 @@ def _where_problem(r, n):
     # A Native stands at its Civilization Location (L189, L312) unless a Curse
     # spell's Teleport sent it elsewhere (L1500, L1103; Interpretations,
     # "Curses on foes"), so any clearing of a placed tile is sound for it.
+    civs = {int(x) for x in r["civ_clearing"] if int(x) >= 0}
     for w in range(len(r["wild_where"])):
         ww, tile, c = int(r["wild_where"][w]), int(r["wild_tile"][w]), int(r["wild_clearing"][w])
         if ww == TOK_POOL and (tile != -1 or c != -1):

@@ -9,7 +9,8 @@ from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down import soundness
 from dragongym.envs.dragons_down.constants import (
     ACTIONS_PER_TURN, CARD_IDS, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED,
-    HS_ACTIVE, HST_SNEAK, MERCHANT_IDS, T_BACKPACK, T_CHEST, T_HAND1, T_MISC1, T_NECK, T_WAIST, T_WEAPON1,
+    HS_ACTIVE, HST_SNEAK, MERCHANT_IDS, MON_TAKEN, T_BACKPACK, T_CHEST, T_FEET, T_HAND1, T_HANDS, T_MISC1, T_NECK,
+    T_WAIST, T_WEAPON1, T_WEAPONS,
 )
 from dragongym.envs.dragons_down.game import GAME
 from tests.dragons_down.actions_test import CAVE_2, MOUNTAINS_4, PLAINS_1, PLAINS_3, act, load, moves, used
@@ -525,3 +526,143 @@ def test_dd_class_enchanter_1_enchants_with_one_action_fewer():
     act(S, R.A_ENCHANT + colour)
     assert int(S[0]["tile_enchant"][PLAINS_1 // 6]) == colour and used(S, p) == 1
 
+
+
+# ================================================================ in combat: boxes filled for free, more boxes (L1280-L1484)
+def _fighter(kind=None, target=None, hero=None, wounds=0):
+    """The Knight (long sword: one mandatory and one optional might box, 1
+    sword) against an Ogre (health 4, ``wounds`` on it) in Tri Peaks 1,
+    with a card of ``kind`` equipped at ``target``; at his Target step."""
+    from tests.dragons_down.combat_test import KNIGHT, NO_SYMBOL, TRI_PEAKS_1, chip, combat
+    from tests.dragons_down.combat_test import give as give_at, start as start_combat
+    S = combat([hero or KNIGHT], monsters=[("ogre", TRI_PEAKS_1)], dice=[NO_SYMBOL])
+    card = give_at(S, 0, kind, target) if kind else -1
+    ogre = chip(S, "ogre")
+    S[0]["foe_wounds"][ogre] = wounds
+    start_combat(S)
+    return S, card, ogre
+
+
+def _tactics(S, ogre):
+    from tests.dragons_down.combat_test import target
+    target(S, 0, ogre)
+    assert phase(S) == R.PH_TACTICS
+
+
+def weapon(S):
+    return int(R.hero_weapon(S, 0, 0))
+
+
+def test_dd_treasure_gauntlets_of_brawn_1_count_as_a_might_cube_in_an_existing_box():
+    """L1346: the Gauntlets fill the long sword's mandatory box, outside the
+    limit: one Might Cube more fills it, and with it the Knight deals 3 --
+    enough for an Ogre with one wound, which his one cube alone only wounds
+    (DD-COMBAT-DAMAGE-10)."""
+    from tests.dragons_down.combat_test import place
+    S, _, ogre = _fighter("gauntlets_of_brawn", T_HANDS, wounds=1)
+    _tactics(S, ogre)
+    assert tuple(R.might_open(S, 0, 0, weapon(S))) == (0, 1) and DONE in legal(S)
+    act(S, R.A_BOX + R.BOX_MIGHT)
+    assert R.A_BOX + R.BOX_MIGHT not in legal(S) and R.weapon_might(S, 0, 0, weapon(S)) == 2
+    place(S, 0, R.BOX_ATTACK, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert int(S[0]["mon_clearing"][ogre]) == MON_TAKEN
+
+
+def test_dd_treasure_battle_staff_1_its_required_box_is_filled_for_free():
+    """L1292: the Battle Staff's mandatory box fills itself: with no cube
+    placed the Knight's attack is ready, and two optional boxes take cubes."""
+    S, staff, ogre = _fighter("battle_staff", T_WEAPONS)
+    _tactics(S, ogre)
+    assert weapon(S) == staff and tuple(R.might_open(S, 0, 0, staff)) == (0, 2)
+    assert R.weapon_might(S, 0, 0, staff) == 1 and R.hero_attack_ready(S, 0, 0) and DONE in legal(S)
+
+
+def test_dd_treasure_mace_of_smiting_1_a_required_box_is_filled_for_free():
+    S, mace, ogre = _fighter("mace_of_smiting", T_WEAPON1)
+    _tactics(S, ogre)
+    assert weapon(S) == mace and tuple(R.might_open(S, 0, 0, mace)) == (0, 2)
+    assert R.weapon_might(S, 0, 0, mace) == 1 and R.hero_attack_ready(S, 0, 0)
+
+
+def test_dd_treasure_adamantium_blade_1_its_optional_box_is_filled_for_free():
+    """L1282: the optional box fills itself; the mandatory one still takes a cube."""
+    S, blade, ogre = _fighter("adamantium_blade", T_WEAPON1)
+    _tactics(S, ogre)
+    assert weapon(S) == blade and tuple(R.might_open(S, 0, 0, blade)) == (1, 1)
+    assert not R.hero_attack_ready(S, 0, 0) and DONE in legal(S)
+    act(S, R.A_BOX + R.BOX_MIGHT)
+    assert R.weapon_might(S, 0, 0, blade) == 2 and R.A_BOX + R.BOX_MIGHT not in legal(S)
+
+
+def test_dd_treasure_ring_of_strength_1_fills_the_optional_box_of_the_weapon():
+    """L1394: the long sword's optional box is filled by the ring; a weapon
+    whose optional box fills itself (the Adamantium Blade) gains nothing."""
+    S, _, ogre = _fighter("ring_of_strength", T_HAND1)
+    _tactics(S, ogre)
+    assert tuple(R.might_open(S, 0, 0, weapon(S))) == (1, 1)
+    act(S, R.A_BOX + R.BOX_MIGHT)
+    assert R.weapon_might(S, 0, 0, weapon(S)) == 2
+    from tests.dragons_down.combat_test import give as give_at
+    blade = give_at(S, 0, "adamantium_blade", T_WEAPON1)
+    assert tuple(R.might_given(S, 0, 0, blade)) == (0, 1)
+
+
+def test_dd_treasure_gloves_of_aggression_1_count_as_a_speed_cube_in_an_attack_box():
+    """L1348: one more attack speed outside the limit, in an existing box:
+    the Knight's three attack boxes take two cubes more."""
+    S, _, ogre = _fighter("gloves_of_aggression", T_HANDS)
+    _tactics(S, ogre)
+    assert R.speed_boxes(S, 0, 0, R.BOX_ATTACK) == R.printed_speed_boxes(S, 0, 0, R.BOX_ATTACK) - 1
+    act(S, R.A_BOX + R.BOX_ATTACK)
+    assert R.hero_speed(S, 0, 0) == 2
+
+
+def test_dd_treasure_talaria_of_the_gladiator_1_count_as_a_speed_cube_in_a_maneuver_box():
+    """L1450: one more maneuver speed outside the limit; it counts when evading too."""
+    S, _, ogre = _fighter("talaria_of_the_gladiator", T_FEET)
+    assert R.hero_maneuver(S, 0, 0) == 1
+    assert R.speed_boxes(S, 0, 0, R.BOX_MANEUVER) == R.printed_speed_boxes(S, 0, 0, R.BOX_MANEUVER) - 1
+    speed = cube(S, 0, CUBE_SPEED)
+    assert R.evade_cubes(S, 0, 0) == min(speed, R.speed_boxes(S, 0, 0, R.BOX_MANEUVER)) + 1
+
+
+def test_dd_treasure_quick_ring_1_a_speed_cube_on_it_adds_maneuver_speed():
+    S, _, ogre = _fighter("quick_ring", T_HAND1)
+    assert R.speed_boxes(S, 0, 0, R.BOX_MANEUVER) == R.printed_speed_boxes(S, 0, 0, R.BOX_MANEUVER) + 1
+
+
+def test_dd_treasure_clashing_ring_1_a_speed_cube_on_it_adds_attack_speed():
+    """L1318: one more attack box (its cube counts against the limit)."""
+    S, _, ogre = _fighter("clashing_ring", T_HAND1)
+    S[0]["cubes"][0, 0, CUBE_SPEED] += 1                       # Speed Cubes for every box
+    _tactics(S, ogre)
+    printed = R.printed_speed_boxes(S, 0, 0, R.BOX_ATTACK)
+    assert R.speed_boxes(S, 0, 0, R.BOX_ATTACK) == printed + 1
+    for _ in range(printed + 1):
+        act(S, R.A_BOX + R.BOX_ATTACK)
+    assert R.hero_speed(S, 0, 0) == printed + 1
+
+
+def test_dd_treasure_shoes_of_the_thief_1_evade_as_with_three_maneuver_cubes():
+    """L1416: the Archer (speed cubes in the Ogre's way cut to one) evades
+    as if three maneuver cubes were placed; never faster."""
+    from tests.dragons_down.combat_test import ARCHER
+    S, _, ogre = _fighter("shoes_of_the_thief", T_FEET, hero=ARCHER)
+    S[0]["cubes"][0, 1, CUBE_SPEED] += int(S[0]["cubes"][0, 0, CUBE_SPEED]) - 1
+    S[0]["cubes"][0, 0, CUBE_SPEED] = 1
+    assert R.evade_cubes(S, 0, 0) == 3
+
+
+def test_dd_treasure_potion_of_energy_1_one_more_speed_cube_each_round_until_combat_ends():
+    """L1378 with L916: only in combat (a combat effect); drunk at Tactics,
+    the cube limit is one more for the rest of the combat."""
+    S, p = start()
+    potion = give(S, p, "potion_of_energy")
+    assert R.A_CARD + potion not in legal(S)                     # not in the Action Phase
+    S, potion, ogre = _fighter("potion_of_energy", T_BACKPACK)
+    _tactics(S, ogre)
+    limit = R.cube_limit(S, 0, 0)
+    use(S, potion)
+    assert R.cube_limit(S, 0, 0) == limit + 1
+    R.end_of_combat(S, 0)
+    assert R.cube_limit(S, 0, 0) == limit

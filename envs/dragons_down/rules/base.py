@@ -379,6 +379,10 @@ GIFT_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_GIVES[k] >= 0], d
 ATTRIBUTE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_ATTRIBUTE[k] >= 0], dtype=np.int16)
 FREE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_FREE[k] >= 0], dtype=np.int16)
 """The card kinds with each power (KIND_GIVES, KIND_ATTRIBUTE, KIND_FREE)."""
+KIND_AUTO = np.array([(getattr(_card(c), "auto", None) == "mandatory", getattr(_card(c), "auto", None) == "optional")
+                      for c in CARD_IDS], dtype=np.int8)
+"""KIND_AUTO[k] = (1 if a mandatory, 1 if an optional might box of weapon k is
+filled by itself, L1282, L1292, L1366)."""
 KIND_ONE_TIME = np.array([getattr(_card(c), "use", "none") == "one_time" for c in CARD_IDS], dtype=np.int8)
 """Card kind -> 1 for a one-time use card (L916)."""
 

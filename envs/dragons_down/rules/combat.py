@@ -65,7 +65,7 @@ from .equipment import (
     SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
 )
 from .realm import clearing_links
-from .treasures import any_usable, mask_use, use_card
+from .treasures import any_usable, mask_use, thief_evade, use_card
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
@@ -82,7 +82,8 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
     can_throw, clumsy, cube_limit, damage_monster, fighting, flip_foe, foe_here, foe_is_monster, foe_value,
-    foes_here, hero_attack_ready, hero_health, hero_killed, hero_weapon, hidden, might_capacity, monsters_here,
+    foes_here, hero_attack_ready, hero_health, hero_killed, hero_weapon, hidden, might_capacity, might_open, monsters_here,
+    speed_given, weapon_might,
     random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal, weak,
     wound_choices, wound_hero,
 )
@@ -350,11 +351,14 @@ def evade_paths(S, b, p, out):
 
 @rules_jit
 def evade_cubes(S, b, p):
-    """The Speed Cubes p can place in his maneuver speed boxes to evade: his
-    healthy Speed Cubes and his boxes limit him, not the Tactics limit (L700);
+    """The maneuver speed p can evade with: the Speed Cubes he can place in
+    his maneuver speed boxes -- his healthy Speed Cubes and his boxes limit
+    him, not the Tactics limit (L700) -- and the Talaria of the Gladiator's
+    (L1450); or three with the Shoes of the Thief, no cube added (L1416);
     one less under the Clumsiness curse (his maneuver speed, data/curses.txt)."""
-    return max(min(int(S[b]['cubes'][p, 0, CUBE_SPEED]), speed_boxes(S, b, p, BOX_MANEUVER))
-               - clumsy(S, b, p), 0)
+    cubes = min(int(S[b]['cubes'][p, 0, CUBE_SPEED]), speed_boxes(S, b, p, BOX_MANEUVER)) + \
+        speed_given(S, b, p, BOX_MANEUVER)
+    return max(max(cubes, thief_evade(S, b, p)) - clumsy(S, b, p), 0)
 
 
 @rules_jit
@@ -619,7 +623,7 @@ def box_legal(S, b, p, box):
     c = hero_weapon(S, b, p)
     spare = unplaced(S, b, p, CUBE_MIGHT)
     if box == BOX_MIGHT:
-        if not weapon_aimed(S, b, p) or c < 0 or might >= might_capacity(S, b, p, c) or spare < 1 \
+        if not weapon_aimed(S, b, p) or c < 0 or might >= might_open(S, b, p, c)[1] or spare < 1 \
                 or total - int(s['placed'][p, BOX_ATTACK]) - int(s['placed'][p, BOX_MANEUVER]) + 1 > CUBE_LIMIT:
             return False
         might += 1
@@ -634,7 +638,7 @@ def box_legal(S, b, p, box):
     total += 1
     if c < 0 or might == 0:
         return True
-    need = int(KIND_MIGHT_BOXES[CARD_KIND[c], 0]) - might
+    need = might_open(S, b, p, c)[0] - might
     return need <= 0 or (need <= spare and might + need <= CUBE_LIMIT and total + need <= limit)
 
 
@@ -727,7 +731,7 @@ def mask_tactics(S, b, p, mask):
         mask[A_DO + DO_THROW] = 1
     c = hero_weapon(S, b, p)
     w = int(s['placed'][p, BOX_MIGHT])
-    if c < 0 or w == 0 or w >= KIND_MIGHT_BOXES[CARD_KIND[c], 0]:
+    if c < 0 or w == 0 or w >= might_open(S, b, p, c)[0]:
         mask[A_DO + DO_DONE] = 1
 
 
@@ -788,9 +792,11 @@ def hero_can_strike(S, b, p):
 @rules_jit
 def hero_speed(S, b, p):
     """Hero p's attack speed now: his Speed Cubes in his attack boxes (a
-    spell's too, L718, L732), changed by spells (``strike.attack_speed_against``)."""
+    spell's too, L718, L732) and the Gloves of Aggression's (L1348),
+    changed by spells (``strike.attack_speed_against``)."""
     s = S[b]
-    return attack_speed_against(S, b, int(s['placed'][p, BOX_ATTACK]), AIM_HERO + p, int(s['hero_target'][p]))
+    speed = int(s['placed'][p, BOX_ATTACK]) + speed_given(S, b, p, BOX_ATTACK)
+    return attack_speed_against(S, b, speed, AIM_HERO + p, int(s['hero_target'][p]))
 
 
 @rules_jit
@@ -964,7 +970,7 @@ def hero_attack(S, b, p):
     k = int(CARD_KIND[c])
     thrown = (s['hero_cflags'][p] & CF_THROWS) != 0
     ranged = thrown or KIND_WEAPON_USE[k] == WEAPON_RANGED
-    cubes = int(s['placed'][p, BOX_MIGHT])
+    cubes = weapon_might(S, b, p, c)                              # L1282, L1292, L1346, L1366, L1394
     if thrown:
         throw_weapon(S, b, p, c)
     me = AIM_HERO + p
@@ -1462,6 +1468,8 @@ def end_of_combat(S, b):
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0
     s['natives_hostile'] = 0
+    for q in range(MAX_HEROES):
+        s['treasure_combat'][q] = 0                  # L1378: a Potion of Energy lasts until the end of combat
     s['peace'] = 0
     expire_spells(S, b, DUR_COMBAT)              # L1042
     for p in range(MAX_HEROES):

@@ -347,6 +347,7 @@ def clear_hero(S, b, p):
         s['gift_cubes'][p, i] = 0
     s['cubes_gained'][p] = 0
     s['free_used'][p] = 0
+    s['treasure_combat'][p] = 0
     s['lp'][p] = 0
     s['fame'][p] = 0
     s['gold'][p] = 0

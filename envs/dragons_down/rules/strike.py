@@ -33,6 +33,7 @@ from .equipment import (
     enforce_weight, equipped, kind_equipped,
 )
 from .fate import kill_hero
+from .treasures import energy_cubes, free_might, free_speed, ring_boxes
 from .trade import door_closed
 from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, spell_on_target
 
@@ -249,21 +250,61 @@ def might_capacity(S, b, p, c):
 
 
 @rules_jit
-def speed_boxes(S, b, p, box):
-    """p's attack speed (BOX_ATTACK) or maneuver speed (BOX_MANEUVER) boxes:
-    those printed on his Lineage and Class Cards (L358, L718)."""
+def might_given(S, b, p, c):
+    """(mandatory, optional) might boxes of p's weapon c filled without a
+    cube (``treasures.free_might``)."""
+    mandatory = int(KIND_MIGHT_BOXES[CARD_KIND[c], 0])
+    return free_might(S, b, p, c, mandatory, might_capacity(S, b, p, c) - mandatory)
+
+
+@rules_jit
+def might_open(S, b, p, c):
+    """(mandatory boxes still to fill with cubes, boxes a Might Cube may go
+    in) of p's weapon c, those filled for free left out."""
+    fm, fo = might_given(S, b, p, c)
+    return int(KIND_MIGHT_BOXES[CARD_KIND[c], 0]) - fm, might_capacity(S, b, p, c) - fm - fo
+
+
+@rules_jit
+def weapon_might(S, b, p, c):
+    """The Might in p's weapon c this round: his cubes and the boxes filled for free (L750)."""
+    fm, fo = might_given(S, b, p, c)
+    return int(S[b]['placed'][p, BOX_MIGHT]) + fm + fo
+
+
+@rules_jit
+def printed_speed_boxes(S, b, p, box):
+    """p's attack speed (BOX_ATTACK) or maneuver speed (BOX_MANEUVER) boxes
+    printed on his Lineage and Class Cards (L358, L718)."""
     s = S[b]
     w = 0 if box == BOX_ATTACK else 1
     return int(LINEAGE_SPEED_BOXES[s['hero_lineage'][p], s['lineage_side'][p], w]) + \
         int(CLASS_SPEED_BOXES[s['hero_class'][p], s['class_side'][p], w])
 
 
+@rules_jit
+def speed_boxes(S, b, p, box):
+    """p's attack or maneuver speed boxes a Speed Cube may go in: the printed
+    ones, the Clashing or Quick Ring's (L1318, L1390), less the one the
+    Gloves of Aggression or the Talaria of the Gladiator fill (L1348, L1450)."""
+    printed = printed_speed_boxes(S, b, p, box)
+    return printed + ring_boxes(S, b, p, box) - free_speed(S, b, p, box, printed)
+
+
+@rules_jit
+def speed_given(S, b, p, box):
+    """The attack or maneuver speed p's equipped cards give without a cube
+    placed (the Gloves of Aggression, the Talaria of the Gladiator)."""
+    return free_speed(S, b, p, box, printed_speed_boxes(S, b, p, box))
+
+
 @rules_jit(inline=True)
 def cube_limit(S, b, p):
     """Action Cubes p may place this Combat Round: 5, and one more Speed
-    Cube if he took the Alert Action this turn (L465, L716). The fifth
-    cube may be of any kind, the sixth only a Speed Cube."""
-    return CUBE_LIMIT + (1 if S[b]['hero_status'][p] & HST_ALERT else 0)
+    Cube if he took the Alert Action this turn (L465, L716) and one more
+    after a Potion of Energy (L1378). The fifth cube may be of any kind,
+    those beyond only Speed Cubes."""
+    return CUBE_LIMIT + (1 if S[b]['hero_status'][p] & HST_ALERT else 0) + energy_cubes(S, b, p)
 
 
 @rules_jit
@@ -322,8 +363,8 @@ def hero_attack_ready(S, b, p):
     c = hero_weapon(S, b, p)
     if c < 0:
         return False
-    w = int(s['placed'][p, BOX_MIGHT])
-    return w >= 1 and w >= KIND_MIGHT_BOXES[CARD_KIND[c], 0]
+    mandatory, _ = might_open(S, b, p, c)
+    return weapon_might(S, b, p, c) >= 1 and int(s['placed'][p, BOX_MIGHT]) >= mandatory
 
 
 # ================================================================ lasting curses in combat (data/curses.txt)
@@ -678,7 +719,7 @@ def hero_maneuver(S, b, p):
     """Hero p's maneuver speed now: the Speed Cubes in his maneuver boxes,
     -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
     Hesitation on him (L1588)."""
-    m = max(int(S[b]['placed'][p, BOX_MANEUVER]) - clumsy(S, b, p), 0)
+    m = max(int(S[b]['placed'][p, BOX_MANEUVER]) + speed_given(S, b, p, BOX_MANEUVER) - clumsy(S, b, p), 0)
     if hero_has_spell(S, b, p, SP_HESITATION):
         m -= 1
     return m

@@ -27,7 +27,7 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING,
 )
 from .base import (
-    A_CARD, A_CUBE, CARD_IDS, CARD_KIND, FREE_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
+    A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
 )
 from .equipment import enforce_weight, kind_equipped, possesses
@@ -42,6 +42,20 @@ TAPER_OF_ILLUMINATION = CARD_IDS.index("taper_of_illumination")
 MIRROR_OF_IDOLATRY = CARD_IDS.index("mirror_of_idolatry")
 PARDONS = 2
 """Outlaw Tokens the King's Pardon discards at most (L1364)."""
+RING_OF_STRENGTH = CARD_IDS.index("ring_of_strength")
+GAUNTLETS_OF_BRAWN = CARD_IDS.index("gauntlets_of_brawn")
+GLOVES_OF_AGGRESSION = CARD_IDS.index("gloves_of_aggression")
+TALARIA_OF_THE_GLADIATOR = CARD_IDS.index("talaria_of_the_gladiator")
+CLASHING_RING = CARD_IDS.index("clashing_ring")
+QUICK_RING = CARD_IDS.index("quick_ring")
+SHOES_OF_THE_THIEF = CARD_IDS.index("shoes_of_the_thief")
+POTION_OF_ENERGY = CARD_IDS.index("potion_of_energy")
+THIEF_EVADE = 3
+"""The Shoes of the Thief evade as if three maneuver cubes were placed (L1416)."""
+TC_ENERGY = 1
+"""``treasure_combat`` bit: the hero drank a Potion of Energy in this combat (L1378)."""
+NO_COMBAT = 0
+"""``combat_step`` between combats (``strike.CS_NONE``)."""
 
 
 # ================================================================ the Symbols' free actions (L1432-L1448)
@@ -123,6 +137,8 @@ def usable(S, b, p, c):
         return False
     if k == KINGS_PARDON:
         return s['outlaw'][p] > 0 and in_civilization(S, b, p)
+    if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
+        return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_ENERGY) == 0
     return False
 
 
@@ -180,6 +196,8 @@ def use_card(S, b, p, c):
         s['curses'][p] = 0
     elif k == KINGS_PARDON:                                  # L1364: up to two of his own
         s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
+    elif k == POTION_OF_ENERGY:                              # L1378: until the end of the combat
+        s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_ENERGY)
     enforce_weight(S, b, p)                                  # healed or new Might Cubes never unequip; lost ones may
     return False
 
@@ -239,3 +257,62 @@ def writ_held(S, b, p):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_PENDING:
             return c
     return -1
+
+# ================================================================ boxes filled for free, and more boxes (L1280-L1484)
+
+@rules_jit
+def free_might(S, b, p, c, mandatory, optional):
+    """The might boxes of p's weapon c (``mandatory`` and ``optional`` of
+    them, L722) filled without a cube: the box its card fills by itself
+    (the Battle Staff's and the Mace of Smiting's required box, the
+    Adamantium Blade's optional one: ``data/treasures.txt`` auto, L1282,
+    L1292, L1366), the optional box the Ring of Strength fills (L1394), and
+    the Gauntlets of Brawn's Might Cube in an existing box, a mandatory one
+    while one is open (L1346; Interpretations). Returns (mandatory filled,
+    optional filled); none of them counts against the cube limit."""
+    k = int(CARD_KIND[c])
+    fm = min(int(KIND_AUTO[k, 0]), mandatory)
+    fo = min(int(KIND_AUTO[k, 1]), optional)
+    if fo < optional and kind_equipped(S, b, p, RING_OF_STRENGTH) > 0:
+        fo += 1
+    if kind_equipped(S, b, p, GAUNTLETS_OF_BRAWN) > 0:
+        if fm < mandatory:
+            fm += 1
+        elif fo < optional:
+            fo += 1
+    return fm, fo
+
+
+@rules_jit
+def free_speed(S, b, p, box, printed):
+    """1 where an equipped card counts as a Speed Cube in one of p's
+    ``printed`` attack (the Gloves of Aggression, L1348) or maneuver (the
+    Talaria of the Gladiator, L1450) speed boxes: an existing box, so none
+    without one; outside the cube limit."""
+    if printed < 1:
+        return 0
+    kind = GLOVES_OF_AGGRESSION if box == BOX_ATTACK else TALARIA_OF_THE_GLADIATOR
+    return 1 if kind_equipped(S, b, p, kind) > 0 else 0
+
+
+@rules_jit
+def ring_boxes(S, b, p, box):
+    """Speed boxes an equipped ring adds: a Speed Cube on the Clashing Ring
+    adds one attack speed (L1318), on the Quick Ring one maneuver speed
+    (L1390); placed there it counts against the limit like any cube."""
+    kind = CLASHING_RING if box == BOX_ATTACK else QUICK_RING
+    return kind_equipped(S, b, p, kind)
+
+
+@rules_jit
+def thief_evade(S, b, p):
+    """L1416: with the Shoes of the Thief equipped the hero may evade as if
+    he had placed three maneuver cubes (no more may be added); 0 without."""
+    return THIEF_EVADE if kind_equipped(S, b, p, SHOES_OF_THE_THIEF) > 0 else 0
+
+
+@rules_jit
+def energy_cubes(S, b, p):
+    """L1378: one more Speed Cube a Combat Round after a Potion of Energy,
+    until the end of the combat."""
+    return 1 if S[b]['treasure_combat'][p] & TC_ENERGY else 0
