@@ -47,7 +47,10 @@ class DragonsDownHeuristic(Agent):
     * **One-time cards**: reads a Tome and drinks a Potion of Might or
       Maneuver at once (a cube for good), a Potion of Healing when hurt, a
       Potion of Relief when cursed, a Potion of Energy in its first combat,
-      the King's Pardon when an Outlaw in civilization; a Tome of Wizardry's colour is that of a known spell.
+      the King's Pardon when an Outlaw in civilization; a Tome of Wizardry's
+      colour is that of a known spell. In Hero Tactics it puts a Magic Cube
+      on each treasure that takes one and serves (after its weapon's might,
+      before speed).
     * **Retirement**: retires late in the game, or in the Legendary race once
       its Fame would bring it to 20 LP.
     * Anything else: a uniformly random legal action.
@@ -192,7 +195,10 @@ def choose_use_colour(rec, p, legal, rng):
 
 
 def choose_cube_colour(rec, p, legal, rng):
-    if int(rec["use_card"]) >= 0:
+    card = int(rec["use_card"])
+    if card >= 0 and int(R.KIND_TAKES[R.CARD_KIND[card]]) >= 0:      # a Kaftan's cube: the commonest colour
+        return max(legal, key=lambda a: (int(rec["cubes"][p, 0, a - R.A_CUBE]), -a))
+    if card >= 0:
         return choose_use_colour(rec, p, legal, rng)
     return None
 
@@ -407,6 +413,10 @@ def choose_tactics(rec, p, legal, rng):
             return a
     if might in legal:
         return might
+    cubed = [a for a in _block(legal, R.A_CARD, len(rec["card_where"]))
+             if int(R.KIND_TAKES[R.CARD_KIND[a - R.A_CARD]]) >= 0]
+    if cubed:                                               # a Magic Cube on a treasure that serves this round
+        return cubed[0]
     speed = [a for a in (R.A_BOX + R.BOX_ATTACK, R.A_BOX + R.BOX_MANEUVER) if a in legal]
     if speed:
         return int(rng.choice(speed))

@@ -459,7 +459,9 @@ class Card:
     ("might", "speed", a colour) held while equipped; grants: the cube kind
     (or "choice") a one-time card gives for good; attribute: the attribute
     it adds an icon of while equipped; free: the action (FREE_ACTIONS) it
-    makes one of a turn free.
+    makes one of a turn free; search: the clearing type (CLEARING_TYPES)
+    in which it rerolls a Search Die; takes: the Magic Cube colour (or
+    "any") the card takes in Hero Tactics.
     """
     id: str
     name: str
@@ -491,6 +493,8 @@ class Card:
     grants: str | None = None
     attribute: str | None = None
     free: str | None = None
+    search: str | None = None
+    takes: str | None = None
 
     @property
     def is_shield(self):
@@ -1164,7 +1168,7 @@ def _parse_heroes(data_dir):
 _CARD_KEYS = {"name", "copies", "price", "position", "weapon", "length", "might", "swords",
               "armor", "weight", "repair", "cite"}
 _TREASURE_KEYS = _CARD_KEYS | {"epic", "use", "valuable", "auto", "speed_box", "casts",
-                               "spells", "colour", "effect", "gives", "grants", "attribute", "free"}
+                               "spells", "colour", "effect", "gives", "grants", "attribute", "free", "search", "takes"}
 
 
 def _parse_cards(data_dir, file, kind):
@@ -1214,6 +1218,8 @@ def _parse_cards(data_dir, file, kind):
         grants = r.word_key("grants", ("might", "speed", "choice") + MAGIC_COLOURS, required=False)
         attribute = r.word_key("attribute", ATTRIBUTES, required=False)
         free = r.word_key("free", FREE_ACTIONS, required=False)
+        search = r.word_key("search", CLEARING_TYPES, required=False)
+        takes = r.word_key("takes", MAGIC_COLOURS + ("any",), required=False)
         el = r.one("effect", required=False)
         effect = _cites(el.tokens, file, el.line)[0] if el is not None and el.tokens else None
         where = r.one("name").line
@@ -1248,8 +1254,10 @@ def _parse_cards(data_dir, file, kind):
             bad("auto=optional needs an optional might box")
         if armor and r.one("weight", required=False) is None:
             bad("armour needs a 'weight' (L976)")
-        if (gives or attribute or free) and use != "permanent":
-            bad("'gives', 'attribute' and 'free' act while the card is equipped: use permanent (L932)")
+        if (gives or attribute or free or search) and use != "permanent":
+            bad("'gives', 'attribute', 'free' and 'search' act while the card is equipped: use permanent (L932)")
+        if takes and use not in ("permanent", "none"):
+            bad("'takes' is a cube placed on an equipped card in Hero Tactics: not a one-time or instant card")
         if grants and use != "one_time":
             bad("'grants' is a one-time card's cube (L916): use one_time")
         if r.one("armor", required=False) is not None and armor < 1:
@@ -1257,7 +1265,7 @@ def _parse_cards(data_dir, file, kind):
         card = Card(s.id, name, kind, copies, epic, valuable, price, position, use, weapon,
                     length, mand, opt, two, auto, speed_box, swords, armor, weight, repair,
                     casts, spells, colour, effect, r.cite(required=False), frozenset(r.subst),
-                    gives, grants, attribute, free)
+                    gives, grants, attribute, free, search, takes)
         object.__setattr__(card, "_line", s.line)
         out[s.id] = card
     return out

@@ -303,7 +303,7 @@ class DragonsDown(Game):
     name = "dragons_down"
     version = 5        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
-                       # 4: spells cast in combat; 5: the treasures' powers (fifty cards)
+                       # 4: spells cast in combat; 5: the treasures' powers (sixty-one cards)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -497,13 +497,16 @@ class DragonsDown(Game):
         raise ValueError(f"{text!r} names no legal action here")
 
     def decision_is_public(self, state, action):
-        """Hero Tactics -- a spell cast with them -- are placed in secret (L714-L724); a starting spell is
+        """Hero Tactics -- a spell cast with them, a Magic Cube put on a treasure
+        -- are placed in secret (L714-L724); a starting spell is
         taken in secret (L205) and the spell a Learn Action tries is one only
         its holder sees (L1426): the table sees that a Learn Action is taken,
         not on which spell. Every other decision is made in the open."""
         ph = int(state[0]["phase"])
         if ph in (R.PH_TACTICS, R.PH_START_SPELL, R.PH_SPELL_CUBE):
             return False
+        if ph == R.PH_CUBE_COLOUR and int(state[0]["combat_step"]) == R.CS_TACTICS:
+            return False                          # a colour chosen in Hero Tactics is part of the secret
         return not R.A_SPELL <= int(action) < R.A_SPELL + R.NUM_SPELLS
 
     def render_ansi(self, state, seat=None):
@@ -789,6 +792,10 @@ def _legal_name(rec, a):
             return f"equip {V.card_name(c)}: {V.TARGET_NAMES[i]}"
     if name == "card":
         card = V.card_name(i)
+        if ph == _ph("TACTICS") and int(R.KIND_TAKES[R.CARD_KIND[i]]) >= 0:
+            return f"put a Magic Cube on {card}"                  # L1288-L1476
+        if ph == _ph("WOUND"):
+            return f"wound the Magic Cube on {card}"
         if ph in (R.PH_ACTION, _ph("TACTICS"), _ph("BUY")):
             return f"use {card}"                                  # a one-time card (L916)
         if ph == _ph("SWAP_OFFER"):
@@ -834,11 +841,15 @@ def _legal_name(rec, a):
 
 
 def _use_colour_name(rec, kind):
-    """A one-time card's colour choice: "take a green Magic Cube" (the Tome of
+    """A card's colour choice: "take a green Magic Cube" (the Tome of
     Wizardry); "replace a green Magic Cube", then "turn the green Magic Cube
-    blue" (the Alchemist's Mixture)."""
+    blue" (the Alchemist's Mixture); "put a green Magic Cube on Shaman's
+    Kaftan"."""
     colour = V.colour_name(kind - R.CUBE_MAGIC)
-    if int(R.CARD_KIND[int(rec["use_card"])]) != R.ALCHEMISTS_MIXTURE:
+    card = int(rec["use_card"])
+    if int(R.KIND_TAKES[R.CARD_KIND[card]]) >= 0:
+        return f"put a {colour} Magic Cube on {V.card_name(card)}"
+    if int(R.CARD_KIND[card]) != R.ALCHEMISTS_MIXTURE:
         return f"take a {colour} Magic Cube"
     frm = int(rec["use_from"])
     if frm < 0:

@@ -1063,8 +1063,9 @@ def observe_play(S, b, me, n, obs):
     and the Legendary race."""
     s = S[b]
     ph = int(s['phase'])
-    if ph == R.PH_SPELL_CUBE and s['to_play'] != me:
-        ph = R.PH_TACTICS                   # covering a Spell Card is part of the secret placing (L714)
+    if (ph == R.PH_SPELL_CUBE or (ph == R.PH_CUBE_COLOUR and s['combat_step'] == CS_TACTICS)) \
+            and s['to_play'] != me:
+        ph = R.PH_TACTICS                   # covering a Spell Card or a treasure is part of the secret placing (L714)
     if ph >= 0 and ph < NUM_PHASES:
         obs[O_PHASE + ph] = 1.0
     st = int(s['stage'])

@@ -229,6 +229,8 @@ FIELD_RANGES = {
     "use_card": (-1, NUM_CARDS - 1),
     "use_from": (-1, NUM_COLOURS - 1),
     "treasure_combat": (0, 1),
+    "card_cube": (0, NUM_COLOURS),
+    "turn_powers": (0, 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -517,9 +519,23 @@ def _card_problem(r, n):
         c = int(r["cast_card"][p])
         if c >= 0 and (int(r["spell_where"][c]) != SPW_KNOWN or int(r["spell_owner"][c]) != p):
             return f"hero {p} casts spell {c}, which he does not know"
+        on_cards = [0] * NUM_COLOURS
+        for c in range(NUM_CARDS):
+            v = int(r["card_cube"][c])
+            if v and int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == p:
+                on_cards[v - 1] += 1
         for k in range(NUM_COLOURS):
-            if int(r["cast_cubes"][p, k]) > int(r["cubes"][p, 0, R.CUBE_MAGIC + k]):
-                return f"hero {p} has more {k} cubes on his Spell Card than healthy ones"
+            if int(r["cast_cubes"][p, k]) + on_cards[k] > int(r["cubes"][p, 0, R.CUBE_MAGIC + k]):
+                return f"hero {p} has more {k} cubes on his Spell Card and treasures than healthy ones"
+    for c in range(NUM_CARDS):
+        v = int(r["card_cube"][c])
+        if not v:
+            continue
+        takes = int(R.KIND_TAKES[int(R.CARD_KIND[c])])
+        if int(r["combat_step"]) == R.CS_NONE:
+            return f"card {c} carries a Magic Cube out of combat"
+        if takes < 0 or (takes != R.TAKES_ANY and takes != v - 1):
+            return f"card {c} carries a Magic Cube of colour {v - 1} it does not take"
     for p in range(n):
         if cover[p].max(initial=0) > 1:
             return f"hero {p} has two cards in one position (L973)"

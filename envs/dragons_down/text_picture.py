@@ -97,10 +97,12 @@ def stage_words(rec):
 def decision_words(rec, seat=None):
     """The pending decision in words, with the actions left in an action
     phase, as ``seat`` may know it: another seat covering a Spell Card's
-    multi-colour box is placing its Hero Tactics (a secret, L714)."""
+    multi-colour box, or choosing a colour in Hero Tactics (a Magic Cube on
+    a treasure), is placing its Hero Tactics (a secret, L714)."""
     ph = int(rec["phase"])
     p = int(rec["to_play"])
-    if ph == R.PH_SPELL_CUBE and seat is not None and int(seat) != p:
+    if (ph == R.PH_SPELL_CUBE or (ph == R.PH_CUBE_COLOUR and int(rec["combat_step"]) == R.CS_TACTICS)) \
+            and seat is not None and int(seat) != p:
         ph = R.PH_TACTICS
     words = _DECISIONS.get(ph, f"phase {ph}")
     if ph == R.PH_ACTION and p >= 0:
@@ -379,6 +381,9 @@ def _magic_lines(rec, p, seat, owned):
     casting = V.casting(rec, p, seat)
     if casting:
         parts.append("casting: " + casting)
+    cubes = V.treasure_cubes(rec, p, seat)
+    if cubes:
+        parts.append("cubes on: " + ", ".join(f"{card} ({colour})" for card, colour in cubes))
     return _wrap("  " + " | ".join(parts)) if parts else []
 
 

@@ -428,6 +428,17 @@ def casting(state, seat, observer):
     return spell_name(sp) if sp >= 0 else None
 
 
+def treasure_cubes(state, seat, observer):
+    """``[(card name, colour name), ...]``: the Magic Cubes seat's hero has
+    put on his treasures this round, as ``observer`` may know them: hidden
+    from another seat while Hero Tactics are secret (L714, L724)."""
+    r = record(state)
+    if observer is not None and int(observer) != int(seat) and int(r["combat_step"]) == R.CS_TACTICS:
+        return []
+    return [(card_name(c), colour_name(int(r["card_cube"][c]) - 1)) for c in range(NUM_CARDS)
+            if int(r["card_cube"][c]) and int(r["card_where"][c]) == CW_HERO and int(r["card_owner"][c]) == int(seat)]
+
+
 def spells_known(state, seat, observer):
     """``[(spell card, name or None), ...]`` of the spells seat's hero knows
     as ``observer`` may know them: its own by name, another's as None (kept

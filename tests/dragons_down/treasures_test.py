@@ -8,9 +8,9 @@ so what an equipped card gives follows it as in play.
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down import soundness
 from dragongym.envs.dragons_down.constants import (
-    ACTIONS_PER_TURN, CARD_IDS, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED,
+    ACTIONS_PER_TURN, CARD_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_PLAINS, CLEAR_WOODS, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED,
     HS_ACTIVE, HST_SNEAK, MERCHANT_IDS, MON_TAKEN, T_BACKPACK, T_CHEST, T_FEET, T_HAND1, T_HANDS, T_MISC1, T_NECK,
-    T_WAIST, T_WEAPON1, T_WEAPONS,
+    T_WAIST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from dragongym.envs.dragons_down.game import GAME
 from tests.dragons_down.actions_test import CAVE_2, MOUNTAINS_4, PLAINS_1, PLAINS_3, act, load, moves, used
@@ -666,3 +666,203 @@ def test_dd_treasure_potion_of_energy_1_one_more_speed_cube_each_round_until_com
     assert R.cube_limit(S, 0, 0) == limit + 1
     R.end_of_combat(S, 0)
     assert R.cube_limit(S, 0, 0) == limit
+
+
+# ================================================================ rerolls (L1326, L1336, L1354, L1356, L1408)
+def _searcher(kind, slot, clearing, lineage="dwarf"):
+    """A Dwarf Knight (no cave loss, no Barbarian's reroll) with the card
+    equipped, moved into ``clearing`` of Deepdelve, beside the Hidden Path
+    between Deepdelve 2 and 4."""
+    S, p = start(lineages=(lineage,))
+    equip(S, p, kind, slot)
+    for c in {MOUNTAINS_4: (PLAINS_3, MOUNTAINS_4), CAVE_2: (CAVE_2,)}[clearing]:
+        act(S, R.A_CLEARING + c)
+    return S, p
+
+
+def _found(S, p):
+    return int(S[0]["hidden_found"][p].sum())
+
+
+def test_dd_treasure_hamblens_pendant_1_rerolls_a_search_die_in_mountains():
+    """L1354: a blank Search Die of a search in a Mountain Clearing is rolled
+    again (spyglass, blank -> spyglass: found); the same dice without the
+    pendant fail (DD-SEARCH-1)."""
+    S, p = _searcher("hamblens_pendant", T_NECK, MOUNTAINS_4)
+    load(S, 0, 3, 1)
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 1
+
+
+def test_dd_treasure_diggers_ruin_1_rerolls_a_search_die_in_caves():
+    S, p = _searcher("diggers_ruin", T_MISC1, CAVE_2)
+    load(S, 0, 3, 1)
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 1
+
+
+def test_dd_treasure_diggers_ruin_1_rerolls_nothing_elsewhere():
+    """Digger's Ruin works in a Cave Clearing only: in Deepdelve 4 (mountains)
+    the blank stands and the search fails."""
+    S, p = _searcher("diggers_ruin", T_MISC1, MOUNTAINS_4)
+    load(S, 0, 3, 1)
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 0
+
+
+def test_dd_treasure_elven_amulet_1_rerolls_a_search_die_in_woods():
+    """L1336: Deepdelve has no woods: the reroll count the search asks for is
+    one in a Woods Clearing, none in any other."""
+    S, p = _searcher("elven_amulet", T_NECK, CAVE_2)
+    assert R.search_rerolls(S, 0, p, CLEAR_WOODS) == 1
+    assert R.search_rerolls(S, 0, p, CLEAR_CAVE) == 0
+
+
+def test_dd_treasure_hawkeye_1_rerolls_a_search_die_in_plains():
+    S, p = _searcher("hawkeye", T_MISC1, CAVE_2)
+    assert R.search_rerolls(S, 0, p, CLEAR_PLAINS) == 1
+    assert R.search_rerolls(S, 0, p, CLEAR_MOUNTAINS) == 0
+
+
+def test_dd_treasure_shadow_cloak_1_a_failed_hide_is_rolled_again_once_a_turn():
+    """L1408: blocked by a Goblin in Deepdelve 3, the hero's hide fails
+    (a Monster symbol) and is rolled again, both dice: two blanks, hidden.
+    The second failure of the turn is not rolled again."""
+    from tests.dragons_down.actions_test import put_monster
+    S, p = start(lineages=("halfling",), classes=("rogue",))
+    equip(S, p, "shadow_cloak", T_NECK)
+    put_monster(S, "goblin", PLAINS_3)
+    act(S, R.A_CLEARING + PLAINS_3)
+    load(S, 0, 2, 1, 2, 3)                      # symbol, blank (the Halfling's reroll: symbol), then two blanks
+    act(S, R.A_DO + R.DO_HIDE)
+    assert int(S[0]["hero_status"][p]) & R.HST_HIDDEN and int(S[0]["turn_powers"][p]) == 1
+    S[0]["hero_status"][p] = int(S[0]["hero_status"][p]) & (0xFF ^ R.HST_HIDDEN)
+    load(S, 0, 0, 0, 2, 3)
+    assert not R.hide_roll(S, 0, p, True)
+
+
+# ================================================================ Magic Cubes on treasures in Hero Tactics (L1288-L1476)
+def _magic(S, **cubes):
+    """The Knight's healthy Magic Cubes (hand-built: he has none printed)."""
+    for colour, n in cubes.items():
+        S[0]["cubes"][0, 0, CUBE_MAGIC + ("black", "blue", "gray", "green", "purple", "white", "yellow").index(colour)] = n
+
+
+def test_dd_treasure_elven_slippers_1_a_green_cube_on_them_adds_one_maneuver_speed():
+    """L1338: in Hero Tactics, beside his other cards, the Knight puts his
+    green cube on the Slippers: +1 maneuver speed; the cube counts against
+    the limit and may be wounded off them (L787)."""
+    import numpy as np
+    S, slippers, ogre = _fighter("elven_slippers", T_FEET)
+    _magic(S, green=1)
+    _tactics(S, ogre)
+    assert GAME.action_to_string(S, R.A_CARD + slippers) == "put a Magic Cube on Elven Slippers"
+    placed, maneuver = R.cubes_placed(S, 0, 0), R.hero_maneuver(S, 0, 0)
+    act(S, R.A_CARD + slippers)
+    assert R.hero_maneuver(S, 0, 0) == maneuver + 1 and R.cubes_placed(S, 0, 0) == placed + 1
+    assert R.A_CARD + slippers not in legal(S) and R.unplaced(S, 0, 0, CUBE_MAGIC + GREEN) == 0
+    out = np.zeros(R.WOUND_CHOICES, dtype=np.int64)
+    assert R.A_CARD + slippers in out[:R.wound_choices(S, 0, 0, out)]
+    R.apply_wound(S, 0, 0, R.A_CARD + slippers)
+    assert R.hero_maneuver(S, 0, 0) == maneuver and cube(S, 0, CUBE_MAGIC + GREEN, 1) == 1
+
+
+def test_dd_treasure_tricky_ring_1_a_gray_cube_on_it_adds_one_attack_speed():
+    S, ring, ogre = _fighter("tricky_ring", T_HAND1)
+    _magic(S, gray=1)
+    _tactics(S, ogre)
+    speed = R.hero_speed(S, 0, 0)
+    act(S, R.A_CARD + ring)
+    assert R.hero_speed(S, 0, 0) == speed + 1
+
+
+def test_dd_treasure_ascendant_ornament_1_a_purple_cube_counts_as_a_might_cube_in_a_box():
+    """L1288: the purple cube fills a might box of the long sword -- its
+    mandatory one -- and counts against the limit like any cube placed."""
+    S, ornament, ogre = _fighter("ascendant_ornament", T_NECK)
+    _magic(S, purple=1)
+    _tactics(S, ogre)
+    act(S, R.A_CARD + ornament)
+    sword = weapon(S)
+    assert tuple(R.might_open(S, 0, 0, sword)) == (0, 1) and R.weapon_might(S, 0, 0, sword) == 1
+    assert R.hero_attack_ready(S, 0, 0) and R.cubes_placed(S, 0, 0) == 1
+
+
+def test_dd_treasure_decimation_1_a_black_cube_raises_its_damage():
+    """L1324 (Interpretations): two Might Cubes and its sword deal 3, a wound
+    on the Ogre (health 4); with the black cube on Decimation, 4: the kill."""
+    from tests.dragons_down.combat_test import place
+    for black, killed in ((0, False), (1, True)):
+        S, axe, ogre = _fighter("decimation", T_WEAPONS)
+        _magic(S, black=black)
+        _tactics(S, ogre)
+        assert weapon(S) == axe
+        if black:
+            act(S, R.A_CARD + axe)
+        place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+        assert (int(S[0]["mon_clearing"][ogre]) == MON_TAKEN) == killed
+
+
+def test_dd_treasure_shamans_kaftan_1_armour_only_with_a_magic_cube_on_it():
+    """L1410: without a cube the Kaftan is ignored (no armour to take a hit
+    on); any colour turns it into armour -- the hero chooses which, in secret."""
+    S, kaftan, ogre = _fighter("shamans_kaftan", T_CHEST)
+    _magic(S, green=1, blue=1)
+    _tactics(S, ogre)
+    assert not R.armor_worn(S, 0, 0, kaftan)
+    act(S, R.A_CARD + kaftan)
+    assert phase(S) == R.PH_CUBE_COLOUR and not GAME.decision_is_public(S, R.A_CUBE + CUBE_MAGIC + GREEN)
+    assert GAME.action_to_string(S, R.A_CUBE + CUBE_MAGIC + GREEN) == "put a green Magic Cube on Shaman's Kaftan"
+    act(S, R.A_CUBE + CUBE_MAGIC + GREEN)
+    assert R.armor_worn(S, 0, 0, kaftan) and phase(S) == R.PH_TACTICS and int(S[0]["card_cube"][kaftan]) == 1 + GREEN
+
+
+def test_dd_treasure_shield_of_mercy_1_a_white_cube_on_it_means_no_wound_from_a_blocked_hit():
+    """L1414: the Ogre's 4 on the Shield of Mercy (armour 2) destroys it, but
+    with the white cube on it the Knight takes no wound."""
+    from tests.dragons_down.combat_test import ask, place
+    S, shield, ogre = _fighter("shield_of_mercy", T_WEAPON2)
+    _magic(S, white=1)
+    from tests.dragons_down.combat_test import target
+    target(S, 0, None)
+    ask(S, R.PH_TACTICS, 0)
+    act(S, R.A_CARD + shield)
+    place(S, 0)
+    ask(S, R.PH_ARMOR, 0)
+    act(S, R.A_CARD + shield)
+    assert int(S[0]["card_where"][shield]) == CW_REMOVED and tuple(S[0]["hearts"][0]) == (5, 0)
+    assert int(S[0]["hero_state"][0]) == HS_ACTIVE and phase(S) != R.PH_WOUND
+
+
+def test_a_magic_cube_on_a_treasure_is_secret_from_the_other_seats_in_hero_tactics():
+    """L714, L724: like every placement, the cube on a treasure is the
+    hero's secret until all have placed: the text picture names it for him
+    and for no other seat; after Hero Tactics every seat sees it."""
+    from dragongym.envs.dragons_down import view as V
+    from dragongym.envs.dragons_down.text_picture import picture
+    S, slippers, ogre = _fighter("elven_slippers", T_FEET)
+    _magic(S, green=1)
+    _tactics(S, ogre)
+    act(S, R.A_CARD + slippers)
+    assert V.treasure_cubes(S, 0, 0) == [("Elven Slippers", "green")]
+    assert V.treasure_cubes(S, 0, 1) == [] and V.treasure_cubes(S, 0, None) == [("Elven Slippers", "green")]
+    assert "cubes on: Elven Slippers (green)" in picture(S[0], 0)
+    assert "Elven Slippers (green)" not in picture(S[0], 1)
+    S[0]["combat_step"] = R.CS_RESOLVE
+    assert V.treasure_cubes(S, 0, 1) == [("Elven Slippers", "green")]
+
+
+# ================================================================ moving (L1344)
+def test_dd_treasure_garb_of_the_gate_1_moves_to_any_revealed_gate_as_if_by_a_path():
+    """L1344: from Deepdelve 1, with no Gate there, the Garb's wearer may Move
+    to the one revealed Gate's clearing (Deepdelve 4), at its cost (a Mountain
+    Clearing: two actions, L477); without the Garb he may not (L479 asks for
+    two Gates and one in his clearing)."""
+    S, p = start(lineages=("halfling",))
+    gate = next(w for w in range(len(R.WILD_GATE)) if R.WILD_GATE[w])
+    S[0]["wild_where"][gate], S[0]["wild_clearing"][gate] = R.TOK_PLACED, MOUNTAINS_4
+    assert MOUNTAINS_4 not in moves(S)
+    equip(S, p, "garb_of_the_gate", T_CHEST)
+    assert MOUNTAINS_4 in moves(S)
+    act(S, R.A_CLEARING + MOUNTAINS_4)
+    assert int(S[0]["hero_clearing"][p]) == MOUNTAINS_4 and used(S, p) == 2

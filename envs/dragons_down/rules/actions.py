@@ -33,7 +33,10 @@ from .trade import loot_action, mask_loot_trade, trade_action
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
 from .magic import curse_held, hero_has_spell, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
-from .treasures import TAPER_OF_ILLUMINATION, free_bits, idolater, mask_use, spend_free_actions, take_free, use_card
+from .treasures import (
+    TAPER_OF_ILLUMINATION, cloak_reroll, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    use_card,
+)
 
 DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
@@ -64,6 +67,7 @@ def start_turn(S, b):
         s['hero_status'][p] = s['hero_status'][p] & HST_EVADED
         s['actions_used'][p] = 0
         s['free_used'][p] = 0
+        s['turn_powers'][p] = 0
         s['civ_action'][p] = CIV_NONE
         s['search_target'][p] = -1
         s['turn_order'][p] = p if p < n else -1
@@ -253,7 +257,7 @@ def move_targets(S, b, p, out):
     (L113). A move must be affordable with the actions left (``move_allowed``)."""
     s = S[b]
     left = action_budget(S, b, p, FREE_MOVE)
-    tmp = np.empty(16 + NUM_WILD_TOKENS, dtype=np.int64)
+    tmp = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
     n = 0
     if s['hero_state'][p] == HS_WAITING:
         dirs = np.empty(6, dtype=np.int64)
@@ -271,6 +275,7 @@ def move_targets(S, b, p, out):
     m = clearing_links(S, b, here, tmp)
     m = found_hidden_links(S, b, p, here, tmp, m)
     m = gate_links(S, b, here, tmp, m)                           # L479
+    m = garb_links(S, b, p, here, tmp, m)                        # L1344
     for i in range(m):
         c = int(tmp[i])
         if move_allowed(S, b, p, c, left):
@@ -740,20 +745,23 @@ def hide_roll(S, b, p, modifiers):
     step, L767-L769): a hero that Sneaked this turn ignores one Monster symbol
     (L603); a Halfling rerolls one Monster Die (L1202) -- always the die
     showing a symbol when that alone fails the hide, the only reroll that can
-    help. Returns True if the hero is now hidden."""
+    help. A failed hide is rolled again, all of it, by the Shadow Cloak once
+    a turn (L1408). Returns True if the hero is now hidden."""
     s = S[b]
-    first = monster_die(S, b)
-    second = monster_die(S, b)
-    ignore = 1 if modifiers and (s['hero_status'][p] & HST_SNEAK) else 0
-    if modifiers and s['hero_lineage'][p] == HALFLING and first + second - ignore > 0:
-        if first:
-            first = monster_die(S, b)
-        else:
-            second = monster_die(S, b)
-    if first + second - ignore > 0:
-        return False
-    s['hero_status'][p] = s['hero_status'][p] | HST_HIDDEN
-    return True
+    while True:
+        first = monster_die(S, b)
+        second = monster_die(S, b)
+        ignore = 1 if modifiers and (s['hero_status'][p] & HST_SNEAK) else 0
+        if modifiers and s['hero_lineage'][p] == HALFLING and first + second - ignore > 0:
+            if first:
+                first = monster_die(S, b)
+            else:
+                second = monster_die(S, b)
+        if first + second - ignore <= 0:
+            s['hero_status'][p] = s['hero_status'][p] | HST_HIDDEN
+            return True
+        if not cloak_reroll(S, b, p):
+            return False
 
 
 @rules_jit(inline=True)
@@ -786,7 +794,9 @@ def search_roll(S, b, p, code):
     succeed (L511). Searching for the same target with consecutive Search
     Actions in a turn rerolls only the blank dice (L513). A Barbarian in a
     Mountain Clearing rerolls one die of each search (L1210): a blank one, the
-    only reroll that can help. Returns True on success."""
+    only reroll that can help; so does each equipped card that rerolls in such
+    a clearing (Digger's Ruin, the Elven Amulet, Hamblen's Pendant, Hawkeye,
+    L1326-L1356). Returns True on success."""
     s = S[b]
     s['actions_used'][p] += 1
     c = int(s['hero_clearing'][p])
@@ -794,8 +804,11 @@ def search_roll(S, b, p, code):
     for i in range(2):
         if s['search_target'][p] != code or s['search_dice'][p, i] == 0:
             s['search_dice'][p, i] = search_die(S, b)
-    if s['hero_class'][p] == BARBARIAN and \
-            CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE] == CLEAR_MOUNTAINS:
+    kind = int(CLEARING_TYPE[t, int(s['tile_side'][t]), c % CLEARINGS_PER_TILE])
+    rerolls = search_rerolls(S, b, p, kind)
+    if s['hero_class'][p] == BARBARIAN and kind == CLEAR_MOUNTAINS:
+        rerolls += 1
+    for _ in range(rerolls):
         for i in range(2):
             if s['search_dice'][p, i] == 0:
                 s['search_dice'][p, i] = search_die(S, b)

@@ -366,6 +366,16 @@ KIND_FREE = np.array([-1 if getattr(_card(c), "free", None) is None
                       else D.FREE_ACTIONS.index(_card(c).free) for c in CARD_IDS], dtype=np.int8)
 """Card kind -> the FREE_* action it makes one of a turn free while equipped
 (the Symbols, L1432-L1448); -1 none."""
+KIND_SEARCH = np.array([-1 if getattr(_card(c), "search", None) is None
+                        else D.CLEARING_TYPES.index(_card(c).search) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the CLEAR_* type of clearing where, equipped, it rerolls one
+Search Die a Search Action (L1326, L1336, L1354, L1356); -1 none."""
+TAKES_ANY = NUM_COLOURS
+KIND_TAKES = np.array([-1 if getattr(_card(c), "takes", None) is None
+                       else TAKES_ANY if _card(c).takes == "any" else D.MAGIC_COLOURS.index(_card(c).takes)
+                       for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the Magic Cube colour it takes in Hero Tactics (TAKES_ANY: any
+colour, the Shaman's Kaftan, L1410); -1 none (L1288, L1324, L1338, L1414, L1476)."""
 KIND_CARD_FIRST = np.array([min(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
                             for kind in range(len(CARD_IDS))], dtype=np.int16)
 KIND_CARD_END = np.array([1 + max(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
@@ -378,7 +388,9 @@ assert all(CARD_INSTANCES[c][0] == k for k in range(len(CARD_IDS))
 GIFT_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_GIVES[k] >= 0], dtype=np.int16)
 ATTRIBUTE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_ATTRIBUTE[k] >= 0], dtype=np.int16)
 FREE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_FREE[k] >= 0], dtype=np.int16)
-"""The card kinds with each power (KIND_GIVES, KIND_ATTRIBUTE, KIND_FREE)."""
+SEARCH_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_SEARCH[k] >= 0], dtype=np.int16)
+TAKES_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_TAKES[k] >= 0], dtype=np.int16)
+"""The card kinds with each power (KIND_GIVES, KIND_ATTRIBUTE, KIND_FREE, KIND_SEARCH, KIND_TAKES)."""
 KIND_AUTO = np.array([(getattr(_card(c), "auto", None) == "mandatory", getattr(_card(c), "auto", None) == "optional")
                       for c in CARD_IDS], dtype=np.int8)
 """KIND_AUTO[k] = (1 if a mandatory, 1 if an optional might box of weapon k is

@@ -54,7 +54,7 @@ from .base import (
     A_SEAT,
     A_CUBE,
     AIM_HERO,
-    A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
+    KIND_ONE_TIME, A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
     DO_THROW, DO_UNHIDE, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR,
     KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
@@ -65,7 +65,10 @@ from .equipment import (
     SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
 )
 from .realm import clearing_links
-from .treasures import any_usable, mask_use, thief_evade, use_card
+from .treasures import (
+    ASCENDANT_ORNAMENT, DECIMATION, SHAMANS_KAFTAN, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
+    clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
+)
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
@@ -159,6 +162,7 @@ def new_round(S, b):
         clear_cast(S, b, p)
         for x in range(NUM_BOXES):
             s['placed'][p, x] = 0
+    clear_card_cubes(S, b, -1)
     for f in range(NUM_FOES):
         s['foe_target'][f] = -1
         s['foe_extra'][f] = 0
@@ -643,6 +647,33 @@ def box_legal(S, b, p, box):
 
 
 @rules_jit
+def card_cube_legal(S, b, p, c):
+    """p may put a Magic Cube on his treasure c in Hero Tactics, beside the
+    round's other cards (L1288, L1324, L1338, L1410, L1414, L1476): it takes
+    a cube he has free (``treasures.cube_card_colours``), within the cube
+    limit (a Magic Cube is no Speed Cube, L716), where it serves: the Tricky
+    Ring with an attack, the Elven Slippers, the Kaftan and the Shield of
+    Mercy when a foe may strike him, the Ascendant Ornament with a might box
+    of his weapon open, Decimation when it is the weapon attacking."""
+    s = S[b]
+    if cube_card_colours(S, b, p, c) == 0:
+        return False
+    total = cubes_placed(S, b, p)
+    if total + 1 > cube_limit(S, b, p) or \
+            total - int(s['placed'][p, BOX_ATTACK]) - int(s['placed'][p, BOX_MANEUVER]) + 1 > CUBE_LIMIT:
+        return False
+    k = CARD_KIND[c]
+    if k == TRICKY_RING:
+        return weapon_aimed(S, b, p) or s['cast_card'][p] >= 0
+    if k == ASCENDANT_ORNAMENT:
+        w = hero_weapon(S, b, p)
+        return weapon_aimed(S, b, p) and w >= 0 and int(s['placed'][p, BOX_MIGHT]) < might_open(S, b, p, w)[1]
+    if k == DECIMATION:
+        return weapon_aimed(S, b, p) and hero_weapon(S, b, p) == c
+    return threatened(S, b, p)
+
+
+@rules_jit
 def weapon_aimed(S, b, p):
     """Hero p's targets suit a weapon attack: one foe or the Massive Door, no
     spell cast, and his weapon may be used from where he is (L682)."""
@@ -669,6 +700,9 @@ def tactics_open(S, b, p):
     spell to cast, or a one-time card to use (L916)."""
     if throw_legal(S, b, p) or any_castable(S, b, p) or any_usable(S, b, p):
         return True
+    for c in range(NUM_CARDS):
+        if card_cube_legal(S, b, p, c):
+            return True
     for x in range(NUM_BOXES):
         if box_legal(S, b, p, x):
             return True
@@ -721,6 +755,9 @@ def mask_tactics(S, b, p, mask):
     box is left half filled (L722)."""
     s = S[b]
     mask_use(S, b, p, mask)
+    for c in range(NUM_CARDS):
+        if card_cube_legal(S, b, p, c):
+            mask[A_CARD + c] = 1
     for sp in range(NUM_SPELLS):
         if castable(S, b, p, sp):
             mask[A_SPELL + sp] = 1
@@ -742,7 +779,10 @@ def act_tactics(S, b, p, a):
     placing."""
     s = S[b]
     if a >= A_CARD and a < A_CARD + NUM_CARDS:
-        return use_card(S, b, p, a - A_CARD)
+        c = a - A_CARD
+        if KIND_ONE_TIME[CARD_KIND[c]]:
+            return use_card(S, b, p, c)
+        return put_card_cube(S, b, p, c, cube_card_colours(S, b, p, c))
     if a == A_DO + DO_DONE:
         finish_tactics(S, b, p)
     elif a >= A_SPELL and a < A_SPELL + NUM_SPELLS:
@@ -792,10 +832,11 @@ def hero_can_strike(S, b, p):
 @rules_jit
 def hero_speed(S, b, p):
     """Hero p's attack speed now: his Speed Cubes in his attack boxes (a
-    spell's too, L718, L732) and the Gloves of Aggression's (L1348),
+    spell's too, L718, L732), the Gloves of Aggression's (L1348) and a gray
+    cube on the Tricky Ring (L1476),
     changed by spells (``strike.attack_speed_against``)."""
     s = S[b]
-    speed = int(s['placed'][p, BOX_ATTACK]) + speed_given(S, b, p, BOX_ATTACK)
+    speed = int(s['placed'][p, BOX_ATTACK]) + speed_given(S, b, p, BOX_ATTACK) + cube_on(S, b, p, TRICKY_RING)
     return attack_speed_against(S, b, speed, AIM_HERO + p, int(s['hero_target'][p]))
 
 
@@ -984,6 +1025,8 @@ def hero_attack(S, b, p):
         return False
     rouse(S, b, f, DIS_DORMANT)
     base, plus, envenomed = hit_bonus(S, b, me, f)
+    if k == DECIMATION and s['card_cube'][c] > 0:
+        base += 1                                           # L1324: its black cube raises the damage
     d = max(attack_damage(S, b, cubes + base, int(KIND_SWORDS[k]) + plus, foe_armored(S, b, f)) - weak(S, b, p), 0)
     if ranged:
         d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d,
@@ -1039,9 +1082,19 @@ def armor_choices(S, b, p):
     shield in a weapon position. Returns how many."""
     n = 0
     for c in range(NUM_CARDS):
-        if equipped(S, b, p, c) and KIND_ARMOR[CARD_KIND[c]] > 0:
+        if armor_worn(S, b, p, c):
             n += 1
     return n
+
+
+@rules_jit
+def armor_worn(S, b, p, c):
+    """Card c is armour p may take a hit on: equipped armour; the Shaman's
+    Kaftan only while a Magic Cube is on it -- otherwise it is ignored and
+    cannot be damaged (L1410)."""
+    if not equipped(S, b, p, c) or KIND_ARMOR[CARD_KIND[c]] == 0:
+        return False
+    return CARD_KIND[c] != SHAMANS_KAFTAN or S[b]['card_cube'][c] > 0
 
 
 @rules_jit(inline=True)
@@ -1100,7 +1153,7 @@ def mask_armor(S, b, p, mask):
     may take the hit on; A_DO + DO_PASS: on none (a hit location without
     armour, Interpretations)."""
     for c in range(NUM_CARDS):
-        if equipped(S, b, p, c) and KIND_ARMOR[CARD_KIND[c]] > 0:
+        if armor_worn(S, b, p, c):
             mask[A_CARD + c] = 1
     mask[A_DO + DO_PASS] = 1
 
@@ -1141,7 +1194,11 @@ def damage_hero(S, b, f, p):
     s['round_wounds'] = 1
     s['atk_venom'] = 1 if envenomed else 0
     if armor >= 0:
+        mercy = CARD_KIND[armor] == SHIELD_OF_MERCY and s['card_cube'][armor] > 0
         damage_armor(S, b, armor, d)
+        if mercy:                                          # L1414: no wound, even if the shield is destroyed
+            s['card_cube'][armor] = 0
+            return False
         return wound_hero_venom(S, b, p)
     if armor == LIFE_ARMOR_HIT:
         wear_life_armor(S, b, p, d)
@@ -1391,6 +1448,7 @@ def end_of_round(S, b):
             if not hide_roll(S, b, p, False):
                 s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
     spell_wounds(S, b)
+    clear_card_cubes(S, b, -1)
     left = 0
     for p in range(MAX_HEROES):
         for x in range(NUM_BOXES):
@@ -1426,6 +1484,7 @@ def make_peace(S, b):
     the cubes go back, and the end of combat follows (Interpretations)."""
     s = S[b]
     spell_wounds(S, b)
+    clear_card_cubes(S, b, -1)
     for p in range(MAX_HEROES):
         for x in range(NUM_BOXES):
             s['placed'][p, x] = 0

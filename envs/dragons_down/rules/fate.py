@@ -348,6 +348,7 @@ def clear_hero(S, b, p):
     s['cubes_gained'][p] = 0
     s['free_used'][p] = 0
     s['treasure_combat'][p] = 0
+    s['turn_powers'][p] = 0
     s['lp'][p] = 0
     s['fame'][p] = 0
     s['gold'][p] = 0

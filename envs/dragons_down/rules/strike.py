@@ -24,7 +24,7 @@ from ..constants import (
 from .base import (
     A_CUBE, AIM_HERO, CAST_CANCELED, CAST_DONE, DIS_DORMANT, DIS_SLOW, FOE_ARMORED, SD_MANEUVER, SP_DISORIENT,
     SP_ENVENOM, SP_HESITATION, SP_ILLUSION, SP_IRON_SKIN, SP_LIFE_ARMOR, SP_STRENGTH,
-    A_BOX, A_HEAL, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
+    A_BOX, A_CARD, A_HEAL, KIND_CARD_END, KIND_CARD_FIRST, TAKES_KINDS, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
     FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
@@ -33,7 +33,9 @@ from .equipment import (
     enforce_weight, equipped, kind_equipped,
 )
 from .fate import kill_hero
-from .treasures import energy_cubes, free_might, free_speed, ring_boxes
+from .treasures import (
+    ELVEN_SLIPPERS, cube_on, cubes_on_cards, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
+)
 from .trade import door_closed
 from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, spell_on_target
 
@@ -80,7 +82,7 @@ DOOR_DAMAGE = 4
 """Damage of one attack that opens the Chamber's Massive Door (L1240)."""
 NATIVE_TAKEN = MON_TAKEN
 """``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
-WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS
+WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS + len(TAKES_KINDS)
 """The most cubes a wound may be taken from (``wound_choices``)."""
 
 ARCHER = CLASS_IDS.index("archer")
@@ -317,7 +319,7 @@ def unplaced(S, b, p, kind):
     elif kind == CUBE_SPEED:
         n -= int(s['placed'][p, BOX_ATTACK]) + int(s['placed'][p, BOX_MANEUVER])
     else:
-        n -= int(s['cast_cubes'][p, kind - CUBE_MAGIC])
+        n = free_magic(S, b, p, kind - CUBE_MAGIC)       # off his Spell Card and his treasures
     return n
 
 
@@ -327,7 +329,7 @@ def cubes_placed(S, b, p):
     maneuver boxes and on the Spell Card he casts (the cube limit counts
     them all, L716, L723)."""
     s = S[b]
-    n = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2])
+    n = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2]) + cubes_on_cards(S, b, p, -1)
     for k in range(NUM_COLOURS):
         n += int(s['cast_cubes'][p, k])
     return n
@@ -598,6 +600,12 @@ def wound_choices(S, b, p, out):
         if s['cast_cubes'][p, k] > 0:
             out[n] = A_CUBE + CUBE_MAGIC + k
             n += 1
+    for i in range(TAKES_KINDS.shape[0]):                        # a Magic Cube on a treasure (L787)
+        kind = int(TAKES_KINDS[i])
+        for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
+            if s['card_cube'][c] > 0 and equipped(S, b, p, c):
+                out[n] = A_CARD + c
+                n += 1
     return n
 
 
@@ -631,6 +639,11 @@ def apply_wound(S, b, p, a):
     if a == A_HEAL + HEAL_HEART:
         s['hearts'][p, 0] -= 1
         s['hearts'][p, 1] += 1
+    elif a >= A_CARD and a < A_CARD + NUM_CARDS:                  # the Magic Cube on a treasure: its effect ends
+        k = CUBE_MAGIC + int(s['card_cube'][a - A_CARD]) - 1
+        s['card_cube'][a - A_CARD] = 0
+        s['cubes'][p, 0, k] -= 1
+        s['cubes'][p, 1, k] += 1
     else:
         if a >= A_BOX:
             x = a - A_BOX
@@ -717,9 +730,11 @@ def foe_maneuver(S, b, f):
 @rules_jit
 def hero_maneuver(S, b, p):
     """Hero p's maneuver speed now: the Speed Cubes in his maneuver boxes,
-    -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
+    +1 for the Talaria of the Gladiator and for a green cube on the Elven
+    Slippers (L1450, L1338), -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
     Hesitation on him (L1588)."""
-    m = max(int(S[b]['placed'][p, BOX_MANEUVER]) + speed_given(S, b, p, BOX_MANEUVER) - clumsy(S, b, p), 0)
+    m = max(int(S[b]['placed'][p, BOX_MANEUVER]) + speed_given(S, b, p, BOX_MANEUVER)
+            + cube_on(S, b, p, ELVEN_SLIPPERS) - clumsy(S, b, p), 0)
     if hero_has_spell(S, b, p, SP_HESITATION):
         m -= 1
     return m

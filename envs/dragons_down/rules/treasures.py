@@ -24,13 +24,14 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING,
+    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING, TOK_PLACED,
 )
 from .base import (
-    A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
+    A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
+    TAKES_ANY, TAKES_KINDS, WILD_GATE, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
 )
-from .equipment import enforce_weight, kind_equipped, possesses
+from .equipment import enforce_weight, equipped, kind_equipped, possesses
 from .fate import in_civilization, remove_card
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -56,6 +57,16 @@ TC_ENERGY = 1
 """``treasure_combat`` bit: the hero drank a Potion of Energy in this combat (L1378)."""
 NO_COMBAT = 0
 """``combat_step`` between combats (``strike.CS_NONE``)."""
+SHADOW_CLOAK = CARD_IDS.index("shadow_cloak")
+GARB_OF_THE_GATE = CARD_IDS.index("garb_of_the_gate")
+ELVEN_SLIPPERS = CARD_IDS.index("elven_slippers")
+TRICKY_RING = CARD_IDS.index("tricky_ring")
+ASCENDANT_ORNAMENT = CARD_IDS.index("ascendant_ornament")
+DECIMATION = CARD_IDS.index("decimation")
+SHAMANS_KAFTAN = CARD_IDS.index("shamans_kaftan")
+SHIELD_OF_MERCY = CARD_IDS.index("shield_of_mercy")
+TP_SHADOW_CLOAK = 1
+"""``turn_powers`` bit: the Shadow Cloak's reroll is spent this turn (L1408)."""
 
 
 # ================================================================ the Symbols' free actions (L1432-L1448)
@@ -93,6 +104,49 @@ def spend_free_actions(S, b, p):
     S[b]['free_used'][p] = np.uint16(0xFFFF)
 
 
+# ================================================================ rerolls (L1326, L1336, L1354, L1356, L1408)
+@rules_jit
+def search_rerolls(S, b, p, clearing_type):
+    """Search Dice p's equipped cards reroll in a Search Action made in a
+    clearing of ``clearing_type`` (Digger's Ruin in a cave, the Elven Amulet
+    in woods, Hamblen's Pendant in mountains, Hawkeye in plains): one each."""
+    n = 0
+    for i in range(SEARCH_KINDS.shape[0]):
+        k = int(SEARCH_KINDS[i])
+        if KIND_SEARCH[k] == clearing_type:
+            n += kind_equipped(S, b, p, k)
+    return n
+
+
+@rules_jit
+def cloak_reroll(S, b, p):
+    """L1408: a failed Hide reaction of p is rolled again, all its dice, with
+    the Shadow Cloak equipped, once a turn; True if he may (and so spends it)."""
+    s = S[b]
+    if s['turn_powers'][p] & TP_SHADOW_CLOAK or kind_equipped(S, b, p, SHADOW_CLOAK) == 0:
+        return False
+    s['turn_powers'][p] = s['turn_powers'][p] | np.uint8(TP_SHADOW_CLOAK)
+    return True
+
+
+# ================================================================ moving (L1344)
+@rules_jit
+def garb_links(S, b, p, c, out, n):
+    """L1344: with the Garb of the Gate equipped, hero p may Move to any
+    revealed Gate's clearing, at that clearing's cost, as if a path joined it
+    to his clearing c (one Gate revealed is enough; Interpretations).
+    Appends those clearings to ``out[:n]``; returns the new count."""
+    s = S[b]
+    if kind_equipped(S, b, p, GARB_OF_THE_GATE) == 0:
+        return n
+    for w in range(WILD_GATE.shape[0]):
+        g = int(s['wild_clearing'][w])
+        if WILD_GATE[w] and s['wild_where'][w] == TOK_PLACED and g >= 0 and g != c:
+            out[n] = g
+            n += 1
+    return n
+
+
 # ================================================================ Sneak and Alert (L1370)
 @rules_jit
 def idolater(S, b, p):
@@ -106,11 +160,11 @@ def idolater(S, b, p):
 def convertible(S, b, p, colour):
     """Magic Cubes of ``colour`` hero p may convert with the Alchemist's
     Mixture: his own (not those an equipped card gives, which go back with
-    it) and not on his Spell Card this round."""
+    it) and not on his Spell Card or a treasure this round."""
     s = S[b]
     k = CUBE_MAGIC + colour
     n = int(s['cubes'][p, 0, k]) + int(s['cubes'][p, 1, k]) - int(s['gift_cubes'][p, k])
-    return n - int(s['cast_cubes'][p, colour])
+    return n - int(s['cast_cubes'][p, colour]) - cubes_on_cards(S, b, p, colour)
 
 
 @rules_jit
@@ -204,18 +258,26 @@ def use_card(S, b, p, c):
 
 @rules_jit
 def using_colour(S, b):
-    """PH_CUBE_COLOUR asks for a one-time card's colour (not a new hero's cube)."""
+    """PH_CUBE_COLOUR asks for a card's colour (``use_card``), not a new hero's cube."""
     return S[b]['use_card'] >= 0
 
 
 @rules_jit(inline=True)
 def mask_use_colour(S, b, p, mask):
-    """Legal actions of PH_CUBE_COLOUR for a one-time card: the Tome of
+    """Legal actions of PH_CUBE_COLOUR for a card's colour: the Tome of
     Wizardry's colour (any, L1472); the Alchemist's Mixture's colour to
-    replace (one p may convert), then the colour it becomes (any other, L1284)."""
+    replace (one p may convert), then the colour it becomes (any other,
+    L1284); the colour of the Magic Cube put on the Shaman's Kaftan in Hero
+    Tactics (one p has free, L1410)."""
     s = S[b]
     c = int(s['use_card'])
     frm = int(s['use_from'])
+    if KIND_TAKES[CARD_KIND[c]] >= 0:                         # the Shaman's Kaftan's cube (L1410)
+        bits = cube_card_colours(S, b, p, c)
+        for colour in range(NUM_COLOURS):
+            if (bits >> colour) & 1:
+                mask[A_CUBE + CUBE_MAGIC + colour] = 1
+        return
     for colour in range(NUM_COLOURS):
         if CARD_KIND[c] == ALCHEMISTS_MIXTURE:
             ok = convertible(S, b, p, colour) > 0 if frm < 0 else colour != frm
@@ -227,19 +289,24 @@ def mask_use_colour(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_use_colour(S, b, p, a):
-    """PH_CUBE_COLOUR for a one-time card: the Tome of Wizardry's cube; the
-    Alchemist's Mixture's colour to replace, then its new colour (a healthy
-    cube is converted where the hero has one, Interpretations)."""
+    """PH_CUBE_COLOUR for a card's colour: the Kaftan's cube; the Tome of
+    Wizardry's cube; the Alchemist's Mixture's colour to replace, then its
+    new colour (a healthy cube is converted where the hero has one,
+    Interpretations)."""
     s = S[b]
     c = int(s['use_card'])
     colour = a - A_CUBE - CUBE_MAGIC
+    if KIND_TAKES[CARD_KIND[c]] >= 0:
+        s['card_cube'][c] = 1 + colour
+        s['use_card'] = -1
+        return False
     if CARD_KIND[c] == ALCHEMISTS_MIXTURE and s['use_from'] < 0:
         s['use_from'] = colour
         return pose(S, b, PH_CUBE_COLOUR, p)
     remove_card(S, b, c)
     if CARD_KIND[c] == ALCHEMISTS_MIXTURE:
         frm = CUBE_MAGIC + int(s['use_from'])
-        box = 0 if s['cubes'][p, 0, frm] > s['cast_cubes'][p, frm - CUBE_MAGIC] else 1
+        box = 0 if free_magic(S, b, p, frm - CUBE_MAGIC) > 0 else 1
         s['cubes'][p, box, frm] -= 1
         s['cubes'][p, box, CUBE_MAGIC + colour] += 1
     else:
@@ -269,13 +336,15 @@ def free_might(S, b, p, c, mandatory, optional):
     L1292, L1366), the optional box the Ring of Strength fills (L1394), and
     the Gauntlets of Brawn's Might Cube in an existing box, a mandatory one
     while one is open (L1346; Interpretations). Returns (mandatory filled,
-    optional filled); none of them counts against the cube limit."""
+    optional filled); none of them counts against the cube limit. The
+    purple cube on the Ascendant Ornament (placed, so counted) fills one
+    more box the same way (L1288)."""
     k = int(CARD_KIND[c])
     fm = min(int(KIND_AUTO[k, 0]), mandatory)
     fo = min(int(KIND_AUTO[k, 1]), optional)
     if fo < optional and kind_equipped(S, b, p, RING_OF_STRENGTH) > 0:
         fo += 1
-    if kind_equipped(S, b, p, GAUNTLETS_OF_BRAWN) > 0:
+    for _ in range(kind_equipped(S, b, p, GAUNTLETS_OF_BRAWN) + cube_on(S, b, p, ASCENDANT_ORNAMENT)):
         if fm < mandatory:
             fm += 1
         elif fo < optional:
@@ -316,3 +385,86 @@ def energy_cubes(S, b, p):
     """L1378: one more Speed Cube a Combat Round after a Potion of Energy,
     until the end of the combat."""
     return 1 if S[b]['treasure_combat'][p] & TC_ENERGY else 0
+
+
+# ================================================================ Magic Cubes on treasures in Hero Tactics (L1288-L1476)
+@rules_jit
+def cube_on(S, b, p, kind):
+    """1 if p's equipped card of ``kind`` carries a Magic Cube this round."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
+        if s['card_cube'][c] > 0 and equipped(S, b, p, c):
+            return 1
+    return 0
+
+
+@rules_jit
+def cubes_on_cards(S, b, p, colour):
+    """Magic Cubes of ``colour`` (-1: of any colour) p has on his treasures this round."""
+    s = S[b]
+    n = 0
+    for i in range(TAKES_KINDS.shape[0]):
+        k = int(TAKES_KINDS[i])
+        for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]):
+            v = int(s['card_cube'][c])
+            if v > 0 and (colour < 0 or v - 1 == colour) and s['card_where'][c] == CW_HERO \
+                    and s['card_owner'][c] == p:
+                n += 1
+    return n
+
+
+@rules_jit
+def free_magic(S, b, p, colour):
+    """p's healthy Magic Cubes of ``colour`` on no card this round (neither
+    his Spell Card nor a treasure)."""
+    s = S[b]
+    return int(s['cubes'][p, 0, CUBE_MAGIC + colour]) - int(s['cast_cubes'][p, colour]) - \
+        cubes_on_cards(S, b, p, colour)
+
+
+@rules_jit
+def cube_card_colours(S, b, p, c):
+    """Bit k set: p may put a Magic Cube of colour k on his card c now, as
+    far as the card and his cubes go (the round's limit and use are
+    ``combat.card_cube_legal``'s): c is his, equipped, takes a cube and has
+    none yet."""
+    s = S[b]
+    k = int(KIND_TAKES[CARD_KIND[c]])
+    if k < 0 or s['card_cube'][c] > 0 or not equipped(S, b, p, c):
+        return 0
+    bits = 0
+    for colour in range(NUM_COLOURS):
+        if (k == TAKES_ANY or k == colour) and free_magic(S, b, p, colour) > 0:
+            bits |= 1 << colour
+    return bits
+
+
+@rules_jit
+def put_card_cube(S, b, p, c, bits):
+    """Put a Magic Cube on p's card c: the one colour ``bits`` allows, or,
+    with several (the Shaman's Kaftan), the colour p chooses (PH_CUBE_COLOUR).
+    True if a decision is posed."""
+    s = S[b]
+    if bits & (bits - 1):
+        s['use_card'] = c
+        s['use_from'] = -1
+        return pose(S, b, PH_CUBE_COLOUR, p)
+    colour = 0
+    while not (bits >> colour) & 1:
+        colour += 1
+    s['card_cube'][c] = 1 + colour
+    return False
+
+
+@rules_jit
+def clear_card_cubes(S, b, p):
+    """The round is over (or p left it): the Magic Cubes on p's treasures
+    (p = -1: every hero's) go back to his healthy box (they never left it:
+    ``free_magic``)."""
+    s = S[b]
+    for i in range(TAKES_KINDS.shape[0]):
+        k = int(TAKES_KINDS[i])
+        for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]):
+            if p < 0 or (s['card_where'][c] == CW_HERO and s['card_owner'][c] == p):
+                s['card_cube'][c] = 0
+
