@@ -443,9 +443,12 @@ def choose_armor(rec, p, legal, rng):
 
 
 def choose_wound(rec, p, legal, rng):
+    """Spare Speed and Magic Cubes first; the Guard Charm before a Might Cube or a Heart."""
+    charm = [a for a in _block(legal, R.A_CARD, len(rec["card_where"]))
+             if int(R.CARD_KIND[a - R.A_CARD]) == R.GUARD_CHARM]
     order = [R.A_HEAL + CUBE_SPEED] + [R.A_HEAL + CUBE_MAGIC + k for k in range(R.HEAL_HEART - CUBE_MAGIC)] + \
-        [R.A_BOX + R.BOX_MANEUVER, R.A_BOX + R.BOX_ATTACK, R.A_HEAL + CUBE_MIGHT, R.A_BOX + R.BOX_MIGHT,
-         R.A_HEAL + R.HEAL_HEART]
+        [R.A_BOX + R.BOX_MANEUVER, R.A_BOX + R.BOX_ATTACK] + charm + \
+        [R.A_HEAL + CUBE_MIGHT, R.A_BOX + R.BOX_MIGHT, R.A_HEAL + R.HEAL_HEART]
     return _first(legal, order)
 
 

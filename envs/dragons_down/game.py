@@ -303,7 +303,7 @@ class DragonsDown(Game):
     name = "dragons_down"
     version = 5        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
-                       # 4: spells cast in combat; 5: the treasures' powers (sixty-one cards)
+                       # 4: spells cast in combat; 5: the treasures' powers (sixty-three cards)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -794,8 +794,12 @@ def _legal_name(rec, a):
         card = V.card_name(i)
         if ph == _ph("TACTICS") and int(R.KIND_TAKES[R.CARD_KIND[i]]) >= 0:
             return f"put a Magic Cube on {card}"                  # L1288-L1476
+        if ph == _ph("WOUND") and int(R.CARD_KIND[i]) == R.GUARD_CHARM:
+            return f"discard {card} instead of the wound"             # L1352
         if ph == _ph("WOUND"):
             return f"wound the Magic Cube on {card}"
+        if ph == _ph("ARMOR") and int(R.CARD_KIND[i]) == R.BROCHE_OF_DEFLECTION:
+            return f"cancel the hit with {card}"                      # L1312
         if ph in (R.PH_ACTION, _ph("TACTICS"), _ph("BUY")):
             return f"use {card}"                                  # a one-time card (L916)
         if ph == _ph("SWAP_OFFER"):

@@ -866,3 +866,40 @@ def test_dd_treasure_garb_of_the_gate_1_moves_to_any_revealed_gate_as_if_by_a_pa
     assert MOUNTAINS_4 in moves(S)
     act(S, R.A_CLEARING + MOUNTAINS_4)
     assert int(S[0]["hero_clearing"][p]) == MOUNTAINS_4 and used(S, p) == 2
+
+
+# ================================================================ one-time cards against a hit or a wound (L1312, L1352)
+def _struck(kind, target):
+    """The Knight, passive, with a card of ``kind`` at ``target``, hit by the Ogre (4 damage)."""
+    from tests.dragons_down.combat_test import ask, passive
+    S, card, ogre = _fighter(kind, target)
+    passive(S, 0)
+    ask(S, R.PH_ARMOR, 0)
+    return S, card
+
+
+def test_dd_treasure_broche_of_deflection_1_cancels_one_hit_on_the_wearer():
+    """L1312: offered with the armour when the hit lands; used, the hit is
+    cancelled -- no damage to armour or Hero -- and the Broche leaves the game."""
+    S, broche = _struck("broche_of_deflection", T_NECK)
+    assert GAME.action_to_string(S, R.A_CARD + broche) == "cancel the hit with Broche of Deflection"
+    mail = next(c for c in range(len(S[0]["card_where"])) if R.armor_worn(S, 0, 0, c))
+    act(S, R.A_CARD + broche)
+    s = S[0]
+    assert int(s["card_where"][broche]) == CW_REMOVED and tuple(s["hearts"][0]) == (5, 0)
+    assert int(s["card_damaged"][mail]) == 0 and int(s["card_where"][mail]) == CW_HERO and phase(S) != R.PH_WOUND
+
+
+def test_dd_treasure_guard_charm_1_discarded_instead_of_one_wound():
+    """L1352: the Ogre's 4 on no armour wounds the Knight (5 Hearts): the
+    charm, in his backpack (one-time, L916), is discarded instead."""
+    from tests.dragons_down.combat_test import ask
+    S, charm = _struck("guard_charm", T_BACKPACK)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_WOUND, 0)
+    assert GAME.action_to_string(S, R.A_CARD + charm) == "discard Guard Charm instead of the wound"
+    cubes = S[0]["cubes"][0].copy()
+    act(S, R.A_CARD + charm)
+    s = S[0]
+    assert int(s["card_where"][charm]) == CW_REMOVED and tuple(s["hearts"][0]) == (5, 0)
+    assert (s["cubes"][0] == cubes).all()

@@ -65,8 +65,9 @@ from .equipment import (
     SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
 )
 from .realm import clearing_links
+from .fate import remove_card
 from .treasures import (
-    ASCENDANT_ORNAMENT, DECIMATION, SHAMANS_KAFTAN, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
+    ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
 )
 from .trade import door_closed
@@ -1135,7 +1136,7 @@ def monster_attack(S, b):
                 s['atk_armor'] = LIFE_ARMOR_HIT                   # it must be hit first (L1578)
                 s['atk_stage'] = AS_DAMAGE
                 continue
-            if armor_choices(S, b, p) > 0:
+            if armor_choices(S, b, p) > 0 or deflector(S, b, p) >= 0:
                 s['atk_stage'] = AS_ARMOR
                 return pose(S, b, PH_ARMOR, p)
             s['atk_stage'] = AS_DAMAGE
@@ -1155,13 +1156,21 @@ def mask_armor(S, b, p, mask):
     for c in range(NUM_CARDS):
         if armor_worn(S, b, p, c):
             mask[A_CARD + c] = 1
+    c = deflector(S, b, p)
+    if c >= 0:
+        mask[A_CARD + c] = 1                               # L1312: the Broche cancels the hit
     mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit(inline=True)
 def act_armor(S, b, p, a):
-    """PH_ARMOR: the armour is chosen; the damage follows."""
+    """PH_ARMOR: the armour is chosen; the damage follows. The Broche of
+    Deflection, used, leaves the game and the hit is cancelled (L1312)."""
     s = S[b]
+    if a != A_DO + DO_PASS and CARD_KIND[a - A_CARD] == BROCHE_OF_DEFLECTION:
+        remove_card(S, b, a - A_CARD)
+        s['atk_stage'] = AS_HIT
+        return False
     s['atk_armor'] = -1 if a == A_DO + DO_PASS else a - A_CARD
     s['atk_stage'] = AS_DAMAGE
     return False

@@ -32,9 +32,9 @@ from .base import (
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
 )
-from .fate import kill_hero
+from .fate import kill_hero, remove_card
 from .treasures import (
-    ELVEN_SLIPPERS, cube_on, cubes_on_cards, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
+    ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
 from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, spell_on_target
@@ -82,7 +82,7 @@ DOOR_DAMAGE = 4
 """Damage of one attack that opens the Chamber's Massive Door (L1240)."""
 NATIVE_TAKEN = MON_TAKEN
 """``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
-WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS + len(TAKES_KINDS)
+WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS + len(TAKES_KINDS) + 1
 """The most cubes a wound may be taken from (``wound_choices``)."""
 
 ARCHER = CLASS_IDS.index("archer")
@@ -581,7 +581,9 @@ def wound_choices(S, b, p, out):
     """The cubes p may move to his wounded box (L787): a healthy Heart, an
     unplaced healthy cube of each kind (A_HEAL + kind), a cube placed in a
     box of his Lineage, Class or Weapon Card (A_BOX + box), a Magic Cube on
-    the Spell Card he casts (A_CUBE + kind, L789). Action codes into
+    the Spell Card he casts (A_CUBE + kind, L789), a Magic Cube on a
+    treasure (A_CARD + c), or his Guard Charm discarded instead (A_CARD + c,
+    L1352). Action codes into
     ``out`` (WOUND_CHOICES long); returns the count."""
     s = S[b]
     n = 0
@@ -606,6 +608,10 @@ def wound_choices(S, b, p, out):
             if s['card_cube'][c] > 0 and equipped(S, b, p, c):
                 out[n] = A_CARD + c
                 n += 1
+    c = guard_charm(S, b, p)                                     # L1352: the charm instead of the wound
+    if c >= 0:
+        out[n] = A_CARD + c
+        n += 1
     return n
 
 
@@ -639,6 +645,9 @@ def apply_wound(S, b, p, a):
     if a == A_HEAL + HEAL_HEART:
         s['hearts'][p, 0] -= 1
         s['hearts'][p, 1] += 1
+    elif a >= A_CARD and a < A_CARD + NUM_CARDS and CARD_KIND[a - A_CARD] == GUARD_CHARM:
+        remove_card(S, b, a - A_CARD)                             # L1352: discarded instead of the wound
+        return
     elif a >= A_CARD and a < A_CARD + NUM_CARDS:                  # the Magic Cube on a treasure: its effect ends
         k = CUBE_MAGIC + int(s['card_cube'][a - A_CARD]) - 1
         s['card_cube'][a - A_CARD] = 0

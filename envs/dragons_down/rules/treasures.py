@@ -59,6 +59,8 @@ NO_COMBAT = 0
 """``combat_step`` between combats (``strike.CS_NONE``)."""
 SHADOW_CLOAK = CARD_IDS.index("shadow_cloak")
 GARB_OF_THE_GATE = CARD_IDS.index("garb_of_the_gate")
+GUARD_CHARM = CARD_IDS.index("guard_charm")
+BROCHE_OF_DEFLECTION = CARD_IDS.index("broche_of_deflection")
 ELVEN_SLIPPERS = CARD_IDS.index("elven_slippers")
 TRICKY_RING = CARD_IDS.index("tricky_ring")
 ASCENDANT_ORNAMENT = CARD_IDS.index("ascendant_ornament")
@@ -467,4 +469,26 @@ def clear_card_cubes(S, b, p):
         for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]):
             if p < 0 or (s['card_where'][c] == CW_HERO and s['card_owner'][c] == p):
                 s['card_cube'][c] = 0
+
+
+# ================================================================ one-time cards against a hit or a wound (L1312, L1352)
+@rules_jit
+def guard_charm(S, b, p):
+    """A Guard Charm hero p may discard instead of taking a wound (L1352;
+    one-time, so even unequipped, L916); -1 none."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[GUARD_CHARM], KIND_CARD_END[GUARD_CHARM]):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and s['card_slot'][c] != T_PENDING:
+            return c
+    return -1
+
+
+@rules_jit
+def deflector(S, b, p):
+    """The Broche of Deflection hero p has equipped to cancel a hit against
+    him (L1312: "the equipped Hero"); -1 none."""
+    for c in range(KIND_CARD_FIRST[BROCHE_OF_DEFLECTION], KIND_CARD_END[BROCHE_OF_DEFLECTION]):
+        if equipped(S, b, p, c):
+            return c
+    return -1
 
