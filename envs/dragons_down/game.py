@@ -303,7 +303,7 @@ class DragonsDown(Game):
     name = "dragons_down"
     version = 5        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
-                       # 4: spells cast in combat; 5: the treasures' powers (sixty-three cards)
+                       # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers

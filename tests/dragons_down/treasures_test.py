@@ -903,3 +903,20 @@ def test_dd_treasure_guard_charm_1_discarded_instead_of_one_wound():
     s = S[0]
     assert int(s["card_where"][charm]) == CW_REMOVED and tuple(s["hearts"][0]) == (5, 0)
     assert (s["cubes"][0] == cubes).all()
+
+
+# ================================================================ the DisEnchanter (L1328)
+def test_dd_treasure_disenchanter_1_clears_its_tiles_magic_cube_and_bars_enchanting():
+    """L1328: the Druid on a green-enchanted Deepdelve may enchant it again;
+    once he holds the DisEnchanter (always face up, L960) the tile's cube is
+    removed after his next decision, the tile not flipped, and no Enchant
+    Action is offered there."""
+    S, p = start(classes=("druid",))
+    t = PLAINS_1 // 6
+    S[0]["tile_enchant"][t] = GREEN
+    side = int(S[0]["tile_side"][t])
+    assert R.A_ENCHANT + GREEN in legal(S)
+    give(S, p, "disenchanter")
+    assert R.disenchanted_tile(S, 0) == t and R.A_ENCHANT + GREEN not in legal(S)
+    act(S, R.A_DO + R.DO_SNEAK)
+    assert int(S[0]["tile_enchant"][t]) == -1 and int(S[0]["tile_side"][t]) == side

@@ -35,7 +35,7 @@ from .combat import (
     mask_target, mask_unhide, mask_wound,
 )
 from .fate import act_retire, fate_phase, mask_retire
-from .treasures import act_use_colour, mask_use_colour, using_colour
+from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
 from .magic import act_start_spell, act_uncurse, mask_start_spell, mask_uncurse
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
@@ -321,16 +321,19 @@ def settle(S, b, mask):
         s['decisions'] += 1
         if not do_action(S, b, a):
             advance(S, b)
+        disenchant(S, b)
 
 
 @rules_jit(inline=True)
 def apply_trusted(S, b, a, mask):
     """Apply action a, known to be legal; ``mask`` then holds the next
-    position's legal actions, whose count is returned."""
+    position's legal actions, whose count is returned. The DisEnchanter's
+    tile is cleared of its Magic Cube after every decision (L1328)."""
     s = S[b]
     s['decisions'] += 1
     if not do_action(S, b, a):
         advance(S, b)
+    disenchant(S, b)
     return settle(S, b, mask)
 
 

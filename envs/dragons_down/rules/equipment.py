@@ -383,3 +383,27 @@ def card_price(S, b, c):
         if s['spell_where'][sp] == SPW_ATTACHED and s['spell_owner'][sp] == c:
             total += int(SPELL_PRICE[SPELL_KIND[sp]])
     return total
+
+
+# ---------------------------------------------------------------- the DisEnchanter's tile (L1328; rules/treasures.py)
+from ..constants import CARD_IDS, CLEARINGS_PER_TILE, CW_CLEARING, HS_ACTIVE  # noqa: E402
+
+DISENCHANTER = CARD_IDS.index("disenchanter")
+
+
+@rules_jit
+def disenchanted_tile(S, b):
+    """The Map Tile the DisEnchanter is in while revealed (L1328): its
+    holder's (a Backpack Special card, always face up, L960) or the
+    clearing's it lies face up in; -1 while it lies face down (a deck, a
+    pile, a Merchant's stock) or nowhere on the map."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[DISENCHANTER], KIND_CARD_END[DISENCHANTER]):
+        w = int(s['card_where'][c])
+        if w == CW_HERO:
+            q = int(s['card_owner'][c])
+            if s['hero_state'][q] == HS_ACTIVE and s['hero_clearing'][q] >= 0:
+                return int(s['hero_clearing'][q]) // CLEARINGS_PER_TILE
+        elif w == CW_CLEARING:
+            return int(s['card_owner'][c]) // CLEARINGS_PER_TILE
+    return -1

@@ -29,7 +29,7 @@ from .base import (
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
 )
-from .equipment import attached_spells, kind_equipped
+from .equipment import attached_spells, disenchanted_tile, kind_equipped
 from .tokens import reveal_tile, take_cards_lying_here
 from .activation import summon
 from .fate import in_civilization, remove_card
@@ -209,10 +209,13 @@ def enchant_legal(S, b, p, colour, left):
     """Hero p, with ``left`` actions left, may take an Enchant Action with a
     Magic Cube of ``colour``: it possesses one (even wounded, L575); the first
     of the three needs three actions left in the turn (they are consecutive,
-    L572), the next ones continue with the same colour."""
+    L572), the next ones continue with the same colour. Never in the
+    DisEnchanter's tile (L1328)."""
     s = S[b]
     if not has_colour(S, b, p, colour):
         return False
+    if int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE == disenchanted_tile(S, b):
+        return False                                      # L1328: that tile may not be enchanted
     if s['enchant_done'] > 0:
         return colour == s['enchant_colour']
     return left >= enchant_actions(S, b, p)

@@ -31,7 +31,7 @@ from .base import (
     TAKES_ANY, TAKES_KINDS, WILD_GATE, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
 )
-from .equipment import enforce_weight, equipped, kind_equipped, possesses
+from .equipment import disenchanted_tile, enforce_weight, equipped, kind_equipped, possesses
 from .fate import in_civilization, remove_card
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -491,4 +491,14 @@ def deflector(S, b, p):
         if equipped(S, b, p, c):
             return c
     return -1
+
+
+# ================================================================ the DisEnchanter (L1328)
+@rules_jit
+def disenchant(S, b):
+    """L1328: the Magic Cube on the DisEnchanter's tile is removed at once,
+    the tile not flipped. Run after every decision (``driver.advance``)."""
+    t = disenchanted_tile(S, b)
+    if t >= 0:
+        S[b]['tile_enchant'][t] = -1
 
