@@ -196,10 +196,17 @@ def attribute_bonus(S, b, p, a):
     """Icons of attribute a (ATTR_*) p's equipped cards add (the Bauble of
     Intelligence, the Charismatic Gemstone, the Sparkler of Wisdom; L1294,
     L1316, L1420)."""
+    return kinds_equipped(S, b, p, ATTRIBUTE_KINDS, KIND_ATTRIBUTE, a)
+
+
+@rules_jit
+def kinds_equipped(S, b, p, kinds, table, value):
+    """How many cards p has equipped of the ``kinds`` whose ``table`` entry
+    (a KIND_* power table) is ``value``."""
     n = 0
-    for i in range(ATTRIBUTE_KINDS.shape[0]):
-        k = int(ATTRIBUTE_KINDS[i])
-        if KIND_ATTRIBUTE[k] == a:
+    for i in range(kinds.shape[0]):
+        k = int(kinds[i])
+        if table[k] == value:
             n += kind_equipped(S, b, p, k)
     return n
 

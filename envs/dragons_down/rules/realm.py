@@ -293,6 +293,14 @@ def gate_links(S, b, c, out, n):
                 here = True
     if not here or gates < 2:
         return n
+    return other_gates(S, b, c, out, n)
+
+
+@rules_jit
+def other_gates(S, b, c, out, n):
+    """Append to ``out[:n]`` the clearings of the revealed Gates other than
+    clearing c; returns the new count."""
+    s = S[b]
     for w in range(WILD_GATE.shape[0]):
         g = int(s['wild_clearing'][w])
         if WILD_GATE[w] and s['wild_where'][w] == TOK_PLACED and g >= 0 and g != c:

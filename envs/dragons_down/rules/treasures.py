@@ -24,14 +24,15 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING, TOK_PLACED,
+    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING,
 )
 from .base import (
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
-    TAKES_ANY, TAKES_KINDS, WILD_GATE, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
+    TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
 )
-from .equipment import disenchanted_tile, enforce_weight, equipped, kind_equipped, possesses
+from .equipment import disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses
+from .realm import other_gates
 from .fate import in_civilization, remove_card
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -112,12 +113,7 @@ def search_rerolls(S, b, p, clearing_type):
     """Search Dice p's equipped cards reroll in a Search Action made in a
     clearing of ``clearing_type`` (Digger's Ruin in a cave, the Elven Amulet
     in woods, Hamblen's Pendant in mountains, Hawkeye in plains): one each."""
-    n = 0
-    for i in range(SEARCH_KINDS.shape[0]):
-        k = int(SEARCH_KINDS[i])
-        if KIND_SEARCH[k] == clearing_type:
-            n += kind_equipped(S, b, p, k)
-    return n
+    return kinds_equipped(S, b, p, SEARCH_KINDS, KIND_SEARCH, clearing_type)
 
 
 @rules_jit
@@ -138,15 +134,9 @@ def garb_links(S, b, p, c, out, n):
     revealed Gate's clearing, at that clearing's cost, as if a path joined it
     to his clearing c (one Gate revealed is enough; Interpretations).
     Appends those clearings to ``out[:n]``; returns the new count."""
-    s = S[b]
     if kind_equipped(S, b, p, GARB_OF_THE_GATE) == 0:
         return n
-    for w in range(WILD_GATE.shape[0]):
-        g = int(s['wild_clearing'][w])
-        if WILD_GATE[w] and s['wild_where'][w] == TOK_PLACED and g >= 0 and g != c:
-            out[n] = g
-            n += 1
-    return n
+    return other_gates(S, b, c, out, n)
 
 
 # ================================================================ Sneak and Alert (L1370)
