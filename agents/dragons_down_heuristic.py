@@ -231,7 +231,9 @@ def choose_action(rec, p, legal, rng):
     if learns and not outmatched(rec, p):                       # L542: 1 LP and 5 Fame; a curse is the risk
         return learns[0]
     if R.A_DO + R.DO_LOOT in legal:
-        return R.A_DO + R.DO_LOOT
+        coin = next((a for a in _block(legal, R.A_CARD, len(rec["card_where"]))
+                     if int(R.CARD_KIND[a - R.A_CARD]) == R.THIEFS_LUCKY_COIN), None)
+        return coin if coin is not None else R.A_DO + R.DO_LOOT     # L1454: one die, more grabby hands
     searches = _block(legal, R.A_SEARCH_SITE, R.A_TARGET - R.A_SEARCH_SITE)
     if searches:
         return searches[0]

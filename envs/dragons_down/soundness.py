@@ -230,7 +230,7 @@ FIELD_RANGES = {
     "use_from": (-1, NUM_COLOURS - 1),
     "treasure_combat": (0, 1),
     "card_cube": (0, NUM_COLOURS),
-    "turn_powers": (0, 1),
+    "turn_powers": (0, 3),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),

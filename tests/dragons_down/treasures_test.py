@@ -9,6 +9,7 @@ from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down import soundness
 from dragongym.envs.dragons_down.constants import (
     ACTIONS_PER_TURN, CARD_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_PLAINS, CLEAR_WOODS, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED,
+    SPELL_IDS, CW_CLEARING, CW_DECK, CW_MERCHANT, CW_SITE, DECK_DEEP, DECK_TREASURE, T_PENDING,
     HS_ACTIVE, HST_SNEAK, MERCHANT_IDS, MON_TAKEN, T_BACKPACK, T_CHEST, T_FEET, T_HAND1, T_HANDS, T_MISC1, T_NECK,
     T_WAIST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
@@ -17,7 +18,7 @@ from tests.dragons_down.actions_test import CAVE_2, MOUNTAINS_4, PLAINS_1, PLAIN
 from tests.dragons_down.magic_test import book_with
 from tests.dragons_down.setup_test import legal
 from tests.dragons_down.trade_test import (
-    CATACOMBS, GRABBY, PAY, TRADE, give, merchant, phase, put_pile, start,
+    CATACOMBS, GRABBY, LOOT, PAY, TRADE, give, held, merchant, phase, put_pile, start,
 )
 
 BLACK, BLUE, GRAY, GREEN, PURPLE, WHITE, YELLOW = range(7)      # data.MAGIC_COLOURS
@@ -920,3 +921,307 @@ def test_dd_treasure_disenchanter_1_clears_its_tiles_magic_cube_and_bars_enchant
     assert R.disenchanted_tile(S, 0) == t and R.A_ENCHANT + GREEN not in legal(S)
     act(S, R.A_DO + R.DO_SNEAK)
     assert int(S[0]["tile_enchant"][t]) == -1 and int(S[0]["tile_side"][t]) == side
+
+
+# ================================================================ instantaneous treasures (L962, L1320, L1340, L1404)
+def deck_of(S, deck, kinds):
+    """Leave in ``deck`` (DECK_*) only one card of each of ``kinds``, in
+    card order (the others out of the game), so a draw's raw pick is the
+    kind's place in that order. Returns the cards kept."""
+    s = S[0]
+    keep = []
+    for kind in kinds:
+        k = CARD_IDS.index(kind)
+        keep.append(next(c for c in range(len(s["card_where"])) if R.CARD_KIND[c] == k
+                         and int(s["card_where"][c]) == CW_DECK and int(R.CARD_DECK[c]) == deck and c not in keep))
+    for c in range(len(s["card_where"])):
+        if int(s["card_where"][c]) == CW_DECK and int(R.CARD_DECK[c]) == deck and c not in keep:
+            s["card_where"][c] = CW_REMOVED
+    return sorted(keep)
+
+
+def copy_in(S, kind, deck):
+    """A card of ``kind`` from ``deck`` still free (DECK_TREASURE or DECK_DEEP)."""
+    k = CARD_IDS.index(kind)
+    return next(c for c in range(len(S[0]["card_where"])) if R.CARD_KIND[c] == k
+                and int(S[0]["card_where"][c]) == CW_DECK and int(R.CARD_DECK[c]) == deck)
+
+
+def to_merchant(S, m, c):
+    S[0]["card_where"][c], S[0]["card_owner"][c], S[0]["card_slot"][c] = CW_MERCHANT, m, -1
+    return c
+
+
+def on_pile(S, p, cards):
+    """A Treasure Pile of exactly ``cards`` (top first) found by p in his clearing."""
+    s = S[0]
+    for i, c in enumerate(cards):
+        s["card_where"][c], s["card_owner"][c], s["card_slot"][c] = CW_SITE, CATACOMBS, i
+    s["site_clearing"][CATACOMBS] = int(s["hero_clearing"][p])
+    s["site_opened"][CATACOMBS] = 1
+    s["site_found"][p, CATACOMBS] = 1
+
+
+SLOTH, CLUMSINESS, WEAKNESS = 2, 3, 4                     # raw d6 draws on the Curse Table (curses.txt)
+
+
+def test_dd_treasure_cursed_treasure_1_replaced_from_its_deck_and_the_looter_cursed():
+    """L1320: a Cursed Treasure looted is replaced by a card drawn from the
+    Treasure deck, which the Hero receives instead; the Hero rolls on the
+    Curse Table; the Cursed Treasure leaves the game."""
+    S, p = start()
+    cursed = copy_in(S, "cursed_treasure", DECK_TREASURE)
+    on_pile(S, p, [cursed])
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    load(S, 1, 1, 0, SLOTH)                               # loot 1; the draw; the Curse Table
+    act(S, LOOT)
+    assert int(S[0]["card_where"][cursed]) == CW_REMOVED
+    assert held(S, p, key) and phase(S) == R.PH_RECEIVED     # the key waits to be equipped or stowed
+    assert R.curse_held(S, 0, p, R.CURSE_SLOTH)
+    sound(S)
+
+
+def test_dd_treasure_cursed_treasure_1_a_deep_one_is_replaced_by_a_deep_treasure_in_succession():
+    """L1320: a Deep Cursed Treasure draws a Deep Treasure Card; a replacement
+    that is cursed too acts in turn (two curses), then the next card comes."""
+    S, p = start()
+    deep = copy_in(S, "cursed_treasure", DECK_DEEP)
+    on_pile(S, p, [deep])
+    blade = copy_in(S, "adamantium_blade", DECK_DEEP)
+    s = S[0]
+    for c in range(len(s["card_where"])):                 # the Deep deck: only the blade
+        if int(s["card_where"][c]) == CW_DECK and int(R.CARD_DECK[c]) == DECK_DEEP and c != blade:
+            s["card_where"][c] = CW_REMOVED
+    load(S, 1, 1, 0, SLOTH)
+    act(S, LOOT)
+    assert held(S, p, blade) and R.CARD_DECK[blade] == DECK_DEEP
+    S2, p2 = start()
+    first = copy_in(S2, "cursed_treasure", DECK_TREASURE)
+    on_pile(S2, p2, [first])
+    kept = deck_of(S2, DECK_TREASURE, ["cursed_treasure", "skeleton_key"])
+    second = next(c for c in kept if R.CARD_KIND[c] == CARD_IDS.index("cursed_treasure"))
+    key = next(c for c in kept if c != second)
+    load(S2, 1, 1, kept.index(second), SLOTH, 0, WEAKNESS)
+    act(S2, LOOT)
+    assert int(S2[0]["card_where"][first]) == CW_REMOVED and int(S2[0]["card_where"][second]) == CW_REMOVED
+    assert held(S2, p2, key)
+    assert R.curse_held(S2, 0, p2, R.CURSE_SLOTH) and R.curse_held(S2, 0, p2, R.CURSE_WEAKNESS)
+
+
+def test_dd_treasure_cursed_treasure_2_viewing_it_at_a_merchant_curses_the_hero():
+    """L1320: the curse comes even if the Hero only viewed the card: a Look
+    at a Merchant's stock replaces the Cursed Treasure there and curses the
+    Hero, who buys nothing."""
+    S, p = start()
+    m, _ = merchant(S, "fence", ["mirror_of_idolatry"])
+    cursed = to_merchant(S, m, copy_in(S, "cursed_treasure", DECK_TREASURE))
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    S[0]["gold"][p] = 50
+    act(S, TRADE)
+    load(S, 0, CLUMSINESS)
+    act(S, R.A_STEP + R.STEP_LOOK)
+    assert int(S[0]["card_where"][cursed]) == CW_REMOVED
+    assert int(S[0]["card_where"][key]) == CW_MERCHANT and int(S[0]["card_owner"][key]) == m
+    assert R.curse_held(S, 0, p, R.CURSE_CLUMSINESS) and R.has_looked(S, 0, p, m)
+    assert R.A_CARD + key in legal(S)                     # the replacement is on sale, seen
+
+
+def test_dd_treasure_cursed_treasure_2_seen_among_the_top_three_of_a_grabby_loot():
+    """L526, L1320: two grabby hands show the top three cards; a Cursed
+    Treasure among them is replaced in its place and curses the Hero, who
+    then keeps one of the three he sees."""
+    S, p = start()
+    dagger_pile = [copy_in(S, "alchemists_mixture", DECK_TREASURE), copy_in(S, "cursed_treasure", DECK_TREASURE),
+                   copy_in(S, "disenchanter", DECK_TREASURE), copy_in(S, "adamantium_blade", DECK_DEEP)]
+    on_pile(S, p, dagger_pile)
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    load(S, GRABBY, GRABBY, 0, SLOTH)
+    act(S, LOOT)
+    assert phase(S) == R.PH_LOOT_KEEP and R.curse_held(S, 0, p, R.CURSE_SLOTH)
+    assert int(S[0]["card_slot"][key]) == 1 and int(S[0]["card_owner"][key]) == CATACOMBS
+    assert legal(S) == sorted(R.A_CARD + c for c in (dagger_pile[0], key, dagger_pile[2]))
+
+
+def test_dd_treasure_enchanted_treasure_1_viewed_it_enchants_the_tile_and_is_replaced():
+    """L1340: an Enchanted Treasure seen at a Merchant is replaced there by a
+    card from the Treasure deck; the Hero's Map Tile is flipped over and
+    enchanted with a Magic Cube of the card's colour; the card leaves."""
+    S, p = start()
+    m, _ = merchant(S, "fence")
+    enchanted = to_merchant(S, m, copy_in(S, "enchanted_treasure_green", DECK_TREASURE))
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    t = int(S[0]["hero_clearing"][p]) // 6
+    side = int(S[0]["tile_side"][t])
+    act(S, TRADE)
+    load(S, 0)
+    act(S, R.A_STEP + R.STEP_LOOK)
+    assert int(S[0]["card_where"][enchanted]) == CW_REMOVED
+    assert int(S[0]["card_where"][key]) == CW_MERCHANT
+    assert int(S[0]["tile_side"][t]) == 1 - side and int(S[0]["tile_enchant"][t]) == GREEN
+    assert int(S[0]["curses"][p]) == 0
+
+
+def test_dd_treasure_satchel_of_a_giant_1_looted_it_gives_two_treasure_cards():
+    """L1404: the Hero draws and keeps two Treasure Cards (not Deep), then
+    the Satchel leaves the game; both wait to be equipped or stowed."""
+    S, p = start()
+    satchel = copy_in(S, "satchel_of_a_giant", DECK_TREASURE)
+    on_pile(S, p, [satchel])
+    key, mirror = deck_of(S, DECK_TREASURE, ["skeleton_key", "mirror_of_idolatry"])
+    load(S, 1, 1, 0, 0)
+    act(S, LOOT)
+    assert int(S[0]["card_where"][satchel]) == CW_REMOVED
+    assert held(S, p, key) and held(S, p, mirror)
+    assert phase(S) == R.PH_RECEIVED
+    while phase(S) == R.PH_RECEIVED:
+        act(S, R.A_TARGET + T_BACKPACK)
+    assert phase(S) == R.PH_ACTION
+    sound(S)
+
+
+def test_interpretation_instants_the_satchel_acts_only_in_a_heros_hands():
+    """Interpretations, "Instantaneous treasures": the Satchel prints no
+    "even if viewed", so a Look leaves it on sale (at three times its
+    authored price); bought, it gives its two cards."""
+    S, p = start()
+    m, (satchel,) = merchant(S, "fence", ["satchel_of_a_giant"])
+    key, mirror = deck_of(S, DECK_TREASURE, ["skeleton_key", "mirror_of_idolatry"])
+    S[0]["gold"][p] = 3 * int(R.KIND_PRICE[R.CARD_KIND[satchel]])
+    act(S, TRADE)
+    act(S, R.A_STEP + R.STEP_LOOK)
+    assert int(S[0]["card_where"][satchel]) == CW_MERCHANT
+    act(S, R.A_CARD + satchel)
+    load(S, 0, 0)
+    act(S, PAY)
+    assert int(S[0]["card_where"][satchel]) == CW_REMOVED and held(S, p, key) and held(S, p, mirror)
+
+
+def test_dd_equip_banner_22_an_instant_card_gained_from_a_token_acts_before_it_is_placed():
+    """L962: an instantaneous treasure acts at once and leaves the game: a
+    Cursed Treasure gained (a Treasure token) is never offered a position;
+    its replacement is."""
+    S, p = start()
+    cursed = copy_in(S, "cursed_treasure", DECK_TREASURE)
+    S[0]["card_where"][cursed], S[0]["card_owner"][cursed], S[0]["card_slot"][cursed] = CW_HERO, p, T_PENDING
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    load(S, 0, SLOTH)
+    act(S, R.A_DO + R.DO_SNEAK)                           # the action phase comes back to the hero
+    assert int(S[0]["card_where"][cursed]) == CW_REMOVED and R.curse_held(S, 0, p, R.CURSE_SLOTH)
+    assert phase(S) == R.PH_GAINED and int(S[0]["card_slot"][key]) == T_PENDING and held(S, p, key)
+
+
+# ================================================================ summoning treasures (L1360, L1430)
+def _summoner(kind, tiles, where="hero", dice=()):
+    """A Knight in the first tile's clearing 1 with ``kind`` face up: in his
+    hands, or lying in his clearing (a dead hero's, L960); the Summoning Dice."""
+    from tests.dragons_down.activation_test import battle, clearing
+    hero = clearing(tiles[0], 1)
+    S = battle(tiles, [("knight", hero)], dice=dice)
+    k = CARD_IDS.index(kind)
+    c = next(c for c in range(len(S[0]["card_where"])) if R.CARD_KIND[c] == k)
+    S[0]["card_where"][c], S[0]["card_owner"][c] = (CW_HERO, 0) if where == "hero" else (CW_CLEARING, hero)
+    S[0]["card_revealed"][c] = 1
+    return S, hero, c
+
+
+def test_dd_treasure_icon_of_the_dragon_1_its_tile_summons_the_dragons():
+    """L1360: on Hag's Mire (Wicked Woods, eye: Ogre) the Icon summons as if
+    the Malevolent Mountains symbol (Juvenile Dragons) and the sound symbol
+    (the Adult Dragon) were printed: one of each comes on those faces; none
+    without the Icon."""
+    from tests.dragons_down.activation_test import MOUNTAINS, ONE, at
+    SOUND = 2
+    S, hero, _ = _summoner("icon_of_the_dragon", ["hags_mire"], dice=[MOUNTAINS, ONE, SOUND, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == ["adult_dragon", "juvenile_dragon"]
+    S, hero, icon = _summoner("icon_of_the_dragon", ["hags_mire"], dice=[MOUNTAINS, ONE, SOUND, ONE])
+    S[0]["card_revealed"][icon] = 0                       # face down, unseen: not active (L960)
+    S[0]["card_where"][icon] = CW_DECK
+    R.start_activation(S, 0)
+    assert at(S, hero) == []
+
+
+def test_dd_treasure_icon_of_the_dragon_1_never_twice_where_the_symbols_are_printed():
+    """L1360: on Dragon's Spine (Malevolent Mountains, sound: Adult Dragon)
+    the dragons come once, as printed."""
+    from tests.dragons_down.activation_test import MOUNTAINS, ONE, at
+    SOUND = 2
+    S, hero, _ = _summoner("icon_of_the_dragon", ["dragons_spine"], dice=[MOUNTAINS, ONE, SOUND, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == ["adult_dragon", "juvenile_dragon"]
+
+
+def test_dd_treasure_icon_of_the_dragon_1_lying_in_a_clearing_it_still_summons():
+    """L1360, L960: fallen face up in a clearing, the Icon still makes its
+    tile summon for the heroes there."""
+    from tests.dragons_down.activation_test import MOUNTAINS, ONE, at
+    S, hero, _ = _summoner("icon_of_the_dragon", ["hags_mire"], where="clearing", dice=[MOUNTAINS, ONE, 5, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == ["juvenile_dragon"]
+
+
+def test_dd_treasure_summoning_marcation_1_adjacent_local_symbols_summon_here():
+    """L1430: with the Marcation on Hag's Mire, the sound face summons Echo
+    Grotto's Kobolds (dual dice: 1 + 1) from the adjacent tile; a tile two
+    away adds nothing, and Hag's Mire's own eye still summons its Ogre."""
+    from tests.dragons_down.activation_test import BLANK, ONE, EYE, at
+    SOUND = 2
+    S, hero, _ = _summoner("summoning_marcation", ["hags_mire", "echo_grotto"], dice=[BLANK, ONE, SOUND, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == ["kobold", "kobold"]
+    S, hero, _ = _summoner("summoning_marcation", ["hags_mire", "tri_peaks", "echo_grotto"],
+                           dice=[BLANK, ONE, SOUND, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == []
+    S, hero, _ = _summoner("summoning_marcation", ["hags_mire", "gloomhollow"], dice=[BLANK, ONE, EYE, ONE])
+    R.start_activation(S, 0)
+    assert at(S, hero) == ["giant_spider", "ogre"]
+
+
+# ================================================================ the Thief's Lucky Coin (L1454)
+def test_dd_treasure_thiefs_lucky_coin_1_one_loot_action_rolls_a_single_die():
+    """L1454: used before a Loot Action (offered only where one is open), the
+    coin makes it roll one Loot Die: a grabby hand alone shows the top three
+    (two dice would need two hands); then it is gone."""
+    S, p = start()
+    coin = give(S, p, "thiefs_lucky_coin")
+    assert R.A_CARD + coin not in legal(S)                # no Loot Action open: not offered
+    cards = put_pile(S, CATACOMBS, ["alchemists_mixture", "skeleton_key", "disenchanter"], finders=[p])
+    use(S, coin)
+    assert R.A_CARD + coin not in legal(S) and used(S, p) == 0
+    load(S, GRABBY, 3)
+    act(S, LOOT)
+    assert phase(S) == R.PH_LOOT_KEEP
+    assert legal(S) == sorted(R.A_CARD + c for c in cards)
+    act(S, R.A_CARD + cards[0])
+    assert int(S[0]["turn_powers"][p]) & R.TP_LUCKY_COIN == 0
+
+
+# ================================================================ Nature's Help on a search (L1542)
+def _helped(S, p):
+    """Nature's Help in play on hero p (cast on him in last turn's combat)."""
+    k = SPELL_IDS.index("natures_help")
+    sp = next(sp for sp in range(len(S[0]["spell_on"])) if R.SPELL_KIND[sp] == k)
+    S[0]["spell_where"][sp], S[0]["spell_owner"][sp] = R.SPW_KNOWN, p
+    S[0]["spell_on"][sp] = R.AIM_HERO + p
+    return sp
+
+
+def test_dd_spell_natures_help_1_rerolls_the_blank_dice_of_one_search():
+    """L1542: Nature's Help on the hero rerolls the dice of one Search
+    Action: two blanks are rolled again (two spyglasses: found); the next
+    failing search of the turn has no reroll (Interpretations, "Nature's
+    Help": the blanks, of the first search that fails)."""
+    S, p = _searcher("hamblens_pendant", T_BACKPACK, CAVE_2)
+    _helped(S, p)
+    load(S, 3, 3, 0, 1)
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 1
+    S, p = _searcher("hamblens_pendant", T_BACKPACK, CAVE_2)
+    sp = _helped(S, p)
+    load(S, 3, 3, 3, 4)                                   # blank twice, and again: spent, not found
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 0 and int(S[0]["spell_mark"][sp]) == 1
+    load(S, 3, 5, 0, 0)                                   # the next search: its own dice only
+    act(S, R.A_SEARCH + 0)
+    assert _found(S, p) == 0

@@ -18,7 +18,7 @@ from ..constants import (
     NUM_SPELLS, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
-    SP_TRAIL_BLAZE,
+    SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
@@ -32,9 +32,9 @@ from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_a
 from .trade import loot_action, mask_loot_trade, trade_action
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
-from .magic import curse_held, hero_has_spell, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
+from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
 from .treasures import (
-    TAPER_OF_ILLUMINATION, cloak_reroll, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, arrive_instant, cloak_reroll, coin_usable, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
     use_card,
 )
 
@@ -102,7 +102,10 @@ def action_phase(S, b):
             if state == HS_ACTIVE:
                 cave_at_turn_start(S, b, p)
                 civilization_action(S, b, p)
-                if pending_card(S, b, p) >= 0:                 # L972: equip or stow it at once
+                c = pending_card(S, b, p)
+                while c >= 0 and arrive_instant(S, b, p, c):   # L962: an instantaneous treasure acts first
+                    c = pending_card(S, b, p)
+                if c >= 0:                                     # L972: equip or stow it at once
                     return pose(S, b, PH_GAINED, p)
                 if s['block_due']:
                     s['block_due'] = 0
@@ -414,6 +417,10 @@ def mask_action(S, b, p, mask):
     if left <= 0:
         mask[A_DO + DO_LOOT] = mask[A_DO + DO_LOOT] & ((free >> FREE_LOOT) & 1)
         mask[A_DO + DO_TRADE] = mask[A_DO + DO_TRADE] & ((free >> FREE_TRADE) & 1)
+    if mask[A_DO + DO_LOOT]:                                     # L1454: the Lucky Coin, for a Loot Action
+        for c in range(KIND_CARD_FIRST[THIEFS_LUCKY_COIN], KIND_CARD_END[THIEFS_LUCKY_COIN]):
+            if coin_usable(S, b, p, c):
+                mask[A_CARD + c] = 1
     if left > 0 or (free >> FREE_LEARN) & 1:
         mask_learn(S, b, p, mask)                                # L536-L546
     mask_enchant(S, b, p, mask, left + ((free >> FREE_ENCHANT) & 1))   # L570-L575
@@ -796,7 +803,9 @@ def search_roll(S, b, p, code):
     Mountain Clearing rerolls one die of each search (L1210): a blank one, the
     only reroll that can help; so does each equipped card that rerolls in such
     a clearing (Digger's Ruin, the Elven Amulet, Hamblen's Pendant, Hawkeye,
-    L1326-L1356). Returns True on success."""
+    L1326-L1356). Nature's Help on the hero rerolls every blank die of the
+    first search of his turn that still fails (L1542; Interpretations).
+    Returns True on success."""
     s = S[b]
     s['actions_used'][p] += 1
     c = int(s['hero_clearing'][p])
@@ -813,6 +822,12 @@ def search_roll(S, b, p, code):
             if s['search_dice'][p, i] == 0:
                 s['search_dice'][p, i] = search_die(S, b)
                 break
+    helped = spell_on_target(S, b, SP_NATURES_HELP, AIM_HERO + p)
+    if helped >= 0 and s['spell_mark'][helped] == 0 and not (s['search_dice'][p, 0] and s['search_dice'][p, 1]):
+        s['spell_mark'][helped] = 1                              # L1542: its one Search Action
+        for i in range(2):
+            if s['search_dice'][p, i] == 0:
+                s['search_dice'][p, i] = search_die(S, b)
     s['search_target'][p] = code
     if s['search_dice'][p, 0] and s['search_dice'][p, 1]:
         s['search_target'][p] = -1

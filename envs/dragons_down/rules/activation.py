@@ -5,19 +5,23 @@ rerolls, and the Hide reaction at the end.
 
 The site symbol summons Guardians to their Treasure Sites on tiles with a
 hero (L633); the sites are placed by the tokens of the action phase. The
-Cleric rerolls a die that would bring undead to him (L1212).
+Cleric rerolls a die that would bring undead to him (L1212). Two Epic
+Treasures add summoning symbols to the tile where they lie: the Icon of the
+Dragon (L1360) and the Summoning Marcation (L1430).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from .. import data as D
 from ..constants import (
+    CARD_IDS, CW_CLEARING, CW_HERO, CW_MERCHANT, CW_SITE, NUM_CIV_TOKENS, NUM_DIRECTIONS, TOK_PLACED,
     CLASS_IDS, CLEARINGS_PER_TILE, HS_ACTIVE, MONSTER_IDS, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
 )
+from .realm import tile_at
 from .base import (
     BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SITE_GUARDIAN,
-    SYM_RETURN, SYM_SITE,
+    SYM_RETURN, SYM_SITE, CIV_TOKEN_MERCHANT, DIR_DQ, DIR_DR, KIND_CARD_END, KIND_CARD_FIRST, LOCAL_SYMBOLS,
     TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, monsters_in, pose,
     roll,
 )
@@ -28,6 +32,17 @@ KIND_UNDEAD = np.array([D.REALM.monsters[m].undead for m in MONSTER_IDS], dtype=
 """Monster kind -> 1 for an undead Monster (the skull, L1012)."""
 CLERIC = CLASS_IDS.index("cleric")
 """The Cleric rerolls a Summoning Die bringing undead to him (Divine Protection, L1212)."""
+ICON_OF_THE_DRAGON = CARD_IDS.index("icon_of_the_dragon")
+SUMMONING_MARCATION = CARD_IDS.index("summoning_marcation")
+ICON_PACK = D.PACKS.index("malevolent_mountains")
+ICON_SYMBOL = 1 + LOCAL_SYMBOLS.index("sound")
+ICON_LOCAL = MONSTER_IDS.index("adult_dragon")
+"""L1360: the Icon of the Dragon's tile summons as if it bore the Malevolent
+Mountains' Wandering symbol (their Juvenile Dragons) and the sound Local
+symbol of the Adult Dragon."""
+MAX_LOCALS = 1 + 1 + NUM_DIRECTIONS
+"""Local Monsters one black symbol may summon on a tile: its own, the Icon's
+Adult Dragon, one per adjacent tile under the Summoning Marcation."""
 
 
 @rules_jit
@@ -142,6 +157,84 @@ def summon(S, b, t, kind, count, only):
                     pick -= 1
 
 
+# ================================================================ summoning treasures (L1360, L1430)
+@rules_jit
+def card_tile(S, b, kind):
+    """The Map Tile where the card of ``kind`` lies face up, so active
+    (L960: a Backpack Special card seen stays face up): its owner's, the
+    clearing's where it fell, its Treasure Pile's, its Merchant's; -1 when
+    it is in none of those places or no hero has seen it."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
+        if not s['card_revealed'][c]:
+            continue
+        where = int(s['card_where'][c])
+        owner = int(s['card_owner'][c])
+        clearing = -1
+        if where == CW_HERO:
+            clearing = int(s['hero_clearing'][owner])
+        elif where == CW_CLEARING:
+            clearing = owner
+        elif where == CW_SITE:
+            clearing = int(s['site_clearing'][owner])
+        elif where == CW_MERCHANT:
+            for k in range(NUM_CIV_TOKENS):
+                if CIV_TOKEN_MERCHANT[k] == owner and s['civ_token_where'][k] == TOK_PLACED:
+                    clearing = int(s['civ_token_clearing'][k])
+        if clearing >= 0:
+            return clearing // CLEARINGS_PER_TILE
+    return -1
+
+
+@rules_jit
+def gray_summons(S, b, t, gray):
+    """The gray symbol die's face ``gray`` (a Terrain Pack) summons on tile t:
+    the tile's own Wandering symbol (a wilderness tile of that pack, L625), or
+    the Icon of the Dragon's Malevolent Mountains symbol where the Icon lies
+    (L1360; never twice on a tile that prints it)."""
+    if gray < 0:
+        return False
+    if TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+        return True
+    return gray == ICON_PACK and card_tile(S, b, ICON_OF_THE_DRAGON) == t
+
+
+@rules_jit
+def add_local(kinds, duals, n, kind, dual):
+    """Append Local Monster ``kind`` (summoned with both numbered dice if
+    ``dual``) unless it is listed already: a monster the tile prints is not
+    summoned twice (L1360). Returns the new count."""
+    for i in range(n):
+        if kinds[i] == kind:
+            return n
+    kinds[n] = kind
+    duals[n] = dual
+    return n + 1
+
+
+@rules_jit
+def local_summons(S, b, t, black, kinds, duals):
+    """The Local Monsters the black symbol die's face ``black`` summons on
+    tile t into ``kinds`` / ``duals``; returns how many: the tile's own
+    (L625-L631), the Icon of the Dragon's Adult Dragon on the sound symbol
+    (L1360), and under the Summoning Marcation the Local Monster of every
+    adjacent tile printing that symbol (L1430)."""
+    s = S[b]
+    n = 0
+    if black <= 0:
+        return 0
+    if TILE_LOCAL_SYMBOL[t] == black:
+        n = add_local(kinds, duals, n, int(TILE_LOCAL_KIND[t]), int(TILE_LOCAL_DUAL[t]))
+    if black == ICON_SYMBOL and card_tile(S, b, ICON_OF_THE_DRAGON) == t:
+        n = add_local(kinds, duals, n, ICON_LOCAL, 0)
+    if card_tile(S, b, SUMMONING_MARCATION) == t:
+        for d in range(NUM_DIRECTIONS):
+            u = tile_at(S, b, int(s['tile_q'][t]) + DIR_DQ[d], int(s['tile_r'][t]) + DIR_DR[d])
+            if u >= 0 and TILE_LOCAL_SYMBOL[u] == black:
+                n = add_local(kinds, duals, n, int(TILE_LOCAL_KIND[u]), int(TILE_LOCAL_DUAL[u]))
+    return n
+
+
 @rules_jit
 def tile_has_hero(S, b, t, only):
     return earliest_hero_clearing(S, b, t, only) >= 0
@@ -222,7 +315,7 @@ def apply_summoning(S, b, only, ct, alt):
         gray = int(GRAY_SYMBOL[die_face(S, b, t, ct, alt, 0)])
         if gray == SYM_RETURN:                         # L623: the rest move to the heroes
             monsters_move(S, b, t, only)
-        elif gray >= 0 and TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+        elif gray_summons(S, b, t, gray):
             monsters_move(S, b, t, only)               # L625-L629: the pack's Wandering Monsters
             summon(S, b, t, int(PACK_WANDERER[gray]), int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]), only)
     for site in range(SITE_GUARDIAN.shape[0]):         # L633: Guardians to their Treasure Sites
@@ -230,14 +323,18 @@ def apply_summoning(S, b, only, ct, alt):
         if c >= 0 and clearing_on_hero_tiles(S, b, c, tiles, nt, only) and \
                 int(BLACK_SYMBOL[die_face(S, b, c // CLEARINGS_PER_TILE, ct, alt, 2)]) == SYM_SITE:
             summon_guardian(S, b, int(SITE_GUARDIAN[site]), c)
-    for i in range(nt):                                # L625-L631: the tile's Local Monster
+    kinds = np.empty(MAX_LOCALS, dtype=np.int64)
+    duals = np.empty(MAX_LOCALS, dtype=np.int64)
+    for i in range(nt):                                # L625-L631: the tile's Local Monsters
         t = int(tiles[i])
         black = int(BLACK_SYMBOL[die_face(S, b, t, ct, alt, 2)])
-        if black > 0 and TILE_LOCAL_SYMBOL[t] == black:
+        n = local_summons(S, b, t, black, kinds, duals)
+        if n > 0:
             monsters_move(S, b, t, only)
-            black_n = int(BLACK_NUMBER[die_face(S, b, t, ct, alt, 3)])
-            count = int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]) + black_n if TILE_LOCAL_DUAL[t] else black_n
-            summon(S, b, t, int(TILE_LOCAL_KIND[t]), count, only)
+        black_n = int(BLACK_NUMBER[die_face(S, b, t, ct, alt, 3)])
+        for j in range(n):
+            count = int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]) + black_n if duals[j] else black_n
+            summon(S, b, t, int(kinds[j]), count, only)
 
 
 # ================================================================ the Cleric (L1212)
@@ -280,7 +377,7 @@ def brings_undead(S, b, c, i, dice, only):
         gray = int(GRAY_SYMBOL[dice[0]])
         if gray == SYM_RETURN:
             return moves_undead_to(S, b, t, c, only)
-        if gray >= 0 and TILE_KIND[t] == TILE_WILDERNESS and TILE_PACK[t] == gray:
+        if gray_summons(S, b, t, gray):
             return moves_undead_to(S, b, t, c, only) or \
                 summons_undead(S, b, int(PACK_WANDERER[gray]), int(GRAY_NUMBER[dice[1]]))
         return False
@@ -293,10 +390,16 @@ def brings_undead(S, b, c, i, dice, only):
                     if CHIP_KIND[m] == kind and s['mon_clearing'][m] != MON_TAKEN and s['mon_clearing'][m] != c:
                         return True
         return False
-    if black > 0 and TILE_LOCAL_SYMBOL[t] == black:
-        black_n = int(BLACK_NUMBER[dice[3]])
-        count = int(GRAY_NUMBER[dice[1]]) + black_n if TILE_LOCAL_DUAL[t] else black_n
-        return moves_undead_to(S, b, t, c, only) or summons_undead(S, b, int(TILE_LOCAL_KIND[t]), count)
+    kinds = np.empty(MAX_LOCALS, dtype=np.int64)
+    duals = np.empty(MAX_LOCALS, dtype=np.int64)
+    n = local_summons(S, b, t, black, kinds, duals)
+    if n > 0 and moves_undead_to(S, b, t, c, only):
+        return True
+    black_n = int(BLACK_NUMBER[dice[3]])
+    for j in range(n):
+        count = int(GRAY_NUMBER[dice[1]]) + black_n if duals[j] else black_n
+        if summons_undead(S, b, int(kinds[j]), count):
+            return True
     return False
 
 

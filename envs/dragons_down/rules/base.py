@@ -397,6 +397,10 @@ KIND_AUTO = np.array([(getattr(_card(c), "auto", None) == "mandatory", getattr(_
 filled by itself, L1282, L1292, L1366)."""
 KIND_ONE_TIME = np.array([getattr(_card(c), "use", "none") == "one_time" for c in CARD_IDS], dtype=np.int8)
 """Card kind -> 1 for a one-time use card (L916)."""
+KIND_ENCHANTS = np.array([-1 if getattr(_card(c), "colour", None) is None
+                          else D.MAGIC_COLOURS.index(_card(c).colour) for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the Magic Cube colour of an Enchanted Treasure's enchantment
+circle (L1340); -1 every other card."""
 
 
 def _site_feature(name):
@@ -580,7 +584,7 @@ Interpretations, "Spells aimed at heroes"). Every self-or-other spell aids."""
 SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
-    "hesitation", "disorient", "charm", "trail_blaze",
+    "hesitation", "disorient", "charm", "trail_blaze", "natures_help",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""

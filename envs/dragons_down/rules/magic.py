@@ -255,10 +255,18 @@ def enchant_action(S, b, p, colour):
     s['enchant_done'] += 1
     if s['enchant_done'] < enchant_actions(S, b, p):
         return
-    t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    enchant_tile(S, b, int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE, colour)
+    end_enchant(S, b)
+
+
+@rules_jit
+def enchant_tile(S, b, t, colour):
+    """Map Tile t is enchanted (L577, L1340): flipped with its turn and
+    everything on it kept (clearing k stays clearing k: both sides of a tile
+    have the same clearings), the Magic Cube on it replaced by one of ``colour``."""
+    s = S[b]
     s['tile_side'][t] = 1 - s['tile_side'][t]
     s['tile_enchant'][t] = colour
-    end_enchant(S, b)
 
 
 @rules_jit

@@ -34,7 +34,7 @@ from .equipment import (
     reveal_card, target_legal,
 )
 from .fate import remove_card
-from .treasures import writ_held
+from .treasures import arrive_instant, lucky_loot, view_instant, writ_held
 from .magic import charmed, curse_held, remove_curse, removable_curses
 
 TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
@@ -139,7 +139,9 @@ def place_received(S, b):
     """L972: each hero that has just received cards chooses at once, card by
     card, to equip or stow them -- the active hero first, then a swap
     partner; a card with one place only (the backpack) goes there without a
-    decision. Then the action goes on: the commerce's next step, or its end."""
+    decision. An instantaneous treasure acts first (L962; its replacement,
+    or the Satchel's cards, are received in its stead). Then the action goes
+    on: the commerce's next step, or its end."""
     s = S[b]
     me = active_hero(S, b)
     for i in range(2):
@@ -150,6 +152,9 @@ def place_received(S, b):
             q = int(s['trade_partner'])
         c = received_card(S, b, q)
         while c >= 0:
+            if arrive_instant(S, b, q, c):
+                c = received_card(S, b, q)
+                continue
             if receive_choices(S, b, q, c) > 1:
                 return pose(S, b, PH_RECEIVED, q)
             s['card_mark'][c] = 0                                # stowed: its only place
@@ -297,7 +302,8 @@ def loot_treasure_site(S, b, p, pile):
     The Catacombs' Labyrinth fails any loot with a die above the Hero's
     Cunning (L1236); a closed Massive Door is opened by the looter who can
     (L1240). A pile with Gold and no card left gives its Gold without a roll
-    (Interpretations)."""
+    (Interpretations). After the Thief's Lucky Coin a single die is rolled,
+    its grabby hand counting as only grabby hands (L1454)."""
     s = S[b]
     if door_closed(S, b, pile):
         s['door_open'][pile] = 1                                 # L1240: opened, for every Hero from now on
@@ -307,8 +313,11 @@ def loot_treasure_site(S, b, p, pile):
         s['site_gold'][pile] = 0
         return end_trade(S, b)
     first = loot_die(S, b)
-    second = loot_die(S, b)
+    second = first if lucky_loot(S, b, p) else loot_die(S, b)   # L1454: the Lucky Coin's single die
     if first == 0 and second == 0:                               # L526: only grabby hands
+        n = see_top_three(S, b, p, pile)
+        if n == 0:
+            return end_trade(S, b)
         if n == 1:
             return take_from_pile(S, b, p, pile, 0)
         s['trade_pile'] = pile
@@ -319,6 +328,22 @@ def loot_treasure_site(S, b, p, pile):
     if result > n:                                               # L530: the pile is shorter
         return end_trade(S, b)
     return take_from_pile(S, b, p, pile, result - 1)
+
+
+@rules_jit
+def see_top_three(S, b, p, pile):
+    """L526: the looter looks at the pile's top three cards; a Cursed or
+    Enchanted Treasure among them acts (L1320, L1340) and its replacement
+    is seen in its place. Returns the cards left in the pile."""
+    again = True
+    while again:
+        again = False
+        for place in range(3):
+            c = pile_card(S, b, pile, place)
+            if c >= 0 and view_instant(S, b, p, c) != c:
+                again = True
+                break
+    return pile_size(S, b, pile)
 
 
 @rules_jit(inline=True)
@@ -790,9 +815,13 @@ def act_commerce(S, b, p, a):
 def look_at_merchant(S, b, p, m):
     """L558: hero p looks at all the cards of Merchant m; it knows them from
     now on (until cards it has not seen join them). A Backpack Special card
-    seen turns face up there (L960)."""
+    seen turns face up there (L960); a Cursed or Enchanted Treasure seen
+    acts, a card from the pool taking its place (L1320, L1340)."""
     s = S[b]
     s['merchant_looked'][p] = int(s['merchant_looked'][p]) | (1 << m)
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m:
+            view_instant(S, b, p, c)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
             reveal_card(S, b, -1, c)

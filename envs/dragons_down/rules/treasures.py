@@ -14,7 +14,14 @@ Built so far, the cards that change a hero's numbers and actions:
 - one-time cards (L916) used at the owner's own decisions -- between actions
   in his turn (PH_ACTION) and in Hero Tactics (PH_TACTICS): the Tomes, the
   Potions of Might, Maneuver, Healing and Relief, the Alchemist's Mixture
-  and the King's Pardon; the Writ of Redemption when buying (``trade.py``).
+  and the King's Pardon; the Writ of Redemption when buying (``trade.py``);
+  the Thief's Lucky Coin before a Loot Action;
+- instantaneous cards (L962): the Cursed and Enchanted Treasures act when a
+  hero sees them, the Satchel of a Giant when one comes to possess it
+  (``view_instant``, ``arrive_instant``, asked by ``trade.py`` and
+  ``actions.py`` wherever a card is seen or received);
+- the summoning Epics, the Icon of the Dragon and the Summoning Marcation,
+  are ``activation.py``'s (they add symbols to their tile).
 
 A one-time card is offered only where using it changes something (a Potion
 of Healing with a wounded cube, ...), as a rest is offered only with a
@@ -24,16 +31,21 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CUBE_MAGIC, CW_HERO, NUM_COLOURS, T_PENDING,
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
 )
 from .base import (
+    CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
 )
-from .equipment import disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses
+from .equipment import (
+    attach_spells, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses, reveal_card,
+)
 from .realm import other_gates
 from .fate import in_civilization, remove_card
+from .tokens import draw_card
+from .magic import enchant_tile, receive_curse
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
@@ -68,8 +80,15 @@ ASCENDANT_ORNAMENT = CARD_IDS.index("ascendant_ornament")
 DECIMATION = CARD_IDS.index("decimation")
 SHAMANS_KAFTAN = CARD_IDS.index("shamans_kaftan")
 SHIELD_OF_MERCY = CARD_IDS.index("shield_of_mercy")
-TP_SHADOW_CLOAK = 1
-"""``turn_powers`` bit: the Shadow Cloak's reroll is spent this turn (L1408)."""
+TP_SHADOW_CLOAK, TP_LUCKY_COIN = 1, 2
+"""``turn_powers`` bits: the Shadow Cloak's reroll is spent this turn
+(L1408); the Thief's Lucky Coin was used and the hero's next Loot Action
+this turn rolls a single Loot Die (L1454)."""
+THIEFS_LUCKY_COIN = CARD_IDS.index("thiefs_lucky_coin")
+CURSED_TREASURE = CARD_IDS.index("cursed_treasure")
+SATCHEL_OF_A_GIANT = CARD_IDS.index("satchel_of_a_giant")
+SATCHEL_DRAWS = 2
+"""Treasure Cards the Satchel of a Giant draws (L1404)."""
 
 
 # ================================================================ the Symbols' free actions (L1432-L1448)
@@ -185,7 +204,7 @@ def usable(S, b, p, c):
         return s['outlaw'][p] > 0 and in_civilization(S, b, p)
     if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
         return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_ENERGY) == 0
-    return False
+    return False                                             # the Lucky Coin: ``coin_usable``, asked with Loot
 
 
 @rules_jit
@@ -244,6 +263,8 @@ def use_card(S, b, p, c):
         s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
     elif k == POTION_OF_ENERGY:                              # L1378: until the end of the combat
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_ENERGY)
+    elif k == THIEFS_LUCKY_COIN:                             # L1454: for the next Loot Action
+        s['turn_powers'][p] = s['turn_powers'][p] | np.uint8(TP_LUCKY_COIN)
     enforce_weight(S, b, p)                                  # healed or new Might Cubes never unequip; lost ones may
     return False
 
@@ -305,6 +326,27 @@ def act_use_colour(S, b, p, a):
         receive_cube(S, b, p, CUBE_MAGIC + colour)
     s['use_card'] = -1
     s['use_from'] = -1
+    return False
+
+
+@rules_jit
+def coin_usable(S, b, p, c):
+    """L1454: hero p may use his Thief's Lucky Coin c now, in his turn, for
+    the Loot Action he may take next (asked by ``actions.mask_action`` only
+    where a Loot Action is open); not while an earlier coin waits."""
+    s = S[b]
+    return CARD_KIND[c] == THIEFS_LUCKY_COIN and s['card_where'][c] == CW_HERO and s['card_owner'][c] == p \
+        and s['card_slot'][c] != T_PENDING and (s['turn_powers'][p] & TP_LUCKY_COIN) == 0
+
+
+@rules_jit
+def lucky_loot(S, b, p):
+    """L1454: this Loot Action of p rolls a single Loot Die (the coin waiting
+    from this turn is spent by it)."""
+    s = S[b]
+    if s['turn_powers'][p] & TP_LUCKY_COIN:
+        s['turn_powers'][p] = s['turn_powers'][p] & np.uint8(0xFF ^ TP_LUCKY_COIN)
+        return True
     return False
 
 
@@ -492,3 +534,90 @@ def disenchant(S, b):
     if t >= 0:
         S[b]['tile_enchant'][t] = -1
 
+
+
+# ================================================================ instantaneous treasures (L962, L1320, L1340, L1404)
+@rules_jit
+def seen_instant(c):
+    """Card c acts as soon as a hero sees it (L1320, L1340: "even if the Hero
+    simply viewed the treasure"): a Cursed or an Enchanted Treasure."""
+    k = CARD_KIND[c]
+    return k == CURSED_TREASURE or KIND_ENCHANTS[k] >= 0
+
+
+@rules_jit
+def take_place(S, b, r, c):
+    """Card r, just drawn, lies where card c lies (a hero's hands, a Treasure
+    Pile's place, a Merchant's stock), as c came there: a Backpack Special
+    card turns face up (L960), a Spell Book or Scroll reaching a hero draws
+    its spells (L1424)."""
+    s = S[b]
+    s['card_where'][r] = s['card_where'][c]
+    s['card_owner'][r] = s['card_owner'][c]
+    s['card_slot'][r] = s['card_slot'][c]
+    s['card_mark'][r] = s['card_mark'][c]
+    owner = int(s['card_owner'][c]) if s['card_where'][c] == CW_HERO else -1
+    if KIND_BACKPACK_SPECIAL[CARD_KIND[r]]:
+        reveal_card(S, b, owner, r)
+    if owner >= 0:
+        attach_spells(S, b, r)
+
+
+@rules_jit
+def vacate(S, b, c):
+    """Card c leaves its place with nothing to replace it: in a Treasure
+    Pile the cards below move up one place."""
+    s = S[b]
+    if s['card_where'][c] != CW_SITE:
+        return
+    for k in range(NUM_CARDS):
+        if s['card_where'][k] == CW_SITE and s['card_owner'][k] == s['card_owner'][c] \
+                and s['card_slot'][k] > s['card_slot'][c]:
+            s['card_slot'][k] -= 1
+
+
+@rules_jit
+def view_instant(S, b, p, c):
+    """Hero p sees card c where it lies (L1320, L1340). While it is a Cursed
+    or an Enchanted Treasure: a card drawn from the pool takes its place (a
+    Deep Treasure Card for a Deep Cursed Treasure, else a Treasure Card),
+    the Cursed Treasure curses p (the Curse Table), the Enchanted Treasure
+    flips p's Map Tile and enchants it in its circle's colour, and the card
+    leaves the game; the new card is seen in turn. Returns the card lying
+    there now, c itself if it is no such card, -1 if the pool ran out."""
+    s = S[b]
+    while c >= 0 and seen_instant(c):
+        k = int(CARD_KIND[c])
+        r = draw_card(S, b, int(CARD_DECK[c]) if k == CURSED_TREASURE else DECK_TREASURE)
+        if r >= 0:
+            take_place(S, b, r, c)
+        else:
+            vacate(S, b, c)
+        remove_card(S, b, c)
+        if k == CURSED_TREASURE:
+            receive_curse(S, b, p)
+        else:
+            enchant_tile(S, b, int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE, int(KIND_ENCHANTS[k]))
+        c = r
+    return c
+
+
+@rules_jit
+def arrive_instant(S, b, p, c):
+    """Card c has just come into hero p's hands (gained, looted, bought):
+    an instantaneous treasure acts now (L962) -- a Cursed or Enchanted
+    Treasure as if seen (``view_instant``: its replacement arrives instead);
+    the Satchel of a Giant gives two Treasure Cards drawn from the pool,
+    which arrive as it did, and leaves the game (L1404). Returns True if c
+    was such a card (the caller looks again at what p has received)."""
+    if seen_instant(c):
+        view_instant(S, b, p, c)
+        return True
+    if CARD_KIND[c] != SATCHEL_OF_A_GIANT:
+        return False
+    for _ in range(SATCHEL_DRAWS):
+        r = draw_card(S, b, DECK_TREASURE)
+        if r >= 0:
+            take_place(S, b, r, c)
+    remove_card(S, b, c)
+    return True
