@@ -153,6 +153,7 @@ HST_NOISE = 8       # took the Make Noise Action (L469)
 HST_BLOCKED = 16    # blocked: no more actions or reactions this turn (L459)
 HST_EVADED = 32     # evaded in combat last turn: must move first (L481)
 HST_CAVE = 64       # has lost this turn's action to a Cave Clearing (L455)
+HST_FLEW = 128      # flew into a clearing holding Monsters this action: no Hide reaction against their block (L1097)
 
 # ---------------------------------------------------------------- spells and curses (L536-L547, L1014-L1060, L1099-L1107, L1486-L1597)
 SPELL_IDS = tuple(D.REALM.spells)

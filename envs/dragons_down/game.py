@@ -743,6 +743,15 @@ def _card_in_play(rec, ph, p):
     return -1
 
 
+def _tile_toward(rec, p, d):
+    """The tile placed beside hero p's in direction d; -1 (an Explore there, not a flight)."""
+    c = int(rec["hero_clearing"][p])
+    if c < 0:
+        return -1
+    t = c // CLEARINGS_PER_TILE
+    return V.tile_at(rec, int(rec["tile_q"][t]) + int(R.DIR_DQ[d]), int(rec["tile_r"][t]) + int(R.DIR_DR[d]))
+
+
 def _legal_name(rec, a):
     """The name of legal action ``a`` by what it does in ``rec``."""
     ph = int(rec["phase"])
@@ -767,6 +776,10 @@ def _legal_name(rec, a):
         return f"into {where}"
     if name == "do":
         return _PHASE_DO_NAMES.get((ph, i)) or _DO_NAMES.get(i, f"do {i}")
+    if name == "explore" and ph == _ph("EXPLORE_ENTER"):
+        return f"fly into {V.tile_name(int(rec['explore_tile']))}, to a clearing drawn at random"   # L1096
+    if name == "explore" and ph == R.PH_ACTION and _tile_toward(rec, p, i) >= 0:
+        return f"fly into {V.tile_name(_tile_toward(rec, p, i))} to the {V.DIRECTION_NAMES[i]}"   # L1096
     if name == "heal" and ph == _ph("WOUND"):
         return f"wound {V.heal_name(i)}"
     if name == "cube" and ph == _ph("WOUND"):

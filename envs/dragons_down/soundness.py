@@ -103,7 +103,7 @@ FIELD_RANGES = {
     "hero_order": (-1, LAST_SEAT),
     "heroes_chosen": (0, MAX_HEROES),
     # the action phase
-    "hero_status": (0, 127),                    # the seven HST_* bits
+    "hero_status": (0, 255),                    # the eight HST_* bits
     "actions_used": (0, R.ACTIONS_PER_TURN),
     "turn_order": (-1, LAST_SEAT),
     "order_pos": (0, MAX_HEROES),
@@ -228,6 +228,7 @@ FIELD_RANGES = {
     "free_used": (0, 0xFFFF),
     "use_card": (-1, NUM_CARDS - 1),
     "use_from": (-1, NUM_COLOURS - 1),
+    "flight_until": (0, 127),
     "treasure_combat": (0, 1),
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),

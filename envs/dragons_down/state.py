@@ -216,6 +216,7 @@ STATE_FIELDS = [
     ("free_used", np.uint16, (MAX_HEROES,)),    # bit FREE_*: the Symbol's free action of that kind is spent this turn (L1432-L1448)
     ("use_card", np.int16),                     # the one-time card whose colour choice is pending (PH_CUBE_COLOUR); -1
     ("use_from", np.int8),                      # Alchemist's Mixture: the Magic Cube colour being replaced (L1284); -1
+    ("flight_until", np.int16, (MAX_HEROES,)),  # the turn through whose Action Phase a Potion of Flight lets the hero fly (L1380); 0 none
     ("turn_powers", np.uint8, (MAX_HEROES,)),   # TP_* bits (rules/treasures.py): a treasure's power of this turn: the Shadow Cloak's reroll spent (L1408), the Thief's Lucky Coin waiting for a Loot Action (L1454)
     ("card_cube", np.int8, (NUM_CARDS,)),      # SECRET in Tactics: 1 + the colour of the Magic Cube on this equipped card this round (L1288, L1410); 0 none
     ("treasure_combat", np.uint8, (MAX_HEROES,)),  # TC_* bits (rules/treasures.py): a treasure's effect lasting this combat (Potion of Energy, L1378)

@@ -32,7 +32,8 @@ from .constants import (
 DIRECTION_NAMES = tuple(D.EDGE_NAMES)
 """Map directions 0..5: N, NE, SE, S, SW, NW."""
 HERO_STATE_NAMES = ("choosing", "waiting to enter", "on the map", "dead", "retired")
-STATUS_NAMES = ("hidden", "alert", "sneaking", "noisy", "blocked", "evaded", "lost a cave action")
+STATUS_NAMES = ("hidden", "alert", "sneaking", "noisy", "blocked", "evaded", "lost a cave action",
+                "flew in among Monsters")
 """The HST_* bits, lowest first."""
 TARGET_NAMES = ("head", "chest", "weapon 1", "weapon 2", "hand 1", "hand 2", "neck", "waist", "feet",
                 "misc 1", "misc 2", "head and chest", "both weapons", "both hands", "backpack", "just gained")

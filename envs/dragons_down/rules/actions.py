@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
-    HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
+    HST_FLEW, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
     NUM_SPELLS, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
@@ -34,7 +34,7 @@ from .fate import in_civilization, kill_hero
 from .setup import put_tile
 from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
 from .treasures import (
-    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, arrive_instant, cloak_reroll, coin_usable, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
     use_card,
 )
 
@@ -42,6 +42,8 @@ DWARF = LINEAGE_IDS.index("dwarf")
 """The Dwarf loses no action to caves (Caver, L1198)."""
 HALFLING = LINEAGE_IDS.index("halfling")
 """The Halfling rerolls one Monster Die per hide attempt (Stealthy, L1202)."""
+TILE_FLIGHT = 2
+"""Move Actions a flight into an adjacent Map Tile takes (L1096)."""
 HUMAN = LINEAGE_IDS.index("human")
 """The Human has one more action in a turn at a Civilization Location (Adapted, L1204)."""
 CIV_NONE, CIV_EARNED, CIV_TAKEN = 0, 1, 2
@@ -110,7 +112,10 @@ def action_phase(S, b):
                 if s['block_due']:
                     s['block_due'] = 0
                     if block_threat(S, b, p):
-                        return pose(S, b, PH_BLOCK, p)
+                        if s['hero_status'][p] & HST_FLEW:     # L1097: flown in among them, no Hide
+                            block_hero(S, b, p)
+                        else:
+                            return pose(S, b, PH_BLOCK, p)
             if actions_left(S, b, p) > 0 or free_bits(S, b, p) != 0:   # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
         s['order_pos'] += 1
@@ -134,7 +139,7 @@ def block_hero(S, b, p):
     """L459: a blocked hero is unhidden and loses its remaining actions and
     reactions for the turn."""
     s = S[b]
-    s['hero_status'][p] = (s['hero_status'][p] | HST_BLOCKED) & np.uint8(0xFF ^ HST_HIDDEN)
+    s['hero_status'][p] = (s['hero_status'][p] | HST_BLOCKED) & np.uint8(0xFF ^ (HST_HIDDEN | HST_FLEW))
     s['actions_used'][p] = ACTIONS_PER_TURN
     s['civ_action'][p] = CIV_TAKEN                               # the Human's extra one too (L1204)
     spend_free_actions(S, b, p)                                  # and a Symbol's (L1432-L1448)
@@ -274,13 +279,10 @@ def move_targets(S, b, p, out):
                     out[n] = c
                     n += 1
         return n
-    here = int(s['hero_clearing'][p])
-    m = clearing_links(S, b, here, tmp)
-    m = found_hidden_links(S, b, p, here, tmp, m)
-    m = gate_links(S, b, here, tmp, m)                           # L479
-    m = garb_links(S, b, p, here, tmp, m)                        # L1344
-    for i in range(m):
-        c = int(tmp[i])
+    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    m, f = move_links(S, b, p, tmp, fly)
+    for i in range(m + f):
+        c = int(tmp[i]) if i < m else int(fly[i - m])
         if move_allowed(S, b, p, c, left):
             dup = False
             for j in range(n):
@@ -290,6 +292,113 @@ def move_targets(S, b, p, out):
                 out[n] = c
                 n += 1
     return n
+
+
+@rules_jit
+def move_links(S, b, p, walk, fly):
+    """The clearings an on-map hero p could walk into (``walk``: along a
+    path, a Hidden Path he found, from Gate to Gate, by the Garb of the Gate;
+    L475-L479, L515, L1344) and could reach only by flying (``fly``: out of a
+    Cave Clearing, the other non-Cave Clearings of his tile, L1095; a flight
+    along a path is a walk's equal, below) -- the costs aside. Returns
+    (walks, flights)."""
+    here = int(S[b]['hero_clearing'][p])
+    m = clearing_links(S, b, here, walk)
+    m = found_hidden_links(S, b, p, here, walk, m)
+    f = 0
+    if hero_flies(S, b, p):
+        if not is_cave(S, b, here):
+            t = here // CLEARINGS_PER_TILE
+            for k in range(CLEARINGS_PER_TILE):
+                c = t * CLEARINGS_PER_TILE + k
+                if c != here and CLEARING_TYPE[t, int(S[b]['tile_side'][t]), k] >= 0 and not is_cave(S, b, c):
+                    fly[f] = c
+                    f += 1
+    m = gate_links(S, b, here, walk, m)                          # L479
+    m = garb_links(S, b, p, here, walk, m)                       # L1344
+    return m, f
+
+
+@rules_jit
+def move_action(S, b, p, c):
+    """A Move Action into clearing c (L473-L483): walked where a path (a
+    Gate, ...) leads there, else flown (L1095). A flight costs what a Move
+    into that clearing costs ("one Move Action", with its Mountain or Swamp
+    extra, L477), so where he may walk the flyer walks, keeping his Hide
+    reaction (Interpretations, "Flying")."""
+    s = S[b]
+    if s['hero_state'][p] != HS_ACTIVE:
+        move_hero(S, b, p, c)
+        return
+    walk = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    m, f = move_links(S, b, p, walk, fly)
+    for i in range(m):
+        if walk[i] == c:
+            move_hero(S, b, p, c)
+            return
+    fly_hero(S, b, p, c, move_cost(S, b, p, c))
+
+
+@rules_jit
+def fly_hero(S, b, p, c, cost):
+    """Hero p flies into clearing c for ``cost`` actions (L1095, L1096);
+    entering a clearing that holds Monsters so, he may not Hide against
+    their block (L1097)."""
+    s = S[b]
+    if monsters_in(S, b, c) > 0:
+        s['hero_status'][p] = s['hero_status'][p] | HST_FLEW
+    enter_clearing(S, b, p, c, cost)
+
+
+@rules_jit
+def tile_flight(S, b, p, d):
+    """L1096: the tile beside hero p's in direction d that he may fly into
+    now -- he flies, the tile has a non-Cave Clearing, and he can pay two
+    Move Actions into whichever of them is drawn; -1 otherwise."""
+    s = S[b]
+    if s['hero_state'][p] != HS_ACTIVE or not hero_flies(S, b, p):
+        return -1
+    t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    u = tile_at(S, b, s['tile_q'][t] + DIR_DQ[d], s['tile_r'][t] + DIR_DR[d])
+    extra = landing_extra(S, b, p, u) if u >= 0 else -1
+    if extra < 0 or action_budget(S, b, p, FREE_MOVE) < TILE_FLIGHT + extra:
+        return -1
+    return u
+
+
+@rules_jit
+def landing_extra(S, b, p, u):
+    """The most a landing in a non-Cave Clearing of tile u adds to a flight
+    (a Mountain or Swamp Clearing's extra action, L477); -1 if the tile has
+    no non-Cave Clearing."""
+    s = S[b]
+    extra = -1
+    for k in range(CLEARINGS_PER_TILE):
+        c = u * CLEARINGS_PER_TILE + k
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and not is_cave(S, b, c):
+            extra = max(extra, move_cost(S, b, p, c) - 1)
+    return extra
+
+
+@rules_jit
+def fly_to_tile(S, b, p, u, cost):
+    """L1096: the flyer lands in a non-Cave Clearing of tile u chosen at
+    random, for ``cost`` actions (two Move Actions, the clearing's Mountain
+    or Swamp extra besides, L477)."""
+    s = S[b]
+    n = 0
+    for k in range(CLEARINGS_PER_TILE):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and not is_cave(S, b, u * CLEARINGS_PER_TILE + k):
+            n += 1
+    pick = roll(S, b, n)
+    for k in range(CLEARINGS_PER_TILE):
+        c = u * CLEARINGS_PER_TILE + k
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and not is_cave(S, b, c):
+            if pick == 0:
+                fly_hero(S, b, p, c, cost + move_cost(S, b, p, c) - 1)
+                return
+            pick -= 1
 
 
 @rules_jit
@@ -322,10 +431,15 @@ def found_hidden_links(S, b, p, c, out, n):
 
 @rules_jit
 def move_hero(S, b, p, c):
-    """Move hero p into clearing c, paying the move's actions (L477, L455);
-    a hidden hero that moves is no longer hidden (L475)."""
+    """Move hero p into clearing c on foot, paying the move's actions (L477, L455)."""
+    enter_clearing(S, b, p, c, move_cost(S, b, p, c))
+
+
+@rules_jit
+def enter_clearing(S, b, p, c, cost):
+    """Hero p enters clearing c for ``cost`` actions (a Move, a flight); a
+    hidden hero that moves is no longer hidden (L475)."""
     s = S[b]
-    cost = move_cost(S, b, p, c)
     if is_cave(S, b, c) and not spared_caves(S, b, p):
         s['hero_status'][p] = s['hero_status'][p] | HST_CAVE
     s['actions_used'][p] += cost
@@ -428,6 +542,9 @@ def mask_action(S, b, p, mask):
         for d in range(NUM_DIRECTIONS):
             if explore_toward_legal(S, b, p, d):
                 mask[A_EXPLORE + d] = 1
+    for d in range(NUM_DIRECTIONS):                              # L1096: a flight into the tile that way
+        if tile_flight(S, b, p, d) >= 0:
+            mask[A_EXPLORE + d] = 1
     if wounded_cubes(S, b, p) > 0:
         rest = left + ((free >> FREE_REST) & 1)
         if rest >= 2:
@@ -490,8 +607,13 @@ def act_action(S, b, p, a):
     s = S[b]
     if a >= A_CARD and a < A_EXPLORE:                            # L916: a one-time card; no action, no block check
         return use_card(S, b, p, a - A_CARD)
-    take_free(S, b, p, free_kind(a))                             # L1432-L1448: a Symbol's action is not counted
+    kind = free_kind(a)
+    flight = tile_flight(S, b, p, a - A_EXPLORE) if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS else -1
+    if flight >= 0:
+        kind = FREE_MOVE                                         # flying to a tile is two Move Actions (L1096)
+    take_free(S, b, p, kind)                                     # L1432-L1448: a Symbol's action is not counted
     s['block_due'] = 1                                           # L457: checked at the end of the action
+    s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_FLEW)
     if a < A_SPELL and a != A_DO + DO_UNHIDE:                    # Learn and Enchant runs are broken (L546, L572)
         end_learn(S, b)
         end_enchant(S, b)
@@ -510,10 +632,13 @@ def act_action(S, b, p, a):
         end_learn(S, b)
         enchant_action(S, b, p, a - A_ENCHANT)
         return False
+    if flight >= 0:
+        fly_to_tile(S, b, p, flight, TILE_FLIGHT)
+        return False
     if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS:
         return explore_action(S, b, p, a - A_EXPLORE)
     if a >= A_CLEARING and a < A_DO:
-        move_hero(S, b, p, a - A_CLEARING)
+        move_action(S, b, p, a - A_CLEARING)
         return False
     do = a - A_DO
     if do == DO_UNHIDE:
@@ -691,7 +816,7 @@ def act_explore_turn(S, b, p, a):
     t = int(s['explore_tile'])
     put_tile(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, int(s['explore_q']), int(s['explore_r']))
     out = np.empty(16, dtype=np.int64)
-    if explore_entries(S, b, p, out) > 0:
+    if explore_entries(S, b, p, out) > 0 or explore_flight(S, b, p) >= 0:
         return pose(S, b, PH_EXPLORE_ENTER, p)
     s['explore_tile'] = -1
     return False
@@ -715,14 +840,36 @@ def explore_entries(S, b, p, out):
     return n
 
 
+@rules_jit
+def explore_flight(S, b, p):
+    """L1093, L1096: after an Explore a flyer may fly into the new tile,
+    which lies beside his: its Move Action was the flight's first, so one
+    more action is due; the direction explored, or -1 if he may not."""
+    s = S[b]
+    t = int(s['explore_tile'])
+    if t < 0 or not hero_flies(S, b, p):
+        return -1
+    extra = landing_extra(S, b, p, t)
+    if extra < 0 or action_budget(S, b, p, FREE_MOVE) < TILE_FLIGHT - 1 + extra:
+        return -1
+    here = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    for d in range(NUM_DIRECTIONS):
+        if s['tile_q'][here] + DIR_DQ[d] == s['tile_q'][t] and s['tile_r'][here] + DIR_DR[d] == s['tile_r'][t]:
+            return d
+    return -1
+
+
 @rules_jit(inline=True)
 def mask_explore_enter(S, b, p, mask):
-    """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, or
-    A_DO + DO_STAY."""
+    """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, A_EXPLORE
+    + d to fly into the tile explored that way (L1096), or A_DO + DO_STAY."""
     out = np.empty(16, dtype=np.int64)
     n = explore_entries(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
+    d = explore_flight(S, b, p)
+    if d >= 0:
+        mask[A_EXPLORE + d] = 1
     mask[A_DO + DO_STAY] = 1
 
 
@@ -731,10 +878,14 @@ def act_explore_enter(S, b, p, a):
     """PH_EXPLORE_ENTER: the move into the new tile costs only its extra
     (the Explore Action paid the move itself, L583)."""
     s = S[b]
-    s['explore_tile'] = -1
-    if a != A_DO + DO_STAY:
+    t = int(s['explore_tile'])
+    if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS:       # L1093, L1096: flown in
+        take_free(S, b, p, FREE_MOVE)
+        fly_to_tile(S, b, p, t, TILE_FLIGHT - 1)
+    elif a != A_DO + DO_STAY:
         s['actions_used'][p] -= 1
         move_hero(S, b, p, a - A_CLEARING)
+    s['explore_tile'] = -1
     return False
 
 

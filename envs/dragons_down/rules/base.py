@@ -584,7 +584,7 @@ Interpretations, "Spells aimed at heroes"). Every self-or-other spell aids."""
 SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
-    "hesitation", "disorient", "charm", "trail_blaze", "natures_help",
+    "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""

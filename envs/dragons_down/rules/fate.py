@@ -349,6 +349,7 @@ def clear_hero(S, b, p):
     s['free_used'][p] = 0
     s['treasure_combat'][p] = 0
     s['turn_powers'][p] = 0
+    s['flight_until'][p] = 0
     s['lp'][p] = 0
     s['fame'][p] = 0
     s['gold'][p] = 0

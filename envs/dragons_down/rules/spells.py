@@ -45,6 +45,7 @@ from .fate import remove_card
 from .activation import summon
 from .actions import start_heal
 from .magic import end_spells_on, spell_on_target, teleport_destination
+from .treasures import hero_flies
 from .strike import (
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
@@ -523,7 +524,8 @@ def calm(S, b, f):
 @rules_jit
 def fiery_chasm(S, b, p, speed):
     """Fiery Chasm (L1508): it attacks every unhidden, non-flying Monster and
-    hero of the clearing, the caster too; each it hits (by the normal attack
+    hero of the clearing (a hero flies under the Fly spell or a Potion of
+    Flight, L1091), the caster too; each it hits (by the normal attack
     rules) is killed, a hero's possessions leaving the game. The Monsters are
     struck first, then the heroes in Turn Order (Interpretations)."""
     s = S[b]
@@ -537,8 +539,8 @@ def fiery_chasm(S, b, p, speed):
                 monster_killed(S, b, f, p)
     for i in range(int(s['num_players'])):
         q = int(s['turn_order'][i])
-        if q < 0 or not fighting(S, b, q) or hidden(S, b, q):
-            continue
+        if q < 0 or not fighting(S, b, q) or hidden(S, b, q) or hero_flies(S, b, q):
+            continue                             # a flying Hero is spared, like a flying Monster (L1091)
         hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, AIM_HERO + q), hero_maneuver(S, b, q))
         struck_at(S, b, AIM_HERO + q)
         if hit:

@@ -31,10 +31,10 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
+    ST_TURNS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
 )
 from .base import (
-    CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS,
+    CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
@@ -45,7 +45,7 @@ from .equipment import (
 from .realm import other_gates
 from .fate import in_civilization, remove_card
 from .tokens import draw_card
-from .magic import enchant_tile, receive_curse
+from .magic import enchant_tile, hero_has_spell, receive_curse
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
@@ -85,6 +85,7 @@ TP_SHADOW_CLOAK, TP_LUCKY_COIN = 1, 2
 (L1408); the Thief's Lucky Coin was used and the hero's next Loot Action
 this turn rolls a single Loot Die (L1454)."""
 THIEFS_LUCKY_COIN = CARD_IDS.index("thiefs_lucky_coin")
+POTION_OF_FLIGHT = CARD_IDS.index("potion_of_flight")
 CURSED_TREASURE = CARD_IDS.index("cursed_treasure")
 SATCHEL_OF_A_GIANT = CARD_IDS.index("satchel_of_a_giant")
 SATCHEL_DRAWS = 2
@@ -202,6 +203,8 @@ def usable(S, b, p, c):
         return False
     if k == KINGS_PARDON:
         return s['outlaw'][p] > 0 and in_civilization(S, b, p)
+    if k == POTION_OF_FLIGHT:                                # L1380: while it would lengthen his flight
+        return not hero_has_spell(S, b, p, SP_FLY) and s['flight_until'][p] < flight_turn(S, b)
     if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
         return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_ENERGY) == 0
     return False                                             # the Lucky Coin: ``coin_usable``, asked with Loot
@@ -263,6 +266,8 @@ def use_card(S, b, p, c):
         s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
     elif k == POTION_OF_ENERGY:                              # L1378: until the end of the combat
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_ENERGY)
+    elif k == POTION_OF_FLIGHT:                              # L1380: until the end of the next Action Phase
+        s['flight_until'][p] = flight_turn(S, b)
     elif k == THIEFS_LUCKY_COIN:                             # L1454: for the next Loot Action
         s['turn_powers'][p] = s['turn_powers'][p] | np.uint8(TP_LUCKY_COIN)
     enforce_weight(S, b, p)                                  # healed or new Might Cubes never unequip; lost ones may
@@ -327,6 +332,28 @@ def act_use_colour(S, b, p, a):
     s['use_card'] = -1
     s['use_from'] = -1
     return False
+
+
+# ================================================================ flying (L1091-L1097, L1380, L1560)
+@rules_jit
+def flight_turn(S, b):
+    """The turn whose Action Phase is "the next" one to end (L1380): this
+    turn's while it is under way, else the next turn's."""
+    s = S[b]
+    return int(s['turn']) + (0 if s['stage'] <= ST_TURNS else 1)
+
+
+@rules_jit
+def hero_flies(S, b, p):
+    """Hero p has the Fly ability now (L1093): the Fly spell is on him (it
+    lasts to the end of next turn's Action Phase, L1560: turn spells expire
+    as the battle phase begins), or a Potion of Flight's flight lasts
+    (``flight_until``: through that turn's Action Phase, L1380)."""
+    s = S[b]
+    if hero_has_spell(S, b, p, SP_FLY):
+        return True
+    until = int(s['flight_until'][p])
+    return until > 0 and flight_turn(S, b) <= until
 
 
 @rules_jit
