@@ -439,6 +439,22 @@ def choose_accept(rec, p, legal, rng):
     return R.A_ANSWER + R.ANSWER_ACCEPT      # heroes aim only aiding spells at one another
 
 
+def choose_teleport_tile(rec, p, legal, rng):
+    """Teleport (L1522): a foe to the farthest tile, a hero to the nearest
+    tile with a Civilization Location (else his own)."""
+    t = int(rec["teleport_target"])
+    here = int(rec["hero_clearing"][p]) // 6
+    def dist(a):
+        u = a - R.A_TILE
+        dq = int(rec["tile_q"][u]) - int(rec["tile_q"][here])
+        dr = int(rec["tile_r"][u]) - int(rec["tile_r"][here])
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if t < R.NUM_FOES:
+        return max(legal, key=lambda a: (dist(a), -a))
+    civ = {c // 6 for c in civ_clearings(rec)}
+    return min(legal, key=lambda a: (a - R.A_TILE not in civ, dist(a), a))
+
+
 def choose_armor(rec, p, legal, rng):
     cards = _block(legal, R.A_CARD, len(rec["card_where"]))
     return cards[0] if cards else None
@@ -466,5 +482,5 @@ _PHASES = {
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
-    R.PH_CUBE_COLOUR: choose_cube_colour,
+    R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile,
 }

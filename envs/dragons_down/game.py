@@ -757,6 +757,8 @@ def _legal_name(rec, a):
     ph = int(rec["phase"])
     p = int(rec["to_play"])
     name, i = _block(a)
+    if name == "tile" and ph == _ph("TELEPORT_TILE"):
+        return f"teleport the target to {V.tile_name(i)}"                 # L1522
     if name == "tile":
         return f"place tile {V.tile_name(i)}"
     if name == "spot":

@@ -165,6 +165,7 @@ FIELD_RANGES = {
     "outlaw": (0, 127),
     # combat (rules/combat.py)
     "combat_pos": (0, MAX_HEROES),
+    "combats_begun": (0, 1),
     "combat_clearing": (-1, NC - 1),
     "combat_step": (0, 7),                      # CS_*
     "combat_round": (0, BIG),
@@ -229,6 +230,8 @@ FIELD_RANGES = {
     "use_card": (-1, NUM_CARDS - 1),
     "use_from": (-1, NUM_COLOURS - 1),
     "flight_until": (0, 127),
+    "spell_moved": (0, (1 << MAX_HEROES) - 1),
+    "teleport_target": (-1, R.AIM_HERO + MAX_HEROES - 1),
     "treasure_combat": (0, 1),
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),

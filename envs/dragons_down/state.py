@@ -144,6 +144,7 @@ STATE_FIELDS = [
     # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
     # any other seat must hide them (L714 "in secret", L724 revealed once all
     # have placed). Everything else here is public.
+    ("combats_begun", np.int8),              # 1 once this battle phase's combats have begun (L676)
     ("combat_pos", np.int8),                 # index into turn_order of the next hero whose clearing may need a combat (L676)
     ("combat_clearing", np.int16),           # the clearing being fought; meaningful while combat_step != CS_NONE
     ("combat_step", np.int8),                # CS_* (combat.py): the step of the Combat Round now; CS_NONE between combats (L686)
@@ -216,6 +217,8 @@ STATE_FIELDS = [
     ("free_used", np.uint16, (MAX_HEROES,)),    # bit FREE_*: the Symbol's free action of that kind is spent this turn (L1432-L1448)
     ("use_card", np.int16),                     # the one-time card whose colour choice is pending (PH_CUBE_COLOUR); -1
     ("use_from", np.int8),                      # Alchemist's Mixture: the Magic Cube colour being replaced (L1284); -1
+    ("spell_moved", np.uint8),                  # bit p: hero p was moved by a spell in this battle phase; entering's effects wait for the combats' end (L485)
+    ("teleport_target", np.int16),              # the target code (spells.py) a Teleport hit, its tile to choose (PH_TELEPORT_TILE, L1522); -1
     ("flight_until", np.int16, (MAX_HEROES,)),  # the turn through whose Action Phase a Potion of Flight lets the hero fly (L1380); 0 none
     ("turn_powers", np.uint8, (MAX_HEROES,)),   # TP_* bits (rules/treasures.py): a treasure's power of this turn: the Shadow Cloak's reroll spent (L1408), the Thief's Lucky Coin waiting for a Loot Action (L1454)
     ("card_cube", np.int8, (NUM_CARDS,)),      # SECRET in Tactics: 1 + the colour of the Magic Cube on this equipped card this round (L1288, L1410); 0 none

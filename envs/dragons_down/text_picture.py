@@ -79,6 +79,7 @@ _DECISIONS = {
     R.PH_START_SPELL: "choose a starting spell", R.PH_UNCURSE: "remove another curse for 5 Gold?",
     R.PH_MORE_TARGETS: "add a target for the spell?", R.PH_SPELL_CUBE: "cover a multi-colour spell box",
     R.PH_ACCEPT: "accept the hit of another hero's spell?",
+    R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
 }
 """The pending decision (``phase``) in words."""
 

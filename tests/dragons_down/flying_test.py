@@ -183,6 +183,6 @@ def test_fiery_chasm_spares_a_flying_hero():
     spider = chip(S, "giant_spider")
     in_combat(S)
     load(S, HIT, HIT)                                     # the spider's roll; none left for the caster
-    R.fiery_chasm(S, 0, 0, 0)
+    R.fiery_chasm(S, 0, ME + 0, 0)
     assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN
     assert int(S[0]["hero_state"][0]) == R.HS_ACTIVE and int(S[0]["loaded_pos"]) == 2

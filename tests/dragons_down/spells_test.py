@@ -12,7 +12,7 @@ from dragongym.envs.dragons_down import data as D
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CURSE_IDS, CW_HERO, CW_REMOVED, HST_HIDDEN, MON_TAKEN, MON_TRAY, NUM_SPELLS, SPELL_IDS, SPW_DISCARD,
-    SPW_START, TILE_IDS,
+    SPW_START, ST_COMBAT, TILE_IDS,
 )
 from dragongym.envs.dragons_down.rules import combat as C
 from tests.dragons_down.combat_test import (
@@ -325,7 +325,7 @@ def test_fiery_chasm_kills_the_unhidden_and_non_flying_it_hits():
     spider, bat = chip(S, "giant_spider"), chip(S, "giant_bat")
     in_combat(S)
     load(S, HIT, HIT, BLANK, BLANK)                   # speed 0: the spider (maneuver 2) hit, the caster missed
-    R.fiery_chasm(S, 0, 0, 0)
+    R.fiery_chasm(S, 0, ME + 0, 0)
     assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN and int(S[0]["mon_clearing"][bat]) == TRI_PEAKS_1
     assert int(S[0]["hero_state"][0]) == R.HS_ACTIVE
 
@@ -549,3 +549,121 @@ def test_a_spell_cast_in_tactics_is_secret_from_the_other_seats():
     assert not np.array_equal(game.observation_of(variants[0], 0), game.observation_of(variants[2], 0))
     assert game.decision_is_public(variants[2], R.A_SPELL + fire) is False
 
+
+
+# ================================================================ spells that move their target (L1516, L1522, L485)
+def _gate(S, tile, k):
+    """A revealed Gate token in clearing k (1-based) of ``tile``."""
+    s = S[0]
+    w = next(i for i in range(len(R.WILD_GATE)) if R.WILD_GATE[i])
+    s["wild_where"][w], s["wild_clearing"][w] = R.TOK_PLACED, TILE_IDS.index(tile) * 6 + k - 1
+    return int(s["wild_clearing"][w])
+
+
+def test_open_gate_puts_its_target_in_a_clearing_with_a_revealed_gate():
+    """L1516: the Giant Spider hit by Open Gate is placed in a random clearing
+    holding a revealed Gate (here the only one, Hag's Mire 2): out of the
+    fight. With no Gate revealed it stays."""
+    S, sp = wizard("open_gate", {"blue": 3})
+    spider = chip(S, "giant_spider")
+    in_combat(S)
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["mon_clearing"][spider]) == TRI_PEAKS_1
+    S = combat([("human", "sorcerer", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),),
+               tiles=("tri_peaks", "hags_mire"))
+    sp = learn(S, 0, "open_gate")
+    gate = _gate(S, "hags_mire", 2)
+    spider = chip(S, "giant_spider")
+    in_combat(S)
+    load(S, 0)
+    R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["mon_clearing"][spider]) == gate and not R.foe_here(S, 0, spider)
+
+
+def test_teleport_sends_its_target_to_a_tile_the_caster_chooses_up_to_two_away():
+    """L1522: the caster chooses a Map Tile up to two tiles away (his own
+    included; Hag's Mire two east, not Murkwater Fen three); the spider lands
+    in a clearing of it drawn at random."""
+    S = combat([("human", "sorcerer", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),),
+               tiles=("tri_peaks", "gloomhollow", "hags_mire", "murkwater_fen"))
+    sp = learn(S, 0, "teleport")
+    spider = chip(S, "giant_spider")
+    in_combat(S)
+    assert R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["phase"]) == R.PH_TELEPORT_TILE and int(S[0]["to_play"]) == 0
+    tiles = sorted(a - R.A_TILE for a in legal(S))
+    assert tiles == sorted(TILE_IDS.index(t) for t in ("tri_peaks", "gloomhollow", "hags_mire"))
+    load(S, 1)
+    act(S, R.A_TILE + TILE_IDS.index("hags_mire"))
+    assert int(S[0]["mon_clearing"][spider]) == TILE_IDS.index("hags_mire") * 6 + 1
+
+
+def test_dd_move_tokens_2_a_hero_moved_into_a_new_tile_by_a_spell_gets_its_tokens_after_combat():
+    """L485: a Hero entering a new tile by a spell during combat has its
+    tokens placed only once all combat of the turn is over: the Knight,
+    teleported by his friend to Hag's Mire (never entered), leaves the
+    fight; the tile stays bare until the battle's combats are done."""
+    S = combat([("human", "sorcerer", TRI_PEAKS_1), ("human", "knight", TRI_PEAKS_1)], tiles=("tri_peaks", "hags_mire"))
+    sp = learn(S, 0, "teleport")
+    mire = TILE_IDS.index("hags_mire")
+    in_combat(S)
+    assert R.spell_hits(S, 0, 0, sp, ME + 1, 1)
+    load(S, 0)
+    act(S, R.A_TILE + mire)
+    s = S[0]
+    assert int(s["hero_clearing"][1]) == mire * 6 and not C.fighting(S, 0, 1)
+    assert int(s["tile_revealed"][mire]) == 0 and int(s["spell_moved"]) == 2
+    for _ in range(400):                                  # the combats are played out, the first pick each time
+        if int(s["stage"]) != ST_COMBAT:
+            break
+        act(S, legal(S)[0])
+    assert int(s["tile_revealed"][mire]) == 1 and int(s["spell_moved"]) == 0
+
+
+# ================================================================ Monsters that cast (L1260-L1274), Confuse (L1590)
+def _caster_foe(kind, flipped, more=(("giant_spider", TRI_PEAKS_1),), tiles=("tri_peaks",)):
+    """A Knight in Tri Peaks 1 against ``kind`` (its back up if ``flipped``),
+    which targets him, and ``more``; the combat at its Target step."""
+    S = combat([("human", "knight", TRI_PEAKS_1)], monsters=((kind, TRI_PEAKS_1),) + tuple(more), tiles=tiles)
+    f = chip(S, kind)
+    S[0]["mon_flipped"][f] = flipped
+    in_combat(S)
+    S[0]["foe_target"][f] = 0
+    return S, f
+
+
+def test_dd_monster_demon_1_the_demons_fiery_chasm_spares_only_the_flying_demon():
+    """L1262, L1508: the Demon's back casts Fiery Chasm at its speed 4: the
+    Giant Spider (maneuver 2) and the Knight are hit and killed -- the
+    spider's chip goes to no one -- and the flying Demon is not attacked."""
+    S, demon = _caster_foe("demon", 1)
+    spider = chip(S, "giant_spider")
+    assert C.foe_can_strike(S, 0, demon)
+    R.monster_cast(S, 0, demon)
+    assert int(S[0]["mon_clearing"][spider]) == MON_TRAY and int(S[0]["fame"][0]) == 0
+    assert int(S[0]["hero_state"][0]) == R.HS_DEAD
+    assert int(S[0]["mon_clearing"][demon]) == TRI_PEAKS_1
+
+
+def test_dd_monster_titan_1_the_titan_teleports_its_target_by_the_summoning_dice():
+    """L1274: the Titan's front casts Teleport on its target; hit (speed 3
+    above the unmaneuvering Knight's), he goes to the tile both Summoning
+    symbol dice name -- Wicked Woods and the eye: Hag's Mire -- and the
+    clearing a d6 names (3), out of the fight."""
+    S, titan = _caster_foe("titan", 0, more=(), tiles=("tri_peaks", "hags_mire"))
+    assert C.foe_can_strike(S, 0, titan)
+    load(S, 2, 3, 2)                                      # gray: Wicked Woods; black: eye; d6: 3
+    R.monster_cast(S, 0, titan)
+    assert int(S[0]["hero_clearing"][0]) == TILE_IDS.index("hags_mire") * 6 + 2
+    assert not C.fighting(S, 0, 0) and int(S[0]["spell_moved"]) == 1
+
+
+def test_dd_spell_confuse_1_a_confused_caster_casts_no_more_and_loses_its_pending_cast():
+    """L1590: Confuse hits the Titan: its Teleport, not yet resolved this
+    round, is canceled, and it may not cast while Confuse lasts."""
+    S, titan = _caster_foe("titan", 0, more=(), tiles=("tri_peaks", "hags_mire"))
+    sp = learn(S, 0, "confuse")
+    R.spell_hits(S, 0, 0, sp, titan, 1)
+    assert int(S[0]["foe_flags"][titan]) & C.FF_ATTACKED and not C.foe_can_strike(S, 0, titan)
+    S[0]["foe_flags"][titan] = 0                          # a new round: still confused
+    assert not C.foe_can_strike(S, 0, titan) and int(S[0]["spell_on"][sp]) == titan

@@ -104,11 +104,8 @@ def action_phase(S, b):
             if state == HS_ACTIVE:
                 cave_at_turn_start(S, b, p)
                 civilization_action(S, b, p)
-                c = pending_card(S, b, p)
-                while c >= 0 and arrive_instant(S, b, p, c):   # L962: an instantaneous treasure acts first
-                    c = pending_card(S, b, p)
-                if c >= 0:                                     # L972: equip or stow it at once
-                    return pose(S, b, PH_GAINED, p)
+                if settle_gained(S, b, p):                     # L972: equip or stow it at once
+                    return True
                 if s['block_due']:
                     s['block_due'] = 0
                     if block_threat(S, b, p):
@@ -122,6 +119,37 @@ def action_phase(S, b):
         end_learn(S, b)                                        # runs of actions are one hero's, in one turn
         end_enchant(S, b)
     s['stage'] = ST_BATTLE
+    return False
+
+
+@rules_jit
+def settle_gained(S, b, p):
+    """Hero p gained cards (L972): an instantaneous treasure acts first
+    (L962); then he equips or stows the next one (PH_GAINED). True if posed."""
+    c = pending_card(S, b, p)
+    while c >= 0 and arrive_instant(S, b, p, c):
+        c = pending_card(S, b, p)
+    if c >= 0:
+        return pose(S, b, PH_GAINED, p)
+    return False
+
+
+@rules_jit
+def spell_arrivals(S, b):
+    """L485: a hero a spell moved into a clearing during combat gets what
+    entering gives -- a new tile's tokens, and the face-up cards lying there
+    (L960) -- once all combat of the turn is over; cards so gained are then
+    equipped or stowed (PH_GAINED). True if posed."""
+    s = S[b]
+    for p in range(MAX_HEROES):
+        if (s['spell_moved'] >> p) & 1:
+            s['spell_moved'] = s['spell_moved'] & np.uint8(0xFF ^ (1 << p))
+            c = int(s['hero_clearing'][p])
+            if s['hero_state'][p] == HS_ACTIVE and c >= 0:
+                reveal_tile(S, b, p, c // CLEARINGS_PER_TILE)
+                take_cards_lying_here(S, b, p, c)
+        if s['hero_state'][p] == HS_ACTIVE and settle_gained(S, b, p):
+            return True
     return False
 
 

@@ -584,7 +584,8 @@ Interpretations, "Spells aimed at heroes"). Every self-or-other spell aids."""
 SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
-    "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly",
+    "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
+    "confuse",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -626,6 +627,16 @@ Player (SPELLS_AIDING); 1 its effect is built (SPELLS_BUILT)."""
  SP_FLY, SP_FIREBALL, SP_SHAPE_SHIFT, SP_SOUL_SAVE, SP_HEAL, SP_LIFE_ARMOR, SP_TURN_UNDEAD, SP_PEACE,
  SP_HESITATION, SP_CONFUSE, SP_CHARM, SP_DISORIENT, SP_DISCORD) = range(len(SPELL_IDS))
 assert SPELL_IDS[SP_DISCORD] == "discord" and SPELL_IDS[SP_FIREBALL] == "fireball"
+FOE_SPELL = np.array([[SPELL_IDS.index(cs.spell) if cs.spell else -1 for cs in (c.front, c.back)]
+                      for c in [D.REALM.monsters[_MONSTER_IDS[k]] for k in _CHIP_KINDS]]
+                     + [[-1, -1]] * len(NATIVE_CHIP_KINDS), dtype=np.int8)
+"""FOE_SPELL[f, side]: the spell kind a spell-casting side casts (the Demon's
+Fiery Chasm, the Lich's Vapor Form, the Titan's Teleport, L1260-L1274); -1."""
+MONSTER_SPELLS_BUILT = frozenset({"fiery_chasm", "teleport"})
+"""The Monster spells whose effect the rules core has (the Lich's Vapor Form
+waits for Vapor Form): the others' sides do not strike."""
+FOE_SPELL_BUILT = np.array([[k >= 0 and SPELL_IDS[k] in MONSTER_SPELLS_BUILT for k in row] for row in FOE_SPELL],
+                           dtype=np.int8)
 AIM_HERO = NUM_FOES + 1
 """A target code ``hero_target`` / ``more_targets`` hold for hero q: AIM_HERO + q
 (a foe is its index, the Massive Door DOOR_FOE)."""
@@ -647,6 +658,8 @@ HEAL_CUBES = 2
 """Cubes (or a Monster's wounds) the Heal spell heals (L1576)."""
 LIFE_ARMOR = 2
 """The strength of Life Armor's weightless armour (L1578)."""
+TELEPORT_REACH = 2
+"""Teleport sends its target to a Map Tile up to two tiles away (L1522)."""
 
 NUM_ACTIONS = A_MAGIC_END
 
@@ -672,6 +685,7 @@ PH_GAINED = 16        # A_TARGET: where a card just gained goes: a legal positio
 PH_EXPLORE_TURN = 17  # A_TURN: the side up and turn of the tile drawn by an Explore Action (L583)
 PH_EXPLORE_ENTER = 18 # A_CLEARING: move into a clearing of the new tile, or A_DO + DO_STAY (L583)
 PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Location after the battle phase (L817)
+PH_TELEPORT_TILE = 20 # A_TILE + t: the Map Tile, up to two tiles away, the caster's Teleport sends its target to (L1522)
 # Loot and Trade (rules/trade.py): 23..34
 PH_LOOT_PILE = 23     # A_PILE + pile: which found pile of the clearing the Loot Action loots (L524)
 PH_LOOT_KEEP = 24     # A_CARD + c: two grabby hands: which of the pile's top three cards to keep (L526)

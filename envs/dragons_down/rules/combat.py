@@ -76,7 +76,7 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .spells import (
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
-    start_cast,
+    start_cast, foe_may_cast, monster_cast,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
@@ -102,7 +102,8 @@ def combat_phase(S, b):
     ST_FATE). True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
-    if s['combat_step'] == CS_NONE and s['combat_pos'] == 0:      # a fresh battle phase
+    if s['combat_step'] == CS_NONE and s['combats_begun'] == 0:   # a fresh battle phase
+        s['combats_begun'] = 1
         expire_spells(S, b, DUR_TURN)            # L1044: last turn's turn spells expire now
         for p in range(MAX_HEROES):
             s['hero_combat'][p] = HC_NONE
@@ -117,6 +118,7 @@ def combat_phase(S, b):
                 s['combat_pos'] += 1
             if s['combat_pos'] >= n:
                 s['combat_pos'] = 0
+                s['combats_begun'] = 0
                 for p in range(MAX_HEROES):
                     s['hero_combat'][p] = HC_NONE
                 s['stage'] = ST_FATE
@@ -861,11 +863,12 @@ def foe_speed(S, b, f):
 def foe_can_strike(S, b, f):
     """Foe f still has its attack to make this round: it fights as a Monster
     and targets a hero still in the fight, and no Disorient keeps it still
-    (L1594). A side that casts a spell strikes with the magic part."""
+    (L1594). A side that casts a spell casts it (``spells.monster_cast``)
+    where its spell is built and no Confuse stops it (L1590)."""
     s = S[b]
     if s['foe_flags'][f] & FF_ATTACKED or not foe_is_monster(S, b, f) or dormant(S, b, f):
         return False
-    if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
+    if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL and not foe_may_cast(S, b, f):
         return False
     return foe_victims(S, b, f) != 0
 
@@ -971,7 +974,10 @@ def resolve_step(S, b):
                 f = g
                 break
         if f >= 0:
-            start_monster_attack(S, b, f)
+            if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
+                monster_cast(S, b, f)                # L1260-L1274
+            else:
+                start_monster_attack(S, b, f)
             continue
         for q in range(MAX_HEROES):
             s['hero_cflags'][q] = s['hero_cflags'][q] & np.uint8(0xFF ^ CF_STRIKES)
@@ -1548,4 +1554,5 @@ def end_of_combat(S, b):
         s['hero_target'][p] = -1
     s['combat_step'] = CS_NONE
     s['combat_clearing'] = -1
-    s['combat_pos'] += 1
+    if s['hero_combat'][s['turn_order'][s['combat_pos']]] != HC_NONE:
+        s['combat_pos'] += 1                     # else a spell moved him off: his new clearing is next (L1516)

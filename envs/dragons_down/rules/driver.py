@@ -20,15 +20,16 @@ from .base import (
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
     PH_START_SPELL, PH_UNCURSE, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
-    PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT,
+    PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
     act_action, act_alert, act_alert_target, act_block, act_gained, act_enter_place, act_heal, act_hide, action_phase, mask_action,
     mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
+    spell_arrivals,
 )
 from .activation import activation_round, start_activation
-from .spells import act_accept, act_spell_cube, mask_accept, mask_spell_cube
+from .spells import act_accept, act_spell_cube, act_teleport_tile, mask_accept, mask_spell_cube, mask_teleport_tile
 from .combat import (
     act_more_targets, mask_more_targets, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
     act_wound, combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_lure, mask_tactics,
@@ -149,6 +150,8 @@ def fill_mask(S, b, mask):
         mask_spell_cube(S, b, p, mask)
     elif ph == PH_ACCEPT:
         mask_accept(S, b, p, mask)
+    elif ph == PH_TELEPORT_TILE:
+        mask_teleport_tile(S, b, p, mask)
     elif ph == PH_TACTICS:
         mask_tactics(S, b, p, mask)
     elif ph == PH_ARMOR:
@@ -255,6 +258,8 @@ def do_action(S, b, a):
         return act_spell_cube(S, b, p, a)
     elif ph == PH_ACCEPT:
         return act_accept(S, b, p, a)
+    elif ph == PH_TELEPORT_TILE:
+        return act_teleport_tile(S, b, p, a)
     elif ph == PH_TACTICS:
         return act_tactics(S, b, p, a)
     elif ph == PH_ARMOR:
@@ -300,7 +305,7 @@ def advance(S, b):
             if combat_phase(S, b):
                 return
         elif st == ST_FATE:
-            if fate_phase(S, b):
+            if spell_arrivals(S, b) or fate_phase(S, b):
                 return
         else:
             return

@@ -29,9 +29,11 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_MONSTER_CHIPS,
-    NUM_SPELLS, OPT_TOUGH, SPW_KNOWN,
+    NUM_SPELLS, NUM_TILES, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
+    A_TILE, CLEARING_TYPE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
+    SP_CONFUSE, SD_SPEED,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
@@ -44,10 +46,11 @@ from .base import (
 from .fate import remove_card
 from .activation import summon
 from .actions import start_heal
-from .magic import end_spells_on, spell_on_target, teleport_destination
+from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
+from .realm import other_gates
 from .treasures import hero_flies
 from .strike import (
-    CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    HC_NONE, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
@@ -381,7 +384,7 @@ def cast_spell(S, b, p):
     posed = False
     if aim == AIM_NONE:
         if k == SP_FIERY_CHASM:
-            fiery_chasm(S, b, p, speed)
+            fiery_chasm(S, b, me, speed)
         elif k == SP_TURN_UNDEAD:
             turn_undead(S, b, p)
         elif k == SP_PEACE:
@@ -403,7 +406,7 @@ def cast_spell(S, b, p):
                 struck_at(S, b, t)
             if hit:
                 rouse(S, b, t, DIS_DORMANT)
-                spell_hits(S, b, p, sp, t, n)
+                posed = spell_hits(S, b, p, sp, t, n) or posed
     rouse(S, b, me, DIS_SLOW)
     return posed
 
@@ -437,9 +440,14 @@ def aid_target(S, b, p, sp, t):
 @rules_jit
 def spell_hits(S, b, p, sp, t, n):
     """A targeted spell of hero p hit target t, one of its n targets: the
-    Spell Manifest's effect."""
+    Spell Manifest's effect. True if a decision is posed (Teleport's tile)."""
     s = S[b]
     k = int(SPELL_KIND[sp])
+    if k == SP_OPEN_GATE:                        # L1516
+        open_gate(S, b, t)
+    elif k == SP_TELEPORT:                       # L1522: the caster chooses the tile
+        s['teleport_target'] = t
+        return pose(S, b, PH_TELEPORT_TILE, p)
     if k == SP_BREAK_SPELLS:                     # L1492
         end_spells_on(S, b, t)
         if t >= AIM_HERO:
@@ -456,10 +464,97 @@ def spell_hits(S, b, p, sp, t, n):
         fireball_hit(S, b, p, t, n)
     elif k == SP_HESITATION:                     # L1588
         put_in_play(S, b, sp, t)
+    elif k == SP_CONFUSE:                        # L1590: no more casting; a cast not yet made is canceled
+        put_in_play(S, b, sp, t)
+        if t < NUM_FOES and foe_spell(S, b, t) >= 0:
+            s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED
     elif k == SP_DISORIENT:                      # L1594
         put_in_play(S, b, sp, t)
         s['spell_mark'][sp] = DIS_DORMANT | DIS_SLOW
         s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED     # its unresolved attack this round is canceled
+    return False
+
+
+# ================================================================ spells that move their target (L1516, L1522)
+@rules_jit
+def spell_move(S, b, t, c):
+    """Target t is put in clearing c by a spell, out of the combat under way
+    (unless c is its clearing): the spells on it and those it cast for the
+    combat end (L1042), the Monsters targeting a hero forget him. A hero
+    fights on in the new clearing's combat if it is still to come (L676);
+    the tokens and cards his entering reveals or gives wait until all
+    combat of the turn is over (L485, ``spell_moved``; Interpretations)."""
+    s = S[b]
+    if c < 0 or c == int(s['combat_clearing']):
+        return
+    if t < NUM_FOES:
+        end_spells_on(S, b, t)
+        if t < NUM_MONSTER_CHIPS:
+            s['mon_clearing'][t] = c
+        else:
+            s['native_clearing'][t - NUM_MONSTER_CHIPS] = c
+        return
+    q = t - AIM_HERO
+    end_combat_spells(S, b, q, t)
+    for f in range(NUM_FOES):
+        if s['foe_target'][f] == q:
+            s['foe_target'][f] = -1
+    s['hero_clearing'][q] = c
+    s['hero_combat'][q] = HC_NONE
+    s['spell_moved'] = s['spell_moved'] | np.uint8(1 << q)
+
+
+@rules_jit
+def open_gate(S, b, t):
+    """Open Gate (L1516): the target is put in a clearing with a revealed
+    Gate drawn at random; with no Gate revealed, it stays."""
+    gates = np.empty(64, dtype=np.int64)
+    n = other_gates(S, b, -1, gates, 0)
+    if n > 0:
+        spell_move(S, b, t, int(gates[roll(S, b, n)]))
+
+
+@rules_jit
+def teleport_reach(S, b, p, u):
+    """Map Tile u is up to two tiles from hero p's (L1522; his own included)."""
+    s = S[b]
+    t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+    if s['tile_where'][u] != TW_PLACED:
+        return False
+    dq = int(s['tile_q'][u]) - int(s['tile_q'][t])
+    dr = int(s['tile_r'][u]) - int(s['tile_r'][t])
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= TELEPORT_REACH
+
+
+@rules_jit(inline=True)
+def mask_teleport_tile(S, b, p, mask):
+    """Legal actions of PH_TELEPORT_TILE: A_TILE + u for each Map Tile within reach."""
+    for u in range(NUM_TILES):
+        if teleport_reach(S, b, p, u):
+            mask[A_TILE + u] = 1
+
+
+@rules_jit(inline=True)
+def act_teleport_tile(S, b, p, a):
+    """PH_TELEPORT_TILE: the target goes to a clearing of that tile drawn at
+    random (any clearing, caves too, L1522); the Resolve step goes on."""
+    s = S[b]
+    u = a - A_TILE
+    t = int(s['teleport_target'])
+    s['teleport_target'] = -1
+    n = 0
+    for k in range(CLEARINGS_PER_TILE):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0:
+            n += 1
+    pick = roll(S, b, n)
+    for k in range(CLEARINGS_PER_TILE):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0:
+            if pick == 0:
+                if target_here(S, b, t):
+                    spell_move(S, b, t, u * CLEARINGS_PER_TILE + k)
+                return False
+            pick -= 1
+    return False
 
 
 @rules_jit
@@ -522,21 +617,27 @@ def calm(S, b, f):
 
 
 @rules_jit
-def fiery_chasm(S, b, p, speed):
-    """Fiery Chasm (L1508): it attacks every unhidden, non-flying Monster and
-    hero of the clearing (a hero flies under the Fly spell or a Potion of
-    Flight, L1091), the caster too; each it hits (by the normal attack
-    rules) is killed, a hero's possessions leaving the game. The Monsters are
-    struck first, then the heroes in Turn Order (Interpretations)."""
+def fiery_chasm(S, b, me, speed):
+    """Fiery Chasm (L1508) cast by ``me`` (a target code: a hero, or the
+    Demon, L1262): it attacks every unhidden, non-flying Monster and hero of
+    the clearing (a hero flies under the Fly spell or a Potion of Flight,
+    L1091), the caster too (the Demon flies); each it hits (by the normal
+    attack rules) is killed, a hero's possessions leaving the game. The
+    Monsters are struck first, then the heroes in Turn Order
+    (Interpretations). A hero caster takes the Monsters killed (L799); the
+    Demon's victims go to no one (``foe_slain``)."""
     s = S[b]
-    me = AIM_HERO + p
+    p = me - AIM_HERO if me >= AIM_HERO else -1
     for f in range(NUM_FOES):
         if foe_is_monster(S, b, f) and not FOE_FLYING[f]:
             hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, f), maneuver_of(S, b, f))
             struck_at(S, b, f)
             if hit:
                 s['round_wounds'] = 1
-                monster_killed(S, b, f, p)
+                if p >= 0:
+                    monster_killed(S, b, f, p)
+                else:
+                    foe_slain(S, b, f)
     for i in range(int(s['num_players'])):
         q = int(s['turn_order'][i])
         if q < 0 or not fighting(S, b, q) or hidden(S, b, q) or hero_flies(S, b, q):
@@ -549,6 +650,45 @@ def fiery_chasm(S, b, p, speed):
                     remove_card(S, b, c)
             s['gold'][q] = 0
             hero_killed(S, b, q)
+
+
+# ================================================================ Monsters that cast (L1260-L1274)
+@rules_jit
+def foe_spell(S, b, f):
+    """The spell kind the side of foe f's chip now up casts; -1 an attack."""
+    return int(FOE_SPELL[f, foe_side(S, b, f)])
+
+
+@rules_jit
+def foe_may_cast(S, b, f):
+    """Foe f's side casts a spell whose effect is built, and no Confuse on
+    it forbids casting (L1590)."""
+    return foe_spell(S, b, f) >= 0 and FOE_SPELL_BUILT[f, foe_side(S, b, f)] != 0 and \
+        spell_on_target(S, b, SP_CONFUSE, f) < 0
+
+
+@rules_jit
+def monster_cast(S, b, f):
+    """Foe f casts its side's spell in its turn of the Resolve step, at its
+    side's attack speed: the Demon's Fiery Chasm, which spares the flying
+    Demon (L1262); the Titan's Teleport on its target, hitting by the normal
+    attack rules, to the clearing both Summoning symbol dice and a d6 name,
+    rerolled until on the map (L1274: ``magic.teleport_destination``, the
+    Teleport curse's roll)."""
+    s = S[b]
+    s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+    k = foe_spell(S, b, f)
+    q = int(s['foe_target'][f])
+    speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + q if q >= 0 else -1)
+    if k == SP_FIERY_CHASM:
+        fiery_chasm(S, b, f, speed)
+    elif k == SP_TELEPORT and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
+        hit = roll_to_hit(S, b, speed, hero_maneuver(S, b, q))
+        struck_at(S, b, AIM_HERO + q)
+        if hit:
+            rouse(S, b, AIM_HERO + q, DIS_DORMANT)
+            spell_move(S, b, AIM_HERO + q, teleport_destination(S, b))
+    rouse(S, b, f, DIS_SLOW)
 
 
 @rules_jit

@@ -540,6 +540,26 @@ def monster_killed(S, b, f, p):
             s['outlaw'][p] += 1
 
 
+@rules_jit
+def foe_slain(S, b, f):
+    """Foe f is killed by no hero (a Monster's Fiery Chasm, L1262): its
+    spells and curses end, a Monster goes back to the tray, a Native leaves
+    play; no one takes it or its Fame (Interpretations)."""
+    s = S[b]
+    end_spells_on(S, b, f)
+    s['foe_curses'][f] = 0
+    s['foe_wounds'][f] = 0
+    for q in range(MAX_HEROES):
+        s['foe_wound_by'][f, q] = 0
+    if f < NUM_MONSTER_CHIPS:
+        s['mon_flipped'][f] = 0
+        s['mon_clearing'][f] = MON_TRAY
+    else:
+        i = f - NUM_MONSTER_CHIPS
+        s['native_flipped'][i] = 0
+        s['native_clearing'][i] = NATIVE_TAKEN
+
+
 @rules_jit(inline=True)
 def share_fame(S, b, f, p):
     """The Fame of killing foe f, p having struck the death blow (L799). With
