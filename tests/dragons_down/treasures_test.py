@@ -1225,3 +1225,77 @@ def test_dd_spell_natures_help_1_rerolls_the_blank_dice_of_one_search():
     load(S, 3, 5, 0, 0)                                   # the next search: its own dice only
     act(S, R.A_SEARCH + 0)
     assert _found(S, p) == 0
+
+
+# ================================================================ cards used for a round's attack (L1358, L1456)
+def _at_tactics(kind, monsters=(("giant_spider", "tri_peaks_1"),), cls="knight", status=0):
+    """A hero of ``cls`` in Tri Peaks 1 holding a ``kind`` card, at his Hero
+    Tactics against ``monsters`` (he targets the first foe when asked)."""
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, ask, combat, start as start_combat
+    mons = tuple((k, TRI_PEAKS_1 if c == "tri_peaks_1" else c) for k, c in monsters)
+    S = combat([("human", cls, TRI_PEAKS_1, status)], monsters=mons)
+    card = give(S, 0, kind)
+    start_combat(S)
+    while int(S[0]["phase"]) != R.PH_TACTICS:
+        act(S, legal(S)[0] if int(S[0]["phase"]) != R.PH_TARGET else next(a for a in legal(S) if a >= R.A_FOE))
+    ask(S, R.PH_TACTICS, 0)
+    return S, card
+
+
+def test_dd_treasure_horn_of_the_dark_angel_1_its_attack_casts_fiery_chasm_without_cubes():
+    """L1358: used, no cube may go on a Weapon or Spell Card that round; the
+    hero's attack, at the speed of his Speed Cubes, casts Fiery Chasm with no
+    Magic Cube: the Giant Spider is killed, and the Knight -- unhidden, not
+    flying -- is struck too and dies (L1508: the caster too)."""
+    from tests.dragons_down.combat_test import NO_SYMBOL
+    S, horn = _at_tactics("horn_of_the_dark_angel")
+    spider = next(f for f in range(R.NUM_MONSTER_CHIPS) if int(S[0]["mon_clearing"][f]) >= 0)
+    assert R.A_BOX + R.BOX_MIGHT in legal(S)
+    use(S, horn)
+    assert R.A_BOX + R.BOX_MIGHT not in legal(S) and R.A_BOX + R.BOX_ATTACK in legal(S)
+    assert not any(R.A_SPELL <= a < R.A_SPELL + R.NUM_SPELLS for a in legal(S))
+    magic = int(S[0]["cubes"][0, 0, CUBE_MAGIC:].sum())
+    load(S, NO_SYMBOL)                                    # Monster Tactics: the spider keeps its side
+    for _ in range(3):                                    # the third fills the last box: Tactics end, the round resolves
+        act(S, R.A_BOX + R.BOX_ATTACK)
+    assert int(S[0]["mon_clearing"][spider]) == MON_TAKEN and int(S[0]["mon_taker"][spider]) == 0
+    assert phase(S) == R.PH_LINEAGE and magic == 0        # he died: his seat makes a new hero (L829)
+
+
+def test_dd_treasure_time_stone_1_an_attack_that_ties_on_maneuver_speed_hits():
+    """L1456: used at Tactics, the hero's attack this round that ties on
+    maneuver speed hits without the Hit Dice (here blanks, a miss without
+    it); the stone's attack is then spent."""
+    S, stone = _at_tactics("time_stone")
+    spider = next(f for f in range(R.NUM_MONSTER_CHIPS) if int(S[0]["mon_clearing"][f]) >= 0)
+    use(S, stone)
+    assert int(S[0]["treasure_combat"][0]) & R.TC_TIME_STONE
+    maneuver = R.foe_maneuver(S, 0, spider)
+    assert R.stone_tie(S, 0, 0, maneuver, maneuver)
+    assert not R.stone_tie(S, 0, 0, maneuver, maneuver)   # spent
+    S, stone = _at_tactics("time_stone")
+    use(S, stone)
+    assert not R.stone_tie(S, 0, 0, 3, 2) and int(S[0]["treasure_combat"][0]) & R.TC_TIME_STONE
+
+
+def test_dd_treasure_artificers_concoction_1_a_ranged_weapon_gone_after_one_attack():
+    """L1286: a ranged weapon of one use: wielded, the Knight attacks the
+    Giant Spider with it (a ranged attack: he may ambush with it hidden) and
+    it leaves the game with that attack."""
+    from tests.dragons_down.combat_test import NO_SYMBOL, TRI_PEAKS_1, ask, combat, start as start_combat
+    S = combat([("human", "knight", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),))
+    s = S[0]
+    for c in range(len(s["card_where"])):                 # his sword to the backpack
+        if int(s["card_where"][c]) == CW_HERO and int(s["card_owner"][c]) == 0 and int(s["card_slot"][c]) in (T_WEAPON1, T_WEAPON2, T_WEAPONS):
+            s["card_slot"][c] = T_BACKPACK
+    flask = equip(S, 0, "artificers_concoction", T_WEAPON1)
+    assert R.hero_weapon(S, 0, 0) == flask and R.ranged_armed(S, 0, 0)
+    start_combat(S)
+    while int(S[0]["phase"]) != R.PH_TACTICS:
+        act(S, legal(S)[0] if int(S[0]["phase"]) != R.PH_TARGET else next(a for a in legal(S) if a >= R.A_FOE))
+    ask(S, R.PH_TACTICS, 0)
+    load(S, NO_SYMBOL, 0, 0, 0, 0, 0, 0)
+    act(S, R.A_BOX + R.BOX_MIGHT)
+    while int(S[0]["phase"]) == R.PH_TACTICS and int(S[0]["card_where"][flask]) == CW_HERO:
+        act(S, R.A_BOX + R.BOX_ATTACK if R.A_BOX + R.BOX_ATTACK in legal(S) else DONE)
+    assert int(S[0]["card_where"][flask]) == CW_REMOVED

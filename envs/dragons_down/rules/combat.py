@@ -35,6 +35,7 @@ from ..constants import (
     OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
+    SP_FIERY_CHASM,
     SP_SOUL_SAVE,
     SP_LIFE_ARMOR,
     SP_IRON_SKIN,
@@ -69,6 +70,7 @@ from .fate import remove_card
 from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
+    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -76,7 +78,7 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .spells import (
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
-    start_cast, foe_may_cast, monster_cast,
+    start_cast, foe_may_cast, monster_cast, fiery_chasm,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
@@ -163,6 +165,7 @@ def new_round(S, b):
         s['hero_cflags'][p] = s['hero_cflags'][p] & np.uint8(CF_NATIVE_FOE)
         s['hero_target'][p] = -1
         clear_cast(S, b, p)
+        round_powers_end(S, b, p)
         for x in range(NUM_BOXES):
             s['placed'][p, x] = 0
     clear_card_cubes(S, b, -1)
@@ -638,7 +641,7 @@ def box_legal(S, b, p, box):
     else:
         if unplaced(S, b, p, CUBE_SPEED) < 1 or s['placed'][p, box] >= speed_boxes(S, b, p, box):
             return False
-        if box == BOX_ATTACK and not weapon_aimed(S, b, p) and s['cast_card'][p] < 0:
+        if box == BOX_ATTACK and not weapon_aimed(S, b, p) and s['cast_card'][p] < 0 and not horn_attack(S, b, p):
             return False
         if box == BOX_MANEUVER and not threatened(S, b, p):
             return False
@@ -683,7 +686,7 @@ def weapon_aimed(S, b, p):
     s = S[b]
     t = int(s['hero_target'][p])
     return t >= 0 and t <= DOOR_FOE and s['more_targets'][p, 0] < 0 and s['cast_card'][p] < 0 \
-        and may_attack(S, b, p)
+        and may_attack(S, b, p) and not horn_attack(S, b, p)
 
 
 @rules_jit
@@ -739,7 +742,7 @@ def finish_tactics(S, b, p):
     throw (L682); cubes on his Weapon Card or a spell cast mean he used a
     card (L773, L775)."""
     s = S[b]
-    if s['cast_card'][p] >= 0:
+    if s['cast_card'][p] >= 0 or horn_attack(S, b, p):
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_USED_CARD
     if s['placed'][p, BOX_MIGHT] > 0:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_USED_CARD
@@ -829,6 +832,8 @@ def hero_can_strike(S, b, p):
         return False
     if S[b]['cast_card'][p] >= 0:
         return cast_ready(S, b, p)
+    if horn_attack(S, b, p):
+        return fighting(S, b, p)                 # L1358: the Horn's attack strikes the whole clearing
     return hero_attack_ready(S, b, p)
 
 
@@ -849,6 +854,8 @@ def hero_length(S, b, p):
     sp = int(S[b]['cast_card'][p])
     if sp >= 0:
         return int(SPELL_LENGTH[SPELL_KIND[sp]])
+    if horn_attack(S, b, p):
+        return int(SPELL_LENGTH[SP_FIERY_CHASM])
     return attack_length(S, b, p)
 
 
@@ -965,6 +972,10 @@ def resolve_step(S, b):
                     return True
                 if s['peace']:
                     return False                 # Peace: the combat ends now (L1582)
+            elif horn_attack(S, b, p):            # L1358: the Horn's attack casts Fiery Chasm, no cube needed
+                s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
+                fiery_chasm(S, b, AIM_HERO + p, int(s['placed'][p, BOX_ATTACK]))
+                rouse(S, b, AIM_HERO + p, DIS_SLOW)
             elif hero_attack(S, b, p):
                 return True
             continue
@@ -1021,12 +1032,14 @@ def hero_attack(S, b, p):
     cubes = weapon_might(S, b, p, c)                              # L1282, L1292, L1346, L1366, L1394
     if thrown:
         throw_weapon(S, b, p, c)
+    if k == ARTIFICERS_CONCOCTION:
+        remove_card(S, b, c)                                      # L1286: one-time, gone with its attack
     me = AIM_HERO + p
     speed = hero_speed(S, b, p)
     rouse(S, b, me, DIS_SLOW)
     if f == DOOR_FOE:
         return attack_door(S, b, p, speed, cubes, int(KIND_SWORDS[k]), ranged)
-    hit = roll_to_hit(S, b, speed, foe_maneuver(S, b, f))
+    hit = stone_tie(S, b, p, speed, foe_maneuver(S, b, f)) or roll_to_hit(S, b, speed, foe_maneuver(S, b, f))
     struck_at(S, b, f)
     if not hit:
         return False

@@ -48,7 +48,7 @@ from .activation import summon
 from .actions import start_heal
 from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
 from .realm import other_gates
-from .treasures import hero_flies
+from .treasures import hero_flies, horn_attack, stone_tie
 from .strike import (
     HC_NONE, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
@@ -180,7 +180,7 @@ def castable(S, b, p, sp):
     weapon used yet this round (one card that casts or attacks, L720), and it
     suits his cubes and his targets."""
     s = S[b]
-    if s['cast_card'][p] >= 0 or s['placed'][p, BOX_MIGHT] > 0:
+    if s['cast_card'][p] >= 0 or s['placed'][p, BOX_MIGHT] > 0 or horn_attack(S, b, p):
         return False
     return may_cast(S, b, p, sp) and targets_fit(S, b, p, int(SPELL_KIND[sp]))
 
@@ -402,7 +402,9 @@ def cast_spell(S, b, p):
             if t == me or accepted:
                 hit = True
             else:
-                hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, t), maneuver_of(S, b, t))
+                against = attack_speed_against(S, b, speed, me, t)
+                hit = stone_tie(S, b, p, against, maneuver_of(S, b, t)) or \
+                    roll_to_hit(S, b, against, maneuver_of(S, b, t))
                 struck_at(S, b, t)
             if hit:
                 rouse(S, b, t, DIS_DORMANT)

@@ -66,8 +66,14 @@ SHOES_OF_THE_THIEF = CARD_IDS.index("shoes_of_the_thief")
 POTION_OF_ENERGY = CARD_IDS.index("potion_of_energy")
 THIEF_EVADE = 3
 """The Shoes of the Thief evade as if three maneuver cubes were placed (L1416)."""
-TC_ENERGY = 1
-"""``treasure_combat`` bit: the hero drank a Potion of Energy in this combat (L1378)."""
+TC_ENERGY, TC_HORN, TC_TIME_STONE = 1, 2, 4
+"""``treasure_combat`` bits: the hero drank a Potion of Energy in this combat
+(L1378); this round his attack is the Horn of the Dark Angel's (L1358); this
+round his attack that ties on maneuver speed hits (the Time Stone, L1456)."""
+HORN_OF_THE_DARK_ANGEL = CARD_IDS.index("horn_of_the_dark_angel")
+ARTIFICERS_CONCOCTION = CARD_IDS.index("artificers_concoction")
+"""A one-time ranged weapon: it leaves the game with its first attack (L1286, ``combat.hero_attack``)."""
+TIME_STONE = CARD_IDS.index("time_stone")
 NO_COMBAT = 0
 """``combat_step`` between combats (``strike.CS_NONE``)."""
 SHADOW_CLOAK = CARD_IDS.index("shadow_cloak")
@@ -205,6 +211,11 @@ def usable(S, b, p, c):
         return s['outlaw'][p] > 0 and in_civilization(S, b, p)
     if k == POTION_OF_FLIGHT:                                # L1380: while it would lengthen his flight
         return not hero_has_spell(S, b, p, SP_FLY) and s['flight_until'][p] < flight_turn(S, b)
+    if k == HORN_OF_THE_DARK_ANGEL:                          # L1358: its attack, no Weapon or Spell Card's
+        return s['combat_step'] != NO_COMBAT and s['cast_card'][p] < 0 and s['placed'][p, 0] == 0 \
+            and (s['treasure_combat'][p] & TC_HORN) == 0
+    if k == TIME_STONE:                                      # L1456: for this round's attack
+        return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_TIME_STONE) == 0
     if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
         return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_ENERGY) == 0
     return False                                             # the Lucky Coin: ``coin_usable``, asked with Loot
@@ -266,6 +277,10 @@ def use_card(S, b, p, c):
         s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
     elif k == POTION_OF_ENERGY:                              # L1378: until the end of the combat
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_ENERGY)
+    elif k == HORN_OF_THE_DARK_ANGEL:                        # L1358: this round's attack casts Fiery Chasm
+        s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_HORN)
+    elif k == TIME_STONE:                                    # L1456: this round's tie hits
+        s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_TIME_STONE)
     elif k == POTION_OF_FLIGHT:                              # L1380: until the end of the next Action Phase
         s['flight_until'][p] = flight_turn(S, b)
     elif k == THIEFS_LUCKY_COIN:                             # L1454: for the next Loot Action
@@ -439,6 +454,32 @@ def thief_evade(S, b, p):
     """L1416: with the Shoes of the Thief equipped the hero may evade as if
     he had placed three maneuver cubes (no more may be added); 0 without."""
     return THIEF_EVADE if kind_equipped(S, b, p, SHOES_OF_THE_THIEF) > 0 else 0
+
+
+@rules_jit
+def horn_attack(S, b, p):
+    """Hero p's attack this round is the Horn of the Dark Angel's (L1358)."""
+    return (S[b]['treasure_combat'][p] & TC_HORN) != 0
+
+
+@rules_jit
+def stone_tie(S, b, p, speed, maneuver):
+    """L1456: hero p's attack ties on maneuver speed after he used the Time
+    Stone this round: it hits, no Hit Dice rolled; the stone's attack is
+    spent. False otherwise (the normal roll follows)."""
+    s = S[b]
+    if speed != maneuver or (s['treasure_combat'][p] & TC_TIME_STONE) == 0:
+        return False
+    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ TC_TIME_STONE)
+    return True
+
+
+@rules_jit
+def round_powers_end(S, b, p):
+    """The Combat Round is over: the Horn's attack and the Time Stone's are
+    made or lost with it."""
+    s = S[b]
+    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ (TC_HORN | TC_TIME_STONE))
 
 
 @rules_jit
