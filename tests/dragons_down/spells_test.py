@@ -667,3 +667,61 @@ def test_dd_spell_confuse_1_a_confused_caster_casts_no_more_and_loses_its_pendin
     assert int(S[0]["foe_flags"][titan]) & C.FF_ATTACKED and not C.foe_can_strike(S, 0, titan)
     S[0]["foe_flags"][titan] = 0                          # a new round: still confused
     assert not C.foe_can_strike(S, 0, titan) and int(S[0]["spell_on"][sp]) == titan
+
+
+# ================================================================ the Air Sword (L1520)
+def test_air_sword_fights_from_the_next_round_and_its_kills_are_the_casters():
+    """L1520: cast, the Air Sword is in play from the next Combat Round: a
+    sword of might 2 and one sword icon, speed 2 and length 6, striking its
+    caster's target -- the Giant Spider (health 2, unarmoured, maneuver 2:
+    a tie, Hit Dice rolled) takes 3 and dies, the caster taking it."""
+    S, sp = wizard("air_sword", {"blue": 4})
+    spider = chip(S, "giant_spider")
+    in_combat(S)
+    s = S[0]
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+    R.cast_spell(S, 0, 0)
+    assert int(s["spell_on"][sp]) == ME + 0 and R.air_sword(S, 0, 0) == -1     # not this round
+    s["combat_round"] += 1
+    assert R.air_sword(S, 0, 0) == sp
+    s["hero_target"][0] = spider
+    assert R.sword_ready(S, 0, 0) and R.sword_speed(S, 0, 0) == 2
+    load(S, HIT, HIT)
+    R.sword_attack(S, 0, 0)
+    assert int(s["mon_clearing"][spider]) == MON_TAKEN and int(s["mon_taker"][spider]) == 0
+    assert not R.sword_ready(S, 0, 0)                     # one attack a round
+
+
+def test_air_sword_lets_its_caster_target_a_foe_without_a_weapon():
+    """L1520, L709: with the sword in play a hero may target a foe for it
+    even without a weapon he may use."""
+    S, sp = wizard("air_sword", {"blue": 4})
+    s = S[0]
+    for c in range(len(s["card_where"])):                 # no weapon equipped
+        if int(s["card_where"][c]) == CW_HERO and int(s["card_owner"][c]) == 0 and int(s["card_slot"][c]) < 4:
+            s["card_slot"][c] = R.T_BACKPACK
+    s["spell_where"][sp], s["spell_on"][sp], s["spell_mark"][sp] = R.SPW_KNOWN, ME + 0, -1
+    to_target_step(S)
+    spider = chip(S, "giant_spider")
+    assert R.A_FOE + spider in legal(S)
+
+
+def test_air_sword_vanishes_with_its_caster_and_a_hidden_caster_rolls_to_stay_hidden():
+    """L1520: the sword is removed when its caster leaves (here he evades:
+    his combat spells end, L1042); while it is in play a hidden caster rolls
+    to stay hidden at the end of each round -- a Monster symbol, and he is
+    seen."""
+    S, sp = wizard("air_sword", {"blue": 4})
+    s = S[0]
+    in_combat(S)
+    s["spell_on"][sp], s["spell_mark"][sp] = ME + 0, 0
+    R.end_combat_spells(S, 0, 0, ME + 0)
+    assert int(s["spell_on"][sp]) == -1
+    S, sp = wizard("air_sword", {"blue": 4})
+    s = S[0]
+    in_combat(S)
+    s["spell_on"][sp], s["spell_mark"][sp] = ME + 0, 0
+    s["hero_status"][0] |= HST_HIDDEN
+    load(S, 0, 0)                                         # two Monster symbols
+    C.end_of_round(S, 0)
+    assert not int(s["hero_status"][0]) & HST_HIDDEN

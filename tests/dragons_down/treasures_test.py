@@ -1299,3 +1299,43 @@ def test_dd_treasure_artificers_concoction_1_a_ranged_weapon_gone_after_one_atta
     while int(S[0]["phase"]) == R.PH_TACTICS and int(S[0]["card_where"][flask]) == CW_HERO:
         act(S, R.A_BOX + R.BOX_ATTACK if R.A_BOX + R.BOX_ATTACK in legal(S) else DONE)
     assert int(S[0]["card_where"][flask]) == CW_REMOVED
+
+
+# ================================================================ Hit Die rerolls (L1290, L1480)
+def test_dd_treasure_wand_of_the_magician_1_a_targeted_spells_missing_dice_are_rerolled():
+    """L1480: casting a targeted spell with the Wand, a roll that misses
+    rerolls its one or two dice not showing a hit (blank + hit -> the blank
+    again: a hit); without the Wand the blank misses. A weapon's roll is no
+    spell's: no reroll."""
+    from tests.dragons_down.combat_test import BLANK, HIT, TRI_PEAKS_1, combat
+    S = combat([("human", "sorcerer", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),))
+    load(S, BLANK, HIT, HIT)
+    assert R.hero_roll_to_hit(S, 0, 0, 2, 2, True) and int(S[0]["loaded_pos"]) == 3
+    load(S, BLANK, HIT, HIT)
+    assert not R.hero_roll_to_hit(S, 0, 0, 2, 2, False)
+    assert not R.wand_held(S, 0, 0)
+    equip(S, 0, "wand_of_the_magician", T_WEAPON2)
+    assert R.wand_held(S, 0, 0)
+
+
+def test_dd_treasure_band_of_sagacity_1_a_yellow_cube_rerolls_one_roll_a_round():
+    """L1290: with a yellow Magic Cube on it (placed in Hero Tactics beside
+    the round's other cards), the Band rerolls one Hit Die roll by or
+    against its hero a Combat Round: a hit against him is rolled again (two
+    blanks: a miss); the next hit that round stands. A new round, a new
+    reroll (its cube placed again)."""
+    S, band = _at_tactics("band_of_sagacity")
+    s = S[0]
+    R.equip_card(S, 0, 0, band, T_HAND1)
+    s["cubes"][0, 0, CUBE_MAGIC + YELLOW] = 1
+    assert R.A_CARD + band in legal(S)
+    act(S, R.A_CARD + band)
+    assert int(s["card_cube"][band]) == 1 + YELLOW
+    from tests.dragons_down.combat_test import BLANK, HIT
+    load(S, HIT, HIT, BLANK, BLANK)
+    assert not R.roll_against_hero(S, 0, 0, 2, 2, False)
+    load(S, HIT, HIT)
+    assert R.roll_against_hero(S, 0, 0, 2, 2, False) and int(s["loaded_pos"]) == 6
+    R.round_powers_end(S, 0, 0)
+    load(S, BLANK, BLANK, HIT, HIT)                       # by him: a miss rolled again
+    assert R.hero_roll_to_hit(S, 0, 0, 2, 2, False)

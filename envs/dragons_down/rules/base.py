@@ -585,7 +585,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse",
+    "confuse", "air_sword",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -660,6 +660,8 @@ LIFE_ARMOR = 2
 """The strength of Life Armor's weightless armour (L1578)."""
 TELEPORT_REACH = 2
 """Teleport sends its target to a Map Tile up to two tiles away (L1522)."""
+AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, AIR_SWORD_SPEED, AIR_SWORD_LENGTH = 2, 1, 2, 6
+"""The Air Sword: might 2, one sword icon, attack speed 2, attack length 6 (L1520)."""
 
 NUM_ACTIONS = A_MAGIC_END
 

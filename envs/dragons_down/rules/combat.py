@@ -35,6 +35,7 @@ from ..constants import (
     OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
+    AIR_SWORD_LENGTH,
     SP_FIERY_CHASM,
     SP_SOUL_SAVE,
     SP_LIFE_ARMOR,
@@ -70,7 +71,7 @@ from .fate import remove_card
 from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
-    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION,
+    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -78,11 +79,12 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .spells import (
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
-    start_cast, foe_may_cast, monster_cast, fiery_chasm,
+    start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
-    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at,
+    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit, roll_against_hero,
+    CF_SWORD_STRIKES,
     ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
@@ -470,7 +472,8 @@ def target_step(S, b):
         s['target_pos'] += 1
         if p < 0 or not fighting(S, b, p):
             continue
-        if (may_attack(S, b, p) and (foes or door_target(S, b, p))) or spell_aims_open(S, b, p):
+        if (may_attack(S, b, p) and (foes or door_target(S, b, p))) or spell_aims_open(S, b, p) \
+                or (foes and fighting(S, b, p) and air_sword(S, b, p) >= 0):      # L1520
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
     natives_turn_hostile(S, b)
@@ -507,8 +510,9 @@ def mask_target(S, b, p, mask):
     spell of his may aid (L712); A_DO + DO_DOOR for the Chamber's closed
     Massive Door (L1240); A_DO + DO_PASS to target no one (Interpretations)."""
     armed = may_attack(S, b, p)
+    sword = air_sword(S, b, p) >= 0                              # L1520: the sword strikes his target
     for f in range(NUM_FOES):
-        if foe_here(S, b, f) and (armed or aim_offered(S, b, p, f)):
+        if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)):
             mask[A_FOE + f] = 1
     for q in range(MAX_HEROES):
         if fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q):
@@ -676,6 +680,8 @@ def card_cube_legal(S, b, p, c):
         return weapon_aimed(S, b, p) and w >= 0 and int(s['placed'][p, BOX_MIGHT]) < might_open(S, b, p, w)[1]
     if k == DECIMATION:
         return weapon_aimed(S, b, p) and hero_weapon(S, b, p) == c
+    if k == BAND_OF_SAGACITY:                    # L1290: a roll by him or against him
+        return weapon_aimed(S, b, p) or s['cast_card'][p] >= 0 or threatened(S, b, p)
     return threatened(S, b, p)
 
 
@@ -924,6 +930,12 @@ def attack_order(S, b):
             ln = hero_length(S, b, p)
             if not found or strikes_before(sp, ln, best_speed, best_length, closing):
                 best_speed, best_length, found = sp, ln, True
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p >= 0 and sword_ready(S, b, p):
+            sp = sword_speed(S, b, p)
+            if not found or strikes_before(sp, AIR_SWORD_LENGTH, best_speed, best_length, closing):
+                best_speed, best_length, found = sp, AIR_SWORD_LENGTH, True
     for f in range(NUM_FOES):
         if foe_can_strike(S, b, f):
             sp = foe_speed(S, b, f)
@@ -932,6 +944,11 @@ def attack_order(S, b):
                 best_speed, best_length, found = sp, ln, True
     if not found:
         return False
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p >= 0 and sword_ready(S, b, p) and sword_speed(S, b, p) == best_speed \
+                and AIR_SWORD_LENGTH == best_length:
+            s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_STRIKES)
     for i in range(n):
         p = int(s['turn_order'][i])
         if p >= 0 and hero_can_strike(S, b, p) and hero_speed(S, b, p) == best_speed \
@@ -966,6 +983,15 @@ def resolve_step(S, b):
             if q >= 0 and (s['hero_cflags'][q] & (CF_STRIKES | CF_ATTACKED)) == CF_STRIKES:
                 p = q
                 break
+        if p < 0:
+            for i in range(n):
+                q = int(s['turn_order'][i])
+                if q >= 0 and s['hero_cflags'][q] & CF_SWORD_STRIKES and sword_ready(S, b, q):
+                    p = q
+                    break
+            if p >= 0:
+                sword_attack(S, b, p)            # L1520: the Air Sword strikes beside its caster
+                continue
         if p >= 0:
             if s['cast_card'][p] >= 0:
                 if cast_spell(S, b, p):
@@ -991,7 +1017,7 @@ def resolve_step(S, b):
                 start_monster_attack(S, b, f)
             continue
         for q in range(MAX_HEROES):
-            s['hero_cflags'][q] = s['hero_cflags'][q] & np.uint8(0xFF ^ CF_STRIKES)
+            s['hero_cflags'][q] = s['hero_cflags'][q] & np.uint8(0xFF ^ (CF_STRIKES | CF_SWORD_STRIKES))
         for g in range(NUM_FOES):
             s['foe_flags'][g] = s['foe_flags'][g] & np.uint8(0xFF ^ FF_STRIKES)
         if not attack_order(S, b):
@@ -1039,7 +1065,7 @@ def hero_attack(S, b, p):
     rouse(S, b, me, DIS_SLOW)
     if f == DOOR_FOE:
         return attack_door(S, b, p, speed, cubes, int(KIND_SWORDS[k]), ranged)
-    hit = stone_tie(S, b, p, speed, foe_maneuver(S, b, f)) or roll_to_hit(S, b, speed, foe_maneuver(S, b, f))
+    hit = stone_tie(S, b, p, speed, foe_maneuver(S, b, f)) or hero_roll_to_hit(S, b, p, speed, foe_maneuver(S, b, f), False)
     struck_at(S, b, f)
     if not hit:
         return False
@@ -1146,7 +1172,7 @@ def monster_attack(S, b):
             s['atk_victim'] = p
             speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
             save = FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, p, SP_SOUL_SAVE)
-            hit = roll_to_hit_saved(S, b, speed, hero_maneuver(S, b, p), save)
+            hit = roll_against_hero(S, b, p, speed, hero_maneuver(S, b, p), save)
             struck_at(S, b, AIM_HERO + p)
             if not hit:
                 continue
@@ -1472,7 +1498,8 @@ def end_of_round(S, b):
     n = int(s['num_players'])
     for i in range(n):
         p = int(s['turn_order'][i])
-        if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and s['hero_cflags'][p] & CF_USED_CARD:
+        if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and \
+                (s['hero_cflags'][p] & CF_USED_CARD or air_sword(S, b, p) >= 0):    # L1520: the sword betrays him
             if not hide_roll(S, b, p, False):
                 s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
     spell_wounds(S, b)

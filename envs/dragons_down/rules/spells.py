@@ -33,7 +33,7 @@ from ..constants import (
 )
 from .base import (
     A_TILE, CLEARING_TYPE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
-    SP_CONFUSE, SD_SPEED,
+    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
@@ -48,12 +48,12 @@ from .activation import summon
 from .actions import start_heal
 from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
 from .realm import other_gates
-from .treasures import hero_flies, horn_attack, stone_tie
+from .treasures import hero_flies, horn_attack, stone_tie, wand_held
 from .strike import (
-    HC_NONE, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    HC_NONE, CF_SWORD_DONE, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
-    roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
+    roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
 )
 
 WOUND_ANY = -2
@@ -389,6 +389,9 @@ def cast_spell(S, b, p):
             turn_undead(S, b, p)
         elif k == SP_PEACE:
             s['peace'] = 1                      # combat.py ends the combat at once (L1582)
+        elif k == SP_AIR_SWORD:                  # L1520: in play from the next round
+            put_in_play(S, b, sp, me)
+            s['spell_mark'][sp] = s['combat_round']
     elif aim == AIM_SELF_OR_OTHER:
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
@@ -404,7 +407,7 @@ def cast_spell(S, b, p):
             else:
                 against = attack_speed_against(S, b, speed, me, t)
                 hit = stone_tie(S, b, p, against, maneuver_of(S, b, t)) or \
-                    roll_to_hit(S, b, against, maneuver_of(S, b, t))
+                    hero_roll_to_hit(S, b, p, against, maneuver_of(S, b, t), wand_held(S, b, p))
                 struck_at(S, b, t)
             if hit:
                 rouse(S, b, t, DIS_DORMANT)
@@ -685,12 +688,60 @@ def monster_cast(S, b, f):
     if k == SP_FIERY_CHASM:
         fiery_chasm(S, b, f, speed)
     elif k == SP_TELEPORT and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
-        hit = roll_to_hit(S, b, speed, hero_maneuver(S, b, q))
+        hit = roll_against_hero(S, b, q, speed, hero_maneuver(S, b, q), False)
         struck_at(S, b, AIM_HERO + q)
         if hit:
             rouse(S, b, AIM_HERO + q, DIS_DORMANT)
             spell_move(S, b, AIM_HERO + q, teleport_destination(S, b))
     rouse(S, b, f, DIS_SLOW)
+
+
+# ================================================================ the Air Sword (L1520)
+@rules_jit
+def air_sword(S, b, p):
+    """Hero p's Air Sword fights this round: cast in an earlier round of this
+    combat ("beginning next Combat Round"), still in play (it ends with the
+    combat, or when he dies or leaves, L1042); its Spell Card, or -1."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if SPELL_KIND[sp] == SP_AIR_SWORD and s['spell_on'][sp] == AIM_HERO + p \
+                and s['spell_mark'][sp] < s['combat_round']:
+            return sp
+    return -1
+
+
+@rules_jit
+def sword_ready(S, b, p):
+    """Hero p's Air Sword has its attack to make this round: it fights, he
+    targets a foe still here (the sword strikes his target), and it has not
+    struck yet."""
+    s = S[b]
+    f = int(s['hero_target'][p])
+    return fighting(S, b, p) and air_sword(S, b, p) >= 0 and (s['hero_cflags'][p] & CF_SWORD_DONE) == 0 \
+        and f >= 0 and f < NUM_FOES and foe_here(S, b, f)
+
+
+@rules_jit
+def sword_speed(S, b, p):
+    """The Air Sword's attack speed against its target, spells counted (L1520)."""
+    return attack_speed_against(S, b, AIR_SWORD_SPEED, AIM_HERO + p, int(S[b]['hero_target'][p]))
+
+
+@rules_jit
+def sword_attack(S, b, p):
+    """L1520: the Air Sword strikes hero p's target, a melee attack of might
+    2 and one sword: to hit by the normal rules, one less damage on an
+    armoured foe; its kills are p's."""
+    s = S[b]
+    s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_DONE)
+    f = int(s['hero_target'][p])
+    if not roll_to_hit(S, b, sword_speed(S, b, p), maneuver_of(S, b, f)):
+        struck_at(S, b, f)
+        return
+    struck_at(S, b, f)
+    d = attack_damage(S, b, AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, foe_armored(S, b, f))
+    if d > 0:
+        damage_monster(S, b, f, d, p)
 
 
 @rules_jit

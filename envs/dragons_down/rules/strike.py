@@ -34,6 +34,7 @@ from .equipment import (
 )
 from .fate import kill_hero, remove_card
 from .treasures import (
+    band_reroll, wand_held,
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
@@ -63,6 +64,8 @@ CF_THROWS = 4          # SECRET in Tactics: his attack this round throws his wea
 CF_THREW = 8           # he threw his weapon this round: Rearm is due (L774)
 CF_USED_CARD = 16      # he put cubes on his Weapon Card this round: no Adjust Equipment (L773, L977)
 CF_NATIVE_FOE = 32     # he targeted a Native in this combat (L1006)
+CF_SWORD_DONE = 64     # his Air Sword's attack this round is resolved (L1520)
+CF_SWORD_STRIKES = 128 # his Air Sword's attack is among those striking now
 
 # ``foe_flags`` bits (this round)
 FF_ATTACKED = 1        # its attack this round is resolved
@@ -853,6 +856,53 @@ def afflict_foe(S, b, f, p):
         return
     wound_monster(S, b, f)
     s['foe_wound_by'][f, p] += 1
+
+
+@rules_jit
+def hit_result(first, second, speed, maneuver):
+    """Two Hit Dice faces read by the Golden Rule (L740-L743, L216): the less
+    favourable counts -- a blank misses, two hits hit, an equal sign hits at
+    equal speeds."""
+    worst = min(first, second)
+    if worst == HIT_BLANK:
+        return False
+    if worst == HIT_HIT:
+        return True
+    return speed == maneuver
+
+
+@rules_jit
+def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
+    """Hero p's attack roll (L740): with ``wand`` (a targeted spell cast
+    with the Wand of the Magician, L1480) a missing roll rerolls its dice
+    that do not show a hit, once -- the only rerolls that can help; a roll
+    still missing is rolled again whole by his Band of Sagacity, once a
+    round (L1290). Rerolls are made only where they can help
+    (Interpretations)."""
+    if speed > maneuver:
+        return True
+    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    hit = hit_result(first, second, speed, maneuver)
+    if not hit and wand:
+        if first != HIT_HIT:
+            first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+        if second != HIT_HIT:
+            second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+        hit = hit_result(first, second, speed, maneuver)
+    if not hit and band_reroll(S, b, p):
+        hit = roll_to_hit(S, b, speed, maneuver)
+    return hit
+
+
+@rules_jit
+def roll_against_hero(S, b, q, speed, maneuver, save):
+    """An attack roll against hero q (``roll_to_hit_saved``); a hit is rolled
+    again, whole, by his Band of Sagacity, once a round (L1290)."""
+    hit = roll_to_hit_saved(S, b, speed, maneuver, save)
+    if hit and speed <= maneuver and band_reroll(S, b, q):
+        hit = roll_to_hit_saved(S, b, speed, maneuver, save)
+    return hit
 
 
 @rules_jit

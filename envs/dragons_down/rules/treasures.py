@@ -66,10 +66,13 @@ SHOES_OF_THE_THIEF = CARD_IDS.index("shoes_of_the_thief")
 POTION_OF_ENERGY = CARD_IDS.index("potion_of_energy")
 THIEF_EVADE = 3
 """The Shoes of the Thief evade as if three maneuver cubes were placed (L1416)."""
-TC_ENERGY, TC_HORN, TC_TIME_STONE = 1, 2, 4
+TC_ENERGY, TC_HORN, TC_TIME_STONE, TC_BAND_USED = 1, 2, 4, 8
 """``treasure_combat`` bits: the hero drank a Potion of Energy in this combat
 (L1378); this round his attack is the Horn of the Dark Angel's (L1358); this
-round his attack that ties on maneuver speed hits (the Time Stone, L1456)."""
+round his attack that ties on maneuver speed hits (the Time Stone, L1456);
+the Band of Sagacity's reroll is spent this round (L1290)."""
+BAND_OF_SAGACITY = CARD_IDS.index("band_of_sagacity")
+WAND_OF_THE_MAGICIAN = CARD_IDS.index("wand_of_the_magician")
 HORN_OF_THE_DARK_ANGEL = CARD_IDS.index("horn_of_the_dark_angel")
 ARTIFICERS_CONCOCTION = CARD_IDS.index("artificers_concoction")
 """A one-time ranged weapon: it leaves the game with its first attack (L1286, ``combat.hero_attack``)."""
@@ -479,7 +482,26 @@ def round_powers_end(S, b, p):
     """The Combat Round is over: the Horn's attack and the Time Stone's are
     made or lost with it."""
     s = S[b]
-    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ (TC_HORN | TC_TIME_STONE))
+    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ (TC_HORN | TC_TIME_STONE | TC_BAND_USED))
+
+
+@rules_jit
+def band_reroll(S, b, p):
+    """L1290: hero p may reroll a Hit Die roll by or against him now -- a
+    yellow Magic Cube lies on his Band of Sagacity this round and its reroll
+    is not yet spent -- and so spends it."""
+    s = S[b]
+    if cube_on(S, b, p, BAND_OF_SAGACITY) == 0 or s['treasure_combat'][p] & TC_BAND_USED:
+        return False
+    s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_BAND_USED)
+    return True
+
+
+@rules_jit
+def wand_held(S, b, p):
+    """L1480: hero p wields the Wand of the Magician (his targeted spells'
+    Hit Dice may be rerolled)."""
+    return kind_equipped(S, b, p, WAND_OF_THE_MAGICIAN) > 0
 
 
 @rules_jit
