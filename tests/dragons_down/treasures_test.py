@@ -1339,3 +1339,19 @@ def test_dd_treasure_band_of_sagacity_1_a_yellow_cube_rerolls_one_roll_a_round()
     R.round_powers_end(S, 0, 0)
     load(S, BLANK, BLANK, HIT, HIT)                       # by him: a miss rolled again
     assert R.hero_roll_to_hit(S, 0, 0, 2, 2, False)
+
+
+def test_dd_treasure_cursed_treasure_2_the_replacement_at_a_merchant_is_unknown_to_the_others():
+    """L1320, L558: the card replacing a Cursed Treasure seen at a Merchant is
+    seen by the Hero who looked, not by one who had looked before: he no
+    longer knows all of the stock (as after a sale, L559)."""
+    S, p = start(num_heroes=2)
+    q = 1 - p
+    m, _ = merchant(S, "fence", ["mirror_of_idolatry"])
+    to_merchant(S, m, copy_in(S, "cursed_treasure", DECK_TREASURE))
+    deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    S[0]["merchant_looked"][q] = 1 << m
+    act(S, TRADE)
+    load(S, 0, CLUMSINESS)
+    act(S, R.A_STEP + R.STEP_LOOK)
+    assert R.has_looked(S, 0, p, m) and not R.has_looked(S, 0, q, m)

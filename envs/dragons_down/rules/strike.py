@@ -34,7 +34,7 @@ from .equipment import (
 )
 from .fate import kill_hero, remove_card
 from .treasures import (
-    band_reroll, wand_held,
+    band_reroll,
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed

@@ -31,7 +31,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    ST_TURNS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
+    CW_MERCHANT, MAX_HEROES, ST_TURNS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
 )
 from .base import (
     CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
@@ -681,6 +681,11 @@ def view_instant(S, b, p, c):
         r = draw_card(S, b, int(CARD_DECK[c]) if k == CURSED_TREASURE else DECK_TREASURE)
         if r >= 0:
             take_place(S, b, r, c)
+            if s['card_where'][r] == CW_MERCHANT:
+                m = int(s['card_owner'][r])
+                for q in range(MAX_HEROES):          # a card they have not seen joins the stock (as a sale's does)
+                    if q != p:
+                        s['merchant_looked'][q] = int(s['merchant_looked'][q]) & ~(1 << m)
         else:
             vacate(S, b, c)
         remove_card(S, b, c)
