@@ -84,7 +84,7 @@ from .spells import (
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit, roll_against_hero,
-    CF_SWORD_STRIKES,
+    CF_SWORD_STRIKES, foe_recovers,
     ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
@@ -1571,13 +1571,7 @@ def end_of_combat(S, b):
             s['card_thrown'][c] = 0
     for f in range(NUM_FOES):
         if foe_here(S, b, f):
-            s['foe_wounds'][f] = 0
-            for q in range(MAX_HEROES):
-                s['foe_wound_by'][f, q] = 0
-            if f < NUM_MONSTER_CHIPS:
-                s['mon_flipped'][f] = 0
-            else:
-                s['native_flipped'][f - NUM_MONSTER_CHIPS] = 0
+            foe_recovers(S, b, f)
         s['foe_target'][f] = -1
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0

@@ -395,8 +395,20 @@ def roll_to_hit(S, b, speed, maneuver):
     an attack or a maneuver (L718)."""
     if speed > maneuver:
         return True
-    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    return hit_result(hit_die(S, b), hit_die(S, b), speed, maneuver)
+
+
+@rules_jit
+def hit_die(S, b):
+    """One Hit Die: its face, HIT_*."""
+    return int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+
+
+@rules_jit
+def hit_result(first, second, speed, maneuver):
+    """Two Hit Dice faces read by the Golden Rule (L740-L743, L216): the less
+    favourable counts -- a blank misses, two hits hit, an equal sign hits at
+    equal speeds."""
     worst = min(first, second)
     if worst == HIT_BLANK:
         return False
@@ -522,13 +534,8 @@ def monster_killed(S, b, f, p):
     tray, a unique one or a Native excepted (L1162-L1166)."""
     s = S[b]
     share_fame(S, b, f, p)
-    end_spells_on(S, b, f)                        # L1058: the target of a spell dies
-    s['foe_curses'][f] = 0
-    s['foe_wounds'][f] = 0
-    for q in range(MAX_HEROES):
-        s['foe_wound_by'][f, q] = 0
+    foe_dies(S, b, f)
     if f < NUM_MONSTER_CHIPS:
-        s['mon_flipped'][f] = 0
         if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):
             s['mon_clearing'][f] = MON_TRAY
         else:
@@ -536,7 +543,6 @@ def monster_killed(S, b, f, p):
             s['mon_taker'][f] = p
     else:
         i = f - NUM_MONSTER_CHIPS
-        s['native_flipped'][i] = 0
         s['native_clearing'][i] = NATIVE_TAKEN
         s['native_taker'][i] = p
         if s['outlaw'][p] < 127:             # no limit in the rules (L1111); an int8 holds 127
@@ -549,18 +555,34 @@ def foe_slain(S, b, f):
     spells and curses end, a Monster goes back to the tray, a Native leaves
     play; no one takes it or its Fame (Interpretations)."""
     s = S[b]
+    foe_dies(S, b, f)
+    if f < NUM_MONSTER_CHIPS:
+        s['mon_clearing'][f] = MON_TRAY
+    else:
+        s['native_clearing'][f - NUM_MONSTER_CHIPS] = NATIVE_TAKEN
+
+
+@rules_jit
+def foe_dies(S, b, f):
+    """What dies with foe f: the spells on it (L1058), its curses, its wounds
+    (and who dealt them); its chip is turned name side up."""
     end_spells_on(S, b, f)
-    s['foe_curses'][f] = 0
+    S[b]['foe_curses'][f] = 0
+    foe_recovers(S, b, f)
+
+
+@rules_jit
+def foe_recovers(S, b, f):
+    """Foe f's wounds are discarded (with who dealt them) and its chip is
+    turned name side up (L811)."""
+    s = S[b]
     s['foe_wounds'][f] = 0
     for q in range(MAX_HEROES):
         s['foe_wound_by'][f, q] = 0
     if f < NUM_MONSTER_CHIPS:
         s['mon_flipped'][f] = 0
-        s['mon_clearing'][f] = MON_TRAY
     else:
-        i = f - NUM_MONSTER_CHIPS
-        s['native_flipped'][i] = 0
-        s['native_clearing'][i] = NATIVE_TAKEN
+        s['native_flipped'][f - NUM_MONSTER_CHIPS] = 0
 
 
 @rules_jit(inline=True)
@@ -859,19 +881,6 @@ def afflict_foe(S, b, f, p):
 
 
 @rules_jit
-def hit_result(first, second, speed, maneuver):
-    """Two Hit Dice faces read by the Golden Rule (L740-L743, L216): the less
-    favourable counts -- a blank misses, two hits hit, an equal sign hits at
-    equal speeds."""
-    worst = min(first, second)
-    if worst == HIT_BLANK:
-        return False
-    if worst == HIT_HIT:
-        return True
-    return speed == maneuver
-
-
-@rules_jit
 def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
     """Hero p's attack roll (L740): with ``wand`` (a targeted spell cast
     with the Wand of the Magician, L1480) a missing roll rerolls its dice
@@ -881,14 +890,14 @@ def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
     (Interpretations)."""
     if speed > maneuver:
         return True
-    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    first = hit_die(S, b)
+    second = hit_die(S, b)
     hit = hit_result(first, second, speed, maneuver)
     if not hit and wand:
         if first != HIT_HIT:
-            first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+            first = hit_die(S, b)
         if second != HIT_HIT:
-            second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+            second = hit_die(S, b)
         hit = hit_result(first, second, speed, maneuver)
     if not hit and band_reroll(S, b, p):
         hit = roll_to_hit(S, b, speed, maneuver)
@@ -912,15 +921,8 @@ def roll_to_hit_saved(S, b, speed, maneuver, save):
     show blanks."""
     if not save or speed > maneuver:
         return roll_to_hit(S, b, speed, maneuver)
-    first = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-    second = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
+    first = hit_die(S, b)
+    second = hit_die(S, b)
     if not (first == HIT_BLANK and second == HIT_BLANK):
-        low = min(first, second)
-        again = int(HIT_DIE_FACE[roll(S, b, HIT_DIE_FACE.shape[0])])
-        first, second = low, again
-    worst = min(first, second)
-    if worst == HIT_BLANK:
-        return False
-    if worst == HIT_HIT:
-        return True
-    return speed == maneuver
+        first, second = min(first, second), hit_die(S, b)
+    return hit_result(first, second, speed, maneuver)
