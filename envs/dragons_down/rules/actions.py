@@ -414,19 +414,30 @@ def fly_to_tile(S, b, p, u, cost):
     """L1096: the flyer lands in a non-Cave Clearing of tile u chosen at
     random, for ``cost`` actions (two Move Actions, the clearing's Mountain
     or Swamp extra besides, L477)."""
+    c = draw_clearing(S, b, u, False)
+    fly_hero(S, b, p, c, cost + move_cost(S, b, p, c) - 1)
+
+
+@rules_jit
+def draw_clearing(S, b, u, caves):
+    """A clearing of tile u drawn at random (``caves``: Cave Clearings among
+    them; else none; a flight's landing, L1096, a Teleport's, L1522); -1 if
+    there is none to draw."""
     s = S[b]
     n = 0
     for k in range(CLEARINGS_PER_TILE):
-        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and not is_cave(S, b, u * CLEARINGS_PER_TILE + k):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and (caves or not is_cave(S, b, u * CLEARINGS_PER_TILE + k)):
             n += 1
+    if n == 0:
+        return -1
     pick = roll(S, b, n)
     for k in range(CLEARINGS_PER_TILE):
         c = u * CLEARINGS_PER_TILE + k
-        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and not is_cave(S, b, c):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0 and (caves or not is_cave(S, b, c)):
             if pick == 0:
-                fly_hero(S, b, p, c, cost + move_cost(S, b, p, c) - 1)
-                return
+                return c
             pick -= 1
+    return -1
 
 
 @rules_jit
@@ -570,9 +581,10 @@ def mask_action(S, b, p, mask):
         for d in range(NUM_DIRECTIONS):
             if explore_toward_legal(S, b, p, d):
                 mask[A_EXPLORE + d] = 1
-    for d in range(NUM_DIRECTIONS):                              # L1096: a flight into the tile that way
-        if tile_flight(S, b, p, d) >= 0:
-            mask[A_EXPLORE + d] = 1
+    if hero_flies(S, b, p):                                      # asked once: the mask is on the hot path
+        for d in range(NUM_DIRECTIONS):                          # L1096: a flight into the tile that way
+            if tile_flight(S, b, p, d) >= 0:
+                mask[A_EXPLORE + d] = 1
     if wounded_cubes(S, b, p) > 0:
         rest = left + ((free >> FREE_REST) & 1)
         if rest >= 2:

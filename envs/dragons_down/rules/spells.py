@@ -32,7 +32,7 @@ from ..constants import (
     NUM_SPELLS, NUM_TILES, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
-    A_TILE, CLEARING_TYPE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
+    A_TILE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
     SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
@@ -45,7 +45,7 @@ from .base import (
 )
 from .fate import remove_card
 from .activation import summon
-from .actions import start_heal
+from .actions import draw_clearing, start_heal
 from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
 from .realm import other_gates
 from .treasures import hero_flies, horn_attack, stone_tie, wand_held
@@ -544,21 +544,11 @@ def act_teleport_tile(S, b, p, a):
     """PH_TELEPORT_TILE: the target goes to a clearing of that tile drawn at
     random (any clearing, caves too, L1522); the Resolve step goes on."""
     s = S[b]
-    u = a - A_TILE
     t = int(s['teleport_target'])
     s['teleport_target'] = -1
-    n = 0
-    for k in range(CLEARINGS_PER_TILE):
-        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0:
-            n += 1
-    pick = roll(S, b, n)
-    for k in range(CLEARINGS_PER_TILE):
-        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0:
-            if pick == 0:
-                if target_here(S, b, t):
-                    spell_move(S, b, t, u * CLEARINGS_PER_TILE + k)
-                return False
-            pick -= 1
+    c = draw_clearing(S, b, a - A_TILE, True)
+    if target_here(S, b, t):
+        spell_move(S, b, t, c)
     return False
 
 
