@@ -455,6 +455,15 @@ def choose_teleport_tile(rec, p, legal, rng):
     return min(legal, key=lambda a: (a - R.A_TILE not in civ, dist(a), a))
 
 
+def choose_activate(rec, p, legal, rng):
+    """Activation (L695): its permanent spells on the foes of this combat."""
+    for a in _block(legal, R.A_SPELL, R.NUM_SPELLS):
+        t = int(rec["spell_on"][a - R.A_SPELL])
+        if 0 <= t < R.NUM_FOES:
+            return a
+    return R.A_DO + R.DO_DONE
+
+
 def choose_armor(rec, p, legal, rng):
     cards = _block(legal, R.A_CARD, len(rec["card_where"]))
     return cards[0] if cards else None
@@ -482,5 +491,5 @@ _PHASES = {
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
-    R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile,
+    R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
 }

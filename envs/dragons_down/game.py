@@ -632,7 +632,7 @@ _PHASE_DO_NAMES = {
     (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
     (_ph("BUY"), R.DO_DONE): "do not buy", (_ph("UNCURSE"), R.DO_DONE): "remove no more",
-    (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets",
+    (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets", (_ph("ACTIVATE"), R.DO_DONE): "activate no more",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -847,6 +847,8 @@ def _legal_name(rec, a):
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
     if name == "spell" and ph == _ph("TACTICS"):
         return _cast_name(rec, p, i)
+    if name == "spell" and ph == _ph("ACTIVATE"):
+        return f"activate {V.spell_name(i)}, wounding a {V.colour_name(int(R.SPELL_COLOUR[R.SPELL_KIND[i]]))} Magic Cube"   # L695
     if name == "spell":
         return f"{'take' if ph == _ph('START_SPELL') else 'learn'} {V.spell_name(i)}"
     if name == "enchant":

@@ -166,6 +166,7 @@ FIELD_RANGES = {
     # combat (rules/combat.py)
     "combat_pos": (0, MAX_HEROES),
     "combats_begun": (0, 1),
+    "activate_pos": (0, MAX_HEROES),
     "combat_clearing": (-1, NC - 1),
     "combat_step": (0, 7),                      # CS_*
     "combat_round": (0, BIG),

@@ -144,7 +144,8 @@ STATE_FIELDS = [
     # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
     # any other seat must hide them (L714 "in secret", L724 revealed once all
     # have placed). Everything else here is public.
-    ("combats_begun", np.int8),              # 1 once this battle phase's combats have begun (L676)
+    ("combats_begun", np.int8),
+    ("activate_pos", np.int8),               # index into turn_order of the next hero asked to activate his permanent spells (L695)              # 1 once this battle phase's combats have begun (L676)
     ("combat_pos", np.int8),                 # index into turn_order of the next hero whose clearing may need a combat (L676)
     ("combat_clearing", np.int16),           # the clearing being fought; meaningful while combat_step != CS_NONE
     ("combat_step", np.int8),                # CS_* (combat.py): the step of the Combat Round now; CS_NONE between combats (L686)

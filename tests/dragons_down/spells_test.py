@@ -725,3 +725,95 @@ def test_air_sword_vanishes_with_its_caster_and_a_hidden_caster_rolls_to_stay_hi
     load(S, 0, 0)                                         # two Monster symbols
     C.end_of_round(S, 0)
     assert not int(s["hero_status"][0]) & HST_HIDDEN
+
+
+# ================================================================ permanent spells (L1046-L1061, L695-L698): Dark Matter (L1502)
+def _dark(monster="ogre", black=2):
+    """A Warlock in Tri Peaks 1 who knows Dark Matter, against ``monster``."""
+    S, sp = wizard("dark_matter", {"black": black}, cls="warlock", monsters=((monster, TRI_PEAKS_1),))
+    return S, sp, chip(S, monster)
+
+
+def test_dd_spell_dark_matter_1_swaps_might_and_attack_speed_and_ignores_swords():
+    """L1502: a Monster hit by Dark Matter swaps its might (the red cube's
+    damage) and its attack speed and ignores its sword icons, while the
+    spell is active."""
+    S, sp, ogre = _dark()
+    speed, damage = C.foe_value(S, 0, ogre, R.SD_SPEED), C.foe_value(S, 0, ogre, R.SD_DAMAGE)
+    in_combat(S)
+    R.spell_hits(S, 0, 0, sp, ogre, 1)
+    assert R.permanent_active(S, 0, sp)
+    assert (C.foe_value(S, 0, ogre, R.SD_SPEED), C.foe_value(S, 0, ogre, R.SD_DAMAGE)) == (damage, speed)
+    assert C.foe_value(S, 0, ogre, R.SD_SWORDS) == 0
+
+
+def test_dd_spell_dark_matter_2_a_casting_monster_attacks_at_its_spells_box_count():
+    """L1502: the Titan's front casts Teleport (five boxes): under Dark Matter
+    it attacks at speed 5 with might its old speed (3), in melee."""
+    S, sp, titan = _dark("titan")
+    in_combat(S)
+    R.spell_hits(S, 0, 0, sp, titan, 1)
+    assert C.foe_value(S, 0, titan, R.SD_ATTACK) == R.ATK_MELEE
+    assert C.foe_value(S, 0, titan, R.SD_SPEED) == 5 and C.foe_value(S, 0, titan, R.SD_DAMAGE) == 3
+
+
+def test_dd_magic_permanent_3_inactive_from_the_next_battle_phase_and_activated_by_a_cube():
+    """L1055, L1602: the active Dark Matter turns inactive as the next
+    turn's combat begins (the Ogre is itself again); L695: in the Activation
+    step its caster may wound a black Magic Cube to make it active again."""
+    S, sp, ogre = _dark()
+    s = S[0]
+    s["spell_where"][sp], s["spell_owner"][sp], s["spell_on"][sp], s["spell_mark"][sp] = R.SPW_KNOWN, 0, ogre, R.PERM_ACTIVE
+    speed = int(R.FOE_SIDE[ogre, 0, R.SD_SPEED])
+    start(S)                                              # a fresh battle phase: inactive
+    assert not R.permanent_active(S, 0, sp) and C.foe_value(S, 0, ogre, R.SD_SPEED) == speed
+    while int(s["phase"]) == R.PH_UNHIDE:
+        act(S, R.A_DO + R.DO_STAY)
+    ask(S, R.PH_ACTIVATE, 0)
+    assert legal(S) == sorted([R.A_SPELL + sp, R.A_DO + R.DO_DONE])
+    black = int(s["cubes"][0, 0, R.CUBE_MAGIC + BLACK])
+    act(S, R.A_SPELL + sp)
+    assert R.permanent_active(S, 0, sp) and int(s["cubes"][0, 0, R.CUBE_MAGIC + BLACK]) == black - 1
+    assert int(s["cubes"][0, 1, R.CUBE_MAGIC + BLACK]) == 1 and int(s["phase"]) != R.PH_ACTIVATE
+
+
+def test_dd_combat_activation_2_in_a_tile_enchanted_in_its_colour_it_is_active_without_a_cube():
+    """L697, L577, L1051: the Ogre stands in a tile enchanted black: the
+    inactive Dark Matter on it is active at once, no cube wounded, and the
+    Activation step asks nothing."""
+    S, sp, ogre = _dark()
+    s = S[0]
+    s["spell_where"][sp], s["spell_owner"][sp], s["spell_on"][sp], s["spell_mark"][sp] = R.SPW_KNOWN, 0, ogre, 0
+    s["tile_enchant"][TRI_PEAKS_1 // 6] = BLACK
+    R.enchant_permanents(S, 0)
+    assert R.permanent_active(S, 0, sp) and not R.activatable(S, 0, 0, sp)
+
+
+def test_dd_combat_activation_3_no_cube_for_a_spell_affecting_another_hero():
+    """L698: a hero may not wound a cube to activate an inactive permanent
+    spell of his that affects another hero; on a Monster, or on himself, he may."""
+    S, sp, ogre = _dark()
+    s = S[0]
+    s["spell_where"][sp], s["spell_owner"][sp], s["spell_mark"][sp] = R.SPW_KNOWN, 0, 0
+    s["hero_state"][1] = R.HS_ACTIVE
+    s["spell_on"][sp] = ME + 1
+    assert not R.activatable(S, 0, 0, sp)
+    s["spell_on"][sp] = ME + 0
+    assert R.activatable(S, 0, 0, sp)
+    s["spell_on"][sp] = ogre
+    assert R.activatable(S, 0, 0, sp)
+
+
+def test_dd_magic_permanent_4_a_broken_permanent_spell_goes_back_to_its_caster():
+    """L1055, L1059-L1061: Break Spells on its target, or the target's death,
+    breaks Dark Matter; its card is its caster's to cast again."""
+    S, sp, ogre = _dark()
+    s = S[0]
+    s["spell_where"][sp], s["spell_owner"][sp], s["spell_on"][sp], s["spell_mark"][sp] = R.SPW_KNOWN, 0, ogre, R.PERM_ACTIVE
+    breaker = learn(S, 0, "break_spells")
+    in_combat(S)
+    R.spell_hits(S, 0, 0, breaker, ogre, 1)
+    assert int(s["spell_on"][sp]) == -1 and int(s["spell_owner"][sp]) == 0
+    s["spell_on"][sp], s["spell_mark"][sp] = ogre, R.PERM_ACTIVE
+    R.monster_killed(S, 0, ogre, 0)
+    assert int(s["spell_on"][sp]) == -1

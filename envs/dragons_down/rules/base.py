@@ -585,7 +585,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse", "air_sword",
+    "confuse", "air_sword", "dark_matter",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -635,6 +635,8 @@ Fiery Chasm, the Lich's Vapor Form, the Titan's Teleport, L1260-L1274); -1."""
 MONSTER_SPELLS_BUILT = frozenset({"fiery_chasm", "teleport"})
 """The Monster spells whose effect the rules core has (the Lich's Vapor Form
 waits for Vapor Form): the others' sides do not strike."""
+SPELL_BOX_COUNT = np.array([int((SPELL_BOX[k] >= 0).sum()) for k in range(len(SPELL_IDS))], dtype=np.int8)
+"""Spell kind -> the boxes on its card (a Dark Matter'd caster's speed, L1502)."""
 FOE_SPELL_BUILT = np.array([[k >= 0 and SPELL_IDS[k] in MONSTER_SPELLS_BUILT for k in row] for row in FOE_SPELL],
                            dtype=np.int8)
 AIM_HERO = NUM_FOES + 1
@@ -658,6 +660,10 @@ HEAL_CUBES = 2
 """Cubes (or a Monster's wounds) the Heal spell heals (L1576)."""
 LIFE_ARMOR = 2
 """The strength of Life Armor's weightless armour (L1578)."""
+PERM_ACTIVE = 1
+"""``spell_mark`` bit of a permanent spell in play: active -- cast or
+activated, or its target stood in a tile enchanted with its colour -- until
+the next battle phase begins (L1046-L1055, L1602)."""
 TELEPORT_REACH = 2
 """Teleport sends its target to a Map Tile up to two tiles away (L1522)."""
 AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, AIR_SWORD_SPEED, AIR_SWORD_LENGTH = 2, 1, 2, 6
@@ -688,6 +694,7 @@ PH_EXPLORE_TURN = 17  # A_TURN: the side up and turn of the tile drawn by an Exp
 PH_EXPLORE_ENTER = 18 # A_CLEARING: move into a clearing of the new tile, or A_DO + DO_STAY (L583)
 PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Location after the battle phase (L817)
 PH_TELEPORT_TILE = 20 # A_TILE + t: the Map Tile, up to two tiles away, the caster's Teleport sends its target to (L1522)
+PH_ACTIVATE = 21      # A_SPELL + sp: activate one's inactive permanent spell sp, wounding a Magic Cube of its colour / A_DO + DO_DONE (L695-L698)
 # Loot and Trade (rules/trade.py): 23..34
 PH_LOOT_PILE = 23     # A_PILE + pile: which found pile of the clearing the Loot Action loots (L524)
 PH_LOOT_KEEP = 24     # A_CARD + c: two grabby hands: which of the pile's top three cards to keep (L526)

@@ -35,6 +35,7 @@ from ..constants import (
     OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
+    PH_ACTIVATE,
     AIR_SWORD_LENGTH,
     SP_FIERY_CHASM,
     SP_SOUL_SAVE,
@@ -77,6 +78,7 @@ from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
 from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
+from .magic import any_activatable, deactivate_permanents
 from .spells import (
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
@@ -109,6 +111,7 @@ def combat_phase(S, b):
     if s['combat_step'] == CS_NONE and s['combats_begun'] == 0:   # a fresh battle phase
         s['combats_begun'] = 1
         expire_spells(S, b, DUR_TURN)            # L1044: last turn's turn spells expire now
+        deactivate_permanents(S, b)              # L1055, L1602: and the active permanent spells turn inactive
         for p in range(MAX_HEROES):
             s['hero_combat'][p] = HC_NONE
             s['evade_to'][p] = -1
@@ -155,6 +158,7 @@ def new_round(S, b):
     s = S[b]
     s['combat_round'] += 1
     s['round_wounds'] = 0
+    s['activate_pos'] = 0
     s['combat_step'] = CS_CHALLENGE
     s['unhide_pos'] = 0
     s['lure_pos'] = 0
@@ -196,9 +200,10 @@ def combat_round(S, b):
         if st == CS_CHALLENGE:
             if challenge_step(S, b):
                 return True
-            # Step 2, Activation (L695-L698): permanent spells, the magic part's.
             s['combat_step'] = CS_EVADE
         elif st == CS_EVADE:
+            if activation_step(S, b):            # Step 2, Activation (L695-L698), before the evasions
+                return True
             if evade_step(S, b):
                 return True
             s['combat_step'] = CS_TARGET
@@ -223,6 +228,24 @@ def combat_round(S, b):
         else:
             if cleanup_step(S, b):
                 return True
+    return False
+
+
+# ================================================================ 2. Activation (L695-L698)
+@rules_jit
+def activation_step(S, b):
+    """L695: in player order, each hero of the combat with an inactive
+    permanent spell of his he may activate (``magic.activatable``) chooses
+    which to activate, a Magic Cube of its colour wounded for each (in a
+    tile enchanted with its colour it is active already, L697). True if a
+    decision is posed."""
+    s = S[b]
+    n = int(s['num_players'])
+    while s['activate_pos'] < n:
+        p = int(s['turn_order'][s['activate_pos']])
+        if p >= 0 and fighting(S, b, p) and any_activatable(S, b, p):
+            return pose(S, b, PH_ACTIVATE, p)
+        s['activate_pos'] += 1
     return False
 
 

@@ -20,7 +20,7 @@ from .base import (
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
     PH_START_SPELL, PH_UNCURSE, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
-    PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE,
+    PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -37,7 +37,7 @@ from .combat import (
 )
 from .fate import act_retire, fate_phase, mask_retire
 from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
-from .magic import act_start_spell, act_uncurse, mask_start_spell, mask_uncurse
+from .magic import act_activate, act_start_spell, act_uncurse, enchant_permanents, mask_activate, mask_start_spell, mask_uncurse
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
     act_swap_answer, act_swap_offer, act_trade_with, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
@@ -152,6 +152,8 @@ def fill_mask(S, b, mask):
         mask_accept(S, b, p, mask)
     elif ph == PH_TELEPORT_TILE:
         mask_teleport_tile(S, b, p, mask)
+    elif ph == PH_ACTIVATE:
+        mask_activate(S, b, p, mask)
     elif ph == PH_TACTICS:
         mask_tactics(S, b, p, mask)
     elif ph == PH_ARMOR:
@@ -260,6 +262,8 @@ def do_action(S, b, a):
         return act_accept(S, b, p, a)
     elif ph == PH_TELEPORT_TILE:
         return act_teleport_tile(S, b, p, a)
+    elif ph == PH_ACTIVATE:
+        return act_activate(S, b, p, a)
     elif ph == PH_TACTICS:
         return act_tactics(S, b, p, a)
     elif ph == PH_ARMOR:
@@ -327,6 +331,7 @@ def settle(S, b, mask):
         if not do_action(S, b, a):
             advance(S, b)
         disenchant(S, b)
+        enchant_permanents(S, b)
 
 
 @rules_jit(inline=True)
@@ -339,6 +344,7 @@ def apply_trusted(S, b, a, mask):
     if not do_action(S, b, a):
         advance(S, b)
     disenchant(S, b)
+    enchant_permanents(S, b)                 # L577: a permanent spell in its colour's enchanted tile is active
     return settle(S, b, mask)
 
 

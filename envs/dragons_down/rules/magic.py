@@ -24,7 +24,7 @@ from ..constants import (
     SPW_START, T_PENDING, TW_PLACED,
 )
 from .base import (
-    AIM_HERO, DUR_COMBAT, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    AIM_HERO, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
@@ -511,3 +511,104 @@ def charmed(S, b, p):
     """Charm is on hero p this turn: +2 to every attribute for mission reward
     rolls and haggle attempts (L1592)."""
     return hero_has_spell(S, b, p, SP_CHARM)
+
+
+# ================================================================ permanent spells (L1046-L1061, L695-L698)
+@rules_jit
+def target_tile(S, b, code):
+    """The Map Tile where target ``code`` (a foe, or AIM_HERO + a hero) stands; -1."""
+    s = S[b]
+    if code >= AIM_HERO:
+        c = int(s['hero_clearing'][code - AIM_HERO])
+    elif code < s['mon_clearing'].shape[0]:
+        c = int(s['mon_clearing'][code])
+    else:
+        c = int(s['native_clearing'][code - s['mon_clearing'].shape[0]])
+    return c // CLEARINGS_PER_TILE if c >= 0 else -1
+
+
+@rules_jit
+def permanent_active(S, b, sp):
+    """Spell Card sp is a permanent spell in play and active (L1048-L1053):
+    cast or activated since the battle phase began, or its target in a tile
+    enchanted with its colour."""
+    s = S[b]
+    if s['spell_on'][sp] < 0 or SPELL_DURATION[SPELL_KIND[sp]] != DUR_PERMANENT:
+        return False
+    return (s['spell_mark'][sp] & PERM_ACTIVE) != 0
+
+
+@rules_jit
+def enchant_permanents(S, b):
+    """L577, L1051: an inactive permanent spell whose target stands in a tile
+    enchanted with the spell's colour activates at once, at any time; run
+    after every decision (``driver``)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] >= 0 and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
+            t = target_tile(S, b, int(s['spell_on'][sp]))
+            if t >= 0 and s['tile_enchant'][t] >= 0 and s['tile_enchant'][t] == SPELL_COLOUR[SPELL_KIND[sp]]:
+                s['spell_mark'][sp] = s['spell_mark'][sp] | PERM_ACTIVE
+
+
+@rules_jit
+def deactivate_permanents(S, b):
+    """L1055, L1602: active permanent spells turn inactive as the battle
+    phase begins (those in an enchanted tile of their colour at once
+    active again, ``enchant_permanents``)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] >= 0 and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
+            s['spell_mark'][sp] = s['spell_mark'][sp] & (0xFF ^ PERM_ACTIVE)
+    enchant_permanents(S, b)
+
+
+@rules_jit
+def activatable(S, b, p, sp):
+    """L695-L698: hero p may activate Spell Card sp in the Activation step:
+    his, a permanent spell in play and inactive, not one affecting another
+    hero, and he has a healthy Magic Cube of its colour to wound."""
+    s = S[b]
+    if s['spell_where'][sp] != SPW_KNOWN or s['spell_owner'][sp] != p or s['spell_on'][sp] < 0:
+        return False
+    if SPELL_DURATION[SPELL_KIND[sp]] != DUR_PERMANENT or s['spell_mark'][sp] & PERM_ACTIVE:
+        return False
+    t = int(s['spell_on'][sp])
+    if t >= AIM_HERO and t != AIM_HERO + p:
+        return False
+    colour = int(SPELL_COLOUR[SPELL_KIND[sp]])
+    return s['cubes'][p, 0, CUBE_MAGIC + colour] > 0
+
+
+@rules_jit
+def any_activatable(S, b, p):
+    for sp in range(NUM_SPELLS):
+        if activatable(S, b, p, sp):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_activate(S, b, p, mask):
+    """Legal actions of PH_ACTIVATE: A_SPELL + sp for each spell p may
+    activate; A_DO + DO_DONE."""
+    for sp in range(NUM_SPELLS):
+        if activatable(S, b, p, sp):
+            mask[A_SPELL + sp] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_activate(S, b, p, a):
+    """PH_ACTIVATE: a healthy Magic Cube of the spell's colour is wounded and
+    the spell is active (L695); or p is done and the next hero is asked."""
+    s = S[b]
+    if a == A_DO + DO_DONE:
+        s['activate_pos'] += 1
+        return False
+    sp = a - A_SPELL
+    colour = int(SPELL_COLOUR[SPELL_KIND[sp]])
+    s['cubes'][p, 0, CUBE_MAGIC + colour] -= 1
+    s['cubes'][p, 1, CUBE_MAGIC + colour] += 1
+    s['spell_mark'][sp] = s['spell_mark'][sp] | PERM_ACTIVE
+    return False

@@ -33,7 +33,7 @@ from ..constants import (
 )
 from .base import (
     A_TILE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
-    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
+    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DARK_MATTER, PERM_ACTIVE, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
@@ -469,6 +469,9 @@ def spell_hits(S, b, p, sp, t, n):
         fireball_hit(S, b, p, t, n)
     elif k == SP_HESITATION:                     # L1588
         put_in_play(S, b, sp, t)
+    elif k == SP_DARK_MATTER:                    # L1502: permanent, active as cast
+        put_in_play(S, b, sp, t)
+        s['spell_mark'][sp] = PERM_ACTIVE
     elif k == SP_CONFUSE:                        # L1590: no more casting; a cast not yet made is canceled
         put_in_play(S, b, sp, t)
         if t < NUM_FOES and foe_spell(S, b, t) >= 0:

@@ -28,6 +28,7 @@ from .base import (
     FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
+    ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -38,7 +39,7 @@ from .treasures import (
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
-from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, spell_on_target
+from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, permanent_active, spell_on_target
 
 # the step of the Combat Round now (``combat_step``, L686-L781)
 CS_NONE = 0            # no combat under way
@@ -180,8 +181,30 @@ def foe_side(S, b, f):
 
 @rules_jit
 def foe_value(S, b, f, col):
-    """Column SD_* of the side of foe f's chip now up."""
-    return int(FOE_SIDE[f, foe_side(S, b, f), col])
+    """Column SD_* of the side of foe f's chip now up. Under an active Dark
+    Matter (L1502) its might (the red cube's damage) and attack speed are
+    swapped and its swords ignored; a side casting a spell attacks instead at
+    the speed of its Spell Card's box count, with might its old speed, as a
+    melee attack (Interpretations)."""
+    side = foe_side(S, b, f)
+    v = int(FOE_SIDE[f, side, col])
+    if (col != SD_ATTACK and col != SD_SPEED and col != SD_DAMAGE and col != SD_SWORDS) or not dark_matter_on(S, b, f):
+        return v
+    k = int(FOE_SPELL[f, side])
+    if col == SD_ATTACK:
+        return ATK_MELEE if v == ATK_SPELL else v
+    if col == SD_SWORDS:
+        return 0
+    if col == SD_DAMAGE:
+        return int(FOE_SIDE[f, side, SD_SPEED])
+    return int(SPELL_BOX_COUNT[k]) if k >= 0 else int(FOE_SIDE[f, side, SD_DAMAGE])
+
+
+@rules_jit
+def dark_matter_on(S, b, f):
+    """An active Dark Matter lies on foe f (L1502)."""
+    sp = spell_on_target(S, b, SP_DARK_MATTER, f)
+    return sp >= 0 and permanent_active(S, b, sp)
 
 
 @rules_jit(inline=True)
