@@ -455,6 +455,19 @@ def choose_teleport_tile(rec, p, legal, rng):
     return min(legal, key=lambda a: (a - R.A_TILE not in civ, dist(a), a))
 
 
+def choose_earth_tile(rec, p, legal, rng):
+    """Move Earth (L1546), cast by someone else's choice of spell: its own tile."""
+    own = R.A_TILE + int(rec["hero_clearing"][p]) // 6
+    return own if own in legal else legal[0]
+
+
+def choose_earth_turn(rec, p, legal, rng):
+    """Move Earth: the tile stays as it lies (always legal, L1546)."""
+    u = int(rec["earth_tile"])
+    kept = R.A_TURN + int(rec["tile_side"][u]) * 6 + int(rec["tile_rot"][u])
+    return kept if kept in legal else legal[0]
+
+
 def choose_activate(rec, p, legal, rng):
     """Activation (L695): its permanent spells on the foes of this combat."""
     for a in _block(legal, R.A_SPELL, R.NUM_SPELLS):
@@ -492,4 +505,5 @@ _PHASES = {
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
+    R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn,
 }

@@ -759,6 +759,12 @@ def _legal_name(rec, a):
     name, i = _block(a)
     if name == "tile" and ph == _ph("TELEPORT_TILE"):
         return f"teleport the target to {V.tile_name(i)}"                 # L1522
+    if name == "tile" and ph == _ph("EARTH_TILE"):
+        return f"Move Earth: turn {V.tile_name(i)}"                         # L1546
+    if name == "turn" and ph == _ph("EARTH_TURN"):
+        u = int(rec["earth_tile"])
+        kept = " (as it lies)" if i == int(rec["tile_side"][u]) * 6 + int(rec["tile_rot"][u]) else ""
+        return f"lay {V.tile_name(u)} side {i // 6 + 1}, turn {i % 6}{kept}"   # L1546
     if name == "tile":
         return f"place tile {V.tile_name(i)}"
     if name == "spot":

@@ -875,6 +875,8 @@ def observe_heroes(S, b, me, n, obs):
             for sp in range(NUM_SPELLS):
                 if s['spell_on'][sp] == R.AIM_HERO + p:
                     obs[o + H_SPELLS_ON + int(R.SPELL_KIND[sp])] = 1.0
+            if s['lich_vapor'][p]:                              # the Lich's Vapor Form has no card (L1270)
+                obs[o + H_SPELLS_ON + R.SP_VAPOR_FORM] = 1.0
             for q in range(n):
                 if s['hero_target'][q] == R.AIM_HERO + p:
                     obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0

@@ -233,6 +233,8 @@ FIELD_RANGES = {
     "flight_until": (0, 127),
     "spell_moved": (0, (1 << MAX_HEROES) - 1),
     "teleport_target": (-1, R.AIM_HERO + MAX_HEROES - 1),
+    "earth_tile": (-1, R.NUM_TILES - 1),
+    "lich_vapor": (0, R.LICH_VAPOR_ON | R.LICH_VAPOR_ACTIVE),
     "treasure_combat": (0, 1),
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),

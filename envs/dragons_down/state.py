@@ -144,8 +144,8 @@ STATE_FIELDS = [
     # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
     # any other seat must hide them (L714 "in secret", L724 revealed once all
     # have placed). Everything else here is public.
-    ("combats_begun", np.int8),
-    ("activate_pos", np.int8),               # index into turn_order of the next hero asked to activate his permanent spells (L695)              # 1 once this battle phase's combats have begun (L676)
+    ("combats_begun", np.int8),              # 1 once this battle phase's combats have begun (L676)
+    ("activate_pos", np.int8),               # index into turn_order of the next hero asked to activate his permanent spells (L695)
     ("combat_pos", np.int8),                 # index into turn_order of the next hero whose clearing may need a combat (L676)
     ("combat_clearing", np.int16),           # the clearing being fought; meaningful while combat_step != CS_NONE
     ("combat_step", np.int8),                # CS_* (combat.py): the step of the Combat Round now; CS_NONE between combats (L686)
@@ -220,6 +220,8 @@ STATE_FIELDS = [
     ("use_from", np.int8),                      # Alchemist's Mixture: the Magic Cube colour being replaced (L1284); -1
     ("spell_moved", np.uint8),                  # bit p: hero p was moved by a spell in this battle phase; entering's effects wait for the combats' end (L485)
     ("teleport_target", np.int16),              # the target code (spells.py) a Teleport hit, its tile to choose (PH_TELEPORT_TILE, L1522); -1
+    ("lich_vapor", np.uint8, (MAX_HEROES,)),    # LICH_VAPOR_* bits (rules/base.py): the Lich's Vapor Form on the hero, in play / active (L1270, L1536)
+    ("earth_tile", np.int16),                   # the Map Tile a Move Earth is turning, its side and turn to choose (PH_EARTH_TURN, L1546); -1
     ("flight_until", np.int16, (MAX_HEROES,)),  # the turn through whose Action Phase a Potion of Flight lets the hero fly (L1380); 0 none
     ("turn_powers", np.uint8, (MAX_HEROES,)),   # TP_* bits (rules/treasures.py): a treasure's power of this turn: the Shadow Cloak's reroll spent (L1408), the Thief's Lucky Coin waiting for a Loot Action (L1454)
     ("card_cube", np.int8, (NUM_CARDS,)),      # SECRET in Tactics: 1 + the colour of the Magic Cube on this equipped card this round (L1288, L1410); 0 none

@@ -80,6 +80,8 @@ _DECISIONS = {
     R.PH_MORE_TARGETS: "add a target for the spell?", R.PH_SPELL_CUBE: "cover a multi-colour spell box",
     R.PH_ACCEPT: "accept the hit of another hero's spell?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
+    R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
+    R.PH_EARTH_TURN: "choose the side and turn Move Earth gives the tile",
     R.PH_ACTIVATE: "activate a permanent spell?",
 }
 """The pending decision (``phase``) in words."""

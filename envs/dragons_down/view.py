@@ -407,9 +407,19 @@ def curses_of(state, seat):
 
 def spells_on(state, code):
     """Names of the spells in play on target ``code`` (a foe's index, or
-    rules.AIM_HERO + seat): public, L1048."""
+    rules.AIM_HERO + seat): public, L1048. A permanent spell not active now
+    says so (L1055); the Lich's Vapor Form on a hero is named as its."""
     r = record(state)
-    return [spell_name(sp) for sp in range(NUM_SPELLS) if int(r["spell_on"][sp]) == int(code)]
+    names = []
+    for sp in range(NUM_SPELLS):
+        if int(r["spell_on"][sp]) == int(code):
+            idle = int(R.SPELL_DURATION[R.SPELL_KIND[sp]]) == R.DUR_PERMANENT and \
+                not int(r["spell_mark"][sp]) & R.PERM_ACTIVE
+            names.append(spell_name(sp) + (" (inactive)" if idle else ""))
+    if int(code) >= R.AIM_HERO and int(r["lich_vapor"][int(code) - R.AIM_HERO]):
+        idle = not int(r["lich_vapor"][int(code) - R.AIM_HERO]) & R.LICH_VAPOR_ACTIVE
+        names.append("Vapor Form, the Lich's" + (" (inactive)" if idle else ""))
+    return names
 
 
 def foe_curses_of(state, f):

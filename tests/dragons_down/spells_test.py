@@ -12,7 +12,7 @@ from dragongym.envs.dragons_down import data as D
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
     CURSE_IDS, CW_HERO, CW_REMOVED, HST_HIDDEN, MON_TAKEN, MON_TRAY, NUM_SPELLS, SPELL_IDS, SPW_DISCARD,
-    SPW_START, ST_COMBAT, TILE_IDS,
+    SPW_START, ST_COMBAT, TILE_IDS, TW_PLACED,
 )
 from dragongym.envs.dragons_down.rules import combat as C
 from tests.dragons_down.combat_test import (
@@ -619,6 +619,54 @@ def test_dd_move_tokens_2_a_hero_moved_into_a_new_tile_by_a_spell_gets_its_token
         act(S, legal(S)[0])
     assert int(s["tile_revealed"][mire]) == 1 and int(s["spell_moved"]) == 0
 
+
+
+# ================================================================ Move Earth (L1546)
+def _laid_so(S, u, side, rot):
+    """Tile u, if laid ``side`` up and turned ``rot``, matches every placed
+    neighbour path to path, non-path to non-path (read edge by edge)."""
+    s = S[0]
+    for d in range(6):
+        v = [w for w in range(len(TILE_IDS)) if int(s["tile_where"][w]) == TW_PLACED
+             and (int(s["tile_q"][w]), int(s["tile_r"][w])) == (int(s["tile_q"][u]) + int(R.DIR_DQ[d]),
+                                                              int(s["tile_r"][u]) + int(R.DIR_DR[d]))]
+        if v and R.path_toward(u, side, rot, d) != R.path_toward(v[0], int(s["tile_side"][v[0]]),
+                                                                  int(s["tile_rot"][v[0]]), (d + 3) % 6):
+            return False
+    return True
+
+
+def test_move_earth_turns_the_casters_tile_or_an_adjacent_one_for_good_edges_matching():
+    """L1546: cast with three green cubes, Move Earth offers the caster's tile
+    (Tri Peaks) and Gloomhollow beside it, not Hag's Mire two away.
+    Gloomhollow may be laid, either side up, every way whose edges match Tri
+    Peaks' and Hag's Mire's, and only those; laid flipped, it stays so, its
+    blue enchantment and the Giant Bat in its clearing 2 unaffected; the
+    Resolve step goes on."""
+    glo = TILE_IDS.index("gloomhollow")
+    S = combat([("human", "druid", TRI_PEAKS_1)], monsters=(("giant_bat", glo * 6 + 1),),
+               tiles=("tri_peaks", "gloomhollow", "hags_mire"))
+    sp = learn(S, 0, "move_earth")
+    magic(S, 0, green=3)
+    s = S[0]
+    s["tile_enchant"][glo] = BLUE
+    to_target_step(S)
+    cast(S, 0, sp, R.BOX_ATTACK)
+    while int(s["phase"]) == R.PH_SPELL_CUBE:
+        act(S, R.A_CUBE + R.CUBE_MAGIC + GREEN)
+    ask(S, R.PH_EARTH_TILE, 0)
+    assert sorted(a - R.A_TILE for a in legal(S)) == sorted(TILE_IDS.index(t) for t in ("tri_peaks", "gloomhollow"))
+    act(S, R.A_TILE + glo)
+    ask(S, R.PH_EARTH_TURN, 0)
+    ways = {(k // 6, k % 6) for k in range(12) if _laid_so(S, glo, k // 6, k % 6)}
+    assert {((a - R.A_TURN) // 6, (a - R.A_TURN) % 6) for a in legal(S)} == ways
+    flipped = sorted(w for w in ways if w[0] == 1)
+    assert flipped, "some flipped way fits (the scene is chosen so)"
+    act(S, R.A_TURN + flipped[-1][0] * 6 + flipped[-1][1])
+    assert (int(s["tile_side"][glo]), int(s["tile_rot"][glo])) == flipped[-1]
+    assert int(s["tile_enchant"][glo]) == BLUE and int(s["mon_clearing"][chip(S, "giant_bat")]) == glo * 6 + 1
+    assert int(s["phase"]) not in (R.PH_EARTH_TILE, R.PH_EARTH_TURN) and int(s["earth_tile"]) == -1
+    assert int(s["spell_shown"][sp]) == 1, "a cast spell is public"
 
 # ================================================================ Monsters that cast (L1260-L1274), Confuse (L1590)
 def _caster_foe(kind, flipped, more=(("giant_spider", TRI_PEAKS_1),), tiles=("tri_peaks",)):

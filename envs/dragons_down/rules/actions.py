@@ -22,7 +22,8 @@ from .base import (
     A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
-    PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, monsters_in, pose, roll, shuffle_first,
+    PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
+    shuffle_first,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
@@ -156,10 +157,10 @@ def spell_arrivals(S, b):
 @rules_jit
 def block_threat(S, b, p):
     """L457: monsters in its clearing block the active hero, unless it is
-    hidden (or already blocked)."""
+    hidden (or already blocked); vapor neither blocks nor is blocked (L1536)."""
     s = S[b]
-    return (s['hero_status'][p] & (HST_HIDDEN | HST_BLOCKED)) == 0 and \
-        monsters_in(S, b, int(s['hero_clearing'][p])) > 0
+    return (s['hero_status'][p] & (HST_HIDDEN | HST_BLOCKED)) == 0 and not vapor(S, b, AIM_HERO + p) and \
+        blocking_monsters(S, b, int(s['hero_clearing'][p])) > 0
 
 
 @rules_jit
@@ -449,15 +450,17 @@ def hidden_index(S, b, t, h):
 @rules_jit
 def found_hidden_links(S, b, p, c, out, n):
     """Append to ``out[:n]`` the clearings joined to c by Hidden Paths hero p
-    has discovered (L515: used as regular paths); returns the new count."""
+    has discovered (L515: used as regular paths) -- every one while he is
+    vapor, found or not (L1536); returns the new count."""
     s = S[b]
+    every = vapor(S, b, AIM_HERO + p)
     t = c // CLEARINGS_PER_TILE
     k = c % CLEARINGS_PER_TILE
     side = int(s['tile_side'][t])
     for h in range(MAX_HIDDEN_PER_SIDE):
         a = int(HIDDEN[t, side, h, 0])
         z = int(HIDDEN[t, side, h, 1])
-        if a < 0 or not s['hidden_found'][p, hidden_index(S, b, t, h)]:
+        if a < 0 or not (every or s['hidden_found'][p, hidden_index(S, b, t, h)]):
             continue
         if a == k:
             out[n] = t * CLEARINGS_PER_TILE + z
@@ -527,6 +530,9 @@ def mask_action(S, b, p, mask):
     but a Symbol's free one, only actions of that kind (L1432-L1448); with the
     Mirror of Idolatry, no Sneak or Alert (L1370)."""
     s = S[b]
+    if vapor(S, b, AIM_HERO + p):
+        mask_vapor_action(S, b, p, mask)
+        return
     mask_use(S, b, p, mask)
     out = np.empty(32, dtype=np.int64)
     n = move_targets(S, b, p, out)
@@ -577,14 +583,7 @@ def mask_action(S, b, p, mask):
     if left > 0 or (free >> FREE_LEARN) & 1:
         mask_learn(S, b, p, mask)                                # L536-L546
     mask_enchant(S, b, p, mask, left + ((free >> FREE_ENCHANT) & 1))   # L570-L575
-    if explore_map(S, b) and s['stack_len'] > 0 and left > 0:    # L583-L585, only with exploration (L145)
-        for d in range(NUM_DIRECTIONS):
-            if explore_toward_legal(S, b, p, d):
-                mask[A_EXPLORE + d] = 1
-    if hero_flies(S, b, p):                                      # asked once: the mask is on the hot path
-        for d in range(NUM_DIRECTIONS):                          # L1096: a flight into the tile that way
-            if tile_flight(S, b, p, d) >= 0:
-                mask[A_EXPLORE + d] = 1
+    mask_explore(S, b, p, mask, left)
     if wounded_cubes(S, b, p) > 0:
         rest = left + ((free >> FREE_REST) & 1)
         if rest >= 2:
@@ -594,6 +593,45 @@ def mask_action(S, b, p, mask):
         if rest >= 4:
             mask[A_DO + DO_LONG_REST] = 1
 
+
+
+@rules_jit(inline=True)
+def mask_explore(S, b, p, mask, left):
+    """A_EXPLORE + d: an Explore Action toward direction d (L583-L585, only
+    with exploration, L145), or a flight into the tile that way (L1096)."""
+    s = S[b]
+    if explore_map(S, b) and s['stack_len'] > 0 and left > 0:
+        for d in range(NUM_DIRECTIONS):
+            if explore_toward_legal(S, b, p, d):
+                mask[A_EXPLORE + d] = 1
+    if hero_flies(S, b, p):                                      # asked once: the mask is on the hot path
+        for d in range(NUM_DIRECTIONS):
+            if tile_flight(S, b, p, d) >= 0:
+                mask[A_EXPLORE + d] = 1
+
+
+@rules_jit
+def mask_vapor_action(S, b, p, mask):
+    """PH_ACTION for a vapor hero (L1536): only the Explore and Move Actions
+    (his possessions, cubes and one-time cards unavailable), Pass, and
+    unhiding, which is no action (L886). A hero that evaded last turn still
+    moves first (L481)."""
+    s = S[b]
+    out = np.empty(32, dtype=np.int64)
+    n = move_targets(S, b, p, out)
+    for i in range(n):
+        mask[A_CLEARING + out[i]] = 1
+    if s['hero_status'][p] & HST_EVADED and n > 0:               # L481, L703: along the path evaded by
+        e = int(s['evade_to'][p])
+        if e >= 0 and mask[A_CLEARING + e]:
+            for i in range(n):
+                mask[A_CLEARING + out[i]] = 0
+            mask[A_CLEARING + e] = 1
+        return
+    mask[A_DO + DO_PASS] = 1
+    if s['hero_status'][p] & HST_HIDDEN:
+        mask[A_DO + DO_UNHIDE] = 1
+    mask_explore(S, b, p, mask, actions_left(S, b, p))
 
 @rules_jit
 def free_kind(a):
@@ -707,7 +745,7 @@ def act_action(S, b, p, a):
         s['hero_status'][p] = (s['hero_status'][p] | HST_NOISE) & np.uint8(0xFF ^ HST_HIDDEN)
         s['actions_used'][p] += 1
         s['block_due'] = 0
-        if monsters_in(S, b, int(s['hero_clearing'][p])) > 0:
+        if blocking_monsters(S, b, int(s['hero_clearing'][p])) > 0:
             block_hero(S, b, p)
         return False
     # L550: a quick, short or long rest heals one, two or three cubes for two,

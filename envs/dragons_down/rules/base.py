@@ -585,7 +585,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse", "air_sword", "dark_matter",
+    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -632,9 +632,9 @@ FOE_SPELL = np.array([[SPELL_IDS.index(cs.spell) if cs.spell else -1 for cs in (
                      + [[-1, -1]] * len(NATIVE_CHIP_KINDS), dtype=np.int8)
 """FOE_SPELL[f, side]: the spell kind a spell-casting side casts (the Demon's
 Fiery Chasm, the Lich's Vapor Form, the Titan's Teleport, L1260-L1274); -1."""
-MONSTER_SPELLS_BUILT = frozenset({"fiery_chasm", "teleport"})
-"""The Monster spells whose effect the rules core has (the Lich's Vapor Form
-waits for Vapor Form): the others' sides do not strike."""
+MONSTER_SPELLS_BUILT = frozenset({"fiery_chasm", "teleport", "vapor_form"})
+"""The Monster spells whose effect the rules core has: a side casting any
+other would not strike (every one the data names is built)."""
 SPELL_BOX_COUNT = np.array([int((SPELL_BOX[k] >= 0).sum()) for k in range(len(SPELL_IDS))], dtype=np.int8)
 """Spell kind -> the boxes on its card (a Dark Matter'd caster's speed, L1502)."""
 FOE_SPELL_BUILT = np.array([[k >= 0 and SPELL_IDS[k] in MONSTER_SPELLS_BUILT for k in row] for row in FOE_SPELL],
@@ -666,6 +666,13 @@ activated, or its target stood in a tile enchanted with its colour -- until
 the next battle phase begins (L1046-L1055, L1602)."""
 TELEPORT_REACH = 2
 """Teleport sends its target to a Map Tile up to two tiles away (L1522)."""
+MOVE_EARTH_REACH = 1
+"""Move Earth turns the caster's Map Tile or an adjacent one (L1546)."""
+VAPOR_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_VAPOR_FORM], dtype=np.int64)
+"""The Spell Cards of Vapor Form (L1536)."""
+LICH_VAPOR_ON, LICH_VAPOR_ACTIVE = 1, 2
+"""``lich_vapor`` bits of a hero: the Lich's Vapor Form lies on him (it has
+no Spell Card, L1270); it is active (as PERM_ACTIVE of a card)."""
 AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, AIR_SWORD_SPEED, AIR_SWORD_LENGTH = 2, 1, 2, 6
 """The Air Sword: might 2, one sword icon, attack speed 2, attack length 6 (L1520)."""
 
@@ -695,6 +702,8 @@ PH_EXPLORE_ENTER = 18 # A_CLEARING: move into a clearing of the new tile, or A_D
 PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Location after the battle phase (L817)
 PH_TELEPORT_TILE = 20 # A_TILE + t: the Map Tile, up to two tiles away, the caster's Teleport sends its target to (L1522)
 PH_ACTIVATE = 21      # A_SPELL + sp: activate one's inactive permanent spell sp, wounding a Magic Cube of its colour / A_DO + DO_DONE (L695-L698)
+PH_EARTH_TILE = 22    # A_TILE + t: the Map Tile, the caster's or an adjacent one, his Move Earth turns (L1546)
+PH_EARTH_TURN = 33    # A_TURN + side * 6 + rot: the side up and turn Move Earth gives it, every edge matching (L1546); 33 was free, so the phase one-hot keeps its size
 # Loot and Trade (rules/trade.py): 23..34
 PH_LOOT_PILE = 23     # A_PILE + pile: which found pile of the clearing the Loot Action loots (L524)
 PH_LOOT_KEEP = 24     # A_CARD + c: two grabby hands: which of the pile's top three cards to keep (L526)
@@ -743,6 +752,31 @@ def monsters_in(S, b, c):
     n = 0
     for m in range(s['mon_clearing'].shape[0]):
         if s['mon_clearing'][m] == c:
+            n += 1
+    return n
+
+
+@rules_jit
+def vapor(S, b, code):
+    """Target ``code`` (a foe f, or AIM_HERO + a hero) is vapor now: an active
+    Vapor Form lies on it -- a hero's Spell Card, or on a hero the Lich's
+    (L1536, L1270). Vapor takes no part in combat, may not block or be
+    blocked; a vapor hero's cubes and possessions are unavailable."""
+    s = S[b]
+    for i in range(VAPOR_CARDS.shape[0]):
+        sp = VAPOR_CARDS[i]
+        if s['spell_on'][sp] == code and (s['spell_mark'][sp] & PERM_ACTIVE) != 0:
+            return True
+    return code >= AIM_HERO and (s['lich_vapor'][code - AIM_HERO] & LICH_VAPOR_ACTIVE) != 0
+
+
+@rules_jit
+def blocking_monsters(S, b, c):
+    """Monster chips in clearing c that may block: not vapor (L1536)."""
+    s = S[b]
+    n = 0
+    for m in range(s['mon_clearing'].shape[0]):
+        if s['mon_clearing'][m] == c and not vapor(S, b, m):
             n += 1
     return n
 

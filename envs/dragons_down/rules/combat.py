@@ -36,6 +36,7 @@ from ..constants import (
 )
 from .base import (
     PH_ACTIVATE,
+    vapor,
     AIR_SWORD_LENGTH,
     SP_FIERY_CHASM,
     SP_SOUL_SAVE,
@@ -120,7 +121,8 @@ def combat_phase(S, b):
         if s['combat_step'] == CS_NONE:
             while s['combat_pos'] < n:
                 p = int(s['turn_order'][s['combat_pos']])
-                if p >= 0 and hero_on_map(S, b, p) and s['hero_combat'][p] == HC_NONE:
+                if p >= 0 and hero_on_map(S, b, p) and s['hero_combat'][p] == HC_NONE \
+                        and not vapor(S, b, AIM_HERO + p):          # L1536: vapor takes no part in combat
                     break
                 s['combat_pos'] += 1
             if s['combat_pos'] >= n:
@@ -145,7 +147,8 @@ def start_combat(S, b, c):
     s['natives_hostile'] = 0
     s['peace'] = 0
     for p in range(int(s['num_players'])):
-        if hero_on_map(S, b, p) and s['hero_clearing'][p] == c and s['hero_combat'][p] == HC_NONE:
+        if hero_on_map(S, b, p) and s['hero_clearing'][p] == c and s['hero_combat'][p] == HC_NONE \
+                and not vapor(S, b, AIM_HERO + p):
             s['hero_combat'][p] = HC_FIGHTING
             s['hero_cflags'][p] = 0
     new_round(S, b)

@@ -15,7 +15,7 @@ from ..constants import (
     T_BACKPACK,
 )
 from .base import (
-    roll, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
+    roll, vapor, AIM_HERO, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
     KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
     TARGET_COVERS, TARGET_OK,
 )
@@ -155,9 +155,24 @@ def enforce_weight(S, b, p):
 
 
 @rules_jit
+def possessions_inactive(S, b, p):
+    """Hero p's possessions are inactive where they lie: he is vapor (L1536)."""
+    return vapor(S, b, AIM_HERO + p)
+
+
+@rules_jit
 def kind_equipped(S, b, p, kind):
-    """How many cards of ``kind`` hero p has equipped (face up, L932: a
-    permanent treasure acts while equipped)."""
+    """How many cards of ``kind`` hero p has equipped and acting (face up,
+    L932: a permanent treasure acts while equipped; none while his
+    possessions are inactive, L1536)."""
+    if possessions_inactive(S, b, p):
+        return 0
+    return kind_worn(S, b, p, kind)
+
+
+@rules_jit
+def kind_worn(S, b, p, kind):
+    """How many cards of ``kind`` hero p has equipped (face up), acting or not."""
     n = 0
     for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
         if equipped(S, b, p, c):
@@ -176,7 +191,7 @@ def settle_gifts(S, b, p):
     want = np.zeros(NUM_CUBE_KINDS, dtype=np.int64)
     for i in range(GIFT_KINDS.shape[0]):
         k = int(GIFT_KINDS[i])
-        want[KIND_GIVES[k]] += kind_equipped(S, b, p, k)
+        want[KIND_GIVES[k]] += kind_worn(S, b, p, k)          # inactive, still there (L1536)
     changed = False
     for g in range(NUM_CUBE_KINDS):
         while s['gift_cubes'][p, g] < want[g]:
@@ -241,8 +256,11 @@ def take_starting_item(S, b, p, kind):
 
 @rules_jit
 def possesses(S, b, p, kind):
-    """Hero p holds a card of ``kind`` (anywhere on its board or backpack)."""
+    """Hero p holds a card of ``kind`` (anywhere on its board or backpack),
+    and his possessions act (L1536)."""
     s = S[b]
+    if possessions_inactive(S, b, p):
+        return False
     for c in range(KIND_CARD_FIRST[kind], KIND_CARD_END[kind]):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p:
             return True

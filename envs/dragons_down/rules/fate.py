@@ -113,6 +113,7 @@ def end_hero_spells(S, b, p):
         if s['spell_on'][sp] == AIM_HERO + p or (mine and s['spell_on'][sp] >= 0):
             s['spell_on'][sp] = -1
             s['spell_mark'][sp] = 0
+    s['lich_vapor'][p] = 0
 
 
 @rules_jit

@@ -24,7 +24,7 @@ from ..constants import (
     SPW_START, T_PENDING, TW_PLACED,
 )
 from .base import (
-    AIM_HERO, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    AIM_HERO, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
@@ -474,11 +474,37 @@ def end_spell(S, b, sp):
 @rules_jit
 def end_spells_on(S, b, code):
     """Every spell on target ``code`` ends: it died or left the clearing for
-    good (L1048, L1058), or Break Spells hit it (L1492)."""
+    good (L1048, L1058), or Break Spells hit it (L1492) -- the Lich's Vapor
+    Form on a hero too."""
     s = S[b]
     for sp in range(NUM_SPELLS):
         if s['spell_on'][sp] == code:
             end_spell(S, b, sp)
+    if code >= AIM_HERO:
+        s['lich_vapor'][code - AIM_HERO] = 0
+
+
+@rules_jit
+def permanents_on(S, b, code):
+    """Target ``code`` bears a permanent spell (a card's, or the Lich's Vapor Form)."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] == code and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
+            return True
+    return code >= AIM_HERO and s['lich_vapor'][code - AIM_HERO] != 0
+
+
+@rules_jit
+def end_permanents_on(S, b, code):
+    """Every permanent spell on target ``code`` is broken (the Potion of
+    Relief, L1388): the cards go back to their casters (L1058); the Lich's
+    Vapor Form on a hero ends."""
+    s = S[b]
+    for sp in range(NUM_SPELLS):
+        if s['spell_on'][sp] == code and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
+            end_spell(S, b, sp)
+    if code >= AIM_HERO:
+        s['lich_vapor'][code - AIM_HERO] = 0
 
 
 @rules_jit
@@ -549,6 +575,11 @@ def enchant_permanents(S, b):
             t = target_tile(S, b, int(s['spell_on'][sp]))
             if t >= 0 and s['tile_enchant'][t] >= 0 and s['tile_enchant'][t] == SPELL_COLOUR[SPELL_KIND[sp]]:
                 s['spell_mark'][sp] = s['spell_mark'][sp] | PERM_ACTIVE
+    for p in range(MAX_HEROES):                                  # the Lich's Vapor Form (L1270): gray
+        if s['lich_vapor'][p] & LICH_VAPOR_ON:
+            t = target_tile(S, b, AIM_HERO + p)
+            if t >= 0 and s['tile_enchant'][t] == SPELL_COLOUR[SP_VAPOR_FORM]:
+                s['lich_vapor'][p] = s['lich_vapor'][p] | LICH_VAPOR_ACTIVE
 
 
 @rules_jit
@@ -560,6 +591,8 @@ def deactivate_permanents(S, b):
     for sp in range(NUM_SPELLS):
         if s['spell_on'][sp] >= 0 and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
             s['spell_mark'][sp] = s['spell_mark'][sp] & (0xFF ^ PERM_ACTIVE)
+    for p in range(MAX_HEROES):
+        s['lich_vapor'][p] = s['lich_vapor'][p] & LICH_VAPOR_ON
     enchant_permanents(S, b)
 
 

@@ -83,6 +83,7 @@ def setup_game(S, b):
     s['use_card'] = -1
     s['use_from'] = -1
     s['teleport_target'] = -1
+    s['earth_tile'] = -1
     for w in range(s['wild_where'].shape[0]):                    # L176-L177: the token piles and pools
         s['wild_where'][w] = TOK_POOL
         s['wild_tile'][w] = -1

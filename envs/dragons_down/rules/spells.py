@@ -28,12 +28,12 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_MONSTER_CHIPS,
+    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
     NUM_SPELLS, NUM_TILES, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
-    A_TILE, PH_TELEPORT_TILE, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
-    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DARK_MATTER, PERM_ACTIVE, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
+    A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
+    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
@@ -47,10 +47,10 @@ from .fate import remove_card
 from .activation import summon
 from .actions import draw_clearing, start_heal
 from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
-from .realm import other_gates
+from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import hero_flies, horn_attack, stone_tie, wand_held
 from .strike import (
-    HC_NONE, CF_SWORD_DONE, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
@@ -392,6 +392,8 @@ def cast_spell(S, b, p):
         elif k == SP_AIR_SWORD:                  # L1520: in play from the next round
             put_in_play(S, b, sp, me)
             s['spell_mark'][sp] = s['combat_round']
+        elif k == SP_MOVE_EARTH:                 # L1546: the caster chooses the tile, then its side and turn
+            posed = pose(S, b, PH_EARTH_TILE, p)
     elif aim == AIM_SELF_OR_OTHER:
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
@@ -472,6 +474,10 @@ def spell_hits(S, b, p, sp, t, n):
     elif k == SP_DARK_MATTER:                    # L1502: permanent, active as cast
         put_in_play(S, b, sp, t)
         s['spell_mark'][sp] = PERM_ACTIVE
+    elif k == SP_VAPOR_FORM:                     # L1536: permanent, active as cast: out of the fight
+        put_in_play(S, b, sp, t)
+        s['spell_mark'][sp] = PERM_ACTIVE
+        vanish(S, b, t)
     elif k == SP_CONFUSE:                        # L1590: no more casting; a cast not yet made is canceled
         put_in_play(S, b, sp, t)
         if t < NUM_FOES and foe_spell(S, b, t) >= 0:
@@ -513,6 +519,28 @@ def spell_move(S, b, t, c):
 
 
 @rules_jit
+def vanish(S, b, t):
+    """Target t became vapor (L1536): it takes no further part in the combat
+    under way. The spells it cast for the combat and those on it end as when
+    it leaves (L1042); the Monsters targeting a hero forget him and he is
+    done with this battle phase's combats; a foe's wounds are discarded as
+    at a combat's end (L811)."""
+    s = S[b]
+    if t < NUM_FOES:
+        end_combat_spells(S, b, -1, t)
+        s['foe_target'][t] = -1
+        foe_recovers(S, b, t)
+        return
+    q = t - AIM_HERO
+    end_combat_spells(S, b, q, t)
+    for f in range(NUM_FOES):
+        if s['foe_target'][f] == q:
+            s['foe_target'][f] = -1
+    if s['hero_combat'][q] != HC_NONE:
+        s['hero_combat'][q] = HC_DONE
+
+
+@rules_jit
 def open_gate(S, b, t):
     """Open Gate (L1516): the target is put in a clearing with a revealed
     Gate drawn at random; with no Gate revealed, it stays."""
@@ -523,22 +551,23 @@ def open_gate(S, b, t):
 
 
 @rules_jit
-def teleport_reach(S, b, p, u):
-    """Map Tile u is up to two tiles from hero p's (L1522; his own included)."""
+def tile_within(S, b, p, u, reach):
+    """Map Tile u is placed and at most ``reach`` tiles from hero p's (his
+    own included): Teleport's two (L1522), Move Earth's one (L1546)."""
     s = S[b]
     t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
     if s['tile_where'][u] != TW_PLACED:
         return False
     dq = int(s['tile_q'][u]) - int(s['tile_q'][t])
     dr = int(s['tile_r'][u]) - int(s['tile_r'][t])
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= TELEPORT_REACH
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= reach
 
 
 @rules_jit(inline=True)
 def mask_teleport_tile(S, b, p, mask):
     """Legal actions of PH_TELEPORT_TILE: A_TILE + u for each Map Tile within reach."""
     for u in range(NUM_TILES):
-        if teleport_reach(S, b, p, u):
+        if tile_within(S, b, p, u, TELEPORT_REACH):
             mask[A_TILE + u] = 1
 
 
@@ -554,6 +583,59 @@ def act_teleport_tile(S, b, p, a):
         spell_move(S, b, t, c)
     return False
 
+
+
+# ================================================================ Move Earth (L1546)
+@rules_jit(inline=True)
+def mask_earth_tile(S, b, p, mask):
+    """Legal actions of PH_EARTH_TILE: A_TILE + u for the caster's Map Tile and
+    each placed tile beside it (L1546)."""
+    for u in range(NUM_TILES):
+        if tile_within(S, b, p, u, MOVE_EARTH_REACH):
+            mask[A_TILE + u] = 1
+
+
+@rules_jit(inline=True)
+def act_earth_tile(S, b, p, a):
+    """PH_EARTH_TILE: that tile is turned; its side and turn are asked next."""
+    S[b]['earth_tile'] = a - A_TILE
+    return pose(S, b, PH_EARTH_TURN, p)
+
+
+@rules_jit
+def earth_fit(S, b, u, side, rot):
+    """Placed tile u would match every tile it touches if turned to ``rot``
+    with ``side`` up: paths to paths, non-paths to non-paths (L1546). Its
+    present way always fits, so the caster may leave it as it lies."""
+    s = S[b]
+    touch, need = position_edges(S, b, int(s['tile_q'][u]), int(s['tile_r'][u]))
+    return (PATH_BITS[u, side, rot] & touch) == need
+
+
+@rules_jit(inline=True)
+def mask_earth_turn(S, b, p, mask):
+    """Legal actions of PH_EARTH_TURN: A_TURN + side * 6 + rot for each way the
+    chosen tile fits (L1546)."""
+    u = int(S[b]['earth_tile'])
+    for side in range(2):
+        for rot in range(NUM_DIRECTIONS):
+            if earth_fit(S, b, u, side, rot):
+                mask[A_TURN + side * NUM_DIRECTIONS + rot] = 1
+
+
+@rules_jit(inline=True)
+def act_earth_turn(S, b, p, a):
+    """PH_EARTH_TURN: the tile lies so for good (L1546). Everything on it keeps
+    its clearing (both sides of a tile have the same clearings, as when a
+    tile is enchanted, L577) and its enchantment is unaffected; the Resolve
+    step goes on."""
+    s = S[b]
+    u = int(s['earth_tile'])
+    k = a - A_TURN
+    s['tile_side'][u] = k // NUM_DIRECTIONS
+    s['tile_rot'][u] = k % NUM_DIRECTIONS
+    s['earth_tile'] = -1
+    return False
 
 @rules_jit
 def fireball_hit(S, b, p, f, n):
@@ -672,7 +754,8 @@ def monster_cast(S, b, f):
     Demon (L1262); the Titan's Teleport on its target, hitting by the normal
     attack rules, to the clearing both Summoning symbol dice and a d6 name,
     rerolled until on the map (L1274: ``magic.teleport_destination``, the
-    Teleport curse's roll)."""
+    Teleport curse's roll); the Lich's Vapor Form on its target, a new one
+    each round it targets another (L1270)."""
     s = S[b]
     s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
     k = foe_spell(S, b, f)
@@ -680,12 +763,16 @@ def monster_cast(S, b, f):
     speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + q if q >= 0 else -1)
     if k == SP_FIERY_CHASM:
         fiery_chasm(S, b, f, speed)
-    elif k == SP_TELEPORT and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
+    elif (k == SP_TELEPORT or k == SP_VAPOR_FORM) and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
         hit = roll_against_hero(S, b, q, speed, hero_maneuver(S, b, q), False)
         struck_at(S, b, AIM_HERO + q)
         if hit:
             rouse(S, b, AIM_HERO + q, DIS_DORMANT)
-            spell_move(S, b, AIM_HERO + q, teleport_destination(S, b))
+            if k == SP_TELEPORT:
+                spell_move(S, b, AIM_HERO + q, teleport_destination(S, b))
+            else:                                # L1270: the Lich's Vapor Form, on its target
+                s['lich_vapor'][q] = LICH_VAPOR_ON | LICH_VAPOR_ACTIVE
+                vanish(S, b, AIM_HERO + q)
     rouse(S, b, f, DIS_SLOW)
 
 

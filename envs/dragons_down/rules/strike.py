@@ -28,7 +28,7 @@ from .base import (
     FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
-    ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT,
+    ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -132,14 +132,14 @@ def pick(S, b, n):
 
 @rules_jit
 def foe_here(S, b, f):
-    """Foe f stands in the clearing being fought."""
+    """Foe f stands in the clearing being fought and takes part: not vapor (L1536)."""
     s = S[b]
     c = int(s['combat_clearing'])
     if s['combat_step'] == CS_NONE or c < 0:
         return False
     if f < NUM_MONSTER_CHIPS:
-        return s['mon_clearing'][f] == c
-    return s['native_clearing'][f - NUM_MONSTER_CHIPS] == c
+        return s['mon_clearing'][f] == c and not vapor(S, b, f)
+    return s['native_clearing'][f - NUM_MONSTER_CHIPS] == c and not vapor(S, b, f)
 
 
 @rules_jit

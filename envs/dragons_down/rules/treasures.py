@@ -37,7 +37,7 @@ from .base import (
     CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
-    KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, pose,
+    KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, pose,
 )
 from .equipment import (
     attach_spells, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses, reveal_card,
@@ -45,7 +45,7 @@ from .equipment import (
 from .realm import other_gates
 from .fate import in_civilization, remove_card
 from .tokens import draw_card
-from .magic import enchant_tile, hero_has_spell, receive_curse
+from .magic import enchant_tile, end_permanents_on, hero_has_spell, permanents_on, receive_curse
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
@@ -204,7 +204,7 @@ def usable(S, b, p, c):
     if k == POTION_OF_HEALING:
         return s['hearts'][p, 1] > 0 or s['cubes'][p, 1].sum() > 0
     if k == POTION_OF_RELIEF:
-        return s['curses'][p] != 0
+        return s['curses'][p] != 0 or permanents_on(S, b, AIM_HERO + p)
     if k == ALCHEMISTS_MIXTURE:
         for colour in range(NUM_COLOURS):
             if convertible(S, b, p, colour) > 0:
@@ -274,8 +274,9 @@ def use_card(S, b, p, c):
         for kind in range(CUBE_MAGIC + NUM_COLOURS):
             s['cubes'][p, 0, kind] += s['cubes'][p, 1, kind]
             s['cubes'][p, 1, kind] = 0
-    elif k == POTION_OF_RELIEF:                              # L1388: every curse (no permanent spell is built)
+    elif k == POTION_OF_RELIEF:                              # L1388: every curse and permanent spell on him
         s['curses'][p] = 0
+        end_permanents_on(S, b, AIM_HERO + p)
     elif k == KINGS_PARDON:                                  # L1364: up to two of his own
         s['outlaw'][p] = max(int(s['outlaw'][p]) - PARDONS, 0)
     elif k == POTION_OF_ENERGY:                              # L1378: until the end of the combat
