@@ -32,6 +32,8 @@ civ_locations      dict[str, CivLocation]          tokens.txt
 civ_tokens         dict[str, CivToken]             tokens.txt
 wilderness_tokens  dict[str, WildernessToken]      tokens.txt
 site_tokens        dict[str, SiteToken]            tokens.txt
+missions           dict[str, Mission]              missions.txt
+civ_cards          dict[str, CivCard] (by loc.)    civilization.txt
 =================  ==============================  ===================================
 
 Every record has ``cite`` (the rulebook lines, e.g. ``("L851", "L1266")``) and
@@ -46,7 +48,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dragongym.envs.core.hexgrid import DIRECTIONS, opposite
@@ -89,6 +91,26 @@ CURSE_KINDS = ("instant", "lasting")
 """Curse kinds: an instant effect (L1103) or one kept until removed (L1101, L422)."""
 PRINTED_CURSES = {"teleport": "L1103", "summon": "L1105"}
 """The curses the rulebook prints, both instant (L1103-L1105)."""
+MISSION_KINDS = ("atrocity", "quest", "expedition")
+"""Mission types: red, white and brown banners (L330, L1075)."""
+MISSION_OUTLAW = {"atrocity": "gain", "quest": "discard", "expedition": "none"}
+"""What completing a mission of each kind does to Outlaw Tokens: an Atrocity
+gives one (L396, L1116), a Quest lets the Hero discard one he already holds
+(L1083, L1121), an Expedition does neither."""
+TASK_VERBS = {"kill": (("monster", "group"), True), "kill_native": (("group",), True),
+              "loot": (("site",), False), "enter": (("tile",), False)}
+"""Mission task verbs (missions.txt): verb -> (the target names it may take,
+one of them exactly; whether it takes count=N)."""
+PRINTED_MISSIONS = {"temple_defiler": ("Temple Defiler", "atrocity", "cunning", (0, 1, 20), "L1087")}
+"""The Mission Card the rulebook prints: id -> (name, kind, bonus attribute,
+(gold, LP, Fame) reward, line). "The one Legend Point, 20 Fame, and Outlaw
+Token" (L1087) names no Gold."""
+TITLE_BOXES = ("small", "large")
+"""Title boxes: a small box is claimed once, a large box any number of times,
+one per Trade Action (L567)."""
+TITLE_REQUIREMENTS = ("fame", "lp", "kills", "missions", "outlaw", "no_outlaw")
+"""Title requirements (civilization.txt): fame>=N, lp>=N, kills>=N,
+missions>=N, outlaw, no_outlaw."""
 
 NAMED_MONSTERS = {
     "giant_spider": "L300", "goblin": "L651", "griffon": "L658",
@@ -586,6 +608,135 @@ class SiteToken:
 
 
 @dataclass(frozen=True)
+class Payout:
+    """Gold, Legend Points and Fame a Hero receives; a negative amount is lost
+    (never more than the Hero holds)."""
+    gold: int
+    lp: int
+    fame: int
+
+
+@dataclass(frozen=True)
+class MissionTask:
+    """One task of a Mission Card (missions.txt). All tasks of a card must hold
+    when the completing Trade Action is spent; what the Hero did before taking
+    the card counts (L1079).
+
+    verb: kill | kill_native | loot | enter. by: what ``target`` names --
+    "monster" (a monsters.txt id) or "group" (a monsters.txt group, e.g. the
+    Bandits) for kill; "group" (a Native Group of natives.txt) for
+    kill_native; "site" (a Treasure Site of setup_cards.txt) for loot; "tile"
+    (a Map Tile of tiles.txt) for enter. count: for kill and kill_native, how
+    many the Hero must have killed this game, credited as for Fame (L799,
+    L1550, L1596); 1 for loot (a successful Loot Action at the site; finding
+    the Secret Cache counts, L1244) and enter (the Hero has entered the tile).
+    """
+    verb: str
+    by: str
+    target: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Mission:
+    """A Mission Card (missions.txt).
+
+    kind: atrocity | quest | expedition (L1075); pack: the Terrain Pack icon
+    that puts the card in the Mission Deck when the pack is in play (L184);
+    text: the card's description (L332); tasks: its MissionTasks, all needed
+    (L1079); complete_at: where the completing Trade Action is spent (L566,
+    L1079) -- a Civilization Location id (tokens.txt) or a Merchant id
+    (setup_cards.txt; wherever its Civilization Token stands), of the card's
+    pack; reward: the printed Payout (L1079, never negative); bonus: the
+    attribute (ATTRIBUTES) of which each icon on the Hero's Lineage and Class
+    Cards rolls one Mission Die (L256, L1081); outlaw: "gain" (the Hero takes
+    an Outlaw Token), "discard" (he may discard one he already holds) or
+    "none" (MISSION_OUTLAW, L1083); discard: the mandatory Payout when the card
+    is discarded uncompleted (L1071), None when the card has none.
+    """
+    id: str
+    name: str
+    kind: str
+    pack: str
+    text: str
+    tasks: tuple
+    complete_at: str
+    reward: Payout
+    bonus: str
+    outlaw: str
+    discard: Payout | None
+    cite: tuple
+    substituted: frozenset
+
+
+@dataclass(frozen=True)
+class Title:
+    """A title box of a Civilization Card side (civilization.txt).
+
+    box: small (claimed once, by the first claimer) | large (any number of
+    times, one per Trade Action) (L567). Requirements, all needed to claim:
+    min_fame / min_lp (Fame / Legend Points the Hero holds), min_kills
+    (Monsters he has killed this game, credited as for Fame, L799; Natives
+    not counted), min_missions (missions he has completed); 0 means no such
+    requirement. outlaw: True (he must hold an Outlaw Token), False (he must
+    hold none) or None (either). requires: the requirement words as written
+    ("fame>=10", "no_outlaw", ...; () for none). price: Gold paid to claim;
+    lp, fame: the reward (L567, L1664).
+    """
+    id: str
+    name: str
+    box: str
+    min_fame: int
+    min_lp: int
+    min_kills: int
+    min_missions: int
+    outlaw: bool | None
+    requires: tuple
+    price: int
+    lp: int
+    fame: int
+
+    @property
+    def small(self):
+        return self.box == "small"
+
+    @property
+    def large(self):
+        return self.box == "large"
+
+
+@dataclass(frozen=True)
+class CivSide:
+    """One side of a Civilization Card. limit: the most titles of this side
+    one Hero may claim in a game, small and large boxes together, each claim
+    of a large box counting once (L326 "Limit (if applicable)"); None: no
+    limit beyond L567. titles: its Titles, in card order."""
+    limit: int | None
+    titles: tuple
+
+
+@dataclass(frozen=True)
+class CivCard:
+    """A Civilization Card (civilization.txt); id = its Civilization Location.
+    group: the Native Group of which a member must be present to claim a
+    title (L567); sides: (side 1, side 2), one of them up at random (L180)."""
+    id: str
+    pack: str
+    group: str
+    sides: tuple
+    cite: tuple
+    substituted: frozenset
+
+    def title(self, title_id):
+        """(side number 1 or 2, Title) of the title ``title_id`` of this card."""
+        for n, side in enumerate(self.sides, 1):
+            for t in side.titles:
+                if t.id == title_id:
+                    return n, t
+        raise KeyError(title_id)
+
+
+@dataclass(frozen=True)
 class Realm:
     """Everything in the data folder; see the module docstring."""
     dice: dict
@@ -603,6 +754,10 @@ class Realm:
     wilderness_tokens: dict
     site_tokens: dict
     curses: dict
+    missions: dict = field(default_factory=dict)
+    """Mission Cards by id, in file order (missions.txt)."""
+    civ_cards: dict = field(default_factory=dict)
+    """Civilization Cards by Civilization Location id (civilization.txt)."""
 
     def tiles_of(self, packs):
         """Tile ids of the given packs, in file order."""
@@ -611,6 +766,11 @@ class Realm:
     def card(self, card_id):
         """An Item or Treasure Card by id."""
         return self.items.get(card_id) or self.treasures[card_id]
+
+    def missions_of(self, packs):
+        """Mission ids of the given packs, in file order: the cards shuffled
+        into the one Mission Deck when those packs are in play (L184)."""
+        return [m for m, mission in self.missions.items() if mission.pack in packs]
 
 
 # ------------------------------------------------------------ the reader ----
@@ -1421,6 +1581,191 @@ def _parse_tokens(data_dir):
     return locations, civ, wild, sites
 
 
+# ------------------------------------------------------------ missions ----
+
+_MISSION_KEYS = {"name", "kind", "pack", "text", "task", "complete", "reward", "bonus",
+                 "outlaw", "discard", "cite"}
+_PAYOUT = ("gold", "lp", "fame")
+
+
+def _marked_rest(r, key):
+    """The rest of ``key``'s line, without a trailing ``*`` (which marks the
+    field authored): a name written out, spaces and all."""
+    ln = r.one(key)
+    value = r.star(ln.rest, key)
+    if not value.strip():
+        r.err(ln.line, f"{key!r} needs a value")
+    return value.strip()
+
+
+def _quoted_rest(r, key):
+    """The ``"quoted text"`` (optionally followed by ``*``) of ``key``'s line."""
+    ln = r.one(key)
+    m = re.fullmatch(r'"([^"]*)"(\*?)', ln.rest)
+    if not m or not m.group(1).strip():
+        r.err(ln.line, f"{key!r} is: \"text\" (one quoted line, '*' after it when authored)")
+    if m.group(2):
+        r.subst.add(key)
+    return m.group(1)
+
+
+def _payout(r, ln, tokens, fieldname, lo):
+    kv = r.kv(ln, tokens, _PAYOUT)
+    for k in _PAYOUT:
+        if k not in kv:
+            r.err(ln.line, f"{fieldname}: missing {k}= (it is: gold=N lp=N fame=N)")
+    return Payout(*(r.int(ln, kv[k], f"{fieldname}.{k}", lo=lo, hi=99) for k in _PAYOUT))
+
+
+def _parse_missions(data_dir):
+    """The Mission Cards (missions.txt; see its header), by id in file order."""
+    file = "missions.txt"
+    out = {}
+    for s in _records(_read_sections(data_dir / file), "mission", file):
+        r = _Rec(s, _MISSION_KEYS, repeatable={"task"})
+        name = _marked_rest(r, "name")
+        kind = r.word_key("kind", MISSION_KINDS)
+        pack = r.word_key("pack", PACKS)
+        text = _quoted_rest(r, "text")
+        tasks = []
+        for i, ln in enumerate(r.many("task"), 1):
+            if not ln.tokens:
+                r.err(ln.line, "'task' is: VERB NAME=VALUE ... (kill, kill_native, loot, enter)")
+            verb = r.word(ln, ln.tokens[0], f"task.{i}.verb", tuple(TASK_VERBS))
+            targets, counted = TASK_VERBS[verb]
+            kv = r.kv(ln, ln.tokens[1:], targets + (("count",) if counted else ()))
+            named = [k for k in targets if k in kv]
+            if len(named) != 1:
+                r.err(ln.line, f"task {verb}: give exactly one of {', '.join(n + '=' for n in targets)}")
+            if counted and "count" not in kv:
+                r.err(ln.line, f"task {verb}: missing count=N")
+            by = named[0]
+            target = r.star(kv[by], f"task.{i}.{by}")
+            count = r.int(ln, kv["count"], f"task.{i}.count", lo=1) if counted else 1
+            task = MissionTask(verb, by, target, count)
+            if any((t.verb, t.by, t.target) == (verb, by, target) for t in tasks):
+                r.err(ln.line, f"mission {s.id}: task {verb} {by}={target} given twice")
+            object.__setattr__(task, "_line", ln.line)
+            tasks.append(task)
+        ln, tok = r.single("complete")
+        kv = r.kv(ln, [tok], ("at",))
+        if "at" not in kv:
+            r.err(ln.line, "'complete' is: at=PLACE")
+        place = r.star(kv["at"], "complete.at")
+        ln = r.one("reward")
+        reward = _payout(r, ln, ln.tokens, "reward", 0)
+        if reward == Payout(0, 0, 0):
+            r.err(ln.line, f"mission {s.id}: a mission rewards Gold, LP or Fame (L1069, L1079)")
+        bonus = r.word_key("bonus", ATTRIBUTES)
+        outlaw = r.word_key("outlaw", ("gain", "discard", "none"))
+        ln = r.one("discard")
+        if len(ln.tokens) == 1 and "=" not in ln.tokens[0]:
+            if r.star(ln.tokens[0], "discard") != "none":
+                r.err(ln.line, "'discard' is: none, or gold=N lp=N fame=N")
+            discard = None
+        else:
+            discard = _payout(r, ln, ln.tokens, "discard", -99)
+            if discard == Payout(0, 0, 0):
+                r.err(ln.line, f"mission {s.id}: a discard of nothing is written 'discard none'")
+        m = Mission(s.id, name, kind, pack, text, tuple(tasks), place, reward, bonus, outlaw,
+                    discard, r.cite(), frozenset(r.subst))
+        object.__setattr__(m, "_line", s.line)
+        out[s.id] = m
+    return out
+
+
+# -------------------------------------------------- civilization cards ----
+
+_TITLE_LINE = re.compile(r'(\w+)\s+"([^"]*)"(\*?)((?:\s+\S+)*)')
+_REQUIREMENT = re.compile(r"(fame|lp|kills|missions)>=(\d+)|(outlaw|no_outlaw)")
+
+
+def _title(r, ln, n):
+    m = _TITLE_LINE.fullmatch(ln.rest)
+    if not m:
+        r.err(ln.line, f"'{n}.title' is: ID \"NAME\" box=small|large require=REQ[,REQ...] "
+              "price=gold:N reward=lp:N,fame:N")
+    tid, name = m.group(1), m.group(2)
+    if not name.strip():
+        r.err(ln.line, f"title {tid}: empty name")
+    if m.group(3):
+        r.subst.add(f"{n}.{tid}.name")
+    kv = r.kv(ln, m.group(4).split(), ("box", "require", "price", "reward"))
+    for k in ("box", "require", "price", "reward"):
+        if k not in kv:
+            r.err(ln.line, f"title {tid}: missing {k}=")
+    box = r.word(ln, kv["box"], f"{n}.{tid}.box", TITLE_BOXES)
+    raw = r.star(kv["require"], f"{n}.{tid}.require")
+    need = {"fame": 0, "lp": 0, "kills": 0, "missions": 0}
+    outlaw, requires = None, ()
+    if raw != "none":
+        requires = tuple(raw.split(","))
+        seen = set()
+        for req in requires:
+            rm = _REQUIREMENT.fullmatch(req)
+            if not rm:
+                r.err(ln.line, f"title {tid}: requirement {req!r} is not one of fame>=N, lp>=N, "
+                      "kills>=N, missions>=N, outlaw, no_outlaw (or require=none)")
+            what = rm.group(1) or "outlaw"
+            if what in seen:
+                r.err(ln.line, f"title {tid}: {req!r} repeats or contradicts another requirement")
+            seen.add(what)
+            if rm.group(1):
+                need[what] = int(rm.group(2))
+                if need[what] < 1:
+                    r.err(ln.line, f"title {tid}: {req!r} requires nothing (N must be >= 1)")
+            else:
+                outlaw = rm.group(3) == "outlaw"
+    price = r.star(kv["price"], f"{n}.{tid}.price")
+    pm = re.fullmatch(r"gold:(\d+)", price)
+    if not pm:
+        r.err(ln.line, f"title {tid}: price {price!r} is not gold:N")
+    reward = r.star(kv["reward"], f"{n}.{tid}.reward")
+    rw = re.fullmatch(r"lp:(\d+),fame:(\d+)", reward)
+    if not rw:
+        r.err(ln.line, f"title {tid}: reward {reward!r} is not lp:N,fame:N")
+    lp, fame = int(rw.group(1)), int(rw.group(2))
+    if lp + fame == 0:
+        r.err(ln.line, f"title {tid}: a title earns LPs or Fame (L324)")
+    title = Title(tid, name, box, need["fame"], need["lp"], need["kills"], need["missions"],
+                  outlaw, requires, int(pm.group(1)), lp, fame)
+    object.__setattr__(title, "_line", ln.line)
+    return title
+
+
+def _parse_civilization(data_dir):
+    """The Civilization Cards (civilization.txt; see its header), by location."""
+    file = "civilization.txt"
+    out = {}
+    seen_ids, seen_names = {}, {}
+    keys = {"pack", "group", "cite"} | {f"{n}.{k}" for n in (1, 2) for k in ("limit", "title")}
+    for s in _records(_read_sections(data_dir / file), "civ", file):
+        r = _Rec(s, keys, repeatable={"1.title", "2.title"})
+        pack = r.word_key("pack", PACKS)
+        group = r.word_key("group")
+        sides = []
+        for n in (1, 2):
+            limit = r.int_key(f"{n}.limit", lo=1, required=False, default=None)
+            titles = []
+            for ln in r.many(f"{n}.title"):
+                t = _title(r, ln, n)
+                if t.id in seen_ids:
+                    r.err(ln.line, f"duplicate title id {t.id!r} (first at line {seen_ids[t.id]})")
+                if t.name in seen_names:
+                    r.err(ln.line, f"title name {t.name!r} used twice (first at line "
+                          f"{seen_names[t.name]})")
+                seen_ids[t.id], seen_names[t.name] = ln.line, ln.line
+                titles.append(t)
+            if not 2 <= len(titles) <= 4:
+                r.err(s.line, f"civilization card {s.id} side {n} has {len(titles)} titles; "
+                      "give each side 2-4")
+            sides.append(CivSide(limit, tuple(titles)))
+        card = CivCard(s.id, pack, group, tuple(sides), r.cite(), frozenset(r.subst))
+        object.__setattr__(card, "_line", s.line)
+        out[s.id] = card
+    return out
+
+
 # ---------------------------------------------------------- validation ----
 
 def _fail(file, obj, problem):
@@ -1438,6 +1783,8 @@ def _check(realm):
     _check_cards(realm)
     _check_heroes(realm)
     _check_decks(realm)
+    _check_missions(realm)
+    _check_civilization(realm)
 
 
 def _check_dice(realm):
@@ -2001,6 +2348,178 @@ def _check_decks(realm):
                         f"Books and Scrolls can hold {book_spells} (L1424)")
 
 
+def pack_monsters(realm, pack):
+    """Monster ids the summoning of ``pack`` can bring onto its tiles: its
+    Wandering Monster (L224), the Local Monsters of its wilderness tiles
+    (L226) and the Guardians of its Treasure Sites (L300)."""
+    card = realm.setup_cards[pack]
+    found = {card.wandering}
+    found |= {t.local_monster for t in realm.tiles.values()
+              if t.pack == pack and t.kind == "wilderness"}
+    found |= {site.guardian for site in card.sites.values()}
+    return found
+
+
+def _a(word):
+    """``word`` with its indefinite article."""
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _mission_value(m):
+    """What a mission pays, LPs counted as the 10 Fame they are worth at
+    retirement (L819) and Gold one for one."""
+    return 10 * m.reward.lp + m.reward.fame + m.reward.gold
+
+
+def _check_missions(realm):
+    f = "missions.txt"
+    cards = realm.setup_cards
+    places = dict((loc.id, loc.pack) for loc in realm.civ_locations.values())
+    merchants = {mid: card.pack for card in cards.values() for mid in card.merchants}
+    for mid in merchants:
+        if mid in places:
+            raise DataError(f, 0, f"{mid!r} is both a Civilization Location and a Merchant: "
+                            "'complete at=' could not tell them apart")
+    places.update(merchants)
+    native_groups = {}
+    for nat in realm.natives.values():
+        native_groups.setdefault(nat.group, set()).add(nat.pack)
+    for m in realm.missions.values():
+        want = MISSION_OUTLAW[m.kind]
+        if m.outlaw != want:
+            _fail(f, m, f"mission {m.id}: {_a(m.kind)} card has 'outlaw {want}', not "
+                  f"'outlaw {m.outlaw}' (atrocity gain L1116, quest discard L1083 L1121, "
+                  "expedition none)")
+        if m.complete_at not in places:
+            _fail(f, m, f"mission {m.id}: complete at {m.complete_at!r} is neither a "
+                  "Civilization Location (tokens.txt) nor a Merchant (setup_cards.txt)")
+        if places[m.complete_at] != m.pack:
+            _fail(f, m, f"mission {m.id}: it is a {m.pack} card but completes at "
+                  f"{m.complete_at} of {places[m.complete_at]}, which need not be in play (L184)")
+        reach = pack_monsters(realm, m.pack)
+        for t in m.tasks:
+            what = f"mission {m.id}: task {t.verb} {t.by}={t.target}"
+            if t.verb == "kill" and t.by == "monster":
+                mon = realm.monsters.get(t.target)
+                if mon is None:
+                    _fail(f, t, f"{what}: unknown monster (monsters.txt)")
+                if t.target not in reach:
+                    _fail(f, t, f"{what}: the {m.pack} summoning never brings {t.target} "
+                          "(not its Wandering or a Local Monster of its tiles, nor a Guardian "
+                          "of its sites)")
+                if t.count > mon.chips:
+                    _fail(f, t, f"{what}: count {t.count}, but the game has {mon.chips} "
+                          f"{t.target} chip(s)")
+            elif t.verb == "kill":
+                members = [x for x in realm.monsters.values() if x.group == t.target]
+                if not members:
+                    _fail(f, t, f"{what}: unknown monster group (monsters.txt 'group')")
+                away = [x.id for x in members if x.id not in reach]
+                if away:
+                    _fail(f, t, f"{what}: the {m.pack} summoning never brings {', '.join(away)}")
+                chips = sum(x.chips for x in members)
+                if t.count > chips:
+                    _fail(f, t, f"{what}: count {t.count}, but the group has {chips} chip(s)")
+            elif t.verb == "kill_native":
+                if t.target not in native_groups:
+                    _fail(f, t, f"{what}: unknown Native Group (natives.txt)")
+                if native_groups[t.target] != {m.pack}:
+                    _fail(f, t, f"{what}: the group lives at another pack's Civilization "
+                          f"Location ({', '.join(sorted(native_groups[t.target]))})")
+                stand = min(sum(1 for nid in side.natives if realm.natives[nid].group == t.target)
+                            for side in cards[m.pack].sides)
+                if t.count > stand:
+                    _fail(f, t, f"{what}: count {t.count}, but as few as {stand} of them stand "
+                          "on the Civilization Location (L189)")
+            elif t.verb == "loot":
+                if t.target not in cards[m.pack].sites:
+                    _fail(f, t, f"{what}: not a Treasure Site of the {m.pack} Terrain Setup "
+                          f"Card ({', '.join(cards[m.pack].sites)})")
+            else:
+                tile = realm.tiles.get(t.target)
+                if tile is None or tile.pack != m.pack:
+                    _fail(f, t, f"{what}: not a Map Tile of {m.pack} (tiles.txt)")
+    for mid, (name, kind, bonus, reward, line) in PRINTED_MISSIONS.items():
+        m = realm.missions.get(mid)
+        if m is None:
+            raise DataError(f, 0, f"missing the {name} mission ({line})")
+        got = (m.name, m.kind, m.bonus, (m.reward.gold, m.reward.lp, m.reward.fame), m.outlaw)
+        if got != (name, kind, bonus, reward, "gain"):
+            _fail(f, m, f"mission {mid}: {line} prints the {name}, {_a(kind)} with bonus {bonus} "
+                  f"that pays {reward[1]} LP, {reward[2]} Fame, {reward[0]} Gold and an Outlaw "
+                  f"Token; got {got}")
+    for pack in PACKS:
+        deck = [m for m in realm.missions.values() if m.pack == pack]
+        need = max(sum(st.missions for st in side.stock.values()) for side in cards[pack].sides)
+        if len(deck) <= need:
+            raise DataError(f, 0, f"{pack}: {len(deck)} Mission Cards; its Merchants take up to "
+                            f"{need} when revealed (L491), and cards must be left to refill "
+                            "them (L564): need at least " + str(need + 1))
+        by_kind = {k: [m for m in deck if m.kind == k] for k in MISSION_KINDS}
+        for k, ms in by_kind.items():
+            if not ms:
+                raise DataError(f, 0, f"{pack}: no {k} card; each pack's deck offers all three "
+                                "kinds of mission (L330, L1075)")
+
+        def mean_above(a, b, value):
+            return sum(map(value, a)) * len(b) > sum(map(value, b)) * len(a)
+
+        atro, quest, exp = by_kind["atrocity"], by_kind["quest"], by_kind["expedition"]
+        if not (mean_above(atro, quest, _mission_value) and mean_above(atro, exp, _mission_value)):
+            _fail(f, atro[0], f"{pack}: atrocities are more lucrative (L1075): their mean "
+                  "10 x LP + Fame + Gold must exceed that of the quests and the expeditions")
+        gold = lambda m: m.reward.gold  # noqa: E731
+        if not (mean_above(exp, atro, gold) and mean_above(exp, quest, gold)):
+            _fail(f, exp[0], f"{pack}: expeditions earn more Gold (L1075): their mean Gold "
+                  "must exceed that of the atrocities and the quests")
+    with_discard = [m for m in realm.missions.values() if m.discard is not None]
+    if 2 * len(with_discard) >= len(realm.missions) > 0:
+        _fail(f, with_discard[0], f"{len(with_discard)} of {len(realm.missions)} cards have a "
+              "discard reward or penalty; the rulebook says 'sometimes' (L1071)")
+
+
+def _check_civilization(realm):
+    f = "civilization.txt"
+    groups = {nat.group for nat in realm.natives.values()}
+    for card in realm.civ_cards.values():
+        loc = realm.civ_locations.get(card.id)
+        if loc is None:
+            _fail(f, card, f"civilization card {card.id}: not a Civilization Location of "
+                  f"tokens.txt ({', '.join(realm.civ_locations)})")
+        if card.pack != loc.pack:
+            _fail(f, card, f"civilization card {card.id}: the location is of {loc.pack}, "
+                  f"not {card.pack} (L326)")
+        if card.group not in groups:
+            _fail(f, card, f"civilization card {card.id}: unknown Native Group {card.group!r} "
+                  "(natives.txt)")
+        home = realm.setup_cards[card.pack].native_group
+        if card.group != home:
+            _fail(f, card, f"civilization card {card.id}: the Natives at {card.id} are the "
+                  f"{home} (setup_cards.txt), not {card.group} (L189, L567)")
+        deck = sum(1 for m in realm.missions.values() if m.pack == card.pack)
+        for n, side in enumerate(card.sides, 1):
+            for t in side.titles:
+                if t.min_missions > deck:
+                    _fail(f, t, f"title {t.id}: missions>={t.min_missions}, but a game of "
+                          f"{card.pack} alone has {deck} Mission Cards")
+                if t.large and side.limit is None and t.price == 0:
+                    _fail(f, t, f"title {t.id}: a free large box on a side without a limit "
+                          "would pay out every Trade Action (L567); give it a price or the "
+                          "side a limit")
+            small = sum(1 for t in side.titles if t.small)
+            if side.limit is not None and small == len(side.titles) and side.limit >= small:
+                _fail(f, card, f"civilization card {card.id} side {n}: limit {side.limit} "
+                      f"limits nothing on a side of {small} small boxes")
+    for loc in realm.civ_locations.values():
+        if loc.id not in realm.civ_cards:
+            raise DataError(f, 0, f"no Civilization Card for {loc.id} (L180: one matches each "
+                            "Civilization Location)")
+    boxes = {t.box for c in realm.civ_cards.values() for s in c.sides for t in s.titles}
+    if realm.civ_cards and boxes != set(TITLE_BOXES):
+        raise DataError(f, 0, f"the cards have small and large title boxes (L567); only "
+                        f"{', '.join(sorted(boxes))} here")
+
+
 # ------------------------------------------------------------- loading ----
 
 def load(data_dir=DATA_DIR):
@@ -2023,8 +2542,11 @@ def load(data_dir=DATA_DIR):
     spells = _parse_spells(data_dir)
     locations, civ, wild, sites = _parse_tokens(data_dir)
     curses = _parse_curses(data_dir)
+    missions = _parse_missions(data_dir)
+    civ_cards = _parse_civilization(data_dir)
     realm = Realm(dice, monsters, natives, tiles, setup_cards, lineages, classes, items,
-                  treasures, spells, locations, civ, wild, sites, curses=curses)
+                  treasures, spells, locations, civ, wild, sites, curses=curses,
+                  missions=missions, civ_cards=civ_cards)
     _check(realm)
     return realm
 
