@@ -455,6 +455,15 @@ def choose_teleport_tile(rec, p, legal, rng):
     return min(legal, key=lambda a: (a - R.A_TILE not in civ, dist(a), a))
 
 
+def choose_tentacle(rec, p, legal, rng):
+    """Tentacles (L1518): on the fastest foe attacking him, else the first foe."""
+    foes = _block(legal, R.A_FOE, R.NUM_FOES)
+    if not foes:
+        return legal[0]
+    mine = [a for a in foes if int(rec["foe_target"][a - R.A_FOE]) == p]
+    return (mine or foes)[0]
+
+
 def choose_earth_tile(rec, p, legal, rng):
     """Move Earth (L1546), cast by someone else's choice of spell: its own tile."""
     own = R.A_TILE + int(rec["hero_clearing"][p]) // 6
@@ -505,5 +514,5 @@ _PHASES = {
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
-    R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn,
+    R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
 }

@@ -167,6 +167,8 @@ SPELL_INSTANCES = tuple((k, SPELL_START) for k, sid in enumerate(SPELL_IDS)
 """Spell Card index -> (kind, the deck it belongs to): one entry per physical card."""
 NUM_SPELL_KINDS = len(SPELL_IDS)
 NUM_SPELLS = len(SPELL_INSTANCES)
+NUM_TENTACLE_CARDS = sum(1 for k, _ in SPELL_INSTANCES if SPELL_IDS[k] == "tentacles")
+"""Spell Cards of Tentacles (L1518): each has its own four tentacles."""
 # where a Spell Card is (``spell_where``)
 SPW_START = 0      # in the Hero Starting Spell deck, set aside (L205, L805, L1016)
 SPW_DECK = 1       # face down in the Spell deck (``spell_owner`` -1); drawn at random

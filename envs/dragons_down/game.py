@@ -633,6 +633,7 @@ _PHASE_DO_NAMES = {
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
     (_ph("BUY"), R.DO_DONE): "do not buy", (_ph("UNCURSE"), R.DO_DONE): "remove no more",
     (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets", (_ph("ACTIVATE"), R.DO_DONE): "activate no more",
+    (_ph("TENTACLE"), R.DO_PASS): "leave the tentacle where it lies",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -845,6 +846,8 @@ def _legal_name(rec, a):
         return f"trade with the {V.merchant_name(i)}"
     if name == "path":
         return f"share {_path_name(i)}"
+    if name == "foe" and ph == _ph("TENTACLE"):
+        return f"put a tentacle on {_foe_name(i)}"                         # L1518
     if name == "foe" and ph == _ph("MORE_TARGETS"):
         return f"also target {_foe_name(i)}"
     if name == "foe":

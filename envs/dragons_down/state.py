@@ -13,7 +13,7 @@ import numpy as np
 
 from .constants import (
     MAX_AIMS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
-    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SPELLS, NUM_TILES, NUM_WILD_TOKENS,
+    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SPELLS, NUM_TENTACLE_CARDS, NUM_TILES, NUM_WILD_TOKENS,
 )
 
 STATE_FIELDS = [
@@ -221,6 +221,10 @@ STATE_FIELDS = [
     ("spell_moved", np.uint8),                  # bit p: hero p was moved by a spell in this battle phase; entering's effects wait for the combats' end (L485)
     ("teleport_target", np.int16),              # the target code (spells.py) a Teleport hit, its tile to choose (PH_TELEPORT_TILE, L1522); -1
     ("lich_vapor", np.uint8, (MAX_HEROES,)),    # LICH_VAPOR_* bits (rules/base.py): the Lich's Vapor Form on the hero, in play / active (L1270, L1536)
+    ("tentacle_on", np.int16, (NUM_TENTACLE_CARDS, 4)),  # the foe each tentacle of Tentacles card i (rules TENTACLE_CARDS) holds; TENT_NONE / TENT_LEFT (L1518)
+    ("tentacle_hit", np.int8, (NUM_TENTACLE_CARDS, 4)),  # TENT_*: that tentacle's roll: unrolled, miss, -1 attack speed, -1 maneuver (L1518)
+    ("tentacle_new", np.uint8),                 # bit i: card i's tentacles were placed this round: a hidden caster rolls to stay hidden (L1518)
+    ("tentacle_card", np.int8),                 # the Tentacles card (TENTACLE_CARDS index) whose tentacles are being placed (PH_TENTACLE); -1
     ("earth_tile", np.int16),                   # the Map Tile a Move Earth is turning, its side and turn to choose (PH_EARTH_TURN, L1546); -1
     ("flight_until", np.int16, (MAX_HEROES,)),  # the turn through whose Action Phase a Potion of Flight lets the hero fly (L1380); 0 none
     ("turn_powers", np.uint8, (MAX_HEROES,)),   # TP_* bits (rules/treasures.py): a treasure's power of this turn: the Shadow Cloak's reroll spent (L1408), the Thief's Lucky Coin waiting for a Loot Action (L1454)

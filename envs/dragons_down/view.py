@@ -416,6 +416,14 @@ def spells_on(state, code):
             idle = int(R.SPELL_DURATION[R.SPELL_KIND[sp]]) == R.DUR_PERMANENT and \
                 not int(r["spell_mark"][sp]) & R.PERM_ACTIVE
             names.append(spell_name(sp) + (" (inactive)" if idle else ""))
+    for i, sp in enumerate(R.TENTACLE_CARDS):
+        if int(r["spell_on"][sp]) >= 0 and 0 <= int(code) < R.NUM_FOES:
+            held = [int(h) for f, h in zip(r["tentacle_on"][i], r["tentacle_hit"][i]) if int(f) == int(code)]
+            if held:
+                what = {R.TENT_ATTACK: "-1 attack speed", R.TENT_MANEUVER: "-1 maneuver"}
+                effects = [what[h] for h in held if h in what]
+                names.append(f"{len(held)} tentacle{'s' if len(held) > 1 else ''} of the Tentacles"
+                             + (f" ({', '.join(effects)})" if effects else ""))
     if int(code) >= R.AIM_HERO and int(r["lich_vapor"][int(code) - R.AIM_HERO]):
         idle = not int(r["lich_vapor"][int(code) - R.AIM_HERO]) & R.LICH_VAPOR_ACTIVE
         names.append("Vapor Form, the Lich's" + (" (inactive)" if idle else ""))

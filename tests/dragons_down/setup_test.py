@@ -29,6 +29,8 @@ def fresh_magic(s):
     s["cast_wound"][:] = -1
     s["more_targets"][:] = -1
     s["tile_enchant"][:] = -1
+    s["tentacle_on"][:] = -1
+    s["tentacle_card"] = -1
     s["learn_spell"] = -1
     s["enchant_colour"] = -1
 

@@ -585,7 +585,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form",
+    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -670,6 +670,17 @@ MOVE_EARTH_REACH = 1
 """Move Earth turns the caster's Map Tile or an adjacent one (L1546)."""
 VAPOR_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_VAPOR_FORM], dtype=np.int64)
 """The Spell Cards of Vapor Form (L1536)."""
+TENTACLE_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_TENTACLES], dtype=np.int64)
+"""The Spell Cards of Tentacles (L1518), in the order of ``tentacle_on``'s rows."""
+NUM_TENTACLES = 4
+"""Tentacles a cast of Tentacles places (L1518)."""
+TENT_UNROLLED, TENT_MISS, TENT_ATTACK, TENT_MANEUVER = -1, 0, 1, 2
+"""``tentacle_hit``: a tentacle placed whose Hit Dice are still to roll; a
+miss; a single hit (-1 to its target's attack speed); a double hit (-1 to
+its maneuver speed) (L1518)."""
+TENT_NONE, TENT_LEFT = -1, -2
+"""``tentacle_on`` beside a foe: not placed; left where it lay, on a target
+dead or gone from the fight (L1518)."""
 LICH_VAPOR_ON, LICH_VAPOR_ACTIVE = 1, 2
 """``lich_vapor`` bits of a hero: the Lich's Vapor Form lies on him (it has
 no Spell Card, L1270); it is active (as PERM_ACTIVE of a card)."""
@@ -703,6 +714,7 @@ PH_RETIRE = 19        # A_DO + DO_RETIRE / DO_STAY: retire in a Civilization Loc
 PH_TELEPORT_TILE = 20 # A_TILE + t: the Map Tile, up to two tiles away, the caster's Teleport sends its target to (L1522)
 PH_ACTIVATE = 21      # A_SPELL + sp: activate one's inactive permanent spell sp, wounding a Magic Cube of its colour / A_DO + DO_DONE (L695-L698)
 PH_EARTH_TILE = 22    # A_TILE + t: the Map Tile, the caster's or an adjacent one, his Move Earth turns (L1546)
+PH_TENTACLE = 34     # A_FOE + f: put the next tentacle of one's Tentacles on foe f / A_DO + DO_PASS: leave one whose target is dead or gone where it is (L1518); 34 was free
 PH_EARTH_TURN = 33    # A_TURN + side * 6 + rot: the side up and turn Move Earth gives it, every edge matching (L1546); 33 was free, so the phase one-hot keeps its size
 # Loot and Trade (rules/trade.py): 23..34
 PH_LOOT_PILE = 23     # A_PILE + pile: which found pile of the clearing the Loot Action loots (L524)

@@ -81,6 +81,7 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .magic import any_activatable, deactivate_permanents
 from .spells import (
+    move_tentacles, tentacles_placed,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
 )
@@ -170,6 +171,7 @@ def new_round(S, b):
     s['tactics_pos'] = 0
     s['cleanup_pos'] = 0
     s['adjust_left'] = 2
+    s['tentacle_new'] = 0
     for p in range(MAX_HEROES):
         s['hero_cflags'][p] = s['hero_cflags'][p] & np.uint8(CF_NATIVE_FOE)
         s['hero_target'][p] = -1
@@ -758,6 +760,8 @@ def hero_tactics(S, b):
     while s['tactics_pos'] < n:
         p = int(s['turn_order'][s['tactics_pos']])
         if p >= 0 and fighting(S, b, p):
+            if move_tentacles(S, b, p):          # L1518: tentacles on the dead, before his Tactics
+                return True
             if s['cast_any'][p] > 0 and cover_any(S, b, p):
                 return True                      # the colour of a multi-colour box (PH_SPELL_CUBE)
             if tactics_open(S, b, p):
@@ -1525,7 +1529,8 @@ def end_of_round(S, b):
     for i in range(n):
         p = int(s['turn_order'][i])
         if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and \
-                (s['hero_cflags'][p] & CF_USED_CARD or air_sword(S, b, p) >= 0):    # L1520: the sword betrays him
+                (s['hero_cflags'][p] & CF_USED_CARD or air_sword(S, b, p) >= 0     # L1520: the sword betrays him
+                 or tentacles_placed(S, b, p)):                                    # L1518: so does a tentacle placed
             if not hide_roll(S, b, p, False):
                 s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
     spell_wounds(S, b)

@@ -84,6 +84,10 @@ def setup_game(S, b):
     s['use_from'] = -1
     s['teleport_target'] = -1
     s['earth_tile'] = -1
+    s['tentacle_card'] = -1
+    for i in range(s['tentacle_on'].shape[0]):
+        for j in range(s['tentacle_on'].shape[1]):
+            s['tentacle_on'][i, j] = -1
     for w in range(s['wild_where'].shape[0]):                    # L176-L177: the token piles and pools
         s['wild_where'][w] = TOK_POOL
         s['wild_tile'][w] = -1

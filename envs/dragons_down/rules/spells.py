@@ -33,7 +33,8 @@ from ..constants import (
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
-    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
+    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
+    TENT_ATTACK, TENT_LEFT, TENT_MANEUVER, TENT_MISS, TENT_NONE, TENT_UNROLLED, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
@@ -51,7 +52,7 @@ from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import hero_flies, horn_attack, stone_tie, wand_held
 from .strike import (
     HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
-    attack_speed_against, cube_limit, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
+    attack_speed_against, cube_limit, hit_die, HIT_HIT, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
 )
@@ -394,6 +395,9 @@ def cast_spell(S, b, p):
             s['spell_mark'][sp] = s['combat_round']
         elif k == SP_MOVE_EARTH:                 # L1546: the caster chooses the tile, then its side and turn
             posed = pose(S, b, PH_EARTH_TILE, p)
+        elif k == SP_TENTACLES:                  # L1518: four tentacles placed, then rolled
+            put_in_play(S, b, sp, me)
+            posed = start_tentacles(S, b, p, sp)
     elif aim == AIM_SELF_OR_OTHER:
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
@@ -584,6 +588,128 @@ def act_teleport_tile(S, b, p, a):
     return False
 
 
+
+
+# ================================================================ Tentacles (L1518)
+@rules_jit
+def tentacle_foe(S, b, f):
+    """Foe f may be held by a tentacle: it fights as a Monster here."""
+    return foe_here(S, b, f) and foe_is_monster(S, b, f)
+
+
+@rules_jit
+def any_tentacle_foe(S, b):
+    for f in range(NUM_FOES):
+        if tentacle_foe(S, b, f):
+            return True
+    return False
+
+
+@rules_jit
+def tentacle_slot(S, b, i):
+    """The tentacle of card i (TENTACLE_CARDS index) to place next: one not
+    yet placed, else one whose target is dead or gone from the fight; -1."""
+    s = S[b]
+    for j in range(NUM_TENTACLES):
+        if s['tentacle_on'][i, j] == TENT_NONE:
+            return j
+    for j in range(NUM_TENTACLES):
+        f = int(s['tentacle_on'][i, j])
+        if f >= 0 and not foe_here(S, b, f):
+            return j
+    return -1
+
+
+@rules_jit
+def start_tentacles(S, b, p, sp):
+    """Tentacles cast by hero p (L1518): its four tentacles are placed one by
+    one on any foes (PH_TENTACLE), then rolled. True if posed."""
+    s = S[b]
+    i = 0
+    for k in range(TENTACLE_CARDS.shape[0]):
+        if TENTACLE_CARDS[k] == sp:
+            i = k
+    for j in range(NUM_TENTACLES):
+        s['tentacle_on'][i, j] = TENT_NONE
+        s['tentacle_hit'][i, j] = TENT_MISS
+    s['tentacle_card'] = i
+    return place_tentacles(S, b, p)
+
+
+@rules_jit
+def move_tentacles(S, b, p):
+    """Before his Hero Tactics (L1518) hero p may place elsewhere each
+    tentacle of his whose target is dead or gone. True if posed."""
+    s = S[b]
+    for i in range(TENTACLE_CARDS.shape[0]):
+        if s['spell_on'][TENTACLE_CARDS[i]] == AIM_HERO + p and tentacle_slot(S, b, i) >= 0:
+            s['tentacle_card'] = i
+            return place_tentacles(S, b, p)
+    return False
+
+
+@rules_jit
+def place_tentacles(S, b, p):
+    """Ask hero p where the next tentacle of card ``tentacle_card`` goes
+    (PH_TENTACLE); with none left to place, or no foe to hold, the rest lie
+    where they are and the newly placed ones roll their Hit Dice at once
+    (L1518). True if posed."""
+    s = S[b]
+    i = int(s['tentacle_card'])
+    if tentacle_slot(S, b, i) >= 0 and any_tentacle_foe(S, b):
+        return pose(S, b, PH_TENTACLE, p)
+    j = tentacle_slot(S, b, i)
+    while j >= 0:
+        s['tentacle_on'][i, j] = TENT_LEFT
+        j = tentacle_slot(S, b, i)
+    for j in range(NUM_TENTACLES):
+        if s['tentacle_hit'][i, j] == TENT_UNROLLED:
+            s['tentacle_new'] = s['tentacle_new'] | np.uint8(1 << i)     # a hidden caster's roll (L1518)
+            hits = 0
+            if hit_die(S, b) == HIT_HIT:
+                hits += 1
+            if hit_die(S, b) == HIT_HIT:
+                hits += 1
+            s['tentacle_hit'][i, j] = TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
+    s['tentacle_card'] = -1
+    return False
+
+
+@rules_jit(inline=True)
+def mask_tentacle(S, b, p, mask):
+    """Legal actions of PH_TENTACLE: A_FOE + f for each foe the tentacle may
+    hold; A_DO + DO_PASS to leave one whose target is dead or gone."""
+    s = S[b]
+    for f in range(NUM_FOES):
+        if tentacle_foe(S, b, f):
+            mask[A_FOE + f] = 1
+    if s['tentacle_on'][int(s['tentacle_card']), tentacle_slot(S, b, int(s['tentacle_card']))] != TENT_NONE:
+        mask[A_DO + DO_PASS] = 1
+
+
+@rules_jit(inline=True)
+def act_tentacle(S, b, p, a):
+    """PH_TENTACLE: the tentacle holds foe f (its roll to come), or is left
+    where it lies; the next one is asked."""
+    s = S[b]
+    i = int(s['tentacle_card'])
+    j = tentacle_slot(S, b, i)
+    if a == A_DO + DO_PASS:
+        s['tentacle_on'][i, j] = TENT_LEFT
+    else:
+        s['tentacle_on'][i, j] = a - A_FOE
+        s['tentacle_hit'][i, j] = TENT_UNROLLED
+    return place_tentacles(S, b, p)
+
+
+@rules_jit
+def tentacles_placed(S, b, p):
+    """Hero p placed tentacles this round (L1518: a hidden caster rolls to stay hidden)."""
+    s = S[b]
+    for i in range(TENTACLE_CARDS.shape[0]):
+        if s['spell_on'][TENTACLE_CARDS[i]] == AIM_HERO + p and (s['tentacle_new'] >> i) & 1:
+            return True
+    return False
 
 # ================================================================ Move Earth (L1546)
 @rules_jit(inline=True)

@@ -29,6 +29,7 @@ from .base import (
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
+    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -795,8 +796,9 @@ def foe_cursed(S, b, f, k):
 @rules_jit
 def foe_maneuver(S, b, f):
     """Foe f's maneuver speed now: its side's, -1 for a Clumsiness curse
-    (data/curses.txt) and -1 for a Hesitation on it (L1588)."""
-    m = foe_value(S, b, f, SD_MANEUVER)
+    (data/curses.txt), -1 for a Hesitation on it (L1588) and -1 for each
+    tentacle holding it with a double hit (L1518)."""
+    m = foe_value(S, b, f, SD_MANEUVER) - tentacle_hold(S, b, f, TENT_MANEUVER)
     if foe_cursed(S, b, f, CURSE_CLUMSINESS):
         m -= 1
     if spell_on_target(S, b, SP_HESITATION, f) >= 0:
@@ -831,13 +833,30 @@ def maneuver_of(S, b, t):
 def attack_speed_against(S, b, speed, attacker, t):
     """An attack speed after the spells on its attacker (code) and target
     (code t): -1 against a target under Illusion (L1532), -2 for an attacker
-    whose Disorient has its slow attack to come (L1594)."""
+    whose Disorient has its slow attack to come (L1594), -1 for each tentacle
+    holding a foe attacker with a single hit (L1518)."""
+    if attacker >= 0 and attacker < NUM_FOES:
+        speed -= tentacle_hold(S, b, attacker, TENT_ATTACK)
     if t >= 0 and spell_on_target(S, b, SP_ILLUSION, t) >= 0:
         speed -= 1
     sp = spell_on_target(S, b, SP_DISORIENT, attacker)
     if sp >= 0 and S[b]['spell_mark'][sp] & DIS_SLOW:
         speed -= 2
     return speed
+
+
+@rules_jit
+def tentacle_hold(S, b, f, effect):
+    """Tentacles in play holding foe f whose roll had ``effect`` (TENT_*, L1518)."""
+    s = S[b]
+    n = 0
+    for i in range(TENTACLE_CARDS.shape[0]):
+        if s['spell_on'][TENTACLE_CARDS[i]] < 0:
+            continue
+        for j in range(NUM_TENTACLES):
+            if s['tentacle_on'][i, j] == f and s['tentacle_hit'][i, j] == effect:
+                n += 1
+    return n
 
 
 @rules_jit
