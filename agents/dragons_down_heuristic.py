@@ -377,7 +377,7 @@ def choose_lure(rec, p, legal, rng):
     return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), a))
 
 
-CAST_AT_FOES = ("fireball", "turn_undead", "affliction", "disorient", "hesitation", "curse")
+CAST_AT_FOES = ("fireball", "turn_undead", "tentacles", "affliction", "disorient", "hesitation", "curse")
 """Spells the bot casts at the foe it targets, best first: Fireball beats a
 weapon blow; the others only when it has no weapon to strike with."""
 CAST_ON_SELF = ("heal", "break_spells")

@@ -651,13 +651,7 @@ def _block(a):
     return name, a - off
 
 
-def _foe_name(f):
-    """"Goblin (chip 12)": a foe by its kind and number (Monster chips, then Natives)."""
-    if 0 <= f < O.NUM_MONSTER_CHIPS:
-        return f"{V.monster_name(int(O.FOE_KIND[f]))} (chip {f})"
-    if f < O.NUM_FOES:
-        return f"{D.REALM.natives[O.NATIVE_IDS[int(O.FOE_KIND[f])]].name} (native {f - O.NUM_MONSTER_CHIPS})"
-    return f"foe {f}"
+_foe_name = V.foe_name
 
 
 def _path_name(i):

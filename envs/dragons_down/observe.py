@@ -982,6 +982,8 @@ def observe_foes(S, b, me, n, obs):
             for sp in range(NUM_SPELLS):
                 if s['spell_on'][sp] == f:
                     obs[o + F_SPELLS_ON + int(R.SPELL_KIND[sp])] = 1.0
+            if R.discord_foe(S, b, f) >= 0:                 # Discord lies on both its Monsters (L1596)
+                obs[o + F_SPELLS_ON + R.SP_DISCORD] = 1.0
             for k in range(NUM_CURSES):
                 if (int(s['foe_curses'][f]) >> k) & 1:
                     obs[o + F_FOE_CURSES + k] = 1.0

@@ -233,6 +233,15 @@ def natives_at(state, c):
     return [NATIVE_CHIP_KINDS[i] for i in range(len(r["native_clearing"])) if int(r["native_clearing"][i]) == int(c)]
 
 
+def foe_name(f):
+    """"Goblin (chip 12)": a foe by its kind and number (Monster chips, then Natives)."""
+    if 0 <= f < O.NUM_MONSTER_CHIPS:
+        return f"{monster_name(int(O.FOE_KIND[f]))} (chip {f})"
+    if f < O.NUM_FOES:
+        return f"{D.REALM.natives[O.NATIVE_IDS[int(O.FOE_KIND[f])]].name} (native {f - O.NUM_MONSTER_CHIPS})"
+    return f"foe {f}"
+
+
 def merchants_at(state, c):
     """Merchant indices (constants.MERCHANT_IDS) whose Civilization Token is in clearing c."""
     r = record(state)
@@ -416,6 +425,12 @@ def spells_on(state, code):
             idle = int(R.SPELL_DURATION[R.SPELL_KIND[sp]]) == R.DUR_PERMANENT and \
                 not int(r["spell_mark"][sp]) & R.PERM_ACTIVE
             names.append(spell_name(sp) + (" (inactive)" if idle else ""))
+    for sp in R.DISCORD_CARDS:
+        a, z = int(r["spell_on"][sp]), int(r["spell_mark"][sp])
+        if 0 <= a < R.NUM_FOES and int(code) in (a, z):
+            other = z if int(code) == a else a
+            names = [n for n in names if n != spell_name(sp)]
+            names.append(f"Discord, against {foe_name(other)}")
     for i, sp in enumerate(R.TENTACLE_CARDS):
         if int(r["spell_on"][sp]) >= 0 and 0 <= int(code) < R.NUM_FOES:
             held = [int(h) for f, h in zip(r["tentacle_on"][i], r["tentacle_hit"][i]) if int(f) == int(code)]

@@ -219,6 +219,32 @@ def test_dd_fate_newhero_2_new_hero_set_up_as_at_the_start():
     assert int(s["heroes_made"][0]) == 1
 
 
+def test_dd_fate_newhero_4_a_new_caster_chooses_from_the_starting_spells_set_aside():
+    """L829, L805: the Knight held a Hero Starting Spell (Nature's Help) when
+    he died: it went back to the box. His seat's new hero, a Druid, chooses
+    his starting spells from the Hero Starting Spells set aside -- that one
+    among them -- and never from the Spell deck."""
+    from tests.dragons_down.setup_test import fresh_magic
+    S = fated([("knight", WILD)])
+    fresh_magic(S[0])
+    natures = next(sp for sp in range(R.NUM_SPELLS) if R.SPELL_IDS[R.SPELL_KIND[sp]] == "natures_help"
+                   and R.SPELL_FROM[sp] == R.SPELL_START)
+    S[0]["spell_where"][natures], S[0]["spell_owner"][natures] = R.SPW_KNOWN, 0
+    R.kill_hero(S, 0, 0)
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_LINEAGE and int(S[0]["spell_where"][natures]) == R.SPW_START
+    act(S, R.A_LINEAGE + 0)
+    act(S, R.A_SIDE)
+    act(S, R.A_CLASS + CLASS_IDS.index("druid"))
+    act(S, R.A_SIDE)
+    while int(S[0]["phase"]) == R.PH_CUBE_COLOUR:
+        act(S, legal(S)[0])
+    assert int(S[0]["phase"]) == R.PH_START_SPELL
+    offered = [a - R.A_SPELL for a in legal(S)]
+    assert natures in offered
+    assert all(R.SPELL_FROM[sp] == R.SPELL_START and int(S[0]["spell_where"][sp]) == R.SPW_START for sp in offered)
+
+
 def test_dd_fate_newhero_5_new_hero_enters_by_the_sandbox_rule():
     """L829: the new hero begins as the sandbox says: in Explore the Realm it
     is placed on a clearing of the central Civilization Tile (L133)."""

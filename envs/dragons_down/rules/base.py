@@ -585,7 +585,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles",
+    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -670,6 +670,10 @@ MOVE_EARTH_REACH = 1
 """Move Earth turns the caster's Map Tile or an adjacent one (L1546)."""
 VAPOR_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_VAPOR_FORM], dtype=np.int64)
 """The Spell Cards of Vapor Form (L1536)."""
+DISCORD_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_DISCORD], dtype=np.int64)
+"""The Spell Cards of Discord (L1596): ``spell_on`` holds one of its two
+Monsters, ``spell_mark`` the other (a foe index fits the int8 mark)."""
+assert NUM_FOES < 128
 TENTACLE_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_TENTACLES], dtype=np.int64)
 """The Spell Cards of Tentacles (L1518), in the order of ``tentacle_on``'s rows."""
 NUM_TENTACLES = 4

@@ -81,14 +81,14 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .magic import any_activatable, deactivate_permanents
 from .spells import (
-    move_tentacles, tentacles_placed,
+    move_tentacles, tentacles_placed, discord_ends, discord_strike,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit, roll_against_hero,
-    CF_SWORD_STRIKES, foe_recovers,
+    CF_SWORD_STRIKES, foe_recovers, discord_foe,
     ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
@@ -292,15 +292,19 @@ def challenge_step(S, b):
     s['lure_pos'] = n
     for f in range(NUM_FOES):
         if foe_is_monster(S, b, f) and not s['foe_flags'][f] & FF_LURED:
-            s['foe_target'][f] = random_hero(S, b, f >= NUM_MONSTER_CHIPS, 0)
+            if discord_foe(S, b, f) >= 0:
+                s['foe_target'][f] = -1           # L1596: it challenges the Monster it is set against
+            else:
+                s['foe_target'][f] = random_hero(S, b, f >= NUM_MONSTER_CHIPS, 0)
     return False
 
 
 @rules_jit
 def lurable(S, b, f):
     """Optional Luring (L1130-L1132): foe f is a Monster of the clearing (a
-    Native turned hostile counts, L1005) that no hero has lured this round."""
-    return foe_is_monster(S, b, f) and not S[b]['foe_flags'][f] & FF_LURED
+    Native turned hostile counts, L1005) that no hero has lured this round,
+    and no Discord sets on another (L1596)."""
+    return foe_is_monster(S, b, f) and not S[b]['foe_flags'][f] & FF_LURED and discord_foe(S, b, f) < 0
 
 
 @rules_jit
@@ -911,6 +915,9 @@ def foe_can_strike(S, b, f):
     s = S[b]
     if s['foe_flags'][f] & FF_ATTACKED or not foe_is_monster(S, b, f) or dormant(S, b, f):
         return False
+    g = discord_foe(S, b, f)
+    if g >= 0:                                   # L1596: it strikes the Monster it is set against
+        return foe_here(S, b, g) and foe_value(S, b, f, SD_ATTACK) != ATK_SPELL
     if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL and not foe_may_cast(S, b, f):
         return False
     return foe_victims(S, b, f) != 0
@@ -1041,7 +1048,9 @@ def resolve_step(S, b):
                 f = g
                 break
         if f >= 0:
-            if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
+            if discord_foe(S, b, f) >= 0:
+                discord_strike(S, b, f)              # L1596
+            elif foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
                 monster_cast(S, b, f)                # L1260-L1274
             else:
                 start_monster_attack(S, b, f)
@@ -1534,6 +1543,7 @@ def end_of_round(S, b):
             if not hide_roll(S, b, p, False):
                 s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
     spell_wounds(S, b)
+    discord_ends(S, b)                           # L1596: a Discord whose Monster died expires
     clear_card_cubes(S, b, -1)
     left = 0
     for p in range(MAX_HEROES):

@@ -33,7 +33,8 @@ from ..constants import (
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
-    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
+    SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DISCORD, DISCORD_CARDS, SD_DAMAGE, SD_SWORDS, SD_ATTACK, ATK_FIRE, ATK_RANGED,
+    CURSE_WEAKNESS, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
     TENT_ATTACK, TENT_LEFT, TENT_MANEUVER, TENT_MISS, TENT_NONE, TENT_UNROLLED, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
@@ -47,12 +48,12 @@ from .base import (
 from .fate import remove_card
 from .activation import summon
 from .actions import draw_clearing, start_heal
-from .magic import end_combat_spells, end_spells_on, spell_on_target, teleport_destination
+from .magic import end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import hero_flies, horn_attack, stone_tie, wand_held
 from .strike import (
     HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
-    attack_speed_against, cube_limit, hit_die, HIT_HIT, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
+    attack_speed_against, cube_limit, hit_die, HIT_HIT, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
 )
@@ -404,6 +405,7 @@ def cast_spell(S, b, p):
     else:
         out = np.empty(MAX_AIMS, dtype=np.int64)
         n = aims(S, b, p, out)
+        hits = 0
         for i in range(n):
             t = int(out[i])
             if not target_here(S, b, t) or spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
@@ -417,7 +419,13 @@ def cast_spell(S, b, p):
                 struck_at(S, b, t)
             if hit:
                 rouse(S, b, t, DIS_DORMANT)
-                posed = spell_hits(S, b, p, sp, t, n) or posed
+                if k == SP_DISCORD:              # L1596: it takes effect only if both are hit
+                    out[hits] = t
+                    hits += 1
+                else:
+                    posed = spell_hits(S, b, p, sp, t, n) or posed
+        if k == SP_DISCORD and hits == 2:
+            discord(S, b, sp, int(out[0]), int(out[1]))
     rouse(S, b, me, DIS_SLOW)
     return posed
 
@@ -710,6 +718,70 @@ def tentacles_placed(S, b, p):
         if s['spell_on'][TENTACLE_CARDS[i]] == AIM_HERO + p and (s['tentacle_new'] >> i) & 1:
             return True
     return False
+
+
+# ================================================================ Discord (L1596)
+@rules_jit
+def discord(S, b, sp, f, g):
+    """Discord hit both its Monsters in one round (L1596): their attacks this
+    round are canceled; from the next they challenge and target each other."""
+    s = S[b]
+    put_in_play(S, b, sp, f)
+    s['spell_mark'][sp] = g
+    for x in (f, g):
+        s['foe_flags'][x] = s['foe_flags'][x] | FF_ATTACKED
+        s['foe_target'][x] = -1
+
+
+@rules_jit
+def discord_caster(S, b, f):
+    """The hero whose Discord sets foe f against another (L1596); -1."""
+    s = S[b]
+    for i in range(DISCORD_CARDS.shape[0]):
+        sp = DISCORD_CARDS[i]
+        if s['spell_on'][sp] >= 0 and (s['spell_on'][sp] == f or s['spell_mark'][sp] == f):
+            return int(s['spell_owner'][sp])
+    return -1
+
+
+@rules_jit
+def discord_strike(S, b, f):
+    """Foe f, under Discord, attacks the Monster it is set against (L1596), by
+    the attack rules of a Monster's hit (L738-L758): its attack speed
+    against the other's maneuver speed; the red cube's damage plus its
+    swords, one less on an armoured foe, the worse Ranged Attack Die for a
+    ranged attack or fire; a kill or wound counted for the caster, who earns
+    the Fame (no Outlaw Token, Interpretations)."""
+    s = S[b]
+    s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+    g = discord_foe(S, b, f)
+    p = discord_caster(S, b, f)
+    if g >= 0 and p >= 0 and foe_here(S, b, g):
+        if roll_to_hit(S, b, attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g), foe_maneuver(S, b, g)):
+            base, plus, envenomed = hit_bonus(S, b, f, g)
+            d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
+                              foe_armored(S, b, g))
+            if foe_cursed(S, b, f, CURSE_WEAKNESS):
+                d = max(d - 1, 0)
+            kind = foe_value(S, b, f, SD_ATTACK)
+            if kind == ATK_RANGED or kind == ATK_FIRE:
+                d += ranged_dice(S, b, False, 0, 0, False)
+            if d >= 1:
+                strike_monster(S, b, g, d, p, False)
+        struck_at(S, b, g)
+    rouse(S, b, f, DIS_SLOW)
+
+
+@rules_jit
+def discord_ends(S, b):
+    """L1596: at the end of a Combat Round a Discord one of whose Monsters
+    was killed (or is gone from the fight) expires."""
+    s = S[b]
+    for i in range(DISCORD_CARDS.shape[0]):
+        sp = DISCORD_CARDS[i]
+        f = int(s['spell_on'][sp])
+        if 0 <= f < NUM_FOES and (not foe_here(S, b, f) or not foe_here(S, b, int(s['spell_mark'][sp]))):
+            end_spell(S, b, sp)
 
 # ================================================================ Move Earth (L1546)
 @rules_jit(inline=True)

@@ -29,7 +29,7 @@ from .base import (
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
-    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER,
+    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -524,6 +524,13 @@ def warlock_heal(S, b, p, f):
 
 @rules_jit(inline=True)
 def damage_monster(S, b, f, d, p):
+    """Hero p's strike of damage d on foe f (``strike_monster``; a kill of a
+    Native makes him an Outlaw)."""
+    return strike_monster(S, b, f, d, p, True)
+
+
+@rules_jit(inline=True)
+def strike_monster(S, b, f, d, p, outlaw):
     """L755-L758: damage at least the foe's health (printed health less its
     wounds, L757) kills it; less gives it one wound -- none under the optional
     Tough Monsters (L1136: such a hit does not harm it, and so is no wound of
@@ -532,7 +539,7 @@ def damage_monster(S, b, f, d, p):
     s = S[b]
     if d >= int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]):
         s['round_wounds'] = 1
-        monster_killed(S, b, f, p)
+        credit_kill(S, b, f, p, outlaw)
         return True
     if s['optional_rules'] & OPT_TOUGH:
         return False
@@ -550,12 +557,20 @@ def wound_monster(S, b, f):
 
 @rules_jit(inline=True)
 def monster_killed(S, b, f, p):
+    """Hero p kills foe f (``credit_kill``, a Native's Outlaw Token included)."""
+    credit_kill(S, b, f, p, True)
+
+
+@rules_jit(inline=True)
+def credit_kill(S, b, f, p, outlaw):
     """L799: hero p, who struck the final blow, takes the chip (an Elemental
     goes back to the pool instead) and at once its Fame -- shared under the
     optional Shared Fame (``share_fame``). A Native fighting as a Monster dies
     the same way (L1005), and makes its killer an Outlaw: one Outlaw Token
-    (L1115). The optional Endless Monsters returns a killed Monster to the
-    tray, a unique one or a Native excepted (L1162-L1166)."""
+    (L1115) -- unless ``outlaw`` is off: a kill a Discord's Monster made
+    earns its caster only the Fame (L1596). The optional Endless Monsters
+    returns a killed Monster to the tray, a unique one or a Native excepted
+    (L1162-L1166)."""
     s = S[b]
     share_fame(S, b, f, p)
     foe_dies(S, b, f)
@@ -569,7 +584,7 @@ def monster_killed(S, b, f, p):
         i = f - NUM_MONSTER_CHIPS
         s['native_clearing'][i] = NATIVE_TAKEN
         s['native_taker'][i] = p
-        if s['outlaw'][p] < 127:             # no limit in the rules (L1111); an int8 holds 127
+        if outlaw and s['outlaw'][p] < 127:  # no limit in the rules (L1111); an int8 holds 127
             s['outlaw'][p] += 1
 
 
@@ -843,6 +858,22 @@ def attack_speed_against(S, b, speed, attacker, t):
     if sp >= 0 and S[b]['spell_mark'][sp] & DIS_SLOW:
         speed -= 2
     return speed
+
+
+@rules_jit
+def discord_foe(S, b, f):
+    """The foe a Discord in play sets foe f against (L1596); -1."""
+    s = S[b]
+    for i in range(DISCORD_CARDS.shape[0]):
+        sp = DISCORD_CARDS[i]
+        a = int(s['spell_on'][sp])
+        if a < 0 or a >= NUM_FOES:
+            continue
+        if a == f:
+            return int(s['spell_mark'][sp])
+        if s['spell_mark'][sp] == f:
+            return a
+    return -1
 
 
 @rules_jit
