@@ -391,6 +391,8 @@ FREE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_FREE[k] >= 0], dt
 SEARCH_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_SEARCH[k] >= 0], dtype=np.int16)
 TAKES_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_TAKES[k] >= 0], dtype=np.int16)
 """The card kinds with each power (KIND_GIVES, KIND_ATTRIBUTE, KIND_FREE, KIND_SEARCH, KIND_TAKES)."""
+TAKES_CARDS = np.array([c for c in range(len(CARD_KIND)) if KIND_TAKES[CARD_KIND[c]] >= 0], dtype=np.int64)
+"""The cards that take a Magic Cube (a hot loop of Hero Tactics reads these, not every card)."""
 KIND_AUTO = np.array([(getattr(_card(c), "auto", None) == "mandatory", getattr(_card(c), "auto", None) == "optional")
                       for c in CARD_IDS], dtype=np.int8)
 """KIND_AUTO[k] = (1 if a mandatory, 1 if an optional might box of weapon k is
@@ -538,6 +540,12 @@ A_MAGIC_END = A_UNCURSE + _MAX_HEROES * NUM_CURSES
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
 """Spell Card -> its kind (SPELL_IDS index); the deck it belongs to (SPELL_START, SPELL_DECK)."""
+_COPIES = max(int((SPELL_KIND == k).sum()) for k in range(len(SPELL_IDS)))
+SPELL_CARDS_OF = np.full((len(SPELL_IDS), _COPIES), -1, dtype=np.int64)
+"""SPELL_CARDS_OF[kind]: the Spell Cards of that kind, -1 padded (a spell's
+card in play is looked up among its few copies, not all the cards)."""
+for _sp, _k in enumerate(SPELL_KIND):
+    SPELL_CARDS_OF[_k, int((SPELL_CARDS_OF[_k] >= 0).sum())] = _sp
 UNIVERSAL = -1
 SPELL_COLOUR = np.array([UNIVERSAL if D.REALM.spells[sid].colour == "universal"
                          else D.MAGIC_COLOURS.index(D.REALM.spells[sid].colour) for sid in SPELL_IDS], dtype=np.int8)

@@ -36,7 +36,7 @@ from ..constants import (
 )
 from .base import (
     PH_ACTIVATE,
-    vapor,
+    vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
     SP_FIERY_CHASM,
     SP_SOUL_SAVE,
@@ -744,8 +744,8 @@ def tactics_open(S, b, p):
     spell to cast, or a one-time card to use (L916)."""
     if throw_legal(S, b, p) or any_castable(S, b, p) or any_usable(S, b, p):
         return True
-    for c in range(NUM_CARDS):
-        if card_cube_legal(S, b, p, c):
+    for i in range(TAKES_CARDS.shape[0]):
+        if card_cube_legal(S, b, p, int(TAKES_CARDS[i])):
             return True
     for x in range(NUM_BOXES):
         if box_legal(S, b, p, x):
@@ -801,9 +801,9 @@ def mask_tactics(S, b, p, mask):
     box is left half filled (L722)."""
     s = S[b]
     mask_use(S, b, p, mask)
-    for c in range(NUM_CARDS):
-        if card_cube_legal(S, b, p, c):
-            mask[A_CARD + c] = 1
+    for i in range(TAKES_CARDS.shape[0]):
+        if card_cube_legal(S, b, p, int(TAKES_CARDS[i])):
+            mask[A_CARD + TAKES_CARDS[i]] = 1
     for sp in range(NUM_SPELLS):
         if castable(S, b, p, sp):
             mask[A_SPELL + sp] = 1

@@ -24,7 +24,7 @@ from ..constants import (
     SPW_START, T_PENDING, TW_PLACED,
 )
 from .base import (
-    AIM_HERO, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    AIM_HERO, SPELL_CARDS_OF, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
@@ -450,8 +450,9 @@ def clear_cast(S, b, p):
 def spell_on_target(S, b, kind, code):
     """The Spell Card of ``kind`` in play on target ``code``; -1 none."""
     s = S[b]
-    for sp in range(NUM_SPELLS):
-        if SPELL_KIND[sp] == kind and s['spell_on'][sp] == code:
+    for i in range(SPELL_CARDS_OF.shape[1]):
+        sp = SPELL_CARDS_OF[kind, i]
+        if sp >= 0 and s['spell_on'][sp] == code:
             return sp
     return -1
 
