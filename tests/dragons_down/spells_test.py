@@ -621,6 +621,63 @@ def test_dd_move_tokens_2_a_hero_moved_into_a_new_tile_by_a_spell_gets_its_token
 
 
 
+
+# ================================================================ the casting classes (L1216, L1220, L1226)
+def _cast_done(cls, spell, cubes):
+    """A hero of ``cls`` in combat whose ``spell`` was cast this round with
+    ``cubes`` (colour -> count) on its card, the first colour on its
+    wound-symbol box; his healthy Magic Cubes are those."""
+    S, sp = wizard(spell, cubes, cls=cls)
+    in_combat(S)
+    s = S[0]
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_DONE
+    for colour, n in cubes.items():
+        s["cast_cubes"][0, D.MAGIC_COLOURS.index(colour)] = n
+    s["cast_wound"][0] = D.MAGIC_COLOURS.index(next(iter(cubes)))
+    return S
+
+
+def _wounded(S, colour):
+    return int(S[0]["cubes"][0, 1, R.CUBE_MAGIC + D.MAGIC_COLOURS.index(colour)])
+
+
+def test_dd_class_druid_1_a_druid_spares_a_green_cube_on_the_wound_box():
+    """L1216, L779: the Druid's Trail Blaze (green on its wound box) wounds
+    no cube in Cleanup; a Sorcerer's does; the black cube on his Fiery
+    Chasm's wound box is wounded."""
+    S = _cast_done("druid", "trail_blaze", {"green": 2})
+    C.spell_wounds(S, 0)
+    assert _wounded(S, "green") == 0
+    S = _cast_done("sorcerer", "trail_blaze", {"green": 2})
+    C.spell_wounds(S, 0)
+    assert _wounded(S, "green") == 1
+    S = _cast_done("druid", "fiery_chasm", {"black": 5})
+    C.spell_wounds(S, 0)
+    assert _wounded(S, "black") == 1
+
+
+def test_dd_class_illusionist_1_an_illusionist_spares_the_wound_cube_of_a_targeted_or_self_or_other_spell():
+    """L1220, L779: the Illusionist's Affliction (targeted) and Trail Blaze
+    (self or other) wound no cube; her Fiery Chasm (aimed at no one) does."""
+    for spell, cubes, wounded in (("affliction", {"black": 1}, 0), ("trail_blaze", {"green": 2}, 0),
+                                  ("fiery_chasm", {"black": 5}, 1)):
+        S = _cast_done("illusionist", spell, cubes)
+        C.spell_wounds(S, 0)
+        assert _wounded(S, next(iter(cubes))) == wounded, spell
+
+
+def test_dd_class_sorcerer_1_a_one_colour_spell_strikes_one_faster():
+    """L1226: the Sorcerer's spell cast with Magic Cubes of one colour only
+    has attack speed +1 (his two Speed Cubes: 3); cast with two colours, or
+    by a Druid, it has none."""
+    for cls, cubes, bonus in (("sorcerer", {"purple": 4}, 1), ("sorcerer", {"purple": 3, "green": 1}, 0),
+                              ("druid", {"purple": 4}, 0)):
+        S = _cast_done(cls, "fireball", cubes)
+        S[0]["placed"][0, R.BOX_ATTACK] = 2
+        assert R.specialized(S, 0, 0) == bonus
+        assert C.hero_speed(S, 0, 0) == 2 + bonus + int(R.speed_given(S, 0, 0, R.BOX_ATTACK)) \
+            + int(R.cube_on(S, 0, 0, R.TRICKY_RING)), cls
+
 # ================================================================ Move Earth (L1546)
 def _laid_so(S, u, side, rot):
     """Tile u, if laid ``side`` up and turned ``rot``, matches every placed

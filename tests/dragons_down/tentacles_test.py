@@ -13,10 +13,11 @@ from tests.dragons_down.combat_test import BLANK, EQUAL, HIT, TRI_PEAKS_1, act, 
 from tests.dragons_down.spells_test import ME, in_combat, wizard
 
 
-def cast_tentacles(hidden=False):
-    """The Druid's Tentacles resolved in the first round (his Target step
-    still to come): (S, card, spider, bat), its first tentacle to place."""
-    S, sp = wizard("tentacles", {"blue": 3}, cls="druid",
+def cast_tentacles(hidden=False, cls="druid"):
+    """The Druid's (or a hero of ``cls``) Tentacles resolved in the first
+    round (his Target step still to come): (S, card, spider, bat), its first
+    tentacle to place."""
+    S, sp = wizard("tentacles", {"blue": 3}, cls=cls,
                    monsters=(("giant_spider", TRI_PEAKS_1), ("giant_bat", TRI_PEAKS_1)))
     if hidden:
         S[0]["hero_status"][0] = HST_HIDDEN
@@ -97,3 +98,27 @@ def test_dd_spell_tentacles_3_a_hidden_caster_rolls_to_stay_hidden_when_a_tentac
         load(S, 0, 2)                                      # the hide roll: a Monster symbol, a blank
         C.end_of_round(S, 0)
         assert bool(int(s["hero_status"][0]) & HST_HIDDEN) == (not placed)
+
+
+def test_dd_class_conjurer_1_a_conjurer_rerolls_one_die_of_a_missing_tentacle_or_air_sword_roll():
+    """L1214: the Conjurer rerolls one die for a blue spell's effect and
+    keeps the new face: a tentacle rolling two blanks rerolls one (a hit: a
+    single hit, -1 attack speed), where a Druid's misses; the Air Sword's
+    missing roll (a blank beside a hit, speed 1 against maneuver 2) rerolls
+    its blank (a hit: it hits). A roll that hits is not rerolled."""
+    for cls, effect in (("conjurer", R.TENT_ATTACK), ("druid", R.TENT_MISS)):
+        S, sp, spider, bat = cast_tentacles(cls=cls)
+        for f in (spider, spider, spider):
+            act(S, R.A_FOE + f)
+        load(S, HIT, HIT, HIT, HIT, HIT, HIT, BLANK, BLANK, HIT)
+        act(S, R.A_FOE + bat)
+        assert held(S, bat, effect) == 1, cls
+    S, sp, spider, bat = cast_tentacles(cls="conjurer")
+    load(S, BLANK, HIT, HIT)
+    assert R.mastery_roll(S, 0, 0, 1, 2)
+    load(S, HIT, HIT, BLANK)
+    assert R.mastery_roll(S, 0, 0, 1, 2) and int(S[0]["loaded_pos"]) < int(S[0]["loaded_count"])
+    S[0]["hero_class"][0] = R.CLASS_IDS.index("druid")
+    S[0]["loaded_pos"] = S[0]["loaded_count"] = 0
+    load(S, BLANK, HIT, HIT)
+    assert not R.mastery_roll(S, 0, 0, 1, 2)

@@ -81,7 +81,7 @@ from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .magic import any_activatable, deactivate_permanents
 from .spells import (
-    move_tentacles, tentacles_placed, discord_ends, discord_strike,
+    move_tentacles, tentacles_placed, discord_ends, discord_strike, specialized, wound_spared,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
 )
@@ -880,11 +880,12 @@ def hero_can_strike(S, b, p):
 @rules_jit
 def hero_speed(S, b, p):
     """Hero p's attack speed now: his Speed Cubes in his attack boxes (a
-    spell's too, L718, L732), the Gloves of Aggression's (L1348) and a gray
-    cube on the Tricky Ring (L1476),
-    changed by spells (``strike.attack_speed_against``)."""
+    spell's too, L718, L732), the Gloves of Aggression's (L1348), a gray
+    cube on the Tricky Ring (L1476) and a Sorcerer's one-colour spell's +1
+    (L1226), changed by spells (``strike.attack_speed_against``)."""
     s = S[b]
-    speed = int(s['placed'][p, BOX_ATTACK]) + speed_given(S, b, p, BOX_ATTACK) + cube_on(S, b, p, TRICKY_RING)
+    speed = int(s['placed'][p, BOX_ATTACK]) + speed_given(S, b, p, BOX_ATTACK) + cube_on(S, b, p, TRICKY_RING) \
+        + specialized(S, b, p)
     return attack_speed_against(S, b, speed, AIM_HERO + p, int(s['hero_target'][p]))
 
 
@@ -1568,7 +1569,8 @@ def spell_wounds(S, b):
     s = S[b]
     for p in range(MAX_HEROES):
         c = int(s['cast_wound'][p])
-        if s['cast_stage'][p] == CAST_DONE and c >= 0 and s['cast_cubes'][p, c] > 0 and fighting(S, b, p):
+        if s['cast_stage'][p] == CAST_DONE and c >= 0 and s['cast_cubes'][p, c] > 0 and fighting(S, b, p) \
+                and not wound_spared(S, b, p, c):
             apply_wound(S, b, p, A_CUBE + CUBE_MAGIC + c)
         clear_cast(S, b, p)
 

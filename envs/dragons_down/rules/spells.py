@@ -53,7 +53,7 @@ from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import hero_flies, horn_attack, stone_tie, wand_held
 from .strike import (
     HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
-    attack_speed_against, cube_limit, hit_die, HIT_HIT, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
+    attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
 )
@@ -382,7 +382,7 @@ def cast_spell(S, b, p):
     s['spell_shown'][sp] = 1
     accepted = s['cast_stage'][p] == CAST_ACCEPTED
     s['cast_stage'][p] = CAST_DONE
-    speed = int(s['placed'][p, BOX_ATTACK])
+    speed = int(s['placed'][p, BOX_ATTACK]) + specialized(S, b, p)
     posed = False
     if aim == AIM_NONE:
         if k == SP_FIERY_CHASM:
@@ -428,6 +428,34 @@ def cast_spell(S, b, p):
             discord(S, b, sp, int(out[0]), int(out[1]))
     rouse(S, b, me, DIS_SLOW)
     return posed
+
+
+@rules_jit
+def specialized(S, b, p):
+    """1 where hero p is a Sorcerer casting his spell with Magic Cubes of one
+    colour only (Specialized, L1226): his spell's attack speed is +1."""
+    s = S[b]
+    if s['hero_class'][p] != SORCERER or s['cast_card'][p] < 0:
+        return 0
+    colours = 0
+    for k in range(NUM_COLOURS):
+        if s['cast_cubes'][p, k] > 0:
+            colours += 1
+    return 1 if colours == 1 else 0
+
+
+@rules_jit
+def wound_spared(S, b, p, colour):
+    """Hero p's class spares the cube of ``colour`` on his cast spell's
+    wound-symbol box (L779): a Druid's green one (Natural Emanation, L1216),
+    any an Illusionist put there for a targeted or self-or-other spell
+    (Focus, L1220). "May choose not to wound": sparing is always his better
+    choice, so it is made for him (Interpretations)."""
+    s = S[b]
+    if s['hero_class'][p] == DRUID and colour == GREEN:
+        return True
+    aim = SPELL_AIM[SPELL_KIND[int(s['cast_card'][p])]]
+    return s['hero_class'][p] == ILLUSIONIST and (aim == AIM_TARGETED or aim == AIM_SELF_OR_OTHER)
 
 
 @rules_jit
@@ -678,6 +706,8 @@ def place_tentacles(S, b, p):
                 hits += 1
             if hit_die(S, b) == HIT_HIT:
                 hits += 1
+            if hits == 0 and s['hero_class'][p] == CONJURER and hit_die(S, b) == HIT_HIT:
+                hits = 1                         # L1214: a miss rerolls one die, the only reroll that helps
             s['tentacle_hit'][i, j] = TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
     s['tentacle_card'] = -1
     return False
@@ -1013,13 +1043,33 @@ def sword_attack(S, b, p):
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_DONE)
     f = int(s['hero_target'][p])
-    if not roll_to_hit(S, b, sword_speed(S, b, p), maneuver_of(S, b, f)):
+    if not mastery_roll(S, b, p, sword_speed(S, b, p), maneuver_of(S, b, f)):
         struck_at(S, b, f)
         return
     struck_at(S, b, f)
     d = attack_damage(S, b, AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, foe_armored(S, b, f))
     if d > 0:
         damage_monster(S, b, f, d, p)
+
+
+@rules_jit
+def mastery_roll(S, b, p, speed, maneuver):
+    """The to-hit roll of a blue spell's effect for hero p (the Air Sword's
+    attack): a Conjurer's missing roll rerolls its worse die and keeps the
+    new face (Mastery, L1214) -- the only reroll that can help, so it is
+    made for him (Interpretations)."""
+    if speed > maneuver:
+        return True
+    first = hit_die(S, b)
+    second = hit_die(S, b)
+    hit = hit_result(first, second, speed, maneuver)
+    if not hit and S[b]['hero_class'][p] == CONJURER:
+        if first <= second:
+            first = hit_die(S, b)
+        else:
+            second = hit_die(S, b)
+        hit = hit_result(first, second, speed, maneuver)
+    return hit
 
 
 @rules_jit

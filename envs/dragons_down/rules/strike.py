@@ -98,6 +98,15 @@ WARLOCK = CLASS_IDS.index("warlock")
 """The Warlock heals a cube once a round for a kill or wound (Blood Lust, L1228)."""
 WARRIOR = CLASS_IDS.index("warrior")
 """The Warrior may always swap a Weapon Card in Adjust Equipment (Adept, L1230)."""
+DRUID = CLASS_IDS.index("druid")
+"""The Druid spares a green cube on a wound-symbol box (Natural Emanation, L1216)."""
+ILLUSIONIST = CLASS_IDS.index("illusionist")
+"""The Illusionist spares the wound-symbol box's cube of a targeted or self-or-other spell (Focus, L1220)."""
+SORCERER = CLASS_IDS.index("sorcerer")
+"""The Sorcerer's spell cast with one colour strikes 1 faster (Specialized, L1226)."""
+CONJURER = CLASS_IDS.index("conjurer")
+"""The Conjurer rerolls one die for a blue spell's effect (Mastery, L1214)."""
+GREEN = D.MAGIC_COLOURS.index("green")
 FOE_UNDEAD = np.array([D.REALM.monsters[MONSTER_IDS[k]].undead for k in MONSTER_CHIP_KINDS]
                       + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
 """Foe f -> 1 for an undead Monster (the skull, L1012); Natives are not undead."""
