@@ -139,6 +139,7 @@ COMMANDS = {
     "XDG_CACHE_HOME=<empty> dragongym warm dragon_pass": (PARSE, WARM),
     "dragongym bench --games dragons_down": (PARSE, BENCH),
     "python -m dragongym.benchmarks.phase_profile --game dragons_down": (PARSE, BENCH),
+    "python -m dragongym.benchmarks.compile_profile --game dragons_down": (PARSE, BENCH),
     "python -m dragongym.benchmarks.phase_profile --game dragon_pass": (PARSE, BENCH),
     "dragongym bench --peers": (PARSE, BENCH),
     "dragongym bench --peers --games dragons_down": (PARSE, BENCH),
