@@ -549,13 +549,22 @@ def spell_move(S, b, t, c):
             s['native_clearing'][t - NUM_MONSTER_CHIPS] = c
         return
     q = t - AIM_HERO
-    end_combat_spells(S, b, q, t)
-    for f in range(NUM_FOES):
-        if s['foe_target'][f] == q:
-            s['foe_target'][f] = -1
+    leave_fight(S, b, q)
     s['hero_clearing'][q] = c
     s['hero_combat'][q] = HC_NONE
     s['spell_moved'] = s['spell_moved'] | np.uint8(1 << q)
+
+
+@rules_jit
+def leave_fight(S, b, q):
+    """Hero q leaves the fight without evading (moved off by a spell, or
+    vapor): the spells he cast for the combat and those on him end (L1042),
+    and the Monsters targeting him forget him."""
+    s = S[b]
+    end_combat_spells(S, b, q, AIM_HERO + q)
+    for f in range(NUM_FOES):
+        if s['foe_target'][f] == q:
+            s['foe_target'][f] = -1
 
 
 @rules_jit
@@ -572,10 +581,7 @@ def vanish(S, b, t):
         foe_recovers(S, b, t)
         return
     q = t - AIM_HERO
-    end_combat_spells(S, b, q, t)
-    for f in range(NUM_FOES):
-        if s['foe_target'][f] == q:
-            s['foe_target'][f] = -1
+    leave_fight(S, b, q)
     if s['hero_combat'][q] != HC_NONE:
         s['hero_combat'][q] = HC_DONE
 
