@@ -51,6 +51,11 @@ class DragonsDownHeuristic(Agent):
       colour is that of a known spell. In Hero Tactics it puts a Magic Cube
       on each treasure that takes one and serves (after its weapon's might,
       before speed).
+    * **Missions and titles**: completes a mission or claims a title
+      whenever a Trade Action can (the best reward first); at a Merchant
+      listing missions, with fewer than two in hand, looks and takes the
+      ones most nearly done (then the best paid); past two at the end of its
+      turn discards the one least done; takes a Quest's pardon.
     * **Retirement**: retires late in the game, or in the Legendary race once
       its Fame would bring it to 20 LP.
     * Anything else: a uniformly random legal action.
@@ -73,12 +78,84 @@ class DragonsDownHeuristic(Agent):
         if len(legal) == 1:
             return legal[0]
         ph = int(rec["phase"])
+        a = mission_choice(state, rec, int(player), set(legal), ph)
+        if a is not None and a in legal:
+            return int(a)
         choose = _PHASES.get(ph)
         if choose is not None:
             a = choose(rec, int(player), set(legal), rng)
             if a is not None and a in legal:
                 return int(a)
         return int(rng.choice(legal))
+
+
+# ---------------------------------------------------------------- missions and titles (L564-L567, L1071, L1083)
+def mission_choice(state, rec, p, legal, ph):
+    """The decisions of missions and titles, or None to leave the phase to
+    its chooser. Reads the hero's own cards, the Merchant's cards only once
+    looked at (the mask offers no other), and the public deeds."""
+    if ph == R.PH_ACTION:
+        if R.A_DO + R.DO_TRADE in legal and (_deals(state, p) or _missions_wanted(state, rec, p)):
+            return R.A_DO + R.DO_TRADE
+        return None
+    if ph == R.PH_TRADE_WITH:
+        deals = _deals(state, p)
+        if deals:
+            return max(deals, key=lambda a: _deal_value(a))
+        if _missions_wanted(state, rec, p):
+            return _first(legal, [R.A_MERCHANT + m for m in _listing_merchants(state, rec, p)])
+        return None
+    if ph in (R.PH_COMMERCE, R.PH_TAKE_MISSION):
+        takes = _block(legal, R.A_MISSION, R.NUM_MISSIONS)
+        if takes and R.missions_held(state, 0, p) < R.MAX_HELD_MISSIONS:
+            return max(takes, key=lambda a: _mission_value(state, p, a - R.A_MISSION))
+        if ph == R.PH_TAKE_MISSION:
+            return R.A_DO + R.DO_DONE
+        if R.A_STEP + R.STEP_LOOK in legal and _missions_wanted(state, rec, p):
+            return R.A_STEP + R.STEP_LOOK
+        return None
+    if ph == R.PH_MISSION_LIMIT:
+        return min(_block(legal, R.A_MISSION, R.NUM_MISSIONS),
+                   key=lambda a: _mission_value(state, p, a - R.A_MISSION))
+    if ph == R.PH_PARDON:
+        return R.A_ANSWER + R.ANSWER_ACCEPT
+    return None
+
+
+def _deals(state, p):
+    """The missions hero p may complete and titles he may claim now."""
+    out = np.zeros(R.MAX_MISSION_OPTIONS, dtype=np.int64)
+    return [int(a) for a in out[:R.mission_options(state, 0, p, out, 0)]]
+
+
+def _deal_value(a):
+    if a >= R.A_TITLE:
+        i = a - R.A_TITLE
+        return 10 * int(R.TITLE_REWARD[i, 0]) + int(R.TITLE_REWARD[i, 1]) - int(R.TITLE_PRICE[i]) // 2
+    k = a - R.A_MISSION
+    return 10 * int(R.MISSION_REWARD[k, 1]) + int(R.MISSION_REWARD[k, 2]) + int(R.MISSION_REWARD[k, 0]) // 2
+
+
+def _mission_value(state, p, k):
+    """How well Mission Card k suits hero p: the share of its tasks done
+    first, then its reward."""
+    share = 1.0
+    for j in range(R.MAX_TASKS):
+        done, need = R.task_progress(state, 0, p, k, j)
+        if need > 0:
+            share = min(share, done / need)
+    return share * 100 + _deal_value(R.A_MISSION + k)
+
+
+def _listing_merchants(state, rec, p):
+    return [m for m in range(R.NUM_MERCHANTS) if R.merchant_here(state, 0, p, m) and any(
+        int(rec["mission_where"][k]) == R.MW_MERCHANT and int(rec["mission_owner"][k]) == m
+        for k in range(R.NUM_MISSIONS))]
+
+
+def _missions_wanted(state, rec, p):
+    """Fewer than two missions in hand and a Merchant here lists some."""
+    return R.missions_held(state, 0, p) < R.MAX_HELD_MISSIONS and bool(_listing_merchants(state, rec, p))
 
 
 # ---------------------------------------------------------------- helpers

@@ -183,6 +183,30 @@ CURSE_IDS = tuple(D.REALM.curses)
 """Curse index -> its id in ``data/curses.txt`` (the Curse Table, rolled on the d6)."""
 NUM_CURSES = len(CURSE_IDS)
 
+# ---------------------------------------------------------------- missions and titles (L322-L332, L564-L567, L1067-L1087)
+MISSION_IDS = tuple(D.REALM.missions)
+"""Mission Card index -> its id in ``data/missions.txt`` (one card each)."""
+NUM_MISSIONS = len(MISSION_IDS)
+# where a Mission Card is (``mission_where``)
+MW_OUT = 0        # its Terrain Pack is not in play (L184)
+MW_DECK = 1       # face down in the Mission Deck (``mission_order``: its place from the top)
+MW_MERCHANT = 2   # listed with Merchant ``mission_owner`` (L564)
+MW_HERO = 3       # face down in hero ``mission_owner``'s backpack (L564)
+MW_DISCARD = 4    # face up in the discard pile beside the deck (L1071)
+MW_DONE = 5       # completed: out of the game (L566, L1085)
+MAX_HELD_MISSIONS = 2
+"""Uncompleted Mission Cards a Hero may keep at the end of his turn (L564, L1071)."""
+CIV_CARD_IDS = tuple(D.REALM.civ_cards)
+"""Civilization Card index -> its Civilization Location id (civilization.txt)."""
+TITLE_IDS = tuple(t.id for card in D.REALM.civ_cards.values() for side in card.sides for t in side.titles)
+"""Title index -> its id: every title box of every Civilization Card, card by
+card, side 1 then side 2, in card order."""
+NUM_TITLES = len(TITLE_IDS)
+NATIVE_GROUPS = tuple(dict.fromkeys(n.group for n in D.REALM.natives.values()))
+"""Native Group index -> its id (natives.txt order): the Group a title's claim
+needs present (L567) and a mission's Native kills count (missions.txt)."""
+NUM_MONSTER_KINDS = len(MONSTER_IDS)
+
 ACTIONS_PER_TURN = 4
 """Up to four actions a turn (L451)."""
 

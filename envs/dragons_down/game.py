@@ -207,6 +207,10 @@ _OBS_DOCS = {
     "piles": "one row per Treasure Site, then per seat's body (observe.P_*)",
     "merchants": "one row per Merchant (observe.V_*)",
     "cards": "the observer's cards, the others' face-up ones, the stock and pile cards it may see (observe.C_*)",
+    "missions": "one row per Mission Card (constants.MISSION_IDS): where the observer may know it is, "
+                "its printed face, the observer's progress (observe.M_*)",
+    "titles": "one row per title (constants.TITLE_IDS): its card's side, claims, price, reward, "
+              "requirements, the observer's standing (observe.T_*)",
 }
 _ENTITY_VALID = {"heroes": O.H_VALID, "tiles": O.T_VALID, "foes": O.F_VALID, "cards": O.C_VALID,
                  "piles": O.P_VALID, "merchants": O.V_VALID}
@@ -250,6 +254,8 @@ _ACTION_DOCS.update({
     "spell": "a Spell Card (constants.SPELL_INSTANCES): a starting spell to take (L203), an attached spell to learn (L538)",
     "enchant": "an Enchant Action toward a Magic Cube of colour k on the hero's tile (L572-L575)",
     "uncurse": "remove hero q's lasting curse k (q * NUM_CURSES + k) for 5 Gold (L568)",
+    "mission": "Mission Card k: take it from the Merchant, complete it, or discard it (L564-L566, L1071)",
+    "title": "claim title i of a Civilization Card (L567)",
 })
 _ACTION_INDEXES = {"tile": "tiles", "clearing": "realm", "pile": "piles", "merchant": "merchants"}
 
@@ -301,9 +307,10 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 5        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 6        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
+                       # 6: missions, titles and the Outlaw Tokens they give and take
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -421,6 +428,9 @@ class DragonsDown(Game):
           while the seat itself is choosing from it) -- are dealt anew among
           those same places, deck by deck (the two decks' backs differ), so
           every count it sees stays;
+        * the Mission Cards it cannot see -- the Mission Deck, the other
+          heroes' missions, the cards of a Merchant it has not looked at --
+          are dealt anew among those same places (L564, L558);
         * the order of the tile stack (Explore the Realm);
         * the RNG stream (every future die, draw and token).
 
@@ -431,6 +441,7 @@ class DragonsDown(Game):
         rec = state[0]
         _deal_hidden_cards(rec, int(player), rng)
         _deal_hidden_spells(rec, int(player), rng)
+        _deal_hidden_missions(rec, int(player), rng)
         m = int(rec["stack_len"])
         if m > 1:
             rec["tile_stack"][:m] = rec["tile_stack"][:m][rng.permutation(m)]
@@ -598,6 +609,23 @@ def _hidden_spells(rec, seat):
     return out
 
 
+def _deal_hidden_missions(rec, seat, rng):
+    """Deal the Mission Cards ``seat`` cannot name where they lie anew among
+    their places (see ``DragonsDown.determinize``)."""
+    hidden = []
+    for k in range(R.NUM_MISSIONS):
+        w, owner = int(rec["mission_where"][k]), int(rec["mission_owner"][k])
+        if w == R.MW_DECK or (w == R.MW_HERO and owner != seat) or \
+                (w == R.MW_MERCHANT and not (int(rec["merchant_looked"][seat]) >> owner) & 1):
+            hidden.append(k)
+    if len(hidden) < 2:
+        return
+    places = [(int(rec["mission_where"][k]), int(rec["mission_owner"][k]), int(rec["mission_order"][k]))
+              for k in hidden]
+    for k, (w, owner, order) in zip(hidden, [places[i] for i in rng.permutation(len(places))]):
+        rec["mission_where"][k], rec["mission_owner"][k], rec["mission_order"][k] = w, owner, order
+
+
 def _deal_hidden_spells(rec, seat, rng):
     """Deal the Spell Cards ``seat`` cannot see anew among the places they
     hold, each deck's cards among that deck's places."""
@@ -634,6 +662,7 @@ _PHASE_DO_NAMES = {
     (_ph("BUY"), R.DO_DONE): "do not buy", (_ph("UNCURSE"), R.DO_DONE): "remove no more",
     (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets", (_ph("ACTIVATE"), R.DO_DONE): "activate no more",
     (_ph("TENTACLE"), R.DO_PASS): "leave the tentacle where it lies",
+    (_ph("TAKE_MISSION"), R.DO_DONE): "take no second mission",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -720,6 +749,10 @@ def _neutral_name(a):
         return f"enchant with {V.colour_name(i)}"
     if name == "uncurse":
         return f"remove player_{i // R.NUM_CURSES}'s {V.curse_name(i % R.NUM_CURSES)} curse"
+    if name == "mission":
+        return f"mission {V.mission_name(i)}"
+    if name == "title":
+        return f"title {V.title_name(i)}"
     return f"{name.replace('_', ' ')} {i}"
 
 
@@ -793,6 +826,14 @@ def _legal_name(rec, a):
         return _use_colour_name(rec, i)
     if name == "answer" and ph == _ph("ACCEPT"):
         return ("make the spell roll to hit", "accept the spell's hit")[i]
+    if name == "answer" and ph == _ph("PARDON"):
+        return ("keep the Outlaw Token", "discard one Outlaw Token")[i]                   # L1083
+    if name == "mission":
+        verb = {_ph("COMMERCE"): "take", _ph("TAKE_MISSION"): "take", _ph("TRADE_WITH"): "complete",
+                R.PH_ACTION: "discard", _ph("MISSION_LIMIT"): "discard"}.get(ph, "mission")
+        return f"{verb} {V.mission_name(i)}"
+    if name == "title":
+        return f"claim the title {V.title_name(i)}"
     if name == "box" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
         return f"wound the cube in the {_BOX_NAMES[i]}"
     if name == "search":

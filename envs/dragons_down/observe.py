@@ -71,6 +71,7 @@ from .constants import (
     NUM_WILD_TOKENS, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
     TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TW_PLACED,
     NUM_COLOURS, NUM_CURSES, NUM_SPELL_KINDS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_DECK, SPW_DISCARD, SPW_KNOWN,
+    MAX_HELD_MISSIONS, MW_DECK, MW_DISCARD, MW_DONE, MW_HERO, MW_MERCHANT, NUM_MISSIONS, NUM_TITLES,
 )
 from .state import STATE_DTYPE
 
@@ -230,12 +231,16 @@ _H, NUM_HERO_FEATURES = _columns(
     ("cast_cubes", NUM_COLOURS),  # Magic Cubes on that Spell Card by colour / 5 (secret in Tactics)
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
     ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell targets it this round (L712)
+    ("missions_held", 1),        # Mission Cards in its backpack / 2 (which ones are its secret, L564)
+    ("missions_done", 1),        # missions it completed / 5 (L1079)
+    ("kills", 1),                # Monsters it killed / 10 (a title's kills>=N)
+    ("titles", 1),               # titles it claimed / 5 (L567)
 )
 (H_VALID, H_STATE, H_LINEAGE, H_LINEAGE_SIDE, H_CLASS, H_CLASS_SIDE, H_HEARTS, H_CUBES, H_WOUNDED, H_LP, H_FAME,
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_THROWS,
  H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES, H_CASTING, H_CAST_CUBES, H_SPELLS_ON,
- H_AIMED_BY) = _H.values()
+ H_AIMED_BY, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -361,6 +366,41 @@ _C, NUM_CARD_FEATURES = _columns(
 (C_VALID, C_HOLDER, C_SLOT, C_MERCHANT, C_PILE, C_DECK, C_BANNER, C_WEAPON, C_SHIELD, C_ARMOR, C_WEIGHT, C_PRICE,
  C_SWORDS, C_EPIC, C_KIND, C_SELECTED, C_DAMAGED, C_DEAL, C_RECEIVED) = _C.values()
 
+# ---- missions: one row per Mission Card (constants.MISSION_IDS)
+_M, NUM_MISSION_FEATURES = _columns(
+    ("mine", 1),                 # in the observer's backpack (L564)
+    ("listed", NUM_MERCHANTS),   # listed with that Merchant, the observer knowing its cards (L558)
+    ("discarded", 1),            # face up on the discard pile (L1071)
+    ("done", 1),                 # completed by someone: out of the game (L566)
+    ("kind", 3),                 # atrocity, quest, expedition (printed: every card's row shows it)
+    ("reward", 3),               # printed Gold / 20, LP / 3, Fame / 20 (L1079)
+    ("bonus", 3),                # bonus attribute: cunning, wisdom, charisma (L1081)
+    ("on_discard", 3),           # mandatory Gold / 5, LP / 3, Fame / 10 of a discard (L1071), signed
+    ("progress", 1),             # the observer's share of its tasks done (1 = all met, L1079)
+    ("place_here", 1),           # the observer stands where it is completed (L566)
+    ("completable", 1),          # the observer may complete it now (a Trade Action)
+)
+(M_MINE, M_LISTED, M_DISCARDED, M_DONE, M_KIND, M_REWARD, M_BONUS, M_ON_DISCARD, M_PROGRESS,
+ M_PLACE_HERE, M_COMPLETABLE) = _M.values()
+
+# ---- titles: one row per title box (constants.TITLE_IDS)
+_T, NUM_TITLE_FEATURES = _columns(
+    ("up", 1),                   # its side of the Civilization Card is up (L180)
+    ("pack", NUM_PACKS),         # the card's Terrain Pack (its Civilization Location)
+    ("small", 1),                # a small box: claimed once (L567)
+    ("taken", 1),                # its small box holds a pink cube
+    ("mine", 1),                 # times the observer claimed it / 3
+    ("others", 1),               # times the other heroes claimed it / 3
+    ("price", 1),                # Gold / 20
+    ("reward", 2),               # LP / 3, Fame / 10
+    ("need", 4),                 # Fame / 50, LP / 10, kills / 10, missions / 3 required
+    ("outlaw", 2),               # requires an Outlaw; requires no Outlaw Token
+    ("met", 1),                  # the observer meets its requirements and can pay
+    ("claimable", 1),            # the observer may claim it now (a Trade Action)
+)
+(T_UP, T_PACK, T_SMALL, T_TAKEN, T_MINE, T_OTHERS, T_PRICE, T_REWARD, T_NEED, T_OUTLAW, T_MET,
+ T_CLAIMABLE) = _T.values()
+
 BLOCKS = [
     ("realm", (NUM_CLEARINGS, NUM_REALM_FEATURES)),
     ("paths", (NUM_CLEARINGS, MAX_DEGREE)),     # neighbour clearings as floats, -1 padding
@@ -393,6 +433,9 @@ BLOCKS = [
     ("spells", (NUM_SPELL_KINDS, NUM_SPELL_FEATURES)),  # per spell kind (constants.SPELL_IDS): what the observer holds
     ("magic", (6,)),                           # the learn run under way: a book on Learn Die 1, on die 2, a curse shown;
                                                # Enchant Actions taken / 3; Spell deck left / its size; discarded / its size
+    ("missions", (NUM_MISSIONS, NUM_MISSION_FEATURES)),  # per Mission Card (constants.MISSION_IDS)
+    ("titles", (NUM_TITLES, NUM_TITLE_FEATURES)),        # per title (constants.TITLE_IDS)
+    ("mission_deck", (3,)),                    # Mission Deck left, discarded / the cards in play; missions taken this Trade Action / 2
 ]
 LAYOUT = {}
 _off = 0
@@ -403,7 +446,8 @@ OBS_SIZE = _off
 
 O_REALM, O_PATHS, O_HEROES, O_TILES, O_FOES, O_PILES, O_MERCHANTS, O_CARDS, O_PHASE, O_STAGE, O_TO_PLAY, O_NPLAY, \
     O_PROGRESS, O_SANDBOX, O_PACKS, O_CONTEXT, O_DICE, O_DECKS, O_TRAY, O_TAKEN, O_POOLS, O_COMBAT, O_TRADE, \
-    O_EXPLORE, O_LEGEND, O_OPTIONS, O_SPELLS, O_MAGIC = (LAYOUT[name][0] for name, _ in BLOCKS)
+    O_EXPLORE, O_LEGEND, O_OPTIONS, O_SPELLS, O_MAGIC, O_MISSIONS, O_TITLES, O_MISSION_DECK = \
+    (LAYOUT[name][0] for name, _ in BLOCKS)
 
 
 # ---- tables the observation reads (small; frozen into the compiled code)
@@ -880,6 +924,13 @@ def observe_heroes(S, b, me, n, obs):
             for q in range(n):
                 if s['hero_target'][q] == R.AIM_HERO + p:
                     obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0
+        obs[o + H_MISSIONS_HELD] = lim(R.missions_held(S, b, p) / float(MAX_HELD_MISSIONS))
+        obs[o + H_MISSIONS_DONE] = lim(s['missions_done'][p] / 5.0)
+        obs[o + H_KILLS] = lim(R.monster_kills(S, b, p) / 10.0)
+        titles = 0
+        for i in range(NUM_TITLES):
+            titles += int(s['title_claims'][p, i])
+        obs[o + H_TITLES] = lim(titles / 5.0)
 
 
 @rules_jit
@@ -1206,6 +1257,92 @@ def observe_magic(S, b, me, obs):
 
 
 @rules_jit
+def observe_missions(S, b, me, n, obs):
+    """The ``missions`` and ``titles`` rows and the ``mission_deck`` block.
+    A Mission Card another hero holds shows only its printed face values
+    (which card he holds is his secret, L564; ``heroes`` counts them); a
+    Merchant's listed card shows where it is only to an observer who knows
+    that Merchant's cards (L558); the deck's order is never shown."""
+    s = S[b]
+    left = 0
+    gone = 0
+    total = 0
+    for k in range(NUM_MISSIONS):
+        o = O_MISSIONS + k * NUM_MISSION_FEATURES
+        w = int(s['mission_where'][k])
+        owner = int(s['mission_owner'][k])
+        if w == R.MW_OUT:
+            continue
+        total += 1
+        if w == MW_HERO and owner == me:
+            obs[o + M_MINE] = 1.0
+        elif w == MW_MERCHANT and R.has_looked(S, b, me, owner):
+            obs[o + M_LISTED + owner] = 1.0
+        elif w == MW_DISCARD:
+            obs[o + M_DISCARDED] = 1.0
+            gone += 1
+        elif w == MW_DONE:
+            obs[o + M_DONE] = 1.0
+        elif w == MW_DECK:
+            left += 1
+        obs[o + M_KIND + int(R.MISSION_KIND[k])] = 1.0
+        obs[o + M_REWARD] = lim(R.MISSION_REWARD[k, 0] / 20.0)
+        obs[o + M_REWARD + 1] = lim(R.MISSION_REWARD[k, 1] / 3.0)
+        obs[o + M_REWARD + 2] = lim(R.MISSION_REWARD[k, 2] / 20.0)
+        obs[o + M_BONUS + int(R.MISSION_BONUS[k])] = 1.0
+        obs[o + M_ON_DISCARD] = R.MISSION_DISCARD[k, 0] / 5.0
+        obs[o + M_ON_DISCARD + 1] = R.MISSION_DISCARD[k, 1] / 3.0
+        obs[o + M_ON_DISCARD + 2] = R.MISSION_DISCARD[k, 2] / 10.0
+        if s['hero_state'][me] == HS_ACTIVE:
+            share = 1.0
+            for j in range(R.MAX_TASKS):
+                done, need = R.task_progress(S, b, me, k, j)
+                if need > 0 and done < need:
+                    share = min(share, done / float(need))
+            obs[o + M_PROGRESS] = share
+            if R.at_mission_place(S, b, me, k):
+                obs[o + M_PLACE_HERE] = 1.0
+            if R.completable(S, b, me, k):
+                obs[o + M_COMPLETABLE] = 1.0
+    if total > 0:
+        obs[O_MISSION_DECK] = left / float(total)
+        obs[O_MISSION_DECK + 1] = gone / float(total)
+    obs[O_MISSION_DECK + 2] = s['missions_taken'] / 2.0
+    for i in range(NUM_TITLES):
+        o = O_TITLES + i * NUM_TITLE_FEATURES
+        card = int(R.TITLE_CARD[i])
+        if s['civ_side'][card] < 0:
+            continue
+        if s['civ_side'][card] == R.TITLE_SIDE[i]:
+            obs[o + T_UP] = 1.0
+        obs[o + T_PACK + int(R.CIV_PACK[card])] = 1.0
+        obs[o + T_SMALL] = float(R.TITLE_SMALL[i])
+        obs[o + T_TAKEN] = float(s['title_taken'][i])
+        others = 0
+        for q in range(n):
+            if q != me:
+                others += int(s['title_claims'][q, i])
+        obs[o + T_MINE] = lim(s['title_claims'][me, i] / 3.0)
+        obs[o + T_OTHERS] = lim(others / 3.0)
+        obs[o + T_PRICE] = lim(R.TITLE_PRICE[i] / 20.0)
+        obs[o + T_REWARD] = lim(R.TITLE_REWARD[i, 0] / 3.0)
+        obs[o + T_REWARD + 1] = lim(R.TITLE_REWARD[i, 1] / 10.0)
+        obs[o + T_NEED] = lim(R.TITLE_NEED[i, 0] / 50.0)
+        obs[o + T_NEED + 1] = lim(R.TITLE_NEED[i, 1] / 10.0)
+        obs[o + T_NEED + 2] = lim(R.TITLE_NEED[i, 2] / 10.0)
+        obs[o + T_NEED + 3] = lim(R.TITLE_NEED[i, 3] / 3.0)
+        if R.TITLE_OUTLAW[i] == 1:
+            obs[o + T_OUTLAW] = 1.0
+        elif R.TITLE_OUTLAW[i] == 0:
+            obs[o + T_OUTLAW + 1] = 1.0
+        if s['hero_state'][me] == HS_ACTIVE:
+            if R.title_requirements_met(S, b, me, i):
+                obs[o + T_MET] = 1.0
+            if R.claimable(S, b, me, i):
+                obs[o + T_CLAIMABLE] = 1.0
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """Write game b as seat ``me`` may know it into ``obs`` (float32[OBS_SIZE])."""
     s = S[b]
@@ -1221,3 +1358,4 @@ def observe_one(S, b, me, obs):
     observe_play(S, b, me, n, obs)
     if HAS_MAGIC:
         observe_magic(S, b, me, obs)
+    observe_missions(S, b, me, n, obs)

@@ -1000,6 +1000,10 @@ def _hero_block(scene, rec, p, seat, x0, y, compact):
     facts = f"LP {h['lp']} · Fame {h['fame']} · Gold {h['gold']}"
     if h["outlaw"]:
         facts += f" · Outlaw {h['outlaw']}"
+    if h["missions"]:
+        facts += f" · missions {h['missions']}"          # how many, never which (L564)
+    if h["titles"]:
+        facts += f" · titles {len(h['titles'])}"
     if h["curses"]:
         facts += " · cursed: " + ", ".join(h["curses"])
     if state == HS_ACTIVE and int(rec["stage"]) == ST_TURNS:

@@ -143,7 +143,7 @@ FIELD_RANGES = {
     "trade_pile": (0, NUM_PILES - 1),
     "trade_partner": (0, LAST_SEAT),
     "trade_merchant": (0, NUM_MERCHANTS - 1),
-    "trade_steps": (0, 15),                     # DONE_* bits
+    "trade_steps": (0, 31),                     # DONE_* bits
     "trade_card": (0, NUM_CARDS - 1),
     "trade_factor": (0, 3),
     "swap_gold": (-BIG, BIG),
@@ -242,6 +242,18 @@ FIELD_RANGES = {
     "treasure_combat": (0, 1),
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),
+    # missions and titles
+    "mission_draws": (0, BIG),
+    "mission_where": (R.MW_OUT, R.MW_DONE),
+    "mission_owner": (-1, max(R.NUM_MERCHANTS, MAX_HEROES) - 1),
+    "mission_order": (-1, R.NUM_MISSIONS - 1),
+    "missions_taken": (0, 2),
+    "missions_done": (0, R.NUM_MISSIONS),
+    "kills": (0, 127), "native_kills": (0, 127),
+    "sites_looted": (0, 1), "tiles_entered": (0, 1),
+    "civ_side": (-1, 1),
+    "title_claims": (0, 127),
+    "title_taken": (0, 1),
     # scenario tests' loaded chance
     "loaded": None,
     "loaded_count": (0, LOADED_SLOTS),
@@ -562,6 +574,44 @@ def _card_problem(r, n):
     return ""
 
 
+def _mission_problem(r, n):
+    """Every Mission Card in one place, as its pack allows; the deck's order
+    a list; the titles' boxes as the cards and their sides allow."""
+    packs = int(r["packs"])
+    order = []
+    for k in range(R.NUM_MISSIONS):
+        w, owner = int(r["mission_where"][k]), int(r["mission_owner"][k])
+        if ((packs >> int(R.MISSION_PACK[k])) & 1) != (w != R.MW_OUT):
+            return f"Mission Card {k} is {'out of' if w == R.MW_OUT else 'in'} play against its pack"
+        if w == R.MW_HERO and not 0 <= owner < n:
+            return f"Mission Card {k} is held by {owner}, not a seat of {n}"
+        if w == R.MW_MERCHANT and not 0 <= owner < R.NUM_MERCHANTS:
+            return f"Mission Card {k} is listed with {owner}, not a Merchant"
+        if w not in (R.MW_HERO, R.MW_MERCHANT) and owner != -1:
+            return f"Mission Card {k} has an owner but is not held or listed"
+        if (w == R.MW_DECK) != (int(r["mission_order"][k]) >= 0):
+            return f"Mission Card {k} is {'in' if w == R.MW_DECK else 'out of'} the deck, with place {int(r['mission_order'][k])}"
+        if w == R.MW_DECK:
+            order.append(int(r["mission_order"][k]))
+    if len(set(order)) != len(order):
+        return f"the Mission Deck's places {sorted(order)} repeat"
+    for p in range(n, MAX_HEROES):
+        if np.any(r["title_claims"][p]) or np.any(r["kills"][p]) or int(r["missions_done"][p]):
+            return f"seat {p} is not in play ({n} seats) but has done deeds"
+    for i in range(R.NUM_TITLES):
+        card = int(R.TITLE_CARD[i])
+        if int(r["civ_side"][card]) < 0 and (int(r["title_taken"][i]) or np.any(r["title_claims"][:, i])):
+            return f"title {i} is claimed but its card is not in play"
+        if R.TITLE_SMALL[i] and int(np.sum(r["title_claims"][:, i])) > 1:
+            return f"small title box {i} is claimed more than once"
+        if not R.TITLE_SMALL[i] and int(r["title_taken"][i]):
+            return f"large title box {i} is marked taken"
+    for k in range(len(R.CIV_PACK)):
+        if ((packs >> int(R.CIV_PACK[k])) & 1) != (int(r["civ_side"][k]) >= 0):
+            return f"Civilization Card {k} is {'not ' if int(r['civ_side'][k]) < 0 else ''}laid out against its pack"
+    return ""
+
+
 def _decision_problem(r, n):
     running = int(r["status"]) == 0
     ph = int(r["phase"])
@@ -603,7 +653,7 @@ def record_problem(state):
         return problem
     n = int(r["num_players"])
     for check in (_seat_problem, _realm_problem, _where_problem, _hero_problem, _card_problem,
-                  _decision_problem):
+                  _mission_problem, _decision_problem):
         problem = check(r, n)
         if problem:
             return problem

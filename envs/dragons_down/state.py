@@ -12,8 +12,9 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    MAX_AIMS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS,
-    NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SPELLS, NUM_TENTACLE_CARDS, NUM_TILES, NUM_WILD_TOKENS,
+    CIV_CARD_IDS, MAX_AIMS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NATIVE_GROUPS, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS,
+    NUM_CUBE_KINDS, NUM_MISSIONS, NUM_MONSTER_CHIPS, NUM_MONSTER_KINDS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES,
+    NUM_SPELLS, NUM_TENTACLE_CARDS, NUM_TILES, NUM_TITLES, NUM_WILD_TOKENS,
 )
 
 STATE_FIELDS = [
@@ -39,6 +40,7 @@ STATE_FIELDS = [
     ("site_clearing", np.int16, (NUM_PILES,)),        # clearing of each pile (Treasure Site, body) on the map; -1 (L497-L498, L805)
     ("site_gold", np.int16, (NUM_PILES,)),            # Gold lying in each pile (L520, L1244, L805)
     ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
+    ("mission_draws", np.int16),             # draws taken from the Mission Deck's own stream (rules/missions.py::mission_roll)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_players", np.int8),       # config: seats (heroes in play at once), 1..6 (the common field)
     ("sandbox", np.int8),           # config: SB_* (constants.SANDBOXES)
@@ -230,6 +232,23 @@ STATE_FIELDS = [
     ("turn_powers", np.uint8, (MAX_HEROES,)),   # TP_* bits (rules/treasures.py): a treasure's power of this turn: the Shadow Cloak's reroll spent (L1408), the Thief's Lucky Coin waiting for a Loot Action (L1454)
     ("card_cube", np.int8, (NUM_CARDS,)),      # SECRET in Tactics: 1 + the colour of the Magic Cube on this equipped card this round (L1288, L1410); 0 none
     ("treasure_combat", np.uint8, (MAX_HEROES,)),  # TC_* bits (rules/treasures.py): a treasure's effect lasting this combat (Potion of Energy, L1378)
+    # --- missions, titles and the Outlaw Tokens they give and take (rules/missions.py), L322-L332, L564-L567, L1067-L1122
+    # SECRET: a Mission Card in a hero's backpack lies face down: which card it
+    # is belongs to its holder (L564); the other seats see how many. A
+    # Merchant's listed missions are seen by a Look, like its stock (L558).
+    # The Mission Deck's order is never seen. Everything else here is public.
+    ("mission_where", np.int8, (NUM_MISSIONS,)),   # MW_* (constants)
+    ("mission_owner", np.int8, (NUM_MISSIONS,)),   # its Merchant (MW_MERCHANT) or hero (MW_HERO); -1
+    ("mission_order", np.int8, (NUM_MISSIONS,)),   # MW_DECK: its place from the top of the Mission Deck; -1
+    ("missions_taken", np.int8),                   # cards taken in the commerce under way's Take Missions step (at most 2, L564)
+    ("missions_done", np.int8, (MAX_HEROES,)),     # missions the hero has completed (L1079; a title's missions>=N)
+    ("kills", np.int8, (MAX_HEROES, NUM_MONSTER_KINDS)),   # Monsters of each kind the hero killed, credited as for Fame (L799)
+    ("native_kills", np.int8, (MAX_HEROES, len(NATIVE_GROUPS))),  # Natives of each Native Group the hero killed (L1115)
+    ("sites_looted", np.int8, (MAX_HEROES, NUM_SITES)),    # 1 = the hero made a successful Loot Action at the Treasure Site
+    ("tiles_entered", np.int8, (MAX_HEROES, NUM_TILES)),   # 1 = the hero has stood in the Map Tile
+    ("civ_side", np.int8, (len(CIV_CARD_IDS),)),   # side up of each Civilization Card, 0/1; -1 not in play (L180)
+    ("title_claims", np.int8, (MAX_HEROES, NUM_TITLES)),  # times the hero claimed each title (L567)
+    ("title_taken", np.int8, (NUM_TITLES,)),       # 1 = the small box holds a pink cube: claimed for the game (L567)
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

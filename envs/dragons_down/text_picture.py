@@ -77,6 +77,8 @@ _DECISIONS = {
     R.PH_BUY: "buy the card set apart?", R.PH_SELL: "choose a card to sell", R.PH_REPAIR: "choose a card to repair",
     R.PH_LOOT_PILE: "choose the pile to loot", R.PH_LOOT_KEEP: "keep one of the top cards",
     R.PH_START_SPELL: "choose a starting spell", R.PH_UNCURSE: "remove another curse for 5 Gold?",
+    R.PH_TAKE_MISSION: "take a second mission?", R.PH_MISSION_LIMIT: "discard a mission (two may be kept)",
+    R.PH_PARDON: "discard an Outlaw Token for the Quest?",
     R.PH_MORE_TARGETS: "add a target for the spell?", R.PH_SPELL_CUBE: "cover a multi-colour spell box",
     R.PH_ACCEPT: "accept the hit of another hero's spell?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
@@ -361,7 +363,23 @@ def _hero_lines(rec, p, seat=None):
     second = (f"  LP {h['lp']}, Fame {h['fame']}, Gold {h['gold']}{outlaw} | "
               f"{', '.join(h['statuses']) or 'no statuses'} "
               f"| equipped: {', '.join(equipped) or '-'}; {backpack}")
-    return _wrap(first) + _wrap(second) + _magic_lines(rec, p, seat, owned)
+    return _wrap(first) + _wrap(second) + _magic_lines(rec, p, seat, owned) + _mission_lines(rec, p, seat)
+
+
+def _mission_lines(rec, p, seat):
+    """The hero's Mission Cards (named for their holder, counted for the
+    others, L564), the missions he completed and the titles he claimed
+    (public, L567); nothing when he has none of them."""
+    h = V.hero(rec, p)
+    parts = []
+    if h["missions"]:
+        names = [V.mission_name(k) for k in V.missions_of(rec, p, p if seat == p else -1)]
+        parts.append(f"missions: {', '.join(names)}" if names else f"missions: {h['missions']} face down")
+    if h["missions_done"]:
+        parts.append(f"completed {h['missions_done']}")
+    if h["titles"]:
+        parts.append(f"titles: {', '.join(h['titles'])}")
+    return _wrap("  " + " | ".join(parts)) if parts else []
 
 
 def _magic_lines(rec, p, seat, owned):

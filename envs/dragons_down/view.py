@@ -26,7 +26,7 @@ from .constants import (
     MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS, NUM_DIRECTIONS,
     NUM_SITES, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
     TILE_CIVILIZATION, TILE_IDS, TOK_PLACED, TW_PLACED, WILD_TOKENS, CURSE_IDS, NUM_SPELLS, SPELL_IDS,
-    SPW_ATTACHED, SPW_KNOWN,
+    SPW_ATTACHED, SPW_KNOWN, CIV_CARD_IDS, MISSION_IDS, MW_HERO, MW_MERCHANT, NUM_MISSIONS, NUM_TITLES, TITLE_IDS,
 )
 
 DIRECTION_NAMES = tuple(D.EDGE_NAMES)
@@ -301,7 +301,55 @@ def hero(state, seat):
                       and int(r["spell_owner"][sp]) == p),
         "statuses": [STATUS_NAMES[i] for i in range(len(STATUS_NAMES)) if int(r["hero_status"][p]) >> i & 1],
         "actions_left": actions_left(r, p),
+        "missions": missions_held(r, p),
+        "missions_done": int(r["missions_done"][p]),
+        "titles": titles_of(r, p),
     }
+
+
+# ------------------------------------------------------------------ missions and titles
+def mission_name(k):
+    """Mission Card k's name (constants.MISSION_IDS)."""
+    return D.REALM.missions[MISSION_IDS[k]].name
+
+
+def title_name(i):
+    """Title i's name (constants.TITLE_IDS)."""
+    card = D.REALM.civ_cards[CIV_CARD_IDS[int(R.TITLE_CARD[i])]]
+    return card.title(TITLE_IDS[i])[1].name
+
+
+def missions_held(state, seat):
+    """How many Mission Cards seat's hero holds (public: which ones is his secret, L564)."""
+    r = record(state)
+    return sum(1 for k in range(NUM_MISSIONS) if int(r["mission_where"][k]) == MW_HERO
+               and int(r["mission_owner"][k]) == int(seat))
+
+
+def missions_of(state, seat, observer):
+    """The Mission Cards of seat's hero that ``observer`` may name: all of them
+    to himself, none to the others (face down, L564)."""
+    r = record(state)
+    if int(seat) != int(observer):
+        return []
+    return [k for k in range(NUM_MISSIONS) if int(r["mission_where"][k]) == MW_HERO
+            and int(r["mission_owner"][k]) == int(seat)]
+
+
+def merchant_missions(state, m, observer):
+    """Merchant m's listed Mission Cards, if ``observer`` knows its cards (a
+    Look, L558); None when he does not."""
+    r = record(state)
+    if observer is None or not (int(r["merchant_looked"][int(observer)]) >> int(m)) & 1:
+        return None
+    return [k for k in range(NUM_MISSIONS) if int(r["mission_where"][k]) == MW_MERCHANT
+            and int(r["mission_owner"][k]) == int(m)]
+
+
+def titles_of(state, seat):
+    """Names of the titles seat's hero has claimed, one per claim (public, L567)."""
+    r = record(state)
+    return [title_name(i) for i in range(NUM_TITLES) for _ in range(int(r["title_claims"][int(seat), i]))]
 
 
 def actions_left(state, seat):

@@ -588,7 +588,7 @@ def test_dd_setup_hero_13_remaining_items_form_the_item_deck():
         for m in merchants:
             stock = [c for c in range(len(R.CARD_KIND)) if rec["card_where"][c] == CW_MERCHANT
                      and rec["card_owner"][c] == m]
-            assert len(stock) == int(R.MERCHANT_STOCK[m, side[m]].sum())
+            assert len(stock) == int(R.MERCHANT_STOCK[m, side[m], :2].sum())     # treasures and items
         for c in range(len(R.CARD_KIND)):
             if int(R.CARD_DECK[c]) == DECK_ITEM:
                 assert int(rec["card_where"][c]) in (CW_HERO, CW_DECK, CW_MERCHANT)

@@ -261,8 +261,11 @@ def test_dd_move_tokens_4_new_merchant_stocked_from_the_decks():
             stock = [c for c in range(NUM_CARDS) if T[0]["card_where"][c] == CW_MERCHANT and T[0]["card_owner"][c] == m]
             treasures = [c for c in stock if int(R.CARD_DECK[c]) == DECK_TREASURE]
             items = [c for c in stock if int(R.CARD_DECK[c]) == DECK_ITEM]
-            assert (len(treasures), len(items)) == tuple(int(x) for x in R.MERCHANT_STOCK[m, side])
+            assert (len(treasures), len(items)) == tuple(int(x) for x in R.MERCHANT_STOCK[m, side, :2])
             assert len(stock) == len(treasures) + len(items)   # no Deep Treasure
+            listed = [k for k in range(R.NUM_MISSIONS) if T[0]["mission_where"][k] == R.MW_MERCHANT
+                      and T[0]["mission_owner"][k] == m]
+            assert len(listed) == int(R.MERCHANT_STOCK[m, side, 2])   # and its missions (L564)
             checked += 1
     assert checked == 18
 

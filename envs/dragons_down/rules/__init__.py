@@ -6,7 +6,8 @@ Board's cards, Spell Books' spells), ``tokens`` (tokens on entering a tile),
 ``activation`` (monster activation), ``magic`` (Spell Cards, starting
 spells, Learn, Enchant, curses), ``treasures`` (the treasures' powers),
 ``setup`` (the realm's set-up and hero
-selection), ``trade`` (Loot and Trade), ``actions`` (the action phase),
+selection), ``missions`` (Mission Cards, titles, the Outlaw Tokens they give
+and take), ``trade`` (Loot and Trade), ``actions`` (the action phase),
 ``strike`` (who fights, hits, damage, wounds and death), ``spells`` (the
 spells cast in combat and what each does), ``combat`` (the steps of a
 Combat Round), ``driver`` (the sequence of play)."""
@@ -19,6 +20,7 @@ from .activation import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .treasures import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
+from .missions import *  # noqa: F401,F403
 from .trade import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
 from .strike import *  # noqa: F401,F403

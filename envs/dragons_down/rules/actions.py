@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
-    A_CARD, A_CLEARING, A_DO, A_HEAL, A_SEARCH, A_TARGET, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
+    A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
@@ -31,6 +31,7 @@ from .equipment import equip_card, kind_equipped, possesses, target_legal, wound
 from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
 from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_at
 from .trade import loot_action, mask_loot_trade, trade_action
+from .missions import discard_mission, end_turn_missions, mask_discard_missions, note_loot
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
 from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
@@ -116,6 +117,8 @@ def action_phase(S, b):
                             return pose(S, b, PH_BLOCK, p)
             if actions_left(S, b, p) > 0 or free_bits(S, b, p) != 0:   # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
+        if end_turn_missions(S, b, p):                          # L564: two missions kept, Merchants refilled
+            return True
         s['order_pos'] += 1
         end_learn(S, b)                                        # runs of actions are one hero's, in one turn
         end_enchant(S, b)
@@ -530,6 +533,7 @@ def mask_action(S, b, p, mask):
     but a Symbol's free one, only actions of that kind (L1432-L1448); with the
     Mirror of Idolatry, no Sneak or Alert (L1370)."""
     s = S[b]
+    mask_discard_missions(S, b, p, mask)                         # L1071: at any time in his turn, no action
     if vapor(S, b, AIM_HERO + p):
         mask_vapor_action(S, b, p, mask)
         return
@@ -685,6 +689,9 @@ def act_action(S, b, p, a):
     s = S[b]
     if a >= A_CARD and a < A_EXPLORE:                            # L916: a one-time card; no action, no block check
         return use_card(S, b, p, a - A_CARD)
+    if a >= A_MISSION and a < A_TITLE:                           # L1071: a Mission Card discarded; no action either
+        discard_mission(S, b, p, a - A_MISSION)
+        return False
     kind = free_kind(a)
     flight = tile_flight(S, b, p, a - A_EXPLORE) if a >= A_EXPLORE and a < A_EXPLORE + NUM_DIRECTIONS else -1
     if flight >= 0:
@@ -1118,6 +1125,7 @@ def open_site(S, b, p, site):
                 gain_card(S, b, p, c)
         s['gold'][p] += s['site_gold'][site]
         s['site_gold'][site] = 0
+        note_loot(S, b, p, site)                                 # L1244: as a successful Loot Action
         if SITE_TRAP[site, side] and not possesses(S, b, p, SKELETON_KEY):
             wound_random_cube(S, b, p)
             if s['hearts'][p, 0] == 0:                           # L408: no healthy Heart left

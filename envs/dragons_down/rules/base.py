@@ -19,6 +19,7 @@ from ..constants import (
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
     TILE_WILDERNESS, MAX_AIMS, CURSE_IDS, NUM_CURSES, NUM_SPELLS, SPELL_IDS, SPELL_INSTANCES,
+    MISSION_IDS, NUM_MISSIONS, CIV_CARD_IDS, TITLE_IDS, NUM_TITLES, NATIVE_GROUPS, MONSTER_IDS,
 )
 
 
@@ -212,13 +213,13 @@ def _token_tables():
     site_tok_site = np.array([SITE_IDS.index(s.site) for s in st], dtype=np.int8)
     site_tok_pack = np.array([D.PACKS.index(s.pack) for s in st], dtype=np.int8)
     site_tok_clearing = np.array([s.clearing - 1 for s in st], dtype=np.int8)
-    stock = np.zeros((NUM_MERCHANTS, 2, 2), dtype=np.int8)
+    stock = np.zeros((NUM_MERCHANTS, 2, 3), dtype=np.int8)
     merchant_pack = np.zeros(NUM_MERCHANTS, dtype=np.int8)
     for m, mid in enumerate(MERCHANT_IDS):
         pack = next(p for p, card in D.REALM.setup_cards.items() if mid in card.merchants)
         merchant_pack[m] = D.PACKS.index(pack)
         for s, side in enumerate(D.REALM.setup_cards[pack].sides):
-            stock[m, s] = (side.stock[mid].treasures, side.stock[mid].items)
+            stock[m, s] = (side.stock[mid].treasures, side.stock[mid].items, side.stock[mid].missions)
     return (wild_kind, wild_pack, wild_clearing, wild_site, civ_pack, civ_merchant, site_tok_site,
             site_tok_pack, site_tok_clearing, stock, merchant_pack)
 
@@ -229,7 +230,8 @@ def _token_tables():
 (numbered tokens) and Treasure Site (a site token by name); each
 Civilization Token's pack and Merchant (-1: empty); each Site Token's site,
 pack and clearing slot; MERCHANT_STOCK[merchant, setup side] = (treasures,
-items) it is filled with (L491; its missions come with missions, part 2)."""
+items, missions) it is filled with (L491) -- its missions refilled after
+every hero's turn (L564)."""
 WILD_GATE = np.array([D.REALM.wilderness_tokens[w].kind == "gate" for w in WILD_TOKENS], dtype=np.int8)
 """1 where the Wilderness Token is a Gate (L479)."""
 KIND_EPIC = np.array([bool(getattr(_card(c), "epic", False)) for c in CARD_IDS], dtype=np.int8)
@@ -256,6 +258,101 @@ MISSION_DIE_GOLD = np.array([int(f.split(":")[1]) if f.startswith("gold") else 0
 MISSION_DIE_FAME = np.array([int(f.split(":")[1]) if f.startswith("fame") else 0
                              for f in D.REALM.dice["mission"].faces], dtype=np.int8)
 """Mission Die, face -> the Gold and the Fame it rewards (L252)."""
+
+# ---------------------------------------------------------------- Mission Cards and titles (missions.txt, civilization.txt)
+MK_ATROCITY, MK_QUEST, MK_EXPEDITION = range(3)
+"""Mission kinds (``MISSION_KIND``; data.MISSION_KINDS order, L1075)."""
+TASK_KILL, TASK_KILL_NATIVE, TASK_LOOT, TASK_ENTER = range(4)
+"""Mission task verbs (``TASK_VERB``; missions.txt)."""
+MAX_TASKS = max(len(m.tasks) for m in D.REALM.missions.values())
+
+
+def _mission_tables():
+    ms = [D.REALM.missions[k] for k in MISSION_IDS]
+    kind = np.array([D.MISSION_KINDS.index(m.kind) for m in ms], dtype=np.int8)
+    pack = np.array([D.PACKS.index(m.pack) for m in ms], dtype=np.int8)
+    at_civ = np.array([D.PACKS.index(D.REALM.civ_locations[m.complete_at].pack)
+                       if m.complete_at in D.REALM.civ_locations else -1 for m in ms], dtype=np.int8)
+    at_merchant = np.array([MERCHANT_IDS.index(m.complete_at) if m.complete_at in MERCHANT_IDS else -1
+                            for m in ms], dtype=np.int8)
+    reward = np.array([(m.reward.gold, m.reward.lp, m.reward.fame) for m in ms], dtype=np.int16)
+    discard = np.array([(m.discard.gold, m.discard.lp, m.discard.fame) if m.discard else (0, 0, 0)
+                        for m in ms], dtype=np.int16)
+    bonus = np.array([D.ATTRIBUTES.index(m.bonus) for m in ms], dtype=np.int8)
+    verb = np.full((NUM_MISSIONS, MAX_TASKS), -1, dtype=np.int8)
+    target = np.full((NUM_MISSIONS, MAX_TASKS), -1, dtype=np.int8)
+    count = np.zeros((NUM_MISSIONS, MAX_TASKS), dtype=np.int8)
+    kinds = np.zeros((NUM_MISSIONS, MAX_TASKS, len(MONSTER_IDS)), dtype=np.int8)
+    for k, m in enumerate(ms):
+        for j, task in enumerate(m.tasks):
+            count[k, j] = task.count
+            if task.verb == "kill":
+                verb[k, j] = TASK_KILL
+                for i, mid in enumerate(MONSTER_IDS):
+                    mon = D.REALM.monsters[mid]
+                    kinds[k, j, i] = mid == task.target if task.by == "monster" else mon.group == task.target
+            elif task.verb == "kill_native":
+                verb[k, j] = TASK_KILL_NATIVE
+                target[k, j] = NATIVE_GROUPS.index(task.target)
+            elif task.verb == "loot":
+                verb[k, j] = TASK_LOOT
+                target[k, j] = SITE_IDS.index(task.target)
+            else:
+                verb[k, j] = TASK_ENTER
+                target[k, j] = TILE_IDS.index(task.target)
+    return kind, pack, at_civ, at_merchant, reward, discard, bonus, verb, target, count, kinds
+
+
+(MISSION_KIND, MISSION_PACK, MISSION_AT_CIV, MISSION_AT_MERCHANT, MISSION_REWARD, MISSION_DISCARD, MISSION_BONUS,
+ TASK_VERB, TASK_TARGET, TASK_COUNT, TASK_KINDS) = _mission_tables()
+"""Mission Card k (MISSION_IDS): its kind (MK_*), pack; where its completing
+Trade Action is spent -- MISSION_AT_CIV[k] the pack of a Civilization
+Location, or MISSION_AT_MERCHANT[k] a Merchant, the other -1 (L566);
+MISSION_REWARD[k] = (Gold, LP, Fame) printed (L1079); MISSION_DISCARD[k] the
+mandatory (Gold, LP, Fame) of a discard, zeros for none (L1071); its bonus
+attribute (ATTR_* index, L1081). Task j: TASK_VERB[k, j] (TASK_*; -1 none),
+TASK_TARGET[k, j] (the Native Group, Treasure Site or Map Tile), TASK_COUNT
+[k, j] (kills needed) and TASK_KINDS[k, j, kind] (1 for each Monster kind a
+kill task counts: one kind, or every kind of a group such as the Bandits)."""
+NATIVE_GROUP_OF = np.array([NATIVE_GROUPS.index(D.REALM.natives[n].group) for n in NATIVE_CHIP_KINDS], dtype=np.int8)
+"""Native chip -> its Native Group (constants.NATIVE_GROUPS)."""
+
+
+def _title_tables():
+    side = np.zeros(NUM_TITLES, dtype=np.int8)
+    card = np.zeros(NUM_TITLES, dtype=np.int8)
+    small = np.zeros(NUM_TITLES, dtype=np.int8)
+    need = np.zeros((NUM_TITLES, 4), dtype=np.int16)
+    outlaw = np.zeros(NUM_TITLES, dtype=np.int8)
+    price = np.zeros(NUM_TITLES, dtype=np.int16)
+    reward = np.zeros((NUM_TITLES, 2), dtype=np.int16)
+    limit = np.zeros((len(CIV_CARD_IDS), 2), dtype=np.int8)
+    civ_pack = np.array([D.PACKS.index(D.REALM.civ_cards[c].pack) for c in CIV_CARD_IDS], dtype=np.int8)
+    civ_group = np.array([NATIVE_GROUPS.index(D.REALM.civ_cards[c].group) for c in CIV_CARD_IDS], dtype=np.int8)
+    i = 0
+    for k, cid in enumerate(CIV_CARD_IDS):
+        for n, sd in enumerate(D.REALM.civ_cards[cid].sides):
+            limit[k, n] = sd.limit if sd.limit is not None else 0
+            for t in sd.titles:
+                assert TITLE_IDS[i] == t.id
+                card[i], side[i], small[i] = k, n, t.small
+                need[i] = (t.min_fame, t.min_lp, t.min_kills, t.min_missions)
+                outlaw[i] = -1 if t.outlaw is None else int(t.outlaw)
+                price[i], reward[i] = t.price, (t.lp, t.fame)
+                i += 1
+    return card, side, small, need, outlaw, price, reward, limit, civ_pack, civ_group
+
+
+(TITLE_CARD, TITLE_SIDE, TITLE_SMALL, TITLE_NEED, TITLE_OUTLAW, TITLE_PRICE, TITLE_REWARD, CIV_LIMIT, CIV_PACK,
+ CIV_GROUP) = _title_tables()
+"""Title i (TITLE_IDS): its Civilization Card (CIV_CARD_IDS index) and side
+(0/1); TITLE_SMALL[i] 1 for a small box (claimed once, L567); TITLE_NEED[i] =
+(Fame, LP, Monster kills, missions completed) the claimer must have at
+least; TITLE_OUTLAW[i] 1 he must be an Outlaw, 0 he must not, -1 either;
+its price in Gold and reward (LP, Fame). Card k: CIV_LIMIT[k, side] the most
+titles of that side one Hero may claim (0 no limit, L326), CIV_PACK[k] its
+Civilization Location's pack, CIV_GROUP[k] the Native Group that must be
+present (L567)."""
 
 # axial step of each direction 0..5 (N, NE, SE, S, SW, NW)
 DIR_DQ = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
@@ -303,9 +400,11 @@ active hero to the partner, < 0 from the partner to him."""
 A_PATH = A_GOLD + GOLD_STEP.shape[0]  # + (tile * 2 + side) * MAX_HIDDEN_PER_SIDE + h: that Hidden Path, shared in a swap (L556)
 A_STEP = A_PATH + NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE   # + STEP_*: a step of commerce (L557-L565) or of buying (L560, L993)
 STEP_LOOK, STEP_SELL, STEP_REPAIR, STEP_PAY, STEP_HAGGLE = range(5)
-A_ANSWER = A_STEP + 5                # + ANSWER_*: the partner's answer to a proposed swap
+A_ANSWER = A_STEP + 5                # + ANSWER_*: the partner's answer to a proposed swap; a Quest's pardon taken or not
 ANSWER_REFUSE, ANSWER_ACCEPT = range(2)
-A_TRADE_END = A_ANSWER + 2
+A_MISSION = A_ANSWER + 2             # + k: Mission Card k -- take it from the Merchant, complete it, or discard it (L564-L566, L1071)
+A_TITLE = A_MISSION + NUM_MISSIONS   # + i: claim title i (L567)
+A_TRADE_END = A_TITLE + NUM_TITLES
 """Loot and Trade's own blocks lie in [A_TRADE_BASE, A_TRADE_END)."""
 
 LOOT_FACE = np.array([int(f) for f in D.REALM.dice["loot"].faces], dtype=np.int8)
@@ -756,7 +855,11 @@ PH_UNCURSE = 46       # A_UNCURSE + q * NUM_CURSES + k: remove another curse for
 PH_MORE_TARGETS = 47  # A_FOE + f: one more foe the hero's spell aims at (Fireball, L1562) / A_DO + DO_DONE (L711)
 PH_SPELL_CUBE = 48    # A_CUBE + CUBE_MAGIC + colour: the Magic Cube covering the Spell Card's next multi-colour box (L723)
 PH_ACCEPT = 49        # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: accept the hit of another hero's targeted spell, or make it roll (L1032)
-LAST_PHASE = PH_ACCEPT
+# missions and titles (rules/missions.py): 50..52
+PH_TAKE_MISSION = 50  # A_MISSION + k: take a second Mission Card from the Merchant / A_DO + DO_DONE: no more (L564)
+PH_MISSION_LIMIT = 51  # A_MISSION + k: discard Mission Card k, the hero holding more than two at the end of his turn (L564, L1071)
+PH_PARDON = 52        # A_ANSWER + ANSWER_ACCEPT: discard one Outlaw Token for the Quest just completed / ANSWER_REFUSE: keep it (L1083)
+LAST_PHASE = PH_PARDON
 
 
 # ================================================================ decisions

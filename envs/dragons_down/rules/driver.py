@@ -21,7 +21,7 @@ from .base import (
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
     PH_START_SPELL, PH_UNCURSE, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
-    PH_TENTACLE,
+    PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -44,11 +44,12 @@ from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
 from .magic import act_activate, act_start_spell, act_uncurse, enchant_permanents, mask_activate, mask_start_spell, mask_uncurse
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
-    act_swap_answer, act_swap_offer, act_trade_with, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
+    act_swap_answer, act_swap_offer, act_take_mission, act_trade_with, mask_take_mission, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
     mask_received, mask_repair, mask_sell, mask_swap_answer, mask_swap_offer, mask_trade_with,
     PH_BUY, PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
     PH_SWAP_OFFER, PH_TRADE_WITH,
 )
+from .missions import act_mission_limit, act_pardon, mask_discard_missions, mask_pardon, note_tiles_entered
 from .setup import (
     act_class, act_class_side, act_cube_colour, act_lineage, act_lineage_side, act_tile_choose,
     act_tile_spot, act_tile_turn, build_realm, hero_selection, mask_class, mask_cube_colour,
@@ -134,6 +135,13 @@ def fill_mask(S, b, mask):
         mask_repair(S, b, p, mask)
     elif ph == PH_BUY:
         mask_buy(S, b, p, mask)
+    elif ph == PH_TAKE_MISSION:
+        mask_take_mission(S, b, p, mask)
+    # --- missions and titles
+    elif ph == PH_MISSION_LIMIT:
+        mask_discard_missions(S, b, p, mask)
+    elif ph == PH_PARDON:
+        mask_pardon(S, b, p, mask)
     # --- magic
     elif ph == PH_START_SPELL:
         mask_start_spell(S, b, p, mask)
@@ -250,6 +258,13 @@ def do_action(S, b, a):
         return act_repair(S, b, p, a)
     elif ph == PH_BUY:
         return act_buy(S, b, p, a)
+    elif ph == PH_TAKE_MISSION:
+        return act_take_mission(S, b, p, a)
+    # --- missions and titles
+    elif ph == PH_MISSION_LIMIT:
+        return act_mission_limit(S, b, p, a)
+    elif ph == PH_PARDON:
+        return act_pardon(S, b, p, a)
     # --- magic
     elif ph == PH_START_SPELL:
         return act_start_spell(S, b, p, a)
@@ -346,8 +361,7 @@ def settle(S, b, mask):
         s['decisions'] += 1
         if not do_action(S, b, a):
             advance(S, b)
-        disenchant(S, b)
-        enchant_permanents(S, b)
+        after_decision(S, b)
 
 
 @rules_jit(inline=True)
@@ -359,9 +373,18 @@ def apply_trusted(S, b, a, mask):
     s['decisions'] += 1
     if not do_action(S, b, a):
         advance(S, b)
-    disenchant(S, b)
-    enchant_permanents(S, b)                 # L577: a permanent spell in its colour's enchanted tile is active
+    after_decision(S, b)
     return settle(S, b, mask)
+
+
+@rules_jit(inline=True)
+def after_decision(S, b):
+    """What holds after every decision: the DisEnchanter's tile is cleared
+    (L1328); a permanent spell in its colour's enchanted tile is active
+    (L577); each hero has stood in his tile (a mission's enter task)."""
+    disenchant(S, b)
+    enchant_permanents(S, b)
+    note_tiles_entered(S, b)
 
 
 @rules_jit

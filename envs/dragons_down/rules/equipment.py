@@ -17,7 +17,7 @@ from ..constants import (
 from .base import (
     roll, vapor, AIM_HERO, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
     KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
-    TARGET_COVERS, TARGET_OK,
+    TARGET_COVERS, TARGET_OK, CLASS_ATTR, LINEAGE_ATTR,
 )
 
 
@@ -204,6 +204,16 @@ def settle_gifts(S, b, p):
             s['gift_cubes'][p, g] -= 1
             changed = True
     return changed
+
+
+@rules_jit
+def hero_attribute(S, b, p, a):
+    """Hero p's icons of attribute a (ATTR_*) on its Lineage and Class Cards,
+    the sides up (L351, L989, L1081, L1236), and one more for each equipped
+    card adding it (L1294, L1316, L1420)."""
+    s = S[b]
+    return int(LINEAGE_ATTR[s['hero_lineage'][p], s['lineage_side'][p], a]) + \
+        int(CLASS_ATTR[s['hero_class'][p], s['class_side'][p], a]) + attribute_bonus(S, b, p, a)
 
 
 @rules_jit

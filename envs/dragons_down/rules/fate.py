@@ -22,6 +22,7 @@ from .base import (
     DO_STAY, pose, roll,
 )
 from .equipment import settle_gifts
+from .tokens import discard_missions_of
 
 LEGEND_TARGET = 20
 """Solo Legendary: retire with this many LP to win (L168); the multi-player
@@ -76,6 +77,7 @@ def set_aside_hero(S, b, p):
     s['class_gone'] = s['class_gone'] | (1 << int(s['hero_class'][p]))
     s['hero_clearing'][p] = -1
     s['hero_status'][p] = 0
+    discard_missions_of(S, b, p)          # L805 (and a retired hero's too, Interpretations)
 
 
 # ================================================================ hero death (L801-L805)
@@ -328,6 +330,24 @@ def start_new_heroes(S, b):
 
 
 @rules_jit
+def clear_deeds(S, b, p):
+    """A new hero has done nothing yet for missions and titles (L1079, L567):
+    no kills, loots, tiles stood in, missions completed or titles claimed."""
+    s = S[b]
+    s['missions_done'][p] = 0
+    for i in range(s['kills'].shape[1]):
+        s['kills'][p, i] = 0
+    for i in range(s['native_kills'].shape[1]):
+        s['native_kills'][p, i] = 0
+    for i in range(s['sites_looted'].shape[1]):
+        s['sites_looted'][p, i] = 0
+    for i in range(s['tiles_entered'].shape[1]):
+        s['tiles_entered'][p, i] = 0
+    for i in range(s['title_claims'].shape[1]):
+        s['title_claims'][p, i] = 0
+
+
+@rules_jit
 def clear_hero(S, b, p):
     """Empty seat p's Hero Board for a new hero (L829): no cards chosen, no
     cubes, no LP, Fame or Gold, nothing discovered, no spells (the learned
@@ -365,6 +385,7 @@ def clear_hero(S, b, p):
         s['hidden_found'][p, i] = 0
     for i in range(s['site_found'].shape[1]):
         s['site_found'][p, i] = 0
+    clear_deeds(S, b, p)
     s['heroes_made'][p] += 1
     end_hero_spells(S, b, p)
     for sp in range(NUM_SPELLS):          # L805: spells known go: learned ones discarded, starting ones set aside

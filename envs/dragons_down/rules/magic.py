@@ -533,6 +533,10 @@ def expire_spells(S, b, duration):
             end_spell(S, b, sp)
 
 
+CHARM_BONUS = 2
+"""Charm's +2 to every attribute in haggle attempts and mission rolls (L1592)."""
+
+
 @rules_jit
 def charmed(S, b, p):
     """Charm is on hero p this turn: +2 to every attribute for mission reward

@@ -26,7 +26,7 @@ from .realm import (
     touches_two_possible,
 )
 from .equipment import take_starting_item
-from .tokens import reveal_tile, stock_revealed_merchants
+from .tokens import deal_civilization_cards, reveal_tile, stock_revealed_merchants
 from .magic import clear_cast, deal_start_spells, start_spell_due
 
 
@@ -115,6 +115,7 @@ def setup_game(S, b):
             m += 1
     shuffle_first(S, b, s['tile_stack'], m)
     s['stack_len'] = m
+    deal_civilization_cards(S, b)                                # L180, L184 (a chance stream of their own)
     open_realm = s['sandbox'] == SB_OPEN_REALM or (s['sandbox'] == SB_LEGENDARY
                                                   and s['legendary_map'] == SB_OPEN_REALM)
     if open_realm:

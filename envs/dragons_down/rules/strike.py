@@ -41,6 +41,7 @@ from .treasures import (
 )
 from .trade import door_closed
 from .magic import clear_cast, curse_held, end_spell, end_spells_on, hero_has_spell, permanent_active, spell_on_target
+from .missions import note_kill
 
 # the step of the Combat Round now (``combat_step``, L686-L781)
 CS_NONE = 0            # no combat under way
@@ -582,6 +583,7 @@ def credit_kill(S, b, f, p, outlaw):
     (L1162-L1166)."""
     s = S[b]
     share_fame(S, b, f, p)
+    note_kill(S, b, f, p)                 # for his missions and titles (L1079, L567)
     foe_dies(S, b, f)
     if f < NUM_MONSTER_CHIPS:
         if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):

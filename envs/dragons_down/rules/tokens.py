@@ -6,22 +6,24 @@ Site by name, a Gate), an Item, a Treasure, a Discovery, or the Forgotten
 City / Dwarven Ruins with one more token from each Terrain Setup Card.
 
 A face-down token is drawn at random from its pile when revealed, which
-deals the same as drawing from a shuffled pile (Interpretations). The
-Merchants' missions come with the missions of part 2.
+deals the same as drawing from a shuffled pile (Interpretations). A
+Merchant lists Mission Cards from the Mission Deck (L184, L564), which is
+shuffled from a chance stream of its own (``mission_roll``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.rng import draw_below
 from ..constants import (
-    CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, NUM_CARDS,
-    NUM_CIV_TOKENS, NUM_PACKS, NUM_WILD_TOKENS, T_PENDING, TILE_CIVILIZATION,
-    TOK_PLACED, TOK_POOL, TOK_SPENT,
+    CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, MAX_HEROES, MW_DECK,
+    MW_DISCARD, MW_HERO, MW_MERCHANT, MW_OUT, NUM_CARDS, NUM_CIV_TOKENS, NUM_MISSIONS, NUM_PACKS,
+    NUM_WILD_TOKENS, T_PENDING, TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TOK_SPENT,
 )
 from .base import (
     CARD_DECK, CIV_TOKEN_MERCHANT, CIV_TOKEN_PACK, MERCHANT_PACK, MERCHANT_STOCK,
     MISSION_DIE_FAME, MISSION_DIE_GOLD, SITE_TOKEN_CLEARING, SITE_TOKEN_PACK, SITE_TOKEN_SITE,
     TILE_KIND, TILE_PACK, WILD_CLEARING, WILD_KIND, WILD_PACK, WILD_SITE, WK_DISCOVERY, WK_ITEM,
-    WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll, CARD_KIND, KIND_BACKPACK_SPECIAL,
+    WK_NUMBERED, WK_SITE, WK_SPECIAL, WK_TREASURE, roll, CARD_KIND, KIND_BACKPACK_SPECIAL, CIV_PACK, MISSION_PACK,
 )
 from .equipment import attach_spells, reveal_card
 
@@ -129,7 +131,7 @@ def stock_revealed_merchants(S, b):
 
 @rules_jit
 def stock_merchant(S, b, m):
-    """L491: fill Merchant m with its treasures and items."""
+    """L491: fill Merchant m with its treasures, items and missions."""
     s = S[b]
     side = int(s['setup_side'][MERCHANT_PACK[m]])
     for i in range(2):
@@ -140,6 +142,146 @@ def stock_merchant(S, b, m):
                 s['card_where'][c] = CW_MERCHANT
                 s['card_owner'][c] = m
                 s['card_slot'][c] = -1
+    list_missions(S, b, m)
+
+
+# ================================================================ the Mission Deck (L184, L564)
+MISSION_STREAM = np.uint64(0x6D697373696F6E73)
+"""Salt naming the Mission Deck's chance stream: its shuffles and the
+Civilization Cards' sides draw from the game's seed through a counter of
+their own (``mission_draws``), so the rest of the game's chance is what it
+would be without them."""
+
+
+@rules_jit
+def mission_roll(S, b, n):
+    """The Mission Deck stream's next draw, uniform on 0..n-1."""
+    s = S[b]
+    x = draw_below(np.uint64(s['seed']) ^ MISSION_STREAM, int(s['mission_draws']), n)
+    s['mission_draws'] += 1
+    return x
+
+
+@rules_jit
+def deal_civilization_cards(S, b):
+    """L180, L184: each Civilization Card of a pack in play lies random side
+    up; the Mission Cards of the packs in play are shuffled into one Mission
+    Deck, the rest are out of the game."""
+    s = S[b]
+    for k in range(s['civ_side'].shape[0]):
+        s['civ_side'][k] = mission_roll(S, b, 2) if (s['packs'] >> CIV_PACK[k]) & 1 else -1
+    for k in range(NUM_MISSIONS):
+        s['mission_owner'][k] = -1
+        s['mission_order'][k] = -1
+        s['mission_where'][k] = MW_DISCARD if (s['packs'] >> MISSION_PACK[k]) & 1 else MW_OUT
+    shuffle_mission_deck(S, b)
+
+
+@rules_jit
+def shuffle_mission_deck(S, b):
+    """L564: the discard pile is shuffled into a new Mission Deck."""
+    s = S[b]
+    n = 0
+    for k in range(NUM_MISSIONS):
+        if s['mission_where'][k] == MW_DISCARD:
+            s['mission_where'][k] = MW_DECK
+            s['mission_order'][k] = -1
+            n += 1
+    for i in range(n):                    # each place from the top to a random card not yet placed
+        pick = mission_roll(S, b, n - i)
+        for k in range(NUM_MISSIONS):
+            if s['mission_where'][k] == MW_DECK and s['mission_order'][k] < 0:
+                if pick == 0:
+                    s['mission_order'][k] = i
+                    break
+                pick -= 1
+
+
+@rules_jit
+def draw_mission(S, b):
+    """The Mission Deck's top card, taken out of it; an empty deck is first
+    rebuilt from the discards (L564). -1 if there is none."""
+    s = S[b]
+    top = -1
+    for k in range(NUM_MISSIONS):
+        if s['mission_where'][k] == MW_DECK and (top < 0 or s['mission_order'][k] < s['mission_order'][top]):
+            top = k
+    if top < 0:
+        shuffle_mission_deck(S, b)
+        for k in range(NUM_MISSIONS):
+            if s['mission_where'][k] == MW_DECK and (top < 0 or s['mission_order'][k] < s['mission_order'][top]):
+                top = k
+    if top >= 0:
+        s['mission_order'][top] = -1
+    return top
+
+
+@rules_jit
+def list_missions(S, b, m):
+    """L564: Merchant m is given Mission Cards until it lists as many as its
+    Terrain Setup Card shows; with no card left anywhere, it lists fewer. A
+    card joining it is one the heroes who looked there have not seen (L558)."""
+    s = S[b]
+    side = int(s['setup_side'][MERCHANT_PACK[m]])
+    n = 0
+    for k in range(NUM_MISSIONS):
+        if s['mission_where'][k] == MW_MERCHANT and s['mission_owner'][k] == m:
+            n += 1
+    while n < MERCHANT_STOCK[m, side, 2]:
+        k = draw_mission(S, b)
+        if k < 0:
+            return
+        s['mission_where'][k] = MW_MERCHANT
+        s['mission_owner'][k] = m
+        n += 1
+        for p in range(MAX_HEROES):
+            s['merchant_looked'][p] = int(s['merchant_looked'][p]) & ~(1 << m)
+
+
+@rules_jit
+def refill_missions(S, b):
+    """L564: at the end of a hero's turn every Merchant on the map is
+    refilled to its listed missions."""
+    s = S[b]
+    for k in range(NUM_CIV_TOKENS):
+        m = int(CIV_TOKEN_MERCHANT[k])
+        if m >= 0 and s['civ_token_where'][k] == TOK_PLACED:
+            list_missions(S, b, m)
+
+
+@rules_jit
+def discard_mission_card(S, b, k):
+    """Mission Card k goes face up onto the discard pile (L1071)."""
+    s = S[b]
+    s['mission_where'][k] = MW_DISCARD
+    s['mission_owner'][k] = -1
+
+
+@rules_jit
+def discard_missions_of(S, b, p):
+    """Hero p leaves play: his Mission Cards are discarded, no reward or
+    penalty applying (L805; Interpretations)."""
+    s = S[b]
+    for k in range(NUM_MISSIONS):
+        if s['mission_where'][k] == MW_HERO and s['mission_owner'][k] == p:
+            discard_mission_card(S, b, k)
+
+
+@rules_jit
+def has_looked(S, b, p, m):
+    """Hero p knows Merchant m's cards (L558)."""
+    return (int(S[b]['merchant_looked'][p]) >> m) & 1 != 0
+
+
+@rules_jit
+def merchant_here(S, b, p, m):
+    """Merchant m's Civilization Token lies in hero p's clearing (L489, L557)."""
+    s = S[b]
+    for k in range(NUM_CIV_TOKENS):
+        if CIV_TOKEN_MERCHANT[k] == m and s['civ_token_where'][k] == TOK_PLACED \
+                and s['civ_token_clearing'][k] == s['hero_clearing'][p]:
+            return True
+    return False
 
 
 @rules_jit

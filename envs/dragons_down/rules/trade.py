@@ -7,48 +7,54 @@ A card a hero receives here (looted, bought, swapped) lies face down in its
 backpack, marked MARK_RECEIVED, until its owner chooses at once to equip it
 or leave it stowed (L972, PH_RECEIVED); equipping shows it face up, and an
 Epic not yet revealed may also be revealed where it lies (L534, L563).
-Missions (L564, L566), titles (L567) and removing curses and spells (L568)
-come with part 2: ``trade_options`` and ``commerce_open`` are where they join.
+Taking missions is a step of commerce (L564); completing a mission and
+claiming a title (L566, L567; ``missions.mission_options``) and removing
+curses (L568; ``magic.removable_curses``) are Trade Actions of their own,
+offered in ``trade_options``.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CUBE_MIGHT, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, MAX_HEROES,
-    MAX_HIDDEN_PER_SIDE, MON_TAKEN, NUM_CARDS, NUM_CIV_TOKENS, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
-    NUM_PILES, NUM_SITES, NUM_TARGETS, NUM_TILES, T_BACKPACK, T_PENDING, TOK_PLACED, NUM_CURSES, NUM_SPELLS,
+    MAX_HIDDEN_PER_SIDE, MON_TAKEN, NUM_CARDS, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
+    NUM_PILES, NUM_SITES, NUM_TARGETS, NUM_TILES, T_BACKPACK, T_PENDING, NUM_CURSES, NUM_SPELLS,
     SPW_DECK,
 )
 from .base import (
-    A_UNCURSE, CURSE_MISFORTUNE, KIND_SPELLS, A_ANSWER, A_CARD, A_DO, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
-    ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, ATTR_WISDOM, BLACK_SYMBOL, CARD_KIND, CIV_TOKEN_MERCHANT, CLASS_ATTR, DO_DONE,
+    A_UNCURSE, CURSE_MISFORTUNE, KIND_SPELLS, A_ANSWER, A_CARD, A_DO, A_MISSION, PH_TAKE_MISSION, A_GOLD, A_MERCHANT, A_PATH, A_PILE, A_SEAT, A_STEP, A_TARGET,
+    ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, ATTR_WISDOM, BLACK_SYMBOL, CARD_KIND, DO_DONE,
     DO_LOOT, DO_TRADE, GOLD_STEP, HAGGLE_DOOR, HAGGLE_FACE, KIND_BACKPACK_SPECIAL, KIND_EPIC,
-    KIND_PRICE, KIND_PRICED, KIND_REPAIR, LINEAGE_ATTR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
+    KIND_PRICE, KIND_PRICED, KIND_REPAIR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
     PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
     PH_SWAP_OFFER, PH_TRADE_WITH, SITE_ACTIVE_WRAITH, SITE_GUARDIAN, SITE_LABYRINTH,
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
 )
 from .equipment import (
-    armor_damaged, attach_spells, attached_spells, attribute_bonus, card_price, enforce_weight, equip_card, possesses,
+    armor_damaged, attach_spells, attached_spells, card_price, enforce_weight, equip_card, hero_attribute, possesses,
     reveal_card, target_legal,
 )
 from .fate import remove_card
 from .treasures import arrive_instant, lucky_loot, view_instant, writ_held
-from .magic import charmed, curse_held, remove_curse, removable_curses
+from .magic import CHARM_BONUS, charmed, curse_held, remove_curse, removable_curses
+from .tokens import has_looked, merchant_here
+from .missions import (
+    MAX_MISSION_OPTIONS, any_takeable, mask_take_missions, mission_options, mission_trade, note_loot, take_mission,
+)
 
 TM_NONE, TM_LOOT, TM_SWAP, TM_COMMERCE = range(4)
 """``trade_mode``: the Loot or Trade Action under way."""
 MARK_DEAL, MARK_RECEIVED = 1, 2
 """``card_mark``: the card is in the proposed swap; the card was just received."""
-DONE_LOOK, DONE_SELL, DONE_REPAIR, DONE_BUY = 1, 2, 4, 8
+DONE_LOOK, DONE_SELL, DONE_REPAIR, DONE_BUY, DONE_MISSIONS = 1, 2, 4, 8, 16
 """``trade_steps`` bits: the commerce steps already taken in this Trade Action (L557)."""
 NUM_PATHS = NUM_TILES * 2 * MAX_HIDDEN_PER_SIDE
 BUY_FACTOR = 3
 """A Merchant sells at three times the base price (L560, L914)."""
 HAGGLE_DICE = 2
 LOOT_DICE = 2
-MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS + MAX_HEROES * NUM_CURSES
+MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS + MAX_HEROES * NUM_CURSES + MAX_MISSION_OPTIONS
 
 
 # ================================================================ shared helpers
@@ -60,16 +66,6 @@ def active_hero(S, b):
 
 
 @rules_jit
-def hero_attribute(S, b, p, a):
-    """Hero p's icons of attribute a (ATTR_*) on its Lineage and Class Cards,
-    the sides up (L351, L989, L1236), and one more for each equipped card
-    adding it (L1294, L1316, L1420)."""
-    s = S[b]
-    return int(LINEAGE_ATTR[s['hero_lineage'][p], s['lineage_side'][p], a]) + \
-        int(CLASS_ATTR[s['hero_class'][p], s['class_side'][p], a]) + attribute_bonus(S, b, p, a)
-
-
-@rules_jit
 def end_trade(S, b):
     """The Loot or Trade Action is over: its context is cleared. False (no
     decision posed), so the action phase goes on (the block check, L457)."""
@@ -78,6 +74,7 @@ def end_trade(S, b):
     s['trade_pile'] = 0
     s['trade_partner'] = 0
     s['trade_merchant'] = 0
+    s['missions_taken'] = 0
     s['trade_steps'] = 0
     s['trade_card'] = 0
     s['trade_factor'] = 0
@@ -311,6 +308,7 @@ def loot_treasure_site(S, b, p, pile):
     if n == 0:
         s['gold'][p] += s['site_gold'][pile]
         s['site_gold'][pile] = 0
+        note_loot(S, b, p, pile)
         return end_trade(S, b)
     first = loot_die(S, b)
     second = first if lucky_loot(S, b, p) else loot_die(S, b)   # L1454: the Lucky Coin's single die
@@ -385,6 +383,7 @@ def take_from_pile(S, b, p, pile, place):
             s['card_slot'][k] -= 1
     s['gold'][p] += s['site_gold'][pile]
     s['site_gold'][pile] = 0
+    note_loot(S, b, p, pile)
     receive_card(S, b, p, c)
     wraith_watch(S, b, pile)
     return place_received(S, b)
@@ -411,17 +410,6 @@ def wraith_watch(S, b, pile):
 
 # ================================================================ Trade: with whom (L552-L557)
 @rules_jit
-def merchant_here(S, b, p, m):
-    """Merchant m's Civilization Token lies in hero p's clearing (L489, L557)."""
-    s = S[b]
-    for k in range(NUM_CIV_TOKENS):
-        if CIV_TOKEN_MERCHANT[k] == m and s['civ_token_where'][k] == TOK_PLACED \
-                and s['civ_token_clearing'][k] == s['hero_clearing'][p]:
-            return True
-    return False
-
-
-@rules_jit
 def doors_closed(S, b, p, m):
     """L995: Merchant m has closed its doors to hero p for the rest of this turn."""
     s = S[b]
@@ -429,17 +417,11 @@ def doors_closed(S, b, p, m):
 
 
 @rules_jit
-def has_looked(S, b, p, m):
-    """Hero p knows Merchant m's stock (L558)."""
-    return (int(S[b]['merchant_looked'][p]) >> m) & 1 != 0
-
-
-@rules_jit
 def trade_options(S, b, p, out):
     """The things hero p's Trade Action may do now, as actions of
-    PH_TRADE_WITH, into ``out``; returns the count. Part 2 adds completing a
-    mission (L566), claiming a title (L567) and removing curses and spells
-    (L568) here."""
+    PH_TRADE_WITH, into ``out``; returns the count: a swap, a commerce,
+    removing curses (L568), completing a mission (L566), claiming a title
+    (L567)."""
     n = 0
     for q in range(MAX_HEROES):
         if swap_partner_ok(S, b, p, q):
@@ -449,7 +431,8 @@ def trade_options(S, b, p, out):
         if merchant_here(S, b, p, m) and commerce_open(S, b, p, m, 0):
             out[n] = A_MERCHANT + m
             n += 1
-    return removable_curses(S, b, p, out, n)
+    n = removable_curses(S, b, p, out, n)
+    return mission_options(S, b, p, out, n)
 
 
 @rules_jit(inline=True)
@@ -500,6 +483,8 @@ def trade_with(S, b, p, a):
     s = S[b]
     if a >= A_UNCURSE:
         return remove_curse(S, b, p, a)
+    if a >= A_MISSION:
+        return mission_trade(S, b, p, a)
     if a < A_MERCHANT:
         s['trade_mode'] = TM_SWAP
         s['trade_partner'] = a - A_SEAT
@@ -707,11 +692,12 @@ def buyable(S, b, p, m, c):
 def commerce_open(S, b, p, m, steps):
     """Hero p has a commerce step left with Merchant m, ``steps`` (DONE_*)
     being taken already: the Merchant's doors are open to it (L995) and it
-    may Look, Sell, Buy or Repair (L557: each once). Part 2 adds Take
-    Missions (L564) here."""
+    may Look, Sell, Buy, Repair or Take Missions (L557, L564: each once)."""
     if doors_closed(S, b, p, m):
         return False
     if (steps & DONE_LOOK) == 0 and not has_looked(S, b, p, m):
+        return True
+    if (steps & DONE_MISSIONS) == 0 and any_takeable(S, b, p, m):
         return True
     for c in range(NUM_CARDS):
         if (steps & DONE_SELL) == 0 and sellable(S, b, p, c):
@@ -766,13 +752,16 @@ def mask_commerce(S, b, p, mask):
     """Legal actions of PH_COMMERCE: A_STEP + STEP_LOOK / STEP_SELL /
     STEP_REPAIR for each step not taken yet that can be; A_CARD + c for each
     stock card the hero may set apart to buy (the Buy step), or reveal (a
-    Spell Book or Scroll with its spells not drawn, L1424); A_DO + DO_DONE
-    ends the Trade Action."""
+    Spell Book or Scroll with its spells not drawn, L1424); A_MISSION + k
+    for each Mission Card it may take (L564); A_DO + DO_DONE ends the Trade
+    Action."""
     s = S[b]
     m = int(s['trade_merchant'])
     steps = int(s['trade_steps'])
     if (steps & DONE_LOOK) == 0 and not has_looked(S, b, p, m):
         mask[A_STEP + STEP_LOOK] = 1
+    if (steps & DONE_MISSIONS) == 0:
+        mask_take_missions(S, b, p, m, mask)
     for c in range(NUM_CARDS):
         if (steps & DONE_SELL) == 0 and sellable(S, b, p, c):
             mask[A_STEP + STEP_SELL] = 1
@@ -802,6 +791,9 @@ def act_commerce(S, b, p, a):
     if a == A_STEP + STEP_REPAIR:
         s['trade_steps'] |= DONE_REPAIR
         return pose(S, b, PH_REPAIR, p)
+    if a >= A_MISSION:                                           # L564: the Take Missions step, 1 or 2 cards
+        s['trade_steps'] |= DONE_MISSIONS
+        return act_take_mission(S, b, p, a)
     if revealable(S, b, p, m, a - A_CARD):                      # L1424: not a step of its own
         reveal_book(S, b, p, a - A_CARD)
         return commerce_menu(S, b, p)
@@ -809,6 +801,28 @@ def act_commerce(S, b, p, a):
     s['trade_card'] = a - A_CARD
     s['trade_factor'] = BUY_FACTOR
     return pose(S, b, PH_BUY, p)
+
+
+@rules_jit(inline=True)
+def mask_take_mission(S, b, p, mask):
+    """Legal actions of PH_TAKE_MISSION: A_MISSION + k for each other Mission
+    Card of the Merchant it may take; A_DO + DO_DONE: no second card."""
+    mask_take_missions(S, b, p, int(S[b]['trade_merchant']), mask)
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit
+def act_take_mission(S, b, p, a):
+    """The Take Missions step (L564): hero p takes Mission Card a - A_MISSION;
+    after the first, a second if it wants (PH_TAKE_MISSION); then the
+    commerce goes on."""
+    s = S[b]
+    if a == A_DO + DO_DONE:
+        return commerce_menu(S, b, p)
+    take_mission(S, b, p, a - A_MISSION)
+    if s['missions_taken'] < 2 and any_takeable(S, b, p, int(s['trade_merchant'])):
+        return pose(S, b, PH_TAKE_MISSION, p)
+    return commerce_menu(S, b, p)
 
 
 @rules_jit
@@ -954,8 +968,6 @@ def buy_card(S, b, p):
     receive_card(S, b, p, c)
     return place_received(S, b)
 
-CHARM_BONUS = 2
-"""Charm's +2 to every attribute in haggle attempts and mission rolls (L1592)."""
 
 
 @rules_jit

@@ -7,7 +7,7 @@ Built so far, the cards that change a hero's numbers and actions:
 - cubes and Hearts held while a card is equipped (the Belt of the Beast, the
   seven Epic Magic Cube treasures, the Robust Ring): ``equipment.settle_gifts``,
   run with the weight rule whenever equipment changes;
-- attribute icons (``equipment.attribute_bonus``, read by ``trade.hero_attribute``);
+- attribute icons (``equipment.attribute_bonus``, read by ``equipment.hero_attribute``);
 - the Symbols' free actions (``free_open`` / ``take_free``, asked by ``actions.py``);
 - caves (the Taper of Illumination), Sneak and Alert (the Mirror of
   Idolatry), enchanting (the Ring of the Magi, ``magic.enchant_actions``);
