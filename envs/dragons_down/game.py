@@ -141,13 +141,18 @@ class DragonsDownConfig:
             multi-player Legendary race (L166: 20, "or any number can be
             agreed to"); the solo game's 20 and 30 are the rules' own (L168).
         luring, tough_monsters, closing_the_distance, wits_only, shared_fame,
-        endless_monsters, red_meat: the optional rules of those names
+        endless_monsters, red_meat, enchantment_limit, enchanted_paths,
+        enchanted_realm: the optional rules of those names
             (L1128-L1170), each off unless chosen: Heroes may lure a Monster
             to challenge them (L1130); Monsters take no wounds (L1134); the
             first Combat Round is ordered by attack length (L1138); Heroes
             start with no Gold (L1146); the Fame of a kill is shared by the
             Heroes who wounded the Monster (L1150); killed Monsters go back to
-            the tray (L1162); a non-fatal hit off armour wounds a Heart (L1168).
+            the tray (L1162); a non-fatal hit off armour wounds a Heart
+            (L1168); an enchanted tile waives only the rightmost solid box of
+            its colour (L1144); a Hidden Path of its tile's enchantment colour
+            is open to all (L1156); a return arrow flips and enchants the
+            tiles of the black die's symbol (L1160).
     """
 
     num_players: int = field(default=2, metadata={"range": (1, MAX_HEROES)})
@@ -166,6 +171,9 @@ class DragonsDownConfig:
     shared_fame: bool = False
     endless_monsters: bool = False
     red_meat: bool = False
+    enchantment_limit: bool = False
+    enchanted_paths: bool = False
+    enchanted_realm: bool = False
 
     @property
     def optional_rules(self):

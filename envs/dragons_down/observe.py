@@ -646,7 +646,7 @@ def observe_map(S, b, me, obs):
                 continue
             ca = t * CLEARINGS_PER_TILE + a
             cz = t * CLEARINGS_PER_TILE + z
-            if s['hidden_found'][me, (t * 2 + side) * R.HIDDEN.shape[2] + h]:
+            if s['hidden_found'][me, (t * 2 + side) * R.HIDDEN.shape[2] + h] or R.hidden_path_enchanted(S, b, t, h):
                 add_neighbour(obs, deg, ca, cz)
                 add_neighbour(obs, deg, cz, ca)
                 known[ca] += 1

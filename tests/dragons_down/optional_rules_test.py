@@ -26,7 +26,8 @@ from tests.dragons_down.setup_test import legal, new_game
 
 OPTION_BITS = {"luring": OPT_LURING, "tough_monsters": OPT_TOUGH, "closing_the_distance": OPT_CLOSING,
                "wits_only": OPT_WITS, "shared_fame": OPT_SHARED_FAME, "endless_monsters": OPT_ENDLESS,
-               "red_meat": OPT_RED_MEAT}
+               "red_meat": OPT_RED_MEAT, "enchantment_limit": R.OPT_ENCH_LIMIT,
+               "enchanted_paths": R.OPT_ENCH_PATHS, "enchanted_realm": R.OPT_ENCH_REALM}
 
 
 def playing(S, *bits):
@@ -488,3 +489,106 @@ def test_dd_sandbox_legend_5_the_agreed_target_is_the_multi_player_races_only():
     R.advance(S, 0)
     act(S, R.A_DO + R.DO_RETIRE)
     assert int(S[0]["legend"]) == -1 and int(S[0]["epic_victory"]) == 0
+
+
+# ================================================================ the optional rules of magic (L1142-L1160)
+def test_dd_enchant_5_a_multicolour_box_is_waived_where_no_box_has_the_colour():
+    """L579 ("including a multicolor spell box"), L1020: Fireball (purple!,
+    purple, purple, any) in a tile enchanted gray leaves its multi-colour box
+    empty: three purple cubes cast it."""
+    from tests.dragons_down.spells_test import GRAY, wizard
+    S, sp = wizard("fireball", {"purple": 3}, monsters=(("ogre", TRI_PEAKS_1),))
+    assert not R.may_cast(S, 0, 0, sp)
+    S[0]["tile_enchant"][R.TILE_IDS.index("tri_peaks")] = GRAY
+    assert R.may_cast(S, 0, 0, sp)
+    assert R.waived_box(S, 0, 0, R.SPELL_KIND[sp]) == 3
+
+
+def test_dd_opt_enchlimit_1_only_the_rightmost_solid_box_of_the_colour_is_waived():
+    """L1142-L1144: under Enchantment Limit the enchantment waives the
+    rightmost solid box of its colour -- not the caster's choice: Envenom
+    (gray!, gray) in a gray tile leaves its second box empty, so the cube on
+    the wound box is wounded; a multi-colour box is never waived."""
+    from tests.dragons_down.spells_test import GRAY, wizard
+    from tests.dragons_down.spells_test import to_target_step as targeting
+    S, sp = wizard("envenom", {"gray": 1})
+    playing(S, R.OPT_ENCH_LIMIT)
+    S[0]["tile_enchant"][R.TILE_IDS.index("tri_peaks")] = GRAY
+    assert R.waived_box(S, 0, 0, R.SPELL_KIND[sp]) == 1
+    targeting(S)
+    act(S, R.A_SEAT + 0)
+    act(S, R.A_SPELL + sp)
+    assert int(S[0]["cast_wound"][0]) == GRAY and int(S[0]["cast_cubes"][0, GRAY]) == 1
+    T, fire = wizard("fireball", {"purple": 3}, monsters=(("ogre", TRI_PEAKS_1),))
+    playing(T, R.OPT_ENCH_LIMIT)
+    T[0]["tile_enchant"][R.TILE_IDS.index("tri_peaks")] = GRAY
+    assert R.waived_box(T, 0, 0, R.SPELL_KIND[fire]) == -1 and not R.may_cast(T, 0, 0, fire)
+
+
+def deepdelve_hidden_path():
+    """Deepdelve (actions_test), the hero in Cave 2, which a Hidden Path joins
+    to Mountains 4; returns (S, the path's colour)."""
+    from tests.dragons_down.actions_test import CAVE_2, DEEPDELVE, deepdelve
+    from tests.dragons_down.actions_test import act as step
+    S = deepdelve()
+    step(S, R.A_CLEARING + CAVE_2)
+    side = int(S[0]["tile_side"][DEEPDELVE])
+    h = next(h for h in range(R.MAX_HIDDEN_PER_SIDE) if R.HIDDEN[DEEPDELVE, side, h, 0] >= 0)
+    return S, int(R.HIDDEN_COLOUR[DEEPDELVE, side, h])
+
+
+def test_dd_opt_enchpaths_1_a_hidden_path_of_the_enchantments_colour_is_open_to_all():
+    """L1154-L1156: under Enchanted Paths a Hidden Path of the colour of its
+    tile's Magic Cube is a normal path: the hero moves along it without having
+    found it, and does not discover it by using it; it may still be
+    searched for. Without the rule, or in another colour, it stays hidden."""
+    from tests.dragons_down.actions_test import DEEPDELVE, MOUNTAINS_4
+    from tests.dragons_down.actions_test import act as step
+    S, colour = deepdelve_hidden_path()
+    S[0]["tile_enchant"][DEEPDELVE] = colour
+    assert R.A_CLEARING + MOUNTAINS_4 not in legal(S)               # the rule not played
+    playing(S, R.OPT_ENCH_PATHS)
+    assert R.A_CLEARING + MOUNTAINS_4 in legal(S)
+    assert any(R.A_SEARCH <= a < R.A_SEARCH + R.MAX_HIDDEN_PER_SIDE for a in legal(S))   # still searched for
+    S[0]["tile_enchant"][DEEPDELVE] = (colour + 1) % R.NUM_COLOURS
+    assert R.A_CLEARING + MOUNTAINS_4 not in legal(S)               # another colour
+    S[0]["tile_enchant"][DEEPDELVE] = colour
+    step(S, R.A_CLEARING + MOUNTAINS_4)
+    assert int(S[0]["hero_clearing"][0]) == MOUNTAINS_4 and not S[0]["hidden_found"][0].any()
+
+
+def test_dd_opt_enchrealm_1_a_return_arrow_flips_and_enchants_the_tiles_of_the_black_symbol():
+    """L1158-L1160: under Enchanted Realm the return arrow also flips every
+    tile bearing the symbol on the Local Monster Die and enchants it with
+    the colour of one of its Hidden Paths (the side now up), drawn at random,
+    replacing any cube; the other tiles stay as they are; without the rule
+    nothing flips."""
+    import numpy as np
+    from tests.dragons_down.setup_test import play
+    S = new_game(num_heroes=2, seed=4)
+    play(S, np.random.default_rng(4))                                # the map built, the heroes made
+    s = S[0]
+    placed = [t for t in range(R.NUM_TILES) if s["tile_where"][t] == R.TW_PLACED and R.TILE_LOCAL_SYMBOL[t] > 0]
+    t = placed[0]
+    symbol = int(R.TILE_LOCAL_SYMBOL[t])
+    assert any(int(R.TILE_LOCAL_SYMBOL[u]) != symbol for u in placed)    # some tiles keep their side
+    s["summon_dice"][0] = list(R.GRAY_SYMBOL).index(R.SYM_RETURN)
+    s["summon_dice"][2] = list(R.BLACK_SYMBOL).index(symbol)
+    before = s["tile_side"].copy()
+    T = S.copy()
+    R.apply_summoning(T, 0, -1, -1, np.zeros(4, dtype=np.int64))
+    assert np.array_equal(T[0]["tile_side"], before)                # the rule not played
+    playing(S, R.OPT_ENCH_REALM)
+    for u in range(R.NUM_TILES):
+        S[0]["tile_enchant"][u] = 0                                  # a black cube everywhere, to be replaced
+    R.apply_summoning(S, 0, -1, -1, np.zeros(4, dtype=np.int64))
+    for u in range(R.NUM_TILES):
+        hit = s["tile_where"][u] == R.TW_PLACED and int(R.TILE_LOCAL_SYMBOL[u]) == symbol
+        assert int(S[0]["tile_side"][u]) == (1 - int(before[u]) if hit else int(before[u]))
+        if hit:
+            side = int(S[0]["tile_side"][u])
+            colours = {int(R.HIDDEN_COLOUR[u, side, h]) for h in range(R.MAX_HIDDEN_PER_SIDE)
+                       if R.HIDDEN[u, side, h, 0] >= 0}
+            assert int(S[0]["tile_enchant"][u]) in (colours or {-1})
+        else:
+            assert int(S[0]["tile_enchant"][u]) == 0

@@ -29,7 +29,7 @@ from .base import (
 )
 from .equipment import equip_card, kind_equipped, possesses, target_legal, wound_random_cube
 from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
-from .realm import clearing_links, exits_from, explore_legal, gate_links, tile_at
+from .realm import clearing_links, exits_from, explore_legal, gate_links, hidden_path_enchanted, tile_at
 from .trade import loot_action, mask_loot_trade, trade_action
 from .missions import discard_mission, end_turn_missions, mask_discard_missions, note_loot
 from .fate import in_civilization, kill_hero
@@ -454,7 +454,8 @@ def hidden_index(S, b, t, h):
 def found_hidden_links(S, b, p, c, out, n):
     """Append to ``out[:n]`` the clearings joined to c by Hidden Paths hero p
     has discovered (L515: used as regular paths) -- every one while he is
-    vapor, found or not (L1536); returns the new count."""
+    vapor, found or not (L1536), and those of the tile's enchantment colour
+    under Enchanted Paths (L1156); returns the new count."""
     s = S[b]
     every = vapor(S, b, AIM_HERO + p)
     t = c // CLEARINGS_PER_TILE
@@ -463,7 +464,7 @@ def found_hidden_links(S, b, p, c, out, n):
     for h in range(MAX_HIDDEN_PER_SIDE):
         a = int(HIDDEN[t, side, h, 0])
         z = int(HIDDEN[t, side, h, 1])
-        if a < 0 or not (every or s['hidden_found'][p, hidden_index(S, b, t, h)]):
+        if a < 0 or not (every or s['hidden_found'][p, hidden_index(S, b, t, h)] or hidden_path_enchanted(S, b, t, h)):
             continue
         if a == k:
             out[n] = t * CLEARINGS_PER_TILE + z

@@ -16,9 +16,10 @@ from .. import data as D
 from ..constants import (
     CARD_IDS, CW_CLEARING, CW_HERO, CW_MERCHANT, CW_SITE, NUM_CIV_TOKENS, NUM_DIRECTIONS, TOK_PLACED,
     CLASS_IDS, CLEARINGS_PER_TILE, HS_ACTIVE, MONSTER_IDS, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
-    MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
+    MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, OPT_ENCH_REALM, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
+    TW_PLACED,
 )
-from .realm import tile_at
+from .realm import enchant_by_realm, tile_at
 from .base import (
     BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SITE_GUARDIAN,
     SYM_RETURN, SYM_SITE, CIV_TOKEN_MERCHANT, DIR_DQ, DIR_DR, KIND_CARD_END, KIND_CARD_FIRST, LOCAL_SYMBOLS,
@@ -304,7 +305,8 @@ def apply_summoning(S, b, only, ct, alt):
     s = S[b]
     tiles = np.empty(NUM_TILES, dtype=np.int64)
     nt = hero_tiles(S, b, only, tiles)
-    if int(GRAY_SYMBOL[s['summon_dice'][0]]) == SYM_RETURN and only < 0:
+    realm = int(GRAY_SYMBOL[s['summon_dice'][0]]) == SYM_RETURN and only < 0
+    if realm:
         for m in range(NUM_MONSTER_CHIPS):             # L621: heroless tiles return their monsters
             c = int(s['mon_clearing'][m])
             if c >= 0 and not tile_has_hero(S, b, c // CLEARINGS_PER_TILE, -1):
@@ -335,6 +337,23 @@ def apply_summoning(S, b, only, ct, alt):
         for j in range(n):
             count = int(GRAY_NUMBER[die_face(S, b, t, ct, alt, 1)]) + black_n if duals[j] else black_n
             summon(S, b, t, int(kinds[j]), count, only)
+    if realm and s['optional_rules'] & OPT_ENCH_REALM:
+        enchanted_realm(S, b, ct, alt)
+
+
+@rules_jit
+def enchanted_realm(S, b, ct, alt):
+    """Enchanted Realm (optional, L1158-L1160): with the return arrow, once
+    the dice's other effects are done, every placed tile bearing the black
+    die's Local Monster symbol is flipped and enchanted (``realm.enchant_by_realm``);
+    the Treasure Site symbol names no tile (Interpretations)."""
+    s = S[b]
+    for t in range(NUM_TILES):
+        if s['tile_where'][t] != TW_PLACED:
+            continue
+        black = int(BLACK_SYMBOL[die_face(S, b, t, ct, alt, 2)])
+        if black != SYM_SITE and TILE_LOCAL_SYMBOL[t] == black:
+            enchant_by_realm(S, b, t)
 
 
 # ================================================================ the Cleric (L1212)

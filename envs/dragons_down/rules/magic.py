@@ -30,6 +30,7 @@ from .base import (
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
 )
 from .equipment import attached_spells, disenchanted_tile, kind_equipped
+from .realm import enchant_tile
 from .tokens import reveal_tile, take_cards_lying_here
 from .activation import summon
 from .fate import in_civilization, remove_card
@@ -257,16 +258,6 @@ def enchant_action(S, b, p, colour):
         return
     enchant_tile(S, b, int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE, colour)
     end_enchant(S, b)
-
-
-@rules_jit
-def enchant_tile(S, b, t, colour):
-    """Map Tile t is enchanted (L577, L1340): flipped with its turn and
-    everything on it kept (clearing k stays clearing k: both sides of a tile
-    have the same clearings), the Magic Cube on it replaced by one of ``colour``."""
-    s = S[b]
-    s['tile_side'][t] = 1 - s['tile_side'][t]
-    s['tile_enchant'][t] = colour
 
 
 @rules_jit

@@ -10,8 +10,11 @@ crosses joins the two edge clearings.
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import CLEARINGS_PER_TILE, MAP_RADIUS, NUM_DIRECTIONS, NUM_TILES, TOK_PLACED, TW_PLACED
-from .base import DIR_DQ, DIR_DR, EDGE_CLEARING, PATHS, WILD_GATE
+from ..constants import (
+    CLEARINGS_PER_TILE, MAP_RADIUS, MAX_HIDDEN_PER_SIDE, NUM_DIRECTIONS, NUM_TILES, OPT_ENCH_PATHS, TOK_PLACED,
+    TW_PLACED,
+)
+from .base import DIR_DQ, DIR_DR, EDGE_CLEARING, HIDDEN, HIDDEN_COLOUR, PATHS, WILD_GATE, roll
 
 
 @rules_jit
@@ -294,6 +297,53 @@ def gate_links(S, b, c, out, n):
     if not here or gates < 2:
         return n
     return other_gates(S, b, c, out, n)
+
+
+# ================================================================ enchanted tiles (L573-L577, L1154-L1160)
+@rules_jit
+def enchant_tile(S, b, t, colour):
+    """Map Tile t is enchanted (L577, L1340, L1160): flipped with its turn and
+    everything on it kept (clearing k stays clearing k: both sides of a tile
+    have the same clearings), the Magic Cube on it replaced by one of
+    ``colour`` (none when -1)."""
+    s = S[b]
+    s['tile_side'][t] = 1 - s['tile_side'][t]
+    s['tile_enchant'][t] = colour
+
+
+@rules_jit
+def hidden_path_enchanted(S, b, t, h):
+    """Enchanted Paths (optional, L1154-L1156): Hidden Path h of tile t's
+    side up has the colour of the Magic Cube enchanting the tile, so anyone
+    may use it as a normal path (without discovering it)."""
+    s = S[b]
+    if (s['optional_rules'] & OPT_ENCH_PATHS) == 0 or s['tile_enchant'][t] < 0:
+        return False
+    return HIDDEN_COLOUR[t, int(s['tile_side'][t]), h] == s['tile_enchant'][t]
+
+
+@rules_jit
+def enchant_by_realm(S, b, t):
+    """Enchanted Realm (optional, L1158-L1160): tile t is flipped and takes a
+    Magic Cube of the colour of one of its Hidden Paths (on the side now up)
+    drawn at random, replacing any cube; a side with no Hidden Path leaves
+    the tile with none (Interpretations)."""
+    s = S[b]
+    side = 1 - int(s['tile_side'][t])
+    n = 0
+    for h in range(MAX_HIDDEN_PER_SIDE):
+        if HIDDEN[t, side, h, 0] >= 0:
+            n += 1
+    colour = -1
+    if n > 0:
+        pick = roll(S, b, n)
+        for h in range(MAX_HIDDEN_PER_SIDE):
+            if HIDDEN[t, side, h, 0] >= 0:
+                if pick == 0:
+                    colour = int(HIDDEN_COLOUR[t, side, h])
+                    break
+                pick -= 1
+    enchant_tile(S, b, t, colour)
 
 
 @rules_jit

@@ -29,7 +29,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
-    NUM_SPELLS, NUM_TILES, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
+    NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
@@ -75,20 +75,59 @@ def enchant_colour(S, b, p):
 
 
 @rules_jit
+def waived_box(S, b, p, kind):
+    """The box of a spell of ``kind`` hero p leaves empty in his enchanted
+    tile; -1 none. L579, L1020: one box matching the enchantment's colour,
+    a multi-colour box included, his choice -- made for him where it can only
+    help: the wound-symbol box if it matches (no cube on it, so none to
+    wound), else a box of that colour, else a multi-colour box, the first of
+    these his cubes can cover the rest around. Enchantment Limit (optional,
+    L1144): only the rightmost box of the enchantment's solid colour."""
+    s = S[b]
+    e = enchant_colour(S, b, p)
+    if e < 0:
+        return -1
+    if s['optional_rules'] & OPT_ENCH_LIMIT:
+        last = -1
+        for i in range(MAX_SPELL_BOXES):
+            if SPELL_BOX[kind, i] == e:
+                last = i
+        return last
+    first = -1
+    w = int(SPELL_WOUND_BOX[kind])
+    for rank in range(3):                        # the wound box, a box of the colour, a multi-colour box
+        for i in range(MAX_SPELL_BOXES):
+            c = int(SPELL_BOX[kind, i])
+            if rank == 0 and (i != w or (c != e and c != ANY_COLOUR)):
+                continue
+            if (rank == 1 and c != e) or (rank == 2 and c != ANY_COLOUR):
+                continue
+            if first < 0:
+                first = i
+            if cover_fits_skipping(S, b, p, kind, i):
+                return i
+    return first
+
+
+@rules_jit
 def cover_fits(S, b, p, kind):
     """Hero p's healthy Magic Cubes not yet placed cover every box of a spell
     of ``kind`` -- a coloured box with its colour, a multi-colour box with any
-    (L723), one box of his tile's enchantment colour left empty (L1022) --
-    within his cube limit (L716: a sixth cube, after an Alert, is a Speed Cube)."""
+    (L723), the box his tile's enchantment waives left empty (``waived_box``,
+    L1020) -- within his cube limit (L716: a sixth cube, after an Alert, is a
+    Speed Cube)."""
+    return cover_fits_skipping(S, b, p, kind, waived_box(S, b, p, kind))
+
+
+@rules_jit
+def cover_fits_skipping(S, b, p, kind, skip):
+    """``cover_fits`` with box ``skip`` (-1 none) left empty."""
     s = S[b]
     need = np.zeros(NUM_COLOURS + 1, dtype=np.int64)
     for i in range(MAX_SPELL_BOXES):
         c = int(SPELL_BOX[kind, i])
-        if c >= 0:
+        if c >= 0 and i != skip:
             need[c] += 1
-    e = enchant_colour(S, b, p)
-    if e >= 0 and need[e] > 0:
-        need[e] -= 1
     spare = 0
     total = int(need[ANY_COLOUR])
     for c in range(NUM_COLOURS):
@@ -250,26 +289,25 @@ def add_target(S, b, p, g):
 @rules_jit
 def start_cast(S, b, p, sp):
     """Hero p casts Spell Card sp: its coloured boxes take Magic Cubes of
-    their colour, but one box of his tile's enchantment colour, the wound box
-    first, is left empty (L1022); its multi-colour boxes wait for his choice
+    their colour, but the box his tile's enchantment waives is left empty
+    (``waived_box``, L1020); its multi-colour boxes wait for his choice
     (``cover_any``)."""
     s = S[b]
     k = int(SPELL_KIND[sp])
+    skip = waived_box(S, b, p, k)                # chosen before any cube is placed
     s['cast_card'][p] = sp
     s['cast_stage'][p] = CAST_PLACED
     s['cast_wound'][p] = -1
-    e = enchant_colour(S, b, p)
-    skipped = False
     for i in range(MAX_SPELL_BOXES):
         c = int(SPELL_BOX[k, i])
         if c < 0:
             break
+        if i == skip:
+            continue                             # left empty: no cube, so none to wound either
         if c == ANY_COLOUR:
             s['cast_any'][p] += 1
             if i == SPELL_WOUND_BOX[k]:
                 s['cast_wound'][p] = WOUND_ANY
-        elif c == e and not skipped:
-            skipped = True                       # left empty: no cube, so none to wound either
         else:
             s['cast_cubes'][p, c] += 1
             if i == SPELL_WOUND_BOX[k]:

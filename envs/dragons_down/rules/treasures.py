@@ -45,7 +45,8 @@ from .equipment import (
 from .realm import other_gates
 from .fate import in_civilization, remove_card
 from .tokens import draw_card
-from .magic import enchant_tile, end_permanents_on, hero_has_spell, permanents_on, receive_curse
+from .realm import enchant_tile
+from .magic import end_permanents_on, hero_has_spell, permanents_on, receive_curse
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
