@@ -9,10 +9,11 @@ seats' face-down cards, the piles' order or the future dice.
 import numpy as np
 
 from dragongym.agents.base import Agent
+from dragongym.envs.dragons_down import data as D
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down import view as V
 from dragongym.envs.dragons_down.constants import (
-    CLASS_IDS, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, LINEAGE_IDS,
+    CLASS_IDS, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, CW_HERO, LINEAGE_IDS, MONSTER_IDS,
     NUM_MONSTER_CHIPS, SB_LEGENDARY, SPELL_IDS, T_BACKPACK,
 )
 
@@ -53,9 +54,11 @@ class DragonsDownHeuristic(Agent):
       before speed).
     * **Missions and titles**: completes a mission or claims a title
       whenever a Trade Action can (the best reward first); at a Merchant
-      listing missions, with fewer than two in hand, looks and takes the
-      ones most nearly done (then the best paid); past two at the end of its
-      turn discards the one least done; takes a Quest's pardon.
+      listing missions, with fewer than two in hand, looks and takes those
+      whose tasks ask little of it (tiles to walk into, sites to loot, weak
+      Monsters; never Natives), the best paid first; counts a mission's
+      place and task tiles among the clearings it walks toward; past two at
+      the end of its turn discards the least worth; takes a Quest's pardon.
     * **Retirement**: retires late in the game, or in the Legendary race once
       its Fame would bring it to 20 LP.
     * Anything else: a uniformly random legal action.
@@ -82,7 +85,11 @@ class DragonsDownHeuristic(Agent):
         if a is not None and a in legal:
             return int(a)
         choose = _PHASES.get(ph)
-        if choose is not None:
+        if ph == R.PH_ACTION:
+            a = choose_action(rec, int(player), set(legal), rng, mission_goals(state, rec, int(player)))
+            if a is not None and a in legal:
+                return int(a)
+        elif choose is not None:
             a = choose(rec, int(player), set(legal), rng)
             if a is not None and a in legal:
                 return int(a)
@@ -106,7 +113,8 @@ def mission_choice(state, rec, p, legal, ph):
             return _first(legal, [R.A_MERCHANT + m for m in _listing_merchants(state, rec, p)])
         return None
     if ph in (R.PH_COMMERCE, R.PH_TAKE_MISSION):
-        takes = _block(legal, R.A_MISSION, R.NUM_MISSIONS)
+        takes = [a for a in _block(legal, R.A_MISSION, R.NUM_MISSIONS)
+                 if _mission_effort(state, p, a - R.A_MISSION) <= EFFORT_LIMIT]
         if takes and R.missions_held(state, 0, p) < R.MAX_HELD_MISSIONS:
             return max(takes, key=lambda a: _mission_value(state, p, a - R.A_MISSION))
         if ph == R.PH_TAKE_MISSION:
@@ -136,25 +144,84 @@ def _deal_value(a):
     return 10 * int(R.MISSION_REWARD[k, 1]) + int(R.MISSION_REWARD[k, 2]) + int(R.MISSION_REWARD[k, 0]) // 2
 
 
-def _mission_value(state, p, k):
-    """How well Mission Card k suits hero p: the share of its tasks done
-    first, then its reward."""
-    share = 1.0
+TASK_EFFORT = {R.TASK_ENTER: 10, R.TASK_LOOT: 20, R.TASK_KILL_NATIVE: 1000}
+"""What a task still to do costs this bot, per step: a tile to walk into, a
+site to loot; a Native it never attacks (they turn the clearing hostile).
+A kill costs ``KILL_EFFORT`` of the easiest kind the task counts."""
+KILL_EFFORT = np.array([10 * D.REALM.monsters[m].health + (60 if D.REALM.monsters[m].kind in ("leader", "guardian")
+                                                              else 0) for m in MONSTER_IDS])
+"""Monster kind -> what killing one costs this bot: its health, and much
+more for a leader or a guardian."""
+EFFORT_LIMIT = 60
+"""The bot takes a mission that asks no more of it than this."""
+
+
+def _mission_effort(state, p, k):
+    """What Mission Card k's tasks still ask of hero p (``TASK_EFFORT``)."""
+    effort = 0
     for j in range(R.MAX_TASKS):
         done, need = R.task_progress(state, 0, p, k, j)
-        if need > 0:
-            share = min(share, done / need)
-    return share * 100 + _deal_value(R.A_MISSION + k)
+        if done >= need:
+            continue
+        verb = int(R.TASK_VERB[k, j])
+        if verb == R.TASK_KILL:
+            step = int(KILL_EFFORT[R.TASK_KINDS[k, j] != 0].min())
+        else:
+            step = TASK_EFFORT[verb]
+        effort += step * (need - done)
+    return effort
+
+
+def _mission_value(state, p, k):
+    """How well Mission Card k suits hero p: its reward less what its tasks
+    still ask of him."""
+    return _deal_value(R.A_MISSION + k) - _mission_effort(state, p, k)
+
+
+def mission_goals(state, rec, p):
+    """Clearings hero p's missions send him to: the place of one whose tasks
+    are done (to complete it), the tiles its enter tasks name and the sites
+    its loot tasks name that he knows of (to do them)."""
+    goals = set()
+    for k in range(R.NUM_MISSIONS):
+        if int(rec["mission_where"][k]) != R.MW_HERO or int(rec["mission_owner"][k]) != p:
+            continue
+        if R.tasks_met(state, 0, p, k):
+            pack = int(R.MISSION_AT_CIV[k])
+            if pack >= 0 and int(rec["civ_clearing"][pack]) >= 0:
+                goals.add(int(rec["civ_clearing"][pack]))
+            elif pack < 0:
+                goals.update(c for c in V.clearings(rec) if int(R.MISSION_AT_MERCHANT[k]) in V.merchants_at(rec, c))
+            continue
+        for j in range(R.MAX_TASKS):
+            done, need = R.task_progress(state, 0, p, k, j)
+            t = int(R.TASK_TARGET[k, j])
+            if done >= need or t < 0:
+                continue
+            if R.TASK_VERB[k, j] == R.TASK_ENTER and int(rec["tile_where"][t]) == R.TW_PLACED:
+                goals.update(t * CLEARINGS_PER_TILE + i for i in range(CLEARINGS_PER_TILE))
+            elif R.TASK_VERB[k, j] == R.TASK_LOOT and int(rec["site_found"][p, t]):
+                goals.add(int(rec["site_clearing"][t]))
+    goals.discard(int(rec["hero_clearing"][p]))
+    return goals
 
 
 def _listing_merchants(state, rec, p):
-    return [m for m in range(R.NUM_MERCHANTS) if R.merchant_here(state, 0, p, m) and any(
-        int(rec["mission_where"][k]) == R.MW_MERCHANT and int(rec["mission_owner"][k]) == m
-        for k in range(R.NUM_MISSIONS))]
+    """The Merchants here listing a mission the bot would take -- or any
+    mission, while it has not looked at their cards."""
+    out = []
+    for m in range(R.NUM_MERCHANTS):
+        if not R.merchant_here(state, 0, p, m):
+            continue
+        looked = R.has_looked(state, 0, p, m)
+        if any(int(rec["mission_where"][k]) == R.MW_MERCHANT and int(rec["mission_owner"][k]) == m
+               and (not looked or _mission_effort(state, p, k) <= EFFORT_LIMIT) for k in range(R.NUM_MISSIONS)):
+            out.append(m)
+    return out
 
 
 def _missions_wanted(state, rec, p):
-    """Fewer than two missions in hand and a Merchant here lists some."""
+    """Fewer than two missions in hand and a Merchant here lists one worth taking."""
     return R.missions_held(state, 0, p) < R.MAX_HELD_MISSIONS and bool(_listing_merchants(state, rec, p))
 
 
@@ -280,7 +347,7 @@ def choose_cube_colour(rec, p, legal, rng):
     return None
 
 
-def choose_action(rec, p, legal, rng):
+def choose_action(rec, p, legal, rng, errands=()):
     use = _use_card(rec, p, legal)
     if use is not None:
         return use
@@ -320,7 +387,7 @@ def choose_action(rec, p, legal, rng):
     if explores and not outmatched(rec, p):
         return int(rng.choice(explores))
     safe = [a for a in moves if threat(rec, a - R.A_CLEARING) <= strength(rec, p)]
-    goals = set()
+    goals = set(errands)                                         # a mission's place or task
     for t in V.placed_tiles(rec):
         if not int(rec["tile_revealed"][t]):
             goals.update(t * CLEARINGS_PER_TILE + k for k in range(CLEARINGS_PER_TILE))
