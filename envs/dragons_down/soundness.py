@@ -239,7 +239,7 @@ FIELD_RANGES = {
     "tentacle_hit": (R.TENT_UNROLLED, R.TENT_MANEUVER),
     "tentacle_new": (0, (1 << R.TENTACLE_CARDS.shape[0]) - 1),
     "tentacle_card": (-1, R.TENTACLE_CARDS.shape[0] - 1),
-    "treasure_combat": (0, 1),
+    "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED),   # TC_* bits
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),
     # missions and titles

@@ -11,7 +11,7 @@ import pytest
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
-    CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
+    CARD_IDS, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
     NUM_CLEARINGS, NUM_POSITIONS, OPTIONAL_RULES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
     T_PENDING,
     TW_PLACED,
@@ -61,8 +61,13 @@ def check_magic(s, n):
     its own deck's; a hero knows only spells of its Magic Cubes' colours (or
     universal ones, L204, L538), each kind at most once per deck (L1016); a
     Spell Book or Scroll holds at most the spells it shows (L1424); an
-    enchanted tile is on the map; only lasting curses are held (L1103)."""
+    enchanted tile is on the map; only lasting curses are held (L1103).
+    Once an Alchemist's Mixture was used (L1284: a Magic Cube turned into
+    another colour), a hero may know a spell of a colour he no longer holds:
+    nothing makes him forget it (a 30-turn fuzz found such a game)."""
     lasting = sum(1 << k for k in range(R.NUM_CURSES) if not R.CURSE_INSTANT[k])
+    mixed = any(CARD_IDS[R.CARD_KIND[c]] == "alchemists_mixture" and int(s["card_where"][c]) == CW_REMOVED
+                for c in range(R.NUM_CARDS))
     for p in range(n):
         assert int(s["curses"][p]) & ~lasting == 0, "an instant curse is held"
         kinds = set()
@@ -70,7 +75,8 @@ def check_magic(s, n):
             if int(s["spell_where"][sp]) == R.SPW_KNOWN and int(s["spell_owner"][sp]) == p:
                 colour = int(R.SPELL_COLOUR[R.SPELL_KIND[sp]])
                 cubes = s["cubes"][p, 0, R.CUBE_MAGIC:] + s["cubes"][p, 1, R.CUBE_MAGIC:]
-                assert (cubes.sum() > 0) if colour < 0 else cubes[colour] > 0, "a spell of no colour of the hero's"
+                assert mixed or ((cubes.sum() > 0) if colour < 0 else cubes[colour] > 0), \
+                    "a spell of no colour of the hero's"
                 key = (int(R.SPELL_KIND[sp]), int(R.SPELL_FROM[sp]))
                 assert key not in kinds, "a spell known twice from one deck"
                 kinds.add(key)

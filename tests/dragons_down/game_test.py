@@ -133,6 +133,17 @@ def test_every_field_of_the_record_has_a_range_in_soundness():
     assert not missing, f"add these fields to soundness.FIELD_RANGES: {missing}"
 
 
+def test_the_bit_fields_ranges_hold_every_bit_the_rules_set():
+    """A bit field's range admits every bit its part sets: the treasures'
+    combat effects all at once (the Potion of Energy, the Horn, the Time Stone,
+    the Band; a 30-turn fuzz found the range admitting the first alone), and
+    every commerce step taken (Take Missions among them)."""
+    states = new_game(3)
+    states[0]["treasure_combat"][0] = R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED
+    states[0]["trade_steps"] = R.DONE_LOOK | R.DONE_SELL | R.DONE_REPAIR | R.DONE_BUY | R.DONE_MISSIONS
+    assert GAME.check_state(states) == ""
+
+
 # ------------------------------------------------------------------ random play through the Game contract
 CONFIGS = [dict(num_players=n, sandbox=sb, max_turns=3) for sb in SANDBOXES for n in (1, 3)] + \
     [dict(num_players=2, sandbox="open_realm", terrain_packs=("malevolent_mountains",), max_turns=3)]
