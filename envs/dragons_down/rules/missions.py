@@ -133,6 +133,7 @@ def takeable(S, b, p, m, k):
 
 @rules_jit
 def any_takeable(S, b, p, m):
+    """Hero p may take some Mission Card of Merchant m (``takeable``)."""
     for k in range(NUM_MISSIONS):
         if takeable(S, b, p, m, k):
             return True

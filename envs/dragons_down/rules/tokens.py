@@ -201,18 +201,23 @@ def shuffle_mission_deck(S, b):
 def draw_mission(S, b):
     """The Mission Deck's top card, taken out of it; an empty deck is first
     rebuilt from the discards (L564). -1 if there is none."""
+    top = deck_top(S, b)
+    if top < 0:
+        shuffle_mission_deck(S, b)
+        top = deck_top(S, b)
+    if top >= 0:
+        S[b]['mission_order'][top] = -1
+    return top
+
+
+@rules_jit
+def deck_top(S, b):
+    """The Mission Deck's top card (the lowest place); -1 when it is empty."""
     s = S[b]
     top = -1
     for k in range(NUM_MISSIONS):
         if s['mission_where'][k] == MW_DECK and (top < 0 or s['mission_order'][k] < s['mission_order'][top]):
             top = k
-    if top < 0:
-        shuffle_mission_deck(S, b)
-        for k in range(NUM_MISSIONS):
-            if s['mission_where'][k] == MW_DECK and (top < 0 or s['mission_order'][k] < s['mission_order'][top]):
-                top = k
-    if top >= 0:
-        s['mission_order'][top] = -1
     return top
 
 
