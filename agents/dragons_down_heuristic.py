@@ -549,21 +549,24 @@ def choose_tactics(rec, p, legal, rng):
     use = _use_card(rec, p, legal)
     if use is not None:
         return use
-    might = R.A_BOX + R.BOX_MIGHT
+    might = _first(legal, [R.A_BOX + R.BOX_MIGHT, R.A_CROSS + R.BOX_MIGHT])
     if int(rec["cast_card"][p]) < 0:
         if int(rec["hero_target"][p]) == R.AIM_HERO + p:
             a = _cast(legal, CAST_ON_SELF)
         else:
-            a = _cast(legal, CAST_AT_FOES[:1] if might in legal else CAST_AT_FOES)
+            a = _cast(legal, CAST_AT_FOES[:1] if might is not None else CAST_AT_FOES)
         if a is not None:
             return a
-    if might in legal:
+    if might is not None:                                   # a Speed Cube only where a Might Cube may not go
         return might
     cubed = [a for a in _block(legal, R.A_CARD, len(rec["card_where"]))
-             if int(R.KIND_TAKES[R.CARD_KIND[a - R.A_CARD]]) >= 0]
+             if int(R.KIND_TAKES[R.CARD_KIND[a - R.A_CARD]]) >= 0
+             and int(R.KIND_MIXES[R.CARD_KIND[a - R.A_CARD], 0]) < 0]   # the Bowl of Mixing only reshapes his colours
     if cubed:                                               # a Magic Cube on a treasure that serves this round
         return cubed[0]
     speed = [a for a in (R.A_BOX + R.BOX_ATTACK, R.A_BOX + R.BOX_MANEUVER) if a in legal]
+    if not speed:                                           # Might Cubes in speed boxes: altered, or no Speed Cube left
+        speed = [a for a in (R.A_CROSS + R.BOX_ATTACK, R.A_CROSS + R.BOX_MANEUVER) if a in legal]
     if speed:
         return int(rng.choice(speed))
     return _first(legal, [R.A_DO + R.DO_DONE])
@@ -581,6 +584,13 @@ def choose_spell_cube(rec, p, legal, rng):
 
 def choose_accept(rec, p, legal, rng):
     return R.A_ANSWER + R.ANSWER_ACCEPT      # heroes aim only aiding spells at one another
+
+
+def choose_dispel_ask(rec, p, legal, rng):
+    """L568: a hero keeps the permanent spells heroes aimed at him to aid
+    him; a Dark Matter on him (his cubes swapped) he lets go."""
+    harmful = int(R.SPELL_KIND[int(rec["dispel_card"])]) == R.SP_DARK_MATTER
+    return R.A_ANSWER + (R.ANSWER_ACCEPT if harmful else 1 - R.ANSWER_ACCEPT)
 
 
 def choose_teleport_tile(rec, p, legal, rng):
@@ -640,7 +650,8 @@ def choose_wound(rec, p, legal, rng):
     charm = [a for a in _block(legal, R.A_CARD, len(rec["card_where"]))
              if int(R.CARD_KIND[a - R.A_CARD]) == R.GUARD_CHARM]
     order = [R.A_HEAL + CUBE_SPEED] + [R.A_HEAL + CUBE_MAGIC + k for k in range(R.HEAL_HEART - CUBE_MAGIC)] + \
-        [R.A_BOX + R.BOX_MANEUVER, R.A_BOX + R.BOX_ATTACK] + charm + \
+        [R.A_BOX + R.BOX_MANEUVER, R.A_BOX + R.BOX_ATTACK, R.A_CROSS + R.BOX_MIGHT] + charm + \
+        [R.A_CROSS + R.BOX_MANEUVER, R.A_CROSS + R.BOX_ATTACK] + \
         [R.A_HEAL + CUBE_MIGHT, R.A_BOX + R.BOX_MIGHT, R.A_HEAL + R.HEAL_HEART]
     return _first(legal, order)
 
@@ -656,7 +667,7 @@ _PHASES = {
     R.PH_EVADE: choose_evade, R.PH_TARGET: choose_target, R.PH_LURE: choose_lure, R.PH_TACTICS: choose_tactics,
     R.PH_ARMOR: choose_armor, R.PH_WOUND: choose_wound, R.PH_ADJUST: choose_done, R.PH_REARM: choose_done,
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
-    R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept,
+    R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept, R.PH_DISPEL_ASK: choose_dispel_ask,
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
     R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
 }

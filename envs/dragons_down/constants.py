@@ -110,14 +110,15 @@ reward token stays with its tile as the mark that the tile was revealed)."""
 
 # equip targets (``card_slot`` of a hero's card) and the board positions they cover (L936-L960)
 T_HEAD, T_CHEST, T_WEAPON1, T_WEAPON2, T_HAND1, T_HAND2, T_NECK, T_WAIST, T_FEET, T_MISC1, T_MISC2 = range(11)
-NUM_POSITIONS = 11
+T_MISC3, T_MISC4 = 11, 12   # the Belt of Expansion's two more miscellaneous positions (L1302)
+NUM_POSITIONS = 13
 """Single positions: each target below NUM_POSITIONS covers just itself."""
-T_HEAD_CHEST = 11    # head and chest (L944)
-T_WEAPONS = 12       # both weapon positions (L950)
-T_HANDS = 13         # both hand positions (L954)
-T_BACKPACK = 14      # face down in the backpack: unequipped (L958, L971)
-NUM_TARGETS = 15
-T_PENDING = 15       # just gained: the hero must choose at once to equip or stow it (L972)
+T_HEAD_CHEST = 13    # head and chest (L944)
+T_WEAPONS = 14       # both weapon positions (L950)
+T_HANDS = 15         # both hand positions (L954)
+T_BACKPACK = 16      # face down in the backpack: unequipped (L958, L971)
+NUM_TARGETS = 17
+T_PENDING = 17       # just gained: the hero must choose at once to equip or stow it (L972)
 
 MAP_RADIUS = NUM_TILES
 """No tile position is farther than this from the first tile (a line of all 18)."""

@@ -483,7 +483,8 @@ class Card:
     it adds an icon of while equipped; free: the action (FREE_ACTIONS) it
     makes one of a turn free; search: the clearing type (CLEARING_TYPES)
     in which it rerolls a Search Die; takes: the Magic Cube colour (or
-    "any") the card takes in Hero Tactics.
+    "any") the card takes in Hero Tactics; mixes: the two Magic Cube colours
+    a cube on it converts between (the Magical Bowl of Mixing, L1368).
     """
     id: str
     name: str
@@ -517,6 +518,7 @@ class Card:
     free: str | None = None
     search: str | None = None
     takes: str | None = None
+    mixes: tuple | None = None
 
     @property
     def is_shield(self):
@@ -1328,7 +1330,8 @@ def _parse_heroes(data_dir):
 _CARD_KEYS = {"name", "copies", "price", "position", "weapon", "length", "might", "swords",
               "armor", "weight", "repair", "cite"}
 _TREASURE_KEYS = _CARD_KEYS | {"epic", "use", "valuable", "auto", "speed_box", "casts",
-                               "spells", "colour", "effect", "gives", "grants", "attribute", "free", "search", "takes"}
+                               "spells", "colour", "effect", "gives", "grants", "attribute", "free", "search", "takes",
+                               "mixes"}
 
 
 def _parse_cards(data_dir, file, kind):
@@ -1380,6 +1383,12 @@ def _parse_cards(data_dir, file, kind):
         free = r.word_key("free", FREE_ACTIONS, required=False)
         search = r.word_key("search", CLEARING_TYPES, required=False)
         takes = r.word_key("takes", MAGIC_COLOURS + ("any",), required=False)
+        mixes = None
+        ml = r.one("mixes", required=False)
+        if ml is not None:
+            if len(ml.tokens) != 2:
+                r.err(ml.line, "'mixes' names two Magic Cube colours")
+            mixes = tuple(r.word(ml, tok, "mixes", MAGIC_COLOURS) for tok in ml.tokens)
         el = r.one("effect", required=False)
         effect = _cites(el.tokens, file, el.line)[0] if el is not None and el.tokens else None
         where = r.one("name").line
@@ -1416,6 +1425,8 @@ def _parse_cards(data_dir, file, kind):
             bad("armour needs a 'weight' (L976)")
         if (gives or attribute or free or search) and use != "permanent":
             bad("'gives', 'attribute', 'free' and 'search' act while the card is equipped: use permanent (L932)")
+        if mixes and (mixes[0] == mixes[1] or takes is None or takes in mixes):
+            bad("'mixes' converts between two colours with the cube it 'takes', of a third colour (L1368)")
         if takes and use not in ("permanent", "none"):
             bad("'takes' is a cube placed on an equipped card in Hero Tactics: not a one-time or instant card")
         if grants and use != "one_time":
@@ -1425,7 +1436,7 @@ def _parse_cards(data_dir, file, kind):
         card = Card(s.id, name, kind, copies, epic, valuable, price, position, use, weapon,
                     length, mand, opt, two, auto, speed_box, swords, armor, weight, repair,
                     casts, spells, colour, effect, r.cite(required=False), frozenset(r.subst),
-                    gives, grants, attribute, free, search, takes)
+                    gives, grants, attribute, free, search, takes, mixes)
         object.__setattr__(card, "_line", s.line)
         out[s.id] = card
     return out

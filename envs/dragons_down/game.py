@@ -259,9 +259,12 @@ _ACTION_DOCS.update({
     "answer": "the partner's answer to a proposed swap: refuse, accept",
     "foe": "a foe: Monster chip f, then the Native chips (L709)",
     "box": "a box of Hero Tactics: might, attack, maneuver (L714-L718)",
+    "cross": "a cube of the other kind in a box of Hero Tactics: a Speed Cube in a might box, a Might Cube "
+             "in the attack or maneuver box (L1308-L1314, L1482, L1504)",
     "spell": "a Spell Card (constants.SPELL_INSTANCES): a starting spell to take (L203), an attached spell to learn (L538)",
     "enchant": "an Enchant Action toward a Magic Cube of colour k on the hero's tile (L572-L575)",
     "uncurse": "remove hero q's lasting curse k (q * NUM_CURSES + k) for 5 Gold (L568)",
+    "dispel": "remove permanent Spell Card sp from the hero it lies on for 5 Gold, he willing (L568)",
     "mission": "Mission Card k: take it from the Merchant, complete it, or discard it (L564-L566, L1071)",
     "title": "claim title i of a Civilization Card (L567)",
 })
@@ -681,6 +684,8 @@ _CLEARING_VERBS = {R.PH_ENTER_PLACE: "start at", _ph("EXPLORE_ENTER"): "move int
 _STEP_NAMES = ("look at the stock", "sell", "repair", "pay", "haggle")
 _GOLD_NAMES = ("give 1 Gold", "give 5 Gold", "take 1 Gold", "take 5 Gold")
 _BOX_NAMES = ("might box", "attack box", "maneuver box")
+_CROSS_KINDS = ("Speed", "Might", "Might")
+"""The kind of cube that is the other kind in each box (A_CROSS + box)."""
 
 
 def _block(a):
@@ -751,12 +756,16 @@ def _neutral_name(a):
         return f"foe {_foe_name(i)}"
     if name == "box" and i < len(_BOX_NAMES):
         return f"a cube in the {_BOX_NAMES[i]}"
+    if name == "cross" and i < len(_BOX_NAMES):
+        return f"a {_CROSS_KINDS[i]} Cube in the {_BOX_NAMES[i]}"
     if name == "spell":
         return f"spell card {i}"
     if name == "enchant":
         return f"enchant with {V.colour_name(i)}"
     if name == "uncurse":
         return f"remove player_{i // R.NUM_CURSES}'s {V.curse_name(i % R.NUM_CURSES)} curse"
+    if name == "dispel":
+        return f"remove {V.spell_name(i)} for 5 Gold"
     if name == "mission":
         return f"mission {V.mission_name(i)}"
     if name == "title":
@@ -832,6 +841,9 @@ def _legal_name(rec, a):
         return f"cover a multi-colour box with a {V.cube_name(i)} cube"
     if name == "cube" and ph == R.PH_CUBE_COLOUR and int(rec["use_card"]) >= 0:
         return _use_colour_name(rec, i)
+    if name == "answer" and ph == _ph("DISPEL_ASK"):
+        sp = int(rec["dispel_card"])
+        return (f"keep {V.spell_name(sp)}", f"let {V.spell_name(sp)} be removed")[i]            # L568
     if name == "answer" and ph == _ph("ACCEPT"):
         return ("make the spell roll to hit", "accept the spell's hit")[i]
     if name == "answer" and ph == _ph("PARDON"):
@@ -844,6 +856,8 @@ def _legal_name(rec, a):
         return f"claim the title {V.title_name(i)}"
     if name == "box" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
         return f"wound the cube in the {_BOX_NAMES[i]}"
+    if name == "cross" and ph == _ph("WOUND") and i < len(_BOX_NAMES):
+        return f"wound the {_CROSS_KINDS[i]} Cube in the {_BOX_NAMES[i]}"
     if name == "search":
         c = int(rec["hero_clearing"][p])
         path = V.hidden_path(rec, c // CLEARINGS_PER_TILE, i) if c >= 0 else None
@@ -897,6 +911,8 @@ def _legal_name(rec, a):
         return f"{'lure' if ph == _ph('LURE') else 'target'} {_foe_name(i)}"
     if name == "box":
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
+    if name == "cross":
+        return f"place a {_CROSS_KINDS[i]} Cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
     if name == "spell" and ph == _ph("TACTICS"):
         return _cast_name(rec, p, i)
     if name == "spell" and ph == _ph("ACTIVATE"):
@@ -910,6 +926,10 @@ def _legal_name(rec, a):
         q, k = divmod(i, R.NUM_CURSES)
         whose = "my" if q == p else f"player_{q}'s"
         return f"remove {whose} {V.curse_name(k)} curse"
+    if name == "dispel" and int(rec["spell_on"][i]) >= R.AIM_HERO:
+        q = int(rec["spell_on"][i]) - R.AIM_HERO
+        whose = "my" if q == p else f"player_{q}'s"
+        return f"remove {whose} {V.spell_name(i)} for 5 Gold"                    # L568
     return _neutral_name(a)
 
 
@@ -917,9 +937,13 @@ def _use_colour_name(rec, kind):
     """A card's colour choice: "take a green Magic Cube" (the Tome of
     Wizardry); "replace a green Magic Cube", then "turn the green Magic Cube
     blue" (the Alchemist's Mixture); "put a green Magic Cube on Shaman's
-    Kaftan"."""
+    Kaftan"; "turn a green Magic Cube purple with Magical Bowl of Mixing"."""
     colour = V.colour_name(kind - R.CUBE_MAGIC)
     card = int(rec["use_card"])
+    mixes = R.KIND_MIXES[R.CARD_KIND[card]]
+    if int(mixes[0]) >= 0 and int(rec["card_cube"][card]) > 0:                  # L1368
+        other = int(mixes[1]) if kind - R.CUBE_MAGIC == int(mixes[0]) else int(mixes[0])
+        return f"turn a {colour} Magic Cube {V.colour_name(other)} with {V.card_name(card)}"
     if int(R.KIND_TAKES[R.CARD_KIND[card]]) >= 0:
         return f"put a {colour} Magic Cube on {V.card_name(card)}"
     if int(R.CARD_KIND[card]) != R.ALCHEMISTS_MIXTURE:

@@ -221,6 +221,7 @@ _H, NUM_HERO_FEATURES = _columns(
     ("searching", 1),            # a search under way (a consecutive one rerolls blanks, L513)
     ("combat", NUM_HERO_COMBAT),  # HC_*: not fought yet, fighting, evaded, killed, done (this battle phase)
     ("placed", NUM_BOXES),       # cubes placed in its might, attack, maneuver boxes / 5 (secret in Tactics, L714)
+    ("crossed", NUM_BOXES),      # of them, cubes of the other kind: Speed Cubes in might boxes, Might Cubes in speed boxes / 5 (secret in Tactics; L1308-L1314, L1482, L1504)
     ("throws", 1),               # its attack throws its weapon (secret in Tactics, L928)
     ("best_lp", 1),              # LP of the seat's best hero set aside / 20 (it may win, L121)
     ("heroes_made", 1),          # heroes the seat has had / 5 (a new one after death or retirement, L829)
@@ -238,7 +239,7 @@ _H, NUM_HERO_FEATURES = _columns(
 )
 (H_VALID, H_STATE, H_LINEAGE, H_LINEAGE_SIDE, H_CLASS, H_CLASS_SIDE, H_HEARTS, H_CUBES, H_WOUNDED, H_LP, H_FAME,
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
- H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_THROWS,
+ H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_CROSSED, H_THROWS,
  H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES, H_CASTING, H_CAST_CUBES, H_SPELLS_ON,
  H_AIMED_BY, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
 
@@ -333,8 +334,9 @@ _S, NUM_SPELL_FEATURES = _columns(
     ("learning", 1),             # the Learn run under way is on this spell (L546)
     ("offered", 1),              # it may take this one as a starting spell now (PH_START_SPELL, L203)
     ("in_play", 1),              # its own card of this spell is in play: not cast again until it ends (L1026)
+    ("dispel", 1),               # the spell of this kind the active hero offers to remove from a hero (public, PH_DISPEL_ASK, L568)
 )
-S_KNOWN_START, S_KNOWN_DECK, S_ATTACHED, S_READ, S_LEARNING, S_OFFERED, S_IN_PLAY = _S.values()
+S_KNOWN_START, S_KNOWN_DECK, S_ATTACHED, S_READ, S_LEARNING, S_OFFERED, S_IN_PLAY, S_DISPEL = _S.values()
 
 # ---- cards the observer can see
 MAX_CARD_ROWS = 32
@@ -899,6 +901,7 @@ def observe_heroes(S, b, me, n, obs):
             if p == me or not secret:                            # Hero Tactics are secret (L714, L724)
                 for i in range(NUM_BOXES):
                     obs[o + H_PLACED + i] = lim(s['placed'][p, i] / 5.0)
+                    obs[o + H_CROSSED + i] = lim(s['placed_cross'][p, i] / 5.0)
                 if int(s['hero_cflags'][p]) & CF_THROWS:
                     obs[o + H_THROWS] = 1.0
         if HAS_FATE:
@@ -1238,6 +1241,8 @@ def observe_magic(S, b, me, obs):
             obs[o + S_OFFERED] = 1.0
         if w == SPW_KNOWN and owner == me and s['spell_on'][sp] >= 0:
             obs[o + S_IN_PLAY] = 1.0
+        if s['dispel_card'] == sp:
+            obs[o + S_DISPEL] = 1.0
     if s['learn_spell'] >= 0:
         for i in range(2):
             if s['learn_dice'][i] == R.LEARN_BOOK:

@@ -184,6 +184,8 @@ FIELD_RANGES = {
     "hero_cflags": (0, 255),                    # CF_* bits (a byte of flags, never an index)
     "hero_target": (-1, R.AIM_HERO + MAX_HEROES - 1),  # a foe, the Massive Door (NUM_FOES, L1240), a hero (AIM_HERO + q)
     "placed": (0, 100),
+    "dispel_card": (-1, NUM_SPELLS - 1),
+    "placed_cross": (0, 100),                   # of ``placed``: cubes of the other kind (checked against it below)
     "evade_to": (-1, NC - 1),
     "foe_wounds": (0, 127),
     "foe_target": (-1, LAST_SEAT),
@@ -441,6 +443,9 @@ def _hero_problem(r, n):
         for k in range(NUM_CUBE_KINDS):
             if int(r["cubes"][p, :, k].sum()) < gifts[k]:
                 return f"hero {p} has fewer kind-{k} cubes than his equipped cards give"
+        problem = placement_problem(r, p)
+        if problem:
+            return problem
         if hs in (HS_WAITING, HS_ACTIVE):
             printed = int(R.LINEAGE_HEARTS[li, ls]) + int(R.CLASS_HEARTS[ci, cs])
             if int(r["hearts"][p].sum()) != printed:
@@ -450,6 +455,22 @@ def _hero_problem(r, n):
                 return f"hero {p} has {cubes} Action Cubes, its cards give {cards} and he gained {extra}"
         elif hs == HS_NONE and int(r["hearts"][p].sum()):
             return f"hero {p} is not made but has Hearts"
+    return ""
+
+
+def placement_problem(r, p):
+    """Hero p's placed cubes (``placed``, ``placed_cross``) are his: no box
+    holds more cubes of the other kind than cubes, and he placed no more
+    Might or Speed Cubes than he has healthy."""
+    for x in range(R.NUM_BOXES):
+        if int(r["placed_cross"][p, x]) > int(r["placed"][p, x]):
+            return f"hero {p} has {int(r['placed_cross'][p, x])} cubes of the other kind in box {x}, " \
+                   f"which holds {int(r['placed'][p, x])}"
+    pl, cr = r["placed"][p].astype(int), r["placed_cross"][p].astype(int)
+    in_might = pl[R.BOX_MIGHT] - cr[R.BOX_MIGHT] + cr[R.BOX_ATTACK] + cr[R.BOX_MANEUVER]
+    in_speed = pl[R.BOX_ATTACK] + pl[R.BOX_MANEUVER] - cr[R.BOX_ATTACK] - cr[R.BOX_MANEUVER] + cr[R.BOX_MIGHT]
+    if in_might > int(r["cubes"][p, 0, R.CUBE_MIGHT]) or in_speed > int(r["cubes"][p, 0, R.CUBE_SPEED]):
+        return f"hero {p} placed more Might or Speed Cubes than he has healthy"
     return ""
 
 

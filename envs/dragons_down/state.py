@@ -142,7 +142,7 @@ STATE_FIELDS = [
     ("epic_victory", np.int8),               # Legendary solo: the hero retired with 30 LP (L168)
     ("outlaw", np.int8, (MAX_HEROES,)),      # Outlaw Tokens the hero holds (L1109-L1126); public
     # --- combat (rules/combat.py), L674-L800
-    # SECRET: while ``combat_step`` is CS_TACTICS, a hero's ``placed`` row and
+    # SECRET: while ``combat_step`` is CS_TACTICS, a hero's ``placed`` and ``placed_cross`` rows and
     # the CF_THROWS bit of its ``hero_cflags`` are its own: the observation of
     # any other seat must hide them (L714 "in secret", L724 revealed once all
     # have placed). Everything else here is public.
@@ -166,6 +166,7 @@ STATE_FIELDS = [
     ("hero_cflags", np.uint8, (MAX_HEROES,)),  # CF_* bits (combat.py): this round's attack and cleanup facts
     ("hero_target", np.int8, (MAX_HEROES,)),  # foe the hero targets this round (Targeting Token, L709); -1
     ("placed", np.int8, (MAX_HEROES, 3)),     # SECRET in Tactics: cubes placed [BOX_MIGHT, BOX_ATTACK, BOX_MANEUVER]; they stay counted in ``cubes`` healthy (L714-L718)
+    ("placed_cross", np.int8, (MAX_HEROES, 3)),  # SECRET in Tactics: of ``placed``, the cubes of the other kind: Speed Cubes in might boxes, Might Cubes in speed boxes (L1308-L1314, L1482, L1504)
     ("evade_to", np.int16, (MAX_HEROES,)),    # the clearing at the far end of the path the hero evaded onto; -1 (L703, L481)
     ("foe_wounds", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # pink cubes on foe f (a Monster chip, then the Native chips), cleared at the end of combat (L785, L811)
     ("foe_target", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # hero foe f challenges and so targets this round; -1 (L688, L708, L1006)
@@ -210,6 +211,7 @@ STATE_FIELDS = [
     ("cast_turn", np.uint8, (MAX_HEROES,)),     # bit 0: it cast Heal this turn (once per turn, L1576)
     ("spell_on", np.int8, (NUM_SPELLS,)),       # target code of the card's spell while it lasts (L1040-L1046); -1; public
     ("spell_shown", np.uint8, (NUM_SPELLS,)),   # 1 once the card was cast: the table has seen whose it is (L1020)
+    ("dispel_card", np.int16),                  # the permanent Spell Card the active hero asks to remove from another hero (PH_DISPEL_ASK, L568); -1
     ("spell_mark", np.int8, (NUM_SPELLS,)),     # a lasting spell's own mark: Life Armor damaged, Disorient's stages (spells.py)
     ("peace", np.int8),                         # 1 once Peace was cast: the combat ends at once (L1582)
     ("atk_venom", np.int8),                     # 1 while the struck hero owes Envenom's extra wound (L1530)

@@ -36,7 +36,7 @@ STATUS_NAMES = ("hidden", "alert", "sneaking", "noisy", "blocked", "evaded", "lo
                 "flew in among Monsters")
 """The HST_* bits, lowest first."""
 TARGET_NAMES = ("head", "chest", "weapon 1", "weapon 2", "hand 1", "hand 2", "neck", "waist", "feet",
-                "misc 1", "misc 2", "head and chest", "both weapons", "both hands", "backpack", "just gained")
+                "misc 1", "misc 2", "misc 3", "misc 4", "head and chest", "both weapons", "both hands", "backpack", "just gained")
 """Where a hero's card lies (``card_slot``, constants.T_*)."""
 CUBE_NAMES = ("might", "speed") + tuple(D.MAGIC_COLOURS)
 """Action Cube kinds (CUBE_*)."""

@@ -395,3 +395,45 @@ def test_dd_equip_banner_21_dead_owners_special_card_goes_to_the_next_entrant():
     assert not soundness._ranges(far[0]) and not soundness._card_problem(far[0], 2)
     R.move_hero(S, 0, 1, WILD)                                  # the rogue enters the clearing
     assert int(s["card_where"][c]) == CW_HERO and int(s["card_owner"][c]) == 1
+
+
+# ================================================================ more miscellaneous positions (L1302, L1514)
+def test_dd_treasure_belt_of_expansion_1_two_more_miscellaneous_positions():
+    """L1302: wearing the Belt of Expansion the hero has four miscellaneous
+    positions: a third and a fourth card go on without unequipping the first
+    two. Taking the belt off sends the cards of its two positions to the
+    backpack (Interpretations, "Positions lost")."""
+    S = deepdelve(classes=("knight",))
+    a, b, c, d = (take(S, k) for k in ("skeleton_key", "hawkeye", "diggers_ruin", "taper_of_illumination"))
+    assert R.T_MISC3 not in targets(S, a)                        # no belt, two positions (L956)
+    belt = take(S, "belt_of_expansion", target=R.T_WAIST)
+    assert targets(S, a) == [R.T_MISC1, R.T_MISC2, R.T_MISC3, R.T_MISC4, T_BACKPACK]
+    for x in (a, b, c, d):
+        R.equip_card(S, 0, 0, x, R.first_free_target(S, 0, 0, x))
+    assert sorted(int(S[0]["card_slot"][x]) for x in (a, b, c, d)) == [R.T_MISC1, R.T_MISC2, R.T_MISC3, R.T_MISC4]
+    R.equip_card(S, 0, 0, belt, T_BACKPACK)
+    assert sorted(int(S[0]["card_slot"][x]) for x in (a, b, c, d)) == [R.T_MISC1, R.T_MISC2, T_BACKPACK, T_BACKPACK]
+
+
+def test_dd_spell_floating_disk_1_any_number_of_treasures_in_miscellaneous_positions():
+    """L1514: while a Floating Disk lies on the hero, a treasure equipped in a
+    miscellaneous position unequips none there (an item still would). When
+    the spell ends, each position keeps one card, the rest go to the
+    backpack (Interpretations, "Positions lost")."""
+    S = deepdelve(classes=("knight",))
+    a, b, c = take(S, "skeleton_key"), take(S, "hawkeye"), take(S, "diggers_ruin")
+    s = S[0]
+    disk = next(sp for sp in range(len(s["spell_on"])) if R.SPELL_KIND[sp] == R.SP_FLOATING_DISK)
+    s["spell_where"][disk], s["spell_owner"][disk], s["spell_on"][disk] = R.SPW_KNOWN, 0, R.AIM_HERO + 0
+    for x in (a, b, c):
+        R.equip_card(S, 0, 0, x, R.T_MISC1)
+    assert [int(s["card_slot"][x]) for x in (a, b, c)] == [R.T_MISC1] * 3 and R.floating(S, 0, 0)
+    R.end_spell(S, 0, disk)
+    assert sorted(int(s["card_slot"][x]) for x in (a, b, c)) == [R.T_MISC1, T_BACKPACK, T_BACKPACK]
+
+
+def test_dd_spell_floating_disk_1_is_cast_on_self_or_another_hero():
+    """L1514: self or other, turn: its effect is built, so it is offered, and
+    it is aimed only at heroes (a turn spell serves a hero's turn)."""
+    k = R.SP_FLOATING_DISK
+    assert R.SPELL_BUILT[k] and R.SPELL_AIM[k] == R.AIM_SELF_OR_OTHER and R.SPELL_DURATION[k] == R.DUR_TURN

@@ -485,6 +485,72 @@ def test_dd_curse_10_another_heros_curse_may_be_removed():
     assert not R.curse_removable(S, 0, p, q, R.CURSE_CLUMSINESS)
 
 
+def _dispelling():
+    """The Druid (p) and the Knight (q) in Deepdelve's Civilization Location,
+    the Druid with 12 Gold; each with a permanent Dark Matter on him (a
+    hero may aim it at himself, L1504)."""
+    S, p = start(num_heroes=2, classes=("druid", "knight"))
+    s = S[0]
+    q = 1 - p
+    s["hero_state"][q], s["hero_clearing"][q] = HS_ACTIVE, PLAINS_3
+    s["hero_clearing"][p] = PLAINS_3
+    s["gold"][p] = 12
+    dark = [sp for sp in range(R.NUM_SPELLS) if R.SPELL_KIND[sp] == R.SP_DARK_MATTER][:2]
+    for sp, who in zip(dark, (p, q)):
+        s["spell_where"][sp], s["spell_owner"][sp], s["spell_on"][sp] = R.SPW_KNOWN, who, R.AIM_HERO + who
+    return S, p, q, dark
+
+
+def test_dd_trade_curses_2_a_permanent_spell_is_removed_for_5_gold():
+    """L568: "remove any number of curses and permanent spells from a willing
+    Hero ... 5 Gold per curse or permanent spell dispelled": the Druid's
+    Trade Action offers to remove the permanent spells on himself and on the
+    Knight; his own goes at once for 5 Gold, and he may go on."""
+    S, p, q, (mine, theirs) = _dispelling()
+    s = S[0]
+    act(S, TRADE)
+    assert phase(S) == R.PH_TRADE_WITH
+    assert R.A_DISPEL + mine in legal(S) and R.A_DISPEL + theirs in legal(S)
+    assert GAME.action_to_string(S, R.A_DISPEL + mine) == "remove my Dark Matter for 5 Gold"
+    act(S, R.A_DISPEL + mine)
+    assert int(s["spell_on"][mine]) == -1 and int(s["gold"][p]) == 7
+    assert phase(S) == R.PH_UNCURSE and R.A_DISPEL + theirs in legal(S)
+
+
+def test_dd_trade_curses_2_another_heros_spell_only_if_he_is_willing():
+    """L568 "from a willing Hero": the Knight is asked; refusing, his spell
+    stays, no Gold is paid and the Trade Action is over (Interpretations);
+    willing, it ends and the Druid pays 5 Gold. A hidden Knight is not
+    offered (L895)."""
+    S, p, q, (mine, theirs) = _dispelling()
+    s = S[0]
+    act(S, TRADE)
+    act(S, R.A_DISPEL + theirs)
+    assert phase(S) == R.PH_DISPEL_ASK and int(s["to_play"]) == q and int(s["dispel_card"]) == theirs
+    act(S, R.A_ANSWER + 1 - R.ANSWER_ACCEPT)
+    assert int(s["spell_on"][theirs]) == R.AIM_HERO + q and int(s["gold"][p]) == 12
+    assert int(s["to_play"]) == p and phase(S) != R.PH_UNCURSE
+    S, p, q, (mine, theirs) = _dispelling()
+    s = S[0]
+    act(S, TRADE)
+    act(S, R.A_DISPEL + theirs)
+    act(S, R.A_ANSWER + R.ANSWER_ACCEPT)
+    assert int(s["spell_on"][theirs]) == -1 and int(s["gold"][p]) == 7 and int(s["dispel_card"]) == -1
+    s["hero_status"][q] |= R.HST_HIDDEN
+    s["spell_on"][theirs] = R.AIM_HERO + q
+    assert not R.spell_removable(S, 0, p, theirs)
+
+
+def test_dd_trade_curses_2_only_permanent_spells_are_removed():
+    """L568 names curses and permanent spells: a turn spell on a hero (Fly)
+    is not offered."""
+    S, p, q, (mine, theirs) = _dispelling()
+    s = S[0]
+    fly = next(sp for sp in range(R.NUM_SPELLS) if R.SPELL_KIND[sp] == R.SP_FLY)
+    s["spell_where"][fly], s["spell_owner"][fly], s["spell_on"][fly] = R.SPW_KNOWN, p, R.AIM_HERO + p
+    assert R.spell_removable(S, 0, p, mine) and not R.spell_removable(S, 0, p, fly)
+
+
 # ================================================================ hidden information (L205, L1424-L1426)
 def test_dd_spells_secret_1_hidden_variants_deal_the_unseen_spells_anew():
     """A seat never sees another hero's spells nor the spells under Spell

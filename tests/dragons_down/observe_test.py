@@ -71,12 +71,14 @@ def test_hero_tactics_are_secret_until_every_hero_has_placed():
     rec["combat_step"] = O.CS_TACTICS
     hidden = [GAME.observation_of(states, seat) for seat in range(2)]
     rec["placed"][1] = (1, 2, 0)
+    rec["placed_cross"][1] = (0, 1, 0)                         # a Might Cube in his attack box (L1308)
     assert np.array_equal(GAME.observation_of(states, 0), hidden[0])
     mine = block(GAME.observation_of(states, 1), "heroes")[0]
-    assert mine[O.H_PLACED + 1] == pytest.approx(0.4)
+    assert mine[O.H_PLACED + 1] == pytest.approx(0.4) and mine[O.H_CROSSED + 1] == pytest.approx(0.2)
     rec["combat_step"] = O.CS_TACTICS + 1                       # Monster Tactics: revealed (L724)
     theirs = block(GAME.observation_of(states, 0), "heroes")[1]
     assert theirs[O.H_PLACED] == pytest.approx(0.2) and theirs[O.H_PLACED + 1] == pytest.approx(0.4)
+    assert theirs[O.H_CROSSED + 1] == pytest.approx(0.2)
 
 
 def test_seats_are_rotated_so_the_observer_is_row_0():

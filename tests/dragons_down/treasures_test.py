@@ -1355,3 +1355,28 @@ def test_dd_treasure_cursed_treasure_2_the_replacement_at_a_merchant_is_unknown_
     load(S, 0, CLUMSINESS)
     act(S, R.A_STEP + R.STEP_LOOK)
     assert R.has_looked(S, 0, p, m) and not R.has_looked(S, 0, q, m)
+
+
+def test_dd_treasure_magical_bowl_of_mixing_1_a_blue_cube_on_it_converts_a_cube_between_its_colours():
+    """L1368: in Hero Tactics the Knight puts a blue Magic Cube on the Bowl
+    (it counts in the cube limit like any cube on a card) and chooses the
+    direction: one of his green Magic Cubes becomes purple, for good. The
+    Bowl shows green and purple (data/treasures.txt, authored); with no cube
+    of either colour it takes no cube."""
+    S, bowl, ogre = _fighter("magical_bowl_of_mixing", R.T_MISC1)
+    _magic(S, blue=1)
+    _tactics(S, ogre)
+    assert R.A_CARD + bowl not in legal(S)                      # nothing to convert
+    _magic(S, blue=1, green=2)
+    assert R.A_CARD + bowl in legal(S)
+    act(S, R.A_CARD + bowl)
+    assert int(S[0]["card_cube"][bowl]) == 1 + BLUE and int(R.cubes_placed(S, 0, 0)) == 1
+    assert phase(S) == R.PH_CUBE_COLOUR
+    choices = [a - R.A_CUBE - CUBE_MAGIC for a in legal(S)]
+    assert choices == [GREEN]                                   # no purple cube to turn green
+    assert GAME.action_to_string(S, R.A_CUBE + CUBE_MAGIC + GREEN) == \
+        "turn a green Magic Cube purple with Magical Bowl of Mixing"
+    act(S, R.A_CUBE + CUBE_MAGIC + GREEN)
+    assert phase(S) == R.PH_TACTICS
+    assert cube(S, 0, CUBE_MAGIC + GREEN) == 1 and cube(S, 0, CUBE_MAGIC + PURPLE) == 1
+    assert R.A_CARD + bowl not in legal(S)                      # one cube on it a round

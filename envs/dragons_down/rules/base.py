@@ -14,7 +14,7 @@ from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go thro
 from .. import data as D
 from ..constants import (
     NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
-    T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_NECK, T_WAIST, T_WEAPON1,
+    T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_MISC3, T_MISC4, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
@@ -173,7 +173,7 @@ def _target_tables():
     allowed = {"neck": [T_NECK], "waist": [T_WAIST], "feet": [T_FEET], "head": [T_HEAD],
                "chest": [T_CHEST], "head_chest": [T_HEAD_CHEST], "one_handed": [T_WEAPON1, T_WEAPON2],
                "two_handed": [T_WEAPONS], "one_or_two_handed": [T_WEAPON1, T_WEAPON2, T_WEAPONS],
-               "single_hand": [T_HAND1, T_HAND2], "two_hands": [T_HANDS], "misc": [T_MISC1, T_MISC2],
+               "single_hand": [T_HAND1, T_HAND2], "two_hands": [T_HANDS], "misc": [T_MISC1, T_MISC2, T_MISC3, T_MISC4],
                "backpack": [], "backpack_special": []}
     for i, pos in enumerate(D.POSITIONS):
         for t in allowed[pos] + [T_BACKPACK]:
@@ -475,6 +475,10 @@ KIND_TAKES = np.array([-1 if getattr(_card(c), "takes", None) is None
                        for c in CARD_IDS], dtype=np.int8)
 """Card kind -> the Magic Cube colour it takes in Hero Tactics (TAKES_ANY: any
 colour, the Shaman's Kaftan, L1410); -1 none (L1288, L1324, L1338, L1414, L1476)."""
+KIND_MIXES = np.array([[D.MAGIC_COLOURS.index(x) for x in _card(c).mixes] if getattr(_card(c), "mixes", None)
+                       else [-1, -1] for c in CARD_IDS], dtype=np.int8)
+"""Card kind -> the two Magic Cube colours the cube it takes converts one of
+the hero's cubes between (the Magical Bowl of Mixing, L1368); -1, -1 none."""
 KIND_CARD_FIRST = np.array([min(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
                             for kind in range(len(CARD_IDS))], dtype=np.int16)
 KIND_CARD_END = np.array([1 + max(c for c, (k, _) in enumerate(CARD_INSTANCES) if k == kind)
@@ -545,8 +549,9 @@ CHAMBER = SITE_IDS.index("chamber")
 
 A_COMBAT_BASE = A_TRADE_END
 A_FOE = A_COMBAT_BASE                # + f: foe f (a Monster chip, then the Native chips)
-A_BOX = A_FOE + NUM_FOES             # + BOX_*: place a cube in that box / wound the cube placed there
-A_COMBAT_END = A_BOX + NUM_BOXES
+A_BOX = A_FOE + NUM_FOES             # + BOX_*: place a cube of the box's colour in that box / wound such a cube placed there
+A_CROSS = A_BOX + NUM_BOXES          # + BOX_*: place a cube of the other kind there (a Speed Cube in a might box, a Might Cube in a speed box: L1308-L1314, L1482, L1504) / wound such a cube
+A_COMBAT_END = A_CROSS + NUM_BOXES
 """Combat's own blocks lie in [A_COMBAT_BASE, A_COMBAT_END)."""
 
 ATK_MELEE, ATK_RANGED, ATK_FIRE, ATK_SPELL = range(4)
@@ -597,15 +602,18 @@ def _weapon_tables():
     might = np.array([(c.might_mandatory, c.might_optional, c.might_two_handed) for c in cards], dtype=np.int8)
     swords = np.array([c.swords or 0 for c in cards], dtype=np.int8)
     armor = np.array([c.armor or 0 for c in cards], dtype=np.int8)
-    return kind, length, might, swords, armor
+    speed_box = np.array([c.speed_mandatory or 0 for c in cards], dtype=np.int8)
+    return kind, length, might, swords, armor, speed_box
 
 
-KIND_WEAPON_USE, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SWORDS, KIND_ARMOR = _weapon_tables()
+KIND_WEAPON_USE, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SWORDS, KIND_ARMOR, KIND_SPEED_BOX = _weapon_tables()
 """Card kind -> WEAPON_*; KIND_LENGTH[k] = (melee length, thrown length) (a
 one-length weapon has it twice, L922, L928); KIND_MIGHT_BOXES[k] =
 (mandatory, optional, optional only two-handed) red boxes (L722, L950);
 KIND_SWORDS[k]: sword icons (L750); KIND_ARMOR[k]: the armour value in the
-shield icon, 0 for no armour (L918, L761-L763)."""
+shield icon, 0 for no armour (L918, L761-L763); KIND_SPEED_BOX[k]: the
+weapon's required boxes that take a Speed Cube in lieu of a Might Cube (the
+Warblade's, L1482): mandatory might boxes beside KIND_MIGHT_BOXES[k, 0]."""
 
 
 def _speed_boxes(ids, cards):
@@ -633,7 +641,8 @@ A_MAGIC_BASE = A_COMBAT_END
 A_SPELL = A_MAGIC_BASE               # + sp: Spell Card sp (a starting spell to take; an attached spell to learn, L203, L538)
 A_ENCHANT = A_SPELL + NUM_SPELLS     # + colour: an Enchant Action toward a Magic Cube of that colour on the tile (L572-L575)
 A_UNCURSE = A_ENCHANT + NUM_COLOURS  # + q * NUM_CURSES + k: remove hero q's curse k for 5 Gold (L568)
-A_MAGIC_END = A_UNCURSE + _MAX_HEROES * NUM_CURSES
+A_DISPEL = A_UNCURSE + _MAX_HEROES * NUM_CURSES   # + sp: remove permanent Spell Card sp from the hero it lies on for 5 Gold (L568)
+A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
@@ -692,7 +701,7 @@ SPELLS_BUILT = frozenset({
     "break_spells", "affliction", "curse", "fiery_chasm", "envenom", "illusion", "anti_magic", "calm",
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
-    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord",
+    "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord", "floating_disk",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -859,7 +868,8 @@ PH_ACCEPT = 49        # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: accept the hit
 PH_TAKE_MISSION = 50  # A_MISSION + k: take a second Mission Card from the Merchant / A_DO + DO_DONE: no more (L564)
 PH_MISSION_LIMIT = 51  # A_MISSION + k: discard Mission Card k, the hero holding more than two at the end of his turn (L564, L1071)
 PH_PARDON = 52        # A_ANSWER + ANSWER_ACCEPT: discard one Outlaw Token for the Quest just completed / ANSWER_REFUSE: keep it (L1083)
-LAST_PHASE = PH_PARDON
+PH_DISPEL_ASK = 60    # A_ANSWER + ANSWER_ACCEPT: let the active hero remove one's permanent spell ``dispel_card`` for 5 Gold / ANSWER_REFUSE (L568 "a willing Hero")
+LAST_PHASE = PH_DISPEL_ASK
 
 
 # ================================================================ decisions

@@ -58,10 +58,10 @@ from .base import (
     A_SEAT,
     A_CUBE,
     AIM_HERO,
-    KIND_ONE_TIME, A_BOX, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
+    KIND_ONE_TIME, A_BOX, A_CROSS, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
     DO_THROW, DO_UNHIDE, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR,
-    KIND_MIGHT_BOXES, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
+    KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
     PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
 )
@@ -73,7 +73,8 @@ from .fate import remove_card
 from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
-    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY,
+    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered, crossings_allowed,
+    MAGICAL_BOWL_OF_MIXING, mixable,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -95,7 +96,7 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
     can_throw, clumsy, cube_limit, damage_monster, fighting, flip_foe, foe_here, foe_is_monster, foe_value,
     foes_here, hero_attack_ready, hero_health, hero_killed, hero_weapon, hidden, might_capacity, might_open, monsters_here,
-    speed_given, weapon_might,
+    speed_given, weapon_might, placed_kind, clear_placed,
     random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal, weak,
     wound_choices, wound_hero,
 )
@@ -177,8 +178,7 @@ def new_round(S, b):
         s['hero_target'][p] = -1
         clear_cast(S, b, p)
         round_powers_end(S, b, p)
-        for x in range(NUM_BOXES):
-            s['placed'][p, x] = 0
+        clear_placed(S, b, p)
     clear_card_cubes(S, b, -1)
     for f in range(NUM_FOES):
         s['foe_target'][f] = -1
@@ -399,9 +399,16 @@ def evade_cubes(S, b, p):
     his maneuver speed boxes -- his healthy Speed Cubes and his boxes limit
     him, not the Tactics limit (L700) -- and the Talaria of the Gladiator's
     (L1450); or three with the Shoes of the Thief, no cube added (L1416);
-    one less under the Clumsiness curse (his maneuver speed, data/curses.txt)."""
-    cubes = min(int(S[b]['cubes'][p, 0, CUBE_SPEED]), speed_boxes(S, b, p, BOX_MANEUVER)) + \
-        speed_given(S, b, p, BOX_MANEUVER)
+    one less under the Clumsiness curse (his maneuver speed, data/curses.txt).
+    Altered (the Cape of Alteration, Dark Matter) his Might Cubes fill those
+    boxes instead; the Bracelets of Finesse add one Might Cube (L1308-L1314,
+    L1504)."""
+    might = int(S[b]['cubes'][p, 0, CUBE_MIGHT])
+    if altered(S, b, p):
+        avail = might
+    else:
+        avail = int(S[b]['cubes'][p, 0, CUBE_SPEED]) + min(crossings_allowed(S, b, p)[0], might)
+    cubes = min(avail, speed_boxes(S, b, p, BOX_MANEUVER)) + speed_given(S, b, p, BOX_MANEUVER)
     return max(max(cubes, thief_evade(S, b, p)) - clumsy(S, b, p), 0)
 
 
@@ -650,42 +657,91 @@ def placement_secret(S, b, me, q):
 
 
 @rules_jit
-def box_legal(S, b, p, box):
-    """One more cube may go in ``box`` (L714-L722): a Might Cube only in a
-    red box of the equipped weapon, a Speed Cube only in an attack or
-    maneuver speed box (none on backpack cards, L721); within the cube limit
-    (L716, the Magic Cubes on a Spell Card counted); might boxes only for a
-    weapon attack on one foe or the door, not with a spell cast (one card
-    that attacks a round, L720); attack boxes only for a hero with a weapon
-    target or a spell cast; maneuver boxes only for one a foe may strike;
-    and the weapon's mandatory boxes must still be fillable once a cube is
-    on it (L722)."""
+def box_legal(S, b, p, box, cross):
+    """One more cube may go in ``box`` (L714-L722): of the box's own colour
+    (``cross`` 0: a Might Cube in a red might box of the equipped weapon, a
+    Speed Cube in an attack or maneuver speed box) or of the other kind
+    (``cross`` 1: a Speed Cube in a might box, a Might Cube in a speed box).
+    The other kind goes where a treasure or spell says: the Warblade's
+    required box takes a Speed Cube (L1482); one Might Cube in a speed box
+    with the Bracelets of Finesse, one Speed Cube in a might box with the
+    Bracers of Vigor (L1308, L1310); every cube crosses under the Cape of
+    Alteration or Dark Matter (``treasures.altered``, L1314, L1504). None on
+    backpack cards (L721); within the cube limit, the cubes beyond the fifth
+    Speed Cubes (L716, the Magic Cubes on a Spell Card counted); might boxes
+    only for a weapon attack on one foe or the door, not with a spell cast
+    (one card that attacks a round, L720); attack boxes only for a hero with
+    a weapon target or a spell cast; maneuver boxes only for one a foe may
+    strike; and the weapon's mandatory boxes must still be fillable once a
+    cube is on it (L722)."""
     s = S[b]
     total = cubes_placed(S, b, p)
-    might = int(s['placed'][p, BOX_MIGHT])
-    limit = cube_limit(S, b, p)
-    if total + 1 > limit:
+    if total + 1 > cube_limit(S, b, p):
         return False
+    alt = altered(S, b, p)
+    if alt and not cross:
+        return False
+    kind = CUBE_SPEED if (box == BOX_MIGHT) == (cross != 0) else CUBE_MIGHT
+    if unplaced(S, b, p, kind) < 1:
+        return False
+    if kind == CUBE_MIGHT and total - placed_kind(S, b, p, CUBE_SPEED) + 1 > CUBE_LIMIT:
+        return False
+    in_speed, in_might = crossings_allowed(S, b, p)
     c = hero_weapon(S, b, p)
-    spare = unplaced(S, b, p, CUBE_MIGHT)
+    might = int(s['placed'][p, BOX_MIGHT])
+    crossed = int(s['placed_cross'][p, BOX_MIGHT])
+    sb = 0 if c < 0 else int(KIND_SPEED_BOX[CARD_KIND[c]])
     if box == BOX_MIGHT:
-        if not weapon_aimed(S, b, p) or c < 0 or might >= might_open(S, b, p, c)[1] or spare < 1 \
-                or total - int(s['placed'][p, BOX_ATTACK]) - int(s['placed'][p, BOX_MANEUVER]) + 1 > CUBE_LIMIT:
+        if not weapon_aimed(S, b, p) or c < 0:
             return False
+        room = might_open(S, b, p, c)[1]
+        if might >= room:
+            return False
+        if cross:
+            if not alt and crossed >= sb + in_might:
+                return False
+            crossed += 1
+        elif might + 1 + max(sb - crossed, 0) > room:
+            return False                         # the Warblade's box waits for its Speed Cube
         might += 1
-        spare -= 1
     else:
-        if unplaced(S, b, p, CUBE_SPEED) < 1 or s['placed'][p, box] >= speed_boxes(S, b, p, box):
+        if s['placed'][p, box] >= speed_boxes(S, b, p, box):
+            return False
+        if cross and not alt and \
+                int(s['placed_cross'][p, BOX_ATTACK]) + int(s['placed_cross'][p, BOX_MANEUVER]) >= in_speed:
             return False
         if box == BOX_ATTACK and not weapon_aimed(S, b, p) and s['cast_card'][p] < 0 and not horn_attack(S, b, p):
             return False
         if box == BOX_MANEUVER and not threatened(S, b, p):
             return False
-    total += 1
     if c < 0 or might == 0:
         return True
+    return might_fillable(S, b, p, c, might, crossed, kind, alt, in_might)
+
+
+@rules_jit
+def might_fillable(S, b, p, c, might, crossed, kind, alt, in_might):
+    """Once a cube of ``kind`` is placed, leaving ``might`` cubes in the
+    might boxes of p's weapon c, ``crossed`` of them Speed Cubes, its
+    mandatory boxes can still all be filled (L722): the Warblade's with
+    Speed Cubes, the rest with the cubes his treasures let go there, within
+    the cube limit (L716)."""
+    total = cubes_placed(S, b, p) + 1
+    spare_m = unplaced(S, b, p, CUBE_MIGHT) - (1 if kind == CUBE_MIGHT else 0)
+    spare_s = unplaced(S, b, p, CUBE_SPEED) - (1 if kind == CUBE_SPEED else 0)
+    speed_in = placed_kind(S, b, p, CUBE_SPEED) + (1 if kind == CUBE_SPEED else 0)
+    sb = int(KIND_SPEED_BOX[CARD_KIND[c]])
     need = might_open(S, b, p, c)[0] - might
-    return need <= 0 or (need <= spare and might + need <= CUBE_LIMIT and total + need <= limit)
+    need_s = max(sb - crossed, 0)
+    if need <= 0 and need_s <= 0:
+        return True
+    if need_s > spare_s:
+        return False
+    rest = max(need - need_s, 0)
+    left_s = spare_s - need_s
+    more_s = left_s if alt else min(left_s, max(sb + in_might - crossed - need_s, 0))
+    more_m = 0 if alt else min(spare_m, max(CUBE_LIMIT - (total - speed_in), 0))
+    return more_m + more_s >= rest and total + need_s + rest <= cube_limit(S, b, p)
 
 
 @rules_jit
@@ -714,6 +770,8 @@ def card_cube_legal(S, b, p, c):
         return weapon_aimed(S, b, p) and hero_weapon(S, b, p) == c
     if k == BAND_OF_SAGACITY:                    # L1290: a roll by him or against him
         return weapon_aimed(S, b, p) or s['cast_card'][p] >= 0 or threatened(S, b, p)
+    if k == MAGICAL_BOWL_OF_MIXING:              # L1368: a cube of a colour it shows to convert
+        return mixable(S, b, p, c)
     return threatened(S, b, p)
 
 
@@ -748,7 +806,7 @@ def tactics_open(S, b, p):
         if card_cube_legal(S, b, p, int(TAKES_CARDS[i])):
             return True
     for x in range(NUM_BOXES):
-        if box_legal(S, b, p, x):
+        if box_legal(S, b, p, x, 0) or box_legal(S, b, p, x, 1):
             return True
     return False
 
@@ -795,7 +853,7 @@ def finish_tactics(S, b, p):
 @rules_jit(inline=True)
 def mask_tactics(S, b, p, mask):
     """Legal actions of PH_TACTICS: A_BOX + box for each box one more cube
-    may go in; A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
+    of its colour may go in, A_CROSS + box one of the other kind; A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
     cast Spell Card sp (``spells.castable``); A_CARD + c to use one-time
     card c (L916, ``treasures.usable``); A_DO + DO_DONE once no mandatory
     box is left half filled (L722)."""
@@ -808,13 +866,16 @@ def mask_tactics(S, b, p, mask):
         if castable(S, b, p, sp):
             mask[A_SPELL + sp] = 1
     for x in range(NUM_BOXES):
-        if box_legal(S, b, p, x):
+        if box_legal(S, b, p, x, 0):
             mask[A_BOX + x] = 1
+        if box_legal(S, b, p, x, 1):
+            mask[A_CROSS + x] = 1
     if throw_legal(S, b, p):
         mask[A_DO + DO_THROW] = 1
     c = hero_weapon(S, b, p)
     w = int(s['placed'][p, BOX_MIGHT])
-    if c < 0 or w == 0 or w >= might_open(S, b, p, c)[0]:
+    if c < 0 or w == 0 or (w >= might_open(S, b, p, c)[0]
+                           and s['placed_cross'][p, BOX_MIGHT] >= KIND_SPEED_BOX[CARD_KIND[c]]):
         mask[A_DO + DO_DONE] = 1
 
 
@@ -835,6 +896,9 @@ def act_tactics(S, b, p, a):
         start_cast(S, b, p, a - A_SPELL)
     elif a == A_DO + DO_THROW:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_THROWS
+    elif a >= A_CROSS:
+        s['placed'][p, a - A_CROSS] += 1
+        s['placed_cross'][p, a - A_CROSS] += 1
     else:
         s['placed'][p, a - A_BOX] += 1
     return False
@@ -1548,8 +1612,7 @@ def end_of_round(S, b):
     clear_card_cubes(S, b, -1)
     left = 0
     for p in range(MAX_HEROES):
-        for x in range(NUM_BOXES):
-            s['placed'][p, x] = 0
+        clear_placed(S, b, p)
         if fighting(S, b, p):
             left += 1
     if s['round_wounds']:
@@ -1584,8 +1647,7 @@ def make_peace(S, b):
     spell_wounds(S, b)
     clear_card_cubes(S, b, -1)
     for p in range(MAX_HEROES):
-        for x in range(NUM_BOXES):
-            s['placed'][p, x] = 0
+        clear_placed(S, b, p)
     s['atk_foe'] = -1
     s['atk_victim'] = -1
     s['atk_stage'] = AS_HIT

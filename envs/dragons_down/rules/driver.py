@@ -19,7 +19,7 @@ from .base import (
     NUM_ACTIONS, PH_CLASS, PH_CLASS_SIDE, PH_CUBE_COLOUR, PH_LINEAGE, PH_LINEAGE_SIDE, PH_NONE,
     PH_TILE_CHOOSE, PH_TILE_SPOT, PH_TILE_TURN, PH_ENTER_PLACE, PH_ACTION, PH_HEAL, PH_HIDE,
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
-    PH_START_SPELL, PH_UNCURSE, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
+    PH_START_SPELL, PH_UNCURSE, PH_DISPEL_ASK, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
     PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON,
 )
@@ -42,6 +42,7 @@ from .combat import (
 from .fate import act_retire, fate_phase, mask_retire
 from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
 from .magic import act_activate, act_start_spell, act_uncurse, enchant_permanents, mask_activate, mask_start_spell, mask_uncurse
+from .magic import act_dispel_ask, mask_dispel_ask
 from .trade import (
     act_buy, act_commerce, act_loot_keep, act_loot_pile, act_received, act_repair, act_sell,
     act_swap_answer, act_swap_offer, act_take_mission, act_trade_with, mask_take_mission, mask_buy, mask_commerce, mask_loot_keep, mask_loot_pile,
@@ -147,6 +148,8 @@ def fill_mask(S, b, mask):
         mask_start_spell(S, b, p, mask)
     elif ph == PH_UNCURSE:
         mask_uncurse(S, b, p, mask)
+    elif ph == PH_DISPEL_ASK:
+        mask_dispel_ask(S, b, p, mask)
     # --- combat
     elif ph == PH_UNHIDE:
         mask_unhide(S, b, p, mask)
@@ -270,6 +273,8 @@ def do_action(S, b, a):
         return act_start_spell(S, b, p, a)
     elif ph == PH_UNCURSE:
         return act_uncurse(S, b, p, a)
+    elif ph == PH_DISPEL_ASK:
+        return act_dispel_ask(S, b, p, a)
     # --- combat
     elif ph == PH_UNHIDE:
         return act_unhide(S, b, p, a)

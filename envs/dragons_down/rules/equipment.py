@@ -12,10 +12,10 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_CUBE_KINDS, NUM_TARGETS,
-    T_BACKPACK,
+    T_BACKPACK, T_MISC1, T_MISC2, T_MISC3, T_MISC4,
 )
 from .base import (
-    roll, vapor, AIM_HERO, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
+    roll, vapor, AIM_HERO, CARD_IDS, SPELL_CARDS_OF, SP_FLOATING_DISK, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
     KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
     TARGET_COVERS, TARGET_OK, CLASS_ATTR, LINEAGE_ATTR,
 )
@@ -37,6 +37,45 @@ SLOT_OVERLAP = np.array([[bool((TARGET_COVERS[t] & TARGET_COVERS[u]).any()) for 
                          for t in range(NUM_TARGETS)], dtype=np.bool_)
 """SLOT_OVERLAP[t, u]: targets t and u share a board position, so a card put
 at t unequips the card at u (L973). The backpack overlaps nothing."""
+
+
+BELT_OF_EXPANSION = CARD_IDS.index("belt_of_expansion")
+
+
+@rules_jit
+def misc_target(t):
+    """Equip target t is a miscellaneous position (L956, L1302)."""
+    return t == T_MISC1 or t == T_MISC2 or t == T_MISC3 or t == T_MISC4
+
+
+@rules_jit
+def belted(S, b, p):
+    """Hero p wears the Belt of Expansion: two more miscellaneous positions
+    (L1302). Worn is enough: the positions are on his board even while his
+    possessions are inactive (L1536)."""
+    return kind_worn(S, b, p, BELT_OF_EXPANSION) > 0
+
+
+@rules_jit
+def floating(S, b, p):
+    """A Floating Disk lies on hero p: any number of active treasures in his
+    miscellaneous positions (L1514)."""
+    s = S[b]
+    for i in range(SPELL_CARDS_OF.shape[1]):
+        sp = SPELL_CARDS_OF[SP_FLOATING_DISK, i]
+        if sp >= 0 and s['spell_on'][sp] == AIM_HERO + p:
+            return True
+    return False
+
+
+@rules_jit
+def stacks(S, b, p, c, target, u):
+    """Under a Floating Disk, p's treasure c equipped at miscellaneous
+    ``target`` lies beside his treasure u in a miscellaneous position
+    instead of unequipping it (L1514; items are not treasures)."""
+    s = S[b]
+    return misc_target(target) and misc_target(s['card_slot'][u]) and CARD_DECK[c] != DECK_ITEM \
+        and CARD_DECK[u] != DECK_ITEM and floating(S, b, p)
 
 
 @rules_jit
@@ -67,7 +106,7 @@ def displaced_by(S, b, p, c, target, u):
     s = S[b]
     if u == c or not equipped(S, b, p, u):
         return False
-    return SLOT_OVERLAP[target, s['card_slot'][u]]
+    return SLOT_OVERLAP[target, s['card_slot'][u]] and not stacks(S, b, p, c, target, u)
 
 
 @rules_jit
@@ -92,6 +131,8 @@ def target_legal(S, b, p, c, target):
         return True
     if not TARGET_OK[KIND_POSITION[k], target] or KIND_WEIGHT[k] > healthy_might(S, b, p):
         return False
+    if (target == T_MISC3 or target == T_MISC4) and not belted(S, b, p):
+        return False
     if not (KIND_WEAPON[k] or KIND_SHIELD[k]):
         return True                              # the other equipped cards do not matter
     return target_legal_at(S, b, p, c, target, new_occupants(S, b, p))
@@ -106,6 +147,8 @@ def target_legal_at(S, b, p, c, target, occ):
     if not TARGET_OK[KIND_POSITION[k], target]:
         return False
     if KIND_WEIGHT[k] > healthy_might(S, b, p):
+        return False
+    if (target == T_MISC3 or target == T_MISC4) and not belted(S, b, p):
         return False
     if KIND_WEAPON[k] or KIND_SHIELD[k]:
         for sl in range(T_BACKPACK):
@@ -124,10 +167,8 @@ def equip_card(S, b, p, c, target):
     first reveal may earn the Epic reward (L534)."""
     s = S[b]
     if target != T_BACKPACK:
-        occ = new_occupants(S, b, p)
-        for sl in range(T_BACKPACK):
-            u = occ[sl]
-            if u >= 0 and u != c and SLOT_OVERLAP[target, sl]:
+        for u in range(NUM_CARDS):
+            if displaced_by(S, b, p, c, target, u):
                 s['card_slot'][u] = T_BACKPACK
     s['card_slot'][c] = target
     if target != T_BACKPACK:
@@ -144,7 +185,7 @@ def enforce_weight(S, b, p):
     settled until nothing changes (L1304)."""
     s = S[b]
     while True:
-        changed = settle_gifts(S, b, p)
+        changed = settle_gifts(S, b, p) or settle_positions(S, b, p)
         might = healthy_might(S, b, p)
         for c in range(NUM_CARDS):
             if equipped(S, b, p, c) and KIND_WEIGHT[CARD_KIND[c]] > might:
@@ -152,6 +193,33 @@ def enforce_weight(S, b, p):
                 changed = True
         if not changed:
             return
+
+
+@rules_jit
+def settle_positions(S, b, p):
+    """Hero p's cards stay only in positions he has: the Belt of Expansion's
+    two when it is no longer worn (L1302); one card a miscellaneous position
+    when no Floating Disk lies on him (L1514). The cards beyond go to the
+    backpack, the highest card numbers first (Interpretations, "Positions
+    lost"). True if anything moved."""
+    s = S[b]
+    belt = belted(S, b, p)
+    disk = floating(S, b, p)
+    changed = False
+    seen = 0
+    for c in range(NUM_CARDS):
+        if not equipped(S, b, p, c):
+            continue
+        t = int(s['card_slot'][c])
+        if (t == T_MISC3 or t == T_MISC4) and not belt:
+            s['card_slot'][c] = T_BACKPACK
+            changed = True
+        elif misc_target(t) and not disk:
+            if (seen >> t) & 1:
+                s['card_slot'][c] = T_BACKPACK
+                changed = True
+            seen |= 1 << t
+    return changed
 
 
 @rules_jit

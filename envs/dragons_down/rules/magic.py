@@ -24,12 +24,12 @@ from ..constants import (
     SPW_START, T_PENDING, TW_PLACED,
 )
 from .base import (
-    AIM_HERO, SPELL_CARDS_OF, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_CHARM, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
+    A_ANSWER, A_DISPEL, ANSWER_ACCEPT, PH_DISPEL_ASK, AIM_HERO, SPELL_CARDS_OF, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_CHARM, SP_FLOATING_DISK, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
 )
-from .equipment import attached_spells, disenchanted_tile, kind_equipped
+from .equipment import attached_spells, disenchanted_tile, enforce_weight, kind_equipped
 from .realm import enchant_tile
 from .tokens import reveal_tile, take_cards_lying_here
 from .activation import summon
@@ -355,13 +355,43 @@ def summon_curse(S, b, p):
 
 
 # ================================================================ removing curses by trade (L568)
+MAX_REMOVALS = MAX_HEROES * NUM_CURSES + NUM_SPELLS
+"""The most curses and permanent spells one Trade Action may offer to remove."""
+
+
 @rules_jit
 def curse_removable(S, b, p, q, k):
     """Hero p's Trade Action may remove hero q's curse k: p stands in a
     Civilization Location and has 5 Gold, q is p or an unhidden hero in the
     clearing (a willing one: no hero wants a curse, Interpretations) holding k."""
     s = S[b]
-    if q >= s['num_players'] or s['hero_state'][q] != HS_ACTIVE or not curse_held(S, b, q, k):
+    if q >= s['num_players'] or not curse_held(S, b, q, k):
+        return False
+    return curse_removable_from(S, b, p, q)
+
+
+@rules_jit
+def spell_removable(S, b, p, sp):
+    """Hero p's Trade Action may offer to remove permanent Spell Card sp
+    (L568: "curses and permanent spells ... 5 Gold per ... permanent spell
+    dispelled"): it lies on p, or on an unhidden hero in his clearing, and p
+    stands in a Civilization Location with 5 Gold. Another hero is asked
+    whether he is willing (PH_DISPEL_ASK)."""
+    s = S[b]
+    code = int(s['spell_on'][sp])
+    if code < AIM_HERO or SPELL_DURATION[SPELL_KIND[sp]] != DUR_PERMANENT:
+        return False
+    q = code - AIM_HERO
+    return curse_removable_from(S, b, p, q)
+
+
+@rules_jit
+def curse_removable_from(S, b, p, q):
+    """Hero p's Trade Action may remove curses or permanent spells from hero
+    q: p stands in a Civilization Location with 5 Gold, and q is p or an
+    unhidden hero in his clearing (L568)."""
+    s = S[b]
+    if q >= s['num_players'] or s['hero_state'][q] != HS_ACTIVE:
         return False
     if s['gold'][p] < REMOVE_PRICE or not in_civilization(S, b, p):
         return False
@@ -372,14 +402,67 @@ def curse_removable(S, b, p, q, k):
 
 @rules_jit
 def removable_curses(S, b, p, out, n):
-    """Append A_UNCURSE + q * NUM_CURSES + k for each curse hero p's Trade
-    Action may remove to ``out`` from index n; returns the new count."""
+    """Append A_UNCURSE + q * NUM_CURSES + k for each curse, and A_DISPEL +
+    sp for each permanent spell, hero p's Trade Action may remove to ``out``
+    from index n; returns the new count."""
     for q in range(MAX_HEROES):
         for k in range(NUM_CURSES):
             if curse_removable(S, b, p, q, k):
                 out[n] = A_UNCURSE + q * NUM_CURSES + k
                 n += 1
+    for sp in range(NUM_SPELLS):
+        if spell_removable(S, b, p, sp):
+            out[n] = A_DISPEL + sp
+            n += 1
     return n
+
+
+@rules_jit
+def dispel_spell(S, b, p, sp):
+    """L568: hero p offers to remove permanent Spell Card sp: from himself he
+    pays 5 Gold and it ends; another hero is first asked if he is willing
+    (PH_DISPEL_ASK). True if a decision is posed."""
+    s = S[b]
+    q = int(s['spell_on'][sp]) - AIM_HERO
+    if q != p:
+        s['dispel_card'] = sp
+        return pose(S, b, PH_DISPEL_ASK, q)
+    s['gold'][p] -= REMOVE_PRICE
+    end_spell(S, b, sp)
+    return more_removals(S, b, p)
+
+
+@rules_jit
+def more_removals(S, b, p):
+    """After a removal hero p may remove another in the same Trade Action
+    (PH_UNCURSE). True if a decision is posed."""
+    out = np.empty(MAX_REMOVALS, dtype=np.int64)
+    if removable_curses(S, b, p, out, 0) > 0:
+        return pose(S, b, PH_UNCURSE, p)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_dispel_ask(S, b, p, mask):
+    """Legal actions of PH_DISPEL_ASK: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
+    mask[A_ANSWER + ANSWER_ACCEPT] = 1
+    mask[A_ANSWER + 1 - ANSWER_ACCEPT] = 1
+
+
+@rules_jit(inline=True)
+def act_dispel_ask(S, b, q, a):
+    """PH_DISPEL_ASK: hero q, willing, lets the active hero pay 5 Gold to end
+    the spell, who may then remove more; unwilling, the active hero's Trade
+    Action is over (Interpretations, "Removing curses and spells")."""
+    s = S[b]
+    sp = int(s['dispel_card'])
+    p = int(s['turn_order'][s['order_pos']])
+    s['dispel_card'] = -1
+    if a != A_ANSWER + ANSWER_ACCEPT:
+        return False
+    s['gold'][p] -= REMOVE_PRICE
+    end_spell(S, b, sp)
+    return more_removals(S, b, p)
 
 
 @rules_jit
@@ -388,22 +471,22 @@ def remove_curse(S, b, p, a):
     removing more in the same Trade Action (PH_UNCURSE). True if a decision
     is posed, False when the Trade Action is over."""
     s = S[b]
+    if a >= A_DISPEL:
+        return dispel_spell(S, b, p, a - A_DISPEL)
     i = a - A_UNCURSE
     q = i // NUM_CURSES
     k = i % NUM_CURSES
     s['gold'][p] -= REMOVE_PRICE
     s['curses'][q] = s['curses'][q] & np.uint8(0xFF ^ (1 << k))
-    out = np.empty(MAX_HEROES * NUM_CURSES, dtype=np.int64)
-    if removable_curses(S, b, p, out, 0) > 0:
-        return pose(S, b, PH_UNCURSE, p)
-    return False
+    return more_removals(S, b, p)
 
 
 @rules_jit(inline=True)
 def mask_uncurse(S, b, p, mask):
-    """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse still
-    removable, A_DO + DO_DONE to end the Trade Action."""
-    out = np.empty(MAX_HEROES * NUM_CURSES, dtype=np.int64)
+    """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse and A_DISPEL
+    + sp for each permanent spell still removable, A_DO + DO_DONE to end the
+    Trade Action."""
+    out = np.empty(MAX_REMOVALS, dtype=np.int64)
     n = removable_curses(S, b, p, out, 0)
     for i in range(n):
         mask[out[i]] = 1
@@ -457,10 +540,14 @@ def hero_has_spell(S, b, p, kind):
 @rules_jit
 def end_spell(S, b, sp):
     """Spell Card sp's spell ends: it expires or is broken, and its card is
-    its caster's to cast again (L1058)."""
+    its caster's to cast again (L1058). A Floating Disk ending leaves its
+    hero one card a miscellaneous position (L1514, ``settle_positions``)."""
     s = S[b]
+    code = int(s['spell_on'][sp])
     s['spell_on'][sp] = -1
     s['spell_mark'][sp] = 0
+    if SPELL_KIND[sp] == SP_FLOATING_DISK and code >= AIM_HERO:
+        enforce_weight(S, b, code - AIM_HERO)
 
 
 @rules_jit
@@ -586,7 +673,7 @@ def deactivate_permanents(S, b):
     s = S[b]
     for sp in range(NUM_SPELLS):
         if s['spell_on'][sp] >= 0 and SPELL_DURATION[SPELL_KIND[sp]] == DUR_PERMANENT:
-            s['spell_mark'][sp] = s['spell_mark'][sp] & (0xFF ^ PERM_ACTIVE)
+            s['spell_mark'][sp] = s['spell_mark'][sp] & ~PERM_ACTIVE
     for p in range(MAX_HEROES):
         s['lich_vapor'][p] = s['lich_vapor'][p] & LICH_VAPOR_ON
     enchant_permanents(S, b)

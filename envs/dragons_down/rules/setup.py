@@ -78,6 +78,7 @@ def setup_game(S, b):
     for t in range(NUM_TILES):
         s['tile_enchant'][t] = -1
     s['learn_spell'] = -1
+    s['dispel_card'] = -1
     s['enchant_colour'] = -1
     s['sel_card'] = -1
     s['use_card'] = -1

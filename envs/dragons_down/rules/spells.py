@@ -56,6 +56,7 @@ from .strike import (
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
+    realign_cubes,
 )
 
 WOUND_ANY = -2
@@ -167,7 +168,8 @@ def aim_ok(S, b, p, k, t):
     and Turn Undead only at them; a turn spell only at a hero (it serves his
     next turn's actions, L1044); at a hero, himself included, only a spell
     that aids (``base.SPELLS_AIDING``; Interpretations, "Spells aimed at
-    heroes")."""
+    heroes"); Dark Matter also at himself, whom its swap of his cubes may
+    serve (L1504)."""
     aim = SPELL_AIM[k]
     if aim == AIM_SELF or aim == AIM_NONE or t < 0 or t == DOOR_FOE or not target_here(S, b, t):
         return False
@@ -178,7 +180,7 @@ def aim_ok(S, b, p, k, t):
         if (SPELL_UNDEAD[k] == UNDEAD_IMMUNE and undead) or (SPELL_UNDEAD[k] == UNDEAD_ONLY and not undead):
             return False
         return SPELL_DURATION[k] != DUR_TURN
-    return SPELL_UNDEAD[k] != UNDEAD_ONLY and SPELL_AIDS[k] != 0
+    return SPELL_UNDEAD[k] != UNDEAD_ONLY and (SPELL_AIDS[k] != 0 or (k == SP_DARK_MATTER and t == AIM_HERO + p))
 
 
 @rules_jit
@@ -552,6 +554,8 @@ def spell_hits(S, b, p, sp, t, n):
     elif k == SP_DARK_MATTER:                    # L1502: permanent, active as cast
         put_in_play(S, b, sp, t)
         s['spell_mark'][sp] = PERM_ACTIVE
+        if t >= AIM_HERO:                        # L1504: a hero's unresolved attacks swap their cubes at once
+            realign_cubes(S, b, t - AIM_HERO)
     elif k == SP_VAPOR_FORM:                     # L1536: permanent, active as cast: out of the fight
         put_in_play(S, b, sp, t)
         s['spell_mark'][sp] = PERM_ACTIVE

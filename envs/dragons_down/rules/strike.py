@@ -24,9 +24,9 @@ from ..constants import (
 from .base import (
     A_CUBE, AIM_HERO, CAST_CANCELED, CAST_DONE, DIS_DORMANT, DIS_SLOW, FOE_ARMORED, SD_MANEUVER, SP_DISORIENT,
     SP_ENVENOM, SP_HESITATION, SP_ILLUSION, SP_IRON_SKIN, SP_LIFE_ARMOR, SP_STRENGTH,
-    A_BOX, A_CARD, A_HEAL, KIND_CARD_END, KIND_CARD_FIRST, TAKES_KINDS, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
+    A_BOX, A_CROSS, A_CARD, A_HEAL, KIND_CARD_END, KIND_CARD_FIRST, TAKES_KINDS, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
     FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
-    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
+    HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
     NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS,
@@ -88,7 +88,7 @@ DOOR_DAMAGE = 4
 """Damage of one attack that opens the Chamber's Massive Door (L1240)."""
 NATIVE_TAKEN = MON_TAKEN
 """``native_clearing`` of a Native chip a hero has killed and keeps (L799, L1005)."""
-WOUND_CHOICES = 1 + NUM_CUBE_KINDS + NUM_BOXES + NUM_COLOURS + len(TAKES_KINDS) + 1
+WOUND_CHOICES = 1 + NUM_CUBE_KINDS + 2 * NUM_BOXES + NUM_COLOURS + len(TAKES_KINDS) + 1
 """The most cubes a wound may be taken from (``wound_choices``)."""
 
 ARCHER = CLASS_IDS.index("archer")
@@ -279,10 +279,11 @@ def ranged_armed(S, b, p):
 
 @rules_jit(inline=True)
 def might_capacity(S, b, p, c):
-    """Red boxes of weapon c: mandatory and optional, and the optional box a
-    spear has only when wielded two-handed (L722, L950)."""
+    """Red boxes of weapon c: mandatory and optional, the optional box a
+    spear has only when wielded two-handed (L722, L950), and the required
+    box the Warblade fills with a Speed Cube (L1482)."""
     k = int(CARD_KIND[c])
-    n = int(KIND_MIGHT_BOXES[k, 0]) + int(KIND_MIGHT_BOXES[k, 1])
+    n = int(KIND_MIGHT_BOXES[k, 0]) + int(KIND_MIGHT_BOXES[k, 1]) + int(KIND_SPEED_BOX[k])
     if S[b]['card_slot'][c] == T_WEAPONS:
         n += int(KIND_MIGHT_BOXES[k, 2])
     return n
@@ -291,17 +292,21 @@ def might_capacity(S, b, p, c):
 @rules_jit
 def might_given(S, b, p, c):
     """(mandatory, optional) might boxes of p's weapon c filled without a
-    cube (``treasures.free_might``)."""
-    mandatory = int(KIND_MIGHT_BOXES[CARD_KIND[c], 0])
-    return free_might(S, b, p, c, mandatory, might_capacity(S, b, p, c) - mandatory)
+    cube (``treasures.free_might``); never the Warblade's box, which takes a
+    Speed Cube (L1482)."""
+    k = int(CARD_KIND[c])
+    mandatory = int(KIND_MIGHT_BOXES[k, 0])
+    return free_might(S, b, p, c, mandatory, might_capacity(S, b, p, c) - mandatory - int(KIND_SPEED_BOX[k]))
 
 
 @rules_jit
 def might_open(S, b, p, c):
-    """(mandatory boxes still to fill with cubes, boxes a Might Cube may go
-    in) of p's weapon c, those filled for free left out."""
+    """(mandatory boxes still to fill with cubes, boxes a cube may go in) of
+    p's weapon c, those filled for free left out; the Warblade's Speed Cube
+    box is one of its mandatory boxes (L1482)."""
     fm, fo = might_given(S, b, p, c)
-    return int(KIND_MIGHT_BOXES[CARD_KIND[c], 0]) - fm, might_capacity(S, b, p, c) - fm - fo
+    k = int(CARD_KIND[c])
+    return int(KIND_MIGHT_BOXES[k, 0]) + int(KIND_SPEED_BOX[k]) - fm, might_capacity(S, b, p, c) - fm - fo
 
 
 @rules_jit
@@ -351,13 +356,56 @@ def unplaced(S, b, p, kind):
     """p's healthy cubes of ``kind`` (CUBE_*) not placed on a box."""
     s = S[b]
     n = int(s['cubes'][p, 0, kind])
-    if kind == CUBE_MIGHT:
-        n -= int(s['placed'][p, BOX_MIGHT])
-    elif kind == CUBE_SPEED:
-        n -= int(s['placed'][p, BOX_ATTACK]) + int(s['placed'][p, BOX_MANEUVER])
+    if kind == CUBE_MIGHT or kind == CUBE_SPEED:
+        n -= placed_kind(S, b, p, kind)
     else:
         n = free_magic(S, b, p, kind - CUBE_MAGIC)       # off his Spell Card and his treasures
     return n
+
+
+@rules_jit
+def placed_kind(S, b, p, kind):
+    """p's cubes of ``kind`` (CUBE_MIGHT or CUBE_SPEED) in his boxes: those
+    of each box's own colour, and those of the other kind (``placed_cross``:
+    Speed Cubes in might boxes, Might Cubes in speed boxes, L1308-L1314,
+    L1482, L1504)."""
+    s = S[b]
+    if kind == CUBE_MIGHT:
+        return int(s['placed'][p, BOX_MIGHT]) - int(s['placed_cross'][p, BOX_MIGHT]) + \
+            int(s['placed_cross'][p, BOX_ATTACK]) + int(s['placed_cross'][p, BOX_MANEUVER])
+    return int(s['placed'][p, BOX_ATTACK]) - int(s['placed_cross'][p, BOX_ATTACK]) + \
+        int(s['placed'][p, BOX_MANEUVER]) - int(s['placed_cross'][p, BOX_MANEUVER]) + int(s['placed_cross'][p, BOX_MIGHT])
+
+
+@rules_jit
+def clear_placed(S, b, p):
+    """p's cubes come off his boxes (Cleanup, death, the end of combat)."""
+    s = S[b]
+    for x in range(NUM_BOXES):
+        s['placed'][p, x] = 0
+        s['placed_cross'][p, x] = 0
+
+
+@rules_jit
+def realign_cubes(S, b, p):
+    """L1504: Dark Matter hits hero p after he placed: his unresolved
+    attacks swap Speed and Might Cubes at once. Each box keeps as many cubes
+    as his healthy cubes of the other kind allow, all of them now of the
+    other kind, the boxes taken in order might, attack, maneuver
+    (Interpretations, "Dark Matter on a Hero"): a weapon's mandatory box left
+    empty cancels its attack, as a wound does (L791)."""
+    s = S[b]
+    might = int(s['cubes'][p, 0, CUBE_MIGHT])
+    speed = int(s['cubes'][p, 0, CUBE_SPEED])
+    for x in range(NUM_BOXES):
+        n = int(s['placed'][p, x])
+        if x == BOX_MIGHT:
+            n = min(n, speed)
+        else:
+            n = min(n, might)
+            might -= n
+        s['placed'][p, x] = n
+        s['placed_cross'][p, x] = n
 
 
 @rules_jit
@@ -403,7 +451,8 @@ def hero_attack_ready(S, b, p):
     if c < 0:
         return False
     mandatory, _ = might_open(S, b, p, c)
-    return weapon_might(S, b, p, c) >= 1 and int(s['placed'][p, BOX_MIGHT]) >= mandatory
+    return weapon_might(S, b, p, c) >= 1 and int(s['placed'][p, BOX_MIGHT]) >= mandatory \
+        and int(s['placed_cross'][p, BOX_MIGHT]) >= KIND_SPEED_BOX[CARD_KIND[c]]
 
 
 # ================================================================ lasting curses in combat (data/curses.txt)
@@ -690,8 +739,11 @@ def wound_choices(S, b, p, out):
             out[n] = A_HEAL + k
             n += 1
     for x in range(NUM_BOXES):
-        if s['placed'][p, x] > 0:
+        if s['placed'][p, x] > s['placed_cross'][p, x]:
             out[n] = A_BOX + x
+            n += 1
+        if s['placed_cross'][p, x] > 0:
+            out[n] = A_CROSS + x
             n += 1
     for k in range(NUM_COLOURS):
         if s['cast_cubes'][p, k] > 0:
@@ -749,7 +801,12 @@ def apply_wound(S, b, p, a):
         s['cubes'][p, 0, k] -= 1
         s['cubes'][p, 1, k] += 1
     else:
-        if a >= A_BOX:
+        if a >= A_CROSS:
+            x = a - A_CROSS
+            s['placed'][p, x] -= 1
+            s['placed_cross'][p, x] -= 1
+            k = CUBE_SPEED if x == BOX_MIGHT else CUBE_MIGHT
+        elif a >= A_BOX:
             x = a - A_BOX
             s['placed'][p, x] -= 1
             k = CUBE_MIGHT if x == BOX_MIGHT else CUBE_SPEED
@@ -765,6 +822,7 @@ def apply_wound(S, b, p, a):
     enforce_weight(S, b, p)
     if hero_weapon(S, b, p) < 0:
         s['placed'][p, BOX_MIGHT] = 0
+        s['placed_cross'][p, BOX_MIGHT] = 0
     check_hero_death(S, b, p)
 
 
@@ -787,8 +845,7 @@ def hero_killed(S, b, p):
     if s['hero_combat'][p] == HC_FIGHTING:
         s['hero_combat'][p] = HC_KILLED
     s['hero_target'][p] = -1
-    for x in range(NUM_BOXES):
-        s['placed'][p, x] = 0
+    clear_placed(S, b, p)
 
 
 # ================================================================ spells on a strike (L1530-L1594)

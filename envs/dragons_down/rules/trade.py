@@ -54,7 +54,7 @@ BUY_FACTOR = 3
 """A Merchant sells at three times the base price (L560, L914)."""
 HAGGLE_DICE = 2
 LOOT_DICE = 2
-MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS + MAX_HEROES * NUM_CURSES + MAX_MISSION_OPTIONS
+MAX_TRADE_OPTIONS = MAX_HEROES + NUM_MERCHANTS + MAX_HEROES * NUM_CURSES + NUM_SPELLS + MAX_MISSION_OPTIONS
 
 
 # ================================================================ shared helpers
@@ -479,7 +479,8 @@ def act_trade_with(S, b, p, a):
 @rules_jit
 def trade_with(S, b, p, a):
     """Start the swap with hero a - A_SEAT, the commerce with Merchant a -
-    A_MERCHANT, or the removal of curses beginning with a (A_UNCURSE, L568)."""
+    A_MERCHANT, or the removal of curses and permanent spells beginning
+    with a (A_UNCURSE, A_DISPEL, L568)."""
     s = S[b]
     if a >= A_UNCURSE:
         return remove_curse(S, b, p, a)

@@ -37,7 +37,7 @@ from .base import (
     CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
-    KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, pose,
+    KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, SP_DARK_MATTER, KIND_MIXES, pose,
 )
 from .equipment import (
     attach_spells, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses, reveal_card,
@@ -46,7 +46,7 @@ from .realm import other_gates
 from .fate import in_civilization, remove_card
 from .tokens import draw_card
 from .realm import enchant_tile
-from .magic import end_permanents_on, hero_has_spell, permanents_on, receive_curse
+from .magic import end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
@@ -90,6 +90,10 @@ ASCENDANT_ORNAMENT = CARD_IDS.index("ascendant_ornament")
 DECIMATION = CARD_IDS.index("decimation")
 SHAMANS_KAFTAN = CARD_IDS.index("shamans_kaftan")
 SHIELD_OF_MERCY = CARD_IDS.index("shield_of_mercy")
+BRACELETS_OF_FINESSE = CARD_IDS.index("bracelets_of_finesse")
+BRACERS_OF_VIGOR = CARD_IDS.index("bracers_of_vigor")
+CAPE_OF_ALTERATION = CARD_IDS.index("cape_of_alteration")
+MAGICAL_BOWL_OF_MIXING = CARD_IDS.index("magical_bowl_of_mixing")
 TP_SHADOW_CLOAK, TP_LUCKY_COIN = 1, 2
 """``turn_powers`` bits: the Shadow Cloak's reroll is spent this turn
 (L1408); the Thief's Lucky Coin was used and the hero's next Loot Action
@@ -310,6 +314,12 @@ def mask_use_colour(S, b, p, mask):
     s = S[b]
     c = int(s['use_card'])
     frm = int(s['use_from'])
+    if KIND_MIXES[CARD_KIND[c], 0] >= 0 and s['card_cube'][c] > 0:   # the Bowl's cube placed: the colour to convert (L1368)
+        for i in range(2):
+            colour = int(KIND_MIXES[CARD_KIND[c], i])
+            if convertible(S, b, p, colour) > 0:
+                mask[A_CUBE + CUBE_MAGIC + colour] = 1
+        return
     if KIND_TAKES[CARD_KIND[c]] >= 0:                         # the Shaman's Kaftan's cube (L1410)
         bits = cube_card_colours(S, b, p, c)
         for colour in range(NUM_COLOURS):
@@ -334,6 +344,10 @@ def act_use_colour(S, b, p, a):
     s = S[b]
     c = int(s['use_card'])
     colour = a - A_CUBE - CUBE_MAGIC
+    if KIND_MIXES[CARD_KIND[c], 0] >= 0 and s['card_cube'][c] > 0:
+        mix_cube(S, b, p, c, colour)
+        s['use_card'] = -1
+        return False
     if KIND_TAKES[CARD_KIND[c]] >= 0:
         s['card_cube'][c] = 1 + colour
         s['use_card'] = -1
@@ -407,6 +421,27 @@ def writ_held(S, b, p):
     return -1
 
 # ================================================================ boxes filled for free, and more boxes (L1280-L1484)
+
+# ================================================================ cubes of the other kind (L1308-L1314, L1504)
+@rules_jit
+def altered(S, b, p):
+    """Hero p's healthy Might Cubes go only in speed boxes and his Speed
+    Cubes only in might boxes: he wears the Cape of Alteration (L1314) or an
+    active Dark Matter lies on him (L1504)."""
+    if kind_equipped(S, b, p, CAPE_OF_ALTERATION) > 0:
+        return True
+    sp = spell_on_target(S, b, SP_DARK_MATTER, AIM_HERO + p)
+    return sp >= 0 and permanent_active(S, b, sp)
+
+
+@rules_jit
+def crossings_allowed(S, b, p):
+    """(Might Cubes p may put in his attack and maneuver speed boxes, Speed
+    Cubes he may put in his might boxes) by his treasures, beyond what his
+    weapon requires: one with the Bracelets of Finesse (L1308), one with the
+    Bracers of Vigor (L1310); each counted in the cube limit like any cube."""
+    return min(kind_equipped(S, b, p, BRACELETS_OF_FINESSE), 1), min(kind_equipped(S, b, p, BRACERS_OF_VIGOR), 1)
+
 
 @rules_jit
 def free_might(S, b, p, c, mandatory, optional):
@@ -579,7 +614,33 @@ def put_card_cube(S, b, p, c, bits):
     while not (bits >> colour) & 1:
         colour += 1
     s['card_cube'][c] = 1 + colour
+    if KIND_MIXES[CARD_KIND[c], 0] >= 0:                     # the Bowl: which colour its cube converts (L1368)
+        s['use_card'] = c
+        s['use_from'] = -1
+        return pose(S, b, PH_CUBE_COLOUR, p)
     return False
+
+
+@rules_jit
+def mixable(S, b, p, c):
+    """Hero p has a Magic Cube his Magical Bowl of Mixing c may convert: one
+    of his own of either colour it shows (L1368; as the Alchemist's
+    Mixture's, ``convertible``)."""
+    k = int(CARD_KIND[c])
+    return convertible(S, b, p, int(KIND_MIXES[k, 0])) > 0 or convertible(S, b, p, int(KIND_MIXES[k, 1])) > 0
+
+
+@rules_jit
+def mix_cube(S, b, p, c, colour):
+    """L1368: the blue cube on p's Magical Bowl of Mixing c converts one of
+    his Magic Cubes of ``colour`` to the Bowl's other colour, for good (a
+    healthy one where he has one free, as the Alchemist's Mixture's)."""
+    s = S[b]
+    k = int(CARD_KIND[c])
+    other = int(KIND_MIXES[k, 1]) if colour == KIND_MIXES[k, 0] else int(KIND_MIXES[k, 0])
+    box = 0 if free_magic(S, b, p, colour) > 0 else 1
+    s['cubes'][p, box, CUBE_MAGIC + colour] -= 1
+    s['cubes'][p, box, CUBE_MAGIC + other] += 1
 
 
 @rules_jit
