@@ -859,7 +859,7 @@ PH_ADJUST_TARGET = 42 # A_TARGET + t: where that card goes (sel_card set; T_BACK
 PH_REARM = 43         # A_CARD + c: the backpack card to equip in the empty weapon position / A_DO + DO_DONE (L774)
 PH_LURE = 44          # A_FOE + f: lure Monster f to challenge the hero / A_DO + DO_PASS: lure none (optional Luring, L1130)
 PH_START_SPELL = 45   # A_SPELL + sp: a starting spell from the Hero Starting Spell deck (L203-L205)
-PH_UNCURSE = 46       # A_UNCURSE + q * NUM_CURSES + k: remove another curse for 5 Gold / A_DO + DO_DONE: end the Trade Action (L568)
+PH_UNCURSE = 46       # A_UNCURSE + q * NUM_CURSES + k / A_DISPEL + sp: remove another curse or permanent spell for 5 Gold / A_DO + DO_DONE: end the Trade Action (L568)
 # spells cast in combat (rules/spells.py): 47..49
 PH_MORE_TARGETS = 47  # A_FOE + f: one more foe the hero's spell aims at (Fireball, L1562) / A_DO + DO_DONE (L711)
 PH_SPELL_CUBE = 48    # A_CUBE + CUBE_MAGIC + colour: the Magic Cube covering the Spell Card's next multi-colour box (L723)
