@@ -538,3 +538,11 @@ def test_dd_flying_1_flying_is_built_into_the_monsters_maneuver():
         assert int(S[0]["foe_target"][chip(S, kind)]) == 0
         seen.add((Rules.challenger_maneuver(S, 0, 0), Rules.can_evade(S, 0, 0)))
     assert len(seen) == 1 and next(iter(seen))[0] == 3
+
+
+def test_error_a_bowl_mixing_the_colour_it_takes(data_copy):
+    """The Magical Bowl of Mixing converts between two colours with the cube it
+    takes, of a third colour (L1368, SUBSTITUTES.md): mixing blue is refused."""
+    edit(data_copy / "treasures.txt", "mixes      green* purple*", "mixes      blue* purple*")
+    with pytest.raises(D.DataError, match="'mixes' converts between two colours"):
+        D.load(data_copy)
