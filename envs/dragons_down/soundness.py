@@ -242,6 +242,15 @@ FIELD_RANGES = {
     "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED),   # TC_* bits
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),
+    # rerolls (PH_REROLL)
+    "roll_dice": (-1, NUM_CLEARINGS - 1),
+    "roll_target": (-1, max(R.AIM_HERO + MAX_HEROES, NUM_PILES) - 1),
+    "roll_kind": (R.ROLL_NONE, R.NUM_ROLL_KINDS - 1),
+    "roll_n": (0, R.MAX_ROLL_DICE),
+    "roll_span": (0, 127),
+    "roll_used": (0, (1 << R.NUM_RR_SOURCES) - 1),
+    "roll_party": (-1, LAST_SEAT),
+    "roll_stage": (0, 2),
     # missions and titles
     "mission_draws": (0, BIG),
     "mission_where": (R.MW_OUT, R.MW_DONE),

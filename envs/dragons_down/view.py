@@ -548,3 +548,20 @@ def enchantment(state, t):
     """The colour name of the Magic Cube enchanting tile t, or None (L575)."""
     k = int(record(state)["tile_enchant"][int(t)])
     return colour_name(k) if k >= 0 else None
+
+
+def pending_roll(state):
+    """The roll waiting on rerolls (PH_REROLL) in words, public: "Loot Dice
+    3 and a grabby hand"; "Open Gate's clearing Deepdelve 2 (cave)"; "" none."""
+    r = record(state)
+    kind = int(r["roll_kind"])
+    if kind == R.ROLL_NONE:
+        return ""
+    dice = [int(r["roll_dice"][i]) for i in range(int(r["roll_n"]))]
+    if kind == R.ROLL_LOOT:
+        faces = ["a grabby hand" if f == 0 else str(f) for f in dice]
+        return ("Loot Die " if len(faces) == 1 else "Loot Dice ") + " and ".join(faces)
+    if kind == R.ROLL_SEARCH:
+        return "Search Dice " + " and ".join("a spyglass" if f else "a blank" for f in dice)
+    what = "Open Gate's" if kind == R.ROLL_GATE else "Teleport's"
+    return f"{what} clearing {clearing_name(state, dice[0])}" if dice and dice[0] >= 0 else f"{what} clearing"
