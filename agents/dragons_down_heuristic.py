@@ -649,9 +649,21 @@ def choose_reroll(rec, p, legal, rng):
     """A roll waiting on rerolls (PH_REROLL): the Loot Dice are rolled again
     while they take no card -- the higher die (the one counting) by the
     Gage, else both by Divination, the Dust of Destiny last (it is spent for
-    good); a roll that takes a card stands. Open Gate's and Teleport's clearings
-    are no better or worse: they stand."""
+    good); a roll that takes a card stands. A Learn Die showing a curse is
+    rolled again with the Dust (a curse costs more than the Dust), and so
+    is a Monster's hit when he has two healthy Hearts or fewer (both dice:
+    the likelier miss). Other failed rolls (search, haggle) stand, the Dust
+    kept; Open Gate's and Teleport's clearings are no better or worse: they
+    stand."""
     done = R.A_DO + R.DO_DONE
+    both = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + R.MAX_ROLL_DICE
+    if int(rec["roll_kind"]) == R.ROLL_STRUCK and int(rec["hearts"][p, 0]) <= 2 and both in legal:
+        return both
+    if int(rec["roll_kind"]) == R.ROLL_LEARN:
+        for k in range(int(rec["roll_n"])):
+            a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k
+            if int(rec["roll_dice"][k]) == R.LEARN_CURSE and a in legal:
+                return a
     if int(rec["roll_kind"]) != R.ROLL_LOOT:
         return done if done in legal else legal[0]
     pile = int(rec["roll_target"])

@@ -717,10 +717,8 @@ def _reroll_name(rec, i):
         return f"reroll die {k + 1} with {source}"
     face = int(rec["roll_dice"][k])
     kind = int(rec["roll_kind"])
-    if kind == R.ROLL_LOOT:
-        shown = "a grabby hand" if face == 0 else str(face)
-    elif kind == R.ROLL_SEARCH:
-        shown = "a spyglass" if face else "a blank"
+    if kind in (R.ROLL_LOOT, R.ROLL_SEARCH, R.ROLL_LEARN, R.ROLL_HAGGLE, R.ROLL_STRUCK):
+        shown = V.die_face(kind, face)
     else:
         shown = V.clearing_name(rec, face) if face >= 0 else "nothing"
     return f"reroll die {k + 1} (showing {shown}) with {source}"

@@ -402,8 +402,9 @@ _T, NUM_TITLE_FEATURES = _columns(
  T_CLAIMABLE) = _T.values()
 
 REROLL_COLUMNS = (
-    ("kind", R.NUM_ROLL_KINDS - 1),      # the roll waiting on rerolls, one-hot: Loot Dice, Open Gate's, Teleport's clearing, Search Dice
-    ("die", R.MAX_ROLL_DICE),            # each die: a Loot Die's face / 5; a Search Die 1 for a spyglass; a clearing drawn / NUM_CLEARINGS
+    ("kind", R.NUM_ROLL_KINDS - 1),      # the roll waiting on rerolls, one-hot: Loot Dice, Open Gate's, Teleport's clearing, Search, Learn, Haggle, a hit's Hit Dice
+    ("die", R.MAX_ROLL_DICE),            # each die: a Loot Die's face / 5; a Search Die 1 for a spyglass; a Learn Die LEARN_* / 2; a Hit Die HIT_* / 2;
+                                         # a Haggle Die's number / 5, the closed door 1; a clearing drawn / NUM_CLEARINGS
     ("shown", R.MAX_ROLL_DICE),          # 1 for each die the roll has
     ("mine", R.NUM_RR_SOURCES),          # the observer, a party to it, may still reroll with source RR_* (Gage, Divination, Dust, Mastery)
     ("used", R.NUM_RR_SOURCES),          # that source already rerolled this roll
@@ -1371,6 +1372,10 @@ def observe_reroll(S, b, me, obs):
                 obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
             elif kind == R.ROLL_SEARCH:
                 obs[O_REROLL + RR_DIE + i] = lim(f)
+            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK:
+                obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)
+            elif kind == R.ROLL_HAGGLE:
+                obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.HAGGLE_DOOR else lim(f / 5.0)
             else:
                 obs[O_REROLL + RR_DIE + i] = lim(f / NUM_CLEARINGS)
         party = s['roll_party'][0] == me or s['roll_party'][1] == me

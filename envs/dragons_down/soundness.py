@@ -198,7 +198,7 @@ FIELD_RANGES = {
     "atk_foe": (-1, NUM_FOES - 1),
     "atk_victims": (0, 255),                    # bit p per hero
     "atk_victim": (-1, LAST_SEAT),
-    "atk_stage": (0, 3),                        # AS_*
+    "atk_stage": (0, 5),                        # AS_*
     "atk_armor": (R.LIFE_ARMOR_HIT, NUM_CARDS - 1),  # a card, none, or Life Armor (L1578)
     # magic outside combat (rules/magic.py)
     "spell_where": (0, 4),                      # SPW_*

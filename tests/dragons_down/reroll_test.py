@@ -282,3 +282,101 @@ def test_dd_treasure_dust_of_destiny_1_a_search_that_succeeds_or_stands():
     load(S, SPYGLASS, SPYGLASS)
     act(S, R.A_SEARCH + 0)
     assert int(S[0]["hidden_found"][p].sum()) == 1 and phase(S) == R.PH_ACTION
+
+
+# ================================================================ the Dust of Destiny on a Learn and a haggle (L1330, L542-L543, L995)
+BOOK, LEARN_BLANK, CURSE = 0, 3, 5          # Learn Die raw draws (dice.txt: book x3, blank x2, curse)
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_a_learn_dies_curse_before_it_applies():
+    """L1330, L543: a Learn roll showing a curse and a book would curse the
+    Druid; before it applies he rerolls the curse with the Dust (never the
+    book): a book, and he learns Nature's Help, uncursed."""
+    from tests.dragons_down.magic_test import book_with, druid, known
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    give(S, p, "dust_of_destiny")
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_LEARN
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and int(S[0]["curses"][p]) == 0
+    load(S, BOOK)
+    act(S, reroll(R.RR_DUST, 0))
+    assert natures in known(S, p) and int(S[0]["curses"][p]) == 0
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_a_failed_haggles_door():
+    """L1330, L995: a haggle with the Fence (haggle number 1) showing a 0 and
+    the closed door fails; the Dust rerolls the door (not the 0): a 1, and
+    the price drops a step, the hero still buying."""
+    from tests.dragons_down.trade_test import DOOR, HAGGLE, bargain
+    S, p, m, c = bargain(mid="fence")
+    give(S, p, "dust_of_destiny")
+    factor = int(S[0]["trade_factor"])
+    load(S, 0, DOOR)
+    act(S, HAGGLE)
+    assert phase(S) == R.PH_REROLL and rerolls(S) == [reroll(R.RR_DUST, 1)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == \
+        "reroll die 2 (showing the closed door) with the Dust of Destiny"
+    load(S, 1)
+    act(S, reroll(R.RR_DUST, 1))
+    assert phase(S) == R.PH_BUY and int(S[0]["trade_factor"]) == factor - 1
+
+
+# ================================================================ the Dust of Destiny when struck (L1330, L740-L743)
+def _struck_knight(*dice):
+    """A Knight with a Dust of Destiny against a Giant (attack speed 1), one
+    Speed Cube in his maneuver box (1: the Hit Dice decide), the Giant's
+    Monster Die and then its Hit Dice loaded as ``dice``; at its Resolve step."""
+    from tests.dragons_down.combat_test import KNIGHT, TRI_PEAKS_1, combat, start as start_combat
+    S = combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=dice)
+    dust = give(S, 0, "dust_of_destiny")
+    start_combat(S)
+    while phase(S) != R.PH_TACTICS:
+        act(S, R.A_DO + (R.DO_STAY if phase(S) == R.PH_EVADE else R.DO_PASS))
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    if phase(S) == R.PH_TACTICS:
+        act(S, DONE)
+    return S, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_the_target_rerolls_a_monsters_hit():
+    """L1330 "the target", L740-L743: the Giant's Hit Dice show two hits at
+    equal speeds: a hit. Before it applies the Knight rerolls one die with
+    his Dust (a blank: a miss); no armour is asked, no wound taken; the Dust
+    is gone."""
+    from tests.dragons_down.combat_test import BLANK, HIT, NO_SYMBOL
+    S, dust = _struck_knight(NO_SYMBOL, HIT, HIT)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_STRUCK and int(S[0]["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, BLANK)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) != R.PH_ARMOR and int(S[0]["card_where"][dust]) == CW_REMOVED
+    assert int(S[0]["hearts"][0, 1]) == 0 and int(S[0]["cubes"][0, 1].sum()) == 0
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hit_let_stand_strikes():
+    """The Knight lets the Giant's hit stand: he takes it (his armour asked,
+    L751) and keeps the Dust."""
+    from tests.dragons_down.combat_test import HIT, NO_SYMBOL
+    S, dust = _struck_knight(NO_SYMBOL, HIT, HIT)
+    act(S, DONE)
+    assert phase(S) == R.PH_ARMOR and int(S[0]["card_where"][dust]) == CW_HERO
+
+
+# ================================================================ the heuristic bot's rerolls
+def test_the_heuristic_rerolls_the_loot_die_that_takes_nothing_and_lets_a_good_roll_stand():
+    """The bundled heuristic rerolls the counting (higher) die of a Loot roll
+    that takes no card, with the Gage first; a roll that takes a card stands."""
+    import numpy as np
+    from dragongym.agents.dragons_down_heuristic import DragonsDownHeuristic
+    bot = DragonsDownHeuristic(GAME)
+    S, p, cards = looter("gage_of_the_thief", slot=T_HANDS)
+    give(S, p, "dust_of_destiny")
+    load(S, 2, 5)
+    act(S, LOOT)
+    assert bot.act_state(GAME, S, p, np.random.default_rng(0)) == reroll(R.RR_GAGE, 1)
+    S, p, cards = looter("gage_of_the_thief", slot=T_HANDS)
+    load(S, 2, 1)
+    act(S, LOOT)
+    assert bot.act_state(GAME, S, p, np.random.default_rng(0)) == DONE

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
-    PH_REROLL, ROLL_SEARCH, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
+    PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
@@ -34,9 +34,9 @@ from .trade import loot_action, mask_loot_trade, trade_action
 from .missions import discard_mission, end_turn_missions, mask_discard_missions, note_loot
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
-from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
+from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, learn_result, mask_enchant, mask_learn
 from .treasures import (
-    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, dust_card, start_roll, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, dust_card, start_roll, any_reroll, end_roll, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
     use_card,
 )
 
@@ -711,7 +711,7 @@ def act_action(S, b, p, a):
     if a >= A_SPELL and a < A_SPELL + NUM_SPELLS:                # L540
         end_enchant(S, b)
         learn_action(S, b, p, a - A_SPELL)
-        return False
+        return dust_learn(S, b, p, a - A_SPELL)
     if a >= A_ENCHANT and a < A_ENCHANT + NUM_COLOURS:           # L572
         end_learn(S, b)
         enchant_action(S, b, p, a - A_ENCHANT)
@@ -1105,6 +1105,22 @@ def dust_search(S, b, p, code):
                int(s['search_dice'][p, 0]), int(s['search_dice'][p, 1]))
     s['roll_party'][0] = p
     return pose(S, b, PH_REROLL, p)
+
+
+@rules_jit
+def dust_learn(S, b, p, sp):
+    """The Learn Dice of hero p's Learn Action for spell sp may be rerolled
+    with his Dust of Destiny where they do not learn it (L1330; a book is
+    never worth rolling again); then they apply. True if a decision is posed."""
+    s = S[b]
+    if dust_card(S, b, p) >= 0:
+        start_roll(S, b, ROLL_LEARN, 2, LEARN_FACE.shape[0], sp, int(s['learn_dice'][0]), int(s['learn_dice'][1]))
+        s['roll_party'][0] = p
+        if any_reroll(S, b, p):
+            return pose(S, b, PH_REROLL, p)
+        end_roll(S, b)
+    learn_result(S, b, p, sp)
+    return False
 
 
 @rules_jit

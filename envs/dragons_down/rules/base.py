@@ -646,12 +646,15 @@ REROLL_WAYS = MAX_ROLL_DICE + 1
 A_REROLL = A_UNCURSE + _MAX_HEROES * NUM_CURSES  # + src * REROLL_WAYS + k: reroll die k (or all, k = MAX_ROLL_DICE) with source RR_* src
 A_MAGIC_END = A_REROLL + NUM_RR_SOURCES * REROLL_WAYS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
-ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH = range(5)
+ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK = range(8)
 """``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
 Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
-(L1516); the random clearing of Teleport's tile (L1522); a failed Search
-Action's Search Dice (1 a spyglass, L511)."""
-NUM_ROLL_KINDS = 5
+(L1516); the random clearing of Teleport's tile (L1522); a Search Action's
+Search Dice (1 a spyglass, L511); a Learn Action's Learn Dice (LEARN_*,
+L541-L543); a haggle's Haggle Dice (HAGGLE_FACE's faces, L993); the Hit Dice of a Monster's attack that hit a hero (HIT_*, L740-L743).
+The last four pass or fail (for the struck hero a die fails him when it
+shows no blank), and only their failing dice may be rerolled."""
+NUM_ROLL_KINDS = 8
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)

@@ -190,6 +190,13 @@ def learn_action(S, b, p, sp):
         if not again or s['learn_dice'][i] != LEARN_BOOK:
             s['learn_dice'][i] = LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])]
     s['learn_spell'] = sp
+
+
+@rules_jit
+def learn_result(S, b, p, sp):
+    """The Learn Dice of hero p's Learn Action for spell sp (``learn_dice``,
+    rerolls made) apply (L542-L543)."""
+    s = S[b]
     if s['learn_dice'][0] == LEARN_CURSE or s['learn_dice'][1] == LEARN_CURSE:
         receive_curse(S, b, p)
         return

@@ -45,19 +45,19 @@ from .base import (
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
     SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
-    ROLL_SEARCH, ROLL_TELEPORT,
+    ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
 )
 from .fate import remove_card
 from .activation import summon
 from .actions import draw_clearing, search_die, search_found, start_heal
-from .magic import end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
+from .magic import learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
     any_reroll, end_roll, hero_flies, horn_attack, reroll_offered, spend_reroll, start_roll, stone_tie, wand_held,
 )
-from .trade import loot_die, loot_result
+from .trade import haggle_result, loot_die, loot_result
 from .strike import (
-    HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
@@ -673,12 +673,30 @@ def next_reroll(S, b):
 def roll_applies(S, b):
     """The pending roll, rerolls made, applies: the Loot Action's dice to its
     pile (``trade.loot_result``); a Search's to its target
-    (``actions.search_found``); Open Gate's and Teleport's clearing to their
+    (``actions.search_found``), a Learn's (``magic.learn_result``), a
+    haggle's (``trade.haggle_result``), a Monster's hit on its target (the
+    attack goes on: ``combat.monster_attack``); Open Gate's and Teleport's clearing to their
     target (L1516, L1522). True if a decision is posed."""
     s = S[b]
     kind = int(s['roll_kind'])
     if kind == ROLL_LOOT:
         return loot_result(S, b, int(s['roll_party'][0]))
+    if kind == ROLL_HAGGLE:
+        return haggle_result(S, b, int(s['roll_party'][0]))
+    if kind == ROLL_STRUCK:                      # the Monster's hit, rerolled by its target (L1330)
+        equal = int(s['roll_target'])
+        hit = hit_result(int(s['roll_dice'][0]), int(s['roll_dice'][1]), equal, 1)
+        end_roll(S, b)
+        s['atk_stage'] = AS_LANDED if hit else AS_HIT
+        return False
+    if kind == ROLL_LEARN:
+        p = int(s['roll_party'][0])
+        s['learn_dice'][0] = s['roll_dice'][0]
+        s['learn_dice'][1] = s['roll_dice'][1]
+        sp = int(s['roll_target'])
+        end_roll(S, b)
+        learn_result(S, b, p, sp)
+        return False
     if kind == ROLL_SEARCH:
         p = int(s['roll_party'][0])
         code = int(s['roll_target'])
@@ -706,6 +724,12 @@ def roll_again(S, b):
         return loot_die(S, b)
     if kind == ROLL_SEARCH:
         return search_die(S, b)
+    if kind == ROLL_LEARN:
+        return int(LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])])
+    if kind == ROLL_STRUCK:
+        return hit_die(S, b)
+    if kind == ROLL_HAGGLE:
+        return int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
     if kind == ROLL_GATE:
         gates = np.empty(64, dtype=np.int64)
         n = other_gates(S, b, -1, gates, 0)

@@ -39,6 +39,7 @@ from .base import (
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, pose,
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
+    ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR, HIT_BLANK,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION,
 )
 from .equipment import (
@@ -748,12 +749,31 @@ def divination_card(S, b, q):
 
 
 @rules_jit
+def die_fails(S, b, d):
+    """Die d of the pending pass-or-fail roll fails it: a blank Search Die
+    (L511), a Learn Die showing no book (L542), a Haggle Die showing the
+    closed door or a number above the haggle number (``roll_target``, L995),
+    a Hit Die of a hit on the hero showing no blank (L740-L743: a blank
+    misses)."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    f = int(s['roll_dice'][d])
+    if kind == ROLL_SEARCH:
+        return f == 0
+    if kind == ROLL_LEARN:
+        return f != LEARN_BOOK
+    if kind == ROLL_STRUCK:
+        return f != HIT_BLANK
+    return f == HAGGLE_DOOR or f > s['roll_target']
+
+
+@rules_jit
 def reroll_offered(S, b, q, src, k):
     """Hero q, asked now about the pending roll (``roll_kind``), may reroll
     with source src (RR_*) its die k, or every die (k = MAX_ROLL_DICE, a roll
     of two dice): each source once per roll; a die showing one face only
-    is never offered (nothing could change), nor a Search Die showing a
-    spyglass. The Gage of the Thief, equipped,
+    is never offered (nothing could change), nor a die passing a
+    pass-or-fail roll (``die_fails``). The Gage of the Thief, equipped,
     one Loot Die (L1342); Divination on q, any Loot Dice (L1528); the Dust of
     Destiny, one die or the whole roll, for a party to it (L1330); the
     Conjurer's Mastery, the die of his own Open Gate or Teleport (L1214)."""
@@ -765,9 +785,9 @@ def reroll_offered(S, b, q, src, k):
     one = k < n
     if not one and not (k == MAX_ROLL_DICE and n > 1):
         return False
-    if kind == ROLL_SEARCH:                  # a spyglass is never worth rolling again (Interpretations)
-        for d in range(n):
-            if (k == d or not one) and s['roll_dice'][d] != 0:
+    if kind == ROLL_SEARCH or kind == ROLL_LEARN or kind == ROLL_HAGGLE or kind == ROLL_STRUCK:
+        for d in range(n):                   # a passing die is never worth rolling again (Interpretations)
+            if (k == d or not one) and not die_fails(S, b, d):
                 return False
     if src == RR_GAGE:
         return kind == ROLL_LOOT and one and kind_equipped(S, b, q, GAGE_OF_THE_THIEF) > 0
