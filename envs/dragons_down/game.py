@@ -219,6 +219,9 @@ _OBS_DOCS = {
                 "its printed face, the observer's progress (observe.M_*)",
     "titles": "one row per title (constants.TITLE_IDS): its card's side, claims, price, reward, "
               "requirements, the observer's standing (observe.T_*)",
+    "reroll": "the roll waiting on rerolls (PH_REROLL): its kind, dice and the sources used, the "
+              "rerolls the observer may make of it, his own Divination, Dust of Destiny and Gage "
+              "(observe.REROLL_COLUMNS)",
 }
 _ENTITY_VALID = {"heroes": O.H_VALID, "tiles": O.T_VALID, "foes": O.F_VALID, "cards": O.C_VALID,
                  "piles": O.P_VALID, "merchants": O.V_VALID}
