@@ -656,6 +656,45 @@ def choose_wound(rec, p, legal, rng):
     return _first(legal, order)
 
 
+def choose_reroll(rec, p, legal, rng):
+    """A roll waiting on rerolls (PH_REROLL): the Loot Dice are rolled again
+    while they take no card -- the higher die (the one counting) by the
+    Gage, else both by Divination, the Dust of Destiny last (it is spent for
+    good); a roll that takes a card stands. A Learn Die showing a curse is
+    rolled again with the Dust (a curse costs more than the Dust), and so
+    is a Monster's hit when he has two healthy Hearts or fewer (both dice:
+    the likelier miss). Other failed rolls (search, haggle) stand, the Dust
+    kept; Open Gate's and Teleport's clearings are no better or worse: they
+    stand."""
+    done = R.A_DO + R.DO_DONE
+    both = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + R.MAX_ROLL_DICE
+    if int(rec["roll_kind"]) == R.ROLL_STRUCK and int(rec["hearts"][p, 0]) <= 2 and both in legal:
+        return both
+    if int(rec["roll_kind"]) == R.ROLL_LEARN:
+        for k in range(int(rec["roll_n"])):
+            a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k
+            if int(rec["roll_dice"][k]) == R.LEARN_CURSE and a in legal:
+                return a
+    if int(rec["roll_kind"]) != R.ROLL_LOOT:
+        return done if done in legal else legal[0]
+    pile = int(rec["roll_target"])
+    size = V.pile_size(rec, pile) if pile >= 0 else 0
+    n = int(rec["roll_n"])
+    dice = [int(rec["roll_dice"][i]) for i in range(n)]
+    if max(dice) == 0 or max(dice) <= size:
+        return done if done in legal else legal[0]
+    high = max(range(n), key=lambda i: dice[i])
+    both = n > 1 and min(dice) > size
+    order = []
+    for src in (R.RR_GAGE, R.RR_DIVINATION, R.RR_DUST):
+        base = R.A_REROLL + src * R.REROLL_WAYS
+        order += [base + R.MAX_ROLL_DICE, base + high] if both and src != R.RR_GAGE else [base + high]
+    for a in order:
+        if a in legal:
+            return a
+    return done if done in legal else legal[0]
+
+
 _PHASES = {
     R.PH_LINEAGE: choose_lineage, R.PH_CLASS: choose_class, R.PH_LINEAGE_SIDE: choose_side,
     R.PH_CLASS_SIDE: choose_side, R.PH_ACTION: choose_action, R.PH_HEAL: choose_heal,
@@ -670,4 +709,5 @@ _PHASES = {
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept, R.PH_DISPEL_ASK: choose_dispel_ask,
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
     R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
+    R.PH_REROLL: choose_reroll,
 }

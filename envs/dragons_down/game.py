@@ -219,6 +219,9 @@ _OBS_DOCS = {
                 "its printed face, the observer's progress (observe.M_*)",
     "titles": "one row per title (constants.TITLE_IDS): its card's side, claims, price, reward, "
               "requirements, the observer's standing (observe.T_*)",
+    "reroll": "the roll waiting on rerolls (PH_REROLL): its kind, dice and the sources used, the "
+              "rerolls the observer may make of it, his own Divination, Dust of Destiny and Gage "
+              "(observe.REROLL_COLUMNS)",
 }
 _ENTITY_VALID = {"heroes": O.H_VALID, "tiles": O.T_VALID, "foes": O.F_VALID, "cards": O.C_VALID,
                  "piles": O.P_VALID, "merchants": O.V_VALID}
@@ -267,6 +270,8 @@ _ACTION_DOCS.update({
     "dispel": "remove permanent Spell Card sp from the hero it lies on for 5 Gold, he willing (L568)",
     "mission": "Mission Card k: take it from the Merchant, complete it, or discard it (L564-L566, L1071)",
     "title": "claim title i of a Civilization Card (L567)",
+    "reroll": "reroll the pending roll (src * REROLL_WAYS + k): die k, or every die (k = MAX_ROLL_DICE), with "
+              "source RR_*: Gage of the Thief, Divination, Dust of Destiny, Mastery (L1214, L1330, L1342, L1528)",
 })
 _ACTION_INDEXES = {"tile": "tiles", "clearing": "realm", "pile": "piles", "merchant": "merchants"}
 
@@ -676,6 +681,7 @@ _PHASE_DO_NAMES = {
     (_ph("MORE_TARGETS"), R.DO_DONE): "no more targets", (_ph("ACTIVATE"), R.DO_DONE): "activate no more",
     (_ph("TENTACLE"), R.DO_PASS): "leave the tentacle where it lies",
     (_ph("TAKE_MISSION"), R.DO_DONE): "take no second mission",
+    (_ph("REROLL"), R.DO_DONE): "let the roll stand",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -707,9 +713,32 @@ def _path_name(i):
     return f"hidden path {ends} of {V.tile_name(t)} (side {side + 1})"
 
 
+_RR_SOURCE_NAMES = ("the Gage of the Thief", "Divination", "the Dust of Destiny", "Mastery")
+"""The reroll sources (rules.RR_*), as action names say them."""
+
+
+def _reroll_name(rec, i):
+    """A reroll of the pending roll (PH_REROLL): which die, showing what, by what."""
+    src, k = divmod(i, R.REROLL_WAYS)
+    source = _RR_SOURCE_NAMES[src] if src < len(_RR_SOURCE_NAMES) else f"source {src}"
+    if k == R.MAX_ROLL_DICE:
+        return f"reroll every die with {source}"
+    if rec is None:
+        return f"reroll die {k + 1} with {source}"
+    face = int(rec["roll_dice"][k])
+    kind = int(rec["roll_kind"])
+    if kind in (R.ROLL_LOOT, R.ROLL_SEARCH, R.ROLL_LEARN, R.ROLL_HAGGLE, R.ROLL_STRUCK):
+        shown = V.die_face(kind, face)
+    else:
+        shown = V.clearing_name(rec, face) if face >= 0 else "nothing"
+    return f"reroll die {k + 1} (showing {shown}) with {source}"
+
+
 def _neutral_name(a):
     """The name of action ``a`` (0..A-1) that holds in any position."""
     name, i = _block(a)
+    if name == "reroll":
+        return _reroll_name(None, i)
     if name == "tile":
         return f"tile {V.tile_name(i)}"
     if name == "spot":
@@ -804,6 +833,8 @@ def _legal_name(rec, a):
     ph = int(rec["phase"])
     p = int(rec["to_play"])
     name, i = _block(a)
+    if name == "reroll" and ph == _ph("REROLL"):
+        return _reroll_name(rec, i)
     if name == "tile" and ph == _ph("TELEPORT_TILE"):
         return f"teleport the target to {V.tile_name(i)}"                 # L1522
     if name == "tile" and ph == _ph("EARTH_TILE"):

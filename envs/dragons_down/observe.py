@@ -403,6 +403,18 @@ _T, NUM_TITLE_FEATURES = _columns(
 (T_UP, T_PACK, T_SMALL, T_TAKEN, T_MINE, T_OTHERS, T_PRICE, T_REWARD, T_NEED, T_OUTLAW, T_MET,
  T_CLAIMABLE) = _T.values()
 
+REROLL_COLUMNS = (
+    ("kind", R.NUM_ROLL_KINDS - 1),      # the roll waiting on rerolls, one-hot: Loot Dice, Open Gate's, Teleport's clearing, Search, Learn, Haggle, a hit's Hit Dice
+    ("die", R.MAX_ROLL_DICE),            # each die: a Loot Die's face / 5; a Search Die 1 for a spyglass; a Learn Die LEARN_* / 2; a Hit Die HIT_* / 2;
+                                         # a Haggle Die's number / 5, the closed door 1; a clearing drawn / NUM_CLEARINGS
+    ("shown", R.MAX_ROLL_DICE),          # 1 for each die the roll has
+    ("mine", R.NUM_RR_SOURCES),          # the observer, a party to it, may still reroll with source RR_* (Gage, Divination, Dust, Mastery)
+    ("used", R.NUM_RR_SOURCES),          # that source already rerolled this roll
+    ("held", 3),                         # the observer's own: Divination on him unspent, a Dust of Destiny held, the Gage of the Thief equipped
+)
+NUM_REROLL_FEATURES = sum(w for _, w in REROLL_COLUMNS)
+(RR_KIND, RR_DIE, RR_SHOWN, RR_MINE, RR_USED, RR_HELD) = np.cumsum([0] + [w for _, w in REROLL_COLUMNS])[:-1].tolist()
+
 BLOCKS = [
     ("realm", (NUM_CLEARINGS, NUM_REALM_FEATURES)),
     ("paths", (NUM_CLEARINGS, MAX_DEGREE)),     # neighbour clearings as floats, -1 padding
@@ -438,6 +450,7 @@ BLOCKS = [
     ("missions", (NUM_MISSIONS, NUM_MISSION_FEATURES)),  # per Mission Card (constants.MISSION_IDS)
     ("titles", (NUM_TITLES, NUM_TITLE_FEATURES)),        # per title (constants.TITLE_IDS)
     ("mission_deck", (3,)),                    # Mission Deck left, discarded / the cards in play; missions taken this Trade Action / 2
+    ("reroll", (NUM_REROLL_FEATURES,)),        # the roll waiting on PH_REROLL and the observer's rerolls (REROLL_COLUMNS)
 ]
 LAYOUT = {}
 _off = 0
@@ -448,7 +461,7 @@ OBS_SIZE = _off
 
 O_REALM, O_PATHS, O_HEROES, O_TILES, O_FOES, O_PILES, O_MERCHANTS, O_CARDS, O_PHASE, O_STAGE, O_TO_PLAY, O_NPLAY, \
     O_PROGRESS, O_SANDBOX, O_PACKS, O_CONTEXT, O_DICE, O_DECKS, O_TRAY, O_TAKEN, O_POOLS, O_COMBAT, O_TRADE, \
-    O_EXPLORE, O_LEGEND, O_OPTIONS, O_SPELLS, O_MAGIC, O_MISSIONS, O_TITLES, O_MISSION_DECK = \
+    O_EXPLORE, O_LEGEND, O_OPTIONS, O_SPELLS, O_MAGIC, O_MISSIONS, O_TITLES, O_MISSION_DECK, O_REROLL = \
     (LAYOUT[name][0] for name, _ in BLOCKS)
 
 
@@ -1348,6 +1361,45 @@ def observe_missions(S, b, me, n, obs):
 
 
 @rules_jit
+def observe_reroll(S, b, me, obs):
+    """The ``reroll`` block: the roll waiting on its parties' rerolls
+    (PH_REROLL; public, as dice on the table), the rerolls the observer may
+    still make of it if he is a party, those already made; and the observer's
+    own reroll powers (his Divination, Dust of Destiny, Gage of the Thief)."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    if kind != R.ROLL_NONE:
+        obs[O_REROLL + RR_KIND + kind - 1] = 1.0
+        for i in range(int(s['roll_n'])):
+            f = int(s['roll_dice'][i])
+            obs[O_REROLL + RR_SHOWN + i] = 1.0
+            if kind == R.ROLL_LOOT:
+                obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
+            elif kind == R.ROLL_SEARCH:
+                obs[O_REROLL + RR_DIE + i] = lim(f)
+            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK:
+                obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)
+            elif kind == R.ROLL_HAGGLE:
+                obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.HAGGLE_DOOR else lim(f / 5.0)
+            else:
+                obs[O_REROLL + RR_DIE + i] = lim(f / NUM_CLEARINGS)
+        party = s['roll_party'][0] == me or s['roll_party'][1] == me
+        for src in range(R.NUM_RR_SOURCES):
+            if (int(s['roll_used']) >> src) & 1:
+                obs[O_REROLL + RR_USED + src] = 1.0
+            elif party:
+                for k in range(R.REROLL_WAYS):
+                    if R.reroll_offered(S, b, me, src, k):
+                        obs[O_REROLL + RR_MINE + src] = 1.0
+    if R.divination_card(S, b, me) >= 0:
+        obs[O_REROLL + RR_HELD] = 1.0
+    if R.dust_card(S, b, me) >= 0:
+        obs[O_REROLL + RR_HELD + 1] = 1.0
+    if R.kind_equipped(S, b, me, R.GAGE_OF_THE_THIEF) > 0:
+        obs[O_REROLL + RR_HELD + 2] = 1.0
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """Write game b as seat ``me`` may know it into ``obs`` (float32[OBS_SIZE])."""
     s = S[b]
@@ -1364,3 +1416,4 @@ def observe_one(S, b, me, obs):
     if HAS_MAGIC:
         observe_magic(S, b, me, obs)
     observe_missions(S, b, me, n, obs)
+    observe_reroll(S, b, me, obs)

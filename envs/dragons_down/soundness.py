@@ -200,7 +200,7 @@ FIELD_RANGES = {
     "atk_foe": (-1, NUM_FOES - 1),
     "atk_victims": (0, 255),                    # bit p per hero
     "atk_victim": (-1, LAST_SEAT),
-    "atk_stage": (0, 3),                        # AS_*
+    "atk_stage": (0, 5),                        # AS_*
     "atk_armor": (R.LIFE_ARMOR_HIT, NUM_CARDS - 1),  # a card, none, or Life Armor (L1578)
     # magic outside combat (rules/magic.py)
     "spell_where": (0, 4),                      # SPW_*
@@ -244,6 +244,15 @@ FIELD_RANGES = {
     "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED),   # TC_* bits
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),
+    # rerolls (PH_REROLL)
+    "roll_dice": (-1, NUM_CLEARINGS - 1),
+    "roll_target": (-1, max(R.AIM_HERO + MAX_HEROES, NUM_PILES) - 1),
+    "roll_kind": (R.ROLL_NONE, R.NUM_ROLL_KINDS - 1),
+    "roll_n": (0, R.MAX_ROLL_DICE),
+    "roll_span": (0, 127),
+    "roll_used": (0, (1 << R.NUM_RR_SOURCES) - 1),
+    "roll_party": (-1, LAST_SEAT),
+    "roll_stage": (0, 2),
     # missions and titles
     "mission_draws": (0, BIG),
     "mission_where": (R.MW_OUT, R.MW_DONE),

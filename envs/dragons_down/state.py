@@ -251,6 +251,15 @@ STATE_FIELDS = [
     ("civ_side", np.int8, (len(CIV_CARD_IDS),)),   # side up of each Civilization Card, 0/1; -1 not in play (L180)
     ("title_claims", np.int8, (MAX_HEROES, NUM_TITLES)),  # times the hero claimed each title (L567)
     ("title_taken", np.int8, (NUM_TITLES,)),       # 1 = the small box holds a pink cube: claimed for the game (L567)
+    # --- rerolls (rules/treasures.py, rules/spells.py: PH_REROLL), L1214, L1330, L1342, L1528; all public
+    ("roll_dice", np.int16, (2,)),   # the pending roll's dice: Loot Die faces (0 the grabby hand); Open Gate's / Teleport's clearing drawn; -1 past roll_n
+    ("roll_target", np.int16),       # its context: the pile looted (ROLL_LOOT), the spell's target code (ROLL_GATE, ROLL_TELEPORT); -1
+    ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
+    ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
+    ("roll_span", np.int8),          # faces one of its dice may show (a reroll is offered only with more than one)
+    ("roll_used", np.uint8),         # bit RR_*: that source rerolled this roll already
+    ("roll_party", np.int8, (2,)),   # the heroes party to the roll, asked in this order: the active hero / caster, then the target hero; -1
+    ("roll_stage", np.int8),         # the index of roll_party asked now
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

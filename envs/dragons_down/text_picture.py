@@ -85,6 +85,7 @@ _DECISIONS = {
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
     R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
     R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe",
+    R.PH_REROLL: "reroll a die of the roll, or let it stand?",
     R.PH_EARTH_TURN: "choose the side and turn Move Earth gives the tile",
     R.PH_ACTIVATE: "activate a permanent spell?",
 }
@@ -116,6 +117,8 @@ def decision_words(rec, seat=None):
     if ph == R.PH_ACTION and p >= 0:
         left = V.actions_left(rec, p)
         words += f" ({left} action{'s' if left != 1 else ''} left)"
+    if ph == R.PH_REROLL:
+        words += f" ({V.pending_roll(rec)})"
     return words
 
 

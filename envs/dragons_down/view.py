@@ -548,3 +548,36 @@ def enchantment(state, t):
     """The colour name of the Magic Cube enchanting tile t, or None (L575)."""
     k = int(record(state)["tile_enchant"][int(t)])
     return colour_name(k) if k >= 0 else None
+
+
+def pending_roll(state):
+    """The roll waiting on rerolls (PH_REROLL) in words, public: "Loot Dice
+    3 and a grabby hand"; "Open Gate's clearing Deepdelve 2 (cave)"; "" none."""
+    r = record(state)
+    kind = int(r["roll_kind"])
+    if kind == R.ROLL_NONE:
+        return ""
+    dice = [int(r["roll_dice"][i]) for i in range(int(r["roll_n"]))]
+    if kind == R.ROLL_LOOT:
+        faces = [die_face(kind, f) for f in dice]
+        return ("Loot Die " if len(faces) == 1 else "Loot Dice ") + " and ".join(faces)
+    if kind in (R.ROLL_SEARCH, R.ROLL_LEARN, R.ROLL_HAGGLE, R.ROLL_STRUCK):
+        name = {R.ROLL_SEARCH: "Search", R.ROLL_LEARN: "Learn", R.ROLL_HAGGLE: "Haggle", R.ROLL_STRUCK: "Hit"}[kind]
+        return f"{name} Dice " + " and ".join(die_face(kind, f) for f in dice)
+    what = "Open Gate's" if kind == R.ROLL_GATE else "Teleport's"
+    return f"{what} clearing {clearing_name(state, dice[0])}" if dice and dice[0] >= 0 else f"{what} clearing"
+
+
+def die_face(kind, f):
+    """A die of a pending roll of ``kind`` (rules.ROLL_*) showing ``f``, in words."""
+    if kind == R.ROLL_LOOT:
+        return "a grabby hand" if f == 0 else str(f)
+    if kind == R.ROLL_SEARCH:
+        return "a spyglass" if f else "a blank"
+    if kind == R.ROLL_LEARN:
+        return {R.LEARN_BOOK: "a book", R.LEARN_CURSE: "a curse"}.get(int(f), "a blank")
+    if kind == R.ROLL_HAGGLE:
+        return "the closed door" if f == R.HAGGLE_DOOR else str(f)
+    if kind == R.ROLL_STRUCK:
+        return {R.HIT_BLANK: "a blank", R.HIT_EQUAL: "an equal sign"}.get(int(f), "a hit")
+    return str(f)

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
-    A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
+    PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
@@ -34,9 +34,9 @@ from .trade import loot_action, mask_loot_trade, trade_action
 from .missions import discard_mission, end_turn_missions, mask_discard_missions, note_loot
 from .fate import in_civilization, kill_hero
 from .setup import put_tile
-from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, mask_enchant, mask_learn
+from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, learn_result, mask_enchant, mask_learn
 from .treasures import (
-    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, dust_card, start_roll, any_reroll, end_roll, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
     use_card,
 )
 
@@ -704,16 +704,14 @@ def act_action(S, b, p, a):
         end_learn(S, b)
         end_enchant(S, b)
     if a >= A_SEARCH and a < A_SEARCH + MAX_HIDDEN_PER_SIDE:
-        search_hidden_path(S, b, p, a - A_SEARCH)
-        return False
+        return search_hidden_path(S, b, p, a - A_SEARCH)
     if a >= A_SEARCH_SITE and a < A_TARGET:
-        search_site(S, b, p, a - A_SEARCH_SITE)
-        return False
+        return search_site(S, b, p, a - A_SEARCH_SITE)
     s['search_target'][p] = -1                                   # L513: the searches are no longer consecutive
     if a >= A_SPELL and a < A_SPELL + NUM_SPELLS:                # L540
         end_enchant(S, b)
         learn_action(S, b, p, a - A_SPELL)
-        return False
+        return dust_learn(S, b, p, a - A_SPELL)
     if a >= A_ENCHANT and a < A_ENCHANT + NUM_COLOURS:           # L572
         end_learn(S, b)
         enchant_action(S, b, p, a - A_ENCHANT)
@@ -1074,26 +1072,76 @@ def search_roll(S, b, p, code):
 
 @rules_jit
 def search_hidden_path(S, b, p, h):
-    """L515: a Hidden Path found is a path for the hero for the rest of the game."""
-    s = S[b]
+    """L515: a Hidden Path found is a path for the hero for the rest of the
+    game. A search that fails waits on the Dust of Destiny (``dust_search``).
+    True if a decision is posed."""
     if search_roll(S, b, p, h):
-        t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
-        s['hidden_found'][p, hidden_index(S, b, t, h)] = 1
+        search_found(S, b, p, h)
+        return False
+    return dust_search(S, b, p, h)
 
 
 @rules_jit
 def search_site(S, b, p, site):
-    """L508-L511: a search for a Treasure Site in the hero's clearing; found,
-    the hero may loot it (L524); found for the first time, it opens (L517)."""
-    s = S[b]
+    """L508-L511: a search for a Treasure Site in the hero's clearing (see
+    ``search_found``); one that fails waits on the Dust of Destiny. True if
+    a decision is posed."""
     if search_roll(S, b, p, MAX_HIDDEN_PER_SIDE + site):
-        s['site_found'][p, site] = 1
-        if site >= NUM_SITES:                                    # L805: a body's finder takes its Gold
-            s['site_opened'][site] = 1
-            s['gold'][p] += s['site_gold'][site]
-            s['site_gold'][site] = 0
-        elif not s['site_opened'][site]:
-            open_site(S, b, p, site)
+        search_found(S, b, p, MAX_HIDDEN_PER_SIDE + site)
+        return False
+    return dust_search(S, b, p, MAX_HIDDEN_PER_SIDE + site)
+
+
+@rules_jit
+def dust_search(S, b, p, code):
+    """A failed Search of hero p for ``code``, its dice shown, may be rerolled
+    with his Dust of Destiny (L1330: he is the active Hero): its blank die or
+    dice (PH_REROLL; a spyglass is never worth rolling again). True if
+    asked."""
+    s = S[b]
+    if dust_card(S, b, p) < 0:
+        return False
+    start_roll(S, b, ROLL_SEARCH, 2, SEARCH_DIE_SPYGLASS.shape[0], code,
+               int(s['search_dice'][p, 0]), int(s['search_dice'][p, 1]))
+    s['roll_party'][0] = p
+    return pose(S, b, PH_REROLL, p)
+
+
+@rules_jit
+def dust_learn(S, b, p, sp):
+    """The Learn Dice of hero p's Learn Action for spell sp may be rerolled
+    with his Dust of Destiny where they do not learn it (L1330; a book is
+    never worth rolling again); then they apply. True if a decision is posed."""
+    s = S[b]
+    if dust_card(S, b, p) >= 0:
+        start_roll(S, b, ROLL_LEARN, 2, LEARN_FACE.shape[0], sp, int(s['learn_dice'][0]), int(s['learn_dice'][1]))
+        s['roll_party'][0] = p
+        if any_reroll(S, b, p):
+            return pose(S, b, PH_REROLL, p)
+        end_roll(S, b)
+    learn_result(S, b, p, sp)
+    return False
+
+
+@rules_jit
+def search_found(S, b, p, code):
+    """Hero p's search for ``code`` succeeded: a Hidden Path h (code <
+    MAX_HIDDEN_PER_SIDE) is a path for him for the rest of the game (L515);
+    a Treasure Site is found, the hero may loot it (L524); found for the
+    first time, it opens (L517)."""
+    s = S[b]
+    if code < MAX_HIDDEN_PER_SIDE:
+        t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
+        s['hidden_found'][p, hidden_index(S, b, t, code)] = 1
+        return
+    site = code - MAX_HIDDEN_PER_SIDE
+    s['site_found'][p, site] = 1
+    if site >= NUM_SITES:                                    # L805: a body's finder takes its Gold
+        s['site_opened'][site] = 1
+        s['gold'][p] += s['site_gold'][site]
+        s['site_gold'][site] = 0
+    elif not s['site_opened'][site]:
+        open_site(S, b, p, site)
 
 
 @rules_jit

@@ -641,9 +641,29 @@ A_MAGIC_BASE = A_COMBAT_END
 A_SPELL = A_MAGIC_BASE               # + sp: Spell Card sp (a starting spell to take; an attached spell to learn, L203, L538)
 A_ENCHANT = A_SPELL + NUM_SPELLS     # + colour: an Enchant Action toward a Magic Cube of that colour on the tile (L572-L575)
 A_UNCURSE = A_ENCHANT + NUM_COLOURS  # + q * NUM_CURSES + k: remove hero q's curse k for 5 Gold (L568)
-A_DISPEL = A_UNCURSE + _MAX_HEROES * NUM_CURSES   # + sp: remove permanent Spell Card sp from the hero it lies on for 5 Gold (L568)
+RR_GAGE, RR_DIVINATION, RR_DUST, RR_MASTERY = range(4)
+"""Reroll sources (PH_REROLL): the Gage of the Thief (one Loot Die, L1342),
+Divination on the hero (any of the Loot Dice, L1528), the Dust of Destiny
+(one die or the whole roll, one-time, L1330), the Conjurer's Mastery (Open
+Gate's or Teleport's die, L1214)."""
+NUM_RR_SOURCES = 4
+MAX_ROLL_DICE = 2
+"""Dice of a roll waiting on PH_REROLL (``roll_dice``)."""
+REROLL_WAYS = MAX_ROLL_DICE + 1
+"""A reroll takes die k (k < MAX_ROLL_DICE) or, k = MAX_ROLL_DICE, every die of the roll."""
+A_REROLL = A_UNCURSE + _MAX_HEROES * NUM_CURSES  # + src * REROLL_WAYS + k: reroll die k (or all, k = MAX_ROLL_DICE) with source RR_* src
+A_DISPEL = A_REROLL + NUM_RR_SOURCES * REROLL_WAYS   # + sp: remove permanent Spell Card sp from the hero it lies on for 5 Gold (L568)
 A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
+ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK = range(8)
+"""``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
+Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
+(L1516); the random clearing of Teleport's tile (L1522); a Search Action's
+Search Dice (1 a spyglass, L511); a Learn Action's Learn Dice (LEARN_*,
+L541-L543); a haggle's Haggle Dice (HAGGLE_FACE's faces, L993); the Hit Dice of a Monster's attack that hit a hero (HIT_*, L740-L743).
+The last four pass or fail (for the struck hero a die fails him when it
+shows no blank), and only their failing dice may be rerolled."""
+NUM_ROLL_KINDS = 8
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
@@ -702,6 +722,7 @@ SPELLS_BUILT = frozenset({
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
     "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord", "floating_disk",
+    "divination",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -868,6 +889,8 @@ PH_ACCEPT = 49        # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: accept the hit
 PH_TAKE_MISSION = 50  # A_MISSION + k: take a second Mission Card from the Merchant / A_DO + DO_DONE: no more (L564)
 PH_MISSION_LIMIT = 51  # A_MISSION + k: discard Mission Card k, the hero holding more than two at the end of his turn (L564, L1071)
 PH_PARDON = 52        # A_ANSWER + ANSWER_ACCEPT: discard one Outlaw Token for the Quest just completed / ANSWER_REFUSE: keep it (L1083)
+# rerolls (rules/treasures.py, rules/spells.py): 57..59
+PH_REROLL = 57        # A_REROLL + src * REROLL_WAYS + k: reroll die k (k = MAX_ROLL_DICE: every die) of the pending roll (roll_kind) with source src (RR_*) / A_DO + DO_DONE: let the roll stand (L1214, L1330, L1342, L1528)
 PH_DISPEL_ASK = 60    # A_ANSWER + ANSWER_ACCEPT: let the active hero remove one's permanent spell ``dispel_card`` for 5 Gold / ANSWER_REFUSE (L568 "a willing Hero")
 LAST_PHASE = PH_DISPEL_ASK
 

@@ -60,7 +60,7 @@ from .base import (
     AIM_HERO,
     KIND_ONE_TIME, A_BOX, A_CROSS, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
-    DO_THROW, DO_UNHIDE, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR,
+    DO_THROW, DO_UNHIDE, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR, PH_REROLL, ROLL_STRUCK,
     KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
     PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
@@ -74,7 +74,7 @@ from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
     horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered, crossings_allowed,
-    MAGICAL_BOWL_OF_MIXING, mixable,
+    MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -88,9 +88,9 @@ from .spells import (
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
-    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit, roll_against_hero,
+    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
     CF_SWORD_STRIKES, foe_recovers, discord_foe,
-    ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
+    ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED, AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
@@ -1276,10 +1276,21 @@ def monster_attack(S, b):
             s['atk_victim'] = p
             speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
             save = FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, p, SP_SOUL_SAVE)
-            hit = roll_against_hero(S, b, p, speed, hero_maneuver(S, b, p), save)
+            maneuver = hero_maneuver(S, b, p)
+            dice = np.zeros(2, dtype=np.int64)
+            hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, save, dice)
             struck_at(S, b, AIM_HERO + p)
             if not hit:
                 continue
+            if speed <= maneuver and dust_card(S, b, p) >= 0:   # L1330: the target's Dust, before the hit applies
+                start_roll(S, b, ROLL_STRUCK, 2, HIT_DIE_FACE.shape[0], 1 if speed == maneuver else 0,
+                           int(dice[0]), int(dice[1]))
+                s['roll_party'][0] = p
+                s['atk_stage'] = AS_REROLL
+                return pose(S, b, PH_REROLL, p)
+            s['atk_stage'] = AS_LANDED
+        elif st == AS_LANDED:
+            p = int(s['atk_victim'])
             s['atk_armor'] = -1
             if hero_has_spell(S, b, p, SP_LIFE_ARMOR):
                 s['atk_armor'] = LIFE_ARMOR_HIT                   # it must be hit first (L1578)
@@ -1294,7 +1305,7 @@ def monster_attack(S, b):
             if damage_hero(S, b, f, int(s['atk_victim'])):
                 return True
         else:
-            return False                                          # waiting for the victim's choice
+            return False                                          # waiting for the victim's choice (armour, reroll)
 
 
 @rules_jit(inline=True)

@@ -21,7 +21,7 @@ from .base import (
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
     PH_START_SPELL, PH_UNCURSE, PH_DISPEL_ASK, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
-    PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON,
+    PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON, PH_REROLL,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -31,7 +31,7 @@ from .actions import (
 )
 from .activation import activation_round, start_activation
 from .spells import (
-    act_accept, act_earth_tile, act_earth_turn, act_spell_cube, act_teleport_tile, act_tentacle, mask_accept,
+    act_accept, act_earth_tile, act_earth_turn, act_spell_cube, act_teleport_tile, act_tentacle, act_reroll, mask_reroll, mask_accept,
     mask_earth_tile, mask_earth_turn, mask_spell_cube, mask_teleport_tile, mask_tentacle,
 )
 from .combat import (
@@ -173,6 +173,8 @@ def fill_mask(S, b, mask):
         mask_earth_turn(S, b, p, mask)
     elif ph == PH_TENTACLE:
         mask_tentacle(S, b, p, mask)
+    elif ph == PH_REROLL:
+        mask_reroll(S, b, p, mask)
     elif ph == PH_ACTIVATE:
         mask_activate(S, b, p, mask)
     elif ph == PH_TACTICS:
@@ -298,6 +300,8 @@ def do_action(S, b, a):
         return act_earth_turn(S, b, p, a)
     elif ph == PH_TENTACLE:
         return act_tentacle(S, b, p, a)
+    elif ph == PH_REROLL:
+        return act_reroll(S, b, p, a)
     elif ph == PH_ACTIVATE:
         return act_activate(S, b, p, a)
     elif ph == PH_TACTICS:

@@ -180,9 +180,11 @@ def mask_learn(S, b, p, mask):
 def learn_action(S, b, p, sp):
     """The Learn Action (L540-L546): the two Learn Dice -- on consecutive
     Learn Actions on the same spell only the dice showing a blank or a curse
-    are rolled again. A curse symbol fails and curses the hero (L543); two
-    books learn the spell: it moves to the known spells, 1 LP and 5 Fame, and
-    a Spell Book or Scroll left with no spell leaves the game (L542, L1428)."""
+    are rolled again. They apply in ``learn_result`` (after a Dust of
+    Destiny's reroll, ``actions.dust_learn``): a curse symbol fails and
+    curses the hero (L543); two books learn the spell: it moves to the known
+    spells, 1 LP and 5 Fame, and a Spell Book or Scroll left with no spell
+    leaves the game (L542, L1428)."""
     s = S[b]
     s['actions_used'][p] += 1
     again = s['learn_spell'] == sp
@@ -190,6 +192,13 @@ def learn_action(S, b, p, sp):
         if not again or s['learn_dice'][i] != LEARN_BOOK:
             s['learn_dice'][i] = LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])]
     s['learn_spell'] = sp
+
+
+@rules_jit
+def learn_result(S, b, p, sp):
+    """The Learn Dice of hero p's Learn Action for spell sp (``learn_dice``,
+    rerolls made) apply (L542-L543)."""
+    s = S[b]
     if s['learn_dice'][0] == LEARN_CURSE or s['learn_dice'][1] == LEARN_CURSE:
         receive_curse(S, b, p)
         return

@@ -85,6 +85,10 @@ def setup_game(S, b):
     s['use_from'] = -1
     s['teleport_target'] = -1
     s['earth_tile'] = -1
+    s['roll_target'] = -1
+    for i in range(s['roll_dice'].shape[0]):
+        s['roll_dice'][i] = -1
+        s['roll_party'][i] = -1
     s['tentacle_card'] = -1
     for i in range(s['tentacle_on'].shape[0]):
         for j in range(s['tentacle_on'].shape[1]):

@@ -44,15 +44,20 @@ from .base import (
     SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_PEACE, SP_TURN_UNDEAD,
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
     SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
+    A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
+    ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
 )
 from .fate import remove_card
 from .activation import summon
-from .actions import draw_clearing, start_heal
-from .magic import end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
+from .actions import draw_clearing, search_die, search_found, start_heal
+from .magic import learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
 from .realm import PATH_BITS, other_gates, position_edges
-from .treasures import hero_flies, horn_attack, stone_tie, wand_held
+from .treasures import (
+    any_reroll, end_roll, hero_flies, horn_attack, reroll_offered, spend_reroll, start_roll, stone_tie, wand_held,
+)
+from .trade import haggle_result, loot_die, loot_result
 from .strike import (
-    HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
@@ -531,7 +536,7 @@ def spell_hits(S, b, p, sp, t, n):
     s = S[b]
     k = int(SPELL_KIND[sp])
     if k == SP_OPEN_GATE:                        # L1516
-        open_gate(S, b, t)
+        return open_gate(S, b, p, t)
     elif k == SP_TELEPORT:                       # L1522: the caster chooses the tile
         s['teleport_target'] = t
         return pose(S, b, PH_TELEPORT_TILE, p)
@@ -629,13 +634,142 @@ def vanish(S, b, t):
 
 
 @rules_jit
-def open_gate(S, b, t):
-    """Open Gate (L1516): the target is put in a clearing with a revealed
-    Gate drawn at random; with no Gate revealed, it stays."""
+def open_gate(S, b, p, t):
+    """Open Gate of hero p (L1516): target t is put in a clearing with a
+    revealed Gate drawn at random; with no Gate revealed, it stays. The draw
+    waits on the rerolls of its parties (PH_REROLL: the Conjurer's Mastery,
+    L1214; a Dust of Destiny, L1330). True if a decision is posed."""
     gates = np.empty(64, dtype=np.int64)
     n = other_gates(S, b, -1, gates, 0)
-    if n > 0:
-        spell_move(S, b, t, int(gates[roll(S, b, n)]))
+    if n == 0:
+        return False
+    start_roll(S, b, ROLL_GATE, 1, n, t, int(gates[roll(S, b, n)]), -1)
+    return spell_roll(S, b, p, t)
+
+
+@rules_jit
+def spell_roll(S, b, p, t):
+    """The die of hero p's spell on target t (``roll_dice``) waits on its
+    parties' rerolls: the caster, then the target hero (L1330: "the target,
+    or the attacker"). True if a decision is posed."""
+    s = S[b]
+    s['roll_party'][0] = p
+    if t >= AIM_HERO and t - AIM_HERO != p:
+        s['roll_party'][1] = t - AIM_HERO
+    return next_reroll(S, b)
+
+
+@rules_jit
+def next_reroll(S, b):
+    """Ask the next party to the pending roll who may reroll some die of it
+    (PH_REROLL); when none is left, the roll applies. True if a decision is
+    posed."""
+    s = S[b]
+    while s['roll_stage'] < 2:
+        q = int(s['roll_party'][int(s['roll_stage'])])
+        if q >= 0 and any_reroll(S, b, q):
+            return pose(S, b, PH_REROLL, q)
+        s['roll_stage'] += 1
+    return roll_applies(S, b)
+
+
+@rules_jit
+def roll_applies(S, b):
+    """The pending roll, rerolls made, applies: the Loot Action's dice to its
+    pile (``trade.loot_result``); a Search's to its target
+    (``actions.search_found``), a Learn's (``magic.learn_result``), a
+    haggle's (``trade.haggle_result``), a Monster's hit on its target (the
+    attack goes on: ``combat.monster_attack``); Open Gate's and Teleport's clearing to their
+    target (L1516, L1522). True if a decision is posed."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    if kind == ROLL_LOOT:
+        return loot_result(S, b, int(s['roll_party'][0]))
+    if kind == ROLL_HAGGLE:
+        return haggle_result(S, b, int(s['roll_party'][0]))
+    if kind == ROLL_STRUCK:                      # the Monster's hit, rerolled by its target (L1330)
+        equal = int(s['roll_target'])
+        hit = hit_result(int(s['roll_dice'][0]), int(s['roll_dice'][1]), equal, 1)
+        end_roll(S, b)
+        s['atk_stage'] = AS_LANDED if hit else AS_HIT
+        return False
+    if kind == ROLL_LEARN:
+        p = int(s['roll_party'][0])
+        s['learn_dice'][0] = s['roll_dice'][0]
+        s['learn_dice'][1] = s['roll_dice'][1]
+        sp = int(s['roll_target'])
+        end_roll(S, b)
+        learn_result(S, b, p, sp)
+        return False
+    if kind == ROLL_SEARCH:
+        p = int(s['roll_party'][0])
+        code = int(s['roll_target'])
+        s['search_dice'][p, 0] = s['roll_dice'][0]
+        s['search_dice'][p, 1] = s['roll_dice'][1]
+        end_roll(S, b)
+        if s['search_dice'][p, 0] and s['search_dice'][p, 1]:   # L511: two spyglasses
+            s['search_target'][p] = -1
+            search_found(S, b, p, code)
+        return False
+    t = int(s['roll_target'])
+    c = int(s['roll_dice'][0])
+    end_roll(S, b)
+    if kind == ROLL_GATE or target_here(S, b, t):
+        spell_move(S, b, t, c)
+    return False
+
+
+@rules_jit
+def roll_again(S, b):
+    """One die of the pending roll, rolled again as its kind rolls it."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    if kind == ROLL_LOOT:
+        return loot_die(S, b)
+    if kind == ROLL_SEARCH:
+        return search_die(S, b)
+    if kind == ROLL_LEARN:
+        return int(LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])])
+    if kind == ROLL_STRUCK:
+        return hit_die(S, b)
+    if kind == ROLL_HAGGLE:
+        return int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
+    if kind == ROLL_GATE:
+        gates = np.empty(64, dtype=np.int64)
+        n = other_gates(S, b, -1, gates, 0)
+        return int(gates[roll(S, b, n)])
+    return draw_clearing(S, b, int(s['roll_dice'][0]) // CLEARINGS_PER_TILE, True)
+
+
+@rules_jit(inline=True)
+def mask_reroll(S, b, p, mask):
+    """Legal actions of PH_REROLL: A_REROLL + src * REROLL_WAYS + k for each
+    reroll hero p may make of the pending roll (``treasures.reroll_offered``);
+    A_DO + DO_DONE lets it stand as it is."""
+    for src in range(NUM_RR_SOURCES):
+        for k in range(REROLL_WAYS):
+            if reroll_offered(S, b, p, src, k):
+                mask[A_REROLL + src * REROLL_WAYS + k] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_reroll(S, b, p, a):
+    """PH_REROLL: reroll die k (every die, k = MAX_ROLL_DICE) with source src,
+    spending it, the new face standing (L1214 "must accept the new result");
+    or let the roll stand, the next party then asked. The roll applies once
+    no party has a reroll left to make."""
+    s = S[b]
+    if a == A_DO + DO_DONE:
+        s['roll_stage'] += 1
+        return next_reroll(S, b)
+    src = (a - A_REROLL) // REROLL_WAYS
+    k = (a - A_REROLL) % REROLL_WAYS
+    spend_reroll(S, b, p, src)
+    for d in range(int(s['roll_n'])):
+        if k == d or k == MAX_ROLL_DICE:
+            s['roll_dice'][d] = roll_again(S, b)
+    return next_reroll(S, b)
 
 
 @rules_jit
@@ -666,10 +800,16 @@ def act_teleport_tile(S, b, p, a):
     s = S[b]
     t = int(s['teleport_target'])
     s['teleport_target'] = -1
-    c = draw_clearing(S, b, a - A_TILE, True)
-    if target_here(S, b, t):
-        spell_move(S, b, t, c)
-    return False
+    u = a - A_TILE
+    c = draw_clearing(S, b, u, True)
+    if c < 0:
+        return False
+    n = 0
+    for k in range(CLEARINGS_PER_TILE):
+        if CLEARING_TYPE[u, int(s['tile_side'][u]), k] >= 0:
+            n += 1
+    start_roll(S, b, ROLL_TELEPORT, 1, n, t, c, -1)           # the draw waits on its rerolls (L1214, L1330)
+    return spell_roll(S, b, p, t)
 
 
 

@@ -80,6 +80,8 @@ AS_HIT = 0             # roll for the next victim
 AS_ARMOR = 1           # hit: the victim chooses the armour it takes the hit on (L751)
 AS_DAMAGE = 2          # the armour is chosen: apply the damage
 AS_WOUND = 3           # the victim chooses the cube to wound (L787)
+AS_REROLL = 4          # the Hit Dice hit the victim: he may reroll them with his Dust of Destiny (PH_REROLL, L1330)
+AS_LANDED = 5          # the hit stands after the victim's rerolls: armour, then damage
 
 CUBE_LIMIT = 5
 """Action Cubes a hero may place in a Combat Round; an Alert Action this
@@ -1053,6 +1055,32 @@ def roll_against_hero(S, b, q, speed, maneuver, save):
     if hit and speed <= maneuver and band_reroll(S, b, q):
         hit = roll_to_hit_saved(S, b, speed, maneuver, save)
     return hit
+
+
+@rules_jit
+def struck_dice(S, b, q, speed, maneuver, save, out):
+    """``roll_against_hero`` when the dice decide (speed <= maneuver), the
+    same draws in the same order, keeping the two Hit Dice read in ``out``
+    (after Soul Save and the Band of Sagacity): a hero struck may reroll them
+    with his Dust of Destiny (L1330). Returns True on a hit."""
+    saved_dice(S, b, save, out)
+    hit = hit_result(out[0], out[1], speed, maneuver)
+    if hit and band_reroll(S, b, q):
+        saved_dice(S, b, save, out)
+        hit = hit_result(out[0], out[1], speed, maneuver)
+    return hit
+
+
+@rules_jit
+def saved_dice(S, b, save, out):
+    """Two Hit Dice into ``out``; with Soul Save (``save``, L1574) the most
+    favourable is rerolled unless both show blanks (``roll_to_hit_saved``)."""
+    first = hit_die(S, b)
+    second = hit_die(S, b)
+    if save and not (first == HIT_BLANK and second == HIT_BLANK):
+        first, second = min(first, second), hit_die(S, b)
+    out[0] = first
+    out[1] = second
 
 
 @rules_jit

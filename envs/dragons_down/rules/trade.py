@@ -26,7 +26,7 @@ from .base import (
     ANSWER_ACCEPT, ANSWER_REFUSE, ATTR_CUNNING, ATTR_WISDOM, BLACK_SYMBOL, CARD_KIND, DO_DONE,
     DO_LOOT, DO_TRADE, GOLD_STEP, HAGGLE_DOOR, HAGGLE_FACE, KIND_BACKPACK_SPECIAL, KIND_EPIC,
     KIND_PRICE, KIND_PRICED, KIND_REPAIR, LOOT_FACE, MERCHANT_RESPECT, PH_BUY,
-    PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
+    PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REROLL, ROLL_HAGGLE, ROLL_LOOT, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
     PH_SWAP_OFFER, PH_TRADE_WITH, SITE_ACTIVE_WRAITH, SITE_GUARDIAN, SITE_LABYRINTH,
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
@@ -36,7 +36,7 @@ from .equipment import (
     reveal_card, target_legal,
 )
 from .fate import remove_card
-from .treasures import arrive_instant, lucky_loot, view_instant, writ_held
+from .treasures import any_reroll, arrive_instant, end_roll, lucky_loot, start_roll, view_instant, writ_held
 from .magic import CHARM_BONUS, charmed, curse_held, remove_curse, removable_curses
 from .tokens import has_looked, merchant_here
 from .missions import (
@@ -310,8 +310,26 @@ def loot_treasure_site(S, b, p, pile):
         s['site_gold'][pile] = 0
         note_loot(S, b, p, pile)
         return end_trade(S, b)
+    lucky = lucky_loot(S, b, p)                                  # L1454: the Lucky Coin's single die
     first = loot_die(S, b)
-    second = first if lucky_loot(S, b, p) else loot_die(S, b)   # L1454: the Lucky Coin's single die
+    second = first if lucky else loot_die(S, b)
+    start_roll(S, b, ROLL_LOOT, 1 if lucky else LOOT_DICE, LOOT_FACE.shape[0], pile, first, second)
+    S[b]['roll_party'][0] = p
+    if any_reroll(S, b, p):                                      # L1342, L1528, L1330: his rerolls first
+        return pose(S, b, PH_REROLL, p)
+    return loot_result(S, b, p)
+
+
+@rules_jit
+def loot_result(S, b, p):
+    """The Loot Dice of hero p's Loot Action (``roll_dice``, rerolls made)
+    apply to the pile looted (L526-L530, L1236)."""
+    s = S[b]
+    pile = int(s['roll_target'])
+    first = int(s['roll_dice'][0])
+    second = first if s['roll_n'] == 1 else int(s['roll_dice'][1])
+    end_roll(S, b)
+    n = pile_size(S, b, pile)
     if first == 0 and second == 0:                               # L526: only grabby hands
         n = see_top_three(S, b, p, pile)
         if n == 0:
@@ -1005,21 +1023,38 @@ def haggle(S, b, p):
     again. A card not bought goes back to the Merchant (L999)."""
     s = S[b]
     m = int(s['trade_merchant'])
+    first = int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
+    second = int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
+    start_roll(S, b, ROLL_HAGGLE, HAGGLE_DICE, HAGGLE_FACE.shape[0], haggle_number(S, b, p, m), first, second)
+    s['roll_party'][0] = p
+    if any_reroll(S, b, p):                                      # L1330: the Dust of Destiny on a failed haggle
+        return pose(S, b, PH_REROLL, p)
+    return haggle_result(S, b, p)
+
+
+@rules_jit
+def haggle_result(S, b, p):
+    """The Haggle Dice (``roll_dice``, rerolls made) against the haggle
+    number (``roll_target``) apply (L995-L997)."""
+    s = S[b]
+    m = int(s['trade_merchant'])
+    number = int(s['roll_target'])
     door = False
     high = 0
-    for _ in range(HAGGLE_DICE):
-        f = int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
+    for i in range(HAGGLE_DICE):
+        f = int(s['roll_dice'][i])
         if f == HAGGLE_DOOR:
             door = True
         elif f > high:
             high = f
+    end_roll(S, b)
     if door:
         if s['closed_turn'][p] != s['turn']:
             s['merchant_closed'][p] = 0
             s['closed_turn'][p] = s['turn']
         s['merchant_closed'][p] = int(s['merchant_closed'][p]) | (1 << m)
         return end_trade(S, b)
-    if high > haggle_number(S, b, p, m):
+    if high > number:
         return end_trade(S, b)
     s['trade_factor'] -= 1
     return pose(S, b, PH_BUY, p)

@@ -38,6 +38,9 @@ from .base import (
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, SP_DARK_MATTER, KIND_MIXES, pose,
+    CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
+    ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR, HIT_BLANK,
+    RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION,
 )
 from .equipment import (
     attach_spells, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses, reveal_card,
@@ -104,6 +107,9 @@ CURSED_TREASURE = CARD_IDS.index("cursed_treasure")
 SATCHEL_OF_A_GIANT = CARD_IDS.index("satchel_of_a_giant")
 SATCHEL_DRAWS = 2
 """Treasure Cards the Satchel of a Giant draws (L1404)."""
+GAGE_OF_THE_THIEF = CARD_IDS.index("gage_of_the_thief")
+DUST_OF_DESTINY = CARD_IDS.index("dust_of_destiny")
+CONJURER_CLASS = CLASS_IDS.index("conjurer")
 
 
 # ================================================================ the Symbols' free actions (L1432-L1448)
@@ -779,3 +785,134 @@ def arrive_instant(S, b, p, c):
             take_place(S, b, r, c)
     remove_card(S, b, c)
     return True
+
+
+# ================================================================ rerolls chosen by their owner (PH_REROLL: L1214, L1330, L1342, L1528)
+@rules_jit
+def dust_card(S, b, q):
+    """A Dust of Destiny hero q holds and may use (one-time, even in the
+    backpack, L916, L1330; not one just received); -1 none."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[DUST_OF_DESTINY], KIND_CARD_END[DUST_OF_DESTINY]):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q and s['card_slot'][c] != T_PENDING:
+            return c
+    return -1
+
+
+@rules_jit
+def divination_card(S, b, q):
+    """The Divination in play on hero q, not yet spent on a Loot Action this
+    turn (``spell_mark`` 1 once spent, L1528); -1 none."""
+    sp = spell_on_target(S, b, SP_DIVINATION, AIM_HERO + q)
+    if sp >= 0 and S[b]['spell_mark'][sp] == 0:
+        return sp
+    return -1
+
+
+@rules_jit
+def die_fails(S, b, d):
+    """Die d of the pending pass-or-fail roll fails it: a blank Search Die
+    (L511), a Learn Die showing no book (L542), a Haggle Die showing the
+    closed door or a number above the haggle number (``roll_target``, L995),
+    a Hit Die of a hit on the hero showing no blank (L740-L743: a blank
+    misses)."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    f = int(s['roll_dice'][d])
+    if kind == ROLL_SEARCH:
+        return f == 0
+    if kind == ROLL_LEARN:
+        return f != LEARN_BOOK
+    if kind == ROLL_STRUCK:
+        return f != HIT_BLANK
+    return f == HAGGLE_DOOR or f > s['roll_target']
+
+
+@rules_jit
+def reroll_offered(S, b, q, src, k):
+    """Hero q, asked now about the pending roll (``roll_kind``), may reroll
+    with source src (RR_*) its die k, or every die (k = MAX_ROLL_DICE, a roll
+    of two dice): each source once per roll; a die showing one face only
+    is never offered (nothing could change), nor a die passing a
+    pass-or-fail roll (``die_fails``). The Gage of the Thief, equipped,
+    one Loot Die (L1342); Divination on q, any Loot Dice (L1528); the Dust of
+    Destiny, one die or the whole roll, for a party to it (L1330); the
+    Conjurer's Mastery, the die of his own Open Gate or Teleport (L1214)."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    n = int(s['roll_n'])
+    if kind == ROLL_NONE or s['roll_span'] < 2 or (int(s['roll_used']) >> src) & 1:
+        return False
+    one = k < n
+    if not one and not (k == MAX_ROLL_DICE and n > 1):
+        return False
+    if kind == ROLL_SEARCH or kind == ROLL_LEARN or kind == ROLL_HAGGLE or kind == ROLL_STRUCK:
+        for d in range(n):                   # a passing die is never worth rolling again (Interpretations)
+            if (k == d or not one) and not die_fails(S, b, d):
+                return False
+    if src == RR_GAGE:
+        return kind == ROLL_LOOT and one and kind_equipped(S, b, q, GAGE_OF_THE_THIEF) > 0
+    if src == RR_DIVINATION:
+        return kind == ROLL_LOOT and divination_card(S, b, q) >= 0
+    if src == RR_DUST:
+        return dust_card(S, b, q) >= 0
+    if src == RR_MASTERY:
+        return (kind == ROLL_GATE or kind == ROLL_TELEPORT) and one and q == s['roll_party'][0] \
+            and s['hero_class'][q] == CONJURER_CLASS
+    return False
+
+
+@rules_jit
+def any_reroll(S, b, q):
+    """Hero q may reroll some die of the pending roll now."""
+    for src in range(NUM_RR_SOURCES):
+        for k in range(MAX_ROLL_DICE + 1):
+            if reroll_offered(S, b, q, src, k):
+                return True
+    return False
+
+
+@rules_jit
+def spend_reroll(S, b, q, src):
+    """Source src of hero q rerolled the pending roll: it is spent for the
+    roll; Divination for the turn (L1528), the Dust of Destiny leaves the game
+    (L916, L1330)."""
+    s = S[b]
+    s['roll_used'] = s['roll_used'] | np.uint8(1 << src)
+    if src == RR_DIVINATION:
+        s['spell_mark'][divination_card(S, b, q)] = 1
+    elif src == RR_DUST:
+        remove_card(S, b, dust_card(S, b, q))
+
+
+@rules_jit
+def start_roll(S, b, kind, n, span, target, first, second):
+    """A roll of ``kind`` (ROLL_*) is made: its n dice show ``first`` (and
+    ``second``), each of ``span`` faces; it waits on its parties' rerolls
+    (``roll_party``, set by the caller) before it applies."""
+    s = S[b]
+    s['roll_kind'] = kind
+    s['roll_n'] = n
+    s['roll_span'] = min(span, 127)
+    s['roll_target'] = target
+    s['roll_dice'][0] = first
+    s['roll_dice'][1] = second if n > 1 else -1
+    s['roll_used'] = 0
+    s['roll_stage'] = 0
+    s['roll_party'][0] = -1
+    s['roll_party'][1] = -1
+
+
+@rules_jit
+def end_roll(S, b):
+    """The pending roll applies: its record is cleared."""
+    s = S[b]
+    s['roll_kind'] = ROLL_NONE
+    s['roll_n'] = 0
+    s['roll_span'] = 0
+    s['roll_target'] = -1
+    s['roll_used'] = 0
+    s['roll_stage'] = 0
+    for i in range(MAX_ROLL_DICE):
+        s['roll_dice'][i] = -1
+        s['roll_party'][i] = -1
