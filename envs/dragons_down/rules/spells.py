@@ -1201,7 +1201,6 @@ def ctrl_sync(S, b):
 @rules_jit
 def release_all(S, b):
     """The end of combat ends every control (L1506 "the rest of combat", L1550)."""
-    s = S[b]
     for f in range(NUM_FOES):
         if controller(S, b, f) >= 0:
             release(S, b, f)
