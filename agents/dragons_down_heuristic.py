@@ -499,7 +499,8 @@ def choose_evade(rec, p, legal, rng):
 
 
 def choose_target(rec, p, legal, rng):
-    foes = [a for a in _block(legal, R.A_FOE, R.NUM_FOES) if a - R.A_FOE < NUM_MONSTER_CHIPS]
+    foes = [a for a in _block(legal, R.A_FOE, R.NUM_FOES) if a - R.A_FOE < NUM_MONSTER_CHIPS
+            and int(rec["foe_ctrl"][a - R.A_FOE]) == 0]       # never his own Elemental or ruled undead (L1506, L1550)
     me = R.A_SEAT + p
     hurt = int(rec["hearts"][p, 1]) > 0 and _knows_castable(rec, p, ("heal",))
     cursed = int(rec["curses"][p]) != 0 and _knows_castable(rec, p, ("break_spells",))
@@ -580,6 +581,28 @@ def choose_more_targets(rec, p, legal, rng):
 def choose_spell_cube(rec, p, legal, rng):
     """The colour it has most of (keeping the rarer ones for coloured boxes)."""
     return max(legal, key=lambda a: (int(rec["cubes"][p, 0, a - R.A_CUBE]), -a))
+
+
+def choose_ctrl_target(rec, p, legal, rng):
+    """His controlled Monster (L710) strikes the Monster nearest death."""
+    foes = _block(legal, R.A_FOE, R.NUM_FOES)
+    if not foes:
+        return R.A_DO + R.DO_PASS
+    return min(foes, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]) - int(rec["foe_wounds"][a - R.A_FOE]), a))
+
+
+def choose_ctrl_side(rec, p, legal, rng):
+    """The side of his controlled Monster's chip (L710) that deals the most damage."""
+    f = int(rec["ctrl_foe"]) - 1
+    def hurt(a):
+        s = a - R.A_SIDE
+        return int(R.FOE_SIDE[f, s, R.SD_DAMAGE]) + int(R.FOE_SIDE[f, s, R.SD_SWORDS]), -s
+    return max([a for a in legal if R.A_SIDE <= a < R.A_SIDE + 2], key=hurt)
+
+
+def choose_ctrl_keep(rec, p, legal, rng):
+    """Rule Undead (L1506): cancel the attack of the Monster just ruled (it would strike a hero)."""
+    return R.A_ANSWER + R.ANSWER_REFUSE
 
 
 def choose_accept(rec, p, legal, rng):
@@ -710,4 +733,5 @@ _PHASES = {
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
     R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
     R.PH_REROLL: choose_reroll,
+    R.PH_CTRL_TARGET: choose_ctrl_target, R.PH_CTRL_SIDE: choose_ctrl_side, R.PH_CTRL_KEEP: choose_ctrl_keep,
 }

@@ -673,7 +673,7 @@ _DO_NAMES.update({R.DO_UNHIDE: "unhide", R.DO_THROW: "throw the weapon",
 _PHASE_DO_NAMES = {
     (R.PH_BLOCK, R.DO_STAY): "be blocked", (R.PH_HIDE, R.DO_STAY): "do not hide",
     (_ph("UNHIDE"), R.DO_STAY): "stay hidden", (_ph("EVADE"), R.DO_STAY): "fight on",
-    (_ph("TARGET"), R.DO_PASS): "target no one", (_ph("LURE"), R.DO_PASS): "lure none", (_ph("ARMOR"), R.DO_PASS): "take the hit on no armour",
+    (_ph("TARGET"), R.DO_PASS): "target no one", (_ph("CTRL_TARGET"), R.DO_PASS): "its Monster targets no one", (_ph("LURE"), R.DO_PASS): "lure none", (_ph("ARMOR"), R.DO_PASS): "take the hit on no armour",
     (_ph("RETIRE"), R.DO_STAY): "do not retire", (_ph("EXPLORE_ENTER"), R.DO_STAY): "stay",
     (_ph("SWAP_OFFER"), R.DO_DONE): "propose the swap", (_ph("COMMERCE"), R.DO_DONE): "end the trade",
     (_ph("SELL"), R.DO_DONE): "sell no more", (_ph("REPAIR"), R.DO_DONE): "repair no more",
@@ -879,6 +879,10 @@ def _legal_name(rec, a):
         return (f"keep {V.spell_name(sp)}", f"let {V.spell_name(sp)} be removed")[i]            # L568
     if name == "answer" and ph == _ph("ACCEPT"):
         return ("make the spell roll to hit", "accept the spell's hit")[i]
+    if name == "answer" and ph == _ph("CTRL_KEEP"):
+        return ("cancel the ruled Monster's attack", "let the ruled Monster's attack go on")[i]   # L1506
+    if name == "side" and ph == _ph("CTRL_SIDE"):
+        return f"{_foe_name(int(rec['ctrl_foe']) - 1)} side {('front', 'back')[i]} up"             # L710
     if name == "answer" and ph == _ph("PARDON"):
         return ("keep the Outlaw Token", "discard one Outlaw Token")[i]                   # L1083
     if name == "mission":
@@ -938,6 +942,8 @@ def _legal_name(rec, a):
         return f"share {_path_name(i)}"
     if name == "foe" and ph == _ph("TENTACLE"):
         return f"put a tentacle on {_foe_name(i)}"                         # L1518
+    if name == "foe" and ph == _ph("CTRL_TARGET"):
+        return f"{_foe_name(int(rec['ctrl_foe']) - 1)} targets {_foe_name(i)}"                # L710
     if name == "foe" and ph == _ph("MORE_TARGETS"):
         return f"also target {_foe_name(i)}"
     if name == "foe":

@@ -288,10 +288,16 @@ _F, NUM_FOE_FEATURES = _columns(
     ("wounded_by", MAX_HEROES),  # + rel seat: wound cubes that hero put on it / its health (optional Shared Fame, L1152)
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
     ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (the Curse spell, L1500)
+    ("controlled_by", MAX_HEROES),  # + rel seat: that hero controls it (Rule Undead, Elemental): it counts as a hero (L692)
+    ("ctrl_new", 1),             # an Elemental just arrived: it fights from the next round (L1550)
+    ("vs_chip", 1),              # this round it fights a chip: a controlled Monster it challenged, or a controlled Monster's target (L688, L710)
+    ("vs_it", 1),                # this round a chip fights it: a Monster challenging it (controlled), or a controlled Monster targeting it
+    ("deciding", 1),             # the controlled Monster whose target, side or kept attack is being decided (PH_CTRL_*)
 )
 (F_VALID, F_NATIVE, F_KIND, F_NATIVE_KIND, F_GROUP, F_FLIPPED, F_WOUNDS, F_HEALTH, F_FAME, F_ARMORED, F_UNDEAD,
  F_FLYING, F_ATTACK, F_LENGTH, F_SPEED, F_DAMAGE, F_SWORDS, F_MANEUVER, F_TARGETS, F_TARGETS_ME,
- F_TARGETED, F_LURED, F_WOUNDED_BY, F_SPELLS_ON, F_FOE_CURSES) = _F.values()
+ F_TARGETED, F_LURED, F_WOUNDED_BY, F_SPELLS_ON, F_FOE_CURSES, F_CONTROLLED_BY, F_CTRL_NEW, F_VS_CHIP, F_VS_IT,
+ F_DECIDING) = _F.values()
 
 # ---- piles: one row per Treasure Site (constants.SITE_IDS), then per seat's body
 _P, NUM_PILE_FEATURES = _columns(
@@ -1045,6 +1051,18 @@ def observe_foes(S, b, me, n, obs):
                 obs[o + F_WOUNDED_BY + (q - me + n) % n] = lim(s['foe_wound_by'][f, q] / hp)
             if s['foe_flags'][f] & R.FF_LURED:
                 obs[o + F_LURED] = 1.0
+            q = int(s['foe_ctrl'][f]) - 1
+            if q >= 0:
+                obs[o + F_CONTROLLED_BY + (q - me + n) % n] = 1.0
+                if s['ctrl_flags'][f] & R.CTRL_WAITING:
+                    obs[o + F_CTRL_NEW] = 1.0
+            if s['foe_vs'][f] > 0:
+                obs[o + F_VS_CHIP] = 1.0
+            for g in range(NUM_FOES):
+                if s['foe_vs'][g] == f + 1:
+                    obs[o + F_VS_IT] = 1.0
+            if s['ctrl_foe'] == f + 1 and s['phase'] != 0:
+                obs[o + F_DECIDING] = 1.0
         if HAS_MAGIC:
             for sp in range(NUM_SPELLS):
                 if s['spell_on'][sp] == f:

@@ -1118,6 +1118,10 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
         text = f"{label} ({'back' if side else 'front'}): {_strength(f, side)}, wounds {int(rec['foe_wounds'][f])}"
         if target >= 0:
             text += f" -> player_{target}"
+        if int(rec["foe_ctrl"][f]) > 0:
+            text += f" (player_{int(rec['foe_ctrl'][f]) - 1}'s)"
+        if int(rec["foe_vs"][f]) > 0:
+            text += f" -> #{int(rec['foe_vs'][f]) - 1}"
         marks = V.spells_on(rec, f) + V.foe_curses_of(rec, f)
         if marks:
             text += " · " + ", ".join(marks)

@@ -241,7 +241,11 @@ FIELD_RANGES = {
     "tentacle_hit": (R.TENT_UNROLLED, R.TENT_MANEUVER),
     "tentacle_new": (0, (1 << R.TENTACLE_CARDS.shape[0]) - 1),
     "tentacle_card": (-1, R.TENTACLE_CARDS.shape[0] - 1),
-    "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED),   # TC_* bits
+    "foe_ctrl": (0, LAST_SEAT + 1),                # 1 + the controlling hero; 0 none
+    "ctrl_flags": (0, R.CTRL_UNDEAD | R.CTRL_ELEMENTAL | R.CTRL_WAITING),   # CTRL_* bits
+    "foe_vs": (0, NUM_FOES),                     # 1 + a foe; 0 none
+    "ctrl_foe": (0, NUM_FOES),                   # 1 + a foe; 0 none
+    "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED | R.TC_SPHERULE),   # TC_* bits
     "card_cube": (0, NUM_COLOURS),
     "turn_powers": (0, 3),
     # rerolls (PH_REROLL)
@@ -668,6 +672,13 @@ def _decision_problem(r, n):
     if ph in (R.PH_ACTION, R.PH_HEAL, R.PH_ALERT, R.PH_ALERT_TARGET, R.PH_ENTER_PLACE) \
             and int(r["hero_state"][p]) not in (HS_WAITING, HS_ACTIVE):
         return f"seat {p} has no hero in play to act"
+    if ph in (R.PH_CTRL_TARGET, R.PH_CTRL_SIDE, R.PH_CTRL_KEEP):
+        f = int(r["ctrl_foe"]) - 1
+        if f < 0 or int(r["foe_ctrl"][f]) != p + 1:
+            return f"seat {p} decides for foe {f}, which it does not control"
+    for f in range(NUM_FOES):
+        if int(r["foe_ctrl"][f]) > 0 and int(r["combat_step"]) == 0:
+            return f"foe {f} is still controlled with no combat under way (control lasts a combat, L1506, L1550)"
     if int(r["loaded_pos"]) > int(r["loaded_count"]):
         return "more loaded draws used than loaded"
     return ""

@@ -216,6 +216,10 @@ STATE_FIELDS = [
     ("peace", np.int8),                         # 1 once Peace was cast: the combat ends at once (L1582)
     ("atk_venom", np.int8),                     # 1 while the struck hero owes Envenom's extra wound (L1530)
     ("foe_curses", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),  # bit k: the chip holds lasting curse k (the Curse spell, L1500); public
+    ("foe_ctrl", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),   # 1 + the hero controlling foe f (Rule Undead, Elemental, L1506, L1550): it counts as a hero in combat (L692); 0 none (rules: strike.controller); public
+    ("ctrl_flags", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),  # CTRL_* bits (rules/base.py) of a controlled foe; public
+    ("foe_vs", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # 1 + the foe f fights this round among the chips: a controlled Monster it challenges, or a controlled Monster's target (L688, L710); 0 none (strike.versus); public
+    ("ctrl_foe", np.int8),                      # 1 + the controlled foe whose target, side or pending attack its controller decides (PH_CTRL_*); 0 none
     # --- treasures' powers (rules/treasures.py), L916, L1280-L1484; all public
     ("gift_cubes", np.int8, (MAX_HEROES, NUM_CUBE_KINDS)),  # cubes of each CUBE_* kind the hero holds because an equipped card gives them (L1304, L1332)
     ("cubes_gained", np.int8, (MAX_HEROES,)),   # Action Cubes received for good from one-time cards (Tomes, Potions, L1384-L1386, L1458-L1472)

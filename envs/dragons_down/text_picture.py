@@ -88,6 +88,9 @@ _DECISIONS = {
     R.PH_REROLL: "reroll a die of the roll, or let it stand?",
     R.PH_EARTH_TURN: "choose the side and turn Move Earth gives the tile",
     R.PH_ACTIVATE: "activate a permanent spell?",
+    R.PH_CTRL_TARGET: "choose the target of one's controlled Monster",
+    R.PH_CTRL_SIDE: "choose the side up of one's controlled Monster",
+    R.PH_CTRL_KEEP: "let the ruled Monster's attack go on?",
 }
 """The pending decision (``phase``) in words."""
 
@@ -432,8 +435,11 @@ def _combat_lines(rec):
     for f, name, back in foes:
         target = int(rec["foe_target"][f])
         marks = V.spells_on(rec, f) + V.foe_curses_of(rec, f)
+        ctrl, vs = int(rec["foe_ctrl"][f]) - 1, int(rec["foe_vs"][f]) - 1
         parts.append(f"{name} #{f} ({'back' if back else 'front'}, {int(rec['foe_wounds'][f])} wounds"
                      + (f", -> player_{target}" if target >= 0 else "")
+                     + (f", controlled by player_{ctrl}" if ctrl >= 0 else "")
+                     + (f", -> #{vs}" if vs >= 0 else "")
                      + (f", {', '.join(marks)}" if marks else "") + ")")
     head = (f"combat at {V.clearing_name(rec, c)}, round {int(rec['combat_round'])}, "
             f"{names[step] if step < len(names) else step}: " + ("; ".join(parts) or "no foes"))

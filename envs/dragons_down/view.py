@@ -499,6 +499,13 @@ def foe_curses_of(state, f):
     return [curse_name(k) for k in range(len(CURSE_IDS)) if int(r["foe_curses"][int(f)]) >> k & 1]
 
 
+def controller_of(state, f):
+    """The seat whose hero controls foe f (Rule Undead, Elemental, L1506,
+    L1550: it counts as a hero in combat, L692), or None. Public."""
+    q = int(record(state)["foe_ctrl"][int(f)]) - 1
+    return q if q >= 0 else None
+
+
 def casting(state, seat, observer):
     """The spell seat's hero casts this round as ``observer`` may know it:
     its name; None when it casts none, or while Hero Tactics are secret to

@@ -722,7 +722,7 @@ SPELLS_BUILT = frozenset({
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
     "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord", "floating_disk",
-    "divination",
+    "divination", "rule_undead", "elemental",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -889,6 +889,14 @@ PH_ACCEPT = 49        # A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE: accept the hit
 PH_TAKE_MISSION = 50  # A_MISSION + k: take a second Mission Card from the Merchant / A_DO + DO_DONE: no more (L564)
 PH_MISSION_LIMIT = 51  # A_MISSION + k: discard Mission Card k, the hero holding more than two at the end of his turn (L564, L1071)
 PH_PARDON = 52        # A_ANSWER + ANSWER_ACCEPT: discard one Outlaw Token for the Quest just completed / ANSWER_REFUSE: keep it (L1083)
+# controlled Monsters (Rule Undead, Elemental; rules/combat.py, rules/spells.py): 53..55
+PH_CTRL_TARGET = 53   # A_FOE + f: the Monster the hero's controlled Monster (ctrl_foe - 1) targets this round / A_DO + DO_PASS: none (L692, L709-L710)
+PH_CTRL_SIDE = 54     # A_SIDE + s: the side face up of his controlled Monster's chip (ctrl_foe - 1) this round (L710)
+PH_CTRL_KEEP = 55     # A_ANSWER + ANSWER_ACCEPT: the attack of the Monster his Rule Undead just took (ctrl_foe - 1) goes on / ANSWER_REFUSE: it is canceled (L1506)
+CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING = 1, 2, 4
+"""``ctrl_flags`` bits of a controlled foe: taken by Rule Undead (its
+controller targeting it frees it, L1506); an Elemental (back to the pool
+when freed, L1550); arrived this round, it fights from the next (L1550)."""
 # rerolls (rules/treasures.py, rules/spells.py): 57..59
 PH_REROLL = 57        # A_REROLL + src * REROLL_WAYS + k: reroll die k (k = MAX_ROLL_DICE: every die) of the pending roll (roll_kind) with source src (RR_*) / A_DO + DO_DONE: let the roll stand (L1214, L1330, L1342, L1528)
 PH_DISPEL_ASK = 60    # A_ANSWER + ANSWER_ACCEPT: let the active hero remove one's permanent spell ``dispel_card`` for 5 Gold / ANSWER_REFUSE (L568 "a willing Hero")

@@ -35,10 +35,11 @@ from ..constants import (
     OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
+    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE,
     PH_ACTIVATE,
     vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
-    SP_FIERY_CHASM,
+    SP_FIERY_CHASM, SP_ELEMENTAL,
     SP_SOUL_SAVE,
     SP_LIFE_ARMOR,
     SP_IRON_SKIN,
@@ -73,8 +74,8 @@ from .fate import remove_card
 from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
-    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered, crossings_allowed,
-    MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll,
+    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered,
+    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll, spherule_attack,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -85,12 +86,14 @@ from .spells import (
     move_tentacles, tentacles_placed, discord_ends, discord_strike, specialized, wound_spared,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
+    ctrl_sync, release, release_all, versus_strike, summon_elemental,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
-    CF_SWORD_STRIKES, foe_recovers, discord_foe,
-    ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED, AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW,
+    CF_SWORD_STRIKES, foe_recovers, discord_foe, ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED,
+    AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, roll_against_hero, ctrl_active,
+    FF_CTRL_ASKED, controller, versus,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
@@ -184,6 +187,9 @@ def new_round(S, b):
         s['foe_target'][f] = -1
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0
+        s['foe_vs'][f] = 0
+        s['ctrl_flags'][f] = s['ctrl_flags'][f] & np.uint8(0xFF ^ CTRL_WAITING)   # L1550: an Elemental fights from now
+    ctrl_sync(S, b)
     s['atk_foe'] = -1
     s['atk_victims'] = 0
     s['atk_victim'] = -1
@@ -294,9 +300,41 @@ def challenge_step(S, b):
         if foe_is_monster(S, b, f) and not s['foe_flags'][f] & FF_LURED:
             if discord_foe(S, b, f) >= 0:
                 s['foe_target'][f] = -1           # L1596: it challenges the Monster it is set against
+            elif f < NUM_MONSTER_CHIPS:
+                challenge_pick(S, b, f)
             else:
-                s['foe_target'][f] = random_hero(S, b, f >= NUM_MONSTER_CHIPS, 0)
+                s['foe_target'][f] = random_hero(S, b, True, 0)
     return False
+
+
+@rules_jit
+def challenge_pick(S, b, f):
+    """Monster f challenges a random unhidden hero of the combat -- a Monster a
+    hero controls counts as a hero (L688, L692), from the round it fights
+    for him (L1550): one drawn among the heroes, in Turn Order, then the
+    controlled Monsters (``foe_target`` a hero, or ``foe_vs`` the Monster)."""
+    s = S[b]
+    n = int(s['num_players'])
+    cand = np.empty(MAX_HEROES + NUM_FOES, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p >= 0 and fighting(S, b, p) and not hidden(S, b, p):
+            cand[m] = p
+            m += 1
+    for g in range(NUM_FOES):
+        if ctrl_active(S, b, g):
+            cand[m] = MAX_HEROES + g
+            m += 1
+    s['foe_target'][f] = -1
+    s['foe_vs'][f] = 0
+    if m == 0:
+        return
+    x = int(cand[roll(S, b, m)]) if m > 1 else int(cand[0])
+    if x < MAX_HEROES:
+        s['foe_target'][f] = x
+    else:
+        s['foe_vs'][f] = x - MAX_HEROES + 1
 
 
 @rules_jit
@@ -515,7 +553,73 @@ def target_step(S, b):
                 or (foes and fighting(S, b, p) and air_sword(S, b, p) >= 0):      # L1520
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
+    ctrl_sync(S, b)
+    for f in range(NUM_FOES):                    # L692, L710: then each controlled Monster, by its controller
+        if ctrl_active(S, b, f) and (s['foe_flags'][f] & FF_CTRL_ASKED) == 0:
+            s['foe_flags'][f] = s['foe_flags'][f] | FF_CTRL_ASKED
+            s['ctrl_foe'] = f + 1
+            if any_ctrl_target(S, b):
+                return pose(S, b, PH_CTRL_TARGET, controller(S, b, f))
+            return pose(S, b, PH_CTRL_SIDE, controller(S, b, f))
     natives_turn_hostile(S, b)
+    return False
+
+
+@rules_jit
+def ctrl_target_ok(S, b, g):
+    """Foe g may be the target of a controlled Monster (L710): a Monster of the
+    fight, no controlled one (heroes do not fight heroes without Player vs.
+    Player, L1172); Natives not fighting as Monsters are ignored (L693)."""
+    return foe_is_monster(S, b, g)
+
+
+@rules_jit
+def any_ctrl_target(S, b):
+    for g in range(NUM_FOES):
+        if ctrl_target_ok(S, b, g):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_ctrl_target(S, b, p, mask):
+    """Legal actions of PH_CTRL_TARGET: A_FOE + g for each Monster the
+    controlled Monster may target; A_DO + DO_PASS to target none."""
+    for g in range(NUM_FOES):
+        if ctrl_target_ok(S, b, g):
+            mask[A_FOE + g] = 1
+    mask[A_DO + DO_PASS] = 1
+
+
+@rules_jit(inline=True)
+def act_ctrl_target(S, b, p, a):
+    """PH_CTRL_TARGET: the controlled Monster (``ctrl_foe``) targets that
+    Monster this round (a disoriented one may attack again, L1594); then its
+    controller chooses its side face up (PH_CTRL_SIDE, L710)."""
+    s = S[b]
+    f = int(s['ctrl_foe']) - 1
+    if a != A_DO + DO_PASS:
+        g = a - A_FOE
+        s['foe_vs'][f] = g + 1
+        rouse(S, b, g, DIS_DORMANT)
+    return pose(S, b, PH_CTRL_SIDE, p)
+
+
+@rules_jit(inline=True)
+def mask_ctrl_side(S, b, p, mask):
+    """Legal actions of PH_CTRL_SIDE: A_SIDE + 0 (name side) or A_SIDE + 1 (back)."""
+    mask[A_SIDE] = 1
+    mask[A_SIDE + 1] = 1
+
+
+@rules_jit(inline=True)
+def act_ctrl_side(S, b, p, a):
+    """PH_CTRL_SIDE: the controlled Monster's chip lies with that side up for
+    the round (L710): no Monster Die flips it (it is no Monster now, L726)."""
+    s = S[b]
+    f = int(s['ctrl_foe']) - 1
+    s['mon_flipped'][f] = a - A_SIDE
+    s['ctrl_foe'] = 0
     return False
 
 
@@ -551,7 +655,7 @@ def mask_target(S, b, p, mask):
     armed = may_attack(S, b, p)
     sword = air_sword(S, b, p) >= 0                              # L1520: the sword strikes his target
     for f in range(NUM_FOES):
-        if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)):
+        if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
     for q in range(MAX_HEROES):
         if fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q):
@@ -584,11 +688,23 @@ def act_target(S, b, p, a):
 
 
 @rules_jit
+def ctrl_may_target(S, b, p, f):
+    """Hero p may target foe f as far as control goes: no Monster another hero
+    controls (it counts as a hero, L692, and heroes fight heroes only with
+    Player vs. Player, L1172); his own he may (L1506, L1550)."""
+    c = controller(S, b, f)
+    return c < 0 or c == p
+
+
+@rules_jit
 def foe_targeted(S, b, p, f):
     """Hero p targets foe f: targeting a Native makes every Native of the
     clearing a Monster for this combat (L1005); a disoriented foe may attack
-    again once targeted (L1594)."""
+    again once targeted (L1594); the Monster his Rule Undead rules is his no
+    more once he targets it (L1506)."""
     s = S[b]
+    if controller(S, b, f) == p and s['ctrl_flags'][f] & CTRL_UNDEAD:
+        release(S, b, f)
     if f >= NUM_MONSTER_CHIPS:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_NATIVE_FOE
         s['natives_hostile'] = 1
@@ -600,7 +716,7 @@ def mask_more_targets(S, b, p, mask):
     """Legal actions of PH_MORE_TARGETS: A_FOE + f for each foe one more
     target of a spell he could cast (``spells.more_offered``); A_DO + DO_DONE."""
     for f in range(NUM_FOES):
-        if foe_here(S, b, f) and more_offered(S, b, p, f):
+        if foe_here(S, b, f) and more_offered(S, b, p, f) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
     mask[A_DO + DO_DONE] = 1
 
@@ -959,6 +1075,8 @@ def hero_length(S, b, p):
     sp = int(S[b]['cast_card'][p])
     if sp >= 0:
         return int(SPELL_LENGTH[SPELL_KIND[sp]])
+    if spherule_attack(S, b, p):
+        return int(SPELL_LENGTH[SP_ELEMENTAL])   # L1334: it casts Elemental
     if horn_attack(S, b, p):
         return int(SPELL_LENGTH[SP_FIERY_CHASM])
     return attack_length(S, b, p)
@@ -968,7 +1086,8 @@ def hero_length(S, b, p):
 def foe_speed(S, b, f):
     """Foe f's attack speed now: its side's, changed by spells."""
     t = int(S[b]['foe_target'][f])
-    return attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + t if t >= 0 else -1)
+    g = versus(S, b, f)
+    return attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + t if t >= 0 else g)
 
 
 @rules_jit
@@ -978,9 +1097,16 @@ def foe_can_strike(S, b, f):
     (L1594). A side that casts a spell casts it (``spells.monster_cast``)
     where its spell is built and no Confuse stops it (L1590)."""
     s = S[b]
-    if s['foe_flags'][f] & FF_ATTACKED or not foe_is_monster(S, b, f) or dormant(S, b, f):
+    if s['foe_flags'][f] & FF_ATTACKED or dormant(S, b, f):
+        return False
+    if controller(S, b, f) >= 0:                 # L692: it fights for its controller
+        if not (foe_here(S, b, f) and fighting(S, b, controller(S, b, f))):
+            return False
+    elif not foe_is_monster(S, b, f):
         return False
     g = discord_foe(S, b, f)
+    if g < 0:
+        g = versus(S, b, f)                      # L688, L710: a fight between chips
     if g >= 0:                                   # L1596: it strikes the Monster it is set against
         return foe_here(S, b, g) and foe_value(S, b, f, SD_ATTACK) != ATK_SPELL
     if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL and not foe_may_cast(S, b, f):
@@ -1079,6 +1205,7 @@ def resolve_step(S, b):
             if monster_attack(S, b):
                 return True
             continue
+        ctrl_sync(S, b)                          # L1506, L1550: a controller killed loses his Monster
         p = -1
         for i in range(n):
             q = int(s['turn_order'][i])
@@ -1100,6 +1227,10 @@ def resolve_step(S, b):
                     return True
                 if s['peace']:
                     return False                 # Peace: the combat ends now (L1582)
+            elif spherule_attack(S, b, p):        # L1334: the Spherule's attack casts Elemental, no cube needed
+                s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
+                summon_elemental(S, b, p, -1)
+                rouse(S, b, AIM_HERO + p, DIS_SLOW)
             elif horn_attack(S, b, p):            # L1358: the Horn's attack casts Fiery Chasm, no cube needed
                 s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
                 fiery_chasm(S, b, AIM_HERO + p, int(s['placed'][p, BOX_ATTACK]))
@@ -1115,6 +1246,8 @@ def resolve_step(S, b):
         if f >= 0:
             if discord_foe(S, b, f) >= 0:
                 discord_strike(S, b, f)              # L1596
+            elif versus(S, b, f) >= 0:
+                versus_strike(S, b, f)               # L692, L710: a controlled Monster's fight
             elif foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
                 monster_cast(S, b, f)                # L1260-L1274
             else:
@@ -1675,6 +1808,7 @@ def end_of_combat(S, b):
     fighting as Monsters count as Monsters). L1008: the Natives return to
     their peace."""
     s = S[b]
+    release_all(S, b)                            # L1506, L1550: control lasts the combat
     left = monsters_here(S, b) > 0
     for c in range(NUM_CARDS):
         if s['card_thrown'][c]:

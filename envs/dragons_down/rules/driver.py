@@ -21,7 +21,8 @@ from .base import (
     PH_BLOCK, PH_ALERT, PH_ALERT_TARGET, PH_GAINED, PH_EXPLORE_TURN, PH_EXPLORE_ENTER, PH_RETIRE,
     PH_START_SPELL, PH_UNCURSE, PH_DISPEL_ASK, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
-    PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON, PH_REROLL,
+    PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON, PH_REROLL, PH_CTRL_TARGET, PH_CTRL_SIDE,
+    PH_CTRL_KEEP,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -31,13 +32,14 @@ from .actions import (
 )
 from .activation import activation_round, start_activation
 from .spells import (
-    act_accept, act_earth_tile, act_earth_turn, act_spell_cube, act_teleport_tile, act_tentacle, act_reroll, mask_reroll, mask_accept,
-    mask_earth_tile, mask_earth_turn, mask_spell_cube, mask_teleport_tile, mask_tentacle,
+    act_accept, act_earth_tile, act_earth_turn, act_spell_cube, act_teleport_tile, act_tentacle, act_reroll,
+    mask_reroll, mask_accept, mask_earth_tile, mask_earth_turn, mask_spell_cube, mask_teleport_tile,
+    mask_tentacle, act_ctrl_keep, mask_ctrl_keep,
 )
 from .combat import (
     act_more_targets, mask_more_targets, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
     act_wound, combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_lure, mask_tactics,
-    mask_target, mask_unhide, mask_wound,
+    mask_target, mask_unhide, mask_wound, act_ctrl_target, act_ctrl_side, mask_ctrl_target, mask_ctrl_side,
 )
 from .fate import act_retire, fate_phase, mask_retire
 from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
@@ -175,6 +177,12 @@ def fill_mask(S, b, mask):
         mask_tentacle(S, b, p, mask)
     elif ph == PH_REROLL:
         mask_reroll(S, b, p, mask)
+    elif ph == PH_CTRL_TARGET:
+        mask_ctrl_target(S, b, p, mask)
+    elif ph == PH_CTRL_SIDE:
+        mask_ctrl_side(S, b, p, mask)
+    elif ph == PH_CTRL_KEEP:
+        mask_ctrl_keep(S, b, p, mask)
     elif ph == PH_ACTIVATE:
         mask_activate(S, b, p, mask)
     elif ph == PH_TACTICS:
@@ -302,6 +310,12 @@ def do_action(S, b, a):
         return act_tentacle(S, b, p, a)
     elif ph == PH_REROLL:
         return act_reroll(S, b, p, a)
+    elif ph == PH_CTRL_TARGET:
+        return act_ctrl_target(S, b, p, a)
+    elif ph == PH_CTRL_SIDE:
+        return act_ctrl_side(S, b, p, a)
+    elif ph == PH_CTRL_KEEP:
+        return act_ctrl_keep(S, b, p, a)
     elif ph == PH_ACTIVATE:
         return act_activate(S, b, p, a)
     elif ph == PH_TACTICS:

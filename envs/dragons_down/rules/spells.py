@@ -33,6 +33,7 @@ from ..constants import (
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
+    SP_RULE_UNDEAD, SP_ELEMENTAL, CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING, PH_CTRL_KEEP, ANSWER_REFUSE, FOE_ELEMENTAL,
     SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DISCORD, DISCORD_CARDS, SD_DAMAGE, SD_SWORDS, SD_ATTACK, ATK_FIRE, ATK_RANGED,
     CURSE_WEAKNESS, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
     TENT_ATTACK, TENT_LEFT, TENT_MANEUVER, TENT_MISS, TENT_NONE, TENT_UNROLLED, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
@@ -57,7 +58,9 @@ from .treasures import (
 )
 from .trade import haggle_result, loot_die, loot_result
 from .strike import (
-    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value, CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage,
+    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value,
+    CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
+    versus,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
@@ -441,6 +444,8 @@ def cast_spell(S, b, p):
             s['spell_mark'][sp] = s['combat_round']
         elif k == SP_MOVE_EARTH:                 # L1546: the caster chooses the tile, then its side and turn
             posed = pose(S, b, PH_EARTH_TILE, p)
+        elif k == SP_ELEMENTAL:                  # L1550: an Elemental joins, under him from the next round
+            summon_elemental(S, b, p, sp)
         elif k == SP_TENTACLES:                  # L1518: four tentacles placed, then rolled
             put_in_play(S, b, sp, me)
             posed = start_tentacles(S, b, p, sp)
@@ -540,6 +545,8 @@ def spell_hits(S, b, p, sp, t, n):
     elif k == SP_TELEPORT:                       # L1522: the caster chooses the tile
         s['teleport_target'] = t
         return pose(S, b, PH_TELEPORT_TILE, p)
+    if k == SP_RULE_UNDEAD:                      # L1506: the undead Monster hit is his for the combat
+        return rule_undead(S, b, p, sp, t)
     if k == SP_BREAK_SPELLS:                     # L1492
         end_spells_on(S, b, t)
         if t >= AIM_HERO:
@@ -975,18 +982,7 @@ def discord_strike(S, b, f):
     g = discord_foe(S, b, f)
     p = discord_caster(S, b, f)
     if g >= 0 and p >= 0 and foe_here(S, b, g):
-        if roll_to_hit(S, b, attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g), foe_maneuver(S, b, g)):
-            base, plus, envenomed = hit_bonus(S, b, f, g)
-            d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
-                              foe_armored(S, b, g))
-            if foe_cursed(S, b, f, CURSE_WEAKNESS):
-                d = max(d - 1, 0)
-            kind = foe_value(S, b, f, SD_ATTACK)
-            if kind == ATK_RANGED or kind == ATK_FIRE:
-                d += ranged_dice(S, b, False, 0, 0, False)
-            if d >= 1:
-                strike_monster(S, b, g, d, p, False)
-        struck_at(S, b, g)
+        monster_hits_monster(S, b, f, g, p)
     rouse(S, b, f, DIS_SLOW)
 
 
@@ -1269,3 +1265,194 @@ def turn_undead(S, b, p):
         if foe_here(S, b, f) and FOE_UNDEAD[f]:
             s['round_wounds'] = 1
             monster_killed(S, b, f, p)
+
+
+# ================================================================ controlled Monsters: Rule Undead, Elemental (L1506, L1550, L688-L692, L710)
+RULE_UNDEAD_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_RULE_UNDEAD], dtype=np.int64)
+ELEMENTAL_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_ELEMENTAL], dtype=np.int64)
+"""The Spell Cards of Rule Undead (in play on the Monster it rules) and of
+Elemental (in play on its caster while his Elemental fights for him)."""
+
+
+@rules_jit
+def take_control(S, b, f, p, how):
+    """Hero p controls foe f from now on (CTRL_* ``how``): it counts as a hero
+    in combat (L692); the Monsters it challenged or fought are its foes no more."""
+    s = S[b]
+    s['foe_ctrl'][f] = p + 1
+    s['ctrl_flags'][f] = how
+    s['foe_vs'][f] = 0
+    for g in range(NUM_FOES):
+        if versus(S, b, g) == f:
+            s['foe_vs'][g] = 0
+
+
+@rules_jit
+def release(S, b, f):
+    """Foe f's controller loses it (L1506, L1550): the spell that gave it ends;
+    a Rule Undead's Monster is a Monster again, without a target this round;
+    an Elemental goes back to the pool, its wounds discarded (Interpretations,
+    "Controlled Monsters"). The Monsters fighting it forget it."""
+    s = S[b]
+    p = controller(S, b, f)
+    how = int(s['ctrl_flags'][f])
+    s['foe_ctrl'][f] = 0
+    s['ctrl_flags'][f] = 0
+    s['foe_vs'][f] = 0
+    s['foe_target'][f] = -1
+    s['foe_extra'][f] = 0
+    for g in range(NUM_FOES):
+        if versus(S, b, g) == f:
+            s['foe_vs'][g] = 0
+    for i in range(RULE_UNDEAD_CARDS.shape[0]):
+        sp = RULE_UNDEAD_CARDS[i]
+        if s['spell_on'][sp] == f:
+            end_spell(S, b, sp)
+    if how & CTRL_ELEMENTAL:
+        for i in range(ELEMENTAL_CARDS.shape[0]):
+            sp = ELEMENTAL_CARDS[i]
+            if p >= 0 and s['spell_on'][sp] == AIM_HERO + p:
+                end_spell(S, b, sp)
+        if f < NUM_MONSTER_CHIPS and s['mon_clearing'][f] >= 0:
+            foe_recovers(S, b, f)
+            s['mon_clearing'][f] = MON_TRAY
+
+
+@rules_jit
+def ruled_by_card(S, b, f):
+    """A Rule Undead card is still in play on foe f (Break Spells, L1492, or
+    the Monster's death end it)."""
+    s = S[b]
+    for i in range(RULE_UNDEAD_CARDS.shape[0]):
+        if s['spell_on'][RULE_UNDEAD_CARDS[i]] == f:
+            return True
+    return False
+
+
+@rules_jit
+def ctrl_sync(S, b):
+    """Control ends where its spell says (L1506, L1550): the controller was
+    killed or left the clearing (evaded, moved or turned vapor), the Monster
+    was killed or is gone, or Rule Undead's card no longer lies on it."""
+    s = S[b]
+    for f in range(NUM_FOES):
+        p = controller(S, b, f)
+        if p < 0:
+            continue
+        if not fighting(S, b, p) or not foe_here(S, b, f) or \
+                (s['ctrl_flags'][f] & CTRL_UNDEAD and not ruled_by_card(S, b, f)):
+            release(S, b, f)
+
+
+@rules_jit
+def release_all(S, b):
+    """The end of combat ends every control (L1506 "the rest of combat", L1550)."""
+    for f in range(NUM_FOES):
+        if controller(S, b, f) >= 0:
+            release(S, b, f)
+
+
+@rules_jit
+def rule_undead(S, b, p, sp, f):
+    """Rule Undead hit undead Monster f (L1506): hero p controls it for the
+    rest of combat. If its attack this round is still to resolve, p decides
+    whether it is canceled or goes on (PH_CTRL_KEEP). True if posed."""
+    s = S[b]
+    put_in_play(S, b, sp, f)
+    take_control(S, b, f, p, CTRL_UNDEAD)
+    if (s['foe_flags'][f] & FF_ATTACKED) == 0 and (s['foe_target'][f] >= 0 or s['foe_extra'][f] != 0):
+        s['ctrl_foe'] = f + 1
+        return pose(S, b, PH_CTRL_KEEP, p)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_ctrl_keep(S, b, p, mask):
+    """Legal actions of PH_CTRL_KEEP: A_ANSWER + ANSWER_ACCEPT (the attack goes
+    on) or ANSWER_REFUSE (it is canceled)."""
+    mask[A_ANSWER + ANSWER_ACCEPT] = 1
+    mask[A_ANSWER + ANSWER_REFUSE] = 1
+
+
+@rules_jit(inline=True)
+def act_ctrl_keep(S, b, p, a):
+    """PH_CTRL_KEEP (L1506): a canceled attack is resolved as nothing; one
+    kept strikes its heroes when its turn comes, its kills its controller's."""
+    s = S[b]
+    f = int(s['ctrl_foe']) - 1
+    s['ctrl_foe'] = 0
+    if a == A_ANSWER + ANSWER_REFUSE:
+        s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+        s['foe_target'][f] = -1
+        s['foe_extra'][f] = 0
+    return False
+
+
+@rules_jit
+def summon_elemental(S, b, p, sp):
+    """Elemental (L1550): one of the Elemental chips in the pool, drawn at
+    random, is placed in the clearing; from the next Combat Round it fights
+    controlled by hero p. ``sp`` is the Spell Card (in play on its caster
+    while the Elemental fights for him), or -1 cast by the Elemental
+    Spherule (L1334). No chip left in the pool: nothing happens
+    (Interpretations)."""
+    s = S[b]
+    out = np.empty(NUM_MONSTER_CHIPS, dtype=np.int64)
+    m = 0
+    for f in range(NUM_MONSTER_CHIPS):
+        if FOE_ELEMENTAL[f] and s['mon_clearing'][f] == MON_TRAY:
+            out[m] = f
+            m += 1
+    if m == 0:
+        return
+    f = int(out[roll(S, b, m)]) if m > 1 else int(out[0])
+    s['mon_clearing'][f] = s['combat_clearing']
+    s['mon_flipped'][f] = 0
+    s['foe_wounds'][f] = 0
+    take_control(S, b, f, p, CTRL_ELEMENTAL | CTRL_WAITING)
+    if sp >= 0:
+        put_in_play(S, b, sp, AIM_HERO + p)
+
+
+@rules_jit
+def monster_hits_monster(S, b, f, g, p):
+    """Foe f attacks foe g by the attack rules of a Monster's hit (L738-L758):
+    its attack speed against g's maneuver speed; the red cube's damage plus
+    its swords, one less on an armoured foe, the worse Ranged Attack Die for
+    a ranged attack or fire. A kill or wound is hero p's (Discord's caster,
+    L1596; the controller of f, L1506, L1550: the Fame, no Outlaw Token); by
+    no one where p < 0 (a Monster striking a controlled Monster: the chip
+    goes back to the tray, as one a Monster slays, Interpretations)."""
+    s = S[b]
+    if roll_to_hit(S, b, attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g), foe_maneuver(S, b, g)):
+        base, plus, envenomed = hit_bonus(S, b, f, g)
+        d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
+                          foe_armored(S, b, g))
+        if foe_cursed(S, b, f, CURSE_WEAKNESS):
+            d = max(d - 1, 0)
+        kind = foe_value(S, b, f, SD_ATTACK)
+        if kind == ATK_RANGED or kind == ATK_FIRE:
+            d += ranged_dice(S, b, False, 0, 0, False)
+        if d >= 1:
+            if p >= 0:
+                strike_monster(S, b, g, d, p, False)
+            elif d >= int(FOE_HEALTH[g]) - int(s['foe_wounds'][g]):
+                s['round_wounds'] = 1
+                foe_slain(S, b, g)
+            elif not s['optional_rules'] & OPT_TOUGH:
+                s['round_wounds'] = 1
+                s['foe_wounds'][g] += 1
+    struck_at(S, b, g)
+
+
+@rules_jit
+def versus_strike(S, b, f):
+    """Foe f strikes the foe it fights among the chips (``foe_vs``): a
+    controlled Monster its target, for its controller (L692, L710, L1506,
+    L1550); a Monster the controlled Monster it challenged (L688)."""
+    s = S[b]
+    s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+    g = versus(S, b, f)
+    if g >= 0 and foe_here(S, b, g):
+        monster_hits_monster(S, b, f, g, controller(S, b, f))
+    rouse(S, b, f, DIS_SLOW)

@@ -29,7 +29,7 @@ from .base import (
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
-    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS,
+    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS, CTRL_WAITING,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -74,6 +74,7 @@ CF_SWORD_STRIKES = 128 # his Air Sword's attack is among those striking now
 FF_ATTACKED = 1        # its attack this round is resolved
 FF_STRIKES = 2         # its attack is among those striking now (L736)
 FF_LURED = 4           # a hero lured it this round: it challenges him (optional Luring, L1130)
+FF_CTRL_ASKED = 8      # a controlled Monster whose target and side its controller chose this round (PH_CTRL_TARGET, L710)
 
 # how far the strike of ``atk_foe`` on ``atk_victim`` is (``atk_stage``)
 AS_HIT = 0             # roll for the next victim
@@ -160,7 +161,34 @@ def foe_is_monster(S, b, f):
     """Foe f fights as a Monster in this combat: a Monster chip in the
     clearing, or one of its Natives once a Native was targeted (L1005; until
     then Natives neither challenge nor attack, L693, L1003)."""
-    return foe_here(S, b, f) and (f < NUM_MONSTER_CHIPS or S[b]['natives_hostile'] != 0)
+    return foe_here(S, b, f) and (f < NUM_MONSTER_CHIPS or S[b]['natives_hostile'] != 0) \
+        and S[b]['foe_ctrl'][f] == 0                # L688, L692: a Monster a hero controls counts as a hero
+
+
+@rules_jit
+def controller(S, b, f):
+    """The hero who controls foe f (Rule Undead, Elemental, L1506, L1550); -1
+    (``foe_ctrl`` holds 1 + the hero, so that a zeroed record controls nothing)."""
+    return int(S[b]['foe_ctrl'][f]) - 1
+
+
+@rules_jit
+def versus(S, b, f):
+    """The foe f fights this round among the chips (``foe_vs``, 1 + the foe):
+    the controlled Monster it challenges, or a controlled Monster's target
+    (L688, L710); -1."""
+    return int(S[b]['foe_vs'][f]) - 1
+
+
+@rules_jit
+def ctrl_active(S, b, f):
+    """Foe f fights this round as a hero under the hero who controls it
+    (Rule Undead, Elemental; L692, L1506, L1550): it stands in the fight, its
+    controller still fights, and it is not an Elemental just arrived (it
+    fights from the next Combat Round, L1550)."""
+    s = S[b]
+    p = controller(S, b, f)
+    return p >= 0 and fighting(S, b, p) and foe_here(S, b, f) and (s['ctrl_flags'][f] & CTRL_WAITING) == 0
 
 
 @rules_jit
@@ -633,8 +661,9 @@ def credit_kill(S, b, f, p, outlaw):
     returns a killed Monster to the tray, a unique one or a Native excepted
     (L1162-L1166)."""
     s = S[b]
-    share_fame(S, b, f, p)
-    note_kill(S, b, f, p)                 # for his missions and titles (L1079, L567)
+    if not (FOE_ELEMENTAL[f] and controller(S, b, f) == p):   # L1550: no Fame for killing one's own Elemental
+        share_fame(S, b, f, p)
+        note_kill(S, b, f, p)             # for his missions and titles (L1079, L567)
     foe_dies(S, b, f)
     if f < NUM_MONSTER_CHIPS:
         if FOE_ELEMENTAL[f] or (s['optional_rules'] & OPT_ENDLESS and not FOE_UNIQUE[f]):

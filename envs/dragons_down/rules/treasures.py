@@ -70,11 +70,13 @@ SHOES_OF_THE_THIEF = CARD_IDS.index("shoes_of_the_thief")
 POTION_OF_ENERGY = CARD_IDS.index("potion_of_energy")
 THIEF_EVADE = 3
 """The Shoes of the Thief evade as if three maneuver cubes were placed (L1416)."""
-TC_ENERGY, TC_HORN, TC_TIME_STONE, TC_BAND_USED = 1, 2, 4, 8
+TC_ENERGY, TC_HORN, TC_TIME_STONE, TC_BAND_USED, TC_SPHERULE = 1, 2, 4, 8, 16
 """``treasure_combat`` bits: the hero drank a Potion of Energy in this combat
 (L1378); this round his attack is the Horn of the Dark Angel's (L1358); this
 round his attack that ties on maneuver speed hits (the Time Stone, L1456);
-the Band of Sagacity's reroll is spent this round (L1290)."""
+the Band of Sagacity's reroll is spent this round (L1290); this round his
+attack is the Elemental Spherule's (L1334)."""
+ELEMENTAL_SPHERULE = CARD_IDS.index("elemental_spherule")
 BAND_OF_SAGACITY = CARD_IDS.index("band_of_sagacity")
 WAND_OF_THE_MAGICIAN = CARD_IDS.index("wand_of_the_magician")
 HORN_OF_THE_DARK_ANGEL = CARD_IDS.index("horn_of_the_dark_angel")
@@ -225,9 +227,9 @@ def usable(S, b, p, c):
         return s['outlaw'][p] > 0 and in_civilization(S, b, p)
     if k == POTION_OF_FLIGHT:                                # L1380: while it would lengthen his flight
         return not hero_has_spell(S, b, p, SP_FLY) and s['flight_until'][p] < flight_turn(S, b)
-    if k == HORN_OF_THE_DARK_ANGEL:                          # L1358: its attack, no Weapon or Spell Card's
+    if k == HORN_OF_THE_DARK_ANGEL or k == ELEMENTAL_SPHERULE:   # L1358, L1334: its attack, no Weapon or Spell Card's
         return s['combat_step'] != NO_COMBAT and s['cast_card'][p] < 0 and s['placed'][p, 0] == 0 \
-            and (s['treasure_combat'][p] & TC_HORN) == 0
+            and (s['treasure_combat'][p] & (TC_HORN | TC_SPHERULE)) == 0
     if k == TIME_STONE:                                      # L1456: for this round's attack
         return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_TIME_STONE) == 0
     if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
@@ -294,6 +296,8 @@ def use_card(S, b, p, c):
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_ENERGY)
     elif k == HORN_OF_THE_DARK_ANGEL:                        # L1358: this round's attack casts Fiery Chasm
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_HORN)
+    elif k == ELEMENTAL_SPHERULE:                            # L1334: this round's attack casts Elemental
+        s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_SPHERULE)
     elif k == TIME_STONE:                                    # L1456: this round's tie hits
         s['treasure_combat'][p] = s['treasure_combat'][p] | np.uint8(TC_TIME_STONE)
     elif k == POTION_OF_FLIGHT:                              # L1380: until the end of the next Action Phase
@@ -504,8 +508,16 @@ def thief_evade(S, b, p):
 
 @rules_jit
 def horn_attack(S, b, p):
-    """Hero p's attack this round is the Horn of the Dark Angel's (L1358)."""
-    return (S[b]['treasure_combat'][p] & TC_HORN) != 0
+    """Hero p's attack this round is a treasure's that casts a spell, no
+    Weapon or Spell Card used: the Horn of the Dark Angel's (L1358) or the
+    Elemental Spherule's (L1334)."""
+    return (S[b]['treasure_combat'][p] & (TC_HORN | TC_SPHERULE)) != 0
+
+
+@rules_jit
+def spherule_attack(S, b, p):
+    """Hero p's attack this round is the Elemental Spherule's (L1334)."""
+    return (S[b]['treasure_combat'][p] & TC_SPHERULE) != 0
 
 
 @rules_jit
@@ -525,7 +537,8 @@ def round_powers_end(S, b, p):
     """The Combat Round is over: the Horn's attack and the Time Stone's are
     made or lost with it."""
     s = S[b]
-    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ (TC_HORN | TC_TIME_STONE | TC_BAND_USED))
+    s['treasure_combat'][p] = s['treasure_combat'][p] & np.uint8(0xFF ^ (TC_HORN | TC_TIME_STONE | TC_BAND_USED
+                                                                         | TC_SPHERULE))
 
 
 @rules_jit
