@@ -81,6 +81,8 @@ _DECISIONS = {
     R.PH_PARDON: "discard an Outlaw Token for the Quest?",
     R.PH_MORE_TARGETS: "add a target for the spell?", R.PH_SPELL_CUBE: "cover a multi-colour spell box",
     R.PH_ACCEPT: "accept the hit of another hero's spell?",
+    R.PH_CHALLENGE: "challenge a hero?", R.PH_CHALLENGE_CUBE: "place challenge cubes in the maneuver box",
+    R.PH_HERO_BLOCK: "block a hero?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
     R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
     R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe",
