@@ -83,6 +83,7 @@ _DECISIONS = {
     R.PH_ACCEPT: "accept the hit of another hero's spell?",
     R.PH_CHALLENGE: "challenge a hero?", R.PH_CHALLENGE_CUBE: "place challenge cubes in the maneuver box",
     R.PH_HERO_BLOCK: "block a hero?",
+    R.PH_DISPEL_ASK: "let the active hero remove your permanent spell?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
     R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
     R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe",

@@ -84,12 +84,11 @@ def test_dd_pvp_1_with_the_option_a_hero_attacks_an_unhidden_hero():
     chain, shield = card_of(S, KNIGHT, "chainmail"), card_of(S, KNIGHT, "shield")
     assert armour_offered(S) == sorted([chain, shield])
     hearts = int(S[0]["hearts"][KNIGHT, 0])
-    act(S, R.A_DO + R.DO_PASS)                   # on no armour: 2 damage < 5 Hearts, one wound
-    assert int(S[0]["round_wounds"]) == 1
-    if int(S[0]["phase"]) == R.PH_WOUND:
-        ask(S, R.PH_WOUND, KNIGHT)
-        act(S, R.A_HEAL + R.HEAL_HEART)
-    assert int(S[0]["hearts"][KNIGHT, 0]) == hearts - 1 or int(S[0]["cubes"][KNIGHT, 1].sum()) == 1
+    act(S, R.A_DO + R.DO_PASS)                   # on no armour: damage under his 5 Hearts, one wound
+    ask(S, R.PH_WOUND, KNIGHT)                   # he chooses the cube, as against a Monster (L787)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    assert int(S[0]["hearts"][KNIGHT, 0]) == hearts - 1 and int(S[0]["hero_state"][KNIGHT]) == HS_ACTIVE
+    assert int(S[0]["atk_by"]) == 0              # the attack is over
 
 
 def test_dd_pvp_1_a_hidden_hero_is_never_targeted():
