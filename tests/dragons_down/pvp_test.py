@@ -417,3 +417,20 @@ def test_dd_pvp_aim_1_the_aim_box_is_secret_in_tactics_and_challenges_are_public
         heroes = block(GAME.observation_of(states, seat), "heroes")
         assert heroes[(0 - seat) % 2][O.H_CHALLENGED_BY + (1 - seat) % 2] == 1
         assert heroes[(1 - seat) % 2][O.H_CHALLENGED_BY:O.H_CHALLENGED_BY + 2].sum() == 0
+
+
+def test_dd_pvp_challenge_2_monsters_and_heroes_challenging_count_together():
+    """L1184: the evader must exceed the maneuver speed of every Monster and
+    every Hero challenging him: the faster of the Giant and the challenging
+    Knight (1 cube) decides."""
+    S = duel(monsters=[("giant", TRI_PEAKS_1)])
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    giant = chip(S, "giant")
+    S[0]["foe_target"][giant] = BARB
+    monster = int(C.foe_value(S, 0, giant, R.SD_MANEUVER))
+    assert C.challenger_maneuver(S, 0, BARB) == max(monster, 1)
+    S[0]["foe_target"][giant] = KNIGHT
+    assert C.challenger_maneuver(S, 0, BARB) == 1

@@ -74,7 +74,7 @@ from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
     horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered, crossings_allowed,
-    MAGICAL_BOWL_OF_MIXING, mixable,
+    MAGICAL_BOWL_OF_MIXING, mixable, band_reroll,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -1347,7 +1347,8 @@ def hero_attack(S, b, p):
 def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
     """Player vs. Player (L1174): hero p's weapon attack on hero q, resolved
     as a Monster's hit on a hero (L738-L767): to hit, p's attack speed
-    against q's maneuver speed (his own rerolls, L1290); on a hit q chooses
+    against q's maneuver speed (the Time Stone's tie, L1456, and p's Band of
+    Sagacity for a miss, q's for a hit, L1290); on a hit q chooses
     the armour he takes it on (only armour in the aimed position, or a
     shield, if p aimed, L1188) and the damage follows (``damage_hero``),
     the cubes on the weapon and its swords with Strength and Envenom, the
@@ -1356,7 +1357,10 @@ def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
     s = S[b]
     if not fighting(S, b, q):
         return False
-    hit = hero_roll_to_hit(S, b, p, speed, hero_maneuver(S, b, q), False)
+    m = hero_maneuver(S, b, q)
+    hit = stone_tie(S, b, p, speed, m) or hero_roll_to_hit(S, b, p, speed, m, False)
+    if hit and speed <= m and band_reroll(S, b, q):
+        hit = roll_to_hit(S, b, speed, m)        # L1290: the victim's Band of Sagacity rerolls a roll against him
     struck_at(S, b, AIM_HERO + q)
     if not hit:
         return False
