@@ -89,6 +89,9 @@ class DragonsDownHeuristic(Agent):
             a = choose_action(rec, int(player), set(legal), rng, mission_goals(state, rec, int(player)))
             if a is not None and a in legal:
                 return int(a)
+            calm = [x for x in legal if not R.A_SEAT <= x < R.A_SEAT + R.MAX_HEROES]   # never a Hero Block
+            if calm:
+                return int(rng.choice(calm))
         elif choose is not None:
             a = choose(rec, int(player), set(legal), rng)
             if a is not None and a in legal:
@@ -663,6 +666,12 @@ def choose_activate(rec, p, legal, rng):
     return R.A_DO + R.DO_DONE
 
 
+def choose_no_pvp(rec, p, legal, rng):
+    """Player vs. Player (L1172): the bot never challenges, blocks or
+    aims at a hero: it passes (challenge no one, no more cubes, no block)."""
+    return _first(legal, [R.A_DO + R.DO_PASS, R.A_DO + R.DO_DONE])
+
+
 def choose_armor(rec, p, legal, rng):
     cards = _block(legal, R.A_CARD, len(rec["card_where"]))
     return cards[0] if cards else None
@@ -731,6 +740,7 @@ _PHASES = {
     R.PH_START_SPELL: choose_start_spell, R.PH_UNCURSE: choose_uncurse,
     R.PH_MORE_TARGETS: choose_more_targets, R.PH_SPELL_CUBE: choose_spell_cube, R.PH_ACCEPT: choose_accept, R.PH_DISPEL_ASK: choose_dispel_ask,
     R.PH_CUBE_COLOUR: choose_cube_colour, R.PH_TELEPORT_TILE: choose_teleport_tile, R.PH_ACTIVATE: choose_activate,
+    R.PH_CHALLENGE: choose_no_pvp, R.PH_CHALLENGE_CUBE: choose_no_pvp, R.PH_HERO_BLOCK: choose_no_pvp,
     R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
     R.PH_REROLL: choose_reroll,
     R.PH_CTRL_TARGET: choose_ctrl_target, R.PH_CTRL_SIDE: choose_ctrl_side, R.PH_CTRL_KEEP: choose_ctrl_keep,

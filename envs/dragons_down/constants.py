@@ -45,12 +45,12 @@ SANDBOXES = ("open_realm", "explore_the_realm", "legendary")
 SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY = range(len(SANDBOXES))
 
 OPTIONAL_RULES = ("luring", "tough_monsters", "closing_the_distance", "wits_only", "shared_fame",
-                  "endless_monsters", "red_meat", "enchantment_limit", "enchanted_paths", "enchanted_realm")
-"""The optional rules (L1128-L1170), each a game option off by default; bit
-i of the record's ``optional_rules`` is OPTIONAL_RULES[i]. (Player vs.
-Player, L1172-L1192, is not built yet.)"""
+                  "endless_monsters", "red_meat", "enchantment_limit", "enchanted_paths", "enchanted_realm",
+                  "player_vs_player")
+"""The optional rules (L1128-L1192), each a game option off by default; bit
+i of the record's ``optional_rules`` is OPTIONAL_RULES[i]."""
 OPT_LURING, OPT_TOUGH, OPT_CLOSING, OPT_WITS, OPT_SHARED_FAME, OPT_ENDLESS, OPT_RED_MEAT, OPT_ENCH_LIMIT, \
-    OPT_ENCH_PATHS, OPT_ENCH_REALM = (1 << i for i in range(len(OPTIONAL_RULES)))
+    OPT_ENCH_PATHS, OPT_ENCH_REALM, OPT_PVP = (1 << i for i in range(len(OPTIONAL_RULES)))
 LEGEND_TARGET_DEFAULT = 20
 """LP a Hero retires with to win the multi-player Legendary race (L166: 20,
 "or any number agreed to by the players")."""

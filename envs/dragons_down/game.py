@@ -77,7 +77,7 @@ from . import rules as R
 from . import view as V
 from .constants import (
     CLEARINGS_PER_TILE, CW_DECK, CW_HERO, CW_MERCHANT, CW_SITE, HS_WAITING, LEGEND_TARGET_DEFAULT,
-    MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, OPTIONAL_RULES,
+    MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS, NUM_CLEARINGS, NUM_TILES, OPT_PVP, OPTIONAL_RULES,
     SANDBOXES, SB_EXPLORE, SB_OPEN_REALM, T_BACKPACK, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN, SPW_START,
 )
 from .state import STATE_DTYPE
@@ -142,8 +142,8 @@ class DragonsDownConfig:
             agreed to"); the solo game's 20 and 30 are the rules' own (L168).
         luring, tough_monsters, closing_the_distance, wits_only, shared_fame,
         endless_monsters, red_meat, enchantment_limit, enchanted_paths,
-        enchanted_realm: the optional rules of those names
-            (L1128-L1170), each off unless chosen: Heroes may lure a Monster
+        enchanted_realm, player_vs_player: the optional rules of those names
+            (L1128-L1192), each off unless chosen: Heroes may lure a Monster
             to challenge them (L1130); Monsters take no wounds (L1134); the
             first Combat Round is ordered by attack length (L1138); Heroes
             start with no Gold (L1146); the Fame of a kill is shared by the
@@ -152,7 +152,8 @@ class DragonsDownConfig:
             (L1168); an enchanted tile waives only the rightmost solid box of
             its colour (L1144); a Hidden Path of its tile's enchantment colour
             is open to all (L1156); a return arrow flips and enchants the
-            tiles of the black die's symbol (L1160).
+            tiles of the black die's symbol (L1160); Heroes may block,
+            challenge and attack other unhidden Heroes (L1172).
     """
 
     num_players: int = field(default=2, metadata={"range": (1, MAX_HEROES)})
@@ -174,6 +175,7 @@ class DragonsDownConfig:
     enchantment_limit: bool = False
     enchanted_paths: bool = False
     enchanted_realm: bool = False
+    player_vs_player: bool = False
 
     @property
     def optional_rules(self):
@@ -264,6 +266,7 @@ _ACTION_DOCS.update({
     "box": "a box of Hero Tactics: might, attack, maneuver (L714-L718)",
     "cross": "a cube of the other kind in a box of Hero Tactics: a Speed Cube in a might box, a Might Cube "
              "in the attack or maneuver box (L1308-L1314, L1482, L1504)",
+    "aim": "Player vs. Player: a Speed Cube in the head or torso aim box (L1186)",
     "spell": "a Spell Card (constants.SPELL_INSTANCES): a starting spell to take (L203), an attached spell to learn (L538)",
     "enchant": "an Enchant Action toward a Magic Cube of colour k on the hero's tile (L572-L575)",
     "uncurse": "remove hero q's lasting curse k (q * NUM_CURSES + k) for 5 Gold (L568)",
@@ -682,6 +685,8 @@ _PHASE_DO_NAMES = {
     (_ph("TENTACLE"), R.DO_PASS): "leave the tentacle where it lies",
     (_ph("TAKE_MISSION"), R.DO_DONE): "take no second mission",
     (_ph("REROLL"), R.DO_DONE): "let the roll stand",
+    (_ph("CHALLENGE"), R.DO_PASS): "challenge no one", (_ph("CHALLENGE_CUBE"), R.DO_DONE): "place no more",
+    (_ph("HERO_BLOCK"), R.DO_PASS): "do not block",
 }
 """What a DO_* code means in a phase where it reads otherwise."""
 _CARD_VERBS = {R.PH_ALERT: "move", _ph("ADJUST"): "move", _ph("LOOT_KEEP"): "keep", _ph("RECEIVED"): "reveal",
@@ -693,6 +698,7 @@ _STEP_NAMES = ("look at the stock", "sell", "repair", "pay", "haggle")
 _GOLD_NAMES = ("give 1 Gold", "give 5 Gold", "take 1 Gold", "take 5 Gold")
 _BOX_NAMES = ("might box", "attack box", "maneuver box")
 _CROSS_KINDS = ("Speed", "Might", "Might")
+_AIM_NAMES = ("head", "torso")
 """The kind of cube that is the other kind in each box (A_CROSS + box)."""
 
 
@@ -789,6 +795,8 @@ def _neutral_name(a):
         return f"a cube in the {_BOX_NAMES[i]}"
     if name == "cross" and i < len(_BOX_NAMES):
         return f"a {_CROSS_KINDS[i]} Cube in the {_BOX_NAMES[i]}"
+    if name == "aim" and i < len(_AIM_NAMES):
+        return f"a Speed Cube in the {_AIM_NAMES[i]} aim box"
     if name == "spell":
         return f"spell card {i}"
     if name == "enchant":
@@ -933,7 +941,13 @@ def _legal_name(rec, a):
         if ph == _ph("SWAP_OFFER"):
             return f"share {V.pile_name(i)}"
     if name == "seat" and ph == _ph("TARGET"):
+        if i != p and int(rec["optional_rules"]) & OPT_PVP:
+            return f"target player_{i}"                                    # L1174
         return "aim a spell at myself" if i == p else f"aim a spell at player_{i}"
+    if name == "seat" and ph == _ph("CHALLENGE"):
+        return f"challenge player_{i}"                                     # L1182
+    if name == "seat" and ph in (_ph("HERO_BLOCK"), R.PH_ACTION):
+        return f"block player_{i}"                                         # L1180
     if name == "seat":
         return f"swap with player_{i}"
     if name == "merchant":
@@ -952,6 +966,8 @@ def _legal_name(rec, a):
         return f"place a cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
     if name == "cross":
         return f"place a {_CROSS_KINDS[i]} Cube in the {_BOX_NAMES[i]}" if i < len(_BOX_NAMES) else _neutral_name(a)
+    if name == "aim":
+        return f"aim at the {_AIM_NAMES[i]}: a Speed Cube in its aim box" if i < len(_AIM_NAMES) else _neutral_name(a)
     if name == "spell" and ph == _ph("TACTICS"):
         return _cast_name(rec, p, i)
     if name == "spell" and ph == _ph("ACTIVATE"):

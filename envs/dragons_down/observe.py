@@ -231,7 +231,9 @@ _H, NUM_HERO_FEATURES = _columns(
     ("casting", NUM_SPELL_KINDS),  # the spell kind it casts this round (secret in Tactics, L714, L723)
     ("cast_cubes", NUM_COLOURS),  # Magic Cubes on that Spell Card by colour / 5 (secret in Tactics)
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
-    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell targets it this round (L712)
+    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round (L712, L1174)
+    ("challenged_by", MAX_HEROES),  # + rel seat: that hero challenges it this round (Player vs. Player, L1182; public)
+    ("aim_box", 2),              # its Speed Cube in the head / torso aim box (Player vs. Player, L1186; secret in Tactics)
     ("missions_held", 1),        # Mission Cards in its backpack / 2 (which ones are its secret, L564)
     ("missions_done", 1),        # missions it completed / 5 (L1079)
     ("kills", 1),                # Monsters it killed / 10 (a title's kills>=N)
@@ -241,7 +243,7 @@ _H, NUM_HERO_FEATURES = _columns(
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_CROSSED, H_THROWS,
  H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES, H_CASTING, H_CAST_CUBES, H_SPELLS_ON,
- H_AIMED_BY, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
+ H_AIMED_BY, H_CHALLENGED_BY, H_AIM_BOX, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -923,6 +925,11 @@ def observe_heroes(S, b, me, n, obs):
                     obs[o + H_CROSSED + i] = lim(s['placed_cross'][p, i] / 5.0)
                 if int(s['hero_cflags'][p]) & CF_THROWS:
                     obs[o + H_THROWS] = 1.0
+                if s['hero_aim'][p] > 0:
+                    obs[o + H_AIM_BOX + int(s['hero_aim'][p]) - 1] = 1.0
+            for q in range(n):
+                if s['hero_challenge'][q] == 1 + p:
+                    obs[o + H_CHALLENGED_BY + (q - me + n) % n] = 1.0
         if HAS_FATE:
             if s['best'][p, 0] >= 0:
                 obs[o + H_BEST_LP] = lim(s['best'][p, 0] / 20.0)

@@ -202,6 +202,16 @@ FIELD_RANGES = {
     "atk_victim": (-1, LAST_SEAT),
     "atk_stage": (0, 5),                        # AS_*
     "atk_armor": (R.LIFE_ARMOR_HIT, NUM_CARDS - 1),  # a card, none, or Life Armor (L1578)
+    # Player vs. Player (optional, L1172-L1192)
+    "atk_by": (0, MAX_HEROES),                  # 1 + a hero; 0 none
+    "atk_dmg": (0, 127),
+    "atk_swords": (0, 127),
+    "atk_ranged": (0, 1),
+    "atk_aim": (0, 2),                          # 1 + AIMB_*; 0 unaimed
+    "hero_challenge": (0, MAX_HEROES),          # 1 + a hero; 0 none
+    "hero_aim": (0, 2),                         # 1 + AIMB_*; 0 none
+    "challenge_pos": (0, MAX_HEROES),
+    "pvp_block": (0, 100),                      # 1 + a Turn Order index, or actions.PVP_BLOCKING
     # magic outside combat (rules/magic.py)
     "spell_where": (0, 4),                      # SPW_*
     "spell_owner": (-1, NUM_CARDS - 1),

@@ -183,6 +183,16 @@ STATE_FIELDS = [
     ("atk_victim", np.int8),                 # hero being struck now; -1
     ("atk_stage", np.int8),                  # AS_* (combat.py): how far the strike on atk_victim is
     ("atk_armor", np.int16),                 # the armour card atk_victim takes the hit on; -1 none (L751)
+    # --- Player vs. Player (optional, L1172-L1192); public but ``hero_aim`` (SECRET in Tactics, like ``placed``)
+    ("atk_by", np.int8),                     # 1 + the hero whose weapon attack on the hero atk_victim is being resolved; 0 none
+    ("atk_dmg", np.int8),                    # that attack's damage before armour: its weapon's cubes and base bonus (L744)
+    ("atk_swords", np.int8),                 # its swords (L751)
+    ("atk_ranged", np.int8),                 # 1: a ranged or thrown attack, the Ranged Attack Dice roll (L753)
+    ("atk_aim", np.int8),                    # AIMB_* + 1 of the aim box that attack's cube lies in; 0 unaimed (L1188)
+    ("hero_challenge", np.int8, (MAX_HEROES,)),  # 1 + the hero this hero challenges this round; 0 none (L1182)
+    ("hero_aim", np.int8, (MAX_HEROES,)),    # SECRET in Tactics: 1 + AIMB_* of the aim box holding his Speed Cube; 0 none (L1186)
+    ("challenge_pos", np.int8),              # index into turn_order of the next hero asked to challenge a hero (PH_CHALLENGE, L1182)
+    ("pvp_block", np.int8),                  # 1 + the hero now offered to block the active hero (PH_HERO_BLOCK); 0 none (L1176)
     # --- magic outside combat (rules/magic.py): Spell Cards, Learn, Enchant, curses, L203-L205, L536-L580, L1014-L1107
     # SECRET: a Spell Card in a hero's known spells or under its Spell Book is
     # that hero's alone (starting spells may be kept secret until used, L205;

@@ -53,3 +53,23 @@ def test_past_two_missions_it_discards_the_least_done():
     act(S, R.A_DO + R.DO_PASS)
     assert int(S[0]["phase"]) == R.PH_MISSION_LIMIT
     assert choice(S, p) in (R.A_MISSION + ks[1], R.A_MISSION + ks[2])
+
+
+def test_with_player_vs_player_it_neither_blocks_nor_challenges_a_hero():
+    """Player vs. Player (L1172): the bot passes a Hero Block and a challenge,
+    and its actions never block a hero of its clearing."""
+    from tests.dragons_down.pvp_test import duel, two_on_deepdelve
+    from tests.dragons_down.actions_test import PLAINS_1, PLAINS_3
+    from tests.dragons_down.setup_test import legal
+    S, p, q = two_on_deepdelve()
+    S[0]["hero_clearing"][q] = PLAINS_1
+    assert R.A_SEAT + q in legal(S)                  # the active hero could block the other (L1180)
+    assert not R.A_SEAT <= choice(S, p) < R.A_SEAT + R.MAX_HEROES
+    S[0]["hero_clearing"][q] = PLAINS_3
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert int(S[0]["phase"]) == R.PH_HERO_BLOCK
+    assert choice(S, q) == R.A_DO + R.DO_PASS
+    S = duel()
+    R.advance(S, 0)
+    assert int(S[0]["phase"]) == R.PH_CHALLENGE
+    assert choice(S, int(S[0]["to_play"])) == R.A_DO + R.DO_PASS

@@ -27,7 +27,8 @@ from tests.dragons_down.setup_test import legal, new_game
 OPTION_BITS = {"luring": OPT_LURING, "tough_monsters": OPT_TOUGH, "closing_the_distance": OPT_CLOSING,
                "wits_only": OPT_WITS, "shared_fame": OPT_SHARED_FAME, "endless_monsters": OPT_ENDLESS,
                "red_meat": OPT_RED_MEAT, "enchantment_limit": R.OPT_ENCH_LIMIT,
-               "enchanted_paths": R.OPT_ENCH_PATHS, "enchanted_realm": R.OPT_ENCH_REALM}
+               "enchanted_paths": R.OPT_ENCH_PATHS, "enchanted_realm": R.OPT_ENCH_REALM,
+               "player_vs_player": R.OPT_PVP}
 
 
 def playing(S, *bits):

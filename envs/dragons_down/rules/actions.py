@@ -15,14 +15,14 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
     HST_FLEW, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
-    NUM_SPELLS, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
+    NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
     PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
-    PH_ENTER_PLACE, PH_GAINED, PH_HEAL, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
+    PH_ENTER_PLACE, PH_GAINED, PH_HEAL, PH_HERO_BLOCK, A_SEAT, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
     shuffle_first,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
@@ -80,6 +80,7 @@ def start_turn(S, b):
     end_learn(S, b)
     end_enchant(S, b)
     s['block_due'] = 0
+    s['pvp_block'] = 0
     s['stage'] = ST_TURNS
 
 
@@ -110,16 +111,21 @@ def action_phase(S, b):
                     return True
                 if s['block_due']:
                     s['block_due'] = 0
+                    if s['optional_rules'] & OPT_PVP:
+                        s['pvp_block'] = 1                     # L1176: the heroes here may block him next
                     if block_threat(S, b, p):
                         if s['hero_status'][p] & HST_FLEW:     # L1097: flown in among them, no Hide
                             block_hero(S, b, p)
                         else:
                             return pose(S, b, PH_BLOCK, p)
+                if s['pvp_block'] > 0 and hero_block_offer(S, b, p):
+                    return True
             if actions_left(S, b, p) > 0 or free_bits(S, b, p) != 0:   # Pass is always open (L612)
                 return pose(S, b, PH_ACTION, p)
         if end_turn_missions(S, b, p):                          # L564: two missions kept, Merchants refilled
             return True
         s['order_pos'] += 1
+        s['pvp_block'] = 0
         end_learn(S, b)                                        # runs of actions are one hero's, in one turn
         end_enchant(S, b)
     s['stage'] = ST_BATTLE
@@ -175,6 +181,101 @@ def block_hero(S, b, p):
     s['actions_used'][p] = ACTIONS_PER_TURN
     s['civ_action'][p] = CIV_TAKEN                               # the Human's extra one too (L1204)
     spend_free_actions(S, b, p)                                  # and a Symbol's (L1432-L1448)
+
+
+# ================================================================ Player vs. Player: the Hero Block (optional, L1176-L1180)
+PVP_BLOCKING = 100
+"""``pvp_block`` while the active hero blocks heroes of his clearing: he is
+offered PH_HERO_BLOCK again for one more (L1180 "any number")."""
+
+
+@rules_jit
+def hero_may_block(S, b, q, t):
+    """Player vs. Player (L1176-L1180): hero q may block hero t -- both on
+    the map in one clearing, q not blocked (a blocked hero has no reaction
+    left, L459) unless he is the active hero blocking one more (L1180 "any
+    number"), t unhidden and unblocked; vapor neither blocks nor is blocked
+    (L1536)."""
+    s = S[b]
+    if (s['optional_rules'] & OPT_PVP) == 0 or q == t or q < 0 or t < 0:
+        return False
+    if s['hero_state'][q] != HS_ACTIVE or s['hero_state'][t] != HS_ACTIVE:
+        return False
+    c = int(s['hero_clearing'][q])
+    more = s['pvp_block'] == PVP_BLOCKING and s['order_pos'] < MAX_HEROES and s['turn_order'][s['order_pos']] == q
+    return c >= 0 and s['hero_clearing'][t] == c and (more or (s['hero_status'][q] & HST_BLOCKED) == 0) \
+        and (s['hero_status'][t] & (HST_HIDDEN | HST_BLOCKED)) == 0 \
+        and not vapor(S, b, AIM_HERO + q) and not vapor(S, b, AIM_HERO + t)
+
+
+@rules_jit
+def any_hero_block(S, b, q):
+    for t in range(MAX_HEROES):
+        if hero_may_block(S, b, q, t):
+            return True
+    return False
+
+
+@rules_jit
+def hero_block_offer(S, b, p):
+    """After an action of the active hero p (L1176), each other hero of his
+    clearing in Turn Order may block him (PH_HERO_BLOCK); while p himself
+    blocks (PVP_BLOCKING) he may block one more hero. True if posed."""
+    s = S[b]
+    n = int(s['num_players'])
+    if s['pvp_block'] == PVP_BLOCKING:
+        if any_hero_block(S, b, p):
+            return pose(S, b, PH_HERO_BLOCK, p)
+        s['pvp_block'] = 0
+        return False
+    while s['pvp_block'] > 0:
+        i = int(s['pvp_block']) - 1
+        if i >= n:
+            s['pvp_block'] = 0
+            return False
+        s['pvp_block'] += 1
+        q = int(s['turn_order'][i])
+        if q >= 0 and q != p and hero_may_block(S, b, q, p):
+            return pose(S, b, PH_HERO_BLOCK, q)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_hero_block(S, b, q, mask):
+    """Legal actions of PH_HERO_BLOCK: A_SEAT + t to block hero t (the
+    active hero, or while the active hero blocks, any hero he may block);
+    A_DO + DO_PASS."""
+    s = S[b]
+    if s['pvp_block'] == PVP_BLOCKING:
+        for t in range(MAX_HEROES):
+            if hero_may_block(S, b, q, t):
+                mask[A_SEAT + t] = 1
+    else:
+        t = int(s['turn_order'][s['order_pos']])
+        if hero_may_block(S, b, q, t):
+            mask[A_SEAT + t] = 1
+    mask[A_DO + DO_PASS] = 1
+
+
+@rules_jit
+def hero_blocks(S, b, q, t):
+    """Hero q blocks hero t (L1180): q becomes unhidden and blocked; t may
+    take the Hide reaction to avoid the block (PH_BLOCK, as against Monsters,
+    L459). Posed (True)."""
+    block_hero(S, b, q)
+    return pose(S, b, PH_BLOCK, t)
+
+
+@rules_jit(inline=True)
+def act_hero_block(S, b, q, a):
+    """PH_HERO_BLOCK: block that hero, or not (the active hero blocking
+    others then stops)."""
+    s = S[b]
+    if a == A_DO + DO_PASS:
+        if s['pvp_block'] == PVP_BLOCKING:
+            s['pvp_block'] = 0
+        return False
+    return hero_blocks(S, b, q, a - A_SEAT)
 
 
 @rules_jit(inline=True)
@@ -532,9 +633,13 @@ def mask_action(S, b, p, mask):
     Pass (L612); A_CARD + c to use a one-time card, which is no action (L916).
     A hero that evaded last turn must first move (L481). With no action left
     but a Symbol's free one, only actions of that kind (L1432-L1448); with the
-    Mirror of Idolatry, no Sneak or Alert (L1370)."""
+    Mirror of Idolatry, no Sneak or Alert (L1370). With Player vs. Player,
+    A_SEAT + t: block hero t of his clearing (L1180, a reaction)."""
     s = S[b]
     mask_discard_missions(S, b, p, mask)                         # L1071: at any time in his turn, no action
+    for t in range(MAX_HEROES):
+        if hero_may_block(S, b, p, t):
+            mask[A_SEAT + t] = 1                                 # L1180: block a hero here, acted or not
     if vapor(S, b, AIM_HERO + p):
         mask_vapor_action(S, b, p, mask)
         return
@@ -688,6 +793,9 @@ def wounded_cubes(S, b, p):
 def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
+    if a >= A_SEAT and a < A_SEAT + MAX_HEROES:                  # L1180: the active hero's Hero Block, a reaction
+        s['pvp_block'] = PVP_BLOCKING
+        return hero_blocks(S, b, p, a - A_SEAT)
     if a >= A_CARD and a < A_EXPLORE:                            # L916: a one-time card; no action, no block check
         return use_card(S, b, p, a - A_CARD)
     if a >= A_MISSION and a < A_TITLE:                           # L1071: a Mission Card discarded; no action either

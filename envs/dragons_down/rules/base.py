@@ -538,6 +538,9 @@ BOX_MIGHT, BOX_ATTACK, BOX_MANEUVER = range(3)
 box of the equipped weapon, an attack speed or a maneuver speed box of the
 Lineage and Class Cards."""
 NUM_BOXES = 3
+AIMB_HEAD, AIMB_TORSO = range(2)
+"""Player vs. Player's aim boxes (L1186): the head position, the torso
+(the chest position, T_CHEST)."""
 DO_UNHIDE = 13        # A_DO: become unhidden at the start of the Challenge step (L688)
 DO_THROW = 14         # A_DO: this round's attack throws the melee-or-ranged weapon (L928)
 DO_DOOR = 15          # A_DO: in the Target step, target the Chamber's closed Massive Door (L1240)
@@ -551,7 +554,8 @@ A_COMBAT_BASE = A_TRADE_END
 A_FOE = A_COMBAT_BASE                # + f: foe f (a Monster chip, then the Native chips)
 A_BOX = A_FOE + NUM_FOES             # + BOX_*: place a cube of the box's colour in that box / wound such a cube placed there
 A_CROSS = A_BOX + NUM_BOXES          # + BOX_*: place a cube of the other kind there (a Speed Cube in a might box, a Might Cube in a speed box: L1308-L1314, L1482, L1504) / wound such a cube
-A_COMBAT_END = A_CROSS + NUM_BOXES
+A_AIM = A_CROSS + NUM_BOXES          # + AIMB_*: Player vs. Player: put one Speed Cube in that aim box of one's Lineage Card (L1186)
+A_COMBAT_END = A_AIM + 2
 """Combat's own blocks lie in [A_COMBAT_BASE, A_COMBAT_END)."""
 
 ATK_MELEE, ATK_RANGED, ATK_FIRE, ATK_SPELL = range(4)
@@ -900,7 +904,10 @@ when freed, L1550); arrived this round, it fights from the next (L1550)."""
 # rerolls (rules/treasures.py, rules/spells.py): 57..59
 PH_REROLL = 57        # A_REROLL + src * REROLL_WAYS + k: reroll die k (k = MAX_ROLL_DICE: every die) of the pending roll (roll_kind) with source src (RR_*) / A_DO + DO_DONE: let the roll stand (L1214, L1330, L1342, L1528)
 PH_DISPEL_ASK = 60    # A_ANSWER + ANSWER_ACCEPT: let the active hero remove one's permanent spell ``dispel_card`` for 5 Gold / ANSWER_REFUSE (L568 "a willing Hero")
-LAST_PHASE = PH_DISPEL_ASK
+PH_CHALLENGE = 61     # A_SEAT + q: Player vs. Player: challenge hero q / A_DO + DO_PASS: none (L1182)
+PH_CHALLENGE_CUBE = 62  # A_BOX + BOX_MANEUVER: one more Speed Cube in one's maneuver boxes, there for the round / A_DO + DO_DONE (L1182-L1184)
+PH_HERO_BLOCK = 63    # A_SEAT + q: Player vs. Player: block hero q (the Hero Block reaction) / A_DO + DO_PASS (L1176-L1180)
+LAST_PHASE = PH_HERO_BLOCK
 
 
 # ================================================================ decisions

@@ -31,12 +31,12 @@ from ..constants import (
     NUM_SPELLS,
     CUBE_MAGIC,
     CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HST_EVADED, HST_HIDDEN, MAX_HEROES, NUM_CARDS,
-    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_LURING, OPT_RED_MEAT,
-    OPT_TOUGH, ST_FATE, T_BACKPACK, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+    NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_LURING, OPT_PVP, OPT_RED_MEAT,
+    OPT_TOUGH, ST_FATE, T_BACKPACK, T_CHEST, T_HEAD, T_HEAD_CHEST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
-    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE,
-    PH_ACTIVATE,
+    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
+    PH_CHALLENGE_CUBE, A_AIM, AIMB_HEAD, AIMB_TORSO,
     vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
     SP_FIERY_CHASM, SP_ELEMENTAL,
@@ -75,7 +75,7 @@ from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
     horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered,
-    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll, spherule_attack,
+    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll, spherule_attack, band_reroll,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_roll, monster_die
@@ -170,6 +170,7 @@ def new_round(S, b):
     s['combat_step'] = CS_CHALLENGE
     s['unhide_pos'] = 0
     s['lure_pos'] = 0
+    s['challenge_pos'] = 0
     s['evade_pos'] = 0
     s['target_pos'] = 0
     s['tactics_pos'] = 0
@@ -179,6 +180,7 @@ def new_round(S, b):
     for p in range(MAX_HEROES):
         s['hero_cflags'][p] = s['hero_cflags'][p] & np.uint8(CF_NATIVE_FOE)
         s['hero_target'][p] = -1
+        s['hero_challenge'][p] = 0
         clear_cast(S, b, p)
         round_powers_end(S, b, p)
         clear_placed(S, b, p)
@@ -191,6 +193,8 @@ def new_round(S, b):
         s['ctrl_flags'][f] = s['ctrl_flags'][f] & np.uint8(0xFF ^ CTRL_WAITING)   # L1550: an Elemental fights from now
     ctrl_sync(S, b)
     s['atk_foe'] = -1
+    s['atk_by'] = 0
+    s['atk_aim'] = 0
     s['atk_victims'] = 0
     s['atk_victim'] = -1
     s['atk_stage'] = AS_HIT
@@ -276,13 +280,15 @@ def challenge_step(S, b):
     Native is, since nothing could come of it); with the optional Luring, each
     unhidden hero in player order may then lure one Monster not yet lured
     (L1130-L1132); then each Monster not lured challenges a random unhidden
-    hero of the combat (L690: several may challenge one).
+    hero of the combat (L690: several may challenge one). With Player vs.
+    Player, each unhidden hero in player order may first challenge one
+    unhidden hero (PH_CHALLENGE, L1182; ``pvp_challenge``).
     Natives challenge no one (L693) until they are treated as Monsters; then
     each challenges a random hero among those who targeted a Native
     (Interpretations). True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
-    if foes_here(S, b) > 0:
+    if foes_here(S, b) > 0 or (pvp(S, b) and heroes_fighting(S, b) > 1):
         while s['unhide_pos'] < n:
             p = int(s['turn_order'][s['unhide_pos']])
             s['unhide_pos'] += 1
@@ -296,6 +302,13 @@ def challenge_step(S, b):
             if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_lurable(S, b):
                 return pose(S, b, PH_LURE, p)
     s['lure_pos'] = n
+    if pvp(S, b):
+        while s['challenge_pos'] < n:
+            p = int(s['turn_order'][s['challenge_pos']])
+            s['challenge_pos'] += 1
+            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_hero_foe(S, b, p):
+                return pose(S, b, PH_CHALLENGE, p)
+    s['challenge_pos'] = n
     for f in range(NUM_FOES):
         if foe_is_monster(S, b, f) and not s['foe_flags'][f] & FF_LURED:
             if discord_foe(S, b, f) >= 0:
@@ -304,6 +317,106 @@ def challenge_step(S, b):
                 challenge_pick(S, b, f)
             else:
                 s['foe_target'][f] = random_hero(S, b, True, 0)
+    return False
+
+
+# ================================================================ Player vs. Player (optional, L1172-L1192)
+@rules_jit
+def pvp(S, b):
+    """The optional Player vs. Player is played (L1172)."""
+    return (S[b]['optional_rules'] & OPT_PVP) != 0
+
+
+@rules_jit
+def heroes_fighting(S, b):
+    """Heroes in the combat under way."""
+    n = 0
+    for p in range(MAX_HEROES):
+        if fighting(S, b, p):
+            n += 1
+    return n
+
+
+@rules_jit
+def hero_foe_ok(S, b, p, q):
+    """Player vs. Player (L1174): hero p may challenge, target and attack
+    hero q -- another hero of the combat, unhidden."""
+    return pvp(S, b) and q != p and fighting(S, b, q) and not hidden(S, b, q)
+
+
+@rules_jit
+def any_hero_foe(S, b, p):
+    for q in range(MAX_HEROES):
+        if hero_foe_ok(S, b, p, q):
+            return True
+    return False
+
+
+@rules_jit(inline=True)
+def mask_challenge(S, b, p, mask):
+    """Legal actions of PH_CHALLENGE: A_SEAT + q for each unhidden hero of
+    the combat p may challenge (L1182); A_DO + DO_PASS: none."""
+    for q in range(MAX_HEROES):
+        if hero_foe_ok(S, b, p, q):
+            mask[A_SEAT + q] = 1
+    mask[A_DO + DO_PASS] = 1
+
+
+@rules_jit(inline=True)
+def act_challenge(S, b, p, a):
+    """PH_CHALLENGE (L1182): p challenges hero q: his Targeting Token lies on
+    q for the round (the Target step does not ask him again), and he places
+    Speed Cubes in his maneuver boxes (PH_CHALLENGE_CUBE)."""
+    s = S[b]
+    if a == A_DO + DO_PASS:
+        return False
+    q = a - A_SEAT
+    s['hero_challenge'][p] = 1 + q
+    s['hero_target'][p] = AIM_HERO + q
+    if challenge_cube_ok(S, b, p):
+        return pose(S, b, PH_CHALLENGE_CUBE, p)
+    return False
+
+
+@rules_jit
+def challenge_cube_ok(S, b, p):
+    """A challenger may put one more Speed Cube in his maneuver boxes (L1182):
+    a healthy one not placed, a box free, within the cube limit (L716); not
+    under the Cape of Alteration or Dark Matter, whose speed boxes take Might
+    Cubes only (Interpretations)."""
+    s = S[b]
+    return unplaced(S, b, p, CUBE_SPEED) >= 1 and int(s['placed'][p, BOX_MANEUVER]) < speed_boxes(S, b, p, BOX_MANEUVER) \
+        and cubes_placed(S, b, p) + 1 <= cube_limit(S, b, p) and not altered(S, b, p)
+
+
+@rules_jit(inline=True)
+def mask_challenge_cube(S, b, p, mask):
+    """Legal actions of PH_CHALLENGE_CUBE: A_BOX + BOX_MANEUVER (one more
+    Speed Cube); A_DO + DO_DONE."""
+    if challenge_cube_ok(S, b, p):
+        mask[A_BOX + BOX_MANEUVER] = 1
+    mask[A_DO + DO_DONE] = 1
+
+
+@rules_jit(inline=True)
+def act_challenge_cube(S, b, p, a):
+    """PH_CHALLENGE_CUBE: the cube goes in his maneuver box and stays there
+    for the whole Combat Round (L1184: ``placed`` is cleared only in Cleanup)."""
+    if a == A_DO + DO_DONE:
+        return False
+    S[b]['placed'][p, BOX_MANEUVER] += 1
+    if challenge_cube_ok(S, b, p):
+        return pose(S, b, PH_CHALLENGE_CUBE, p)
+    return False
+
+
+@rules_jit
+def hero_challenged(S, b, p):
+    """Some hero of the combat challenges hero p this round (L1182)."""
+    s = S[b]
+    for q in range(MAX_HEROES):
+        if s['hero_challenge'][q] == 1 + p and fighting(S, b, q):
+            return True
     return False
 
 
@@ -396,12 +509,18 @@ def act_unhide(S, b, p, a):
 @rules_jit
 def challenger_maneuver(S, b, p):
     """The highest maneuver speed among the Monsters challenging p; 0 if none
-    (Interpretations)."""
+    (Interpretations). With Player vs. Player the heroes challenging him
+    count too, by the Speed Cubes in their maneuver boxes (L1184)."""
     s = S[b]
     best = 0
     for f in range(NUM_FOES):
         if s['foe_target'][f] == p and foe_is_monster(S, b, f):
             v = foe_value(S, b, f, SD_MANEUVER)
+            if v > best:
+                best = v
+    for q in range(MAX_HEROES):
+        if s['hero_challenge'][q] == 1 + p and fighting(S, b, q):
+            v = hero_maneuver(S, b, q)
             if v > best:
                 best = v
     return best
@@ -458,7 +577,7 @@ def rogue_tie(S, b, p):
     s = S[b]
     if s['hero_class'][p] != ROGUE:
         return False
-    challenged = False
+    challenged = hero_challenged(S, b, p)
     for f in range(NUM_FOES):
         if s['foe_target'][f] == p and foe_is_monster(S, b, f):
             challenged = True
@@ -469,7 +588,10 @@ def rogue_tie(S, b, p):
 def can_evade(S, b, p):
     """L700-L703: p can place more Speed Cubes in his maneuver speed boxes
     than the highest maneuver speed of the Monsters challenging him, or, a
-    Rogue, as many (L1224, ``rogue_tie``), and a path leads out of his clearing."""
+    Rogue, as many (L1224, ``rogue_tie``), and a path leads out of his clearing.
+    A hero who challenges a hero may not evade this round (L1184)."""
+    if S[b]['hero_challenge'][p] > 0:
+        return False
     if evade_cubes(S, b, p) <= challenger_maneuver(S, b, p) and not rogue_tie(S, b, p):
         return False
     out = np.empty(32, dtype=np.int64)
@@ -480,15 +602,16 @@ def can_evade(S, b, p):
 def evade_step(S, b):
     """L700: in player order, each hero who can may evade. Not asked where no
     Monster is (there is then no combat to evade: Interpretations). True if
-    a decision is posed."""
+    a decision is posed. With Player vs. Player a hero challenged by a hero
+    is asked where no Monster is (L1184)."""
     s = S[b]
     n = int(s['num_players'])
-    if monsters_here(S, b) > 0:
-        while s['evade_pos'] < n:
-            p = int(s['turn_order'][s['evade_pos']])
-            s['evade_pos'] += 1
-            if p >= 0 and fighting(S, b, p) and can_evade(S, b, p):
-                return pose(S, b, PH_EVADE, p)
+    monsters = monsters_here(S, b) > 0
+    while s['evade_pos'] < n:
+        p = int(s['turn_order'][s['evade_pos']])
+        s['evade_pos'] += 1
+        if p >= 0 and fighting(S, b, p) and (monsters or hero_challenged(S, b, p)) and can_evade(S, b, p):
+            return pose(S, b, PH_EVADE, p)
     s['evade_pos'] = n
     return False
 
@@ -529,6 +652,9 @@ def act_evade(S, b, p, a):
     for f in range(NUM_FOES):
         if s['foe_target'][f] == p:
             s['foe_target'][f] = -1
+    for q in range(MAX_HEROES):
+        if s['hero_challenge'][q] == 1 + p:
+            s['hero_target'][q] = -1             # the hero challenging him attacks no one (L704, L1184)
     return False
 
 
@@ -547,9 +673,10 @@ def target_step(S, b):
     while s['target_pos'] < n:
         p = int(s['turn_order'][s['target_pos']])
         s['target_pos'] += 1
-        if p < 0 or not fighting(S, b, p):
+        if p < 0 or not fighting(S, b, p) or s['hero_challenge'][p] > 0:    # a challenger's token is placed (L1182)
             continue
-        if (may_attack(S, b, p) and (foes or door_target(S, b, p))) or spell_aims_open(S, b, p) \
+        if (may_attack(S, b, p) and (foes or door_target(S, b, p) or any_hero_foe(S, b, p))) \
+                or spell_aims_open(S, b, p) \
                 or (foes and fighting(S, b, p) and air_sword(S, b, p) >= 0):      # L1520
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
@@ -650,7 +777,8 @@ def door_target(S, b, p):
 def mask_target(S, b, p, mask):
     """Legal actions of PH_TARGET: A_FOE + f for each Monster and Native in
     the clearing his weapon or a spell may strike; A_SEAT + q for a hero a
-    spell of his may aid (L712); A_DO + DO_DOOR for the Chamber's closed
+    spell of his may aid (L712), or with Player vs. Player an unhidden hero
+    his weapon may attack (L1174); A_DO + DO_DOOR for the Chamber's closed
     Massive Door (L1240); A_DO + DO_PASS to target no one (Interpretations)."""
     armed = may_attack(S, b, p)
     sword = air_sword(S, b, p) >= 0                              # L1520: the sword strikes his target
@@ -658,8 +786,8 @@ def mask_target(S, b, p, mask):
         if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
     for q in range(MAX_HEROES):
-        if fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q):
-            mask[A_SEAT + q] = 1
+        if (fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q)) or (armed and hero_foe_ok(S, b, p, q)):
+            mask[A_SEAT + q] = 1                                 # a hero his weapon may strike (L1174)
     if armed and door_target(S, b, p):
         mask[A_DO + DO_DOOR] = 1
     mask[A_DO + DO_PASS] = 1
@@ -761,6 +889,10 @@ def threatened(S, b, p):
     for f in range(NUM_FOES):
         if s['foe_target'][f] >= 0 and foe_is_monster(S, b, f):
             return True
+    if pvp(S, b):
+        for q in range(MAX_HEROES):
+            if q != p and s['hero_target'][q] == AIM_HERO + p and fighting(S, b, q):
+                return True                      # a hero targets him (L1174)
     return False
 
 
@@ -893,12 +1025,23 @@ def card_cube_legal(S, b, p, c):
 
 @rules_jit
 def weapon_aimed(S, b, p):
-    """Hero p's targets suit a weapon attack: one foe or the Massive Door, no
-    spell cast, and his weapon may be used from where he is (L682)."""
+    """Hero p's targets suit a weapon attack: one foe or the Massive Door (or
+    with Player vs. Player another hero, L1174), no spell cast, and his weapon may be used from where he is (L682)."""
     s = S[b]
     t = int(s['hero_target'][p])
-    return t >= 0 and t <= DOOR_FOE and s['more_targets'][p, 0] < 0 and s['cast_card'][p] < 0 \
-        and may_attack(S, b, p) and not horn_attack(S, b, p)
+    return t >= 0 and (t <= DOOR_FOE or (pvp(S, b) and t != AIM_HERO + p)) and s['more_targets'][p, 0] < 0 \
+        and s['cast_card'][p] < 0 and may_attack(S, b, p) and not horn_attack(S, b, p)
+
+
+@rules_jit
+def aim_legal(S, b, p):
+    """Player vs. Player (L1186-L1188): p, whose weapon targets a hero, may
+    put one Speed Cube in one aim box of his Lineage Card -- head or torso,
+    not both -- counted in the cube limit (L716); Monsters are never aimed at."""
+    s = S[b]
+    return pvp(S, b) and s['hero_target'][p] > DOOR_FOE and weapon_aimed(S, b, p) and s['hero_aim'][p] == 0 \
+        and unplaced(S, b, p, CUBE_SPEED) >= 1 and cubes_placed(S, b, p) + 1 <= cube_limit(S, b, p) \
+        and not altered(S, b, p)
 
 
 @rules_jit
@@ -916,7 +1059,7 @@ def throw_legal(S, b, p):
 def tactics_open(S, b, p):
     """p has a placement to make: a cube he may place, a throw to choose, a
     spell to cast, or a one-time card to use (L916)."""
-    if throw_legal(S, b, p) or any_castable(S, b, p) or any_usable(S, b, p):
+    if throw_legal(S, b, p) or any_castable(S, b, p) or any_usable(S, b, p) or aim_legal(S, b, p):
         return True
     for i in range(TAKES_CARDS.shape[0]):
         if card_cube_legal(S, b, p, int(TAKES_CARDS[i])):
@@ -969,7 +1112,8 @@ def finish_tactics(S, b, p):
 @rules_jit(inline=True)
 def mask_tactics(S, b, p, mask):
     """Legal actions of PH_TACTICS: A_BOX + box for each box one more cube
-    of its colour may go in, A_CROSS + box one of the other kind; A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
+    of its colour may go in, A_CROSS + box one of the other kind; A_AIM +
+    AIMB_* a Speed Cube in that aim box (Player vs. Player, L1186); A_DO + DO_THROW to make the attack a throw; A_SPELL + sp to
     cast Spell Card sp (``spells.castable``); A_CARD + c to use one-time
     card c (L916, ``treasures.usable``); A_DO + DO_DONE once no mandatory
     box is left half filled (L722)."""
@@ -988,6 +1132,9 @@ def mask_tactics(S, b, p, mask):
             mask[A_CROSS + x] = 1
     if throw_legal(S, b, p):
         mask[A_DO + DO_THROW] = 1
+    if aim_legal(S, b, p):
+        mask[A_AIM + AIMB_HEAD] = 1
+        mask[A_AIM + AIMB_TORSO] = 1
     c = hero_weapon(S, b, p)
     w = int(s['placed'][p, BOX_MIGHT])
     if c < 0 or w == 0 or (w >= might_open(S, b, p, c)[0]
@@ -1012,6 +1159,8 @@ def act_tactics(S, b, p, a):
         start_cast(S, b, p, a - A_SPELL)
     elif a == A_DO + DO_THROW:
         s['hero_cflags'][p] = s['hero_cflags'][p] | CF_THROWS
+    elif a >= A_AIM:
+        s['hero_aim'][p] = 1 + a - A_AIM
     elif a >= A_CROSS:
         s['placed'][p, a - A_CROSS] += 1
         s['placed_cross'][p, a - A_CROSS] += 1
@@ -1201,7 +1350,7 @@ def resolve_step(S, b):
     n = int(s['num_players'])
     s['block_due'] = 0        # the Warlock's PH_HEAL ends as a rest's does (actions.start_heal): no block in combat
     while True:
-        if s['atk_foe'] >= 0:
+        if s['atk_foe'] >= 0 or s['atk_by'] > 0:
             if monster_attack(S, b):
                 return True
             continue
@@ -1302,6 +1451,10 @@ def hero_attack(S, b, p):
     rouse(S, b, me, DIS_SLOW)
     if f == DOOR_FOE:
         return attack_door(S, b, p, speed, cubes, int(KIND_SWORDS[k]), ranged)
+    if f > DOOR_FOE:                                              # Player vs. Player (L1174)
+        if k == DECIMATION and s['card_cube'][c] > 0:
+            cubes += 1
+        return hero_strikes_hero(S, b, p, f - AIM_HERO, speed, cubes, int(KIND_SWORDS[k]), ranged)
     hit = stone_tie(S, b, p, speed, foe_maneuver(S, b, f)) or hero_roll_to_hit(S, b, p, speed, foe_maneuver(S, b, f), False)
     struck_at(S, b, f)
     if not hit:
@@ -1321,6 +1474,78 @@ def hero_attack(S, b, p):
     if envenomed and foe_here(S, b, f):
         afflict_foe(S, b, f, p)              # not killed: Envenom's wound more (L1530)
     return warlock_heal(S, b, p, f)
+
+
+@rules_jit(inline=True)
+def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
+    """Player vs. Player (L1174): hero p's weapon attack on hero q, resolved
+    as a Monster's hit on a hero (L738-L767): to hit, p's attack speed
+    against q's maneuver speed (the Time Stone's tie, L1456, and p's Band of
+    Sagacity for a miss, q's for a hit, L1290); on a hit q chooses
+    the armour he takes it on (only armour in the aimed position, or a
+    shield, if p aimed, L1188) and the damage follows (``damage_hero``),
+    the cubes on the weapon and its swords with Strength and Envenom, the
+    worse Ranged Attack Die for a ranged or thrown weapon. The attack is
+    ``atk_by``'s until its wounds are taken. True if a decision is posed."""
+    s = S[b]
+    if not fighting(S, b, q):
+        return False
+    m = hero_maneuver(S, b, q)
+    hit = stone_tie(S, b, p, speed, m) or hero_roll_to_hit(S, b, p, speed, m, False)
+    if hit and speed <= m and band_reroll(S, b, q):
+        hit = roll_to_hit(S, b, speed, m)        # L1290: the victim's Band of Sagacity rerolls a roll against him
+    struck_at(S, b, AIM_HERO + q)
+    if not hit:
+        return False
+    rouse(S, b, AIM_HERO + q, DIS_DORMANT)
+    base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, AIM_HERO + q)
+    s['atk_by'] = 1 + p
+    s['atk_victim'] = q
+    s['atk_victims'] = 0
+    s['atk_dmg'] = min(cubes + base, 127)
+    s['atk_swords'] = swords + plus
+    s['atk_ranged'] = 1 if ranged else 0
+    s['atk_aim'] = s['hero_aim'][p]
+    s['atk_venom'] = 1 if envenomed else 0
+    if hit_taken(S, b, q):
+        return True
+    return False
+
+
+@rules_jit
+def hit_taken(S, b, p):
+    """Hero p is hit (L751): Life Armor takes it first (L1578); else he
+    chooses the armour to take it on, if he has a choice (PH_ARMOR); then
+    the damage (``atk_stage``). True if the choice is posed."""
+    s = S[b]
+    s['atk_armor'] = -1
+    if hero_has_spell(S, b, p, SP_LIFE_ARMOR):
+        s['atk_armor'] = LIFE_ARMOR_HIT                   # it must be hit first (L1578)
+        s['atk_stage'] = AS_DAMAGE
+        return False
+    if armor_choices(S, b, p) > 0 or deflector(S, b, p) >= 0:
+        s['atk_stage'] = AS_ARMOR
+        return pose(S, b, PH_ARMOR, p)
+    s['atk_stage'] = AS_DAMAGE
+    return False
+
+
+@rules_jit
+def aim_allows(S, b, c):
+    """Armour card c may take the hit now being resolved: any, unless it is a
+    hero's aimed attack (Player vs. Player, L1188), which ignores armour
+    outside the aimed position -- the head, or the torso (the chest) --
+    while a shield (armour in a weapon position) always blocks."""
+    s = S[b]
+    a = int(s['atk_aim'])
+    if s['atk_by'] == 0 or a == 0:
+        return True
+    slot = int(s['card_slot'][c])
+    if slot == T_WEAPON1 or slot == T_WEAPON2 or slot == T_WEAPONS or slot == T_HEAD_CHEST:
+        return True
+    if a == AIMB_HEAD + 1:
+        return slot == T_HEAD
+    return slot == T_CHEST
 
 
 @rules_jit(inline=True)
@@ -1365,7 +1590,7 @@ def armor_choices(S, b, p):
     shield in a weapon position. Returns how many."""
     n = 0
     for c in range(NUM_CARDS):
-        if armor_worn(S, b, p, c):
+        if armor_worn(S, b, p, c) and aim_allows(S, b, c):
             n += 1
     return n
 
@@ -1385,7 +1610,9 @@ def monster_attack(S, b):
     """The attack of ``atk_foe``, victim by victim (L738-L767): to hit, its
     attack speed against the victim's maneuver speed; on a hit the victim
     chooses head or torso and the armour, if any, he takes it on, before any
-    Ranged Attack Die (L751), then the damage. True if a decision is posed."""
+    Ranged Attack Die (L751), then the damage. A hero's attack on a hero
+    (Player vs. Player, ``atk_by``) comes here hit, at its damage. True if a
+    decision is posed."""
     s = S[b]
     n = int(s['num_players'])
     f = int(s['atk_foe'])
@@ -1401,7 +1628,10 @@ def monster_attack(S, b):
             if p < 0:
                 s['atk_foe'] = -1
                 s['atk_victim'] = -1
-                rouse(S, b, f, DIS_SLOW)                          # its attack is made (L1594)
+                s['atk_by'] = 0
+                s['atk_aim'] = 0
+                if f >= 0:
+                    rouse(S, b, f, DIS_SLOW)                      # its attack is made (L1594)
                 return False
             s['atk_victims'] = int(s['atk_victims']) & (0xFF ^ (1 << p))
             if not fighting(S, b, p):
@@ -1423,16 +1653,8 @@ def monster_attack(S, b):
                 return pose(S, b, PH_REROLL, p)
             s['atk_stage'] = AS_LANDED
         elif st == AS_LANDED:
-            p = int(s['atk_victim'])
-            s['atk_armor'] = -1
-            if hero_has_spell(S, b, p, SP_LIFE_ARMOR):
-                s['atk_armor'] = LIFE_ARMOR_HIT                   # it must be hit first (L1578)
-                s['atk_stage'] = AS_DAMAGE
-                continue
-            if armor_choices(S, b, p) > 0 or deflector(S, b, p) >= 0:
-                s['atk_stage'] = AS_ARMOR
-                return pose(S, b, PH_ARMOR, p)
-            s['atk_stage'] = AS_DAMAGE
+            if hit_taken(S, b, int(s['atk_victim'])):
+                return True
         elif st == AS_DAMAGE:
             s['atk_stage'] = AS_HIT
             if damage_hero(S, b, f, int(s['atk_victim'])):
@@ -1447,7 +1669,7 @@ def mask_armor(S, b, p, mask):
     may take the hit on; A_DO + DO_PASS: on none (a hit location without
     armour, Interpretations)."""
     for c in range(NUM_CARDS):
-        if armor_worn(S, b, p, c):
+        if armor_worn(S, b, p, c) and aim_allows(S, b, c):
             mask[A_CARD + c] = 1
     c = deflector(S, b, p)
     if c >= 0:
@@ -1483,15 +1705,23 @@ def damage_hero(S, b, f, p):
     strength 2 (L1578). True if the wound choice is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
-    base, plus, envenomed = hit_bonus(S, b, f, AIM_HERO + p)
     armored = armor >= 0 or armor == LIFE_ARMOR_HIT or hero_has_spell(S, b, p, SP_IRON_SKIN)
-    d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus, armored)
-    if foe_cursed(S, b, f, CURSE_WEAKNESS):
-        d = max(d - 1, 0)
-    kind = foe_value(S, b, f, SD_ATTACK)
-    if kind == ATK_RANGED or kind == ATK_FIRE:
-        d += ranged_dice(S, b, False, 0, 0, False)
+    k = int(s['atk_by']) - 1
+    if k >= 0:                                   # a hero's weapon (Player vs. Player): its pieces kept at the hit
+        envenomed = s['atk_venom'] != 0
+        d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored) - weak(S, b, k), 0)
+        if s['atk_ranged']:
+            d += ranged_dice(S, b, s['hero_class'][k] == ARCHER, d, hero_health(S, b, p), False)
+    else:
+        base, plus, envenomed = hit_bonus(S, b, f, AIM_HERO + p)
+        d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus, armored)
+        if foe_cursed(S, b, f, CURSE_WEAKNESS):
+            d = max(d - 1, 0)
+        kind = foe_value(S, b, f, SD_ATTACK)
+        if kind == ATK_RANGED or kind == ATK_FIRE:
+            d += ranged_dice(S, b, False, 0, 0, False)
     if d < 1:
+        s['atk_venom'] = 0
         return False
     s['round_wounds'] = 1
     s['atk_venom'] = 1 if envenomed else 0
@@ -1793,6 +2023,8 @@ def make_peace(S, b):
     for p in range(MAX_HEROES):
         clear_placed(S, b, p)
     s['atk_foe'] = -1
+    s['atk_by'] = 0
+    s['atk_aim'] = 0
     s['atk_victim'] = -1
     s['atk_stage'] = AS_HIT
     end_of_combat(S, b)
@@ -1836,6 +2068,7 @@ def end_of_combat(S, b):
             s['hero_combat'][p] = HC_DONE
         s['hero_cflags'][p] = 0
         s['hero_target'][p] = -1
+        s['hero_challenge'][p] = 0
     s['combat_step'] = CS_NONE
     s['combat_clearing'] = -1
     if s['hero_combat'][s['turn_order'][s['combat_pos']]] != HC_NONE:

@@ -22,13 +22,13 @@ from .base import (
     PH_START_SPELL, PH_UNCURSE, PH_DISPEL_ASK, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
     PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON, PH_REROLL, PH_CTRL_TARGET, PH_CTRL_SIDE,
-    PH_CTRL_KEEP,
+    PH_CTRL_KEEP, PH_CHALLENGE, PH_CHALLENGE_CUBE, PH_HERO_BLOCK,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
     act_action, act_alert, act_alert_target, act_block, act_gained, act_enter_place, act_heal, act_hide, action_phase, mask_action,
     mask_alert, mask_alert_target, mask_block, mask_gained, mask_enter_place, mask_heal, mask_hide, start_turn,
-    spell_arrivals,
+    spell_arrivals, act_hero_block, mask_hero_block,
 )
 from .activation import activation_round, start_activation
 from .spells import (
@@ -40,6 +40,7 @@ from .combat import (
     act_more_targets, mask_more_targets, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
     act_wound, combat_phase, mask_adjust, mask_adjust_target, mask_armor, mask_evade, mask_lure, mask_tactics,
     mask_target, mask_unhide, mask_wound, act_ctrl_target, act_ctrl_side, mask_ctrl_target, mask_ctrl_side,
+    act_challenge, act_challenge_cube, mask_challenge, mask_challenge_cube,
 )
 from .fate import act_retire, fate_phase, mask_retire
 from .treasures import act_use_colour, disenchant, mask_use_colour, using_colour
@@ -157,6 +158,12 @@ def fill_mask(S, b, mask):
         mask_unhide(S, b, p, mask)
     elif ph == PH_LURE:
         mask_lure(S, b, p, mask)
+    elif ph == PH_CHALLENGE:
+        mask_challenge(S, b, p, mask)
+    elif ph == PH_CHALLENGE_CUBE:
+        mask_challenge_cube(S, b, p, mask)
+    elif ph == PH_HERO_BLOCK:
+        mask_hero_block(S, b, p, mask)
     elif ph == PH_EVADE:
         mask_evade(S, b, p, mask)
     elif ph == PH_TARGET:
@@ -290,6 +297,12 @@ def do_action(S, b, a):
         return act_unhide(S, b, p, a)
     elif ph == PH_LURE:
         return act_lure(S, b, p, a)
+    elif ph == PH_CHALLENGE:
+        return act_challenge(S, b, p, a)
+    elif ph == PH_CHALLENGE_CUBE:
+        return act_challenge_cube(S, b, p, a)
+    elif ph == PH_HERO_BLOCK:
+        return act_hero_block(S, b, p, a)
     elif ph == PH_EVADE:
         return act_evade(S, b, p, a)
     elif ph == PH_TARGET:

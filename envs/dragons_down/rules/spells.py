@@ -29,7 +29,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
-    NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
+    NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_PVP, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
@@ -64,7 +64,7 @@ from .strike import (
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
-    realign_cubes,
+    realign_cubes, wound_hero, AS_HIT,
 )
 
 WOUND_ANY = -2
@@ -177,7 +177,8 @@ def aim_ok(S, b, p, k, t):
     next turn's actions, L1044); at a hero, himself included, only a spell
     that aids (``base.SPELLS_AIDING``; Interpretations, "Spells aimed at
     heroes"); Dark Matter also at himself, whom its swap of his cubes may
-    serve (L1504)."""
+    serve (L1504). With Player vs. Player, also a harmful spell whose effect
+    on a hero is built (``pvp_spell``) at another unhidden hero (L1174)."""
     aim = SPELL_AIM[k]
     if aim == AIM_SELF or aim == AIM_NONE or t < 0 or t == DOOR_FOE or not target_here(S, b, t):
         return False
@@ -188,7 +189,22 @@ def aim_ok(S, b, p, k, t):
         if (SPELL_UNDEAD[k] == UNDEAD_IMMUNE and undead) or (SPELL_UNDEAD[k] == UNDEAD_ONLY and not undead):
             return False
         return SPELL_DURATION[k] != DUR_TURN
-    return SPELL_UNDEAD[k] != UNDEAD_ONLY and (SPELL_AIDS[k] != 0 or (k == SP_DARK_MATTER and t == AIM_HERO + p))
+    if SPELL_UNDEAD[k] == UNDEAD_ONLY:
+        return False
+    if SPELL_AIDS[k] != 0 or (k == SP_DARK_MATTER and t == AIM_HERO + p):
+        return True
+    return pvp_spell(k) and (S[b]['optional_rules'] & OPT_PVP) != 0 and t != AIM_HERO + p \
+        and not hidden(S, b, t - AIM_HERO)
+
+
+@rules_jit
+def pvp_spell(k):
+    """Harmful targeted spells of kind k a hero may aim at another hero with
+    Player vs. Player (L1174): those whose effect on a hero is built --
+    Affliction's wound (L1498), Hesitation's -1 maneuver (L1588), Dark
+    Matter's swap of cubes (L1504). The others (Fireball, Curse, Confuse,
+    Disorient, Calm, Discord, ...) stay aimed at foes (Interpretations)."""
+    return k == SP_AFFLICTION or k == SP_HESITATION or k == SP_DARK_MATTER
 
 
 @rules_jit
@@ -554,6 +570,8 @@ def spell_hits(S, b, p, sp, t, n):
         else:
             s['foe_curses'][t] = 0
     elif k == SP_AFFLICTION:                     # L1498
+        if t >= AIM_HERO:
+            return afflict_hero(S, b, p, t - AIM_HERO)
         afflict_foe(S, b, t, p)
     elif k == SP_CURSE:                          # L1500
         curse_foe(S, b, t, p)
@@ -581,6 +599,23 @@ def spell_hits(S, b, p, sp, t, n):
         s['spell_mark'][sp] = DIS_DORMANT | DIS_SLOW
         s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED     # its unresolved attack this round is canceled
     return False
+
+
+@rules_jit
+def afflict_hero(S, b, p, q):
+    """Player vs. Player: hero p's Affliction hits hero q (L1498): q suffers
+    one wound at once, choosing the cube (L787); the attack is ``atk_by``'s
+    until it is taken, so a death is p's kill (L1190). True if the wound
+    choice is posed."""
+    s = S[b]
+    s['atk_by'] = 1 + p
+    s['atk_victim'] = q
+    s['atk_victims'] = 0
+    s['atk_aim'] = 0
+    s['atk_venom'] = 0
+    s['atk_stage'] = AS_HIT
+    s['round_wounds'] = 1
+    return wound_hero(S, b, q)
 
 
 # ================================================================ spells that move their target (L1516, L1522)

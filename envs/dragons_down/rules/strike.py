@@ -19,7 +19,7 @@ from ..constants import (
     CUBE_MAGIC, NUM_COLOURS,
     CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, HS_ACTIVE, HST_ALERT, HST_HIDDEN, MAX_HEROES, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, MONSTER_IDS, NUM_CARDS, NUM_CUBE_KINDS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS,
-    OPT_ENDLESS, OPT_SHARED_FAME, OPT_TOUGH, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+    OPT_ENDLESS, OPT_PVP, OPT_SHARED_FAME, OPT_TOUGH, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
     A_CUBE, AIM_HERO, CAST_CANCELED, CAST_DONE, DIS_DORMANT, DIS_SLOW, FOE_ARMORED, SD_MANEUVER, SP_DISORIENT,
@@ -404,13 +404,15 @@ def placed_kind(S, b, p, kind):
         return int(s['placed'][p, BOX_MIGHT]) - int(s['placed_cross'][p, BOX_MIGHT]) + \
             int(s['placed_cross'][p, BOX_ATTACK]) + int(s['placed_cross'][p, BOX_MANEUVER])
     return int(s['placed'][p, BOX_ATTACK]) - int(s['placed_cross'][p, BOX_ATTACK]) + \
-        int(s['placed'][p, BOX_MANEUVER]) - int(s['placed_cross'][p, BOX_MANEUVER]) + int(s['placed_cross'][p, BOX_MIGHT])
+        int(s['placed'][p, BOX_MANEUVER]) - int(s['placed_cross'][p, BOX_MANEUVER]) + int(s['placed_cross'][p, BOX_MIGHT]) \
+        + (1 if s['hero_aim'][p] > 0 else 0)                     # Player vs. Player's aim box (L1186)
 
 
 @rules_jit
 def clear_placed(S, b, p):
     """p's cubes come off his boxes (Cleanup, death, the end of combat)."""
     s = S[b]
+    s['hero_aim'][p] = 0
     for x in range(NUM_BOXES):
         s['placed'][p, x] = 0
         s['placed_cross'][p, x] = 0
@@ -442,9 +444,11 @@ def realign_cubes(S, b, p):
 def cubes_placed(S, b, p):
     """Action Cubes p has placed this round: in his might, attack and
     maneuver boxes and on the Spell Card he casts (the cube limit counts
-    them all, L716, L723)."""
+    them all, L716, L723), and the Speed Cube in an aim box (Player vs.
+    Player, L1186)."""
     s = S[b]
-    n = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2]) + cubes_on_cards(S, b, p, -1)
+    n = int(s['placed'][p, 0]) + int(s['placed'][p, 1]) + int(s['placed'][p, 2]) + cubes_on_cards(S, b, p, -1) \
+        + (1 if s['hero_aim'][p] > 0 else 0)
     for k in range(NUM_COLOURS):
         n += int(s['cast_cubes'][p, k])
     return n
@@ -470,9 +474,10 @@ def hero_attack_ready(S, b, p):
     f = int(s['hero_target'][p])
     if not fighting(S, b, p) or f < 0:
         return False
-    if f > DOOR_FOE:                                             # a hero: a spell's target, never a weapon's
-        return False
-    if f == DOOR_FOE:
+    if f > DOOR_FOE:                  # a hero: a spell's target, a weapon's only in Player vs. Player (L1174)
+        if (s['optional_rules'] & OPT_PVP) == 0 or f == AIM_HERO + p or not fighting(S, b, f - AIM_HERO):
+            return False
+    elif f == DOOR_FOE:
         if not door_closed(S, b, CHAMBER):                       # opened by an earlier attack
             return False
     elif not foe_here(S, b, f):
@@ -868,8 +873,14 @@ def check_hero_death(S, b, p):
 @rules_jit
 def hero_killed(S, b, p):
     """Hero p is killed (L765, L787): ``fate.kill_hero`` does what death does
-    (L801-L805); he takes no further part in the combat."""
+    (L801-L805); he takes no further part in the combat. Player vs. Player:
+    killed by another hero's attack (``atk_by``), his killer gets the Fame
+    death discards (L1190) and an Outlaw Token for a victim who is no Outlaw,
+    or discards one of his own for an Outlaw (L1117, L1122)."""
     s = S[b]
+    killer = int(s['atk_by']) - 1
+    if killer >= 0 and killer != p and int(s['atk_victim']) == p and s['hero_state'][p] == HS_ACTIVE:
+        pvp_kill(S, b, killer, p)
     kill_hero(S, b, p)                            # his spells and those on him end with him (fate.clear_hero)
     clear_cast(S, b, p)
     s['round_wounds'] = 1
@@ -877,6 +888,20 @@ def hero_killed(S, b, p):
         s['hero_combat'][p] = HC_KILLED
     s['hero_target'][p] = -1
     clear_placed(S, b, p)
+
+
+@rules_jit
+def pvp_kill(S, b, k, p):
+    """Player vs. Player: hero k kills hero p (L1190-L1192): the half of p's
+    Fame death discards (``fate.kill_hero``) goes to k; k receives an Outlaw
+    Token if p holds none (L1117), else discards one he holds (L1122)."""
+    s = S[b]
+    s['fame'][k] += int(s['fame'][p]) // 2       # p still discards it (kill_hero): it is given, not doubled
+    if s['outlaw'][p] > 0:
+        if s['outlaw'][k] > 0:
+            s['outlaw'][k] -= 1
+    elif s['outlaw'][k] < 127:
+        s['outlaw'][k] += 1
 
 
 # ================================================================ spells on a strike (L1530-L1594)

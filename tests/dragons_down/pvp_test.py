@@ -1,0 +1,436 @@
+"""The optional Player vs. Player (L1172-L1192), with the Outlaw Tokens a
+hero's death gives or takes (L1117, L1122).
+
+Combat positions are built as in ``combat_test`` (Tri-Peaks clearing 1):
+the Human Knight (seat 0: long sword, chainmail on the chest, a shield) and
+the Human Barbarian (seat 1: battle axe, helmet), no Monster unless named.
+Hero Block positions are built as in ``actions_test`` (Deepdelve).
+"""
+import dragongym
+from dragongym.envs.dragons_down import rules as R
+from dragongym.envs.dragons_down.constants import (
+    HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, NUM_CARDS, OPT_PVP, OPTIONAL_RULES,
+)
+from dragongym.envs.dragons_down.rules import combat as C
+from tests.dragons_down.actions_test import PLAINS_1, PLAINS_3, NOT_HUMAN, deepdelve, used
+from tests.dragons_down.actions_test import load as load_action
+from tests.dragons_down.combat_test import TRI_PEAKS_1, act, ask, card_of, chip, combat, over, place, start
+from tests.dragons_down.setup_test import legal
+
+KNIGHT, BARB = 0, 1
+
+
+def duel(pvp=True, monsters=()):
+    """The Knight and the Barbarian in one clearing, Player vs. Player played."""
+    S = combat([("human", "knight", TRI_PEAKS_1), ("human", "barbarian", TRI_PEAKS_1)], monsters=monsters)
+    S[0]["optional_rules"] = OPT_PVP if pvp else 0
+    return S
+
+
+def no_challenges(S):
+    for seat in (KNIGHT, BARB):
+        ask(S, R.PH_CHALLENGE, seat)
+        act(S, R.A_DO + R.DO_PASS)
+
+
+def armour_offered(S):
+    return sorted(a - R.A_CARD for a in legal(S) if R.A_CARD <= a < R.A_CARD + NUM_CARDS)
+
+
+def barbarian_strikes_knight(S, aim=None, might=2, attack=2):
+    """No challenge; the Knight targets no one, the Barbarian targets him and
+    places ``might`` Might Cubes on his axe and ``attack`` Speed Cubes in his
+    attack boxes (and one in the aim box ``aim``); the Knight places nothing."""
+    start(S)
+    no_challenges(S)
+    ask(S, R.PH_TARGET, KNIGHT)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_TARGET, BARB)
+    act(S, R.A_SEAT + KNIGHT)
+    ask(S, R.PH_TACTICS, KNIGHT)
+    place(S, KNIGHT)
+    ask(S, R.PH_TACTICS, BARB)
+    if aim is not None:
+        act(S, R.A_AIM + aim)
+    place(S, BARB, *[R.BOX_MIGHT] * might, *[R.BOX_ATTACK] * attack)
+
+
+# ================================================================ DD-PVP-1 (L1172-L1174)
+def test_dd_pvp_1_player_vs_player_is_an_optional_rule_off_by_default():
+    """L1172: Player vs. Player is one of the optional rules, chosen by name."""
+    assert OPTIONAL_RULES[-1] == "player_vs_player" and OPT_PVP == 1 << (len(OPTIONAL_RULES) - 1)
+    config = dragongym.get_game("dragons_down").make_config()
+    assert config.player_vs_player is False
+    assert dragongym.get_game("dragons_down").make_config(player_vs_player=True).optional_rules == OPT_PVP
+
+
+def test_dd_pvp_1_without_the_option_a_hero_never_targets_a_hero_with_his_weapon():
+    """L712: without Player vs. Player heroes are targeted only to aid them;
+    two armed heroes alone in a clearing have nothing to fight."""
+    S = duel(pvp=False)
+    start(S)
+    assert int(S[0]["phase"]) not in (R.PH_CHALLENGE, R.PH_TARGET)
+    assert not any(R.A_SEAT <= a < R.A_SEAT + 6 for a in legal(S))
+
+
+def test_dd_pvp_1_with_the_option_a_hero_attacks_an_unhidden_hero():
+    """L1174: with Player vs. Player a hero targets another unhidden hero with
+    his weapon and strikes him as a Monster would be struck, rolling against
+    his maneuver speed; the victim takes the hit on armour or as a wound."""
+    S = duel()
+    barbarian_strikes_knight(S)
+    # attack speed 2 > the Knight's maneuver 0: a hit; he chooses his armour
+    ask(S, R.PH_ARMOR, KNIGHT)
+    chain, shield = card_of(S, KNIGHT, "chainmail"), card_of(S, KNIGHT, "shield")
+    assert armour_offered(S) == sorted([chain, shield])
+    hearts = int(S[0]["hearts"][KNIGHT, 0])
+    act(S, R.A_DO + R.DO_PASS)                   # on no armour: damage under his 5 Hearts, one wound
+    ask(S, R.PH_WOUND, KNIGHT)                   # he chooses the cube, as against a Monster (L787)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    assert int(S[0]["hearts"][KNIGHT, 0]) == hearts - 1 and int(S[0]["hero_state"][KNIGHT]) == HS_ACTIVE
+    assert int(S[0]["atk_by"]) == 0              # the attack is over
+
+
+def test_dd_pvp_1_a_hidden_hero_is_never_targeted():
+    """L1172: only unhidden Heroes may be attacked."""
+    S = duel()
+    S[0]["hero_status"][KNIGHT] |= HST_HIDDEN
+    start(S)
+    while int(S[0]["phase"]) in (R.PH_UNHIDE, R.PH_CHALLENGE):
+        act(S, R.A_DO + (R.DO_STAY if int(S[0]["phase"]) == R.PH_UNHIDE else R.DO_PASS))
+    assert R.A_SEAT + KNIGHT not in legal(S)
+
+
+# ================================================================ DD-PVP-CHALLENGE (L1182-L1184)
+def test_dd_pvp_challenge_1_a_hero_challenges_one_hero_with_maneuver_cubes_and_his_token():
+    """L1182: in the Challenge step an unhidden hero challenges one other
+    unhidden hero: his Speed Cubes go in his maneuver boxes and his
+    Targeting Token on that hero (he is not asked to target again)."""
+    S = duel()
+    start(S)
+    ask(S, R.PH_CHALLENGE, KNIGHT)
+    assert R.A_SEAT + BARB in legal(S) and R.A_SEAT + KNIGHT not in legal(S)
+    act(S, R.A_SEAT + BARB)
+    ask(S, R.PH_CHALLENGE_CUBE, KNIGHT)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    assert int(S[0]["phase"]) != R.PH_CHALLENGE_CUBE or int(S[0]["to_play"]) != KNIGHT   # his 2 boxes are full
+    s = S[0]
+    assert int(s["hero_challenge"][KNIGHT]) == 1 + BARB and int(s["hero_target"][KNIGHT]) == R.AIM_HERO + BARB
+    assert int(s["placed"][KNIGHT, R.BOX_MANEUVER]) == 2
+
+
+def test_dd_pvp_challenge_2_an_evader_must_exceed_every_challenging_hero():
+    """L1184: the Barbarian (3 Speed Cubes, 3 maneuver boxes) may evade the
+    Knight who challenged him with 2 maneuver cubes -- not if the Knight had
+    placed as many as he can."""
+    S = duel()
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    ask(S, R.PH_CHALLENGE, BARB)
+    act(S, R.A_DO + R.DO_PASS)
+    assert C.challenger_maneuver(S, 0, BARB) == 2 and C.evade_cubes(S, 0, BARB) == 3
+    ask(S, R.PH_EVADE, BARB)                     # asked although no Monster is here
+    # the Rogue's tie aside, 3 cubes against 3 would not do
+    S[0]["placed"][KNIGHT, R.BOX_MANEUVER] = 3
+    assert not C.can_evade(S, 0, BARB)
+
+
+def test_dd_pvp_challenge_3_a_challenger_may_not_evade_that_round():
+    """L1184: a hero who challenges may not evade this Combat Round, though
+    he could outrun the Monster challenging him."""
+    S = duel(monsters=[("goblin", TRI_PEAKS_1)])
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_DO + R.DO_DONE)
+    ask(S, R.PH_CHALLENGE, BARB)
+    act(S, R.A_DO + R.DO_PASS)
+    assert not C.can_evade(S, 0, KNIGHT)
+    S[0]["hero_challenge"][KNIGHT] = 0
+    assert C.can_evade(S, 0, KNIGHT)             # the goblin alone would let him
+
+
+def test_dd_pvp_challenge_4_challenge_cubes_stay_for_the_whole_round():
+    """L1184: cubes placed in the Challenge step stay in the maneuver box
+    through Hero Tactics (counted in the cube limit) and the Resolve step,
+    until Cleanup."""
+    S = duel()
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    act(S, R.A_DO + R.DO_PASS)                   # the Barbarian challenges no one
+    if int(S[0]["phase"]) == R.PH_EVADE:
+        act(S, R.A_DO + R.DO_STAY)
+    ask(S, R.PH_TARGET, BARB)                    # the Knight's token is placed: he is not asked
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_TACTICS, KNIGHT)
+    assert int(S[0]["placed"][KNIGHT, R.BOX_MANEUVER]) == 1 and C.cubes_placed(S, 0, KNIGHT) == 1
+    place(S, KNIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
+    assert int(S[0]["placed"][KNIGHT, R.BOX_MANEUVER]) == 1
+
+
+# ================================================================ DD-PVP-AIM (L1186-L1188)
+def test_dd_pvp_aim_1_one_speed_cube_in_one_aim_box_counted_in_the_limit():
+    """L1186: aiming at a hero puts one Speed Cube in the head or torso aim
+    box, not both, and it counts against the cube limit."""
+    S = duel()
+    start(S)
+    no_challenges(S)
+    act(S, R.A_DO + R.DO_PASS)
+    act(S, R.A_SEAT + KNIGHT)
+    ask(S, R.PH_TACTICS, KNIGHT)
+    place(S, KNIGHT)
+    ask(S, R.PH_TACTICS, BARB)
+    assert R.A_AIM + R.AIMB_HEAD in legal(S) and R.A_AIM + R.AIMB_TORSO in legal(S)
+    act(S, R.A_AIM + R.AIMB_TORSO)
+    assert int(S[0]["hero_aim"][BARB]) == 1 + R.AIMB_TORSO and C.cubes_placed(S, 0, BARB) == 1
+    assert R.A_AIM + R.AIMB_HEAD not in legal(S)
+    assert C.unplaced(S, 0, BARB, R.CUBE_SPEED) == 2
+
+
+def test_dd_pvp_aim_1_monsters_are_not_aimed_at():
+    """L1188: aiming at a Monster offers no aim box."""
+    S = duel(monsters=[("goblin", TRI_PEAKS_1)])
+    start(S)
+    no_challenges(S)
+    while int(S[0]["phase"]) == R.PH_EVADE:
+        act(S, R.A_DO + R.DO_STAY)
+    act(S, R.A_DO + R.DO_PASS)
+    act(S, R.A_FOE + chip(S, "goblin"))
+    while int(S[0]["to_play"]) != BARB or int(S[0]["phase"]) != R.PH_TACTICS:
+        act(S, R.A_DO + R.DO_DONE)
+    assert R.A_AIM + R.AIMB_HEAD not in legal(S) and R.A_AIM + R.AIMB_TORSO not in legal(S)
+
+
+def test_dd_pvp_aim_2_an_aimed_attack_ignores_armour_elsewhere_but_a_shield():
+    """L1188: aimed at the head, the Barbarian's hit cannot be taken on the
+    Knight's chainmail (chest); his shield may always block it."""
+    S = duel()
+    barbarian_strikes_knight(S, aim=R.AIMB_HEAD)
+    ask(S, R.PH_ARMOR, KNIGHT)
+    assert armour_offered(S) == [card_of(S, KNIGHT, "shield")]
+
+
+def test_dd_pvp_aim_2_aimed_at_the_torso_the_helmet_is_no_help():
+    """L1188: the Knight aims at the Barbarian's torso: his helmet (head) is
+    ignored, and with no other armour the hit is taken unarmoured."""
+    S = duel()
+    start(S)
+    no_challenges(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_TACTICS, KNIGHT)
+    act(S, R.A_AIM + R.AIMB_TORSO)
+    place(S, KNIGHT, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+    ask(S, R.PH_TACTICS, BARB)
+    place(S, BARB)
+    assert int(S[0]["phase"]) != R.PH_ARMOR          # no armour choice: the helmet is not offered
+    assert int(S[0]["round_wounds"]) == 1
+
+
+# ================================================================ DD-PVP-DEATH-1, DD-OUTLAW-4, -5 (L1190-L1192, L1117, L1122)
+def killing_blow(S):
+    """The Knight, 1 Heart left, no armour worn, is struck by the Barbarian."""
+    s = S[0]
+    s["hearts"][KNIGHT, 1] = int(s["hearts"][KNIGHT, 0]) - 1
+    s["hearts"][KNIGHT, 0] = 1
+    for name in ("chainmail", "shield"):
+        s["card_slot"][card_of(S, KNIGHT, name)] = R.T_BACKPACK
+    barbarian_strikes_knight(S)
+
+
+def test_dd_pvp_death_1_the_killer_gets_the_fame_the_victim_discards():
+    """L1190: the Fame the Knight would discard at death (half of his 21,
+    rounded down: 10) goes to the Barbarian who struck the death blow."""
+    S = duel()
+    S[0]["fame"][KNIGHT], S[0]["fame"][BARB] = 21, 4
+    killing_blow(S)
+    assert int(S[0]["hero_state"][KNIGHT]) != HS_ACTIVE
+    assert int(S[0]["fame"][BARB]) == 14
+
+
+def test_dd_outlaw_4_killing_a_hero_who_is_no_outlaw_gives_an_outlaw_token():
+    """L1117: killing a Hero who holds no Outlaw Token gives the killer one."""
+    S = duel()
+    killing_blow(S)
+    assert int(S[0]["outlaw"][BARB]) == 1
+
+
+def test_dd_outlaw_5_killing_an_outlaw_hero_discards_one_of_the_killers():
+    """L1122: killing an Outlaw discards one Outlaw Token of the killer's."""
+    S = duel()
+    S[0]["outlaw"][KNIGHT], S[0]["outlaw"][BARB] = 1, 2
+    killing_blow(S)
+    assert int(S[0]["outlaw"][BARB]) == 1
+
+
+# ================================================================ DD-PVP-BLOCK (L1176-L1180)
+def two_on_deepdelve():
+    """Two heroes of Deepdelve, Player vs. Player played: the first to act has
+    entered Plains 1, the other stands in Plains 3 (unhidden, not yet acted)."""
+    S = deepdelve(num_heroes=2, lineages=NOT_HUMAN)
+    p = int(S[0]["to_play"])
+    q = 1 - p
+    act(S, R.A_CLEARING + PLAINS_1)
+    S[0]["hero_state"][q], S[0]["hero_clearing"][q] = HS_ACTIVE, PLAINS_3
+    S[0]["optional_rules"] = OPT_PVP
+    return S, p, q
+
+
+def test_dd_pvp_block_1_a_hero_may_block_another_who_acted_in_his_clearing():
+    """L1176: the active hero moves into the other's clearing: at the end of
+    that action the other may block him."""
+    S, p, q = two_on_deepdelve()
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert int(S[0]["phase"]) == R.PH_HERO_BLOCK and int(S[0]["to_play"]) == q
+    assert R.A_SEAT + p in legal(S)
+
+
+def test_dd_pvp_block_1_no_block_without_the_option_or_elsewhere():
+    """L1176: no Hero Block without Player vs. Player, nor after an action
+    in another clearing."""
+    S, p, q = two_on_deepdelve()
+    act(S, R.A_DO + R.DO_SNEAK)                  # in Plains 1, not the other's clearing
+    assert int(S[0]["phase"]) == R.PH_ACTION and int(S[0]["to_play"]) == p
+    S[0]["optional_rules"] = 0
+    act(S, R.A_CLEARING + PLAINS_3)
+    assert int(S[0]["phase"]) == R.PH_ACTION and int(S[0]["to_play"]) == p
+
+
+def test_dd_pvp_block_2_the_blocker_is_blocked_and_the_blocked_loses_his_actions():
+    """L1180: the blocker becomes unhidden and blocked; the block has the
+    Monster block's effect: the active hero loses his remaining actions."""
+    S, p, q = two_on_deepdelve()
+    S[0]["hero_status"][q] |= HST_HIDDEN
+    act(S, R.A_CLEARING + PLAINS_3)
+    act(S, R.A_SEAT + p)
+    st = int(S[0]["hero_status"][q])
+    assert st & HST_BLOCKED and not st & HST_HIDDEN
+    assert int(S[0]["phase"]) == R.PH_BLOCK and int(S[0]["to_play"]) == p
+    act(S, R.A_DO + R.DO_STAY)
+    assert int(S[0]["hero_status"][p]) & HST_BLOCKED and used(S, p) == 4
+
+
+def test_dd_pvp_block_3_the_active_hero_blocks_a_hero_who_has_not_acted():
+    """L1180: the active hero may block a hero of his clearing who has not
+    acted yet: that hero loses his turn's actions."""
+    S, p, q = two_on_deepdelve()
+    S[0]["hero_clearing"][q] = PLAINS_1
+    assert R.A_SEAT + q in legal(S)
+    act(S, R.A_SEAT + q)
+    assert int(S[0]["phase"]) == R.PH_BLOCK and int(S[0]["to_play"]) == q
+    act(S, R.A_DO + R.DO_STAY)
+    assert int(S[0]["hero_status"][q]) & HST_BLOCKED and used(S, q) == 4
+    assert int(S[0]["hero_status"][p]) & HST_BLOCKED
+
+
+def test_dd_pvp_block_4_a_targeted_hero_may_hide_to_avoid_the_block():
+    """L1180: the hero so targeted takes the Hide reaction: hidden, he is not
+    blocked."""
+    S, p, q = two_on_deepdelve()
+    S[0]["hero_clearing"][q] = PLAINS_1
+    act(S, R.A_SEAT + q)
+    load_action(S, 2, 3)                         # two blank Monster Dice: hidden
+    act(S, R.A_DO + R.DO_HIDE)
+    st = int(S[0]["hero_status"][q])
+    assert st & HST_HIDDEN and not st & HST_BLOCKED and used(S, q) == 0
+
+
+def test_dd_pvp_combat_without_a_monster_ends_after_two_quiet_rounds():
+    """Interpretations (combat among heroes alone): two heroes who never
+    attack each other end the combat after two rounds without a wound (L781)."""
+    S = duel()
+    start(S)
+    for _ in range(2):
+        no_challenges(S)
+        for seat in (KNIGHT, BARB):
+            ask(S, R.PH_TARGET, seat)
+            act(S, R.A_DO + R.DO_PASS)
+        while not over(S) and int(S[0]["phase"]) not in (R.PH_CHALLENGE,):
+            act(S, legal(S)[-1] if R.A_DO + R.DO_DONE not in legal(S) else R.A_DO + R.DO_DONE)
+    assert over(S)
+
+
+# ================================================================ harmful spells at heroes (L712, L1032, L1174)
+def test_dd_pvp_1_a_harmful_spell_is_aimed_at_a_hero_only_with_the_option():
+    """L712: without Player vs. Player Affliction is never aimed at a hero;
+    with it (L1174) the Sorcerer afflicts the Knight, who refuses the hit
+    (L1032): it rolls to hit (attack speed 1 > maneuver 0) and he suffers
+    one wound, the Sorcerer's doing."""
+    from tests.dragons_down.spells_test import cast, learn, magic
+    S = combat([("human", "sorcerer", TRI_PEAKS_1), ("human", "knight", TRI_PEAKS_1)])
+    S[0]["optional_rules"] = OPT_PVP
+    sp = learn(S, 0, "affliction")
+    magic(S, 0, black=1)
+    k = int(R.SPELL_KIND[sp])
+    start(S)
+    no_challenges_of(S, 0, 1)
+    for pvp in (False, True):
+        S[0]["optional_rules"] = OPT_PVP if pvp else 0
+        assert bool(R.aim_ok(S, 0, 0, k, R.AIM_HERO + 1)) == pvp
+        assert not R.aim_ok(S, 0, 0, k, R.AIM_HERO + 0)          # never at himself
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_SEAT + 1)
+    ask(S, R.PH_TARGET, 1)
+    act(S, R.A_DO + R.DO_PASS)
+    cast(S, 0, sp, R.BOX_ATTACK)
+    ask(S, R.PH_TACTICS, 1)
+    place(S, 1)
+    ask(S, R.PH_ACCEPT, 1)
+    act(S, R.A_ANSWER + R.ANSWER_REFUSE)
+    wounded = int(S[0]["hearts"][1, 1]) + int(S[0]["cubes"][1, 1].sum())
+    if int(S[0]["phase"]) == R.PH_WOUND:
+        act(S, R.A_HEAL + R.HEAL_HEART)
+        wounded += 1
+    assert wounded == 1 and int(S[0]["atk_by"]) == 0
+
+
+def no_challenges_of(S, *seats):
+    for seat in seats:
+        ask(S, R.PH_CHALLENGE, seat)
+        act(S, R.A_DO + R.DO_PASS)
+
+
+# ================================================================ what a seat sees (observe.py)
+def test_dd_pvp_aim_1_the_aim_box_is_secret_in_tactics_and_challenges_are_public():
+    """L714, L724: the aim cube is placed in secret like the other Hero
+    Tactics, seen by all once every hero has placed; a challenge is made in
+    the open (L1182): every seat sees who challenges whom."""
+    import numpy as np
+    from dragongym.envs.dragons_down import observe as O
+    from dragongym.envs.dragons_down.game import GAME
+    from tests.dragons_down.observe_test import block, first_turn
+    states = first_turn(player_vs_player=True)
+    rec = states[0]
+    rec["combat_step"] = O.CS_TACTICS
+    hidden = GAME.observation_of(states, 0)
+    rec["hero_aim"][1] = 1 + R.AIMB_TORSO
+    assert np.array_equal(GAME.observation_of(states, 0), hidden)
+    assert block(GAME.observation_of(states, 1), "heroes")[0][O.H_AIM_BOX + R.AIMB_TORSO] == 1
+    rec["combat_step"] = O.CS_TACTICS + 1
+    assert block(GAME.observation_of(states, 0), "heroes")[1][O.H_AIM_BOX + R.AIMB_TORSO] == 1
+    rec["hero_challenge"][1] = 1 + 0                 # seat 1 challenges seat 0
+    for seat in (0, 1):                              # rows and columns by seat relative to the observer
+        heroes = block(GAME.observation_of(states, seat), "heroes")
+        assert heroes[(0 - seat) % 2][O.H_CHALLENGED_BY + (1 - seat) % 2] == 1
+        assert heroes[(1 - seat) % 2][O.H_CHALLENGED_BY:O.H_CHALLENGED_BY + 2].sum() == 0
+
+
+def test_dd_pvp_challenge_2_monsters_and_heroes_challenging_count_together():
+    """L1184: the evader must exceed the maneuver speed of every Monster and
+    every Hero challenging him: the faster of the Giant and the challenging
+    Knight (1 cube) decides."""
+    S = duel(monsters=[("giant", TRI_PEAKS_1)])
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    giant = chip(S, "giant")
+    S[0]["foe_target"][giant] = BARB
+    monster = int(C.foe_value(S, 0, giant, R.SD_MANEUVER))
+    assert C.challenger_maneuver(S, 0, BARB) == max(monster, 1)
+    S[0]["foe_target"][giant] = KNIGHT
+    assert C.challenger_maneuver(S, 0, BARB) == 1
