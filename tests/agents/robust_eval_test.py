@@ -36,7 +36,7 @@ from dragongym.agents.tournament import GAMES_FILE, OutFolderError, TournamentIn
 from dragongym.training.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-DRAGONS_DOWN_CHECKPOINT = "training/checkpoints/dragons_down_2p_bc_v6_s0.zip"
+DRAGONS_DOWN_CHECKPOINT = "training/checkpoints/dragons_down_2p_bc_v7_s0.zip"
 
 
 class ActOnly:

@@ -152,8 +152,8 @@ COMMANDS = {
     "--max-hands 20": (PARSE, PLACEHOLDER),
     "python -m dragongym.training.report runs/dh_reverse_s0 runs/dd_bc_v6_s0 runs/dd_imitation_v6_s0 --notes "
     "training/report_notes.md": (PARSE, "needs the run folders of training/REPORT.md's runs; parsed"),
-    "dragongym eval --game dragons_down --agents training/checkpoints/dragons_down_2p_bc_v6_s0.zip,random "
-    "--players 2 --games 4": (RUN, ("4 games", "dragons_down_2p_bc_v6_s0.zip")),
+    "dragongym eval --game dragons_down --agents training/checkpoints/dragons_down_2p_bc_v7_s0.zip,random "
+    "--players 2 --games 4": (RUN, ("4 games", "dragons_down_2p_bc_v7_s0.zip")),
     "dragongym match --game dragonhunt --agents dragonhunt.heuristic,dragonhunt.heuristic --games 256 --seed 5 "
     "--records runs/dh_heuristic_selfplay256.jsonl": (PARSE, "256 heuristic games (minutes); parsed"),
     "python -m dragongym.training.selfplay --game dragonhunt --total-timesteps 100000000 --max-minutes 65.0 "
