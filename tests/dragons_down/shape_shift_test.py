@@ -286,6 +286,7 @@ def test_dd_spell_shape_shift_4_inactive_the_chip_lies_by_his_board_and_he_fight
     assert tray[O.FOE_KIND[wolf]] == min(
         sum(1 for f in range(NUM_MONSTER_CHIPS) if int(s["mon_clearing"][f]) == MON_TRAY
             and MONSTER_CHIP_KINDS[f] == MONSTER_CHIP_KINDS[wolf]) * 0.25, O.OBS_HIGH)
+    assert block(obs, "taken")[O.FOE_KIND[wolf]] == 0, "a chip by a hero's board is no chip he killed"
     start(S)
     assert not R.shifted(S, 0, 0) and int(s["mon_clearing"][wolf]) == MON_SHAPE
     assert C.fighting(S, 0, 0)
