@@ -603,6 +603,12 @@ def choose_ctrl_side(rec, p, legal, rng):
     return max([a for a in legal if R.A_SIDE <= a < R.A_SIDE + 2], key=hurt)
 
 
+def choose_shape(rec, p, legal, rng):
+    """Shape Shift (L1564; it never casts it, but may be asked by a forced
+    play): the Monster with the most health, then the first."""
+    return max(legal, key=lambda a: (int(R.FOE_HEALTH[a - R.A_FOE]), -a))
+
+
 def choose_ctrl_keep(rec, p, legal, rng):
     """Rule Undead (L1506): cancel the attack of the Monster just ruled (it would strike a hero)."""
     return R.A_ANSWER + R.ANSWER_REFUSE
@@ -744,4 +750,5 @@ _PHASES = {
     R.PH_EARTH_TILE: choose_earth_tile, R.PH_EARTH_TURN: choose_earth_turn, R.PH_TENTACLE: choose_tentacle,
     R.PH_REROLL: choose_reroll,
     R.PH_CTRL_TARGET: choose_ctrl_target, R.PH_CTRL_SIDE: choose_ctrl_side, R.PH_CTRL_KEEP: choose_ctrl_keep,
+    R.PH_SHAPE: choose_shape,
 }

@@ -68,6 +68,10 @@ MON_TRAY = -1
 """``mon_clearing`` of a chip in the monster tray (L298)."""
 MON_TAKEN = -2
 """``mon_clearing`` of a chip a hero has killed and keeps by its board (L799)."""
+MON_SHAPE = -3
+"""``mon_clearing`` of the chip of a hero's Shape Shift lying by his board,
+out of the tray and off the map (L1568; in his combats it stands in the
+clearing while the spell is active)."""
 
 # ---------------------------------------------------------------- cards (L330-L336, L906-L981)
 CARD_IDS = tuple(D.REALM.items) + tuple(D.REALM.treasures)

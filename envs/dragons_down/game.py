@@ -331,7 +331,7 @@ class DragonsDown(Game):
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
                        # 7: cubes of the other kind, more miscellaneous positions, paid removal of
-                       #    spells, rerolls, controlled Monsters, Player vs. Player
+                       #    spells, rerolls, controlled Monsters, Player vs. Player, Shape Shift
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -958,6 +958,8 @@ def _legal_name(rec, a):
         return f"put a tentacle on {_foe_name(i)}"                         # L1518
     if name == "foe" and ph == _ph("CTRL_TARGET"):
         return f"{_foe_name(int(rec['ctrl_foe']) - 1)} targets {_foe_name(i)}"                # L710
+    if name == "foe" and ph == _ph("SHAPE"):
+        return f"shape shift into {_foe_name(i)}"                          # L1564
     if name == "foe" and ph == _ph("MORE_TARGETS"):
         return f"also target {_foe_name(i)}"
     if name == "foe":

@@ -69,7 +69,7 @@ from .constants import (
     NUM_CIV_TOKENS, NUM_CLASSES, NUM_CLEARINGS, NUM_CUBE_KINDS, NUM_DIRECTIONS, NUM_LINEAGES,
     NUM_MERCHANTS, NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES, NUM_TILES,
     NUM_WILD_TOKENS, OPTIONAL_RULES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
-    TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TW_PLACED,
+    TILE_CIVILIZATION, TOK_PLACED, TOK_POOL, TW_PLACED, MON_TAKEN,
     NUM_COLOURS, NUM_CURSES, NUM_SPELL_KINDS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_DECK, SPW_DISCARD, SPW_KNOWN,
     MAX_HELD_MISSIONS, MW_DECK, MW_DISCARD, MW_DONE, MW_HERO, MW_MERCHANT, NUM_MISSIONS, NUM_TITLES,
 )
@@ -231,6 +231,8 @@ _H, NUM_HERO_FEATURES = _columns(
     ("casting", NUM_SPELL_KINDS),  # the spell kind it casts this round (secret in Tactics, L714, L723)
     ("cast_cubes", NUM_COLOURS),  # Magic Cubes on that Spell Card by colour / 5 (secret in Tactics)
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
+    ("shape", NUM_MONSTER_KINDS),  # the Monster kind of its Shape Shift in play, active or not (public, L1564-L1568)
+    ("shape_active", 1),         # its Shape Shift is active: it is that Monster (L1564-L1566)
     ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round (L712, L1174)
     ("challenged_by", MAX_HEROES),  # + rel seat: that hero challenges it this round (Player vs. Player, L1182; public)
     ("aim_box", 2),              # its Speed Cube in the head / torso aim box (Player vs. Player, L1186; secret in Tactics)
@@ -243,7 +245,7 @@ _H, NUM_HERO_FEATURES = _columns(
  H_GOLD, H_STATUS, H_ACTIONS_LEFT, H_ON_MAP, H_TO_PLAY, H_TURN_ORDER, H_SELECTION_ORDER, H_FACE_DOWN,
  H_EQUIPPED, H_PATHS_FOUND, H_PILES_FOUND, H_SEARCH_DICE, H_SEARCHING, H_COMBAT, H_PLACED, H_CROSSED, H_THROWS,
  H_BEST_LP, H_HEROES_MADE, H_OUTLAW, H_SPELLS, H_CURSES, H_CASTING, H_CAST_CUBES, H_SPELLS_ON,
- H_AIMED_BY, H_CHALLENGED_BY, H_AIM_BOX, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
+ H_SHAPE, H_SHAPE_ACTIVE, H_AIMED_BY, H_CHALLENGED_BY, H_AIM_BOX, H_MISSIONS_HELD, H_MISSIONS_DONE, H_KILLS, H_TITLES) = _H.values()
 
 # ---- tiles: one row per Map Tile (constants.TILE_IDS)
 _T, NUM_TILE_FEATURES = _columns(
@@ -823,7 +825,7 @@ def observe_contents(S, b, me, n, obs):
                 obs[realm_at(c, R_FLIPPED)] = lim(flipped[c] * 0.25)
         elif c == -1:
             obs[O_TRAY + kind] = lim(obs[O_TRAY + kind] + 0.25)
-        else:
+        elif c == MON_TAKEN:                                 # not a Shape Shift's chip by its hero (H_SHAPE)
             obs[O_TAKEN + kind] = lim(obs[O_TAKEN + kind] + 0.25)
     for p in range(n):
         c = int(s['hero_clearing'][p])
@@ -950,6 +952,10 @@ def observe_heroes(S, b, me, n, obs):
                     obs[o + H_SPELLS_ON + int(R.SPELL_KIND[sp])] = 1.0
             if s['lich_vapor'][p]:                              # the Lich's Vapor Form has no card (L1270)
                 obs[o + H_SPELLS_ON + R.SP_VAPOR_FORM] = 1.0
+            if s['shape'][p] > 0:                               # his Monster is public (L1564, L1568)
+                obs[o + H_SHAPE + int(FOE_KIND[int(s['shape'][p]) - 1])] = 1.0
+                if R.shifted(S, b, p):
+                    obs[o + H_SHAPE_ACTIVE] = 1.0
             for q in range(n):
                 if s['hero_target'][q] == R.AIM_HERO + p:
                     obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0

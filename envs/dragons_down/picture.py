@@ -1049,6 +1049,8 @@ def _cards_text(rec, p, seat):
         if "mon_taker" in rec.dtype.names else []
     if taken:
         parts.append(f"{len(taken)} chip{'s' if len(taken) > 1 else ''} taken")
+    if "shape" in rec.dtype.names and int(rec["shape"][p]) > 0:           # L1564: his Monster is public
+        parts.append("Shape Shift: " + V.monster_name(int(_MONSTER_KIND_OF_CHIP[int(rec["shape"][p]) - 1])))
     return " · ".join(parts)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from . import rules as R
 from .constants import (
     CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_NONE,
-    HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN,
+    HS_RETIRED, HS_WAITING, MAP_RADIUS, MAX_CARD_CUBES, MAX_HEROES, MAX_HIDDEN_PER_SIDE, MON_TAKEN, MON_SHAPE,
     NUM_CARDS, NUM_CLASSES, NUM_CLEARINGS, NUM_CUBE_KINDS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
     NUM_NATIVE_CHIPS, NUM_PACKS, NUM_CURSES, NUM_COLOURS, NUM_SPELLS, SPELL_DECK, SPELL_START, SPW_ATTACHED,
     SPW_DECK, SPW_DISCARD, SPW_KNOWN, SPW_START,
@@ -88,7 +88,8 @@ FIELD_RANGES = {
     "wild_clearing": (-1, NC - 1),
     "civ_token_clearing": (-1, NC - 1),
     "site_clearing": (-1, NC - 1),
-    "mon_clearing": (MON_TAKEN, NC - 1),
+    "mon_clearing": (MON_SHAPE, NC - 1),         # MON_SHAPE: a Shape Shift's chip by its hero (L1568)
+    "shape": (0, NUM_MONSTER_CHIPS),             # 1 + the chip of the hero's Shape Shift; 0 none
     "mon_flipped": (0, 1),
     # heroes
     "gold": (0, BIG), "fame": (-BIG, BIG), "lp": (-BIG, BIG),
@@ -252,7 +253,7 @@ FIELD_RANGES = {
     "tentacle_new": (0, (1 << R.TENTACLE_CARDS.shape[0]) - 1),
     "tentacle_card": (-1, R.TENTACLE_CARDS.shape[0] - 1),
     "foe_ctrl": (0, LAST_SEAT + 1),                # 1 + the controlling hero; 0 none
-    "ctrl_flags": (0, R.CTRL_UNDEAD | R.CTRL_ELEMENTAL | R.CTRL_WAITING),   # CTRL_* bits
+    "ctrl_flags": (0, R.CTRL_UNDEAD | R.CTRL_ELEMENTAL | R.CTRL_WAITING | R.CTRL_SHAPE),   # CTRL_* bits
     "foe_vs": (0, NUM_FOES),                     # 1 + a foe; 0 none
     "ctrl_foe": (0, NUM_FOES),                   # 1 + a foe; 0 none
     "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED | R.TC_SPHERULE),   # TC_* bits
@@ -682,6 +683,13 @@ def _decision_problem(r, n):
     if ph in (R.PH_ACTION, R.PH_HEAL, R.PH_ALERT, R.PH_ALERT_TARGET, R.PH_ENTER_PLACE) \
             and int(r["hero_state"][p]) not in (HS_WAITING, HS_ACTIVE):
         return f"seat {p} has no hero in play to act"
+    if ph == R.PH_SHAPE:
+        c = int(r["cast_card"][p])
+        if c < 0 or int(R.SPELL_KIND[c]) != R.SP_SHAPE_SHIFT:
+            return f"seat {p} chooses a Shape Shift's Monster without casting Shape Shift"
+    problem = _shape_problem(r, n)
+    if problem:
+        return problem
     if ph in (R.PH_CTRL_TARGET, R.PH_CTRL_SIDE, R.PH_CTRL_KEEP):
         f = int(r["ctrl_foe"]) - 1
         if f < 0 or int(r["foe_ctrl"][f]) != p + 1:
@@ -691,6 +699,41 @@ def _decision_problem(r, n):
             return f"foe {f} is still controlled with no combat under way (control lasts a combat, L1506, L1550)"
     if int(r["loaded_pos"]) > int(r["loaded_count"]):
         return "more loaded draws used than loaded"
+    return ""
+
+
+def _shape_problem(r, n):
+    """Shape Shift (L1564-L1568): a hero's chip is a Monster it may take, its
+    card lies on him; the chip lies by him (MON_SHAPE), or in his combat's
+    clearing under his control while the spell is active; no other chip lies
+    by a hero."""
+    owners = {}
+    for p in range(MAX_HEROES):
+        f = int(r["shape"][p]) - 1
+        sp = next((int(x) for x in R.SHAPE_CARDS if int(r["spell_on"][int(x)]) == R.AIM_HERO + p), -1)
+        if f < 0:
+            if sp >= 0:
+                return f"hero {p} bears Shape Shift (card {sp}) with no Monster chip"
+            continue
+        if sp < 0:
+            return f"hero {p} has Shape Shift's chip {f} with no Shape Shift on him"
+        if not R.SHAPE_OK[f]:
+            return f"hero {p} is Shape Shifted into chip {f}, undead, unique or no Monster (L1564, L1258)"
+        if f in owners:
+            return f"chip {f} is the Shape Shift of two heroes"
+        owners[f] = p
+        c = int(r["mon_clearing"][f])
+        if c == MON_SHAPE:
+            if int(r["foe_ctrl"][f]) != 0:
+                return f"Shape Shift chip {f} lies by its hero yet is controlled"
+        elif not (c >= 0 and c == int(r["combat_clearing"]) and int(r["combat_step"]) != 0
+                  and int(r["foe_ctrl"][f]) == p + 1 and int(r["ctrl_flags"][f]) & R.CTRL_SHAPE):
+            return f"Shape Shift chip {f} of hero {p} is neither by him nor fighting for him (mon_clearing {c})"
+    for f in range(NUM_MONSTER_CHIPS):
+        if int(r["mon_clearing"][f]) == MON_SHAPE and f not in owners:
+            return f"chip {f} lies by a hero's board with no Shape Shift"
+        if int(r["ctrl_flags"][f]) & R.CTRL_SHAPE and f not in owners:
+            return f"chip {f} fights as a Shape Shifted hero that has none"
     return ""
 
 

@@ -39,7 +39,7 @@ STATE_FIELDS = [
     ("civ_token_clearing", np.int16, (NUM_CIV_TOKENS,)),  # clearing of a revealed Civilization Token; -1 (L489)
     ("site_clearing", np.int16, (NUM_PILES,)),        # clearing of each pile (Treasure Site, body) on the map; -1 (L497-L498, L805)
     ("site_gold", np.int16, (NUM_PILES,)),            # Gold lying in each pile (L520, L1244, L805)
-    ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN (L306, L799)
+    ("mon_clearing", np.int16, (NUM_MONSTER_CHIPS,)),    # clearing of each Monster chip; MON_TRAY, MON_TAKEN, MON_SHAPE (L306, L799, L1568)
     ("mission_draws", np.int16),             # draws taken from the Mission Deck's own stream (rules/missions.py::mission_roll)
     # --- 1-byte fields: the sequence of play and the outcome
     ("num_players", np.int8),       # config: seats (heroes in play at once), 1..6 (the common field)
@@ -83,6 +83,7 @@ STATE_FIELDS = [
     ("heroes_chosen", np.int8),              # seats of hero_order that have finished their hero
     # --- the action phase (rules/actions.py), L441-L612
     ("hero_status", np.uint8, (MAX_HEROES,)),  # HST_* bits (constants): statuses of this turn
+    ("shape", np.int8, (MAX_HEROES,)),  # 1 + the Monster chip of the hero's Shape Shift in play (active or not: base.shifted), 0 none (L1564-L1568); public
     ("actions_used", np.int8, (MAX_HEROES,)),  # actions spent this turn, a lost cave action included (L451, L455)
     ("turn_order", np.int8, (MAX_HEROES,)),    # seats in the order their Targeting Tokens were drawn (L449); -1
     ("order_pos", np.int8),                    # index into turn_order of the active hero

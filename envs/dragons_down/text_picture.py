@@ -94,6 +94,7 @@ _DECISIONS = {
     R.PH_CTRL_TARGET: "choose the target of one's controlled Monster",
     R.PH_CTRL_SIDE: "choose the side up of one's controlled Monster",
     R.PH_CTRL_KEEP: "let the ruled Monster's attack go on?",
+    R.PH_SHAPE: "choose the Monster to Shape Shift into",
 }
 """The pending decision (``phase``) in words."""
 

@@ -11,7 +11,7 @@ import pytest
 
 from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import (
-    CARD_IDS, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_TAKEN, MON_TRAY, NUM_CARDS,
+    CARD_IDS, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, CW_REMOVED, CW_SITE, HS_ACTIVE, MON_SHAPE, MON_TAKEN, MON_TRAY, NUM_CARDS,
     NUM_CLEARINGS, NUM_POSITIONS, OPTIONAL_RULES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM, T_BACKPACK,
     T_PENDING,
     TW_PLACED,
@@ -52,7 +52,8 @@ def check(S):
             assert 0 <= s["card_owner"][card] < n
     for m in range(s["mon_clearing"].shape[0]):
         c = int(s["mon_clearing"][m])
-        assert c in (MON_TRAY, MON_TAKEN) or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
+        assert c in (MON_TRAY, MON_TAKEN) or (c == MON_SHAPE and m + 1 in s["shape"].tolist()) \
+            or (0 <= c < NUM_CLEARINGS and c // 6 in placed)
     check_magic(s, n)
 
 

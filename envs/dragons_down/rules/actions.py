@@ -15,7 +15,7 @@ from ..constants import (
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
     HST_FLEW, HST_HIDDEN, HST_NOISE, HST_SNEAK, LINEAGE_IDS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NUM_CARDS,
     NUM_COLOURS, NUM_TARGETS, NUM_TILES, SB_EXPLORE, SB_LEGENDARY, ST_BATTLE, ST_TURNS, T_PENDING,
-    NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
+    T_BACKPACK, NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
@@ -23,7 +23,7 @@ from .base import (
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, PH_HERO_BLOCK, A_SEAT, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
-    shuffle_first,
+    shuffle_first, shifted, A_TRADE_END,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
@@ -627,6 +627,15 @@ def act_enter_place(S, b, p, a):
 # ================================================================ the actions (L461-L612)
 @rules_jit(inline=True)
 def mask_action(S, b, p, mask):
+    """Legal actions of PH_ACTION (``mask_action_all``), only those a Shape
+    Shifted hero may take while he is (``mask_shape_action``, L1566)."""
+    mask_action_all(S, b, p, mask)
+    if shifted(S, b, p) and not vapor(S, b, AIM_HERO + p):
+        mask_shape_action(S, b, p, mask)
+
+
+@rules_jit
+def mask_action_all(S, b, p, mask):
     """Legal actions of PH_ACTION: A_CLEARING + c to Move there (or enter the
     map there); A_DO + DO_*: Sneak or Make Noise (not both in one turn, L469),
     a rest the actions left can pay for with a wounded cube to heal (L550),
@@ -718,6 +727,31 @@ def mask_explore(S, b, p, mask, left):
         for d in range(NUM_DIRECTIONS):
             if tile_flight(S, b, p, d) >= 0:
                 mask[A_EXPLORE + d] = 1
+
+
+@rules_jit
+def mask_shape_action(S, b, p, mask):
+    """PH_ACTION for a Shape Shifted hero (L1566): only Sneak, Make Noise,
+    Move (a flight for a flying Monster, L1093), Search and Loot, and Pass;
+    no Action Cubes (no rest, no card used), no Trade, Learn, Enchant or
+    Explore, no block (his possessions inactive). Unhiding, discarding a
+    Mission Card and claiming a title are no actions (L886, L1071, L567).
+    Built from the full mask, the rest cleared."""
+    keep = np.zeros(mask.shape[0], dtype=np.int8)
+    for a in range(A_CLEARING, A_DO):
+        keep[a] = mask[a]
+    for a in range(A_SEARCH, A_TARGET):
+        keep[a] = mask[a]
+    for a in range(A_MISSION, A_TRADE_END):                      # a Mission Card discarded, a title claimed: no action
+        keep[a] = mask[a]
+    if hero_flies(S, b, p):
+        for d in range(NUM_DIRECTIONS):
+            if tile_flight(S, b, p, d) >= 0:
+                keep[A_EXPLORE + d] = 1
+    for do in (DO_PASS, DO_SNEAK, DO_NOISE, DO_LOOT, DO_UNHIDE):
+        keep[A_DO + do] = mask[A_DO + do]
+    for a in range(mask.shape[0]):
+        mask[a] = keep[a]
 
 
 @rules_jit
@@ -1369,6 +1403,9 @@ def mask_gained(S, b, p, mask):
     """Legal actions of PH_GAINED: A_TARGET + t for each position the card
     just gained may be equipped at, and T_BACKPACK to stow it (L972-L973)."""
     c = pending_card(S, b, p)
+    if shifted(S, b, p):                         # L1566: gained while Shape Shifted, it goes to the backpack
+        mask[A_TARGET + T_BACKPACK] = 1
+        return
     for t in range(NUM_TARGETS):
         if target_legal(S, b, p, c, t):
             mask[A_TARGET + t] = 1

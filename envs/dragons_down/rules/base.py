@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    MON_TRAY as _MON_TRAY, NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
     T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_MISC3, T_MISC4, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
@@ -583,6 +583,14 @@ def _foe_tables():
 
 
 FOE_SIDE, FOE_HEALTH, FOE_ARMORED, FOE_FAME, FOE_ELEMENTAL, FOE_UNIQUE = _foe_tables()
+FOE_FLIES = np.array([D.REALM.monsters[_MONSTER_IDS[k]].flying for k in _CHIP_KINDS] + [False] * len(NATIVE_CHIP_KINDS),
+                     dtype=np.int8)
+SHAPE_OK = np.array([not (m.undead or getattr(m, "unique", True) or getattr(m, "kind", "") == "elemental")
+                     for m in [D.REALM.monsters[_MONSTER_IDS[k]] for k in _CHIP_KINDS]]
+                    + [False] * len(NATIVE_CHIP_KINDS), dtype=np.int8)
+"""Foe f -> 1 for a flying Monster (L1091); 1 for a chip a Shape Shift may
+take (L1564, L1258: no undead, no unique Monster -- no Guardian, leader --
+and no Elemental, whose chips wait in their own pool, L1550; no Native)."""
 """FOE_SIDE[f, side, SD_*]: the combat values of foe f's chip, side 0 the
 name side, 1 the back (L726); FOE_HEALTH[f]: printed health (L757);
 FOE_ARMORED[f]: a shield icon (L751); FOE_FAME[f]: the Fame for killing it
@@ -726,7 +734,7 @@ SPELLS_BUILT = frozenset({
     "iron_skin", "strength", "fireball", "soul_save", "heal", "life_armor", "turn_undead", "peace",
     "hesitation", "disorient", "charm", "trail_blaze", "natures_help", "fly", "open_gate", "teleport",
     "confuse", "air_sword", "dark_matter", "move_earth", "vapor_form", "tentacles", "discord", "floating_disk",
-    "divination", "rule_undead", "elemental",
+    "divination", "rule_undead", "elemental", "shape_shift",
 })
 """The spells whose effect the rules core has: only these are offered to cast
 (RULES.md marks the others "not yet implemented")."""
@@ -811,6 +819,8 @@ MOVE_EARTH_REACH = 1
 """Move Earth turns the caster's Map Tile or an adjacent one (L1546)."""
 VAPOR_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_VAPOR_FORM], dtype=np.int64)
 """The Spell Cards of Vapor Form (L1536)."""
+SHAPE_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_SHAPE_SHIFT], dtype=np.int64)
+"""The Spell Cards of Shape Shift (L1564)."""
 DISCORD_CARDS = np.array([sp for sp in range(NUM_SPELLS) if SPELL_KIND[sp] == SP_DISCORD], dtype=np.int64)
 """The Spell Cards of Discord (L1596): ``spell_on`` holds one of its two
 Monsters, ``spell_mark`` the other (a foe index fits the int8 mark)."""
@@ -897,10 +907,13 @@ PH_PARDON = 52        # A_ANSWER + ANSWER_ACCEPT: discard one Outlaw Token for t
 PH_CTRL_TARGET = 53   # A_FOE + f: the Monster the hero's controlled Monster (ctrl_foe - 1) targets this round / A_DO + DO_PASS: none (L692, L709-L710)
 PH_CTRL_SIDE = 54     # A_SIDE + s: the side face up of his controlled Monster's chip (ctrl_foe - 1) this round (L710)
 PH_CTRL_KEEP = 55     # A_ANSWER + ANSWER_ACCEPT: the attack of the Monster his Rule Undead just took (ctrl_foe - 1) goes on / ANSWER_REFUSE: it is canceled (L1506)
-CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING = 1, 2, 4
+CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING, CTRL_SHAPE = 1, 2, 4, 8
 """``ctrl_flags`` bits of a controlled foe: taken by Rule Undead (its
 controller targeting it frees it, L1506); an Elemental (back to the pool
-when freed, L1550); arrived this round, it fights from the next (L1550)."""
+when freed, L1550); arrived this round, it fights from the next (L1550);
+the chip of its controller's Shape Shift -- it is the hero (L1564, L691)."""
+# Shape Shift (rules/spells.py): 56
+PH_SHAPE = 56         # A_FOE + f: the tray chip (the first of its kind in the tray) whose Monster the Shape Shifting hero becomes (L1564)
 # rerolls (rules/treasures.py, rules/spells.py): 57..59
 PH_REROLL = 57        # A_REROLL + src * REROLL_WAYS + k: reroll die k (k = MAX_ROLL_DICE: every die) of the pending roll (roll_kind) with source src (RR_*) / A_DO + DO_DONE: let the roll stand (L1214, L1330, L1342, L1528)
 PH_DISPEL_ASK = 60    # A_ANSWER + ANSWER_ACCEPT: let the active hero remove one's permanent spell ``dispel_card`` for 5 Gold / ANSWER_REFUSE (L568 "a willing Hero")
@@ -943,6 +956,62 @@ def vapor(S, b, code):
         if s['spell_on'][sp] == code and (s['spell_mark'][sp] & PERM_ACTIVE) != 0:
             return True
     return code >= AIM_HERO and (s['lich_vapor'][code - AIM_HERO] & LICH_VAPOR_ACTIVE) != 0
+
+
+@rules_jit
+def shape_card(S, b, p):
+    """The Shape Shift Spell Card in play on hero p (L1564); -1."""
+    s = S[b]
+    for i in range(SHAPE_CARDS.shape[0]):
+        sp = SHAPE_CARDS[i]
+        if s['spell_on'][sp] == AIM_HERO + p:
+            return int(sp)
+    return -1
+
+
+@rules_jit
+def shifted(S, b, p):
+    """Hero p's Shape Shift is active (L1564-L1566, L1046-L1055): he is the
+    Monster of his chip (``shape``): in combat it fights for him, outside
+    he may only Sneak, Make Noise, Move, Search and Loot; his cubes and
+    possessions are unavailable."""
+    s = S[b]
+    if s['shape'][p] <= 0:
+        return False
+    sp = shape_card(S, b, p)
+    return sp >= 0 and (s['spell_mark'][sp] & PERM_ACTIVE) != 0
+
+
+@rules_jit
+def shape_off(S, b, p):
+    """Hero p's Shape Shift is cancelled (broken by Break Spells, removed at a
+    Civilization Location, by the Potion of Relief, or he died, L1058): his
+    chip goes back to the monster tray, its wounds and control gone, and the
+    Monsters fighting it forget it (L1568)."""
+    s = S[b]
+    f = int(s['shape'][p]) - 1
+    s['shape'][p] = 0
+    if f < 0:
+        return
+    s['mon_clearing'][f] = _MON_TRAY
+    s['mon_flipped'][f] = 0
+    s['foe_wounds'][f] = 0
+    for q in range(s['foe_wound_by'].shape[1]):
+        s['foe_wound_by'][f, q] = 0
+    s['foe_ctrl'][f] = 0
+    s['ctrl_flags'][f] = 0
+    s['foe_vs'][f] = 0
+    s['foe_target'][f] = -1
+    s['foe_extra'][f] = 0
+    for g in range(NUM_FOES):
+        if s['foe_vs'][g] == f + 1:
+            s['foe_vs'][g] = 0
+
+
+@rules_jit
+def shape_flies(S, b, p):
+    """Hero p is Shape Shifted into a flying Monster: he must fly (L1093)."""
+    return shifted(S, b, p) and FOE_FLIES[int(S[b]['shape'][p]) - 1] != 0
 
 
 @rules_jit

@@ -86,14 +86,14 @@ from .spells import (
     move_tentacles, tentacles_placed, discord_ends, discord_strike, specialized, wound_spared,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
-    ctrl_sync, release, release_all, versus_strike, summon_elemental,
+    ctrl_sync, release, release_all, versus_strike, summon_elemental, shape_sync,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
     CF_SWORD_STRIKES, foe_recovers, discord_foe, ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED,
     AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, roll_against_hero, ctrl_active,
-    FF_CTRL_ASKED, controller, versus,
+    FF_CTRL_ASKED, controller, versus, in_fight,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
@@ -192,6 +192,7 @@ def new_round(S, b):
         s['foe_vs'][f] = 0
         s['ctrl_flags'][f] = s['ctrl_flags'][f] & np.uint8(0xFF ^ CTRL_WAITING)   # L1550: an Elemental fights from now
     ctrl_sync(S, b)
+    shape_sync(S, b)                             # L1564: a Shape Shifted hero fights as his chip
     s['atk_foe'] = -1
     s['atk_by'] = 0
     s['atk_aim'] = 0
@@ -261,6 +262,7 @@ def activation_step(S, b):
         if p >= 0 and fighting(S, b, p) and any_activatable(S, b, p):
             return pose(S, b, PH_ACTIVATE, p)
         s['activate_pos'] += 1
+    shape_sync(S, b)                             # a Shape Shift activated: its hero is his chip from now (L1564)
     return False
 
 
@@ -1249,7 +1251,7 @@ def foe_can_strike(S, b, f):
     if s['foe_flags'][f] & FF_ATTACKED or dormant(S, b, f):
         return False
     if controller(S, b, f) >= 0:                 # L692: it fights for its controller
-        if not (foe_here(S, b, f) and fighting(S, b, controller(S, b, f))):
+        if not (foe_here(S, b, f) and in_fight(S, b, controller(S, b, f))):
             return False
     elif not foe_is_monster(S, b, f):
         return False
@@ -1987,7 +1989,7 @@ def end_of_round(S, b):
     left = 0
     for p in range(MAX_HEROES):
         clear_placed(S, b, p)
-        if fighting(S, b, p):
+        if in_fight(S, b, p):                    # a Shape Shifted hero fights on as his chip
             left += 1
     if s['round_wounds']:
         s['quiet_rounds'] = 0
@@ -2006,7 +2008,7 @@ def spell_wounds(S, b):
     s = S[b]
     for p in range(MAX_HEROES):
         c = int(s['cast_wound'][p])
-        if s['cast_stage'][p] == CAST_DONE and c >= 0 and s['cast_cubes'][p, c] > 0 and fighting(S, b, p) \
+        if s['cast_stage'][p] == CAST_DONE and c >= 0 and s['cast_cubes'][p, c] > 0 and in_fight(S, b, p) \
                 and not wound_spared(S, b, p, c):
             apply_wound(S, b, p, A_CUBE + CUBE_MAGIC + c)
         clear_cast(S, b, p)

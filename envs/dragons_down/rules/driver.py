@@ -22,7 +22,7 @@ from .base import (
     PH_START_SPELL, PH_UNCURSE, PH_DISPEL_ASK, PH_ADJUST, PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_LURE, PH_REARM, PH_TACTICS,
     PH_TARGET, PH_UNHIDE, PH_WOUND, PH_MORE_TARGETS, PH_SPELL_CUBE, PH_ACCEPT, PH_TELEPORT_TILE, PH_ACTIVATE, PH_EARTH_TILE, PH_EARTH_TURN,
     PH_TENTACLE, PH_TAKE_MISSION, PH_MISSION_LIMIT, PH_PARDON, PH_REROLL, PH_CTRL_TARGET, PH_CTRL_SIDE,
-    PH_CTRL_KEEP, PH_CHALLENGE, PH_CHALLENGE_CUBE, PH_HERO_BLOCK,
+    PH_CTRL_KEEP, PH_SHAPE, PH_CHALLENGE, PH_CHALLENGE_CUBE, PH_HERO_BLOCK,
 )
 from .actions import (
     act_explore_enter, act_explore_turn, mask_explore_enter, mask_explore_turn,
@@ -34,7 +34,7 @@ from .activation import activation_round, start_activation
 from .spells import (
     act_accept, act_earth_tile, act_earth_turn, act_spell_cube, act_teleport_tile, act_tentacle, act_reroll,
     mask_reroll, mask_accept, mask_earth_tile, mask_earth_turn, mask_spell_cube, mask_teleport_tile,
-    mask_tentacle, act_ctrl_keep, mask_ctrl_keep,
+    mask_tentacle, act_ctrl_keep, mask_ctrl_keep, act_shape, mask_shape,
 )
 from .combat import (
     act_more_targets, mask_more_targets, act_adjust, act_adjust_target, act_armor, act_evade, act_lure, act_tactics, act_target, act_unhide,
@@ -190,6 +190,8 @@ def fill_mask(S, b, mask):
         mask_ctrl_side(S, b, p, mask)
     elif ph == PH_CTRL_KEEP:
         mask_ctrl_keep(S, b, p, mask)
+    elif ph == PH_SHAPE:
+        mask_shape(S, b, p, mask)
     elif ph == PH_ACTIVATE:
         mask_activate(S, b, p, mask)
     elif ph == PH_TACTICS:
@@ -329,6 +331,8 @@ def do_action(S, b, a):
         return act_ctrl_side(S, b, p, a)
     elif ph == PH_CTRL_KEEP:
         return act_ctrl_keep(S, b, p, a)
+    elif ph == PH_SHAPE:
+        return act_shape(S, b, p, a)
     elif ph == PH_ACTIVATE:
         return act_activate(S, b, p, a)
     elif ph == PH_TACTICS:

@@ -15,7 +15,7 @@ from ..constants import (
     T_BACKPACK, T_MISC1, T_MISC2, T_MISC3, T_MISC4,
 )
 from .base import (
-    roll, vapor, AIM_HERO, CARD_IDS, SPELL_CARDS_OF, SP_FLOATING_DISK, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
+    roll, vapor, shifted, AIM_HERO, CARD_IDS, SPELL_CARDS_OF, SP_FLOATING_DISK, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
     KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
     TARGET_COVERS, TARGET_OK, CLASS_ATTR, LINEAGE_ATTR,
 )
@@ -224,8 +224,9 @@ def settle_positions(S, b, p):
 
 @rules_jit
 def possessions_inactive(S, b, p):
-    """Hero p's possessions are inactive where they lie: he is vapor (L1536)."""
-    return vapor(S, b, AIM_HERO + p)
+    """Hero p's possessions are inactive where they lie: he is vapor (L1536),
+    or Shape Shifted (L1566)."""
+    return vapor(S, b, AIM_HERO + p) or shifted(S, b, p)
 
 
 @rules_jit

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     AIM_HERO, SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
-    DO_STAY, pose, roll,
+    DO_STAY, pose, roll, shape_off,
 )
 from .equipment import settle_gifts
 from .tokens import discard_missions_of
@@ -115,6 +115,7 @@ def end_hero_spells(S, b, p):
         if s['spell_on'][sp] == AIM_HERO + p or (mine and s['spell_on'][sp] >= 0):
             s['spell_on'][sp] = -1
             s['spell_mark'][sp] = 0
+    shape_off(S, b, p)                    # L1568: his Shape Shift's chip returns to the tray
     s['lich_vapor'][p] = 0
 
 

@@ -28,12 +28,13 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
-    CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
+    MON_SHAPE, MAX_HEROES, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
     NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_PVP, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
     SP_RULE_UNDEAD, SP_ELEMENTAL, CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING, PH_CTRL_KEEP, ANSWER_REFUSE, FOE_ELEMENTAL,
+    SP_SHAPE_SHIFT, CTRL_SHAPE, PH_SHAPE, SHAPE_OK, shifted,
     SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DISCORD, DISCORD_CARDS, SD_DAMAGE, SD_SWORDS, SD_ATTACK, ATK_FIRE, ATK_RANGED,
     CURSE_WEAKNESS, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
     TENT_ATTACK, TENT_LEFT, TENT_MANEUVER, TENT_MISS, TENT_NONE, TENT_UNROLLED, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
@@ -49,7 +50,7 @@ from .base import (
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
 )
 from .fate import remove_card
-from .activation import summon
+from .activation import summon, CHIP_KIND
 from .actions import draw_clearing, search_die, search_found, start_heal
 from .magic import learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
 from .realm import PATH_BITS, other_gates, position_edges
@@ -60,7 +61,7 @@ from .trade import haggle_result, loot_die, loot_result
 from .strike import (
     AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value,
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
-    versus,
+    versus, in_fight,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
@@ -465,6 +466,9 @@ def cast_spell(S, b, p):
         elif k == SP_TENTACLES:                  # L1518: four tentacles placed, then rolled
             put_in_play(S, b, sp, me)
             posed = start_tentacles(S, b, p, sp)
+    elif aim == AIM_SELF:                        # L1034: on the caster, as it is cast
+        if k == SP_SHAPE_SHIFT:
+            posed = start_shape(S, b, p)
     elif aim == AIM_SELF_OR_OTHER:
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
@@ -1343,6 +1347,9 @@ def release(S, b, f):
         sp = RULE_UNDEAD_CARDS[i]
         if s['spell_on'][sp] == f:
             end_spell(S, b, sp)
+    if how & CTRL_SHAPE:                         # L1564: the hero is himself again by his chip, its wounds healed
+        foe_recovers(S, b, f)
+        s['mon_clearing'][f] = MON_SHAPE
     if how & CTRL_ELEMENTAL:
         for i in range(ELEMENTAL_CARDS.shape[0]):
             sp = ELEMENTAL_CARDS[i]
@@ -1374,8 +1381,9 @@ def ctrl_sync(S, b):
         p = controller(S, b, f)
         if p < 0:
             continue
-        if not fighting(S, b, p) or not foe_here(S, b, f) or \
-                (s['ctrl_flags'][f] & CTRL_UNDEAD and not ruled_by_card(S, b, f)):
+        if not in_fight(S, b, p) or not foe_here(S, b, f) or \
+                (s['ctrl_flags'][f] & CTRL_UNDEAD and not ruled_by_card(S, b, f)) or \
+                (s['ctrl_flags'][f] & CTRL_SHAPE and not shifted(S, b, p)):
             release(S, b, f)
 
 
@@ -1491,3 +1499,94 @@ def versus_strike(S, b, f):
     if g >= 0 and foe_here(S, b, g):
         monster_hits_monster(S, b, f, g, controller(S, b, f))
     rouse(S, b, f, DIS_SLOW)
+
+
+# ================================================================ Shape Shift (L1564-L1568, L691, L1034)
+@rules_jit
+def shape_choice(S, b, f):
+    """Chip f may be taken by a Shape Shift (L1564): a non-undead, non-unique
+    Monster chip (``SHAPE_OK``) in the monster tray, the first of its kind
+    there (the chips of one kind are alike: one action a kind)."""
+    s = S[b]
+    if f >= NUM_MONSTER_CHIPS or not SHAPE_OK[f] or s['mon_clearing'][f] != MON_TRAY:
+        return False
+    for g in range(f):
+        if CHIP_KIND[g] == CHIP_KIND[f] and s['mon_clearing'][g] == MON_TRAY:
+            return False
+    return True
+
+
+@rules_jit
+def start_shape(S, b, p):
+    """Hero p casts Shape Shift (L1564, a Self spell: it takes effect as it is
+    cast, L1034): he chooses the Monster chip from the tray (PH_SHAPE). With
+    none to take, the spell does nothing (Interpretations). True if posed."""
+    for f in range(NUM_MONSTER_CHIPS):
+        if shape_choice(S, b, f):
+            return pose(S, b, PH_SHAPE, p)
+    return False
+
+
+@rules_jit(inline=True)
+def mask_shape(S, b, p, mask):
+    """Legal actions of PH_SHAPE: A_FOE + f for the first tray chip of each
+    kind a Shape Shift may take."""
+    for f in range(NUM_MONSTER_CHIPS):
+        if shape_choice(S, b, f):
+            mask[A_FOE + f] = 1
+
+
+@rules_jit(inline=True)
+def act_shape(S, b, p, a):
+    """PH_SHAPE (L1564): the Spell Card lies on its caster, active; chip f
+    replaces his hero: it stands in the clearing, fighting for him from the
+    next Combat Round (his attack this round was the spell), and the
+    Monsters that targeted him fight it."""
+    s = S[b]
+    f = a - A_FOE
+    sp = int(s['cast_card'][p])
+    put_in_play(S, b, sp, AIM_HERO + p)
+    s['spell_mark'][sp] = PERM_ACTIVE
+    s['shape'][p] = f + 1
+    s['mon_clearing'][f] = MON_SHAPE
+    s['mon_flipped'][f] = 0
+    shape_enter(S, b, p)
+    s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+    return False
+
+
+@rules_jit
+def shape_enter(S, b, p):
+    """Hero p, Shape Shifted (active) and in the combat, is his chip: it is
+    placed in the clearing under his control (CTRL_SHAPE, counted as a hero,
+    L691); the Monsters that challenged him fight it (``foe_vs``)."""
+    s = S[b]
+    f = int(s['shape'][p]) - 1
+    s['mon_clearing'][f] = s['combat_clearing']
+    take_control(S, b, f, p, CTRL_SHAPE)
+    for g in range(NUM_FOES):
+        if s['foe_target'][g] == p and foe_is_monster(S, b, g):
+            s['foe_target'][g] = -1
+            s['foe_vs'][g] = f + 1
+        elif s['foe_target'][g] == p:
+            s['foe_target'][g] = -1
+        if (int(s['foe_extra'][g]) >> p) & 1:
+            s['foe_extra'][g] = s['foe_extra'][g] & np.uint8(0xFF ^ (1 << p))
+
+
+@rules_jit
+def shape_sync(S, b):
+    """Each hero of the combat whose Shape Shift is active fights as his chip
+    (cast before, active again in the Activation step, L695, or by his tile's
+    purple enchantment, L1052); a chip whose spell is no longer active leaves
+    the clearing for its place by his board (``release``)."""
+    s = S[b]
+    for p in range(MAX_HEROES):
+        f = int(s['shape'][p]) - 1
+        if f < 0:
+            continue
+        if shifted(S, b, p) and in_fight(S, b, p):
+            if controller(S, b, f) != p or not foe_here(S, b, f):
+                shape_enter(S, b, p)
+        elif controller(S, b, f) == p:
+            release(S, b, f)

@@ -29,7 +29,7 @@ from .base import (
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
-    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS, CTRL_WAITING,
+    NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS, CTRL_WAITING, CTRL_SHAPE, shifted,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -126,9 +126,19 @@ RANGED_HIGH = int(RANGED_DIE_FACE.max())
 
 # ================================================================ who is who
 @rules_jit
-def fighting(S, b, p):
-    """Hero p takes part in the combat under way (not evaded, not killed)."""
+def in_fight(S, b, p):
+    """Hero p is in the combat under way (not evaded, not killed), as
+    himself or Shape Shifted into a Monster."""
     return S[b]['hero_combat'][p] == HC_FIGHTING
+
+
+@rules_jit
+def fighting(S, b, p):
+    """Hero p takes part in the combat under way as a hero (not evaded, not
+    killed): not Shape Shifted, when the chip of his Monster fights for him
+    and he has no cubes, possessions, tactics, challenge or target of his own
+    (L1564; ``in_fight``)."""
+    return S[b]['hero_combat'][p] == HC_FIGHTING and not shifted(S, b, p)
 
 
 @rules_jit
@@ -188,7 +198,7 @@ def ctrl_active(S, b, f):
     fights from the next Combat Round, L1550)."""
     s = S[b]
     p = controller(S, b, f)
-    return p >= 0 and fighting(S, b, p) and foe_here(S, b, f) and (s['ctrl_flags'][f] & CTRL_WAITING) == 0
+    return p >= 0 and in_fight(S, b, p) and foe_here(S, b, f) and (s['ctrl_flags'][f] & CTRL_WAITING) == 0
 
 
 @rules_jit
@@ -666,6 +676,9 @@ def credit_kill(S, b, f, p, outlaw):
     returns a killed Monster to the tray, a unique one or a Native excepted
     (L1162-L1166)."""
     s = S[b]
+    if s['ctrl_flags'][f] & CTRL_SHAPE:               # a Shape Shifted hero's chip: he dies, no one takes it
+        foe_dies(S, b, f)
+        return
     if not (FOE_ELEMENTAL[f] and controller(S, b, f) == p):   # L1550: no Fame for killing one's own Elemental
         share_fame(S, b, f, p)
         note_kill(S, b, f, p)             # for his missions and titles (L1079, L567)
@@ -700,7 +713,13 @@ def foe_slain(S, b, f):
 @rules_jit
 def foe_dies(S, b, f):
     """What dies with foe f: the spells on it (L1058), its curses, its wounds
-    (and who dealt them); its chip is turned name side up."""
+    (and who dealt them); its chip is turned name side up. The chip of a
+    Shape Shifted hero dies with him: he is the Monster (L1564, L691;
+    Interpretations, "Shape Shift")."""
+    s = S[b]
+    if s['ctrl_flags'][f] & CTRL_SHAPE and controller(S, b, f) >= 0:
+        hero_killed(S, b, controller(S, b, f))       # his spells end with him: the chip is back in the tray
+        return
     end_spells_on(S, b, f)
     S[b]['foe_curses'][f] = 0
     foe_recovers(S, b, f)

@@ -34,6 +34,7 @@ from ..constants import (
     CW_MERCHANT, MAX_HEROES, ST_TURNS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, CW_SITE, DECK_TREASURE, NUM_CARDS, NUM_COLOURS, T_PENDING,
 )
 from .base import (
+    shape_flies,
     CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
@@ -394,7 +395,7 @@ def hero_flies(S, b, p):
     as the battle phase begins), or a Potion of Flight's flight lasts
     (``flight_until``: through that turn's Action Phase, L1380)."""
     s = S[b]
-    if hero_has_spell(S, b, p, SP_FLY):
+    if hero_has_spell(S, b, p, SP_FLY) or shape_flies(S, b, p):    # L1093: Shape Shifted into a flying Monster
         return True
     until = int(s['flight_until'][p])
     return until > 0 and flight_turn(S, b) <= until
