@@ -998,6 +998,16 @@ def shape_off(S, b, p):
     s['foe_wounds'][f] = 0
     for q in range(s['foe_wound_by'].shape[1]):
         s['foe_wound_by'][f, q] = 0
+    drop_control(S, b, f)
+
+
+@rules_jit
+def drop_control(S, b, f):
+    """Foe f is controlled by no one (``foe_ctrl``, ``ctrl_flags``), has no
+    target this round, and the foes fighting it among the chips (``foe_vs``)
+    forget it: the end of a Rule Undead, an Elemental or a Shape Shift
+    (L1506, L1550, L1568)."""
+    s = S[b]
     s['foe_ctrl'][f] = 0
     s['ctrl_flags'][f] = 0
     s['foe_vs'][f] = 0

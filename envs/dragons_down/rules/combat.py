@@ -92,7 +92,7 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
     CF_SWORD_STRIKES, foe_recovers, discord_foe, ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED,
-    AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, roll_against_hero, ctrl_active,
+    AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, ctrl_active,
     FF_CTRL_ASKED, controller, versus, in_fight,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,

@@ -32,6 +32,7 @@ from ..constants import (
     NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_PVP, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
 )
 from .base import (
+    drop_control,
     A_TILE, A_TURN, PH_TELEPORT_TILE, PH_EARTH_TILE, PH_EARTH_TURN, SP_MOVE_EARTH, MOVE_EARTH_REACH, SP_OPEN_GATE, SP_TELEPORT, TELEPORT_REACH, FOE_SPELL, FOE_SPELL_BUILT,
     SP_RULE_UNDEAD, SP_ELEMENTAL, CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING, PH_CTRL_KEEP, ANSWER_REFUSE, FOE_ELEMENTAL,
     SP_SHAPE_SHIFT, CTRL_SHAPE, PH_SHAPE, SHAPE_OK, shifted,
@@ -65,7 +66,7 @@ from .strike import (
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
-    realign_cubes, wound_hero, AS_HIT,
+    realign_cubes, wound_hero,
 )
 
 WOUND_ANY = -2
@@ -1335,14 +1336,7 @@ def release(S, b, f):
     s = S[b]
     p = controller(S, b, f)
     how = int(s['ctrl_flags'][f])
-    s['foe_ctrl'][f] = 0
-    s['ctrl_flags'][f] = 0
-    s['foe_vs'][f] = 0
-    s['foe_target'][f] = -1
-    s['foe_extra'][f] = 0
-    for g in range(NUM_FOES):
-        if versus(S, b, g) == f:
-            s['foe_vs'][g] = 0
+    drop_control(S, b, f)
     for i in range(RULE_UNDEAD_CARDS.shape[0]):
         sp = RULE_UNDEAD_CARDS[i]
         if s['spell_on'][sp] == f:
