@@ -733,10 +733,10 @@ def _reroll_name(rec, i):
         return f"reroll die {k + 1} with {source}"
     face = int(rec["roll_dice"][k])
     kind = int(rec["roll_kind"])
-    if kind in (R.ROLL_LOOT, R.ROLL_SEARCH, R.ROLL_LEARN, R.ROLL_HAGGLE, R.ROLL_STRUCK):
-        shown = V.die_face(kind, face)
-    else:
+    if kind in (R.ROLL_GATE, R.ROLL_TELEPORT, R.ROLL_DESTINATION):
         shown = V.clearing_name(rec, face) if face >= 0 else "nothing"
+    else:
+        shown = V.die_face(kind, face, k)
     return f"reroll die {k + 1} (showing {shown}) with {source}"
 
 

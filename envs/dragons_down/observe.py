@@ -413,13 +413,22 @@ _T, NUM_TITLE_FEATURES = _columns(
 (T_UP, T_PACK, T_SMALL, T_TAKEN, T_MINE, T_OTHERS, T_PRICE, T_REWARD, T_NEED, T_OUTLAW, T_MET,
  T_CLAIMABLE) = _T.values()
 
+OBSERVED_ROLL_KINDS = R.ROLL_STRUCK
+"""The roll kinds with a column of the ``reroll`` block's one-hot (ROLL_LOOT
+.. ROLL_STRUCK). The later kinds (a hero's Hit Dice, Ranged Attack Dice, a
+hide's Monster Dice, a Make Noise roll, a trap's cube, the Curse Table, a
+random clearing) show their dice but no kind column, so the shipped policy
+keeps its input size; their columns come with the next change of the
+observation."""
 REROLL_COLUMNS = (
-    ("kind", R.NUM_ROLL_KINDS - 1),      # the roll waiting on rerolls, one-hot: Loot Dice, Open Gate's, Teleport's clearing, Search, Learn, Haggle, a hit's Hit Dice
+    ("kind", OBSERVED_ROLL_KINDS),       # the roll waiting on rerolls, one-hot: Loot Dice, Open Gate's, Teleport's clearing, Search, Learn, Haggle, a hit's Hit Dice
     ("die", R.MAX_ROLL_DICE),            # each die: a Loot Die's face / 5; a Search Die 1 for a spyglass; a Learn Die LEARN_* / 2; a Hit Die HIT_* / 2;
-                                         # a Haggle Die's number / 5, the closed door 1; a clearing drawn / NUM_CLEARINGS
+                                         # a Haggle Die's number / 5, the closed door 1; a clearing drawn / NUM_CLEARINGS; a Ranged Attack
+                                         # Die from its worst face (0) to its best (1); a Monster Die 1 for a symbol; a Summoning symbol die's
+                                         # face / 5; a trap's cube kind / HEAL_HEART; the Curse Table's curse / the last curse
     ("shown", R.MAX_ROLL_DICE),          # 1 for each die the roll has
     ("mine", R.NUM_RR_SOURCES),          # the observer, a party to it, may still reroll with source RR_* (Gage, Divination, Dust, Mastery)
-    ("used", R.NUM_RR_SOURCES),          # that source already rerolled this roll
+    ("used", R.NUM_RR_SOURCES),          # that source already rerolled this roll (for either party)
     ("held", 3),                         # the observer's own: Divination on him unspent, a Dust of Destiny held, the Gage of the Thief equipped
 )
 NUM_REROLL_FEATURES = sum(w for _, w in REROLL_COLUMNS)
@@ -1400,23 +1409,30 @@ def observe_reroll(S, b, me, obs):
     s = S[b]
     kind = int(s['roll_kind'])
     if kind != R.ROLL_NONE:
-        obs[O_REROLL + RR_KIND + kind - 1] = 1.0
+        if kind <= OBSERVED_ROLL_KINDS:
+            obs[O_REROLL + RR_KIND + kind - 1] = 1.0
         for i in range(int(s['roll_n'])):
             f = int(s['roll_dice'][i])
             obs[O_REROLL + RR_SHOWN + i] = 1.0
-            if kind == R.ROLL_LOOT:
+            if kind == R.ROLL_LOOT or kind == R.ROLL_NOISE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
-            elif kind == R.ROLL_SEARCH:
+            elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE:
                 obs[O_REROLL + RR_DIE + i] = lim(f)
-            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK:
+            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)
             elif kind == R.ROLL_HAGGLE:
                 obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.HAGGLE_DOOR else lim(f / 5.0)
+            elif kind == R.ROLL_RANGED:
+                obs[O_REROLL + RR_DIE + i] = lim((f - R.RANGED_LOW) / (R.RANGED_HIGH - R.RANGED_LOW))
+            elif kind == R.ROLL_TRAP:
+                obs[O_REROLL + RR_DIE + i] = lim(f / R.HEAL_HEART)
+            elif kind == R.ROLL_CURSE:
+                obs[O_REROLL + RR_DIE + i] = lim(f / (R.NUM_CURSES - 1))
             else:
                 obs[O_REROLL + RR_DIE + i] = lim(f / NUM_CLEARINGS)
         party = s['roll_party'][0] == me or s['roll_party'][1] == me
         for src in range(R.NUM_RR_SOURCES):
-            if (int(s['roll_used']) >> src) & 1:
+            if ((int(s['roll_used']) >> src) | (int(s['roll_used']) >> (R.NUM_RR_SOURCES + src))) & 1:
                 obs[O_REROLL + RR_USED + src] = 1.0
             elif party:
                 for k in range(R.REROLL_WAYS):

@@ -178,6 +178,7 @@ FIELD_RANGES = {
     "target_pos": (0, MAX_HEROES),
     "tactics_pos": (0, MAX_HEROES),
     "cleanup_pos": (0, MAX_HEROES),
+    "stay_pos": (0, MAX_HEROES),
     "adjust_left": (0, 2),
     "natives_hostile": (0, 1),
     "lure_pos": (0, MAX_HEROES),
@@ -201,7 +202,7 @@ FIELD_RANGES = {
     "atk_foe": (-1, NUM_FOES - 1),
     "atk_victims": (0, 255),                    # bit p per hero
     "atk_victim": (-1, LAST_SEAT),
-    "atk_stage": (0, 5),                        # AS_*
+    "atk_stage": (0, 6),                        # AS_*
     "atk_armor": (R.LIFE_ARMOR_HIT, NUM_CARDS - 1),  # a card, none, or Life Armor (L1578)
     # Player vs. Player (optional, L1172-L1192)
     "atk_by": (0, MAX_HEROES),                  # 1 + a hero; 0 none
@@ -236,6 +237,9 @@ FIELD_RANGES = {
     "spell_mark": (0, 3),
     "peace": (0, 1),
     "atk_venom": (0, 1),
+    "atk_hurt": (0, 127),
+    "cast_aim": (0, R.MAX_AIMS),
+    "cast_hits": (0, R.MAX_AIMS),
     "foe_curses": (0, (1 << NUM_CURSES) - 1),
     # treasures' powers (rules/treasures.py)
     "gift_cubes": (0, len(R.GIFT_KINDS)),
@@ -265,9 +269,10 @@ FIELD_RANGES = {
     "roll_kind": (R.ROLL_NONE, R.NUM_ROLL_KINDS - 1),
     "roll_n": (0, R.MAX_ROLL_DICE),
     "roll_span": (0, 127),
-    "roll_used": (0, (1 << R.NUM_RR_SOURCES) - 1),
+    "roll_used": (0, (1 << 2 * R.NUM_RR_SOURCES) - 1),
     "roll_party": (-1, LAST_SEAT),
     "roll_stage": (0, 2),
+    "roll_then": (-1, NUM_FOES - 1),
     # missions and titles
     "mission_draws": (0, BIG),
     "mission_where": (R.MW_OUT, R.MW_DONE),

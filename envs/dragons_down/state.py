@@ -160,6 +160,7 @@ STATE_FIELDS = [
     ("target_pos", np.int8),                 # ... asked for a target (L709)
     ("tactics_pos", np.int8),                # ... placing cubes (L714); it stays on a hero until he is done
     ("cleanup_pos", np.int8),                # ... in Adjust Equipment or Rearm (L773-L774)
+    ("stay_pos", np.int8),                   # ... rolling to stay hidden in Cleanup (L775); the roll may wait on his Dust of Destiny
     ("adjust_left", np.int8),                # the cleanup hero's equipping left: 2 unequip and equip, 1 equip only, 0 done
     ("natives_hostile", np.int8),            # 1 once a Native was targeted: the clearing's Natives are Monsters (L1005)
     ("lure_pos", np.int8),                   # Luring (optional, L1130): index into turn_order of the next hero asked to lure
@@ -184,9 +185,11 @@ STATE_FIELDS = [
     ("atk_victim", np.int8),                 # hero being struck now; -1
     ("atk_stage", np.int8),                  # AS_* (combat.py): how far the strike on atk_victim is
     ("atk_armor", np.int16),                 # the armour card atk_victim takes the hit on; -1 none (L751)
+    ("atk_hurt", np.int8),                   # AS_HURT: the hit's damage, its Ranged Attack Dice counted after their rerolls (L753)
     # --- Player vs. Player (optional, L1172-L1192); public but ``hero_aim`` (SECRET in Tactics, like ``placed``)
     ("atk_by", np.int8),                     # 1 + the hero whose weapon attack on the hero atk_victim is being resolved; 0 none
-    ("atk_dmg", np.int8),                    # that attack's damage before armour: its weapon's cubes and base bonus (L744)
+    ("atk_dmg", np.int8),                    # that attack's damage before armour: its weapon's cubes and base bonus (L744);
+                                             # the weapon's cubes of any hero's weapon attack under way, kept over its dice's rerolls
     ("atk_swords", np.int8),                 # its swords (L751)
     ("atk_ranged", np.int8),                 # 1: a ranged or thrown attack, the Ranged Attack Dice roll (L753)
     ("atk_aim", np.int8),                    # AIMB_* + 1 of the aim box that attack's cube lies in; 0 unaimed (L1188)
@@ -219,6 +222,9 @@ STATE_FIELDS = [
     ("cast_wound", np.int8, (MAX_HEROES,)),     # SECRET in Tactics: colour of the cube on its wound-symbol box; -1 none (L779)
     ("cast_stage", np.int8, (MAX_HEROES,)),     # CAST_* (rules/spells.py): how far this round's cast is
     ("cast_any", np.int8, (MAX_HEROES,)),       # multi-colour boxes of the card still to cover (PH_SPELL_CUBE, L723)
+    ("cast_aim", np.int8),                      # the targeted spell being cast: the index (spells.aims) of the target it strikes now,
+                                                # its roll to hit or Ranged Attack Dice waiting on a Dust of Destiny
+    ("cast_hits", np.int8),                     # its targets hit so far (Discord takes effect only if both are, L1596)
     ("cast_turn", np.uint8, (MAX_HEROES,)),     # bit 0: it cast Heal this turn (once per turn, L1576)
     ("spell_on", np.int8, (NUM_SPELLS,)),       # target code of the card's spell while it lasts (L1040-L1046); -1; public
     ("spell_shown", np.uint8, (NUM_SPELLS,)),   # 1 once the card was cast: the table has seen whose it is (L1020)
@@ -268,11 +274,16 @@ STATE_FIELDS = [
     ("title_taken", np.int8, (NUM_TITLES,)),       # 1 = the small box holds a pink cube: claimed for the game (L567)
     # --- rerolls (rules/treasures.py, rules/spells.py: PH_REROLL), L1214, L1330, L1342, L1528; all public
     ("roll_dice", np.int16, (2,)),   # the pending roll's dice: Loot Die faces (0 the grabby hand); Open Gate's / Teleport's clearing drawn; -1 past roll_n
-    ("roll_target", np.int16),       # its context: the pile looted (ROLL_LOOT), the spell's target code (ROLL_GATE, ROLL_TELEPORT); -1
+    ("roll_target", np.int16),       # its context: the pile looted (ROLL_LOOT), the spell's target code (ROLL_GATE, ROLL_TELEPORT,
+                                     # ROLL_DESTINATION), the search's target (ROLL_SEARCH), the spell learned (ROLL_LEARN), the haggle
+                                     # number (ROLL_HAGGLE), 1 at equal speeds (ROLL_STRUCK, ROLL_ATTACK), the damage before the dice
+                                     # (ROLL_RANGED), the Monster symbols ignored (ROLL_HIDE); -1
+    ("roll_then", np.int16),         # what it goes on to once it applies: HIDE_* (ROLL_HIDE), DEST_* (ROLL_DESTINATION), the Monster
+                                     # casting (ROLL_STRUCK of a Monster's spell); -1
     ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
     ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
     ("roll_span", np.int8),          # faces one of its dice may show (a reroll is offered only with more than one)
-    ("roll_used", np.uint8),         # bit RR_*: that source rerolled this roll already
+    ("roll_used", np.uint8),         # bit RR_* (the first party's), NUM_RR_SOURCES + RR_* (the second's): that source rerolled this roll already
     ("roll_party", np.int8, (2,)),   # the heroes party to the roll, asked in this order: the active hero / caster, then the target hero; -1
     ("roll_stage", np.int8),         # the index of roll_party asked now
     # --- scenario tests: loaded chance (rules/base.py::roll)

@@ -568,15 +568,24 @@ def pending_roll(state):
     if kind == R.ROLL_LOOT:
         faces = [die_face(kind, f) for f in dice]
         return ("Loot Die " if len(faces) == 1 else "Loot Dice ") + " and ".join(faces)
-    if kind in (R.ROLL_SEARCH, R.ROLL_LEARN, R.ROLL_HAGGLE, R.ROLL_STRUCK):
-        name = {R.ROLL_SEARCH: "Search", R.ROLL_LEARN: "Learn", R.ROLL_HAGGLE: "Haggle", R.ROLL_STRUCK: "Hit"}[kind]
-        return f"{name} Dice " + " and ".join(die_face(kind, f) for f in dice)
-    what = "Open Gate's" if kind == R.ROLL_GATE else "Teleport's"
+    if kind in _DICE_NAMES:
+        return f"{_DICE_NAMES[kind]} " + " and ".join(die_face(kind, f, i) for i, f in enumerate(dice))
+    if kind == R.ROLL_TRAP:
+        return f"the Hidden Trap's cube: {die_face(kind, dice[0])}"
+    if kind == R.ROLL_CURSE:
+        return f"the Curse Table: {die_face(kind, dice[0])}"
+    what = {R.ROLL_GATE: "Open Gate's", R.ROLL_TELEPORT: "Teleport's"}.get(kind, "the Teleport's")
     return f"{what} clearing {clearing_name(state, dice[0])}" if dice and dice[0] >= 0 else f"{what} clearing"
 
 
-def die_face(kind, f):
-    """A die of a pending roll of ``kind`` (rules.ROLL_*) showing ``f``, in words."""
+_DICE_NAMES = {R.ROLL_SEARCH: "Search Dice", R.ROLL_LEARN: "Learn Dice", R.ROLL_HAGGLE: "Haggle Dice",
+               R.ROLL_STRUCK: "Hit Dice", R.ROLL_ATTACK: "Hit Dice", R.ROLL_RANGED: "Ranged Attack Dice",
+               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice"}
+"""Pending rolls of dice shown face by face (``pending_roll``), by kind."""
+
+
+def die_face(kind, f, i=0):
+    """Die i of a pending roll of ``kind`` (rules.ROLL_*) showing ``f``, in words."""
     if kind == R.ROLL_LOOT:
         return "a grabby hand" if f == 0 else str(f)
     if kind == R.ROLL_SEARCH:
@@ -585,6 +594,17 @@ def die_face(kind, f):
         return {R.LEARN_BOOK: "a book", R.LEARN_CURSE: "a curse"}.get(int(f), "a blank")
     if kind == R.ROLL_HAGGLE:
         return "the closed door" if f == R.HAGGLE_DOOR else str(f)
-    if kind == R.ROLL_STRUCK:
+    if kind in (R.ROLL_STRUCK, R.ROLL_ATTACK):
         return {R.HIT_BLANK: "a blank", R.HIT_EQUAL: "an equal sign"}.get(int(f), "a hit")
+    if kind == R.ROLL_RANGED:
+        return f"{int(f):+d}"
+    if kind == R.ROLL_HIDE:
+        return "a Monster symbol" if f else "a blank"
+    if kind == R.ROLL_NOISE:
+        face = D.REALM.dice["wandering_symbol" if i == 0 else "local_symbol"].faces[int(f)]
+        return ("gray " if i == 0 else "black ") + str(face).replace("_", " ")
+    if kind == R.ROLL_TRAP:
+        return heal_name(f)
+    if kind == R.ROLL_CURSE:
+        return curse_name(f)
     return str(f)

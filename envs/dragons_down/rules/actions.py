@@ -26,8 +26,9 @@ from .base import (
     shuffle_first, shifted, A_TRADE_END,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
+    HIDE_BLOCK, HIDE_REACTION, HIDE_CLEANUP, ROLL_HIDE, ROLL_TRAP, dust_roll,
 )
-from .equipment import equip_card, kind_equipped, possesses, target_legal, wound_random_cube
+from .equipment import cube_kinds, equip_card, kind_equipped, possesses, random_cube, target_legal, wound_cube
 from .tokens import draw_card, gain_card, reveal_tile, take_cards_lying_here
 from .realm import clearing_links, exits_from, explore_legal, gate_links, hidden_path_enchanted, tile_at
 from .trade import loot_action, mask_loot_trade, trade_action
@@ -36,7 +37,7 @@ from .fate import in_civilization, kill_hero
 from .setup import put_tile
 from .magic import curse_held, hero_has_spell, spell_on_target, end_enchant, end_learn, enchant_action, learn_action, learn_result, mask_enchant, mask_learn
 from .treasures import (
-    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, dust_card, start_roll, any_reroll, end_roll, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
+    TAPER_OF_ILLUMINATION, THIEFS_LUCKY_COIN, dust_card, dust_waits, start_roll, arrive_instant, cloak_reroll, coin_usable, hero_flies, free_bits, garb_links, idolater, mask_use, search_rerolls, spend_free_actions, take_free,
     use_card,
 )
 
@@ -289,9 +290,10 @@ def mask_block(S, b, p, mask):
 @rules_jit(inline=True)
 def act_block(S, b, p, a):
     """PH_BLOCK: a hero that hides is not blocked (L459, L605); one that fails
-    or does not try is."""
-    if a == A_DO + DO_HIDE and hide_roll(S, b, p, True):
-        return False
+    or does not try is (his failed hide may wait on his Dust of Destiny,
+    ``hide_attempt``). True if a decision is posed."""
+    if a == A_DO + DO_HIDE:
+        return hide_attempt(S, b, p, True, HIDE_BLOCK)
     block_hero(S, b, p)
     return False
 
@@ -1123,29 +1125,71 @@ def monster_die(S, b):
 
 
 @rules_jit
-def hide_roll(S, b, p, modifiers):
-    """L597-L603: roll two Monster Dice; a Monster symbol on either fails,
-    none gains the Hidden status. With ``modifiers`` (not during the Cleanup
-    step, L767-L769): a hero that Sneaked this turn ignores one Monster symbol
-    (L603); a Halfling rerolls one Monster Die (L1202) -- always the die
-    showing a symbol when that alone fails the hide, the only reroll that can
-    help. A failed hide is rolled again, all of it, by the Shadow Cloak once
-    a turn (L1408). Returns True if the hero is now hidden."""
+def hide_dice(S, b, p, modifiers, out):
+    """L597-L603: roll two Monster Dice into ``out`` (1: a Monster symbol); a
+    Monster symbol on either fails, none gains the Hidden status. With
+    ``modifiers`` (not during the Cleanup step, L767-L769): a hero that
+    Sneaked this turn ignores one Monster symbol (L603); a Halfling rerolls
+    one Monster Die (L1202) -- always the die showing a symbol when that alone
+    fails the hide, the only reroll that can help. A failed hide is rolled
+    again, all of it, by the Shadow Cloak once a turn (L1408). Returns the
+    symbols ignored (0 or 1): the hide succeeds if the dice show no more."""
     s = S[b]
+    ignore = 1 if modifiers and (s['hero_status'][p] & HST_SNEAK) else 0
     while True:
         first = monster_die(S, b)
         second = monster_die(S, b)
-        ignore = 1 if modifiers and (s['hero_status'][p] & HST_SNEAK) else 0
         if modifiers and s['hero_lineage'][p] == HALFLING and first + second - ignore > 0:
             if first:
                 first = monster_die(S, b)
             else:
                 second = monster_die(S, b)
-        if first + second - ignore <= 0:
-            s['hero_status'][p] = s['hero_status'][p] | HST_HIDDEN
-            return True
-        if not cloak_reroll(S, b, p):
-            return False
+        out[0] = first
+        out[1] = second
+        if first + second - ignore <= 0 or not cloak_reroll(S, b, p):
+            return ignore
+
+
+@rules_jit
+def hide_roll(S, b, p, modifiers):
+    """A Hide reaction rolled and applied at once (``hide_dice``). Returns
+    True if the hero is now hidden."""
+    out = np.empty(2, dtype=np.int64)
+    ignore = hide_dice(S, b, p, modifiers, out)
+    hidden = out[0] + out[1] - ignore <= 0
+    hide_result(S, b, p, HIDE_REACTION, hidden)
+    return hidden
+
+
+@rules_jit
+def hide_attempt(S, b, p, modifiers, then):
+    """Hero p's hide attempt (``hide_dice``); one that fails first waits on
+    his Dust of Destiny (ROLL_HIDE, L1330: he rolls it), its failing die or
+    dice, before it applies (``hide_result``; ``then``: HIDE_*). True if a
+    decision is posed."""
+    out = np.empty(2, dtype=np.int64)
+    ignore = hide_dice(S, b, p, modifiers, out)
+    hidden = out[0] + out[1] - ignore <= 0
+    if not hidden and dust_waits(S, b, ROLL_HIDE, MONSTER_DIE_SYMBOL.shape[0], ignore, then,
+                                 int(out[0]), int(out[1]), p, -1):
+        return True
+    hide_result(S, b, p, then, hidden)
+    return False
+
+
+@rules_jit
+def hide_result(S, b, p, then, hidden):
+    """Hero p's hide attempt stands: ``hidden``, he gains the Hidden status
+    (L605); failed, against a block he is blocked (``then`` HIDE_BLOCK,
+    L459), in Cleanup he is unhidden for the rest of combat (HIDE_CLEANUP,
+    L775); a failed Hide reaction (HIDE_REACTION) changes nothing."""
+    s = S[b]
+    if hidden:
+        s['hero_status'][p] = s['hero_status'][p] | HST_HIDDEN
+    elif then == HIDE_BLOCK:
+        block_hero(S, b, p)
+    elif then == HIDE_CLEANUP:
+        s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
 
 
 @rules_jit(inline=True)
@@ -1158,9 +1202,10 @@ def mask_hide(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_hide(S, b, p, a):
-    """PH_HIDE: roll to hide, or not (L597)."""
+    """PH_HIDE: roll to hide (``hide_attempt``), or not (L597). True if a
+    decision is posed."""
     if a == A_DO + DO_HIDE:
-        hide_roll(S, b, p, True)
+        return hide_attempt(S, b, p, True, HIDE_REACTION)
     return False
 
 
@@ -1218,8 +1263,7 @@ def search_hidden_path(S, b, p, h):
     game. A search that fails waits on the Dust of Destiny (``dust_search``).
     True if a decision is posed."""
     if search_roll(S, b, p, h):
-        search_found(S, b, p, h)
-        return False
+        return search_found(S, b, p, h)
     return dust_search(S, b, p, h)
 
 
@@ -1229,8 +1273,7 @@ def search_site(S, b, p, site):
     ``search_found``); one that fails waits on the Dust of Destiny. True if
     a decision is posed."""
     if search_roll(S, b, p, MAX_HIDDEN_PER_SIDE + site):
-        search_found(S, b, p, MAX_HIDDEN_PER_SIDE + site)
-        return False
+        return search_found(S, b, p, MAX_HIDDEN_PER_SIDE + site)
     return dust_search(S, b, p, MAX_HIDDEN_PER_SIDE + site)
 
 
@@ -1255,14 +1298,10 @@ def dust_learn(S, b, p, sp):
     with his Dust of Destiny where they do not learn it (L1330; a book is
     never worth rolling again); then they apply. True if a decision is posed."""
     s = S[b]
-    if dust_card(S, b, p) >= 0:
-        start_roll(S, b, ROLL_LEARN, 2, LEARN_FACE.shape[0], sp, int(s['learn_dice'][0]), int(s['learn_dice'][1]))
-        s['roll_party'][0] = p
-        if any_reroll(S, b, p):
-            return pose(S, b, PH_REROLL, p)
-        end_roll(S, b)
-    learn_result(S, b, p, sp)
-    return False
+    if dust_waits(S, b, ROLL_LEARN, LEARN_FACE.shape[0], sp, -1, int(s['learn_dice'][0]), int(s['learn_dice'][1]),
+                  p, -1):
+        return True
+    return learn_result(S, b, p, sp)
 
 
 @rules_jit
@@ -1270,12 +1309,13 @@ def search_found(S, b, p, code):
     """Hero p's search for ``code`` succeeded: a Hidden Path h (code <
     MAX_HIDDEN_PER_SIDE) is a path for him for the rest of the game (L515);
     a Treasure Site is found, the hero may loot it (L524); found for the
-    first time, it opens (L517)."""
+    first time, it opens (L517). True if a decision is posed (its trap's
+    cube waiting on the Dust of Destiny)."""
     s = S[b]
     if code < MAX_HIDDEN_PER_SIDE:
         t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
         s['hidden_found'][p, hidden_index(S, b, t, code)] = 1
-        return
+        return False
     site = code - MAX_HIDDEN_PER_SIDE
     s['site_found'][p, site] = 1
     if site >= NUM_SITES:                                    # L805: a body's finder takes its Gold
@@ -1283,7 +1323,8 @@ def search_found(S, b, p, code):
         s['gold'][p] += s['site_gold'][site]
         s['site_gold'][site] = 0
     elif not s['site_opened'][site]:
-        open_site(S, b, p, site)
+        return open_site(S, b, p, site)
+    return False
 
 
 @rules_jit
@@ -1293,7 +1334,7 @@ def open_site(S, b, p, site):
     the Deep Treasure Cards on top of the Treasure Cards. The Secret Cache's
     first finder takes its Deep Treasure and Gold at once (L1244), and on side
     2 of the card wounds one random Action Cube unless it has the Skeleton
-    Key (L1248)."""
+    Key (L1248, ``trap_springs``). True if a decision is posed."""
     s = S[b]
     s['site_opened'][site] = 1
     s['lp'][p] += 1
@@ -1318,9 +1359,31 @@ def open_site(S, b, p, site):
         s['site_gold'][site] = 0
         note_loot(S, b, p, site)                                 # L1244: as a successful Loot Action
         if SITE_TRAP[site, side] and not possesses(S, b, p, SKELETON_KEY):
-            wound_random_cube(S, b, p)
-            if s['hearts'][p, 0] == 0:                           # L408: no healthy Heart left
-                kill_hero(S, b, p)
+            return trap_springs(S, b, p)
+    return False
+
+
+@rules_jit
+def trap_springs(S, b, p):
+    """L1248: the Hidden Trap wounds one random Action Cube of hero p; the
+    cube drawn, where his healthy cubes are of several kinds, first waits on
+    his Dust of Destiny (ROLL_TRAP, L1330: he is its target). True if a
+    decision is posed."""
+    k = random_cube(S, b, p)
+    if k >= 0 and dust_roll(S, b, ROLL_TRAP, 1, cube_kinds(S, b, p), -1, -1, k, -1, p):
+        return True
+    trap_wounds(S, b, p, k)
+    return False
+
+
+@rules_jit
+def trap_wounds(S, b, p, k):
+    """The Hidden Trap's cube of kind k (``equipment.random_cube``; -1 none)
+    is wounded; a hero left with no healthy Heart dies (L408)."""
+    if k >= 0:
+        wound_cube(S, b, p, k)
+    if S[b]['hearts'][p, 0] == 0:
+        kill_hero(S, b, p)
 
 
 # ================================================================ Alert (L463-L465, L979)

@@ -24,7 +24,7 @@ from .base import (
     BLACK_NUMBER, BLACK_SYMBOL, GRAY_NUMBER, GRAY_SYMBOL, PACK_WANDERER, PH_HIDE, SITE_GUARDIAN,
     SYM_RETURN, SYM_SITE, CIV_TOKEN_MERCHANT, DIR_DQ, DIR_DR, KIND_CARD_END, KIND_CARD_FIRST, LOCAL_SYMBOLS,
     TILE_KIND, TILE_LOCAL_DUAL, TILE_LOCAL_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, monsters_in, pose,
-    roll,
+    roll, ROLL_NOISE, dust_roll,
 )
 
 CHIP_KIND = np.array(MONSTER_CHIP_KINDS, dtype=np.int8)
@@ -453,11 +453,21 @@ def cleric_reroll(S, b, only, alt):
 
 
 @rules_jit
+def noise_summons(S, b, p):
+    """The Summoning Dice hero p rolled for his noise (``summon_dice``, a
+    Dust of Destiny's reroll made) apply to his clearing only (L471, L637),
+    the Cleric's reroll counted."""
+    alt = np.empty(4, dtype=np.int64)
+    apply_summoning(S, b, p, cleric_reroll(S, b, p, alt), alt)
+
+
+@rules_jit
 def activation_round(S, b):
     """After the dice: each hero that made noise, in player order, rolls all
-    four dice again for its clearing (L637); then each unblocked, unhidden
-    hero with monsters in its clearing may take the Hide reaction (L639,
-    L641). Then combat. True if a decision is posed."""
+    four dice again for its clearing (L637), his roll waiting on his Dust of
+    Destiny (ROLL_NOISE, L1330; ``noise_summons`` once it stands); then each
+    unblocked, unhidden hero with monsters in its clearing may take the Hide
+    reaction (L639, L641). Then combat. True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
     while s['noise_pos'] < n:
@@ -465,8 +475,10 @@ def activation_round(S, b):
         s['noise_pos'] += 1
         if p >= 0 and hero_on_map(S, b, p) and (s['hero_status'][p] & HST_NOISE):
             roll_summoning_dice(S, b)
-            alt = np.empty(4, dtype=np.int64)
-            apply_summoning(S, b, p, cleric_reroll(S, b, p, alt), alt)
+            if dust_roll(S, b, ROLL_NOISE, 2, GRAY_SYMBOL.shape[0], -1, -1,     # L1330: the noisy hero rolls them
+                         int(s['summon_dice'][0]), int(s['summon_dice'][2]), p):
+                return True
+            noise_summons(S, b, p)
     while s['hide_pos'] < n:
         p = int(s['turn_order'][s['hide_pos']])
         s['hide_pos'] += 1

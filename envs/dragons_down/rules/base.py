@@ -20,6 +20,7 @@ from ..constants import (
     NUM_COLOURS, NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, TILE_CIVILIZATION, TILE_IDS,
     TILE_WILDERNESS, MAX_AIMS, CURSE_IDS, NUM_CURSES, NUM_SPELLS, SPELL_IDS, SPELL_INSTANCES,
     MISSION_IDS, NUM_MISSIONS, CIV_CARD_IDS, TITLE_IDS, NUM_TITLES, NATIVE_GROUPS, MONSTER_IDS,
+    CW_HERO as _CW_HERO, T_PENDING as _T_PENDING,
 )
 
 
@@ -647,6 +648,17 @@ HIT_DIE_FACE = np.array([{"blank": HIT_BLANK, "equal": HIT_EQUAL, "hit": HIT_HIT
                          for f in D.REALM.dice["hit"].faces], dtype=np.int8)
 RANGED_DIE_FACE = np.array([int(f) for f in D.REALM.dice["ranged"].faces], dtype=np.int8)
 """Hit Die face -> HIT_*; Ranged Attack Die face -> its damage change (L753)."""
+RANGED_LOW = int(RANGED_DIE_FACE.min())
+RANGED_HIGH = int(RANGED_DIE_FACE.max())
+"""The worst and the best Ranged Attack Die results (L753)."""
+
+
+@rules_jit
+def hit_passes(f, equal):
+    """A Hit Die showing f lets an attack hit (L740-L743: the less favourable
+    die counts, the Golden Rule, L216): a hit, or an equal sign where the
+    speeds are equal (``equal`` nonzero); a blank never."""
+    return f == HIT_HIT or (f == HIT_EQUAL and equal != 0)
 
 # ---------------------------------------------------------------- magic outside combat (rules/magic.py)
 A_MAGIC_BASE = A_COMBAT_END
@@ -667,15 +679,33 @@ A_REROLL = A_UNCURSE + _MAX_HEROES * NUM_CURSES  # + src * REROLL_WAYS + k: rero
 A_DISPEL = A_REROLL + NUM_RR_SOURCES * REROLL_WAYS   # + sp: remove permanent Spell Card sp from the hero it lies on for 5 Gold (L568)
 A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
-ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK = range(8)
+(ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK,
+ ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION) = range(15)
 """``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
 Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
 (L1516); the random clearing of Teleport's tile (L1522); a Search Action's
 Search Dice (1 a spyglass, L511); a Learn Action's Learn Dice (LEARN_*,
-L541-L543); a haggle's Haggle Dice (HAGGLE_FACE's faces, L993); the Hit Dice of a Monster's attack that hit a hero (HIT_*, L740-L743).
-The last four pass or fail (for the struck hero a die fails him when it
-shows no blank), and only their failing dice may be rerolled."""
-NUM_ROLL_KINDS = 8
+L541-L543); a haggle's Haggle Dice (HAGGLE_FACE's faces, L993); the Hit Dice
+of a Monster's attack, or a Monster's spell, that hit a hero (HIT_*,
+L740-L743); the Hit Dice of a hero's attack -- his weapon's, his targeted
+spell's on one target (HIT_*); the two Ranged Attack Dice of a ranged hit
+(their changes to the damage, L753); the two Monster Dice of a hide attempt
+(1 a Monster symbol, L597); the Summoning Dice of a Make Noise roll (L471:
+its two symbol dice shown, the numbered dice rolled again with the whole
+roll); the Action Cube a Hidden Trap wounds (L1248: HEAL_HEART or the cube
+kind); the Curse Table's curse (CURSE_IDS index, L543); the random clearing
+the Titan's Teleport or the Teleport curse sends a hero to (L1103, L1274).
+From the Search on, a die goes for or against the party asked
+(``treasures.die_fails``), and only dice against him may be rerolled."""
+NUM_ROLL_KINDS = 15
+HIDE_REACTION, HIDE_BLOCK, HIDE_CLEANUP = range(3)
+"""``roll_then`` of a hide attempt (ROLL_HIDE): the Hide reaction of Monster
+Activation (L639), which only hides; one against a block (L459, L599),
+failing it the hero is blocked; the roll to stay hidden in Cleanup (L775),
+failing it he is unhidden."""
+DEST_SPELL, DEST_CURSE = range(2)
+"""``roll_then`` of a random clearing (ROLL_DESTINATION): the Titan's
+Teleport moves its target (L1274); the Teleport curse its hero (L1103)."""
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
@@ -931,6 +961,74 @@ def pose(S, b, phase, player):
     s['phase'] = phase
     s['to_play'] = player
     return True
+
+
+# ================================================================ rolls waiting on their parties' rerolls (PH_REROLL)
+DUST_OF_DESTINY = CARD_IDS.index("dust_of_destiny")
+
+
+@rules_jit
+def dust_card(S, b, q):
+    """A Dust of Destiny hero q holds and may use (one-time, even in the
+    backpack, L916, L1330; not one just received); -1 none."""
+    s = S[b]
+    for c in range(KIND_CARD_FIRST[DUST_OF_DESTINY], KIND_CARD_END[DUST_OF_DESTINY]):
+        if s['card_where'][c] == _CW_HERO and s['card_owner'][c] == q and s['card_slot'][c] != _T_PENDING:
+            return c
+    return -1
+
+
+@rules_jit
+def start_roll(S, b, kind, n, span, target, first, second):
+    """A roll of ``kind`` (ROLL_*) is made: its n dice show ``first`` (and
+    ``second``), each of ``span`` faces; it waits on its parties' rerolls
+    (``roll_party``, and its site's ``roll_then``, set by the caller) before
+    it applies."""
+    s = S[b]
+    s['roll_kind'] = kind
+    s['roll_n'] = n
+    s['roll_span'] = min(span, 127)
+    s['roll_target'] = target
+    s['roll_then'] = -1
+    s['roll_dice'][0] = first
+    s['roll_dice'][1] = second if n > 1 else -1
+    s['roll_used'] = 0
+    s['roll_stage'] = 0
+    s['roll_party'][0] = -1
+    s['roll_party'][1] = -1
+
+
+@rules_jit
+def end_roll(S, b):
+    """The pending roll applies: its record is cleared."""
+    s = S[b]
+    s['roll_kind'] = ROLL_NONE
+    s['roll_n'] = 0
+    s['roll_span'] = 0
+    s['roll_target'] = -1
+    s['roll_then'] = -1
+    s['roll_used'] = 0
+    s['roll_stage'] = 0
+    for i in range(MAX_ROLL_DICE):
+        s['roll_dice'][i] = -1
+        s['roll_party'][i] = -1
+
+
+@rules_jit
+def dust_roll(S, b, kind, n, span, target, then, first, second, p):
+    """A roll of ``kind`` (as ``start_roll``) whose only party is hero p and
+    whose only reroll is his Dust of Destiny (L1330), made where the rules
+    know a reroll could change it for him (``roll_then``: ``then``): with a
+    Dust held and another face possible it waits, p asked (PH_REROLL), True;
+    else nothing is recorded, False, and the caller applies the roll as it
+    fell."""
+    if span < 2 or dust_card(S, b, p) < 0:
+        return False
+    start_roll(S, b, kind, n, span, target, first, second)
+    s = S[b]
+    s['roll_then'] = then
+    s['roll_party'][0] = p
+    return pose(S, b, PH_REROLL, p)
 
 
 @rules_jit

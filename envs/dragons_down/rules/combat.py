@@ -32,7 +32,7 @@ from ..constants import (
     CUBE_MAGIC,
     CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HST_EVADED, HST_HIDDEN, MAX_HEROES, NUM_CARDS,
     NUM_MONSTER_CHIPS, NUM_NATIVE_CHIPS, NUM_TARGETS, OPT_CLOSING, OPT_LURING, OPT_PVP, OPT_RED_MEAT,
-    OPT_TOUGH, ST_FATE, T_BACKPACK, T_CHEST, T_HEAD, T_HEAD_CHEST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
+    ST_FATE, T_BACKPACK, T_CHEST, T_HEAD, T_HEAD_CHEST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
     PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
@@ -40,7 +40,6 @@ from .base import (
     vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
     SP_FIERY_CHASM, SP_ELEMENTAL,
-    SP_SOUL_SAVE,
     SP_LIFE_ARMOR,
     SP_IRON_SKIN,
     SPELL_LENGTH,
@@ -61,7 +60,8 @@ from .base import (
     AIM_HERO,
     KIND_ONE_TIME, A_BOX, A_CROSS, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
-    DO_THROW, DO_UNHIDE, FOE_HEALTH, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR, PH_REROLL, ROLL_STRUCK,
+    DO_THROW, DO_UNHIDE, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR, ROLL_STRUCK,
+    ROLL_ATTACK, ROLL_RANGED, RANGED_DIE_FACE, HIDE_CLEANUP,
     KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
     PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
@@ -75,10 +75,10 @@ from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
     horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered,
-    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_card, start_roll, spherule_attack, band_reroll,
+    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_waits, spherule_attack, band_reroll,
 )
 from .trade import door_closed
-from .actions import found_hidden_links, hide_roll, monster_die
+from .actions import found_hidden_links, hide_attempt, monster_die
 from .activation import hero_on_map
 from .magic import clear_cast, end_combat_spells, end_spell, expire_spells, hero_has_spell, spell_on_target
 from .magic import any_activatable, deactivate_permanents
@@ -92,7 +92,8 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
     foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
     CF_SWORD_STRIKES, foe_recovers, discord_foe, ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED,
-    AS_REROLL, struck_dice, CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, ctrl_active,
+    AS_REROLL, AS_HURT, struck_dice, soul_saved, hero_hit_dice, hit_die, hit_result, ranged_pair, weapon_lands,
+    CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, ctrl_active,
     FF_CTRL_ASKED, controller, versus, in_fight,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
@@ -175,6 +176,7 @@ def new_round(S, b):
     s['target_pos'] = 0
     s['tactics_pos'] = 0
     s['cleanup_pos'] = 0
+    s['stay_pos'] = 0
     s['adjust_left'] = 2
     s['tentacle_new'] = 0
     for p in range(MAX_HEROES):
@@ -1400,7 +1402,8 @@ def resolve_step(S, b):
             elif versus(S, b, f) >= 0:
                 versus_strike(S, b, f)               # L692, L710: a controlled Monster's fight
             elif foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
-                monster_cast(S, b, f)                # L1260-L1274
+                if monster_cast(S, b, f):            # L1260-L1274
+                    return True
             else:
                 start_monster_attack(S, b, f)
             continue
@@ -1427,13 +1430,14 @@ def throw_weapon(S, b, p, c):
 @rules_jit(inline=True)
 def hero_attack(S, b, p):
     """Hero p's weapon attack on his target (L738-L758): to hit, his attack
-    speed against its maneuver speed; damage, the cubes on the weapon and its
-    swords, one less on an armoured foe, the worse Ranged Attack Die for a
-    ranged or thrown weapon (an Archer may reroll one, L1208); a thrown
-    weapon is thrown whether it hits or not. A Warlock's kill or wound may
-    heal him (L1228). The spells on either side count: Illusion, Disorient,
-    Hesitation, Iron Skin, Life Armor, Strength, Envenom (``strike.py``).
-    True if a decision is posed (the Warlock's cube)."""
+    speed against its maneuver speed -- a foe's; a hero's (Player vs. Player,
+    L1174: the Time Stone's tie, L1456, his Band of Sagacity for a miss, the
+    victim's for a hit, L1290); the Massive Door's, 0 (L1240: no Time Stone,
+    no Band). A thrown weapon is thrown whether it hits or not (L930). The
+    weapon's pieces are kept (``atk_dmg``, ``atk_swords``, ``atk_ranged``)
+    while the Hit Dice wait on the Dust of Destiny of the attacker (a miss)
+    and of a hero struck (a hit) (ROLL_ATTACK, L1330); then ``weapon_lands``.
+    True if a decision is posed."""
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
     if not hero_attack_ready(S, b, p):
@@ -1444,74 +1448,51 @@ def hero_attack(S, b, p):
     thrown = (s['hero_cflags'][p] & CF_THROWS) != 0
     ranged = thrown or KIND_WEAPON_USE[k] == WEAPON_RANGED
     cubes = weapon_might(S, b, p, c)                              # L1282, L1292, L1346, L1366, L1394
+    if f != DOOR_FOE and k == DECIMATION and s['card_cube'][c] > 0:
+        cubes += 1                                                # L1324: its black cube raises the base damage
     if thrown:
         throw_weapon(S, b, p, c)
     if k == ARTIFICERS_CONCOCTION:
         remove_card(S, b, c)                                      # L1286: one-time, gone with its attack
-    me = AIM_HERO + p
     speed = hero_speed(S, b, p)
-    rouse(S, b, me, DIS_SLOW)
-    if f == DOOR_FOE:
-        return attack_door(S, b, p, speed, cubes, int(KIND_SWORDS[k]), ranged)
-    if f > DOOR_FOE:                                              # Player vs. Player (L1174)
-        if k == DECIMATION and s['card_cube'][c] > 0:
-            cubes += 1
-        return hero_strikes_hero(S, b, p, f - AIM_HERO, speed, cubes, int(KIND_SWORDS[k]), ranged)
-    hit = stone_tie(S, b, p, speed, foe_maneuver(S, b, f)) or hero_roll_to_hit(S, b, p, speed, foe_maneuver(S, b, f), False)
-    struck_at(S, b, f)
-    if not hit:
+    rouse(S, b, AIM_HERO + p, DIS_SLOW)
+    q = f - AIM_HERO if f > DOOR_FOE else -1
+    if q >= 0 and not fighting(S, b, q):
         return False
-    rouse(S, b, f, DIS_DORMANT)
-    base, plus, envenomed = hit_bonus(S, b, me, f)
-    if k == DECIMATION and s['card_cube'][c] > 0:
-        base += 1                                           # L1324: its black cube raises the damage
-    d = max(attack_damage(S, b, cubes + base, int(KIND_SWORDS[k]) + plus, foe_armored(S, b, f)) - weak(S, b, p), 0)
-    if ranged:
-        d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d,
-                         int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]), (s['optional_rules'] & OPT_TOUGH) != 0)
-    if d < 1:                                                     # L747, L754
-        return False
-    if not damage_monster(S, b, f, d, p):
-        return False                         # no harm done (Tough Monsters): no Warlock's heal either, L1228
-    if envenomed and foe_here(S, b, f):
-        afflict_foe(S, b, f, p)              # not killed: Envenom's wound more (L1530)
-    return warlock_heal(S, b, p, f)
-
-
-@rules_jit(inline=True)
-def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
-    """Player vs. Player (L1174): hero p's weapon attack on hero q, resolved
-    as a Monster's hit on a hero (L738-L767): to hit, p's attack speed
-    against q's maneuver speed (the Time Stone's tie, L1456, and p's Band of
-    Sagacity for a miss, q's for a hit, L1290); on a hit q chooses
-    the armour he takes it on (only armour in the aimed position, or a
-    shield, if p aimed, L1188) and the damage follows (``damage_hero``),
-    the cubes on the weapon and its swords with Strength and Envenom, the
-    worse Ranged Attack Die for a ranged or thrown weapon. The attack is
-    ``atk_by``'s until its wounds are taken. True if a decision is posed."""
-    s = S[b]
-    if not fighting(S, b, q):
-        return False
-    m = hero_maneuver(S, b, q)
-    hit = stone_tie(S, b, p, speed, m) or hero_roll_to_hit(S, b, p, speed, m, False)
-    if hit and speed <= m and band_reroll(S, b, q):
-        hit = roll_to_hit(S, b, speed, m)        # L1290: the victim's Band of Sagacity rerolls a roll against him
-    struck_at(S, b, AIM_HERO + q)
-    if not hit:
-        return False
-    rouse(S, b, AIM_HERO + q, DIS_DORMANT)
-    base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, AIM_HERO + q)
-    s['atk_by'] = 1 + p
-    s['atk_victim'] = q
-    s['atk_victims'] = 0
-    s['atk_dmg'] = min(cubes + base, 127)
-    s['atk_swords'] = swords + plus
+    s['atk_dmg'] = min(cubes, 127)
+    s['atk_swords'] = int(KIND_SWORDS[k])
     s['atk_ranged'] = 1 if ranged else 0
-    s['atk_aim'] = s['hero_aim'][p]
-    s['atk_venom'] = 1 if envenomed else 0
-    if hit_taken(S, b, q):
+    if f == DOOR_FOE:
+        m = 0                                                     # a door has no maneuver (Interpretations)
+    elif q >= 0:
+        m = hero_maneuver(S, b, q)
+    else:
+        m = foe_maneuver(S, b, f)
+    dice = np.zeros(2, dtype=np.int64)
+    rolled = False
+    if f != DOOR_FOE and stone_tie(S, b, p, speed, m):
+        hit = True
+    elif speed > m:
+        hit = True
+    elif f == DOOR_FOE:
+        rolled = True
+        dice[0] = hit_die(S, b)
+        dice[1] = hit_die(S, b)
+        hit = hit_result(dice[0], dice[1], speed, m)
+    else:
+        rolled = True
+        hit = hero_hit_dice(S, b, p, speed, m, False, dice)
+    if hit and q >= 0 and speed <= m and band_reroll(S, b, q):   # L1290: the victim's Band rerolls a roll against him
+        rolled = True
+        dice[0] = hit_die(S, b)
+        dice[1] = hit_die(S, b)
+        hit = hit_result(dice[0], dice[1], speed, m)
+    if f != DOOR_FOE:
+        struck_at(S, b, f)
+    if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, -1,
+                             int(dice[0]), int(dice[1]), p, q):
         return True
-    return False
+    return weapon_lands(S, b, p, hit)
 
 
 @rules_jit
@@ -1548,26 +1529,6 @@ def aim_allows(S, b, c):
     if a == AIMB_HEAD + 1:
         return slot == T_HEAD
     return slot == T_CHEST
-
-
-@rules_jit(inline=True)
-def attack_door(S, b, p, speed, cubes, swords, ranged):
-    """L1240: an attack upon the Chamber's Massive Door that causes 4 or more
-    damage opens it, for every hero from then on. The door is unarmoured,
-    and a door has no maneuver: its maneuver speed is 0 (Interpretations), so
-    any attack speed above 0 hits and 0 or less rolls the Hit Dice (L740).
-    A ranged or thrown attack adds the worse Ranged Attack Die (L753); an
-    Archer rerolls toward the 4 the door needs (L1208). No Fame, no wound:
-    a door is not a foe."""
-    s = S[b]
-    if not roll_to_hit(S, b, speed, 0):
-        return False
-    d = max(attack_damage(S, b, cubes, swords, False) - weak(S, b, p), 0)
-    if ranged:
-        d += ranged_dice(S, b, s['hero_class'][p] == ARCHER, d, DOOR_DAMAGE, True)
-    if d >= DOOR_DAMAGE:
-        s['door_open'][CHAMBER] = 1
-    return False
 
 
 @rules_jit(inline=True)
@@ -1640,19 +1601,16 @@ def monster_attack(S, b):
                 continue
             s['atk_victim'] = p
             speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
-            save = FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, p, SP_SOUL_SAVE)
             maneuver = hero_maneuver(S, b, p)
             dice = np.zeros(2, dtype=np.int64)
-            hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, save, dice)
+            hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, soul_saved(S, b, f, p), dice)
             struck_at(S, b, AIM_HERO + p)
             if not hit:
                 continue
-            if speed <= maneuver and dust_card(S, b, p) >= 0:   # L1330: the target's Dust, before the hit applies
-                start_roll(S, b, ROLL_STRUCK, 2, HIT_DIE_FACE.shape[0], 1 if speed == maneuver else 0,
-                           int(dice[0]), int(dice[1]))
-                s['roll_party'][0] = p
-                s['atk_stage'] = AS_REROLL
-                return pose(S, b, PH_REROLL, p)
+            if speed <= maneuver and dust_waits(S, b, ROLL_STRUCK, HIT_DIE_FACE.shape[0], 1 if speed == maneuver else 0,
+                                                -1, int(dice[0]), int(dice[1]), p, -1):
+                s['atk_stage'] = AS_REROLL                        # L1330: the target's Dust, before the hit applies
+                return True
             s['atk_stage'] = AS_LANDED
         elif st == AS_LANDED:
             if hit_taken(S, b, int(s['atk_victim'])):
@@ -1660,6 +1618,10 @@ def monster_attack(S, b):
         elif st == AS_DAMAGE:
             s['atk_stage'] = AS_HIT
             if damage_hero(S, b, f, int(s['atk_victim'])):
+                return True
+        elif st == AS_HURT:
+            s['atk_stage'] = AS_HIT
+            if hero_hurt(S, b, int(s['atk_victim']), int(s['atk_hurt'])):
                 return True
         else:
             return False                                          # waiting for the victim's choice (armour, reroll)
@@ -1704,29 +1666,53 @@ def damage_hero(S, b, f, p):
     (L1170). Spells count: the foe's Strength and Envenom (one wound more,
     L1530, L1558) and Weakness curse; Iron Skin makes an unarmoured hero
     armoured against swords (L1556); Life Armor takes the hit as armour of
-    strength 2 (L1578). True if the wound choice is posed."""
+    strength 2 (L1578). The Ranged Attack Dice wait on the Dust of Destiny of
+    the attacking hero and of the hero struck (ROLL_RANGED, L1330): the
+    damage then applies at AS_HURT. True if a decision is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
     armored = armor >= 0 or armor == LIFE_ARMOR_HIT or hero_has_spell(S, b, p, SP_IRON_SKIN)
     k = int(s['atk_by']) - 1
+    ranged = False
     if k >= 0:                                   # a hero's weapon (Player vs. Player): its pieces kept at the hit
         envenomed = s['atk_venom'] != 0
         d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored) - weak(S, b, k), 0)
-        if s['atk_ranged']:
-            d += ranged_dice(S, b, s['hero_class'][k] == ARCHER, d, hero_health(S, b, p), False)
+        ranged = s['atk_ranged'] != 0
     else:
         base, plus, envenomed = hit_bonus(S, b, f, AIM_HERO + p)
         d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus, armored)
         if foe_cursed(S, b, f, CURSE_WEAKNESS):
             d = max(d - 1, 0)
         kind = foe_value(S, b, f, SD_ATTACK)
-        if kind == ATK_RANGED or kind == ATK_FIRE:
-            d += ranged_dice(S, b, False, 0, 0, False)
+        ranged = kind == ATK_RANGED or kind == ATK_FIRE
+    s['atk_venom'] = 1 if envenomed else 0
+    if ranged:
+        dice = np.empty(2, dtype=np.int64)
+        if k >= 0:
+            low = ranged_pair(S, b, s['hero_class'][k] == ARCHER, d, hero_health(S, b, p), False, dice)
+        else:
+            low = ranged_pair(S, b, False, 0, 0, False, dice)
+        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), k, p):
+            s['atk_stage'] = AS_REROLL
+            return True
+        d += low
+    return hero_hurt(S, b, p, d)
+
+
+@rules_jit(inline=True)
+def hero_hurt(S, b, p, d):
+    """The hit on hero p deals damage d, its Ranged Attack Dice counted
+    (``damage_hero``; Envenom's wound owed in ``atk_venom``): on armour
+    (``atk_armor``) the armour is damaged or destroyed and he takes one
+    wound; without, d at least his healthy Hearts kills him, less gives one
+    wound; under 1 it does nothing (L747). True if the wound choice is
+    posed."""
+    s = S[b]
+    armor = int(s['atk_armor'])
     if d < 1:
         s['atk_venom'] = 0
         return False
     s['round_wounds'] = 1
-    s['atk_venom'] = 1 if envenomed else 0
     if armor >= 0:
         mercy = CARD_KIND[armor] == SHIELD_OF_MERCY and s['card_cube'][armor] > 0
         damage_armor(S, b, armor, d)
@@ -1898,7 +1884,28 @@ def cleanup_step(S, b):
                 return pose(S, b, PH_ADJUST, p)
         s['cleanup_pos'] += 1
         s['adjust_left'] = 2
-    end_of_round(S, b)
+    return end_of_round(S, b)
+
+
+@rules_jit
+def stay_hidden(S, b):
+    """L775-L777: in Turn Order, a hidden hero who used a card this round
+    (ambushed with his ranged weapon) rolls to stay hidden, without the Sneak
+    allowance or the Halfling reroll; failing, he is unhidden for the rest of
+    combat; so does a hidden caster (L1020), one whose Air Sword fights
+    (L1520) or who placed a tentacle (L1518). A failed roll waits on his Dust
+    of Destiny (``actions.hide_attempt``; ``stay_pos`` the next hero). True if
+    a decision is posed."""
+    s = S[b]
+    n = int(s['num_players'])
+    while s['stay_pos'] < n:
+        p = int(s['turn_order'][s['stay_pos']])
+        s['stay_pos'] += 1
+        if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and \
+                (s['hero_cflags'][p] & CF_USED_CARD or air_sword(S, b, p) >= 0     # L1520: the sword betrays him
+                 or tentacles_placed(S, b, p)):                                    # L1518: so does a tentacle placed
+            if hide_attempt(S, b, p, False, HIDE_CLEANUP):
+                return True
     return False
 
 
@@ -1965,24 +1972,16 @@ def place_card(S, b, p, c, t):
 
 @rules_jit(inline=True)
 def end_of_round(S, b):
-    """The rest of Cleanup. L775-L777: a hidden hero who used a card this
-    round (ambushed with his ranged weapon) rolls to stay hidden, without
-    the Sneak allowance or the Halfling reroll; failing, he is unhidden for
-    the rest of combat; so does a hidden caster (L1020). L779: the cube on a
-    cast spell's wound-symbol box is wounded (not a wound that keeps the
+    """The rest of Cleanup: the rolls to stay hidden (``stay_hidden``, which
+    may wait on a Dust of Destiny: True, a decision posed). L779: the cube on
+    a cast spell's wound-symbol box is wounded (not a wound that keeps the
     combat going, Interpretations). L780: every placed cube goes back to the
     healthy box. L781: after two consecutive rounds without a wound or a
     death the clearing's combat ends, as it does once no hero is left in it;
     else a new round begins."""
     s = S[b]
-    n = int(s['num_players'])
-    for i in range(n):
-        p = int(s['turn_order'][i])
-        if p >= 0 and fighting(S, b, p) and hidden(S, b, p) and \
-                (s['hero_cflags'][p] & CF_USED_CARD or air_sword(S, b, p) >= 0     # L1520: the sword betrays him
-                 or tentacles_placed(S, b, p)):                                    # L1518: so does a tentacle placed
-            if not hide_roll(S, b, p, False):
-                s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
+    if stay_hidden(S, b):
+        return True
     spell_wounds(S, b)
     discord_ends(S, b)                           # L1596: a Discord whose Monster died expires
     clear_card_cubes(S, b, -1)
@@ -1999,6 +1998,7 @@ def end_of_round(S, b):
         end_of_combat(S, b)
     else:
         new_round(S, b)
+    return False
 
 
 @rules_jit

@@ -17,7 +17,7 @@ from ..constants import (
 from .base import (
     roll, vapor, shifted, AIM_HERO, CARD_IDS, SPELL_CARDS_OF, SP_FLOATING_DISK, ATTRIBUTE_KINDS, CARD_DECK, CARD_KIND, GIFT_KINDS, KIND_ATTRIBUTE, KIND_CARD_END,
     KIND_CARD_FIRST, KIND_GIVES, KIND_POSITION, KIND_PRICE, KIND_SHIELD, KIND_WEAPON, KIND_WEIGHT,
-    TARGET_COVERS, TARGET_OK, CLASS_ATTR, LINEAGE_ATTR,
+    TARGET_COVERS, TARGET_OK, CLASS_ATTR, LINEAGE_ATTR, HEAL_HEART,
 )
 
 
@@ -350,25 +350,57 @@ def possesses(S, b, p, kind):
 def wound_random_cube(S, b, p):
     """Move one random healthy Action Cube (Hearts included, L408) of p to
     the wounded box; a card now too heavy drops to the backpack (L976)."""
+    k = random_cube(S, b, p)
+    if k >= 0:
+        wound_cube(S, b, p, k)
+
+
+@rules_jit
+def random_cube(S, b, p):
+    """One of hero p's healthy Action Cubes (Hearts included, L408) drawn at
+    random, each cube alike: HEAL_HEART for a Heart, else its kind
+    (CUBE_*); -1 when he has none."""
     s = S[b]
     n = int(s['hearts'][p, 0])
     for k in range(CUBE_MAGIC + NUM_COLOURS):
         n += int(s['cubes'][p, 0, k])
     if n == 0:
-        return
+        return -1
     pick = roll(S, b, n)
     if pick < s['hearts'][p, 0]:
-        s['hearts'][p, 0] -= 1
-        s['hearts'][p, 1] += 1
-        return
+        return HEAL_HEART
     pick -= int(s['hearts'][p, 0])
     for k in range(CUBE_MAGIC + NUM_COLOURS):
         if pick < s['cubes'][p, 0, k]:
-            s['cubes'][p, 0, k] -= 1
-            s['cubes'][p, 1, k] += 1
-            enforce_weight(S, b, p)
-            return
+            return k
         pick -= int(s['cubes'][p, 0, k])
+    return -1
+
+
+@rules_jit
+def cube_kinds(S, b, p):
+    """The kinds among hero p's healthy Action Cubes, Hearts counting as one
+    (what a random cube may turn out to be)."""
+    s = S[b]
+    n = 1 if s['hearts'][p, 0] > 0 else 0
+    for k in range(CUBE_MAGIC + NUM_COLOURS):
+        if s['cubes'][p, 0, k] > 0:
+            n += 1
+    return n
+
+
+@rules_jit
+def wound_cube(S, b, p, k):
+    """One healthy cube of kind k (HEAL_HEART: a Heart) of hero p goes to the
+    wounded box; a card now too heavy drops to the backpack (L976)."""
+    s = S[b]
+    if k == HEAL_HEART:
+        s['hearts'][p, 0] -= 1
+        s['hearts'][p, 1] += 1
+        return
+    s['cubes'][p, 0, k] -= 1
+    s['cubes'][p, 1, k] += 1
+    enforce_weight(S, b, p)
 
 
 # ---------------------------------------------------------------- reveals and damaged armour (added by rules/trade.py)

@@ -28,6 +28,7 @@ from .base import (
     CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
+    DEST_CURSE, ROLL_CURSE, ROLL_DESTINATION, dust_roll,
 )
 from .equipment import attached_spells, disenchanted_tile, enforce_weight, kind_equipped
 from .realm import enchant_tile
@@ -197,11 +198,11 @@ def learn_action(S, b, p, sp):
 @rules_jit
 def learn_result(S, b, p, sp):
     """The Learn Dice of hero p's Learn Action for spell sp (``learn_dice``,
-    rerolls made) apply (L542-L543)."""
+    rerolls made) apply (L542-L543): a curse rolls on the Curse Table at once,
+    which may wait on his Dust of Destiny. True if a decision is posed."""
     s = S[b]
     if s['learn_dice'][0] == LEARN_CURSE or s['learn_dice'][1] == LEARN_CURSE:
-        receive_curse(S, b, p)
-        return
+        return curse_roll(S, b, p)
     if s['learn_dice'][0] == LEARN_BOOK and s['learn_dice'][1] == LEARN_BOOK:
         c = int(s['spell_owner'][sp])
         s['spell_where'][sp] = SPW_KNOWN
@@ -211,6 +212,7 @@ def learn_result(S, b, p, sp):
         s['learn_spell'] = -1
         if attached_spells(S, b, c) == 0:
             remove_card(S, b, c)
+    return False
 
 
 # ================================================================ Enchant (L570-L580)
@@ -295,20 +297,56 @@ def curse_held(S, b, p, k):
 
 
 @rules_jit
+def curse_matters(S, b, p, k):
+    """Curse k, rolled on the Curse Table for hero p, would touch him: an
+    instant one (L1103-L1105), or a lasting one he does not hold yet (curses
+    are not cumulative, L1107). Only such a curse is worth a reroll."""
+    return CURSE_INSTANT[k] != 0 or not curse_held(S, b, p, k)
+
+
+@rules_jit
+def curse_die(S, b):
+    """A roll on the Curse Table (the d6, data/curses.txt): the curse it names."""
+    return int(CURSE_OF_ROLL[d6(S, b) - 1])
+
+
+@rules_jit
 def receive_curse(S, b, p):
-    """Hero p rolls on the Curse Table (the d6, data/curses.txt): an instant
+    """Hero p rolls on the Curse Table and the curse applies at once
+    (``curse_applies``), at a point of the rules that cannot stop for a
+    decision (a Cursed Treasure seen, L1320). Returns the curse rolled."""
+    k = curse_die(S, b)
+    curse_applies(S, b, p, k, False)
+    return k
+
+
+@rules_jit
+def curse_roll(S, b, p):
+    """Hero p rolls on the Curse Table (L543); a curse that would touch him
+    first waits on his Dust of Destiny (ROLL_CURSE, L1330: the roll is his,
+    as its target), and so does the Teleport curse's clearing. True if a
+    decision is posed."""
+    k = curse_die(S, b)
+    if curse_matters(S, b, p, k) and dust_roll(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], -1, -1, k, -1, p):
+        return True
+    return curse_applies(S, b, p, k, True)
+
+
+@rules_jit
+def curse_applies(S, b, p, k, wait):
+    """Curse k of the Curse Table, rolled for hero p, applies: an instant
     curse happens now (L1103-L1105); a lasting one is marked, unless the hero
-    holds it already -- curses are not cumulative and a repeat is not rerolled
-    (L1107). Returns the curse rolled."""
+    holds it already -- curses are not cumulative and a repeat is not
+    rerolled (L1107). ``wait``: the Teleport curse's clearing may wait on his
+    Dust of Destiny. True if a decision is posed."""
     s = S[b]
-    k = int(CURSE_OF_ROLL[d6(S, b) - 1])
     if k == CURSE_TELEPORT:
-        teleport_hero(S, b, p)
-    elif k == CURSE_SUMMON:
+        return teleport_hero(S, b, p, wait)
+    if k == CURSE_SUMMON:
         summon_curse(S, b, p)
     elif not CURSE_INSTANT[k]:
         s['curses'][p] = s['curses'][p] | np.uint8(1 << k)
-    return k
+    return False
 
 
 @rules_jit
@@ -339,13 +377,47 @@ def teleport_destination(S, b):
 
 
 @rules_jit
-def teleport_hero(S, b, p):
+def destinations(S, b):
+    """Clearings the Teleport roll can name (``teleport_destination``): those
+    of the wilderness tiles on the map whose Terrain Pack and tile symbol the
+    Summoning symbol dice show, within the d6's six."""
+    s = S[b]
+    n = 0
+    for t in range(NUM_TILES):
+        if s['tile_where'][t] != TW_PLACED or TILE_KIND[t] != TILE_WILDERNESS or TILE_LOCAL_SYMBOL[t] <= 0:
+            continue
+        pack = False
+        for i in range(GRAY_SYMBOL.shape[0]):
+            pack = pack or GRAY_SYMBOL[i] == TILE_PACK[t]
+        symbol = False
+        for i in range(BLACK_SYMBOL.shape[0]):
+            symbol = symbol or BLACK_SYMBOL[i] == TILE_LOCAL_SYMBOL[t]
+        if pack and symbol:
+            for k in range(CLEARINGS_PER_TILE):
+                if CLEARING_TYPE[t, int(s['tile_side'][t]), k] != CLEAR_NONE:
+                    n += 1
+    return n
+
+
+@rules_jit
+def teleport_hero(S, b, p, wait):
     """The Teleport curse (L1103): the hero is put in a random clearing of the
-    map; a tile new to heroes gets its tokens (L485) and face-up cards lying
-    there are taken (L960)."""
+    map (``teleport_arrives``). With ``wait``, the clearing drawn first waits
+    on his Dust of Destiny (ROLL_DESTINATION, L1330). True if a decision is
+    posed."""
     c = teleport_destination(S, b)
     if c < 0:
-        return
+        return False
+    if wait and dust_roll(S, b, ROLL_DESTINATION, 1, destinations(S, b), AIM_HERO + p, DEST_CURSE, c, -1, p):
+        return True
+    teleport_arrives(S, b, p, c)
+    return False
+
+
+@rules_jit
+def teleport_arrives(S, b, p, c):
+    """The Teleport curse puts hero p in clearing c: a tile new to heroes gets
+    its tokens (L485) and face-up cards lying there are taken (L960)."""
     s = S[b]
     s['hero_clearing'][p] = c
     reveal_tile(S, b, p, c // CLEARINGS_PER_TILE)

@@ -49,14 +49,20 @@ from .base import (
     SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, DEST_CURSE, DEST_SPELL,
+    HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
 )
 from .fate import remove_card
-from .activation import summon, CHIP_KIND
-from .actions import draw_clearing, search_die, search_found, start_heal
-from .magic import learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target, teleport_destination
+from .activation import summon, CHIP_KIND, noise_summons, roll_summoning_dice
+from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
+from .magic import (
+    curse_applies, curse_die, destinations, learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target,
+    teleport_arrives, teleport_destination,
+)
+from .equipment import random_cube
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
-    any_reroll, end_roll, hero_flies, horn_attack, reroll_offered, spend_reroll, start_roll, stone_tie, wand_held,
+    dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, stone_tie, wand_held,
 )
 from .trade import haggle_result, loot_die, loot_result
 from .strike import (
@@ -65,8 +71,9 @@ from .strike import (
     versus, in_fight,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
     foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
-    roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT, hero_roll_to_hit, roll_against_hero,
-    realign_cubes, wound_hero,
+    roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
+    realign_cubes, wound_hero, AS_HURT, hero_hit_dice, ranged_pair, save_again, soul_saved, struck_dice,
+    weapon_damage, weapon_lands,
 )
 
 WOUND_ANY = -2
@@ -74,6 +81,11 @@ WOUND_ANY = -2
 cover: the first cube chosen for a multi-colour box goes there."""
 CAST_HEAL = 1
 """``cast_turn`` bit: the hero cast Heal this turn (once per turn, L1576)."""
+STRUCK_NEW, STRUCK_MISS, STRUCK_HIT, STRUCK_DONE = -1, 0, 1, 2
+"""Where a targeted spell's cast resumes (``cast_targets``) at its target
+``cast_aim``: a target not yet struck; its roll to hit stood, a miss or a
+hit (after a Dust of Destiny); its hit wholly applied (the Fireball's
+Ranged Attack Dice stood and its damage dealt)."""
 
 
 # ================================================================ covering the boxes (L721-L723, L1020-L1022)
@@ -474,31 +486,91 @@ def cast_spell(S, b, p):
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
     else:
-        out = np.empty(MAX_AIMS, dtype=np.int64)
-        n = aims(S, b, p, out)
-        hits = 0
-        for i in range(n):
-            t = int(out[i])
-            if not target_here(S, b, t) or spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
-                continue                         # gone, or it may no longer be targeted (L1534)
-            if t == me or accepted:
-                hit = True
-            else:
-                against = attack_speed_against(S, b, speed, me, t)
-                hit = stone_tie(S, b, p, against, maneuver_of(S, b, t)) or \
-                    hero_roll_to_hit(S, b, p, against, maneuver_of(S, b, t), wand_held(S, b, p))
-                struck_at(S, b, t)
-            if hit:
-                rouse(S, b, t, DIS_DORMANT)
-                if k == SP_DISCORD:              # L1596: it takes effect only if both are hit
-                    out[hits] = t
-                    hits += 1
-                else:
-                    posed = spell_hits(S, b, p, sp, t, n) or posed
-        if k == SP_DISCORD and hits == 2:
-            discord(S, b, sp, int(out[0]), int(out[1]))
+        s['cast_aim'] = 0
+        s['cast_hits'] = 0
+        return cast_targets(S, b, p, accepted, STRUCK_NEW)
     rouse(S, b, me, DIS_SLOW)
     return posed
+
+
+@rules_jit
+def cast_targets(S, b, p, accepted, landed):
+    """Hero p's targeted spell strikes its targets (``aims``) in turn, from
+    ``cast_aim`` on (L1030-L1032): each is hit by the normal attack rules --
+    his attack speed against its maneuver speed, the Time Stone's tie
+    (L1456), the Wand's and the Band's rerolls (L1480, L1290) -- unless it is
+    the caster or ``accepted`` the hit. A roll of the Hit Dice waits on the
+    Dust of Destiny of the caster (a miss) and of a hero target (a hit)
+    (ROLL_ATTACK, L1330), and a hit's Ranged Attack Dice (the Fireball's) on
+    the caster's; the cast then resumes here, ``landed`` (STRUCK_*) saying
+    how the target at ``cast_aim`` stands. A target gone, or protected by
+    Anti-Magic, is passed by (L1534); Discord takes effect only if both its
+    targets are hit (L1596). True if a decision is posed."""
+    s = S[b]
+    sp = int(s['cast_card'][p])
+    me = AIM_HERO + p
+    speed = int(s['placed'][p, BOX_ATTACK]) + specialized(S, b, p)
+    out = np.empty(MAX_AIMS, dtype=np.int64)
+    n = aims(S, b, p, out)
+    posed = False
+    while s['cast_aim'] < n:
+        t = int(out[int(s['cast_aim'])])
+        if landed == STRUCK_DONE:
+            landed = STRUCK_NEW
+            s['cast_aim'] += 1
+            continue
+        if landed != STRUCK_NEW:
+            hit = landed == STRUCK_HIT
+            landed = STRUCK_NEW
+        elif not target_here(S, b, t) or spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
+            s['cast_aim'] += 1
+            continue
+        elif t == me or accepted:
+            hit = True
+        else:
+            against = attack_speed_against(S, b, speed, me, t)
+            m = maneuver_of(S, b, t)
+            hit = True
+            dice = np.zeros(2, dtype=np.int64)
+            rolled = not stone_tie(S, b, p, against, m) and against <= m
+            if rolled:
+                hit = hero_hit_dice(S, b, p, against, m, wand_held(S, b, p), dice)
+            struck_at(S, b, t)
+            if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0, -1,
+                                     int(dice[0]), int(dice[1]), p, t - AIM_HERO if t >= AIM_HERO else -1):
+                return True
+        posed = cast_struck(S, b, p, sp, t, hit, n) or posed
+        if s['roll_kind'] == ROLL_RANGED:
+            return True                          # the Fireball's dice wait on his Dust: the cast goes on after them
+        s['cast_aim'] += 1
+    if SPELL_KIND[sp] == SP_DISCORD and s['cast_hits'] == 2:
+        discord(S, b, sp, int(out[0]), int(out[1]))
+    rouse(S, b, me, DIS_SLOW)
+    return posed
+
+
+@rules_jit
+def cast_struck(S, b, p, sp, t, hit, n):
+    """Target t of hero p's targeted Spell Card sp (one of n) is hit or
+    missed: a hit wakes it from Disorient (L1594) and takes the spell's
+    effect (``spell_hits``); Discord's hits are counted (``cast_hits``: it
+    takes effect only if both its targets are hit, L1596). True if a
+    decision is posed."""
+    if not hit:
+        return False
+    rouse(S, b, t, DIS_DORMANT)
+    if SPELL_KIND[sp] == SP_DISCORD:
+        S[b]['cast_hits'] += 1
+        return False
+    return spell_hits(S, b, p, sp, t, n)
+
+
+@rules_jit
+def cast_target(S, b, p):
+    """The target code hero p's targeted spell strikes now (``cast_aim``)."""
+    out = np.empty(MAX_AIMS, dtype=np.int64)
+    aims(S, b, p, out)
+    return int(out[int(S[b]['cast_aim'])])
 
 
 @rules_jit
@@ -558,7 +630,9 @@ def aid_target(S, b, p, sp, t):
 @rules_jit
 def spell_hits(S, b, p, sp, t, n):
     """A targeted spell of hero p hit target t, one of its n targets: the
-    Spell Manifest's effect. True if a decision is posed (Teleport's tile)."""
+    Spell Manifest's effect. True if a decision is posed (Teleport's tile,
+    Open Gate's clearing, the Fireball's Ranged Attack Dice waiting on a
+    Dust of Destiny, ...)."""
     s = S[b]
     k = int(SPELL_KIND[sp])
     if k == SP_OPEN_GATE:                        # L1516
@@ -583,7 +657,7 @@ def spell_hits(S, b, p, sp, t, n):
     elif k == SP_CALM:                           # L1548
         calm(S, b, t)
     elif k == SP_FIREBALL:                       # L1562
-        fireball_hit(S, b, p, t, n)
+        return fireball_hit(S, b, p, t, n)
     elif k == SP_HESITATION:                     # L1588
         put_in_play(S, b, sp, t)
     elif k == SP_DARK_MATTER:                    # L1502: permanent, active as cast
@@ -698,66 +772,25 @@ def open_gate(S, b, p, t):
 def spell_roll(S, b, p, t):
     """The die of hero p's spell on target t (``roll_dice``) waits on its
     parties' rerolls: the caster, then the target hero (L1330: "the target,
-    or the attacker"). True if a decision is posed."""
+    or the attacker"); with none to ask, the clearing applies
+    (``spell_clearing``). True if a decision is posed."""
     s = S[b]
     s['roll_party'][0] = p
     if t >= AIM_HERO and t - AIM_HERO != p:
         s['roll_party'][1] = t - AIM_HERO
-    return next_reroll(S, b)
+    q = next_party(S, b)
+    if q >= 0:
+        return pose(S, b, PH_REROLL, q)
+    return spell_clearing(S, b)
 
 
 @rules_jit
-def next_reroll(S, b):
-    """Ask the next party to the pending roll who may reroll some die of it
-    (PH_REROLL); when none is left, the roll applies. True if a decision is
-    posed."""
-    s = S[b]
-    while s['roll_stage'] < 2:
-        q = int(s['roll_party'][int(s['roll_stage'])])
-        if q >= 0 and any_reroll(S, b, q):
-            return pose(S, b, PH_REROLL, q)
-        s['roll_stage'] += 1
-    return roll_applies(S, b)
-
-
-@rules_jit
-def roll_applies(S, b):
-    """The pending roll, rerolls made, applies: the Loot Action's dice to its
-    pile (``trade.loot_result``); a Search's to its target
-    (``actions.search_found``), a Learn's (``magic.learn_result``), a
-    haggle's (``trade.haggle_result``), a Monster's hit on its target (the
-    attack goes on: ``combat.monster_attack``); Open Gate's and Teleport's clearing to their
-    target (L1516, L1522). True if a decision is posed."""
+def spell_clearing(S, b):
+    """The clearing Open Gate or Teleport drew (``roll_dice``, rerolls made)
+    takes its target there (L1516, L1522): Teleport's only if it is still
+    in the fight."""
     s = S[b]
     kind = int(s['roll_kind'])
-    if kind == ROLL_LOOT:
-        return loot_result(S, b, int(s['roll_party'][0]))
-    if kind == ROLL_HAGGLE:
-        return haggle_result(S, b, int(s['roll_party'][0]))
-    if kind == ROLL_STRUCK:                      # the Monster's hit, rerolled by its target (L1330)
-        equal = int(s['roll_target'])
-        hit = hit_result(int(s['roll_dice'][0]), int(s['roll_dice'][1]), equal, 1)
-        end_roll(S, b)
-        s['atk_stage'] = AS_LANDED if hit else AS_HIT
-        return False
-    if kind == ROLL_LEARN:
-        p = int(s['roll_party'][0])
-        s['learn_dice'][0] = s['roll_dice'][0]
-        s['learn_dice'][1] = s['roll_dice'][1]
-        sp = int(s['roll_target'])
-        end_roll(S, b)
-        learn_result(S, b, p, sp)
-        return False
-    if kind == ROLL_SEARCH:
-        p = int(s['roll_party'][0])
-        code = int(s['roll_target'])
-        s['search_dice'][p, 0] = s['roll_dice'][0]
-        s['search_dice'][p, 1] = s['roll_dice'][1]
-        end_roll(S, b)
-        if s['search_dice'][p, 0] and s['search_dice'][p, 1]:   # L511: two spyglasses
-            s['search_target'][p] = -1
-            search_found(S, b, p, code)
-        return False
     t = int(s['roll_target'])
     c = int(s['roll_dice'][0])
     end_roll(S, b)
@@ -767,8 +800,104 @@ def roll_applies(S, b):
 
 
 @rules_jit
-def roll_again(S, b):
-    """One die of the pending roll, rolled again as its kind rolls it."""
+def next_reroll(S, b):
+    """Ask the next party to the pending roll who may reroll some die of it
+    (PH_REROLL); when none is left, the roll applies. True if a decision is
+    posed."""
+    q = next_party(S, b)
+    if q >= 0:
+        return pose(S, b, PH_REROLL, q)
+    return roll_applies(S, b)
+
+
+@rules_jit
+def roll_applies(S, b):
+    """The pending roll, rerolls made, applies, and the part of the rules
+    that made it goes on: the Loot Action's dice to its pile
+    (``trade.loot_result``); a Search's to its target
+    (``actions.search_found``), a Learn's (``magic.learn_result``), a
+    haggle's (``trade.haggle_result``); a Monster's hit on its target (the
+    attack goes on: ``combat.monster_attack``; a Monster's spell:
+    ``cast_on_hero``); a hero's Hit Dice (his targeted spell goes on:
+    ``cast_targets``; his weapon: ``strike.weapon_lands``); Ranged Attack
+    Dice (on a hero: the damage at AS_HURT; the Fireball's,
+    ``fireball_damage``; a weapon's, ``strike.weapon_damage``); a hide
+    attempt (``actions.hide_result``); a Make Noise roll
+    (``activation.noise_summons``); a trap's cube (``actions.trap_wounds``);
+    the Curse Table (``magic.curse_applies``); the random clearing of the
+    Titan's Teleport or the Teleport curse; Open Gate's and Teleport's
+    clearing (``spell_clearing``). True if a decision is posed."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    p = int(s['roll_party'][0])
+    if kind == ROLL_LOOT:
+        return loot_result(S, b, p)
+    if kind == ROLL_HAGGLE:
+        return haggle_result(S, b, p)
+    if kind == ROLL_GATE or kind == ROLL_TELEPORT:
+        return spell_clearing(S, b)
+    q = int(s['roll_party'][1])
+    first = int(s['roll_dice'][0])
+    second = int(s['roll_dice'][1])
+    target = int(s['roll_target'])
+    then = int(s['roll_then'])
+    end_roll(S, b)
+    if kind == ROLL_STRUCK:                      # the Monster's hit, rerolled by its target (L1330)
+        hit = hit_result(first, second, target, 1)
+        if then >= 0:
+            return cast_on_hero(S, b, then, p, hit)
+        s['atk_stage'] = AS_LANDED if hit else AS_HIT
+        return False
+    if kind == ROLL_ATTACK:
+        hit = hit_result(first, second, target, 1)
+        if s['cast_card'][p] >= 0:
+            return cast_targets(S, b, p, False, STRUCK_HIT if hit else STRUCK_MISS)
+        return weapon_lands(S, b, p, hit)
+    if kind == ROLL_RANGED:
+        d = target + min(first, second)
+        if q >= 0:                               # a hero struck: the attack goes on in the Resolve step
+            s['atk_hurt'] = min(d, 127)
+            s['atk_stage'] = AS_HURT
+            return False
+        if s['cast_card'][p] >= 0:
+            fireball_damage(S, b, p, cast_target(S, b, p), d)
+            return cast_targets(S, b, p, False, STRUCK_DONE)
+        return weapon_damage(S, b, p, d)
+    if kind == ROLL_HIDE:
+        hide_result(S, b, p, then, first + second - target <= 0)
+        return False
+    if kind == ROLL_NOISE:
+        s['summon_dice'][0] = first
+        s['summon_dice'][2] = second
+        noise_summons(S, b, p)
+        return False
+    if kind == ROLL_TRAP:
+        trap_wounds(S, b, p, first)
+        return False
+    if kind == ROLL_CURSE:
+        return curse_applies(S, b, p, first, True)
+    if kind == ROLL_DESTINATION:
+        if then == DEST_CURSE:
+            teleport_arrives(S, b, p, first)
+        else:
+            spell_move(S, b, target, first)
+        return False
+    if kind == ROLL_LEARN:
+        s['learn_dice'][0] = first
+        s['learn_dice'][1] = second
+        return learn_result(S, b, p, target)
+    s['search_dice'][p, 0] = first               # ROLL_SEARCH
+    s['search_dice'][p, 1] = second
+    if first and second:                         # L511: two spyglasses
+        s['search_target'][p] = -1
+        return search_found(S, b, p, target)
+    return False
+
+
+@rules_jit
+def roll_again(S, b, d):
+    """Die d of the pending roll, rolled again as its kind rolls it (the
+    Make Noise roll's die 0 is its gray symbol die, die 1 its black)."""
     s = S[b]
     kind = int(s['roll_kind'])
     if kind == ROLL_LOOT:
@@ -777,8 +906,20 @@ def roll_again(S, b):
         return search_die(S, b)
     if kind == ROLL_LEARN:
         return int(LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])])
-    if kind == ROLL_STRUCK:
+    if kind == ROLL_STRUCK or kind == ROLL_ATTACK:
         return hit_die(S, b)
+    if kind == ROLL_RANGED:
+        return int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
+    if kind == ROLL_HIDE:
+        return monster_die(S, b)
+    if kind == ROLL_NOISE:
+        return roll(S, b, GRAY_SYMBOL.shape[0] if d == 0 else BLACK_SYMBOL.shape[0])
+    if kind == ROLL_TRAP:
+        return random_cube(S, b, int(s['roll_party'][0]))
+    if kind == ROLL_CURSE:
+        return curse_die(S, b)
+    if kind == ROLL_DESTINATION:
+        return teleport_destination(S, b)
     if kind == ROLL_HAGGLE:
         return int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
     if kind == ROLL_GATE:
@@ -804,18 +945,33 @@ def mask_reroll(S, b, p, mask):
 def act_reroll(S, b, p, a):
     """PH_REROLL: reroll die k (every die, k = MAX_ROLL_DICE) with source src,
     spending it, the new face standing (L1214 "must accept the new result");
-    or let the roll stand, the next party then asked. The roll applies once
-    no party has a reroll left to make."""
+    or let the roll stand, the next party then asked. Soul Save acts again on
+    an undead's Hit Dice so rerolled (L1574: it rerolls "the most favorable
+    single Hit Die result rolled" of every roll of an undead attacking its
+    hero). The roll applies once no party has a reroll left to make."""
     s = S[b]
     if a == A_DO + DO_DONE:
         s['roll_stage'] += 1
         return next_reroll(S, b)
     src = (a - A_REROLL) // REROLL_WAYS
     k = (a - A_REROLL) % REROLL_WAYS
+    kind = int(s['roll_kind'])
     spend_reroll(S, b, p, src)
-    for d in range(int(s['roll_n'])):
-        if k == d or k == MAX_ROLL_DICE:
-            s['roll_dice'][d] = roll_again(S, b)
+    if kind == ROLL_NOISE and k == MAX_ROLL_DICE:
+        roll_summoning_dice(S, b)                # the whole roll: its numbered dice too (L617)
+        s['roll_dice'][0] = s['summon_dice'][0]
+        s['roll_dice'][1] = s['summon_dice'][2]
+    else:
+        for d in range(int(s['roll_n'])):
+            if k == d or k == MAX_ROLL_DICE:
+                s['roll_dice'][d] = roll_again(S, b, d)
+    if kind == ROLL_STRUCK and s['roll_then'] < 0 and soul_saved(S, b, int(s['atk_foe']), p):
+        dice = np.empty(2, dtype=np.int64)       # L1574: Soul Save acts on the Hit Dice the undead's roll now shows
+        dice[0] = s['roll_dice'][0]
+        dice[1] = s['roll_dice'][1]
+        save_again(S, b, dice)
+        s['roll_dice'][0] = dice[0]
+        s['roll_dice'][1] = dice[1]
     return next_reroll(S, b)
 
 
@@ -1094,13 +1250,31 @@ def fireball_hit(S, b, p, f, n):
     """L1562: each foe the Fireball hits takes a ranged attack of base damage
     2 and 1 sword, 2 swords when it is the only target: one less on an
     armoured foe (L752), the worse Ranged Attack Die (L753), the caster's
-    Strength and Envenom (L1530, L1558) and Weakness curse counted."""
+    Strength and Envenom (L1530, L1558) and Weakness curse counted. The
+    dice wait on the caster's Dust of Destiny (ROLL_RANGED, L1330), then
+    ``fireball_damage``. True if a decision is posed."""
     s = S[b]
     base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, f)
+    s['atk_venom'] = 1 if envenomed else 0
     swords = (2 if n == 1 else 1) + plus
     d = max(attack_damage(S, b, FIREBALL_DAMAGE + base, swords, foe_armored(S, b, f)) - weak(S, b, p), 0)
-    d += ranged_dice(S, b, False, d, int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]),
-                     (s['optional_rules'] & OPT_TOUGH) != 0)
+    dice = np.empty(2, dtype=np.int64)
+    low = ranged_pair(S, b, False, d, int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]),
+                      (s['optional_rules'] & OPT_TOUGH) != 0, dice)
+    if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), p, -1):
+        return True
+    fireball_damage(S, b, p, f, d + low)
+    return False
+
+
+@rules_jit
+def fireball_damage(S, b, p, f, d):
+    """The Fireball of hero p deals damage d to foe f, its Ranged Attack
+    Dice counted (L1562): under 1 nothing (L747); a foe not killed takes
+    Envenom's wound more if the hit was envenomed (``atk_venom``, L1530)."""
+    s = S[b]
+    envenomed = s['atk_venom'] != 0
+    s['atk_venom'] = 0
     if d < 1:
         return
     if damage_monster(S, b, f, d, p) and envenomed and foe_here(S, b, f):
@@ -1203,11 +1377,11 @@ def foe_may_cast(S, b, f):
 def monster_cast(S, b, f):
     """Foe f casts its side's spell in its turn of the Resolve step, at its
     side's attack speed: the Demon's Fiery Chasm, which spares the flying
-    Demon (L1262); the Titan's Teleport on its target, hitting by the normal
-    attack rules, to the clearing both Summoning symbol dice and a d6 name,
-    rerolled until on the map (L1274: ``magic.teleport_destination``, the
-    Teleport curse's roll); the Lich's Vapor Form on its target, a new one
-    each round it targets another (L1270)."""
+    Demon (L1262); the Titan's Teleport and the Lich's Vapor Form on its
+    target, hitting by the normal attack rules (Soul Save aside, L1574 reads
+    "attack"), the roll waiting on the target's Dust of Destiny where it
+    hits him (ROLL_STRUCK, L1330: he is its target), then ``cast_on_hero``.
+    True if a decision is posed."""
     s = S[b]
     s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
     k = foe_spell(S, b, f)
@@ -1216,16 +1390,40 @@ def monster_cast(S, b, f):
     if k == SP_FIERY_CHASM:
         fiery_chasm(S, b, f, speed)
     elif (k == SP_TELEPORT or k == SP_VAPOR_FORM) and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
-        hit = roll_against_hero(S, b, q, speed, hero_maneuver(S, b, q), False)
+        m = hero_maneuver(S, b, q)
+        dice = np.zeros(2, dtype=np.int64)
+        hit = speed > m or struck_dice(S, b, q, speed, m, False, dice)
         struck_at(S, b, AIM_HERO + q)
-        if hit:
-            rouse(S, b, AIM_HERO + q, DIS_DORMANT)
-            if k == SP_TELEPORT:
-                spell_move(S, b, AIM_HERO + q, teleport_destination(S, b))
-            else:                                # L1270: the Lich's Vapor Form, on its target
-                s['lich_vapor'][q] = LICH_VAPOR_ON | LICH_VAPOR_ACTIVE
-                vanish(S, b, AIM_HERO + q)
+        rouse(S, b, f, DIS_SLOW)                 # its attack is made (L1594)
+        if hit and speed <= m and dust_waits(S, b, ROLL_STRUCK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, f,
+                                             int(dice[0]), int(dice[1]), q, -1):
+            return True
+        return cast_on_hero(S, b, f, q, hit)
     rouse(S, b, f, DIS_SLOW)
+    return False
+
+
+@rules_jit
+def cast_on_hero(S, b, f, q, hit):
+    """Foe f's spell at hero q, its roll read (``hit``): the Titan's Teleport
+    sends him to the clearing both Summoning symbol dice and a d6 name,
+    rerolled until on the map (L1274: ``magic.teleport_destination``, the
+    Teleport curse's roll), the clearing waiting on his Dust of Destiny
+    (ROLL_DESTINATION, L1330); the Lich's Vapor Form lies on him, a new one
+    each round it targets another (L1270). True if a decision is posed."""
+    if not hit:
+        return False
+    s = S[b]
+    rouse(S, b, AIM_HERO + q, DIS_DORMANT)
+    if foe_spell(S, b, f) == SP_TELEPORT:
+        c = teleport_destination(S, b)
+        if c >= 0 and dust_roll(S, b, ROLL_DESTINATION, 1, destinations(S, b), AIM_HERO + q, DEST_SPELL, c, -1, q):
+            return True
+        spell_move(S, b, AIM_HERO + q, c)
+    else:                                        # L1270: the Lich's Vapor Form, on its target
+        s['lich_vapor'][q] = LICH_VAPOR_ON | LICH_VAPOR_ACTIVE
+        vanish(S, b, AIM_HERO + q)
+    return False
 
 
 # ================================================================ the Air Sword (L1520)

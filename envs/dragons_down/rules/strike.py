@@ -27,16 +27,17 @@ from .base import (
     A_BOX, A_CROSS, A_CARD, A_HEAL, KIND_CARD_END, KIND_CARD_FIRST, TAKES_KINDS, BOX_ATTACK, BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, CLASS_SPEED_BOXES, DOOR_FOE,
     FOE_UNIQUE, CURSE_CLUMSINESS, CURSE_WEAKNESS, FOE_ELEMENTAL, FOE_FAME, FOE_HEALTH, FOE_SIDE, HEAL_HEART,
     HIT_BLANK, HIT_DIE_FACE, HIT_HIT, KIND_LENGTH, KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_WEAPON_USE, LINEAGE_SPEED_BOXES,
-    NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
+    NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, RANGED_HIGH, RANGED_LOW, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
     NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS, CTRL_WAITING, CTRL_SHAPE, shifted,
+    hit_passes, SP_SOUL_SAVE, ROLL_RANGED,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
 )
 from .fate import kill_hero, remove_card
 from .treasures import (
-    band_reroll,
+    band_reroll, dust_waits,
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
@@ -83,6 +84,7 @@ AS_DAMAGE = 2          # the armour is chosen: apply the damage
 AS_WOUND = 3           # the victim chooses the cube to wound (L787)
 AS_REROLL = 4          # the Hit Dice hit the victim: he may reroll them with his Dust of Destiny (PH_REROLL, L1330)
 AS_LANDED = 5          # the hit stands after the victim's rerolls: armour, then damage
+AS_HURT = 6            # the Ranged Attack Dice stood after the rerolls: the damage ``atk_hurt`` applies
 
 CUBE_LIMIT = 5
 """Action Cubes a hero may place in a Combat Round; an Alert Action this
@@ -119,9 +121,6 @@ FOE_FLYING = np.array([D.REALM.monsters[MONSTER_IDS[k]].flying for k in MONSTER_
 FOE_GUARDIAN = np.array([D.REALM.monsters[MONSTER_IDS[k]].kind == "guardian" for k in MONSTER_CHIP_KINDS]
                         + [False] * NUM_NATIVE_CHIPS, dtype=np.int8)
 """Foe f -> 1 for a flying Monster (L1091); for a Guardian (L1254)."""
-RANGED_LOW = int(RANGED_DIE_FACE.min())
-RANGED_HIGH = int(RANGED_DIE_FACE.max())
-"""The worst and the best Ranged Attack Die results (L753)."""
 
 
 # ================================================================ who is who
@@ -537,24 +536,30 @@ def hit_result(first, second, speed, maneuver):
     """Two Hit Dice faces read by the Golden Rule (L740-L743, L216): the less
     favourable counts -- a blank misses, two hits hit, an equal sign hits at
     equal speeds."""
-    worst = min(first, second)
-    if worst == HIT_BLANK:
-        return False
-    if worst == HIT_HIT:
-        return True
-    return speed == maneuver
+    equal = 1 if speed == maneuver else 0
+    return hit_passes(first, equal) and hit_passes(second, equal)
 
 
 @rules_jit
 def ranged_dice(S, b, steady, base, health, tough):
-    """L753: the two Ranged Attack Dice; the worse result adjusts the damage.
-    ``steady``: the attacker is an Archer, who may reroll one of them (L1208)
-    for his ``base`` damage on a foe of ``health``. Only rerolling the worse
-    die can raise the result, and it is rerolled when that can turn what the
-    strike does (nothing, a wound, a kill: ``strike_outcome``) for the better
-    and never for the worse (Readings of the engine); the new face counts.
-    ``tough``: a strike short of a kill does nothing (the optional Tough
-    Monsters, L1136; the Massive Door, which only a 4 opens, L1240)."""
+    """L753: the two Ranged Attack Dice (``ranged_pair``); returns the worse
+    result, the damage's change."""
+    out = np.empty(2, dtype=np.int64)
+    return ranged_pair(S, b, steady, base, health, tough, out)
+
+
+@rules_jit
+def ranged_pair(S, b, steady, base, health, tough, out):
+    """L753: the two Ranged Attack Dice into ``out``; the worse result adjusts
+    the damage (returned). ``steady``: the attacker is an Archer, who may
+    reroll one of them (L1208) for his ``base`` damage on a foe of
+    ``health``. Only rerolling the worse die can raise the result, and it is
+    rerolled when that can turn what the strike does (nothing, a wound, a
+    kill: ``strike_outcome``) for the better and never for the worse
+    (Readings of the engine); the new face counts. ``tough``: a strike short
+    of a kill does nothing (the optional Tough Monsters, L1136; the Massive
+    Door, which only a 4 opens, L1240). The dice kept may still be rerolled
+    by a Dust of Destiny (ROLL_RANGED, L1330)."""
     first = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
     second = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
     low = min(first, second)
@@ -563,8 +568,11 @@ def ranged_dice(S, b, steady, base, health, tough):
         now = strike_outcome(base + low, health, tough)
         if strike_outcome(base + min(RANGED_LOW, high), health, tough) >= now and \
                 strike_outcome(base + min(RANGED_HIGH, high), health, tough) > now:
-            low = min(int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])]), high)
-    return low
+            first = int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
+            second = high
+    out[0] = first
+    out[1] = second
+    return min(first, second)
 
 
 @rules_jit
@@ -1098,14 +1106,23 @@ def afflict_foe(S, b, f, p):
 
 @rules_jit
 def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
-    """Hero p's attack roll (L740): with ``wand`` (a targeted spell cast
-    with the Wand of the Magician, L1480) a missing roll rerolls its dice
-    that do not show a hit, once -- the only rerolls that can help; a roll
-    still missing is rolled again whole by his Band of Sagacity, once a
-    round (L1290). Rerolls are made only where they can help
-    (Interpretations)."""
+    """Hero p's attack roll (L740, ``hero_hit_dice``): True on a hit."""
     if speed > maneuver:
         return True
+    out = np.empty(2, dtype=np.int64)
+    return hero_hit_dice(S, b, p, speed, maneuver, wand, out)
+
+
+@rules_jit
+def hero_hit_dice(S, b, p, speed, maneuver, wand, out):
+    """Hero p's attack roll where the dice decide (speed <= maneuver, L740),
+    the two Hit Dice read kept in ``out``: with ``wand`` (a targeted spell
+    cast with the Wand of the Magician, L1480) a missing roll rerolls its
+    dice that do not show a hit, once -- the only rerolls that can help; a
+    roll still missing is rolled again whole by his Band of Sagacity, once a
+    round (L1290). Rerolls are made only where they can help
+    (Interpretations); the dice kept may still be rerolled by a Dust of
+    Destiny (ROLL_ATTACK, L1330). True on a hit."""
     first = hit_die(S, b)
     second = hit_die(S, b)
     hit = hit_result(first, second, speed, maneuver)
@@ -1116,7 +1133,11 @@ def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
             second = hit_die(S, b)
         hit = hit_result(first, second, speed, maneuver)
     if not hit and band_reroll(S, b, p):
-        hit = roll_to_hit(S, b, speed, maneuver)
+        first = hit_die(S, b)
+        second = hit_die(S, b)
+        hit = hit_result(first, second, speed, maneuver)
+    out[0] = first
+    out[1] = second
     return hit
 
 
@@ -1124,18 +1145,18 @@ def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
 def roll_against_hero(S, b, q, speed, maneuver, save):
     """An attack roll against hero q (``roll_to_hit_saved``); a hit is rolled
     again, whole, by his Band of Sagacity, once a round (L1290)."""
-    hit = roll_to_hit_saved(S, b, speed, maneuver, save)
-    if hit and speed <= maneuver and band_reroll(S, b, q):
-        hit = roll_to_hit_saved(S, b, speed, maneuver, save)
-    return hit
+    if speed > maneuver:
+        return True
+    out = np.empty(2, dtype=np.int64)
+    return struck_dice(S, b, q, speed, maneuver, save, out)
 
 
 @rules_jit
 def struck_dice(S, b, q, speed, maneuver, save, out):
-    """``roll_against_hero`` when the dice decide (speed <= maneuver), the
-    same draws in the same order, keeping the two Hit Dice read in ``out``
-    (after Soul Save and the Band of Sagacity): a hero struck may reroll them
-    with his Dust of Destiny (L1330). Returns True on a hit."""
+    """``roll_against_hero`` when the dice decide (speed <= maneuver),
+    keeping the two Hit Dice read in ``out`` (after Soul Save and the Band of
+    Sagacity): a hero struck may reroll them with his Dust of Destiny
+    (L1330). Returns True on a hit."""
     saved_dice(S, b, save, out)
     hit = hit_result(out[0], out[1], speed, maneuver)
     if hit and band_reroll(S, b, q):
@@ -1147,24 +1168,116 @@ def struck_dice(S, b, q, speed, maneuver, save, out):
 @rules_jit
 def saved_dice(S, b, save, out):
     """Two Hit Dice into ``out``; with Soul Save (``save``, L1574) the most
-    favourable is rerolled unless both show blanks (``roll_to_hit_saved``)."""
-    first = hit_die(S, b)
-    second = hit_die(S, b)
-    if save and not (first == HIT_BLANK and second == HIT_BLANK):
-        first, second = min(first, second), hit_die(S, b)
-    out[0] = first
-    out[1] = second
+    favourable is rerolled unless both show blanks (``save_again``)."""
+    out[0] = hit_die(S, b)
+    out[1] = hit_die(S, b)
+    if save:
+        save_again(S, b, out)
+
+
+@rules_jit
+def save_again(S, b, out):
+    """Soul Save on the two Hit Dice ``out`` of an undead attacker's roll
+    (L1574): the most favourable result is rerolled, unless both show
+    blanks; the less favourable stays (first)."""
+    if not (out[0] == HIT_BLANK and out[1] == HIT_BLANK):
+        out[0] = min(out[0], out[1])
+        out[1] = hit_die(S, b)
+
+
+@rules_jit
+def soul_saved(S, b, f, q):
+    """Soul Save protects hero q from foe f's attack rolls: f is undead and
+    the spell lies on q (L1574: "Undead that attack this Hero")."""
+    return FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, q, SP_SOUL_SAVE)
 
 
 @rules_jit
 def roll_to_hit_saved(S, b, speed, maneuver, save):
     """``roll_to_hit``, with Soul Save on the target of an undead attacker
     (``save``, L1574): its most favourable Hit Die is rerolled, unless both
-    show blanks."""
+    show blanks (``saved_dice``)."""
     if not save or speed > maneuver:
         return roll_to_hit(S, b, speed, maneuver)
-    first = hit_die(S, b)
-    second = hit_die(S, b)
-    if not (first == HIT_BLANK and second == HIT_BLANK):
-        first, second = min(first, second), hit_die(S, b)
-    return hit_result(first, second, speed, maneuver)
+    out = np.empty(2, dtype=np.int64)
+    saved_dice(S, b, True, out)
+    return hit_result(out[0], out[1], speed, maneuver)
+
+
+# ================================================================ a hero's weapon attack, its dice rolled (L738-L758)
+@rules_jit
+def weapon_lands(S, b, p, hit):
+    """Hero p's weapon attack on his target (``hero_target``), its Hit Dice
+    read (``hit``, after any Dust of Destiny: ``combat.hero_attack``). On a
+    hit the damage comes from the pieces kept at the attack: ``atk_dmg`` (the
+    cubes on the weapon), ``atk_swords``, ``atk_ranged``. The Massive Door,
+    unarmoured, opens to 4 (L1240); a hero struck takes it as a Monster's hit
+    (Player vs. Player, L1174): the attack is ``atk_by``'s, his armour and
+    the damage follow in the Resolve step (AS_LANDED); a foe takes the
+    damage with the spells on either side -- Illusion, Disorient,
+    Hesitation, Iron Skin, Life Armor, Strength, Envenom -- one less on an
+    armoured foe, the worse Ranged Attack Die for a ranged or thrown weapon
+    (an Archer may reroll one, L1208), which may wait on his Dust of Destiny
+    (ROLL_RANGED; ``weapon_damage`` once they stand). True if a decision is
+    posed."""
+    s = S[b]
+    if not hit:
+        return False
+    t = int(s['hero_target'][p])
+    cubes = int(s['atk_dmg'])
+    swords = int(s['atk_swords'])
+    if t > DOOR_FOE:
+        rouse(S, b, t, DIS_DORMANT)
+        base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, t)
+        s['atk_by'] = 1 + p
+        s['atk_victim'] = t - AIM_HERO
+        s['atk_victims'] = 0
+        s['atk_dmg'] = min(cubes + base, 127)
+        s['atk_swords'] = swords + plus
+        s['atk_aim'] = s['hero_aim'][p]
+        s['atk_venom'] = 1 if envenomed else 0
+        s['atk_stage'] = AS_LANDED
+        return False
+    if t == DOOR_FOE:                                   # L1240: no Fame, no wound: a door is not a foe
+        d = max(attack_damage(S, b, cubes, swords, False) - weak(S, b, p), 0)
+        health = DOOR_DAMAGE
+        tough = True
+    else:
+        rouse(S, b, t, DIS_DORMANT)
+        base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, t)
+        s['atk_venom'] = 1 if envenomed else 0
+        d = max(attack_damage(S, b, cubes + base, swords + plus, foe_armored(S, b, t)) - weak(S, b, p), 0)
+        health = int(FOE_HEALTH[t]) - int(s['foe_wounds'][t])
+        tough = (s['optional_rules'] & OPT_TOUGH) != 0
+    if s['atk_ranged']:
+        dice = np.empty(2, dtype=np.int64)
+        low = ranged_pair(S, b, s['hero_class'][p] == ARCHER, d, health, tough, dice)
+        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), p, -1):
+            return True
+        d += low
+    return weapon_damage(S, b, p, d)
+
+
+@rules_jit
+def weapon_damage(S, b, p, d):
+    """Hero p's weapon hit on his target deals damage d, its Ranged Attack
+    Dice counted: the Massive Door opens to 4 or more (L1240); a foe takes it
+    (under 1 it does nothing, L747, L754; a hit that does no harm under
+    Tough Monsters gives no heal either), Envenom's wound more if the hit
+    was envenomed (``atk_venom``, L1530), and a Warlock's kill or wound may
+    heal him (L1228). True if a decision is posed (the Warlock's cube)."""
+    s = S[b]
+    t = int(s['hero_target'][p])
+    envenomed = s['atk_venom'] != 0
+    s['atk_venom'] = 0
+    if t == DOOR_FOE:
+        if d >= DOOR_DAMAGE:
+            s['door_open'][CHAMBER] = 1
+        return False
+    if d < 1:
+        return False
+    if not damage_monster(S, b, t, d, p):
+        return False
+    if envenomed and foe_here(S, b, t):
+        afflict_foe(S, b, t, p)              # not killed: Envenom's wound more (L1530)
+    return warlock_heal(S, b, p, t)

@@ -29,14 +29,14 @@ from .base import (
     PH_COMMERCE, PH_LOOT_KEEP, PH_LOOT_PILE, PH_RECEIVED, PH_REROLL, ROLL_HAGGLE, ROLL_LOOT, PH_REPAIR, PH_SELL, PH_SWAP_ANSWER,
     PH_SWAP_OFFER, PH_TRADE_WITH, SITE_ACTIVE_WRAITH, SITE_GUARDIAN, SITE_LABYRINTH,
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
-    STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll,
+    STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll, end_roll, start_roll,
 )
 from .equipment import (
     armor_damaged, attach_spells, attached_spells, card_price, enforce_weight, equip_card, hero_attribute, possesses,
     reveal_card, target_legal,
 )
 from .fate import remove_card
-from .treasures import any_reroll, arrive_instant, end_roll, lucky_loot, start_roll, view_instant, writ_held
+from .treasures import any_reroll, arrive_instant, lucky_loot, view_instant, writ_held
 from .magic import CHARM_BONUS, charmed, curse_held, remove_curse, removable_curses
 from .tokens import has_looked, merchant_here
 from .missions import (

@@ -40,17 +40,22 @@ from .base import (
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, SP_DARK_MATTER, KIND_MIXES, pose,
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
-    ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR, HIT_BLANK,
-    RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION,
+    ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
+    RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, RANGED_HIGH, RANGED_LOW, hit_passes,
+    dust_card, end_roll, start_roll,
 )
 from .equipment import (
-    attach_spells, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses, reveal_card,
+    attach_spells, cube_kinds, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses,
+    reveal_card,
 )
 from .realm import other_gates
 from .fate import in_civilization, remove_card
 from .tokens import draw_card
 from .realm import enchant_tile
-from .magic import end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target
+from .magic import (
+    curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target,
+)
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
 KINGS_PARDON = CARD_IDS.index("kings_pardon")
@@ -111,7 +116,6 @@ SATCHEL_OF_A_GIANT = CARD_IDS.index("satchel_of_a_giant")
 SATCHEL_DRAWS = 2
 """Treasure Cards the Satchel of a Giant draws (L1404)."""
 GAGE_OF_THE_THIEF = CARD_IDS.index("gage_of_the_thief")
-DUST_OF_DESTINY = CARD_IDS.index("dust_of_destiny")
 CONJURER_CLASS = CLASS_IDS.index("conjurer")
 
 
@@ -803,17 +807,6 @@ def arrive_instant(S, b, p, c):
 
 # ================================================================ rerolls chosen by their owner (PH_REROLL: L1214, L1330, L1342, L1528)
 @rules_jit
-def dust_card(S, b, q):
-    """A Dust of Destiny hero q holds and may use (one-time, even in the
-    backpack, L916, L1330; not one just received); -1 none."""
-    s = S[b]
-    for c in range(KIND_CARD_FIRST[DUST_OF_DESTINY], KIND_CARD_END[DUST_OF_DESTINY]):
-        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q and s['card_slot'][c] != T_PENDING:
-            return c
-    return -1
-
-
-@rules_jit
 def divination_card(S, b, q):
     """The Divination in play on hero q, not yet spent on a Loot Action this
     turn (``spell_mark`` 1 once spent, L1528); -1 none."""
@@ -824,46 +817,105 @@ def divination_card(S, b, q):
 
 
 @rules_jit
-def die_fails(S, b, d):
-    """Die d of the pending pass-or-fail roll fails it: a blank Search Die
-    (L511), a Learn Die showing no book (L542), a Haggle Die showing the
-    closed door or a number above the haggle number (``roll_target``, L995),
-    a Hit Die of a hit on the hero showing no blank (L740-L743: a blank
-    misses)."""
+def roll_hits(S, b):
+    """The pending roll of Hit Dice hits (``roll_target``: 1 at equal
+    speeds, L740-L743)."""
+    s = S[b]
+    for d in range(int(s['roll_n'])):
+        if not hit_passes(int(s['roll_dice'][d]), int(s['roll_target'])):
+            return False
+    return True
+
+
+@rules_jit
+def die_fails(S, b, q, d):
+    """Die d of the pending roll goes against hero q, a party to it, so that
+    rolling it again could serve him: a blank Search Die (L511), a Learn Die
+    showing no book (L542), a Haggle Die showing the closed door or a number
+    above the haggle number (``roll_target``, L995); of Hit Dice (L740-L743),
+    for the attacker (the roll's first party) a die that gives no hit by
+    itself, for the hero struck each die of a roll that hits; of Ranged
+    Attack Dice (L753: the worse counts), for the attacker the worse die
+    while below the best face, for the hero struck each die while the worse
+    is above the worst face; a Monster Die showing a Monster symbol (L597);
+    the Curse Table's curse where it would touch him (``magic.curse_matters``);
+    the Action Cube a trap wounds where his healthy cubes are of several
+    kinds. Any die of the other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
     f = int(s['roll_dice'][d])
+    attacker = s['roll_party'][0] == q
     if kind == ROLL_SEARCH:
         return f == 0
     if kind == ROLL_LEARN:
         return f != LEARN_BOOK
-    if kind == ROLL_STRUCK:
-        return f != HIT_BLANK
-    return f == HAGGLE_DOOR or f > s['roll_target']
+    if kind == ROLL_HAGGLE:
+        return f == HAGGLE_DOOR or f > s['roll_target']
+    if kind == ROLL_STRUCK or (kind == ROLL_ATTACK and not attacker):
+        return roll_hits(S, b)
+    if kind == ROLL_ATTACK:
+        return not hit_passes(f, int(s['roll_target']))
+    if kind == ROLL_RANGED:
+        low = min(int(s['roll_dice'][0]), int(s['roll_dice'][1]))
+        if attacker:
+            return f == low and f < RANGED_HIGH
+        return low > RANGED_LOW
+    if kind == ROLL_HIDE:
+        return f != 0
+    if kind == ROLL_CURSE:
+        return curse_matters(S, b, q, f)
+    if kind == ROLL_TRAP:
+        return cube_kinds(S, b, q) > 1
+    return True
+
+
+@rules_jit
+def needs_every_die(S, b, q):
+    """Hero q gains by the pending roll only if every die of it goes his way
+    (and no partial success is kept for a later roll): his attack's Hit Dice
+    and Ranged Attack Dice (the worse die counts), a hide attempt with no
+    Monster symbol to ignore (L603). A one-die reroll that leaves another die
+    failing him then cannot serve him."""
+    s = S[b]
+    kind = int(s['roll_kind'])
+    if kind == ROLL_HIDE:
+        return s['roll_target'] == 0
+    return (kind == ROLL_ATTACK or kind == ROLL_RANGED) and s['roll_party'][0] == q
+
+
+@rules_jit
+def used_bit(S, b, q, src):
+    """The bit of ``roll_used`` marking source src spent on the pending roll
+    by hero q: RR_* for its first party, NUM_RR_SOURCES + RR_* for its second
+    (each party's own cards and spells, each once per roll)."""
+    return src if S[b]['roll_party'][0] == q else NUM_RR_SOURCES + src
 
 
 @rules_jit
 def reroll_offered(S, b, q, src, k):
     """Hero q, asked now about the pending roll (``roll_kind``), may reroll
     with source src (RR_*) its die k, or every die (k = MAX_ROLL_DICE, a roll
-    of two dice): each source once per roll; a die showing one face only
-    is never offered (nothing could change), nor a die passing a
-    pass-or-fail roll (``die_fails``). The Gage of the Thief, equipped,
+    of two dice): each of his sources once per roll; a die showing one face only
+    is never offered (nothing could change), nor a die not going against him
+    (``die_fails``), nor one die where another left failing him would still
+    lose him the roll (``needs_every_die``). The Gage of the Thief, equipped,
     one Loot Die (L1342); Divination on q, any Loot Dice (L1528); the Dust of
     Destiny, one die or the whole roll, for a party to it (L1330); the
     Conjurer's Mastery, the die of his own Open Gate or Teleport (L1214)."""
     s = S[b]
     kind = int(s['roll_kind'])
     n = int(s['roll_n'])
-    if kind == ROLL_NONE or s['roll_span'] < 2 or (int(s['roll_used']) >> src) & 1:
+    if kind == ROLL_NONE or s['roll_span'] < 2 or (int(s['roll_used']) >> used_bit(S, b, q, src)) & 1:
         return False
     one = k < n
     if not one and not (k == MAX_ROLL_DICE and n > 1):
         return False
-    if kind == ROLL_SEARCH or kind == ROLL_LEARN or kind == ROLL_HAGGLE or kind == ROLL_STRUCK:
-        for d in range(n):                   # a passing die is never worth rolling again (Interpretations)
-            if (k == d or not one) and not die_fails(S, b, d):
-                return False
+    every = one and needs_every_die(S, b, q)
+    for d in range(n):                       # a die not against him is never worth rolling again (Interpretations)
+        if (k == d or not one) and not die_fails(S, b, q, d):
+            return False
+        if every and k != d and die_fails(S, b, q, d):
+            return False
     if src == RR_GAGE:
         return kind == ROLL_LOOT and one and kind_equipped(S, b, q, GAGE_OF_THE_THIEF) > 0
     if src == RR_DIVINATION:
@@ -887,46 +939,51 @@ def any_reroll(S, b, q):
 
 
 @rules_jit
+def next_party(S, b):
+    """The next party to the pending roll, from ``roll_stage`` on (the active
+    Hero or attacker, then the hero target), who may reroll some die of it;
+    ``roll_stage`` is left at him. -1 when none is left."""
+    s = S[b]
+    while s['roll_stage'] < 2:
+        q = int(s['roll_party'][int(s['roll_stage'])])
+        if q >= 0 and any_reroll(S, b, q):
+            return q
+        s['roll_stage'] += 1
+    return -1
+
+
+@rules_jit
+def dust_waits(S, b, kind, span, target, then, first, second, p, q):
+    """A roll of two dice of ``kind`` (as ``start_roll``; ``roll_then``:
+    ``then``), just made and showing ``first`` and ``second``, waits before
+    it applies on the Dust of Destiny of its parties -- p (the active Hero or
+    the attacker; -1 none), then q (the hero it strikes; -1 none) -- each
+    asked in turn where a reroll could serve him (PH_REROLL, L1330). True if
+    one is asked; else nothing stays recorded and the caller applies the
+    roll as it fell (the roll's own rerolls, made for a hero where they can
+    only help, come before)."""
+    if (p < 0 or dust_card(S, b, p) < 0) and (q < 0 or dust_card(S, b, q) < 0):
+        return False
+    start_roll(S, b, kind, 2, span, target, first, second)
+    s = S[b]
+    s['roll_then'] = then
+    s['roll_party'][0] = p
+    s['roll_party'][1] = q
+    r = next_party(S, b)
+    if r >= 0:
+        return pose(S, b, PH_REROLL, r)
+    end_roll(S, b)
+    return False
+
+
+@rules_jit
 def spend_reroll(S, b, q, src):
     """Source src of hero q rerolled the pending roll: it is spent for the
     roll; Divination for the turn (L1528), the Dust of Destiny leaves the game
     (L916, L1330)."""
     s = S[b]
-    s['roll_used'] = s['roll_used'] | np.uint8(1 << src)
+    s['roll_used'] = s['roll_used'] | np.uint8(1 << used_bit(S, b, q, src))
     if src == RR_DIVINATION:
         s['spell_mark'][divination_card(S, b, q)] = 1
     elif src == RR_DUST:
         remove_card(S, b, dust_card(S, b, q))
-
-
-@rules_jit
-def start_roll(S, b, kind, n, span, target, first, second):
-    """A roll of ``kind`` (ROLL_*) is made: its n dice show ``first`` (and
-    ``second``), each of ``span`` faces; it waits on its parties' rerolls
-    (``roll_party``, set by the caller) before it applies."""
-    s = S[b]
-    s['roll_kind'] = kind
-    s['roll_n'] = n
-    s['roll_span'] = min(span, 127)
-    s['roll_target'] = target
-    s['roll_dice'][0] = first
-    s['roll_dice'][1] = second if n > 1 else -1
-    s['roll_used'] = 0
-    s['roll_stage'] = 0
-    s['roll_party'][0] = -1
-    s['roll_party'][1] = -1
-
-
-@rules_jit
-def end_roll(S, b):
-    """The pending roll applies: its record is cleared."""
-    s = S[b]
-    s['roll_kind'] = ROLL_NONE
-    s['roll_n'] = 0
-    s['roll_span'] = 0
-    s['roll_target'] = -1
-    s['roll_used'] = 0
-    s['roll_stage'] = 0
-    for i in range(MAX_ROLL_DICE):
-        s['roll_dice'][i] = -1
-        s['roll_party'][i] = -1
