@@ -380,3 +380,416 @@ def test_the_heuristic_rerolls_the_loot_die_that_takes_nothing_and_lets_a_good_r
     load(S, 2, 1)
     act(S, LOOT)
     assert bot.act_state(GAME, S, p, np.random.default_rng(0)) == DONE
+
+
+# ================================================================ the Dust of Destiny on the hero's own attack (L1330, L740-L753)
+def _dusty(S, p):
+    """Hero p of a combat position holds a Dust of Destiny (in his backpack); its card."""
+    from tests.dragons_down.combat_test import give as give_card
+    return give_card(S, p, "dust_of_destiny")
+
+
+def _gone(S, dust):
+    return int(S[0]["card_where"][dust]) == CW_REMOVED
+
+
+def test_dd_treasure_dust_of_destiny_1_the_attacker_rerolls_his_missing_hit_dice():
+    """L1330 "the attacker", L740-L743: the Knight strikes the Giant at speed
+    1 against its maneuver 1; his Hit Dice show a blank and a hit: a miss.
+    Before it applies he may reroll the blank with his Dust (never the hit,
+    nor the whole roll: the hit is never worth rolling again): a hit, and
+    2 Might and a sword (3) kill the Giant (health 3)."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, KNIGHT, NO_SYMBOL, TRI_PEAKS_1, chip, combat, \
+        place, start as start_combat, target
+    S = combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=[NO_SYMBOL, HIT_BLANK, HIT])
+    dust = _dusty(S, 0)
+    start_combat(S)
+    giant = chip(S, "giant")
+    target(S, 0, giant)
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK and int(S[0]["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing a blank) with the Dust of Destiny"
+    assert int(S[0]["mon_clearing"][giant]) == TRI_PEAKS_1                  # the roll waits: nothing applied yet
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["mon_clearing"][giant]) == R.MON_TAKEN and int(S[0]["fame"][0]) == 8 and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_miss_let_stand_and_a_sure_hit_ask_nothing():
+    """The Knight lets his miss stand: the Giant is unharmed and strikes him
+    (he has no maneuver: it hits without dice, nothing to reroll); the Dust
+    is kept. An attack speed above the foe's maneuver hits without dice: no
+    roll, nothing asked."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, KNIGHT, NO_SYMBOL, TRI_PEAKS_1, chip, combat, \
+        place, start as start_combat, target
+    S = combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=[NO_SYMBOL, HIT_BLANK, HIT])
+    dust = _dusty(S, 0)
+    start_combat(S)
+    giant = chip(S, "giant")
+    target(S, 0, giant)
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
+    act(S, DONE)
+    assert int(S[0]["foe_wounds"][giant]) == 0 and phase(S) == R.PH_ARMOR and not _gone(S, dust)
+    S = combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=[NO_SYMBOL])
+    dust = _dusty(S, 0)
+    start_combat(S)
+    giant = chip(S, "giant")
+    target(S, 0, giant)
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert int(S[0]["mon_clearing"][giant]) == R.MON_TAKEN and not _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_the_attacker_rerolls_the_worse_ranged_attack_die():
+    """L1330, L753: the Archer's arrow (2 + 1 sword) hits the Ogre (health 4)
+    without dice; his Ranged Attack Dice show +1 and -1, and his own reroll
+    of the -1 (L1208) shows -1 again: 2 damage, a wound. The Dust may reroll
+    the -1 (the worse die, the only one worth rolling): +2, so the +1
+    counts: 4 damage kill the Ogre."""
+    from tests.dragons_down.combat_test import ARCHER, NO_SYMBOL, R_MINUS1, R_PLUS1, R_PLUS2, TRI_PEAKS_1, chip, \
+        combat, place, start as start_combat, target
+    S = combat([ARCHER], monsters=[("ogre", TRI_PEAKS_1)], dice=[NO_SYMBOL, R_PLUS1, R_MINUS1, R_MINUS1])
+    dust = _dusty(S, 0)
+    start_combat(S)
+    ogre = chip(S, "ogre")
+    target(S, 0, ogre)
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_RANGED
+    assert list(S[0]["roll_dice"]) == [-1, 1] and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing -1) with the Dust of Destiny"
+    load(S, R_PLUS2)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["mon_clearing"][ogre]) == R.MON_TAKEN and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_the_target_rerolls_a_monsters_ranged_attack_dice():
+    """L1330 "the target", L751-L753: the flipped Goblin's arrow hits the
+    Knight, who takes it on his chainmail (1 + 1 sword - 1); its Ranged
+    Attack Dice show +1 and +2: 2 damage, a wound. He rerolls the +1 with
+    his Dust: -1, 0 damage, no wound."""
+    from tests.dragons_down.combat_test import KNIGHT, NO_SYMBOL, R_MINUS1, R_PLUS1, R_PLUS2, TRI_PEAKS_1, card_of, \
+        chip, combat, passive, start as start_combat
+    S = combat([KNIGHT], monsters=[("goblin", TRI_PEAKS_1)], dice=[NO_SYMBOL, R_PLUS1, R_PLUS2])
+    dust = _dusty(S, 0)
+    S[0]["mon_flipped"][chip(S, "goblin")] = 1                            # its back: a ranged attack, speed 1
+    start_combat(S)
+    passive(S, 0)
+    act(S, R.A_CARD + card_of(S, 0, "chainmail"))
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_RANGED and int(S[0]["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, R_MINUS1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) != R.PH_WOUND and int(S[0]["cubes"][0, 1].sum()) == 0 and int(S[0]["hearts"][0, 1]) == 0
+    assert _gone(S, dust)
+
+
+# ================================================================ Player vs. Player (L1174, L1330)
+def test_dd_treasure_dust_of_destiny_1_both_heroes_of_a_duel_may_reroll_its_hit_dice():
+    """L1330 "the target, or the attacker" (Player vs. Player, L1174): the
+    Barbarian strikes the Knight at speed 0 against maneuver 0; a blank and a
+    hit miss. The attacker is asked first and rerolls the blank: a hit. Now
+    the hit goes against the Knight, who is asked next and rerolls a die of
+    it: a blank, the attack misses. Each Dust is spent."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT
+    from tests.dragons_down.pvp_test import BARB, KNIGHT, barbarian_strikes_knight, duel
+    S = duel()
+    dusts = [_dusty(S, KNIGHT), _dusty(S, BARB)]
+    load(S, HIT_BLANK, HIT)
+    barbarian_strikes_knight(S, attack=0)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK and int(S[0]["to_play"]) == BARB
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) == R.PH_REROLL and int(S[0]["to_play"]) == KNIGHT
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 1))
+    assert phase(S) != R.PH_ARMOR and int(S[0]["hearts"][KNIGHT, 1]) == 0 and int(S[0]["cubes"][KNIGHT, 1].sum()) == 0
+    assert all(_gone(S, d) for d in dusts)
+
+
+# ================================================================ a spell's roll to hit and its Ranged Attack Dice (L1330, L1030, L1562)
+def _fireball_at_two_ogres(speed):
+    """A Sorcerer with a Dust of Destiny casting Fireball at two Ogres
+    (maneuver 1, health 4, unarmoured) at attack speed ``speed``, at the
+    Resolve step: 2 base damage and a sword each (two targets). Returns (S,
+    the two Ogres, the Dust)."""
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("fireball", {"purple": 4}, monsters=(("ogre", TRI_PEAKS_1), ("ogre", TRI_PEAKS_1)))
+    dust = _dusty(S, 0)
+    in_combat(S)
+    s = S[0]
+    ogres = [chip(S, "ogre", 0), chip(S, "ogre", 1)]
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+    s["hero_target"][0], s["more_targets"][0, 0] = ogres
+    s["placed"][0, R.BOX_ATTACK] = speed
+    return S, ogres, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_spells_roll_to_hit_then_the_cast_goes_on():
+    """L1330, L1030: the Fireball strikes the first Ogre at speed 1 against
+    its maneuver 1; a blank and a hit miss it. The caster rerolls the blank
+    with his Dust: a hit, its Ranged Attack Dice (+1, +1) make 4: killed.
+    The cast then goes on to the second Ogre: two hits and +1, +1: killed."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, R_PLUS1
+    S, ogres, dust = _fireball_at_two_ogres(1)
+    load(S, HIT_BLANK, HIT)
+    assert R.cast_spell(S, 0, 0)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, HIT, R_PLUS1, R_PLUS1, HIT, HIT, R_PLUS1, R_PLUS1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert [int(S[0]["mon_clearing"][f]) for f in ogres] == [R.MON_TAKEN, R.MON_TAKEN] and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_fireballs_ranged_attack_dice_then_the_cast_goes_on():
+    """L1330, L1562: at speed 2 the Fireball hits both Ogres without dice.
+    The first one's Ranged Attack Dice show -1 and +1: 2 damage, a wound;
+    the caster rerolls the -1: +2, so +1 counts, 4 damage kill it. The cast
+    goes on: the second Ogre's dice (+1, +1) kill it too; nothing is asked,
+    the Dust being spent."""
+    from tests.dragons_down.combat_test import R_MINUS1, R_PLUS1, R_PLUS2
+    S, ogres, dust = _fireball_at_two_ogres(2)
+    load(S, R_MINUS1, R_PLUS1)
+    assert R.cast_spell(S, 0, 0)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_RANGED and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert int(S[0]["cast_aim"]) == 0
+    load(S, R_PLUS2, R_PLUS1, R_PLUS1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert [int(S[0]["mon_clearing"][f]) for f in ogres] == [R.MON_TAKEN, R.MON_TAKEN] and _gone(S, dust)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE
+
+
+# ================================================================ the Titan's Teleport (L1274, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_titans_target_rerolls_its_hit_and_its_clearing():
+    """L1330 "the target", L1274: the Titan's Teleport (speed 3) against the
+    Knight's maneuver 3 rolls two hits; the Knight rerolls one with his Dust:
+    a blank, it misses and he stays. With a second Dust, hit without dice
+    (maneuver 0), the clearing the dice name (Hag's Mire 3) waits on it: he
+    rerolls it (Hag's Mire 1) and goes there."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, TRI_PEAKS_1
+    from tests.dragons_down.spells_test import _caster_foe
+    S, titan = _caster_foe("titan", 0, more=(), tiles=("tri_peaks", "hags_mire"))
+    dust = _dusty(S, 0)
+    S[0]["placed"][0, R.BOX_MANEUVER] = 3
+    load(S, HIT, HIT)
+    assert R.monster_cast(S, 0, titan)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_STRUCK and int(S[0]["to_play"]) == 0
+    load(S, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_clearing"][0]) == TRI_PEAKS_1 and _gone(S, dust)
+    S, titan = _caster_foe("titan", 0, more=(), tiles=("tri_peaks", "hags_mire"))
+    dust = _dusty(S, 0)
+    mire = TILE_IDS.index("hags_mire")
+    load(S, 2, 3, 2)                                                     # Wicked Woods, the eye, clearing 3
+    assert R.monster_cast(S, 0, titan)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_DESTINATION
+    assert list(S[0]["roll_dice"]) == [mire * 6 + 2, -1] and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)).startswith("reroll die 1 (showing Hag")
+    load(S, 2, 3, 0)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_clearing"][0]) == mire * 6 and _gone(S, dust)
+
+
+# ================================================================ Soul Save after the Dust (L1574, L1330)
+def test_dd_spell_soul_save_1_acts_again_on_a_roll_the_dust_rerolled():
+    """L1574: Soul Save makes an undead attacker reroll its most favourable
+    Hit Die, unless both are blank -- on every roll it makes: the Wraith
+    (speed 3) against the Barbarian's maneuver 3 rolls two hits, the save
+    rerolls one, a hit again: a hit. He rerolls one with his Dust: an equal
+    sign, and Soul Save rerolls the better die left, the hit: a blank, a
+    miss (without the save acting again, the equal sign and the hit would
+    hit at equal speeds)."""
+    from tests.dragons_down.combat_test import BARBARIAN, BLANK as HIT_BLANK, EQUAL, HIT, NO_SYMBOL, TRI_PEAKS_1, \
+        combat, place, start as start_combat, target
+    from tests.dragons_down.spells_test import learn
+    S = combat([BARBARIAN], monsters=[("wraith", TRI_PEAKS_1)], dice=[NO_SYMBOL, HIT, HIT, HIT])
+    dust = _dusty(S, 0)
+    save = learn(S, 0, "soul_save")
+    S[0]["spell_on"][save] = R.AIM_HERO + 0
+    start_combat(S)
+    target(S, 0, None)
+    place(S, 0, R.BOX_MANEUVER, R.BOX_MANEUVER, R.BOX_MANEUVER)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_STRUCK and int(S[0]["loaded_pos"]) == 4
+    load(S, EQUAL, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["loaded_pos"]) == int(S[0]["loaded_count"])                # the save's die rolled too
+    assert phase(S) != R.PH_ARMOR and int(S[0]["hearts"][0, 1]) == 0 and int(S[0]["cubes"][0, 1].sum()) == 0
+    assert _gone(S, dust)
+
+
+# ================================================================ hide attempts (L597-L605, L775, L1330)
+MONSTER, NOTHING = 0, 2                        # raw Monster Die faces
+
+
+def _hiding_knight(status=0):
+    """A Knight with a Dust of Destiny beside a Giant at the end of Monster
+    Activation, asked to hide (PH_HIDE); his heroes are bare (``activation_test.battle``)."""
+    from tests.dragons_down.activation_test import BLANK as GRAY_BLANK, MOON, ONE, battle, clearing
+    c = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks"], [("knight", c)], monsters=[("giant", c)], dice=[GRAY_BLANK, ONE, MOON, ONE])
+    S[0]["hero_status"][0] = status
+    dust = _dusty(S, 0)
+    R.advance(S, 0)
+    assert phase(S) == R.PH_HIDE
+    return S, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_monster_symbol_of_a_failed_hide():
+    """L1330, L597-L605: the Knight's Hide reaction shows a Monster symbol and
+    a blank: it fails. He rerolls the symbol with his Dust (never the blank):
+    a blank, and he is hidden; the battle goes on to combat."""
+    S, dust = _hiding_knight()
+    load(S, MONSTER, NOTHING)
+    assert R.do_action(S, 0, R.A_DO + R.DO_HIDE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_HIDE and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == \
+        "reroll die 1 (showing a Monster symbol) with the Dust of Destiny"
+    load(S, NOTHING)
+    assert not R.do_action(S, 0, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_status"][0]) & R.HST_HIDDEN and _gone(S, dust)
+    assert not R.activation_round(S, 0) and int(S[0]["stage"]) == R.ST_COMBAT
+
+
+def test_dd_treasure_dust_of_destiny_1_one_die_of_a_hide_only_where_it_alone_could_hide_him():
+    """Two Monster symbols: one die rerolled could never hide him (the other
+    still fails), so only the whole roll is offered; a hero who Sneaked
+    ignores one symbol (L603), so either die alone could: each is offered."""
+    S, _ = _hiding_knight()
+    load(S, MONSTER, MONSTER)
+    R.do_action(S, 0, R.A_DO + R.DO_HIDE)
+    assert rerolls(S) == [reroll(R.RR_DUST, ALL)]
+    S, _ = _hiding_knight(R.HST_SNEAK)
+    load(S, MONSTER, MONSTER)
+    R.do_action(S, 0, R.A_DO + R.DO_HIDE)
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hide_against_a_block_rerolled_escapes_it():
+    """L459, L599, L1330: moved among a Goblin, the Dwarf is blocked unless he
+    hides; his hide fails on a symbol, he rerolls it with his Dust: a blank,
+    he is hidden, not blocked, and acts on."""
+    from tests.dragons_down.actions_test import act as act_action, load as load_action
+    from tests.dragons_down.hide_test import blocked_on_plains_3
+    S, p = blocked_on_plains_3(lineages=("dwarf",))
+    dust = give(S, p, "dust_of_destiny")
+    load_action(S, MONSTER, NOTHING)
+    act_action(S, R.A_DO + R.DO_HIDE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["to_play"]) == p and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load_action(S, NOTHING)
+    act_action(S, reroll(R.RR_DUST, 0))
+    status = int(S[0]["hero_status"][p])
+    assert status & R.HST_HIDDEN and not status & R.HST_BLOCKED and phase(S) == R.PH_ACTION and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_a_failed_roll_to_stay_hidden_in_cleanup():
+    """L775, L1330: the hidden Archer shoots the Goblin at speed 0 and misses
+    (a blank and a hit; he lets it stand, keeping the Dust); in Cleanup his
+    roll to stay hidden shows a symbol: he rerolls it with the Dust, a blank,
+    and stays hidden; the round ends."""
+    from tests.dragons_down.combat_test import ARCHER, BLANK as HIT_BLANK, HIT, NO_SYMBOL, SYMBOL, TRI_PEAKS_1, chip, \
+        combat, place, start as start_combat, target
+    S = combat([ARCHER + (R.HST_HIDDEN,)], monsters=[("goblin", TRI_PEAKS_1)],
+               dice=[NO_SYMBOL, HIT_BLANK, HIT, SYMBOL, NO_SYMBOL])
+    dust = _dusty(S, 0)
+    start_combat(S)
+    act(S, R.A_DO + R.DO_STAY)
+    target(S, 0, chip(S, "goblin"))
+    place(S, 0, R.BOX_MIGHT)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_HIDE and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, NO_SYMBOL)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_status"][0]) & R.HST_HIDDEN and int(S[0]["combat_round"]) == 2 and _gone(S, dust)
+
+
+# ================================================================ the Make Noise roll (L471, L637, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_noisy_hero_rerolls_his_summoning_dice():
+    """L471, L637, L1330: the Knight who made noise rolls the Summoning Dice
+    for his clearing: the black symbol shows the eye (Tri-Peaks' Giants).
+    He may reroll its gray or black symbol die, or the whole roll; he
+    rerolls the black one: the moon, and nothing comes."""
+    from tests.dragons_down.activation_test import BLANK as GRAY_BLANK, EYE, MOON, ONE, at, battle, clearing
+    noisy = clearing("tri_peaks", 1)
+    S = battle(["tri_peaks"], [("knight", noisy)], dice=[GRAY_BLANK, ONE, MOON, ONE,     # the start player's: nothing
+                                                         GRAY_BLANK, ONE, EYE, ONE])     # the noisy hero's: a Giant
+    S[0]["hero_status"][0] = R.HST_NOISE
+    dust = _dusty(S, 0)
+    R.advance(S, 0)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_NOISE
+    assert list(S[0]["roll_dice"]) == [GRAY_BLANK, EYE] and at(S, noisy) == []
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == "reroll die 2 (showing black eye) with the Dust of Destiny"
+    load(S, MOON)
+    assert not R.do_action(S, 0, reroll(R.RR_DUST, 1))
+    assert at(S, noisy) == [] and _gone(S, dust)
+    S = battle(["tri_peaks"], [("knight", noisy)], dice=[GRAY_BLANK, ONE, MOON, ONE, GRAY_BLANK, ONE, EYE, ONE])
+    S[0]["hero_status"][0] = R.HST_NOISE
+    dust = _dusty(S, 0)
+    R.advance(S, 0)
+    R.do_action(S, 0, DONE)
+    assert at(S, noisy) == ["giant"] and not _gone(S, dust)
+
+
+# ================================================================ the Hidden Trap (L1248, L1330)
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_cube_the_hidden_trap_wounds():
+    """L1248, L1330: the first finder of the Secret Cache (side 2) has a random
+    Action Cube wounded: a Heart is drawn; he rerolls the draw with his
+    Dust: a Might Cube is wounded instead. Then he equips or stows the Cache's
+    Deep Treasure (L972)."""
+    from dragongym.envs.dragons_down.constants import CUBE_MIGHT, SITE_IDS
+    from tests.dragons_down.tokens_test import site_in_deepdelve
+    S, p = site_in_deepdelve("secret_cache", 1)
+    dust = give(S, p, "dust_of_destiny")
+    s = S[0]
+    hearts, might = int(s["hearts"][p, 0]), int(s["cubes"][p, 0, CUBE_MIGHT])
+    assert hearts > 0 and might > 0
+    load(S, 0, 1, 0)                                          # two spyglasses; the first cube: a Heart
+    act(S, R.A_SEARCH_SITE + SITE_IDS.index("secret_cache"))
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TRAP and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing a Heart) with the Dust of Destiny"
+    assert int(s["hearts"][p, 0]) == hearts                   # nothing wounded yet
+    load(S, hearts)                                           # the first cube after the Hearts: a Might Cube
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["hearts"][p, 0]) == hearts and int(s["cubes"][p, 0, CUBE_MIGHT]) == might - 1
+    assert phase(S) == R.PH_GAINED and _gone(S, dust)
+
+
+# ================================================================ the Curse Table (L543, L1099-L1107, L1330)
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_curse_table():
+    """L543, L1330: the Druid's Learn roll shows a curse and a book; he lets
+    it stand (keeping his Dust) and rolls on the Curse Table at once: Sloth,
+    which he does not hold. He rerolls it with the Dust: Misfortune, which he
+    holds already (not cumulative, L1107): no curse more."""
+    from tests.dragons_down.magic_test import MISFORTUNE, SLOTH, book_with, druid
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    dust = give(S, p, "dust_of_destiny")
+    S[0]["curses"][p] = 1 << R.CURSE_MISFORTUNE
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    assert int(S[0]["roll_kind"]) == R.ROLL_LEARN
+    load(S, SLOTH)
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_CURSE and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing Sloth) with the Dust of Destiny"
+    assert int(S[0]["curses"][p]) == 1 << R.CURSE_MISFORTUNE
+    load(S, MISFORTUNE)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["curses"][p]) == 1 << R.CURSE_MISFORTUNE and phase(S) == R.PH_ACTION and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_curse_already_held_asks_nothing():
+    """A roll on the Curse Table naming a curse the hero holds does nothing
+    (L1107): no reroll is worth it, none is asked."""
+    from tests.dragons_down.magic_test import MISFORTUNE, book_with, druid
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    dust = give(S, p, "dust_of_destiny")
+    S[0]["curses"][p] = 1 << R.CURSE_MISFORTUNE
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    load(S, MISFORTUNE)
+    act(S, DONE)
+    assert phase(S) == R.PH_ACTION and int(S[0]["curses"][p]) == 1 << R.CURSE_MISFORTUNE and not _gone(S, dust)
