@@ -700,14 +700,20 @@ def choose_reroll(rec, p, legal, rng):
     Gage, else both by Divination, the Dust of Destiny last (it is spent for
     good); a roll that takes a card stands. A Learn Die showing a curse is
     rolled again with the Dust (a curse costs more than the Dust), and so
-    is a Monster's hit when he has two healthy Hearts or fewer (both dice:
-    the likelier miss). Other failed rolls (search, haggle) stand, the Dust
-    kept; Open Gate's and Teleport's clearings are no better or worse: they
+    is the Curse Table's curse (asked only where it would touch him), and a
+    hit on him -- a Monster's, or a hero's in a duel -- when he has two
+    healthy Hearts or fewer (both dice: the likelier miss). Other failed
+    rolls (his own attack, search, hide, haggle, ...) stand, the Dust kept;
+    random clearings and the Summoning Dice are no better or worse: they
     stand."""
     done = R.A_DO + R.DO_DONE
     both = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + R.MAX_ROLL_DICE
-    if int(rec["roll_kind"]) == R.ROLL_STRUCK and int(rec["hearts"][p, 0]) <= 2 and both in legal:
+    kind = int(rec["roll_kind"])
+    struck = kind == R.ROLL_STRUCK or (kind == R.ROLL_ATTACK and int(rec["roll_party"][1]) == p)
+    if struck and int(rec["hearts"][p, 0]) <= 2 and both in legal:
         return both
+    if kind == R.ROLL_CURSE and R.A_REROLL + R.RR_DUST * R.REROLL_WAYS in legal:
+        return R.A_REROLL + R.RR_DUST * R.REROLL_WAYS
     if int(rec["roll_kind"]) == R.ROLL_LEARN:
         for k in range(int(rec["roll_n"])):
             a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k

@@ -793,3 +793,38 @@ def test_dd_treasure_dust_of_destiny_1_a_curse_already_held_asks_nothing():
     load(S, MISFORTUNE)
     act(S, DONE)
     assert phase(S) == R.PH_ACTION and int(S[0]["curses"][p]) == 1 << R.CURSE_MISFORTUNE and not _gone(S, dust)
+
+
+def test_the_heuristic_rerolls_a_curse_and_a_duels_hit_on_a_weak_hero_and_lets_its_own_miss_stand():
+    """The bundled heuristic answers the Dust's new rolls: it rerolls the
+    Curse Table's curse (asked only where it would touch him), and a duel's
+    hit on him when he has two healthy Hearts or fewer (the whole roll, as a
+    Monster's); its own attack's miss stands, the Dust kept."""
+    import numpy as np
+    from dragongym.agents.dragons_down_heuristic import DragonsDownHeuristic
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, KNIGHT, NO_SYMBOL, TRI_PEAKS_1, chip, combat, \
+        place, start as start_combat, target
+    from tests.dragons_down.magic_test import SLOTH, book_with, druid
+    from tests.dragons_down.pvp_test import KNIGHT as DUELLIST, barbarian_strikes_knight, duel
+    bot = DragonsDownHeuristic(GAME)
+    rng = np.random.default_rng(0)
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    give(S, p, "dust_of_destiny")
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    load(S, SLOTH)
+    act(S, DONE)
+    assert bot.act_state(GAME, S, p, rng) == reroll(R.RR_DUST, 0)
+    S = duel()
+    _dusty(S, DUELLIST)
+    S[0]["hearts"][DUELLIST, 0] = 2
+    load(S, HIT, HIT)
+    barbarian_strikes_knight(S, attack=0)
+    assert int(S[0]["to_play"]) == DUELLIST and bot.act_state(GAME, S, DUELLIST, rng) == reroll(R.RR_DUST, ALL)
+    S = combat([KNIGHT], monsters=[("giant", TRI_PEAKS_1)], dice=[NO_SYMBOL, HIT_BLANK, HIT])
+    _dusty(S, 0)
+    start_combat(S)
+    target(S, 0, chip(S, "giant"))
+    place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
+    assert phase(S) == R.PH_REROLL and bot.act_state(GAME, S, 0, rng) == DONE
