@@ -533,7 +533,8 @@ def _card_problem(r, n):
                 return f"card {c} is held by {owner}, not a seat's hero"
             if not 0 <= slot <= T_PENDING:
                 return f"card {c} lies at {slot}, not a place on a Hero Board"
-            if slot == T_PENDING and (ph != R.PH_GAINED or to_play != owner):
+            if slot == T_PENDING and ((ph != R.PH_GAINED and ph != R.PH_REROLL) or to_play != owner):
+                # a roll made as he gained it (the Secret Cache's trap) waits on his Dust of Destiny first
                 return f"card {c} waits to be equipped or stowed but hero {owner} is not asked (L972)"
             if slot < T_BACKPACK:
                 if not int(R.TARGET_OK[int(R.KIND_POSITION[k]), slot]):

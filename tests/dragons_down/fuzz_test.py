@@ -47,7 +47,7 @@ def check(S):
     for card in range(NUM_CARDS):
         assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED, CW_MERCHANT, CW_SITE, CW_CLEARING)
         if s["card_where"][card] == CW_HERO and s["card_slot"][card] == T_PENDING:
-            assert int(s["phase"]) == R.PH_GAINED and int(s["to_play"]) == s["card_owner"][card]
+            assert int(s["phase"]) in (R.PH_GAINED, R.PH_REROLL) and int(s["to_play"]) == s["card_owner"][card]
         if s["card_where"][card] == CW_HERO:
             assert 0 <= s["card_owner"][card] < n
     for m in range(s["mon_clearing"].shape[0]):

@@ -737,7 +737,9 @@ def test_dd_treasure_dust_of_destiny_1_rerolls_the_cube_the_hidden_trap_wounds()
     """L1248, L1330: the first finder of the Secret Cache (side 2) has a random
     Action Cube wounded: a Heart is drawn; he rerolls the draw with his
     Dust: a Might Cube is wounded instead. Then he equips or stows the Cache's
-    Deep Treasure (L972)."""
+    Deep Treasure (L972), taken as he found it: the trap's roll, made then,
+    is decided first."""
+    from dragongym.envs.dragons_down import soundness
     from dragongym.envs.dragons_down.constants import CUBE_MIGHT, SITE_IDS
     from tests.dragons_down.tokens_test import site_in_deepdelve
     S, p = site_in_deepdelve("secret_cache", 1)
@@ -750,6 +752,7 @@ def test_dd_treasure_dust_of_destiny_1_rerolls_the_cube_the_hidden_trap_wounds()
     assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TRAP and rerolls(S) == [reroll(R.RR_DUST, 0)]
     assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing a Heart) with the Dust of Destiny"
     assert int(s["hearts"][p, 0]) == hearts                   # nothing wounded yet
+    assert not soundness._card_problem(s, int(s["num_players"]))    # the Deep Treasure gained waits for this roll
     load(S, hearts)                                           # the first cube after the Hearts: a Might Cube
     act(S, reroll(R.RR_DUST, 0))
     assert int(s["hearts"][p, 0]) == hearts and int(s["cubes"][p, 0, CUBE_MIGHT]) == might - 1

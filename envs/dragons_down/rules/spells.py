@@ -856,7 +856,7 @@ def roll_applies(S, b):
     if kind == ROLL_RANGED:
         d = target + min(first, second)
         if q >= 0:                               # a hero struck: the attack goes on in the Resolve step
-            s['atk_hurt'] = min(d, 127)
+            s['atk_hurt'] = min(max(d, 0), 127)      # under 1 it does nothing (L747)
             s['atk_stage'] = AS_HURT
             return False
         if s['cast_card'][p] >= 0:
