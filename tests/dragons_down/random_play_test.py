@@ -66,3 +66,37 @@ def test_random_games_to_their_end_keep_every_invariant(chunk):
         n, sb = CONFIGS[g % len(CONFIGS)]
         turns = 30 if LONG else 1 + g % 3
         assert play_to_the_end(1000 + g, n, sb, turns) > 0
+
+
+# ================================================================ random play with the Dust always at hand
+def test_random_games_with_a_dust_of_destiny_always_held_keep_every_invariant():
+    """Random legal play where both Dust of Destiny cards are always held:
+    whenever one is in its deck or out of the game, no roll pending, it is
+    put in a random active hero's backpack. Every roll the Dust may wait on
+    is then reached in turn (Hit Dice, Ranged Attack Dice, hides, noise,
+    searches, ...); after every decision the record stays sound and the
+    invariants hold, and every game ends (the Dust's scenarios are
+    ``reroll_test``'s)."""
+    from dragongym.envs.dragons_down.constants import CW_DECK, CW_HERO, CW_REMOVED, HS_ACTIVE, T_BACKPACK
+    kinds = set()
+    for g in range(40):
+        n, sandbox = 1 + g % 4, (SB_OPEN_REALM, SB_EXPLORE, SB_LEGENDARY)[g % 3]
+        rng = np.random.default_rng(5000 + g)
+        every = (1 << len(OPTIONAL_RULES)) - 1
+        S = np.zeros(1, dtype=STATE_DTYPE)
+        R.reset_game(S, 0, np.uint64(5000 + g), n, sandbox, int(rng.integers(1, 8)), 2 + g % 4,
+                     SB_EXPLORE if g % 2 else SB_OPEN_REALM, 1, int(g % 3 == 0), (0, every)[g % 2], 20)
+        s = S[0]
+        mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
+        while int(s["status"]) == 0:
+            heroes = [p for p in range(n) if int(s["hero_state"][p]) == HS_ACTIVE]
+            for c in range(R.KIND_CARD_FIRST[R.DUST_OF_DESTINY], R.KIND_CARD_END[R.DUST_OF_DESTINY]):
+                if int(s["card_where"][c]) in (CW_DECK, CW_REMOVED) and heroes and int(s["roll_kind"]) == R.ROLL_NONE:
+                    s["card_where"][c], s["card_owner"][c], s["card_slot"][c] = CW_HERO, int(rng.choice(heroes)), T_BACKPACK
+            assert R.fill_mask(S, 0, mask) > 0
+            if int(s["phase"]) == R.PH_REROLL:
+                kinds.add(int(s["roll_kind"]))
+            assert R.apply_action(S, 0, int(rng.choice(np.flatnonzero(mask))), mask) == R.E_OK
+            check(S)
+            assert not GAME.check_state(S)
+    assert {R.ROLL_STRUCK, R.ROLL_ATTACK, R.ROLL_RANGED, R.ROLL_HIDE, R.ROLL_NOISE} <= kinds
