@@ -240,6 +240,9 @@ FIELD_RANGES = {
     "atk_hurt": (0, 127),
     "cast_aim": (0, R.MAX_AIMS),
     "cast_hits": (0, R.MAX_AIMS),
+    "chasm_by": (0, R.AIM_HERO + MAX_HEROES - 1),
+    "chasm_speed": (-BIG, BIG),
+    "chasm_pos": (0, NUM_FOES + MAX_HEROES),
     "foe_curses": (0, (1 << NUM_CURSES) - 1),
     # treasures' powers (rules/treasures.py)
     "gift_cubes": (0, len(R.GIFT_KINDS)),

@@ -225,6 +225,10 @@ STATE_FIELDS = [
     ("cast_aim", np.int8),                      # the targeted spell being cast: the index (spells.aims) of the target it strikes now,
                                                 # its roll to hit or Ranged Attack Dice waiting on a Dust of Destiny
     ("cast_hits", np.int8),                     # its targets hit so far (Discord takes effect only if both are, L1596)
+    ("chasm_by", np.int16),                     # the target code of the caster of the Fiery Chasm being resolved (a hero, the Demon, L1508)
+    ("chasm_speed", np.int8),                   # its attack speed
+    ("chasm_pos", np.int8),                     # its next victim: Monster chip i, then the hero NUM_FOES + i in Turn Order
+                                                # (a roll of its Hit Dice may wait on a Dust of Destiny)
     ("cast_turn", np.uint8, (MAX_HEROES,)),     # bit 0: it cast Heal this turn (once per turn, L1576)
     ("spell_on", np.int8, (NUM_SPELLS,)),       # target code of the card's spell while it lasts (L1040-L1046); -1; public
     ("spell_shown", np.uint8, (NUM_SPELLS,)),   # 1 once the card was cast: the table has seen whose it is (L1020)

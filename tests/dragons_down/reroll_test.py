@@ -831,3 +831,71 @@ def test_the_heuristic_rerolls_a_curse_and_a_duels_hit_on_a_weak_hero_and_lets_i
     target(S, 0, chip(S, "giant"))
     place(S, 0, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
     assert phase(S) == R.PH_REROLL and bot.act_state(GAME, S, 0, rng) == DONE
+
+
+# ================================================================ the Air Sword and Fiery Chasm (L1508, L1520, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_air_swords_caster_rerolls_its_miss():
+    """L1520, L1330: the Air Sword (speed 2) strikes the Giant Spider
+    (maneuver 2); a blank and a hit miss. The attack is its caster's: he
+    rerolls the blank with his Dust, a hit, and the sword's 3 kill the
+    spider (health 2), his kill."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("air_sword", {"blue": 4})
+    dust = _dusty(S, 0)
+    spider = chip(S, "giant_spider")
+    in_combat(S)
+    s = S[0]
+    s["spell_on"][sp], s["spell_mark"][sp] = R.AIM_HERO + 0, 0
+    s["combat_round"] += 1
+    s["hero_target"][0] = spider
+    load(S, HIT_BLANK, HIT)
+    assert R.sword_attack(S, 0, 0)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["mon_clearing"][spider]) == R.MON_TAKEN and int(s["mon_taker"][spider]) == 0 and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hero_struck_by_the_demons_fiery_chasm_rerolls_it():
+    """L1262, L1508, L1330 "the target": the Demon's Fiery Chasm (speed 4)
+    kills the Giant Spider outright (maneuver 2); against the Knight's
+    maneuver 4 it rolls two hits, death. He rerolls one with his Dust: a
+    blank, the chasm misses him and he lives."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import _caster_foe
+    S, demon = _caster_foe("demon", 1)
+    dust = _dusty(S, 0)
+    spider = chip(S, "giant_spider")
+    S[0]["placed"][0, R.BOX_MANEUVER] = 4
+    load(S, HIT, HIT)
+    assert R.monster_cast(S, 0, demon)
+    assert int(S[0]["mon_clearing"][spider]) == R.MON_TRAY
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK and int(S[0]["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_state"][0]) == R.HS_ACTIVE and int(S[0]["hero_clearing"][0]) == TRI_PEAKS_1 and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_the_casters_fiery_chasm_goes_on_after_his_reroll():
+    """L1508, L1330 "the attacker": a Sorcerer's Fiery Chasm at speed 1 misses
+    the Ogre (maneuver 1: a blank and a hit); he rerolls the blank with his
+    Dust, a hit: the Ogre is killed, his kill. The chasm then goes on to the
+    heroes: it strikes him too, unhidden and unmaneuvering, and he dies."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("fiery_chasm", {"purple": 4}, monsters=(("ogre", TRI_PEAKS_1),))
+    dust = _dusty(S, 0)
+    ogre = chip(S, "ogre")
+    in_combat(S)
+    s = S[0]
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+    s["placed"][0, R.BOX_ATTACK] = 1
+    load(S, HIT_BLANK, HIT)
+    assert R.cast_spell(S, 0, 0)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["mon_clearing"][ogre]) == R.MON_TAKEN and int(s["mon_taker"][ogre]) == 0 and _gone(S, dust)
+    assert int(s["hero_state"][0]) != R.HS_ACTIVE

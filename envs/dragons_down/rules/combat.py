@@ -61,7 +61,7 @@ from .base import (
     KIND_ONE_TIME, A_BOX, A_CROSS, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
     DO_THROW, DO_UNHIDE, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR, ROLL_STRUCK,
-    ROLL_ATTACK, ROLL_RANGED, RANGED_DIE_FACE, HIDE_CLEANUP,
+    ROLL_ATTACK, ROLL_RANGED, RANGED_DIE_FACE, HIDE_CLEANUP, ATTACK_ON_HERO, ATTACK_WEAPON,
     KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
     PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
@@ -1372,7 +1372,8 @@ def resolve_step(S, b):
                     p = q
                     break
             if p >= 0:
-                sword_attack(S, b, p)            # L1520: the Air Sword strikes beside its caster
+                if sword_attack(S, b, p):        # L1520: the Air Sword strikes beside its caster
+                    return True
                 continue
         if p >= 0:
             if s['cast_card'][p] >= 0:
@@ -1386,8 +1387,8 @@ def resolve_step(S, b):
                 rouse(S, b, AIM_HERO + p, DIS_SLOW)
             elif horn_attack(S, b, p):            # L1358: the Horn's attack casts Fiery Chasm, no cube needed
                 s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
-                fiery_chasm(S, b, AIM_HERO + p, int(s['placed'][p, BOX_ATTACK]))
-                rouse(S, b, AIM_HERO + p, DIS_SLOW)
+                if fiery_chasm(S, b, AIM_HERO + p, int(s['placed'][p, BOX_ATTACK])):
+                    return True
             elif hero_attack(S, b, p):
                 return True
             continue
@@ -1489,7 +1490,7 @@ def hero_attack(S, b, p):
         hit = hit_result(dice[0], dice[1], speed, m)
     if f != DOOR_FOE:
         struck_at(S, b, f)
-    if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, -1,
+    if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_WEAPON,
                              int(dice[0]), int(dice[1]), p, q):
         return True
     return weapon_lands(S, b, p, hit)
@@ -1692,7 +1693,7 @@ def damage_hero(S, b, f, p):
             low = ranged_pair(S, b, s['hero_class'][k] == ARCHER, d, hero_health(S, b, p), False, dice)
         else:
             low = ranged_pair(S, b, False, 0, 0, False, dice)
-        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), k, p):
+        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_ON_HERO, int(dice[0]), int(dice[1]), k, p):
             s['atk_stage'] = AS_REROLL
             return True
         d += low

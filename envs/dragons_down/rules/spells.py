@@ -51,6 +51,7 @@ from .base import (
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
     ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, DEST_CURSE, DEST_SPELL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
+    ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
 from .fate import remove_card
 from .activation import summon, CHIP_KIND, noise_summons, roll_summoning_dice
@@ -464,8 +465,8 @@ def cast_spell(S, b, p):
     posed = False
     if aim == AIM_NONE:
         if k == SP_FIERY_CHASM:
-            fiery_chasm(S, b, me, speed)
-        elif k == SP_TURN_UNDEAD:
+            return fiery_chasm(S, b, me, speed)  # its strikes may wait on a Dust: it marks his attack made at their end
+        if k == SP_TURN_UNDEAD:
             turn_undead(S, b, p)
         elif k == SP_PEACE:
             s['peace'] = 1                      # combat.py ends the combat at once (L1582)
@@ -536,7 +537,7 @@ def cast_targets(S, b, p, accepted, landed):
             if rolled:
                 hit = hero_hit_dice(S, b, p, against, m, wand_held(S, b, p), dice)
             struck_at(S, b, t)
-            if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0, -1,
+            if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0, ATTACK_SPELL,
                                      int(dice[0]), int(dice[1]), p, t - AIM_HERO if t >= AIM_HERO else -1):
                 return True
         posed = cast_struck(S, b, p, sp, t, hit, n) or posed
@@ -850,16 +851,23 @@ def roll_applies(S, b):
         return False
     if kind == ROLL_ATTACK:
         hit = hit_result(first, second, target, 1)
-        if s['cast_card'][p] >= 0:
+        if then == ATTACK_SPELL:
             return cast_targets(S, b, p, False, STRUCK_HIT if hit else STRUCK_MISS)
+        if then == ATTACK_SWORD:
+            sword_lands(S, b, p, hit)
+            return False
+        if then == ATTACK_CHASM:
+            chasm_lands(S, b, chasm_target(S, b), hit)
+            s['chasm_pos'] += 1
+            return chasm_strikes(S, b)
         return weapon_lands(S, b, p, hit)
     if kind == ROLL_RANGED:
         d = target + min(first, second)
-        if q >= 0:                               # a hero struck: the attack goes on in the Resolve step
+        if then == ATTACK_ON_HERO:               # a hero struck: the attack goes on in the Resolve step
             s['atk_hurt'] = min(max(d, 0), 127)      # under 1 it does nothing (L747)
             s['atk_stage'] = AS_HURT
             return False
-        if s['cast_card'][p] >= 0:
+        if then == ATTACK_SPELL:
             fireball_damage(S, b, p, cast_target(S, b, p), d)
             return cast_targets(S, b, p, False, STRUCK_DONE)
         return weapon_damage(S, b, p, d)
@@ -1261,7 +1269,7 @@ def fireball_hit(S, b, p, f, n):
     dice = np.empty(2, dtype=np.int64)
     low = ranged_pair(S, b, False, d, int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]),
                       (s['optional_rules'] & OPT_TOUGH) != 0, dice)
-    if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), p, -1):
+    if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_SPELL, int(dice[0]), int(dice[1]), p, -1):
         return True
     fireball_damage(S, b, p, f, d + low)
     return False
@@ -1325,37 +1333,98 @@ def calm(S, b, f):
 @rules_jit
 def fiery_chasm(S, b, me, speed):
     """Fiery Chasm (L1508) cast by ``me`` (a target code: a hero, or the
-    Demon, L1262): it attacks every unhidden, non-flying Monster and hero of
-    the clearing (a hero flies under the Fly spell or a Potion of Flight,
-    L1091), the caster too (the Demon flies); each it hits (by the normal
-    attack rules) is killed, a hero's possessions leaving the game. The
-    Monsters are struck first, then the heroes in Turn Order
-    (Interpretations). A hero caster takes the Monsters killed (L799); the
-    Demon's victims go to no one (``foe_slain``)."""
+    Demon, L1262) at attack speed ``speed``: it attacks every unhidden,
+    non-flying Monster and hero of the clearing (a hero flies under the Fly
+    spell or a Potion of Flight, L1091), the caster too (the Demon flies);
+    each it hits (by the normal attack rules) is killed, a hero's possessions
+    leaving the game. The Monsters are struck first, then the heroes in Turn
+    Order (Interpretations), one by one (``chasm_strikes``). A hero caster
+    takes the Monsters killed (L799); the Demon's victims go to no one
+    (``foe_slain``). True if a decision is posed."""
     s = S[b]
+    s['chasm_by'] = me
+    s['chasm_speed'] = speed
+    s['chasm_pos'] = 0
+    return chasm_strikes(S, b)
+
+
+@rules_jit
+def chasm_strikes(S, b):
+    """The Fiery Chasm of ``chasm_by`` (at ``chasm_speed``) strikes its
+    victims from ``chasm_pos`` on (the Monsters by chip, then the heroes in
+    Turn Order): a roll of the Hit Dice waits, before it applies
+    (``chasm_lands``), on the Dust of Destiny of a hero caster (a miss; on
+    himself he is only its target) and of the hero struck (a hit)
+    (ROLL_ATTACK, L1330). Once all are struck, the caster's Disorient marks
+    its attack made (L1594). True if a decision is posed."""
+    s = S[b]
+    me = int(s['chasm_by'])
     p = me - AIM_HERO if me >= AIM_HERO else -1
-    for f in range(NUM_FOES):
-        if foe_is_monster(S, b, f) and not FOE_FLYING[f]:
-            hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, f), maneuver_of(S, b, f))
-            struck_at(S, b, f)
-            if hit:
-                s['round_wounds'] = 1
-                if p >= 0:
-                    monster_killed(S, b, f, p)
-                else:
-                    foe_slain(S, b, f)
-    for i in range(int(s['num_players'])):
-        q = int(s['turn_order'][i])
-        if q < 0 or not fighting(S, b, q) or hidden(S, b, q) or hero_flies(S, b, q):
-            continue                             # a flying Hero is spared, like a flying Monster (L1091)
-        hit = roll_to_hit(S, b, attack_speed_against(S, b, speed, me, AIM_HERO + q), hero_maneuver(S, b, q))
-        struck_at(S, b, AIM_HERO + q)
-        if hit:
-            for c in range(NUM_CARDS):
-                if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q:
-                    remove_card(S, b, c)
-            s['gold'][q] = 0
-            hero_killed(S, b, q)
+    n = int(s['num_players'])
+    while s['chasm_pos'] < NUM_FOES + n:
+        t = chasm_target(S, b)
+        if t < NUM_FOES:
+            struck = foe_is_monster(S, b, t) and not FOE_FLYING[t]
+        else:
+            q = t - AIM_HERO                     # a flying Hero is spared, like a flying Monster (L1091)
+            struck = q >= 0 and fighting(S, b, q) and not hidden(S, b, q) and not hero_flies(S, b, q)
+        if not struck:
+            s['chasm_pos'] += 1
+            continue
+        against = attack_speed_against(S, b, int(s['chasm_speed']), me, t)
+        m = maneuver_of(S, b, t)
+        hit = True
+        first = -1
+        second = -1
+        if against <= m:
+            first = hit_die(S, b)
+            second = hit_die(S, b)
+            hit = hit_result(first, second, against, m)
+        struck_at(S, b, t)
+        q = t - AIM_HERO if t >= AIM_HERO else -1
+        if against <= m and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0,
+                                       ATTACK_CHASM, first, second, p if p != q else -1, q):
+            return True
+        chasm_lands(S, b, t, hit)
+        s['chasm_pos'] += 1
+    rouse(S, b, me, DIS_SLOW)
+    return False
+
+
+@rules_jit
+def chasm_target(S, b):
+    """The target code the Fiery Chasm under way strikes at ``chasm_pos``:
+    Monster chip i, then the hero i - NUM_FOES in Turn Order."""
+    s = S[b]
+    i = int(s['chasm_pos'])
+    if i < NUM_FOES:
+        return i
+    return AIM_HERO + int(s['turn_order'][i - NUM_FOES])
+
+
+@rules_jit
+def chasm_lands(S, b, t, hit):
+    """The Fiery Chasm of ``chasm_by`` hit target t or missed it (``hit``):
+    hit, a Monster is killed -- the hero caster's kill (L799), the Demon's
+    going to no one -- and a hero dies, his possessions and Gold leaving the
+    game (L1508)."""
+    if not hit:
+        return
+    s = S[b]
+    me = int(s['chasm_by'])
+    if t < NUM_FOES:
+        s['round_wounds'] = 1
+        if me >= AIM_HERO:
+            monster_killed(S, b, t, me - AIM_HERO)
+        else:
+            foe_slain(S, b, t)
+        return
+    q = t - AIM_HERO
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q:
+            remove_card(S, b, c)
+    s['gold'][q] = 0
+    hero_killed(S, b, q)
 
 
 # ================================================================ Monsters that cast (L1260-L1274)
@@ -1388,8 +1457,8 @@ def monster_cast(S, b, f):
     q = int(s['foe_target'][f])
     speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + q if q >= 0 else -1)
     if k == SP_FIERY_CHASM:
-        fiery_chasm(S, b, f, speed)
-    elif (k == SP_TELEPORT or k == SP_VAPOR_FORM) and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
+        return fiery_chasm(S, b, f, speed)       # its strikes may wait on a Dust: it marks the attack made at their end
+    if (k == SP_TELEPORT or k == SP_VAPOR_FORM) and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
         m = hero_maneuver(S, b, q)
         dice = np.zeros(2, dtype=np.int64)
         hit = speed > m or struck_dice(S, b, q, speed, m, False, dice)
@@ -1460,15 +1529,33 @@ def sword_speed(S, b, p):
 @rules_jit
 def sword_attack(S, b, p):
     """L1520: the Air Sword strikes hero p's target, a melee attack of might
-    2 and one sword: to hit by the normal rules, one less damage on an
-    armoured foe; its kills are p's."""
+    2 and one sword: to hit by the normal rules (``mastery_dice``), the roll
+    waiting on his Dust of Destiny where it misses (ROLL_ATTACK, L1330: the
+    sword's attack is his); then ``sword_lands``. True if a decision is
+    posed."""
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_DONE)
     f = int(s['hero_target'][p])
-    if not mastery_roll(S, b, p, sword_speed(S, b, p), maneuver_of(S, b, f)):
-        struck_at(S, b, f)
-        return
+    speed = sword_speed(S, b, p)
+    m = maneuver_of(S, b, f)
+    dice = np.zeros(2, dtype=np.int64)
+    hit = speed > m or mastery_dice(S, b, p, speed, m, dice)
     struck_at(S, b, f)
+    if speed <= m and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_SWORD,
+                                 int(dice[0]), int(dice[1]), p, -1):
+        return True
+    sword_lands(S, b, p, hit)
+    return False
+
+
+@rules_jit
+def sword_lands(S, b, p, hit):
+    """Hero p's Air Sword hit his target or missed (``hit``): a hit deals its
+    might 2 and one sword, one less on an armoured foe; its kills are p's
+    (L1520)."""
+    if not hit:
+        return
+    f = int(S[b]['hero_target'][p])
     d = attack_damage(S, b, AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, foe_armored(S, b, f))
     if d > 0:
         damage_monster(S, b, f, d, p)
@@ -1476,12 +1563,21 @@ def sword_attack(S, b, p):
 
 @rules_jit
 def mastery_roll(S, b, p, speed, maneuver):
-    """The to-hit roll of a blue spell's effect for hero p (the Air Sword's
-    attack): a Conjurer's missing roll rerolls its worse die and keeps the
-    new face (Mastery, L1214) -- the only reroll that can help, so it is
-    made for him (Interpretations)."""
+    """The to-hit roll of a blue spell's effect for hero p (``mastery_dice``):
+    True on a hit."""
     if speed > maneuver:
         return True
+    out = np.empty(2, dtype=np.int64)
+    return mastery_dice(S, b, p, speed, maneuver, out)
+
+
+@rules_jit
+def mastery_dice(S, b, p, speed, maneuver, out):
+    """The to-hit roll of a blue spell's effect for hero p (the Air Sword's
+    attack) where the dice decide (speed <= maneuver), the two Hit Dice kept
+    in ``out``: a Conjurer's missing roll rerolls its worse die and keeps
+    the new face (Mastery, L1214) -- the only reroll that can help, so it is
+    made for him (Interpretations). True on a hit."""
     first = hit_die(S, b)
     second = hit_die(S, b)
     hit = hit_result(first, second, speed, maneuver)
@@ -1491,6 +1587,8 @@ def mastery_roll(S, b, p, speed, maneuver):
         else:
             second = hit_die(S, b)
         hit = hit_result(first, second, speed, maneuver)
+    out[0] = first
+    out[1] = second
     return hit
 
 

@@ -30,7 +30,7 @@ from .base import (
     NUM_BOXES, NUM_FOES, PH_HEAL, PH_WOUND, RANGED_DIE_FACE, RANGED_HIGH, RANGED_LOW, WEAPON_EITHER, WEAPON_RANGED, pose, roll,
     ATK_MELEE, ATK_SPELL, FOE_SPELL, SD_ATTACK, SD_DAMAGE, SD_SPEED, SD_SWORDS, SP_DARK_MATTER, SPELL_BOX_COUNT, vapor,
     NUM_TENTACLES, TENTACLE_CARDS, TENT_ATTACK, TENT_MANEUVER, DISCORD_CARDS, CTRL_WAITING, CTRL_SHAPE, shifted,
-    hit_passes, SP_SOUL_SAVE, ROLL_RANGED,
+    hit_passes, SP_SOUL_SAVE, ROLL_RANGED, ATTACK_WEAPON,
 )
 from .equipment import (
     enforce_weight, equipped, kind_equipped,
@@ -1252,7 +1252,7 @@ def weapon_lands(S, b, p, hit):
     if s['atk_ranged']:
         dice = np.empty(2, dtype=np.int64)
         low = ranged_pair(S, b, s['hero_class'][p] == ARCHER, d, health, tough, dice)
-        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, -1, int(dice[0]), int(dice[1]), p, -1):
+        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_WEAPON, int(dice[0]), int(dice[1]), p, -1):
             return True
         d += low
     return weapon_damage(S, b, p, d)
