@@ -277,13 +277,14 @@ STATE_FIELDS = [
     ("title_claims", np.int8, (MAX_HEROES, NUM_TITLES)),  # times the hero claimed each title (L567)
     ("title_taken", np.int8, (NUM_TITLES,)),       # 1 = the small box holds a pink cube: claimed for the game (L567)
     # --- rerolls (rules/treasures.py, rules/spells.py: PH_REROLL), L1214, L1330, L1342, L1528; all public
-    ("roll_dice", np.int16, (2,)),   # the pending roll's dice: Loot Die faces (0 the grabby hand); Open Gate's / Teleport's clearing drawn; -1 past roll_n
+    ("roll_dice", np.int16, (2,)),   # the pending roll's dice, as its kind reads them (ROLL_*, rules/base.py): Loot Die faces (0 the
+                                     # grabby hand); a clearing drawn; HIT_*; a Ranged Attack Die's change; ...; -1 past roll_n
     ("roll_target", np.int16),       # its context: the pile looted (ROLL_LOOT), the spell's target code (ROLL_GATE, ROLL_TELEPORT,
                                      # ROLL_DESTINATION), the search's target (ROLL_SEARCH), the spell learned (ROLL_LEARN), the haggle
                                      # number (ROLL_HAGGLE), 1 at equal speeds (ROLL_STRUCK, ROLL_ATTACK), the damage before the dice
                                      # (ROLL_RANGED), the Monster symbols ignored (ROLL_HIDE); -1
-    ("roll_then", np.int16),         # what it goes on to once it applies: HIDE_* (ROLL_HIDE), DEST_* (ROLL_DESTINATION), the Monster
-                                     # casting (ROLL_STRUCK of a Monster's spell); -1
+    ("roll_then", np.int16),         # what it goes on to once it applies: ATTACK_* (ROLL_ATTACK, ROLL_RANGED), HIDE_* (ROLL_HIDE),
+                                     # DEST_* (ROLL_DESTINATION), the Monster casting (ROLL_STRUCK of a Monster's spell); -1
     ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
     ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
     ("roll_span", np.int8),          # faces one of its dice may show (a reroll is offered only with more than one)
