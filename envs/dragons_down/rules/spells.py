@@ -819,10 +819,12 @@ def roll_applies(S, b):
     (``actions.search_found``), a Learn's (``magic.learn_result``), a
     haggle's (``trade.haggle_result``); a Monster's hit on its target (the
     attack goes on: ``combat.monster_attack``; a Monster's spell:
-    ``cast_on_hero``); a hero's Hit Dice (his targeted spell goes on:
-    ``cast_targets``; his weapon: ``strike.weapon_lands``); Ranged Attack
-    Dice (on a hero: the damage at AS_HURT; the Fireball's,
-    ``fireball_damage``; a weapon's, ``strike.weapon_damage``); a hide
+    ``cast_on_hero``); an attack's Hit Dice, by ``roll_then`` (ATTACK_*: a
+    hero's weapon, ``strike.weapon_lands``; his targeted spell goes on,
+    ``cast_targets``; his Air Sword, ``sword_lands``; a Fiery Chasm goes on,
+    ``chasm_strikes``); Ranged Attack Dice (on a hero: the damage at
+    AS_HURT; the Fireball's, ``fireball_damage``; a weapon's,
+    ``strike.weapon_damage``); a hide
     attempt (``actions.hide_result``); a Make Noise roll
     (``activation.noise_summons``); a trap's cube (``actions.trap_wounds``);
     the Curse Table (``magic.curse_applies``); the random clearing of the
@@ -837,7 +839,6 @@ def roll_applies(S, b):
         return haggle_result(S, b, p)
     if kind == ROLL_GATE or kind == ROLL_TELEPORT:
         return spell_clearing(S, b)
-    q = int(s['roll_party'][1])
     first = int(s['roll_dice'][0])
     second = int(s['roll_dice'][1])
     target = int(s['roll_target'])
