@@ -574,7 +574,10 @@ def pending_roll(state):
         return f"the Hidden Trap's cube: {die_face(kind, dice[0])}"
     if kind == R.ROLL_CURSE:
         return f"the Curse Table: {die_face(kind, dice[0])}"
-    what = {R.ROLL_GATE: "Open Gate's", R.ROLL_TELEPORT: "Teleport's"}.get(kind, "the Teleport's")
+    if kind == R.ROLL_DESTINATION:
+        what = "the Teleport curse's" if int(r["roll_then"]) == R.DEST_CURSE else "the Titan's Teleport's"
+    else:
+        what = "Open Gate's" if kind == R.ROLL_GATE else "Teleport's"
     return f"{what} clearing {clearing_name(state, dice[0])}" if dice and dice[0] >= 0 else f"{what} clearing"
 
 

@@ -568,6 +568,7 @@ def test_dd_treasure_dust_of_destiny_1_the_titans_target_rerolls_its_hit_and_its
     (maneuver 0), the clearing the dice name (Hag's Mire 3) waits on it: he
     rerolls it (Hag's Mire 1) and goes there."""
     from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, TRI_PEAKS_1
+    from dragongym.envs.dragons_down import view as V
     from tests.dragons_down.spells_test import _caster_foe
     S, titan = _caster_foe("titan", 0, more=(), tiles=("tri_peaks", "hags_mire"))
     dust = _dusty(S, 0)
@@ -586,6 +587,7 @@ def test_dd_treasure_dust_of_destiny_1_the_titans_target_rerolls_its_hit_and_its
     assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_DESTINATION
     assert list(S[0]["roll_dice"]) == [mire * 6 + 2, -1] and rerolls(S) == [reroll(R.RR_DUST, 0)]
     assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)).startswith("reroll die 1 (showing Hag")
+    assert V.pending_roll(S).startswith("the Titan's Teleport's clearing Hag")
     load(S, 2, 3, 0)
     act(S, reroll(R.RR_DUST, 0))
     assert int(S[0]["hero_clearing"][0]) == mire * 6 and _gone(S, dust)
