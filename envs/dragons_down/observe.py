@@ -59,7 +59,7 @@ true now: numba drops the code of a false constant branch before it types it).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 
 from . import data as D
 from . import rules as R
@@ -522,6 +522,12 @@ MERCHANT_RESPECTS = np.array([[a in next(card.merchants[m] for card in _SETUP if
                                for a in ("cunning", "wisdom", "charisma")] for m in MERCHANT_IDS], dtype=np.int8)
 
 
+GRID_CELLS = R.GRID_CELLS
+"""A ``realm_grid``'s size (a module constant: a scratch array's size must be one)."""
+NUM_POOLS = NUM_PACKS + 2
+"""The token pools counted: one per Terrain Pack's Wilderness Tokens, the
+Civilization Tokens' and one more."""
+
 @rules_jit
 def lim(x):
     """``x`` clamped to the observation's bounds."""
@@ -610,12 +616,13 @@ def observe_map(S, b, me, obs):
     s = S[b]
     for i in range(NUM_CLEARINGS * MAX_DEGREE):
         obs[O_PATHS + i] = -1.0
-    deg = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    exits = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    known = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    unknown = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    grid = R.realm_grid(S, b)
-    placed = np.empty(NUM_TILES, dtype=np.int64)
+    deg = local_zeros(NUM_CLEARINGS, np.int64)
+    exits = local_zeros(NUM_CLEARINGS, np.int64)
+    known = local_zeros(NUM_CLEARINGS, np.int64)
+    unknown = local_zeros(NUM_CLEARINGS, np.int64)
+    grid = local_array(GRID_CELLS, np.int8)
+    R.realm_grid(S, b, grid)
+    placed = local_array(NUM_TILES, np.int64)
     np_ = 0
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_PLACED:
@@ -692,7 +699,7 @@ def observe_contents(S, b, me, n, obs):
     rows, the monster tray and the chips heroes have taken."""
     s = S[b]
     here = int(s['hero_clearing'][me])
-    count = np.zeros(NUM_CLEARINGS, dtype=np.int64)       # reused: natives, tokens, bodies, ...
+    count = local_zeros(NUM_CLEARINGS, np.int64)       # reused: natives, tokens, bodies, ...
     for k in range(NUM_PACKS):
         c = int(s['civ_clearing'][k])
         if c >= 0:
@@ -739,8 +746,8 @@ def observe_contents(S, b, me, n, obs):
             elif WILD_RUINS[w]:
                 obs[realm_at(c, R_RUINS)] = 1.0
     # piles: a Treasure Site's, then each seat's body
-    cards = np.zeros(NUM_PILES, dtype=np.int64)
-    stock = np.zeros(NUM_MERCHANTS, dtype=np.int64)
+    cards = local_zeros(NUM_PILES, np.int64)
+    stock = local_zeros(NUM_MERCHANTS, np.int64)
     for card in range(NUM_CARDS):
         w = int(s['card_where'][card])
         if w == CW_SITE:
@@ -750,9 +757,9 @@ def observe_contents(S, b, me, n, obs):
     for m in range(NUM_MERCHANTS):
         obs[O_MERCHANTS + m * NUM_MERCHANT_FEATURES + V_STOCK] = lim(stock[m] / 8.0)
     count[:] = 0
-    gold = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    in_piles = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    bodies = np.zeros(NUM_CLEARINGS, dtype=np.int64)
+    gold = local_zeros(NUM_CLEARINGS, np.int64)
+    in_piles = local_zeros(NUM_CLEARINGS, np.int64)
+    bodies = local_zeros(NUM_CLEARINGS, np.int64)
     for pile in range(NUM_PILES):
         o = O_PILES + pile * NUM_PILE_FEATURES
         c = int(s['site_clearing'][pile])
@@ -805,9 +812,9 @@ def observe_contents(S, b, me, n, obs):
         obs[realm_at(c, R_PILE_GOLD)] = lim(gold[c] / 20.0)
     # monster chips: on the map by clearing, in the tray, taken
     count[:] = 0
-    health = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    fame = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    flipped = np.zeros(NUM_CLEARINGS, dtype=np.int64)
+    health = local_zeros(NUM_CLEARINGS, np.int64)
+    fame = local_zeros(NUM_CLEARINGS, np.int64)
+    flipped = local_zeros(NUM_CLEARINGS, np.int64)
     for m in range(NUM_MONSTER_CHIPS):
         c = int(s['mon_clearing'][m])
         kind = int(FOE_KIND[m])
@@ -840,8 +847,8 @@ def observe_contents(S, b, me, n, obs):
 def observe_heroes(S, b, me, n, obs):
     """The ``heroes`` rows: every Hero Board as the table sees it."""
     s = S[b]
-    face_down = np.zeros(MAX_HEROES, dtype=np.int64)
-    shown = np.zeros(MAX_HEROES, dtype=np.int64)
+    face_down = local_zeros(MAX_HEROES, np.int64)
+    shown = local_zeros(MAX_HEROES, np.int64)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO:
             q = int(s['card_owner'][c])
@@ -852,7 +859,7 @@ def observe_heroes(S, b, me, n, obs):
                 shown[q] += 1
             else:
                 face_down[q] += 1
-    known = np.zeros(MAX_HEROES, dtype=np.int64)
+    known = local_zeros(MAX_HEROES, np.int64)
     if HAS_MAGIC:
         for sp in range(NUM_SPELLS):
             if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] >= 0 and s['spell_owner'][sp] < n:
@@ -1131,7 +1138,7 @@ def observe_cards(S, b, me, n, obs):
     """The ``cards`` rows (see MAX_CARD_ROWS) and the decks' sizes."""
     s = S[b]
     row = 0
-    left = np.zeros(NUM_DECKS, dtype=np.int64)
+    left = local_zeros(NUM_DECKS, np.int64)
     for c in range(NUM_CARDS):
         w = int(s['card_where'][c])
         if w == CW_DECK:
@@ -1207,7 +1214,7 @@ def observe_play(S, b, me, n, obs):
             f = int(s['summon_dice'][i])
             if f >= 0 and f < NUM_DIE_FACES:
                 obs[O_DICE + i * NUM_DIE_FACES + f] = 1.0
-    pools = np.zeros(NUM_PACKS + 2, dtype=np.int64)
+    pools = local_zeros(NUM_POOLS, np.int64)
     for w in range(NUM_WILD_TOKENS):
         if s['wild_where'][w] == TOK_POOL and (int(s['packs']) >> int(R.WILD_PACK[w])) & 1:
             pools[int(R.WILD_PACK[w])] += 1

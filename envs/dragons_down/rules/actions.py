@@ -9,7 +9,7 @@ Loot and Trade are ``trade.py``'s; Explore and Gates are being added here.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
@@ -18,6 +18,7 @@ from ..constants import (
     T_BACKPACK, NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
+    NUM_ACTIONS,
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
     PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
@@ -59,6 +60,10 @@ BARBARIAN = CLASS_IDS.index("barbarian")
 
 
 # ================================================================ turn start and the hero order (L443-L449)
+MAX_LINKS = 16 + 2 * NUM_WILD_TOKENS
+"""At most this many clearings one clearing links to (its paths, Hidden Paths, Gates, the
+Wilderness Tokens' ways): the size of ``move_links``' lists."""
+
 @rules_jit
 def start_turn(S, b):
     """L445: every hero's statuses are cleared and it is unblocked (an
@@ -398,10 +403,10 @@ def move_targets(S, b, p, out):
     (L113). A move must be affordable with the actions left (``move_allowed``)."""
     s = S[b]
     left = action_budget(S, b, p, FREE_MOVE)
-    tmp = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    tmp = local_array(MAX_LINKS, np.int64)
     n = 0
     if s['hero_state'][p] == HS_WAITING:
-        dirs = np.empty(6, dtype=np.int64)
+        dirs = local_array(6, np.int64)
         for t in range(NUM_TILES):
             if s['tile_where'][t] != TW_PLACED:
                 continue
@@ -412,7 +417,7 @@ def move_targets(S, b, p, out):
                     out[n] = c
                     n += 1
         return n
-    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    fly = local_array(MAX_LINKS, np.int64)
     m, f = move_links(S, b, p, tmp, fly)
     for i in range(m + f):
         c = int(tmp[i]) if i < m else int(fly[i - m])
@@ -463,8 +468,8 @@ def move_action(S, b, p, c):
     if s['hero_state'][p] != HS_ACTIVE:
         move_hero(S, b, p, c)
         return
-    walk = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
-    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    walk = local_array(MAX_LINKS, np.int64)
+    fly = local_array(MAX_LINKS, np.int64)
     m, f = move_links(S, b, p, walk, fly)
     for i in range(m):
         if walk[i] == c:
@@ -653,7 +658,7 @@ def mask_action_all(S, b, p, mask):
         mask_vapor_action(S, b, p, mask)
         return
     mask_use(S, b, p, mask)
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     n = move_targets(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
@@ -737,7 +742,7 @@ def mask_shape_action(S, b, p, mask):
     Explore, no block (his possessions inactive). Unhiding, discarding a
     Mission Card and claiming a title are no actions (L886, L1071, L567).
     Built from the full mask, the rest cleared."""
-    keep = np.zeros(mask.shape[0], dtype=np.int8)
+    keep = local_zeros(NUM_ACTIONS, np.int8)
     for a in range(A_CLEARING, A_DO):
         keep[a] = mask[a]
     for a in range(A_SEARCH, A_TARGET):
@@ -761,7 +766,7 @@ def mask_vapor_action(S, b, p, mask):
     unhiding, which is no action (L886). A hero that evaded last turn still
     moves first (L481)."""
     s = S[b]
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     n = move_targets(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
@@ -958,7 +963,7 @@ def explore_toward_legal(S, b, p, d):
         return False
     if is_mountain(S, b, c):
         return True
-    dirs = np.empty(6, dtype=np.int64)
+    dirs = local_array(6, np.int64)
     n = exits_from(S, b, c, dirs)
     for i in range(n):
         if dirs[i] == d:
@@ -1001,7 +1006,7 @@ def explore_action(S, b, p, d):
     t0 = c // CLEARINGS_PER_TILE
     s['explore_q'] = s['tile_q'][t0] + DIR_DQ[d]
     s['explore_r'] = s['tile_r'][t0] + DIR_DR[d]
-    dirs = np.empty(6, dtype=np.int64)
+    dirs = local_array(6, np.int64)
     n = exits_from(S, b, c, dirs)
     s['explore_toward'] = -1
     for i in range(n):
@@ -1041,7 +1046,7 @@ def act_explore_turn(S, b, p, a):
     k = a - A_TURN
     t = int(s['explore_tile'])
     put_tile(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, int(s['explore_q']), int(s['explore_r']))
-    out = np.empty(16, dtype=np.int64)
+    out = local_array(16, np.int64)
     if explore_entries(S, b, p, out) > 0 or explore_flight(S, b, p) >= 0:
         return pose(S, b, PH_EXPLORE_ENTER, p)
     s['explore_tile'] = -1
@@ -1055,7 +1060,7 @@ def explore_entries(S, b, p, out):
     Clearing, or a Cave Clearing's lost action, adds to the move)."""
     s = S[b]
     t = int(s['explore_tile'])
-    tmp = np.empty(16, dtype=np.int64)
+    tmp = local_array(16, np.int64)
     m = clearing_links(S, b, int(s['hero_clearing'][p]), tmp)
     n = 0
     for i in range(m):
@@ -1089,7 +1094,7 @@ def explore_flight(S, b, p):
 def mask_explore_enter(S, b, p, mask):
     """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, A_EXPLORE
     + d to fly into the tile explored that way (L1096), or A_DO + DO_STAY."""
-    out = np.empty(16, dtype=np.int64)
+    out = local_array(16, np.int64)
     n = explore_entries(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1

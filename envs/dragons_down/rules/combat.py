@@ -26,7 +26,7 @@ do not strike yet.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     NUM_SPELLS,
     CUBE_MAGIC,
@@ -67,7 +67,7 @@ from .base import (
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
 )
 from .equipment import (
-    SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
+    SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, slot_occupants, target_legal_at,
 )
 from .realm import clearing_links
 from .fate import remove_card
@@ -105,6 +105,9 @@ from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
 )
 
 # ================================================================ the phase: clearing by clearing (L676)
+MAX_FIGHTERS = MAX_HEROES + NUM_FOES
+"""Heroes and chips that may take part in one combat."""
+
 @rules_jit
 def combat_phase(S, b):
     """Play combat in each clearing with a hero, starting with the start
@@ -430,7 +433,7 @@ def challenge_pick(S, b, f):
     controlled Monsters (``foe_target`` a hero, or ``foe_vs`` the Monster)."""
     s = S[b]
     n = int(s['num_players'])
-    cand = np.empty(MAX_HEROES + NUM_FOES, dtype=np.int64)
+    cand = local_array(MAX_FIGHTERS, np.int64)
     m = 0
     for i in range(n):
         p = int(s['turn_order'][i])
@@ -536,7 +539,7 @@ def evade_paths(S, b, p, out):
     edge (Interpretations). Into ``out``; returns the count."""
     s = S[b]
     here = int(s['hero_clearing'][p])
-    tmp = np.empty(32, dtype=np.int64)
+    tmp = local_array(32, np.int64)
     m = clearing_links(S, b, here, tmp)
     m = found_hidden_links(S, b, p, here, tmp, m)
     n = 0
@@ -596,7 +599,7 @@ def can_evade(S, b, p):
         return False
     if evade_cubes(S, b, p) <= challenger_maneuver(S, b, p) and not rogue_tie(S, b, p):
         return False
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     return evade_paths(S, b, p, out) > 0
 
 
@@ -622,7 +625,7 @@ def evade_step(S, b):
 def mask_evade(S, b, p, mask):
     """Legal actions of PH_EVADE: A_CLEARING + c to evade onto the path to c;
     A_DO + DO_STAY to fight on."""
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     m = evade_paths(S, b, p, out)
     for i in range(m):
         mask[A_CLEARING + out[i]] = 1
@@ -1642,7 +1645,7 @@ def monster_attack(S, b):
             speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
             save = FOE_UNDEAD[f] != 0 and hero_has_spell(S, b, p, SP_SOUL_SAVE)
             maneuver = hero_maneuver(S, b, p)
-            dice = np.zeros(2, dtype=np.int64)
+            dice = local_zeros(2, np.int64)
             hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, save, dice)
             struck_at(S, b, AIM_HERO + p)
             if not hit:
@@ -1784,7 +1787,7 @@ def venom_wound(S, b, p):
 @rules_jit(inline=True)
 def mask_wound(S, b, p, mask):
     """Legal actions of PH_WOUND: ``wound_choices``."""
-    out = np.empty(WOUND_CHOICES, dtype=np.int64)
+    out = local_array(WOUND_CHOICES, np.int64)
     m = wound_choices(S, b, p, out)
     for i in range(m):
         mask[out[i]] = 1
@@ -1872,7 +1875,8 @@ def cleanup_card_targets(S, b, p, c, occ):
 def cleanup_choices(S, b, p):
     """Cards p may move in his Rearm or Adjust Equipment now."""
     s = S[b]
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     n = 0
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
@@ -1907,7 +1911,8 @@ def mask_adjust(S, b, p, mask):
     """Legal actions of PH_ADJUST and PH_REARM: A_CARD + c for each card that
     may be moved; A_DO + DO_DONE."""
     s = S[b]
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
             mask[A_CARD + c] = 1
@@ -1923,7 +1928,9 @@ def act_adjust(S, b, p, a):
         s['adjust_left'] = 0
         return False
     c = a - A_CARD
-    k = cleanup_card_targets(S, b, p, c, new_occupants(S, b, p))
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
+    k = cleanup_card_targets(S, b, p, c, occ)
     if k < 0:
         place_card(S, b, p, c, -1 - k)
         return False
@@ -1936,7 +1943,8 @@ def mask_adjust_target(S, b, p, mask):
     """Legal actions of PH_ADJUST_TARGET: A_TARGET + t for each place the
     chosen card may go."""
     c = int(S[b]['sel_card'])
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     for t in range(NUM_TARGETS):
         if cleanup_target_ok(S, b, p, c, t, occ):
             mask[A_TARGET + t] = 1

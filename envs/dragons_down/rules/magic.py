@@ -17,7 +17,7 @@ lasting curse's effect is read where its rule is (``curse_held``).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CARD_IDS, CLASS_IDS, MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
     NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
@@ -445,7 +445,7 @@ def dispel_spell(S, b, p, sp):
 def more_removals(S, b, p):
     """After a removal hero p may remove another in the same Trade Action
     (PH_UNCURSE). True if a decision is posed."""
-    out = np.empty(MAX_REMOVALS, dtype=np.int64)
+    out = local_array(MAX_REMOVALS, np.int64)
     if removable_curses(S, b, p, out, 0) > 0:
         return pose(S, b, PH_UNCURSE, p)
     return False
@@ -495,7 +495,7 @@ def mask_uncurse(S, b, p, mask):
     """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse and A_DISPEL
     + sp for each permanent spell still removable, A_DO + DO_DONE to end the
     Trade Action."""
-    out = np.empty(MAX_REMOVALS, dtype=np.int64)
+    out = local_array(MAX_REMOVALS, np.int64)
     n = removable_curses(S, b, p, out, 0)
     for i in range(n):
         mask[out[i]] = 1

@@ -26,7 +26,7 @@ Only the spells of ``base.SPELLS_BUILT`` are offered.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     MON_SHAPE, MAX_HEROES, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
     NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_PVP, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
@@ -77,6 +77,9 @@ CAST_HEAL = 1
 
 
 # ================================================================ covering the boxes (L721-L723, L1020-L1022)
+NUM_COLOURS_ANY = NUM_COLOURS + 1
+"""The Magic Cube colours and the multicolour box (a box's colour code)."""
+
 @rules_jit
 def enchant_colour(S, b, p):
     """The colour of the Magic Cube enchanting hero p's tile, one box of
@@ -134,7 +137,7 @@ def cover_fits(S, b, p, kind):
 def cover_fits_skipping(S, b, p, kind, skip):
     """``cover_fits`` with box ``skip`` (-1 none) left empty."""
     s = S[b]
-    need = np.zeros(NUM_COLOURS + 1, dtype=np.int64)
+    need = local_zeros(NUM_COLOURS_ANY, np.int64)
     for i in range(MAX_SPELL_BOXES):
         c = int(SPELL_BOX[kind, i])
         if c >= 0 and i != skip:
@@ -230,7 +233,7 @@ def targets_fit(S, b, p, k):
     """Hero p's targets suit a spell of kind k: none for a self or untargeted
     spell; one for a self-or-other spell; one to the number in its target
     symbol for a targeted one, several only foes (L1030-L1034)."""
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
     aim = SPELL_AIM[k]
     if aim == AIM_SELF or aim == AIM_NONE:
@@ -276,7 +279,7 @@ def aim_offered(S, b, p, t):
 def more_offered(S, b, p, g):
     """Foe g may be one more target of a spell hero p could cast at all his
     targets so far and at g (Fireball's four, L1562)."""
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
     if n == 0 or n >= MAX_AIMS or g >= NUM_FOES:
         return False
@@ -419,7 +422,7 @@ def cast_ready(S, b, p):
     aim = SPELL_AIM[SPELL_KIND[sp]]
     if aim == AIM_SELF or aim == AIM_NONE:
         return True
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
     for i in range(n):
         if target_here(S, b, int(out[i])):
@@ -474,7 +477,7 @@ def cast_spell(S, b, p):
         if target_here(S, b, t0):
             posed = aid_target(S, b, p, sp, t0)
     else:
-        out = np.empty(MAX_AIMS, dtype=np.int64)
+        out = local_array(MAX_AIMS, np.int64)
         n = aims(S, b, p, out)
         hits = 0
         for i in range(n):
@@ -686,7 +689,7 @@ def open_gate(S, b, p, t):
     revealed Gate drawn at random; with no Gate revealed, it stays. The draw
     waits on the rerolls of its parties (PH_REROLL: the Conjurer's Mastery,
     L1214; a Dust of Destiny, L1330). True if a decision is posed."""
-    gates = np.empty(64, dtype=np.int64)
+    gates = local_array(64, np.int64)
     n = other_gates(S, b, -1, gates, 0)
     if n == 0:
         return False
@@ -782,7 +785,7 @@ def roll_again(S, b):
     if kind == ROLL_HAGGLE:
         return int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
     if kind == ROLL_GATE:
-        gates = np.empty(64, dtype=np.int64)
+        gates = local_array(64, np.int64)
         n = other_gates(S, b, -1, gates, 0)
         return int(gates[roll(S, b, n)])
     return draw_clearing(S, b, int(s['roll_dice'][0]) // CLEARINGS_PER_TILE, True)
@@ -1434,7 +1437,7 @@ def summon_elemental(S, b, p, sp):
     Spherule (L1334). No chip left in the pool: nothing happens
     (Interpretations)."""
     s = S[b]
-    out = np.empty(NUM_MONSTER_CHIPS, dtype=np.int64)
+    out = local_array(NUM_MONSTER_CHIPS, np.int64)
     m = 0
     for f in range(NUM_MONSTER_CHIPS):
         if FOE_ELEMENTAL[f] and s['mon_clearing'][f] == MON_TRAY:

@@ -12,7 +12,7 @@ Card being cast, ``cast_cubes``) stay counted among the hero's healthy cubes
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from .. import data as D
 from ..constants import (
     CARD_IDS,
@@ -275,7 +275,7 @@ def random_hero(S, b, native_foes, exclude):
     ``exclude``. -1 if there is none."""
     s = S[b]
     n = int(s['num_players'])
-    cand = np.empty(MAX_HEROES, dtype=np.int64)
+    cand = local_array(MAX_HEROES, np.int64)
     m = 0
     for i in range(n):
         p = int(s['turn_order'][i])
@@ -821,7 +821,7 @@ def wound_choices(S, b, p, out):
 def wound_hero(S, b, p):
     """L787: p moves one Action Cube of his choice to his wounded box at
     once; asked only when he has a choice. True if the choice is posed."""
-    out = np.empty(WOUND_CHOICES, dtype=np.int64)
+    out = local_array(WOUND_CHOICES, np.int64)
     m = wound_choices(S, b, p, out)
     if m == 0:
         return False
