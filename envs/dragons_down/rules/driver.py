@@ -427,7 +427,7 @@ def after_decision(S, b):
     note_tiles_entered(S, b)
 
 
-@rules_jit
+@rules_jit(inline=True)
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
     record is untouched."""
@@ -443,7 +443,7 @@ def apply_action(S, b, a, mask):
     return E_OK
 
 
-@rules_jit
+@rules_jit(inline=True)
 def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes,
                optional_rules, legend_target):
     """Zero record b and set up a new game (L170-L205) up to its first decision."""
