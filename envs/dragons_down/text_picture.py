@@ -87,7 +87,7 @@ _DECISIONS = {
     R.PH_DISPEL_ASK: "let the active hero remove your permanent spell?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
     R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
-    R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe",
+    R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe (or, Player vs. Player, a hero)",
     R.PH_REROLL: "reroll a die of the roll, or let it stand?",
     R.PH_EARTH_TURN: "choose the side and turn Move Earth gives the tile",
     R.PH_ACTIVATE: "activate a permanent spell?",
