@@ -186,7 +186,7 @@ STATE_FIELDS = [
     ("atk_armor", np.int16),                 # the armour card atk_victim takes the hit on; -1 none (L751)
     # --- Player vs. Player (optional, L1172-L1192); public but ``hero_aim`` (SECRET in Tactics, like ``placed``)
     ("atk_by", np.int8),                     # 1 + the hero whose weapon attack on the hero atk_victim is being resolved; 0 none
-    ("atk_dmg", np.int8),                    # that attack's damage before armour: its weapon's cubes and base bonus (L744)
+    ("atk_dmg", np.int8),                    # that attack's base damage: its weapon's cubes (the Air Sword's might, a Fireball's 2) and base bonus, less its hero's Weakness (L744, L750)
     ("atk_swords", np.int8),                 # its swords (L751)
     ("atk_ranged", np.int8),                 # 1: a ranged or thrown attack, the Ranged Attack Dice roll (L753)
     ("atk_aim", np.int8),                    # AIMB_* + 1 of the aim box that attack's cube lies in; 0 unaimed (L1188)

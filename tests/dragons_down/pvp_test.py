@@ -737,3 +737,32 @@ def test_dd_spell_tentacles_1_with_player_vs_player_tentacles_hold_heroes_too():
     assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MANEUVER, R.TENT_ATTACK, R.TENT_MISS, R.TENT_MISS]
     s["placed"][1, R.BOX_MANEUVER] = 2
     assert C.hero_maneuver(S, 0, 1) == 1 and R.attack_speed_against(S, 0, 3, R.AIM_HERO + 1, -1) == 2
+
+
+def test_dd_spell_air_sword_1_with_player_vs_player_it_strikes_the_hero_its_caster_targets():
+    """L1520, L1174: the Sorcerer's Air Sword, in play from an earlier round,
+    strikes the hero his Targeting Token is on -- not without the option --:
+    speed 2 above the Knight's maneuver 0, a hit he takes as a hero's hit
+    (his armour choice; on none, might 2 + 1 sword: 3, one wound)."""
+    from tests.dragons_down.spells_test import learn
+    S = combat([SORCERER, ("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    sp = learn(S, MAGE, "air_sword")
+    s["spell_on"][sp], s["spell_mark"][sp] = R.AIM_HERO + MAGE, 0      # cast in an earlier round
+    s["optional_rules"] = OPT_PVP
+    start(S)
+    no_challenges_of(S, MAGE, KNIGHT_2)
+    act(S, R.A_SEAT + KNIGHT_2)
+    assert R.sword_ready(S, 0, MAGE) and R.sword_speed(S, 0, MAGE) == 2
+    s["optional_rules"] = 0
+    assert not R.sword_ready(S, 0, MAGE)
+    s["optional_rules"] = OPT_PVP
+    act(S, R.A_DO + R.DO_PASS)                       # the Knight targets no one
+    place(S, MAGE)                                   # no cube on his dagger: the sword alone strikes
+    place(S, KNIGHT_2)
+    ask(S, R.PH_ARMOR, KNIGHT_2)
+    assert (int(s["atk_by"]), int(s["atk_victim"]), int(s["atk_dmg"]), int(s["atk_swords"])) == (1 + MAGE, KNIGHT_2, 2, 1)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_WOUND, KNIGHT_2)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    assert int(s["hearts"][KNIGHT_2, 1]) == 1

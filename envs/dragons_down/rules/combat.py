@@ -708,7 +708,7 @@ def target_step(S, b):
             continue                             # L1594: disoriented, not yet targeted or hit: no target to choose
         if (may_attack(S, b, p) and (foes or door_target(S, b, p) or any_hero_foe(S, b, p))) \
                 or spell_aims_open(S, b, p) \
-                or (foes and fighting(S, b, p) and air_sword(S, b, p) >= 0):      # L1520
+                or (air_sword(S, b, p) >= 0 and (foes or any_hero_foe(S, b, p))):      # L1520, L1174
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
     ctrl_sync(S, b)
@@ -817,8 +817,8 @@ def mask_target(S, b, p, mask):
         if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
     for q in range(MAX_HEROES):
-        if (fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q)) or (armed and hero_foe_ok(S, b, p, q)):
-            mask[A_SEAT + q] = 1                                 # a hero his weapon may strike (L1174)
+        if (fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q)) or ((armed or sword) and hero_foe_ok(S, b, p, q)):
+            mask[A_SEAT + q] = 1                                 # a hero his weapon or Air Sword may strike (L1174)
     if armed and door_target(S, b, p):
         mask[A_DO + DO_DOOR] = 1
     mask[A_DO + DO_PASS] = 1
@@ -1541,9 +1541,10 @@ def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
     Sagacity for a miss, q's for a hit, L1290); on a hit q chooses
     the armour he takes it on (only armour in the aimed position, or a
     shield, if p aimed, L1188) and the damage follows (``damage_hero``),
-    the cubes on the weapon and its swords with Strength and Envenom, the
-    worse Ranged Attack Die for a ranged or thrown weapon. The attack is
-    ``atk_by``'s until its wounds are taken. True if a decision is posed."""
+    the cubes on the weapon and its swords with Strength and Envenom, less
+    p's Weakness, the worse Ranged Attack Die for a ranged or thrown weapon.
+    The attack is ``atk_by``'s until its wounds are taken. True if a
+    decision is posed."""
     s = S[b]
     if not fighting(S, b, q):
         return False
@@ -1556,7 +1557,7 @@ def hero_strikes_hero(S, b, p, q, speed, cubes, swords, ranged):
     s['atk_by'] = 1 + p
     s['atk_victim'] = q
     s['atk_victims'] = 0
-    s['atk_dmg'] = min(cubes + base, 127)
+    s['atk_dmg'] = min(max(cubes + base - weak(S, b, p), 0), 127)     # his Weakness is his attack's (data/curses.txt)
     s['atk_swords'] = swords + plus
     s['atk_ranged'] = 1 if ranged else 0
     s['atk_aim'] = s['hero_aim'][p]
@@ -1763,14 +1764,17 @@ def damage_hero(S, b, f, p):
     (L1170). Spells count: the foe's Strength and Envenom (one wound more,
     L1530, L1558) and Weakness curse; Iron Skin makes an unarmoured hero
     armoured against swords (L1556); Life Armor takes the hit as armour of
-    strength 2 (L1578). True if the wound choice is posed."""
+    strength 2 (L1578). A hero's hit (Player vs. Player: his weapon's, his
+    Fireball's, his Air Sword's) brings its pieces, kept at the hit
+    (``atk_dmg``, ``atk_swords``, ``atk_ranged``, ``atk_venom``). True if
+    the wound choice is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
     armored = armor >= 0 or armor == LIFE_ARMOR_HIT or hero_has_spell(S, b, p, SP_IRON_SKIN)
     k = int(s['atk_by']) - 1
-    if k >= 0:                                   # a hero's weapon (Player vs. Player): its pieces kept at the hit
+    if k >= 0:                                   # a hero's hit (Player vs. Player): its pieces kept at the hit
         envenomed = s['atk_venom'] != 0
-        d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored) - weak(S, b, k), 0)
+        d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored), 0)
         if s['atk_ranged']:                      # an Archer rerolls for his weapon, not for a spell (L1208)
             d += ranged_dice(S, b, s['hero_class'][k] == ARCHER and s['cast_card'][k] < 0, d,
                              hero_health(S, b, p), False)

@@ -59,7 +59,7 @@ from .magic import (
 )
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
-    any_reroll, end_roll, hero_flies, horn_attack, reroll_offered, spend_reroll, start_roll, wand_held,
+    any_reroll, band_reroll, end_roll, hero_flies, horn_attack, reroll_offered, spend_reroll, start_roll, wand_held,
 )
 from .trade import haggle_result, loot_die, loot_result
 from .strike import (
@@ -1206,14 +1206,14 @@ def fireball_hero(S, b, k, q):
     turn come among its victims (``combat.monster_attack``): a ranged attack
     of base damage 2 and 1 sword, 2 swords when he is its only target, with
     k's Strength and Envenom (L1558, L1530), resolved as a hero's hit on a
-    hero (``atk_*``): q's armour, then the damage (``combat.damage_hero``:
-    k's Weakness, the worse Ranged Attack Die)."""
+    hero (``atk_*``, k's Weakness taken from its base damage): q's armour,
+    then the damage (``combat.damage_hero``: the worse Ranged Attack Die)."""
     s = S[b]
     out = np.empty(MAX_AIMS, dtype=np.int64)
     n = aims(S, b, k, out)
     base, plus, envenomed = hit_bonus(S, b, AIM_HERO + k, AIM_HERO + q)
     s['atk_victim'] = q
-    s['atk_dmg'] = FIREBALL_DAMAGE + base
+    s['atk_dmg'] = max(FIREBALL_DAMAGE + base - weak(S, b, k), 0)
     s['atk_swords'] = (2 if n == 1 else 1) + plus
     s['atk_ranged'] = 1
     s['atk_aim'] = 0
@@ -1361,12 +1361,16 @@ def air_sword(S, b, p):
 @rules_jit
 def sword_ready(S, b, p):
     """Hero p's Air Sword has its attack to make this round: it fights, he
-    targets a foe still here (the sword strikes his target), and it has not
-    struck yet."""
+    targets a foe still here, or with Player vs. Player another hero still in
+    the fight (L1174; the sword strikes his target), and it has not struck
+    yet."""
     s = S[b]
     f = int(s['hero_target'][p])
-    return fighting(S, b, p) and air_sword(S, b, p) >= 0 and (s['hero_cflags'][p] & CF_SWORD_DONE) == 0 \
-        and f >= 0 and f < NUM_FOES and foe_here(S, b, f)
+    if not fighting(S, b, p) or air_sword(S, b, p) < 0 or (s['hero_cflags'][p] & CF_SWORD_DONE) != 0 or f < 0:
+        return False
+    if f > DOOR_FOE:
+        return (s['optional_rules'] & OPT_PVP) != 0 and f != AIM_HERO + p and fighting(S, b, f - AIM_HERO)
+    return f < NUM_FOES and foe_here(S, b, f)
 
 
 @rules_jit
@@ -1379,14 +1383,33 @@ def sword_speed(S, b, p):
 def sword_attack(S, b, p):
     """L1520: the Air Sword strikes hero p's target, a melee attack of might
     2 and one sword: to hit by the normal rules, one less damage on an
-    armoured foe; its kills are p's."""
+    armoured foe; its kills are p's. A hero it hits (Player vs. Player,
+    L1174; his Band of Sagacity may reroll the hit, L1290) takes it as a
+    hero's hit on a hero (``atk_*``, no aim: the aim box is the weapon's,
+    L1186): his armour, then the damage (``combat.monster_attack``)."""
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_DONE)
     f = int(s['hero_target'][p])
-    if not mastery_roll(S, b, p, sword_speed(S, b, p), maneuver_of(S, b, f)):
-        struck_at(S, b, f)
-        return
+    speed = sword_speed(S, b, p)
+    hit = mastery_roll(S, b, p, speed, maneuver_of(S, b, f))
+    if hit and f > DOOR_FOE and speed <= maneuver_of(S, b, f) and band_reroll(S, b, f - AIM_HERO):
+        hit = roll_to_hit(S, b, speed, maneuver_of(S, b, f))
     struck_at(S, b, f)
+    if not hit:
+        return
+    if f > DOOR_FOE:
+        rouse(S, b, f, DIS_DORMANT)
+        s['atk_foe'] = -1
+        s['atk_by'] = 1 + p
+        s['atk_victim'] = f - AIM_HERO
+        s['atk_victims'] = 0
+        s['atk_dmg'] = AIR_SWORD_MIGHT
+        s['atk_swords'] = AIR_SWORD_SWORDS
+        s['atk_ranged'] = 0
+        s['atk_aim'] = 0
+        s['atk_venom'] = 0
+        s['atk_stage'] = AS_LANDED
+        return
     d = attack_damage(S, b, AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, foe_armored(S, b, f))
     if d > 0:
         damage_monster(S, b, f, d, p)
