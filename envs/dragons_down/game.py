@@ -946,6 +946,10 @@ def _legal_name(rec, a):
         return "aim a spell at myself" if i == p else f"aim a spell at player_{i}"
     if name == "seat" and ph == _ph("CHALLENGE"):
         return f"challenge player_{i}"                                     # L1182
+    if name == "seat" and ph == _ph("TENTACLE"):
+        return f"put a tentacle on player_{i}"                             # L1518, L1174
+    if name == "seat" and ph == _ph("MORE_TARGETS"):
+        return f"also target player_{i}"                                   # a Fireball's further target (L1562, L1174)
     if name == "seat" and ph in (_ph("HERO_BLOCK"), R.PH_ACTION):
         return f"block player_{i}"                                         # L1180
     if name == "seat":

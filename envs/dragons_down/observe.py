@@ -37,7 +37,9 @@ Hidden (never written here; ``DragonsDown.hidden_variants`` and
   ``hero_cflags`` and the spell cast, ``cast_card`` and ``cast_cubes``, while
   ``combat_step`` is CS_TACTICS; another seat covering a Spell Card's
   multi-colour box is shown as placing its tactics); they are shown for
-  ``me`` always and for the others once revealed.
+  ``me`` always and for the others once revealed -- but the Speed Cubes a
+  hero put in his maneuver boxes as he challenged a hero, placed in the open
+  (L1182-L1184, ``challenge_cubes``), stay seen through Hero Tactics.
 
 Seats are rotated so the observer is always seat 0 ("rel" = seats to the
 observer's left, ``(seat - me) % n``). The vector is the blocks of
@@ -220,7 +222,7 @@ _H, NUM_HERO_FEATURES = _columns(
     ("search_dice", 2),          # its last search showed a spyglass on die 1, die 2
     ("searching", 1),            # a search under way (a consecutive one rerolls blanks, L513)
     ("combat", NUM_HERO_COMBAT),  # HC_*: not fought yet, fighting, evaded, killed, done (this battle phase)
-    ("placed", NUM_BOXES),       # cubes placed in its might, attack, maneuver boxes / 5 (secret in Tactics, L714)
+    ("placed", NUM_BOXES),       # cubes placed in its might, attack, maneuver boxes / 5 (secret in Tactics, L714, but the challenge cubes, L1182)
     ("crossed", NUM_BOXES),      # of them, cubes of the other kind: Speed Cubes in might boxes, Might Cubes in speed boxes / 5 (secret in Tactics; L1308-L1314, L1482, L1504)
     ("throws", 1),               # its attack throws its weapon (secret in Tactics, L928)
     ("best_lp", 1),              # LP of the seat's best hero set aside / 20 (it may win, L121)
@@ -233,7 +235,7 @@ _H, NUM_HERO_FEATURES = _columns(
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
     ("shape", NUM_MONSTER_KINDS),  # the Monster kind of its Shape Shift in play, active or not (public, L1564-L1568)
     ("shape_active", 1),         # its Shape Shift is active: it is that Monster (L1564-L1566)
-    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round (L712, L1174)
+    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round, a Fireball's further targets included (L712, L1174, L1562)
     ("challenged_by", MAX_HEROES),  # + rel seat: that hero challenges it this round (Player vs. Player, L1182; public)
     ("aim_box", 2),              # its Speed Cube in the head / torso aim box (Player vs. Player, L1186; secret in Tactics)
     ("missions_held", 1),        # Mission Cards in its backpack / 2 (which ones are its secret, L564)
@@ -294,8 +296,8 @@ _F, NUM_FOE_FEATURES = _columns(
     ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (the Curse spell, L1500)
     ("controlled_by", MAX_HEROES),  # + rel seat: that hero controls it (Rule Undead, Elemental): it counts as a hero (L692)
     ("ctrl_new", 1),             # an Elemental just arrived: it fights from the next round (L1550)
-    ("vs_chip", 1),              # this round it fights a chip: a controlled Monster it challenged, or a controlled Monster's target (L688, L710)
-    ("vs_it", 1),                # this round a chip fights it: a Monster challenging it (controlled), or a controlled Monster targeting it
+    ("vs_chip", 1),              # this round it fights a chip: a controlled Monster it challenged or added to its multi-target attack, or a controlled Monster's target (L688, L710, L728)
+    ("vs_it", 1),                # this round a chip fights it: a Monster challenging it (controlled) or adding it to its multi-target attack, or a controlled Monster targeting it
     ("deciding", 1),             # the controlled Monster whose target, side or kept attack is being decided (PH_CTRL_*)
 )
 (F_VALID, F_NATIVE, F_KIND, F_NATIVE_KIND, F_GROUP, F_FLIPPED, F_WOUNDS, F_HEALTH, F_FAME, F_ARMORED, F_UNDEAD,
@@ -936,6 +938,9 @@ def observe_heroes(S, b, me, n, obs):
                     obs[o + H_THROWS] = 1.0
                 if s['hero_aim'][p] > 0:
                     obs[o + H_AIM_BOX + int(s['hero_aim'][p]) - 1] = 1.0
+            else:                                                # but his challenge cubes were placed in the open (L1182)
+                shown_cubes = min(int(s['challenge_cubes'][p]), int(s['placed'][p, R.BOX_MANEUVER]))
+                obs[o + H_PLACED + R.BOX_MANEUVER] = lim(shown_cubes / 5.0)
             for q in range(n):
                 if s['hero_challenge'][q] == 1 + p:
                     obs[o + H_CHALLENGED_BY + (q - me + n) % n] = 1.0
@@ -964,7 +969,11 @@ def observe_heroes(S, b, me, n, obs):
                 if R.shifted(S, b, p):
                     obs[o + H_SHAPE_ACTIVE] = 1.0
             for q in range(n):
-                if s['hero_target'][q] == R.AIM_HERO + p:
+                aimed = s['hero_target'][q] == R.AIM_HERO + p
+                for i in range(s['more_targets'].shape[1]):
+                    if s['more_targets'][q, i] == R.AIM_HERO + p:   # a further target of his Fireball (L1562)
+                        aimed = True
+                if aimed:
                     obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0
         obs[o + H_MISSIONS_HELD] = lim(R.missions_held(S, b, p) / float(MAX_HELD_MISSIONS))
         obs[o + H_MISSIONS_DONE] = lim(s['missions_done'][p] / 5.0)
@@ -1076,11 +1085,14 @@ def observe_foes(S, b, me, n, obs):
                 obs[o + F_CONTROLLED_BY + (q - me + n) % n] = 1.0
                 if s['ctrl_flags'][f] & R.CTRL_WAITING:
                     obs[o + F_CTRL_NEW] = 1.0
-            if s['foe_vs'][f] > 0:
+            if s['foe_vs'][f] > 0 or s['foe_extra_vs'][f, 0] > 0:
                 obs[o + F_VS_CHIP] = 1.0
             for g in range(NUM_FOES):
                 if s['foe_vs'][g] == f + 1:
                     obs[o + F_VS_IT] = 1.0
+                for i in range(s['foe_extra_vs'].shape[1]):
+                    if s['foe_extra_vs'][g, i] == f + 1:     # added to a multi-target attack's targets (L728)
+                        obs[o + F_VS_IT] = 1.0
             if s['ctrl_foe'] == f + 1 and s['phase'] != 0:
                 obs[o + F_DECIDING] = 1.0
         if HAS_MAGIC:

@@ -480,7 +480,7 @@ def spells_on(state, code):
             names = [n for n in names if n != spell_name(sp)]
             names.append(f"Discord, against {foe_name(other)}")
     for i, sp in enumerate(R.TENTACLE_CARDS):
-        if int(r["spell_on"][sp]) >= 0 and 0 <= int(code) < R.NUM_FOES:
+        if int(r["spell_on"][sp]) >= 0 and int(code) >= 0:             # a foe, or a hero (Player vs. Player)
             held = [int(h) for f, h in zip(r["tentacle_on"][i], r["tentacle_hit"][i]) if int(f) == int(code)]
             if held:
                 what = {R.TENT_ATTACK: "-1 attack speed", R.TENT_MANEUVER: "-1 maneuver"}

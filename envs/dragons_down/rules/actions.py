@@ -24,7 +24,7 @@ from .base import (
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, PH_HERO_BLOCK, A_SEAT, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
-    shuffle_first, shifted, A_TRADE_END,
+    shuffle_first, shifted, shape_flies, A_TRADE_END,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
 )
@@ -463,18 +463,22 @@ def move_action(S, b, p, c):
     Gate, ...) leads there, else flown (L1095). A flight costs what a Move
     into that clearing costs ("one Move Action", with its Mountain or Swamp
     extra, L477), so where he may walk the flyer walks, keeping his Hide
-    reaction (Interpretations, "Flying")."""
+    reaction (Interpretations, "Flying"); but a hero Shape Shifted into a
+    flying Monster "must fly" (L1093): every Move of his is a flight, along
+    the path too (L1095), and he has no Hide reaction against the Monsters
+    he flies in among (L1097)."""
     s = S[b]
     if s['hero_state'][p] != HS_ACTIVE:
         move_hero(S, b, p, c)
         return
-    walk = local_array(MAX_LINKS, np.int64)
-    fly = local_array(MAX_LINKS, np.int64)
-    m, f = move_links(S, b, p, walk, fly)
-    for i in range(m):
-        if walk[i] == c:
-            move_hero(S, b, p, c)
-            return
+    if not shape_flies(S, b, p):
+        walk = local_array(MAX_LINKS, np.int64)
+        fly = local_array(MAX_LINKS, np.int64)
+        m, f = move_links(S, b, p, walk, fly)
+        for i in range(m):
+            if walk[i] == c:
+                move_hero(S, b, p, c)
+                return
     fly_hero(S, b, p, c, move_cost(S, b, p, c))
 
 

@@ -791,11 +791,12 @@ FOE_SPELL_BUILT = np.array([[k >= 0 and SPELL_IDS[k] in MONSTER_SPELLS_BUILT for
 AIM_HERO = NUM_FOES + 1
 """A target code ``hero_target`` / ``more_targets`` hold for hero q: AIM_HERO + q
 (a foe is its index, the Massive Door DOOR_FOE)."""
-CAST_NONE, CAST_PLACED, CAST_ASKING, CAST_ACCEPTED, CAST_REFUSED, CAST_DONE, CAST_CANCELED = range(7)
+CAST_NONE, CAST_PLACED, CAST_ASKING, CAST_DONE, CAST_CANCELED = range(5)
 """``cast_stage``: no cast; the Spell Card covered in Hero Tactics; its
-target hero is asked to accept the hit (PH_ACCEPT); he accepted; he refused
-(it rolls to hit, L1032); cast (resolved: its wound box is wounded in
-Cleanup, L779); canceled (a wound emptied a box before it was cast, L789)."""
+target heroes are being asked to accept the hit (PH_ACCEPT, L1032:
+``cast_asked``, ``cast_accepted``); cast (resolved: its wound box is wounded
+in Cleanup, L779); canceled (a wound emptied a box before it was cast, L789;
+a Confuse hit its caster, L1590)."""
 DIS_DORMANT, DIS_SLOW = 1, 2
 """``spell_mark`` bits of a Disorient in play (L1594): its target may not
 attack until targeted or hit; its next attack is at -2 speed."""

@@ -296,19 +296,34 @@ def curse_held(S, b, p, k):
 
 @rules_jit
 def receive_curse(S, b, p):
-    """Hero p rolls on the Curse Table (the d6, data/curses.txt): an instant
-    curse happens now (L1103-L1105); a lasting one is marked, unless the hero
-    holds it already -- curses are not cumulative and a repeat is not rerolled
-    (L1107). Returns the curse rolled."""
-    s = S[b]
-    k = int(CURSE_OF_ROLL[d6(S, b) - 1])
+    """Hero p rolls on the Curse Table (``curse_roll``): the Teleport curse
+    puts him in a random clearing (L1103), the others as ``curse_stays``.
+    Returns the curse rolled."""
+    k = curse_roll(S, b)
     if k == CURSE_TELEPORT:
         teleport_hero(S, b, p)
-    elif k == CURSE_SUMMON:
+    else:
+        curse_stays(S, b, p, k)
+    return k
+
+
+@rules_jit
+def curse_roll(S, b):
+    """A roll on the Curse Table: the d6 (data/curses.txt); the curse rolled."""
+    return int(CURSE_OF_ROLL[d6(S, b) - 1])
+
+
+@rules_jit
+def curse_stays(S, b, p, k):
+    """Curse k, rolled for hero p, that does not move him: Summon brings
+    Wandering Monsters to his clearing (L1105); a lasting curse is marked,
+    unless the hero holds it already -- curses are not cumulative and a
+    repeat is not rerolled (L1107)."""
+    s = S[b]
+    if k == CURSE_SUMMON:
         summon_curse(S, b, p)
     elif not CURSE_INSTANT[k]:
         s['curses'][p] = s['curses'][p] | np.uint8(1 << k)
-    return k
 
 
 @rules_jit

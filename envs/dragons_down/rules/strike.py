@@ -36,7 +36,7 @@ from .equipment import (
 )
 from .fate import kill_hero, remove_card
 from .treasures import (
-    band_reroll,
+    band_reroll, stone_tie,
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
@@ -188,6 +188,39 @@ def versus(S, b, f):
     the controlled Monster it challenges, or a controlled Monster's target
     (L688, L710); -1."""
     return int(S[b]['foe_vs'][f]) - 1
+
+
+@rules_jit
+def add_extra_chip(S, b, f, g):
+    """Controlled Monster g is one more target of foe f's multi-target attack
+    this round (L728; it counts as a hero, L692): into ``foe_extra_vs``."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        if s['foe_extra_vs'][f, i] == 0 or s['foe_extra_vs'][f, i] == g + 1:
+            s['foe_extra_vs'][f, i] = g + 1
+            return
+
+
+@rules_jit
+def extra_chip(S, b, f, g):
+    """Chip g is among the targets foe f's multi-target attack added (L728)."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        if s['foe_extra_vs'][f, i] == g + 1:
+            return True
+    return False
+
+
+@rules_jit
+def extra_chips(S, b, f):
+    """Foe f's multi-target attack added a controlled Monster (L728, L692)
+    still in the fight under its controller."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        g = int(s['foe_extra_vs'][f, i]) - 1
+        if g >= 0 and foe_here(S, b, g) and controller(S, b, g) >= 0:
+            return True
+    return False
 
 
 @rules_jit
@@ -423,6 +456,7 @@ def clear_placed(S, b, p):
     """p's cubes come off his boxes (Cleanup, death, the end of combat)."""
     s = S[b]
     s['hero_aim'][p] = 0
+    s['challenge_cubes'][p] = 0
     for x in range(NUM_BOXES):
         s['placed'][p, x] = 0
         s['placed_cross'][p, x] = 0
@@ -676,8 +710,8 @@ def credit_kill(S, b, f, p, outlaw):
     returns a killed Monster to the tray, a unique one or a Native excepted
     (L1162-L1166)."""
     s = S[b]
-    if s['ctrl_flags'][f] & CTRL_SHAPE:               # a Shape Shifted hero's chip: he dies, no one takes it
-        foe_dies(S, b, f)
+    if s['ctrl_flags'][f] & CTRL_SHAPE and controller(S, b, f) >= 0:
+        killed_by_hero(S, b, controller(S, b, f), p)    # a Shape Shifted hero's chip is he: p killed a hero (L1190)
         return
     if not (FOE_ELEMENTAL[f] and controller(S, b, f) == p):   # L1550: no Fame for killing one's own Elemental
         share_fame(S, b, f, p)
@@ -718,7 +752,7 @@ def foe_dies(S, b, f):
     Interpretations, "Shape Shift")."""
     s = S[b]
     if s['ctrl_flags'][f] & CTRL_SHAPE and controller(S, b, f) >= 0:
-        hero_killed(S, b, controller(S, b, f))       # his spells end with him: the chip is back in the tray
+        killed_by_hero(S, b, controller(S, b, f), -1)   # his spells end with him: the chip is back in the tray
         return
     end_spells_on(S, b, f)
     S[b]['foe_curses'][f] = 0
@@ -891,15 +925,26 @@ def check_hero_death(S, b, p):
 
 @rules_jit
 def hero_killed(S, b, p):
-    """Hero p is killed (L765, L787): ``fate.kill_hero`` does what death does
-    (L801-L805); he takes no further part in the combat. Player vs. Player:
-    killed by another hero's attack (``atk_by``), his killer gets the Fame
-    death discards (L1190) and an Outlaw Token for a victim who is no Outlaw,
-    or discards one of his own for an Outlaw (L1117, L1122)."""
+    """Hero p is killed (L765, L787) by the attack now resolved on him: a
+    hero's (``atk_by``, Player vs. Player: a weapon's hit or its wound,
+    Affliction's wound, a Fireball's hit) or a Monster's (``killed_by_hero``)."""
     s = S[b]
     killer = int(s['atk_by']) - 1
-    if killer >= 0 and killer != p and int(s['atk_victim']) == p and s['hero_state'][p] == HS_ACTIVE:
-        pvp_kill(S, b, killer, p)
+    killed_by_hero(S, b, p, killer if int(s['atk_victim']) == p else -1)
+
+
+@rules_jit
+def killed_by_hero(S, b, p, k):
+    """Hero p is killed (L765, L787) by hero k's attack or spell, or by no
+    hero (k = -1): ``fate.kill_hero`` does what death does (L801-L805); he
+    takes no further part in the combat. With Player vs. Player (L1172) a
+    hero's kill gives the killer the Fame death discards (L1190) and an
+    Outlaw Token for a victim who is no Outlaw, or discards one of his own
+    for an Outlaw (L1117, L1122: "only allowed if playing with the optional
+    Player vs. Player rules")."""
+    s = S[b]
+    if k >= 0 and k != p and s['hero_state'][p] == HS_ACTIVE and (s['optional_rules'] & OPT_PVP) != 0:
+        pvp_kill(S, b, k, p)
     kill_hero(S, b, p)                            # his spells and those on him end with him (fate.clear_hero)
     clear_cast(S, b, p)
     s['round_wounds'] = 1
@@ -968,10 +1013,12 @@ def foe_maneuver(S, b, f):
 def hero_maneuver(S, b, p):
     """Hero p's maneuver speed now: the Speed Cubes in his maneuver boxes,
     +1 for the Talaria of the Gladiator and for a green cube on the Elven
-    Slippers (L1450, L1338), -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
-    Hesitation on him (L1588)."""
+    Slippers (L1450, L1338), -1 for Clumsiness and for each tentacle holding
+    him with a double hit (Player vs. Player, L1518; never below 0,
+    data/curses.txt) and -1 for a Hesitation on him (L1588)."""
     m = max(int(S[b]['placed'][p, BOX_MANEUVER]) + speed_given(S, b, p, BOX_MANEUVER)
-            + cube_on(S, b, p, ELVEN_SLIPPERS) - clumsy(S, b, p), 0)
+            + cube_on(S, b, p, ELVEN_SLIPPERS) - clumsy(S, b, p)
+            - tentacle_hold(S, b, AIM_HERO + p, TENT_MANEUVER), 0)
     if hero_has_spell(S, b, p, SP_HESITATION):
         m -= 1
     return m
@@ -992,8 +1039,9 @@ def attack_speed_against(S, b, speed, attacker, t):
     """An attack speed after the spells on its attacker (code) and target
     (code t): -1 against a target under Illusion (L1532), -2 for an attacker
     whose Disorient has its slow attack to come (L1594), -1 for each tentacle
-    holding a foe attacker with a single hit (L1518)."""
-    if attacker >= 0 and attacker < NUM_FOES:
+    holding the attacker (a foe, or a hero with Player vs. Player) with a
+    single hit (L1518)."""
+    if attacker >= 0:
         speed -= tentacle_hold(S, b, attacker, TENT_ATTACK)
     if t >= 0 and spell_on_target(S, b, SP_ILLUSION, t) >= 0:
         speed -= 1
@@ -1021,7 +1069,8 @@ def discord_foe(S, b, f):
 
 @rules_jit
 def tentacle_hold(S, b, f, effect):
-    """Tentacles in play holding foe f whose roll had ``effect`` (TENT_*, L1518)."""
+    """Tentacles in play holding target code f (a foe, or a hero) whose roll
+    had ``effect`` (TENT_*, L1518)."""
     s = S[b]
     n = 0
     for i in range(TENTACLE_CARDS.shape[0]):
@@ -1117,6 +1166,20 @@ def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
         hit = hit_result(first, second, speed, maneuver)
     if not hit and band_reroll(S, b, p):
         hit = roll_to_hit(S, b, speed, maneuver)
+    return hit
+
+
+@rules_jit
+def roll_at(S, b, p, t, speed, wand):
+    """Hero p's attack roll at target code t, his attack speed against its
+    maneuver speed: his Time Stone's tie (L1456), his rerolls of a miss
+    (``hero_roll_to_hit``); at a hero (Player vs. Player, L1174) a hit the
+    dice gave is rolled again, whole, by the victim's Band of Sagacity
+    ("a Hit Die roll by or against them", L1290)."""
+    m = maneuver_of(S, b, t)
+    hit = stone_tie(S, b, p, speed, m) or hero_roll_to_hit(S, b, p, speed, m, wand)
+    if hit and t > DOOR_FOE and speed <= m and band_reroll(S, b, t - AIM_HERO):
+        hit = roll_to_hit(S, b, speed, m)
     return hit
 
 
