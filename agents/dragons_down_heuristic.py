@@ -615,7 +615,12 @@ def choose_ctrl_keep(rec, p, legal, rng):
 
 
 def choose_accept(rec, p, legal, rng):
-    return R.A_ANSWER + R.ANSWER_ACCEPT      # heroes aim only aiding spells at one another
+    """A spell aimed at it (L1032): accept the hit of one that aids (a friend's
+    Teleport, Vapor Form, Break Spells); refuse a harmful one (Player vs.
+    Player, L1174: Fireball, Curse, Confuse, ...), which must then roll to hit."""
+    casters = [q for q in range(int(rec["num_players"])) if int(rec["cast_stage"][q]) == R.CAST_ASKING]
+    aids = all(int(R.SPELL_AIDS[R.SPELL_KIND[int(rec["cast_card"][q])]]) for q in casters)
+    return R.A_ANSWER + (R.ANSWER_ACCEPT if aids else R.ANSWER_REFUSE)
 
 
 def choose_dispel_ask(rec, p, legal, rng):

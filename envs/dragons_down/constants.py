@@ -182,6 +182,9 @@ SPW_DISCARD = 4    # the Spell deck's discard pile (a dead hero's learned spells
 
 MAX_AIMS = max(D.REALM.spells[sid].targets for sid in SPELL_IDS)
 """Targets one spell may have (Fireball's 4, L1562)."""
+MAX_EXTRA_TARGETS = max(side.targets for m in D.REALM.monsters.values() for side in (m.front, m.back)) - 1
+"""Targets a Monster's multi-target attack adds to the one it challenged
+(a dragon's fire strikes 4, L728, L1266)."""
 
 CURSE_IDS = tuple(D.REALM.curses)
 """Curse index -> its id in ``data/curses.txt`` (the Curse Table, rolled on the d6)."""

@@ -326,12 +326,16 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 7        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 8        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
                        # 7: cubes of the other kind, more miscellaneous positions, paid removal of
                        #    spells, rerolls, controlled Monsters, Player vs. Player, Shape Shift
+                       # 8: spells aimed at heroes in Player vs. Player, the Dust of Destiny on
+                       #    every roll its owner is party to (its resumable steps: 10 bytes more
+                       #    state), Fiery Chasm and dragon fire on controlled chips, a flying
+                       #    Shape Shift form (same actions and observation size as 7)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -946,6 +950,10 @@ def _legal_name(rec, a):
         return "aim a spell at myself" if i == p else f"aim a spell at player_{i}"
     if name == "seat" and ph == _ph("CHALLENGE"):
         return f"challenge player_{i}"                                     # L1182
+    if name == "seat" and ph == _ph("TENTACLE"):
+        return f"put a tentacle on player_{i}"                             # L1518, L1174
+    if name == "seat" and ph == _ph("MORE_TARGETS"):
+        return f"also target player_{i}"                                   # a Fireball's further target (L1562, L1174)
     if name == "seat" and ph in (_ph("HERO_BLOCK"), R.PH_ACTION):
         return f"block player_{i}"                                         # L1180
     if name == "seat":

@@ -15,7 +15,7 @@ kernel has exactly one compiled signature.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from . import rules as R
 from .observe import observe_one
 
@@ -31,6 +31,7 @@ limit, the Legendary sandbox's map rules (``SB_OPEN_REALM`` or
 step, 1 to deal heroes at random, the optional rules played (bits
 ``constants.OPT_*``), the LP of a winning Legendary retirement."""
 CONFIG_SIZE = 10
+NUM_ACTIONS = R.NUM_ACTIONS       # a module constant: a scratch array's size must be one
 
 
 @rules_jit(nogil=True)
@@ -58,7 +59,7 @@ def run_batch(op, S, seeds, actions, errors, masks, counts, players, obs, config
                          config[CFG_MAX_TURNS], config[CFG_LEGENDARY_MAP], config[CFG_AUTO_SINGLE],
                          config[CFG_RANDOM_HEROES], config[CFG_OPTIONAL_RULES], config[CFG_LEGEND_TARGET])
     elif op == OP_STEP:
-        mask = np.empty(R.NUM_ACTIONS, dtype=np.int8)
+        mask = local_array(NUM_ACTIONS, np.int8)
         for b in range(n):
             if actions[b] >= 0:
                 errors[b] = R.apply_action(S, b, int(actions[b]), mask)

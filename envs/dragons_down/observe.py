@@ -37,7 +37,9 @@ Hidden (never written here; ``DragonsDown.hidden_variants`` and
   ``hero_cflags`` and the spell cast, ``cast_card`` and ``cast_cubes``, while
   ``combat_step`` is CS_TACTICS; another seat covering a Spell Card's
   multi-colour box is shown as placing its tactics); they are shown for
-  ``me`` always and for the others once revealed.
+  ``me`` always and for the others once revealed -- but the Speed Cubes a
+  hero put in his maneuver boxes as he challenged a hero, placed in the open
+  (L1182-L1184, ``challenge_cubes``), stay seen through Hero Tactics.
 
 Seats are rotated so the observer is always seat 0 ("rel" = seats to the
 observer's left, ``(seat - me) % n``). The vector is the blocks of
@@ -59,7 +61,7 @@ true now: numba drops the code of a false constant branch before it types it).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 
 from . import data as D
 from . import rules as R
@@ -220,7 +222,7 @@ _H, NUM_HERO_FEATURES = _columns(
     ("search_dice", 2),          # its last search showed a spyglass on die 1, die 2
     ("searching", 1),            # a search under way (a consecutive one rerolls blanks, L513)
     ("combat", NUM_HERO_COMBAT),  # HC_*: not fought yet, fighting, evaded, killed, done (this battle phase)
-    ("placed", NUM_BOXES),       # cubes placed in its might, attack, maneuver boxes / 5 (secret in Tactics, L714)
+    ("placed", NUM_BOXES),       # cubes placed in its might, attack, maneuver boxes / 5 (secret in Tactics, L714, but the challenge cubes, L1182)
     ("crossed", NUM_BOXES),      # of them, cubes of the other kind: Speed Cubes in might boxes, Might Cubes in speed boxes / 5 (secret in Tactics; L1308-L1314, L1482, L1504)
     ("throws", 1),               # its attack throws its weapon (secret in Tactics, L928)
     ("best_lp", 1),              # LP of the seat's best hero set aside / 20 (it may win, L121)
@@ -233,7 +235,7 @@ _H, NUM_HERO_FEATURES = _columns(
     ("spells_on", NUM_SPELL_KINDS),  # spells of each kind in play on it (L1040-L1048)
     ("shape", NUM_MONSTER_KINDS),  # the Monster kind of its Shape Shift in play, active or not (public, L1564-L1568)
     ("shape_active", 1),         # its Shape Shift is active: it is that Monster (L1564-L1566)
-    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round (L712, L1174)
+    ("aimed_by", MAX_HEROES),    # + rel seat: that hero's spell -- or weapon, Player vs. Player -- targets it this round, a Fireball's further targets included (L712, L1174, L1562)
     ("challenged_by", MAX_HEROES),  # + rel seat: that hero challenges it this round (Player vs. Player, L1182; public)
     ("aim_box", 2),              # its Speed Cube in the head / torso aim box (Player vs. Player, L1186; secret in Tactics)
     ("missions_held", 1),        # Mission Cards in its backpack / 2 (which ones are its secret, L564)
@@ -294,8 +296,8 @@ _F, NUM_FOE_FEATURES = _columns(
     ("curses", NUM_CURSES),      # bit k: it holds lasting curse k (the Curse spell, L1500)
     ("controlled_by", MAX_HEROES),  # + rel seat: that hero controls it (Rule Undead, Elemental): it counts as a hero (L692)
     ("ctrl_new", 1),             # an Elemental just arrived: it fights from the next round (L1550)
-    ("vs_chip", 1),              # this round it fights a chip: a controlled Monster it challenged, or a controlled Monster's target (L688, L710)
-    ("vs_it", 1),                # this round a chip fights it: a Monster challenging it (controlled), or a controlled Monster targeting it
+    ("vs_chip", 1),              # this round it fights a chip: a controlled Monster it challenged or added to its multi-target attack, or a controlled Monster's target (L688, L710, L728)
+    ("vs_it", 1),                # this round a chip fights it: a Monster challenging it (controlled) or adding it to its multi-target attack, or a controlled Monster targeting it
     ("deciding", 1),             # the controlled Monster whose target, side or kept attack is being decided (PH_CTRL_*)
 )
 (F_VALID, F_NATIVE, F_KIND, F_NATIVE_KIND, F_GROUP, F_FLIPPED, F_WOUNDS, F_HEALTH, F_FAME, F_ARMORED, F_UNDEAD,
@@ -531,6 +533,12 @@ MERCHANT_RESPECTS = np.array([[a in next(card.merchants[m] for card in _SETUP if
                                for a in ("cunning", "wisdom", "charisma")] for m in MERCHANT_IDS], dtype=np.int8)
 
 
+GRID_CELLS = R.GRID_CELLS
+"""A ``realm_grid``'s size (a module constant: a scratch array's size must be one)."""
+NUM_POOLS = NUM_PACKS + 2
+"""The token pools counted: one per Terrain Pack's Wilderness Tokens, the
+Civilization Tokens' and one more."""
+
 @rules_jit
 def lim(x):
     """``x`` clamped to the observation's bounds."""
@@ -619,12 +627,13 @@ def observe_map(S, b, me, obs):
     s = S[b]
     for i in range(NUM_CLEARINGS * MAX_DEGREE):
         obs[O_PATHS + i] = -1.0
-    deg = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    exits = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    known = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    unknown = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    grid = R.realm_grid(S, b)
-    placed = np.empty(NUM_TILES, dtype=np.int64)
+    deg = local_zeros(NUM_CLEARINGS, np.int64)
+    exits = local_zeros(NUM_CLEARINGS, np.int64)
+    known = local_zeros(NUM_CLEARINGS, np.int64)
+    unknown = local_zeros(NUM_CLEARINGS, np.int64)
+    grid = local_array(GRID_CELLS, np.int8)
+    R.realm_grid(S, b, grid)
+    placed = local_array(NUM_TILES, np.int64)
     np_ = 0
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_PLACED:
@@ -701,7 +710,7 @@ def observe_contents(S, b, me, n, obs):
     rows, the monster tray and the chips heroes have taken."""
     s = S[b]
     here = int(s['hero_clearing'][me])
-    count = np.zeros(NUM_CLEARINGS, dtype=np.int64)       # reused: natives, tokens, bodies, ...
+    count = local_zeros(NUM_CLEARINGS, np.int64)       # reused: natives, tokens, bodies, ...
     for k in range(NUM_PACKS):
         c = int(s['civ_clearing'][k])
         if c >= 0:
@@ -748,8 +757,8 @@ def observe_contents(S, b, me, n, obs):
             elif WILD_RUINS[w]:
                 obs[realm_at(c, R_RUINS)] = 1.0
     # piles: a Treasure Site's, then each seat's body
-    cards = np.zeros(NUM_PILES, dtype=np.int64)
-    stock = np.zeros(NUM_MERCHANTS, dtype=np.int64)
+    cards = local_zeros(NUM_PILES, np.int64)
+    stock = local_zeros(NUM_MERCHANTS, np.int64)
     for card in range(NUM_CARDS):
         w = int(s['card_where'][card])
         if w == CW_SITE:
@@ -759,9 +768,9 @@ def observe_contents(S, b, me, n, obs):
     for m in range(NUM_MERCHANTS):
         obs[O_MERCHANTS + m * NUM_MERCHANT_FEATURES + V_STOCK] = lim(stock[m] / 8.0)
     count[:] = 0
-    gold = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    in_piles = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    bodies = np.zeros(NUM_CLEARINGS, dtype=np.int64)
+    gold = local_zeros(NUM_CLEARINGS, np.int64)
+    in_piles = local_zeros(NUM_CLEARINGS, np.int64)
+    bodies = local_zeros(NUM_CLEARINGS, np.int64)
     for pile in range(NUM_PILES):
         o = O_PILES + pile * NUM_PILE_FEATURES
         c = int(s['site_clearing'][pile])
@@ -814,9 +823,9 @@ def observe_contents(S, b, me, n, obs):
         obs[realm_at(c, R_PILE_GOLD)] = lim(gold[c] / 20.0)
     # monster chips: on the map by clearing, in the tray, taken
     count[:] = 0
-    health = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    fame = np.zeros(NUM_CLEARINGS, dtype=np.int64)
-    flipped = np.zeros(NUM_CLEARINGS, dtype=np.int64)
+    health = local_zeros(NUM_CLEARINGS, np.int64)
+    fame = local_zeros(NUM_CLEARINGS, np.int64)
+    flipped = local_zeros(NUM_CLEARINGS, np.int64)
     for m in range(NUM_MONSTER_CHIPS):
         c = int(s['mon_clearing'][m])
         kind = int(FOE_KIND[m])
@@ -849,8 +858,8 @@ def observe_contents(S, b, me, n, obs):
 def observe_heroes(S, b, me, n, obs):
     """The ``heroes`` rows: every Hero Board as the table sees it."""
     s = S[b]
-    face_down = np.zeros(MAX_HEROES, dtype=np.int64)
-    shown = np.zeros(MAX_HEROES, dtype=np.int64)
+    face_down = local_zeros(MAX_HEROES, np.int64)
+    shown = local_zeros(MAX_HEROES, np.int64)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO:
             q = int(s['card_owner'][c])
@@ -861,7 +870,7 @@ def observe_heroes(S, b, me, n, obs):
                 shown[q] += 1
             else:
                 face_down[q] += 1
-    known = np.zeros(MAX_HEROES, dtype=np.int64)
+    known = local_zeros(MAX_HEROES, np.int64)
     if HAS_MAGIC:
         for sp in range(NUM_SPELLS):
             if s['spell_where'][sp] == SPW_KNOWN and s['spell_owner'][sp] >= 0 and s['spell_owner'][sp] < n:
@@ -938,6 +947,9 @@ def observe_heroes(S, b, me, n, obs):
                     obs[o + H_THROWS] = 1.0
                 if s['hero_aim'][p] > 0:
                     obs[o + H_AIM_BOX + int(s['hero_aim'][p]) - 1] = 1.0
+            else:                                                # but his challenge cubes were placed in the open (L1182)
+                shown_cubes = min(int(s['challenge_cubes'][p]), int(s['placed'][p, R.BOX_MANEUVER]))
+                obs[o + H_PLACED + R.BOX_MANEUVER] = lim(shown_cubes / 5.0)
             for q in range(n):
                 if s['hero_challenge'][q] == 1 + p:
                     obs[o + H_CHALLENGED_BY + (q - me + n) % n] = 1.0
@@ -966,7 +978,11 @@ def observe_heroes(S, b, me, n, obs):
                 if R.shifted(S, b, p):
                     obs[o + H_SHAPE_ACTIVE] = 1.0
             for q in range(n):
-                if s['hero_target'][q] == R.AIM_HERO + p:
+                aimed = s['hero_target'][q] == R.AIM_HERO + p
+                for i in range(s['more_targets'].shape[1]):
+                    if s['more_targets'][q, i] == R.AIM_HERO + p:   # a further target of his Fireball (L1562)
+                        aimed = True
+                if aimed:
                     obs[o + H_AIMED_BY + (q - me + n) % n] = 1.0
         obs[o + H_MISSIONS_HELD] = lim(R.missions_held(S, b, p) / float(MAX_HELD_MISSIONS))
         obs[o + H_MISSIONS_DONE] = lim(s['missions_done'][p] / 5.0)
@@ -1078,11 +1094,14 @@ def observe_foes(S, b, me, n, obs):
                 obs[o + F_CONTROLLED_BY + (q - me + n) % n] = 1.0
                 if s['ctrl_flags'][f] & R.CTRL_WAITING:
                     obs[o + F_CTRL_NEW] = 1.0
-            if s['foe_vs'][f] > 0:
+            if s['foe_vs'][f] > 0 or s['foe_extra_vs'][f, 0] > 0:
                 obs[o + F_VS_CHIP] = 1.0
             for g in range(NUM_FOES):
                 if s['foe_vs'][g] == f + 1:
                     obs[o + F_VS_IT] = 1.0
+                for i in range(s['foe_extra_vs'].shape[1]):
+                    if s['foe_extra_vs'][g, i] == f + 1:     # added to a multi-target attack's targets (L728)
+                        obs[o + F_VS_IT] = 1.0
             if s['ctrl_foe'] == f + 1 and s['phase'] != 0:
                 obs[o + F_DECIDING] = 1.0
         if HAS_MAGIC:
@@ -1140,7 +1159,7 @@ def observe_cards(S, b, me, n, obs):
     """The ``cards`` rows (see MAX_CARD_ROWS) and the decks' sizes."""
     s = S[b]
     row = 0
-    left = np.zeros(NUM_DECKS, dtype=np.int64)
+    left = local_zeros(NUM_DECKS, np.int64)
     for c in range(NUM_CARDS):
         w = int(s['card_where'][c])
         if w == CW_DECK:
@@ -1216,7 +1235,7 @@ def observe_play(S, b, me, n, obs):
             f = int(s['summon_dice'][i])
             if f >= 0 and f < NUM_DIE_FACES:
                 obs[O_DICE + i * NUM_DIE_FACES + f] = 1.0
-    pools = np.zeros(NUM_PACKS + 2, dtype=np.int64)
+    pools = local_zeros(NUM_POOLS, np.int64)
     for w in range(NUM_WILD_TOKENS):
         if s['wild_where'][w] == TOK_POOL and (int(s['packs']) >> int(R.WILD_PACK[w])) & 1:
             pools[int(R.WILD_PACK[w])] += 1

@@ -1149,11 +1149,11 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
         text = f"player_{p}: {part}"
         if target == R.DOOR_FOE:
             text += ", targets the Massive Door"
-        elif target >= R.AIM_HERO:
-            text += f", aims a spell at player_{target - R.AIM_HERO}"
-        elif target >= 0:
-            more = [int(g) for g in rec["more_targets"][p] if g >= 0]
-            text += f", targets {', '.join(_foe_label(g, rec)[0] for g in [target, *more])}"
+        elif target >= 0:                       # a foe or a hero (AIM_HERO + q), and a Fireball's further targets
+            aims = [target, *(int(g) for g in rec["more_targets"][p] if g >= 0)]
+            labels = [f"player_{g - R.AIM_HERO}" if g >= R.AIM_HERO else _foe_label(g, rec)[0] for g in aims]
+            verb = "aims a spell at" if target >= R.AIM_HERO and len(aims) == 1 else "targets"
+            text += f", {verb} {', '.join(labels)}"
         if not secret or seat is None or seat == p:
             placed = rec["placed"][p].tolist()
             if any(placed):
@@ -1163,6 +1163,9 @@ def _combat(scene, rec, seat, x0, y, legal, names, offered):
                 text += f" · casts {casting}"
         else:
             text += " · tactics placed in secret"
+            shown = min(int(rec["challenge_cubes"][p]), int(rec["placed"][p][R.BOX_MANEUVER]))
+            if shown:
+                text += f" · maneuver {shown} (challenge, L1182)"
         on = V.spells_on(rec, R.AIM_HERO + p)
         if on:
             text += " · under " + ", ".join(on)

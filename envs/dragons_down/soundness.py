@@ -211,6 +211,7 @@ FIELD_RANGES = {
     "atk_ranged": (0, 1),
     "atk_aim": (0, 2),                          # 1 + AIMB_*; 0 unaimed
     "hero_challenge": (0, MAX_HEROES),          # 1 + a hero; 0 none
+    "challenge_cubes": (0, 100),                # Speed Cubes he put in his maneuver boxes as he challenged (of ``placed``)
     "hero_aim": (0, 2),                         # 1 + AIMB_*; 0 none
     "challenge_pos": (0, MAX_HEROES),
     "pvp_block": (0, 100),                      # 1 + a Turn Order index, or actions.PVP_BLOCKING
@@ -225,11 +226,13 @@ FIELD_RANGES = {
     "enchant_done": (0, 2),
     "enchant_colour": (-1, NUM_COLOURS - 1),
     # spells cast in combat (rules/spells.py)
-    "more_targets": (-1, NUM_FOES - 1),
+    "more_targets": (-1, R.AIM_HERO + MAX_HEROES - 1),   # a foe, or a hero (AIM_HERO + q)
     "cast_card": (-1, NUM_SPELLS - 1),
     "cast_cubes": (0, 5),
     "cast_wound": (-2, NUM_COLOURS - 1),        # WOUND_ANY while its multi-colour wound box waits
-    "cast_stage": (0, 6),                       # CAST_*
+    "cast_stage": (0, R.CAST_CANCELED),         # CAST_*
+    "cast_asked": (0, (1 << MAX_HEROES) - 1),   # bit q per hero
+    "cast_accepted": (0, (1 << MAX_HEROES) - 1),
     "cast_any": (0, 5),
     "cast_turn": (0, 1),
     "spell_on": (-1, R.AIM_HERO + MAX_HEROES - 1),
@@ -255,13 +258,14 @@ FIELD_RANGES = {
     "teleport_target": (-1, R.AIM_HERO + MAX_HEROES - 1),
     "earth_tile": (-1, R.NUM_TILES - 1),
     "lich_vapor": (0, R.LICH_VAPOR_ON | R.LICH_VAPOR_ACTIVE),
-    "tentacle_on": (R.TENT_LEFT, R.NUM_FOES - 1),
+    "tentacle_on": (R.TENT_LEFT, R.AIM_HERO + MAX_HEROES - 1),   # a foe, or a hero (AIM_HERO + q)
     "tentacle_hit": (R.TENT_UNROLLED, R.TENT_MANEUVER),
     "tentacle_new": (0, (1 << R.TENTACLE_CARDS.shape[0]) - 1),
     "tentacle_card": (-1, R.TENTACLE_CARDS.shape[0] - 1),
     "foe_ctrl": (0, LAST_SEAT + 1),                # 1 + the controlling hero; 0 none
     "ctrl_flags": (0, R.CTRL_UNDEAD | R.CTRL_ELEMENTAL | R.CTRL_WAITING | R.CTRL_SHAPE),   # CTRL_* bits
     "foe_vs": (0, NUM_FOES),                     # 1 + a foe; 0 none
+    "foe_extra_vs": (0, NUM_FOES),               # 1 + a foe; 0 none
     "ctrl_foe": (0, NUM_FOES),                   # 1 + a foe; 0 none
     "treasure_combat": (0, R.TC_ENERGY | R.TC_HORN | R.TC_TIME_STONE | R.TC_BAND_USED | R.TC_SPHERULE),   # TC_* bits
     "card_cube": (0, NUM_COLOURS),

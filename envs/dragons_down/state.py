@@ -12,7 +12,7 @@ Variable things are padded with -1.
 import numpy as np
 
 from .constants import (
-    CIV_CARD_IDS, MAX_AIMS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NATIVE_GROUPS, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS,
+    CIV_CARD_IDS, MAX_AIMS, MAX_EXTRA_TARGETS, MAX_HEROES, MAX_HIDDEN_PER_SIDE, NATIVE_GROUPS, NUM_COLOURS, NUM_CARDS, NUM_CIV_TOKENS,
     NUM_CUBE_KINDS, NUM_MISSIONS, NUM_MONSTER_CHIPS, NUM_MONSTER_KINDS, NUM_NATIVE_CHIPS, NUM_PACKS, NUM_PILES, NUM_SITES,
     NUM_SPELLS, NUM_TENTACLE_CARDS, NUM_TILES, NUM_TITLES, NUM_WILD_TOKENS,
 )
@@ -188,13 +188,14 @@ STATE_FIELDS = [
     ("atk_hurt", np.int8),                   # AS_HURT: the hit's damage, its Ranged Attack Dice counted after their rerolls (L753)
     # --- Player vs. Player (optional, L1172-L1192); public but ``hero_aim`` (SECRET in Tactics, like ``placed``)
     ("atk_by", np.int8),                     # 1 + the hero whose weapon attack on the hero atk_victim is being resolved; 0 none
-    ("atk_dmg", np.int8),                    # that attack's damage before armour: its weapon's cubes and base bonus (L744);
-                                             # the weapon's cubes of any hero's weapon attack under way, kept over its dice's rerolls
+    ("atk_dmg", np.int8),                    # that attack's base damage: its weapon's cubes (the Air Sword's might, a Fireball's 2) and base bonus, less its hero's Weakness (L744, L750);
+                                             # while a hero's weapon attack's dice may be rerolled, the cubes on his weapon alone (``combat.hero_attack``)
     ("atk_swords", np.int8),                 # its swords (L751)
     ("atk_ranged", np.int8),                 # 1: a ranged or thrown attack, the Ranged Attack Dice roll (L753)
     ("atk_aim", np.int8),                    # AIMB_* + 1 of the aim box that attack's cube lies in; 0 unaimed (L1188)
     ("hero_challenge", np.int8, (MAX_HEROES,)),  # 1 + the hero this hero challenges this round; 0 none (L1182)
     ("hero_aim", np.int8, (MAX_HEROES,)),    # SECRET in Tactics: 1 + AIMB_* of the aim box holding his Speed Cube; 0 none (L1186)
+    ("challenge_cubes", np.int8, (MAX_HEROES,)),  # of placed[p, BOX_MANEUVER], the Speed Cubes he placed in the open as he challenged a hero this round (L1182-L1184); public even in Tactics
     ("challenge_pos", np.int8),              # index into turn_order of the next hero asked to challenge a hero (PH_CHALLENGE, L1182)
     ("pvp_block", np.int8),                  # 1 + the hero now offered to block the active hero (PH_HERO_BLOCK); 0 none (L1176)
     # --- magic outside combat (rules/magic.py): Spell Cards, Learn, Enchant, curses, L203-L205, L536-L580, L1014-L1107
@@ -216,7 +217,7 @@ STATE_FIELDS = [
     # ``cast_cubes`` and ``cast_wound`` are its own, like ``placed`` (L714, L724).
     # A target code is a foe's index, DOOR_FOE for the Massive Door, or
     # AIM_HERO + q for hero q (rules/base.py).
-    ("more_targets", np.int8, (MAX_HEROES, MAX_AIMS - 1)),  # further foes the hero's spell aims at this round (Fireball, L1562); -1
+    ("more_targets", np.int8, (MAX_HEROES, MAX_AIMS - 1)),  # further target codes the hero's spell aims at this round (Fireball, L1562: foes, and heroes with Player vs. Player); -1
     ("cast_card", np.int16, (MAX_HEROES,)),     # SECRET in Tactics: the Spell Card it casts this round; -1 (L723)
     ("cast_cubes", np.int8, (MAX_HEROES, NUM_COLOURS)),  # SECRET in Tactics: Magic Cubes on that card by colour (counted healthy)
     ("cast_wound", np.int8, (MAX_HEROES,)),     # SECRET in Tactics: colour of the cube on its wound-symbol box; -1 none (L779)
@@ -230,6 +231,8 @@ STATE_FIELDS = [
     ("chasm_pos", np.int8),                     # its next victim: Monster chip i, then the hero NUM_FOES + i in Turn Order
                                                 # (a roll of its Hit Dice may wait on a Dust of Destiny)
     ("cast_turn", np.uint8, (MAX_HEROES,)),     # bit 0: it cast Heal this turn (once per turn, L1576)
+    ("cast_asked", np.uint8),                   # bit q: hero q, a target of the targeted spell now cast, was asked to accept its hit (PH_ACCEPT, L1032)
+    ("cast_accepted", np.uint8),                # bit q: ... and accepted it: it hits him without a roll
     ("spell_on", np.int8, (NUM_SPELLS,)),       # target code of the card's spell while it lasts (L1040-L1046); -1; public
     ("spell_shown", np.uint8, (NUM_SPELLS,)),   # 1 once the card was cast: the table has seen whose it is (L1020)
     ("dispel_card", np.int16),                  # the permanent Spell Card the active hero asks to remove from another hero (PH_DISPEL_ASK, L568); -1
@@ -240,6 +243,7 @@ STATE_FIELDS = [
     ("foe_ctrl", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),   # 1 + the hero controlling foe f (Rule Undead, Elemental, L1506, L1550): it counts as a hero in combat (L692); 0 none (rules: strike.controller); public
     ("ctrl_flags", np.uint8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),  # CTRL_* bits (rules/base.py) of a controlled foe; public
     ("foe_vs", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS,)),     # 1 + the foe f fights this round among the chips: a controlled Monster it challenges, or a controlled Monster's target (L688, L710); 0 none (strike.versus); public
+    ("foe_extra_vs", np.int8, (NUM_MONSTER_CHIPS + NUM_NATIVE_CHIPS, MAX_EXTRA_TARGETS)),  # 1 + a controlled Monster that is an added target of foe f's multi-target attack this round (L728, L692); 0 none; public
     ("ctrl_foe", np.int8),                      # 1 + the controlled foe whose target, side or pending attack its controller decides (PH_CTRL_*); 0 none
     # --- treasures' powers (rules/treasures.py), L916, L1280-L1484; all public
     ("gift_cubes", np.int8, (MAX_HEROES, NUM_CUBE_KINDS)),  # cubes of each CUBE_* kind the hero holds because an equipped card gives them (L1304, L1332)
@@ -250,7 +254,7 @@ STATE_FIELDS = [
     ("spell_moved", np.uint8),                  # bit p: hero p was moved by a spell in this battle phase; entering's effects wait for the combats' end (L485)
     ("teleport_target", np.int16),              # the target code (spells.py) a Teleport hit, its tile to choose (PH_TELEPORT_TILE, L1522); -1
     ("lich_vapor", np.uint8, (MAX_HEROES,)),    # LICH_VAPOR_* bits (rules/base.py): the Lich's Vapor Form on the hero, in play / active (L1270, L1536)
-    ("tentacle_on", np.int16, (NUM_TENTACLE_CARDS, 4)),  # the foe each tentacle of Tentacles card i (rules TENTACLE_CARDS) holds; TENT_NONE / TENT_LEFT (L1518)
+    ("tentacle_on", np.int16, (NUM_TENTACLE_CARDS, 4)),  # the target code (a foe; a hero, AIM_HERO + q, with Player vs. Player) each tentacle of Tentacles card i (rules TENTACLE_CARDS) holds; TENT_NONE / TENT_LEFT (L1518)
     ("tentacle_hit", np.int8, (NUM_TENTACLE_CARDS, 4)),  # TENT_*: that tentacle's roll: unrolled, miss, -1 attack speed, -1 maneuver (L1518)
     ("tentacle_new", np.uint8),                 # bit i: card i's tentacles were placed this round: a hidden caster rolls to stay hidden (L1518)
     ("tentacle_card", np.int8),                 # the Tentacles card (TENTACLE_CARDS index) whose tentacles are being placed (PH_TENTACLE); -1
@@ -284,7 +288,8 @@ STATE_FIELDS = [
                                      # number (ROLL_HAGGLE), 1 at equal speeds (ROLL_STRUCK, ROLL_ATTACK), the damage before the dice
                                      # (ROLL_RANGED), the Monster symbols ignored (ROLL_HIDE); -1
     ("roll_then", np.int16),         # what it goes on to once it applies: ATTACK_* (ROLL_ATTACK, ROLL_RANGED), HIDE_* (ROLL_HIDE),
-                                     # DEST_* (ROLL_DESTINATION), the Monster casting (ROLL_STRUCK of a Monster's spell); -1
+                                     # DEST_* (ROLL_DESTINATION; ROLL_CURSE of a Curse spell on a hero), the Monster casting
+                                     # (ROLL_STRUCK of a Monster's spell); -1
     ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
     ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
     ("roll_span", np.int8),          # faces one of its dice may show (a reroll is offered only with more than one)

@@ -87,7 +87,7 @@ _DECISIONS = {
     R.PH_DISPEL_ASK: "let the active hero remove your permanent spell?",
     R.PH_TELEPORT_TILE: "choose the Map Tile the Teleport sends its target to",
     R.PH_EARTH_TILE: "choose the Map Tile Move Earth turns",
-    R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe",
+    R.PH_TENTACLE: "put a tentacle of the Tentacles on a foe (or, Player vs. Player, a hero)",
     R.PH_REROLL: "reroll a die of the roll, or let it stand?",
     R.PH_EARTH_TURN: "choose the side and turn Move Earth gives the tile",
     R.PH_ACTIVATE: "activate a permanent spell?",
@@ -440,10 +440,13 @@ def _combat_lines(rec):
         target = int(rec["foe_target"][f])
         marks = V.spells_on(rec, f) + V.foe_curses_of(rec, f)
         ctrl, vs = int(rec["foe_ctrl"][f]) - 1, int(rec["foe_vs"][f]) - 1
+        added = [f"player_{q}" for q in range(int(rec["num_players"])) if int(rec["foe_extra"][f]) >> q & 1] \
+            + [f"#{int(g) - 1}" for g in rec["foe_extra_vs"][f] if g > 0]       # its multi-target attack's (L728)
         parts.append(f"{name} #{f} ({'back' if back else 'front'}, {int(rec['foe_wounds'][f])} wounds"
                      + (f", -> player_{target}" if target >= 0 else "")
                      + (f", controlled by player_{ctrl}" if ctrl >= 0 else "")
                      + (f", -> #{vs}" if vs >= 0 else "")
+                     + (f", also -> {', '.join(added)}" if added else "")
                      + (f", {', '.join(marks)}" if marks else "") + ")")
     head = (f"combat at {V.clearing_name(rec, c)}, round {int(rec['combat_round'])}, "
             f"{names[step] if step < len(names) else step}: " + ("; ".join(parts) or "no foes"))

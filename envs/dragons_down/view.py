@@ -480,7 +480,7 @@ def spells_on(state, code):
             names = [n for n in names if n != spell_name(sp)]
             names.append(f"Discord, against {foe_name(other)}")
     for i, sp in enumerate(R.TENTACLE_CARDS):
-        if int(r["spell_on"][sp]) >= 0 and 0 <= int(code) < R.NUM_FOES:
+        if int(r["spell_on"][sp]) >= 0 and int(code) >= 0:             # a foe, or a hero (Player vs. Player)
             held = [int(h) for f, h in zip(r["tentacle_on"][i], r["tentacle_hit"][i]) if int(f) == int(code)]
             if held:
                 what = {R.TENT_ATTACK: "-1 attack speed", R.TENT_MANEUVER: "-1 maneuver"}
@@ -575,7 +575,7 @@ def pending_roll(state):
     if kind == R.ROLL_CURSE:
         return f"the Curse Table: {die_face(kind, dice[0])}"
     if kind == R.ROLL_DESTINATION:
-        what = "the Teleport curse's" if int(r["roll_then"]) == R.DEST_CURSE else "the Titan's Teleport's"
+        what = "the Teleport curse's" if int(r["roll_then"]) in (R.DEST_CURSE, R.DEST_CURSE_SPELL) else "the Titan's Teleport's"
     else:
         what = "Open Gate's" if kind == R.ROLL_GATE else "Teleport's"
     return f"{what} clearing {clearing_name(state, dice[0])}" if dice and dice[0] >= 0 else f"{what} clearing"

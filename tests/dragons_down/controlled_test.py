@@ -371,3 +371,57 @@ def test_the_heuristic_plays_the_controlled_decisions():
     cast_rule_undead(S, sp, wraith, spider)
     ask(S, R.PH_CTRL_KEEP, 0)
     assert choice(S) == R.A_ANSWER + R.ANSWER_REFUSE
+
+
+# ================================================================ what strikes a controlled Monster as a hero (L692, L1262, L1266)
+def test_dd_monster_demon_1_the_demons_fiery_chasm_strikes_the_controlled_monsters_too():
+    """L1262, L1508, L692: the Demon's Fiery Chasm attacks every unhidden,
+    non-flying Hero and Monster in the clearing: the Knight's Earth
+    Elemental (maneuver 1, under the chasm's speed 4) is hit and killed, and
+    goes back to the pool, no one's kill; his Air Elemental flies, and is
+    spared."""
+    from tests.dragons_down.spells_test import _caster_foe
+    for draw, kind in ((1, "earth"), (0, "air")):
+        S, demon = _caster_foe("demon", 1, more=())
+        s = S[0]
+        load(S, draw)
+        R.summon_elemental(S, 0, 0, -1)
+        f = ELEMENTALS[draw]
+        assert controller(S, f) == 0
+        R.monster_cast(S, 0, demon)
+        if kind == "earth":
+            assert int(s["mon_clearing"][f]) == MON_TRAY and int(s["fame"][0]) == 0
+        else:
+            assert int(s["mon_clearing"][f]) == TRI_PEAKS_1, "a flying Elemental is spared"
+
+
+def test_dd_monster_dragons_1_dragon_fire_adds_controlled_monsters_to_its_targets():
+    """L1266, L728, L692: the Adult Dragon challenges the Knight (the draw 0
+    of him and his Earth Elemental); its fire strikes up to four heroes, the
+    Monsters heroes control among them: the Elemental is added (the only one
+    left, no draw) and struck -- speed 3 over its maneuver 1, 2 + 1 sword,
+    one less on its armour, the worse Ranged Attack Die 0: a wound -- then
+    the Knight."""
+    from tests.dragons_down.combat_test import R_ZERO, combat
+    S = combat([("human", "knight", TRI_PEAKS_1)], monsters=(("adult_dragon", TRI_PEAKS_1),))
+    s = S[0]
+    earth = ELEMENTALS[1]
+    s["mon_clearing"][earth], s["foe_ctrl"][earth], s["ctrl_flags"][earth] = TRI_PEAKS_1, 1, R.CTRL_ELEMENTAL
+    dragon = chip(S, "adult_dragon")
+    load(S, 0)
+    R.advance(S, 0)
+    assert int(s["foe_target"][dragon]) == 0
+    stay(S)
+    act(S, R.A_DO + R.DO_PASS)                   # the Knight targets no one
+    ask(S, R.PH_CTRL_TARGET, 0)
+    act(S, R.A_DO + R.DO_PASS)
+    act(S, R.A_SIDE + 0)
+    load(S, NO_SYMBOL, R_ZERO, R_ZERO)           # the dragon keeps its fire side; its Ranged Dice on the chip
+    act(S, R.A_DO + R.DO_DONE)                   # the Knight places nothing
+    assert int(s["foe_extra_vs"][dragon, 0]) == earth + 1
+    assert int(s["foe_wounds"][earth]) == 1
+    ask(S, R.PH_ARMOR, 0)
+    assert int(s["atk_foe"]) == dragon
+    foes = block(GAME.observation_of(S, 0), "foes")
+    rows = {f: i for i, f in enumerate(sorted([dragon, earth]))}
+    assert foes[rows[dragon]][O.F_VS_CHIP] == 1.0 and foes[rows[earth]][O.F_VS_IT] == 1.0, "public: seen by all"

@@ -14,7 +14,9 @@ from dragongym.envs.dragons_down.constants import (
 from dragongym.envs.dragons_down.rules import combat as C
 from tests.dragons_down.actions_test import PLAINS_1, PLAINS_3, NOT_HUMAN, deepdelve, used
 from tests.dragons_down.actions_test import load as load_action
-from tests.dragons_down.combat_test import TRI_PEAKS_1, act, ask, card_of, chip, combat, over, place, start
+from tests.dragons_down.combat_test import (
+    R_ZERO, TRI_PEAKS_1, act, ask, card_of, chip, combat, give, load, over, place, start,
+)
 from tests.dragons_down.setup_test import legal
 
 KNIGHT, BARB = 0, 1
@@ -434,3 +436,333 @@ def test_dd_pvp_challenge_2_monsters_and_heroes_challenging_count_together():
     assert C.challenger_maneuver(S, 0, BARB) == max(monster, 1)
     S[0]["foe_target"][giant] = KNIGHT
     assert C.challenger_maneuver(S, 0, BARB) == 1
+
+
+# ================================================================ the other harmful spells at heroes (L1174, L1486-L1597)
+SORCERER = ("human", "sorcerer", TRI_PEAKS_1)     # dagger; 1 Might, 2 Speed, 4 Hearts
+MAGE, KNIGHT_2, BARB_2 = 0, 1, 2                   # the Sorcerer first, then the Knight and the Barbarian
+
+
+def mage_duel(spell, cubes, pvp=True, more=(("human", "knight", TRI_PEAKS_1),), monsters=()):
+    """The Sorcerer (seat 0), who knows ``spell`` and holds the Magic Cubes
+    ``cubes``, and ``more`` heroes in one clearing. (S, the spell's card)"""
+    from tests.dragons_down.spells_test import learn, magic
+    S = combat([SORCERER, *more], monsters=monsters)
+    S[0]["optional_rules"] = OPT_PVP if pvp else 0
+    sp = learn(S, MAGE, spell)
+    magic(S, MAGE, **cubes)
+    return S, sp
+
+
+def test_dd_pvp_1_every_spell_whose_card_allows_a_hero_is_aimed_at_one():
+    """L1174, L1486-L1597 (Interpretations, "Spells aimed at heroes"): with
+    Player vs. Player the harmful targeted spells whose card lets a hero be
+    their target -- Fireball, Curse, Confuse, Disorient, besides Affliction,
+    Hesitation and Dark Matter -- are aimed at another unhidden hero; never
+    at the caster, never without the option. Calm "has no effect on Heroes"
+    and Discord must hit two Monsters: never at a hero."""
+    from dragongym.envs.dragons_down.constants import SPELL_IDS
+    S, sp = mage_duel("fireball", {"purple": 4})
+    start(S)
+    for name, at_heroes in (("fireball", True), ("curse", True), ("confuse", True), ("disorient", True),
+                            ("affliction", True), ("hesitation", True), ("dark_matter", True),
+                            ("calm", False), ("discord", False), ("rule_undead", False)):
+        k = SPELL_IDS.index(name)
+        for pvp in (False, True):
+            S[0]["optional_rules"] = OPT_PVP if pvp else 0
+            assert bool(R.aim_ok(S, 0, MAGE, k, R.AIM_HERO + KNIGHT_2)) == (pvp and at_heroes), (name, pvp)
+        assert not R.aim_ok(S, 0, MAGE, k, R.AIM_HERO + MAGE) or name == "dark_matter", name
+        S[0]["hero_status"][KNIGHT_2] |= HST_HIDDEN
+        assert not R.aim_ok(S, 0, MAGE, k, R.AIM_HERO + KNIGHT_2), f"{name}: never at a hidden hero"
+        S[0]["hero_status"][KNIGHT_2] = int(S[0]["hero_status"][KNIGHT_2]) & ~HST_HIDDEN
+
+
+def fireball_at_both(S, sp):
+    """The Sorcerer targets the Knight, then the Barbarian as the Fireball's
+    second target (PH_MORE_TARGETS), and casts it with one Speed Cube (attack
+    speed 2: one colour, Specialized, L1226); the others target no one and
+    place nothing. The Knight and the Barbarian are then asked, in turn,
+    whether they accept its hit (L1032)."""
+    start(S)
+    no_challenges_of(S, MAGE, KNIGHT_2, BARB_2)
+    ask(S, R.PH_TARGET, MAGE)
+    act(S, R.A_SEAT + KNIGHT_2)
+    ask(S, R.PH_MORE_TARGETS, MAGE)
+    assert R.A_SEAT + BARB_2 in legal(S) and R.A_SEAT + KNIGHT_2 not in legal(S) and R.A_SEAT + MAGE not in legal(S)
+    from dragongym.envs.dragons_down.game import GAME
+    assert GAME.action_to_string(S, R.A_SEAT + BARB_2) == "also target player_2"
+    act(S, R.A_SEAT + BARB_2)
+    assert int(S[0]["more_targets"][MAGE, 0]) == R.AIM_HERO + BARB_2
+    for seat in (KNIGHT_2, BARB_2):
+        ask(S, R.PH_TARGET, seat)
+        act(S, R.A_DO + R.DO_PASS)
+    from tests.dragons_down.spells_test import cast
+    cast(S, MAGE, sp, R.BOX_ATTACK)
+    for seat in (KNIGHT_2, BARB_2):
+        place(S, seat)
+
+
+def test_dd_spell_fireball_1_with_player_vs_player_it_strikes_several_heroes_each_as_a_hit():
+    """L1562, L1174: the Fireball aimed at the Knight and the Barbarian (two
+    targets: 2 + 1 sword each) asks each whether he accepts its hit; both
+    refuse, and its attack speed 2 above their maneuver 0 hits both. Each in
+    Turn Order takes it as a hero's ranged hit: his armour choice, the worse
+    Ranged Attack Die (0): 3 damage, unarmoured under 5 Hearts, one wound."""
+    S, sp = mage_duel("fireball", {"purple": 4}, more=(("human", "knight", TRI_PEAKS_1),
+                                                        ("human", "barbarian", TRI_PEAKS_1)))
+    fireball_at_both(S, sp)
+    for seat in (KNIGHT_2, BARB_2):
+        ask(S, R.PH_ACCEPT, seat)
+        act(S, R.A_ANSWER + R.ANSWER_REFUSE)
+    load(S, R_ZERO, R_ZERO, R_ZERO, R_ZERO)          # the Ranged Attack Dice: 0 and 0 for each
+    for seat in (KNIGHT_2, BARB_2):
+        ask(S, R.PH_ARMOR, seat)
+        act(S, R.A_DO + R.DO_PASS)
+        assert int(S[0]["atk_dmg"]) == 2 and int(S[0]["atk_swords"]) == 1 and int(S[0]["atk_by"]) == 1 + MAGE
+        ask(S, R.PH_WOUND, seat)
+        act(S, R.A_HEAL + R.HEAL_HEART)
+    assert [int(S[0]["hearts"][q, 1]) for q in (KNIGHT_2, BARB_2)] == [1, 1]
+    assert int(S[0]["atk_by"]) == 0 and int(S[0]["cast_stage"][MAGE]) == R.CAST_DONE
+
+
+def test_dd_pvp_death_1_a_fireball_kill_is_the_casters():
+    """L1562, L1190, L1117: the Fireball at the Knight alone (2 + 2 swords,
+    the worse Ranged Attack Die 0: 4 damage) on his last Heart, no armour
+    worn: he dies, and the Sorcerer gets the Fame he discards and an Outlaw
+    Token."""
+    S, sp = mage_duel("fireball", {"purple": 4})
+    s = S[0]
+    s["fame"][KNIGHT_2] = 21
+    s["hearts"][KNIGHT_2, 1], s["hearts"][KNIGHT_2, 0] = 4, 1
+    for name in ("chainmail", "shield"):
+        s["card_slot"][card_of(S, KNIGHT_2, name)] = R.T_BACKPACK
+    start(S)
+    no_challenges_of(S, MAGE, KNIGHT_2)
+    act(S, R.A_SEAT + KNIGHT_2)
+    if int(s["phase"]) == R.PH_MORE_TARGETS:
+        act(S, R.A_DO + R.DO_DONE)
+    ask(S, R.PH_TARGET, KNIGHT_2)
+    act(S, R.A_DO + R.DO_PASS)
+    from tests.dragons_down.spells_test import cast
+    cast(S, MAGE, sp, R.BOX_ATTACK)
+    place(S, KNIGHT_2)
+    ask(S, R.PH_ACCEPT, KNIGHT_2)
+    load(S, R_ZERO, R_ZERO)                          # the Ranged Attack Dice: 0 and 0
+    act(S, R.A_ANSWER + R.ANSWER_REFUSE)
+    assert int(s["hero_state"][KNIGHT_2]) != HS_ACTIVE
+    assert int(s["fame"][MAGE]) == 10 and int(s["outlaw"][MAGE]) == 1
+
+
+def test_dd_spell_curse_1_with_player_vs_player_a_hero_rolls_on_the_curse_table():
+    """L1500, L1174: the Curse hits the Knight: a roll on the Curse Table --
+    Clumsiness, a lasting curse, marked on him; Teleport moves him out of
+    the combat as a spell does (to the clearing the Summoning dice and a d6
+    name: Hag's Mire 3)."""
+    from dragongym.envs.dragons_down import data as D
+    from dragongym.envs.dragons_down.constants import CURSE_IDS, TILE_IDS
+    S, sp = mage_duel("curse", {"black": 2})
+    start(S)
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert int(S[0]["curses"][KNIGHT_2]) == 1 << CURSE_IDS.index("clumsiness")
+    S = combat([SORCERER, ("human", "knight", TRI_PEAKS_1)], tiles=("tri_peaks", "hags_mire"))
+    S[0]["optional_rules"] = OPT_PVP
+    start(S)
+    load(S, D.REALM.curses["teleport"].roll - 1, 2, 3, 2)    # gray: Wicked Woods; black: eye; d6: 3
+    R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert int(S[0]["hero_clearing"][KNIGHT_2]) == TILE_IDS.index("hags_mire") * 6 + 2
+    assert not C.fighting(S, 0, KNIGHT_2) and int(S[0]["spell_moved"]) == 1 << KNIGHT_2
+
+
+def test_dd_spell_confuse_1_a_confused_hero_casts_no_more_and_loses_his_pending_cast():
+    """L1590, L1174: Confuse hits the Warlock, whose Affliction is not yet
+    resolved this round: it is canceled (no wound for its box, L779), he may
+    cast no spell while Confuse lasts, nor blow the Horn of the Dark Angel,
+    whose attack casts one (L1358)."""
+    from tests.dragons_down.spells_test import learn, magic
+    S, sp = mage_duel("confuse", {"yellow": 2}, more=(("human", "warlock", TRI_PEAKS_1),))
+    s = S[0]
+    curse = learn(S, 1, "affliction")
+    magic(S, 1, black=2)
+    horn = give(S, 1, "horn_of_the_dark_angel")
+    start(S)
+    s["cast_card"][1], s["cast_stage"][1] = curse, R.CAST_PLACED      # his Affliction, at the Sorcerer
+    s["cast_cubes"][1, 0], s["hero_target"][1] = 1, R.AIM_HERO + MAGE
+    assert C.hero_can_strike(S, 0, 1)
+    R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + 1, 1)
+    assert int(s["cast_stage"][1]) == R.CAST_CANCELED and not C.hero_can_strike(S, 0, 1)
+    assert int(s["spell_on"][sp]) == R.AIM_HERO + 1
+    R.clear_cast(S, 0, 1)
+    assert not R.may_cast(S, 0, 1, curse) and not R.usable(S, 0, 1, horn)
+    s["spell_on"][sp] = -1
+    assert R.may_cast(S, 0, 1, curse) and R.usable(S, 0, 1, horn)
+
+
+def test_dd_spell_disorient_1_a_disoriented_hero_chooses_no_target_until_targeted():
+    """L1594, L1174: the Sorcerer's Disorient (attack speed 2) hits the
+    Barbarian before his axe (speed 0) strikes: the axe's attack is canceled.
+    Next round he challenges and targets no one -- he is not asked -- until
+    a hero targets him (the Sorcerer's dagger): then he chooses a target
+    normally, and his next attack is 2 slower."""
+    S, sp = mage_duel("disorient", {"yellow": 4}, more=(("human", "barbarian", TRI_PEAKS_1),))
+    s = S[0]
+    start(S)
+    no_challenges_of(S, MAGE, 1)
+    act(S, R.A_SEAT + 1)
+    ask(S, R.PH_TARGET, 1)
+    act(S, R.A_SEAT + MAGE)
+    from tests.dragons_down.spells_test import cast
+    cast(S, MAGE, sp, R.BOX_ATTACK)
+    place(S, 1, R.BOX_MIGHT, R.BOX_MIGHT)
+    ask(S, R.PH_ACCEPT, 1)
+    act(S, R.A_ANSWER + R.ANSWER_REFUSE)
+    assert int(s["spell_on"][sp]) == R.AIM_HERO + 1 and R.dormant(S, 0, R.AIM_HERO + 1)
+    assert int(s["hearts"][MAGE, 1]) == 0 and int(s["cubes"][MAGE, 1, :R.CUBE_MAGIC].sum()) == 0, \
+        "the axe never struck (his yellow cube is the spell's wound, L779)"
+    while int(s["combat_round"]) == 1:
+        act(S, legal(S)[-1] if R.A_DO + R.DO_DONE not in legal(S) else R.A_DO + R.DO_DONE)
+    ask(S, R.PH_CHALLENGE, MAGE)                     # the Barbarian will not be asked
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_TARGET, MAGE)
+    act(S, R.A_DO + R.DO_PASS)
+    assert int(s["combat_step"]) != C.CS_TARGET, "disoriented, he has no Target step"
+    S2, sp2 = mage_duel("disorient", {"yellow": 4}, more=(("human", "barbarian", TRI_PEAKS_1),))
+    s2 = S2[0]
+    start(S2)
+    s2["spell_on"][sp2], s2["spell_mark"][sp2] = R.AIM_HERO + 1, R.DIS_DORMANT | R.DIS_SLOW
+    no_challenges_of(S2, MAGE)                       # the Barbarian is not asked to challenge
+    act(S2, R.A_SEAT + 1)                            # the Sorcerer targets him: he may attack again
+    ask(S2, R.PH_TARGET, 1)
+    act(S2, R.A_SEAT + MAGE)
+    place(S2, MAGE)
+    ask(S2, R.PH_TACTICS, 1)
+    act(S2, R.A_BOX + R.BOX_ATTACK)
+    act(S2, R.A_BOX + R.BOX_ATTACK)
+    assert C.hero_speed(S2, 0, 1) == 0, "his next attack is at -2 speed"
+
+
+def test_dd_pvp_death_1_another_heros_fiery_chasm_kill_is_his():
+    """L1508, L1190, L1117: the Warlock's Fiery Chasm (speed 0) misses him
+    and hits the Knight, who dies: with Player vs. Player the Warlock gets
+    the Fame the Knight discards and an Outlaw Token; without it, neither
+    (L1117: "only allowed if playing with the optional Player vs. Player")."""
+    from tests.dragons_down.combat_test import BLANK, HIT
+    from tests.dragons_down.spells_test import in_combat
+    for pvp in (True, False):
+        S = combat([("human", "warlock", TRI_PEAKS_1), ("human", "knight", TRI_PEAKS_1)])
+        s = S[0]
+        s["optional_rules"] = OPT_PVP if pvp else 0
+        s["fame"][1] = 20
+        in_combat(S)
+        load(S, BLANK, BLANK, HIT, HIT)              # the caster missed, the Knight hit
+        R.fiery_chasm(S, 0, R.AIM_HERO + 0, 0)
+        assert int(s["hero_state"][0]) == HS_ACTIVE and int(s["hero_state"][1]) != HS_ACTIVE
+        assert (int(s["fame"][0]), int(s["outlaw"][0])) == ((10, 1) if pvp else (0, 0)), pvp
+
+
+def test_dd_pvp_challenge_1_the_challenge_cubes_stay_seen_in_hero_tactics():
+    """L1182-L1184, L714: a challenger's Speed Cubes go in his maneuver boxes
+    in the open, in the Challenge step: through Hero Tactics the other seats
+    still see them (``challenge_cubes``) -- but not the cubes he places in
+    secret there, nor his other boxes."""
+    import numpy as np
+    from dragongym.envs.dragons_down import observe as O
+    from dragongym.envs.dragons_down.game import GAME
+    from tests.dragons_down.observe_test import block
+    S = duel()
+    start(S)
+    act(S, R.A_SEAT + BARB)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    assert int(S[0]["challenge_cubes"][KNIGHT]) == 1
+    act(S, R.A_DO + R.DO_PASS)                   # the Barbarian challenges no one
+    if int(S[0]["phase"]) == R.PH_EVADE:
+        act(S, R.A_DO + R.DO_STAY)
+    act(S, R.A_DO + R.DO_PASS)                   # the Barbarian targets no one
+    ask(S, R.PH_TACTICS, KNIGHT)
+    place(S, KNIGHT, R.BOX_MIGHT, R.BOX_ATTACK)
+    ask(S, R.PH_TACTICS, BARB)
+    assert int(S[0]["combat_step"]) == C.CS_TACTICS
+    row = block(GAME.observation_of(S, BARB), "heroes")[(KNIGHT - BARB) % 2]
+    assert row[O.H_PLACED + R.BOX_MANEUVER] == np.float32(1 / 5.0), "his challenge cube"
+    assert row[O.H_PLACED + R.BOX_MIGHT] == 0 and row[O.H_PLACED + R.BOX_ATTACK] == 0, "his secret placing"
+    mine = block(GAME.observation_of(S, KNIGHT), "heroes")[0]
+    assert mine[O.H_PLACED + R.BOX_ATTACK] == np.float32(1 / 5.0)
+    place(S, BARB)
+    row = block(GAME.observation_of(S, BARB), "heroes")[(KNIGHT - BARB) % 2]
+    assert row[O.H_PLACED + R.BOX_ATTACK] == np.float32(1 / 5.0), "revealed once all have placed (L724)"
+
+
+def test_the_heuristic_refuses_a_harmful_spells_hit_and_accepts_an_aid():
+    """The heuristic bot, asked whether it accepts a spell's hit (L1032),
+    refuses a Fireball (Player vs. Player) and accepts a Teleport (an aid)."""
+    import numpy as np
+    from dragongym.agents.dragons_down_heuristic import DragonsDownHeuristic
+    from dragongym.envs.dragons_down.game import GAME
+    bot = DragonsDownHeuristic(GAME)
+    S, sp = mage_duel("fireball", {"purple": 4}, more=(("human", "knight", TRI_PEAKS_1),
+                                                        ("human", "barbarian", TRI_PEAKS_1)))
+    fireball_at_both(S, sp)
+    ask(S, R.PH_ACCEPT, KNIGHT_2)
+    assert bot.act_state(GAME, S, KNIGHT_2, np.random.default_rng(0)) == R.A_ANSWER + R.ANSWER_REFUSE
+    S[0]["cast_card"][MAGE] = next(c for c in range(R.NUM_SPELLS) if R.SPELL_KIND[c] == R.SP_TELEPORT)
+    assert bot.act_state(GAME, S, KNIGHT_2, np.random.default_rng(0)) == R.A_ANSWER + R.ANSWER_ACCEPT
+
+
+def test_dd_spell_tentacles_1_with_player_vs_player_tentacles_hold_heroes_too():
+    """L1518 ("any number of targets"), L1174: with Player vs. Player the
+    Druid's tentacles may hold the Knight (never the Druid himself; no hero
+    without the option): a double hit takes one from his maneuver speed, a
+    single hit one from his attack speed."""
+    from tests.dragons_down.combat_test import BLANK, HIT
+    from tests.dragons_down.spells_test import in_combat, wizard
+    from dragongym.envs.dragons_down.game import GAME
+    for pvp in (False, True):
+        S, sp = wizard("tentacles", {"blue": 3}, cls="druid", monsters=(("giant_spider", TRI_PEAKS_1),),
+                       more=(("human", "knight", TRI_PEAKS_1),))
+        s = S[0]
+        s["optional_rules"] = OPT_PVP if pvp else 0
+        in_combat(S)
+        s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+        assert R.cast_spell(S, 0, 0)
+        ask(S, R.PH_TENTACLE, 0)
+        assert (R.A_SEAT + 1 in legal(S)) == pvp and R.A_SEAT + 0 not in legal(S)
+    assert GAME.action_to_string(S, R.A_SEAT + 1) == "put a tentacle on player_1"
+    spider = chip(S, "giant_spider")
+    load(S, HIT, HIT, HIT, BLANK, BLANK, BLANK, BLANK, BLANK)    # the Knight's: double, single; the spider's: misses
+    for a in (R.A_SEAT + 1, R.A_SEAT + 1, R.A_FOE + spider, R.A_FOE + spider):
+        act(S, a)                                    # placed, then rolled (L1518)
+    i = list(R.TENTACLE_CARDS).index(sp)
+    assert [int(t) for t in s["tentacle_on"][i]] == [R.AIM_HERO + 1] * 2 + [spider] * 2
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MANEUVER, R.TENT_ATTACK, R.TENT_MISS, R.TENT_MISS]
+    s["placed"][1, R.BOX_MANEUVER] = 2
+    assert C.hero_maneuver(S, 0, 1) == 1 and R.attack_speed_against(S, 0, 3, R.AIM_HERO + 1, -1) == 2
+
+
+def test_dd_spell_air_sword_1_with_player_vs_player_it_strikes_the_hero_its_caster_targets():
+    """L1520, L1174: the Sorcerer's Air Sword, in play from an earlier round,
+    strikes the hero his Targeting Token is on -- not without the option --:
+    speed 2 above the Knight's maneuver 0, a hit he takes as a hero's hit
+    (his armour choice; on none, might 2 + 1 sword: 3, one wound)."""
+    from tests.dragons_down.spells_test import learn
+    S = combat([SORCERER, ("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    sp = learn(S, MAGE, "air_sword")
+    s["spell_on"][sp], s["spell_mark"][sp] = R.AIM_HERO + MAGE, 0      # cast in an earlier round
+    s["optional_rules"] = OPT_PVP
+    start(S)
+    no_challenges_of(S, MAGE, KNIGHT_2)
+    act(S, R.A_SEAT + KNIGHT_2)
+    assert R.sword_ready(S, 0, MAGE) and R.sword_speed(S, 0, MAGE) == 2
+    s["optional_rules"] = 0
+    assert not R.sword_ready(S, 0, MAGE)
+    s["optional_rules"] = OPT_PVP
+    act(S, R.A_DO + R.DO_PASS)                       # the Knight targets no one
+    place(S, MAGE)                                   # no cube on his dagger: the sword alone strikes
+    place(S, KNIGHT_2)
+    ask(S, R.PH_ARMOR, KNIGHT_2)
+    assert (int(s["atk_by"]), int(s["atk_victim"]), int(s["atk_dmg"]), int(s["atk_swords"])) == (1 + MAGE, KNIGHT_2, 2, 1)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_WOUND, KNIGHT_2)
+    act(S, R.A_HEAL + R.HEAL_HEART)
+    assert int(s["hearts"][KNIGHT_2, 1]) == 1

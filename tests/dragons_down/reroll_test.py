@@ -508,6 +508,147 @@ def test_dd_treasure_dust_of_destiny_1_both_heroes_of_a_duel_may_reroll_its_hit_
     assert all(_gone(S, d) for d in dusts)
 
 
+def _fireball_at_the_knight_and_the_barbarian():
+    """Player vs. Player: the Sorcerer's Fireball at the Knight (a Dust of
+    Destiny in his backpack, two Speed Cubes in his maneuver boxes) and the
+    Barbarian (none), cast at attack speed 2 (one cube, Specialized); both
+    refuse its hit (L1032) and the Knight's roll (speed 2 against maneuver
+    2) shows two hits. (S, the Dust)"""
+    from tests.dragons_down.combat_test import HIT, TRI_PEAKS_1, ask, place, start as start_combat
+    from tests.dragons_down.pvp_test import BARB_2, KNIGHT_2, MAGE, mage_duel, no_challenges_of
+    from tests.dragons_down.spells_test import cast
+    S, sp = mage_duel("fireball", {"purple": 4}, more=(("human", "knight", TRI_PEAKS_1),
+                                                        ("human", "barbarian", TRI_PEAKS_1)))
+    dust = _dusty(S, KNIGHT_2)
+    start_combat(S)
+    no_challenges_of(S, MAGE, KNIGHT_2, BARB_2)
+    act(S, R.A_SEAT + KNIGHT_2)
+    act(S, R.A_SEAT + BARB_2)                                             # its second target (PH_MORE_TARGETS)
+    for seat in (KNIGHT_2, BARB_2):
+        ask(S, R.PH_TARGET, seat)
+        act(S, R.A_DO + R.DO_PASS)
+    cast(S, MAGE, sp, R.BOX_ATTACK)
+    place(S, KNIGHT_2, R.BOX_MANEUVER, R.BOX_MANEUVER)
+    place(S, BARB_2)
+    for seat in (KNIGHT_2, BARB_2):
+        ask(S, R.PH_ACCEPT, seat)
+        if seat == BARB_2:
+            load(S, HIT, HIT)
+        act(S, R.A_ANSWER + R.ANSWER_REFUSE)
+    return S, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hero_a_fireball_hits_rerolls_its_hit_dice_then_its_ranged_dice():
+    """L1330 "the target", L1562, L1174: the Fireball's two hits on the
+    Knight go against him: he is asked (the caster has no Dust) and rerolls
+    one -- a blank at equal speeds misses him; the cast goes on to the
+    Barbarian, hit without dice, who alone takes its ranged attack (his
+    armour choice). Let stand instead, the hit strikes the Knight first, in
+    Turn Order, as a hero's ranged hit: unarmoured, 2 + 1 sword and its
+    Ranged Attack Dice +1 and +2 make 4; the dice go against him too, and he
+    rerolls the +1 with the Dust he kept: -1, 2 damage, one wound."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, R_MINUS1, R_PLUS1, R_PLUS2, ask
+    from tests.dragons_down.pvp_test import BARB_2, KNIGHT_2, MAGE
+    S, dust = _fireball_at_the_knight_and_the_barbarian()
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_ATTACK and int(S[0]["to_play"]) == KNIGHT_2
+    assert list(S[0]["roll_party"]) == [MAGE, KNIGHT_2]
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 0))
+    ask(S, R.PH_ARMOR, BARB_2)
+    assert (int(S[0]["atk_by"]), int(S[0]["atk_victim"]), int(S[0]["atk_victims"])) == (1 + MAGE, BARB_2, 0)
+    assert _gone(S, dust) and int(S[0]["hearts"][KNIGHT_2, 1]) == 0
+    S, dust = _fireball_at_the_knight_and_the_barbarian()
+    act(S, DONE)
+    ask(S, R.PH_ARMOR, KNIGHT_2)
+    assert int(S[0]["atk_victims"]) == 1 << BARB_2
+    load(S, R_PLUS1, R_PLUS2)
+    act(S, R.A_DO + R.DO_PASS)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_RANGED and int(S[0]["to_play"]) == KNIGHT_2
+    assert int(S[0]["roll_target"]) == 3 and rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1),
+                                                             reroll(R.RR_DUST, ALL)]
+    load(S, R_MINUS1)
+    act(S, reroll(R.RR_DUST, 0))
+    ask(S, R.PH_WOUND, KNIGHT_2)
+    assert int(S[0]["atk_stage"]) == R.AS_WOUND and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hero_a_curse_spell_hits_rerolls_the_curse_table_and_its_clearing():
+    """L1330 "the target", L1500, L1174: the Curse spell hits the Knight, who
+    holds a Dust: his roll on the Curse Table (Clumsiness) waits on it; he
+    rerolls it: Sloth, marked on him. With a second Dust, the Teleport curse
+    is let stand, and the clearing the dice name (Hag's Mire 3) waits on it
+    in turn; rerolled, Hag's Mire 1: he is moved there as a spell moves him,
+    out of the combat."""
+    from dragongym.envs.dragons_down import data as D, view as V
+    from dragongym.envs.dragons_down.constants import CURSE_IDS, OPT_PVP
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, combat, start as start_combat
+    from tests.dragons_down.pvp_test import KNIGHT_2, MAGE, SORCERER, mage_duel
+    from tests.dragons_down.spells_test import learn
+    S, sp = mage_duel("curse", {"black": 2})
+    dust = _dusty(S, KNIGHT_2)
+    start_combat(S)
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    assert R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_CURSE and int(S[0]["to_play"]) == KNIGHT_2
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and V.pending_roll(S) == "the Curse Table: Clumsiness"
+    assert int(S[0]["curses"][KNIGHT_2]) == 0
+    load(S, D.REALM.curses["sloth"].roll - 1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["curses"][KNIGHT_2]) == 1 << CURSE_IDS.index("sloth") and _gone(S, dust)
+    S = combat([SORCERER, ("human", "knight", TRI_PEAKS_1)], tiles=("tri_peaks", "hags_mire"))
+    S[0]["optional_rules"] = OPT_PVP
+    sp = learn(S, MAGE, "curse")
+    dust = _dusty(S, KNIGHT_2)
+    start_combat(S)
+    mire = TILE_IDS.index("hags_mire")
+    load(S, D.REALM.curses["teleport"].roll - 1, 2, 3, 2)    # gray: Wicked Woods; black: eye; d6: 3
+    assert R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert V.pending_roll(S) == "the Curse Table: Teleport"
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_DESTINATION
+    assert list(S[0]["roll_dice"]) == [mire * 6 + 2, -1] and V.pending_roll(S).startswith("the Teleport curse's clearing Hag")
+    load(S, 2, 3, 0)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(S[0]["hero_clearing"][KNIGHT_2]) == mire * 6 and _gone(S, dust)
+    assert int(S[0]["spell_moved"]) == 1 << KNIGHT_2 and int(S[0]["hero_combat"][KNIGHT_2]) == R.HC_NONE
+
+
+def test_dd_treasure_dust_of_destiny_1_both_heroes_may_reroll_an_air_swords_hit_dice():
+    """L1330 "the target, or the attacker", L1520, L1174: the Sorcerer's Air
+    Sword (speed 2) strikes the Knight, two Speed Cubes in his maneuver
+    boxes: a blank and a hit miss. Its caster rerolls the blank (the sword's
+    attack is his): a hit, which now goes against the Knight, who rerolls a
+    die of it: a blank, and the sword misses him. Both Dusts are spent."""
+    from dragongym.envs.dragons_down.constants import OPT_PVP
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, TRI_PEAKS_1, combat, place, \
+        start as start_combat
+    from tests.dragons_down.pvp_test import KNIGHT_2, MAGE, SORCERER, no_challenges_of
+    from tests.dragons_down.spells_test import learn
+    S = combat([SORCERER, ("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    sp = learn(S, MAGE, "air_sword")
+    s["spell_on"][sp], s["spell_mark"][sp] = R.AIM_HERO + MAGE, 0      # cast in an earlier round
+    s["optional_rules"] = OPT_PVP
+    dusts = [_dusty(S, KNIGHT_2), _dusty(S, MAGE)]
+    start_combat(S)
+    no_challenges_of(S, MAGE, KNIGHT_2)
+    act(S, R.A_SEAT + KNIGHT_2)
+    act(S, R.A_DO + R.DO_PASS)                       # the Knight targets no one
+    place(S, MAGE)
+    load(S, HIT_BLANK, HIT)
+    place(S, KNIGHT_2, R.BOX_MANEUVER, R.BOX_MANEUVER)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["to_play"]) == MAGE
+    assert list(s["roll_party"]) == [MAGE, KNIGHT_2] and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) == R.PH_REROLL and int(s["to_play"]) == KNIGHT_2
+    load(S, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 1))
+    assert phase(S) != R.PH_ARMOR and int(s["atk_by"]) == 0 and int(s["hearts"][KNIGHT_2, 1]) == 0
+    assert all(_gone(S, d) for d in dusts)
+
+
 # ================================================================ a spell's roll to hit and its Ranged Attack Dice (L1330, L1030, L1562)
 def _fireball_at_two_ogres(speed):
     """A Sorcerer with a Dust of Destiny casting Fireball at two Ogres

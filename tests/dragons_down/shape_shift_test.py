@@ -270,6 +270,27 @@ def test_dd_spell_shape_shift_3_shifted_into_a_flying_monster_he_must_fly():
     assert not R.hero_flies(S, 0, p)
 
 
+def test_dd_spell_shape_shift_3_a_flying_form_flies_every_move_and_has_no_hide_among_monsters():
+    """L1093, L1095, L1097: "must fly": Shape Shifted into a Giant Bat, his
+    Move along the path from Plains 1 to Plains 3 is a flight, so entering
+    among the goblins there he is blocked at once, with no Hide reaction;
+    as a Wolf he walks it, and may Hide. The Bat also flies where no path
+    leads (Mountains 4)."""
+    from tests.dragons_down.actions_test import MOUNTAINS_4, PLAINS_3, put_monster
+    for kind, flies in (("giant_bat", True), ("wolf", False)):
+        S, p = start_turn(lineages=("halfling",))
+        shape_on(S, p, kind)
+        assert (MOUNTAINS_4 in moves(S)) == flies and PLAINS_3 in moves(S)
+        put_monster(S, "goblin", PLAINS_3)
+        act(S, R.A_CLEARING + PLAINS_3)
+        s = S[0]
+        assert int(s["hero_clearing"][p]) == PLAINS_3
+        if flies:
+            assert int(s["hero_status"][p]) & R.HST_BLOCKED and int(s["phase"]) != R.PH_BLOCK, kind
+        else:
+            ask(S, R.PH_BLOCK, p)
+
+
 # ================================================================ inactive, activated, cancelled (L1568, L1046-L1061)
 def test_dd_spell_shape_shift_4_inactive_the_chip_lies_by_his_board_and_he_fights_as_himself():
     """L1055, L1568: as the next battle phase begins the spell turns
@@ -344,3 +365,52 @@ def test_the_heuristic_answers_the_shape_shift_decisions():
     shape_on(S, p, "wolf")
     for seed in range(5):
         assert bot.act_state(GAME, S, p, np.random.default_rng(seed)) in legal(S)
+
+
+# ================================================================ what strikes the whole clearing or several heroes (L1508, L1266, L691)
+def test_dd_spell_fiery_chasm_1_it_strikes_a_shape_shifted_heros_chip_and_the_kill_is_the_casters():
+    """L1508, L691, L1190: the Warlock's Fiery Chasm attacks every unhidden,
+    non-flying piece: the Sorcerer Shape Shifted into a Wolf is his chip in
+    the clearing, so it is attacked (hit: the Sorcerer dies, his chip back
+    in the tray); with Player vs. Player the kill is the Warlock's (the half
+    of the Sorcerer's 20 Fame, an Outlaw Token). A Giant Bat's chip flies,
+    and is spared."""
+    from dragongym.envs.dragons_down.constants import OPT_PVP
+    from tests.dragons_down.combat_test import BLANK
+    for kind, spared in (("wolf", False), ("giant_bat", True)):
+        S = combat([("human", "warlock", TRI_PEAKS_1), ("human", "sorcerer", TRI_PEAKS_1)])
+        s = S[0]
+        s["optional_rules"] = OPT_PVP
+        s["fame"][1] = 20
+        sp, f = shape_on(S, 1, kind)
+        start(S)                                     # (his spell turned inactive as the battle phase began)
+        s["spell_mark"][sp] = R.PERM_ACTIVE          # active again: he is his chip (L1055, L695)
+        R.shape_sync(S, 0)
+        assert int(s["mon_clearing"][f]) == TRI_PEAKS_1 and not C.fighting(S, 0, 1)
+        load(S, *(() if spared else (HIT, HIT)), BLANK, BLANK)   # the chip hit (not the flyer); the caster missed
+        R.fiery_chasm(S, 0, ME + 0, 0)
+        assert (int(s["hero_state"][1]) == HS_DEAD) != spared, kind
+        assert int(s["hero_state"][0]) == R.HS_ACTIVE
+        if not spared:
+            assert int(s["mon_clearing"][f]) == MON_TRAY and int(s["shape"][1]) == 0
+            assert int(s["fame"][0]) == 10 and int(s["outlaw"][0]) == 1
+
+
+def test_dd_monster_dragons_1_a_dragons_fire_added_on_a_hero_strikes_his_chip_once_he_shifts():
+    """L1266, L728, L691: the dragon's fire added the Sorcerer to its
+    targets; he becomes his Wolf before it strikes (his Shape Shift
+    activated): the fire strikes the chip in his place (``foe_extra_vs``)."""
+    S = combat([("human", "knight", TRI_PEAKS_1), ("human", "sorcerer", TRI_PEAKS_1)],
+               monsters=(("adult_dragon", TRI_PEAKS_1),))
+    s = S[0]
+    sp, wolf = shape_on(S, 1, "wolf", active=False)
+    to_target_step(S)
+    dragon = chip(S, "adult_dragon")
+    s["foe_target"][dragon], s["foe_extra"][dragon] = 0, 1 << 1
+    s["spell_mark"][sp] = R.PERM_ACTIVE
+    R.shape_sync(S, 0)
+    assert int(s["foe_extra"][dragon]) == 0 and int(s["foe_extra_vs"][dragon, 0]) == wolf + 1
+    assert C.foe_can_strike(S, 0, dragon)
+    load(S, HIT, HIT, 1, 1)                          # the Wolf (maneuver 3 = speed 3) hit; the Ranged Dice 0, 0
+    R.versus_strike(S, 0, dragon)
+    assert int(s["hero_state"][1]) == HS_DEAD, "2 + 1 sword kills the Wolf (health 1): the Sorcerer dies"

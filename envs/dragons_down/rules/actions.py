@@ -9,7 +9,7 @@ Loot and Trade are ``trade.py``'s; Explore and Gates are being added here.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     ACTIONS_PER_TURN, CLASS_IDS, CLEAR_CAVE, CLEAR_MOUNTAINS, CLEAR_SWAMP, CLEARINGS_PER_TILE,
     CUBE_MAGIC, CW_HERO, HS_ACTIVE, HS_WAITING, HST_ALERT, HST_BLOCKED, HST_CAVE, HST_EVADED,
@@ -18,12 +18,13 @@ from ..constants import (
     T_BACKPACK, NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
+    NUM_ACTIONS,
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
     PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
     DO_DONE, DO_HIDE, DO_LONG_REST, DO_NOISE, DO_PASS, DO_QUICK_REST, DO_SHORT_REST, DO_SNEAK,
     DO_STAY, DO_UNHIDE, HEAL_HEART, HIDDEN, MONSTER_DIE_SYMBOL, PH_ACTION, PH_ALERT, PH_ALERT_TARGET, PH_BLOCK,
     PH_ENTER_PLACE, PH_GAINED, PH_HEAL, PH_HERO_BLOCK, A_SEAT, SEARCH_DIE_SPYGLASS, AIM_HERO, blocking_monsters, monsters_in, vapor, pose, roll,
-    shuffle_first, shifted, A_TRADE_END,
+    shuffle_first, shifted, shape_flies, A_TRADE_END,
     FREE_ALERT, FREE_ENCHANT, FREE_LEARN, FREE_LOOT, FREE_MOVE, FREE_REST, FREE_SEARCH, FREE_SNEAK, FREE_TRADE,
     A_ENCHANT, A_SPELL, CURSE_SLOTH, DIR_DQ, DIR_DR, A_EXPLORE, A_TURN, PH_EXPLORE_ENTER, PH_EXPLORE_TURN, A_SEARCH_SITE, CARD_DECK, CARD_KIND, SECRET_CACHE, SITE_LOOT, SITE_PACK, SITE_TRAP, SKELETON_KEY,
     HIDE_BLOCK, HIDE_REACTION, HIDE_CLEANUP, ROLL_HIDE, ROLL_TRAP, dust_roll,
@@ -60,6 +61,10 @@ BARBARIAN = CLASS_IDS.index("barbarian")
 
 
 # ================================================================ turn start and the hero order (L443-L449)
+MAX_LINKS = 16 + 2 * NUM_WILD_TOKENS
+"""At most this many clearings one clearing links to (its paths, Hidden Paths, Gates, the
+Wilderness Tokens' ways): the size of ``move_links``' lists."""
+
 @rules_jit
 def start_turn(S, b):
     """L445: every hero's statuses are cleared and it is unblocked (an
@@ -400,10 +405,10 @@ def move_targets(S, b, p, out):
     (L113). A move must be affordable with the actions left (``move_allowed``)."""
     s = S[b]
     left = action_budget(S, b, p, FREE_MOVE)
-    tmp = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    tmp = local_array(MAX_LINKS, np.int64)
     n = 0
     if s['hero_state'][p] == HS_WAITING:
-        dirs = np.empty(6, dtype=np.int64)
+        dirs = local_array(6, np.int64)
         for t in range(NUM_TILES):
             if s['tile_where'][t] != TW_PLACED:
                 continue
@@ -414,7 +419,7 @@ def move_targets(S, b, p, out):
                     out[n] = c
                     n += 1
         return n
-    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
+    fly = local_array(MAX_LINKS, np.int64)
     m, f = move_links(S, b, p, tmp, fly)
     for i in range(m + f):
         c = int(tmp[i]) if i < m else int(fly[i - m])
@@ -460,18 +465,22 @@ def move_action(S, b, p, c):
     Gate, ...) leads there, else flown (L1095). A flight costs what a Move
     into that clearing costs ("one Move Action", with its Mountain or Swamp
     extra, L477), so where he may walk the flyer walks, keeping his Hide
-    reaction (Interpretations, "Flying")."""
+    reaction (Interpretations, "Flying"); but a hero Shape Shifted into a
+    flying Monster "must fly" (L1093): every Move of his is a flight, along
+    the path too (L1095), and he has no Hide reaction against the Monsters
+    he flies in among (L1097)."""
     s = S[b]
     if s['hero_state'][p] != HS_ACTIVE:
         move_hero(S, b, p, c)
         return
-    walk = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
-    fly = np.empty(16 + 2 * NUM_WILD_TOKENS, dtype=np.int64)
-    m, f = move_links(S, b, p, walk, fly)
-    for i in range(m):
-        if walk[i] == c:
-            move_hero(S, b, p, c)
-            return
+    if not shape_flies(S, b, p):
+        walk = local_array(MAX_LINKS, np.int64)
+        fly = local_array(MAX_LINKS, np.int64)
+        m, f = move_links(S, b, p, walk, fly)
+        for i in range(m):
+            if walk[i] == c:
+                move_hero(S, b, p, c)
+                return
     fly_hero(S, b, p, c, move_cost(S, b, p, c))
 
 
@@ -655,7 +664,7 @@ def mask_action_all(S, b, p, mask):
         mask_vapor_action(S, b, p, mask)
         return
     mask_use(S, b, p, mask)
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     n = move_targets(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
@@ -739,7 +748,7 @@ def mask_shape_action(S, b, p, mask):
     Explore, no block (his possessions inactive). Unhiding, discarding a
     Mission Card and claiming a title are no actions (L886, L1071, L567).
     Built from the full mask, the rest cleared."""
-    keep = np.zeros(mask.shape[0], dtype=np.int8)
+    keep = local_zeros(NUM_ACTIONS, np.int8)
     for a in range(A_CLEARING, A_DO):
         keep[a] = mask[a]
     for a in range(A_SEARCH, A_TARGET):
@@ -763,7 +772,7 @@ def mask_vapor_action(S, b, p, mask):
     unhiding, which is no action (L886). A hero that evaded last turn still
     moves first (L481)."""
     s = S[b]
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     n = move_targets(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
@@ -960,7 +969,7 @@ def explore_toward_legal(S, b, p, d):
         return False
     if is_mountain(S, b, c):
         return True
-    dirs = np.empty(6, dtype=np.int64)
+    dirs = local_array(6, np.int64)
     n = exits_from(S, b, c, dirs)
     for i in range(n):
         if dirs[i] == d:
@@ -1003,7 +1012,7 @@ def explore_action(S, b, p, d):
     t0 = c // CLEARINGS_PER_TILE
     s['explore_q'] = s['tile_q'][t0] + DIR_DQ[d]
     s['explore_r'] = s['tile_r'][t0] + DIR_DR[d]
-    dirs = np.empty(6, dtype=np.int64)
+    dirs = local_array(6, np.int64)
     n = exits_from(S, b, c, dirs)
     s['explore_toward'] = -1
     for i in range(n):
@@ -1043,7 +1052,7 @@ def act_explore_turn(S, b, p, a):
     k = a - A_TURN
     t = int(s['explore_tile'])
     put_tile(S, b, t, k // NUM_DIRECTIONS, k % NUM_DIRECTIONS, int(s['explore_q']), int(s['explore_r']))
-    out = np.empty(16, dtype=np.int64)
+    out = local_array(16, np.int64)
     if explore_entries(S, b, p, out) > 0 or explore_flight(S, b, p) >= 0:
         return pose(S, b, PH_EXPLORE_ENTER, p)
     s['explore_tile'] = -1
@@ -1057,7 +1066,7 @@ def explore_entries(S, b, p, out):
     Clearing, or a Cave Clearing's lost action, adds to the move)."""
     s = S[b]
     t = int(s['explore_tile'])
-    tmp = np.empty(16, dtype=np.int64)
+    tmp = local_array(16, np.int64)
     m = clearing_links(S, b, int(s['hero_clearing'][p]), tmp)
     n = 0
     for i in range(m):
@@ -1091,7 +1100,7 @@ def explore_flight(S, b, p):
 def mask_explore_enter(S, b, p, mask):
     """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, A_EXPLORE
     + d to fly into the tile explored that way (L1096), or A_DO + DO_STAY."""
-    out = np.empty(16, dtype=np.int64)
+    out = local_array(16, np.int64)
     n = explore_entries(S, b, p, out)
     for i in range(n):
         mask[A_CLEARING + out[i]] = 1
@@ -1154,7 +1163,7 @@ def hide_dice(S, b, p, modifiers, out):
 def hide_roll(S, b, p, modifiers):
     """A Hide reaction rolled and applied at once (``hide_dice``). Returns
     True if the hero is now hidden."""
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     ignore = hide_dice(S, b, p, modifiers, out)
     hidden = out[0] + out[1] - ignore <= 0
     hide_result(S, b, p, HIDE_REACTION, hidden)
@@ -1167,7 +1176,7 @@ def hide_attempt(S, b, p, modifiers, then):
     his Dust of Destiny (ROLL_HIDE, L1330: he rolls it), its failing die or
     dice, before it applies (``hide_result``; ``then``: HIDE_*). True if a
     decision is posed."""
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     ignore = hide_dice(S, b, p, modifiers, out)
     hidden = out[0] + out[1] - ignore <= 0
     if not hidden and dust_waits(S, b, ROLL_HIDE, MONSTER_DIE_SYMBOL.shape[0], ignore, then,

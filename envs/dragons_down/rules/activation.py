@@ -11,9 +11,10 @@ Dragon (L1360) and the Summoning Marcation (L1430).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from .. import data as D
 from ..constants import (
+    MAX_HEROES,
     CARD_IDS, CW_CLEARING, CW_HERO, CW_MERCHANT, CW_SITE, NUM_CIV_TOKENS, NUM_DIRECTIONS, TOK_PLACED,
     CLASS_IDS, CLEARINGS_PER_TILE, HS_ACTIVE, MONSTER_IDS, HST_BLOCKED, HST_HIDDEN, HST_NOISE, MON_TAKEN, MON_TRAY,
     MONSTER_CHIP_KINDS, NUM_MONSTER_CHIPS, NUM_TILES, OPT_ENCH_REALM, ST_ACTIVATION, ST_COMBAT, TILE_WILDERNESS,
@@ -54,7 +55,7 @@ def start_activation(S, b):
     s = S[b]
     s['cleric_rerolled'] = 0                          # the Cleric's reroll: once a turn (L1212)
     roll_summoning_dice(S, b)
-    alt = np.empty(4, dtype=np.int64)
+    alt = local_array(4, np.int64)
     apply_summoning(S, b, -1, cleric_reroll(S, b, -1, alt), alt)
     s['noise_pos'] = 0
     s['hide_pos'] = 0
@@ -124,7 +125,9 @@ def summon(S, b, t, kind, count, only):
     the tray runs short, what remains."""
     s = S[b]
     n = int(s['num_players'])
-    done = np.full(6, -1, dtype=np.int64)
+    done = local_array(MAX_HEROES, np.int64)
+    for i in range(MAX_HEROES):
+        done[i] = -1
     nd = 0
     for i in range(n):
         p = int(s['turn_order'][i])
@@ -303,7 +306,7 @@ def apply_summoning(S, b, only, ct, alt):
     ``ct`` >= 0: the Cleric rerolled a die: the faces ``alt`` count on his
     tile ct, the prior ones everywhere else (L1212; ``die_face``)."""
     s = S[b]
-    tiles = np.empty(NUM_TILES, dtype=np.int64)
+    tiles = local_array(NUM_TILES, np.int64)
     nt = hero_tiles(S, b, only, tiles)
     realm = int(GRAY_SYMBOL[s['summon_dice'][0]]) == SYM_RETURN and only < 0
     if realm:
@@ -325,8 +328,8 @@ def apply_summoning(S, b, only, ct, alt):
         if c >= 0 and clearing_on_hero_tiles(S, b, c, tiles, nt, only) and \
                 int(BLACK_SYMBOL[die_face(S, b, c // CLEARINGS_PER_TILE, ct, alt, 2)]) == SYM_SITE:
             summon_guardian(S, b, int(SITE_GUARDIAN[site]), c)
-    kinds = np.empty(MAX_LOCALS, dtype=np.int64)
-    duals = np.empty(MAX_LOCALS, dtype=np.int64)
+    kinds = local_array(MAX_LOCALS, np.int64)
+    duals = local_array(MAX_LOCALS, np.int64)
     for i in range(nt):                                # L625-L631: the tile's Local Monsters
         t = int(tiles[i])
         black = int(BLACK_SYMBOL[die_face(S, b, t, ct, alt, 2)])
@@ -409,8 +412,8 @@ def brings_undead(S, b, c, i, dice, only):
                     if CHIP_KIND[m] == kind and s['mon_clearing'][m] != MON_TAKEN and s['mon_clearing'][m] != c:
                         return True
         return False
-    kinds = np.empty(MAX_LOCALS, dtype=np.int64)
-    duals = np.empty(MAX_LOCALS, dtype=np.int64)
+    kinds = local_array(MAX_LOCALS, np.int64)
+    duals = local_array(MAX_LOCALS, np.int64)
     n = local_summons(S, b, t, black, kinds, duals)
     if n > 0 and moves_undead_to(S, b, t, c, only):
         return True
@@ -457,7 +460,7 @@ def noise_summons(S, b, p):
     """The Summoning Dice hero p rolled for his noise (``summon_dice``, a
     Dust of Destiny's reroll made) apply to his clearing only (L471, L637),
     the Cleric's reroll counted."""
-    alt = np.empty(4, dtype=np.int64)
+    alt = local_array(4, np.int64)
     apply_summoning(S, b, p, cleric_reroll(S, b, p, alt), alt)
 
 

@@ -711,9 +711,13 @@ the Fireball's dice included (``spells.cast_targets``); his Air Sword
 (``spells.sword_lands``); a Fiery Chasm (``spells.chasm_strikes``); a hit on
 a hero being resolved (``combat.monster_attack``, its Ranged Attack Dice
 at AS_HURT)."""
-DEST_SPELL, DEST_CURSE = range(2)
+DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL = range(3)
 """``roll_then`` of a random clearing (ROLL_DESTINATION): the Titan's
-Teleport moves its target (L1274); the Teleport curse its hero (L1103)."""
+Teleport moves its target (L1274); the Teleport curse its hero (L1103); the
+Teleport curse a hero's Curse spell gave a hero (Player vs. Player, L1500)
+moves him as a spell does (``spells.spell_move``). ``roll_then`` of the
+Curse Table (ROLL_CURSE): DEST_CURSE_SPELL where a Curse spell rolled it
+(``spells.curse_hero``), -1 for a hero's own roll (``magic.curse_roll``)."""
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
@@ -829,11 +833,12 @@ FOE_SPELL_BUILT = np.array([[k >= 0 and SPELL_IDS[k] in MONSTER_SPELLS_BUILT for
 AIM_HERO = NUM_FOES + 1
 """A target code ``hero_target`` / ``more_targets`` hold for hero q: AIM_HERO + q
 (a foe is its index, the Massive Door DOOR_FOE)."""
-CAST_NONE, CAST_PLACED, CAST_ASKING, CAST_ACCEPTED, CAST_REFUSED, CAST_DONE, CAST_CANCELED = range(7)
+CAST_NONE, CAST_PLACED, CAST_ASKING, CAST_DONE, CAST_CANCELED = range(5)
 """``cast_stage``: no cast; the Spell Card covered in Hero Tactics; its
-target hero is asked to accept the hit (PH_ACCEPT); he accepted; he refused
-(it rolls to hit, L1032); cast (resolved: its wound box is wounded in
-Cleanup, L779); canceled (a wound emptied a box before it was cast, L789)."""
+target heroes are being asked to accept the hit (PH_ACCEPT, L1032:
+``cast_asked``, ``cast_accepted``); cast (resolved: its wound box is wounded
+in Cleanup, L779); canceled (a wound emptied a box before it was cast, L789;
+a Confuse hit its caster, L1590)."""
 DIS_DORMANT, DIS_SLOW = 1, 2
 """``spell_mark`` bits of a Disorient in play (L1594): its target may not
 attack until targeted or hit; its next attack is at -2 speed."""

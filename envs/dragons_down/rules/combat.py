@@ -18,7 +18,9 @@ SECRET (for the observation): while ``combat_step == CS_TACTICS``, the row
 ``placed[q]``, the CF_THROWS bit of ``hero_cflags[q]`` and the spell q casts
 (``cast_card``, ``cast_cubes``, ``cast_wound``) of every hero q other than
 the observer are hidden; they are revealed when every hero has placed (L714,
-L724), i.e. once ``combat_step`` has moved on.
+L724), i.e. once ``combat_step`` has moved on. The Speed Cubes a hero put in
+his maneuver boxes as he challenged a hero (Player vs. Player) were placed in
+the open (L1182) and stay seen: ``challenge_cubes[q]``.
 
 Not yet built: Step 2 (Activation) of permanent spells, and the chip sides
 that cast a spell (the Demon's, the Lich's, the Titan's, L1262-L1274), which
@@ -26,7 +28,7 @@ do not strike yet.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     NUM_SPELLS,
     CUBE_MAGIC,
@@ -67,15 +69,15 @@ from .base import (
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
 )
 from .equipment import (
-    SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, new_occupants, target_legal_at,
+    SLOT_OVERLAP, damage_armor, displaced_count, equip_card, equipped, slot_occupants, target_legal_at,
 )
 from .realm import clearing_links
 from .fate import remove_card
 from .treasures import (
     ASCENDANT_ORNAMENT, BROCHE_OF_DEFLECTION, DECIMATION, SHAMANS_KAFTAN, deflector, SHIELD_OF_MERCY, TRICKY_RING, any_usable,
     clear_card_cubes, cube_card_colours, cube_on, mask_use, put_card_cube, thief_evade, use_card,
-    horn_attack, round_powers_end, stone_tie, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered,
-    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_waits, spherule_attack, band_reroll,
+    horn_attack, round_powers_end, ARTIFICERS_CONCOCTION, BAND_OF_SAGACITY, altered,
+    crossings_allowed, MAGICAL_BOWL_OF_MIXING, mixable, dust_waits, spherule_attack,
 )
 from .trade import door_closed
 from .actions import found_hidden_links, hide_attempt, monster_die
@@ -86,26 +88,30 @@ from .spells import (
     move_tentacles, tentacles_placed, discord_ends, discord_strike, specialized, wound_spared,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
-    ctrl_sync, release, release_all, versus_strike, summon_elemental, shape_sync,
+    ctrl_sync, release, release_all, versus_strike, summon_elemental, shape_sync, fireball_hero,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
-    foe_maneuver, hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
+    hero_maneuver, hit_bonus, roll_to_hit_saved, rouse, struck_at, hero_roll_to_hit,
     CF_SWORD_STRIKES, foe_recovers, discord_foe, ARCHER, AS_ARMOR, AS_DAMAGE, AS_HIT, AS_WOUND, AS_LANDED,
-    AS_REROLL, AS_HURT, struck_dice, soul_saved, hero_hit_dice, hit_die, hit_result, ranged_pair, weapon_lands,
+    AS_REROLL, AS_HURT, struck_dice, soul_saved, hit_die, hit_result, ranged_pair, weapon_lands,
     CF_ATTACKED, CF_NATIVE_FOE, CF_STRIKES, CF_THREW, ctrl_active,
-    FF_CTRL_ASKED, controller, versus, in_fight,
+    FF_CTRL_ASKED, controller, versus, in_fight, add_extra_chip, extra_chip, extra_chips, roll_at,
+    maneuver_of,
     CF_THROWS, CF_USED_CARD, CS_CHALLENGE, CS_CLEANUP, CS_EVADE, CS_MONSTER_TACTICS, CS_NONE, CS_RESOLVE,
     CS_TACTICS, CS_TARGET, CUBE_LIMIT, DOOR_DAMAGE, FF_ATTACKED, FF_LURED, FF_STRIKES, HC_DONE, HC_EVADED,
     HC_FIGHTING, HC_KILLED, HC_NONE, NATIVE_TAKEN, ROGUE, WARRIOR, apply_wound, attack_damage, attack_length,
     can_throw, clumsy, cube_limit, damage_monster, fighting, flip_foe, foe_here, foe_is_monster, foe_value,
     foes_here, hero_attack_ready, hero_health, hero_killed, hero_weapon, hidden, might_capacity, might_open, monsters_here,
     speed_given, weapon_might, placed_kind, clear_placed,
-    random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal, weak,
+    random_hero, ranged_armed, ranged_dice, roll_to_hit, speed_boxes, unplaced, warlock_heal,
     wound_choices, wound_hero,
 )
 
 # ================================================================ the phase: clearing by clearing (L676)
+MAX_FIGHTERS = MAX_HEROES + NUM_FOES
+"""Heroes and chips that may take part in one combat."""
+
 @rules_jit
 def combat_phase(S, b):
     """Play combat in each clearing with a hero, starting with the start
@@ -192,6 +198,8 @@ def new_round(S, b):
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0
         s['foe_vs'][f] = 0
+        for i in range(s['foe_extra_vs'].shape[1]):
+            s['foe_extra_vs'][f, i] = 0
         s['ctrl_flags'][f] = s['ctrl_flags'][f] & np.uint8(0xFF ^ CTRL_WAITING)   # L1550: an Elemental fights from now
     ctrl_sync(S, b)
     shape_sync(S, b)                             # L1564: a Shape Shifted hero fights as his chip
@@ -310,7 +318,8 @@ def challenge_step(S, b):
         while s['challenge_pos'] < n:
             p = int(s['turn_order'][s['challenge_pos']])
             s['challenge_pos'] += 1
-            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_hero_foe(S, b, p):
+            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_hero_foe(S, b, p) \
+                    and not dormant(S, b, AIM_HERO + p):         # L1594: disoriented, he chooses no target
                 return pose(S, b, PH_CHALLENGE, p)
     s['challenge_pos'] = n
     for f in range(NUM_FOES):
@@ -377,6 +386,7 @@ def act_challenge(S, b, p, a):
     q = a - A_SEAT
     s['hero_challenge'][p] = 1 + q
     s['hero_target'][p] = AIM_HERO + q
+    rouse(S, b, AIM_HERO + q, DIS_DORMANT)       # L1594: targeted, a disoriented hero may attack again
     if challenge_cube_ok(S, b, p):
         return pose(S, b, PH_CHALLENGE_CUBE, p)
     return False
@@ -405,10 +415,13 @@ def mask_challenge_cube(S, b, p, mask):
 @rules_jit(inline=True)
 def act_challenge_cube(S, b, p, a):
     """PH_CHALLENGE_CUBE: the cube goes in his maneuver box and stays there
-    for the whole Combat Round (L1184: ``placed`` is cleared only in Cleanup)."""
+    for the whole Combat Round (L1184: ``placed`` is cleared only in Cleanup);
+    placed in the open, it stays public through Hero Tactics
+    (``challenge_cubes``)."""
     if a == A_DO + DO_DONE:
         return False
     S[b]['placed'][p, BOX_MANEUVER] += 1
+    S[b]['challenge_cubes'][p] += 1
     if challenge_cube_ok(S, b, p):
         return pose(S, b, PH_CHALLENGE_CUBE, p)
     return False
@@ -431,20 +444,10 @@ def challenge_pick(S, b, f):
     for him (L1550): one drawn among the heroes, in Turn Order, then the
     controlled Monsters (``foe_target`` a hero, or ``foe_vs`` the Monster)."""
     s = S[b]
-    n = int(s['num_players'])
-    cand = np.empty(MAX_HEROES + NUM_FOES, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        p = int(s['turn_order'][i])
-        if p >= 0 and fighting(S, b, p) and not hidden(S, b, p):
-            cand[m] = p
-            m += 1
-    for g in range(NUM_FOES):
-        if ctrl_active(S, b, g):
-            cand[m] = MAX_HEROES + g
-            m += 1
     s['foe_target'][f] = -1
     s['foe_vs'][f] = 0
+    cand = local_array(MAX_FIGHTERS, np.int64)
+    m = hero_candidates(S, b, f, 0, cand)
     if m == 0:
         return
     x = int(cand[roll(S, b, m)]) if m > 1 else int(cand[0])
@@ -452,6 +455,30 @@ def challenge_pick(S, b, f):
         s['foe_target'][f] = x
     else:
         s['foe_vs'][f] = x - MAX_HEROES + 1
+
+
+@rules_jit
+def hero_candidates(S, b, f, taken, out):
+    """The heroes Monster f may challenge, or add to the targets of its
+    multi-target attack (L688, L728): the unhidden heroes of the combat in
+    Turn Order (hero p as p), then the Monsters heroes control fighting this
+    round, which count as heroes (L692; chip g as MAX_HEROES + g) -- none
+    already its target: no hero whose bit is in ``taken``, no chip it fights
+    (``foe_vs``) or already added (``foe_extra_vs``). Into ``out``; returns
+    the count."""
+    s = S[b]
+    n = int(s['num_players'])
+    m = 0
+    for i in range(n):
+        p = int(s['turn_order'][i])
+        if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and not (taken >> p) & 1:
+            out[m] = p
+            m += 1
+    for g in range(NUM_FOES):
+        if ctrl_active(S, b, g) and versus(S, b, f) != g and not extra_chip(S, b, f, g):
+            out[m] = MAX_HEROES + g
+            m += 1
+    return m
 
 
 @rules_jit
@@ -538,7 +565,7 @@ def evade_paths(S, b, p, out):
     edge (Interpretations). Into ``out``; returns the count."""
     s = S[b]
     here = int(s['hero_clearing'][p])
-    tmp = np.empty(32, dtype=np.int64)
+    tmp = local_array(32, np.int64)
     m = clearing_links(S, b, here, tmp)
     m = found_hidden_links(S, b, p, here, tmp, m)
     n = 0
@@ -598,7 +625,7 @@ def can_evade(S, b, p):
         return False
     if evade_cubes(S, b, p) <= challenger_maneuver(S, b, p) and not rogue_tie(S, b, p):
         return False
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     return evade_paths(S, b, p, out) > 0
 
 
@@ -624,7 +651,7 @@ def evade_step(S, b):
 def mask_evade(S, b, p, mask):
     """Legal actions of PH_EVADE: A_CLEARING + c to evade onto the path to c;
     A_DO + DO_STAY to fight on."""
-    out = np.empty(32, dtype=np.int64)
+    out = local_array(32, np.int64)
     m = evade_paths(S, b, p, out)
     for i in range(m):
         mask[A_CLEARING + out[i]] = 1
@@ -674,14 +701,20 @@ def target_step(S, b):
     s = S[b]
     n = int(s['num_players'])
     foes = foes_here(S, b) > 0
+    if s['target_pos'] == 0:
+        for f in range(NUM_FOES):                # L708: the Monsters target the heroes they challenge
+            if foe_is_monster(S, b, f) and s['foe_target'][f] >= 0:
+                rouse(S, b, AIM_HERO + int(s['foe_target'][f]), DIS_DORMANT)   # L1594: a disoriented hero targeted
     while s['target_pos'] < n:
         p = int(s['turn_order'][s['target_pos']])
         s['target_pos'] += 1
         if p < 0 or not fighting(S, b, p) or s['hero_challenge'][p] > 0:    # a challenger's token is placed (L1182)
             continue
+        if dormant(S, b, AIM_HERO + p):
+            continue                             # L1594: disoriented, not yet targeted or hit: no target to choose
         if (may_attack(S, b, p) and (foes or door_target(S, b, p) or any_hero_foe(S, b, p))) \
                 or spell_aims_open(S, b, p) \
-                or (foes and fighting(S, b, p) and air_sword(S, b, p) >= 0):      # L1520
+                or (air_sword(S, b, p) >= 0 and (foes or any_hero_foe(S, b, p))):      # L1520, L1174
             return pose(S, b, PH_TARGET, p)
     s['target_pos'] = n
     ctrl_sync(S, b)
@@ -790,8 +823,8 @@ def mask_target(S, b, p, mask):
         if foe_here(S, b, f) and (armed or sword or aim_offered(S, b, p, f)) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
     for q in range(MAX_HEROES):
-        if (fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q)) or (armed and hero_foe_ok(S, b, p, q)):
-            mask[A_SEAT + q] = 1                                 # a hero his weapon may strike (L1174)
+        if (fighting(S, b, q) and aim_offered(S, b, p, AIM_HERO + q)) or ((armed or sword) and hero_foe_ok(S, b, p, q)):
+            mask[A_SEAT + q] = 1                                 # a hero his weapon or Air Sword may strike (L1174)
     if armed and door_target(S, b, p):
         mask[A_DO + DO_DOOR] = 1
     mask[A_DO + DO_PASS] = 1
@@ -810,6 +843,10 @@ def act_target(S, b, p, a):
         return False
     if a >= A_SEAT and a < A_SEAT + MAX_HEROES:
         s['hero_target'][p] = AIM_HERO + (a - A_SEAT)
+        if a - A_SEAT != p:
+            rouse(S, b, AIM_HERO + (a - A_SEAT), DIS_DORMANT)   # L1594: targeted, he may attack again
+        if any_more(S, b, p):
+            return pose(S, b, PH_MORE_TARGETS, p)
         return False
     f = a - A_FOE
     s['hero_target'][p] = f
@@ -845,22 +882,30 @@ def foe_targeted(S, b, p, f):
 
 @rules_jit(inline=True)
 def mask_more_targets(S, b, p, mask):
-    """Legal actions of PH_MORE_TARGETS: A_FOE + f for each foe one more
-    target of a spell he could cast (``spells.more_offered``); A_DO + DO_DONE."""
+    """Legal actions of PH_MORE_TARGETS: A_FOE + f for each foe, A_SEAT + q
+    for each hero (Player vs. Player, L1174), one more target of a spell he
+    could cast (``spells.more_offered``); A_DO + DO_DONE."""
     for f in range(NUM_FOES):
         if foe_here(S, b, f) and more_offered(S, b, p, f) and ctrl_may_target(S, b, p, f):
             mask[A_FOE + f] = 1
+    for q in range(MAX_HEROES):
+        if more_offered(S, b, p, AIM_HERO + q):
+            mask[A_SEAT + q] = 1
     mask[A_DO + DO_DONE] = 1
 
 
 @rules_jit(inline=True)
 def act_more_targets(S, b, p, a):
-    """PH_MORE_TARGETS: that foe is one more target, and another may follow."""
+    """PH_MORE_TARGETS: that foe or hero is one more target, and another may
+    follow."""
     if a == A_DO + DO_DONE:
         return False
-    f = a - A_FOE
-    add_target(S, b, p, f)
-    foe_targeted(S, b, p, f)
+    if a >= A_SEAT and a < A_SEAT + MAX_HEROES:
+        add_target(S, b, p, AIM_HERO + (a - A_SEAT))
+        rouse(S, b, AIM_HERO + (a - A_SEAT), DIS_DORMANT)       # L1594: targeted, he may attack again
+    else:
+        add_target(S, b, p, a - A_FOE)
+        foe_targeted(S, b, p, a - A_FOE)
     if any_more(S, b, p):
         return pose(S, b, PH_MORE_TARGETS, p)
     return False
@@ -1179,22 +1224,29 @@ def monster_tactics(S, b):
     """L726: one Monster Die for each Monster of the clearing (Natives once
     they fight as Monsters); a Monster symbol flips its chip, whose other
     side now applies (and stays up in later rounds until flipped again).
-    L728: a Monster whose side now strikes several targets adds random
-    heroes to the one it targets."""
+    L728: a Monster whose side now strikes several targets (a dragon's fire,
+    L1266) adds random heroes to the one it challenged -- the Monsters heroes
+    control among them, which count as heroes (L692; ``hero_candidates``)."""
     s = S[b]
     for f in range(NUM_FOES):
         if foe_is_monster(S, b, f) and monster_die(S, b):
             flip_foe(S, b, f)
+    cand = local_array(MAX_FIGHTERS, np.int64)
     for f in range(NUM_FOES):
-        if foe_is_monster(S, b, f) and s['foe_target'][f] >= 0:
+        if foe_is_monster(S, b, f) and (s['foe_target'][f] >= 0 or versus(S, b, f) >= 0):
             extra = foe_value(S, b, f, SD_TARGETS) - 1
-            taken = 1 << int(s['foe_target'][f])
+            taken = 1 << int(s['foe_target'][f]) if s['foe_target'][f] >= 0 else 0
             for _ in range(extra):
-                q = random_hero(S, b, False, taken)
-                if q < 0:
+                m = hero_candidates(S, b, f, taken, cand)
+                if m == 0:
                     break
-                taken |= 1 << q
-                s['foe_extra'][f] = s['foe_extra'][f] | np.uint8(1 << q)
+                x = int(cand[roll(S, b, m)]) if m > 1 else int(cand[0])
+                if x < MAX_HEROES:
+                    taken |= 1 << x
+                    s['foe_extra'][f] = s['foe_extra'][f] | np.uint8(1 << x)
+                    rouse(S, b, AIM_HERO + x, DIS_DORMANT)      # L1594: targeted
+                else:
+                    add_extra_chip(S, b, f, x - MAX_HEROES)     # a controlled Monster counts as a hero (L692)
 
 
 # ================================================================ 7. Resolve (L730-L769)
@@ -1258,10 +1310,13 @@ def foe_can_strike(S, b, f):
     elif not foe_is_monster(S, b, f):
         return False
     g = discord_foe(S, b, f)
-    if g < 0:
-        g = versus(S, b, f)                      # L688, L710: a fight between chips
     if g >= 0:                                   # L1596: it strikes the Monster it is set against
         return foe_here(S, b, g) and foe_value(S, b, f, SD_ATTACK) != ATK_SPELL
+    g = versus(S, b, f)                          # L688, L710: a fight between chips
+    if g >= 0 or extra_chips(S, b, f):           # L728: or chips its multi-target attack added, and heroes
+        return foe_value(S, b, f, SD_ATTACK) != ATK_SPELL and ((g >= 0 and foe_here(S, b, g))
+                                                              or extra_chips(S, b, f)
+                                                              or (controller(S, b, f) < 0 and foe_victims(S, b, f) != 0))
     if foe_value(S, b, f, SD_ATTACK) == ATK_SPELL and not foe_may_cast(S, b, f):
         return False
     return foe_victims(S, b, f) != 0
@@ -1400,8 +1455,12 @@ def resolve_step(S, b):
         if f >= 0:
             if discord_foe(S, b, f) >= 0:
                 discord_strike(S, b, f)              # L1596
-            elif versus(S, b, f) >= 0:
-                versus_strike(S, b, f)               # L692, L710: a controlled Monster's fight
+            elif versus(S, b, f) >= 0 or extra_chips(S, b, f):
+                versus_strike(S, b, f)               # L692, L710, L728: its fight among the chips
+                if controller(S, b, f) < 0 and foe_victims(S, b, f) != 0:
+                    start_monster_attack(S, b, f)    # then the heroes a Monster's multi-target attack added
+                else:
+                    rouse(S, b, f, DIS_SLOW)         # its attack is made (L1594)
             elif foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
                 if monster_cast(S, b, f):            # L1260-L1274
                     return True
@@ -1463,35 +1522,20 @@ def hero_attack(S, b, p):
     s['atk_dmg'] = min(cubes, 127)
     s['atk_swords'] = int(KIND_SWORDS[k])
     s['atk_ranged'] = 1 if ranged else 0
-    if f == DOOR_FOE:
-        m = 0                                                     # a door has no maneuver (Interpretations)
-    elif q >= 0:
-        m = hero_maneuver(S, b, q)
+    dice = local_array(2, np.int64)
+    if f == DOOR_FOE:                                             # a door has no maneuver (Interpretations): no Time Stone, no Band
+        m = 0
+        hit = speed > m
+        if not hit:
+            dice[0] = hit_die(S, b)
+            dice[1] = hit_die(S, b)
+            hit = hit_result(dice[0], dice[1], speed, m)
     else:
-        m = foe_maneuver(S, b, f)
-    dice = np.zeros(2, dtype=np.int64)
-    rolled = False
-    if f != DOOR_FOE and stone_tie(S, b, p, speed, m):
-        hit = True
-    elif speed > m:
-        hit = True
-    elif f == DOOR_FOE:
-        rolled = True
-        dice[0] = hit_die(S, b)
-        dice[1] = hit_die(S, b)
-        hit = hit_result(dice[0], dice[1], speed, m)
-    else:
-        rolled = True
-        hit = hero_hit_dice(S, b, p, speed, m, False, dice)
-    if hit and q >= 0 and speed <= m and band_reroll(S, b, q):   # L1290: the victim's Band rerolls a roll against him
-        rolled = True
-        dice[0] = hit_die(S, b)
-        dice[1] = hit_die(S, b)
-        hit = hit_result(dice[0], dice[1], speed, m)
-    if f != DOOR_FOE:
+        m = maneuver_of(S, b, f)
+        hit = roll_at(S, b, p, f, speed, False, dice)       # a hero's: the Time Stone's tie, the Bands (L1456, L1290)
         struck_at(S, b, f)
-    if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_WEAPON,
-                             int(dice[0]), int(dice[1]), p, q):
+    if speed <= m and dice[0] >= 0 and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0,
+                                                  ATTACK_WEAPON, int(dice[0]), int(dice[1]), p, q):
         return True
     return weapon_lands(S, b, p, hit)
 
@@ -1575,8 +1619,10 @@ def monster_attack(S, b):
     attack speed against the victim's maneuver speed; on a hit the victim
     chooses head or torso and the armour, if any, he takes it on, before any
     Ranged Attack Die (L751), then the damage. A hero's attack on a hero
-    (Player vs. Player, ``atk_by``) comes here hit, at its damage. True if a
-    decision is posed."""
+    (Player vs. Player, ``atk_by``) comes here hit, at its damage; a hero's
+    Fireball (no ``atk_foe``) with the heroes it hit as ``atk_victims``, each
+    struck in Turn Order (``spells.fireball_hero``). True if a decision is
+    posed."""
     s = S[b]
     n = int(s['num_players'])
     f = int(s['atk_foe'])
@@ -1600,10 +1646,14 @@ def monster_attack(S, b):
             s['atk_victims'] = int(s['atk_victims']) & (0xFF ^ (1 << p))
             if not fighting(S, b, p):
                 continue
+            if f < 0:                            # a hero's Fireball: its victims were hit as it was cast (L1562)
+                fireball_hero(S, b, int(s['atk_by']) - 1, p)
+                s['atk_stage'] = AS_LANDED
+                continue
             s['atk_victim'] = p
             speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, AIM_HERO + p)
             maneuver = hero_maneuver(S, b, p)
-            dice = np.zeros(2, dtype=np.int64)
+            dice = local_zeros(2, np.int64)
             hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, soul_saved(S, b, f, p), dice)
             struck_at(S, b, AIM_HERO + p)
             if not hit:
@@ -1611,7 +1661,8 @@ def monster_attack(S, b):
             if speed <= maneuver and dust_waits(S, b, ROLL_STRUCK, HIT_DIE_FACE.shape[0], 1 if speed == maneuver else 0,
                                                 -1, int(dice[0]), int(dice[1]), p, -1):
                 s['atk_stage'] = AS_REROLL                        # L1330: the target's Dust, before the hit applies
-                return True
+                return True                                       # (``spells.roll_applies`` wakes him if it stands)
+            rouse(S, b, AIM_HERO + p, DIS_DORMANT)          # L1594: hit, a disoriented hero may attack again
             s['atk_stage'] = AS_LANDED
         elif st == AS_LANDED:
             if hit_taken(S, b, int(s['atk_victim'])):
@@ -1667,17 +1718,20 @@ def damage_hero(S, b, f, p):
     (L1170). Spells count: the foe's Strength and Envenom (one wound more,
     L1530, L1558) and Weakness curse; Iron Skin makes an unarmoured hero
     armoured against swords (L1556); Life Armor takes the hit as armour of
-    strength 2 (L1578). The Ranged Attack Dice wait on the Dust of Destiny of
-    the attacking hero and of the hero struck (ROLL_RANGED, L1330): the
-    damage then applies at AS_HURT. True if a decision is posed."""
+    strength 2 (L1578). A hero's hit (Player vs. Player: his weapon's, his
+    Fireball's, his Air Sword's) brings its pieces, kept at the hit
+    (``atk_dmg``, ``atk_swords``, ``atk_ranged``, ``atk_venom``). The Ranged
+    Attack Dice wait on the Dust of Destiny of the attacking hero and of the
+    hero struck (ROLL_RANGED, L1330): the damage then applies at AS_HURT.
+    True if a decision is posed."""
     s = S[b]
     armor = int(s['atk_armor'])
     armored = armor >= 0 or armor == LIFE_ARMOR_HIT or hero_has_spell(S, b, p, SP_IRON_SKIN)
     k = int(s['atk_by']) - 1
     ranged = False
-    if k >= 0:                                   # a hero's weapon (Player vs. Player): its pieces kept at the hit
+    if k >= 0:                                   # a hero's hit (Player vs. Player): its pieces kept at the hit
         envenomed = s['atk_venom'] != 0
-        d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored) - weak(S, b, k), 0)
+        d = max(attack_damage(S, b, int(s['atk_dmg']), int(s['atk_swords']), armored), 0)
         ranged = s['atk_ranged'] != 0
     else:
         base, plus, envenomed = hit_bonus(S, b, f, AIM_HERO + p)
@@ -1688,9 +1742,10 @@ def damage_hero(S, b, f, p):
         ranged = kind == ATK_RANGED or kind == ATK_FIRE
     s['atk_venom'] = 1 if envenomed else 0
     if ranged:
-        dice = np.empty(2, dtype=np.int64)
-        if k >= 0:
-            low = ranged_pair(S, b, s['hero_class'][k] == ARCHER, d, hero_health(S, b, p), False, dice)
+        dice = local_array(2, np.int64)
+        if k >= 0:                               # an Archer rerolls for his weapon, not for a spell (L1208)
+            low = ranged_pair(S, b, s['hero_class'][k] == ARCHER and s['cast_card'][k] < 0, d,
+                              hero_health(S, b, p), False, dice)
         else:
             low = ranged_pair(S, b, False, 0, 0, False, dice)
         if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_ON_HERO, int(dice[0]), int(dice[1]), k, p):
@@ -1771,7 +1826,7 @@ def venom_wound(S, b, p):
 @rules_jit(inline=True)
 def mask_wound(S, b, p, mask):
     """Legal actions of PH_WOUND: ``wound_choices``."""
-    out = np.empty(WOUND_CHOICES, dtype=np.int64)
+    out = local_array(WOUND_CHOICES, np.int64)
     m = wound_choices(S, b, p, out)
     for i in range(m):
         mask[out[i]] = 1
@@ -1859,7 +1914,8 @@ def cleanup_card_targets(S, b, p, c, occ):
 def cleanup_choices(S, b, p):
     """Cards p may move in his Rearm or Adjust Equipment now."""
     s = S[b]
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     n = 0
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
@@ -1915,7 +1971,8 @@ def mask_adjust(S, b, p, mask):
     """Legal actions of PH_ADJUST and PH_REARM: A_CARD + c for each card that
     may be moved; A_DO + DO_DONE."""
     s = S[b]
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == p and cleanup_card_targets(S, b, p, c, occ) != 0:
             mask[A_CARD + c] = 1
@@ -1931,7 +1988,9 @@ def act_adjust(S, b, p, a):
         s['adjust_left'] = 0
         return False
     c = a - A_CARD
-    k = cleanup_card_targets(S, b, p, c, new_occupants(S, b, p))
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
+    k = cleanup_card_targets(S, b, p, c, occ)
     if k < 0:
         place_card(S, b, p, c, -1 - k)
         return False
@@ -1944,7 +2003,8 @@ def mask_adjust_target(S, b, p, mask):
     """Legal actions of PH_ADJUST_TARGET: A_TARGET + t for each place the
     chosen card may go."""
     c = int(S[b]['sel_card'])
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     for t in range(NUM_TARGETS):
         if cleanup_target_ok(S, b, p, c, t, occ):
             mask[A_TARGET + t] = 1
@@ -2060,6 +2120,8 @@ def end_of_combat(S, b):
         s['foe_target'][f] = -1
         s['foe_extra'][f] = 0
         s['foe_flags'][f] = 0
+        for i in range(s['foe_extra_vs'].shape[1]):
+            s['foe_extra_vs'][f, i] = 0
     s['natives_hostile'] = 0
     for q in range(MAX_HEROES):
         s['treasure_combat'][q] = 0                  # L1378: a Potion of Energy lasts until the end of combat

@@ -10,7 +10,7 @@ retirement and the end, ``fate.py``).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     ST_ACTIVATION, ST_BATTLE, ST_BUILD_REALM, ST_COMBAT, ST_FATE, ST_HEROES, ST_TURN_START, ST_TURNS,
 )
@@ -427,7 +427,7 @@ def after_decision(S, b):
     note_tiles_entered(S, b)
 
 
-@rules_jit
+@rules_jit(inline=True)
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
     record is untouched."""
@@ -443,7 +443,7 @@ def apply_action(S, b, a, mask):
     return E_OK
 
 
-@rules_jit
+@rules_jit(inline=True)
 def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes,
                optional_rules, legend_target):
     """Zero record b and set up a new game (L170-L205) up to its first decision."""
@@ -461,5 +461,5 @@ def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map,
     s['legend_target'] = legend_target
     setup_game(S, b)
     advance(S, b)
-    mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+    mask = local_array(NUM_ACTIONS, np.int8)
     settle(S, b, mask)

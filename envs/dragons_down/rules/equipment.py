@@ -9,7 +9,7 @@ special effects come with combat, trade and the next part.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     CUBE_MAGIC, CUBE_MIGHT, CW_DECK, CW_HERO, DECK_ITEM, NUM_CARDS, NUM_COLOURS, NUM_CUBE_KINDS, NUM_TARGETS,
     T_BACKPACK, T_MISC1, T_MISC2, T_MISC3, T_MISC4,
@@ -92,14 +92,6 @@ def slot_occupants(S, b, p, occ):
 
 
 @rules_jit
-def new_occupants(S, b, p):
-    """A fresh ``slot_occupants`` table of hero p."""
-    occ = np.empty(T_BACKPACK, dtype=np.int64)
-    slot_occupants(S, b, p, occ)
-    return occ
-
-
-@rules_jit
 def displaced_by(S, b, p, c, target, u):
     """Equipping c at ``target`` would unequip p's card u (it fills one of
     the positions the target covers, L973)."""
@@ -135,7 +127,9 @@ def target_legal(S, b, p, c, target):
         return False
     if not (KIND_WEAPON[k] or KIND_SHIELD[k]):
         return True                              # the other equipped cards do not matter
-    return target_legal_at(S, b, p, c, target, new_occupants(S, b, p))
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
+    return target_legal_at(S, b, p, c, target, occ)
 
 
 @rules_jit
@@ -257,7 +251,7 @@ def settle_gifts(S, b, p):
     back, a wounded one where the hero has one of that kind
     (Interpretations, "Cubes a treasure gives"). True if anything changed."""
     s = S[b]
-    want = np.zeros(NUM_CUBE_KINDS, dtype=np.int64)
+    want = local_zeros(NUM_CUBE_KINDS, np.int64)
     for i in range(GIFT_KINDS.shape[0]):
         k = int(GIFT_KINDS[i])
         want[KIND_GIVES[k]] += kind_worn(S, b, p, k)          # inactive, still there (L1536)
@@ -309,7 +303,8 @@ def kinds_equipped(S, b, p, kinds, table, value):
 def first_free_target(S, b, p, c):
     """The first target (in T_* order) where p may equip c without
     unequipping another card, else T_BACKPACK."""
-    occ = new_occupants(S, b, p)
+    occ = local_array(T_BACKPACK, np.int64)
+    slot_occupants(S, b, p, occ)
     for t in range(NUM_TARGETS):
         if t != T_BACKPACK and target_legal_at(S, b, p, c, t, occ) and displaced_count(c, t, occ) == 0:
             return t

@@ -11,7 +11,7 @@ deceased" (Interpretations).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CW_CLEARING, CW_HERO, CW_REMOVED, CW_SITE, HS_ACTIVE, HS_DEAD, HS_NONE, HS_RETIRED, HS_WAITING, MAX_HEROES,
     NUM_CARDS, NUM_CLASSES, NUM_PACKS, NUM_SITES, SB_LEGENDARY, ST_HEROES, ST_OVER, ST_TURN_START,
@@ -69,7 +69,7 @@ def set_aside_hero(S, b, p):
     """p's hero leaves play (L803, L825): its standing is the seat's if it
     is its best so far, and its Class Card is set aside for the game."""
     s = S[b]
-    now = np.empty(5, dtype=np.int64)
+    now = local_array(5, np.int64)
     hero_standing(S, b, p, now)
     if s['best'][p, 0] < 0 or better_standing(now, s['best'][p]):
         for i in range(5):
@@ -144,7 +144,7 @@ def lay_body(S, b, p, c):
     for k in range(NUM_CARDS):
         if s['card_where'][k] == CW_SITE and s['card_owner'][k] == pile:
             remove_card(S, b, k)
-    order = np.empty(NUM_CARDS, dtype=np.int64)
+    order = local_array(NUM_CARDS, np.int64)
     n = 0
     for k in range(NUM_CARDS):
         if s['card_where'][k] == CW_HERO and s['card_owner'][k] == p:

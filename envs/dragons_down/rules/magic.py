@@ -17,7 +17,7 @@ lasting curse's effect is read where its rule is (``curse_held``).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CARD_IDS, CLASS_IDS, MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
     NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
@@ -334,19 +334,27 @@ def curse_roll(S, b, p):
 
 @rules_jit
 def curse_applies(S, b, p, k, wait):
-    """Curse k of the Curse Table, rolled for hero p, applies: an instant
-    curse happens now (L1103-L1105); a lasting one is marked, unless the hero
-    holds it already -- curses are not cumulative and a repeat is not
-    rerolled (L1107). ``wait``: the Teleport curse's clearing may wait on his
-    Dust of Destiny. True if a decision is posed."""
-    s = S[b]
+    """Curse k of the Curse Table, rolled for hero p, applies: the Teleport
+    curse puts him in a random clearing (L1103; ``wait``: the clearing may
+    wait on his Dust of Destiny), the others as ``curse_stays``. True if a
+    decision is posed."""
     if k == CURSE_TELEPORT:
         return teleport_hero(S, b, p, wait)
+    curse_stays(S, b, p, k)
+    return False
+
+
+@rules_jit
+def curse_stays(S, b, p, k):
+    """Curse k, rolled for hero p, that does not move him: Summon brings
+    Wandering Monsters to his clearing (L1105); a lasting curse is marked,
+    unless the hero holds it already -- curses are not cumulative and a
+    repeat is not rerolled (L1107)."""
+    s = S[b]
     if k == CURSE_SUMMON:
         summon_curse(S, b, p)
     elif not CURSE_INSTANT[k]:
         s['curses'][p] = s['curses'][p] | np.uint8(1 << k)
-    return False
 
 
 @rules_jit
@@ -517,7 +525,7 @@ def dispel_spell(S, b, p, sp):
 def more_removals(S, b, p):
     """After a removal hero p may remove another in the same Trade Action
     (PH_UNCURSE). True if a decision is posed."""
-    out = np.empty(MAX_REMOVALS, dtype=np.int64)
+    out = local_array(MAX_REMOVALS, np.int64)
     if removable_curses(S, b, p, out, 0) > 0:
         return pose(S, b, PH_UNCURSE, p)
     return False
@@ -567,7 +575,7 @@ def mask_uncurse(S, b, p, mask):
     """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse and A_DISPEL
     + sp for each permanent spell still removable, A_DO + DO_DONE to end the
     Trade Action."""
-    out = np.empty(MAX_REMOVALS, dtype=np.int64)
+    out = local_array(MAX_REMOVALS, np.int64)
     n = removable_curses(S, b, p, out, 0)
     for i in range(n):
         mask[out[i]] = 1

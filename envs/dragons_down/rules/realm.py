@@ -9,7 +9,7 @@ crosses joins the two edge clearings.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, MAP_RADIUS, MAX_HIDDEN_PER_SIDE, NUM_DIRECTIONS, NUM_TILES, OPT_ENCH_PATHS, TOK_PLACED,
     TW_PLACED,
@@ -84,31 +84,29 @@ def placement_fit(S, b, t, side, rot, q, r):
 
 
 MAX_FRONTIER = NUM_TILES * NUM_DIRECTIONS
-"""At most this many empty positions lie beside the map (one per tile edge)."""
-
-
-@rules_jit
-def new_frontier():
-    """Empty arrays for ``realm_frontier``: (spot, touch, need)."""
-    return (np.empty(MAX_FRONTIER, dtype=np.int64), np.empty(MAX_FRONTIER, dtype=np.int64),
-            np.empty(MAX_FRONTIER, dtype=np.int64))
+"""At most this many empty positions lie beside the map (one per tile edge):
+the size of ``realm_frontier``'s lists."""
 
 
 GRID_R = MAP_RADIUS + 1
 """``realm_grid`` covers axial positions up to this far out on each axis (the
 map's farthest tiles and the positions beside them)."""
 GRID_W = 2 * GRID_R + 1
+GRID_CELLS = GRID_W * GRID_W
+"""The cells of a ``realm_grid`` (its array's size)."""
 GRID_SEEN = -2
 """A ``realm_grid`` cell marking an empty position already listed."""
 
 
 @rules_jit
-def realm_grid(S, b):
-    """The placed tiles as a position grid: ``grid[(q + GRID_R) * GRID_W + r +
-    GRID_R]`` = the tile at (q, r), or -1 (``grid_at``), for searches that look
-    up many positions (``tile_at`` scans every tile)."""
+def realm_grid(S, b, grid):
+    """Fill ``grid`` (int8, GRID_CELLS) with the placed tiles as a position
+    grid: ``grid[(q + GRID_R) * GRID_W + r + GRID_R]`` = the tile at (q, r),
+    or -1 (``grid_at``), for searches that look up many positions
+    (``tile_at`` scans every tile)."""
     s = S[b]
-    grid = np.full(GRID_W * GRID_W, -1, dtype=np.int8)
+    for i in range(GRID_CELLS):
+        grid[i] = -1
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_PLACED:
             grid[grid_cell(int(s['tile_q'][t]), int(s['tile_r'][t]))] = t
@@ -133,7 +131,8 @@ def realm_frontier(S, b, spot, touch, need):
     Returns how many. A placement search looks the map up once through this
     list instead of once per tile, side and turn it tries."""
     s = S[b]
-    grid = realm_grid(S, b)
+    grid = local_array(GRID_CELLS, np.int8)
+    realm_grid(S, b, grid)
     n = 0
     for u in range(NUM_TILES):
         if s['tile_where'][u] != TW_PLACED:
@@ -178,7 +177,9 @@ def frontier_touches_two(t, n, touch, need):
 def touches_two_possible(S, b, t):
     """Some empty position beside the map takes tile ``t`` (either side, any
     turn) touching two placed tiles and joined to a path (L109's "if possible")."""
-    spot, touch, need = new_frontier()
+    spot = local_array(MAX_FRONTIER, np.int64)
+    touch = local_array(MAX_FRONTIER, np.int64)
+    need = local_array(MAX_FRONTIER, np.int64)
     n = realm_frontier(S, b, spot, touch, need)
     return frontier_touches_two(t, n, touch, need)
 

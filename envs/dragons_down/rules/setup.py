@@ -7,7 +7,7 @@ The hero's starting spells (L203) are taken by the magic part.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     CLEARINGS_PER_TILE, CUBE_MAGIC, CW_DECK, HS_NONE, MON_TRAY, TOK_POOL, HS_WAITING, MAX_HEROES, NUM_CLASSES, NUM_COLOURS,
     NUM_DIRECTIONS, NUM_LINEAGES, NUM_PACKS, NUM_TILES, OPT_WITS, SB_LEGENDARY, SB_OPEN_REALM, ST_BUILD_REALM,
@@ -22,7 +22,7 @@ from .base import (
     PH_START_SPELL, SPELL_FROM, PH_TILE_SPOT, PH_TILE_TURN, TILE_KIND, TILE_PACK, d6, pose, roll, shuffle_first,
 )
 from .realm import (
-    frontier_touches_two, new_frontier, open_realm_fits, open_realm_legal, position_edges, realm_frontier, tile_at,
+    frontier_touches_two, MAX_FRONTIER, open_realm_fits, open_realm_legal, position_edges, realm_frontier, tile_at,
     touches_two_possible,
 )
 from .equipment import take_starting_item
@@ -230,7 +230,9 @@ def tile_placeable(S, b, t, n, touch, need):
 @rules_jit
 def seat_can_place(S, b, p):
     s = S[b]
-    spot, touch, need = new_frontier()
+    spot = local_array(MAX_FRONTIER, np.int64)
+    touch = local_array(MAX_FRONTIER, np.int64)
+    need = local_array(MAX_FRONTIER, np.int64)
     n = realm_frontier(S, b, spot, touch, need)
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t, n, touch, need):
@@ -265,7 +267,9 @@ def build_realm(S, b):
 def mask_tile_choose(S, b, p, mask):
     """Legal actions of PH_TILE_CHOOSE: A_TILE + t for each dealt tile of p that can be placed."""
     s = S[b]
-    spot, touch, need = new_frontier()
+    spot = local_array(MAX_FRONTIER, np.int64)
+    touch = local_array(MAX_FRONTIER, np.int64)
+    need = local_array(MAX_FRONTIER, np.int64)
     n = realm_frontier(S, b, spot, touch, need)
     for t in range(NUM_TILES):
         if s['tile_where'][t] == TW_HAND and s['tile_holder'][t] == p and tile_placeable(S, b, t, n, touch, need):
@@ -302,7 +306,9 @@ def mask_tile_spot(S, b, p, mask):
     beside several tiles is offered once, by its lowest action."""
     s = S[b]
     t = int(s['sel_tile'])
-    spot, touch, need = new_frontier()
+    spot = local_array(MAX_FRONTIER, np.int64)
+    touch = local_array(MAX_FRONTIER, np.int64)
+    need = local_array(MAX_FRONTIER, np.int64)
     n = realm_frontier(S, b, spot, touch, need)
     two = frontier_touches_two(t, n, touch, need)
     for i in range(n):
@@ -444,7 +450,7 @@ def deal_random_hero(S, b, p):
         s['hero_lineage'][p] = roll(S, b, NUM_LINEAGES)
         s['lineage_side'][p] = roll(S, b, 2)
     if s['hero_class'][p] < 0:
-        free = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        free = local_zeros(NUM_ACTIONS, np.int8)
         mask_class(S, b, p, free)
         n = 0
         for i in range(NUM_CLASSES):

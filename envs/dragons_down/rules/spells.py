@@ -26,7 +26,7 @@ Only the spells of ``base.SPELLS_BUILT`` are offered.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..constants import (
     MON_SHAPE, MAX_HEROES, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, MAX_AIMS, MON_TRAY, NUM_CARDS, NUM_COLOURS, NUM_DIRECTIONS, NUM_MONSTER_CHIPS,
     NUM_SPELLS, NUM_TILES, OPT_ENCH_LIMIT, OPT_PVP, OPT_TOUGH, SPW_KNOWN, TW_PLACED,
@@ -37,19 +37,20 @@ from .base import (
     SP_RULE_UNDEAD, SP_ELEMENTAL, CTRL_UNDEAD, CTRL_ELEMENTAL, CTRL_WAITING, PH_CTRL_KEEP, ANSWER_REFUSE, FOE_ELEMENTAL,
     SP_SHAPE_SHIFT, CTRL_SHAPE, PH_SHAPE, SHAPE_OK, shifted,
     SP_CONFUSE, SD_SPEED, SP_AIR_SWORD, SP_DISCORD, DISCORD_CARDS, SD_DAMAGE, SD_SWORDS, SD_ATTACK, ATK_FIRE, ATK_RANGED,
-    CURSE_WEAKNESS, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
+    CURSE_WEAKNESS, SP_TENTACLES, PH_TENTACLE, A_FOE, A_DO, A_SEAT, DO_PASS, NUM_TENTACLES, TENTACLE_CARDS,
     TENT_ATTACK, TENT_LEFT, TENT_MANEUVER, TENT_MISS, TENT_NONE, TENT_UNROLLED, SP_DARK_MATTER, SP_VAPOR_FORM, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, AIR_SWORD_MIGHT, AIR_SWORD_SPEED, AIR_SWORD_SWORDS,
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
-    BOX_ATTACK, BOX_MIGHT, CAST_ACCEPTED, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
-    CAST_REFUSED, CURSE_INSTANT, CURSE_OF_ROLL, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
+    BOX_ATTACK, BOX_MIGHT, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
+    CURSE_INSTANT, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
     DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, GRAY_NUMBER, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
     PACK_WANDERER, PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
     SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_PEACE, SP_TURN_UNDEAD,
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
-    SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, d6, pose, roll,
+    SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
     ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, DEST_CURSE, DEST_SPELL,
+    DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
@@ -57,23 +58,24 @@ from .fate import remove_card
 from .activation import summon, CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
-    curse_applies, curse_die, destinations, learn_result, end_combat_spells, end_spell, end_spells_on, spell_on_target,
-    teleport_arrives, teleport_destination,
+    curse_applies, curse_die, curse_matters, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
+    end_spells_on, spell_on_target, teleport_arrives, teleport_destination,
 )
 from .equipment import random_cube
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
-    dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, stone_tie, wand_held,
+    band_reroll, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, wand_held,
 )
 from .trade import haggle_result, loot_die, loot_result
 from .strike import (
-    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, foe_recovers, foe_side, foe_slain, foe_value,
+    AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, add_extra_chip, extra_chip, foe_recovers, foe_side, foe_slain, foe_value,
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
     versus, in_fight,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
-    foe_is_monster, hero_killed, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice,
+    foe_is_monster, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice, roll_at,
+    killed_by_hero,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
-    realign_cubes, wound_hero, AS_HURT, hero_hit_dice, ranged_pair, save_again, soul_saved, struck_dice,
+    realign_cubes, wound_hero, AS_HURT, ranged_pair, save_again, soul_saved, struck_dice,
     weapon_damage, weapon_lands,
 )
 
@@ -90,6 +92,9 @@ Ranged Attack Dice stood and its damage dealt)."""
 
 
 # ================================================================ covering the boxes (L721-L723, L1020-L1022)
+NUM_COLOURS_ANY = NUM_COLOURS + 1
+"""The Magic Cube colours and the multicolour box (a box's colour code)."""
+
 @rules_jit
 def enchant_colour(S, b, p):
     """The colour of the Magic Cube enchanting hero p's tile, one box of
@@ -147,7 +152,7 @@ def cover_fits(S, b, p, kind):
 def cover_fits_skipping(S, b, p, kind, skip):
     """``cover_fits`` with box ``skip`` (-1 none) left empty."""
     s = S[b]
-    need = np.zeros(NUM_COLOURS + 1, dtype=np.int64)
+    need = local_zeros(NUM_COLOURS_ANY, np.int64)
     for i in range(MAX_SPELL_BOXES):
         c = int(SPELL_BOX[kind, i])
         if c >= 0 and i != skip:
@@ -171,7 +176,7 @@ def may_cast(S, b, p, sp):
     """Hero p may cast Spell Card sp this round, its targets aside: he knows
     it (L1018), its effect is built, it is not in play (a spell that lasts is
     not cast again until it ends, L1026), Heal not yet this turn (L1576), and
-    his cubes cover its boxes."""
+    his cubes cover its boxes; no Confuse lies on him (L1590)."""
     s = S[b]
     if s['spell_where'][sp] != SPW_KNOWN or s['spell_owner'][sp] != p:
         return False
@@ -180,6 +185,8 @@ def may_cast(S, b, p, sp):
         return False
     if k == SP_HEAL and s['cast_turn'][p] & CAST_HEAL:
         return False
+    if spell_on_target(S, b, SP_CONFUSE, AIM_HERO + p) >= 0:
+        return False                             # L1590: Confused (Player vs. Player), he may not cast
     return cover_fits(S, b, p, k)
 
 
@@ -215,11 +222,16 @@ def aim_ok(S, b, p, k, t):
 @rules_jit
 def pvp_spell(k):
     """Harmful targeted spells of kind k a hero may aim at another hero with
-    Player vs. Player (L1174): those whose effect on a hero is built --
-    Affliction's wound (L1498), Hesitation's -1 maneuver (L1588), Dark
-    Matter's swap of cubes (L1504). The others (Fireball, Curse, Confuse,
-    Disorient, Calm, Discord, ...) stay aimed at foes (Interpretations)."""
-    return k == SP_AFFLICTION or k == SP_HESITATION or k == SP_DARK_MATTER
+    Player vs. Player (L1174): those whose card lets a hero be their target --
+    Affliction's wound (L1498), Curse's roll on the Curse Table (L1500), Dark
+    Matter's swap of cubes (L1504), Fireball's ranged attack (L1562),
+    Hesitation's -1 maneuver (L1588), Confuse (no more casting, L1590) and
+    Disorient (no attack until targeted or hit, L1594). Calm "has no effect
+    on Heroes" (L1548), Discord must hit two Monsters (L1596) and Rule Undead
+    takes the undead only (L1506): those stay aimed at foes (Interpretations,
+    "Spells aimed at heroes")."""
+    return k == SP_AFFLICTION or k == SP_CURSE or k == SP_DARK_MATTER or k == SP_FIREBALL \
+        or k == SP_HESITATION or k == SP_CONFUSE or k == SP_DISORIENT
 
 
 @rules_jit
@@ -242,8 +254,8 @@ def aims(S, b, p, out):
 def targets_fit(S, b, p, k):
     """Hero p's targets suit a spell of kind k: none for a self or untargeted
     spell; one for a self-or-other spell; one to the number in its target
-    symbol for a targeted one, several only foes (L1030-L1034)."""
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    symbol for a targeted one, each one it may be aimed at (L1030-L1034)."""
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
     aim = SPELL_AIM[k]
     if aim == AIM_SELF or aim == AIM_NONE:
@@ -251,7 +263,7 @@ def targets_fit(S, b, p, k):
     if n == 0 or n > SPELL_TARGETS[k]:
         return False
     for i in range(n):
-        if not aim_ok(S, b, p, k, int(out[i])) or (n > 1 and out[i] >= NUM_FOES):
+        if not aim_ok(S, b, p, k, int(out[i])):
             return False
     return True
 
@@ -287,14 +299,15 @@ def aim_offered(S, b, p, t):
 
 @rules_jit
 def more_offered(S, b, p, g):
-    """Foe g may be one more target of a spell hero p could cast at all his
-    targets so far and at g (Fireball's four, L1562)."""
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    """Target code g (a foe, or with Player vs. Player another hero, L1174)
+    may be one more target of a spell hero p could cast at all his targets
+    so far and at g (Fireball's four, L1562)."""
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
-    if n == 0 or n >= MAX_AIMS or g >= NUM_FOES:
+    if n == 0 or n >= MAX_AIMS or g == DOOR_FOE:
         return False
     for i in range(n):
-        if out[i] == g or out[i] >= NUM_FOES:
+        if out[i] == g:
             return False
     for sp in range(NUM_SPELLS):
         k = int(SPELL_KIND[sp])
@@ -313,6 +326,9 @@ def more_offered(S, b, p, g):
 def any_more(S, b, p):
     for g in range(NUM_FOES):
         if foe_here(S, b, g) and more_offered(S, b, p, g):
+            return True
+    for q in range(MAX_HEROES):
+        if more_offered(S, b, p, AIM_HERO + q):
             return True
     return False
 
@@ -409,12 +425,34 @@ def mask_accept(S, b, p, mask):
 
 @rules_jit(inline=True)
 def act_accept(S, b, p, a):
-    """PH_ACCEPT: the targeted hero accepts the hit, or the spell rolls to
-    hit him (L1032). The cast resumes in the Resolve step."""
+    """PH_ACCEPT: the targeted hero p accepts the hit (``cast_accepted``), or
+    the spell rolls to hit him (L1032). The cast resumes in the Resolve step:
+    its next hero target is asked, or it strikes (``cast_spell``)."""
     s = S[b]
-    for q in range(s['cast_stage'].shape[0]):
-        if s['cast_stage'][q] == CAST_ASKING:
-            s['cast_stage'][q] = CAST_ACCEPTED if a == A_ANSWER + ANSWER_ACCEPT else CAST_REFUSED
+    if a == A_ANSWER + ANSWER_ACCEPT:
+        s['cast_accepted'] = s['cast_accepted'] | np.uint8(1 << p)
+    return False
+
+
+@rules_jit
+def ask_acceptance(S, b, p, out, n):
+    """Before hero p's targeted spell strikes, each other hero among its n
+    targets ``out`` who is still in the fight and may be targeted (no
+    Anti-Magic, L1534) is asked, one at a time in the order of the targets,
+    whether he accepts its hit (PH_ACCEPT, L1032; ``cast_asked``). True if
+    posed."""
+    s = S[b]
+    if s['cast_stage'][p] == CAST_PLACED:        # a fresh cast: no one asked yet
+        s['cast_asked'] = 0
+        s['cast_accepted'] = 0
+        s['cast_stage'][p] = CAST_ASKING
+    for i in range(n):
+        t = int(out[i])
+        if t < AIM_HERO or t == AIM_HERO + p or not target_here(S, b, t) or \
+                spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0 or (int(s['cast_asked']) >> (t - AIM_HERO)) & 1:
+            continue
+        s['cast_asked'] = s['cast_asked'] | np.uint8(1 << (t - AIM_HERO))
+        return pose(S, b, PH_ACCEPT, t - AIM_HERO)
     return False
 
 
@@ -432,7 +470,7 @@ def cast_ready(S, b, p):
     aim = SPELL_AIM[SPELL_KIND[sp]]
     if aim == AIM_SELF or aim == AIM_NONE:
         return True
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
     for i in range(n):
         if target_here(S, b, int(out[i])):
@@ -454,12 +492,12 @@ def cast_spell(S, b, p):
     me = AIM_HERO + p
     t0 = int(s['hero_target'][p])
     aim = SPELL_AIM[k]
-    if aim == AIM_TARGETED and t0 >= AIM_HERO and t0 != me and s['cast_stage'][p] == CAST_PLACED:
-        s['cast_stage'][p] = CAST_ASKING
-        return pose(S, b, PH_ACCEPT, t0 - AIM_HERO)
+    out = local_array(MAX_AIMS, np.int64)
+    n = aims(S, b, p, out)
+    if aim == AIM_TARGETED and ask_acceptance(S, b, p, out, n):
+        return True
     s['hero_cflags'][p] = s['hero_cflags'][p] | CF_ATTACKED
     s['spell_shown'][sp] = 1
-    accepted = s['cast_stage'][p] == CAST_ACCEPTED
     s['cast_stage'][p] = CAST_DONE
     speed = int(s['placed'][p, BOX_ATTACK]) + specialized(S, b, p)
     posed = False
@@ -489,30 +527,36 @@ def cast_spell(S, b, p):
     else:
         s['cast_aim'] = 0
         s['cast_hits'] = 0
-        return cast_targets(S, b, p, accepted, STRUCK_NEW)
+        s['atk_victims'] = 0
+        return cast_targets(S, b, p, STRUCK_NEW)
     rouse(S, b, me, DIS_SLOW)
     return posed
 
 
 @rules_jit
-def cast_targets(S, b, p, accepted, landed):
+def cast_targets(S, b, p, landed):
     """Hero p's targeted spell strikes its targets (``aims``) in turn, from
-    ``cast_aim`` on (L1030-L1032): each is hit by the normal attack rules --
-    his attack speed against its maneuver speed, the Time Stone's tie
-    (L1456), the Wand's and the Band's rerolls (L1480, L1290) -- unless it is
-    the caster or ``accepted`` the hit. A roll of the Hit Dice waits on the
-    Dust of Destiny of the caster (a miss) and of a hero target (a hit)
-    (ROLL_ATTACK, L1330), and a hit's Ranged Attack Dice (the Fireball's) on
-    the caster's; the cast then resumes here, ``landed`` (STRUCK_*) saying
-    how the target at ``cast_aim`` stands. A target gone, or protected by
-    Anti-Magic, is passed by (L1534); Discord takes effect only if both its
-    targets are hit (L1596). True if a decision is posed."""
+    ``cast_aim`` on (L1030-L1032): each is hit by the normal attack rules
+    (``strike.roll_at``) -- his attack speed against its maneuver speed, the
+    Time Stone's tie (L1456), the Wand's and his Band's rerolls of a miss,
+    a hero target's Band's of a hit (L1480, L1290) -- unless it is the caster
+    or a hero who accepted the hit (``cast_accepted``, L1032). A roll of the
+    Hit Dice waits on the Dust of Destiny of the caster (a miss) and of a
+    hero target (a hit) (ROLL_ATTACK, L1330), and a foe's Ranged Attack Dice
+    (the Fireball's) on the caster's; the cast then resumes here, ``landed``
+    (STRUCK_*) saying how the target at ``cast_aim`` stands. A target gone,
+    or protected by Anti-Magic, is passed by (L1534); Discord takes effect
+    only if both its targets are hit (L1596). The heroes a Fireball hit
+    (Player vs. Player, ``atk_victims``) then take its ranged attack in turn,
+    each as a hero's hit on a hero (``combat.monster_attack``,
+    ``fireball_hero``). True if a decision is posed."""
     s = S[b]
     sp = int(s['cast_card'][p])
     me = AIM_HERO + p
     speed = int(s['placed'][p, BOX_ATTACK]) + specialized(S, b, p)
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     n = aims(S, b, p, out)
+    dice = local_array(2, np.int64)
     posed = False
     while s['cast_aim'] < n:
         t = int(out[int(s['cast_aim'])])
@@ -525,20 +569,17 @@ def cast_targets(S, b, p, accepted, landed):
             landed = STRUCK_NEW
         elif not target_here(S, b, t) or spell_on_target(S, b, SP_ANTI_MAGIC, t) >= 0:
             s['cast_aim'] += 1
-            continue
-        elif t == me or accepted:
-            hit = True
+            continue                             # gone, or it may no longer be targeted (L1534)
+        elif t == me or (t >= AIM_HERO and (int(s['cast_accepted']) >> (t - AIM_HERO)) & 1):
+            hit = True                           # L1032: on himself, or accepted
         else:
             against = attack_speed_against(S, b, speed, me, t)
             m = maneuver_of(S, b, t)
-            hit = True
-            dice = np.zeros(2, dtype=np.int64)
-            rolled = not stone_tie(S, b, p, against, m) and against <= m
-            if rolled:
-                hit = hero_hit_dice(S, b, p, against, m, wand_held(S, b, p), dice)
+            hit = roll_at(S, b, p, t, against, wand_held(S, b, p), dice)
             struck_at(S, b, t)
-            if rolled and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0, ATTACK_SPELL,
-                                     int(dice[0]), int(dice[1]), p, t - AIM_HERO if t >= AIM_HERO else -1):
+            if dice[0] >= 0 and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if against == m else 0,
+                                           ATTACK_SPELL, int(dice[0]), int(dice[1]), p,
+                                           t - AIM_HERO if t >= AIM_HERO else -1):
                 return True
         posed = cast_struck(S, b, p, sp, t, hit, n) or posed
         if s['roll_kind'] == ROLL_RANGED:
@@ -546,6 +587,11 @@ def cast_targets(S, b, p, accepted, landed):
         s['cast_aim'] += 1
     if SPELL_KIND[sp] == SP_DISCORD and s['cast_hits'] == 2:
         discord(S, b, sp, int(out[0]), int(out[1]))
+    if SPELL_KIND[sp] == SP_FIREBALL and s['atk_victims'] != 0:
+        s['atk_foe'] = -1                        # the heroes it hit, struck as a hero's hit (combat.monster_attack)
+        s['atk_by'] = 1 + p
+        s['atk_victim'] = -1
+        s['atk_stage'] = AS_HIT
     rouse(S, b, me, DIS_SLOW)
     return posed
 
@@ -555,13 +601,18 @@ def cast_struck(S, b, p, sp, t, hit, n):
     """Target t of hero p's targeted Spell Card sp (one of n) is hit or
     missed: a hit wakes it from Disorient (L1594) and takes the spell's
     effect (``spell_hits``); Discord's hits are counted (``cast_hits``: it
-    takes effect only if both its targets are hit, L1596). True if a
-    decision is posed."""
+    takes effect only if both its targets are hit, L1596); a hero a
+    Fireball hit (Player vs. Player) takes its ranged attack after the cast
+    (``atk_victims``: ``fireball_hero``). True if a decision is posed."""
     if not hit:
         return False
+    s = S[b]
     rouse(S, b, t, DIS_DORMANT)
     if SPELL_KIND[sp] == SP_DISCORD:
-        S[b]['cast_hits'] += 1
+        s['cast_hits'] += 1
+        return False
+    if SPELL_KIND[sp] == SP_FIREBALL and t >= AIM_HERO:
+        s['atk_victims'] = int(s['atk_victims']) | (1 << (t - AIM_HERO))    # each in turn (``fireball_hero``)
         return False
     return spell_hits(S, b, p, sp, t, n)
 
@@ -569,7 +620,7 @@ def cast_struck(S, b, p, sp, t, hit, n):
 @rules_jit
 def cast_target(S, b, p):
     """The target code hero p's targeted spell strikes now (``cast_aim``)."""
-    out = np.empty(MAX_AIMS, dtype=np.int64)
+    out = local_array(MAX_AIMS, np.int64)
     aims(S, b, p, out)
     return int(out[int(S[b]['cast_aim'])])
 
@@ -654,6 +705,8 @@ def spell_hits(S, b, p, sp, t, n):
             return afflict_hero(S, b, p, t - AIM_HERO)
         afflict_foe(S, b, t, p)
     elif k == SP_CURSE:                          # L1500
+        if t >= AIM_HERO:
+            return curse_hero(S, b, t - AIM_HERO)
         curse_foe(S, b, t, p)
     elif k == SP_CALM:                           # L1548
         calm(S, b, t)
@@ -672,13 +725,65 @@ def spell_hits(S, b, p, sp, t, n):
         vanish(S, b, t)
     elif k == SP_CONFUSE:                        # L1590: no more casting; a cast not yet made is canceled
         put_in_play(S, b, sp, t)
-        if t < NUM_FOES and foe_spell(S, b, t) >= 0:
+        if t >= AIM_HERO:
+            confuse_hero(S, b, t - AIM_HERO)
+        elif foe_spell(S, b, t) >= 0:
             s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED
-    elif k == SP_DISORIENT:                      # L1594
+    elif k == SP_DISORIENT:                      # L1594: its unresolved attacks this round are canceled
         put_in_play(S, b, sp, t)
         s['spell_mark'][sp] = DIS_DORMANT | DIS_SLOW
-        s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED     # its unresolved attack this round is canceled
+        if t >= AIM_HERO:                        # his weapon's or spell's, and his Air Sword's
+            q = t - AIM_HERO
+            s['hero_cflags'][q] = s['hero_cflags'][q] | np.uint8(CF_ATTACKED | CF_SWORD_DONE)
+        else:
+            s['foe_flags'][t] = s['foe_flags'][t] | FF_ATTACKED
     return False
+
+
+@rules_jit
+def curse_hero(S, b, q):
+    """Player vs. Player: the Curse spell hits hero q (L1500, L1174): a roll
+    on the Curse Table as any hero's (``magic.curse_die``), waiting on his
+    Dust of Destiny where the curse would touch him (ROLL_CURSE, L1330: he
+    is its target); then ``spell_curse``. True if a decision is posed."""
+    k = curse_die(S, b)
+    if curse_matters(S, b, q, k) and dust_roll(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], -1, DEST_CURSE_SPELL,
+                                               k, -1, q):
+        return True
+    return spell_curse(S, b, q, k)
+
+
+@rules_jit
+def spell_curse(S, b, q, k):
+    """Curse k, rolled for hero q whom a Curse spell hit, applies: the
+    Teleport curse moves him as a spell does, out of the combat under way
+    (``spell_move``), its clearing waiting on his Dust of Destiny
+    (ROLL_DESTINATION, DEST_CURSE_SPELL); Summon and the lasting curses as
+    ever (``magic.curse_stays``). True if a decision is posed."""
+    if k == CURSE_TELEPORT:
+        c = teleport_destination(S, b)
+        if c >= 0 and dust_roll(S, b, ROLL_DESTINATION, 1, destinations(S, b), AIM_HERO + q, DEST_CURSE_SPELL,
+                                c, -1, q):
+            return True
+        spell_move(S, b, AIM_HERO + q, c)
+    else:
+        curse_stays(S, b, q, k)
+    return False
+
+
+@rules_jit
+def confuse_hero(S, b, q):
+    """Player vs. Player: Confuse hit hero q (L1590): his spell not yet cast
+    this round is canceled -- a Spell Card's (no wound for it, L779), or
+    the Fiery Chasm or Elemental his Horn of the Dark Angel or Elemental
+    Spherule was to cast (L1358, L1334); while it lasts he casts none
+    (``may_cast``, ``treasures.usable``)."""
+    s = S[b]
+    st = int(s['cast_stage'][q])
+    if s['cast_card'][q] >= 0 and (st == CAST_PLACED or st == CAST_ASKING):
+        s['cast_stage'][q] = CAST_CANCELED
+    if horn_attack(S, b, q):
+        s['hero_cflags'][q] = s['hero_cflags'][q] | CF_ATTACKED
 
 
 @rules_jit
@@ -761,7 +866,7 @@ def open_gate(S, b, p, t):
     revealed Gate drawn at random; with no Gate revealed, it stays. The draw
     waits on the rerolls of its parties (PH_REROLL: the Conjurer's Mastery,
     L1214; a Dust of Destiny, L1330). True if a decision is posed."""
-    gates = np.empty(64, dtype=np.int64)
+    gates = local_array(64, np.int64)
     n = other_gates(S, b, -1, gates, 0)
     if n == 0:
         return False
@@ -827,9 +932,10 @@ def roll_applies(S, b):
     ``strike.weapon_damage``); a hide
     attempt (``actions.hide_result``); a Make Noise roll
     (``activation.noise_summons``); a trap's cube (``actions.trap_wounds``);
-    the Curse Table (``magic.curse_applies``); the random clearing of the
-    Titan's Teleport or the Teleport curse; Open Gate's and Teleport's
-    clearing (``spell_clearing``). True if a decision is posed."""
+    the Curse Table (``magic.curse_applies``; a Curse spell's on a hero,
+    ``spell_curse``); the random clearing of the Titan's Teleport or the
+    Teleport curse; Open Gate's and Teleport's clearing (``spell_clearing``).
+    True if a decision is posed."""
     s = S[b]
     kind = int(s['roll_kind'])
     p = int(s['roll_party'][0])
@@ -848,12 +954,14 @@ def roll_applies(S, b):
         hit = hit_result(first, second, target, 1)
         if then >= 0:
             return cast_on_hero(S, b, then, p, hit)
+        if hit:
+            rouse(S, b, AIM_HERO + p, DIS_DORMANT)   # L1594: hit, a disoriented hero may attack again
         s['atk_stage'] = AS_LANDED if hit else AS_HIT
         return False
     if kind == ROLL_ATTACK:
         hit = hit_result(first, second, target, 1)
         if then == ATTACK_SPELL:
-            return cast_targets(S, b, p, False, STRUCK_HIT if hit else STRUCK_MISS)
+            return cast_targets(S, b, p, STRUCK_HIT if hit else STRUCK_MISS)
         if then == ATTACK_SWORD:
             sword_lands(S, b, p, hit)
             return False
@@ -870,7 +978,7 @@ def roll_applies(S, b):
             return False
         if then == ATTACK_SPELL:
             fireball_damage(S, b, p, cast_target(S, b, p), d)
-            return cast_targets(S, b, p, False, STRUCK_DONE)
+            return cast_targets(S, b, p, STRUCK_DONE)
         return weapon_damage(S, b, p, d)
     if kind == ROLL_HIDE:
         hide_result(S, b, p, then, first + second - target <= 0)
@@ -884,6 +992,8 @@ def roll_applies(S, b):
         trap_wounds(S, b, p, first)
         return False
     if kind == ROLL_CURSE:
+        if then == DEST_CURSE_SPELL:             # a Curse spell's, on a hero it hit (Player vs. Player)
+            return spell_curse(S, b, p, first)
         return curse_applies(S, b, p, first, True)
     if kind == ROLL_DESTINATION:
         if then == DEST_CURSE:
@@ -932,7 +1042,7 @@ def roll_again(S, b, d):
     if kind == ROLL_HAGGLE:
         return int(HAGGLE_FACE[roll(S, b, HAGGLE_FACE.shape[0])])
     if kind == ROLL_GATE:
-        gates = np.empty(64, dtype=np.int64)
+        gates = local_array(64, np.int64)
         n = other_gates(S, b, -1, gates, 0)
         return int(gates[roll(S, b, n)])
     return draw_clearing(S, b, int(s['roll_dice'][0]) // CLEARINGS_PER_TILE, True)
@@ -975,7 +1085,7 @@ def act_reroll(S, b, p, a):
             if k == d or k == MAX_ROLL_DICE:
                 s['roll_dice'][d] = roll_again(S, b, d)
     if kind == ROLL_STRUCK and s['roll_then'] < 0 and soul_saved(S, b, int(s['atk_foe']), p):
-        dice = np.empty(2, dtype=np.int64)       # L1574: Soul Save acts on the Hit Dice the undead's roll now shows
+        dice = local_array(2, np.int64)       # L1574: Soul Save acts on the Hit Dice the undead's roll now shows
         dice[0] = s['roll_dice'][0]
         dice[1] = s['roll_dice'][1]
         save_again(S, b, dice)
@@ -1028,15 +1138,23 @@ def act_teleport_tile(S, b, p, a):
 
 # ================================================================ Tentacles (L1518)
 @rules_jit
-def tentacle_foe(S, b, f):
-    """Foe f may be held by a tentacle: it fights as a Monster here."""
-    return foe_here(S, b, f) and foe_is_monster(S, b, f)
+def tentacle_target(S, b, p, t):
+    """Target code t may be held by a tentacle of hero p's: a foe fighting as
+    a Monster here; with Player vs. Player another unhidden hero of the
+    fight ("any number of targets", L1518, L1174)."""
+    if t < NUM_FOES:
+        return foe_here(S, b, t) and foe_is_monster(S, b, t)
+    q = t - AIM_HERO
+    return (S[b]['optional_rules'] & OPT_PVP) != 0 and q != p and fighting(S, b, q) and not hidden(S, b, q)
 
 
 @rules_jit
-def any_tentacle_foe(S, b):
+def any_tentacle_target(S, b, p):
     for f in range(NUM_FOES):
-        if tentacle_foe(S, b, f):
+        if tentacle_target(S, b, p, f):
+            return True
+    for q in range(MAX_HEROES):
+        if tentacle_target(S, b, p, AIM_HERO + q):
             return True
     return False
 
@@ -1050,8 +1168,8 @@ def tentacle_slot(S, b, i):
         if s['tentacle_on'][i, j] == TENT_NONE:
             return j
     for j in range(NUM_TENTACLES):
-        f = int(s['tentacle_on'][i, j])
-        if f >= 0 and not foe_here(S, b, f):
+        t = int(s['tentacle_on'][i, j])
+        if t >= 0 and not target_here(S, b, t):
             return j
     return -1
 
@@ -1059,7 +1177,8 @@ def tentacle_slot(S, b, i):
 @rules_jit
 def start_tentacles(S, b, p, sp):
     """Tentacles cast by hero p (L1518): its four tentacles are placed one by
-    one on any foes (PH_TENTACLE), then rolled. True if posed."""
+    one on any targets (PH_TENTACLE: foes, and with Player vs. Player heroes),
+    then rolled. True if posed."""
     s = S[b]
     i = 0
     for k in range(TENTACLE_CARDS.shape[0]):
@@ -1087,12 +1206,12 @@ def move_tentacles(S, b, p):
 @rules_jit
 def place_tentacles(S, b, p):
     """Ask hero p where the next tentacle of card ``tentacle_card`` goes
-    (PH_TENTACLE); with none left to place, or no foe to hold, the rest lie
-    where they are and the newly placed ones roll their Hit Dice at once
+    (PH_TENTACLE); with none left to place, or no target to hold, the rest
+    lie where they are and the newly placed ones roll their Hit Dice at once
     (L1518). True if posed."""
     s = S[b]
     i = int(s['tentacle_card'])
-    if tentacle_slot(S, b, i) >= 0 and any_tentacle_foe(S, b):
+    if tentacle_slot(S, b, i) >= 0 and any_tentacle_target(S, b, p):
         return pose(S, b, PH_TENTACLE, p)
     j = tentacle_slot(S, b, i)
     while j >= 0:
@@ -1115,27 +1234,31 @@ def place_tentacles(S, b, p):
 
 @rules_jit(inline=True)
 def mask_tentacle(S, b, p, mask):
-    """Legal actions of PH_TENTACLE: A_FOE + f for each foe the tentacle may
-    hold; A_DO + DO_PASS to leave one whose target is dead or gone."""
+    """Legal actions of PH_TENTACLE: A_FOE + f for each foe, A_SEAT + q for
+    each hero (Player vs. Player), the tentacle may hold; A_DO + DO_PASS to
+    leave one whose target is dead or gone."""
     s = S[b]
     for f in range(NUM_FOES):
-        if tentacle_foe(S, b, f):
+        if tentacle_target(S, b, p, f):
             mask[A_FOE + f] = 1
+    for q in range(MAX_HEROES):
+        if tentacle_target(S, b, p, AIM_HERO + q):
+            mask[A_SEAT + q] = 1
     if s['tentacle_on'][int(s['tentacle_card']), tentacle_slot(S, b, int(s['tentacle_card']))] != TENT_NONE:
         mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit(inline=True)
 def act_tentacle(S, b, p, a):
-    """PH_TENTACLE: the tentacle holds foe f (its roll to come), or is left
-    where it lies; the next one is asked."""
+    """PH_TENTACLE: the tentacle holds foe f or hero q (its roll to come), or
+    is left where it lies; the next one is asked."""
     s = S[b]
     i = int(s['tentacle_card'])
     j = tentacle_slot(S, b, i)
     if a == A_DO + DO_PASS:
         s['tentacle_on'][i, j] = TENT_LEFT
     else:
-        s['tentacle_on'][i, j] = a - A_FOE
+        s['tentacle_on'][i, j] = AIM_HERO + (a - A_SEAT) if a >= A_SEAT and a < A_SEAT + MAX_HEROES else a - A_FOE
         s['tentacle_hit'][i, j] = TENT_UNROLLED
     return place_tentacles(S, b, p)
 
@@ -1267,7 +1390,7 @@ def fireball_hit(S, b, p, f, n):
     s['atk_venom'] = 1 if envenomed else 0
     swords = (2 if n == 1 else 1) + plus
     d = max(attack_damage(S, b, FIREBALL_DAMAGE + base, swords, foe_armored(S, b, f)) - weak(S, b, p), 0)
-    dice = np.empty(2, dtype=np.int64)
+    dice = local_array(2, np.int64)
     low = ranged_pair(S, b, False, d, int(FOE_HEALTH[f]) - int(s['foe_wounds'][f]),
                       (s['optional_rules'] & OPT_TOUGH) != 0, dice)
     if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_SPELL, int(dice[0]), int(dice[1]), p, -1):
@@ -1291,6 +1414,26 @@ def fireball_damage(S, b, p, f, d):
 
 
 @rules_jit
+def fireball_hero(S, b, k, q):
+    """Player vs. Player: hero k's Fireball hit hero q (L1562, L1174), his
+    turn come among its victims (``combat.monster_attack``): a ranged attack
+    of base damage 2 and 1 sword, 2 swords when he is its only target, with
+    k's Strength and Envenom (L1558, L1530), resolved as a hero's hit on a
+    hero (``atk_*``, k's Weakness taken from its base damage): q's armour,
+    then the damage (``combat.damage_hero``: the worse Ranged Attack Die)."""
+    s = S[b]
+    out = local_array(MAX_AIMS, np.int64)
+    n = aims(S, b, k, out)
+    base, plus, envenomed = hit_bonus(S, b, AIM_HERO + k, AIM_HERO + q)
+    s['atk_victim'] = q
+    s['atk_dmg'] = max(FIREBALL_DAMAGE + base - weak(S, b, k), 0)
+    s['atk_swords'] = (2 if n == 1 else 1) + plus
+    s['atk_ranged'] = 1
+    s['atk_aim'] = 0
+    s['atk_venom'] = 1 if envenomed else 0
+
+
+@rules_jit
 def curse_foe(S, b, f, p):
     """The Curse spell on a foe (L1500): a roll on the Curse Table. Teleport
     puts the chip in a random clearing (L1103), Summon brings Wandering
@@ -1299,7 +1442,7 @@ def curse_foe(S, b, f, p):
     Misfortune touch nothing a Monster does; Interpretations, "Curses on
     foes"), not cumulative (L1107)."""
     s = S[b]
-    k = int(CURSE_OF_ROLL[d6(S, b) - 1])
+    k = curse_die(S, b)
     if k == CURSE_TELEPORT:
         c = teleport_destination(S, b)
         if c >= 0:
@@ -1338,10 +1481,14 @@ def fiery_chasm(S, b, me, speed):
     non-flying Monster and hero of the clearing (a hero flies under the Fly
     spell or a Potion of Flight, L1091), the caster too (the Demon flies);
     each it hits (by the normal attack rules) is killed, a hero's possessions
-    leaving the game. The Monsters are struck first, then the heroes in Turn
-    Order (Interpretations), one by one (``chasm_strikes``). A hero caster
-    takes the Monsters killed (L799); the Demon's victims go to no one
-    (``foe_slain``). True if a decision is posed."""
+    leaving the game. The chips are struck first -- the Monsters, and the
+    Monsters heroes control (Rule Undead's, Elementals, a Shape Shifted
+    hero's chip, L692: they are in the clearing, and count as heroes) --
+    then the heroes in Turn Order (Interpretations), one by one
+    (``chasm_strikes``). A hero caster takes the Monsters killed (L799), and
+    a Shape Shifted hero killed so is his kill (``strike.credit_kill``), as
+    a hero killed so is (Player vs. Player, L1190); the Demon's victims go
+    to no one (``foe_slain``). True if a decision is posed."""
     s = S[b]
     s['chasm_by'] = me
     s['chasm_speed'] = speed
@@ -1352,12 +1499,12 @@ def fiery_chasm(S, b, me, speed):
 @rules_jit
 def chasm_strikes(S, b):
     """The Fiery Chasm of ``chasm_by`` (at ``chasm_speed``) strikes its
-    victims from ``chasm_pos`` on (the Monsters by chip, then the heroes in
-    Turn Order): a roll of the Hit Dice waits, before it applies
-    (``chasm_lands``), on the Dust of Destiny of a hero caster (a miss; on
-    himself he is only its target) and of the hero struck (a hit)
-    (ROLL_ATTACK, L1330). Once all are struck, the caster's Disorient marks
-    its attack made (L1594). True if a decision is posed."""
+    victims from ``chasm_pos`` on (the Monsters and controlled Monsters by
+    chip, then the heroes in Turn Order): a roll of the Hit Dice waits,
+    before it applies (``chasm_lands``), on the Dust of Destiny of a hero
+    caster (a miss; on himself he is only its target) and of the hero struck
+    (a hit) (ROLL_ATTACK, L1330). Once all are struck, the caster's
+    Disorient marks its attack made (L1594). True if a decision is posed."""
     s = S[b]
     me = int(s['chasm_by'])
     p = me - AIM_HERO if me >= AIM_HERO else -1
@@ -1365,7 +1512,7 @@ def chasm_strikes(S, b):
     while s['chasm_pos'] < NUM_FOES + n:
         t = chasm_target(S, b)
         if t < NUM_FOES:
-            struck = foe_is_monster(S, b, t) and not FOE_FLYING[t]
+            struck = (foe_is_monster(S, b, t) or (foe_here(S, b, t) and controller(S, b, t) >= 0)) and not FOE_FLYING[t]
         else:
             q = t - AIM_HERO                     # a flying Hero is spared, like a flying Monster (L1091)
             struck = q >= 0 and fighting(S, b, q) and not hidden(S, b, q) and not hero_flies(S, b, q)
@@ -1406,9 +1553,11 @@ def chasm_target(S, b):
 @rules_jit
 def chasm_lands(S, b, t, hit):
     """The Fiery Chasm of ``chasm_by`` hit target t or missed it (``hit``):
-    hit, a Monster is killed -- the hero caster's kill (L799), the Demon's
-    going to no one -- and a hero dies, his possessions and Gold leaving the
-    game (L1508)."""
+    hit, a Monster or a controlled Monster is killed -- the hero caster's
+    kill (L799; a Shape Shifted hero's chip is the hero, ``credit_kill``),
+    the Demon's going to no one -- and a hero dies, his possessions and Gold
+    leaving the game (L1508), another hero caster's kill (Player vs. Player,
+    L1190)."""
     if not hit:
         return
     s = S[b]
@@ -1425,7 +1574,7 @@ def chasm_lands(S, b, t, hit):
         if s['card_where'][c] == CW_HERO and s['card_owner'][c] == q:
             remove_card(S, b, c)
     s['gold'][q] = 0
-    hero_killed(S, b, q)
+    killed_by_hero(S, b, q, me - AIM_HERO if me >= AIM_HERO else -1)    # Player vs. Player: another's chasm kills him (L1190)
 
 
 # ================================================================ Monsters that cast (L1260-L1274)
@@ -1461,7 +1610,7 @@ def monster_cast(S, b, f):
         return fiery_chasm(S, b, f, speed)       # its strikes may wait on a Dust: it marks the attack made at their end
     if (k == SP_TELEPORT or k == SP_VAPOR_FORM) and q >= 0 and fighting(S, b, q) and not hidden(S, b, q):
         m = hero_maneuver(S, b, q)
-        dice = np.zeros(2, dtype=np.int64)
+        dice = local_zeros(2, np.int64)
         hit = speed > m or struck_dice(S, b, q, speed, m, False, dice)
         struck_at(S, b, AIM_HERO + q)
         rouse(S, b, f, DIS_SLOW)                 # its attack is made (L1594)
@@ -1513,12 +1662,16 @@ def air_sword(S, b, p):
 @rules_jit
 def sword_ready(S, b, p):
     """Hero p's Air Sword has its attack to make this round: it fights, he
-    targets a foe still here (the sword strikes his target), and it has not
-    struck yet."""
+    targets a foe still here, or with Player vs. Player another hero still in
+    the fight (L1174; the sword strikes his target), and it has not struck
+    yet."""
     s = S[b]
     f = int(s['hero_target'][p])
-    return fighting(S, b, p) and air_sword(S, b, p) >= 0 and (s['hero_cflags'][p] & CF_SWORD_DONE) == 0 \
-        and f >= 0 and f < NUM_FOES and foe_here(S, b, f)
+    if not fighting(S, b, p) or air_sword(S, b, p) < 0 or (s['hero_cflags'][p] & CF_SWORD_DONE) != 0 or f < 0:
+        return False
+    if f > DOOR_FOE:
+        return (s['optional_rules'] & OPT_PVP) != 0 and f != AIM_HERO + p and fighting(S, b, f - AIM_HERO)
+    return f < NUM_FOES and foe_here(S, b, f)
 
 
 @rules_jit
@@ -1530,20 +1683,25 @@ def sword_speed(S, b, p):
 @rules_jit
 def sword_attack(S, b, p):
     """L1520: the Air Sword strikes hero p's target, a melee attack of might
-    2 and one sword: to hit by the normal rules (``mastery_dice``), the roll
-    waiting on his Dust of Destiny where it misses (ROLL_ATTACK, L1330: the
-    sword's attack is his); then ``sword_lands``. True if a decision is
-    posed."""
+    2 and one sword: to hit by the normal rules (``mastery_dice``; a hero
+    target's Band of Sagacity may reroll a hit, L1290), the roll waiting on
+    the Dust of Destiny of its caster where it misses and of a hero it hits
+    (Player vs. Player, L1174) (ROLL_ATTACK, L1330: the sword's attack is
+    his); then ``sword_lands``. True if a decision is posed."""
     s = S[b]
     s['hero_cflags'][p] = s['hero_cflags'][p] | np.uint8(CF_SWORD_DONE)
     f = int(s['hero_target'][p])
     speed = sword_speed(S, b, p)
     m = maneuver_of(S, b, f)
-    dice = np.zeros(2, dtype=np.int64)
+    dice = local_zeros(2, np.int64)
     hit = speed > m or mastery_dice(S, b, p, speed, m, dice)
+    if hit and f > DOOR_FOE and speed <= m and band_reroll(S, b, f - AIM_HERO):
+        dice[0] = hit_die(S, b)                  # L1290: the victim's Band rerolls a roll against him
+        dice[1] = hit_die(S, b)
+        hit = hit_result(dice[0], dice[1], speed, m)
     struck_at(S, b, f)
     if speed <= m and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_SWORD,
-                                 int(dice[0]), int(dice[1]), p, -1):
+                                 int(dice[0]), int(dice[1]), p, f - AIM_HERO if f > DOOR_FOE else -1):
         return True
     sword_lands(S, b, p, hit)
     return False
@@ -1553,10 +1711,26 @@ def sword_attack(S, b, p):
 def sword_lands(S, b, p, hit):
     """Hero p's Air Sword hit his target or missed (``hit``): a hit deals its
     might 2 and one sword, one less on an armoured foe; its kills are p's
-    (L1520)."""
+    (L1520). A hero it hits (Player vs. Player, L1174) takes it as a hero's
+    hit on a hero (``atk_*``, no aim: the aim box is the weapon's, L1186):
+    his armour, then the damage (``combat.monster_attack``)."""
     if not hit:
         return
-    f = int(S[b]['hero_target'][p])
+    s = S[b]
+    f = int(s['hero_target'][p])
+    if f > DOOR_FOE:
+        rouse(S, b, f, DIS_DORMANT)
+        s['atk_foe'] = -1
+        s['atk_by'] = 1 + p
+        s['atk_victim'] = f - AIM_HERO
+        s['atk_victims'] = 0
+        s['atk_dmg'] = AIR_SWORD_MIGHT
+        s['atk_swords'] = AIR_SWORD_SWORDS
+        s['atk_ranged'] = 0
+        s['atk_aim'] = 0
+        s['atk_venom'] = 0
+        s['atk_stage'] = AS_LANDED
+        return
     d = attack_damage(S, b, AIR_SWORD_MIGHT, AIR_SWORD_SWORDS, foe_armored(S, b, f))
     if d > 0:
         damage_monster(S, b, f, d, p)
@@ -1568,7 +1742,7 @@ def mastery_roll(S, b, p, speed, maneuver):
     True on a hit."""
     if speed > maneuver:
         return True
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     return mastery_dice(S, b, p, speed, maneuver, out)
 
 
@@ -1619,6 +1793,8 @@ def take_control(S, b, f, p, how):
     s['foe_ctrl'][f] = p + 1
     s['ctrl_flags'][f] = how
     s['foe_vs'][f] = 0
+    for i in range(s['foe_extra_vs'].shape[1]):
+        s['foe_extra_vs'][f, i] = 0
     for g in range(NUM_FOES):
         if versus(S, b, g) == f:
             s['foe_vs'][g] = 0
@@ -1731,7 +1907,7 @@ def summon_elemental(S, b, p, sp):
     Spherule (L1334). No chip left in the pool: nothing happens
     (Interpretations)."""
     s = S[b]
-    out = np.empty(NUM_MONSTER_CHIPS, dtype=np.int64)
+    out = local_array(NUM_MONSTER_CHIPS, np.int64)
     m = 0
     for f in range(NUM_MONSTER_CHIPS):
         if FOE_ELEMENTAL[f] and s['mon_clearing'][f] == MON_TRAY:
@@ -1781,15 +1957,21 @@ def monster_hits_monster(S, b, f, g, p):
 
 @rules_jit
 def versus_strike(S, b, f):
-    """Foe f strikes the foe it fights among the chips (``foe_vs``): a
-    controlled Monster its target, for its controller (L692, L710, L1506,
-    L1550); a Monster the controlled Monster it challenged (L688)."""
+    """Foe f strikes the chips it fights (``foe_vs``): a controlled Monster
+    its target, for its controller (L692, L710, L1506, L1550); a Monster the
+    controlled Monster it challenged (L688), and the controlled Monsters its
+    multi-target attack added (``foe_extra_vs``, L728: a dragon's fire,
+    L1266), in chip order. The heroes it added are struck next, and its
+    Disorient's slow attack spent after them (``combat.resolve_step``)."""
     s = S[b]
     s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
+    p = controller(S, b, f)
     g = versus(S, b, f)
     if g >= 0 and foe_here(S, b, g):
-        monster_hits_monster(S, b, f, g, controller(S, b, f))
-    rouse(S, b, f, DIS_SLOW)
+        monster_hits_monster(S, b, f, g, p)
+    for g in range(NUM_FOES):
+        if extra_chip(S, b, f, g) and foe_here(S, b, g) and controller(S, b, g) >= 0:
+            monster_hits_monster(S, b, f, g, p)
 
 
 # ================================================================ Shape Shift (L1564-L1568, L691, L1034)
@@ -1850,7 +2032,8 @@ def act_shape(S, b, p, a):
 def shape_enter(S, b, p):
     """Hero p, Shape Shifted (active) and in the combat, is his chip: it is
     placed in the clearing under his control (CTRL_SHAPE, counted as a hero,
-    L691); the Monsters that challenged him fight it (``foe_vs``)."""
+    L691); the Monsters that challenged him fight it (``foe_vs``), and a
+    multi-target attack that added him strikes it (``foe_extra_vs``)."""
     s = S[b]
     f = int(s['shape'][p]) - 1
     s['mon_clearing'][f] = s['combat_clearing']
@@ -1861,8 +2044,9 @@ def shape_enter(S, b, p):
             s['foe_vs'][g] = f + 1
         elif s['foe_target'][g] == p:
             s['foe_target'][g] = -1
-        if (int(s['foe_extra'][g]) >> p) & 1:
+        if (int(s['foe_extra'][g]) >> p) & 1:    # an added target of its multi-target attack: the chip is (L728)
             s['foe_extra'][g] = s['foe_extra'][g] & np.uint8(0xFF ^ (1 << p))
+            add_extra_chip(S, b, g, f)
 
 
 @rules_jit

@@ -12,7 +12,7 @@ Card being cast, ``cast_cubes``) stay counted among the hero's healthy cubes
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from .. import data as D
 from ..constants import (
     CARD_IDS,
@@ -37,7 +37,7 @@ from .equipment import (
 )
 from .fate import kill_hero, remove_card
 from .treasures import (
-    band_reroll, dust_waits,
+    band_reroll, dust_waits, stone_tie,
     ELVEN_SLIPPERS, GUARD_CHARM, cube_on, cubes_on_cards, guard_charm, energy_cubes, free_magic, free_might, free_speed, ring_boxes,
 )
 from .trade import door_closed
@@ -190,6 +190,39 @@ def versus(S, b, f):
 
 
 @rules_jit
+def add_extra_chip(S, b, f, g):
+    """Controlled Monster g is one more target of foe f's multi-target attack
+    this round (L728; it counts as a hero, L692): into ``foe_extra_vs``."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        if s['foe_extra_vs'][f, i] == 0 or s['foe_extra_vs'][f, i] == g + 1:
+            s['foe_extra_vs'][f, i] = g + 1
+            return
+
+
+@rules_jit
+def extra_chip(S, b, f, g):
+    """Chip g is among the targets foe f's multi-target attack added (L728)."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        if s['foe_extra_vs'][f, i] == g + 1:
+            return True
+    return False
+
+
+@rules_jit
+def extra_chips(S, b, f):
+    """Foe f's multi-target attack added a controlled Monster (L728, L692)
+    still in the fight under its controller."""
+    s = S[b]
+    for i in range(s['foe_extra_vs'].shape[1]):
+        g = int(s['foe_extra_vs'][f, i]) - 1
+        if g >= 0 and foe_here(S, b, g) and controller(S, b, g) >= 0:
+            return True
+    return False
+
+
+@rules_jit
 def ctrl_active(S, b, f):
     """Foe f fights this round as a hero under the hero who controls it
     (Rule Undead, Elemental; L692, L1506, L1550): it stands in the fight, its
@@ -274,7 +307,7 @@ def random_hero(S, b, native_foes, exclude):
     ``exclude``. -1 if there is none."""
     s = S[b]
     n = int(s['num_players'])
-    cand = np.empty(MAX_HEROES, dtype=np.int64)
+    cand = local_array(MAX_HEROES, np.int64)
     m = 0
     for i in range(n):
         p = int(s['turn_order'][i])
@@ -422,6 +455,7 @@ def clear_placed(S, b, p):
     """p's cubes come off his boxes (Cleanup, death, the end of combat)."""
     s = S[b]
     s['hero_aim'][p] = 0
+    s['challenge_cubes'][p] = 0
     for x in range(NUM_BOXES):
         s['placed'][p, x] = 0
         s['placed_cross'][p, x] = 0
@@ -544,7 +578,7 @@ def hit_result(first, second, speed, maneuver):
 def ranged_dice(S, b, steady, base, health, tough):
     """L753: the two Ranged Attack Dice (``ranged_pair``); returns the worse
     result, the damage's change."""
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     return ranged_pair(S, b, steady, base, health, tough, out)
 
 
@@ -684,8 +718,8 @@ def credit_kill(S, b, f, p, outlaw):
     returns a killed Monster to the tray, a unique one or a Native excepted
     (L1162-L1166)."""
     s = S[b]
-    if s['ctrl_flags'][f] & CTRL_SHAPE:               # a Shape Shifted hero's chip: he dies, no one takes it
-        foe_dies(S, b, f)
+    if s['ctrl_flags'][f] & CTRL_SHAPE and controller(S, b, f) >= 0:
+        killed_by_hero(S, b, controller(S, b, f), p)    # a Shape Shifted hero's chip is he: p killed a hero (L1190)
         return
     if not (FOE_ELEMENTAL[f] and controller(S, b, f) == p):   # L1550: no Fame for killing one's own Elemental
         share_fame(S, b, f, p)
@@ -726,7 +760,7 @@ def foe_dies(S, b, f):
     Interpretations, "Shape Shift")."""
     s = S[b]
     if s['ctrl_flags'][f] & CTRL_SHAPE and controller(S, b, f) >= 0:
-        hero_killed(S, b, controller(S, b, f))       # his spells end with him: the chip is back in the tray
+        killed_by_hero(S, b, controller(S, b, f), -1)   # his spells end with him: the chip is back in the tray
         return
     end_spells_on(S, b, f)
     S[b]['foe_curses'][f] = 0
@@ -829,7 +863,7 @@ def wound_choices(S, b, p, out):
 def wound_hero(S, b, p):
     """L787: p moves one Action Cube of his choice to his wounded box at
     once; asked only when he has a choice. True if the choice is posed."""
-    out = np.empty(WOUND_CHOICES, dtype=np.int64)
+    out = local_array(WOUND_CHOICES, np.int64)
     m = wound_choices(S, b, p, out)
     if m == 0:
         return False
@@ -899,15 +933,26 @@ def check_hero_death(S, b, p):
 
 @rules_jit
 def hero_killed(S, b, p):
-    """Hero p is killed (L765, L787): ``fate.kill_hero`` does what death does
-    (L801-L805); he takes no further part in the combat. Player vs. Player:
-    killed by another hero's attack (``atk_by``), his killer gets the Fame
-    death discards (L1190) and an Outlaw Token for a victim who is no Outlaw,
-    or discards one of his own for an Outlaw (L1117, L1122)."""
+    """Hero p is killed (L765, L787) by the attack now resolved on him: a
+    hero's (``atk_by``, Player vs. Player: a weapon's hit or its wound,
+    Affliction's wound, a Fireball's hit) or a Monster's (``killed_by_hero``)."""
     s = S[b]
     killer = int(s['atk_by']) - 1
-    if killer >= 0 and killer != p and int(s['atk_victim']) == p and s['hero_state'][p] == HS_ACTIVE:
-        pvp_kill(S, b, killer, p)
+    killed_by_hero(S, b, p, killer if int(s['atk_victim']) == p else -1)
+
+
+@rules_jit
+def killed_by_hero(S, b, p, k):
+    """Hero p is killed (L765, L787) by hero k's attack or spell, or by no
+    hero (k = -1): ``fate.kill_hero`` does what death does (L801-L805); he
+    takes no further part in the combat. With Player vs. Player (L1172) a
+    hero's kill gives the killer the Fame death discards (L1190) and an
+    Outlaw Token for a victim who is no Outlaw, or discards one of his own
+    for an Outlaw (L1117, L1122: "only allowed if playing with the optional
+    Player vs. Player rules")."""
+    s = S[b]
+    if k >= 0 and k != p and s['hero_state'][p] == HS_ACTIVE and (s['optional_rules'] & OPT_PVP) != 0:
+        pvp_kill(S, b, k, p)
     kill_hero(S, b, p)                            # his spells and those on him end with him (fate.clear_hero)
     clear_cast(S, b, p)
     s['round_wounds'] = 1
@@ -976,10 +1021,12 @@ def foe_maneuver(S, b, f):
 def hero_maneuver(S, b, p):
     """Hero p's maneuver speed now: the Speed Cubes in his maneuver boxes,
     +1 for the Talaria of the Gladiator and for a green cube on the Elven
-    Slippers (L1450, L1338), -1 for Clumsiness (never below 0, data/curses.txt) and -1 for a
-    Hesitation on him (L1588)."""
+    Slippers (L1450, L1338), -1 for Clumsiness and for each tentacle holding
+    him with a double hit (Player vs. Player, L1518; never below 0,
+    data/curses.txt) and -1 for a Hesitation on him (L1588)."""
     m = max(int(S[b]['placed'][p, BOX_MANEUVER]) + speed_given(S, b, p, BOX_MANEUVER)
-            + cube_on(S, b, p, ELVEN_SLIPPERS) - clumsy(S, b, p), 0)
+            + cube_on(S, b, p, ELVEN_SLIPPERS) - clumsy(S, b, p)
+            - tentacle_hold(S, b, AIM_HERO + p, TENT_MANEUVER), 0)
     if hero_has_spell(S, b, p, SP_HESITATION):
         m -= 1
     return m
@@ -1000,8 +1047,9 @@ def attack_speed_against(S, b, speed, attacker, t):
     """An attack speed after the spells on its attacker (code) and target
     (code t): -1 against a target under Illusion (L1532), -2 for an attacker
     whose Disorient has its slow attack to come (L1594), -1 for each tentacle
-    holding a foe attacker with a single hit (L1518)."""
-    if attacker >= 0 and attacker < NUM_FOES:
+    holding the attacker (a foe, or a hero with Player vs. Player) with a
+    single hit (L1518)."""
+    if attacker >= 0:
         speed -= tentacle_hold(S, b, attacker, TENT_ATTACK)
     if t >= 0 and spell_on_target(S, b, SP_ILLUSION, t) >= 0:
         speed -= 1
@@ -1029,7 +1077,8 @@ def discord_foe(S, b, f):
 
 @rules_jit
 def tentacle_hold(S, b, f, effect):
-    """Tentacles in play holding foe f whose roll had ``effect`` (TENT_*, L1518)."""
+    """Tentacles in play holding target code f (a foe, or a hero) whose roll
+    had ``effect`` (TENT_*, L1518)."""
     s = S[b]
     n = 0
     for i in range(TENTACLE_CARDS.shape[0]):
@@ -1109,7 +1158,7 @@ def hero_roll_to_hit(S, b, p, speed, maneuver, wand):
     """Hero p's attack roll (L740, ``hero_hit_dice``): True on a hit."""
     if speed > maneuver:
         return True
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     return hero_hit_dice(S, b, p, speed, maneuver, wand, out)
 
 
@@ -1142,12 +1191,39 @@ def hero_hit_dice(S, b, p, speed, maneuver, wand, out):
 
 
 @rules_jit
+def roll_at(S, b, p, t, speed, wand, out):
+    """Hero p's attack roll at target code t (a foe, or a hero), his attack
+    speed against its maneuver speed: his Time Stone's tie (L1456), his
+    rerolls of a miss (``hero_hit_dice``: the Wand's, his Band's); at a hero
+    (Player vs. Player, L1174) a hit is rolled again, whole, by the victim's
+    Band of Sagacity ("a Hit Die roll by or against them", L1290). The two
+    Hit Dice read are kept in ``out`` (-1 where no dice decided: an attack
+    speed above the maneuver speed, the Time Stone's tie not rerolled), for
+    the Dust of Destiny of the attacker and of a hero struck (ROLL_ATTACK,
+    L1330). True on a hit."""
+    m = maneuver_of(S, b, t)
+    out[0] = -1
+    out[1] = -1
+    if stone_tie(S, b, p, speed, m):
+        hit = True
+    elif speed > m:
+        return True
+    else:
+        hit = hero_hit_dice(S, b, p, speed, m, wand, out)
+    if hit and t > DOOR_FOE and band_reroll(S, b, t - AIM_HERO):
+        out[0] = hit_die(S, b)
+        out[1] = hit_die(S, b)
+        hit = hit_result(out[0], out[1], speed, m)
+    return hit
+
+
+@rules_jit
 def roll_against_hero(S, b, q, speed, maneuver, save):
     """An attack roll against hero q (``roll_to_hit_saved``); a hit is rolled
     again, whole, by his Band of Sagacity, once a round (L1290)."""
     if speed > maneuver:
         return True
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     return struck_dice(S, b, q, speed, maneuver, save, out)
 
 
@@ -1199,7 +1275,7 @@ def roll_to_hit_saved(S, b, speed, maneuver, save):
     show blanks (``saved_dice``)."""
     if not save or speed > maneuver:
         return roll_to_hit(S, b, speed, maneuver)
-    out = np.empty(2, dtype=np.int64)
+    out = local_array(2, np.int64)
     saved_dice(S, b, True, out)
     return hit_result(out[0], out[1], speed, maneuver)
 
@@ -1213,13 +1289,14 @@ def weapon_lands(S, b, p, hit):
     cubes on the weapon), ``atk_swords``, ``atk_ranged``. The Massive Door,
     unarmoured, opens to 4 (L1240); a hero struck takes it as a Monster's hit
     (Player vs. Player, L1174): the attack is ``atk_by``'s, his armour and
-    the damage follow in the Resolve step (AS_LANDED); a foe takes the
+    the damage follow in the Resolve step; a foe takes the
     damage with the spells on either side -- Illusion, Disorient,
     Hesitation, Iron Skin, Life Armor, Strength, Envenom -- one less on an
     armoured foe, the worse Ranged Attack Die for a ranged or thrown weapon
     (an Archer may reroll one, L1208), which may wait on his Dust of Destiny
-    (ROLL_RANGED; ``weapon_damage`` once they stand). True if a decision is
-    posed."""
+    (ROLL_RANGED; ``weapon_damage`` once they stand); a hero struck
+    (``hero_strikes_hero``) takes it in the Resolve step. True if a decision
+    is posed."""
     s = S[b]
     if not hit:
         return False
@@ -1227,16 +1304,7 @@ def weapon_lands(S, b, p, hit):
     cubes = int(s['atk_dmg'])
     swords = int(s['atk_swords'])
     if t > DOOR_FOE:
-        rouse(S, b, t, DIS_DORMANT)
-        base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, t)
-        s['atk_by'] = 1 + p
-        s['atk_victim'] = t - AIM_HERO
-        s['atk_victims'] = 0
-        s['atk_dmg'] = min(cubes + base, 127)
-        s['atk_swords'] = swords + plus
-        s['atk_aim'] = s['hero_aim'][p]
-        s['atk_venom'] = 1 if envenomed else 0
-        s['atk_stage'] = AS_LANDED
+        hero_strikes_hero(S, b, p, t - AIM_HERO, cubes, swords)
         return False
     if t == DOOR_FOE:                                   # L1240: no Fame, no wound: a door is not a foe
         d = max(attack_damage(S, b, cubes, swords, False) - weak(S, b, p), 0)
@@ -1250,12 +1318,37 @@ def weapon_lands(S, b, p, hit):
         health = int(FOE_HEALTH[t]) - int(s['foe_wounds'][t])
         tough = (s['optional_rules'] & OPT_TOUGH) != 0
     if s['atk_ranged']:
-        dice = np.empty(2, dtype=np.int64)
+        dice = local_array(2, np.int64)
         low = ranged_pair(S, b, s['hero_class'][p] == ARCHER, d, health, tough, dice)
         if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_WEAPON, int(dice[0]), int(dice[1]), p, -1):
             return True
         d += low
     return weapon_damage(S, b, p, d)
+
+
+@rules_jit
+def hero_strikes_hero(S, b, p, q, cubes, swords):
+    """Player vs. Player (L1174): hero p's weapon attack hit hero q (its roll,
+    Time Stone, Bands and Dust of Destiny done: ``combat.hero_attack``), with
+    ``cubes`` on the weapon and its ``swords``: it is resolved as a Monster's
+    hit on a hero (L738-L767), the attack ``atk_by``'s until its wounds are
+    taken. q wakes from Disorient (L1594); its pieces are kept -- its base
+    damage, the cubes with p's Strength, less his Weakness (data/curses.txt),
+    its swords, p's aim (L1188) and Envenom -- and q chooses the armour he
+    takes it on (only armour in the aimed position, or a shield, if p aimed)
+    at AS_LANDED; the damage follows (``combat.damage_hero``: the worse
+    Ranged Attack Die for a ranged or thrown weapon)."""
+    s = S[b]
+    rouse(S, b, AIM_HERO + q, DIS_DORMANT)
+    base, plus, envenomed = hit_bonus(S, b, AIM_HERO + p, AIM_HERO + q)
+    s['atk_by'] = 1 + p
+    s['atk_victim'] = q
+    s['atk_victims'] = 0
+    s['atk_dmg'] = min(max(cubes + base - weak(S, b, p), 0), 127)     # his Weakness is his attack's (data/curses.txt)
+    s['atk_swords'] = swords + plus
+    s['atk_aim'] = s['hero_aim'][p]
+    s['atk_venom'] = 1 if envenomed else 0
+    s['atk_stage'] = AS_LANDED
 
 
 @rules_jit

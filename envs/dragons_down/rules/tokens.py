@@ -12,7 +12,7 @@ shuffled from a chance stream of its own (``mission_roll``).
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_zeros, rules_jit
 from dragongym.envs.core.rng import draw_below
 from ..constants import (
     CLEARINGS_PER_TILE, CW_CLEARING, CW_DECK, CW_HERO, CW_MERCHANT, DECK_ITEM, DECK_TREASURE, MAX_HEROES, MW_DECK,
@@ -27,6 +27,10 @@ from .base import (
 )
 from .equipment import attach_spells, reveal_card
 
+
+MAX_WILD_BUNDLES = 4 * NUM_PACKS
+"""At most this many Wilderness Token draws one reveal sets off (the Forgotten City's
+and the Dwarven Ruins' more tokens, one per Terrain Setup Card)."""
 
 @rules_jit
 def draw_card(S, b, deck):
@@ -296,7 +300,7 @@ def reveal_wilderness(S, b, p, t):
     one more token from each Terrain Setup Card, each resolved the same way,
     in that tile (Interpretations)."""
     s = S[b]
-    todo = np.zeros(4 * NUM_PACKS, dtype=np.int64)
+    todo = local_zeros(MAX_WILD_BUNDLES, np.int64)
     todo[0] = TILE_PACK[t]
     n = 1
     while n > 0:

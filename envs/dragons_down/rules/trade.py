@@ -14,7 +14,7 @@ offered in ``trade_options``.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CUBE_MIGHT, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, HST_BLOCKED, HST_HIDDEN, MAX_HEROES,
     MAX_HIDDEN_PER_SIDE, MON_TAKEN, NUM_CARDS, NUM_MERCHANTS, NUM_MONSTER_CHIPS,
@@ -461,7 +461,7 @@ def mask_loot_trade(S, b, p, mask):
         if lootable(S, b, p, pile):
             mask[A_DO + DO_LOOT] = 1
             break
-    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    out = local_array(MAX_TRADE_OPTIONS, np.int64)
     if trade_options(S, b, p, out) > 0:
         mask[A_DO + DO_TRADE] = 1
 
@@ -473,7 +473,7 @@ def trade_action(S, b, p):
     True if it posed a decision."""
     s = S[b]
     s['actions_used'][p] += 1
-    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    out = local_array(MAX_TRADE_OPTIONS, np.int64)
     if trade_options(S, b, p, out) > 1:
         return pose(S, b, PH_TRADE_WITH, p)
     return trade_with(S, b, p, int(out[0]))
@@ -483,7 +483,7 @@ def trade_action(S, b, p):
 def mask_trade_with(S, b, p, mask):
     """Legal actions of PH_TRADE_WITH: A_SEAT + q for each hero p may swap
     with, A_MERCHANT + m for each Merchant it may do commerce with."""
-    out = np.empty(MAX_TRADE_OPTIONS, dtype=np.int64)
+    out = local_array(MAX_TRADE_OPTIONS, np.int64)
     n = trade_options(S, b, p, out)
     for i in range(n):
         mask[out[i]] = 1

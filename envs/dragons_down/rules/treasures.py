@@ -35,7 +35,7 @@ from ..constants import (
 )
 from .base import (
     shape_flies,
-    CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_FLY,
+    CARD_DECK, KIND_BACKPACK_SPECIAL, KIND_ENCHANTS, SP_CONFUSE, SP_FLY,
     A_CARD, A_CUBE, BOX_ATTACK, CARD_IDS, CARD_KIND, FREE_KINDS, KIND_AUTO, KIND_SEARCH, KIND_TAKES, SEARCH_KINDS,
     TAKES_ANY, TAKES_KINDS, GRANT_CHOICE, KIND_CARD_END, KIND_CARD_FIRST, KIND_FREE,
     KIND_GRANTS, KIND_ONE_TIME, PH_CUBE_COLOUR, AIM_HERO, SP_DARK_MATTER, KIND_MIXES, pose,
@@ -234,7 +234,8 @@ def usable(S, b, p, c):
         return not hero_has_spell(S, b, p, SP_FLY) and s['flight_until'][p] < flight_turn(S, b)
     if k == HORN_OF_THE_DARK_ANGEL or k == ELEMENTAL_SPHERULE:   # L1358, L1334: its attack, no Weapon or Spell Card's
         return s['combat_step'] != NO_COMBAT and s['cast_card'][p] < 0 and s['placed'][p, 0] == 0 \
-            and (s['treasure_combat'][p] & (TC_HORN | TC_SPHERULE)) == 0
+            and (s['treasure_combat'][p] & (TC_HORN | TC_SPHERULE)) == 0 \
+            and not hero_has_spell(S, b, p, SP_CONFUSE)          # its attack casts a spell: not while Confused (L1590)
     if k == TIME_STONE:                                      # L1456: for this round's attack
         return s['combat_step'] != NO_COMBAT and (s['treasure_combat'][p] & TC_TIME_STONE) == 0
     if k == POTION_OF_ENERGY:                                # a combat effect: only in combat (L916)
