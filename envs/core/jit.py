@@ -31,8 +31,13 @@ function may not allocate: a scratch array is ``local_array(n, dtype)`` (or
 function it appears in (numba's ``np.empty`` outside the JIT) -- so it is
 never returned; a function that fills an array takes it as an argument.
 """
+import llvmlite.binding as ll
 import numpy as np
-from numba.core import cgutils, config, types
+from numba.core import cgutils, compiler, config, sigutils, types
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.dispatcher import _FunctionCompiler
+from numba.core.environment import lookup_environment
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
@@ -49,13 +54,167 @@ def widen(ty):
     return ty
 
 
+class CalleeLibrary(JITCodeLibrary):
+    """The LLVM code of a rules function compiled for its compiled callers:
+    optimised function by function, never optimised as a module nor turned
+    into machine code on its own. It carries the libraries it calls (the
+    whole tree below it, flattened), and the ``EntryLibrary`` that finally
+    links it optimises and emits the whole tree once."""
+
+    def finalize(self):
+        require_global_compiler_lock()
+        self._raise_if_finalized()
+        self._linking_libraries = _flatten(self._linking_libraries)
+        self._finalized = True
+
+    def own_module_for_linking(self):
+        """This library's functions alone, exported as ``linkonce_odr`` so
+        that every entry point may hold its own copy."""
+        if self._shared_module is None:
+            mod = self._final_module.clone()
+            for fn in mod.functions:
+                if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+                    fn.linkage = "linkonce_odr"
+            self._shared_module = mod
+        return self._shared_module
+
+    def _get_module_for_linking(self):
+        # Linked by code that is not a rules entry point (a user's njit
+        # function): hand it the whole tree in one module.
+        if getattr(self, "_tree_module", None) is None:
+            mod = self.own_module_for_linking().clone()
+            for library in self._linking_libraries:
+                mod.link_in(_module_for_linking(library), preserve=True)
+            self._tree_module = mod
+        return self._tree_module
+
+    def get_pointer_to_function(self, name):
+        raise RuntimeError(f"{self.name}: compiled for compiled callers only")
+
+
+class EntryLibrary(JITCodeLibrary):
+    """The LLVM code of a rules function called from Python: links every
+    library of its call tree once, then optimises and emits the one module."""
+
+    def finalize(self):
+        require_global_compiler_lock()
+        self._codegen._check_llvm_bugs()
+        self._raise_if_finalized()
+        for library in _flatten(self._linking_libraries):
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(_module_for_linking(library), preserve=True)
+        self._optimize_final_module()
+        self._final_module.verify()
+        self._finalize_final_module()
+        # numba points each compiled function's environment at its Python
+        # object when it emits that function; the callees were emitted here.
+        for gv in self._final_module.global_variables:
+            env = lookup_environment(gv.name) if gv.name.startswith("_ZN08NumbaEnv") else None
+            if env is not None:
+                self._codegen.set_env(gv.name, env)
+
+
+def _module_for_linking(library):
+    if isinstance(library, CalleeLibrary):
+        return library.own_module_for_linking()
+    return library._get_module_for_linking()
+
+
+def _flatten(libraries):
+    """``libraries`` and, for each ``CalleeLibrary`` among them, the tree it
+    carries; each library once, in first-seen order."""
+    seen, out = set(), []
+    for library in libraries:
+        below = library._linking_libraries if isinstance(library, CalleeLibrary) else ()
+        for lib in (library, *below):
+            if id(lib) not in seen:
+                seen.add(id(lib))
+                out.append(lib)
+    return out
+
+
+class _RulesCompiler(_FunctionCompiler):
+    """numba's function compiler, lowering into an ``EntryLibrary`` or (for a
+    compiled caller, ``callee=True``) a ``CalleeLibrary`` with no Python
+    wrapper and no machine code."""
+
+    def __init__(self, compiler, callee):
+        super().__init__(compiler.py_func, compiler.targetdescr, compiler.targetoptions,
+                         compiler.locals, compiler.pipeline_class)
+        self.callee = callee
+
+    def _compile_core(self, args, return_type):
+        flags = compiler.Flags()
+        self.targetdescr.options.parse_as_flags(flags, self.targetoptions)
+        codegen = self.targetdescr.target_context.codegen()
+        name = self.py_func.__qualname__
+        if self.callee:
+            flags.no_compile = flags.no_cpython_wrapper = flags.no_cfunc_wrapper = True
+            library = CalleeLibrary(codegen, name)
+        else:
+            library = EntryLibrary(codegen, name)
+            library.enable_object_caching()          # so that the disk cache can save it
+        cres = compiler.compile_extra(self.targetdescr.typing_context,
+                                      self.targetdescr.target_context, self.py_func,
+                                      args=args, return_type=return_type, flags=flags,
+                                      locals=self.locals, library=library,
+                                      pipeline_class=self.pipeline_class)
+        if cres.typing_error is not None:
+            raise cres.typing_error
+        return cres
+
+
+class CalleeKey:
+    """Stands for one compiled version of a callee where numba's lowering
+    looks a compiled function up (a Python entry point otherwise)."""
+
+    def __init__(self, name, signature):
+        self.name, self.signature = name, signature
+
+    def __repr__(self):
+        return f"<rules callee {self.name}{self.signature}>"
+
+
+class CalleeDispatcher(CPUDispatcher):
+    """The versions of a rules function its compiled callers call: never
+    cached, never called from Python (see ``CalleeLibrary``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._compiler = _RulesCompiler(self._compiler, callee=True)
+
+    def add_overload(self, cres):
+        key = CalleeKey(self.py_func.__qualname__, cres.signature)
+        cres = cres._replace(entry_point=key)
+        self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
+        self.overloads[tuple(cres.signature.args)] = cres
+
+
 class RulesDispatcher(CPUDispatcher):
     """A CPU dispatcher whose compiled callers see one signature per function
-    (see the module docstring)."""
+    (see the module docstring) and call its ``CalleeDispatcher`` version."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._compiler = _RulesCompiler(self._compiler, callee=False)
+        self._callee = None
+
+    @property
+    def callee(self):
+        """The ``CalleeDispatcher`` compiling this function for compiled callers."""
+        if self._callee is None:
+            self._callee = CalleeDispatcher(py_func=self.py_func, locals=self.locals,
+                                            targetoptions=self.targetoptions)
+        return self._callee
 
     def get_call_template(self, args, kws):
-        return super().get_call_template(tuple(widen(a) for a in args),
-                                         {k: widen(v) for k, v in kws.items()})
+        return self.callee.get_call_template(tuple(widen(a) for a in args),
+                                             {k: widen(v) for k, v in kws.items()})
+
+    def get_overload(self, sig):
+        args, _ = sigutils.normalize_signature(sig)
+        cres = self.callee.overloads.get(tuple(args))
+        return cres.entry_point if cres is not None else super().get_overload(sig)
 
 
 def rules_jit(func=None, *, nogil=False, inline=False):
