@@ -1470,7 +1470,11 @@ def observe_one(S, b, me, obs):
     """Write game b as seat ``me`` may know it into ``obs`` (float32[OBS_SIZE])."""
     s = S[b]
     n = int(s['num_players'])
-    for i in range(OBS_SIZE):
+    # every cell starts at zero but the ``paths`` block, which observe_map
+    # fills whole (-1: no path)
+    for i in range(O_PATHS):
+        obs[i] = 0.0
+    for i in range(O_PATHS + NUM_CLEARINGS * MAX_DEGREE, OBS_SIZE):
         obs[i] = 0.0
     observe_map(S, b, me, obs)
     observe_contents(S, b, me, n, obs)

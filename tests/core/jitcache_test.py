@@ -269,11 +269,13 @@ PICK = """
 
     event.register("numba:compile", Finished())
     print(playout._pick(np.ones(5, dtype=np.int8), 5, np.uint64(3), np.uint64(4)))
-    from dragongym.envs.core import jitcache
+    from dragongym.envs.core import jitcache, rng
+    rng.draw_below(np.uint64(3), np.uint64(4), 5)    # called from Python: an entry point of core
     print(jitcache.cache_key("dragonhunt")); print(jitcache.cache_key("core"))
 """
 """Compiles one small function of Dragonhunt (``playout._pick``, which calls
-``core.rng.draw_below``): seconds, not the minutes of the rules core."""
+``core.rng.draw_below``) and ``draw_below`` itself, called from Python: seconds,
+not the minutes of the rules core."""
 
 
 def test_dragonhunt_code_lands_in_its_folder_and_its_first_compile_says_so(tmp_path):
@@ -283,6 +285,8 @@ def test_dragonhunt_code_lands_in_its_folder_and_its_first_compile_says_so(tmp_p
     assert choice == "1"
     assert any(f.startswith("playout._pick-") for f in index_files(root / "dragonhunt" / game_key))
     assert any(f.startswith("rng.draw_below-") for f in index_files(root / "core" / core_key))
+    # _pick's own copy of draw_below is compiled into _pick's code, not cached apart
+    assert not any(f.startswith("rng.") for f in index_files(root / "dragonhunt" / game_key))
     assert sorted(p.name for p in root.iterdir()) == ["core", "dragonhunt"]   # nowhere else
     notices = [line for line in err.splitlines() if line.startswith("dragongym: compiling")]
     assert len(notices) == 1, err                                         # one line, for the game
