@@ -574,6 +574,10 @@ def pending_roll(state):
         return f"the Hidden Trap's cube: {die_face(kind, dice[0])}"
     if kind == R.ROLL_CURSE:
         return f"the Curse Table: {die_face(kind, dice[0])}"
+    if kind == R.ROLL_SUMMON:
+        return f"the Summon curse's gray numbered die: {die_face(kind, dice[0])}"
+    if kind == R.ROLL_WRAITH:
+        return f"the Wraith's Local Monster Die: {die_face(kind, dice[0])}"
     if kind == R.ROLL_DESTINATION:
         what = "the Teleport curse's" if int(r["roll_then"]) in (R.DEST_CURSE, R.DEST_CURSE_SPELL) else "the Titan's Teleport's"
     else:
@@ -610,4 +614,6 @@ def die_face(kind, f, i=0):
         return heal_name(f)
     if kind == R.ROLL_CURSE:
         return curse_name(f)
+    if kind == R.ROLL_WRAITH:
+        return "the Treasure Site Symbol" if f == R.SYM_SITE else "another symbol"
     return str(f)

@@ -1042,3 +1042,57 @@ def test_dd_treasure_dust_of_destiny_1_the_casters_fiery_chasm_goes_on_after_his
     act(S, reroll(R.RR_DUST, 0))
     assert int(s["mon_clearing"][ogre]) == R.MON_TAKEN and int(s["mon_taker"][ogre]) == 0 and _gone(S, dust)
     assert int(s["hero_state"][0]) != R.HS_ACTIVE
+
+
+# ================================================================ the Summon curse (L1105, L1330)
+def _wanderers_at(S, c):
+    """The Wandering Monsters of clearing c's Terrain Pack standing in c."""
+    from dragongym.envs.dragons_down.constants import MONSTER_CHIP_KINDS
+    wanderer = int(R.PACK_WANDERER[R.TILE_PACK[c // 6]])
+    return [m for m in range(len(MONSTER_CHIP_KINDS))
+            if int(S[0]["mon_clearing"][m]) == c and MONSTER_CHIP_KINDS[m] == wanderer]
+
+
+def _summon_cursed(number):
+    """The Druid, holding a Dust of Destiny, lets a Learn roll showing a curse
+    stand, then the Curse Table's Summon (both asked); the gray numbered die
+    shows ``number``. Returns (S, p, dust, his clearing)."""
+    from tests.dragons_down.magic_test import SUMMON, book_with, druid
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    dust = give(S, p, "dust_of_destiny")
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    assert int(S[0]["roll_kind"]) == R.ROLL_LEARN
+    load(S, SUMMON)
+    act(S, DONE)
+    assert int(S[0]["roll_kind"]) == R.ROLL_CURSE
+    load(S, list(R.GRAY_NUMBER).index(number))
+    act(S, DONE)
+    return S, p, dust, int(S[0]["hero_clearing"][p])
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_summon_curses_number():
+    """L1105, L1330: the Summon curse's gray numbered die shows 3: three
+    Wandering Monsters would come to the Druid's clearing. The roll is his,
+    as the active Hero: before any comes he rerolls it with his Dust, a 1,
+    and one Wandering Monster comes."""
+    S, p, dust, here = _summon_cursed(3)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_SUMMON and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing 3) with the Dust of Destiny"
+    assert _wanderers_at(S, here) == []                   # none yet
+    load(S, list(R.GRAY_NUMBER).index(1))
+    act(S, reroll(R.RR_DUST, 0))
+    assert len(_wanderers_at(S, here)) == 1 and _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE
+
+
+def test_dd_treasure_dust_of_destiny_1_the_summon_curses_fewest_asks_nothing():
+    """A Summon curse bringing the fewest Wandering Monsters its die can (a 1)
+    is never worth rolling again: none is asked, the Dust kept; let stand, a
+    3 brings three."""
+    S, p, dust, here = _summon_cursed(1)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and len(_wanderers_at(S, here)) == 1 and not _gone(S, dust)
+    S, p, dust, here = _summon_cursed(3)
+    act(S, DONE)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and len(_wanderers_at(S, here)) == 3 and not _gone(S, dust)

@@ -680,7 +680,8 @@ A_DISPEL = A_REROLL + NUM_RR_SOURCES * REROLL_WAYS   # + sp: remove permanent Sp
 A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
 (ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK,
- ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION) = range(15)
+ ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON,
+ ROLL_WRAITH) = range(17)
 """``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
 Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
 (L1516); the random clearing of Teleport's tile (L1522); a Search Action's
@@ -694,10 +695,13 @@ spell's on one target (HIT_*); the two Ranged Attack Dice of a ranged hit
 its two symbol dice shown, the numbered dice rolled again with the whole
 roll); the Action Cube a Hidden Trap wounds (L1248: HEAL_HEART or the cube
 kind); the Curse Table's curse (CURSE_IDS index, L543); the random clearing
-the Titan's Teleport or the Teleport curse sends a hero to (L1103, L1274).
+the Titan's Teleport or the Teleport curse sends a hero to (L1103, L1274);
+the Summon curse's gray numbered die (L1105: the Wandering Monsters it
+brings); the Active Wraith's Local Monster Die after a loot (L1252: its
+BLACK_SYMBOL face, SYM_SITE bringing the Wraith).
 From the Search on, a die goes for or against the party asked
 (``treasures.die_fails``), and only dice against him may be rerolled."""
-NUM_ROLL_KINDS = 15
+NUM_ROLL_KINDS = 17
 HIDE_REACTION, HIDE_BLOCK, HIDE_CLEANUP = range(3)
 """``roll_then`` of a hide attempt (ROLL_HIDE): the Hide reaction of Monster
 Activation (L639), which only hides; one against a block (L459, L599),

@@ -42,24 +42,25 @@ from .base import (
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CURSE_INSTANT, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
-    DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, GRAY_NUMBER, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
-    PACK_WANDERER, PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
+    DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
+    PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
     SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_PEACE, SP_TURN_UNDEAD,
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
-    SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
+    SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, DEST_CURSE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, DEST_CURSE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
 from .fate import remove_card
-from .activation import summon, CHIP_KIND, noise_summons, roll_summoning_dice
+from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
     curse_applies, curse_die, curse_matters, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
-    end_spells_on, spell_on_target, teleport_arrives, teleport_destination,
+    end_spells_on, spell_on_target, summon_curse, summon_die, summon_wanderers, teleport_arrives,
+    teleport_destination,
 )
 from .equipment import random_cube
 from .realm import PATH_BITS, other_gates, position_edges
@@ -707,7 +708,7 @@ def spell_hits(S, b, p, sp, t, n):
     elif k == SP_CURSE:                          # L1500
         if t >= AIM_HERO:
             return curse_hero(S, b, t - AIM_HERO)
-        curse_foe(S, b, t, p)
+        return curse_foe(S, b, t, p)
     elif k == SP_CALM:                           # L1548
         calm(S, b, t)
     elif k == SP_FIREBALL:                       # L1562
@@ -759,16 +760,16 @@ def spell_curse(S, b, q, k):
     Teleport curse moves him as a spell does, out of the combat under way
     (``spell_move``), its clearing waiting on his Dust of Destiny
     (ROLL_DESTINATION, DEST_CURSE_SPELL); Summon and the lasting curses as
-    ever (``magic.curse_stays``). True if a decision is posed."""
+    ever (``magic.curse_stays``: Summon's die waits on his Dust too). True
+    if a decision is posed."""
     if k == CURSE_TELEPORT:
         c = teleport_destination(S, b)
         if c >= 0 and dust_roll(S, b, ROLL_DESTINATION, 1, destinations(S, b), AIM_HERO + q, DEST_CURSE_SPELL,
                                 c, -1, q):
             return True
         spell_move(S, b, AIM_HERO + q, c)
-    else:
-        curse_stays(S, b, q, k)
-    return False
+        return False
+    return curse_stays(S, b, q, k, True)
 
 
 @rules_jit
@@ -991,6 +992,9 @@ def roll_applies(S, b):
     if kind == ROLL_TRAP:
         trap_wounds(S, b, p, first)
         return False
+    if kind == ROLL_SUMMON:
+        summon_wanderers(S, b, p, first)
+        return False
     if kind == ROLL_CURSE:
         if then == DEST_CURSE_SPELL:             # a Curse spell's, on a hero it hit (Player vs. Player)
             return spell_curse(S, b, p, first)
@@ -1037,6 +1041,8 @@ def roll_again(S, b, d):
         return random_cube(S, b, int(s['roll_party'][0]))
     if kind == ROLL_CURSE:
         return curse_die(S, b)
+    if kind == ROLL_SUMMON:
+        return summon_die(S, b)
     if kind == ROLL_DESTINATION:
         return teleport_destination(S, b)
     if kind == ROLL_HAGGLE:
@@ -1440,7 +1446,7 @@ def curse_foe(S, b, f, p):
     Monsters to its clearing (L1105); a lasting curse stays on the chip
     (Clumsiness and Weakness change its maneuver and damage; Sloth and
     Misfortune touch nothing a Monster does; Interpretations, "Curses on
-    foes"), not cumulative (L1107)."""
+    foes"), not cumulative (L1107). True if a decision is posed."""
     s = S[b]
     k = curse_die(S, b)
     if k == CURSE_TELEPORT:
@@ -1451,11 +1457,11 @@ def curse_foe(S, b, f, p):
                 s['mon_clearing'][f] = c
             else:
                 s['native_clearing'][f - NUM_MONSTER_CHIPS] = c
-    elif k == CURSE_SUMMON:
-        t = int(s['combat_clearing']) // CLEARINGS_PER_TILE
-        summon(S, b, t, int(PACK_WANDERER[TILE_PACK[t]]), int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])]), p)
+    elif k == CURSE_SUMMON:                      # to the caster, in the combat's clearing, his Dust asked
+        return summon_curse(S, b, p, True)
     elif not CURSE_INSTANT[k]:
         s['foe_curses'][f] = s['foe_curses'][f] | np.uint8(1 << k)
+    return False
 
 
 @rules_jit

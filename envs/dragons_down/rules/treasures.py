@@ -42,7 +42,7 @@ from .base import (
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, RANGED_HIGH, RANGED_LOW, hit_passes,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, RANGED_HIGH, RANGED_LOW, hit_passes,
     dust_card, end_roll, start_roll,
 )
 from .equipment import (
@@ -55,6 +55,7 @@ from .tokens import draw_card
 from .realm import enchant_tile
 from .magic import (
     curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target,
+    summon_matters,
 )
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -841,7 +842,9 @@ def die_fails(S, b, q, d):
     is above the worst face; a Monster Die showing a Monster symbol (L597);
     the Curse Table's curse where it would touch him (``magic.curse_matters``);
     the Action Cube a trap wounds where his healthy cubes are of several
-    kinds. Any die of the other rolls (no face better by the rules alone)."""
+    kinds; the Summon curse's number where it brings him more Wandering
+    Monsters than its lowest face (``magic.summon_matters``). Any die of the
+    other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
     f = int(s['roll_dice'][d])
@@ -867,6 +870,8 @@ def die_fails(S, b, q, d):
         return curse_matters(S, b, q, f)
     if kind == ROLL_TRAP:
         return cube_kinds(S, b, q) > 1
+    if kind == ROLL_SUMMON:
+        return summon_matters(S, b, q, f)
     return True
 
 
