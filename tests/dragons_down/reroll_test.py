@@ -1096,3 +1096,60 @@ def test_dd_treasure_dust_of_destiny_1_the_summon_curses_fewest_asks_nothing():
     S, p, dust, here = _summon_cursed(3)
     act(S, DONE)
     assert int(S[0]["roll_kind"]) == R.ROLL_NONE and len(_wanderers_at(S, here)) == 3 and not _gone(S, dust)
+
+
+# ================================================================ the Active Wraith's die after a loot (L1252, L1330)
+def _shrine_looter():
+    """A hero holding a Dust of Destiny at the Shrine, its active Wraith side
+    up, its pile of backpack cards found; he loots the top card (his Loot
+    Dice, asked first, let stand). Returns (S, p, dust, the pile's cards)."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import SHRINE, wraith_chips
+    S, p = start()
+    dust = give(S, p, "dust_of_destiny")
+    cards = put_pile(S, SHRINE, ["potion_of_healing"] * 3, finders=[p], side=1)
+    assert all(int(S[0]["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    return S, p, dust, cards
+
+
+def test_dd_treasure_dust_of_destiny_1_the_looter_rerolls_the_wraiths_site_symbol():
+    """L1252, L1330: a loot at the Shrine takes a treasure; the Local Monster
+    Die shows the Treasure Site Symbol: the Wraith would come to the Shrine.
+    The roll is the looter's, as the active Hero: before the Wraith moves he
+    rerolls it with his Dust, a claw, and no Wraith comes; he keeps the card."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import CLAW, SHRINE, SITE_SYMBOL, wraith_chips
+    S, p, dust, cards = _shrine_looter()
+    s = S[0]
+    load(S, 1, 1, SITE_SYMBOL)
+    act(S, LOOT)
+    assert int(s["roll_kind"]) == R.ROLL_LOOT
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_WRAITH and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == \
+        "reroll die 1 (showing the Treasure Site Symbol) with the Dust of Destiny"
+    assert all(int(s["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    load(S, CLAW)
+    act(S, reroll(R.RR_DUST, 0))
+    assert all(int(s["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    assert held(S, p, cards[0]) and pile(S, SHRINE) == cards[1:] and _gone(S, dust) and phase(S) == R.PH_ACTION
+
+
+def test_dd_treasure_dust_of_destiny_1_the_wraiths_die_let_stand_or_another_symbol():
+    """The Wraith's die let stand brings it to the Shrine, the Dust kept; a
+    die showing another symbol brings nothing and asks nothing."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import CLAW, PLAINS_1, SITE_SYMBOL, wraith_chips
+    S, p, dust, cards = _shrine_looter()
+    load(S, 1, 1, SITE_SYMBOL)
+    act(S, LOOT)
+    act(S, DONE)
+    act(S, DONE)
+    assert all(int(S[0]["mon_clearing"][m]) == PLAINS_1 for m in wraith_chips())
+    assert held(S, p, cards[0]) and not _gone(S, dust) and int(S[0]["roll_kind"]) == R.ROLL_NONE
+    S, p, dust, cards = _shrine_looter()
+    load(S, 1, 1, CLAW)
+    act(S, LOOT)
+    act(S, DONE)
+    assert all(int(S[0]["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    assert held(S, p, cards[0]) and phase(S) == R.PH_ACTION and int(S[0]["roll_kind"]) == R.ROLL_NONE

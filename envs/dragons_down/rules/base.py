@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    MON_TRAY as _MON_TRAY, NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    MON_TRAY as _MON_TRAY, MON_TAKEN as _MON_TAKEN, NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
     T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_MISC3, T_MISC4, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
@@ -1046,6 +1046,23 @@ def dust_roll(S, b, kind, n, span, target, then, first, second, p):
     s['roll_then'] = then
     s['roll_party'][0] = p
     return pose(S, b, PH_REROLL, p)
+
+
+@rules_jit
+def wraith_brought(S, b, pile, face):
+    """The active Wraith's Local Monster Die showing ``face`` after a loot at
+    the Shrine (``pile``'s site) would move a Wraith (L1252): the Treasure
+    Site Symbol while a Wraith chip not killed stands elsewhere or back side
+    up. Only then may a reroll serve the looter (``trade.wraith_watch``)."""
+    s = S[b]
+    if face != SYM_SITE:
+        return False
+    kind = int(SITE_GUARDIAN[pile])
+    for m in range(_NUM_MON):
+        if TRADE_CHIP_KIND[m] == kind and s['mon_clearing'][m] != _MON_TAKEN and \
+                (s['mon_clearing'][m] != s['site_clearing'][pile] or s['mon_flipped'][m] != 0):
+            return True
+    return False
 
 
 @rules_jit

@@ -49,7 +49,7 @@ from .base import (
     SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, DEST_CURSE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, DEST_CURSE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
@@ -67,7 +67,7 @@ from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
     band_reroll, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, wand_held,
 )
-from .trade import haggle_result, loot_die, loot_result
+from .trade import haggle_result, loot_die, loot_result, place_received, wraith_comes, wraith_die
 from .strike import (
     AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, add_extra_chip, extra_chip, foe_recovers, foe_side, foe_slain, foe_value,
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
@@ -934,7 +934,9 @@ def roll_applies(S, b):
     attempt (``actions.hide_result``); a Make Noise roll
     (``activation.noise_summons``); a trap's cube (``actions.trap_wounds``);
     the Curse Table (``magic.curse_applies``; a Curse spell's on a hero,
-    ``spell_curse``); the random clearing of the Titan's Teleport or the
+    ``spell_curse``); the Summon curse's number (``magic.summon_wanderers``);
+    the Wraith's die after a loot (``trade.wraith_comes``, then the card
+    taken is placed); the random clearing of the Titan's Teleport or the
     Teleport curse; Open Gate's and Teleport's clearing (``spell_clearing``).
     True if a decision is posed."""
     s = S[b]
@@ -995,6 +997,9 @@ def roll_applies(S, b):
     if kind == ROLL_SUMMON:
         summon_wanderers(S, b, p, first)
         return False
+    if kind == ROLL_WRAITH:                      # after a loot: the card he took is placed then (L972)
+        wraith_comes(S, b, target, first)
+        return place_received(S, b)
     if kind == ROLL_CURSE:
         if then == DEST_CURSE_SPELL:             # a Curse spell's, on a hero it hit (Player vs. Player)
             return spell_curse(S, b, p, first)
@@ -1043,6 +1048,8 @@ def roll_again(S, b, d):
         return curse_die(S, b)
     if kind == ROLL_SUMMON:
         return summon_die(S, b)
+    if kind == ROLL_WRAITH:
+        return wraith_die(S, b)
     if kind == ROLL_DESTINATION:
         return teleport_destination(S, b)
     if kind == ROLL_HAGGLE:

@@ -42,8 +42,8 @@ from .base import (
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, RANGED_HIGH, RANGED_LOW, hit_passes,
-    dust_card, end_roll, start_roll,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, RANGED_HIGH, RANGED_LOW, hit_passes,
+    dust_card, end_roll, start_roll, wraith_brought,
 )
 from .equipment import (
     attach_spells, cube_kinds, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses,
@@ -843,7 +843,8 @@ def die_fails(S, b, q, d):
     the Curse Table's curse where it would touch him (``magic.curse_matters``);
     the Action Cube a trap wounds where his healthy cubes are of several
     kinds; the Summon curse's number where it brings him more Wandering
-    Monsters than its lowest face (``magic.summon_matters``). Any die of the
+    Monsters than its lowest face (``magic.summon_matters``); the Wraith's
+    die where it brings the Wraith (``base.wraith_brought``). Any die of the
     other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
@@ -872,6 +873,8 @@ def die_fails(S, b, q, d):
         return cube_kinds(S, b, q) > 1
     if kind == ROLL_SUMMON:
         return summon_matters(S, b, q, f)
+    if kind == ROLL_WRAITH:
+        return wraith_brought(S, b, int(s['roll_target']), f)
     return True
 
 
