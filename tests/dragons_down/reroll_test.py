@@ -1153,3 +1153,89 @@ def test_dd_treasure_dust_of_destiny_1_the_wraiths_die_let_stand_or_another_symb
     act(S, DONE)
     assert all(int(S[0]["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
     assert held(S, p, cards[0]) and phase(S) == R.PH_ACTION and int(S[0]["roll_kind"]) == R.ROLL_NONE
+
+
+# ================================================================ the Curse Table a Curse spell rolls, for its caster (L1500, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_caster_rerolls_a_curse_that_leaves_his_foe_untouched():
+    """L1500, L1330 "the attacker": the Warlock's Curse hits the Giant Spider;
+    the Curse Table shows Sloth, which touches nothing a Monster does. The
+    roll is his attack's: he rerolls it with his Dust, Weakness, which stays
+    on the spider. A curse that serves him (Clumsiness) asks nothing."""
+    from dragongym.envs.dragons_down import data as D, view as V
+    from dragongym.envs.dragons_down.constants import CURSE_IDS
+    from tests.dragons_down.combat_test import chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    s = S[0]
+    load(S, D.REALM.curses["sloth"].roll - 1)
+    assert R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_CURSE and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and V.pending_roll(S) == "the Curse Table: Sloth"
+    assert int(s["foe_curses"][spider]) == 0
+    load(S, D.REALM.curses["weakness"].roll - 1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["foe_curses"][spider]) == 1 << CURSE_IDS.index("weakness") and _gone(S, dust)
+    assert int(s["roll_kind"]) == R.ROLL_NONE
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    assert not R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["foe_curses"][spider]) == 1 << CURSE_IDS.index("clumsiness") and not _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_curse_on_a_foe_summoning_to_its_caster_waits_on_his_dust():
+    """L1500, L1105, L1330: the Curse on the Giant Spider rolls Summon: the
+    Wandering Monsters would come to the Warlock. He lets the curse stand;
+    its gray numbered die shows 3, and waits on his Dust in turn: rerolled, a
+    1, and one Wandering Monster comes to his clearing."""
+    from dragongym.envs.dragons_down import data as D
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    s = S[0]
+    before = len(_wanderers_at(S, TRI_PEAKS_1))
+    load(S, D.REALM.curses["summon"].roll - 1)
+    assert R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(s["roll_kind"]) == R.ROLL_CURSE and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, list(R.GRAY_NUMBER).index(3))
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_SUMMON and int(s["to_play"]) == 0
+    assert len(_wanderers_at(S, TRI_PEAKS_1)) == before
+    load(S, list(R.GRAY_NUMBER).index(1))
+    act(S, reroll(R.RR_DUST, 0))
+    assert len(_wanderers_at(S, TRI_PEAKS_1)) == before + 1 and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_curse_spells_caster_rerolls_a_curse_his_target_holds():
+    """L1500, L1107, L1330, L1174: the Sorcerer's Curse hits the Knight, who
+    holds Sloth already: the Curse Table's Sloth would do nothing. Its caster
+    is asked first and rerolls it with his Dust: Clumsiness, which would
+    touch the Knight -- so the Knight, the target, is asked next with his
+    own Dust; he lets it stand and is made clumsy."""
+    from dragongym.envs.dragons_down import data as D
+    from dragongym.envs.dragons_down.constants import CURSE_IDS
+    from tests.dragons_down.combat_test import start as start_combat
+    from tests.dragons_down.pvp_test import KNIGHT_2, MAGE, mage_duel
+    S, sp = mage_duel("curse", {"black": 2})
+    mine, his = _dusty(S, MAGE), _dusty(S, KNIGHT_2)
+    start_combat(S)
+    s = S[0]
+    sloth = 1 << CURSE_IDS.index("sloth")
+    s["curses"][KNIGHT_2] = sloth
+    load(S, D.REALM.curses["sloth"].roll - 1)
+    assert R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_CURSE and int(s["to_play"]) == MAGE
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) == R.PH_REROLL and int(s["to_play"]) == KNIGHT_2 and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert int(s["curses"][KNIGHT_2]) == sloth and _gone(S, mine)
+    act(S, DONE)
+    assert int(s["curses"][KNIGHT_2]) == sloth | 1 << CURSE_IDS.index("clumsiness") and not _gone(S, his)

@@ -715,13 +715,15 @@ the Fireball's dice included (``spells.cast_targets``); his Air Sword
 (``spells.sword_lands``); a Fiery Chasm (``spells.chasm_strikes``); a hit on
 a hero being resolved (``combat.monster_attack``, its Ranged Attack Dice
 at AS_HURT)."""
-DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL = range(3)
+DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL, DEST_CURSE_FOE = range(4)
 """``roll_then`` of a random clearing (ROLL_DESTINATION): the Titan's
 Teleport moves its target (L1274); the Teleport curse its hero (L1103); the
 Teleport curse a hero's Curse spell gave a hero (Player vs. Player, L1500)
 moves him as a spell does (``spells.spell_move``). ``roll_then`` of the
-Curse Table (ROLL_CURSE): DEST_CURSE_SPELL where a Curse spell rolled it
-(``spells.curse_hero``), -1 for a hero's own roll (``magic.curse_roll``)."""
+Curse Table (ROLL_CURSE): DEST_CURSE_SPELL where a hero's Curse spell
+rolled it for a hero (``spells.curse_hero``; ``roll_target`` AIM_HERO + the
+hero), DEST_CURSE_FOE for a foe (``spells.curse_foe``; ``roll_target`` the
+foe), -1 for a hero's own roll (``magic.curse_roll``)."""
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)

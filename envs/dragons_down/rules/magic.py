@@ -25,7 +25,7 @@ from ..constants import (
 )
 from .base import (
     A_ANSWER, A_DISPEL, ANSWER_ACCEPT, PH_DISPEL_ASK, AIM_HERO, SPELL_CARDS_OF, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_SHAPE_SHIFT, shape_off, SP_CHARM, SP_FLOATING_DISK, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
-    CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
+    CURSE_SUMMON, CURSE_TELEPORT, CURSE_CLUMSINESS, CURSE_WEAKNESS, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
     DEST_CURSE, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, dust_roll,
@@ -302,6 +302,22 @@ def curse_matters(S, b, p, k):
     instant one (L1103-L1105), or a lasting one he does not hold yet (curses
     are not cumulative, L1107). Only such a curse is worth a reroll."""
     return CURSE_INSTANT[k] != 0 or not curse_held(S, b, p, k)
+
+
+@rules_jit
+def foe_curse_serves(S, b, f, k):
+    """Curse k, rolled on the Curse Table for foe f a hero's Curse spell hit
+    (L1500), serves the caster: Teleport takes the foe out of the fight
+    (where some clearing can be drawn); Clumsiness and Weakness change what
+    it does in combat, unless it holds them already (L1107). Summon brings
+    Wandering Monsters on the caster, and Sloth and Misfortune touch nothing
+    a Monster does (Interpretations, "Curses on foes"): only those are worth
+    rolling again for him."""
+    if k == CURSE_TELEPORT:
+        return destinations(S, b) > 0
+    if k == CURSE_CLUMSINESS or k == CURSE_WEAKNESS:
+        return (int(S[b]['foe_curses'][f]) >> k) & 1 == 0
+    return False
 
 
 @rules_jit

@@ -49,7 +49,7 @@ from .base import (
     SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, DEST_CURSE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
@@ -58,14 +58,15 @@ from .fate import remove_card
 from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
-    curse_applies, curse_die, curse_matters, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
+    curse_applies, curse_die, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
     end_spells_on, spell_on_target, summon_curse, summon_die, summon_wanderers, teleport_arrives,
     teleport_destination,
 )
 from .equipment import random_cube
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
-    band_reroll, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, wand_held,
+    band_reroll, dust_asks, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll,
+    wand_held,
 )
 from .trade import haggle_result, loot_die, loot_result, place_received, wraith_comes, wraith_die
 from .strike import (
@@ -707,7 +708,7 @@ def spell_hits(S, b, p, sp, t, n):
         afflict_foe(S, b, t, p)
     elif k == SP_CURSE:                          # L1500
         if t >= AIM_HERO:
-            return curse_hero(S, b, t - AIM_HERO)
+            return curse_hero(S, b, p, t - AIM_HERO)
         return curse_foe(S, b, t, p)
     elif k == SP_CALM:                           # L1548
         calm(S, b, t)
@@ -742,14 +743,15 @@ def spell_hits(S, b, p, sp, t, n):
 
 
 @rules_jit
-def curse_hero(S, b, q):
-    """Player vs. Player: the Curse spell hits hero q (L1500, L1174): a roll
-    on the Curse Table as any hero's (``magic.curse_die``), waiting on his
-    Dust of Destiny where the curse would touch him (ROLL_CURSE, L1330: he
-    is its target); then ``spell_curse``. True if a decision is posed."""
+def curse_hero(S, b, p, q):
+    """Player vs. Player: hero p's Curse spell hits hero q (L1500, L1174): a
+    roll on the Curse Table as any hero's (``magic.curse_die``), waiting on
+    the Dust of Destiny of its parties (ROLL_CURSE, L1330): p, its attacker,
+    where the curse would not touch q (``magic.curse_matters``), then q, its
+    target, where it would; then ``spell_curse``. True if a decision is
+    posed."""
     k = curse_die(S, b)
-    if curse_matters(S, b, q, k) and dust_roll(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], -1, DEST_CURSE_SPELL,
-                                               k, -1, q):
+    if dust_asks(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], AIM_HERO + q, DEST_CURSE_SPELL, k, -1, p, q):
         return True
     return spell_curse(S, b, q, k)
 
@@ -1002,7 +1004,9 @@ def roll_applies(S, b):
         return place_received(S, b)
     if kind == ROLL_CURSE:
         if then == DEST_CURSE_SPELL:             # a Curse spell's, on a hero it hit (Player vs. Player)
-            return spell_curse(S, b, p, first)
+            return spell_curse(S, b, target - AIM_HERO, first)
+        if then == DEST_CURSE_FOE:               # a Curse spell's, on a foe it hit
+            return foe_curse(S, b, target, p, first)
         return curse_applies(S, b, p, first, True)
     if kind == ROLL_DESTINATION:
         if then == DEST_CURSE:
@@ -1448,14 +1452,25 @@ def fireball_hero(S, b, k, q):
 
 @rules_jit
 def curse_foe(S, b, f, p):
-    """The Curse spell on a foe (L1500): a roll on the Curse Table. Teleport
-    puts the chip in a random clearing (L1103), Summon brings Wandering
-    Monsters to its clearing (L1105); a lasting curse stays on the chip
-    (Clumsiness and Weakness change its maneuver and damage; Sloth and
+    """Hero p's Curse spell hits foe f (L1500): a roll on the Curse Table,
+    waiting on p's Dust of Destiny where the curse would not serve him
+    (ROLL_CURSE, L1330: he is its attacker; ``magic.foe_curse_serves``);
+    then ``foe_curse``. True if a decision is posed."""
+    k = curse_die(S, b)
+    if dust_asks(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], f, DEST_CURSE_FOE, k, -1, p, -1):
+        return True
+    return foe_curse(S, b, f, p, k)
+
+
+@rules_jit
+def foe_curse(S, b, f, p, k):
+    """Curse k, rolled for foe f hero p's Curse spell hit (L1500), applies.
+    Teleport puts the chip in a random clearing (L1103), Summon brings
+    Wandering Monsters to its clearing (L1105); a lasting curse stays on the
+    chip (Clumsiness and Weakness change its maneuver and damage; Sloth and
     Misfortune touch nothing a Monster does; Interpretations, "Curses on
     foes"), not cumulative (L1107). True if a decision is posed."""
     s = S[b]
-    k = curse_die(S, b)
     if k == CURSE_TELEPORT:
         c = teleport_destination(S, b)
         if c >= 0:

@@ -55,7 +55,7 @@ from .tokens import draw_card
 from .realm import enchant_tile
 from .magic import (
     curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target,
-    summon_matters,
+    foe_curse_serves, summon_matters,
 )
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -840,7 +840,9 @@ def die_fails(S, b, q, d):
     Attack Dice (L753: the worse counts), for the attacker the worse die
     while below the best face, for the hero struck each die while the worse
     is above the worst face; a Monster Die showing a Monster symbol (L597);
-    the Curse Table's curse where it would touch him (``magic.curse_matters``);
+    the Curse Table's curse where it would touch him (``magic.curse_matters``),
+    for the caster of a Curse spell where it would not touch his target (a
+    hero, or a foe: ``magic.foe_curse_serves``);
     the Action Cube a trap wounds where his healthy cubes are of several
     kinds; the Summon curse's number where it brings him more Wandering
     Monsters than its lowest face (``magic.summon_matters``); the Wraith's
@@ -868,7 +870,12 @@ def die_fails(S, b, q, d):
     if kind == ROLL_HIDE:
         return f != 0
     if kind == ROLL_CURSE:
-        return curse_matters(S, b, q, f)
+        t = int(s['roll_target'])
+        if t < 0 or t == AIM_HERO + q:           # his own curse, or the one a Curse spell rolls for him
+            return curse_matters(S, b, q, f)
+        if t >= AIM_HERO:                        # the caster of a Curse spell on another hero
+            return not curse_matters(S, b, t - AIM_HERO, f)
+        return not foe_curse_serves(S, b, t, f)  # the caster of a Curse spell on a foe
     if kind == ROLL_TRAP:
         return cube_kinds(S, b, q) > 1
     if kind == ROLL_SUMMON:
@@ -963,8 +970,14 @@ def next_party(S, b):
 
 @rules_jit
 def dust_waits(S, b, kind, span, target, then, first, second, p, q):
-    """A roll of two dice of ``kind`` (as ``start_roll``; ``roll_then``:
-    ``then``), just made and showing ``first`` and ``second``, waits before
+    """A roll of two dice, as ``dust_asks``. True if a party is asked."""
+    return dust_asks(S, b, kind, 2, span, target, then, first, second, p, q)
+
+
+@rules_jit
+def dust_asks(S, b, kind, n, span, target, then, first, second, p, q):
+    """A roll of n dice of ``kind`` (as ``start_roll``; ``roll_then``:
+    ``then``), just made and showing ``first`` (and ``second``), waits before
     it applies on the Dust of Destiny of its parties -- p (the active Hero or
     the attacker; -1 none), then q (the hero it strikes; -1 none) -- each
     asked in turn where a reroll could serve him (PH_REROLL, L1330). True if
@@ -973,7 +986,7 @@ def dust_waits(S, b, kind, span, target, then, first, second, p, q):
     only help, come before)."""
     if (p < 0 or dust_card(S, b, p) < 0) and (q < 0 or dust_card(S, b, q) < 0):
         return False
-    start_roll(S, b, kind, 2, span, target, first, second)
+    start_roll(S, b, kind, n, span, target, first, second)
     s = S[b]
     s['roll_then'] = then
     s['roll_party'][0] = p
