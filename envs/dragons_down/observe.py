@@ -1438,7 +1438,7 @@ def observe_reroll(S, b, me, obs):
                 obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
             elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE:
                 obs[O_REROLL + RR_DIE + i] = lim(f)
-            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK:
+            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK or kind == R.ROLL_TENTACLE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)
             elif kind == R.ROLL_HAGGLE:
                 obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.HAGGLE_DOOR else lim(f / 5.0)

@@ -587,7 +587,7 @@ def pending_roll(state):
 
 _DICE_NAMES = {R.ROLL_SEARCH: "Search Dice", R.ROLL_LEARN: "Learn Dice", R.ROLL_HAGGLE: "Haggle Dice",
                R.ROLL_STRUCK: "Hit Dice", R.ROLL_ATTACK: "Hit Dice", R.ROLL_RANGED: "Ranged Attack Dice",
-               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice"}
+               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice", R.ROLL_TENTACLE: "a tentacle's Hit Dice"}
 """Pending rolls of dice shown face by face (``pending_roll``), by kind."""
 
 
@@ -601,7 +601,7 @@ def die_face(kind, f, i=0):
         return {R.LEARN_BOOK: "a book", R.LEARN_CURSE: "a curse"}.get(int(f), "a blank")
     if kind == R.ROLL_HAGGLE:
         return "the closed door" if f == R.HAGGLE_DOOR else str(f)
-    if kind in (R.ROLL_STRUCK, R.ROLL_ATTACK):
+    if kind in (R.ROLL_STRUCK, R.ROLL_ATTACK, R.ROLL_TENTACLE):
         return {R.HIT_BLANK: "a blank", R.HIT_EQUAL: "an equal sign"}.get(int(f), "a hit")
     if kind == R.ROLL_RANGED:
         return f"{int(f):+d}"

@@ -1239,3 +1239,63 @@ def test_dd_treasure_dust_of_destiny_1_a_curse_spells_caster_rerolls_a_curse_his
     assert int(s["curses"][KNIGHT_2]) == sloth and _gone(S, mine)
     act(S, DONE)
     assert int(s["curses"][KNIGHT_2]) == sloth | 1 << CURSE_IDS.index("clumsiness") and not _gone(S, his)
+
+
+# ================================================================ the tentacles' Hit Dice (L1518, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_caster_rerolls_a_tentacles_blank_hit_die():
+    """L1518, L1330 "the attacker": the Druid's four tentacles placed (three
+    on the spider, one on the bat), each rolls its Hit Dice in turn. The
+    first shows a hit and a blank: it would hold only the spider's attack
+    speed. Before it holds, he rerolls the blank with his Dust (never the
+    hit, nor both): a hit, and it holds the spider's maneuver speed. The
+    other tentacles roll as they fall, the Dust gone."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, EQUAL, HIT
+    from tests.dragons_down.tentacles_test import cast_tentacles
+    S, sp, spider, bat = cast_tentacles()
+    dust = _dusty(S, 0)
+    s = S[0]
+    i = list(R.TENTACLE_CARDS).index(sp)
+    for f in (spider, spider, spider):
+        act(S, R.A_FOE + f)
+    load(S, HIT, HIT_BLANK)
+    act(S, R.A_FOE + bat)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TENTACLE and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 1)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == "reroll die 2 (showing a blank) with the Dust of Destiny"
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_UNROLLED] * 4
+    load(S, HIT, HIT_BLANK, HIT_BLANK, EQUAL, EQUAL, HIT, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 1))
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MANEUVER, R.TENT_MISS, R.TENT_MISS, R.TENT_ATTACK]
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE and phase(S) != R.PH_TENTACLE
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hero_a_tentacle_holds_rerolls_its_hits():
+    """L1518, L1330 "the target", L1174: with Player vs. Player the Druid's
+    tentacles hold the Knight twice and the spider twice. The first on the
+    Knight rolls two hits -- his maneuver speed held; the Druid has no Dust,
+    the Knight has: he rerolls the whole roll, a blank and an equal sign,
+    and it holds nothing. A roll holding nothing of him asks him nothing
+    (the second, two blanks), nor do the spider's tentacles."""
+    from dragongym.envs.dragons_down.constants import OPT_PVP
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, EQUAL, HIT, TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("tentacles", {"blue": 3}, cls="druid", monsters=(("giant_spider", TRI_PEAKS_1),),
+                   more=(("human", "knight", TRI_PEAKS_1),))
+    s = S[0]
+    s["optional_rules"] = OPT_PVP
+    dust = _dusty(S, 1)
+    in_combat(S)
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+    assert R.cast_spell(S, 0, 0)
+    spider = chip(S, "giant_spider")
+    i = list(R.TENTACLE_CARDS).index(sp)
+    for a in (R.A_SEAT + 1, R.A_SEAT + 1, R.A_FOE + spider):
+        act(S, a)
+    load(S, HIT, HIT)
+    act(S, R.A_FOE + spider)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TENTACLE and int(s["to_play"]) == 1
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK, EQUAL, HIT_BLANK, HIT_BLANK, HIT, HIT, HIT, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, ALL))
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MISS, R.TENT_MISS, R.TENT_MANEUVER, R.TENT_ATTACK]
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE

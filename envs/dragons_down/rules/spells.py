@@ -49,7 +49,7 @@ from .base import (
     SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
@@ -938,7 +938,8 @@ def roll_applies(S, b):
     the Curse Table (``magic.curse_applies``; a Curse spell's on a hero,
     ``spell_curse``); the Summon curse's number (``magic.summon_wanderers``);
     the Wraith's die after a loot (``trade.wraith_comes``, then the card
-    taken is placed); the random clearing of the Titan's Teleport or the
+    taken is placed); a tentacle's Hit Dice (``tentacle_holds``, the next
+    tentacles rolled, ``roll_tentacles``); the random clearing of the Titan's Teleport or the
     Teleport curse; Open Gate's and Teleport's clearing (``spell_clearing``).
     True if a decision is posed."""
     s = S[b]
@@ -999,6 +1000,9 @@ def roll_applies(S, b):
     if kind == ROLL_SUMMON:
         summon_wanderers(S, b, p, first)
         return False
+    if kind == ROLL_TENTACLE:                    # the tentacle holds as its dice say; the next rolls
+        s['tentacle_hit'][target // NUM_TENTACLES, target % NUM_TENTACLES] = tentacle_holds(first, second)
+        return roll_tentacles(S, b, p, target // NUM_TENTACLES)
     if kind == ROLL_WRAITH:                      # after a loot: the card he took is placed then (L972)
         wraith_comes(S, b, target, first)
         return place_received(S, b)
@@ -1038,7 +1042,7 @@ def roll_again(S, b, d):
         return search_die(S, b)
     if kind == ROLL_LEARN:
         return int(LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])])
-    if kind == ROLL_STRUCK or kind == ROLL_ATTACK:
+    if kind == ROLL_STRUCK or kind == ROLL_ATTACK or kind == ROLL_TENTACLE:
         return hit_die(S, b)
     if kind == ROLL_RANGED:
         return int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
@@ -1234,19 +1238,46 @@ def place_tentacles(S, b, p):
     while j >= 0:
         s['tentacle_on'][i, j] = TENT_LEFT
         j = tentacle_slot(S, b, i)
+    return roll_tentacles(S, b, p, i)
+
+
+@rules_jit
+def roll_tentacles(S, b, p, i):
+    """Hero p's tentacles of card i (TENTACLE_CARDS index) newly placed roll
+    their Hit Dice, one by one (L1518): two hits hold the target's maneuver
+    speed, one its attack speed; the Conjurer rolls one die of a miss again
+    (L1214, the only reroll that helps). Each roll then waits on the Dust of
+    Destiny of its parties (ROLL_TENTACLE, L1330): the caster, the attacker,
+    where a die shows no hit, then the hero it holds (Player vs. Player)
+    where one does; the rolls go on after it (``roll_applies``). True if
+    posed."""
+    s = S[b]
     for j in range(NUM_TENTACLES):
         if s['tentacle_hit'][i, j] == TENT_UNROLLED:
             s['tentacle_new'] = s['tentacle_new'] | np.uint8(1 << i)     # a hidden caster's roll (L1518)
-            hits = 0
-            if hit_die(S, b) == HIT_HIT:
-                hits += 1
-            if hit_die(S, b) == HIT_HIT:
-                hits += 1
-            if hits == 0 and s['hero_class'][p] == CONJURER and hit_die(S, b) == HIT_HIT:
-                hits = 1                         # L1214: a miss rerolls one die, the only reroll that helps
-            s['tentacle_hit'][i, j] = TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
+            first = hit_die(S, b)
+            second = hit_die(S, b)
+            if first != HIT_HIT and second != HIT_HIT and s['hero_class'][p] == CONJURER:
+                first = hit_die(S, b)
+            t = int(s['tentacle_on'][i, j])
+            if dust_asks(S, b, ROLL_TENTACLE, 2, HIT_DIE_FACE.shape[0], i * NUM_TENTACLES + j, -1, first, second, p,
+                         t - AIM_HERO if t >= AIM_HERO else -1):
+                return True
+            s['tentacle_hit'][i, j] = tentacle_holds(first, second)
     s['tentacle_card'] = -1
     return False
+
+
+@rules_jit
+def tentacle_holds(first, second):
+    """What a tentacle whose Hit Dice show ``first`` and ``second`` holds
+    (L1518): two hits the maneuver speed, one the attack speed, else nothing."""
+    hits = 0
+    if first == HIT_HIT:
+        hits += 1
+    if second == HIT_HIT:
+        hits += 1
+    return TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
 
 
 @rules_jit(inline=True)

@@ -42,7 +42,8 @@ from .base import (
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, RANGED_HIGH, RANGED_LOW, hit_passes,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, RANGED_HIGH,
+    RANGED_LOW, HIT_HIT, hit_passes,
     dust_card, end_roll, start_roll, wraith_brought,
 )
 from .equipment import (
@@ -846,7 +847,9 @@ def die_fails(S, b, q, d):
     the Action Cube a trap wounds where his healthy cubes are of several
     kinds; the Summon curse's number where it brings him more Wandering
     Monsters than its lowest face (``magic.summon_matters``); the Wraith's
-    die where it brings the Wraith (``base.wraith_brought``). Any die of the
+    die where it brings the Wraith (``base.wraith_brought``); a tentacle's
+    Hit Dice (L1518), for its caster a die showing no hit, for the hero it
+    holds a die showing one (each hit holds him more). Any die of the
     other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
@@ -878,6 +881,8 @@ def die_fails(S, b, q, d):
         return not foe_curse_serves(S, b, t, f)  # the caster of a Curse spell on a foe
     if kind == ROLL_TRAP:
         return cube_kinds(S, b, q) > 1
+    if kind == ROLL_TENTACLE:                    # partial success kept: one hit holds the attack speed
+        return f != HIT_HIT if attacker else f == HIT_HIT
     if kind == ROLL_SUMMON:
         return summon_matters(S, b, q, f)
     if kind == ROLL_WRAITH:
