@@ -709,7 +709,8 @@ def choose_reroll(rec, p, legal, rng):
     one his own Curse spell rolled for a foe or a hero stands), and a
     hit on him -- a Monster's, or a hero's in a duel -- when he has two
     healthy Hearts or fewer (both dice: the likelier miss). Other failed
-    rolls (his own attack, search, hide, haggle, ...) stand, the Dust kept;
+    rolls (his own attack, search, hide, haggle, ...) stand, the Dust kept,
+    but for a retiring Outlaw's symbol and blank: the blank is rolled again;
     random clearings and the Summoning Dice are no better or worse: they
     stand."""
     done = R.A_DO + R.DO_DONE
@@ -721,6 +722,11 @@ def choose_reroll(rec, p, legal, rng):
     mine = int(rec["roll_target"]) in (-1, R.AIM_HERO + p)     # a curse on himself, not one his Curse spell rolled
     if kind == R.ROLL_CURSE and mine and R.A_REROLL + R.RR_DUST * R.REROLL_WAYS in legal:
         return R.A_REROLL + R.RR_DUST * R.REROLL_WAYS
+    if kind == R.ROLL_OUTLAW:            # retiring, the Dust leaves with him: a symbol and a blank's blank (never worse)
+        for k in range(int(rec["roll_n"])):
+            a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k
+            if int(rec["roll_dice"][k]) == 0 and a in legal:
+                return a
     if int(rec["roll_kind"]) == R.ROLL_LEARN:
         for k in range(int(rec["roll_n"])):
             a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k

@@ -1436,7 +1436,7 @@ def observe_reroll(S, b, me, obs):
             obs[O_REROLL + RR_SHOWN + i] = 1.0
             if kind == R.ROLL_LOOT or kind == R.ROLL_NOISE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
-            elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE:
+            elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE or kind == R.ROLL_OUTLAW:
                 obs[O_REROLL + RR_DIE + i] = lim(f)
             elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK or kind == R.ROLL_TENTACLE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)

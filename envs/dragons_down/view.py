@@ -587,7 +587,8 @@ def pending_roll(state):
 
 _DICE_NAMES = {R.ROLL_SEARCH: "Search Dice", R.ROLL_LEARN: "Learn Dice", R.ROLL_HAGGLE: "Haggle Dice",
                R.ROLL_STRUCK: "Hit Dice", R.ROLL_ATTACK: "Hit Dice", R.ROLL_RANGED: "Ranged Attack Dice",
-               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice", R.ROLL_TENTACLE: "a tentacle's Hit Dice"}
+               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice", R.ROLL_TENTACLE: "a tentacle's Hit Dice",
+               R.ROLL_OUTLAW: "an Outlaw Token's Monster Dice"}
 """Pending rolls of dice shown face by face (``pending_roll``), by kind."""
 
 
@@ -605,7 +606,7 @@ def die_face(kind, f, i=0):
         return {R.HIT_BLANK: "a blank", R.HIT_EQUAL: "an equal sign"}.get(int(f), "a hit")
     if kind == R.ROLL_RANGED:
         return f"{int(f):+d}"
-    if kind == R.ROLL_HIDE:
+    if kind in (R.ROLL_HIDE, R.ROLL_OUTLAW):
         return "a Monster symbol" if f else "a blank"
     if kind == R.ROLL_NOISE:
         face = D.REALM.dice["wandering_symbol" if i == 0 else "local_symbol"].faces[int(f)]

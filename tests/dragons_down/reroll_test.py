@@ -1299,3 +1299,64 @@ def test_dd_treasure_dust_of_destiny_1_a_hero_a_tentacle_holds_rerolls_its_hits(
     act(S, reroll(R.RR_DUST, ALL))
     assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MISS, R.TENT_MISS, R.TENT_MANEUVER, R.TENT_ATTACK]
     assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE
+
+
+# ================================================================ an Outlaw Token's Monster Dice at retirement (L821-L824, L1669, L1330)
+def _retiring_outlaw(lp, tokens, *faces):
+    """The Rogue, holding a Dust of Destiny and ``tokens`` Outlaw Tokens with
+    ``lp`` LP (no Fame), chooses to retire in Deepdelve's Civilization
+    Location, the Monster Dice ``faces`` loaded (True a symbol). Returns
+    (S, the Dust)."""
+    from tests.dragons_down.fate_test import DEEPDELVE_1, fated, give as deck_card, outlaw_dice
+    S = fated([("rogue", DEEPDELVE_1)])
+    s = S[0]
+    s["lp"][0], s["fame"][0], s["outlaw"][0] = lp, 0, tokens
+    dust = deck_card(S, 0, "dust_of_destiny")
+    outlaw_dice(S, *faces)
+    R.advance(S, 0)
+    act(S, R.A_DO + R.DO_RETIRE)
+    return S, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_retiring_outlaw_rerolls_his_monster_dice():
+    """L821-L823, L1330: the retiring Outlaw's first token rolls a symbol and
+    a blank: he would lose 1 LP. The roll is his, as the active Hero: he
+    rerolls the blank with his Dust, a symbol, and gains 1 LP instead (3 ->
+    4); his second token's two symbols, a gain, ask nothing (4 -> 5), and he
+    retires. The bundled heuristic rerolls that blank too (never worse: the
+    Dust leaves with him)."""
+    from tests.dragons_down.fate_test import outlaw_dice
+    S, dust = _retiring_outlaw(3, 2, True, False)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_OUTLAW and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == "reroll die 2 (showing a blank) with the Dust of Destiny"
+    assert int(s["lp"][0]) == 3 and int(s["best"][0, 0]) < 0       # not yet set aside
+    import numpy as np
+    from dragongym.agents.dragons_down_heuristic import DragonsDownHeuristic
+    assert DragonsDownHeuristic(GAME).act_state(GAME, S, 0, np.random.default_rng(0)) == reroll(R.RR_DUST, 1)
+    outlaw_dice(S, True, True, True)
+    act(S, reroll(R.RR_DUST, 1))
+    assert list(s["best"][0][:2]) == [5, 0] and (int(s["class_gone"]) >> R.CLASS_IDS.index("rogue")) & 1  # set aside
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE and phase(S) != R.PH_REROLL
+
+
+def test_dd_treasure_dust_of_destiny_1_an_outlaws_two_blanks_only_whole_and_death_asks_nothing():
+    """Two blanks change nothing (L824): only two symbols could gain, so only
+    the whole roll is offered; let stand, the Outlaw retires with his 3 LP.
+    Two symbols ask nothing. At death the rolls fall as they are, inside the
+    wound that kills him (a symbol and a blank: 3 -> 2 LP)."""
+    from tests.dragons_down.fate_test import WILD, fated, give as deck_card, outlaw_dice
+    S, dust = _retiring_outlaw(3, 1, False, False)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and rerolls(S) == [reroll(R.RR_DUST, ALL)]
+    act(S, DONE)
+    assert list(s["best"][0][:2]) == [3, 0] and phase(S) != R.PH_REROLL
+    S, dust = _retiring_outlaw(3, 1, True, True)
+    assert list(S[0]["best"][0][:2]) == [4, 0] and phase(S) != R.PH_REROLL
+    S = fated([("knight", WILD)])
+    S[0]["lp"][0], S[0]["outlaw"][0] = 3, 1
+    deck_card(S, 0, "dust_of_destiny")
+    outlaw_dice(S, True, False)
+    R.kill_hero(S, 0, 0)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and int(S[0]["best"][0, 0]) == 2

@@ -681,7 +681,7 @@ A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
 (ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK,
  ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON,
- ROLL_WRAITH, ROLL_TENTACLE) = range(18)
+ ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW) = range(19)
 """``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
 Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
 (L1516); the random clearing of Teleport's tile (L1522); a Search Action's
@@ -700,10 +700,12 @@ the Summon curse's gray numbered die (L1105: the Wandering Monsters it
 brings); the Active Wraith's Local Monster Die after a loot (L1252: its
 BLACK_SYMBOL face, SYM_SITE bringing the Wraith); the Hit Dice of a
 tentacle newly placed (L1518: HIT_*, ``roll_target`` the card's index in
-TENTACLE_CARDS * NUM_TENTACLES + the tentacle).
+TENTACLE_CARDS * NUM_TENTACLES + the tentacle); the two Monster Dice of
+an Outlaw Token at a retirement (L821-L824: 1 a symbol; ``roll_target`` the
+tokens left to roll after it).
 From the Search on, a die goes for or against the party asked
 (``treasures.die_fails``), and only dice against him may be rerolled."""
-NUM_ROLL_KINDS = 18
+NUM_ROLL_KINDS = 19
 HIDE_REACTION, HIDE_BLOCK, HIDE_CLEANUP = range(3)
 """``roll_then`` of a hide attempt (ROLL_HIDE): the Hide reaction of Monster
 Activation (L639), which only hides; one against a block (L459, L599),

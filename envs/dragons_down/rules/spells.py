@@ -49,12 +49,12 @@ from .base import (
     SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
     ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
-from .fate import remove_card
+from .fate import outlaw_result, outlaw_rolls, remove_card, retired
 from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
@@ -939,7 +939,9 @@ def roll_applies(S, b):
     ``spell_curse``); the Summon curse's number (``magic.summon_wanderers``);
     the Wraith's die after a loot (``trade.wraith_comes``, then the card
     taken is placed); a tentacle's Hit Dice (``tentacle_holds``, the next
-    tentacles rolled, ``roll_tentacles``); the random clearing of the Titan's Teleport or the
+    tentacles rolled, ``roll_tentacles``); an Outlaw Token's Monster Dice at
+    a retirement (``fate.outlaw_result``, then the tokens left and the rest
+    of it, ``fate.retired``); the random clearing of the Titan's Teleport or the
     Teleport curse; Open Gate's and Teleport's clearing (``spell_clearing``).
     True if a decision is posed."""
     s = S[b]
@@ -1000,6 +1002,12 @@ def roll_applies(S, b):
     if kind == ROLL_SUMMON:
         summon_wanderers(S, b, p, first)
         return False
+    if kind == ROLL_OUTLAW:                      # a retirement's: the tokens left, then the rest of it
+        outlaw_result(S, b, p, first, second)
+        if outlaw_rolls(S, b, p, target, True):
+            return True
+        retired(S, b, p, False)
+        return False
     if kind == ROLL_TENTACLE:                    # the tentacle holds as its dice say; the next rolls
         s['tentacle_hit'][target // NUM_TENTACLES, target % NUM_TENTACLES] = tentacle_holds(first, second)
         return roll_tentacles(S, b, p, target // NUM_TENTACLES)
@@ -1046,7 +1054,7 @@ def roll_again(S, b, d):
         return hit_die(S, b)
     if kind == ROLL_RANGED:
         return int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
-    if kind == ROLL_HIDE:
+    if kind == ROLL_HIDE or kind == ROLL_OUTLAW:
         return monster_die(S, b)
     if kind == ROLL_NOISE:
         return roll(S, b, GRAY_SYMBOL.shape[0] if d == 0 else BLACK_SYMBOL.shape[0])

@@ -42,7 +42,8 @@ from .base import (
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, RANGED_HIGH,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW,
+    RANGED_HIGH,
     RANGED_LOW, HIT_HIT, hit_passes,
     dust_card, end_roll, start_roll, wraith_brought,
 )
@@ -849,7 +850,8 @@ def die_fails(S, b, q, d):
     Monsters than its lowest face (``magic.summon_matters``); the Wraith's
     die where it brings the Wraith (``base.wraith_brought``); a tentacle's
     Hit Dice (L1518), for its caster a die showing no hit, for the hero it
-    holds a die showing one (each hit holds him more). Any die of the
+    holds a die showing one (each hit holds him more); an Outlaw Token's
+    Monster Dice short of two symbols (L822-L824). Any die of the
     other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
@@ -881,6 +883,8 @@ def die_fails(S, b, q, d):
         return not foe_curse_serves(S, b, t, f)  # the caster of a Curse spell on a foe
     if kind == ROLL_TRAP:
         return cube_kinds(S, b, q) > 1
+    if kind == ROLL_OUTLAW:                      # short of two symbols: a symbol and a blank lose 1 LP
+        return s['roll_dice'][0] + s['roll_dice'][1] < 2
     if kind == ROLL_TENTACLE:                    # partial success kept: one hit holds the attack speed
         return f != HIT_HIT if attacker else f == HIT_HIT
     if kind == ROLL_SUMMON:
@@ -895,12 +899,15 @@ def needs_every_die(S, b, q):
     """Hero q gains by the pending roll only if every die of it goes his way
     (and no partial success is kept for a later roll): his attack's Hit Dice
     and Ranged Attack Dice (the worse die counts), a hide attempt with no
-    Monster symbol to ignore (L603). A one-die reroll that leaves another die
+    Monster symbol to ignore (L603), an Outlaw Token's two blanks (one
+    symbol alone loses 1 LP, L823). A one-die reroll that leaves another die
     failing him then cannot serve him."""
     s = S[b]
     kind = int(s['roll_kind'])
     if kind == ROLL_HIDE:
         return s['roll_target'] == 0
+    if kind == ROLL_OUTLAW:                      # two blanks: only two symbols gain, one is a loss
+        return s['roll_dice'][0] + s['roll_dice'][1] == 0
     return (kind == ROLL_ATTACK or kind == ROLL_RANGED) and s['roll_party'][0] == q
 
 
