@@ -297,6 +297,8 @@ STATE_FIELDS = [
     ("roll_used", np.uint8),         # bit RR_* (the first party's), NUM_RR_SOURCES + RR_* (the second's): that source rerolled this roll already
     ("roll_party", np.int8, (2,)),   # the heroes party to the roll, asked in this order: the active hero / caster, then the target hero; -1
     ("roll_stage", np.int8),         # the index of roll_party asked now
+    ("roll_chips", np.int16, (3,)),  # a fight among the chips whose Hit Dice wait (ROLL_ATTACK, ATTACK_CHIP; a Shape Shifted hero's
+                                     # chip one of them, L1564): the foe striking, the foe struck, the next added chip to strike; -1
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

@@ -1360,3 +1360,71 @@ def test_dd_treasure_dust_of_destiny_1_an_outlaws_two_blanks_only_whole_and_deat
     outlaw_dice(S, True, False)
     R.kill_hero(S, 0, 0)
     assert int(S[0]["roll_kind"]) == R.ROLL_NONE and int(S[0]["best"][0, 0]) == 2
+
+
+# ================================================================ a Shape Shifted hero's chip fights (L1564, L1330)
+def _shifted_into(kind, target):
+    """The Sorcerer, holding a Dust of Destiny (usable from the backpack,
+    L916, as his possessions are while he is Shape Shifted, L1566), Shape
+    Shifted into a ``kind`` in Tri Peaks enchanted in purple, fights the
+    Giant Spider, which challenges his chip; his chip targets the spider
+    (``target``) or no one. Returns (S, his chip, the spider, the Dust),
+    at the side choice of his chip."""
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, ask, chip, combat, start as start_combat
+    from tests.dragons_down.shape_shift_test import shape_on
+    S = combat([("human", "sorcerer", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),))
+    s = S[0]
+    _, mine = shape_on(S, 0, kind)
+    s["tile_enchant"][TRI_PEAKS_1 // 6] = R.SPELL_COLOUR[R.SP_SHAPE_SHIFT]
+    dust = _dusty(S, 0)
+    start_combat(S)
+    spider = chip(S, "giant_spider")
+    assert R.shifted(S, 0, 0) and int(s["foe_vs"][spider]) == mine + 1
+    ask(S, R.PH_CTRL_TARGET, 0)
+    act(S, R.A_FOE + spider if target else R.A_DO + R.DO_PASS)
+    ask(S, R.PH_CTRL_SIDE, 0)
+    return S, mine, spider, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_hero_rerolls_the_hit_on_his_chip():
+    """L1564, L1330 "the target": the spider (speed 2) strikes the Sorcerer's
+    Giant Bat (maneuver 4, health 1): two hits would kill it, and him with
+    it. The chip is he: before the hit lands he rerolls the whole roll with
+    his Dust, a blank and a hit, a miss; his bat lives."""
+    from dragongym.envs.dragons_down.constants import HS_DEAD
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, NO_SYMBOL
+    S, bat, spider, dust = _shifted_into("giant_bat", False)
+    s = S[0]
+    load(S, NO_SYMBOL, HIT, HIT)
+    act(S, R.A_SIDE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["roll_then"]) == R.ATTACK_CHIP
+    assert int(s["to_play"]) == 0 and list(s["roll_chips"]) == [spider, bat, 0]
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK, HIT)
+    act(S, reroll(R.RR_DUST, ALL))
+    assert int(s["hero_state"][0]) != HS_DEAD and int(s["shape"][0]) == bat + 1
+    assert int(s["mon_clearing"][bat]) == int(s["combat_clearing"]) and _gone(S, dust)
+    assert list(s["roll_chips"]) == [-1, -1, -1]
+
+
+def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_heros_chip_rerolls_its_miss():
+    """L1564, L1330 "the attacker": the Sorcerer's Goblin (speed 2) strikes
+    the spider (maneuver 2) first; a hit and a blank miss. His chip's attack
+    is his: he rerolls the blank with his Dust (never the hit), a hit, and
+    the Goblin's 1 damage and sword kill the spider (health 2): his kill,
+    the fight among the chips going on after the roll (the dead spider
+    strikes no more)."""
+    from dragongym.envs.dragons_down.constants import MON_TAKEN
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, NO_SYMBOL
+    S, goblin, spider, dust = _shifted_into("goblin", True)
+    s = S[0]
+    load(S, NO_SYMBOL, HIT, HIT_BLANK)
+    act(S, R.A_SIDE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["to_play"]) == 0
+    assert list(s["roll_chips"]) == [goblin, spider, 0] and rerolls(S) == [reroll(R.RR_DUST, 1)]
+    assert int(s["foe_wounds"][spider]) == 0
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 1))
+    assert int(s["mon_clearing"][spider]) == MON_TAKEN and int(s["mon_taker"][spider]) == 0
+    assert int(s["mon_clearing"][goblin]) == int(s["combat_clearing"]) and _gone(S, dust)
+    assert int(s["roll_kind"]) == R.ROLL_NONE and list(s["roll_chips"]) == [-1, -1, -1]

@@ -711,14 +711,15 @@ HIDE_REACTION, HIDE_BLOCK, HIDE_CLEANUP = range(3)
 Activation (L639), which only hides; one against a block (L459, L599),
 failing it the hero is blocked; the roll to stay hidden in Cleanup (L775),
 failing it he is unhidden."""
-ATTACK_WEAPON, ATTACK_SPELL, ATTACK_SWORD, ATTACK_CHASM, ATTACK_ON_HERO = range(5)
+ATTACK_WEAPON, ATTACK_SPELL, ATTACK_SWORD, ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_CHIP = range(6)
 """``roll_then`` of an attack's Hit Dice (ROLL_ATTACK) or Ranged Attack Dice
 (ROLL_RANGED): the attack they go on with -- a hero's weapon
 (``strike.weapon_lands``, ``strike.weapon_damage``); his targeted spell,
 the Fireball's dice included (``spells.cast_targets``); his Air Sword
 (``spells.sword_lands``); a Fiery Chasm (``spells.chasm_strikes``); a hit on
 a hero being resolved (``combat.monster_attack``, its Ranged Attack Dice
-at AS_HURT)."""
+at AS_HURT); a chip striking a chip where a Shape Shifted hero's is one of
+them (``spells.chip_lands``, ``roll_chips``; L1564)."""
 DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL, DEST_CURSE_FOE = range(4)
 """``roll_then`` of a random clearing (ROLL_DESTINATION): the Titan's
 Teleport moves its target (L1274); the Teleport curse its hero (L1103); the

@@ -52,7 +52,7 @@ from .base import (
     ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
-    ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
+    ATTACK_CHASM, ATTACK_CHIP, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
 from .fate import outlaw_result, outlaw_rolls, remove_card, retired
 from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
@@ -973,6 +973,10 @@ def roll_applies(S, b):
         if then == ATTACK_SWORD:
             sword_lands(S, b, p, hit)
             return False
+        if then == ATTACK_CHIP:                  # a chip's, a Shape Shifted hero's among them: the fight goes on after
+            chip_lands(S, b, int(s['roll_chips'][0]), int(s['roll_chips'][1]),
+                       controller(S, b, int(s['roll_chips'][0])), hit)
+            return False
         if then == ATTACK_CHASM:
             chasm_lands(S, b, chasm_target(S, b), hit)
             s['chasm_pos'] += 1
@@ -1366,7 +1370,7 @@ def discord_strike(S, b, f):
     g = discord_foe(S, b, f)
     p = discord_caster(S, b, f)
     if g >= 0 and p >= 0 and foe_here(S, b, g):
-        monster_hits_monster(S, b, f, g, p)
+        monster_hits_monster(S, b, f, g, p, False, 0)
     rouse(S, b, f, DIS_SLOW)
 
 
@@ -1992,16 +1996,53 @@ def summon_elemental(S, b, p, sp):
 
 
 @rules_jit
-def monster_hits_monster(S, b, f, g, p):
+def monster_hits_monster(S, b, f, g, p, wait, nxt):
     """Foe f attacks foe g by the attack rules of a Monster's hit (L738-L758):
-    its attack speed against g's maneuver speed; the red cube's damage plus
-    its swords, one less on an armoured foe, the worse Ranged Attack Die for
-    a ranged attack or fire. A kill or wound is hero p's (Discord's caster,
-    L1596; the controller of f, L1506, L1550: the Fame, no Outlaw Token); by
-    no one where p < 0 (a Monster striking a controlled Monster: the chip
-    goes back to the tray, as one a Monster slays, Interpretations)."""
+    its attack speed against g's maneuver speed, the Hit Dice rolled unless
+    it is above (``chip_lands``). With ``wait`` (a fight among the chips,
+    ``versus_strike``) the dice first wait on the Dust of Destiny of a Shape
+    Shifted hero whose chip strikes (the attacker) or is struck (the target)
+    (ROLL_ATTACK, ATTACK_CHIP, L1564, L1330; ``roll_chips``: f, g and
+    ``nxt``, the next added chip f strikes). True if a decision is posed."""
     s = S[b]
-    if roll_to_hit(S, b, attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g), foe_maneuver(S, b, g)):
+    speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g)
+    m = foe_maneuver(S, b, g)
+    if speed > m:
+        chip_lands(S, b, f, g, p, True)
+        return False
+    first = hit_die(S, b)
+    second = hit_die(S, b)
+    if wait and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_CHIP, first,
+                           second, shape_hero(S, b, f), shape_hero(S, b, g)):
+        s['roll_chips'][0] = f
+        s['roll_chips'][1] = g
+        s['roll_chips'][2] = nxt
+        return True
+    chip_lands(S, b, f, g, p, hit_result(first, second, speed, m))
+    return False
+
+
+@rules_jit
+def shape_hero(S, b, f):
+    """The hero Shape Shifted into chip f (L1564: the chip fights for him,
+    so its rolls are his, as attacker or target); -1."""
+    q = controller(S, b, f)
+    if q >= 0 and S[b]['ctrl_flags'][f] & CTRL_SHAPE and shifted(S, b, q):
+        return q
+    return -1
+
+
+@rules_jit
+def chip_lands(S, b, f, g, p, hit):
+    """Foe f's attack on foe g hit or missed (``monster_hits_monster``): on a
+    hit the red cube's damage plus its swords, one less on an armoured foe,
+    the worse Ranged Attack Die for a ranged attack or fire (rolled as it
+    falls). A kill or wound is hero p's (Discord's caster, L1596; the
+    controller of f, L1506, L1550: the Fame, no Outlaw Token); by no one
+    where p < 0 (a Monster striking a controlled Monster: the chip goes back
+    to the tray, as one a Monster slays, Interpretations)."""
+    s = S[b]
+    if hit:
         base, plus, envenomed = hit_bonus(S, b, f, g)
         d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
                           foe_armored(S, b, g))
@@ -2028,17 +2069,42 @@ def versus_strike(S, b, f):
     its target, for its controller (L692, L710, L1506, L1550); a Monster the
     controlled Monster it challenged (L688), and the controlled Monsters its
     multi-target attack added (``foe_extra_vs``, L728: a dragon's fire,
-    L1266), in chip order. The heroes it added are struck next, and its
-    Disorient's slow attack spent after them (``combat.resolve_step``)."""
+    L1266), in chip order (``versus_extras``). The heroes it added are
+    struck next, and its Disorient's slow attack spent after them
+    (``combat.resolve_step``). True if a decision is posed: a roll waits on
+    a Shape Shifted hero's Dust of Destiny, the fight going on after it
+    (``versus_goes_on``)."""
     s = S[b]
     s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
-    p = controller(S, b, f)
     g = versus(S, b, f)
-    if g >= 0 and foe_here(S, b, g):
-        monster_hits_monster(S, b, f, g, p)
-    for g in range(NUM_FOES):
+    if g >= 0 and foe_here(S, b, g) and monster_hits_monster(S, b, f, g, controller(S, b, f), True, 0):
+        return True
+    return versus_extras(S, b, f, 0)
+
+
+@rules_jit
+def versus_extras(S, b, f, first):
+    """Foe f strikes the controlled Monsters its multi-target attack added,
+    from chip ``first`` on (``versus_strike``). True if a decision is posed."""
+    for g in range(first, NUM_FOES):
         if extra_chip(S, b, f, g) and foe_here(S, b, g) and controller(S, b, g) >= 0:
-            monster_hits_monster(S, b, f, g, p)
+            if monster_hits_monster(S, b, f, g, controller(S, b, f), True, g + 1):
+                return True
+    return False
+
+
+@rules_jit
+def versus_goes_on(S, b):
+    """The fight among the chips whose roll waited on a Dust of Destiny
+    (``roll_chips``: its foe striking), that roll applied, goes on with the
+    chips still to strike (``combat.resolve_step``, which then ends it). True
+    if a decision is posed (another roll waits)."""
+    s = S[b]
+    f = int(s['roll_chips'][0])
+    nxt = int(s['roll_chips'][2])
+    for i in range(3):
+        s['roll_chips'][i] = -1
+    return versus_extras(S, b, f, nxt)
 
 
 # ================================================================ Shape Shift (L1564-L1568, L691, L1034)
