@@ -705,10 +705,12 @@ def choose_reroll(rec, p, legal, rng):
     Gage, else both by Divination, the Dust of Destiny last (it is spent for
     good); a roll that takes a card stands. A Learn Die showing a curse is
     rolled again with the Dust (a curse costs more than the Dust), and so
-    is the Curse Table's curse (asked only where it would touch him), and a
+    is the Curse Table's curse on him (asked only where it would touch him;
+    one his own Curse spell rolled for a foe or a hero stands), and a
     hit on him -- a Monster's, or a hero's in a duel -- when he has two
     healthy Hearts or fewer (both dice: the likelier miss). Other failed
-    rolls (his own attack, search, hide, haggle, ...) stand, the Dust kept;
+    rolls (his own attack, search, hide, haggle, ...) stand, the Dust kept,
+    but for a retiring Outlaw's symbol and blank: the blank is rolled again;
     random clearings and the Summoning Dice are no better or worse: they
     stand."""
     done = R.A_DO + R.DO_DONE
@@ -717,8 +719,14 @@ def choose_reroll(rec, p, legal, rng):
     struck = kind == R.ROLL_STRUCK or (kind == R.ROLL_ATTACK and int(rec["roll_party"][1]) == p)
     if struck and int(rec["hearts"][p, 0]) <= 2 and both in legal:
         return both
-    if kind == R.ROLL_CURSE and R.A_REROLL + R.RR_DUST * R.REROLL_WAYS in legal:
+    mine = int(rec["roll_target"]) in (-1, R.AIM_HERO + p)     # a curse on himself, not one his Curse spell rolled
+    if kind == R.ROLL_CURSE and mine and R.A_REROLL + R.RR_DUST * R.REROLL_WAYS in legal:
         return R.A_REROLL + R.RR_DUST * R.REROLL_WAYS
+    if kind == R.ROLL_OUTLAW:            # retiring, the Dust leaves with him: a symbol and a blank's blank (never worse)
+        for k in range(int(rec["roll_n"])):
+            a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k
+            if int(rec["roll_dice"][k]) == 0 and a in legal:
+                return a
     if int(rec["roll_kind"]) == R.ROLL_LEARN:
         for k in range(int(rec["roll_n"])):
             a = R.A_REROLL + R.RR_DUST * R.REROLL_WAYS + k

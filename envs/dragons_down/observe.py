@@ -427,7 +427,8 @@ REROLL_COLUMNS = (
     ("die", R.MAX_ROLL_DICE),            # each die: a Loot Die's face / 5; a Search Die 1 for a spyglass; a Learn Die LEARN_* / 2; a Hit Die HIT_* / 2;
                                          # a Haggle Die's number / 5, the closed door 1; a clearing drawn / NUM_CLEARINGS; a Ranged Attack
                                          # Die from its worst face (0) to its best (1); a Monster Die 1 for a symbol; a Summoning symbol die's
-                                         # face / 5; a trap's cube kind / HEAL_HEART; the Curse Table's curse / the last curse
+                                         # face / 5; a trap's cube kind / HEAL_HEART; the Curse Table's curse / the last curse;
+                                         # the Summon curse's number / 3; the Wraith's Local Monster Die 1 for the Site Symbol
     ("shown", R.MAX_ROLL_DICE),          # 1 for each die the roll has
     ("mine", R.NUM_RR_SOURCES),          # the observer, a party to it, may still reroll with source RR_* (Gage, Divination, Dust, Mastery)
     ("used", R.NUM_RR_SOURCES),          # that source already rerolled this roll (for either party)
@@ -1435,9 +1436,9 @@ def observe_reroll(S, b, me, obs):
             obs[O_REROLL + RR_SHOWN + i] = 1.0
             if kind == R.ROLL_LOOT or kind == R.ROLL_NOISE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 5.0)
-            elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE:
+            elif kind == R.ROLL_SEARCH or kind == R.ROLL_HIDE or kind == R.ROLL_OUTLAW:
                 obs[O_REROLL + RR_DIE + i] = lim(f)
-            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK:
+            elif kind == R.ROLL_LEARN or kind == R.ROLL_STRUCK or kind == R.ROLL_ATTACK or kind == R.ROLL_TENTACLE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / 2.0)
             elif kind == R.ROLL_HAGGLE:
                 obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.HAGGLE_DOOR else lim(f / 5.0)
@@ -1447,6 +1448,10 @@ def observe_reroll(S, b, me, obs):
                 obs[O_REROLL + RR_DIE + i] = lim(f / R.HEAL_HEART)
             elif kind == R.ROLL_CURSE:
                 obs[O_REROLL + RR_DIE + i] = lim(f / (R.NUM_CURSES - 1))
+            elif kind == R.ROLL_SUMMON:
+                obs[O_REROLL + RR_DIE + i] = lim(f / 3.0)
+            elif kind == R.ROLL_WRAITH:
+                obs[O_REROLL + RR_DIE + i] = 1.0 if f == R.SYM_SITE else 0.0
             else:
                 obs[O_REROLL + RR_DIE + i] = lim(f / NUM_CLEARINGS)
         party = s['roll_party'][0] == me or s['roll_party'][1] == me

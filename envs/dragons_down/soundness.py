@@ -278,6 +278,7 @@ FIELD_RANGES = {
     "roll_span": (0, 127),
     "roll_used": (0, (1 << 2 * R.NUM_RR_SOURCES) - 1),
     "roll_party": (-1, LAST_SEAT),
+    "roll_chips": (-1, NUM_FOES),
     "roll_stage": (0, 2),
     "roll_then": (-1, NUM_FOES - 1),
     # missions and titles

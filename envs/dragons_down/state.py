@@ -286,9 +286,10 @@ STATE_FIELDS = [
     ("roll_target", np.int16),       # its context: the pile looted (ROLL_LOOT), the spell's target code (ROLL_GATE, ROLL_TELEPORT,
                                      # ROLL_DESTINATION), the search's target (ROLL_SEARCH), the spell learned (ROLL_LEARN), the haggle
                                      # number (ROLL_HAGGLE), 1 at equal speeds (ROLL_STRUCK, ROLL_ATTACK), the damage before the dice
-                                     # (ROLL_RANGED), the Monster symbols ignored (ROLL_HIDE); -1
+                                     # (ROLL_RANGED), the Monster symbols ignored (ROLL_HIDE), a Curse spell's target (ROLL_CURSE:
+                                     # a foe, or AIM_HERO + a hero), the Shrine's pile (ROLL_WRAITH); -1
     ("roll_then", np.int16),         # what it goes on to once it applies: ATTACK_* (ROLL_ATTACK, ROLL_RANGED), HIDE_* (ROLL_HIDE),
-                                     # DEST_* (ROLL_DESTINATION; ROLL_CURSE of a Curse spell on a hero), the Monster casting
+                                     # DEST_* (ROLL_DESTINATION; ROLL_CURSE of a Curse spell on a hero or a foe), the Monster casting
                                      # (ROLL_STRUCK of a Monster's spell); -1
     ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
     ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
@@ -296,6 +297,8 @@ STATE_FIELDS = [
     ("roll_used", np.uint8),         # bit RR_* (the first party's), NUM_RR_SOURCES + RR_* (the second's): that source rerolled this roll already
     ("roll_party", np.int8, (2,)),   # the heroes party to the roll, asked in this order: the active hero / caster, then the target hero; -1
     ("roll_stage", np.int8),         # the index of roll_party asked now
+    ("roll_chips", np.int16, (3,)),  # a fight among the chips whose Hit Dice wait (ROLL_ATTACK, ATTACK_CHIP; a Shape Shifted hero's
+                                     # chip one of them, L1564): the foe striking, the foe struck, the next added chip to strike; -1
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set

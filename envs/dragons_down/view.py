@@ -574,6 +574,10 @@ def pending_roll(state):
         return f"the Hidden Trap's cube: {die_face(kind, dice[0])}"
     if kind == R.ROLL_CURSE:
         return f"the Curse Table: {die_face(kind, dice[0])}"
+    if kind == R.ROLL_SUMMON:
+        return f"the Summon curse's gray numbered die: {die_face(kind, dice[0])}"
+    if kind == R.ROLL_WRAITH:
+        return f"the Wraith's Local Monster Die: {die_face(kind, dice[0])}"
     if kind == R.ROLL_DESTINATION:
         what = "the Teleport curse's" if int(r["roll_then"]) in (R.DEST_CURSE, R.DEST_CURSE_SPELL) else "the Titan's Teleport's"
     else:
@@ -583,7 +587,8 @@ def pending_roll(state):
 
 _DICE_NAMES = {R.ROLL_SEARCH: "Search Dice", R.ROLL_LEARN: "Learn Dice", R.ROLL_HAGGLE: "Haggle Dice",
                R.ROLL_STRUCK: "Hit Dice", R.ROLL_ATTACK: "Hit Dice", R.ROLL_RANGED: "Ranged Attack Dice",
-               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice"}
+               R.ROLL_HIDE: "Monster Dice", R.ROLL_NOISE: "Summoning Dice", R.ROLL_TENTACLE: "a tentacle's Hit Dice",
+               R.ROLL_OUTLAW: "an Outlaw Token's Monster Dice"}
 """Pending rolls of dice shown face by face (``pending_roll``), by kind."""
 
 
@@ -597,11 +602,11 @@ def die_face(kind, f, i=0):
         return {R.LEARN_BOOK: "a book", R.LEARN_CURSE: "a curse"}.get(int(f), "a blank")
     if kind == R.ROLL_HAGGLE:
         return "the closed door" if f == R.HAGGLE_DOOR else str(f)
-    if kind in (R.ROLL_STRUCK, R.ROLL_ATTACK):
+    if kind in (R.ROLL_STRUCK, R.ROLL_ATTACK, R.ROLL_TENTACLE):
         return {R.HIT_BLANK: "a blank", R.HIT_EQUAL: "an equal sign"}.get(int(f), "a hit")
     if kind == R.ROLL_RANGED:
         return f"{int(f):+d}"
-    if kind == R.ROLL_HIDE:
+    if kind in (R.ROLL_HIDE, R.ROLL_OUTLAW):
         return "a Monster symbol" if f else "a blank"
     if kind == R.ROLL_NOISE:
         face = D.REALM.dice["wandering_symbol" if i == 0 else "local_symbol"].faces[int(f)]
@@ -610,4 +615,6 @@ def die_face(kind, f, i=0):
         return heal_name(f)
     if kind == R.ROLL_CURSE:
         return curse_name(f)
+    if kind == R.ROLL_WRAITH:
+        return "the Treasure Site Symbol" if f == R.SYM_SITE else "another symbol"
     return str(f)

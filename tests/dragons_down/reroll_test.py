@@ -1042,3 +1042,389 @@ def test_dd_treasure_dust_of_destiny_1_the_casters_fiery_chasm_goes_on_after_his
     act(S, reroll(R.RR_DUST, 0))
     assert int(s["mon_clearing"][ogre]) == R.MON_TAKEN and int(s["mon_taker"][ogre]) == 0 and _gone(S, dust)
     assert int(s["hero_state"][0]) != R.HS_ACTIVE
+
+
+# ================================================================ the Summon curse (L1105, L1330)
+def _wanderers_at(S, c):
+    """The Wandering Monsters of clearing c's Terrain Pack standing in c."""
+    from dragongym.envs.dragons_down.constants import MONSTER_CHIP_KINDS
+    wanderer = int(R.PACK_WANDERER[R.TILE_PACK[c // 6]])
+    return [m for m in range(len(MONSTER_CHIP_KINDS))
+            if int(S[0]["mon_clearing"][m]) == c and MONSTER_CHIP_KINDS[m] == wanderer]
+
+
+def _summon_cursed(number):
+    """The Druid, holding a Dust of Destiny, lets a Learn roll showing a curse
+    stand, then the Curse Table's Summon (both asked); the gray numbered die
+    shows ``number``. Returns (S, p, dust, his clearing)."""
+    from tests.dragons_down.magic_test import SUMMON, book_with, druid
+    S, p = druid()
+    _, (natures,) = book_with(S, p, "natures_help")
+    dust = give(S, p, "dust_of_destiny")
+    load(S, CURSE, BOOK)
+    act(S, R.A_SPELL + natures)
+    assert int(S[0]["roll_kind"]) == R.ROLL_LEARN
+    load(S, SUMMON)
+    act(S, DONE)
+    assert int(S[0]["roll_kind"]) == R.ROLL_CURSE
+    load(S, list(R.GRAY_NUMBER).index(number))
+    act(S, DONE)
+    return S, p, dust, int(S[0]["hero_clearing"][p])
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_summon_curses_number():
+    """L1105, L1330: the Summon curse's gray numbered die shows 3: three
+    Wandering Monsters would come to the Druid's clearing. The roll is his,
+    as the active Hero: before any comes he rerolls it with his Dust, a 1,
+    and one Wandering Monster comes."""
+    S, p, dust, here = _summon_cursed(3)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_SUMMON and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == "reroll die 1 (showing 3) with the Dust of Destiny"
+    assert _wanderers_at(S, here) == []                   # none yet
+    load(S, list(R.GRAY_NUMBER).index(1))
+    act(S, reroll(R.RR_DUST, 0))
+    assert len(_wanderers_at(S, here)) == 1 and _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE
+
+
+def test_dd_treasure_dust_of_destiny_1_the_summon_curses_fewest_asks_nothing():
+    """A Summon curse bringing the fewest Wandering Monsters its die can (a 1)
+    is never worth rolling again: none is asked, the Dust kept; let stand, a
+    3 brings three."""
+    S, p, dust, here = _summon_cursed(1)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and len(_wanderers_at(S, here)) == 1 and not _gone(S, dust)
+    S, p, dust, here = _summon_cursed(3)
+    act(S, DONE)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and len(_wanderers_at(S, here)) == 3 and not _gone(S, dust)
+
+
+# ================================================================ the Active Wraith's die after a loot (L1252, L1330)
+def _shrine_looter():
+    """A hero holding a Dust of Destiny at the Shrine, its active Wraith side
+    up, its pile of backpack cards found; he loots the top card (his Loot
+    Dice, asked first, let stand). Returns (S, p, dust, the pile's cards)."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import SHRINE, wraith_chips
+    S, p = start()
+    dust = give(S, p, "dust_of_destiny")
+    cards = put_pile(S, SHRINE, ["potion_of_healing"] * 3, finders=[p], side=1)
+    assert all(int(S[0]["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    return S, p, dust, cards
+
+
+def test_dd_treasure_dust_of_destiny_1_the_looter_rerolls_the_wraiths_site_symbol():
+    """L1252, L1330: a loot at the Shrine takes a treasure; the Local Monster
+    Die shows the Treasure Site Symbol: the Wraith would come to the Shrine.
+    The roll is the looter's, as the active Hero: before the Wraith moves he
+    rerolls it with his Dust, a claw, and no Wraith comes; he keeps the card."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import CLAW, SHRINE, SITE_SYMBOL, wraith_chips
+    S, p, dust, cards = _shrine_looter()
+    s = S[0]
+    load(S, 1, 1, SITE_SYMBOL)
+    act(S, LOOT)
+    assert int(s["roll_kind"]) == R.ROLL_LOOT
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_WRAITH and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 0)) == \
+        "reroll die 1 (showing the Treasure Site Symbol) with the Dust of Destiny"
+    assert all(int(s["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    load(S, CLAW)
+    act(S, reroll(R.RR_DUST, 0))
+    assert all(int(s["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    assert held(S, p, cards[0]) and pile(S, SHRINE) == cards[1:] and _gone(S, dust) and phase(S) == R.PH_ACTION
+
+
+def test_dd_treasure_dust_of_destiny_1_the_wraiths_die_let_stand_or_another_symbol():
+    """The Wraith's die let stand brings it to the Shrine, the Dust kept; a
+    die showing another symbol brings nothing and asks nothing."""
+    from dragongym.envs.dragons_down.constants import MON_TRAY
+    from tests.dragons_down.trade_test import CLAW, PLAINS_1, SITE_SYMBOL, wraith_chips
+    S, p, dust, cards = _shrine_looter()
+    load(S, 1, 1, SITE_SYMBOL)
+    act(S, LOOT)
+    act(S, DONE)
+    act(S, DONE)
+    assert all(int(S[0]["mon_clearing"][m]) == PLAINS_1 for m in wraith_chips())
+    assert held(S, p, cards[0]) and not _gone(S, dust) and int(S[0]["roll_kind"]) == R.ROLL_NONE
+    S, p, dust, cards = _shrine_looter()
+    load(S, 1, 1, CLAW)
+    act(S, LOOT)
+    act(S, DONE)
+    assert all(int(S[0]["mon_clearing"][m]) == MON_TRAY for m in wraith_chips())
+    assert held(S, p, cards[0]) and phase(S) == R.PH_ACTION and int(S[0]["roll_kind"]) == R.ROLL_NONE
+
+
+# ================================================================ the Curse Table a Curse spell rolls, for its caster (L1500, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_caster_rerolls_a_curse_that_leaves_his_foe_untouched():
+    """L1500, L1330 "the attacker": the Warlock's Curse hits the Giant Spider;
+    the Curse Table shows Sloth, which touches nothing a Monster does. The
+    roll is his attack's: he rerolls it with his Dust, Weakness, which stays
+    on the spider. A curse that serves him (Clumsiness) asks nothing."""
+    from dragongym.envs.dragons_down import data as D, view as V
+    from dragongym.envs.dragons_down.constants import CURSE_IDS
+    from tests.dragons_down.combat_test import chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    s = S[0]
+    load(S, D.REALM.curses["sloth"].roll - 1)
+    assert R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_CURSE and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and V.pending_roll(S) == "the Curse Table: Sloth"
+    assert int(s["foe_curses"][spider]) == 0
+    load(S, D.REALM.curses["weakness"].roll - 1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["foe_curses"][spider]) == 1 << CURSE_IDS.index("weakness") and _gone(S, dust)
+    assert int(s["roll_kind"]) == R.ROLL_NONE
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    assert not R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(S[0]["foe_curses"][spider]) == 1 << CURSE_IDS.index("clumsiness") and not _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_curse_on_a_foe_summoning_to_its_caster_waits_on_his_dust():
+    """L1500, L1105, L1330: the Curse on the Giant Spider rolls Summon: the
+    Wandering Monsters would come to the Warlock. He lets the curse stand;
+    its gray numbered die shows 3, and waits on his Dust in turn: rerolled, a
+    1, and one Wandering Monster comes to his clearing."""
+    from dragongym.envs.dragons_down import data as D
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("curse", {"black": 2}, cls="warlock")
+    dust = _dusty(S, 0)
+    in_combat(S)
+    spider = chip(S, "giant_spider")
+    s = S[0]
+    before = len(_wanderers_at(S, TRI_PEAKS_1))
+    load(S, D.REALM.curses["summon"].roll - 1)
+    assert R.spell_hits(S, 0, 0, sp, spider, 1)
+    assert int(s["roll_kind"]) == R.ROLL_CURSE and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, list(R.GRAY_NUMBER).index(3))
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_SUMMON and int(s["to_play"]) == 0
+    assert len(_wanderers_at(S, TRI_PEAKS_1)) == before
+    load(S, list(R.GRAY_NUMBER).index(1))
+    act(S, reroll(R.RR_DUST, 0))
+    assert len(_wanderers_at(S, TRI_PEAKS_1)) == before + 1 and _gone(S, dust)
+
+
+def test_dd_treasure_dust_of_destiny_1_a_curse_spells_caster_rerolls_a_curse_his_target_holds():
+    """L1500, L1107, L1330, L1174: the Sorcerer's Curse hits the Knight, who
+    holds Sloth already: the Curse Table's Sloth would do nothing. Its caster
+    is asked first and rerolls it with his Dust: Clumsiness, which would
+    touch the Knight -- so the Knight, the target, is asked next with his
+    own Dust; he lets it stand and is made clumsy."""
+    from dragongym.envs.dragons_down import data as D
+    from dragongym.envs.dragons_down.constants import CURSE_IDS
+    from tests.dragons_down.combat_test import start as start_combat
+    from tests.dragons_down.pvp_test import KNIGHT_2, MAGE, mage_duel
+    S, sp = mage_duel("curse", {"black": 2})
+    mine, his = _dusty(S, MAGE), _dusty(S, KNIGHT_2)
+    start_combat(S)
+    s = S[0]
+    sloth = 1 << CURSE_IDS.index("sloth")
+    s["curses"][KNIGHT_2] = sloth
+    load(S, D.REALM.curses["sloth"].roll - 1)
+    assert R.spell_hits(S, 0, MAGE, sp, R.AIM_HERO + KNIGHT_2, 1)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_CURSE and int(s["to_play"]) == MAGE
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)]
+    load(S, D.REALM.curses["clumsiness"].roll - 1)
+    act(S, reroll(R.RR_DUST, 0))
+    assert phase(S) == R.PH_REROLL and int(s["to_play"]) == KNIGHT_2 and rerolls(S) == [reroll(R.RR_DUST, 0)]
+    assert int(s["curses"][KNIGHT_2]) == sloth and _gone(S, mine)
+    act(S, DONE)
+    assert int(s["curses"][KNIGHT_2]) == sloth | 1 << CURSE_IDS.index("clumsiness") and not _gone(S, his)
+
+
+# ================================================================ the tentacles' Hit Dice (L1518, L1330)
+def test_dd_treasure_dust_of_destiny_1_the_caster_rerolls_a_tentacles_blank_hit_die():
+    """L1518, L1330 "the attacker": the Druid's four tentacles placed (three
+    on the spider, one on the bat), each rolls its Hit Dice in turn. The
+    first shows a hit and a blank: it would hold only the spider's attack
+    speed. Before it holds, he rerolls the blank with his Dust (never the
+    hit, nor both): a hit, and it holds the spider's maneuver speed. The
+    other tentacles roll as they fall, the Dust gone."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, EQUAL, HIT
+    from tests.dragons_down.tentacles_test import cast_tentacles
+    S, sp, spider, bat = cast_tentacles()
+    dust = _dusty(S, 0)
+    s = S[0]
+    i = list(R.TENTACLE_CARDS).index(sp)
+    for f in (spider, spider, spider):
+        act(S, R.A_FOE + f)
+    load(S, HIT, HIT_BLANK)
+    act(S, R.A_FOE + bat)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TENTACLE and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 1)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == "reroll die 2 (showing a blank) with the Dust of Destiny"
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_UNROLLED] * 4
+    load(S, HIT, HIT_BLANK, HIT_BLANK, EQUAL, EQUAL, HIT, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, 1))
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MANEUVER, R.TENT_MISS, R.TENT_MISS, R.TENT_ATTACK]
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE and phase(S) != R.PH_TENTACLE
+
+
+def test_dd_treasure_dust_of_destiny_1_a_hero_a_tentacle_holds_rerolls_its_hits():
+    """L1518, L1330 "the target", L1174: with Player vs. Player the Druid's
+    tentacles hold the Knight twice and the spider twice. The first on the
+    Knight rolls two hits -- his maneuver speed held; the Druid has no Dust,
+    the Knight has: he rerolls the whole roll, a blank and an equal sign,
+    and it holds nothing. A roll holding nothing of him asks him nothing
+    (the second, two blanks), nor do the spider's tentacles."""
+    from dragongym.envs.dragons_down.constants import OPT_PVP
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, EQUAL, HIT, TRI_PEAKS_1, chip
+    from tests.dragons_down.spells_test import in_combat, wizard
+    S, sp = wizard("tentacles", {"blue": 3}, cls="druid", monsters=(("giant_spider", TRI_PEAKS_1),),
+                   more=(("human", "knight", TRI_PEAKS_1),))
+    s = S[0]
+    s["optional_rules"] = OPT_PVP
+    dust = _dusty(S, 1)
+    in_combat(S)
+    s["cast_card"][0], s["cast_stage"][0] = sp, R.CAST_PLACED
+    assert R.cast_spell(S, 0, 0)
+    spider = chip(S, "giant_spider")
+    i = list(R.TENTACLE_CARDS).index(sp)
+    for a in (R.A_SEAT + 1, R.A_SEAT + 1, R.A_FOE + spider):
+        act(S, a)
+    load(S, HIT, HIT)
+    act(S, R.A_FOE + spider)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_TENTACLE and int(s["to_play"]) == 1
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK, EQUAL, HIT_BLANK, HIT_BLANK, HIT, HIT, HIT, HIT_BLANK)
+    act(S, reroll(R.RR_DUST, ALL))
+    assert [int(h) for h in s["tentacle_hit"][i]] == [R.TENT_MISS, R.TENT_MISS, R.TENT_MANEUVER, R.TENT_ATTACK]
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE
+
+
+# ================================================================ an Outlaw Token's Monster Dice at retirement (L821-L824, L1669, L1330)
+def _retiring_outlaw(lp, tokens, *faces):
+    """The Rogue, holding a Dust of Destiny and ``tokens`` Outlaw Tokens with
+    ``lp`` LP (no Fame), chooses to retire in Deepdelve's Civilization
+    Location, the Monster Dice ``faces`` loaded (True a symbol). Returns
+    (S, the Dust)."""
+    from tests.dragons_down.fate_test import DEEPDELVE_1, fated, give as deck_card, outlaw_dice
+    S = fated([("rogue", DEEPDELVE_1)])
+    s = S[0]
+    s["lp"][0], s["fame"][0], s["outlaw"][0] = lp, 0, tokens
+    dust = deck_card(S, 0, "dust_of_destiny")
+    outlaw_dice(S, *faces)
+    R.advance(S, 0)
+    act(S, R.A_DO + R.DO_RETIRE)
+    return S, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_retiring_outlaw_rerolls_his_monster_dice():
+    """L821-L823, L1330: the retiring Outlaw's first token rolls a symbol and
+    a blank: he would lose 1 LP. The roll is his, as the active Hero: he
+    rerolls the blank with his Dust, a symbol, and gains 1 LP instead (3 ->
+    4); his second token's two symbols, a gain, ask nothing (4 -> 5), and he
+    retires. The bundled heuristic rerolls that blank too (never worse: the
+    Dust leaves with him)."""
+    from tests.dragons_down.fate_test import outlaw_dice
+    S, dust = _retiring_outlaw(3, 2, True, False)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_OUTLAW and int(s["to_play"]) == 0
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    assert GAME.action_to_string(S, reroll(R.RR_DUST, 1)) == "reroll die 2 (showing a blank) with the Dust of Destiny"
+    assert int(s["lp"][0]) == 3 and int(s["best"][0, 0]) < 0       # not yet set aside
+    import numpy as np
+    from dragongym.agents.dragons_down_heuristic import DragonsDownHeuristic
+    assert DragonsDownHeuristic(GAME).act_state(GAME, S, 0, np.random.default_rng(0)) == reroll(R.RR_DUST, 1)
+    outlaw_dice(S, True, True, True)
+    act(S, reroll(R.RR_DUST, 1))
+    assert list(s["best"][0][:2]) == [5, 0] and (int(s["class_gone"]) >> R.CLASS_IDS.index("rogue")) & 1  # set aside
+    assert _gone(S, dust) and int(s["roll_kind"]) == R.ROLL_NONE and phase(S) != R.PH_REROLL
+
+
+def test_dd_treasure_dust_of_destiny_1_an_outlaws_two_blanks_only_whole_and_death_asks_nothing():
+    """Two blanks change nothing (L824): only two symbols could gain, so only
+    the whole roll is offered; let stand, the Outlaw retires with his 3 LP.
+    Two symbols ask nothing. At death the rolls fall as they are, inside the
+    wound that kills him (a symbol and a blank: 3 -> 2 LP)."""
+    from tests.dragons_down.fate_test import WILD, fated, give as deck_card, outlaw_dice
+    S, dust = _retiring_outlaw(3, 1, False, False)
+    s = S[0]
+    assert phase(S) == R.PH_REROLL and rerolls(S) == [reroll(R.RR_DUST, ALL)]
+    act(S, DONE)
+    assert list(s["best"][0][:2]) == [3, 0] and phase(S) != R.PH_REROLL
+    S, dust = _retiring_outlaw(3, 1, True, True)
+    assert list(S[0]["best"][0][:2]) == [4, 0] and phase(S) != R.PH_REROLL
+    S = fated([("knight", WILD)])
+    S[0]["lp"][0], S[0]["outlaw"][0] = 3, 1
+    deck_card(S, 0, "dust_of_destiny")
+    outlaw_dice(S, True, False)
+    R.kill_hero(S, 0, 0)
+    assert int(S[0]["roll_kind"]) == R.ROLL_NONE and int(S[0]["best"][0, 0]) == 2
+
+
+# ================================================================ a Shape Shifted hero's chip fights (L1564, L1330)
+def _shifted_into(kind, target):
+    """The Sorcerer, holding a Dust of Destiny (usable from the backpack,
+    L916, as his possessions are while he is Shape Shifted, L1566), Shape
+    Shifted into a ``kind`` in Tri Peaks enchanted in purple, fights the
+    Giant Spider, which challenges his chip; his chip targets the spider
+    (``target``) or no one. Returns (S, his chip, the spider, the Dust),
+    at the side choice of his chip."""
+    from tests.dragons_down.combat_test import TRI_PEAKS_1, ask, chip, combat, start as start_combat
+    from tests.dragons_down.shape_shift_test import shape_on
+    S = combat([("human", "sorcerer", TRI_PEAKS_1)], monsters=(("giant_spider", TRI_PEAKS_1),))
+    s = S[0]
+    _, mine = shape_on(S, 0, kind)
+    s["tile_enchant"][TRI_PEAKS_1 // 6] = R.SPELL_COLOUR[R.SP_SHAPE_SHIFT]
+    dust = _dusty(S, 0)
+    start_combat(S)
+    spider = chip(S, "giant_spider")
+    assert R.shifted(S, 0, 0) and int(s["foe_vs"][spider]) == mine + 1
+    ask(S, R.PH_CTRL_TARGET, 0)
+    act(S, R.A_FOE + spider if target else R.A_DO + R.DO_PASS)
+    ask(S, R.PH_CTRL_SIDE, 0)
+    return S, mine, spider, dust
+
+
+def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_hero_rerolls_the_hit_on_his_chip():
+    """L1564, L1330 "the target": the spider (speed 2) strikes the Sorcerer's
+    Giant Bat (maneuver 4, health 1): two hits would kill it, and him with
+    it. The chip is he: before the hit lands he rerolls the whole roll with
+    his Dust, a blank and a hit, a miss; his bat lives."""
+    from dragongym.envs.dragons_down.constants import HS_DEAD
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, NO_SYMBOL
+    S, bat, spider, dust = _shifted_into("giant_bat", False)
+    s = S[0]
+    load(S, NO_SYMBOL, HIT, HIT)
+    act(S, R.A_SIDE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["roll_then"]) == R.ATTACK_CHIP
+    assert int(s["to_play"]) == 0 and list(s["roll_chips"]) == [spider, bat, 0]
+    assert rerolls(S) == [reroll(R.RR_DUST, 0), reroll(R.RR_DUST, 1), reroll(R.RR_DUST, ALL)]
+    load(S, HIT_BLANK, HIT)
+    act(S, reroll(R.RR_DUST, ALL))
+    assert int(s["hero_state"][0]) != HS_DEAD and int(s["shape"][0]) == bat + 1
+    assert int(s["mon_clearing"][bat]) == int(s["combat_clearing"]) and _gone(S, dust)
+    assert list(s["roll_chips"]) == [-1, -1, -1]
+
+
+def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_heros_chip_rerolls_its_miss():
+    """L1564, L1330 "the attacker": the Sorcerer's Goblin (speed 2) strikes
+    the spider (maneuver 2) first; a hit and a blank miss. His chip's attack
+    is his: he rerolls the blank with his Dust (never the hit), a hit, and
+    the Goblin's 1 damage and sword kill the spider (health 2): his kill,
+    the fight among the chips going on after the roll (the dead spider
+    strikes no more)."""
+    from dragongym.envs.dragons_down.constants import MON_TAKEN
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, NO_SYMBOL
+    S, goblin, spider, dust = _shifted_into("goblin", True)
+    s = S[0]
+    load(S, NO_SYMBOL, HIT, HIT_BLANK)
+    act(S, R.A_SIDE)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["to_play"]) == 0
+    assert list(s["roll_chips"]) == [goblin, spider, 0] and rerolls(S) == [reroll(R.RR_DUST, 1)]
+    assert int(s["foe_wounds"][spider]) == 0
+    load(S, HIT)
+    act(S, reroll(R.RR_DUST, 1))
+    assert int(s["mon_clearing"][spider]) == MON_TAKEN and int(s["mon_taker"][spider]) == 0
+    assert int(s["mon_clearing"][goblin]) == int(s["combat_clearing"]) and _gone(S, dust)
+    assert int(s["roll_kind"]) == R.ROLL_NONE and list(s["roll_chips"]) == [-1, -1, -1]

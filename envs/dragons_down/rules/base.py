@@ -13,7 +13,7 @@ from dragongym.envs.core.jit import rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from .. import data as D
 from ..constants import (
-    MON_TRAY as _MON_TRAY, NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
+    MON_TRAY as _MON_TRAY, MON_TAKEN as _MON_TAKEN, NUM_PILES, CIV_TOKENS, MERCHANT_IDS, NUM_MERCHANTS, SITE_IDS, WILD_TOKENS, CARD_IDS, CARD_INSTANCES, NUM_POSITIONS, NUM_TARGETS, T_BACKPACK, T_CHEST, T_FEET, T_HAND1,
     T_HAND2, T_HANDS, T_HEAD, T_HEAD_CHEST, T_MISC1, T_MISC2, T_MISC3, T_MISC4, T_NECK, T_WAIST, T_WEAPON1,
     T_WEAPON2, T_WEAPONS, CLASS_IDS, CLEAR_NONE, CLEARINGS_PER_TILE, CUBE_MAGIC, CUBE_MIGHT, CUBE_SPEED, LINEAGE_IDS,
     MAX_CARD_CUBES, MAX_HIDDEN_PER_SIDE, MAX_PATHS_PER_SIDE, NATIVE_CHIP_KINDS, NUM_CLASSES,
@@ -680,7 +680,8 @@ A_DISPEL = A_REROLL + NUM_RR_SOURCES * REROLL_WAYS   # + sp: remove permanent Sp
 A_MAGIC_END = A_DISPEL + NUM_SPELLS
 """Magic's own blocks lie in [A_MAGIC_BASE, A_MAGIC_END)."""
 (ROLL_NONE, ROLL_LOOT, ROLL_GATE, ROLL_TELEPORT, ROLL_SEARCH, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK,
- ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION) = range(15)
+ ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON,
+ ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW) = range(19)
 """``roll_kind``: the roll waiting on PH_REROLL before it applies: none; a
 Loot Action's Loot Dice (L526); the random Gate clearing of Open Gate
 (L1516); the random clearing of Teleport's tile (L1522); a Search Action's
@@ -694,30 +695,40 @@ spell's on one target (HIT_*); the two Ranged Attack Dice of a ranged hit
 its two symbol dice shown, the numbered dice rolled again with the whole
 roll); the Action Cube a Hidden Trap wounds (L1248: HEAL_HEART or the cube
 kind); the Curse Table's curse (CURSE_IDS index, L543); the random clearing
-the Titan's Teleport or the Teleport curse sends a hero to (L1103, L1274).
+the Titan's Teleport or the Teleport curse sends a hero to (L1103, L1274);
+the Summon curse's gray numbered die (L1105: the Wandering Monsters it
+brings); the Active Wraith's Local Monster Die after a loot (L1252: its
+BLACK_SYMBOL face, SYM_SITE bringing the Wraith); the Hit Dice of a
+tentacle newly placed (L1518: HIT_*, ``roll_target`` the card's index in
+TENTACLE_CARDS * NUM_TENTACLES + the tentacle); the two Monster Dice of
+an Outlaw Token at a retirement (L821-L824: 1 a symbol; ``roll_target`` the
+tokens left to roll after it).
 From the Search on, a die goes for or against the party asked
 (``treasures.die_fails``), and only dice against him may be rerolled."""
-NUM_ROLL_KINDS = 15
+NUM_ROLL_KINDS = 19
 HIDE_REACTION, HIDE_BLOCK, HIDE_CLEANUP = range(3)
 """``roll_then`` of a hide attempt (ROLL_HIDE): the Hide reaction of Monster
 Activation (L639), which only hides; one against a block (L459, L599),
 failing it the hero is blocked; the roll to stay hidden in Cleanup (L775),
 failing it he is unhidden."""
-ATTACK_WEAPON, ATTACK_SPELL, ATTACK_SWORD, ATTACK_CHASM, ATTACK_ON_HERO = range(5)
+ATTACK_WEAPON, ATTACK_SPELL, ATTACK_SWORD, ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_CHIP = range(6)
 """``roll_then`` of an attack's Hit Dice (ROLL_ATTACK) or Ranged Attack Dice
 (ROLL_RANGED): the attack they go on with -- a hero's weapon
 (``strike.weapon_lands``, ``strike.weapon_damage``); his targeted spell,
 the Fireball's dice included (``spells.cast_targets``); his Air Sword
 (``spells.sword_lands``); a Fiery Chasm (``spells.chasm_strikes``); a hit on
 a hero being resolved (``combat.monster_attack``, its Ranged Attack Dice
-at AS_HURT)."""
-DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL = range(3)
+at AS_HURT); a chip striking a chip where a Shape Shifted hero's is one of
+them (``spells.chip_lands``, ``roll_chips``; L1564)."""
+DEST_SPELL, DEST_CURSE, DEST_CURSE_SPELL, DEST_CURSE_FOE = range(4)
 """``roll_then`` of a random clearing (ROLL_DESTINATION): the Titan's
 Teleport moves its target (L1274); the Teleport curse its hero (L1103); the
 Teleport curse a hero's Curse spell gave a hero (Player vs. Player, L1500)
 moves him as a spell does (``spells.spell_move``). ``roll_then`` of the
-Curse Table (ROLL_CURSE): DEST_CURSE_SPELL where a Curse spell rolled it
-(``spells.curse_hero``), -1 for a hero's own roll (``magic.curse_roll``)."""
+Curse Table (ROLL_CURSE): DEST_CURSE_SPELL where a hero's Curse spell
+rolled it for a hero (``spells.curse_hero``; ``roll_target`` AIM_HERO + the
+hero), DEST_CURSE_FOE for a foe (``spells.curse_foe``; ``roll_target`` the
+foe), -1 for a hero's own roll (``magic.curse_roll``)."""
 
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
@@ -1042,6 +1053,23 @@ def dust_roll(S, b, kind, n, span, target, then, first, second, p):
     s['roll_then'] = then
     s['roll_party'][0] = p
     return pose(S, b, PH_REROLL, p)
+
+
+@rules_jit
+def wraith_brought(S, b, pile, face):
+    """The active Wraith's Local Monster Die showing ``face`` after a loot at
+    the Shrine (``pile``'s site) would move a Wraith (L1252): the Treasure
+    Site Symbol while a Wraith chip not killed stands elsewhere or back side
+    up. Only then may a reroll serve the looter (``trade.wraith_watch``)."""
+    s = S[b]
+    if face != SYM_SITE:
+        return False
+    kind = int(SITE_GUARDIAN[pile])
+    for m in range(_NUM_MON):
+        if TRADE_CHIP_KIND[m] == kind and s['mon_clearing'][m] != _MON_TAKEN and \
+                (s['mon_clearing'][m] != s['site_clearing'][pile] or s['mon_flipped'][m] != 0):
+            return True
+    return False
 
 
 @rules_jit

@@ -63,7 +63,7 @@ from .base import (
     KIND_ONE_TIME, A_BOX, A_CROSS, A_CARD, A_CLEARING, A_DO, A_FOE, A_HEAL, A_TARGET, ATK_FIRE, ATK_RANGED, ATK_SPELL, BOX_ATTACK,
     BOX_MANEUVER, BOX_MIGHT, CARD_KIND, CHAMBER, DO_DONE, DO_DOOR, DO_PASS, DO_STAY, DOOR_FOE, PH_LURE,
     DO_THROW, DO_UNHIDE, HEAL_HEART, HIT_BLANK, HIT_DIE_FACE, KIND_ARMOR, ROLL_STRUCK,
-    ROLL_ATTACK, ROLL_RANGED, RANGED_DIE_FACE, HIDE_CLEANUP, ATTACK_ON_HERO, ATTACK_WEAPON,
+    ROLL_ATTACK, ROLL_NONE, ROLL_RANGED, RANGED_DIE_FACE, HIDE_CLEANUP, ATTACK_ON_HERO, ATTACK_WEAPON,
     KIND_MIGHT_BOXES, KIND_SPEED_BOX, KIND_POSITION, KIND_SWORDS, KIND_WEAPON_USE, NUM_BOXES, NUM_FOES, PH_ADJUST,
     PH_ADJUST_TARGET, PH_ARMOR, PH_EVADE, PH_REARM, PH_TACTICS, PH_TARGET, PH_UNHIDE, SD_ATTACK, SD_DAMAGE,
     SD_LENGTH, SD_MANEUVER, SD_SPEED, SD_SWORDS, SD_TARGETS, WEAPON_RANGED, TARGET_OK, pose, roll,
@@ -88,7 +88,7 @@ from .spells import (
     move_tentacles, tentacles_placed, discord_ends, discord_strike, specialized, wound_spared,
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
-    ctrl_sync, release, release_all, versus_strike, summon_elemental, shape_sync, fireball_hero,
+    ctrl_sync, release, release_all, versus_goes_on, versus_strike, summon_elemental, shape_sync, fireball_hero,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
@@ -1413,6 +1413,12 @@ def resolve_step(S, b):
             if monster_attack(S, b):
                 return True
             continue
+        f = int(s['roll_chips'][0])
+        if f >= 0 and s['roll_kind'] == ROLL_NONE:   # a fight among the chips whose roll waited on a Dust goes on
+            if versus_goes_on(S, b):
+                return True
+            versus_done(S, b, f)
+            continue
         ctrl_sync(S, b)                          # L1506, L1550: a controller killed loses his Monster
         p = -1
         for i in range(n):
@@ -1456,11 +1462,9 @@ def resolve_step(S, b):
             if discord_foe(S, b, f) >= 0:
                 discord_strike(S, b, f)              # L1596
             elif versus(S, b, f) >= 0 or extra_chips(S, b, f):
-                versus_strike(S, b, f)               # L692, L710, L728: its fight among the chips
-                if controller(S, b, f) < 0 and foe_victims(S, b, f) != 0:
-                    start_monster_attack(S, b, f)    # then the heroes a Monster's multi-target attack added
-                else:
-                    rouse(S, b, f, DIS_SLOW)         # its attack is made (L1594)
+                if versus_strike(S, b, f):           # L692, L710, L728: its fight among the chips
+                    return True                      # a roll waits on a Shape Shifted hero's Dust (L1330)
+                versus_done(S, b, f)
             elif foe_value(S, b, f, SD_ATTACK) == ATK_SPELL:
                 if monster_cast(S, b, f):            # L1260-L1274
                     return True
@@ -1473,6 +1477,17 @@ def resolve_step(S, b):
             s['foe_flags'][g] = s['foe_flags'][g] & np.uint8(0xFF ^ FF_STRIKES)
         if not attack_order(S, b):
             return False
+
+
+@rules_jit
+def versus_done(S, b, f):
+    """Foe f's fight among the chips is over (``spells.versus_strike``): a
+    Monster then strikes the heroes its multi-target attack added, else its
+    attack is made (L1594: its Disorient's slow attack spent)."""
+    if controller(S, b, f) < 0 and foe_victims(S, b, f) != 0:
+        start_monster_attack(S, b, f)
+    else:
+        rouse(S, b, f, DIS_SLOW)
 
 
 @rules_jit(inline=True)

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     AIM_HERO, SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
-    DO_STAY, pose, roll, shape_off,
+    DO_STAY, pose, roll, shape_off, ROLL_OUTLAW, dust_roll,
 )
 from .equipment import settle_gifts
 from .tokens import discard_missions_of
@@ -97,7 +97,7 @@ def kill_hero(S, b, p):
     fame -= fame // 2
     s['lp'][p] += fame // FAME_PER_LP
     s['fame'][p] = fame % FAME_PER_LP
-    outlaw_rolls(S, b, p)
+    outlaw_rolls(S, b, p, int(s['outlaw'][p]), False)
     set_aside_hero(S, b, p)
     lay_body(S, b, p, c)
     settle_gifts(S, b, p)                 # the cubes his treasures gave go with them (L1304)
@@ -175,22 +175,38 @@ def lay_body(S, b, p, c):
 
 
 @rules_jit
-def outlaw_rolls(S, b, p):
-    """L821-L824, L1669-L1671: two Monster Dice for each of p's Outlaw
-    Tokens: two symbols +1 LP; one symbol -1 LP, or with no LP all the Fame
-    left is lost; two blanks nothing. Rolled at retirement and at death,
-    after the Fame is converted (Interpretations)."""
-    s = S[b]
-    for _ in range(int(s['outlaw'][p])):
+def outlaw_rolls(S, b, p, n, wait):
+    """L821-L824, L1669-L1671: two Monster Dice for each of n of p's Outlaw
+    Tokens (``outlaw_result``). Rolled at retirement and at death, after the
+    Fame is converted (Interpretations). With ``wait`` (a retirement he
+    chose in the Fate phase) a roll short of two symbols first waits on his
+    Dust of Destiny (ROLL_OUTLAW, L1330: the roll is his, as the active
+    Hero; ``roll_target`` the tokens left after it); at death, inside the
+    wound that kills him, and at the end of the game the rolls fall as they
+    are. True if a decision is posed."""
+    for i in range(n):
         first = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
         second = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
-        if first + second == 2:
-            s['lp'][p] += 1
-        elif first + second == 1:
-            if s['lp'][p] > 0:
-                s['lp'][p] -= 1
-            else:
-                s['fame'][p] = 0
+        if wait and first + second < 2 and \
+                dust_roll(S, b, ROLL_OUTLAW, 2, MONSTER_DIE_SYMBOL.shape[0], n - 1 - i, -1, first, second, p):
+            return True
+        outlaw_result(S, b, p, first, second)
+    return False
+
+
+@rules_jit
+def outlaw_result(S, b, p, first, second):
+    """An Outlaw Token's Monster Dice (1 a symbol) apply (L822-L824): two
+    symbols +1 LP; one symbol -1 LP, or with no LP all the Fame left is
+    lost; two blanks nothing."""
+    s = S[b]
+    if first + second == 2:
+        s['lp'][p] += 1
+    elif first + second == 1:
+        if s['lp'][p] > 0:
+            s['lp'][p] -= 1
+        else:
+            s['fame'][p] = 0
 
 
 # ================================================================ retirement (L815-L825)
@@ -217,14 +233,26 @@ def retire_hero(S, b, p, on_last_turn, forced):
     Epic victory (L166, L168). A hero who chooses to retire in the Fate phase
     retires before the game ends, the last turn's included; the retirements
     ``forced`` by the end of the game (L833) are the end itself and win no
-    race (L168's "before the game ends"; Interpretations)."""
+    race (L168's "before the game ends"; Interpretations). True if a
+    decision is posed (an Outlaw roll waiting on his Dust of Destiny)."""
     s = S[b]
     fame = int(s['fame'][p])
     s['lp'][p] += fame // FAME_PER_LP
     s['fame'][p] = fame % FAME_PER_LP
     if on_last_turn:
         s['lp'][p] += 1
-    outlaw_rolls(S, b, p)
+    if outlaw_rolls(S, b, p, int(s['outlaw'][p]), not forced):
+        return True                      # a roll waits on his Dust: ``retired`` after it
+    retired(S, b, p, forced)
+    return False
+
+
+@rules_jit
+def retired(S, b, p, forced):
+    """Hero p's retirement ends, his Outlaw rolls made: the Legendary race
+    (L166, L168), then he is set aside with his LP and Fame (L825), his
+    possessions with him (``retire_hero``)."""
+    s = S[b]
     target = LEGEND_TARGET if s['num_players'] == 1 else int(s['legend_target'])
     if not forced and s['sandbox'] == SB_LEGENDARY and s['legend'] < 0 and s['lp'][p] >= target:
         s['legend'] = p
@@ -252,7 +280,7 @@ def act_retire(S, b, p, a):
     """PH_RETIRE: retire now, or stay (on the last turn, to be retired by the
     end of the game, L833)."""
     if a == A_DO + DO_RETIRE:
-        retire_hero(S, b, p, int(S[b]['turn']) >= last_turn(S, b), False)
+        return retire_hero(S, b, p, int(S[b]['turn']) >= last_turn(S, b), False)
     return False
 
 

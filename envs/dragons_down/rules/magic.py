@@ -21,19 +21,19 @@ from dragongym.envs.core.jit import local_array, rules_jit
 from ..constants import (
     CARD_IDS, CLASS_IDS, MAX_AIMS, CLEARINGS_PER_TILE, CUBE_MAGIC, CW_HERO, HS_ACTIVE, HST_HIDDEN, MAX_HEROES, NUM_COLOURS,
     NUM_CURSES, NUM_PACKS, NUM_SPELLS, NUM_TILES, SPELL_DECK, SPELL_START, SPW_ATTACHED, SPW_KNOWN,
-    SPW_START, T_PENDING, TW_PLACED,
+    SPW_START, T_PENDING, TW_PLACED, MON_TRAY, NUM_MONSTER_CHIPS,
 )
 from .base import (
     A_ANSWER, A_DISPEL, ANSWER_ACCEPT, PH_DISPEL_ASK, AIM_HERO, SPELL_CARDS_OF, DUR_COMBAT, DUR_PERMANENT, PERM_ACTIVE, LICH_VAPOR_ACTIVE, LICH_VAPOR_ON, SP_VAPOR_FORM, SP_SHAPE_SHIFT, shape_off, SP_CHARM, SP_FLOATING_DISK, SPELL_DURATION, A_DO, A_ENCHANT, A_SPELL, A_UNCURSE, BLACK_SYMBOL, CLEARING_TYPE, CURSE_INSTANT, CURSE_OF_ROLL,
-    CURSE_SUMMON, CURSE_TELEPORT, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
+    CURSE_SUMMON, CURSE_TELEPORT, CURSE_CLUMSINESS, CURSE_WEAKNESS, DO_DONE, GRAY_NUMBER, GRAY_SYMBOL, CLASS_SPELLS, LEARN_BOOK, LEARN_CURSE,
     LEARN_FACE, LINEAGE_SPELLS, PACK_WANDERER, PH_UNCURSE, REMOVE_PRICE, SPELL_COLOUR, SPELL_FROM, SPELL_KIND,
     TILE_KIND, TILE_LOCAL_SYMBOL, TILE_PACK, TILE_WILDERNESS, UNIVERSAL, CLEAR_NONE, d6, pose, roll,
-    DEST_CURSE, ROLL_CURSE, ROLL_DESTINATION, dust_roll,
+    DEST_CURSE, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, dust_roll,
 )
 from .equipment import attached_spells, disenchanted_tile, enforce_weight, kind_equipped
 from .realm import enchant_tile
 from .tokens import reveal_tile, take_cards_lying_here
-from .activation import summon
+from .activation import CHIP_KIND, summon
 from .fate import in_civilization, remove_card
 
 ENCHANT_ACTIONS = 3
@@ -305,6 +305,22 @@ def curse_matters(S, b, p, k):
 
 
 @rules_jit
+def foe_curse_serves(S, b, f, k):
+    """Curse k, rolled on the Curse Table for foe f a hero's Curse spell hit
+    (L1500), serves the caster: Teleport takes the foe out of the fight
+    (where some clearing can be drawn); Clumsiness and Weakness change what
+    it does in combat, unless it holds them already (L1107). Summon brings
+    Wandering Monsters on the caster, and Sloth and Misfortune touch nothing
+    a Monster does (Interpretations, "Curses on foes"): only those are worth
+    rolling again for him."""
+    if k == CURSE_TELEPORT:
+        return destinations(S, b) > 0
+    if k == CURSE_CLUMSINESS or k == CURSE_WEAKNESS:
+        return (int(S[b]['foe_curses'][f]) >> k) & 1 == 0
+    return False
+
+
+@rules_jit
 def curse_die(S, b):
     """A roll on the Curse Table (the d6, data/curses.txt): the curse it names."""
     return int(CURSE_OF_ROLL[d6(S, b) - 1])
@@ -335,26 +351,27 @@ def curse_roll(S, b, p):
 @rules_jit
 def curse_applies(S, b, p, k, wait):
     """Curse k of the Curse Table, rolled for hero p, applies: the Teleport
-    curse puts him in a random clearing (L1103; ``wait``: the clearing may
-    wait on his Dust of Destiny), the others as ``curse_stays``. True if a
-    decision is posed."""
+    curse puts him in a random clearing (L1103; ``wait``: the clearing, and
+    the Summon curse's number, may wait on his Dust of Destiny), the others
+    as ``curse_stays``. True if a decision is posed."""
     if k == CURSE_TELEPORT:
         return teleport_hero(S, b, p, wait)
-    curse_stays(S, b, p, k)
-    return False
+    return curse_stays(S, b, p, k, wait)
 
 
 @rules_jit
-def curse_stays(S, b, p, k):
+def curse_stays(S, b, p, k, wait):
     """Curse k, rolled for hero p, that does not move him: Summon brings
-    Wandering Monsters to his clearing (L1105); a lasting curse is marked,
-    unless the hero holds it already -- curses are not cumulative and a
-    repeat is not rerolled (L1107)."""
+    Wandering Monsters to his clearing (L1105; with ``wait`` its die may
+    wait on his Dust of Destiny); a lasting curse is marked, unless the hero
+    holds it already -- curses are not cumulative and a repeat is not
+    rerolled (L1107). True if a decision is posed."""
     s = S[b]
     if k == CURSE_SUMMON:
-        summon_curse(S, b, p)
-    elif not CURSE_INSTANT[k]:
+        return summon_curse(S, b, p, wait)
+    if not CURSE_INSTANT[k]:
         s['curses'][p] = s['curses'][p] | np.uint8(1 << k)
+    return False
 
 
 @rules_jit
@@ -432,15 +449,63 @@ def teleport_arrives(S, b, p, c):
     take_cards_lying_here(S, b, p, c)
 
 
+SUMMON_FEWEST = int(GRAY_NUMBER.min())
+"""The fewest Wandering Monsters the Summon curse's gray numbered die brings (L1105)."""
+
+
 @rules_jit
-def summon_curse(S, b, p):
+def summon_curse(S, b, p, wait):
     """The Summon curse (L1105): the gray numbered die's number of Wandering
     Monsters of the hero's tile's Terrain Pack come to its clearing, even in
-    a Civilization Map Tile."""
+    a Civilization Map Tile. With ``wait``, a number bringing more of them
+    than the die's fewest first waits on his Dust of Destiny (ROLL_SUMMON,
+    L1330: he is the active Hero of the curse's roll). True if a decision is
+    posed."""
+    count = summon_die(S, b)
+    if wait and summon_matters(S, b, p, count) and \
+            dust_roll(S, b, ROLL_SUMMON, 1, GRAY_NUMBER.shape[0], -1, -1, count, -1, p):
+        return True
+    summon_wanderers(S, b, p, count)
+    return False
+
+
+@rules_jit
+def summon_die(S, b):
+    """The gray numbered die (L1105): the number of Wandering Monsters."""
+    return int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])])
+
+
+@rules_jit
+def summon_wanderers(S, b, p, count):
+    """``count`` Wandering Monsters of the Terrain Pack of hero p's tile come
+    to his clearing (the Summon curse, L1105, on him or on a foe his Curse
+    spell hit), as many as the tray holds."""
     s = S[b]
     t = int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE
-    count = int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])])
     summon(S, b, t, int(PACK_WANDERER[TILE_PACK[t]]), count, p)
+
+
+@rules_jit
+def wanderers_free(S, b, p):
+    """Wandering Monsters of the Terrain Pack of hero p's tile left in the
+    tray (those the Summon curse could bring him)."""
+    s = S[b]
+    kind = int(PACK_WANDERER[TILE_PACK[int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE]])
+    n = 0
+    for m in range(NUM_MONSTER_CHIPS):
+        if CHIP_KIND[m] == kind and s['mon_clearing'][m] == MON_TRAY:
+            n += 1
+    return n
+
+
+@rules_jit
+def summon_matters(S, b, p, count):
+    """The Summon curse's die showing ``count`` brings hero p more Wandering
+    Monsters than its lowest face would (the tray's free chips bound both):
+    only then may a reroll serve him -- the curse is a harm, its Monsters
+    come to fight him (L1105)."""
+    free = wanderers_free(S, b, p)
+    return min(count, free) > min(SUMMON_FEWEST, free)
 
 
 # ================================================================ removing curses by trade (L568)

@@ -89,6 +89,8 @@ def setup_game(S, b):
     for i in range(s['roll_dice'].shape[0]):
         s['roll_dice'][i] = -1
         s['roll_party'][i] = -1
+    for i in range(s['roll_chips'].shape[0]):
+        s['roll_chips'][i] = -1
     s['tentacle_card'] = -1
     for i in range(s['tentacle_on'].shape[0]):
         for j in range(s['tentacle_on'].shape[1]):

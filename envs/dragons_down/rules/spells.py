@@ -42,31 +42,33 @@ from .base import (
     A_ANSWER, A_CUBE, AIM_HERO, AIM_NONE, AIM_SELF, AIM_SELF_OR_OTHER, AIM_TARGETED, ANSWER_ACCEPT, ANY_COLOUR,
     BOX_ATTACK, BOX_MIGHT, CAST_ASKING, CAST_CANCELED, CAST_DONE, CAST_NONE, CAST_PLACED,
     CURSE_INSTANT, CURSE_SUMMON, CURSE_TELEPORT, DIS_DORMANT, DIS_SLOW, DOOR_FOE,
-    DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, GRAY_NUMBER, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
-    PACK_WANDERER, PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
+    DUR_TURN, FIREBALL_DAMAGE, FOE_HEALTH, HEAL_CUBES, MAX_SPELL_BOXES, NUM_FOES,
+    PH_ACCEPT, PH_SPELL_CUBE, SP_AFFLICTION, SP_ANTI_MAGIC, SP_BREAK_SPELLS, SP_CALM, SP_CURSE,
     SP_DISORIENT, SP_FIERY_CHASM, SP_FIREBALL, SP_HEAL, SP_HESITATION, SP_PEACE, SP_TURN_UNDEAD,
     SPELL_AIDS, SPELL_AIM, SPELL_BOX, SPELL_BUILT, SPELL_DURATION, SPELL_KIND, SPELL_TARGETS, SPELL_UNDEAD,
-    SPELL_WOUND_BOX, TILE_PACK, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
+    SPELL_WOUND_BOX, UNDEAD_IMMUNE, UNDEAD_ONLY, pose, roll,
     A_REROLL, CLEARING_TYPE, DO_DONE, MAX_ROLL_DICE, NUM_RR_SOURCES, PH_REROLL, REROLL_WAYS, ROLL_GATE, ROLL_LOOT,
     ROLL_SEARCH, ROLL_TELEPORT, ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_FACE, HAGGLE_FACE,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, DEST_CURSE, DEST_SPELL,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
-    ATTACK_CHASM, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
+    ATTACK_CHASM, ATTACK_CHIP, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
 )
-from .fate import remove_card
-from .activation import summon, CHIP_KIND, noise_summons, roll_summoning_dice
+from .fate import outlaw_result, outlaw_rolls, remove_card, retired
+from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
-    curse_applies, curse_die, curse_matters, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
-    end_spells_on, spell_on_target, teleport_arrives, teleport_destination,
+    curse_applies, curse_die, curse_stays, destinations, learn_result, end_combat_spells, end_spell,
+    end_spells_on, spell_on_target, summon_curse, summon_die, summon_wanderers, teleport_arrives,
+    teleport_destination,
 )
 from .equipment import random_cube
 from .realm import PATH_BITS, other_gates, position_edges
 from .treasures import (
-    band_reroll, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll, wand_held,
+    band_reroll, dust_asks, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll,
+    wand_held,
 )
-from .trade import haggle_result, loot_die, loot_result
+from .trade import haggle_result, loot_die, loot_result, place_received, wraith_comes, wraith_die
 from .strike import (
     AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, add_extra_chip, extra_chip, foe_recovers, foe_side, foe_slain, foe_value,
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
@@ -706,8 +708,8 @@ def spell_hits(S, b, p, sp, t, n):
         afflict_foe(S, b, t, p)
     elif k == SP_CURSE:                          # L1500
         if t >= AIM_HERO:
-            return curse_hero(S, b, t - AIM_HERO)
-        curse_foe(S, b, t, p)
+            return curse_hero(S, b, p, t - AIM_HERO)
+        return curse_foe(S, b, t, p)
     elif k == SP_CALM:                           # L1548
         calm(S, b, t)
     elif k == SP_FIREBALL:                       # L1562
@@ -741,14 +743,15 @@ def spell_hits(S, b, p, sp, t, n):
 
 
 @rules_jit
-def curse_hero(S, b, q):
-    """Player vs. Player: the Curse spell hits hero q (L1500, L1174): a roll
-    on the Curse Table as any hero's (``magic.curse_die``), waiting on his
-    Dust of Destiny where the curse would touch him (ROLL_CURSE, L1330: he
-    is its target); then ``spell_curse``. True if a decision is posed."""
+def curse_hero(S, b, p, q):
+    """Player vs. Player: hero p's Curse spell hits hero q (L1500, L1174): a
+    roll on the Curse Table as any hero's (``magic.curse_die``), waiting on
+    the Dust of Destiny of its parties (ROLL_CURSE, L1330): p, its attacker,
+    where the curse would not touch q (``magic.curse_matters``), then q, its
+    target, where it would; then ``spell_curse``. True if a decision is
+    posed."""
     k = curse_die(S, b)
-    if curse_matters(S, b, q, k) and dust_roll(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], -1, DEST_CURSE_SPELL,
-                                               k, -1, q):
+    if dust_asks(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], AIM_HERO + q, DEST_CURSE_SPELL, k, -1, p, q):
         return True
     return spell_curse(S, b, q, k)
 
@@ -759,16 +762,16 @@ def spell_curse(S, b, q, k):
     Teleport curse moves him as a spell does, out of the combat under way
     (``spell_move``), its clearing waiting on his Dust of Destiny
     (ROLL_DESTINATION, DEST_CURSE_SPELL); Summon and the lasting curses as
-    ever (``magic.curse_stays``). True if a decision is posed."""
+    ever (``magic.curse_stays``: Summon's die waits on his Dust too). True
+    if a decision is posed."""
     if k == CURSE_TELEPORT:
         c = teleport_destination(S, b)
         if c >= 0 and dust_roll(S, b, ROLL_DESTINATION, 1, destinations(S, b), AIM_HERO + q, DEST_CURSE_SPELL,
                                 c, -1, q):
             return True
         spell_move(S, b, AIM_HERO + q, c)
-    else:
-        curse_stays(S, b, q, k)
-    return False
+        return False
+    return curse_stays(S, b, q, k, True)
 
 
 @rules_jit
@@ -933,7 +936,12 @@ def roll_applies(S, b):
     attempt (``actions.hide_result``); a Make Noise roll
     (``activation.noise_summons``); a trap's cube (``actions.trap_wounds``);
     the Curse Table (``magic.curse_applies``; a Curse spell's on a hero,
-    ``spell_curse``); the random clearing of the Titan's Teleport or the
+    ``spell_curse``); the Summon curse's number (``magic.summon_wanderers``);
+    the Wraith's die after a loot (``trade.wraith_comes``, then the card
+    taken is placed); a tentacle's Hit Dice (``tentacle_holds``, the next
+    tentacles rolled, ``roll_tentacles``); an Outlaw Token's Monster Dice at
+    a retirement (``fate.outlaw_result``, then the tokens left and the rest
+    of it, ``fate.retired``); the random clearing of the Titan's Teleport or the
     Teleport curse; Open Gate's and Teleport's clearing (``spell_clearing``).
     True if a decision is posed."""
     s = S[b]
@@ -965,6 +973,10 @@ def roll_applies(S, b):
         if then == ATTACK_SWORD:
             sword_lands(S, b, p, hit)
             return False
+        if then == ATTACK_CHIP:                  # a chip's, a Shape Shifted hero's among them: the fight goes on after
+            chip_lands(S, b, int(s['roll_chips'][0]), int(s['roll_chips'][1]),
+                       controller(S, b, int(s['roll_chips'][0])), hit)
+            return False
         if then == ATTACK_CHASM:
             chasm_lands(S, b, chasm_target(S, b), hit)
             s['chasm_pos'] += 1
@@ -991,9 +1003,26 @@ def roll_applies(S, b):
     if kind == ROLL_TRAP:
         trap_wounds(S, b, p, first)
         return False
+    if kind == ROLL_SUMMON:
+        summon_wanderers(S, b, p, first)
+        return False
+    if kind == ROLL_OUTLAW:                      # a retirement's: the tokens left, then the rest of it
+        outlaw_result(S, b, p, first, second)
+        if outlaw_rolls(S, b, p, target, True):
+            return True
+        retired(S, b, p, False)
+        return False
+    if kind == ROLL_TENTACLE:                    # the tentacle holds as its dice say; the next rolls
+        s['tentacle_hit'][target // NUM_TENTACLES, target % NUM_TENTACLES] = tentacle_holds(first, second)
+        return roll_tentacles(S, b, p, target // NUM_TENTACLES)
+    if kind == ROLL_WRAITH:                      # after a loot: the card he took is placed then (L972)
+        wraith_comes(S, b, target, first)
+        return place_received(S, b)
     if kind == ROLL_CURSE:
         if then == DEST_CURSE_SPELL:             # a Curse spell's, on a hero it hit (Player vs. Player)
-            return spell_curse(S, b, p, first)
+            return spell_curse(S, b, target - AIM_HERO, first)
+        if then == DEST_CURSE_FOE:               # a Curse spell's, on a foe it hit
+            return foe_curse(S, b, target, p, first)
         return curse_applies(S, b, p, first, True)
     if kind == ROLL_DESTINATION:
         if then == DEST_CURSE:
@@ -1025,11 +1054,11 @@ def roll_again(S, b, d):
         return search_die(S, b)
     if kind == ROLL_LEARN:
         return int(LEARN_FACE[roll(S, b, LEARN_FACE.shape[0])])
-    if kind == ROLL_STRUCK or kind == ROLL_ATTACK:
+    if kind == ROLL_STRUCK or kind == ROLL_ATTACK or kind == ROLL_TENTACLE:
         return hit_die(S, b)
     if kind == ROLL_RANGED:
         return int(RANGED_DIE_FACE[roll(S, b, RANGED_DIE_FACE.shape[0])])
-    if kind == ROLL_HIDE:
+    if kind == ROLL_HIDE or kind == ROLL_OUTLAW:
         return monster_die(S, b)
     if kind == ROLL_NOISE:
         return roll(S, b, GRAY_SYMBOL.shape[0] if d == 0 else BLACK_SYMBOL.shape[0])
@@ -1037,6 +1066,10 @@ def roll_again(S, b, d):
         return random_cube(S, b, int(s['roll_party'][0]))
     if kind == ROLL_CURSE:
         return curse_die(S, b)
+    if kind == ROLL_SUMMON:
+        return summon_die(S, b)
+    if kind == ROLL_WRAITH:
+        return wraith_die(S, b)
     if kind == ROLL_DESTINATION:
         return teleport_destination(S, b)
     if kind == ROLL_HAGGLE:
@@ -1217,19 +1250,46 @@ def place_tentacles(S, b, p):
     while j >= 0:
         s['tentacle_on'][i, j] = TENT_LEFT
         j = tentacle_slot(S, b, i)
+    return roll_tentacles(S, b, p, i)
+
+
+@rules_jit
+def roll_tentacles(S, b, p, i):
+    """Hero p's tentacles of card i (TENTACLE_CARDS index) newly placed roll
+    their Hit Dice, one by one (L1518): two hits hold the target's maneuver
+    speed, one its attack speed; the Conjurer rolls one die of a miss again
+    (L1214, the only reroll that helps). Each roll then waits on the Dust of
+    Destiny of its parties (ROLL_TENTACLE, L1330): the caster, the attacker,
+    where a die shows no hit, then the hero it holds (Player vs. Player)
+    where one does; the rolls go on after it (``roll_applies``). True if
+    posed."""
+    s = S[b]
     for j in range(NUM_TENTACLES):
         if s['tentacle_hit'][i, j] == TENT_UNROLLED:
             s['tentacle_new'] = s['tentacle_new'] | np.uint8(1 << i)     # a hidden caster's roll (L1518)
-            hits = 0
-            if hit_die(S, b) == HIT_HIT:
-                hits += 1
-            if hit_die(S, b) == HIT_HIT:
-                hits += 1
-            if hits == 0 and s['hero_class'][p] == CONJURER and hit_die(S, b) == HIT_HIT:
-                hits = 1                         # L1214: a miss rerolls one die, the only reroll that helps
-            s['tentacle_hit'][i, j] = TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
+            first = hit_die(S, b)
+            second = hit_die(S, b)
+            if first != HIT_HIT and second != HIT_HIT and s['hero_class'][p] == CONJURER:
+                first = hit_die(S, b)
+            t = int(s['tentacle_on'][i, j])
+            if dust_asks(S, b, ROLL_TENTACLE, 2, HIT_DIE_FACE.shape[0], i * NUM_TENTACLES + j, -1, first, second, p,
+                         t - AIM_HERO if t >= AIM_HERO else -1):
+                return True
+            s['tentacle_hit'][i, j] = tentacle_holds(first, second)
     s['tentacle_card'] = -1
     return False
+
+
+@rules_jit
+def tentacle_holds(first, second):
+    """What a tentacle whose Hit Dice show ``first`` and ``second`` holds
+    (L1518): two hits the maneuver speed, one the attack speed, else nothing."""
+    hits = 0
+    if first == HIT_HIT:
+        hits += 1
+    if second == HIT_HIT:
+        hits += 1
+    return TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
 
 
 @rules_jit(inline=True)
@@ -1310,7 +1370,7 @@ def discord_strike(S, b, f):
     g = discord_foe(S, b, f)
     p = discord_caster(S, b, f)
     if g >= 0 and p >= 0 and foe_here(S, b, g):
-        monster_hits_monster(S, b, f, g, p)
+        monster_hits_monster(S, b, f, g, p, False, 0)
     rouse(S, b, f, DIS_SLOW)
 
 
@@ -1435,14 +1495,25 @@ def fireball_hero(S, b, k, q):
 
 @rules_jit
 def curse_foe(S, b, f, p):
-    """The Curse spell on a foe (L1500): a roll on the Curse Table. Teleport
-    puts the chip in a random clearing (L1103), Summon brings Wandering
-    Monsters to its clearing (L1105); a lasting curse stays on the chip
-    (Clumsiness and Weakness change its maneuver and damage; Sloth and
-    Misfortune touch nothing a Monster does; Interpretations, "Curses on
-    foes"), not cumulative (L1107)."""
-    s = S[b]
+    """Hero p's Curse spell hits foe f (L1500): a roll on the Curse Table,
+    waiting on p's Dust of Destiny where the curse would not serve him
+    (ROLL_CURSE, L1330: he is its attacker; ``magic.foe_curse_serves``);
+    then ``foe_curse``. True if a decision is posed."""
     k = curse_die(S, b)
+    if dust_asks(S, b, ROLL_CURSE, 1, CURSE_OF_ROLL.shape[0], f, DEST_CURSE_FOE, k, -1, p, -1):
+        return True
+    return foe_curse(S, b, f, p, k)
+
+
+@rules_jit
+def foe_curse(S, b, f, p, k):
+    """Curse k, rolled for foe f hero p's Curse spell hit (L1500), applies.
+    Teleport puts the chip in a random clearing (L1103), Summon brings
+    Wandering Monsters to its clearing (L1105); a lasting curse stays on the
+    chip (Clumsiness and Weakness change its maneuver and damage; Sloth and
+    Misfortune touch nothing a Monster does; Interpretations, "Curses on
+    foes"), not cumulative (L1107). True if a decision is posed."""
+    s = S[b]
     if k == CURSE_TELEPORT:
         c = teleport_destination(S, b)
         if c >= 0:
@@ -1451,11 +1522,11 @@ def curse_foe(S, b, f, p):
                 s['mon_clearing'][f] = c
             else:
                 s['native_clearing'][f - NUM_MONSTER_CHIPS] = c
-    elif k == CURSE_SUMMON:
-        t = int(s['combat_clearing']) // CLEARINGS_PER_TILE
-        summon(S, b, t, int(PACK_WANDERER[TILE_PACK[t]]), int(GRAY_NUMBER[roll(S, b, GRAY_NUMBER.shape[0])]), p)
+    elif k == CURSE_SUMMON:                      # to the caster, in the combat's clearing, his Dust asked
+        return summon_curse(S, b, p, True)
     elif not CURSE_INSTANT[k]:
         s['foe_curses'][f] = s['foe_curses'][f] | np.uint8(1 << k)
+    return False
 
 
 @rules_jit
@@ -1925,16 +1996,53 @@ def summon_elemental(S, b, p, sp):
 
 
 @rules_jit
-def monster_hits_monster(S, b, f, g, p):
+def monster_hits_monster(S, b, f, g, p, wait, nxt):
     """Foe f attacks foe g by the attack rules of a Monster's hit (L738-L758):
-    its attack speed against g's maneuver speed; the red cube's damage plus
-    its swords, one less on an armoured foe, the worse Ranged Attack Die for
-    a ranged attack or fire. A kill or wound is hero p's (Discord's caster,
-    L1596; the controller of f, L1506, L1550: the Fame, no Outlaw Token); by
-    no one where p < 0 (a Monster striking a controlled Monster: the chip
-    goes back to the tray, as one a Monster slays, Interpretations)."""
+    its attack speed against g's maneuver speed, the Hit Dice rolled unless
+    it is above (``chip_lands``). With ``wait`` (a fight among the chips,
+    ``versus_strike``) the dice first wait on the Dust of Destiny of a Shape
+    Shifted hero whose chip strikes (the attacker) or is struck (the target)
+    (ROLL_ATTACK, ATTACK_CHIP, L1564, L1330; ``roll_chips``: f, g and
+    ``nxt``, the next added chip f strikes). True if a decision is posed."""
     s = S[b]
-    if roll_to_hit(S, b, attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g), foe_maneuver(S, b, g)):
+    speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g)
+    m = foe_maneuver(S, b, g)
+    if speed > m:
+        chip_lands(S, b, f, g, p, True)
+        return False
+    first = hit_die(S, b)
+    second = hit_die(S, b)
+    if wait and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_CHIP, first,
+                           second, shape_hero(S, b, f), shape_hero(S, b, g)):
+        s['roll_chips'][0] = f
+        s['roll_chips'][1] = g
+        s['roll_chips'][2] = nxt
+        return True
+    chip_lands(S, b, f, g, p, hit_result(first, second, speed, m))
+    return False
+
+
+@rules_jit
+def shape_hero(S, b, f):
+    """The hero Shape Shifted into chip f (L1564: the chip fights for him,
+    so its rolls are his, as attacker or target); -1."""
+    q = controller(S, b, f)
+    if q >= 0 and S[b]['ctrl_flags'][f] & CTRL_SHAPE and shifted(S, b, q):
+        return q
+    return -1
+
+
+@rules_jit
+def chip_lands(S, b, f, g, p, hit):
+    """Foe f's attack on foe g hit or missed (``monster_hits_monster``): on a
+    hit the red cube's damage plus its swords, one less on an armoured foe,
+    the worse Ranged Attack Die for a ranged attack or fire (rolled as it
+    falls). A kill or wound is hero p's (Discord's caster, L1596; the
+    controller of f, L1506, L1550: the Fame, no Outlaw Token); by no one
+    where p < 0 (a Monster striking a controlled Monster: the chip goes back
+    to the tray, as one a Monster slays, Interpretations)."""
+    s = S[b]
+    if hit:
         base, plus, envenomed = hit_bonus(S, b, f, g)
         d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
                           foe_armored(S, b, g))
@@ -1961,17 +2069,42 @@ def versus_strike(S, b, f):
     its target, for its controller (L692, L710, L1506, L1550); a Monster the
     controlled Monster it challenged (L688), and the controlled Monsters its
     multi-target attack added (``foe_extra_vs``, L728: a dragon's fire,
-    L1266), in chip order. The heroes it added are struck next, and its
-    Disorient's slow attack spent after them (``combat.resolve_step``)."""
+    L1266), in chip order (``versus_extras``). The heroes it added are
+    struck next, and its Disorient's slow attack spent after them
+    (``combat.resolve_step``). True if a decision is posed: a roll waits on
+    a Shape Shifted hero's Dust of Destiny, the fight going on after it
+    (``versus_goes_on``)."""
     s = S[b]
     s['foe_flags'][f] = s['foe_flags'][f] | FF_ATTACKED
-    p = controller(S, b, f)
     g = versus(S, b, f)
-    if g >= 0 and foe_here(S, b, g):
-        monster_hits_monster(S, b, f, g, p)
-    for g in range(NUM_FOES):
+    if g >= 0 and foe_here(S, b, g) and monster_hits_monster(S, b, f, g, controller(S, b, f), True, 0):
+        return True
+    return versus_extras(S, b, f, 0)
+
+
+@rules_jit
+def versus_extras(S, b, f, first):
+    """Foe f strikes the controlled Monsters its multi-target attack added,
+    from chip ``first`` on (``versus_strike``). True if a decision is posed."""
+    for g in range(first, NUM_FOES):
         if extra_chip(S, b, f, g) and foe_here(S, b, g) and controller(S, b, g) >= 0:
-            monster_hits_monster(S, b, f, g, p)
+            if monster_hits_monster(S, b, f, g, controller(S, b, f), True, g + 1):
+                return True
+    return False
+
+
+@rules_jit
+def versus_goes_on(S, b):
+    """The fight among the chips whose roll waited on a Dust of Destiny
+    (``roll_chips``: its foe striking), that roll applied, goes on with the
+    chips still to strike (``combat.resolve_step``, which then ends it). True
+    if a decision is posed (another roll waits)."""
+    s = S[b]
+    f = int(s['roll_chips'][0])
+    nxt = int(s['roll_chips'][2])
+    for i in range(3):
+        s['roll_chips'][i] = -1
+    return versus_extras(S, b, f, nxt)
 
 
 # ================================================================ Shape Shift (L1564-L1568, L691, L1034)

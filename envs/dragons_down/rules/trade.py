@@ -30,6 +30,7 @@ from .base import (
     PH_SWAP_OFFER, PH_TRADE_WITH, SITE_ACTIVE_WRAITH, SITE_GUARDIAN, SITE_LABYRINTH,
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll, end_roll, start_roll,
+    ROLL_WRAITH, dust_roll, wraith_brought,
 )
 from .equipment import (
     armor_damaged, attach_spells, attached_spells, card_price, enforce_weight, equip_card, hero_attribute, possesses,
@@ -393,7 +394,9 @@ def take_from_pile(S, b, p, pile, place):
     """Hero p takes the card ``place`` from the top of the pile; the cards
     below move up one place. A loot that takes a card takes the pile's Gold
     too (L1244 "as if they had performed a successful Loot Action",
-    Interpretations). Then the Wraith may come (L1252)."""
+    Interpretations). Then the Wraith may come (L1252), its die first
+    waiting on his Dust of Destiny where it would bring it. True if a
+    decision is posed."""
     s = S[b]
     c = pile_card(S, b, pile, place)
     for k in range(NUM_CARDS):
@@ -403,21 +406,44 @@ def take_from_pile(S, b, p, pile, place):
     s['site_gold'][pile] = 0
     note_loot(S, b, p, pile)
     receive_card(S, b, p, c)
-    wraith_watch(S, b, pile)
+    if wraith_watch(S, b, p, pile):
+        return True
     return place_received(S, b)
 
 
 @rules_jit
-def wraith_watch(S, b, pile):
-    """L1252, L1278: with the active Wraith on the card's side up, a loot at
-    the Shrine that takes a treasure rolls the Local Monster symbol die; the
-    Treasure Site Symbol summons the Shrine's Guardian (the Wraith) to it from
-    wherever it is, name side up; a killed Wraith stays dead. No other
-    Monster comes."""
-    s = S[b]
+def wraith_watch(S, b, p, pile):
+    """L1252, L1278: with the active Wraith on the card's side up, a loot by
+    hero p at the Shrine that takes a treasure rolls the Local Monster
+    symbol die (``wraith_die``); the Treasure Site Symbol summons the
+    Shrine's Guardian (the Wraith) to it (``wraith_comes``). A die that would
+    bring it first waits on p's Dust of Destiny (ROLL_WRAITH, L1330: the
+    looter is the active Hero of the roll), the card he took waiting with
+    it. True if a decision is posed."""
     if not site_feature(S, b, pile, SITE_ACTIVE_WRAITH):
-        return
-    if BLACK_SYMBOL[roll(S, b, BLACK_SYMBOL.shape[0])] != SYM_SITE:
+        return False
+    face = wraith_die(S, b)
+    if wraith_brought(S, b, pile, face) and \
+            dust_roll(S, b, ROLL_WRAITH, 1, BLACK_SYMBOL.shape[0], pile, -1, face, -1, p):
+        return True
+    wraith_comes(S, b, pile, face)
+    return False
+
+
+@rules_jit
+def wraith_die(S, b):
+    """The Local Monster Die rolled after a loot at the active Wraith's
+    Shrine (L1252): its face (BLACK_SYMBOL)."""
+    return int(BLACK_SYMBOL[roll(S, b, BLACK_SYMBOL.shape[0])])
+
+
+@rules_jit
+def wraith_comes(S, b, pile, face):
+    """The Wraith's die (rerolls made) applies (L1252): the Treasure Site
+    Symbol summons the Shrine's Guardian (the Wraith) to it from wherever
+    it is, name side up; a killed Wraith stays dead. No other Monster comes."""
+    s = S[b]
+    if face != SYM_SITE:
         return
     kind = int(SITE_GUARDIAN[pile])
     for m in range(NUM_MONSTER_CHIPS):

@@ -42,8 +42,10 @@ from .base import (
     CLASS_IDS, MAX_ROLL_DICE, NUM_RR_SOURCES, ROLL_GATE, ROLL_LOOT, ROLL_NONE, ROLL_SEARCH, ROLL_TELEPORT, RR_DIVINATION,
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
-    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, RANGED_HIGH, RANGED_LOW, hit_passes,
-    dust_card, end_roll, start_roll,
+    ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW,
+    RANGED_HIGH,
+    RANGED_LOW, HIT_HIT, hit_passes,
+    dust_card, end_roll, start_roll, wraith_brought,
 )
 from .equipment import (
     attach_spells, cube_kinds, disenchanted_tile, enforce_weight, equipped, kind_equipped, kinds_equipped, possesses,
@@ -55,6 +57,7 @@ from .tokens import draw_card
 from .realm import enchant_tile
 from .magic import (
     curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target,
+    foe_curse_serves, summon_matters,
 )
 
 ALCHEMISTS_MIXTURE = CARD_IDS.index("alchemists_mixture")
@@ -839,9 +842,17 @@ def die_fails(S, b, q, d):
     Attack Dice (L753: the worse counts), for the attacker the worse die
     while below the best face, for the hero struck each die while the worse
     is above the worst face; a Monster Die showing a Monster symbol (L597);
-    the Curse Table's curse where it would touch him (``magic.curse_matters``);
+    the Curse Table's curse where it would touch him (``magic.curse_matters``),
+    for the caster of a Curse spell where it would not touch his target (a
+    hero, or a foe: ``magic.foe_curse_serves``);
     the Action Cube a trap wounds where his healthy cubes are of several
-    kinds. Any die of the other rolls (no face better by the rules alone)."""
+    kinds; the Summon curse's number where it brings him more Wandering
+    Monsters than its lowest face (``magic.summon_matters``); the Wraith's
+    die where it brings the Wraith (``base.wraith_brought``); a tentacle's
+    Hit Dice (L1518), for its caster a die showing no hit, for the hero it
+    holds a die showing one (each hit holds him more); an Outlaw Token's
+    Monster Dice short of two symbols (L822-L824). Any die of the
+    other rolls (no face better by the rules alone)."""
     s = S[b]
     kind = int(s['roll_kind'])
     f = int(s['roll_dice'][d])
@@ -864,9 +875,22 @@ def die_fails(S, b, q, d):
     if kind == ROLL_HIDE:
         return f != 0
     if kind == ROLL_CURSE:
-        return curse_matters(S, b, q, f)
+        t = int(s['roll_target'])
+        if t < 0 or t == AIM_HERO + q:           # his own curse, or the one a Curse spell rolls for him
+            return curse_matters(S, b, q, f)
+        if t >= AIM_HERO:                        # the caster of a Curse spell on another hero
+            return not curse_matters(S, b, t - AIM_HERO, f)
+        return not foe_curse_serves(S, b, t, f)  # the caster of a Curse spell on a foe
     if kind == ROLL_TRAP:
         return cube_kinds(S, b, q) > 1
+    if kind == ROLL_OUTLAW:                      # short of two symbols: a symbol and a blank lose 1 LP
+        return s['roll_dice'][0] + s['roll_dice'][1] < 2
+    if kind == ROLL_TENTACLE:                    # partial success kept: one hit holds the attack speed
+        return f != HIT_HIT if attacker else f == HIT_HIT
+    if kind == ROLL_SUMMON:
+        return summon_matters(S, b, q, f)
+    if kind == ROLL_WRAITH:
+        return wraith_brought(S, b, int(s['roll_target']), f)
     return True
 
 
@@ -875,12 +899,15 @@ def needs_every_die(S, b, q):
     """Hero q gains by the pending roll only if every die of it goes his way
     (and no partial success is kept for a later roll): his attack's Hit Dice
     and Ranged Attack Dice (the worse die counts), a hide attempt with no
-    Monster symbol to ignore (L603). A one-die reroll that leaves another die
+    Monster symbol to ignore (L603), an Outlaw Token's two blanks (one
+    symbol alone loses 1 LP, L823). A one-die reroll that leaves another die
     failing him then cannot serve him."""
     s = S[b]
     kind = int(s['roll_kind'])
     if kind == ROLL_HIDE:
         return s['roll_target'] == 0
+    if kind == ROLL_OUTLAW:                      # two blanks: only two symbols gain, one is a loss
+        return s['roll_dice'][0] + s['roll_dice'][1] == 0
     return (kind == ROLL_ATTACK or kind == ROLL_RANGED) and s['roll_party'][0] == q
 
 
@@ -955,8 +982,14 @@ def next_party(S, b):
 
 @rules_jit
 def dust_waits(S, b, kind, span, target, then, first, second, p, q):
-    """A roll of two dice of ``kind`` (as ``start_roll``; ``roll_then``:
-    ``then``), just made and showing ``first`` and ``second``, waits before
+    """A roll of two dice, as ``dust_asks``. True if a party is asked."""
+    return dust_asks(S, b, kind, 2, span, target, then, first, second, p, q)
+
+
+@rules_jit
+def dust_asks(S, b, kind, n, span, target, then, first, second, p, q):
+    """A roll of n dice of ``kind`` (as ``start_roll``; ``roll_then``:
+    ``then``), just made and showing ``first`` (and ``second``), waits before
     it applies on the Dust of Destiny of its parties -- p (the active Hero or
     the attacker; -1 none), then q (the hero it strikes; -1 none) -- each
     asked in turn where a reroll could serve him (PH_REROLL, L1330). True if
@@ -965,7 +998,7 @@ def dust_waits(S, b, kind, span, target, then, first, second, p, q):
     only help, come before)."""
     if (p < 0 or dust_card(S, b, p) < 0) and (q < 0 or dust_card(S, b, q) < 0):
         return False
-    start_roll(S, b, kind, 2, span, target, first, second)
+    start_roll(S, b, kind, n, span, target, first, second)
     s = S[b]
     s['roll_then'] = then
     s['roll_party'][0] = p
