@@ -116,9 +116,18 @@ class EntryLibrary(JITCodeLibrary):
         require_global_compiler_lock()
         self._codegen._check_llvm_bugs()
         self._raise_if_finalized()
+        callees = set()
         for library in _flatten(self._linking_libraries):
             self._reload_init.update(library._reload_init)
             self._final_module.link_in(_module_for_linking(library), preserve=True)
+            if isinstance(library, CalleeLibrary):
+                callees.update(fn.name for fn in library.get_defined_functions())
+        # The callees are this module's own copies: internal, LLVM inlines one
+        # called from a single place whatever its size (exported, it would be
+        # kept whole and called) and drops what it inlined everywhere.
+        for fn in self._final_module.functions:
+            if fn.name in callees and not fn.is_declaration:
+                fn.linkage = "internal"
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
@@ -269,11 +278,10 @@ class RulesDispatcher(CPUDispatcher):
         return cres.entry_point if cres is not None else super().get_overload(sig)
 
 
-def rules_jit(func=None, *, nogil=False, inline=False):
+def rules_jit(func=None, *, nogil=False):
     """Compile ``func`` in nopython mode, cached on disk, with one compiled
-    version per function for calls from other rules functions. ``inline``:
-    numba inlines the body into its compiled caller instead of compiling it
-    apart (for a function with one caller). A function of an ``NRT_FREE``
+    version per function for calls from other rules functions (its code then
+    inlined or called as LLVM sees fit). A function of an ``NRT_FREE``
     package compiles without reference counting. Under
     ``NUMBA_DISABLE_JIT=1`` returns ``func`` itself."""
     def wrap(f):
@@ -284,8 +292,6 @@ def rules_jit(func=None, *, nogil=False, inline=False):
             options["_nrt"] = False
         if nogil:
             options["nogil"] = True
-        if inline:
-            options["inline"] = "always"
         disp = RulesDispatcher(py_func=f, locals={}, targetoptions=options)
         disp.enable_caching()
         return disp

@@ -31,7 +31,7 @@ INVARIANT_NAMES = {
 }
 
 
-@rules_jit(inline=True)
+@rules_jit
 def same_bytes(x, y):
     """Two contiguous record arrays hold the same bytes."""
     vx = x.view(np.uint8)

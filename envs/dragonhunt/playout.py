@@ -15,7 +15,7 @@ from . import rules as R
 from .observe import observe_one
 
 
-@rules_jit(inline=True)
+@rules_jit
 def _pick(mask, count, stream, counter):
     r = draw_below(stream, counter, count)
     for a in range(mask.shape[0]):
@@ -26,7 +26,7 @@ def _pick(mask, count, stream, counter):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def _play_one(S, b, masks, counts, steps, stream, with_obs, obs, num_players, max_hands):
     done = 0
     for t in range(steps):

@@ -49,10 +49,8 @@ feature columns of the row blocks. Every value lies in ``[-1, OBS_HIGH]``,
 but the ``paths`` block, which holds clearing numbers.
 
 Compile layout: the parts of :func:`observe_one` (``observe_map``,
-``observe_heroes``, ...) are compiled apart, not inlined, though each has one
-caller: measured on the kernel's cold compile (2 cores), inlined they cost
-about 22 s of the kernel's ~115 s, apart about 16 s (LLVM optimises the one
-long function more slowly than its parts).
+``observe_heroes``, ...) are functions of their own, each typed once by numba
+(LLVM inlines them into ``observe_one``, their one caller: envs/README.md).
 
 Parts of the rules written after the observation (Loot and Trade, combat,
 Explore, the end of the game) own some fields of the record; a feature that

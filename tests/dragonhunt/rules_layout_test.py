@@ -62,42 +62,9 @@ def compiled_functions():
     return out
 
 
-def compiled_call_sites(names):
-    """name -> the compiled functions calling it, once per call (``f(...)`` or ``R.f(...)``)."""
-    sites = {n: [] for n in names}
-    for path in COMPILED:
-        for top in ast.parse(path.read_text()).body:
-            if not isinstance(top, ast.FunctionDef):
-                continue
-            for node in ast.walk(top):
-                if isinstance(node, ast.Call):
-                    f = node.func
-                    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-                    if name in sites:
-                        sites[name].append(top.name)
-    return sites
-
-
 def test_every_compiled_function_uses_rules_jit():
     """``rules_jit`` (envs/core/jit.py) compiles each function once whatever
     integer types and constants its callers pass; a bare ``njit`` would again
     compile one copy per caller's argument types."""
     bare = {n: d for n, (m, d) in compiled_functions().items() if not d.startswith("rules_jit")}
     assert not bare, f"compiled with something other than rules_jit: {bare}"
-
-
-def test_a_function_with_one_compiled_caller_is_inlined_into_it():
-    """numba finalises every separately compiled function with its whole callee
-    tree linked in, so a function called from one place only is compiled into
-    that place (``rules_jit(inline=True)``): one LLVM pass over it, not two.
-    The exception are the rounds ``advance`` dispatches: inlined, they made
-    one function of the whole sequence of play, slower to type and optimise
-    (measured: 63 s for ``reset`` against 59 s with them apart)."""
-    funcs = compiled_functions()
-    sites = compiled_call_sites(funcs)
-    apart = sorted(n for n, callers in sites.items() if len(callers) == 1
-                   and "inline=True" not in funcs[n][1] and callers != ["advance"])
-    assert not apart, f"called from one compiled place but compiled apart: {apart}"
-    rounds_inlined = sorted(n for n, callers in sites.items()
-                            if callers == ["advance"] and "inline=True" in funcs[n][1])
-    assert not rounds_inlined, f"rounds of the sequence of play inlined into advance: {rounds_inlined}"

@@ -259,7 +259,7 @@ def end_battle(S, b):
 
 
 # ================================================================ declaration
-@rules_jit(inline=True)
+@rules_jit
 def mask_battle(S, b, p, mask):
     occ, zoc = whole_board(S, b)
     cand, obliged = candidate_stacks(S, b, p, occ)
@@ -274,7 +274,7 @@ def mask_battle(S, b, p, mask):
         mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_battle(S, b, p, a):
     """A new battle against the stack at hex a; ``CH_DONE``: no more battles."""
     s = S[b]
@@ -285,7 +285,7 @@ def act_battle(S, b, p, a):
     return pose(S, b, PH_BATTLE_ADD, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_battle_add(S, b, p, mask):
     s = S[b]
     need = rage_unmet(S, b, p)
@@ -390,7 +390,7 @@ def any_scapegoat(S, b, v):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_scapegoat(S, b, p, mask):
     v = int(S[b]['cursor'])
     for g in range(NUM_UNITS):
@@ -398,7 +398,7 @@ def mask_scapegoat(S, b, p, mask):
             mask[A_UNIT + g] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_scapegoat(S, b, p, a):
     """Unit a is the scapegoat; the superhero turns to its Berserker Rage side (L656)."""
     s = S[b]
@@ -408,7 +408,7 @@ def act_scapegoat(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_battle_add(S, b, p, a):
     """Add the stack at hex a to the battle (its side by its owner), or
     ``CH_DONE``: fight it."""
@@ -477,7 +477,7 @@ def missile_aim(S, b, defender):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_missile_target(S, b, p, mask):
     s = S[b]
     defender = p != s['active']
@@ -487,7 +487,7 @@ def mask_missile_target(S, b, p, mask):
             mask[A_HEX + targets[k]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_missile_target(S, b, p, a):
     s = S[b]
     s['unit_target'][s['cursor']] = a - A_HEX
@@ -638,13 +638,13 @@ def missile_take(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_missile_choice(S, b, p, mask):
     mask[A_CHOICE + CH_DISRUPT_TWO] = 1
     mask[A_CHOICE + CH_ELIMINATE_ONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_missile_choice(S, b, p, a):
     s = S[b]
     code = int(s['missile_code'])
@@ -655,7 +655,7 @@ def act_missile_choice(S, b, p, a):
     return missile_take(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_missile_casualty(S, b, p, mask):
     s = S[b]
     t = int(s['arr_hex'])
@@ -665,7 +665,7 @@ def mask_missile_casualty(S, b, p, mask):
             mask[A_UNIT + u] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_missile_casualty(S, b, p, a):
     """Unit a takes an elimination (those first) or a disruption (L1131)."""
     s = S[b]
@@ -917,13 +917,13 @@ def any_melee_casualty(S, b, counter):
     return melee_casualties(S, b, counter, dummy) > 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_casualty(S, b, p, mask):
     s = S[b]
     melee_casualties(S, b, p != s['active'], mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_casualty(S, b, p, a):
     """Unit a is eliminated; its value comes off the loss (L586, L588)."""
     s = S[b]
@@ -1040,13 +1040,13 @@ def any_retreat(S, b):
     return retreaters(S, b, np.zeros(1, np.int8)) > 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_retreat(S, b, p, mask):
     retreaters(S, b, mask)
     mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_retreat(S, b, p, a):
     """Unit a will retreat (then where); ``CH_DONE``: no more retreats."""
     s = S[b]
@@ -1057,13 +1057,13 @@ def act_retreat(S, b, p, a):
     return pose(S, b, PH_RETREAT_HEX, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_retreat_hex(S, b, p, mask):
     occ, zoc = whole_board(S, b)
     retreat_hexes(S, b, int(S[b]['cursor']), occ, mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_retreat_hex(S, b, p, a):
     """The unit retreats one hex and is out of the battle (L576)."""
     s = S[b]
@@ -1109,7 +1109,7 @@ def any_advance(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_advance(S, b, p, mask):
     for u in range(NUM_UNITS):
         if may_advance(S, b, u):
@@ -1117,7 +1117,7 @@ def mask_advance(S, b, p, mask):
     mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_advance(S, b, p, a):
     """Unit a advances (then where); ``CH_DONE``: no more advances."""
     s = S[b]
@@ -1129,7 +1129,7 @@ def act_advance(S, b, p, a):
     return pose(S, b, PH_ADVANCE_HEX, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_advance_hex(S, b, p, mask):
     s = S[b]
     for k in range(MAX_BATTLE_STACKS):
@@ -1184,7 +1184,7 @@ def extended_hexes(S, b, u, mask):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_advance_hex(S, b, p, a):
     s = S[b]
     u = int(s['adv_unit'])
@@ -1198,13 +1198,13 @@ def act_advance_hex(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_advance_ext(S, b, p, mask):
     extended_hexes(S, b, int(S[b]['adv_unit']), mask)
     mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_advance_ext(S, b, p, a):
     s = S[b]
     u = int(s['adv_unit'])

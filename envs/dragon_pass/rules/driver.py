@@ -172,7 +172,7 @@ def advance(S, b):
             return
 
 
-@rules_jit(inline=True)
+@rules_jit
 def settle(S, b, mask):
     """Leave ``mask`` holding the legal actions of the position reached; with
     ``auto_single``, first apply every lone legal action. Returns the count."""
@@ -189,7 +189,7 @@ def settle(S, b, mask):
             advance(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_trusted(S, b, a, mask):
     """Apply action a, known to be legal; ``mask`` then holds the next
     position's legal actions, whose count is returned."""

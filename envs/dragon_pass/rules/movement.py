@@ -202,7 +202,7 @@ def movable(S, b, u):
     return s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED and s['unit_mp'][u] > 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_move(S, b, p, mask):
     """Select a stack with a unit that can move, or one of two or more units
     not yet arranged since it last changed; end the phase unless a disrupted
@@ -251,7 +251,7 @@ def mask_move(S, b, p, mask):
         mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_move(S, b, p, a):
     """Select the stack at hex a; ``CH_DONE`` ends the movement phase."""
     s = S[b]
@@ -345,7 +345,7 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_move_group(S, b, p, mask):
     s = S[b]
     h = int(s['sel_hex'])
@@ -415,7 +415,7 @@ def stop_group(S, b, p):
     s['group_arranged'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_move_group(S, b, p, a):
     s = S[b]
     h = int(s['sel_hex'])
@@ -485,7 +485,7 @@ def start_arrangement(S, b, h):
         s['unit_flags'][u] &= ~UF_LIFTED
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_arrange(S, b, p, mask):
     s = S[b]
     h = int(s['arr_hex'])
@@ -495,7 +495,7 @@ def mask_arrange(S, b, p, mask):
     mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_arrange(S, b, p, a):
     """Lift unit a to the top; ``CH_DONE`` ends the arrangement."""
     s = S[b]
@@ -549,12 +549,12 @@ def entry_hexes(S, b, u, mask):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_enter_hex(S, b, p, mask):
     entry_hexes(S, b, int(S[b]['cursor']), mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_enter_hex(S, b, p, a):
     """The unit will come in at hex a: force march or not, where that is a choice."""
     s = S[b]
@@ -565,7 +565,7 @@ def act_enter_hex(S, b, p, a):
     return enter_board(S, b, p, u, a - A_HEX, False)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_force_march(S, b, p, mask):
     s = S[b]
     u = int(s['cursor'])
@@ -574,7 +574,7 @@ def mask_force_march(S, b, p, mask):
         mask[A_CHOICE + CH_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_force_march(S, b, p, a):
     s = S[b]
     return enter_board(S, b, p, int(s['cursor']), int(s['sel_hex']), a == A_CHOICE + CH_FORCE_MARCH)

@@ -102,7 +102,7 @@ def deploy_zone(S, b, f, h):
     return other < 0 or other == f
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_deploy(S, b, p, mask):
     occupied = np.full(NUM_HEXES, -1, np.int8)
     s = S[b]
@@ -115,7 +115,7 @@ def mask_deploy(S, b, p, mask):
             mask[A_HEX + h] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_deploy(S, b, p, a):
     """Place the deploying force's next unit on hex a; it takes control of a
     fortress there (Interpretations: control passes on entering)."""

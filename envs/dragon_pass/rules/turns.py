@@ -110,7 +110,7 @@ def nearest_stacks(S, b, u, mask):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_escape_hex(S, b, p, mask):
     near = np.empty(NUM_HEXES, np.int8)
     nearest_stacks(S, b, int(S[b]['cursor']), near)
@@ -119,7 +119,7 @@ def mask_escape_hex(S, b, p, mask):
             mask[A_HEX + h] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_escape_hex(S, b, p, a):
     """The escaped hero reappears on the stack at hex a, front side up; the
     stack may be rearranged (L450, L642)."""

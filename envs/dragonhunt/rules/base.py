@@ -204,7 +204,7 @@ def unit_base(colour):
     return int(colour) * UNITS_PER_COLOUR
 
 
-@rules_jit(inline=True)
+@rules_jit
 def is_player_colour(S, b, c):
     return c >= 0 and c < int(S[b]['num_players'])
 
@@ -339,7 +339,7 @@ def home_castle(S, b, p):
     return int(CASTLE_CELL[S[b]['kingdom'][p]])
 
 
-@rules_jit(inline=True)
+@rules_jit
 def home_village(S, b, p):
     return int(VILLAGE_CELL[S[b]['kingdom'][p]])
 
@@ -427,7 +427,7 @@ def unit_at(S, b, p, t, loc):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def units_at(S, b, p, t, loc):
     """How many counters of seat p and type t are at ``loc``."""
     s = S[b]
@@ -497,7 +497,7 @@ def check_pickups(S, b, p):
         s['md_cottage'][p] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def materialise_sword(S, b, p):
     """13.1: three wounds earned -> the sword appears at home."""
     s = S[b]

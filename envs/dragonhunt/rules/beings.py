@@ -82,7 +82,7 @@ def being_round_second(S, b):
     return pose(S, b, PH_SECOND_DIE, int(s['second_player']))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def being_power(S, b):
     """Offer the first player the power of the being he moved (8.1, 15.6);
     returns True when a decision is posed, False when the power is spent.
@@ -136,7 +136,7 @@ def being_done(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_being_select(S, b, p, mask):
     """Legal actions of PH_BEING_SELECT: cell of the Fantastic Being to use (8.1).
 
@@ -147,7 +147,7 @@ def mask_being_select(S, b, p, mask):
             mask[s['slot_loc'][k]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_being_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_SELECT: cell of the Fantastic
     Being to use (8.1).
@@ -159,7 +159,7 @@ def act_being_select(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def controlled_move_budget(S, b):
     """Movement of the first player's being this move: its rating, or the
     Berserker's second rating on his second move (15.62 "3M/3M")."""
@@ -170,7 +170,7 @@ def controlled_move_budget(S, b):
     return int(BEING_MOVE[k])
 
 
-@rules_jit(inline=True)
+@rules_jit
 def can_leave_board(dist, budget):
     """8.332: the controlled being's movement is sufficient to leave the board:
     some space it reaches (``dist`` from ``reach``) lies on the edge with at
@@ -183,7 +183,7 @@ def can_leave_board(dist, budget):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_being_move(S, b, p, mask):
     """Legal actions of PH_BEING_MOVE: destination cell of the controlled being (its own
     cell = stay); DONE = off the board (8.332).
@@ -204,7 +204,7 @@ def mask_being_move(S, b, p, mask):
         mask[A_DONE] = 1                               # 8.332: move it off the board
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_being_move(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_MOVE: destination cell of the
     controlled being (its own cell = stay); DONE = off the board (8.332).
@@ -330,7 +330,7 @@ def any_being_target(S, b, slot, controller):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_being_target(S, b, p, mask):
     """Legal actions of PH_BEING_TARGET: cell the being's power or attack is aimed at; DONE
     = none.
@@ -358,7 +358,7 @@ def mask_being_target(S, b, p, mask):
             mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_being_target(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BEING_TARGET: cell the being's power
     or attack is aimed at; DONE = none.
@@ -465,7 +465,7 @@ def banish(S, b, slot, cell, dest):
         s['slot_loc'][slot] = cell
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_banish_dest(S, b, p, mask):
     """Legal actions of PH_BANISH_DEST: empty cell the Banisher sends the loser to (15.611).
 
@@ -475,7 +475,7 @@ def mask_banish_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_banish_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_BANISH_DEST: empty cell the Banisher
     sends the loser to (15.611).
@@ -503,7 +503,7 @@ def mark_vacant_next_to(S, b, cell, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_eagle_dest(S, b, p, mask):
     """Legal actions of PH_EAGLE_DEST: cell the Eagle carries the unit to (15.662).
 
@@ -513,7 +513,7 @@ def mask_eagle_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_eagle_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_EAGLE_DEST: cell the Eagle carries
     the unit to (15.662).
@@ -525,7 +525,7 @@ def act_eagle_dest(S, b, p, a):
     return pose(S, b, PH_EAGLE_LAND, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_eagle_land(S, b, p, mask):
     """Legal actions of PH_EAGLE_LAND: cell the Eagle itself lands on (15.6641).
 
@@ -534,7 +534,7 @@ def mask_eagle_land(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['eagle_cell']), mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_eagle_land(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_EAGLE_LAND: cell the Eagle itself
     lands on (15.6641).
@@ -587,7 +587,7 @@ def charm_dragon(S, b, d, k):
     dragon_walk(S, b, d, k)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_charm(S, b, p, mask):
     """Legal actions of PH_CHARM: CHARM actions / DONE (15.65).
 
@@ -604,7 +604,7 @@ def mask_charm(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_charm(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CHARM: CHARM actions / DONE (15.65).
 
@@ -637,7 +637,7 @@ def own_units_anywhere(S, b, p, near, in_structures):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def can_revive(S, b, p):
     s = S[b]
     base = unit_base(p)
@@ -647,7 +647,7 @@ def can_revive(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_revive_type(S, b, p, mask):
     """Legal actions of PH_REVIVE_TYPE: TYPE actions / DONE (15.68).
 
@@ -661,7 +661,7 @@ def mask_revive_type(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_revive_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REVIVE_TYPE: TYPE actions / DONE
     (15.68).
@@ -674,7 +674,7 @@ def act_revive_type(S, b, p, a):
     return pose(S, b, PH_REVIVE_CELL, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_revive_cell(S, b, p, mask):
     """Legal actions of PH_REVIVE_CELL: empty cell next to the Revivor where the revived
     unit comes back (15.681).
@@ -684,7 +684,7 @@ def mask_revive_cell(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['slot_loc'][s['active_slot']]), mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_revive_cell(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REVIVE_CELL: empty cell next to the
     Revivor where the revived unit comes back (15.681).
@@ -702,7 +702,7 @@ def act_revive_cell(S, b, p, a):
     return being_done(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_teleport_unit(S, b, p, mask):
     """Legal actions of PH_TELEPORT_UNIT: cell of the own unit to teleport / DONE; then TYPE
     if that cell holds several (sel_cell set).
@@ -725,7 +725,7 @@ def mask_teleport_unit(S, b, p, mask):
         mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_teleport_unit(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_TELEPORT_UNIT: cell of the own unit
     to teleport / DONE; then TYPE if that cell holds several (sel_cell set).
@@ -754,7 +754,7 @@ def act_teleport_unit(S, b, p, a):
     return pose(S, b, PH_TELEPORT_DEST, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_teleport_dest(S, b, p, mask):
     """Legal actions of PH_TELEPORT_DEST: cell next to the Teleporter (15.69).
 
@@ -763,7 +763,7 @@ def mask_teleport_dest(S, b, p, mask):
     mark_vacant_next_to(S, b, int(s['slot_loc'][s['active_slot']]), mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_teleport_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_TELEPORT_DEST: cell next to the
     Teleporter (15.69).
@@ -797,7 +797,7 @@ def random_target(S, b, slot, controller):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def random_vacant_field(S, b):
     n = 0
     for c in range(NC):
@@ -814,7 +814,7 @@ def random_vacant_field(S, b):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def uncontrolled_attack(S, b, slot, cell):
     """An attack by a being moved at random (8.3431): no one uses its power to
     advantage (8.211), so a Banisher's victim lands on a random empty space
@@ -914,7 +914,7 @@ def random_being_move(S, b, slot, d):
             being_attack(S, b, slot, t)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_second_die(S, b, p, mask):
     """Legal actions of PH_SECOND_DIE: DIE0/DIE1: direction of the second being (8.21).
 
@@ -923,7 +923,7 @@ def mask_second_die(S, b, p, mask):
     mask[A_DIE1] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_second_die(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_SECOND_DIE: DIE0/DIE1: direction of
     the second being (8.21).

@@ -37,14 +37,14 @@ def enter_brimstone_round(S, b):
     s['round_cut_short'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def brimstone_moves(S, b):
     """6.1, 6.11: one move per player, two each in a two-player game."""
     n = int(S[b]['num_players'])
     return 2 * n if n == 2 else n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def brimstone_mover(S, b):
     """6, 6.1: the first mover, then passing to the RIGHT."""
     s = S[b]
@@ -90,7 +90,7 @@ def brimstone_round(S, b):
         return pose(S, b, PH_DRAGON_DIE, brimstone_mover(S, b))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_brimstone_round(S, b):
     """9.841, 9.843: rage ends with his next round; 7.67: the nap ends."""
     s = S[b]
@@ -103,7 +103,7 @@ def end_brimstone_round(S, b):
     s['being_moves'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_dragon_die(S, b, p, mask):
     """Legal actions of PH_DRAGON_DIE: DIE0/DIE1: direction of Brimstone's normal move
     (7.11).
@@ -113,7 +113,7 @@ def mask_dragon_die(S, b, p, mask):
     mask[A_DIE1] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_dragon_die(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_DRAGON_DIE: DIE0/DIE1: direction of
     Brimstone's normal move (7.11).
@@ -140,7 +140,7 @@ def enraged_penalty(S, b):
     return 2 if S[b]['enraged'] else 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def weakest_on(S, b, cell):
     """The occupant that falls first when a structure loses occupants: men-at-arms,
     then snipers, knights, the hero (the owner's obvious choice)."""
@@ -152,7 +152,7 @@ def weakest_on(S, b, cell):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def troll_retreats(S, b, slot):
     """15.60111: a Troll 'wounded' by Brimstone retreats one space towards his lair
     into a vacant space (the nearest such space, lowest cell first). The rule
@@ -206,7 +206,7 @@ def dragon_attacks_piece(S, b, cell):
                 being_wounded(S, b, slot)        # 7.514
 
 
-@rules_jit(inline=True)
+@rules_jit
 def dragon_attacks_structure(S, b, cell):
     """7.53: an attack on a castle, village or cottage: 2 dice + the structure's
     value (occupants' strength not added, 7.531); a vacant structure needs no
@@ -237,7 +237,7 @@ def flame_cottage(S, b, k):
         kill_unit(S, b, int(units[i]), False)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def card_attacks_cottage(S, b, k):
     """7.65: a dragon card's attack on a cottage: unless the defender rolls 10 or
     more on two dice the cottage is flamed. Counts as revenge (9.841). Choices:
@@ -316,7 +316,7 @@ def dragon_walk(S, b, d, dist):
 
 
 # ================================================================ the dragon cards (7.6)
-@rules_jit(inline=True)
+@rules_jit
 def draw_dragon_card(S, b):
     """Draw the top card of the shuffled deck (1.3, 7.6): uniformly among those
     left, so no order exists to leak. Choice (the rulebook is silent): drawn
@@ -344,7 +344,7 @@ def draw_dragon_card(S, b):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def resolve_dragon_card(S, b, p):
     """7.6: draw a dragon card and carry it out. Returns True if a decision is posed."""
     s = S[b]
@@ -441,7 +441,7 @@ def start_casualties(S, b, p, k, kill, after):
     return pose(S, b, PH_CASUALTY, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_casualty(S, b, p, mask):
     """Legal actions of PH_CASUALTY: cell of the attacker that falls (7.645).
 
@@ -455,7 +455,7 @@ def mask_casualty(S, b, p, mask):
             mask[loc] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_casualty(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CASUALTY: cell of the attacker that
     falls (7.645).
@@ -557,7 +557,7 @@ def card_structure_terrain(kind):
     return COTTAGE
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_card_struct(S, b, p, mask):
     """Legal actions of PH_CARD_STRUCT: cell of the structure a dragon card sends him to
     (7.62, 7.631).
@@ -575,7 +575,7 @@ def mask_card_struct(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_card_struct(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CARD_STRUCT: cell of the structure a
     dragon card sends him to (7.62, 7.631).
@@ -590,7 +590,7 @@ def act_card_struct(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def fly_six(S, b):
     """7.66: one die for the direction; six spaces, attacking everything he passes
     over or lands on; a castle, village or cottage on the way ends the flight with
@@ -668,7 +668,7 @@ def five_move_next(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_five_move(S, b, p, mask):
     """Legal actions of PH_FIVE_MOVE: cell next to Brimstone for the five-space move (7.62).
 
@@ -681,7 +681,7 @@ def mask_five_move(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_five_move(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_FIVE_MOVE: cell next to Brimstone
     for the five-space move (7.62).

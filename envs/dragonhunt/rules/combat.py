@@ -29,7 +29,7 @@ from .magesword import end_game, slaying_battle, wound_brimstone
 
 
 # ================================================================ the combat segment (9.4-9.7)
-@rules_jit(inline=True)
+@rules_jit
 def can_attack(S, b, u):
     """9.43, 9.44, 13.4, 15.665, 15.67: may this unit make a normal attack now?"""
     s = S[b]
@@ -153,7 +153,7 @@ def defender_types(S, b, cell, out):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def strongest_defender(S, b, cell):
     """The defender a non-player garrison puts up (its strongest unit)."""
     order = (HERO, KNIGHT, MAN_AT_ARMS, SNIPER)
@@ -245,7 +245,7 @@ def after_melee(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_combat_select(S, b, p, mask):
     """Legal actions of PH_COMBAT_SELECT: cell with the attacking unit / DONE ends the
     combat segment (9.4).
@@ -263,7 +263,7 @@ def mask_combat_select(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_combat_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_SELECT: cell with the
     attacking unit / DONE ends the combat segment (9.4).
@@ -283,7 +283,7 @@ def act_combat_select(S, b, p, a):
     return pose(S, b, PH_COMBAT_TYPE, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_combat_type(S, b, p, mask):
     """Legal actions of PH_COMBAT_TYPE: TYPE or SNIPE.
 
@@ -298,7 +298,7 @@ def mask_combat_type(S, b, p, mask):
             mask[A_TYPE0 + tmp[i]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_combat_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_TYPE: TYPE or SNIPE.
 
@@ -310,7 +310,7 @@ def act_combat_type(S, b, p, a):
     return pose(S, b, PH_COMBAT_TARGET, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_combat_target(S, b, p, mask):
     """Legal actions of PH_COMBAT_TARGET: cell attacked.
 
@@ -324,7 +324,7 @@ def mask_combat_target(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_combat_target(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_COMBAT_TARGET: cell attacked.
 
@@ -378,7 +378,7 @@ def act_defender(S, b, p, a):
     return after_melee(S, b, q)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_occupy(S, b, p, mask):
     """Legal actions of PH_OCCUPY: cell of an adjacent attacker that moves into the won
     structure / DONE (9.612).
@@ -394,7 +394,7 @@ def mask_occupy(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_occupy(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_OCCUPY: cell of an adjacent attacker
     that moves into the won structure / DONE (9.612).
@@ -418,7 +418,7 @@ def act_occupy(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_combat_segment(S, b, p):
     s = S[b]
     base = unit_base(p)
@@ -507,7 +507,7 @@ def force_wielder(S, b, p, cell):
     return h
 
 
-@rules_jit(inline=True)
+@rules_jit
 def any_force_candidate(S, b, p):
     s = S[b]
     dc = int(s['dragon_cell'])
@@ -519,7 +519,7 @@ def any_force_candidate(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def force_strength(S, b, p):
     s = S[b]
     total = 0
@@ -542,7 +542,7 @@ def join_force(S, b, p, u):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_dragon_force(S, b, p, mask):
     """Legal actions of PH_DRAGON_FORCE: cell of a unit joining the attack on Brimstone /
     DONE attacks (9.8).
@@ -558,7 +558,7 @@ def mask_dragon_force(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_dragon_force(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_DRAGON_FORCE: cell of a unit joining
     the attack on Brimstone / DONE attacks (9.8).
@@ -584,7 +584,7 @@ def act_dragon_force(S, b, p, a):
     return join_force(S, b, p, force_candidate(S, b, p, a, last))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_force_type(S, b, p, mask):
     """Legal actions of PH_FORCE_TYPE: TYPE joining from a structure (9.86).
 
@@ -597,7 +597,7 @@ def mask_force_type(S, b, p, mask):
         mask[A_WIELDER] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_force_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_FORCE_TYPE: TYPE joining from a
     structure (9.86).
@@ -650,7 +650,7 @@ def wound_attempt(S, b, p):
     return apply_wound_result(S, b, p, table_result(col, total))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_wound_result(S, b, p, r):
     """Carry out a result of the wound / do-or-die columns. True if a decision is posed."""
     if r == R_ALL_KILLED or r == R_ALL_WOUNDED:
@@ -673,7 +673,7 @@ def apply_wound_result(S, b, p, r):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def dragon_segment(S, b):
     """Run the Dragon Attack segment of the current player until a decision or its
     end. Its force is chosen through PH_DRAGON_FORCE; the attack rolls here."""

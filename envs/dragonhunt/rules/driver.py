@@ -262,7 +262,7 @@ def advance(S, b):
             return
 
 
-@rules_jit(inline=True)
+@rules_jit
 def settle(S, b, mask):
     """Leave ``mask`` holding the legal actions of the position reached; with
     ``auto_single``, first apply every lone legal action. Returns the count."""
@@ -279,7 +279,7 @@ def settle(S, b, mask):
             advance(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_trusted(S, b, a, mask):
     """Apply action a, known to be legal (it came from this position's mask).
     On return ``mask`` holds the next position's legal actions; returns their count."""
@@ -290,7 +290,7 @@ def apply_trusted(S, b, a, mask):
     return settle(S, b, mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
     record is untouched. On success ``mask`` holds the next legal actions."""
@@ -306,7 +306,7 @@ def apply_action(S, b, a, mask):
     return E_OK
 
 
-@rules_jit(inline=True)
+@rules_jit
 def reset_game(S, b, seed, num_players, max_hands, auto_single):
     """Zero record b and deal a new game (1-3)."""
     S[b] = BLANK[0]

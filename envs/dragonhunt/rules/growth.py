@@ -12,7 +12,7 @@ from .brimstone import enter_brimstone_round
 
 
 # ================================================================ the growth phase (12)
-@rules_jit(inline=True)
+@rules_jit
 def enter_growth(S, b):
     """12.1 re-supply, 12.2 repair, then 12.3 replacements: the hero and knights
     come back home (12.34, 12.341) at once; men-at-arms and snipers go to a
@@ -57,7 +57,7 @@ def enter_growth(S, b):
     s['placer'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def controlled_villages(S, b, p):
     n = 0
     last = -1
@@ -68,7 +68,7 @@ def controlled_villages(S, b, p):
     return n, last
 
 
-@rules_jit(inline=True)
+@rules_jit
 def replacement_type(S, b, p):
     s = S[b]
     return MAN_AT_ARMS if s['reinf_left'][p, 0] > 0 else SNIPER
@@ -117,7 +117,7 @@ def growth_replacements(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_repl_village(S, b, p, mask):
     """Legal actions of PH_REPL_VILLAGE: cell of the controlled village receiving a
     replacement (12.33).
@@ -128,7 +128,7 @@ def mask_repl_village(S, b, p, mask):
             mask[VILLAGE_CELL[k]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_repl_village(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_REPL_VILLAGE: cell of the controlled
     village receiving a replacement (12.33).

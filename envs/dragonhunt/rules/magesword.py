@@ -13,7 +13,7 @@ from .brimstone import set_enraged
 
 
 # ================================================================ the magesword (13) and the slaying (14)
-@rules_jit(inline=True)
+@rules_jit
 def wound_brimstone(S, b, p):
     """9.83, 9.84, 13.1: a wound marker; he becomes enraged; the third marker makes
     the magesword appear."""
@@ -26,7 +26,7 @@ def wound_brimstone(S, b, p):
     s['do_or_die'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def slaying_battle(S, b, p, u):
     """13.5-14.43: the sword-wielder's attempt to kill Brimstone. Magical defense
     = strength + the Mage Sword Chart (+2 markers per Demon slain, 15.635);
@@ -59,7 +59,7 @@ def slaying_battle(S, b, p, u):
                 return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_game(S, b, winner):
     """Brimstone is slain: the slayer wins (rank 1, +1), the others share last
     place (rank 2) and -1."""

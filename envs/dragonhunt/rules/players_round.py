@@ -53,7 +53,7 @@ def card_segment(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_card(S, b, p, mask):
     """Legal actions of PH_CARD: CARD actions (9.11).
 
@@ -64,7 +64,7 @@ def mask_card(S, b, p, mask):
             mask[A_CARD0 + i] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_card(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_CARD: CARD actions (9.11).
 
@@ -75,7 +75,7 @@ def act_card(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def determine_round_order(S, b):
     """9.12-9.125: the round order from the movement cards played.
 
@@ -198,7 +198,7 @@ def player_round(S, b):
         s['segment'] = SEG_START
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_players_round(S, b):
     """10, 11: the turn is over; harried units turn face up again (15.6641); after
     the fourth turn comes the growth phase (12)."""
@@ -220,7 +220,7 @@ MODE_UNIT, MODE_GROUND_BEING, MODE_FLYING_BEING = 0, 1, 2
 UNREACHED = 127
 
 
-@rules_jit(inline=True)
+@rules_jit
 def paralyzer_cell(S, b):
     s = S[b]
     for k in range(2):
@@ -295,7 +295,7 @@ def reach(S, b, src, budget, mode, p, dist):
     return dist
 
 
-@rules_jit(inline=True)
+@rules_jit
 def cell_has_exit(S, b, p, cell):
     """Some space next to ``cell`` that p's units may enter with the points left."""
     s = S[b]
@@ -329,7 +329,7 @@ def movable_types(S, b, cell, out):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_move_select(S, b, p, mask):
     """Legal actions of PH_MOVE_SELECT: cell with a unit to move / DONE ends the movement
     segment (9.3).
@@ -346,7 +346,7 @@ def mask_move_select(S, b, p, mask):
     mask[A_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_move_select(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_SELECT: cell with a unit to
     move / DONE ends the movement segment (9.3).
@@ -367,7 +367,7 @@ def act_move_select(S, b, p, a):
     return pose(S, b, PH_MOVE_TYPE, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_move_type(S, b, p, mask):
     """Legal actions of PH_MOVE_TYPE: TYPE of the unit to move from a structure.
 
@@ -379,7 +379,7 @@ def mask_move_type(S, b, p, mask):
         mask[choice_action(int(tmp[i]))] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_move_type(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_TYPE: TYPE of the unit to move
     from a structure.
@@ -390,7 +390,7 @@ def act_move_type(S, b, p, a):
     return pose(S, b, PH_MOVE_DEST, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_move_dest(S, b, p, mask):
     """Legal actions of PH_MOVE_DEST: destination cell (9.312).
 
@@ -404,7 +404,7 @@ def mask_move_dest(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_move_dest(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_MOVE_DEST: destination cell (9.312).
 
@@ -418,7 +418,7 @@ def act_move_dest(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def stacking_penalty(S, b, p):
     """9.14: outside castles, villages and cottages, a space holding more than one
     unit at the end of movement loses them all to the replacement pile."""
@@ -433,7 +433,7 @@ def stacking_penalty(S, b, p):
                 kill_unit(S, b, int(units[j]), False)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_movement_segment(S, b, p):
     s = S[b]
     stacking_penalty(S, b, p)                  # 9.14

@@ -18,7 +18,7 @@ from .brimstone import enter_brimstone_round
 
 
 # ================================================================ set-up (1-3)
-@rules_jit(inline=True)
+@rules_jit
 def setup_game(S, b):
     """1.1-1.3 and 2.1-2.3: dragon in his lair, two beings drawn for the Cave and
     the Hollow Tree, deck shuffled (drawn at random when needed, so its order
@@ -62,7 +62,7 @@ def setup_game(S, b):
     s['kingdoms_chosen'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def setup_roll_off(S, b):
     """2.1, 2.2: everyone rolls one die; the HIGHEST UNTIED roll goes first; if no
     roll is untied everybody rolls again."""
@@ -104,7 +104,7 @@ def kingdom_round(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def choose_kingdom(S, b, p, k):
     """3.1, 3.11: the hero and four knights go into the castle, two snipers and six
     men-at-arms into the village; nothing into the cottage."""
@@ -123,7 +123,7 @@ def choose_kingdom(S, b, p, k):
         set_loc(S, b, base + 15 + i, village)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_kingdom(S, b, p, mask):
     """Legal actions of PH_KINGDOM: cell: castle of the kingdom chosen (3.1).
 
@@ -139,7 +139,7 @@ def mask_kingdom(S, b, p, mask):
             mask[CASTLE_CELL[k]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_kingdom(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_KINGDOM: cell: castle of the kingdom
     chosen (3.1).
@@ -151,7 +151,7 @@ def act_kingdom(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def garrison_unused_kingdoms(S, b):
     """3.2-3.22: two knights of an unused colour in each vacant castle, four
     men-at-arms in each vacant village (non-player counters)."""
@@ -174,7 +174,7 @@ def garrison_unused_kingdoms(S, b):
         colour += 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def placement_legal(S, b, p, cell):
     """3.41-3.45 (also 12.5): a vacant field space, not next to the lairs or an
     enemy structure (static table), and not next to an enemy unit."""
@@ -192,7 +192,7 @@ def placement_legal(S, b, p, cell):
     return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def any_placement(S, b, p):
     for c in range(NC):
         if placement_legal(S, b, p, c):
@@ -233,7 +233,7 @@ def placement_round(S, b):
         return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def place_unit(S, b, cell):
     s = S[b]
     p = int(s['placer'])
@@ -245,7 +245,7 @@ def place_unit(S, b, cell):
     s['placer'] = left_of(S, b, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_place(S, b, p, mask):
     """Legal actions of PH_PLACE: cell: set-up / reinforcement placement (3.3, 12.5).
     ``placement_round`` poses it only when some cell is legal (a player with
@@ -270,7 +270,7 @@ def mask_place(S, b, p, mask):
             mask[c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_place(S, b, p, a):
     """Carry out legal action ``a`` of seat ``p`` at PH_PLACE: cell: set-up / reinforcement
     placement (3.3, 12.5).

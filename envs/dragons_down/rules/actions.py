@@ -246,7 +246,7 @@ def hero_block_offer(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_hero_block(S, b, q, mask):
     """Legal actions of PH_HERO_BLOCK: A_SEAT + t to block hero t (the
     active hero, or while the active hero blocks, any hero he may block);
@@ -272,7 +272,7 @@ def hero_blocks(S, b, q, t):
     return pose(S, b, PH_BLOCK, t)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_hero_block(S, b, q, a):
     """PH_HERO_BLOCK: block that hero, or not (the active hero blocking
     others then stops)."""
@@ -284,7 +284,7 @@ def act_hero_block(S, b, q, a):
     return hero_blocks(S, b, q, a - A_SEAT)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_block(S, b, p, mask):
     """Legal actions of PH_BLOCK: A_DO + DO_HIDE (the Hide reaction, L599) or
     A_DO + DO_STAY (accept the block)."""
@@ -292,7 +292,7 @@ def mask_block(S, b, p, mask):
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_block(S, b, p, a):
     """PH_BLOCK: a hero that hides is not blocked (L459, L605); one that fails
     or does not try is (his failed hide may wait on his Dust of Destiny,
@@ -347,7 +347,7 @@ def action_budget(S, b, p, f):
     return actions_left(S, b, p) + ((free_bits(S, b, p) >> f) & 1)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def civilization_action(S, b, p):
     """L1204 (Interpretations, "Human"): a Human who begins his turn at, or
     enters, a Civilization Location receives one additional free action that
@@ -608,7 +608,7 @@ def enter_clearing(S, b, p, c, cost):
     take_cards_lying_here(S, b, p, c)                            # L960
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_enter_place(S, b, p, mask):
     """Legal actions of PH_ENTER_PLACE: A_CLEARING + c for each clearing of
     the civilization tile in the centre (L133)."""
@@ -622,7 +622,7 @@ def mask_enter_place(S, b, p, mask):
                         mask[A_CLEARING + t * CLEARINGS_PER_TILE + j] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_enter_place(S, b, p, a):
     """PH_ENTER_PLACE: the hero starts in that clearing, then takes its turn
     normally (L133); placing it is not an action, and a hero starting its
@@ -636,7 +636,7 @@ def act_enter_place(S, b, p, a):
 
 
 # ================================================================ the actions (L461-L612)
-@rules_jit(inline=True)
+@rules_jit
 def mask_action(S, b, p, mask):
     """Legal actions of PH_ACTION (``mask_action_all``), only those a Shape
     Shifted hero may take while he is (``mask_shape_action``, L1566)."""
@@ -725,7 +725,7 @@ def mask_action_all(S, b, p, mask):
 
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_explore(S, b, p, mask, left):
     """A_EXPLORE + d: an Explore Action toward direction d (L583-L585, only
     with exploration, L145), or a flight into the tile that way (L1096)."""
@@ -834,7 +834,7 @@ def wounded_cubes(S, b, p):
     return n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_action(S, b, p, a):
     """PH_ACTION: carry out the hero's action."""
     s = S[b]
@@ -929,7 +929,7 @@ def start_heal(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_heal(S, b, p, mask):
     """Legal actions of PH_HEAL: A_HEAL + kind for each kind of cube in the
     wounded box, A_HEAL + HEAL_HEART for a Heart (L550)."""
@@ -941,7 +941,7 @@ def mask_heal(S, b, p, mask):
         mask[A_HEAL + HEAL_HEART] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_heal(S, b, p, a):
     """PH_HEAL: move that cube from the wounded box to the healthy box."""
     s = S[b]
@@ -1034,7 +1034,7 @@ def explore_action(S, b, p, d):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_explore_turn(S, b, p, mask):
     """Legal actions of PH_EXPLORE_TURN: A_TURN + side * 6 + rot for each way
     the drawn tile fits (L583)."""
@@ -1044,7 +1044,7 @@ def mask_explore_turn(S, b, p, mask):
                 mask[A_TURN + side * NUM_DIRECTIONS + rot] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_explore_turn(S, b, p, a):
     """PH_EXPLORE_TURN: the tile is placed; then the hero may move into a
     clearing of it joined to its own (L583)."""
@@ -1096,7 +1096,7 @@ def explore_flight(S, b, p):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_explore_enter(S, b, p, mask):
     """Legal actions of PH_EXPLORE_ENTER: A_CLEARING + c to move into c, A_EXPLORE
     + d to fly into the tile explored that way (L1096), or A_DO + DO_STAY."""
@@ -1110,7 +1110,7 @@ def mask_explore_enter(S, b, p, mask):
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_explore_enter(S, b, p, a):
     """PH_EXPLORE_ENTER: the move into the new tile costs only its extra
     (the Explore Action paid the move itself, L583)."""
@@ -1201,7 +1201,7 @@ def hide_result(S, b, p, then, hidden):
         s['hero_status'][p] = s['hero_status'][p] & np.uint8(0xFF ^ HST_HIDDEN)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_hide(S, b, p, mask):
     """Legal actions of PH_HIDE: A_DO + DO_HIDE (take the Hide reaction) or
     A_DO + DO_STAY (do not)."""
@@ -1209,7 +1209,7 @@ def mask_hide(S, b, p, mask):
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_hide(S, b, p, a):
     """PH_HIDE: roll to hide (``hide_attempt``), or not (L597). True if a
     decision is posed."""
@@ -1408,7 +1408,7 @@ def movable(S, b, p, c):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_alert(S, b, p, mask):
     """Legal actions of PH_ALERT: A_CARD + c for each of the hero's cards
     that can be equipped elsewhere or unequipped; A_DO + DO_DONE ends the
@@ -1426,7 +1426,7 @@ def mask_alert(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_alert(S, b, p, a):
     """PH_ALERT: pick the card to move, or end the Alert Action (then the
     monster block is checked, L457)."""
@@ -1438,7 +1438,7 @@ def act_alert(S, b, p, a):
     return pose(S, b, PH_ALERT_TARGET, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_alert_target(S, b, p, mask):
     """Legal actions of PH_ALERT_TARGET: A_TARGET + t for each target other
     than its own where the chosen card may go (T_BACKPACK unequips it)."""
@@ -1449,7 +1449,7 @@ def mask_alert_target(S, b, p, mask):
             mask[A_TARGET + t] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_alert_target(S, b, p, a):
     """PH_ALERT_TARGET: move the card (displaced cards go to the backpack)."""
     s = S[b]
@@ -1470,7 +1470,7 @@ def pending_card(S, b, p):
     return -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_gained(S, b, p, mask):
     """Legal actions of PH_GAINED: A_TARGET + t for each position the card
     just gained may be equipped at, and T_BACKPACK to stow it (L972-L973)."""
@@ -1483,7 +1483,7 @@ def mask_gained(S, b, p, mask):
             mask[A_TARGET + t] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_gained(S, b, p, a):
     """PH_GAINED: equip the card (unequipping what is there) or stow it."""
     equip_card(S, b, p, pending_card(S, b, p), a - A_TARGET)

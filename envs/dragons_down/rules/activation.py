@@ -388,7 +388,7 @@ def summons_undead(S, b, kind, count):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def brings_undead(S, b, c, i, dice, only):
     """Summoning Die i (0 the gray symbol die, 2 the black), with the faces
     ``dice``, would summon or move an undead Monster into clearing c, which

@@ -149,7 +149,7 @@ def combat_phase(S, b):
             return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def start_combat(S, b, c):
     """The heroes in clearing c enter its combat; the first round begins."""
     s = S[b]
@@ -212,14 +212,12 @@ def new_round(S, b):
     s['atk_armor'] = -1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def combat_round(S, b):
     """The steps of the Combat Rounds of the combat under way, in order
     (L686), until a decision is posed (True) or the clearing's combat is
-    over (False). Each step is compiled apart, not inlined (the rounds rule
-    of envs/README.md's compile layout): inlined, the whole combat was one
-    function LLVM optimised slowly -- a cold compile of the kernel took
-    174.9 s, with the steps apart 161.4 s (``benchmarks/compile_profile``)."""
+    over (False). Each step is a function of its own, typed once by numba
+    (envs/README.md's compile layout)."""
     s = S[b]
     while s['combat_step'] != CS_NONE:
         st = int(s['combat_step'])
@@ -277,7 +275,7 @@ def activation_step(S, b):
 
 
 # ================================================================ who may attack (L682)
-@rules_jit(inline=True)
+@rules_jit
 def may_attack(S, b, p):
     """p may take the Target, Hero Tactics and Resolve steps with a weapon:
     he has one equipped, and if hidden it is a ranged weapon (an Ambush, L682)."""
@@ -365,7 +363,7 @@ def any_hero_foe(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_challenge(S, b, p, mask):
     """Legal actions of PH_CHALLENGE: A_SEAT + q for each unhidden hero of
     the combat p may challenge (L1182); A_DO + DO_PASS: none."""
@@ -375,7 +373,7 @@ def mask_challenge(S, b, p, mask):
     mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_challenge(S, b, p, a):
     """PH_CHALLENGE (L1182): p challenges hero q: his Targeting Token lies on
     q for the round (the Target step does not ask him again), and he places
@@ -403,7 +401,7 @@ def challenge_cube_ok(S, b, p):
         and cubes_placed(S, b, p) + 1 <= cube_limit(S, b, p) and not altered(S, b, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_challenge_cube(S, b, p, mask):
     """Legal actions of PH_CHALLENGE_CUBE: A_BOX + BOX_MANEUVER (one more
     Speed Cube); A_DO + DO_DONE."""
@@ -412,7 +410,7 @@ def mask_challenge_cube(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_challenge_cube(S, b, p, a):
     """PH_CHALLENGE_CUBE: the cube goes in his maneuver box and stays there
     for the whole Combat Round (L1184: ``placed`` is cleared only in Cleanup);
@@ -498,7 +496,7 @@ def any_lurable(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_lure(S, b, p, mask):
     """Legal actions of PH_LURE: A_FOE + f for each Monster not yet lured;
     A_DO + DO_PASS to lure none."""
@@ -508,7 +506,7 @@ def mask_lure(S, b, p, mask):
     mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_lure(S, b, p, a):
     """PH_LURE: the lured Monster challenges the hero who lured it (L1130);
     no other hero may lure it (L1132)."""
@@ -520,14 +518,14 @@ def act_lure(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_unhide(S, b, p, mask):
     """Legal actions of PH_UNHIDE: A_DO + DO_UNHIDE or A_DO + DO_STAY."""
     mask[A_DO + DO_UNHIDE] = 1
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_unhide(S, b, p, a):
     """PH_UNHIDE: the hero becomes unhidden (L688), or stays hidden."""
     s = S[b]
@@ -615,7 +613,7 @@ def rogue_tie(S, b, p):
     return challenged and evade_cubes(S, b, p) == challenger_maneuver(S, b, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def can_evade(S, b, p):
     """L700-L703: p can place more Speed Cubes in his maneuver speed boxes
     than the highest maneuver speed of the Monsters challenging him, or, a
@@ -647,7 +645,7 @@ def evade_step(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_evade(S, b, p, mask):
     """Legal actions of PH_EVADE: A_CLEARING + c to evade onto the path to c;
     A_DO + DO_STAY to fight on."""
@@ -658,7 +656,7 @@ def mask_evade(S, b, p, mask):
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_evade(S, b, p, a):
     """PH_EVADE: the evader takes no further part in the combat; he stands
     on the path to the clearing chosen (``evade_to``) and must move first
@@ -745,7 +743,7 @@ def any_ctrl_target(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_ctrl_target(S, b, p, mask):
     """Legal actions of PH_CTRL_TARGET: A_FOE + g for each Monster the
     controlled Monster may target; A_DO + DO_PASS to target none."""
@@ -755,7 +753,7 @@ def mask_ctrl_target(S, b, p, mask):
     mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_ctrl_target(S, b, p, a):
     """PH_CTRL_TARGET: the controlled Monster (``ctrl_foe``) targets that
     Monster this round (a disoriented one may attack again, L1594); then its
@@ -769,14 +767,14 @@ def act_ctrl_target(S, b, p, a):
     return pose(S, b, PH_CTRL_SIDE, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_ctrl_side(S, b, p, mask):
     """Legal actions of PH_CTRL_SIDE: A_SIDE + 0 (name side) or A_SIDE + 1 (back)."""
     mask[A_SIDE] = 1
     mask[A_SIDE + 1] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_ctrl_side(S, b, p, a):
     """PH_CTRL_SIDE: the controlled Monster's chip lies with that side up for
     the round (L710): no Monster Die flips it (it is no Monster now, L726)."""
@@ -810,7 +808,7 @@ def door_target(S, b, p):
         and door_closed(S, b, CHAMBER)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_target(S, b, p, mask):
     """Legal actions of PH_TARGET: A_FOE + f for each Monster and Native in
     the clearing his weapon or a spell may strike; A_SEAT + q for a hero a
@@ -830,7 +828,7 @@ def mask_target(S, b, p, mask):
     mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_target(S, b, p, a):
     """PH_TARGET: the hero's Targeting Token goes on that foe, on a hero, or
     on the Massive Door; a spell for several targets may take more foes
@@ -880,7 +878,7 @@ def foe_targeted(S, b, p, f):
     rouse(S, b, f, DIS_DORMANT)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_more_targets(S, b, p, mask):
     """Legal actions of PH_MORE_TARGETS: A_FOE + f for each foe, A_SEAT + q
     for each hero (Player vs. Player, L1174), one more target of a spell he
@@ -894,7 +892,7 @@ def mask_more_targets(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_more_targets(S, b, p, a):
     """PH_MORE_TARGETS: that foe or hero is one more target, and another may
     follow."""
@@ -911,7 +909,7 @@ def act_more_targets(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def natives_turn_hostile(S, b):
     """L1006: at the end of the Target step, once a Native has been
     targeted, each Native of the clearing not already targeting a hero
@@ -927,7 +925,7 @@ def natives_turn_hostile(S, b):
 
 
 # ================================================================ 5. Hero Tactics (L714-L724)
-@rules_jit(inline=True)
+@rules_jit
 def threatened(S, b, p):
     """Some foe's attack may strike p this round: he is unhidden and a
     Monster of the clearing has a target (a multi-target attack adds random
@@ -1104,7 +1102,7 @@ def throw_legal(S, b, p):
         and (s['hero_cflags'][p] & CF_THROWS) == 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def tactics_open(S, b, p):
     """p has a placement to make: a cube he may place, a throw to choose, a
     spell to cast, or a one-time card to use (L916)."""
@@ -1158,7 +1156,7 @@ def finish_tactics(S, b, p):
     s['tactics_pos'] += 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_tactics(S, b, p, mask):
     """Legal actions of PH_TACTICS: A_BOX + box for each box one more cube
     of its colour may go in, A_CROSS + box one of the other kind; A_AIM +
@@ -1191,7 +1189,7 @@ def mask_tactics(S, b, p, mask):
         mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_tactics(S, b, p, a):
     """PH_TACTICS: place the cube, choose the throw, cast the spell (its
     boxes covered, ``spells.start_cast``), use the one-time card, or end the
@@ -1345,7 +1343,7 @@ def strikes_before(speed, length, best_speed, best_length, closing):
     return speed > best_speed or (speed == best_speed and length > best_length)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def attack_order(S, b):
     """L732-L736, L793: among the attacks not yet resolved, those with the
     fastest attack speed, and among them the longest attack length, strike
@@ -1490,7 +1488,7 @@ def versus_done(S, b, f):
         rouse(S, b, f, DIS_SLOW)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def throw_weapon(S, b, p, c):
     """L930: the thrown weapon lies beside the Hero Board: out of p's
     possessions until the end of combat (L812)."""
@@ -1502,7 +1500,7 @@ def throw_weapon(S, b, p, c):
     s['hero_cflags'][p] = s['hero_cflags'][p] | CF_THREW
 
 
-@rules_jit(inline=True)
+@rules_jit
 def hero_attack(S, b, p):
     """Hero p's weapon attack on his target (L738-L758): to hit, his attack
     speed against its maneuver speed -- a foe's; a hero's (Player vs. Player,
@@ -1591,7 +1589,7 @@ def aim_allows(S, b, c):
     return slot == T_CHEST
 
 
-@rules_jit(inline=True)
+@rules_jit
 def start_monster_attack(S, b, f):
     """Foe f strikes: its attack goes to its target and the heroes added to
     it (L728), one after the other in Turn Order."""
@@ -1606,7 +1604,7 @@ def start_monster_attack(S, b, f):
     s['atk_stage'] = AS_HIT
 
 
-@rules_jit(inline=True)
+@rules_jit
 def armor_choices(S, b, p):
     """Armour p may take a hit on (L751): each equipped armour card -- the
     one in the head position, the one in the torso (chest) position, a
@@ -1628,7 +1626,7 @@ def armor_worn(S, b, p, c):
     return CARD_KIND[c] != SHAMANS_KAFTAN or S[b]['card_cube'][c] > 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def monster_attack(S, b):
     """The attack of ``atk_foe``, victim by victim (L738-L767): to hit, its
     attack speed against the victim's maneuver speed; on a hit the victim
@@ -1694,7 +1692,7 @@ def monster_attack(S, b):
             return False                                          # waiting for the victim's choice (armour, reroll)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_armor(S, b, p, mask):
     """Legal actions of PH_ARMOR: A_CARD + c for each armour card the hero
     may take the hit on; A_DO + DO_PASS: on none (a hit location without
@@ -1708,7 +1706,7 @@ def mask_armor(S, b, p, mask):
     mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_armor(S, b, p, a):
     """PH_ARMOR: the armour is chosen; the damage follows. The Broche of
     Deflection, used, leaves the game and the hit is cancelled (L1312)."""
@@ -1722,7 +1720,7 @@ def act_armor(S, b, p, a):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def damage_hero(S, b, f, p):
     """Foe f's hit on hero p (L750-L767): the red cube's damage plus its
     swords, one less on armour, the worse Ranged Attack Die for a ranged
@@ -1770,7 +1768,7 @@ def damage_hero(S, b, f, p):
     return hero_hurt(S, b, p, d)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def hero_hurt(S, b, p, d):
     """The hit on hero p deals damage d, its Ranged Attack Dice counted
     (``damage_hero``; Envenom's wound owed in ``atk_venom``): on armour
@@ -1838,7 +1836,7 @@ def venom_wound(S, b, p):
 
 
 # ================================================================ the wound choice (L787)
-@rules_jit(inline=True)
+@rules_jit
 def mask_wound(S, b, p, mask):
     """Legal actions of PH_WOUND: ``wound_choices``."""
     out = local_array(WOUND_CHOICES, np.int64)
@@ -1847,7 +1845,7 @@ def mask_wound(S, b, p, mask):
         mask[out[i]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_wound(S, b, p, a):
     """PH_WOUND: that cube is wounded (Envenom's wound more follows); the
     attack goes on to its next victim."""
@@ -1857,7 +1855,7 @@ def act_wound(S, b, p, a):
 
 
 # ================================================================ 8. Cleanup (L771-L781)
-@rules_jit(inline=True)
+@rules_jit
 def adjust_target_ok(S, b, p, c, t, left, weapons, occ):
     """Adjust Equipment (L773): p may put card c at target t with ``left``
     = 2 (unequip one card, then equip one) or 1 (he has unequipped: equip
@@ -1885,7 +1883,7 @@ def adjust_target_ok(S, b, p, c, t, left, weapons, occ):
     return t != T_BACKPACK and moved <= left - 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def rearm_target_ok(S, b, p, c, t, occ):
     """Rearm (L774, L978): a backpack card to a weapon position left free."""
     s = S[b]
@@ -1925,7 +1923,7 @@ def cleanup_card_targets(S, b, p, c, occ):
     return -1 - only if n == 1 else n
 
 
-@rules_jit(inline=True)
+@rules_jit
 def cleanup_choices(S, b, p):
     """Cards p may move in his Rearm or Adjust Equipment now."""
     s = S[b]
@@ -1981,7 +1979,7 @@ def stay_hidden(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_adjust(S, b, p, mask):
     """Legal actions of PH_ADJUST and PH_REARM: A_CARD + c for each card that
     may be moved; A_DO + DO_DONE."""
@@ -1994,7 +1992,7 @@ def mask_adjust(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_adjust(S, b, p, a):
     """PH_ADJUST / PH_REARM: the card to move (placed at once when it can go
     to one place only), or the end of the hero's equipping."""
@@ -2013,7 +2011,7 @@ def act_adjust(S, b, p, a):
     return pose(S, b, PH_ADJUST_TARGET, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_adjust_target(S, b, p, mask):
     """Legal actions of PH_ADJUST_TARGET: A_TARGET + t for each place the
     chosen card may go."""
@@ -2025,7 +2023,7 @@ def mask_adjust_target(S, b, p, mask):
             mask[A_TARGET + t] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_adjust_target(S, b, p, a):
     """PH_ADJUST_TARGET: the card goes there."""
     place_card(S, b, p, int(S[b]['sel_card']), a - A_TARGET)
@@ -2046,7 +2044,7 @@ def place_card(S, b, p, c, t):
         s['adjust_left'] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def end_of_round(S, b):
     """The rest of Cleanup: the rolls to stay hidden (``stay_hidden``, which
     may wait on a Dust of Destiny: True, a decision posed). L779: the cube on
@@ -2109,7 +2107,7 @@ def make_peace(S, b):
 
 
 # ================================================================ the end of combat (L807-L812, L1008)
-@rules_jit(inline=True)
+@rules_jit
 def end_of_combat(S, b):
     """L811: the Monsters' pink cubes are discarded and their chips turned
     name side up (heroes' wounds stay). L812: a hero who threw a weapon and

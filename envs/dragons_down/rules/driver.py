@@ -386,7 +386,7 @@ def advance(S, b):
             return
 
 
-@rules_jit(inline=True)
+@rules_jit
 def settle(S, b, mask):
     """Leave ``mask`` holding the legal actions of the position reached; with
     ``auto_single``, first apply every lone legal action. Returns the count."""
@@ -404,7 +404,7 @@ def settle(S, b, mask):
         after_decision(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_trusted(S, b, a, mask):
     """Apply action a, known to be legal; ``mask`` then holds the next
     position's legal actions, whose count is returned. The DisEnchanter's
@@ -417,7 +417,7 @@ def apply_trusted(S, b, a, mask):
     return settle(S, b, mask)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def after_decision(S, b):
     """What holds after every decision: the DisEnchanter's tile is cleared
     (L1328); a permanent spell in its colour's enchanted tile is active
@@ -427,7 +427,7 @@ def after_decision(S, b):
     note_tiles_entered(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def apply_action(S, b, a, mask):
     """Check and apply action a for game b. Returns an E_* code; on error the
     record is untouched."""
@@ -443,7 +443,7 @@ def apply_action(S, b, a, mask):
     return E_OK
 
 
-@rules_jit(inline=True)
+@rules_jit
 def reset_game(S, b, seed, num_heroes, sandbox, packs, max_turns, legendary_map, auto_single, random_heroes,
                optional_rules, legend_target):
     """Zero record b and set up a new game (L170-L205) up to its first decision."""

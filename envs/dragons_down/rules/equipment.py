@@ -428,7 +428,7 @@ def armor_damaged(S, b, c):
 from ..constants import CW_REMOVED as _CW_REMOVED  # noqa: E402
 
 
-@rules_jit(inline=True)
+@rules_jit
 def damage_armor(S, b, c, d):
     """L761-L763: a hit of damage d taken on armour card c. Above its armour
     value it is destroyed (removed from the game); equal to it, it is

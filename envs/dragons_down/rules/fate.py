@@ -268,14 +268,14 @@ def retired(S, b, p, forced):
     s['hero_state'][p] = HS_RETIRED
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_retire(S, b, p, mask):
     """Legal actions of PH_RETIRE: A_DO + DO_RETIRE or A_DO + DO_STAY."""
     mask[A_DO + DO_RETIRE] = 1
     mask[A_DO + DO_STAY] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_retire(S, b, p, a):
     """PH_RETIRE: retire now, or stay (on the last turn, to be retired by the
     end of the game, L833)."""

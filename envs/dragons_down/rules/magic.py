@@ -112,7 +112,7 @@ def start_spell_due(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_start_spell(S, b, p, mask):
     """Legal actions of PH_START_SPELL: A_SPELL + sp for each offered card."""
     for sp in range(NUM_SPELLS):
@@ -128,7 +128,7 @@ def take_start_spell(S, b, p, sp):
     s['spell_owner'][sp] = p
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_start_spell(S, b, p, a):
     take_start_spell(S, b, p, a - A_SPELL)
     return False
@@ -596,14 +596,14 @@ def more_removals(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_dispel_ask(S, b, p, mask):
     """Legal actions of PH_DISPEL_ASK: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
     mask[A_ANSWER + ANSWER_ACCEPT] = 1
     mask[A_ANSWER + 1 - ANSWER_ACCEPT] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_dispel_ask(S, b, q, a):
     """PH_DISPEL_ASK: hero q, willing, lets the active hero pay 5 Gold to end
     the spell, who may then remove more; unwilling, the active hero's Trade
@@ -635,7 +635,7 @@ def remove_curse(S, b, p, a):
     return more_removals(S, b, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_uncurse(S, b, p, mask):
     """Legal actions of PH_UNCURSE: A_UNCURSE + ... for each curse and A_DISPEL
     + sp for each permanent spell still removable, A_DO + DO_DONE to end the
@@ -647,7 +647,7 @@ def mask_uncurse(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_uncurse(S, b, p, a):
     if a == A_DO + DO_DONE:
         return False
@@ -860,7 +860,7 @@ def any_activatable(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_activate(S, b, p, mask):
     """Legal actions of PH_ACTIVATE: A_SPELL + sp for each spell p may
     activate; A_DO + DO_DONE."""
@@ -870,7 +870,7 @@ def mask_activate(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_activate(S, b, p, a):
     """PH_ACTIVATE: a healthy Magic Cube of the spell's colour is wounded and
     the spell is active (L695); or p is done and the next hero is asked."""

@@ -168,7 +168,7 @@ def discard_mission(S, b, p, k):
     discard_mission_card(S, b, k)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_discard_missions(S, b, p, mask):
     """A_MISSION + k for each Mission Card hero p holds: in his action phase
     he may discard it (L1071), no action spent; at the end of his turn he
@@ -179,7 +179,7 @@ def mask_discard_missions(S, b, p, mask):
             mask[A_MISSION + k] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_mission_limit(S, b, p, a):
     """PH_MISSION_LIMIT: discard that card; the end of the turn is checked again."""
     discard_mission(S, b, p, a - A_MISSION)
@@ -258,14 +258,14 @@ def complete_mission(S, b, p, k):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_pardon(S, b, p, mask):
     """Legal actions of PH_PARDON: discard an Outlaw Token or keep it."""
     mask[A_ANSWER + ANSWER_ACCEPT] = 1
     mask[A_ANSWER + ANSWER_REFUSE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_pardon(S, b, p, a):
     """PH_PARDON: ANSWER_ACCEPT discards one Outlaw Token (L1083)."""
     if a == A_ANSWER + ANSWER_ACCEPT:

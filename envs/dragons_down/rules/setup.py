@@ -131,7 +131,7 @@ def setup_game(S, b):
         centre_civilization_tile(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def deal_tiles(S, b, n):
     """L109: deal all Map Tiles as evenly as possible to the seats (from a
     random dealer onward), then build the map starting with a random seat."""
@@ -147,7 +147,7 @@ def deal_tiles(S, b, n):
     s['stage'] = ST_BUILD_REALM
 
 
-@rules_jit(inline=True)
+@rules_jit
 def centre_civilization_tile(S, b):
     """L129: a random civilization tile of a pack in play goes in the centre
     (a random side up: the text names none), with its Civilization Location
@@ -194,7 +194,7 @@ def put_tile(S, b, t, side, rot, q, r):
         reveal_civilization(S, b, t)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def reveal_civilization(S, b, t):
     """L189, L306: roll a d6 and place the pack's Civilization Location in that
     clearing, rerolling 5s and 6s; the Natives its Terrain Setup Card lists are
@@ -265,7 +265,7 @@ def build_realm(S, b):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_tile_choose(S, b, p, mask):
     """Legal actions of PH_TILE_CHOOSE: A_TILE + t for each dealt tile of p that can be placed."""
     s = S[b]
@@ -278,7 +278,7 @@ def mask_tile_choose(S, b, p, mask):
             mask[A_TILE + t] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_tile_choose(S, b, p, a):
     """PH_TILE_CHOOSE: take tile ``a - A_TILE`` to place; the first tile of the
     map is its origin, so only its side and turn are asked."""
@@ -301,7 +301,7 @@ def spot_position(S, b, a):
     return s['tile_q'][u] + DIR_DQ[d], s['tile_r'][u] + DIR_DR[d]
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_tile_spot(S, b, p, mask):
     """Legal actions of PH_TILE_SPOT: A_SPOT + u * 6 + d for each empty
     position beside the map where the chosen tile can go (L109). A position
@@ -320,7 +320,7 @@ def mask_tile_spot(S, b, p, mask):
                 break
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_tile_spot(S, b, p, a):
     """PH_TILE_SPOT: the chosen tile goes beside the map at the position of ``a``."""
     s = S[b]
@@ -330,7 +330,7 @@ def act_tile_spot(S, b, p, a):
     return pose(S, b, PH_TILE_TURN, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_tile_turn(S, b, p, mask):
     """Legal actions of PH_TILE_TURN: A_TURN + side * 6 + rot where the chosen
     tile fits at the chosen position (L109: either side up)."""
@@ -350,7 +350,7 @@ def mask_tile_turn(S, b, p, mask):
             mask[A_TURN + k] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_tile_turn(S, b, p, a):
     """PH_TILE_TURN: place the tile; the next seat clockwise places next (L109)."""
     s = S[b]
@@ -487,7 +487,7 @@ def take_cube(S, b, p, kind):
     s['cubes_taken'][p] += 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def finish_hero(S, b, p):
     """L199: Hearts of both cards into the healthy box; L201: the Class
     Card's starting equipment, equipped; L202: starting Gold (the Class
@@ -506,7 +506,7 @@ def finish_hero(S, b, p):
     s['hero_state'][p] = HS_WAITING
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_lineage(S, b, p, mask):
     """Legal actions of PH_LINEAGE: A_LINEAGE + i, any of the four (several
     heroes may share a lineage: Interpretations)."""
@@ -514,7 +514,7 @@ def mask_lineage(S, b, p, mask):
         mask[A_LINEAGE + i] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_lineage(S, b, p, a):
     S[b]['hero_lineage'][p] = a - A_LINEAGE
     return False
@@ -527,7 +527,7 @@ def mask_side(S, b, p, mask):
     mask[A_SIDE + 1] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_lineage_side(S, b, p, a):
     S[b]['lineage_side'][p] = a - A_SIDE
     return False
@@ -548,19 +548,19 @@ def mask_class(S, b, p, mask):
             mask[A_CLASS + i] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_class(S, b, p, a):
     S[b]['hero_class'][p] = a - A_CLASS
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_class_side(S, b, p, a):
     S[b]['class_side'][p] = a - A_SIDE
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_cube_colour(S, b, p, mask):
     """Legal actions of PH_CUBE_COLOUR: A_CUBE + kind for each colour the
     printed cube shows (L200)."""
@@ -571,7 +571,7 @@ def mask_cube_colour(S, b, p, mask):
             mask[A_CUBE + kind] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_cube_colour(S, b, p, a):
     take_cube(S, b, p, a - A_CUBE)
     return False

@@ -401,7 +401,7 @@ def cover_any(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_spell_cube(S, b, p, mask):
     """Legal actions of PH_SPELL_CUBE: A_CUBE + CUBE_MAGIC + colour for each
     colour of Magic Cube p has free."""
@@ -410,7 +410,7 @@ def mask_spell_cube(S, b, p, mask):
             mask[A_CUBE + CUBE_MAGIC + c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_spell_cube(S, b, p, a):
     """PH_SPELL_CUBE: that colour covers the box; Hero Tactics goes on."""
     cover_one(S, b, p, a - A_CUBE - CUBE_MAGIC)
@@ -418,14 +418,14 @@ def act_spell_cube(S, b, p, a):
 
 
 # ================================================================ accepting a hit (L1032)
-@rules_jit(inline=True)
+@rules_jit
 def mask_accept(S, b, p, mask):
     """Legal actions of PH_ACCEPT: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
     mask[A_ANSWER] = 1
     mask[A_ANSWER + 1] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_accept(S, b, p, a):
     """PH_ACCEPT: the targeted hero p accepts the hit (``cast_accepted``), or
     the spell rolls to hit him (L1032). The cast resumes in the Resolve step:
@@ -1081,7 +1081,7 @@ def roll_again(S, b, d):
     return draw_clearing(S, b, int(s['roll_dice'][0]) // CLEARINGS_PER_TILE, True)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_reroll(S, b, p, mask):
     """Legal actions of PH_REROLL: A_REROLL + src * REROLL_WAYS + k for each
     reroll hero p may make of the pending roll (``treasures.reroll_offered``);
@@ -1093,7 +1093,7 @@ def mask_reroll(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_reroll(S, b, p, a):
     """PH_REROLL: reroll die k (every die, k = MAX_ROLL_DICE) with source src,
     spending it, the new face standing (L1214 "must accept the new result");
@@ -1140,7 +1140,7 @@ def tile_within(S, b, p, u, reach):
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= reach
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_teleport_tile(S, b, p, mask):
     """Legal actions of PH_TELEPORT_TILE: A_TILE + u for each Map Tile within reach."""
     for u in range(NUM_TILES):
@@ -1148,7 +1148,7 @@ def mask_teleport_tile(S, b, p, mask):
             mask[A_TILE + u] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_teleport_tile(S, b, p, a):
     """PH_TELEPORT_TILE: the target goes to a clearing of that tile drawn at
     random (any clearing, caves too, L1522); the Resolve step goes on."""
@@ -1292,7 +1292,7 @@ def tentacle_holds(first, second):
     return TENT_MANEUVER if hits == 2 else (TENT_ATTACK if hits == 1 else TENT_MISS)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_tentacle(S, b, p, mask):
     """Legal actions of PH_TENTACLE: A_FOE + f for each foe, A_SEAT + q for
     each hero (Player vs. Player), the tentacle may hold; A_DO + DO_PASS to
@@ -1308,7 +1308,7 @@ def mask_tentacle(S, b, p, mask):
         mask[A_DO + DO_PASS] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_tentacle(S, b, p, a):
     """PH_TENTACLE: the tentacle holds foe f or hero q (its roll to come), or
     is left where it lies; the next one is asked."""
@@ -1386,7 +1386,7 @@ def discord_ends(S, b):
             end_spell(S, b, sp)
 
 # ================================================================ Move Earth (L1546)
-@rules_jit(inline=True)
+@rules_jit
 def mask_earth_tile(S, b, p, mask):
     """Legal actions of PH_EARTH_TILE: A_TILE + u for the caster's Map Tile and
     each placed tile beside it (L1546)."""
@@ -1395,7 +1395,7 @@ def mask_earth_tile(S, b, p, mask):
             mask[A_TILE + u] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_earth_tile(S, b, p, a):
     """PH_EARTH_TILE: that tile is turned; its side and turn are asked next."""
     S[b]['earth_tile'] = a - A_TILE
@@ -1412,7 +1412,7 @@ def earth_fit(S, b, u, side, rot):
     return (PATH_BITS[u, side, rot] & touch) == need
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_earth_turn(S, b, p, mask):
     """Legal actions of PH_EARTH_TURN: A_TURN + side * 6 + rot for each way the
     chosen tile fits (L1546)."""
@@ -1423,7 +1423,7 @@ def mask_earth_turn(S, b, p, mask):
                 mask[A_TURN + side * NUM_DIRECTIONS + rot] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_earth_turn(S, b, p, a):
     """PH_EARTH_TURN: the tile lies so for good (L1546). Everything on it keeps
     its clearing (both sides of a tile have the same clearings, as when a
@@ -1947,7 +1947,7 @@ def rule_undead(S, b, p, sp, f):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_ctrl_keep(S, b, p, mask):
     """Legal actions of PH_CTRL_KEEP: A_ANSWER + ANSWER_ACCEPT (the attack goes
     on) or ANSWER_REFUSE (it is canceled)."""
@@ -1955,7 +1955,7 @@ def mask_ctrl_keep(S, b, p, mask):
     mask[A_ANSWER + ANSWER_REFUSE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_ctrl_keep(S, b, p, a):
     """PH_CTRL_KEEP (L1506): a canceled attack is resolved as nothing; one
     kept strikes its heroes when its turn comes, its kills its controller's."""
@@ -2133,7 +2133,7 @@ def start_shape(S, b, p):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_shape(S, b, p, mask):
     """Legal actions of PH_SHAPE: A_FOE + f for the first tray chip of each
     kind a Shape Shift may take."""
@@ -2142,7 +2142,7 @@ def mask_shape(S, b, p, mask):
             mask[A_FOE + f] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_shape(S, b, p, a):
     """PH_SHAPE (L1564): the Spell Card lies on its caster, active; chip f
     replaces his hero: it stands in the clearing, fighting for him from the

@@ -145,7 +145,7 @@ def hidden(S, b, p):
     return (S[b]['hero_status'][p] & HST_HIDDEN) != 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def pick(S, b, n):
     """A random index 0..n-1; no draw when there is a single choice."""
     if n <= 1:
@@ -290,7 +290,7 @@ def dark_matter_on(S, b, f):
     return sp >= 0 and permanent_active(S, b, sp)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def flip_foe(S, b, f):
     s = S[b]
     if f < NUM_MONSTER_CHIPS:
@@ -342,14 +342,14 @@ def can_throw(S, b, p, c):
     return KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_EITHER and S[b]['card_slot'][c] != T_WEAPONS
 
 
-@rules_jit(inline=True)
+@rules_jit
 def ranged_armed(S, b, p):
     """p is armed with a ranged weapon: a ranged one, or one he can throw (L682)."""
     c = hero_weapon(S, b, p)
     return c >= 0 and (KIND_WEAPON_USE[CARD_KIND[c]] == WEAPON_RANGED or can_throw(S, b, p, c))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def might_capacity(S, b, p, c):
     """Red boxes of weapon c: mandatory and optional, the optional box a
     spear has only when wielded two-handed (L722, L950), and the required
@@ -414,7 +414,7 @@ def speed_given(S, b, p, box):
     return free_speed(S, b, p, box, printed_speed_boxes(S, b, p, box))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def cube_limit(S, b, p):
     """Action Cubes p may place this Combat Round: 5, and one more Speed
     Cube if he took the Alert Action this turn (L465, L716) and one more
@@ -633,7 +633,7 @@ def attack_damage(S, b, cubes, swords, armored):
 
 
 # ================================================================ a foe wounded or killed (L755-L758, L785, L797-L799)
-@rules_jit(inline=True)
+@rules_jit
 def warlock_heal(S, b, p, f):
     """L1228: once per Combat Round, a Warlock who kills or wounds a
     non-undead foe (armoured or not) heals one Action Cube at once: a cube
@@ -668,14 +668,14 @@ def warlock_heal(S, b, p, f):
     return False
 
 
-@rules_jit(inline=True)
+@rules_jit
 def damage_monster(S, b, f, d, p):
     """Hero p's strike of damage d on foe f (``strike_monster``; a kill of a
     Native makes him an Outlaw)."""
     return strike_monster(S, b, f, d, p, True)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def strike_monster(S, b, f, d, p, outlaw):
     """L755-L758: damage at least the foe's health (printed health less its
     wounds, L757) kills it; less gives it one wound -- none under the optional
@@ -695,19 +695,19 @@ def strike_monster(S, b, f, d, p, outlaw):
     return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def wound_monster(S, b, f):
     """L785: a pink Status Cube on the chip; each lowers its health by one."""
     S[b]['foe_wounds'][f] += 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def monster_killed(S, b, f, p):
     """Hero p kills foe f (``credit_kill``, a Native's Outlaw Token included)."""
     credit_kill(S, b, f, p, True)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def credit_kill(S, b, f, p, outlaw):
     """L799: hero p, who struck the final blow, takes the chip (an Elemental
     goes back to the pool instead) and at once its Fame -- shared under the
@@ -781,7 +781,7 @@ def foe_recovers(S, b, f):
         s['native_flipped'][f - NUM_MONSTER_CHIPS] = 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def share_fame(S, b, f, p):
     """The Fame of killing foe f, p having struck the death blow (L799). With
     the optional Shared Fame (L1150-L1152) each hero who wounded it gets the
@@ -923,7 +923,7 @@ def apply_wound(S, b, p, a):
     check_hero_death(S, b, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def check_hero_death(S, b, p):
     """L408, L787: a hero with no Heart in his healthy box dies at once."""
     s = S[b]

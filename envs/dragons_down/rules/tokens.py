@@ -119,7 +119,7 @@ def reveal_civ_token(S, b, c, stock):
             pick -= 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def stock_revealed_merchants(S, b):
     """L129, L206, L491: the Merchants whose Civilization Tokens the set-up
     revealed (Explore the Realm's centre tile) are filled from the piles once

@@ -162,7 +162,7 @@ def place_received(S, b):
     return end_trade(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_received(S, b, p, mask):
     """Legal actions of PH_RECEIVED: A_TARGET + t for each position the card
     may be equipped at (face up, L970) and T_BACKPACK (face down, L971);
@@ -175,7 +175,7 @@ def mask_received(S, b, p, mask):
         mask[A_CARD + c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_received(S, b, p, a):
     """PH_RECEIVED: equip the card (the cards it displaces go to the
     backpack, L973; face up, so revealed), stow it, or reveal it and stow it."""
@@ -260,7 +260,7 @@ def loot_die(S, b):
     return int(LOOT_FACE[roll(S, b, LOOT_FACE.shape[0])])
 
 
-@rules_jit(inline=True)
+@rules_jit
 def loot_action(S, b, p):
     """Hero p takes the Loot Action (L522-L534), spending it; with more than
     one pile it may loot in its clearing, it chooses one (PH_LOOT_PILE).
@@ -279,7 +279,7 @@ def loot_action(S, b, p):
     return loot_treasure_site(S, b, p, only)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_loot_pile(S, b, p, mask):
     """Legal actions of PH_LOOT_PILE: A_PILE + pile for each pile hero p may loot."""
     for pile in range(NUM_PILES):
@@ -287,7 +287,7 @@ def mask_loot_pile(S, b, p, mask):
             mask[A_PILE + pile] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_loot_pile(S, b, p, a):
     return loot_treasure_site(S, b, p, a - A_PILE)
 
@@ -363,7 +363,7 @@ def see_top_three(S, b, p, pile):
     return pile_size(S, b, pile)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_loot_keep(S, b, p, mask):
     """Legal actions of PH_LOOT_KEEP: A_CARD + c for each of the pile's top
     three cards (L526)."""
@@ -374,7 +374,7 @@ def mask_loot_keep(S, b, p, mask):
             mask[A_CARD + c] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_loot_keep(S, b, p, a):
     """PH_LOOT_KEEP: keep that card; the other two go back in their order
     (L526). A Backpack Special card among those seen turns face up where it
@@ -479,7 +479,7 @@ def trade_options(S, b, p, out):
     return mission_options(S, b, p, out, n)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_loot_trade(S, b, p, mask):
     """Mark A_DO + DO_LOOT and A_DO + DO_TRADE in ``mask`` where hero p may
     take the Loot or the Trade Action now (called by ``actions.mask_action``)."""
@@ -492,7 +492,7 @@ def mask_loot_trade(S, b, p, mask):
         mask[A_DO + DO_TRADE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def trade_action(S, b, p):
     """Hero p takes the Trade Action (L552-L554), spending it: one swap or one
     commerce; with more than one to choose from it chooses (PH_TRADE_WITH).
@@ -505,7 +505,7 @@ def trade_action(S, b, p):
     return trade_with(S, b, p, int(out[0]))
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_trade_with(S, b, p, mask):
     """Legal actions of PH_TRADE_WITH: A_SEAT + q for each hero p may swap
     with, A_MERCHANT + m for each Merchant it may do commerce with."""
@@ -515,7 +515,7 @@ def mask_trade_with(S, b, p, mask):
         mask[out[i]] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_trade_with(S, b, p, a):
     return trade_with(S, b, p, a)
 
@@ -595,7 +595,7 @@ def path_shareable(S, b, p, q, i):
     return s['path_deal'][i] == 0 and s['hidden_found'][p, i] != s['hidden_found'][q, i]
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_swap_offer(S, b, p, mask):
     """Legal actions of PH_SWAP_OFFER: A_CARD + c for each card that may
     join the swap; A_GOLD + GOLD_* while the Gold goes one way and the giver
@@ -622,7 +622,7 @@ def mask_swap_offer(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_swap_offer(S, b, p, a):
     """PH_SWAP_OFFER: put one more thing into the swap (nothing leaves it
     again, so the offer always ends), or propose it: an empty swap ends the
@@ -660,14 +660,14 @@ def swap_empty(S, b):
     return True
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_swap_answer(S, b, p, mask):
     """Legal actions of PH_SWAP_ANSWER: A_ANSWER + ANSWER_ACCEPT / ANSWER_REFUSE."""
     mask[A_ANSWER + ANSWER_ACCEPT] = 1
     mask[A_ANSWER + ANSWER_REFUSE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_swap_answer(S, b, p, a):
     """PH_SWAP_ANSWER: the partner refuses (the Trade Action ends, spent) or
     accepts, and the swap is made."""
@@ -792,7 +792,7 @@ def commerce_menu(S, b, p):
     return end_trade(S, b)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_commerce(S, b, p, mask):
     """Legal actions of PH_COMMERCE: A_STEP + STEP_LOOK / STEP_SELL /
     STEP_REPAIR for each step not taken yet that can be; A_CARD + c for each
@@ -819,7 +819,7 @@ def mask_commerce(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_commerce(S, b, p, a):
     """PH_COMMERCE: take that step."""
     s = S[b]
@@ -848,7 +848,7 @@ def act_commerce(S, b, p, a):
     return pose(S, b, PH_BUY, p)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_take_mission(S, b, p, mask):
     """Legal actions of PH_TAKE_MISSION: A_MISSION + k for each other Mission
     Card of the Merchant it may take; A_DO + DO_DONE: no second card."""
@@ -886,7 +886,7 @@ def look_at_merchant(S, b, p, m):
             reveal_card(S, b, -1, c)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_sell(S, b, p, mask):
     """Legal actions of PH_SELL: A_CARD + c for each card hero p may sell;
     A_DO + DO_DONE ends the selling."""
@@ -896,7 +896,7 @@ def mask_sell(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_sell(S, b, p, a):
     """PH_SELL: sell that card and go on selling while there is any to sell."""
     if a == A_DO + DO_DONE:
@@ -924,7 +924,7 @@ def sell_card(S, b, p, m, c):
             s['merchant_looked'][q] = int(s['merchant_looked'][q]) & ~(1 << m)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_repair(S, b, p, mask):
     """Legal actions of PH_REPAIR: A_CARD + c for each damaged armour card hero
     p can pay to repair; A_DO + DO_DONE ends the repairs."""
@@ -934,7 +934,7 @@ def mask_repair(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_repair(S, b, p, a):
     """PH_REPAIR: repair that card and go on while another can be."""
     if a == A_DO + DO_DONE:
@@ -962,7 +962,7 @@ def buy_price(S, b, c, factor):
     return factor * card_price(S, b, c)
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_buy(S, b, p, mask):
     """Legal actions of PH_BUY: A_STEP + STEP_PAY where hero p has the price;
     A_STEP + STEP_HAGGLE while the price is above 1x (L997); A_CARD + w to
@@ -981,7 +981,7 @@ def mask_buy(S, b, p, mask):
     mask[A_DO + DO_DONE] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_buy(S, b, p, a):
     """PH_BUY: buy the card, haggle over it, use the Writ of Redemption (a
     one-time card, L916: it leaves the game and the price is 1x, L1484), or

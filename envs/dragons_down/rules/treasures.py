@@ -323,7 +323,7 @@ def using_colour(S, b):
     return S[b]['use_card'] >= 0
 
 
-@rules_jit(inline=True)
+@rules_jit
 def mask_use_colour(S, b, p, mask):
     """Legal actions of PH_CUBE_COLOUR for a card's colour: the Tome of
     Wizardry's colour (any, L1472); the Alchemist's Mixture's colour to
@@ -354,7 +354,7 @@ def mask_use_colour(S, b, p, mask):
             mask[A_CUBE + CUBE_MAGIC + colour] = 1
 
 
-@rules_jit(inline=True)
+@rules_jit
 def act_use_colour(S, b, p, a):
     """PH_CUBE_COLOUR for a card's colour: the Kaftan's cube; the Tome of
     Wizardry's cube; the Alchemist's Mixture's colour to replace, then its
