@@ -14,8 +14,9 @@ compiles).
 
     python -m dragongym.benchmarks.compile_profile --game dragons_down
 
-Functions inlined into their callers (``rules_jit(inline=True)``) compile
-inside them and show no event of their own: their cost is their caller's.
+A function compiled code calls is typed and lowered in its own event; LLVM's
+one pass over an entry point's whole tree (``envs/core/jit.py``) is charged to
+the entry point (``kernel.py``).
 """
 # jitcache: no compiled code
 import argparse

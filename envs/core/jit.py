@@ -27,11 +27,13 @@ ancestor: Dragons Down's core pushed 0.86M LLVM instructions through the
 optimiser for a kernel of 95k, and its cold compile took 190.9 s (103.0 s of
 them holding the LLVM lock). Here the function Python calls (an entry point:
 ``EntryLibrary``) links every library of its tree once, then optimises and
-emits that one module: 90.8 s, 19.6 s in LLVM
+emits that one module, every callee internal to it (LLVM inlines one
+called from a single place): 85.4 s, 24.5 s in LLVM
 (``python -m dragongym.benchmarks.compile_profile --game dragons_down``,
-2026-12-05). The same function called from Python is compiled again as an
-entry point, with machine code and a disk cache; a compiled caller never
-loads a callee from the disk cache, it has the callee's code in its own.
+2026-12-05; docs/performance.md has the steps). The same function called
+from Python is compiled again as an entry point, with machine code and a
+disk cache; a compiled caller never loads a callee from the disk cache, it
+has the callee's code in its own.
 
 Use it bare (``@rules_jit``) or with ``nogil=True`` for a kernel that Python
 threads run side by side.

@@ -162,7 +162,7 @@ class DragonPass(Game):
     bench_options = {"scenario": "18.2"}
     bench_targets = {"openspiel chess": 1.5, "openspiel chess +obs": 1.5}   # issue 13
     # measured: 65 s for the kernel from an empty cache, 2 cores
-    compile_minutes = 1
+    compile_minutes = 0.5
 
     def spec_for(self, config):
         """Seats ``lunar`` and ``sartar`` (roles); the scenario's game-turns end it."""

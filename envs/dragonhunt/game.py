@@ -170,7 +170,7 @@ class Dragonhunt(Game):
     bench_targets = {"openspiel chess": 10.0, "openspiel chess +obs": 8.0, "threads": 1.7,
                      "bytes_per_state": 4096}     # the targets of issue 11
     # measured: 90 s for every entry point from an empty cache, 2 cores (README)
-    compile_minutes = 1.5
+    compile_minutes = 1
 
     def spec_for(self, config):
         """Seats ``player_0 .. player_{n-1}`` for ``config.num_players``; the

@@ -326,7 +326,7 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 8        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 9        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
@@ -336,6 +336,10 @@ class DragonsDown(Game):
                        #    every roll its owner is party to (its resumable steps: 10 bytes more
                        #    state), Fiery Chasm and dragon fire on controlled chips, a flying
                        #    Shape Shift form (same actions and observation size as 7)
+                       # 9: the Dust of Destiny on the Summon curse's die, the Active Wraith's
+                       #    die, a Curse spell's table for its caster, the tentacles' Hit Dice,
+                       #    a retiring Outlaw's Monster Dice and Shape Shifted chips' fights
+                       #    (6 bytes more state; same actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -351,7 +355,7 @@ class DragonsDown(Game):
     bench_options = {"num_players": 2, "max_turns": 8}
     bench_targets = {"openspiel chess": 2.0, "openspiel chess +obs": 2.0}   # issue 12
     # measured: 118 s for the kernel from an empty cache, 2 cores
-    compile_minutes = 2
+    compile_minutes = 1.5
 
     # ------------------------------------------------------------ configuration
     def make_config(self, **options):

@@ -291,7 +291,7 @@ def test_dragonhunt_code_lands_in_its_folder_and_its_first_compile_says_so(tmp_p
     notices = [line for line in err.splitlines() if line.startswith("dragongym: compiling")]
     assert len(notices) == 1, err                                         # one line, for the game
     notice = notices[0]
-    assert "dragonhunt's numba code (first use)" in notice and "minutes on 2 cores" in notice
+    assert "dragonhunt's numba code (first use)" in notice and "about 1 minute on 2 cores" in notice
     assert "`dragongym warm dragonhunt`" in notice and str(root / "dragonhunt" / game_key) in notice
     lines = err.splitlines()
     assert lines.index(notice) < min(i for i, line in enumerate(lines) if line.startswith("compiled "))
