@@ -371,8 +371,10 @@ class Game:
         argument types: ``reset`` (the first, which compiles a one-kernel
         core), ``step`` (action -1), ``legal_mask``, ``observe``, the vector
         step (a legal action in each game) serial and on threads,
-        ``vec_observe`` on threads, and ``check_state`` on one record. A game
-        adds its own (playouts, fuzzers) after these."""
+        ``vec_observe`` on threads, ``check_state`` on one record, and the
+        seeds of a match (``rng.seed_sequence``). A game adds its own
+        (playouts, fuzzers, what its agents call) after these."""
+        from dragongym.envs.core.rng import seed_sequence     # compiled: imported only here
         spec = self.spec_for(config)
 
         def fresh():
@@ -405,6 +407,8 @@ class Game:
             ("vec_step threads", lambda: vec_step(True)),
             ("vec_observe threads", lambda: self.vec_observe(fresh(), players, observations(), True)),
             ("check_state", lambda: self.check_state(fresh()[:1].copy())),
+            # the per-game seeds of a match (envs/core's own compiled code)
+            ("seeds", lambda: seed_sequence(1, size)),
         ]
 
     # Conveniences over one record, built on the batched methods.

@@ -52,9 +52,10 @@ def is_over(state):
 def legal_actions(state):
     """Legal action indices for the seat to play (``int64`` array)."""
     r = state if getattr(state, "shape", None) == (1,) else np.array([state])
-    mask = np.zeros(R.NUM_ACTIONS, dtype=np.int8)
-    R.fill_mask(r, 0, mask)
-    return np.flatnonzero(mask)
+    from .game import CALLS                      # the kernel: no compiled entry point of its own
+    mask = np.zeros((1, R.NUM_ACTIONS), dtype=np.int8)
+    CALLS.legal_mask(r, mask)
+    return np.flatnonzero(mask[0])
 
 
 def pending(state):

@@ -503,8 +503,23 @@ class DragonsDown(Game):
         """The one compiled entry point, ``kernel.run_batch``, run through each
         of its ops by ``Game.adapter_entry_points`` on two 2-hero games
         (``reset`` compiles it; the others find it), and the vector API's
-        threads; ``check_state`` is Python, whose last step is a mask."""
-        return self.adapter_entry_points(self.make_config(num_players=2, max_turns=1))
+        threads; ``check_state`` is Python, whose last step is a mask. Then
+        the rules functions the heuristic calls from Python (its mission and
+        Merchant checks), each compiled as an entry point of its own."""
+        config = self.make_config(num_players=2, max_turns=1)
+
+        def heuristic_checks():
+            states = self.new_states(1)
+            self.reset(states, np.ones(1, dtype=np.uint64), config)
+            out = np.zeros(R.MAX_MISSION_OPTIONS, dtype=np.int64)
+            R.missions_held(states, 0, 0)
+            R.mission_options(states, 0, 0, out, 0)
+            R.task_progress(states, 0, 0, 0, 0)
+            R.tasks_met(states, 0, 0, 0)
+            R.merchant_here(states, 0, 0, 0)
+            R.has_looked(states, 0, 0, 0)
+
+        return self.adapter_entry_points(config) + [("heuristic's rules checks", heuristic_checks)]
 
     # ------------------------------------------------------------ text
     def action_to_string(self, state, action):

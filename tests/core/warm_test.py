@@ -73,10 +73,10 @@ def test_dragonhunt_declares_every_entry_point_and_each_runs(tmp_path):
     # names at line starts and count the results
     names = re.findall(r"^dragonhunt  (.+?)(?: {2,}|$)", err, flags=re.M)
     assert names == ["reset", "step", "legal_mask", "observe", "vec_step", "vec_step threads",
-                     "vec_observe threads", "check_state", "bench_playout serial", "bench_playout threads",
-                     "fuzz", "playout (MCTS)"], err
-    assert len(re.findall(r"\d+\.\d s  plain Python$", err, flags=re.M)) == 12
-    assert "dragonhunt: 12 entry points in " in err
+                     "vec_observe threads", "check_state", "seeds", "bench_playout serial",
+                     "bench_playout threads", "fuzz", "playout (MCTS)"], err
+    assert len(re.findall(r"\d+\.\d s  plain Python$", err, flags=re.M)) == 13
+    assert "dragonhunt: 13 entry points in " in err
 
 
 FAKE_GAME = '''
