@@ -317,6 +317,7 @@ def test_the_observation_is_the_observers_rotated_view():
 def test_the_compiled_entry_points_run():
     points = GAME.compiled_entry_points()
     assert [name for name, _ in points] == ["reset", "step", "legal_mask", "observe", "vec_step",
-                                            "vec_step threads", "vec_observe threads", "check_state"]
+                                            "vec_step threads", "vec_observe threads", "check_state", "seeds",
+                                            "heuristic's rules checks"]
     for _, run in points:
         run()
