@@ -86,25 +86,23 @@ class CalleeLibrary(JITCodeLibrary):
         self._finalized = True
 
     def own_module_for_linking(self):
-        """This library's functions alone, exported as ``linkonce_odr`` so
-        that every entry point may hold its own copy."""
+        """This library's functions alone, for the ``EntryLibrary`` that links
+        the whole tree (and makes them its own, internal)."""
+        return self._final_module
+
+    def _get_module_for_linking(self):
+        # Linked by code that is not a rules entry point (a user's njit
+        # function): hand it the whole tree in one module, exported as
+        # ``linkonce_odr`` so that each such caller may hold its own copy.
         if self._shared_module is None:
             mod = self._final_module.clone()
+            for library in self._linking_libraries:
+                mod.link_in(_module_for_linking(library), preserve=True)
             for fn in mod.functions:
                 if not fn.is_declaration and fn.linkage == ll.Linkage.external:
                     fn.linkage = "linkonce_odr"
             self._shared_module = mod
         return self._shared_module
-
-    def _get_module_for_linking(self):
-        # Linked by code that is not a rules entry point (a user's njit
-        # function): hand it the whole tree in one module.
-        if getattr(self, "_tree_module", None) is None:
-            mod = self.own_module_for_linking().clone()
-            for library in self._linking_libraries:
-                mod.link_in(_module_for_linking(library), preserve=True)
-            self._tree_module = mod
-        return self._tree_module
 
     def get_pointer_to_function(self, name):
         raise RuntimeError(f"{self.name}: compiled for compiled callers only")

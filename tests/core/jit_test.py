@@ -12,6 +12,7 @@ from numba.core import config
 pytestmark = pytest.mark.skipif(config.DISABLE_JIT, reason="about numba's compiled code")
 
 TREE = '''
+from numba import njit
 from dragongym.envs.core.jit import rules_jit
 
 
@@ -28,6 +29,11 @@ def mid(x):
 @rules_jit
 def top(x):
     return mid(x) + leaf(x)
+
+
+@njit
+def outside(x):                   # not a rules function: links mid's whole tree
+    return mid(x)
 '''
 
 SCRIPT = """
@@ -52,7 +58,7 @@ class Compiles(event.Listener):
     def on_end(self, ev): compiled.append(ev.data["dispatcher"].py_func.__name__)
 event.register("numba:compile", Compiles())
 
-print(tree.top(np.int64(3)), tree.leaf(np.int64(5)))
+print(tree.top(np.int64(3)), tree.leaf(np.int64(5)), tree.outside(np.int64(4)))
 print(sorted(compiled))
 print(optimised)
 if compiled:
@@ -75,9 +81,9 @@ def run(tmp_path):
 
 def test_a_callee_is_compiled_into_its_caller_and_optimised_with_it_once(tmp_path):
     result, compiled, optimised, counts, linked = run(tmp_path)
-    assert result == "13 10"
+    assert result == "13 10 9"
     # mid and leaf compiled once each for compiled callers, then leaf as an entry point
-    assert compiled == str(sorted(["leaf", "leaf", "mid", "top"]))
+    assert compiled == str(sorted(["leaf", "leaf", "mid", "outside", "top"]))
     # LLVM's module passes ran twice: over top with its whole tree, over leaf alone
     assert optimised == str(["top", "leaf"])
     # one callee version of mid, compiled apart; mid itself never compiled as
@@ -88,5 +94,7 @@ def test_a_callee_is_compiled_into_its_caller_and_optimised_with_it_once(tmp_pat
 
 def test_an_entry_point_loads_from_the_cache_with_its_callees_inside(tmp_path):
     run(tmp_path)
-    result, compiled, optimised = run(tmp_path)
-    assert (result, compiled, optimised) == ("13 10", "[]", "[]")
+    result, compiled, optimised = run(tmp_path)[:3]
+    # top and leaf load; only the uncached njit caller compiles again, with
+    # the callee versions of the tree it calls, never optimised on their own
+    assert (result, compiled, optimised) == ("13 10 9", str(["leaf", "mid", "outside"]), "[]")
