@@ -326,7 +326,7 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 9        # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 10       # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
@@ -340,6 +340,10 @@ class DragonsDown(Game):
                        #    die, a Curse spell's table for its caster, the tentacles' Hit Dice,
                        #    a retiring Outlaw's Monster Dice and Shape Shifted chips' fights
                        #    (6 bytes more state; same actions and observation size)
+                       # 10: the Dust of Destiny on a Cursed Treasure's curse (the look that saw
+                       #    it resumed after), on the Outlaw rolls of the end of the game's
+                       #    retirements, on the Ranged Attack Dice of Shape Shifted chips' fights
+                       #    (1 byte more state; same actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers

@@ -281,6 +281,7 @@ FIELD_RANGES = {
     "roll_chips": (-1, NUM_FOES),
     "roll_stage": (0, 2),
     "roll_then": (-1, NUM_FOES - 1),
+    "seen_then": (-1, R.SEEN_MERCHANT),
     # missions and titles
     "mission_draws": (0, BIG),
     "mission_where": (R.MW_OUT, R.MW_DONE),
@@ -711,6 +712,8 @@ def _decision_problem(r, n):
     for f in range(NUM_FOES):
         if int(r["foe_ctrl"][f]) > 0 and int(r["combat_step"]) == 0:
             return f"foe {f} is still controlled with no combat under way (control lasts a combat, L1506, L1550)"
+    if int(r["seen_then"]) >= 0 and ph != R.PH_REROLL:
+        return "a look that saw a Cursed Treasure waits with no reroll posed (its curse waits on the Dust of Destiny)"
     if int(r["loaded_pos"]) > int(r["loaded_count"]):
         return "more loaded draws used than loaded"
     return ""

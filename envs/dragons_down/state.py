@@ -292,12 +292,13 @@ STATE_FIELDS = [
                                      # DEST_* (ROLL_DESTINATION; ROLL_CURSE of a Curse spell on a hero or a foe), the Monster casting
                                      # (ROLL_STRUCK of a Monster's spell); -1
     ("roll_kind", np.int8),          # ROLL_* (rules/base.py): the roll waiting on PH_REROLL before it applies
+    ("seen_then", np.int8),          # SEEN_* (rules/base.py): the look that saw a Cursed Treasure, resumed once its curse applies; -1
     ("roll_n", np.int8),             # its dice (1 or 2; the Lucky Coin's loot rolls one, L1454); 0 none
     ("roll_span", np.int8),          # faces one of its dice may show (a reroll is offered only with more than one)
     ("roll_used", np.uint8),         # bit RR_* (the first party's), NUM_RR_SOURCES + RR_* (the second's): that source rerolled this roll already
     ("roll_party", np.int8, (2,)),   # the heroes party to the roll, asked in this order: the active hero / caster, then the target hero; -1
     ("roll_stage", np.int8),         # the index of roll_party asked now
-    ("roll_chips", np.int16, (3,)),  # a fight among the chips whose Hit Dice wait (ROLL_ATTACK, ATTACK_CHIP; a Shape Shifted hero's
+    ("roll_chips", np.int16, (3,)),  # a fight among the chips whose Hit Dice or Ranged Attack Dice wait (ATTACK_CHIP; a Shape Shifted hero's
                                      # chip one of them, L1564): the foe striking, the foe struck, the next added chip to strike; -1
     # --- scenario tests: loaded chance (rules/base.py::roll)
     ("loaded", np.int8, (16,)),     # raw results of the next rolls

@@ -345,7 +345,7 @@ def test_dd_curse_1_curses_are_not_cumulative():
     S, p = druid()
     S[0]["curses"][p] = 1 << R.CURSE_SLOTH
     load(S, SLOTH)
-    assert R.receive_curse(S, 0, p) == R.CURSE_SLOTH
+    assert not R.curse_roll(S, 0, p)                   # nothing to decide: no Dust of Destiny
     assert int(S[0]["curses"][p]) == 1 << R.CURSE_SLOTH and int(S[0]["loaded_pos"]) == int(S[0]["loaded_count"])
 
 
@@ -368,7 +368,7 @@ def test_dd_curse_2_teleport_sends_the_hero_to_the_clearing_the_dice_name():
     k = next(k for k in range(6) if int(R.CLEARING_TYPE[wild, int(s["tile_side"][wild]), k]) >= 0)
     blank = list(R.GRAY_SYMBOL).index(-1)
     load(S, TELEPORT, blank, black, k, gray, black, k)   # the first roll names no tile: rerolled
-    R.receive_curse(S, 0, p)
+    assert not R.curse_roll(S, 0, p)
     assert int(s["hero_clearing"][p]) == wild * 6 + k and int(s["curses"][p]) == 0
 
 
@@ -380,7 +380,7 @@ def test_dd_curse_3_summon_brings_the_packs_wandering_monsters_to_the_hero():
     s = S[0]
     three = list(R.GRAY_NUMBER).index(3)
     load(S, SUMMON, three)
-    R.receive_curse(S, 0, p)
+    assert not R.curse_roll(S, 0, p)
     wanderer = int(R.PACK_WANDERER[R.TILE_PACK[PLAINS_1 // 6]])
     here = [m for m in range(len(MONSTER_CHIP_KINDS)) if int(s["mon_clearing"][m]) == PLAINS_1]
     assert len(here) == 3 and all(MONSTER_CHIP_KINDS[m] == wanderer for m in here)

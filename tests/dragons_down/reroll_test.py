@@ -1345,7 +1345,8 @@ def test_dd_treasure_dust_of_destiny_1_an_outlaws_two_blanks_only_whole_and_deat
     """Two blanks change nothing (L824): only two symbols could gain, so only
     the whole roll is offered; let stand, the Outlaw retires with his 3 LP.
     Two symbols ask nothing. At death the rolls fall as they are, inside the
-    wound that kills him (a symbol and a blank: 3 -> 2 LP)."""
+    wound that kills him (a symbol and a blank: 3 -> 2 LP): his Dust is
+    among the possessions that become his body (L805; Interpretations)."""
     from tests.dragons_down.fate_test import WILD, fated, give as deck_card, outlaw_dice
     S, dust = _retiring_outlaw(3, 1, False, False)
     s = S[0]
@@ -1360,6 +1361,29 @@ def test_dd_treasure_dust_of_destiny_1_an_outlaws_two_blanks_only_whole_and_deat
     outlaw_dice(S, True, False)
     R.kill_hero(S, 0, 0)
     assert int(S[0]["roll_kind"]) == R.ROLL_NONE and int(S[0]["best"][0, 0]) == 2
+
+
+def test_dd_treasure_dust_of_destiny_1_an_outlaw_retired_by_the_end_of_the_game_rerolls_his_dice():
+    """L833, L821-L823, L1330: at the end of turn 30 every surviving hero
+    retires. The Rogue's Outlaw Token shows a symbol and a blank (he would
+    lose 1 LP); the roll is his, so his Dust rerolls the blank before it
+    applies: a symbol, +1 LP (3 + 1 living legend + 1). Only then does the
+    end go on: the Knight retires and the game is over."""
+    from dragongym.envs.dragons_down.constants import HS_ACTIVE, HS_RETIRED
+    from tests.dragons_down.fate_test import DEEPDELVE_1, WILD, fated, give as deck_card, outlaw_dice
+    S = fated([("rogue", DEEPDELVE_1), ("knight", WILD)], turn=30)
+    s = S[0]
+    s["lp"][0], s["fame"][0], s["outlaw"][0] = 3, 0, 1
+    dust = deck_card(S, 0, "dust_of_destiny")
+    outlaw_dice(S, True, False)
+    R.advance(S, 0)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_OUTLAW and int(s["to_play"]) == 0
+    assert int(s["hero_state"][1]) == HS_ACTIVE and int(s["stage"]) != R.ST_OVER    # the end waits on him
+    outlaw_dice(S, True)
+    act(S, reroll(R.RR_DUST, 1))
+    assert list(s["best"][0][:2]) == [5, 0] and _gone(S, dust)
+    assert int(s["hero_state"][1]) == HS_RETIRED and int(s["best"][1, 0]) == 1
+    assert int(s["stage"]) == R.ST_OVER and int(s["status"]) == 1 and int(s["roll_kind"]) == R.ROLL_NONE
 
 
 # ================================================================ a Shape Shifted hero's chip fights (L1564, L1330)
@@ -1428,3 +1452,130 @@ def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_heros_chip_rerolls_its_mi
     assert int(s["mon_clearing"][spider]) == MON_TAKEN and int(s["mon_taker"][spider]) == 0
     assert int(s["mon_clearing"][goblin]) == int(s["combat_clearing"]) and _gone(S, dust)
     assert int(s["roll_kind"]) == R.ROLL_NONE and list(s["roll_chips"]) == [-1, -1, -1]
+
+
+def test_dd_treasure_dust_of_destiny_1_a_shape_shifted_heros_chip_rerolls_its_ranged_attack_dice():
+    """L1564, L753, L1330 "the attacker": the Sorcerer's Goblin, its back side
+    up (an arrow), hits the spider with both Hit Dice; its Ranged Attack Dice
+    show -1 and +1, the -1 counting: too little to kill the spider (health
+    2). The roll is his: before it applies he rerolls the -1 with his Dust
+    (the worse die, the only one worth rolling), a +2, so the +1 counts and
+    the spider dies, his kill. (The
+    spider, faster, strikes first and misses: two blanks, nothing to ask.)"""
+    from dragongym.envs.dragons_down.constants import MON_TAKEN
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, HIT, NO_SYMBOL, R_MINUS1, R_PLUS1, R_PLUS2
+    S, goblin, spider, dust = _shifted_into("goblin", True)
+    s = S[0]
+    load(S, NO_SYMBOL, HIT_BLANK, HIT_BLANK, HIT, HIT, R_MINUS1, R_PLUS1)
+    act(S, R.A_SIDE + 1)
+    assert phase(S) == R.PH_REROLL and int(s["roll_kind"]) == R.ROLL_RANGED and int(s["roll_then"]) == R.ATTACK_CHIP
+    assert int(s["to_play"]) == 0 and list(s["roll_chips"]) == [goblin, spider, 0]
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and int(s["foe_wounds"][spider]) == 0
+    load(S, R_PLUS2)
+    act(S, reroll(R.RR_DUST, 0))
+    assert int(s["mon_clearing"][spider]) == MON_TAKEN and int(s["mon_taker"][spider]) == 0 and _gone(S, dust)
+    assert int(s["roll_kind"]) == R.ROLL_NONE and list(s["roll_chips"]) == [-1, -1, -1]
+
+
+# ================================================================ the Dust of Destiny on a Cursed Treasure seen (L1320, L1330)
+def _cursed_at_the_fence(curse):
+    """A hero holding a Dust of Destiny takes the Look step at the Fence, whose
+    stock holds a Cursed Treasure; the card drawn to replace it is a Skeleton
+    Key, and the Curse Table shows ``curse``. Returns (S, p, m, dust, key)."""
+    from tests.dragons_down.trade_test import TRADE, merchant
+    from tests.dragons_down.treasures_test import copy_in, deck_of, to_merchant
+    from dragongym.envs.dragons_down.constants import DECK_TREASURE
+    S, p = start()
+    dust = give(S, p, "dust_of_destiny")
+    m, _ = merchant(S, "fence", ["mirror_of_idolatry"])
+    cursed = to_merchant(S, m, copy_in(S, "cursed_treasure", DECK_TREASURE))
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    act(S, TRADE)
+    load(S, 0, curse)
+    act(S, R.A_STEP + R.STEP_LOOK)
+    assert int(S[0]["card_where"][cursed]) == CW_REMOVED
+    return S, p, m, dust, key
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_curse_of_a_cursed_treasure_seen_at_a_merchant():
+    """L1320, L1330: the curse of a Cursed Treasure comes "even if the Hero
+    simply viewed the treasure"; it is a roll of which he is the target, so
+    before it applies his Dust of Destiny may reroll it. He sees the card in
+    the Fence's stock: the Curse Table shows Clumsiness; he rerolls it:
+    Sloth, which holds. Then the commerce goes on, the Skeleton Key drawn in
+    the Cursed Treasure's place in the stock."""
+    from tests.dragons_down.treasures_test import CLUMSINESS, SLOTH
+    S, p, m, dust, key = _cursed_at_the_fence(CLUMSINESS)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_CURSE
+    assert rerolls(S) == [reroll(R.RR_DUST, 0)] and int(S[0]["curses"][p]) == 0
+    assert int(S[0]["seen_then"]) == R.SEEN_MERCHANT
+    load(S, SLOTH)
+    act(S, reroll(R.RR_DUST, 0))
+    assert R.curse_held(S, 0, p, R.CURSE_SLOTH) and not R.curse_held(S, 0, p, R.CURSE_CLUMSINESS)
+    assert phase(S) == R.PH_COMMERCE and _gone(S, dust) and R.has_looked(S, 0, p, m)
+    assert int(S[0]["card_where"][key]) == R.CW_MERCHANT and int(S[0]["card_owner"][key]) == m
+    assert int(S[0]["seen_then"]) == -1
+
+
+def test_dd_treasure_dust_of_destiny_1_a_cursed_treasures_curse_let_stand_applies_and_the_dust_stays():
+    """L1330: letting the Curse Table stand, the curse applies as rolled and
+    the Dust of Destiny is kept; the Look ends as it would have."""
+    from tests.dragons_down.treasures_test import CLUMSINESS
+    S, p, m, dust, key = _cursed_at_the_fence(CLUMSINESS)
+    act(S, DONE)
+    assert R.curse_held(S, 0, p, R.CURSE_CLUMSINESS) and phase(S) == R.PH_COMMERCE
+    assert int(S[0]["card_where"][dust]) == CW_HERO
+
+
+def _dusty_looter_at_a_cursed_pile():
+    """A hero with a Dust of Destiny at a found pile whose top card is a
+    Cursed Treasure, then a Potion of Healing and an Alchemist's Mixture; the
+    Treasure deck holds only a Skeleton Key. Returns (S, p, dust, key)."""
+    from tests.dragons_down.treasures_test import copy_in, deck_of, on_pile
+    from dragongym.envs.dragons_down.constants import DECK_TREASURE
+    S, p = start()
+    dust = give(S, p, "dust_of_destiny")
+    on_pile(S, p, [copy_in(S, "cursed_treasure", DECK_TREASURE), copy_in(S, "potion_of_healing", DECK_TREASURE),
+                   copy_in(S, "alchemists_mixture", DECK_TREASURE)])
+    key, = deck_of(S, DECK_TREASURE, ["skeleton_key"])
+    return S, p, dust, key
+
+
+def test_dd_treasure_dust_of_destiny_1_a_looter_seeing_a_cursed_treasure_among_the_top_three():
+    """L526, L1320, L1330: two grabby hands: the looter looks at the top three
+    cards, a Cursed Treasure among them. Its replacement is drawn and the
+    Curse Table rolled for him; he may reroll it with his Dust before it
+    applies. He lets it stand: Clumsiness; then he keeps one of the three he
+    sees, the Skeleton Key drawn in the Cursed Treasure's place among them."""
+    from tests.dragons_down.treasures_test import CLUMSINESS, sound
+    S, p, dust, key = _dusty_looter_at_a_cursed_pile()
+    load(S, GRABBY, GRABBY)
+    act(S, LOOT)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_LOOT   # first the Loot Dice (L1330)
+    load(S, 0, CLUMSINESS)
+    act(S, DONE)
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_CURSE
+    act(S, DONE)
+    assert R.curse_held(S, 0, p, R.CURSE_CLUMSINESS)
+    assert phase(S) == R.PH_LOOT_KEEP and R.A_CARD + key in legal(S)
+    assert len([a for a in legal(S) if R.A_CARD <= a < R.A_CARD + R.NUM_CARDS]) == 3
+    sound(S)
+
+
+def test_dd_treasure_dust_of_destiny_1_rerolls_the_curse_of_a_cursed_treasure_looted():
+    """L962, L1320, L1330: a Cursed Treasure looted acts as it arrives: its
+    replacement comes to the looter instead and he rolls on the Curse Table;
+    his Dust rerolls the Sloth shown: Weakness. Then the Skeleton Key waits to
+    be equipped or stowed."""
+    from tests.dragons_down.treasures_test import SLOTH, WEAKNESS, sound
+    S, p, dust, key = _dusty_looter_at_a_cursed_pile()
+    load(S, 1, 1)                                     # the top card
+    act(S, LOOT)
+    load(S, 0, SLOTH)
+    act(S, DONE)                                      # the Loot Dice stand
+    assert phase(S) == R.PH_REROLL and int(S[0]["roll_kind"]) == R.ROLL_CURSE and held(S, p, key)
+    load(S, WEAKNESS)
+    act(S, reroll(R.RR_DUST, 0))
+    assert R.curse_held(S, 0, p, R.CURSE_WEAKNESS) and not R.curse_held(S, 0, p, R.CURSE_SLOTH)
+    assert phase(S) == R.PH_RECEIVED and _gone(S, dust)
+    sound(S)

@@ -18,6 +18,7 @@ from ..constants import (
     T_BACKPACK, NUM_SPELLS, OPT_PVP, TW_PLACED, CW_SITE, DECK_DEEP, DECK_TREASURE, NUM_SITES, NUM_DIRECTIONS, NUM_WILD_TOKENS, TOK_PLACED,
 )
 from .base import (
+    ARRIVE_NONE, ARRIVE_POSED, SEEN_ADVANCE,
     NUM_ACTIONS,
     SP_NATURES_HELP, SP_TRAIL_BLAZE, AIM_HERO, KIND_CARD_END, KIND_CARD_FIRST,
     PH_REROLL, ROLL_SEARCH, ROLL_LEARN, LEARN_FACE, A_CARD, A_CLEARING, A_DO, A_HEAL, A_MISSION, A_SEARCH, A_TARGET, A_TITLE, CIV_TILE_OF_PACK, CLEARING_TYPE, DO_ALERT, DO_LOOT, DO_TRADE,
@@ -141,9 +142,16 @@ def action_phase(S, b):
 @rules_jit
 def settle_gained(S, b, p):
     """Hero p gained cards (L972): an instantaneous treasure acts first
-    (L962); then he equips or stows the next one (PH_GAINED). True if posed."""
+    (L962; a Cursed Treasure's curse may wait on his Dust of Destiny, the
+    stage then running this again: SEEN_ADVANCE); then he equips or stows
+    the next one (PH_GAINED). True if posed."""
     c = pending_card(S, b, p)
-    while c >= 0 and arrive_instant(S, b, p, c):
+    while c >= 0:
+        arrived = arrive_instant(S, b, p, c, SEEN_ADVANCE)
+        if arrived == ARRIVE_POSED:
+            return True
+        if arrived == ARRIVE_NONE:
+            break
         c = pending_card(S, b, p)
     if c >= 0:
         return pose(S, b, PH_GAINED, p)

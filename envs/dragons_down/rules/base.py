@@ -730,6 +730,28 @@ rolled it for a hero (``spells.curse_hero``; ``roll_target`` AIM_HERO + the
 hero), DEST_CURSE_FOE for a foe (``spells.curse_foe``; ``roll_target`` the
 foe), -1 for a hero's own roll (``magic.curse_roll``)."""
 
+OUTLAW_AT_DEATH, OUTLAW_CHOSEN, OUTLAW_AT_END = -1, 0, 1
+"""The retirement or death an Outlaw Token's Monster Dice are rolled in
+(``fate.outlaw_rolls``; ``roll_then`` of ROLL_OUTLAW): a death, where the
+dice fall as they are (his possessions are his body, Interpretations); a
+retirement he chose in the Fate phase; the end of the game's (L833), after
+which the end goes on (``fate.end_game``)."""
+SEEN_ADVANCE, SEEN_RECEIVED, SEEN_LOOT, SEEN_MERCHANT = range(4)
+"""``seen_then``: where the look that saw a Cursed Treasure resumes once its
+curse, which waited on its viewer's Dust of Destiny (L1320, L1330), has
+applied: the turn goes on as it stood (a card gained, placed at once:
+``actions.settle_gained``, which the stage runs again); the cards received
+are placed (``trade.place_received``); the looter's look at the pile's top
+three (``trade.loot_grabby``); the Look at a Merchant's stock, then the
+commerce's menu (``trade.look_at_merchant``). -1: no look waits."""
+VIEW_POSED = -2
+"""``treasures.view_instant``'s answer where a Cursed Treasure's curse waits
+on a decision (the look resumes by ``seen_then``)."""
+ARRIVE_NONE, ARRIVE_ACTED, ARRIVE_POSED = range(3)
+"""``treasures.arrive_instant``'s answer: the card is no instantaneous
+treasure; it acted (look again at what the hero received); it acted and a
+decision waits (a Cursed Treasure's curse on its Dust of Destiny)."""
+
 SPELL_KIND = np.array([k for k, _ in SPELL_INSTANCES], dtype=np.int16)
 SPELL_FROM = np.array([deck for _, deck in SPELL_INSTANCES], dtype=np.int8)
 """Spell Card -> its kind (SPELL_IDS index); the deck it belongs to (SPELL_START, SPELL_DECK)."""

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     AIM_HERO, SPELL_FROM, CARD_KIND, KIND_BACKPACK_SPECIAL, KIND_EPIC, KIND_TREASURE, MONSTER_DIE_SYMBOL, PH_NONE, PH_RETIRE, A_DO, DO_RETIRE,
-    DO_STAY, pose, roll, shape_off, ROLL_OUTLAW, dust_roll,
+    DO_STAY, pose, roll, shape_off, ROLL_OUTLAW, dust_roll, OUTLAW_AT_DEATH, OUTLAW_AT_END, OUTLAW_CHOSEN,
 )
 from .equipment import settle_gifts
 from .tokens import discard_missions_of
@@ -97,7 +97,7 @@ def kill_hero(S, b, p):
     fame -= fame // 2
     s['lp'][p] += fame // FAME_PER_LP
     s['fame'][p] = fame % FAME_PER_LP
-    outlaw_rolls(S, b, p, int(s['outlaw'][p]), False)
+    outlaw_rolls(S, b, p, int(s['outlaw'][p]), OUTLAW_AT_DEATH)
     set_aside_hero(S, b, p)
     lay_body(S, b, p, c)
     settle_gifts(S, b, p)                 # the cubes his treasures gave go with them (L1304)
@@ -175,20 +175,22 @@ def lay_body(S, b, p, c):
 
 
 @rules_jit
-def outlaw_rolls(S, b, p, n, wait):
+def outlaw_rolls(S, b, p, n, then):
     """L821-L824, L1669-L1671: two Monster Dice for each of n of p's Outlaw
     Tokens (``outlaw_result``). Rolled at retirement and at death, after the
-    Fame is converted (Interpretations). With ``wait`` (a retirement he
-    chose in the Fate phase) a roll short of two symbols first waits on his
-    Dust of Destiny (ROLL_OUTLAW, L1330: the roll is his, as the active
-    Hero; ``roll_target`` the tokens left after it); at death, inside the
-    wound that kills him, and at the end of the game the rolls fall as they
-    are. True if a decision is posed."""
+    Fame is converted (Interpretations). In a retirement -- one he chose in
+    the Fate phase (OUTLAW_CHOSEN) or the end of the game's (OUTLAW_AT_END,
+    L833) -- a roll short of two symbols first waits on his Dust of Destiny
+    (ROLL_OUTLAW, L1330: the roll is his, as the active Hero; ``roll_target``
+    the tokens left after it, ``roll_then`` the retirement's kind); at death
+    (OUTLAW_AT_DEATH) the rolls fall as they are: his possessions, the Dust
+    among them, are his body (L805; Interpretations). True if a decision is
+    posed."""
     for i in range(n):
         first = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
         second = int(MONSTER_DIE_SYMBOL[roll(S, b, MONSTER_DIE_SYMBOL.shape[0])])
-        if wait and first + second < 2 and \
-                dust_roll(S, b, ROLL_OUTLAW, 2, MONSTER_DIE_SYMBOL.shape[0], n - 1 - i, -1, first, second, p):
+        if then != OUTLAW_AT_DEATH and first + second < 2 and \
+                dust_roll(S, b, ROLL_OUTLAW, 2, MONSTER_DIE_SYMBOL.shape[0], n - 1 - i, then, first, second, p):
             return True
         outlaw_result(S, b, p, first, second)
     return False
@@ -241,7 +243,7 @@ def retire_hero(S, b, p, on_last_turn, forced):
     s['fame'][p] = fame % FAME_PER_LP
     if on_last_turn:
         s['lp'][p] += 1
-    if outlaw_rolls(S, b, p, int(s['outlaw'][p]), not forced):
+    if outlaw_rolls(S, b, p, int(s['outlaw'][p]), OUTLAW_AT_END if forced else OUTLAW_CHOSEN):
         return True                      # a roll waits on his Dust: ``retired`` after it
     retired(S, b, p, forced)
     return False
@@ -321,8 +323,7 @@ def fate_phase(S, b):
             return pose(S, b, PH_RETIRE, p)
     s['fate_pos'] = 0
     if final or s['legend'] >= 0:
-        end_game(S, b)
-        return False
+        return end_game(S, b)
     start_new_heroes(S, b)
     return False
 
@@ -430,7 +431,10 @@ def clear_hero(S, b, p):
 def end_game(S, b):
     """L833-L836: every surviving hero retires -- normally in a Civilization
     Location, otherwise after losing half its Fame (rounded down) -- and
-    victory is decided (L121, L166-L168): see ``rank_seats``."""
+    victory is decided (L121, L166-L168): see ``rank_seats``. An Outlaw
+    roll of these retirements may wait on its hero's Dust of Destiny
+    (OUTLAW_AT_END): the end runs again once it has applied, the heroes
+    already retired left as they are. True if a decision is posed."""
     s = S[b]
     n = int(s['num_players'])
     for i in range(n):
@@ -438,11 +442,13 @@ def end_game(S, b):
         if s['hero_state'][p] == HS_ACTIVE or s['hero_state'][p] == HS_WAITING:
             if not in_civilization(S, b, p):
                 s['fame'][p] -= s['fame'][p] // 2
-            retire_hero(S, b, p, s['legend'] < 0, True)
+            if retire_hero(S, b, p, s['legend'] < 0, True):
+                return True
     rank_seats(S, b)
     s['stage'] = ST_OVER
     s['phase'] = PH_NONE
     s['to_play'] = -1
+    return False
 
 
 @rules_jit

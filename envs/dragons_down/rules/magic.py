@@ -327,13 +327,19 @@ def curse_die(S, b):
 
 
 @rules_jit
-def receive_curse(S, b, p):
-    """Hero p rolls on the Curse Table and the curse applies at once
-    (``curse_applies``), at a point of the rules that cannot stop for a
-    decision (a Cursed Treasure seen, L1320). Returns the curse rolled."""
-    k = curse_die(S, b)
-    curse_applies(S, b, p, k, False)
-    return k
+def viewed_curse(S, b, p, then):
+    """A Cursed Treasure hero p saw curses him (L1320): he rolls on the Curse
+    Table as ``curse_roll`` -- a curse that would touch him first waits on
+    his Dust of Destiny (L1330: the roll is his, as its target), and so do
+    the Teleport curse's clearing and the Summon curse's number. While one
+    waits, ``seen_then`` (SEEN_*) says where the look that saw the card
+    resumes once the curse has applied. True if a decision is posed."""
+    s = S[b]
+    s['seen_then'] = then
+    if curse_roll(S, b, p):
+        return True
+    s['seen_then'] = -1
+    return False
 
 
 @rules_jit

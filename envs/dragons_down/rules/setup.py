@@ -86,6 +86,7 @@ def setup_game(S, b):
     s['teleport_target'] = -1
     s['earth_tile'] = -1
     s['roll_target'] = -1
+    s['seen_then'] = -1
     for i in range(s['roll_dice'].shape[0]):
         s['roll_dice'][i] = -1
         s['roll_party'][i] = -1

@@ -52,9 +52,9 @@ from .base import (
     ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_NOISE, ROLL_TRAP, ROLL_CURSE, ROLL_DESTINATION, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW, DEST_CURSE, DEST_CURSE_FOE, DEST_SPELL,
     DEST_CURSE_SPELL, CURSE_OF_ROLL,
     HIT_DIE_FACE, RANGED_DIE_FACE, GRAY_SYMBOL, BLACK_SYMBOL, end_roll, dust_roll,
-    ATTACK_CHASM, ATTACK_CHIP, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD,
+    ATTACK_CHASM, ATTACK_CHIP, ATTACK_ON_HERO, ATTACK_SPELL, ATTACK_SWORD, OUTLAW_AT_END,
 )
-from .fate import outlaw_result, outlaw_rolls, remove_card, retired
+from .fate import end_game, outlaw_result, outlaw_rolls, remove_card, retired
 from .activation import CHIP_KIND, noise_summons, roll_summoning_dice
 from .actions import draw_clearing, hide_result, monster_die, search_die, search_found, start_heal, trap_wounds
 from .magic import (
@@ -68,13 +68,13 @@ from .treasures import (
     band_reroll, dust_asks, dust_waits, hero_flies, horn_attack, next_party, reroll_offered, spend_reroll, start_roll,
     wand_held,
 )
-from .trade import haggle_result, loot_die, loot_result, place_received, wraith_comes, wraith_die
+from .trade import haggle_result, loot_die, loot_result, place_received, seen_resume, wraith_comes, wraith_die
 from .strike import (
     AS_HIT, AS_LANDED, HC_NONE, HC_DONE, CF_SWORD_DONE, add_extra_chip, extra_chip, foe_recovers, foe_side, foe_slain, foe_value,
     CF_ATTACKED, FF_ATTACKED, FOE_FLYING, FOE_GUARDIAN, FOE_UNDEAD, afflict_foe, attack_damage, controller,
     versus, in_fight,
     attack_speed_against, cube_limit, hit_die, hit_result, HIT_HIT, CONJURER, DRUID, GREEN, ILLUSIONIST, SORCERER, discord_foe, foe_cursed, foe_maneuver, strike_monster, cubes_placed, damage_monster, fighting, foe_armored, foe_here,
-    foe_is_monster, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, ranged_dice, roll_at,
+    foe_is_monster, hero_maneuver, hidden, hit_bonus, maneuver_of, monster_killed, roll_at,
     killed_by_hero,
     roll_to_hit, rouse, struck_at, target_here, unplaced, weak, CUBE_LIMIT,
     realign_cubes, wound_hero, AS_HURT, ranged_pair, save_again, soul_saved, struck_dice,
@@ -916,7 +916,9 @@ def next_reroll(S, b):
     q = next_party(S, b)
     if q >= 0:
         return pose(S, b, PH_REROLL, q)
-    return roll_applies(S, b)
+    if roll_applies(S, b):
+        return True
+    return seen_resume(S, b)                     # a look that saw a Cursed Treasure goes on (L1320)
 
 
 @rules_jit
@@ -974,9 +976,9 @@ def roll_applies(S, b):
             sword_lands(S, b, p, hit)
             return False
         if then == ATTACK_CHIP:                  # a chip's, a Shape Shifted hero's among them: the fight goes on after
-            chip_lands(S, b, int(s['roll_chips'][0]), int(s['roll_chips'][1]),
-                       controller(S, b, int(s['roll_chips'][0])), hit)
-            return False
+            f = int(s['roll_chips'][0])
+            return chip_lands(S, b, f, int(s['roll_chips'][1]), controller(S, b, f), hit, True,
+                              int(s['roll_chips'][2]))
         if then == ATTACK_CHASM:
             chasm_lands(S, b, chasm_target(S, b), hit)
             s['chasm_pos'] += 1
@@ -984,6 +986,12 @@ def roll_applies(S, b):
         return weapon_lands(S, b, p, hit)
     if kind == ROLL_RANGED:
         d = target + min(first, second)
+        if then == ATTACK_CHIP:                  # a chip's ranged attack or fire: the fight goes on after
+            f = int(s['roll_chips'][0])
+            g = int(s['roll_chips'][1])
+            chip_damage(S, b, g, controller(S, b, f), d)
+            struck_at(S, b, g)
+            return False
         if then == ATTACK_ON_HERO:               # a hero struck: the attack goes on in the Resolve step
             s['atk_hurt'] = min(max(d, 0), 127)      # under 1 it does nothing (L747)
             s['atk_stage'] = AS_HURT
@@ -1008,9 +1016,11 @@ def roll_applies(S, b):
         return False
     if kind == ROLL_OUTLAW:                      # a retirement's: the tokens left, then the rest of it
         outlaw_result(S, b, p, first, second)
-        if outlaw_rolls(S, b, p, target, True):
+        if outlaw_rolls(S, b, p, target, then):
             return True
-        retired(S, b, p, False)
+        retired(S, b, p, then == OUTLAW_AT_END)
+        if then == OUTLAW_AT_END:                # the end of the game goes on: the other heroes, the outcome
+            return end_game(S, b)
         return False
     if kind == ROLL_TENTACLE:                    # the tentacle holds as its dice say; the next rolls
         s['tentacle_hit'][target // NUM_TENTACLES, target % NUM_TENTACLES] = tentacle_holds(first, second)
@@ -2004,22 +2014,28 @@ def monster_hits_monster(S, b, f, g, p, wait, nxt):
     Shifted hero whose chip strikes (the attacker) or is struck (the target)
     (ROLL_ATTACK, ATTACK_CHIP, L1564, L1330; ``roll_chips``: f, g and
     ``nxt``, the next added chip f strikes). True if a decision is posed."""
-    s = S[b]
     speed = attack_speed_against(S, b, foe_value(S, b, f, SD_SPEED), f, g)
     m = foe_maneuver(S, b, g)
     if speed > m:
-        chip_lands(S, b, f, g, p, True)
-        return False
+        return chip_lands(S, b, f, g, p, True, wait, nxt)
     first = hit_die(S, b)
     second = hit_die(S, b)
     if wait and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0], 1 if speed == m else 0, ATTACK_CHIP, first,
                            second, shape_hero(S, b, f), shape_hero(S, b, g)):
-        s['roll_chips'][0] = f
-        s['roll_chips'][1] = g
-        s['roll_chips'][2] = nxt
+        chips_wait(S, b, f, g, nxt)
         return True
-    chip_lands(S, b, f, g, p, hit_result(first, second, speed, m))
-    return False
+    return chip_lands(S, b, f, g, p, hit_result(first, second, speed, m), wait, nxt)
+
+
+@rules_jit
+def chips_wait(S, b, f, g, nxt):
+    """A roll of foe f's attack on foe g waits on a Shape Shifted hero's Dust
+    of Destiny: the fight among the chips resumes from ``roll_chips`` (f, g
+    and ``nxt``, the next added chip f strikes)."""
+    s = S[b]
+    s['roll_chips'][0] = f
+    s['roll_chips'][1] = g
+    s['roll_chips'][2] = nxt
 
 
 @rules_jit
@@ -2033,15 +2049,18 @@ def shape_hero(S, b, f):
 
 
 @rules_jit
-def chip_lands(S, b, f, g, p, hit):
+def chip_lands(S, b, f, g, p, hit, wait, nxt):
     """Foe f's attack on foe g hit or missed (``monster_hits_monster``): on a
     hit the red cube's damage plus its swords, one less on an armoured foe,
-    the worse Ranged Attack Die for a ranged attack or fire (rolled as it
-    falls). A kill or wound is hero p's (Discord's caster, L1596; the
-    controller of f, L1506, L1550: the Fame, no Outlaw Token); by no one
-    where p < 0 (a Monster striking a controlled Monster: the chip goes back
-    to the tray, as one a Monster slays, Interpretations)."""
-    s = S[b]
+    the worse Ranged Attack Die for a ranged attack or fire (``chip_damage``).
+    With ``wait`` (a fight among the chips) the Ranged Attack Dice first wait
+    on the Dust of Destiny of a Shape Shifted hero whose chip strikes or is
+    struck (ROLL_RANGED, ATTACK_CHIP, L1564, L1330; ``roll_target`` the
+    damage before them, ``roll_chips`` f, g and ``nxt``). A kill or wound is
+    hero p's (Discord's caster, L1596; the controller of f, L1506, L1550:
+    the Fame, no Outlaw Token); by no one where p < 0 (a Monster striking a
+    controlled Monster: the chip goes back to the tray, as one a Monster
+    slays, Interpretations). True if a decision is posed."""
     if hit:
         base, plus, envenomed = hit_bonus(S, b, f, g)
         d = attack_damage(S, b, foe_value(S, b, f, SD_DAMAGE) + base, foe_value(S, b, f, SD_SWORDS) + plus,
@@ -2050,17 +2069,33 @@ def chip_lands(S, b, f, g, p, hit):
             d = max(d - 1, 0)
         kind = foe_value(S, b, f, SD_ATTACK)
         if kind == ATK_RANGED or kind == ATK_FIRE:
-            d += ranged_dice(S, b, False, 0, 0, False)
-        if d >= 1:
-            if p >= 0:
-                strike_monster(S, b, g, d, p, False)
-            elif d >= int(FOE_HEALTH[g]) - int(s['foe_wounds'][g]):
-                s['round_wounds'] = 1
-                foe_slain(S, b, g)
-            elif not s['optional_rules'] & OPT_TOUGH:
-                s['round_wounds'] = 1
-                s['foe_wounds'][g] += 1
+            dice = local_array(2, np.int64)
+            ranged_pair(S, b, False, 0, 0, False, dice)
+            if wait and dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_CHIP, dice[0], dice[1],
+                                   shape_hero(S, b, f), shape_hero(S, b, g)):
+                chips_wait(S, b, f, g, nxt)
+                return True
+            d += min(dice[0], dice[1])
+        chip_damage(S, b, g, p, d)
     struck_at(S, b, g)
+    return False
+
+
+@rules_jit
+def chip_damage(S, b, g, p, d):
+    """Damage d of a chip's hit on foe g (``chip_lands``): a kill or a wound,
+    hero p's (-1 no one's)."""
+    s = S[b]
+    if d < 1:
+        return
+    if p >= 0:
+        strike_monster(S, b, g, d, p, False)
+    elif d >= int(FOE_HEALTH[g]) - int(s['foe_wounds'][g]):
+        s['round_wounds'] = 1
+        foe_slain(S, b, g)
+    elif not s['optional_rules'] & OPT_TOUGH:
+        s['round_wounds'] = 1
+        s['foe_wounds'][g] += 1
 
 
 @rules_jit

@@ -31,6 +31,7 @@ from .base import (
     SITE_MASSIVE_DOOR, SITE_PACK, SKELETON_KEY, STEP_HAGGLE, STEP_LOOK, STEP_PAY, STEP_REPAIR,
     STEP_SELL, SYM_SITE, TRADE_CHIP_KIND, monsters_in, pose, roll, end_roll, start_roll,
     ROLL_WRAITH, dust_roll, wraith_brought,
+    ARRIVE_ACTED, ARRIVE_POSED, SEEN_LOOT, SEEN_MERCHANT, SEEN_RECEIVED, VIEW_POSED,
 )
 from .equipment import (
     armor_damaged, attach_spells, attached_spells, card_price, enforce_weight, equip_card, hero_attribute, possesses,
@@ -64,6 +65,31 @@ def active_hero(S, b):
     """The hero whose action is under way (L451)."""
     s = S[b]
     return int(s['turn_order'][s['order_pos']])
+
+
+@rules_jit
+def seen_resume(S, b):
+    """The look that saw a Cursed Treasure goes on once its curse, which
+    waited on the viewer's Dust of Destiny (L1320, L1330), has applied
+    (``seen_then``, SEEN_*): the cards received are placed; the looter's
+    look at the pile's top three; the Look at the Merchant's stock, then
+    the commerce's menu; in the turn's own steps (SEEN_ADVANCE) nothing:
+    the stage runs on. True if a decision is posed."""
+    s = S[b]
+    then = int(s['seen_then'])
+    if then < 0:
+        return False
+    s['seen_then'] = -1
+    p = active_hero(S, b)
+    if then == SEEN_RECEIVED:
+        return place_received(S, b)
+    if then == SEEN_LOOT:
+        return loot_grabby(S, b, p, int(s['trade_pile']))
+    if then == SEEN_MERCHANT:
+        if look_at_merchant(S, b, p, int(s['trade_merchant'])):
+            return True
+        return commerce_menu(S, b, p)
+    return False
 
 
 @rules_jit
@@ -150,7 +176,10 @@ def place_received(S, b):
             q = int(s['trade_partner'])
         c = received_card(S, b, q)
         while c >= 0:
-            if arrive_instant(S, b, q, c):
+            arrived = arrive_instant(S, b, q, c, SEEN_RECEIVED)
+            if arrived == ARRIVE_POSED:                           # a Cursed Treasure's curse waits on his Dust
+                return True
+            if arrived == ARRIVE_ACTED:
                 c = received_card(S, b, q)
                 continue
             if receive_choices(S, b, q, c) > 1:
@@ -332,13 +361,7 @@ def loot_result(S, b, p):
     end_roll(S, b)
     n = pile_size(S, b, pile)
     if first == 0 and second == 0:                               # L526: only grabby hands
-        n = see_top_three(S, b, p, pile)
-        if n == 0:
-            return end_trade(S, b)
-        if n == 1:
-            return take_from_pile(S, b, p, pile, 0)
-        s['trade_pile'] = pile
-        return pose(S, b, PH_LOOT_KEEP, p)
+        return loot_grabby(S, b, p, pile)
     result = max(first, second)                                  # L528
     if site_feature(S, b, pile, SITE_LABYRINTH) and result > hero_attribute(S, b, p, ATTR_CUNNING):
         return end_trade(S, b)                                   # L1236: lost in the Labyrinth
@@ -348,16 +371,40 @@ def loot_result(S, b, p):
 
 
 @rules_jit
+def loot_grabby(S, b, p, pile):
+    """L526: two grabby hands: hero p looks at the pile's top three cards
+    (``see_top_three``) and keeps one (PH_LOOT_KEEP), the only one left
+    without a decision. Where a Cursed Treasure seen curses him and the
+    curse waits on his Dust of Destiny, this runs again once it has applied
+    (SEEN_LOOT). True if a decision is posed."""
+    S[b]['trade_pile'] = pile
+    n = see_top_three(S, b, p, pile)
+    if n < 0:
+        return True
+    if n == 0:
+        return end_trade(S, b)
+    if n == 1:
+        return take_from_pile(S, b, p, pile, 0)
+    return pose(S, b, PH_LOOT_KEEP, p)
+
+
+@rules_jit
 def see_top_three(S, b, p, pile):
     """L526: the looter looks at the pile's top three cards; a Cursed or
     Enchanted Treasure among them acts (L1320, L1340) and its replacement
-    is seen in its place. Returns the cards left in the pile."""
+    is seen in its place. Returns the cards left in the pile, -1 where a
+    curse waits on his Dust of Destiny (the look resumes: SEEN_LOOT)."""
     again = True
     while again:
         again = False
         for place in range(3):
             c = pile_card(S, b, pile, place)
-            if c >= 0 and view_instant(S, b, p, c) != c:
+            if c < 0:
+                continue
+            seen = view_instant(S, b, p, c, SEEN_LOOT)
+            if seen == VIEW_POSED:
+                return -1
+            if seen != c:
                 again = True
                 break
     return pile_size(S, b, pile)
@@ -828,7 +875,8 @@ def act_commerce(S, b, p, a):
         return end_trade(S, b)
     if a == A_STEP + STEP_LOOK:
         s['trade_steps'] |= DONE_LOOK
-        look_at_merchant(S, b, p, m)
+        if look_at_merchant(S, b, p, m):
+            return True
         return commerce_menu(S, b, p)
     if a == A_STEP + STEP_SELL:
         s['trade_steps'] |= DONE_SELL
@@ -875,15 +923,19 @@ def look_at_merchant(S, b, p, m):
     """L558: hero p looks at all the cards of Merchant m; it knows them from
     now on (until cards it has not seen join them). A Backpack Special card
     seen turns face up there (L960); a Cursed or Enchanted Treasure seen
-    acts, a card from the pool taking its place (L1320, L1340)."""
+    acts, a card from the pool taking its place (L1320, L1340). True where
+    a Cursed Treasure's curse waits on his Dust of Destiny: the look runs
+    again once it has applied (SEEN_MERCHANT), the replacement seen then."""
     s = S[b]
     s['merchant_looked'][p] = int(s['merchant_looked'][p]) | (1 << m)
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m:
-            view_instant(S, b, p, c)
+            if view_instant(S, b, p, c, SEEN_MERCHANT) == VIEW_POSED:
+                return True
     for c in range(NUM_CARDS):
         if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and KIND_BACKPACK_SPECIAL[CARD_KIND[c]]:
             reveal_card(S, b, -1, c)
+    return False
 
 
 @rules_jit

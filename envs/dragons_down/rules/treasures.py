@@ -43,7 +43,7 @@ from .base import (
     ROLL_LEARN, ROLL_HAGGLE, ROLL_STRUCK, LEARN_BOOK, HAGGLE_DOOR,
     RR_DUST, RR_GAGE, RR_MASTERY, SP_DIVINATION, PH_REROLL,
     ROLL_ATTACK, ROLL_RANGED, ROLL_HIDE, ROLL_CURSE, ROLL_TRAP, ROLL_SUMMON, ROLL_WRAITH, ROLL_TENTACLE, ROLL_OUTLAW,
-    RANGED_HIGH,
+    RANGED_HIGH, VIEW_POSED, ARRIVE_NONE, ARRIVE_ACTED, ARRIVE_POSED,
     RANGED_LOW, HIT_HIT, hit_passes,
     dust_card, end_roll, start_roll, wraith_brought,
 )
@@ -56,7 +56,7 @@ from .fate import in_civilization, remove_card
 from .tokens import draw_card
 from .realm import enchant_tile
 from .magic import (
-    curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, receive_curse, spell_on_target,
+    curse_matters, end_permanents_on, hero_has_spell, permanent_active, permanents_on, viewed_curse, spell_on_target,
     foe_curse_serves, summon_matters,
 )
 
@@ -758,14 +758,17 @@ def vacate(S, b, c):
 
 
 @rules_jit
-def view_instant(S, b, p, c):
+def view_instant(S, b, p, c, then):
     """Hero p sees card c where it lies (L1320, L1340). While it is a Cursed
     or an Enchanted Treasure: a card drawn from the pool takes its place (a
     Deep Treasure Card for a Deep Cursed Treasure, else a Treasure Card),
-    the Cursed Treasure curses p (the Curse Table), the Enchanted Treasure
-    flips p's Map Tile and enchants it in its circle's colour, and the card
-    leaves the game; the new card is seen in turn. Returns the card lying
-    there now, c itself if it is no such card, -1 if the pool ran out."""
+    the card leaves the game, and the Cursed Treasure curses p (the Curse
+    Table, ``magic.viewed_curse``), the Enchanted Treasure flips p's Map Tile
+    and enchants it in its circle's colour; the new card is seen in turn.
+    Returns the card lying there now, c itself if it is no such card, -1 if
+    the pool ran out, VIEW_POSED where the curse waits on p's Dust of
+    Destiny (L1330): the look resumes by ``then`` (SEEN_*), seeing the
+    replacement then."""
     s = S[b]
     while c >= 0 and seen_instant(c):
         k = int(CARD_KIND[c])
@@ -781,7 +784,8 @@ def view_instant(S, b, p, c):
             vacate(S, b, c)
         remove_card(S, b, c)
         if k == CURSED_TREASURE:
-            receive_curse(S, b, p)
+            if viewed_curse(S, b, p, then):
+                return VIEW_POSED
         else:
             enchant_tile(S, b, int(s['hero_clearing'][p]) // CLEARINGS_PER_TILE, int(KIND_ENCHANTS[k]))
         c = r
@@ -789,24 +793,27 @@ def view_instant(S, b, p, c):
 
 
 @rules_jit
-def arrive_instant(S, b, p, c):
+def arrive_instant(S, b, p, c, then):
     """Card c has just come into hero p's hands (gained, looted, bought):
     an instantaneous treasure acts now (L962) -- a Cursed or Enchanted
-    Treasure as if seen (``view_instant``: its replacement arrives instead);
+    Treasure as if seen (``view_instant``: its replacement arrives instead;
+    a curse waiting on p's Dust of Destiny resumes by ``then``, SEEN_*);
     the Satchel of a Giant gives two Treasure Cards drawn from the pool,
-    which arrive as it did, and leaves the game (L1404). Returns True if c
-    was such a card (the caller looks again at what p has received)."""
+    which arrive as it did, and leaves the game (L1404). Returns ARRIVE_NONE
+    if c is no such card, ARRIVE_ACTED if it was (the caller looks again at
+    what p has received), ARRIVE_POSED if it was and a decision waits."""
     if seen_instant(c):
-        view_instant(S, b, p, c)
-        return True
+        if view_instant(S, b, p, c, then) == VIEW_POSED:
+            return ARRIVE_POSED
+        return ARRIVE_ACTED
     if CARD_KIND[c] != SATCHEL_OF_A_GIANT:
-        return False
+        return ARRIVE_NONE
     for _ in range(SATCHEL_DRAWS):
         r = draw_card(S, b, DECK_TREASURE)
         if r >= 0:
             take_place(S, b, r, c)
     remove_card(S, b, c)
-    return True
+    return ARRIVE_ACTED
 
 
 # ================================================================ rerolls chosen by their owner (PH_REROLL: L1214, L1330, L1342, L1528)
