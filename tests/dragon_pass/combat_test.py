@@ -75,6 +75,53 @@ def test_rule_dp_melee_a_superhero_and_its_best_friend_combine_their_leadership(
     assert int(p.s["att_total"]) == 20 + 4 + (4 + 3)       # LF 2 + 1 = 3 (L652)
 
 
+def test_rule_dp_melee_a_disrupted_hero_without_a_leader_mark_gets_the_stacks_leadership():
+    """L385: "+ LF for each non-leader ... with CF > 0", the LF being the ! marks
+    in the leader's CF (L388). Disrupted, Gunda shows (2)-5-6-X (L614), and a
+    disrupted unit uses those factors (L590): no mark, so she leads nobody and
+    Argrath's LF is added to her CF (Interpretations)."""
+    p = Position("18.3")
+    p.put(FREE[0], "0604")
+    p.put("gunda", "0604", disrupted=True)      # (2): no leader mark
+    p.put("argrath", "0604")                    # (4!!): LF 2
+    p.put(WARRIORS[0], "0504")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0504"], ["0604"])
+    arranged(p, "0604")
+    assert int(p.s["att_total"]) == 4 + (2 + 2) + (4 + 2)  # Argrath, Gunda, the 4-5-5
+
+
+def test_rule_dp_the_dragontooth_runners_are_not_heroes_they_are_halved_on_a_river():
+    """L684 prints the Runners (3)-5*-6-0 / (2)-3-3-X: no leader mark, and an MF
+    that halves when disrupted, so they are not heroes (Interpretations). On a
+    river the attacking Runners are halved; Argrath, a hero, is not (L640)."""
+    p = Position("18.3")
+    p.put("dragontooth_runners#1", "0107")      # a river hex, not a ford
+    p.put("argrath", "0107")                    # (4!!): LF 2
+    p.put(WARRIORS[0], "0106")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0106"], ["0107"])
+    arranged(p, "0107")
+    assert int(p.s["att_total"]) == 4 + 7 // 2     # 4 + (1.5 + 2): 7.5, fractions dropped
+
+
+def test_rule_dp_the_dragontooth_runners_are_not_heroes_they_make_no_heroic_escape():
+    """L642: an eliminated hero rolls for its heroic escape; an eliminated
+    Runner goes to the dead pile (Interpretations)."""
+    p = Position("18.3")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put("dragontooth_runners#1", "0604")
+    p.combat(LUNAR)
+    p.dice(6)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('dragontooth_runners#1')} at 0604")
+    assert p.where("dragontooth_runners#1") == "dead"
+
+
 def test_rule_dp_melee_attacking_from_a_river_halves_the_cf_but_not_a_heroes():
     p = Position("18.3")
     p.put(FREE[0], "0107")                      # a river hex, not a ford
