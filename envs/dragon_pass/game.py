@@ -50,7 +50,11 @@ where to; the order of a stack, by lifting units to its top one at a time
 
 Version history: v1 first release (part 1: deployment, movement, zones of
 control, missile fire, melee, retreats, advances, rally, heroes and
-superheroes; 18.1-18.3).
+superheroes; 18.1-18.3). v2 part 1's corrections: every active stack beside
+an inactive stack must attack (no battle, and no end of the combat phase,
+leaves one without a battle it could join); the map's road at 1813 honours
+the erratum (no road crosses from 1813 into 1914; the primary road runs on
+to 1913, the secondary road from Too Far comes in from 1812).
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -149,7 +153,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 1
+    version = 2
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)

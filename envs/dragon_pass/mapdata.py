@@ -1133,9 +1133,10 @@ def _check_rules(m, b):
         if h1813 not in (r.path[0], r.path[-1]):
             rd.err(b.road_line[r.id][0], f"[road {r.id}] goes on through 1813; the secondary road "
                    "merges with the primary road in 1813 (L160)")
-        if h1914 in r.path and abs(r.path.index(h1914) - r.path.index(h1813)) == 1:
-            rd.err(b.road_line[r.id][0], f"[road {r.id}]: the secondary road in 1813 does not "
-                   "cross into hex 1914 (L160)")
+    for r in m.roads:
+        if any({x, y} == {h1813, h1914} for x, y in zip(r.path, r.path[1:])):
+            rd.err(b.road_line[r.id][0], f"[road {r.id}]: no road crosses from 1813 into hex 1914; "
+                   "the secondary road in 1813 does not, and merges with the primary road there (L160)")
     mine = idx["2612"]
     if not any(mine in r.path for r in m.roads if r.kind == "secondary"):
         rd.err(0, "Dwarf Mine (2612) is open ground with a secondary road (L1010)")

@@ -51,7 +51,7 @@ def test_rule_dp_board_ridges_climb_one_way_and_roads_follow_both():
 def test_rule_dp_board_errata_hexsides():
     """L158: the partial ridge between 2511 and 2610 is a ridge; Cliffhome
     (3904) is ringed by ridges with Cliffhome upslope, so every way in climbs.
-    L160: the secondary road in 1813 does not cross into 1914."""
+    L160: the secondary road in 1813 does not cross into 1914 (nor does any road)."""
     a, b = h("2511"), h("2610")
     d = MAP.direction(a, b)
     assert B.SIDE_RIDGE[a, d] != 0
@@ -61,4 +61,4 @@ def test_rule_dp_board_errata_hexsides():
         if g >= 0:
             assert B.SIDE_RIDGE[g, (d + 2) % 6 + 1] == 1          # from outside up into Cliffhome
     d = MAP.direction(h("1813"), h("1914"))
-    assert not B.SIDE_ROAD[h("1813"), d] & B.ROAD_SECONDARY
+    assert B.SIDE_ROAD[h("1813"), d] == 0

@@ -75,6 +75,53 @@ def test_rule_dp_melee_a_superhero_and_its_best_friend_combine_their_leadership(
     assert int(p.s["att_total"]) == 20 + 4 + (4 + 3)       # LF 2 + 1 = 3 (L652)
 
 
+def test_rule_dp_melee_a_disrupted_hero_without_a_leader_mark_gets_the_stacks_leadership():
+    """L385: "+ LF for each non-leader ... with CF > 0", the LF being the ! marks
+    in the leader's CF (L388). Disrupted, Gunda shows (2)-5-6-X (L614), and a
+    disrupted unit uses those factors (L590): no mark, so she leads nobody and
+    Argrath's LF is added to her CF (Interpretations)."""
+    p = Position("18.3")
+    p.put(FREE[0], "0604")
+    p.put("gunda", "0604", disrupted=True)      # (2): no leader mark
+    p.put("argrath", "0604")                    # (4!!): LF 2
+    p.put(WARRIORS[0], "0504")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0504"], ["0604"])
+    arranged(p, "0604")
+    assert int(p.s["att_total"]) == 4 + (2 + 2) + (4 + 2)  # Argrath, Gunda, the 4-5-5
+
+
+def test_rule_dp_the_dragontooth_runners_are_not_heroes_they_are_halved_on_a_river():
+    """L684 prints the Runners (3)-5*-6-0 / (2)-3-3-X: no leader mark, and an MF
+    that halves when disrupted, so they are not heroes (Interpretations). On a
+    river the attacking Runners are halved; Argrath, a hero, is not (L640)."""
+    p = Position("18.3")
+    p.put("dragontooth_runners#1", "0107")      # a river hex, not a ford
+    p.put("argrath", "0107")                    # (4!!): LF 2
+    p.put(WARRIORS[0], "0106")
+    p.combat(SARTAR)
+    p.dice(1, 1)
+    declare(p, ["0106"], ["0107"])
+    arranged(p, "0107")
+    assert int(p.s["att_total"]) == 4 + 7 // 2     # 4 + (1.5 + 2): 7.5, fractions dropped
+
+
+def test_rule_dp_the_dragontooth_runners_are_not_heroes_they_make_no_heroic_escape():
+    """L642: an eliminated hero rolls for its heroic escape; an eliminated
+    Runner goes to the dead pile (Interpretations)."""
+    p = Position("18.3")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put("dragontooth_runners#1", "0604")
+    p.combat(LUNAR)
+    p.dice(6)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('dragontooth_runners#1')} at 0604")
+    assert p.where("dragontooth_runners#1") == "dead"
+
+
 def test_rule_dp_melee_attacking_from_a_river_halves_the_cf_but_not_a_heroes():
     p = Position("18.3")
     p.put(FREE[0], "0107")                      # a river hex, not a ford
@@ -607,19 +654,88 @@ def test_rule_dp_attack_table_beyond_60_takes_the_printed_fraction():
     assert int(p.s["loss_left"]) == 2 * 34       # roll 4: half of the total (L1084-L1093)
 
 
-def test_rule_dp_declaration_a_stack_fights_one_battle_and_its_neighbours_are_then_released():
+def test_rule_dp_declaration_a_stack_fights_one_battle_so_all_its_neighbours_attack_it_together():
     p = Position()
     p.put(LANCERS[0], "0504")
     p.put(LANCERS[1], "0705")
     p.put(MILITIA[0], "0604")                    # beside both lancers
     p.combat(LUNAR)
     p.dice(1, 1)                                  # nobody falls
-    declare(p, ["0604"], ["0504"])
+    p.act("attack the stack at 0604")
+    p.act("attack with the stack at 0504")
+    # 0604 fights once (L516): attacked by 0504 alone, 0705 would have no battle left (L512)
+    assert p.legal() == ["attack with the stack at 0705"]
+    p.act("attack with the stack at 0705")
+    p.act("attack 0604 with the stacks at 0504, 0705")
     while not (p.phase == R.PH_MOVE and p.to_play == SARTAR):
-        # 0604 has fought (L516), so nothing is left to attack: 0705, beside it only, is released
-        assert p.phase != R.PH_BATTLE, p.legal()
+        assert p.phase != R.PH_BATTLE, p.legal()  # every stack has fought: the phase ends
         p.act(p.legal()[-1])
     assert p.where(LANCERS[1]) == "0705" and p.where(MILITIA[0]) == "0604"
+
+
+def to_the_next_declaration(p):
+    """Play out the battle (the last legal action each time) until the next
+    battle is to be announced or the combat phase is over."""
+    while p.phase != R.PH_BATTLE and not (p.phase == R.PH_MOVE and p.to_play == SARTAR):
+        p.act(p.legal()[-1])
+
+
+def obliged_position():
+    """18.1: Sartar 4-5-5s at 1005 and 1003; Lunar lancers at 1105, beside
+    1005 only, and at 1004, beside both."""
+    p = Position()
+    p.put(FREE[0], "1005")
+    p.put(FREE[1], "1003")
+    p.put(LANCERS[0], "1105")
+    p.put(LANCERS[1], "1004")
+    p.combat(LUNAR)
+    p.dice(1, 1, 1, 1)                            # nobody falls
+    return p
+
+
+def test_rule_dp_declaration_every_active_stack_beside_an_inactive_stack_must_attack():
+    """L510-L512, L582: "All active units adjacent to inactive units must attack";
+    one stack fights one battle (L516). Attacked by 1004 alone, 1005 would have
+    fought and the lancers at 1105 would be left with no battle."""
+    p = obliged_position()
+    assert "fight no more battles" not in p.legal()
+    p.act("attack the stack at 1005")
+    p.act("attack with the stack at 1004")
+    legal = p.legal()
+    assert "attack 1005 with the stacks at 1004" not in legal
+    assert "also attack the stack at 1003" not in legal      # 1105 could not join that battle
+    assert legal == ["attack with the stack at 1105"]
+    p.act("attack with the stack at 1105")
+    p.act("attack 1005 with the stacks at 1004, 1105")
+    to_the_next_declaration(p)
+    assert p.phase == R.PH_MOVE and p.to_play == SARTAR      # every obliged stack has fought
+
+
+def test_rule_dp_declaration_the_phase_goes_on_until_every_obliged_stack_has_fought():
+    """L512, L582: with 1003 attacked first by 1004, the lancers at 1105 still
+    have 1005 to attack, and must; then the phase ends."""
+    p = obliged_position()
+    declare(p, ["1003"], ["1004"])
+    to_the_next_declaration(p)
+    assert p.phase == R.PH_BATTLE and p.legal() == ["attack the stack at 1005"]
+    declare(p, ["1005"], ["1105"])
+    to_the_next_declaration(p)
+    assert p.phase == R.PH_MOVE and p.to_play == SARTAR
+
+
+def test_rule_dp_declaration_a_stack_with_no_battle_left_to_join_does_not_hold_the_phase_open():
+    """L512 asks a battle of the stack, L516 forbids a stack a second battle:
+    where every inactive stack beside it has already fought this phase, no
+    legal battle is left to it, and the phase may end."""
+    p = Position()
+    p.put(FREE[0], "1005")
+    p.put(LANCERS[0], "1105")                    # beside 1005 only
+    p.put(LANCERS[1], "1006")                    # beside 1005
+    p.combat(LUNAR)
+    p.fought("1005", "1006")                     # 1005 has fought 1006 earlier in this phase
+    assert p.legal() == ["fight no more battles"]
+    p.act("fight no more battles")
+    assert p.phase == R.PH_MOVE and p.to_play == SARTAR
 
 
 def test_rule_dp_missile_small_targets_are_harder_to_hit():

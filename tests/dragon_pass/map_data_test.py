@@ -231,8 +231,8 @@ def test_rule_dp_map_the_secondary_road_in_1813_merges_and_does_not_enter_1914()
     """L160: the secondary road in hex 1813 does not cross into 1914; it merges with the
     primary road in 1813."""
     a, b = ix("1813"), ix("1914")
-    assert "secondary" not in MAP.road_kinds(a, b)
-    assert "primary" in MAP.road_kinds(a, b)      # the primary road goes on to 1914
+    assert MAP.road_kinds(a, b) == frozenset()    # no road into 1914: the erratum has its effect
+    assert any(a in r.path for r in MAP.roads if r.kind == "primary")
     merging = [r for r in MAP.roads if r.kind == "secondary" and a in r.path]
     assert merging and all(r.path[-1] == a or r.path[0] == a for r in merging)
 
@@ -607,7 +607,8 @@ def test_map_helpers():
         MAP.hex_index("4601")
     assert MAP.adjacent(ix("2511"), "2610") and not MAP.adjacent("2511", "2613")
     assert MAP.direction("2610", "2511") == 5 and MAP.direction("2511", "2613") == 0
-    assert MAP.road_kinds("1813", "1914") == frozenset({"primary"})
+    assert MAP.road_kinds("1813", "1913") == frozenset({"primary"})
+    assert MAP.road_kinds("1813", "1914") == frozenset()
     assert MAP.ridge_high("0101", "0102") is None
 
 
@@ -735,8 +736,8 @@ def test_error_jaldons_wrong_river_entering_0806(map_copy):
 
 
 def test_error_the_secondary_road_going_on_into_1914(map_copy):
-    edit(map_copy, "path        2308 2208 2209 2110 2111 2011 1912 1913 1813",
-         "path        2308 2208 2209 2110 2111 2011 1912 1913 1813 1914")
+    edit(map_copy, "path        2308 2208 2209 2110 2111 2011 1912 1812 1813",
+         "path        2308 2208 2209 2110 2111 2011 1912 1812 1813 1914")
     err = fails(map_copy, r"\[road too_far_road\] goes on through 1813; the secondary road merges "
                           r"with the primary road in 1813 \(L160\)")
     assert err.line == line_of(map_copy, "[road too_far_road]")
@@ -745,8 +746,15 @@ def test_error_the_secondary_road_going_on_into_1914(map_copy):
 def test_error_a_secondary_road_from_1914_into_1813(map_copy):
     with open(map_copy, "a") as f:
         f.write("\n[road bad]\nkind        secondary\npath        2014 1914 1813\ncite        -\n")
-    err = fails(map_copy, r"\[road bad\]: the secondary road in 1813 does not cross into hex 1914")
+    err = fails(map_copy, r"\[road bad\]: no road crosses from 1813 into hex 1914; the secondary road in "
+                          r"1813 does not, and merges with the primary road there \(L160\)")
     assert err.line == line_of(map_copy, "[road bad]")
+
+
+def test_error_the_primary_road_crossing_from_1813_into_1914(map_copy):
+    edit(map_copy, "1612 1713 1813 1913 2013 2114 2115", "1612 1713 1813 1914 2014 2115")
+    err = fails(map_copy, r"\[road trunk\]: no road crosses from 1813 into hex 1914")
+    assert err.line == line_of(map_copy, "[road trunk]")
 
 
 def test_error_dwarf_mine_made_a_town(map_copy):

@@ -53,6 +53,32 @@ def test_rule_dp_move_secondary_road_every_third_hex_is_free():
     assert p.mp(LANCER) == 4.0              # the row starts again
 
 
+def test_rule_dp_move_no_road_from_1813_into_1914():
+    """L160: "The secondary road in hex 1813 does not cross into hex 1914": the
+    step is off every road and pays 1914's open ground."""
+    p = Position()
+    p.put(LANCER, "1813")
+    p.movement(LUNAR)
+    moving(p, LANCER, "1813")
+    step(p, LANCER, "1813", "1914")
+    assert p.mp(LANCER) == 6.0              # MF 7, open ground 1 (L336), no road's 1/2
+
+
+def test_rule_dp_move_the_secondary_road_merges_with_the_primary_road_in_1813():
+    """L160: "It merges with the primary road in hex 1813": a unit along the
+    secondary road goes on along the primary road from 1813."""
+    p = Position()
+    p.put(LANCER, "2011")                   # on the secondary road from Too Far
+    p.movement(LUNAR)
+    moving(p, LANCER, "2011")
+    for a, b in (("2011", "1912"), ("1912", "1812"), ("1812", "1813")):
+        step(p, LANCER, a, b)
+    assert p.mp(LANCER) == 5.0              # 1 + 1 + the third hex free (L364)
+    step(p, LANCER, "1813", "1913")
+    step(p, LANCER, "1913", "2013")
+    assert p.mp(LANCER) == 4.0              # on along the primary road at 1/2 a hex (L363)
+
+
 def test_rule_dp_move_leaving_a_river_costs_one_more_point_and_moving_along_it_none():
     p = Position()
     p.put(LANCER, "0107")                   # a river hex (not a ford)

@@ -123,6 +123,14 @@ class Position:
         s["phase"] = R.PH_BATTLE
         return self
 
+    def fought(self, *hexes):
+        """The stacks at ``hexes`` have fought a battle earlier in this combat phase (L516)."""
+        from dragongym.envs.dragon_pass.constants import UF_USED
+        s = self.s
+        for where in hexes:
+            for name in self.stack(where):
+                s["unit_flags"][unit(name)] |= UF_USED
+
     # ------------------------------------------------------------ playing
     def check(self):
         problem = GAME.check_state(self.S)

@@ -6,10 +6,12 @@ combat rules (L606-L659). Magic (steps 2-4) comes in a later part.
 The active player announces battles one at a time (L582): a defending stack,
 then more attacking and defending stacks, every attacking stack beside every
 defending one; each battle is fought to its end before the next is
-announced. A stack fights one battle per phase (L516). An active stack
-beside an inactive stack that has not fought must be in a battle, unless it
-stands in a fortification with at most three major units (L512, L514); once
-every such neighbour has fought it is released (Interpretations).
+announced. A stack fights one battle per phase (L516). Every active stack
+beside an inactive stack must be in a battle, unless it stands in a
+fortification with at most three major units (L510-L514, L582): no battle
+is fought, and the phase does not end, while that would leave such a stack
+without a battle it could still join (``strands``; RULES.md,
+Interpretations 11).
 
 A battle's steps are ``step`` (CS_*): the defender's missile fire, then the
 attacker's (18.2 and 18.3), stacks arranged (attacker, then defender, L571),
@@ -19,7 +21,7 @@ reorganising of the stacks (L596), the end of the battle.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_FORD, HEX_RIVER, HEX_STEP, HEX_TERRAIN, NUM_HEXES, SIDE_RIDGE
 from ..constants import (
     NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SIDE_BACK, ST_RALLY, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE,
@@ -308,10 +310,53 @@ def mask_battle_add(S, b, p, mask):
             c = HEX_STEP[a0, d]
             if c < 0 or occ[c] != 1 - p or in_list(s['bat_def'], c):
                 continue
-            if beside_all(c, s['bat_att']) and not stack_used(S, b, c):
+            if beside_all(c, s['bat_att']) and not stack_used(S, b, c) and not strands(S, b, p, occ, c, True):
                 mask[A_HEX + c] = 1
-    if n_att > 0:
+    if n_att > 0 and not strands(S, b, p, occ, -1, False):
         mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def strands(S, b, p, occ, extra, join):
+    """The battle being announced, with the defending stack at ``extra`` added
+    (-1: none), would leave an obliged stack of force p out of every battle
+    (L512, L582): an active stack outside the battle, not excused by its
+    fortification (L514), beside inactive stacks that have not fought, all
+    of them in the battle -- a stack fights one battle only (L516), so none
+    would be left for it. With ``join``, such a stack that can still join
+    this battle (it is beside every defending stack) does not count."""
+    s = S[b]
+    seen = local_zeros(NUM_HEXES, np.int8)
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+            continue
+        h = s['unit_hex'][u]
+        if seen[h]:
+            continue
+        seen[h] = 1
+        if in_list(s['bat_att'], h):
+            continue
+        near = False                  # only a stack beside the battle can be left without one
+        for d in range(1, 7):
+            g = HEX_STEP[h, d]
+            if g >= 0 and (g == extra or in_list(s['bat_def'], g)):
+                near = True
+        if not near or stack_used(S, b, h) or may_stay_in_fortification(S, b, h):
+            continue
+        foe = False
+        free = False
+        for d in range(1, 7):
+            g = HEX_STEP[h, d]
+            if g >= 0 and occ[g] == 1 - p and not stack_used(S, b, g):
+                foe = True
+                if g != extra and not in_list(s['bat_def'], g):
+                    free = True
+        if not foe or free:
+            continue
+        if join and beside_all(h, s['bat_def']) and (extra < 0 or neighbours(h, extra)):
+            continue
+        return True
+    return False
 
 
 @rules_jit
