@@ -218,7 +218,8 @@ def test_dd_combat_target_4_the_controller_chooses_his_monsters_target_and_side_
 def test_interpretation_controlled_another_hero_may_not_target_a_monster_someone_controls():
     """Interpretations, "Controlled Monsters": the Wraith ruled by player_0
     counts as a hero (L692), and heroes fight heroes only with Player vs.
-    Player (L1172): player_1 may not target it; player_0 may (it frees it)."""
+    Player (L1172): without it player_1 may not target it; player_0 may (it
+    frees it)."""
     S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
     in_combat(S)
     R.put_in_play(S, 0, sp, wraith)
@@ -228,6 +229,39 @@ def test_interpretation_controlled_another_hero_may_not_target_a_monster_someone
     act(S, R.A_FOE + spider)
     ask(S, R.PH_TARGET, 1)
     assert R.A_FOE + wraith not in legal(S) and R.A_FOE + spider in legal(S)
+
+
+def test_dd_pvp_controlled_1_with_player_vs_player_another_hero_attacks_a_monster_someone_controls():
+    """L692, L1174: with Player vs. Player the Wraith player_0 rules is a hero
+    of the fight that player_1 may target and attack. The Knight's Battle
+    Axe strike (two Might Cubes, two hits) kills it: its Fame is his, the chip
+    his, and player_0's control ends with it (a Monster's kill, not a hero's
+    death: Interpretations, *Controlled Monsters*)."""
+    from tests.dragons_down.combat_test import place, stay
+    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    s["optional_rules"] |= R.OPT_PVP
+    in_combat(S)
+    R.put_in_play(S, 0, sp, wraith)
+    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    while int(s["phase"]) == R.PH_CHALLENGE:               # no hero challenges a hero
+        act(S, R.A_DO + R.DO_PASS)
+    stay(S)
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_FOE + spider)
+    stay(S)
+    ask(S, R.PH_TARGET, 1)
+    assert R.A_FOE + wraith in legal(S)
+    act(S, R.A_FOE + wraith)
+    ask(S, R.PH_CTRL_TARGET, 0)
+    act(S, R.A_DO + R.DO_PASS)                             # the Wraith targets no one
+    act(S, R.A_SIDE)
+    load(S, NO_SYMBOL, *[HIT] * 8)
+    ask(S, R.PH_TACTICS, 0)
+    act(S, R.A_DO + R.DO_DONE)
+    place(S, 1, R.BOX_MIGHT, R.BOX_MIGHT, R.BOX_ATTACK, R.BOX_ATTACK)
+    assert int(s["mon_clearing"][wraith]) == MON_TAKEN and int(s["mon_taker"][wraith]) == 1
+    assert int(s["fame"][1]) == WRAITH_FAME and controller(S, wraith) == -1
 
 
 # ================================================================ Elemental (L1550) and the Elemental Spherule (L1334)

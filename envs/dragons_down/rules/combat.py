@@ -37,7 +37,7 @@ from ..constants import (
     ST_FATE, T_BACKPACK, T_CHEST, T_HEAD, T_HEAD_CHEST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
-    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
+    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, CTRL_SHAPE, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
     PH_CHALLENGE_CUBE, A_AIM, AIMB_HEAD, AIMB_TORSO,
     vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
@@ -856,11 +856,15 @@ def act_target(S, b, p, a):
 
 @rules_jit
 def ctrl_may_target(S, b, p, f):
-    """Hero p may target foe f as far as control goes: no Monster another hero
-    controls (it counts as a hero, L692, and heroes fight heroes only with
-    Player vs. Player, L1172); his own he may (L1506, L1550)."""
+    """Hero p may target foe f as far as control goes: his own controlled
+    Monster he may (L1506, L1550); one another hero controls counts as a
+    hero (L692), so only with Player vs. Player (L1172-L1174: heroes attack
+    other unhidden heroes; a chip is never hidden) -- and a Shape Shifted
+    hero's chip is targeted as the hero himself (A_SEAT)."""
     c = controller(S, b, f)
-    return c < 0 or c == p
+    if c < 0 or c == p:
+        return True
+    return pvp(S, b) and not S[b]['ctrl_flags'][f] & CTRL_SHAPE
 
 
 @rules_jit
