@@ -343,7 +343,8 @@ class DragonsDown(Game):
                        # 10: the Dust of Destiny on a Cursed Treasure's curse (the look that saw
                        #    it resumed after), on the Outlaw rolls of the end of the game's
                        #    retirements, on the Ranged Attack Dice of Shape Shifted chips' fights;
-                       #    under Player vs. Player, a Monster another hero controls may be targeted
+                       #    under Player vs. Player, a Monster a hero controls targets and is targeted
+                       #    by the other heroes
                        #    (1 byte more state; same actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig

@@ -264,6 +264,82 @@ def test_dd_pvp_controlled_1_with_player_vs_player_another_hero_attacks_a_monste
     assert int(s["fame"][1]) == WRAITH_FAME and controller(S, wraith) == -1
 
 
+def test_dd_pvp_controlled_2_with_player_vs_player_a_controlled_monster_attacks_a_hero():
+    """L692, L710, L1174: with Player vs. Player the Wraith player_0 rules, a
+    hero of the fight, may target player_1 (never its own controller), and
+    strikes him as a Monster strikes a hero: hit, he chooses his armour.
+    Its kill is its controller's (L1190: the Fame death discards, and an
+    Outlaw Token for killing a hero who is none, L1117)."""
+    from tests.dragons_down.combat_test import stay
+    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    s["optional_rules"] |= R.OPT_PVP
+    in_combat(S)
+    R.put_in_play(S, 0, sp, wraith)
+    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    while int(s["phase"]) == R.PH_CHALLENGE:
+        act(S, R.A_DO + R.DO_PASS)
+    for p in (0, 1):
+        stay(S)
+        ask(S, R.PH_TARGET, p)
+        act(S, R.A_FOE + spider)
+    ask(S, R.PH_CTRL_TARGET, 0)
+    assert R.A_SEAT + 1 in legal(S) and R.A_SEAT + 0 not in legal(S)
+    assert GAME.action_to_string(S, R.A_SEAT + 1)
+    act(S, R.A_SEAT + 1)
+    act(S, R.A_SIDE)
+    assert int(s["foe_target"][wraith]) == 1
+    load(S, NO_SYMBOL, *[HIT] * 10)
+    ask(S, R.PH_TACTICS, 0)
+    act(S, R.A_DO + R.DO_DONE)
+    ask(S, R.PH_TACTICS, 1)
+    act(S, R.A_DO + R.DO_DONE)
+    ask(S, R.PH_ARMOR, 1)                                     # the Wraith's hit on him
+    assert int(s["atk_foe"]) == wraith and int(s["atk_victim"]) == 1
+    s["fame"][1], s["outlaw"][0] = 10, 0
+    R.hero_killed(S, 0, 1)                                    # had it killed him: player_0's kill
+    assert int(s["fame"][0]) == 5 and int(s["outlaw"][0]) == 1
+
+
+def test_dd_pvp_controlled_2_a_controlled_monster_may_target_one_another_hero_controls():
+    """L692, L1174: with Player vs. Player a Monster another hero controls is
+    a hero of the fight for a controlled Monster too: the spider player_1
+    controls may target the Wraith player_0 rules. Without Player vs. Player
+    it may not (it is no Monster of the fight, and heroes fight no heroes):
+    with no Monster left to target, player_1 only turns its chip."""
+    for pvp in (True, False):
+        S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+        s = S[0]
+        if pvp:
+            s["optional_rules"] |= R.OPT_PVP
+        in_combat(S)
+        R.put_in_play(S, 0, sp, wraith)
+        R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+        R.take_control(S, 0, spider, 1, R.CTRL_ELEMENTAL)     # no card to keep: it stays his
+        while int(s["phase"]) in (R.PH_CHALLENGE, R.PH_EVADE, R.PH_TARGET):
+            act(S, R.A_DO + R.DO_STAY if int(s["phase"]) == R.PH_EVADE else R.A_DO + R.DO_PASS)
+        if pvp:
+            ask(S, R.PH_CTRL_TARGET, 1)
+            assert R.A_FOE + wraith in legal(S) and R.A_SEAT + 0 in legal(S)
+        else:
+            ask(S, R.PH_CTRL_SIDE, 1)
+
+
+def test_dd_pvp_controlled_2_without_player_vs_player_a_controlled_monster_targets_monsters_only():
+    """L1172: without Player vs. Player the ruled Wraith may target the
+    Monsters of the fight only: no hero."""
+    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    in_combat(S)
+    R.put_in_play(S, 0, sp, wraith)
+    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_FOE + spider)
+    ask(S, R.PH_TARGET, 1)
+    act(S, R.A_FOE + spider)
+    ask(S, R.PH_CTRL_TARGET, 0)
+    assert sorted(legal(S)) == [R.A_DO + R.DO_PASS, R.A_FOE + spider]
+
+
 # ================================================================ Elemental (L1550) and the Elemental Spherule (L1334)
 def summoner():
     """A Human Druid who knows Elemental with five green cubes, against the spider. (S, card, spider)."""

@@ -720,7 +720,7 @@ def target_step(S, b):
         if ctrl_active(S, b, f) and (s['foe_flags'][f] & FF_CTRL_ASKED) == 0:
             s['foe_flags'][f] = s['foe_flags'][f] | FF_CTRL_ASKED
             s['ctrl_foe'] = f + 1
-            if any_ctrl_target(S, b):
+            if any_ctrl_target(S, b, f):
                 return pose(S, b, PH_CTRL_TARGET, controller(S, b, f))
             return pose(S, b, PH_CTRL_SIDE, controller(S, b, f))
     natives_turn_hostile(S, b)
@@ -728,17 +728,42 @@ def target_step(S, b):
 
 
 @rules_jit
-def ctrl_target_ok(S, b, g):
-    """Foe g may be the target of a controlled Monster (L710): a Monster of the
-    fight, no controlled one (heroes do not fight heroes without Player vs.
-    Player, L1172); Natives not fighting as Monsters are ignored (L693)."""
-    return foe_is_monster(S, b, g)
+def ctrl_target_ok(S, b, f, g):
+    """Foe g may be the target of Monster f a hero controls (L710): a Monster
+    of the fight (Natives not fighting as Monsters are ignored, L693); a
+    Monster another hero controls only with Player vs. Player (it counts as
+    a hero, L692, and heroes fight heroes only so, L1172), no Shape Shifted
+    hero's chip (``pvp_ctrl_ok``)."""
+    if foe_is_monster(S, b, g):
+        return True
+    c = controller(S, b, g)
+    return c >= 0 and c != controller(S, b, f) and foe_here(S, b, g) and pvp_ctrl_ok(S, b, f) and pvp_ctrl_ok(S, b, g)
 
 
 @rules_jit
-def any_ctrl_target(S, b):
+def pvp_ctrl_ok(S, b, f):
+    """Player vs. Player (L692, L1174): Monster f, which a hero controls (a
+    Rule Undead's, an Elemental), fights as a hero of the fight: it may
+    target the other heroes and the Monsters the other heroes control. A
+    Shape Shifted hero's chip is not asked so (not yet implemented)."""
+    return pvp(S, b) and controller(S, b, f) >= 0 and not S[b]['ctrl_flags'][f] & CTRL_SHAPE
+
+
+@rules_jit
+def ctrl_hero_ok(S, b, f, q):
+    """Monster f a hero controls may target hero q (``pvp_ctrl_ok``): another
+    unhidden hero of the fight than its controller."""
+    return pvp_ctrl_ok(S, b, f) and q != controller(S, b, f) and fighting(S, b, q) and not hidden(S, b, q)
+
+
+@rules_jit
+def any_ctrl_target(S, b, f):
+    """Controlled Monster f has someone to target."""
     for g in range(NUM_FOES):
-        if ctrl_target_ok(S, b, g):
+        if ctrl_target_ok(S, b, f, g):
+            return True
+    for q in range(MAX_HEROES):
+        if ctrl_hero_ok(S, b, f, q):
             return True
     return False
 
@@ -746,21 +771,32 @@ def any_ctrl_target(S, b):
 @rules_jit
 def mask_ctrl_target(S, b, p, mask):
     """Legal actions of PH_CTRL_TARGET: A_FOE + g for each Monster the
-    controlled Monster may target; A_DO + DO_PASS to target none."""
+    controlled Monster (``ctrl_foe``) may target, A_SEAT + q for each hero
+    (Player vs. Player); A_DO + DO_PASS to target none."""
+    f = int(S[b]['ctrl_foe']) - 1
     for g in range(NUM_FOES):
-        if ctrl_target_ok(S, b, g):
+        if ctrl_target_ok(S, b, f, g):
             mask[A_FOE + g] = 1
+    for q in range(MAX_HEROES):
+        if ctrl_hero_ok(S, b, f, q):
+            mask[A_SEAT + q] = 1
     mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit
 def act_ctrl_target(S, b, p, a):
     """PH_CTRL_TARGET: the controlled Monster (``ctrl_foe``) targets that
-    Monster this round (a disoriented one may attack again, L1594); then its
-    controller chooses its side face up (PH_CTRL_SIDE, L710)."""
+    Monster this round -- a fight among the chips (``foe_vs``) -- or that hero
+    (Player vs. Player: ``foe_target``, struck as a Monster strikes a hero,
+    its kill its controller's); a disoriented foe or hero so targeted may
+    attack again (L1594). Then its controller chooses its side face up
+    (PH_CTRL_SIDE, L710)."""
     s = S[b]
     f = int(s['ctrl_foe']) - 1
-    if a != A_DO + DO_PASS:
+    if a >= A_SEAT and a < A_SEAT + MAX_HEROES:
+        s['foe_target'][f] = a - A_SEAT
+        rouse(S, b, AIM_HERO + (a - A_SEAT), DIS_DORMANT)
+    elif a != A_DO + DO_PASS:
         g = a - A_FOE
         s['foe_vs'][f] = g + 1
         rouse(S, b, g, DIS_DORMANT)

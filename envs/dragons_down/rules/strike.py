@@ -935,9 +935,13 @@ def check_hero_death(S, b, p):
 def hero_killed(S, b, p):
     """Hero p is killed (L765, L787) by the attack now resolved on him: a
     hero's (``atk_by``, Player vs. Player: a weapon's hit or its wound,
-    Affliction's wound, a Fireball's hit) or a Monster's (``killed_by_hero``)."""
+    Affliction's wound, a Fireball's hit) or a Monster's -- by no hero, but
+    a Monster a hero controls strikes for him (L692; it targets heroes only
+    with Player vs. Player) (``killed_by_hero``)."""
     s = S[b]
     killer = int(s['atk_by']) - 1
+    if killer < 0 and s['atk_foe'] >= 0:        # a Monster a hero controls strikes for him (L692, Player vs. Player)
+        killer = controller(S, b, int(s['atk_foe']))
     killed_by_hero(S, b, p, killer if int(s['atk_victim']) == p else -1)
 
 
