@@ -210,7 +210,7 @@ FIELD_RANGES = {
     "atk_swords": (0, 127),
     "atk_ranged": (0, 1),
     "atk_aim": (0, 2),                          # 1 + AIMB_*; 0 unaimed
-    "hero_challenge": (0, MAX_HEROES),          # 1 + a hero; 0 none
+    "hero_challenge": (0, MAX_HEROES + NUM_FOES),   # 1 + a hero, 1 + MAX_HEROES + a controlled chip; 0 none
     "challenge_cubes": (0, 100),                # Speed Cubes he put in his maneuver boxes as he challenged (of ``placed``)
     "hero_aim": (0, 2),                         # 1 + AIMB_*; 0 none
     "challenge_pos": (0, MAX_HEROES),

@@ -193,7 +193,8 @@ STATE_FIELDS = [
     ("atk_swords", np.int8),                 # its swords (L751)
     ("atk_ranged", np.int8),                 # 1: a ranged or thrown attack, the Ranged Attack Dice roll (L753)
     ("atk_aim", np.int8),                    # AIMB_* + 1 of the aim box that attack's cube lies in; 0 unaimed (L1188)
-    ("hero_challenge", np.int8, (MAX_HEROES,)),  # 1 + the hero this hero challenges this round; 0 none (L1182)
+    ("hero_challenge", np.int8, (MAX_HEROES,)),  # 1 + the hero this hero challenges this round, 1 + MAX_HEROES + the
+                                                  # Monster another hero controls he challenges; 0 none (L1182)
     ("hero_aim", np.int8, (MAX_HEROES,)),    # SECRET in Tactics: 1 + AIMB_* of the aim box holding his Speed Cube; 0 none (L1186)
     ("challenge_cubes", np.int8, (MAX_HEROES,)),  # of placed[p, BOX_MANEUVER], the Speed Cubes he placed in the open as he challenged a hero this round (L1182-L1184); public even in Tactics
     ("challenge_pos", np.int8),              # index into turn_order of the next hero asked to challenge a hero (PH_CHALLENGE, L1182)

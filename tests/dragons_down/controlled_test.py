@@ -264,6 +264,36 @@ def test_dd_pvp_controlled_1_with_player_vs_player_another_hero_attacks_a_monste
     assert int(s["fame"][1]) == WRAITH_FAME and controller(S, wraith) == -1
 
 
+def test_dd_pvp_controlled_3_with_player_vs_player_a_hero_challenges_a_monster_someone_controls():
+    """L692, L1182-L1184: with Player vs. Player the Wraith player_0 rules is
+    an unhidden hero of the fight that player_1 may challenge: his Targeting
+    Token goes on it, he places Speed Cubes in his maneuver boxes for the
+    round, and the Target step does not ask him again. player_0 may not
+    challenge his own Monster."""
+    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    s = S[0]
+    s["optional_rules"] |= R.OPT_PVP
+    in_combat(S)
+    R.put_in_play(S, 0, sp, wraith)
+    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    ask(S, R.PH_CHALLENGE, 0)
+    assert R.A_FOE + wraith not in legal(S) and R.A_SEAT + 1 in legal(S)
+    act(S, R.A_DO + R.DO_PASS)
+    ask(S, R.PH_CHALLENGE, 1)
+    assert R.A_FOE + wraith in legal(S) and R.A_FOE + spider not in legal(S)
+    act(S, R.A_FOE + wraith)
+    assert int(s["hero_target"][1]) == wraith
+    ask(S, R.PH_CHALLENGE_CUBE, 1)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    while int(s["phase"]) == R.PH_EVADE:
+        act(S, R.A_DO + R.DO_STAY)
+    ask(S, R.PH_TARGET, 0)
+    act(S, R.A_FOE + spider)
+    assert int(s["phase"]) != R.PH_TARGET                    # player_1's token already lies on the Wraith
+    assert int(s["hero_target"][1]) == wraith and int(s["placed"][1, R.BOX_MANEUVER]) == 1
+
+
 def test_dd_pvp_controlled_2_with_player_vs_player_a_controlled_monster_attacks_a_hero():
     """L692, L710, L1174: with Player vs. Player the Wraith player_0 rules, a
     hero of the fight, may target player_1 (never its own controller), and

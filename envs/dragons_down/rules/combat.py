@@ -316,7 +316,7 @@ def challenge_step(S, b):
         while s['challenge_pos'] < n:
             p = int(s['turn_order'][s['challenge_pos']])
             s['challenge_pos'] += 1
-            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_hero_foe(S, b, p) \
+            if p >= 0 and fighting(S, b, p) and not hidden(S, b, p) and any_challenge(S, b, p) \
                     and not dormant(S, b, AIM_HERO + p):         # L1594: disoriented, he chooses no target
                 return pose(S, b, PH_CHALLENGE, p)
     s['challenge_pos'] = n
@@ -364,27 +364,58 @@ def any_hero_foe(S, b, p):
 
 
 @rules_jit
+def chip_foe_ok(S, b, p, g):
+    """Player vs. Player (L692, L1174, L1182): hero p may challenge Monster g
+    another hero controls, a hero of the fight (``pvp_ctrl_ok``) fighting
+    this round (a chip is never hidden)."""
+    c = controller(S, b, g)
+    return c >= 0 and c != p and ctrl_active(S, b, g) and pvp_ctrl_ok(S, b, g)
+
+
+@rules_jit
+def any_challenge(S, b, p):
+    """Hero p has someone to challenge: a hero, or a Monster another hero controls."""
+    if any_hero_foe(S, b, p):
+        return True
+    for g in range(NUM_FOES):
+        if chip_foe_ok(S, b, p, g):
+            return True
+    return False
+
+
+@rules_jit
 def mask_challenge(S, b, p, mask):
     """Legal actions of PH_CHALLENGE: A_SEAT + q for each unhidden hero of
-    the combat p may challenge (L1182); A_DO + DO_PASS: none."""
+    the combat p may challenge (L1182), A_FOE + g for each Monster another
+    hero controls (``chip_foe_ok``); A_DO + DO_PASS: none."""
     for q in range(MAX_HEROES):
         if hero_foe_ok(S, b, p, q):
             mask[A_SEAT + q] = 1
+    for g in range(NUM_FOES):
+        if chip_foe_ok(S, b, p, g):
+            mask[A_FOE + g] = 1
     mask[A_DO + DO_PASS] = 1
 
 
 @rules_jit
 def act_challenge(S, b, p, a):
-    """PH_CHALLENGE (L1182): p challenges hero q: his Targeting Token lies on
-    q for the round (the Target step does not ask him again), and he places
-    Speed Cubes in his maneuver boxes (PH_CHALLENGE_CUBE)."""
+    """PH_CHALLENGE (L1182): p challenges hero q -- or Monster g another hero
+    controls (``hero_challenge`` 1 + MAX_HEROES + g) --: his Targeting Token
+    lies on it for the round (the Target step does not ask him again), and
+    he places Speed Cubes in his maneuver boxes (PH_CHALLENGE_CUBE)."""
     s = S[b]
     if a == A_DO + DO_PASS:
         return False
-    q = a - A_SEAT
-    s['hero_challenge'][p] = 1 + q
-    s['hero_target'][p] = AIM_HERO + q
-    rouse(S, b, AIM_HERO + q, DIS_DORMANT)       # L1594: targeted, a disoriented hero may attack again
+    if a >= A_FOE and a < A_FOE + NUM_FOES:
+        g = a - A_FOE
+        s['hero_challenge'][p] = 1 + MAX_HEROES + g
+        s['hero_target'][p] = g
+        foe_targeted(S, b, p, g)                 # a disoriented chip targeted may attack again (L1594)
+    else:
+        q = a - A_SEAT
+        s['hero_challenge'][p] = 1 + q
+        s['hero_target'][p] = AIM_HERO + q
+        rouse(S, b, AIM_HERO + q, DIS_DORMANT)   # L1594: targeted, a disoriented hero may attack again
     if challenge_cube_ok(S, b, p):
         return pose(S, b, PH_CHALLENGE_CUBE, p)
     return False
