@@ -977,6 +977,8 @@ def _legal_name(rec, a):
         return f"challenge player_{i}"                                     # L1182
     if name == "seat" and ph == _ph("TENTACLE"):
         return f"put a tentacle on player_{i}"                             # L1518, L1174
+    if name == "seat" and ph == _ph("CTRL_TARGET"):
+        return f"{_foe_name(int(rec['ctrl_foe']) - 1)} targets player_{i}"                  # L710, L1174
     if name == "seat" and ph == _ph("MORE_TARGETS"):
         return f"also target player_{i}"                                   # a Fireball's further target (L1562, L1174)
     if name == "seat" and ph in (_ph("HERO_BLOCK"), R.PH_ACTION):
@@ -995,6 +997,8 @@ def _legal_name(rec, a):
         return f"shape shift into {_foe_name(i)}"                          # L1564
     if name == "foe" and ph == _ph("MORE_TARGETS"):
         return f"also target {_foe_name(i)}"
+    if name == "foe" and ph == _ph("CHALLENGE"):
+        return f"challenge {_foe_name(i)}"                                 # L692, L1182: a Monster another hero controls
     if name == "foe":
         return f"{'lure' if ph == _ph('LURE') else 'target'} {_foe_name(i)}"
     if name == "box":

@@ -281,6 +281,7 @@ def test_dd_pvp_controlled_3_with_player_vs_player_a_hero_challenges_a_monster_s
     act(S, R.A_DO + R.DO_PASS)
     ask(S, R.PH_CHALLENGE, 1)
     assert R.A_FOE + wraith in legal(S) and R.A_FOE + spider not in legal(S)
+    assert GAME.action_to_string(S, R.A_FOE + wraith) == f"challenge Wraith (chip {wraith})"
     act(S, R.A_FOE + wraith)
     assert int(s["hero_target"][1]) == wraith
     ask(S, R.PH_CHALLENGE_CUBE, 1)
@@ -315,7 +316,7 @@ def test_dd_pvp_controlled_2_with_player_vs_player_a_controlled_monster_attacks_
         act(S, R.A_FOE + spider)
     ask(S, R.PH_CTRL_TARGET, 0)
     assert R.A_SEAT + 1 in legal(S) and R.A_SEAT + 0 not in legal(S)
-    assert GAME.action_to_string(S, R.A_SEAT + 1)
+    assert GAME.action_to_string(S, R.A_SEAT + 1) == f"Wraith (chip {wraith}) targets player_1"
     act(S, R.A_SEAT + 1)
     act(S, R.A_SIDE)
     assert int(s["foe_target"][wraith]) == 1
