@@ -344,7 +344,7 @@ class DragonsDown(Game):
                        #    it resumed after), on the Outlaw rolls of the end of the game's
                        #    retirements, on the Ranged Attack Dice of Shape Shifted chips' fights;
                        #    under Player vs. Player, a Monster a hero controls targets and is targeted
-                       #    and challenged by the other heroes
+                       #    and challenged by the other heroes, a Shape Shifted hero's chip attacks heroes
                        #    (1 byte more state; same actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig

@@ -371,6 +371,49 @@ def test_dd_pvp_controlled_2_without_player_vs_player_a_controlled_monster_targe
     assert sorted(legal(S)) == [R.A_DO + R.DO_PASS, R.A_FOE + spider]
 
 
+def test_dd_pvp_controlled_4_a_shape_shifted_heros_chip_attacks_a_hero_his_dust_on_its_miss():
+    """L1174, L1564, L1330: with Player vs. Player the Sorcerer, Shape Shifted
+    into a Goblin, is a hero of the fight: his chip may target the Rogue
+    (never himself). The Rogue, threatened, puts two Speed Cubes in his
+    maneuver boxes (maneuver 2, the Goblin's speed): the Goblin's Hit Dice
+    show two blanks, a miss. The roll is the Sorcerer's, the attacker: his
+    Dust of Destiny rerolls it, two hits, and the Rogue takes the hit. Its
+    kill would be the Sorcerer's."""
+    from tests.dragons_down.combat_test import BLANK as HIT_BLANK, combat, start as start_combat
+    from tests.dragons_down.reroll_test import ALL, _dusty, _gone, reroll, rerolls
+    from tests.dragons_down.shape_shift_test import shape_on
+    S = combat([("human", "sorcerer", TRI_PEAKS_1), ("human", "rogue", TRI_PEAKS_1)],
+               monsters=(("giant_spider", TRI_PEAKS_1),))
+    s = S[0]
+    s["optional_rules"] |= R.OPT_PVP
+    _, goblin = shape_on(S, 0, "goblin")
+    s["tile_enchant"][TRI_PEAKS_1 // 6] = R.SPELL_COLOUR[R.SP_SHAPE_SHIFT]
+    dust = _dusty(S, 0)
+    start_combat(S)
+    spider = chip(S, "giant_spider")
+    while int(s["phase"]) != R.PH_CTRL_TARGET:
+        act(S, R.A_DO + R.DO_STAY if int(s["phase"]) == R.PH_EVADE else R.A_FOE + spider)
+    ask(S, R.PH_CTRL_TARGET, 0)
+    assert R.A_SEAT + 1 in legal(S) and R.A_SEAT + 0 not in legal(S)
+    act(S, R.A_SEAT + 1)
+    act(S, R.A_SIDE)                                          # its front: speed 2
+    load(S, NO_SYMBOL, HIT_BLANK, HIT_BLANK)
+    ask(S, R.PH_TACTICS, 1)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_BOX + R.BOX_MANEUVER)
+    act(S, R.A_DO + R.DO_DONE)
+    ask(S, R.PH_REROLL, 0)
+    assert int(s["roll_kind"]) == R.ROLL_ATTACK and int(s["roll_then"]) == R.ATTACK_ON_HERO
+    assert int(s["atk_foe"]) == goblin and int(s["atk_victim"]) == 1 and rerolls(S) == [reroll(R.RR_DUST, ALL)]
+    load(S, HIT, HIT)
+    act(S, reroll(R.RR_DUST, ALL))
+    ask(S, R.PH_ARMOR, 1)
+    assert _gone(S, dust)
+    s["fame"][1], s["outlaw"][0] = 10, 0
+    R.hero_killed(S, 0, 1)
+    assert int(s["fame"][0]) == 5 and int(s["outlaw"][0]) == 1
+
+
 # ================================================================ Elemental (L1550) and the Elemental Spherule (L1334)
 def summoner():
     """A Human Druid who knows Elemental with five green cubes, against the spider. (S, card, spider)."""

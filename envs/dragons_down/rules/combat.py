@@ -89,6 +89,7 @@ from .spells import (
     add_target, aim_offered, any_castable, any_more, cast_ready, cast_spell, castable, cover_any, more_offered,
     start_cast, foe_may_cast, monster_cast, fiery_chasm, air_sword, sword_attack, sword_ready, sword_speed,
     ctrl_sync, release, release_all, versus_goes_on, versus_strike, summon_elemental, shape_sync, fireball_hero,
+    shape_hero,
 )
 from .strike import (  # noqa: F401 (the scenario tests read them as combat.X)
     FOE_UNDEAD, WOUND_CHOICES, afflict_foe, attack_speed_against, cubes_placed, dormant, foe_armored, foe_cursed,
@@ -367,9 +368,10 @@ def any_hero_foe(S, b, p):
 def chip_foe_ok(S, b, p, g):
     """Player vs. Player (L692, L1174, L1182): hero p may challenge Monster g
     another hero controls, a hero of the fight (``pvp_ctrl_ok``) fighting
-    this round (a chip is never hidden)."""
+    this round (a chip is never hidden) -- a Shape Shifted hero he
+    challenges as the hero himself (A_SEAT)."""
     c = controller(S, b, g)
-    return c >= 0 and c != p and ctrl_active(S, b, g) and pvp_ctrl_ok(S, b, g)
+    return c >= 0 and c != p and ctrl_active(S, b, g) and pvp_ctrl_ok(S, b, g) and not S[b]['ctrl_flags'][g] & CTRL_SHAPE
 
 
 @rules_jit
@@ -763,21 +765,22 @@ def ctrl_target_ok(S, b, f, g):
     """Foe g may be the target of Monster f a hero controls (L710): a Monster
     of the fight (Natives not fighting as Monsters are ignored, L693); a
     Monster another hero controls only with Player vs. Player (it counts as
-    a hero, L692, and heroes fight heroes only so, L1172), no Shape Shifted
-    hero's chip (``pvp_ctrl_ok``)."""
+    a hero, L692, and heroes fight heroes only so, L1172), but a Shape
+    Shifted hero's chip, which is targeted as the hero (``ctrl_hero_ok``)."""
     if foe_is_monster(S, b, g):
         return True
     c = controller(S, b, g)
-    return c >= 0 and c != controller(S, b, f) and foe_here(S, b, g) and pvp_ctrl_ok(S, b, f) and pvp_ctrl_ok(S, b, g)
+    return c >= 0 and c != controller(S, b, f) and foe_here(S, b, g) and pvp_ctrl_ok(S, b, f) \
+        and not S[b]['ctrl_flags'][g] & CTRL_SHAPE                # a Shape Shifted hero: targeted as the hero (A_SEAT)
 
 
 @rules_jit
 def pvp_ctrl_ok(S, b, f):
-    """Player vs. Player (L692, L1174): Monster f, which a hero controls (a
-    Rule Undead's, an Elemental), fights as a hero of the fight: it may
-    target the other heroes and the Monsters the other heroes control. A
-    Shape Shifted hero's chip is not asked so (not yet implemented)."""
-    return pvp(S, b) and controller(S, b, f) >= 0 and not S[b]['ctrl_flags'][f] & CTRL_SHAPE
+    """Player vs. Player (L692, L1174, L1564): Monster f, which a hero
+    controls (a Rule Undead's, an Elemental, a Shape Shifted hero's own
+    chip), fights as a hero of the fight: it may target the other heroes and
+    the Monsters the other heroes control."""
+    return pvp(S, b) and controller(S, b, f) >= 0
 
 
 @rules_jit
@@ -1000,7 +1003,8 @@ def natives_turn_hostile(S, b):
 def threatened(S, b, p):
     """Some foe's attack may strike p this round: he is unhidden and a
     Monster of the clearing has a target (a multi-target attack adds random
-    heroes, L728)."""
+    heroes, L728); with Player vs. Player, a hero or a Monster a hero
+    controls targets him."""
     s = S[b]
     if hidden(S, b, p):
         return False
@@ -1011,6 +1015,9 @@ def threatened(S, b, p):
         for q in range(MAX_HEROES):
             if q != p and s['hero_target'][q] == AIM_HERO + p and fighting(S, b, q):
                 return True                      # a hero targets him (L1174)
+        for f in range(NUM_FOES):
+            if s['foe_target'][f] == p and ctrl_active(S, b, f):
+                return True                      # so does a Monster a hero controls (L692)
     return False
 
 
@@ -1740,10 +1747,17 @@ def monster_attack(S, b):
             dice = local_zeros(2, np.int64)
             hit = speed > maneuver or struck_dice(S, b, p, speed, maneuver, soul_saved(S, b, f, p), dice)
             struck_at(S, b, AIM_HERO + p)
+            sh = shape_hero(S, b, f)
+            if sh >= 0 and speed <= maneuver and dust_waits(S, b, ROLL_ATTACK, HIT_DIE_FACE.shape[0],
+                                                            1 if speed == maneuver else 0, ATTACK_ON_HERO,
+                                                            int(dice[0]), int(dice[1]), sh, p):
+                s['atk_stage'] = AS_REROLL                        # L1564, L1330: a Shape Shifted hero's chip strikes a
+                return True                                       # hero (Player vs. Player): his Dust on a miss, his victim's on a hit
             if not hit:
                 continue
-            if speed <= maneuver and dust_waits(S, b, ROLL_STRUCK, HIT_DIE_FACE.shape[0], 1 if speed == maneuver else 0,
-                                                -1, int(dice[0]), int(dice[1]), p, -1):
+            if sh < 0 and speed <= maneuver and dust_waits(S, b, ROLL_STRUCK, HIT_DIE_FACE.shape[0],
+                                                           1 if speed == maneuver else 0, -1, int(dice[0]),
+                                                           int(dice[1]), p, -1):
                 s['atk_stage'] = AS_REROLL                        # L1330: the target's Dust, before the hit applies
                 return True                                       # (``spells.roll_applies`` wakes him if it stands)
             rouse(S, b, AIM_HERO + p, DIS_DORMANT)          # L1594: hit, a disoriented hero may attack again
@@ -1832,7 +1846,8 @@ def damage_hero(S, b, f, p):
                               hero_health(S, b, p), False, dice)
         else:
             low = ranged_pair(S, b, False, 0, 0, False, dice)
-        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_ON_HERO, int(dice[0]), int(dice[1]), k, p):
+        asker = k if k >= 0 else shape_hero(S, b, f)    # the attacking hero: his weapon's, or his Shape Shifted chip's
+        if dust_waits(S, b, ROLL_RANGED, RANGED_DIE_FACE.shape[0], d, ATTACK_ON_HERO, int(dice[0]), int(dice[1]), asker, p):
             s['atk_stage'] = AS_REROLL
             return True
         d += low

@@ -979,6 +979,11 @@ def roll_applies(S, b):
             f = int(s['roll_chips'][0])
             return chip_lands(S, b, f, int(s['roll_chips'][1]), controller(S, b, f), hit, True,
                               int(s['roll_chips'][2]))
+        if then == ATTACK_ON_HERO:               # a Shape Shifted hero's chip on a hero (Player vs. Player, L1564)
+            if hit:
+                rouse(S, b, AIM_HERO + int(s['atk_victim']), DIS_DORMANT)
+            s['atk_stage'] = AS_LANDED if hit else AS_HIT
+            return False
         if then == ATTACK_CHASM:
             chasm_lands(S, b, chasm_target(S, b), hit)
             s['chasm_pos'] += 1
