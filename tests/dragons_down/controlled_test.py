@@ -231,6 +231,20 @@ def test_interpretation_controlled_another_hero_may_not_target_a_monster_someone
     assert R.A_FOE + wraith not in legal(S) and R.A_FOE + spider in legal(S)
 
 
+def ruled_beside_a_knight(pvp):
+    """The Sorcerer (player_0) rules the Wraith (put in play and controlled
+    as Rule Undead's hit does) beside a Human Knight (player_1), both against
+    the spider, Player vs. Player played or not; at the Challenge step (or
+    the Target step). (S, card, wraith, spider)"""
+    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    if pvp:
+        S[0]["optional_rules"] |= R.OPT_PVP
+    in_combat(S)
+    R.put_in_play(S, 0, sp, wraith)
+    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    return S, sp, wraith, spider
+
+
 def test_dd_pvp_controlled_1_with_player_vs_player_another_hero_attacks_a_monster_someone_controls():
     """L692, L1174: with Player vs. Player the Wraith player_0 rules is a hero
     of the fight that player_1 may target and attack. The Knight's Battle
@@ -238,12 +252,8 @@ def test_dd_pvp_controlled_1_with_player_vs_player_another_hero_attacks_a_monste
     his, and player_0's control ends with it (a Monster's kill, not a hero's
     death: Interpretations, *Controlled Monsters*)."""
     from tests.dragons_down.combat_test import place, stay
-    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    S, sp, wraith, spider = ruled_beside_a_knight(True)
     s = S[0]
-    s["optional_rules"] |= R.OPT_PVP
-    in_combat(S)
-    R.put_in_play(S, 0, sp, wraith)
-    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
     while int(s["phase"]) == R.PH_CHALLENGE:               # no hero challenges a hero
         act(S, R.A_DO + R.DO_PASS)
     stay(S)
@@ -270,12 +280,8 @@ def test_dd_pvp_controlled_3_with_player_vs_player_a_hero_challenges_a_monster_s
     Token goes on it, he places Speed Cubes in his maneuver boxes for the
     round, and the Target step does not ask him again. player_0 may not
     challenge his own Monster."""
-    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    S, sp, wraith, spider = ruled_beside_a_knight(True)
     s = S[0]
-    s["optional_rules"] |= R.OPT_PVP
-    in_combat(S)
-    R.put_in_play(S, 0, sp, wraith)
-    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
     ask(S, R.PH_CHALLENGE, 0)
     assert R.A_FOE + wraith not in legal(S) and R.A_SEAT + 1 in legal(S)
     act(S, R.A_DO + R.DO_PASS)
@@ -302,12 +308,8 @@ def test_dd_pvp_controlled_2_with_player_vs_player_a_controlled_monster_attacks_
     Its kill is its controller's (L1190: the Fame death discards, and an
     Outlaw Token for killing a hero who is none, L1117)."""
     from tests.dragons_down.combat_test import stay
-    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+    S, sp, wraith, spider = ruled_beside_a_knight(True)
     s = S[0]
-    s["optional_rules"] |= R.OPT_PVP
-    in_combat(S)
-    R.put_in_play(S, 0, sp, wraith)
-    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
     while int(s["phase"]) == R.PH_CHALLENGE:
         act(S, R.A_DO + R.DO_PASS)
     for p in (0, 1):
@@ -339,13 +341,8 @@ def test_dd_pvp_controlled_2_a_controlled_monster_may_target_one_another_hero_co
     it may not (it is no Monster of the fight, and heroes fight no heroes):
     with no Monster left to target, player_1 only turns its chip."""
     for pvp in (True, False):
-        S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
+        S, sp, wraith, spider = ruled_beside_a_knight(pvp)
         s = S[0]
-        if pvp:
-            s["optional_rules"] |= R.OPT_PVP
-        in_combat(S)
-        R.put_in_play(S, 0, sp, wraith)
-        R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
         R.take_control(S, 0, spider, 1, R.CTRL_ELEMENTAL)     # no card to keep: it stays his
         while int(s["phase"]) in (R.PH_CHALLENGE, R.PH_EVADE, R.PH_TARGET):
             act(S, R.A_DO + R.DO_STAY if int(s["phase"]) == R.PH_EVADE else R.A_DO + R.DO_PASS)
@@ -359,10 +356,7 @@ def test_dd_pvp_controlled_2_a_controlled_monster_may_target_one_another_hero_co
 def test_dd_pvp_controlled_2_without_player_vs_player_a_controlled_monster_targets_monsters_only():
     """L1172: without Player vs. Player the ruled Wraith may target the
     Monsters of the fight only: no hero."""
-    S, sp, wraith, spider = ruler(more=[("human", "knight", TRI_PEAKS_1)])
-    in_combat(S)
-    R.put_in_play(S, 0, sp, wraith)
-    R.take_control(S, 0, wraith, 0, R.CTRL_UNDEAD)
+    S, sp, wraith, spider = ruled_beside_a_knight(False)
     ask(S, R.PH_TARGET, 0)
     act(S, R.A_FOE + spider)
     ask(S, R.PH_TARGET, 1)
