@@ -37,7 +37,7 @@ from ..constants import (
     ST_FATE, T_BACKPACK, T_CHEST, T_HEAD, T_HEAD_CHEST, T_WEAPON1, T_WEAPON2, T_WEAPONS,
 )
 from .base import (
-    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, CTRL_SHAPE, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
+    PH_CTRL_TARGET, PH_CTRL_SIDE, CTRL_UNDEAD, CTRL_WAITING, A_SIDE, PH_ACTIVATE, PH_CHALLENGE,
     PH_CHALLENGE_CUBE, A_AIM, AIMB_HEAD, AIMB_TORSO,
     vapor, TAKES_CARDS,
     AIR_SWORD_LENGTH,
@@ -370,8 +370,7 @@ def chip_foe_ok(S, b, p, g):
     another hero controls, a hero of the fight (``pvp_ctrl_ok``) fighting
     this round (a chip is never hidden) -- a Shape Shifted hero he
     challenges as the hero himself (A_SEAT)."""
-    c = controller(S, b, g)
-    return c >= 0 and c != p and ctrl_active(S, b, g) and pvp_ctrl_ok(S, b, g) and not S[b]['ctrl_flags'][g] & CTRL_SHAPE
+    return pvp(S, b) and ctrl_active(S, b, g) and controller(S, b, g) != p and shape_hero(S, b, g) < 0
 
 
 @rules_jit
@@ -771,7 +770,7 @@ def ctrl_target_ok(S, b, f, g):
         return True
     c = controller(S, b, g)
     return c >= 0 and c != controller(S, b, f) and foe_here(S, b, g) and pvp_ctrl_ok(S, b, f) \
-        and not S[b]['ctrl_flags'][g] & CTRL_SHAPE                # a Shape Shifted hero: targeted as the hero (A_SEAT)
+        and shape_hero(S, b, g) < 0               # a Shape Shifted hero: targeted as the hero (A_SEAT)
 
 
 @rules_jit
@@ -934,7 +933,7 @@ def ctrl_may_target(S, b, p, f):
     c = controller(S, b, f)
     if c < 0 or c == p:
         return True
-    return pvp(S, b) and not S[b]['ctrl_flags'][f] & CTRL_SHAPE
+    return pvp(S, b) and shape_hero(S, b, f) < 0
 
 
 @rules_jit
