@@ -34,7 +34,7 @@ from .board import (
     ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
 )
 from .constants import (
-    NUM_UNITS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
+    NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
     UF_USED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_MAP, UW_POOL,
 )
 from .data import MAP
@@ -96,7 +96,7 @@ UNIT_FEATURES = 26
 """U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
 its place and factors are known to the observer (screening hides the enemy's
 outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
-U_CF / 10, U_MISSILE / 4, U_MF / 10, U_LF / 3 of the side up; U_MAJOR (L127),
+U_CF / 10 (a cyclic CF at the moon's value where it stands, L662), U_MISSILE / 4, U_MF / 10, U_LF / 3 of the side up; U_MAJOR (L127),
 U_HERO, U_SUPERHERO; U_DISRUPTED: its back is up (a superhero's is its
 Berserker Rage); U_POOL / U_DEAD / U_ESCAPING: waiting to deploy, in the dead
 pile, to roll a heroic escape; U_MOVED, U_GROUP, U_MP (movement points left /
@@ -110,7 +110,7 @@ U_ENTERING: a reinforcement or replacement still off the board (L474)."""
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
-F_TURN = F_SCENARIO + 3               # game-turn / the scenario's turns
+F_TURN = F_SCENARIO + len(SCENARIOS)  # game-turn / the scenario's turns
 F_ACTIVE = F_TURN + 1                 # 1 if the observer is the active player
 F_FIRST = F_ACTIVE + 1                # 1 if the observer plays first each game-turn
 F_SCREENING = F_FIRST + 1
@@ -125,7 +125,10 @@ F_ELIM = F_LOSS + 1                   # missile eliminations / disruptions still
 F_DISRUPT = F_ELIM + 1
 F_OWN_FORTRESSES = F_DISRUPT + 1      # Sartar fortresses controlled / 7
 F_ENEMY_FORTRESSES = F_OWN_FORTRESSES + 1
-FLAT_SIZE = F_ENEMY_FORTRESSES + 1
+F_MOON = F_ENEMY_FORTRESSES + 1       # one-hot of the Red Moon's phase (rules.MOON_PHASE_IDS); none: no phase
+F_GLOWLINE = F_MOON + R.NUM_MOON_PHASES  # 1 while the Glowline lasts (L143), in a scenario with a phase
+F_REVEALED = F_GLOWLINE + 1           # with screening: the Crimson Bat's, Argrath's location revealed (L666, L668)
+FLAT_SIZE = F_REVEALED + 2
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -211,7 +214,7 @@ def observe_one(S, b, me, obs):
                 continue
             major = R.U_MAJOR[u, sd]
             _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), obs[base + (G_OWN_CF if own else G_ENEMY_CF)]
-                 + R.U_CF[u, sd] / 10.0)
+                 + R.cf_halves(S, b, u) / 20.0)
             k = (G_OWN_MAJORS if major else G_OWN_MINORS) if own else (G_ENEMY_MAJORS if major else G_ENEMY_MINORS)
             _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
             if R.is_disrupted(S, b, u):
@@ -233,7 +236,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_COLUMN] = -1.0
             obs[row + U_ROW] = -1.0
         obs[row + U_SEEN] = 1.0
-        obs[row + U_CF] = R.U_CF[u, sd] / 10.0
+        obs[row + U_CF] = R.cf_halves(S, b, u) / 20.0
         _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
         obs[row + U_MF] = R.U_MF[u, sd] / 10.0
         obs[row + U_LF] = R.U_LF[u, sd] / 3.0
@@ -307,3 +310,8 @@ def observe_one(S, b, me, obs):
     _put(obs, f + F_DISRUPT, s['loss_left'] / 3.0 if ph == R.PH_MISSILE_CASUALTY else 0.0)
     obs[f + F_OWN_FORTRESSES] = R.sartar_fortresses(S, b, me) / 7.0
     obs[f + F_ENEMY_FORTRESSES] = R.sartar_fortresses(S, b, enemy) / 7.0
+    if s['moon'] >= 0:
+        obs[f + F_MOON + int(s['moon'])] = 1.0
+        obs[f + F_GLOWLINE] = s['glowline_gone'] == 0
+    obs[f + F_REVEALED] = (s['revealed'] & R.REVEAL_BAT) != 0
+    obs[f + F_REVEALED + 1] = (s['revealed'] & R.REVEAL_ARGRATH) != 0

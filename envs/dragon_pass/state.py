@@ -84,7 +84,11 @@ STATE_FIELDS = [
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
-    ("pad", np.int8, (4,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
+    # --- the Red Moon (L660-L668)
+    ("moon", np.int8),              # the phase of the Red Moon (base.MOON_PHASE_IDS index); -1: none chosen
+    ("glowline_gone", np.int8),     # 1 once an enemy unit occupied the Temple of the Reaching Moon (L143)
+    ("revealed", np.int8),          # base.REVEAL_* bits: with screening, the Bat's and Argrath's locations revealed
+    ("pad", np.int8, (1,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
 ]
 
 STATE_DTYPE = np.dtype(STATE_FIELDS)

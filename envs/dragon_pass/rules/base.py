@@ -20,7 +20,7 @@ from ..board import (
 )
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
-    SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
+    LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES,
 )
 from ..data import DATA, MAP
@@ -167,6 +167,8 @@ HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
 for _h in MAP.areas["upland_marsh"]:
     HEX_UPLAND_MARSH[_h] = 1
 HEX_OLD_SARTAR = (HEX_TERRITORY == OLD_SARTAR).astype(np.int8)
+TEMPLE_OF_THE_REACHING_MOON = MAP.hex_index("1108")
+"""Occupied by an enemy of the Lunars, it ends the Glowline for the rest of the game (L143, L155)."""
 
 
 def _entry_hexes():
@@ -223,7 +225,8 @@ A_HEX = 0                          # a hex (board index): deploy, select, step, 
 A_UNIT = A_HEX + NUM_HEXES         # a unit: join the group, lift in a stack, a casualty, retreat, advance
 A_CHOICE = A_UNIT + NUM_UNITS      # CH_*
 CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE, CH_FORCE_MARCH = range(5)
-NUM_CHOICES = 5
+CH_MOON = 5                        # CH_MOON + k: the Red Moon's phase k (moon.MOON_PHASE_IDS) is chosen
+NUM_CHOICES = CH_MOON + len(T.moon_phases)
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -249,7 +252,8 @@ PH_ESCAPE_HEX = 16     # A_HEX + h: the stack an escaped hero rejoins (L642)
 PH_SCAPEGOAT = 17      # A_UNIT + u: the scapegoat of the superhero ``cursor`` (L654)
 PH_ENTER_HEX = 18      # A_HEX + h: the edge hex entering unit ``cursor`` comes in by (L474)
 PH_FORCE_MARCH = 19    # CH_FORCE_MARCH: it force marches on / CH_DONE: it enters at its MF (L474)
-LAST_PHASE = PH_FORCE_MARCH
+PH_MOON = 20           # CH_MOON + k: the phase of the Red Moon, before any unit deploys (L263, L271)
+LAST_PHASE = PH_MOON
 
 NO_HEX = -1
 
@@ -464,10 +468,14 @@ def attack_loss(total, die):
 @rules_jit
 def occupy(S, b, f, h):
     """Units of force f enter hex h: a fortress there comes under f's control
-    (Interpretations: control passes to the last force to enter it)."""
+    (Interpretations: control passes to the last force to enter it); an
+    enemy of the Lunars in the Temple of the Reaching Moon desecrates it, and
+    the Glowline ceases for the rest of the game (L143, L662)."""
     fo = HEX_FORTRESS[h]
     if fo >= 0:
         S[b]['fortress_owner'][fo] = f
+    if h == TEMPLE_OF_THE_REACHING_MOON and f != LUNAR:
+        S[b]['glowline_gone'] = 1
 
 
 @rules_jit

@@ -35,11 +35,12 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_CF, U_FORCE, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_FORCE, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     is_disrupted,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
 )
+from .moon import cf_halves
 from .movement import start_arrangement
 
 # the steps of a battle (``step``)
@@ -840,12 +841,13 @@ def side_strength(S, b, counter, mark):
                 continue
             u = out[j]
             sd = side_of(S, b, u)
-            cf2 = 2 * int(U_CF[u, sd])
+            cf2 = cf_halves(S, b, u)
+            unit_cf2 = cf2
             if counter:
                 cf2 *= 2
             if halve and U_RANK[u] == RANK_NONE:
                 cf2 //= 2
-            if lf > 0 and U_LF[u, sd] == 0 and U_CF[u, sd] > 0:
+            if lf > 0 and U_LF[u, sd] == 0 and unit_cf2 > 0:
                 cf2 += 2 * lf
             total2 += cf2
             if mark:
@@ -878,17 +880,18 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
     it, the ground's for the rest (L348) -- for a defender in the attack,
     none if a superhero attacks a stack without one (L648); in the
     counter-attack an attacker that fought has charged and gets none, one in
-    reserve gets all (L571)."""
+    reserve gets all (L571). A half-cyclic CF's half point times 1½ is
+    dropped here (L110, a fraction of a point absorbs no loss)."""
     s = S[b]
     h = s['unit_hex'][u]
-    cf = int(U_CF[u, side_of(S, b, u)])
+    cf2 = cf_halves(S, b, u)
     if counter and s['unit_flags'][u] & UF_FOUGHT:
-        return 2 * cf
+        return cf2
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
-        return 2 * cf
+        return cf2
     inside = k_from_bottom < STRUCTURE_UNITS
     mult2 = HEX_MELEE_IN2[h] if inside else HEX_MELEE_OUT2[h]
-    return cf * int(mult2)
+    return cf2 * int(mult2) // 2
 
 
 @rules_jit
@@ -1060,8 +1063,8 @@ def may_retreat(S, b, u, occ, total, fastest):
     for v in range(NUM_UNITS):
         if v != u and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h:
             others += 1
-            left += int(U_CF[v, side_of(S, b, v)])
-    return others > 0 and left * COVER_DIVISOR >= total
+            left += cf_halves(S, b, v)
+    return others > 0 and left * COVER_DIVISOR >= 2 * total
 
 
 @rules_jit

@@ -15,7 +15,7 @@ from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
-    PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH,
+    PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -28,6 +28,7 @@ from .movement import (
     act_arrange, act_enter_hex, act_force_march, act_move, act_move_group, mask_arrange, mask_enter_hex,
     mask_force_march, mask_move, mask_move_group, movement_phase,
 )
+from .moon import act_moon, mask_moon
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -85,6 +86,8 @@ def fill_mask(S, b, mask):
         mask_enter_hex(S, b, p, mask)
     elif ph == PH_FORCE_MARCH:
         mask_force_march(S, b, p, mask)
+    elif ph == PH_MOON:
+        mask_moon(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -137,6 +140,8 @@ def do_action(S, b, a):
         return act_enter_hex(S, b, p, a)
     elif ph == PH_FORCE_MARCH:
         return act_force_march(S, b, p, a)
+    elif ph == PH_MOON:
+        return act_moon(S, b, p, a)
     return False
 
 

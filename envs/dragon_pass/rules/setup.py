@@ -23,6 +23,7 @@ from .base import (
     A_HEX, FORTRESS_START, HEX_OLD_SARTAR, PH_DEPLOY, TERRAIN_LAKE, U_DEPLOY, U_FORCE, hex_force, pose,
     put_on_top,
 )
+from .moon import choose_moon
 
 SCENARIO_TURNS = np.array([DATA.scenarios[sid].turns for sid in SCENARIOS], np.int8)
 """Game-turns of each scenario (L204, L219, L234)."""
@@ -61,6 +62,9 @@ def setup_scenario(S, b):
         s['bat_att'][k] = -1
         s['bat_def'][k] = -1
         s['bat_vacated'][k] = -1
+    s['moon'] = -1
+    s['glowline_gone'] = 0
+    s['revealed'] = 0
     s['stage'] = ST_DEPLOY
 
 
@@ -77,8 +81,11 @@ def next_to_deploy(S, b, f):
 @rules_jit
 def deploy_round(S, b):
     """Pose the next deployment decision; when both forces are down, hand over
-    to the first game-turn. Returns True if a decision is posed."""
+    to the first game-turn. Returns True if a decision is posed. The phase of
+    the moon is selected before any units are deployed (L263, L271)."""
     s = S[b]
+    if choose_moon(S, b):
+        return True
     f = int(s['deploying'])
     if next_to_deploy(S, b, f) >= 0:
         return pose(S, b, PH_DEPLOY, f)

@@ -23,6 +23,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .moon import next_day
 from .setup import SCENARIO_TURNS
 
 ARGRATH = UNIT_IDS.index("argrath")
@@ -139,7 +140,8 @@ def act_escape_hex(S, b, p, a):
 
 @rules_jit
 def bookkeeping(S, b):
-    """The end of a game-turn: the next one, or the end of the scenario."""
+    """The end of a game-turn: the next one, or the end of the scenario. The
+    Red Moon moves on to its next phase (``moon.next_day``)."""
     s = S[b]
     if s['turn'] >= s['max_turns']:
         if s['max_turns'] < SCENARIO_TURNS[s['scenario']]:
@@ -149,6 +151,7 @@ def bookkeeping(S, b):
             end_game(S, b, scenario_winner(S, b))
         return
     s['turn'] += 1
+    next_day(S, b)
     s['stage'] = ST_TURN_START
 
 

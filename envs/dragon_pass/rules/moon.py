@@ -1,0 +1,165 @@
+"""The Red Moon (L660-L668): its phase, chosen before deployment where the
+scenario says so (L263, L271) and moving on one phase each game-turn; the
+cyclic values it gives (L398, L410, L662), always 7 within the Glowline
+(which ceases for good once an enemy unit occupies the Temple of the
+Reaching Moon, L143: ``base.occupy``) and within the Crimson Bat's Glowspot (L666), and
+neither within 1 hex of Argrath (L668).
+
+A unit's combat and magic factors are read through ``cf_halves`` and ``mgf_halves``
+(halves, so that half-cyclic values keep their fractions until a total is
+resolved, L110).
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..board import NUM_HEXES
+from ..constants import FORCES, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP
+from ..data import DATA, MAP
+from .base import A_CHOICE, CH_MOON, PH_MOON, T, U_CF, U_MGF, distance, pose
+
+# ================================================================ the Red Moon (L660-L668)
+MOON_PHASE_IDS = tuple(ph.id for ph in T.moon_phases)
+"""The Red Moon's phases in their printed order (L664): Black, Crescent-Come,
+Empty Half, Full, Full Half, Crescent-Go, Dying. A phase is its index here;
+``moon`` in the state is -1 where the scenario chooses no phase."""
+NUM_MOON_PHASES = len(MOON_PHASE_IDS)
+MOON_CYCLIC = np.array([ph.cyclic for ph in T.moon_phases], np.int8)
+"""MOON_CYCLIC[phase]: the cyclic value of the phase (L398, L664)."""
+MOON_FULL = MOON_PHASE_IDS.index("full")
+GLOWLINE_CYCLIC = int(T.moon["glowline"])
+"""The cyclic value inside the Glowline and a Glowspot (L398, L662, L666)."""
+GLOWSPOT_RADIUS = int(T.moon["glowspot_radius"])
+ARGRATH_RADIUS = int(T.moon["argrath_radius"])
+HEX_GLOWLINE = np.array([MAP.territory[h] in ("glowline_dark", "glowline_light") for h in range(NUM_HEXES)],
+                        np.int8)
+"""Within the Glowline: Tarsh, its dark and its lighter part (L143, L662)."""
+
+
+def _cyclic_tables():
+    kinds = list(DATA.units.values())
+    out = np.zeros((2, NUM_UNITS, 2), np.int8)
+    for u in range(NUM_UNITS):
+        unit = kinds[UNIT_KIND_OF[u]]
+        for s, side in enumerate((unit.front, unit.back)):
+            for f, kind in enumerate((side.cf_kind, side.mgf_kind)):
+                out[f, u, s] = 2 if kind == "cyclic" else 1 if kind == "half_cyclic" else 0
+    return out[0], out[1]
+
+
+U_CF_CYCLIC, U_MGF_CYCLIC = _cyclic_tables()
+"""Per unit and side: 2 if the factor is cyclic (the moon's value, L398, L410),
+1 if half-cyclic (half of it, L662), 0 if it is a number."""
+
+
+def _unit_named(word):
+    kinds = list(DATA.units.values())
+    for u in range(NUM_UNITS):
+        if word in kinds[UNIT_KIND_OF[u]].name.lower():
+            return u
+    return -1
+
+
+CRIMSON_BAT = _unit_named("crimson bat")
+"""The Crimson Bat, whose Glowspot is every hex within 2 of it (L666, L696); -1 if absent."""
+ARGRATH_UNIT = UNIT_IDS.index("argrath")
+"""Prince Argrath, within 1 hex of whom the Glowline and Glowspot have no effect (L668)."""
+REVEAL_BAT, REVEAL_ARGRATH = 1, 2
+"""Bits of ``revealed``: with screening the Glowspot exists only once the
+Lunar player has revealed the Bat, Argrath's resistance only once the Sartar
+player has revealed Argrath (L666, L668)."""
+
+
+@rules_jit
+def cyclic_value(S, b, h):
+    """The cyclic value of a unit at hex h (L662-L668): the phase's value; 7
+    within the Glowline while it lasts and within 2 hexes of the Crimson Bat
+    (its Glowspot, as if the moon were full); neither within 1 hex of Argrath.
+    A scenario without a phase (-1) has no cyclic unit; it reads the Glowline's 7."""
+    s = S[b]
+    phase = int(s['moon'])
+    if phase < 0:
+        return GLOWLINE_CYCLIC
+    value = int(MOON_CYCLIC[phase])
+    if h < 0:
+        return value
+    a = ARGRATH_UNIT
+    if a >= 0 and s['unit_where'][a] == UW_MAP and distance(h, s['unit_hex'][a]) <= ARGRATH_RADIUS \
+            and (not s['screening'] or s['revealed'] & REVEAL_ARGRATH):
+        return value
+    if HEX_GLOWLINE[h] and not s['glowline_gone']:
+        return GLOWLINE_CYCLIC
+    c = CRIMSON_BAT
+    if c >= 0 and s['unit_where'][c] == UW_MAP and distance(h, s['unit_hex'][c]) <= GLOWSPOT_RADIUS \
+            and (not s['screening'] or s['revealed'] & REVEAL_BAT):
+        return int(MOON_CYCLIC[MOON_FULL])
+    return value
+
+
+@rules_jit
+def cf_halves(S, b, u):
+    """Unit u's CF on the side up, in halves: a cyclic CF is the moon's value
+    where it stands, a half-cyclic one half of it, fractions kept (L110, L662)."""
+    sd = int(S[b]['unit_side'][u])
+    k = U_CF_CYCLIC[u, sd]
+    if k == 0:
+        return 2 * int(U_CF[u, sd])
+    return int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+
+
+@rules_jit
+def mgf_halves(S, b, u):
+    """Unit u's MgF on the side up, in halves, cyclic values as for ``cf_halves``
+    (INFINITE_MGF for infinity, L406)."""
+    sd = int(S[b]['unit_side'][u])
+    k = U_MGF_CYCLIC[u, sd]
+    if k == 0:
+        return 2 * int(U_MGF[u, sd])
+    return int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+
+
+def _moon_chooser():
+    out = np.full(len(SCENARIOS), -1, np.int8)
+    for k, sid in enumerate(SCENARIOS):
+        force = getattr(DATA.scenarios[sid], "moon", None)
+        if force is not None:
+            out[k] = FORCES.index(force)
+    return out
+
+
+SCENARIO_MOON = _moon_chooser()
+"""SCENARIO_MOON[scenario]: the force that selects the phase of the moon
+before any units are deployed (L263, L271, L291); -1 where none is chosen."""
+
+
+@rules_jit
+def choose_moon(S, b):
+    """Pose the choice of the moon's phase if the scenario has one still to
+    make; True if posed."""
+    s = S[b]
+    f = SCENARIO_MOON[int(s['scenario'])]
+    if f >= 0 and s['moon'] < 0:
+        return pose(S, b, PH_MOON, int(f))
+    return False
+
+
+@rules_jit
+def mask_moon(S, b, p, mask):
+    for k in range(NUM_MOON_PHASES):
+        mask[A_CHOICE + CH_MOON + k] = 1
+
+
+@rules_jit
+def act_moon(S, b, p, a):
+    """The Red Moon starts the game in phase a - CH_MOON."""
+    S[b]['moon'] = a - A_CHOICE - CH_MOON
+    return False
+
+
+@rules_jit
+def next_day(S, b):
+    """The book-keeping phase: the Red Moon moves on to its next phase, Dying
+    going back to Black (a game-turn is a day, L698-L706; Interpretations)."""
+    s = S[b]
+    if s['moon'] >= 0:
+        s['moon'] = (int(s['moon']) + 1) % NUM_MOON_PHASES
+
