@@ -84,8 +84,11 @@ STATE_FIELDS = [
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
-    ("pad", np.int8, (4,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
 ]
+_unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
+STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))
+"""``pad`` keeps the record a multiple of 8 bytes (aligned seeds) whatever
+the number of counters in data/units.txt (1..8 bytes)."""
 
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 _packed = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
