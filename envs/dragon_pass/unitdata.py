@@ -318,7 +318,7 @@ class Side:
 
 @dataclass(frozen=True)
 class Formation:
-    """A formation of units.txt (NF, CC, HC, CM, FA, BH, SH)."""
+    """A formation of units.txt (NF, CC, HC, LH, LCM, LA, PRG, TS, CM, FA, BH, SH, SMU, SA)."""
     id: str
     name: str
     force: str
