@@ -85,11 +85,14 @@ STATE_FIELDS = [
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
     # --- the Red Moon (L660-L668)
-    ("moon", np.int8),              # the phase of the Red Moon (base.MOON_PHASE_IDS index); -1: none chosen
+    ("moon", np.int8),              # the phase of the Red Moon (moon.MOON_PHASE_IDS index); -1: none chosen
     ("glowline_gone", np.int8),     # 1 once an enemy unit occupied the Temple of the Reaching Moon (L143)
-    ("revealed", np.int8),          # base.REVEAL_* bits: with screening, the Bat's and Argrath's locations revealed
-    ("pad", np.int8, (1,)),         # keeps the record a multiple of 8 bytes (aligned seeds)
+    ("revealed", np.int8),          # moon.REVEAL_* bits: with screening, the Bat's and Argrath's locations revealed
 ]
+_unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
+STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))
+"""``pad`` keeps the record a multiple of 8 bytes (aligned seeds) whatever
+the number of counters in data/units.txt (1..8 bytes)."""
 
 STATE_DTYPE = np.dtype(STATE_FIELDS)
 _packed = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)

@@ -1,9 +1,9 @@
-"""Dragon Pass unit counters, scenarios 18.1-18.3 and the printed tables.
+"""Dragon Pass unit counters, scenarios 18.1-18.5 and the printed tables.
 
 Read from ``envs/dragon_pass/data/units.txt`` and ``data/tables.txt``. The
 rulebook (``shared/rules/dragon_pass.txt``; ``L123`` is its line 123) names the
-formations of the first three scenarios but prints few of their counters; the
-tables it prints in full (but for the end of the Attack Table's sixth row).
+formations of the first five scenarios (the Lunar and Sartar Battalia) but
+prints few of their counters; the tables it prints in full (but for the end of the Attack Table's sixth row).
 The text files are the source of truth: printed values are transcribed with
 their line, the rest is authored for dragongym and marked ``~`` (in Dragon
 Pass ``*`` is printed notation, L394, L407); the reasons are in
@@ -58,11 +58,28 @@ from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataEr
 # ----------------------------------------------------- rulebook vocabulary ----
 
 FORCES = ("lunar", "sartar")
-"""The two forces of scenarios 18.1-18.3 (L204-L248)."""
-ZONES = ("old_sartar", "outside_old_sartar")
-"""Deployment zones of 18.1-18.3: "anywhere within / outside Old Sartar" (L206, L211, L236, L242)."""
-COMBAT_KINDS = ("melee", "missile", "heroes", "superheroes", "magic")
-"""What a scenario's title says is in use (L204, L219, L234)."""
+"""The two forces of scenarios 18.1-18.5 (L204-L273)."""
+ZONES = ("old_sartar", "outside_old_sartar", "glowline", "sartar", "west_of_26xx_north_of_xx19")
+"""Deployment zones: "anywhere within / outside Old Sartar" (L206, L211, L236,
+L242, L257), "anywhere within the Glowline" (L252), "within Sartar" (L269) and
+"west of row 26xx and north of row xx19" (L269); see :func:`in_zone`."""
+ZONE_TERRITORIES = {"old_sartar": frozenset({"old_sartar"}),
+                    "glowline": frozenset({"glowline_dark", "glowline_light"}),
+                    "sartar": frozenset({"old_sartar", "duck_point", "alda_chur", "alone"})}
+"""The map territories (mapdata.TERRITORIES values) of the territorial zones
+(L142, L143); tests check them against mapdata.SARTAR and mapdata.GLOWLINE."""
+INDEPENDENT_TERRITORIES = frozenset({"grazelands", "wintertop", "black_horse_country",
+                                     "cragspider", "beast_valley", "dragonewt"})
+"""The Major Independents' territories (L144-L149; mapdata.INDEPENDENT)."""
+COMBAT_KINDS = ("melee", "missile", "heroes", "superheroes", "magic", "exotic")
+"""What a scenario's title says is in use (L204, L219, L234); "All Combat"
+(L250, L267) is every one of them, the Exotic Magic Phase included (L263,
+L674)."""
+SPECIAL_RULES = ("no_independent_territory", "assassins_free")
+"""Scenario special rules (L271): units cannot retreat or move through any
+Independents territory; assassins are used without the usual DP penalty."""
+ASSASSIN = "X-*-*-X"
+"""The printed Assassins counter (L926)."""
 ARMS = ("infantry", "cavalry", "none")
 """Replacement and Ironhoof's freeze count infantry and cavalry (L299, L786)."""
 RANKS = ("none", "hero", "superhero")
@@ -100,9 +117,15 @@ _NOTATION_MARKS = {
     ("rf", "X"), ("rf", "underline"), ("rf", "0"), ("rf", "()"), ("rf", "x2"),
 }
 
-# The printed facts about the scenarios (L204-L248): title, game-turns, the
+_ALL_COMBAT = tuple(sorted(COMBAT_KINDS))
+
+# The printed facts about the scenarios (L204-L273): title, game-turns, the
 # combat in use, who deploys first and where, and each bullet of forces, in
-# the selector syntax of units.txt. The file must say the same.
+# the selector syntax of units.txt; from 18.4 on who selects the phase of the
+# moon (L263, L271), which forces have an Exotic Magic Phase (L263; "All
+# Combat" in 18.5), the special rules (L271) and the forces whose entire
+# Battalia deploys (L269). Missing keys: no moon, no exotic phase, none. The
+# file must say the same.
 _SCENARIO_RULES = {
     "18.1": dict(name="Stemming the Tide", turns=5, combat=("melee",),
                  deploy=(("lunar", "outside_old_sartar"), ("sartar", "old_sartar")),
@@ -119,12 +142,45 @@ _SCENARIO_RULES = {
                  takes=("SH only all:argrath all:harrek all:gunda all:dragontooth_runners",
                         "CM all", "FA minus all:cyclic-3-3", "HC all", "CC all", "NF all"),
                  cite="L234-L248"),
+    # "The Red Emperor" and "Prince Argrath" bring his printed Spirit; the
+    # Union "minus the Stormwalkers & Children of the Wind" leaves their
+    # spirit and agent (the Sylphs, L442) behind too; the three 5-4-5-4s
+    # bring their spirits (SUBSTITUTES.md, "Interpretation choices").
+    "18.4": dict(name="Counterstroke", turns=7, combat=_ALL_COMBAT,
+                 deploy=(("lunar", "glowline"), ("sartar", "old_sartar")),
+                 takes=("LH only all:red_emperor all:red_emperor_spirit", "LCM all",
+                        "SH only all:argrath all:dragontooth_runners",
+                        "SMU minus all:stormwalkers all:stormwalkers_spirit "
+                        "all:children_of_the_wind all:sylphs",
+                        "BH only 3:5-4-5-4 3:bh_shaman_spirit"),
+                 moon="lunar", exotic=("lunar",), cite="L250-L265"),
+    "18.5": dict(name="Hearts and Minds", turns=7, combat=_ALL_COMBAT,
+                 deploy=(("lunar", "west_of_26xx_north_of_xx19"), ("sartar", "sartar")),
+                 battalia=("lunar", "sartar"),
+                 moon="lunar", exotic=("lunar", "sartar"),
+                 special=("assassins_free", "no_independent_territory"), cite="L267-L273"),
 }
 
 # Counters the rulebook prints: (front, back, back side, counters or None,
 # rank, best friend, cite). Argrath's CF is L130's "(4!!)"; L621 prints
 # "(4!)" (see SUBSTITUTES.md ("Units")).
 _PRINTED_UNITS = {
+    "red_emperor": ("(4!)-10-6-10", "(2!)-5-6-10", "disrupted", 1, "hero", None, "L443, L620"),
+    "red_emperor_spirit": ("X-10-X-10", "X-5-X-5", "disrupted", 1, "none", None, "L620"),
+    "jar_eel": ("(20!!)-infinity-6-X", "(20)-20-12-1", "berserk", 1, "superhero", "aelwrin",
+                "L613"),
+    "aelwrin": ("(4!)-10-6-X", "(2)-5-6-X", "disrupted", 1, "hero", None, "L613"),
+    "twin_stars": ("X-cyclic-7-1", "X-½cyclic-4-0", "disrupted", 1, "none", None, "L634"),
+    "crimson_bat": ("(4)--1*-9 Air Rune-0", "(2)-0-5 Air Rune-X", "disrupted", 1, "none", None,
+                    "L136, L696"),
+    "crater_makers": ("6-cyclic*-4 Air Rune-12", "3-½cyclic-2-0", "disrupted", None, "none", None,
+                      "L710"),
+    "full_moon_corps": ("cyclic-10*-6-0", "½cyclic-5*-3-X", "disrupted", None, "none", None,
+                        "L712"),
+    "stormwalkers": ("7-5*-20 Air Rune-12", "4-3*-10 Air Rune-0", "disrupted", None, "none", None,
+                     "L688"),
+    "wasps": ("(2)-4*-10 Air Rune-X", "(1)-2*-5 Air Rune-X", "disrupted", None, "none", None,
+              "L690"),
     "argrath": ("(4!!)-10-6-0", "(2!)-5-6-0", "disrupted", 1, "hero", None, "L130, L621"),
     "harrek": ("(20!!)-infinity-6-X", "(20)-20-12-1", "berserk", 1, "superhero", "gunda",
                "L614"),
@@ -144,9 +200,31 @@ _PRINTED_MIX = (
     ("BH", "5-4-5-4", 3, None, "L261"),
 )
 
+# Printed fronts of counters whose back the rulebook does not print.
+_PRINTED_FRONTS = {"crater_makers_agent": ("cyclic-X-X-12", "L710"),
+                   "lunar_assassin": (ASSASSIN, "L926"), "sartar_assassin": (ASSASSIN, "L926")}
+
+# Where the rulebook puts a counter: (formation, cite). The Red Emperor is
+# named apart from the College (L254); the Twin Stars are not of the Battalia
+# (L269, L444).
+_PRINTED_HOMES = {
+    "crimson_bat": ("LCM", "L263"), "full_moon_corps": ("LCM", "L263"),
+    "stormwalkers": ("SMU", "L260"), "children_of_the_wind": ("SMU", "L260"),
+    "sylphs": ("SMU", "L260, L442"),
+}
+_NOT_BATTALIA = {"twin_stars": "L269, L444"}
+"""Counters that are not part of their force's Battalia."""
+_AGENTS = {"crater_makers_agent": ("crater_makers", "L710"),
+           "sylphs": ("children_of_the_wind", "L442")}
+"""Physical magicians' agents the rulebook names."""
+_CHAOTIC = {"crimson_bat", "hydra"}
+"""The only chaotic units of Dragon Pass (L136, L435)."""
+
 _PHYSICAL_MINOR = {"crimson_bat", "stone_men", "wasps"}
 """The only physical minor units besides heroes and superheroes (L129)."""
 _L129_EXCEPTIONS = {"dragontooth_runners": "L684 prints their CF as (3)"}
+# (The Crimson Bat and the Wasps, L129's Lunar and Sartar physical minor
+# units, are in _PHYSICAL_MINOR; the check also asks that they are.)
 """Physical minor units L129 leaves out though the rulebook prints them."""
 
 # The rows each table of tables.txt prints (the lines of the first column).
@@ -240,7 +318,7 @@ class Side:
 
 @dataclass(frozen=True)
 class Formation:
-    """A formation of units.txt (NF, CC, HC, CM, FA, BH, SH)."""
+    """A formation of units.txt (NF, CC, HC, LH, LCM, LA, PRG, TS, CM, FA, BH, SH, SMU, SA)."""
     id: str
     name: str
     force: str
@@ -249,6 +327,8 @@ class Formation:
     cite: tuple
     substituted: frozenset
     line: int = field(default=0, compare=False)
+    battalia: bool = True
+    """Part of its force's Battalia (L269; the Twin Stars are not, L444)."""
 
 
 @dataclass(frozen=True)
@@ -273,6 +353,7 @@ class Unit:
     back_side: str
     best_friend: str | None
     spirit_of: str | None
+    agent_of: str | None
     deploys: dict
     cite: tuple
     substituted: frozenset
@@ -291,6 +372,22 @@ class Unit:
         """Underlined (heroic) MF (L130, L417)."""
         return self.front.heroic
 
+    @property
+    def assassin(self):
+        """The Assassins counter X-*-*-X (L926)."""
+        return self.front.factors() == parse_side(ASSASSIN).factors()
+
+    @property
+    def magician(self):
+        """'spirit' (a non-parenthesised RF of 1 or more, L131), 'physical' (the
+        RF underlined too, L133) or None. Spirits, agents and disembodied units
+        (blank CF, as the Twin Stars, L129) are not magicians."""
+        f = self.front
+        if (f.rf_kind != "number" or f.rf < 1 or f.rf_special or f.cf_kind == "blank"
+                or self.spirit_of or self.agent_of or self.superhero):
+            return None
+        return "physical" if f.physical else "spirit"
+
 
 @dataclass(frozen=True)
 class Take:
@@ -307,7 +404,10 @@ class Scenario:
     """A scenario (units.txt): who deploys first and where, and with what.
 
     deploy: ((force, zone), ...) in deployment order; units: {unit id:
-    counters} over both forces.
+    counters} over both forces. moon: the force that selects the phase of the
+    moon before any units are deployed (L263, L271), None where no phase is
+    chosen; exotic: the forces with an Exotic Magic Phase (L263); special:
+    SPECIAL_RULES words (L271).
     """
     id: str
     name: str
@@ -318,6 +418,9 @@ class Scenario:
     units: dict
     cite: tuple
     line: int = field(default=0, compare=False)
+    moon: str | None = None
+    exotic: tuple = ()
+    special: tuple = ()
 
     @property
     def first(self):
@@ -562,6 +665,28 @@ def _normalise(text):
     return re.sub(r"\s+", " ", s)
 
 
+def in_zone(zone, hex_id, territory):
+    """Is hex ``hex_id`` (CCRR: column then row, ``"2518"``) of map territory
+    ``territory`` (a mapdata.TERRITORIES value) in deployment zone ``zone``?
+
+    old_sartar, glowline, sartar: the territories of ZONE_TERRITORIES (L142,
+    L143); outside_old_sartar: any other hex. west_of_26xx_north_of_xx19
+    (18.5, L269): column below 26 and row below 19 (rows grow southward:
+    Furthest 0404 is north of Boldhome 3727), both exclusive (2518 is in, 2618
+    and 2519 are not), and not Independents territory, which 18.5's units may
+    not move through (L271). Lakes are left to the rules (no unit ends a turn
+    on one, L421).
+    """
+    if zone == "outside_old_sartar":
+        return territory not in ZONE_TERRITORIES["old_sartar"]
+    if zone in ZONE_TERRITORIES:
+        return territory in ZONE_TERRITORIES[zone]
+    if zone == "west_of_26xx_north_of_xx19":
+        return (int(hex_id[:2]) < 26 and int(hex_id[2:]) < 19
+                and territory not in INDEPENDENT_TERRITORIES)
+    raise ValueError(f"{zone!r} is not a deployment zone ({', '.join(ZONES)})")
+
+
 def parse_side(text, allow_blank_rf=False):
     """The :class:`Side` a notation such as ``(4!!)-10-6-0`` describes.
 
@@ -645,11 +770,12 @@ def _strength(kind, value):
 
 # --------------------------------------------------------------- units ----
 
-_FORMATION_KEYS = {"name", "force", "abbrev", "colour", "cite"}
+_FORMATION_KEYS = {"name", "force", "abbrev", "colour", "battalia", "cite"}
 _UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", "tags",
               "underline", "front", "back", "back_side", "best_friend", "spirit_of",
-              "scenarios", "cite"}
-_SCENARIO_KEYS = {"name", "turns", "combat", "deploy", "take", "cite"}
+              "agent_of", "scenarios", "cite"}
+_SCENARIO_KEYS = {"name", "turns", "combat", "moon", "exotic", "special", "deploy", "take",
+                  "cite"}
 
 
 def _side(r, key, underline):
@@ -671,13 +797,18 @@ def _parse_units(data_dir):
             r = _Rec(s, _FORMATION_KEYS)
             formations[s.id] = Formation(s.id, r.text("name"), r.word("force", FORCES),
                                          r.word("abbrev"), r.word("colour", COLOURS), r.cite(),
-                                         frozenset(r.subst), s.line)
+                                         frozenset(r.subst), s.line,
+                                         r.word("battalia", ("yes", "no"), False, "yes") == "yes")
         elif s.kind == "unit":
             r = _Rec(s, _UNIT_KEYS)
             underline = r.words("underline", FACTORS)
             klass = r.word("class", ("major", "minor"))
             front, back = _side(r, "front", underline), _side(r, "back", underline)
-            if front.major != (klass == "major"):
+            agent_of = r.word("agent_of", required=False)
+            if agent_of is not None and klass != "minor":
+                r.err(r.one("class").line, f"unit {s.id}: class {klass}, but agents are minor "
+                      "units (L129)")
+            if agent_of is None and front.major != (klass == "major"):
                 r.err(r.one("class").line,
                       f"unit {s.id}: class {klass} contradicts its CF {front.notation.split('-')[0]}"
                       " (major units have non-blank, non-parenthesised CFs, L127)")
@@ -699,7 +830,7 @@ def _parse_units(data_dir):
                 klass == "major", frozenset(r.words("tags", TAGS)), front, back,
                 r.word("back_side", ("disrupted", "berserk"), required=False, default="disrupted"),
                 r.word("best_friend", required=False), r.word("spirit_of", required=False),
-                {}, r.cite(), frozenset(r.subst), s.line)
+                agent_of, {}, r.cite(), frozenset(r.subst), s.line)
         else:
             raw_scenarios.append(s)
     for u in units.values():
@@ -725,6 +856,9 @@ def _parse_scenario(s, formations, units):
     turns = r.int("turns", lo=1)
     combat = tuple(sorted(r.words("combat", COMBAT_KINDS)))
     deploy = []
+    moon = r.word("moon", FORCES, required=False)
+    exotic = tuple(sorted(r.words("exotic", FORCES))) if r.one("exotic", False) else ()
+    special = tuple(sorted(r.words("special", SPECIAL_RULES))) if r.one("special", False) else ()
     for ln in r.many("deploy"):
         if len(ln.tokens) != 2 or ln.tokens[0] not in FORCES or ln.tokens[1] not in ZONES:
             r.err(ln.line, f"deploy: want FORCE ZONE ({'|'.join(FORCES)} {'|'.join(ZONES)}), "
@@ -744,7 +878,7 @@ def _parse_scenario(s, formations, units):
     if not takes:
         r.err(s.line, f"scenario {s.id}: no 'take' lines")
     return Scenario(s.id, name, turns, combat, tuple(deploy), tuple(takes), deployed, r.cite(),
-                    s.line)
+                    s.line, moon=moon, exotic=exotic, special=special)
 
 
 def _take(r, sid, ln, formations, units, deploy):
@@ -1156,8 +1290,16 @@ def _check(data):
 def _check_formations(data):
     f = "units.txt"
     for form in data.formations.values():
-        if form.abbrev != form.id:
-            _fail(f, form, f"formation {form.id}: abbrev {form.abbrev!r} must be its id")
+        other = data.formations.get(form.abbrev)
+        if form.abbrev != form.id and (other is None or other.force == form.force):
+            _fail(f, form, f"formation {form.id}: abbrev {form.abbrev!r} must be its id, unless "
+                  "the other force's formation of that id shares the printed abbreviation (CM, "
+                  "L213, L255)")
+        clash = [x.id for x in data.formations.values()
+                 if x.id != form.id and x.abbrev == form.abbrev and x.force == form.force]
+        if clash:
+            _fail(f, form, f"formation {form.id}: abbrev {form.abbrev!r} is also {clash[0]}'s, "
+                  f"of the same force {form.force}")
         want = "red" if form.force == "lunar" else (
             "dark_green" if form.name == "Barbarian Horde" else "orange")
         if form.colour != want:
@@ -1196,6 +1338,14 @@ def _check_units(data):
                 and u.id not in _PHYSICAL_MINOR | set(_L129_EXCEPTIONS):
             _fail(f, u, f"unit {u.id}: a physical minor unit that is not a hero, superhero, "
                   "Crimson Bat, Stone Man or Wasps (L129)")
+        if u.id in _PHYSICAL_MINOR and (u.major or u.front.cf_kind == "blank"):
+            _fail(f, u, f"unit {u.id}: L129 lists it among the physical minor units: a "
+                  "parenthesised, non-blank CF")
+        chaotic = u.front.mgf is not None and u.front.mgf < 0
+        if chaotic != (u.id in _CHAOTIC):
+            _fail(f, u, f"unit {u.id}: " + ("a negative (chaotic) MgF" if chaotic else
+                                             "no negative MgF") + "; the only chaotic units are "
+                  "the Hydra and the Crimson Bat, MgF -1* (L136, L435)")
         if u.best_friend is not None:
             friend = units.get(u.best_friend)
             if not u.superhero or friend is None or friend.rank != "hero":
@@ -1204,13 +1354,38 @@ def _check_units(data):
         if u.spirit_of is None and u.front.cf_kind == "blank" and u.front.mf_kind == "blank":
             _fail(f, u, f"unit {u.id}: a blank CF and MF is a magician's spirit (L132, L135); "
                   "give its magician in 'spirit_of'")
+        if u.agent_of is None and u.front.cf_kind != "blank" and u.front.mf_kind == "blank" \
+                and u.front.mgf_kind == "blank":
+            _fail(f, u, f"unit {u.id}: a blank MF and MgF is a physical magician's agent (L134, "
+                  "L404); give its magician in 'agent_of'")
+        if u.spirit_of is not None and u.agent_of is not None:
+            _fail(f, u, f"unit {u.id}: a spirit or an agent, not both")
     for u in units.values():
-        magician = (u.front.rf_kind == "number" and u.front.rf >= 1 and not u.front.rf_special
-                    and u.rank == "none" and u.spirit_of is None)
         spirits = [s for s in units.values() if s.spirit_of == u.id]
-        if magician and not u.front.physical and len(spirits) != 1:
+        agents = [a for a in units.values() if a.agent_of == u.id]
+        if u.magician == "spirit" and len(spirits) != 1:
             _fail(f, u, f"unit {u.id}: a spirit magician (RF {u.front.rf}, L131) needs exactly one "
                   f"spirit (L132), found {len(spirits)}")
+        if u.magician == "physical" and len(agents) != 1:
+            _fail(f, u, f"unit {u.id}: a physical magician (underlined RF {u.front.rf}, L133) needs "
+                  f"exactly one agent (L134), found {len(agents)}")
+        if u.magician != "physical" and agents:
+            _fail(f, u, f"unit {u.id}: {agents[0].id} names it in agent_of, but only a physical "
+                  "magician (an underlined RF of 1 or more, L133) has an agent")
+        if u.agent_of is not None:
+            mage = units.get(u.agent_of)
+            if mage is None or mage.formation != u.formation:
+                _fail(f, u, f"unit {u.id}: agent_of {u.agent_of!r} is not a unit of "
+                      f"{u.formation}")
+            if u.front.cf_kind == "blank" or u.front.mf_kind != "blank" \
+                    or u.front.mgf_kind != "blank":
+                _fail(f, u, f"unit {u.id}: an agent has a blank MF and a blank MgF (L134, L404) "
+                      f"and a CF (it is physical, L710); front {u.front.notation}")
+            if not u.front.physical or u.front.rf != mage.front.rf:
+                _fail(f, u, f"unit {u.id}: an agent's RF is underlined (L428) and its "
+                      f"magician's ({mage.id} {mage.front.notation}; L710)")
+            if u.counters != mage.counters or u.arm != "none":
+                _fail(f, u, f"unit {u.id}: one agent per magician ({mage.counters}), arm none")
         if u.spirit_of is not None:
             mage = units.get(u.spirit_of)
             if mage is None or mage.formation != u.formation:
@@ -1225,6 +1400,10 @@ def _check_units(data):
                       f"{mage.front.notation}; e.g. L778, L837)")
             if u.counters != mage.counters or u.arm != "none":
                 _fail(f, u, f"unit {u.id}: one spirit per magician ({mage.counters}), arm none")
+    for uid, (mid, cite) in _AGENTS.items():
+        if uid in units and units[uid].agent_of != mid:
+            _fail(f, units[uid], f"unit {uid}: the agent of {mid} ({cite}); agent_of "
+                  f"{units[uid].agent_of!r}")
     if "harrek" in units and "gunda" in units:
         lf = units["harrek"].front.leadership + units["gunda"].front.leadership
         if lf != 3 or units["harrek"].best_friend != "gunda":
@@ -1240,6 +1419,8 @@ def _check_reduced(f, u):
              ("RF", (a.rf_kind, a.rf), (b.rf_kind, b.rf)))
     for name, front, back in pairs:
         x, y = _strength(*front), _strength(*back)
+        if name == "MgF" and x is not None and y is not None:
+            x, y = abs(x), abs(y)          # a chaotic MgF's size (L411): -1* to 0
         if x is not None and y is not None and y > x:
             _fail(f, u, f"unit {u.id}: disrupted {name} {b.notation} exceeds the front's "
                   f"{a.notation} (a disrupted unit uses reduced factors, L590)")
@@ -1264,6 +1445,23 @@ def _check_printed(data):
         for key in ("front", "back"):
             if key in u.substituted:
                 _fail(f, u, f"unit {uid}: {key} is printed ({cite}); do not mark it authored '~'")
+    for uid, (front, cite) in _PRINTED_FRONTS.items():
+        u = data.units.get(uid)
+        if u is None:
+            raise DataError(f, 0, f"missing unit {uid!r} ({cite})")
+        if u.front.factors() != parse_side(front).factors() or "front" in u.substituted:
+            _fail(f, u, f"unit {uid}: the rulebook prints its front {front} ({cite}), unmarked; "
+                  f"the file has {u.front.notation}")
+    for uid, (form, cite) in _PRINTED_HOMES.items():
+        u = data.units.get(uid)
+        if u is None or u.formation != form:
+            _fail(f, u, f"unit {uid}: the rulebook puts it in {form} ({cite})")
+    for u in data.units.values():
+        form = data.formations[u.formation]
+        if form.battalia == (u.id in _NOT_BATTALIA):
+            _fail(f, form, f"formation {form.id}: battalia {'yes' if form.battalia else 'no'}, but "
+                  f"{u.id} is " + (f"not part of the Battalia ({_NOT_BATTALIA[u.id]})"
+                                   if u.id in _NOT_BATTALIA else "of the Battalia"))
     for form, what, least, exactly, cite in _PRINTED_MIX:
         if form not in data.formations:
             raise DataError(f, 0, f"missing formation {form!r} ({cite})")
@@ -1286,21 +1484,44 @@ def _check_scenarios(data):
             if plural and plural not in sc.combat:
                 _fail(f, sc, f"scenario {sc.id}: deploys {uid}, but {plural} are not in use in "
                       f"it ({', '.join(sc.combat)}; L204, L219, L234)")
-            if u.front.cyclic or u.back.cyclic:
+            if (u.front.cyclic or u.back.cyclic) and sc.moon is None:
                 _fail(f, sc, f"scenario {sc.id}: deploys {uid}, whose factors are cyclic, but no "
-                      "phase of the moon is chosen in 18.1-18.3 (only from 18.4 on, L263)")
+                      "phase of the moon is chosen in it (no 'moon' line; 18.1-18.3 choose none, "
+                      "from 18.4 on the Lunar player does, L263)")
+            if u.assassin and u.force not in sc.exotic:
+                _fail(f, sc, f"scenario {sc.id}: deploys {uid}, an assassin, but {u.force} has no "
+                      "Exotic Magic Phase ('exotic'), in which assassins are used (L728, L924)")
+            for link, key in ((u.spirit_of, "spirit"), (u.agent_of, "agent")):
+                if link is not None and sc.units.get(link, 0) != n:
+                    _fail(f, sc, f"scenario {sc.id}: deploys {n} of {uid} but "
+                          f"{sc.units.get(link, 0)} of its magician {link}: a {key} comes and "
+                          "goes with its magician (L131-L134)")
+        for uid, n in sc.units.items():
+            for other in data.units.values():
+                if n and uid in (other.spirit_of, other.agent_of) and not sc.units.get(other.id):
+                    _fail(f, sc, f"scenario {sc.id}: deploys {uid} without {other.id}: a "
+                          "magician comes with his spirit or agent (L131-L134)")
+        if ("exotic" in sc.combat) != bool(sc.exotic):
+            _fail(f, sc, f"scenario {sc.id}: combat {' '.join(sc.combat)} and exotic "
+                  f"{' '.join(sc.exotic) or '-'}: an Exotic Magic Phase (L263, L672) needs "
+                  "'exotic' in combat and the forces that have one")
     for sid, rule in _SCENARIO_RULES.items():
         sc = data.scenarios.get(sid)
         if sc is None:
             raise DataError(f, 0, f"missing scenario {sid} ({rule['cite']})")
-        for key in ("name", "turns", "combat", "deploy"):
-            if getattr(sc, key) != rule[key]:
+        for key in ("name", "turns", "combat", "deploy", "moon", "exotic", "special"):
+            want = rule.get(key, {"moon": None}.get(key, ()))
+            if getattr(sc, key) != want:
                 _fail(f, sc, f"scenario {sid}: {key} {getattr(sc, key)!r}, but the rulebook has "
-                      f"{rule[key]!r} ({rule['cite']})")
+                      f"{want!r} ({rule['cite']})")
+        want = list(rule.get("takes", ()))
+        for force in rule.get("battalia", ()):
+            want += [f"{x.id} all" for x in data.formations.values()
+                     if x.force == force and x.battalia]
         got = sorted(t.text for t in sc.takes)
-        if got != sorted(rule["takes"]):
+        if got != sorted(want):
             _fail(f, sc, f"scenario {sid}: the forces {got} are not those of the rulebook "
-                  f"{sorted(rule['takes'])} ({rule['cite']})")
+                  f"{sorted(want)} ({rule['cite']})")
 
 
 def _check_tables(t):

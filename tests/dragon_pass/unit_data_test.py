@@ -1,5 +1,5 @@
 """The Dragon Pass unit and table data: the rulebook's printed counters,
-scenarios 18.1-18.3, the tables cell by cell, and clear errors from corrupt
+scenarios 18.1-18.5, the tables cell by cell, and clear errors from corrupt
 files.
 
 Lines (L123) are lines of shared/rules/dragon_pass.txt; what is substituted
@@ -72,7 +72,8 @@ def test_rule_dp_units_heroes_have_parenthesised_cfs_with_leader_marks_and_heroi
     """L130: heroes and superheroes have underlined MFs and parenthesised CFs
     with exclamation marks inside; L786: they are not cavalry."""
     heroes = [u for u in D.units.values() if u.rank != "none"]
-    assert {u.id for u in heroes} == {"argrath", "harrek", "gunda"}
+    assert {u.id for u in heroes} == {"argrath", "harrek", "gunda", "red_emperor", "jar_eel",
+                                      "aelwrin"}
     for u in heroes:
         assert u.front.single and u.front.leadership >= 1 and u.heroic and u.arm == "none"
 
@@ -97,12 +98,16 @@ def test_the_printed_values_are_at_the_cited_lines(line, text):
 
 # ---------------------------------------------------------- formations ----
 
-def test_rule_dp_units_the_formations_of_the_first_three_scenarios():
+def test_rule_dp_units_the_formations_of_the_first_five_scenarios():
     """L208-L246: NF, CC and HC (Lunar), CM, FA and the Barbarian Horde (Sartar),
-    and Argrath, Harrek, Gunda and the Dragontooth Runners."""
+    and Argrath, Harrek, Gunda and the Dragontooth Runners; L250-L271: the Red
+    Emperor, the Lunar College of Magic, the Sartar Magical Union, Jar-eel and
+    Aelwrin, the assassins, and the Twin Stars apart from the Battalia."""
     forces = {f: x.force for f, x in D.formations.items()}
     assert forces == {"NF": "lunar", "CC": "lunar", "HC": "lunar", "CM": "sartar",
-                      "FA": "sartar", "BH": "sartar", "SH": "sartar"}
+                      "FA": "sartar", "BH": "sartar", "SH": "sartar", "LH": "lunar",
+                      "LCM": "lunar", "LA": "lunar", "TS": "lunar", "PRG": "lunar", "SMU": "sartar",
+                      "SA": "sartar"}
     names = {x.name for x in D.formations.values()}
     assert {"Native Furthest Corps", "Cavalry Corps", "Heartland Corps", "Sartar City Militia",
             "Sartar Free Army", "Barbarian Horde"} <= names
@@ -165,7 +170,10 @@ def test_rule_dp_units_major_and_minor_units():
     """L127: major units have non-blank, non-parenthesised CFs; all others are
     minor (L129: spirits, heroes and superheroes among them)."""
     for u in D.units.values():
-        assert u.major == (u.front.cf_kind != "blank" and not u.front.single), u.id
+        if u.agent_of is None:
+            assert u.major == (u.front.cf_kind != "blank" and not u.front.single), u.id
+        else:
+            assert not u.major, u.id          # "All Spirits, Agents" are minor (L129)
     assert not D.units["argrath"].major and not D.units["bh_shaman_spirit"].major
     assert D.units["cc_lancers"].major
 
@@ -259,21 +267,24 @@ def test_rule_dp_units_scenario_18_3_argraths_return():
 def test_rule_dp_units_units_list_the_scenarios_they_deploy_in():
     """Every unit states how many of its counters each scenario deploying its
     formation uses (0 where the scenario text excludes it, L209, L213, L240)."""
-    assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2}
-    assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2}
-    assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0}
-    assert D.units["hc_infantry"].deploys == {"18.3": 3}
-    assert D.units["argrath"].deploys == {"18.3": 1}
+    assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2}
+    assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2}
+    assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0, "18.5": 1}
+    assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3}
+    assert D.units["argrath"].deploys == {"18.3": 1, "18.4": 1, "18.5": 1}
+    assert D.units["twin_stars"].deploys == {}
 
 
 def test_rule_dp_units_no_cyclic_factor_and_no_hero_where_the_scenario_has_none():
     """No phase of the moon is chosen in 18.1-18.3 (it is from 18.4 on, L263),
-    so none of their units has a cyclic factor; heroes only in 18.3 (L234)."""
+    so none of their units has a cyclic factor; heroes only from 18.3 on
+    (L234, L250, L267)."""
     for s in D.scenarios.values():
         for u in s.units:
             if s.units[u]:
-                assert not D.units[u].front.cyclic
+                assert s.moon is not None or not D.units[u].front.cyclic
                 assert D.units[u].rank == "none" or "heroes" in s.combat
+    assert [sid for sid, s in D.scenarios.items() if s.moon is None] == ["18.1", "18.2", "18.3"]
 
 
 # ------------------------------------------------------------ notation ----
@@ -550,10 +561,10 @@ def test_error_scenario_asks_for_more_counters_than_exist(data_copy):
 
 def test_error_unit_scenarios_line_contradicts_the_scenario(data_copy):
     f = data_copy / "units.txt"
-    edit(f, "scenarios  18.1=0 18.2=2 18.3=2\ncite       L209", "scenarios  18.1=2 18.2=2 18.3=2\n"
-            "cite       L209")
+    edit(f, "scenarios  18.1=0 18.2=2 18.3=2 18.5=2\ncite       L209",
+         "scenarios  18.1=2 18.2=2 18.3=2 18.5=2\ncite       L209")
     with pytest.raises(U.DataError, match=r"unit cc_horse_archers: scenarios 18.1=2 18.2=2 18.3=2 "
-                       r"contradict the \[scenario\] records, which deploy 18.1=0") as err:
+                       r"18.5=2 contradict the \[scenario\] records, which deploy 18.1=0") as err:
         U.load(data_copy)
     lines = f.read_text("utf-8").splitlines()
     assert lines[err.value.line - 1].startswith("scenarios  18.1=2")
@@ -564,8 +575,8 @@ def test_error_unit_scenarios_line_contradicts_the_scenario(data_copy):
 def test_error_cyclic_unit_in_a_scenario_without_a_moon_phase(data_copy):
     f = data_copy / "units.txt"
     edit(f, "take      FA minus all:cyclic-3-3", "take      FA all")
-    edit(f, "scenarios  18.1=0 18.2=0 18.3=0\ncite       L240", "scenarios  18.1=0 18.2=0 18.3=1\n"
-            "cite       L240")
+    edit(f, "scenarios  18.1=0 18.2=0 18.3=0 18.5=1\ncite       L240",
+         "scenarios  18.1=0 18.2=0 18.3=1 18.5=1\ncite       L240")
     with pytest.raises(U.DataError, match="scenario 18.3: deploys fa_wolfrunners, whose factors "
                        "are cyclic"):
         U.load(data_copy)
@@ -628,3 +639,423 @@ def test_error_missing_file(data_copy):
     (data_copy / "tables.txt").unlink()
     with pytest.raises(U.DataError, match=r"tables\.txt:0: cannot read the file"):
         U.load(data_copy)
+
+
+# ------------------------------------- the Battalia of 18.4 and 18.5 ----
+
+def test_rule_dp_units_red_emperor_printed_factors_and_spirit():
+    """L620: The Red Emperor (4!)-10-6-10 / disrupted (2!)-5-6-10, his Spirit
+    X-10-X-10 / X-5-X-5; L443: the asterisk on his MgF (1st Edition) is a
+    misprint; L786: on horseback but not cavalry; L254: named apart from the
+    College."""
+    e, s = D.units["red_emperor"], D.units["red_emperor_spirit"]
+    assert e.hero and e.heroic and e.counters == 1 and e.arm == "none" and e.force == "lunar"
+    assert (e.front.cf, e.front.leadership, e.front.mgf, e.front.exotic, e.front.mf, e.front.rf) == \
+        (4, 1, 10, False, 6, 10)
+    assert (e.back.cf, e.back.leadership, e.back.mgf, e.back.mf, e.back.rf) == (2, 1, 5, 6, 10)
+    assert e.magician == "spirit" and not e.front.physical
+    assert s.spirit_of == "red_emperor" and s.counters == 1 and not s.major
+    assert (s.front.cf_kind, s.front.mgf, s.front.mf_kind, s.front.rf) == ("blank", 10, "blank", 10)
+    assert (s.back.mgf, s.back.rf) == (5, 5)
+    assert e.formation != "LCM"
+
+
+def test_rule_dp_units_jar_eel_is_a_superhero_and_aelwrin_her_best_friend():
+    """L613: Jar-eel the Razoress (20!!)-infinity-6-X, Berserker Rage
+    (20)-20-12-1, best friend Beat-pot Aelwrin (4!)-10-6-X / (2)-5-6-X; both
+    Lunar (L269, L279)."""
+    j, a = D.units["jar_eel"], D.units["aelwrin"]
+    assert j.superhero and j.back_side == "berserk" and j.best_friend == "aelwrin"
+    assert (j.front.cf, j.front.leadership, j.front.mgf_kind, j.front.mf) == (20, 2, "infinity", 6)
+    assert (j.back.cf, j.back.mgf, j.back.mf, j.back.rf) == (20, 20, 12, 1)
+    assert a.hero and (a.front.cf, a.front.leadership, a.front.mgf, a.front.mf) == (4, 1, 10, 6)
+    assert (a.back.cf, a.back.leadership, a.back.mgf) == (2, 0, 5)
+    assert j.force == a.force == "lunar" and j.formation == a.formation
+
+
+def test_rule_dp_units_crimson_bat_is_chaotic_and_a_physical_minor_unit():
+    """L696: The Crimson Bat (4)-1*-9 Air Rune-0 / (2)-0-5 Air Rune-X; L136
+    and L435: it is one of the two chaotic units, MgF -1*; L129: a physical
+    minor unit (Lunar); L263: part of the College in 18.4."""
+    b = D.units["crimson_bat"]
+    assert (b.front.cf, b.front.single, b.front.mgf_kind, b.front.mgf, b.front.exotic) == \
+        (4, True, "number", -1, True)
+    assert (b.front.mf, b.front.rune, b.front.rf) == (9, "air", 0)
+    assert (b.back.cf, b.back.mgf, b.back.mf, b.back.rf_kind) == (2, 0, 5, "blank")
+    assert not b.major and b.rank == "none" and b.formation == "LCM" and b.counters == 1
+    assert [u.id for u in D.units.values() if u.front.mgf is not None and u.front.mgf < 0] == \
+        ["crimson_bat"]
+
+
+def test_rule_dp_units_crater_makers_are_a_physical_magician_with_a_cyclic_agent():
+    """L710: The Crater Makers 6-cyclic*-4 Air Rune-12 / 3-½cyclic-2-0, and
+    Agent cyclic-X-X-12; an agent makes them a physical magician (underlined
+    RF, L133, L428); agents have blank MF and MgF (L134) and are minor (L129)."""
+    c, a = D.units["crater_makers"], D.units["crater_makers_agent"]
+    assert (c.front.cf, c.front.mgf_kind, c.front.exotic, c.front.mf, c.front.rune, c.front.rf) == \
+        (6, "cyclic", True, 4, "air", 12)
+    assert (c.back.cf, c.back.mgf_kind, c.back.mf, c.back.rune, c.back.rf) == \
+        (3, "half_cyclic", 2, None, 0)
+    assert c.magician == "physical" and c.front.physical
+    assert a.agent_of == "crater_makers" and a.counters == c.counters and not a.major
+    assert (a.front.cf_kind, a.front.mgf_kind, a.front.mf_kind, a.front.rf, a.front.physical) == \
+        ("cyclic", "blank", "blank", 12, True)
+    assert "front" not in a.substituted and "back" in a.substituted
+
+
+def test_rule_dp_units_full_moon_corps():
+    """L712: The Full Moon Corps cyclic-10*-6-0 / ½cyclic-5*-3-X, of the College
+    (L263); brought on at the start of 18.4 and 18.5 (the reading)."""
+    f = D.units["full_moon_corps"]
+    assert (f.front.cf_kind, f.front.mgf, f.front.exotic, f.front.mf, f.front.rf) == \
+        ("cyclic", 10, True, 6, 0)
+    assert (f.back.cf_kind, f.back.mgf, f.back.exotic, f.back.mf, f.back.rf_kind) == \
+        ("half_cyclic", 5, True, 3, "blank")
+    assert f.formation == "LCM" and f.major and f.magician is None
+    assert f.deploys == {"18.4": f.counters, "18.5": f.counters}
+
+
+def test_rule_dp_units_twin_stars_are_lunar_but_not_of_the_battalia():
+    """L634: Twin Stars X-cyclic-7-1 / X-½cyclic-4-0; L444: not part of the
+    Lunar setup, only Random Event 42; L269: not part of the Battalia; L129:
+    disembodied spirits that move, so minor and no spirit magician."""
+    t = D.units["twin_stars"]
+    assert (t.front.cf_kind, t.front.mgf_kind, t.front.mf, t.front.rf) == ("blank", "cyclic", 7, 1)
+    assert (t.back.cf_kind, t.back.mgf_kind, t.back.mf, t.back.rf) == ("blank", "half_cyclic", 4, 0)
+    assert t.force == "lunar" and not D.formations[t.formation].battalia and t.deploys == {}
+    assert not t.major and t.magician is None and not t.heroic
+    assert all(s.units.get("twin_stars", 0) == 0 for s in D.scenarios.values())
+    assert [f for f, x in D.formations.items() if not x.battalia] == [t.formation]
+
+
+def test_rule_dp_units_pavis_royal_guard_is_mounted_but_not_cavalry():
+    """L786: the Pavis Royal Guard is on horseback but is not cavalry (and not
+    frozen by Ironhoof); of the Lunar Battalia in 18.5 (the reading)."""
+    g = D.units["pavis_royal_guard"]
+    assert g.arm == "none" and g.rank == "none" and g.major and "arm" not in g.substituted
+    assert g.deploys == {"18.5": g.counters}
+
+
+def test_rule_dp_units_lunar_college_of_magic_is_printed_cm():
+    """L255: "The entire Lunar College of Magic (CM)", the Sartar City Militia
+    being CM too (L213): the record is LCM with the printed abbreviation."""
+    assert D.formations["LCM"].abbrev == "CM" and D.formations["CM"].abbrev == "CM"
+    assert D.formations["LCM"].name == "Lunar College of Magic"
+    assert D.formations["LCM"].force == "lunar" and D.formations["CM"].force == "sartar"
+    assert {"crimson_bat", "crater_makers", "crater_makers_agent", "full_moon_corps"} <= \
+        set(D.units_of("LCM"))
+
+
+def test_rule_dp_units_stormwalkers_are_a_spirit_magician_of_the_union():
+    """L688: The Stormwalkers 7-5*-20 Air Rune-12 / 4-3*-10 Air Rune-0, whose
+    spirit is eliminated by their storm: a spirit magician (L131); L260: of
+    the Sartar Magical Union."""
+    s = D.units["stormwalkers"]
+    assert (s.front.cf, s.front.mgf, s.front.exotic, s.front.mf, s.front.rune, s.front.rf) == \
+        (7, 5, True, 20, "air", 12)
+    assert (s.back.cf, s.back.mgf, s.back.exotic, s.back.mf, s.back.rf) == (4, 3, True, 10, 0)
+    assert s.magician == "spirit" and s.formation == "SMU" and s.force == "sartar"
+    spirit = D.units["stormwalkers_spirit"]
+    assert spirit.spirit_of == "stormwalkers" and (spirit.front.mgf, spirit.front.rf) == (5, 12)
+
+
+def test_rule_dp_units_sylphs_are_the_children_of_the_winds_physical_agent():
+    """L442: "The Sylphs are the Wind Children's physical agent": the Children
+    of the Wind are a physical magician (underlined RF, L133), the Sylphs an
+    agent (blank MF and MgF, L134) of the Union (L260)."""
+    c, s = D.units["children_of_the_wind"], D.units["sylphs"]
+    assert c.magician == "physical" and c.formation == s.formation == "SMU"
+    assert s.agent_of == "children_of_the_wind" and not s.major
+    assert (s.front.mgf_kind, s.front.mf_kind, s.front.rf, s.front.physical) == \
+        ("blank", "blank", c.front.rf, True)
+
+
+def test_rule_dp_units_wasps_are_a_physical_minor_unit():
+    """L690: The Wasps (2)-4*-10 Air Rune-X / (1)-2*-5 Air Rune-X; L129: a
+    physical minor unit (Sartar)."""
+    w = D.units["wasps"]
+    assert (w.front.cf, w.front.single, w.front.mgf, w.front.exotic, w.front.mf, w.front.rf_kind) == \
+        (2, True, 4, True, 10, "blank")
+    assert (w.back.cf, w.back.mgf, w.back.mf) == (1, 2, 5)
+    assert not w.major and w.force == "sartar" and w.formation == "SMU"
+
+
+def test_rule_dp_units_each_side_has_an_assassin():
+    """L926: "Assassins X-*-*-X"; L271: 18.5 lets assassins be used without
+    the DP penalty, so both forces have one; they act in the Exotic Magic
+    Phase (L728, L924)."""
+    for force in U.FORCES:
+        mine = [u for u in D.units.values() if u.assassin and u.force == force]
+        assert mine and all(not u.major and u.arm == "none" for u in mine)
+        assert all(D.scenarios["18.5"].units[u.id] == u.counters for u in mine)
+    assert not any(D.units[u].assassin for u, n in D.scenarios["18.4"].units.items() if n)
+
+
+def test_rule_dp_units_every_magician_has_one_spirit_or_one_agent():
+    """L131-L134: a spirit magician (RF of 1 or more) has a spirit with a blank
+    CF and MF, its MgF and RF (L746, L770, L778); a physical magician
+    (underlined RF) an agent with a CF and blank MgF and MF; one per counter."""
+    for u in D.units.values():
+        spirits = [s for s in D.units.values() if s.spirit_of == u.id]
+        agents = [a for a in D.units.values() if a.agent_of == u.id]
+        if u.magician == "spirit":
+            assert len(spirits) == 1 and not agents, u.id
+            assert spirits[0].counters == u.counters
+        elif u.magician == "physical":
+            assert len(agents) == 1 and not spirits, u.id
+            assert agents[0].counters == u.counters and agents[0].front.rf == u.front.rf
+        else:
+            assert not spirits and not agents, u.id
+    for force in U.FORCES:
+        kinds = {u.magician for u in D.units.values() if u.force == force}
+        assert {"spirit", "physical"} <= kinds
+
+
+def test_rule_dp_units_new_counters_deploy_in_no_scenario_before_18_4():
+    """18.1-18.3 (L204-L246) deploy what they did: the counters of 18.4 and 18.5
+    deploy 0 there."""
+    totals = {sid: sum(D.scenarios[sid].units.values()) for sid in ("18.1", "18.2", "18.3")}
+    assert totals == {"18.1": 31, "18.2": 37, "18.3": 52}
+    for f in ("LH", "LCM", "LA", "TS", "PRG", "SMU", "SA"):
+        for u in D.units_of(f):
+            assert not any(D.units[u].deploys.get(sid, 0) for sid in totals), u
+
+
+def test_rule_dp_units_scenario_18_4_counterstroke():
+    """L250-L263: 7 game-turns, all combat; the Lunar player selects the moon's
+    phase before deploying and deploys first, within the Glowline, the Red
+    Emperor and the entire College; Sartar second within Old Sartar: Argrath,
+    the Dragontooth Runners, the Union minus the Stormwalkers and the Children
+    of the Wind, (3) 5-4-5-4s of the Horde; an Exotic Magic Phase for the
+    Lunar player only."""
+    s = D.scenarios["18.4"]
+    assert (s.name, s.turns, s.first, s.moon, s.exotic, s.special) == \
+        ("Counterstroke", 7, "lunar", "lunar", ("lunar",), ())
+    assert set(s.combat) == set(U.COMBAT_KINDS)
+    assert s.zone("lunar") == "glowline" and s.zone("sartar") == "old_sartar"
+    lunar, sartar = s.counters("lunar"), s.counters("sartar")
+    college = {u: D.units[u].counters for u in D.units_of("LCM")}
+    assert lunar == {"red_emperor": 1, "red_emperor_spirit": 1, **college}
+    assert sum(lunar.values()) == 16
+    for gone in ("stormwalkers", "stormwalkers_spirit", "children_of_the_wind", "sylphs"):
+        assert gone not in sartar
+    assert sartar["argrath"] == 1 and sartar["dragontooth_runners"] == 2
+    assert sartar["bh_shamans"] == 3 and sartar["bh_shaman_spirit"] == 3
+    assert sartar["wasps"] == 1 and "harrek" not in sartar and "bh_bison_riders" not in sartar
+    assert sum(sartar.values()) == 20
+
+
+def test_rule_dp_units_scenario_18_5_hearts_and_minds():
+    """L267-L271: 7 game-turns, all combat; the Lunar player selects the moon's
+    phase and deploys first the entire Lunar Battalia but not the Twin Stars,
+    west of 26xx and north of xx19; Sartar the entire Sartar Battalia within
+    Sartar; no retreat or move through Independents territory; assassins
+    without the DP penalty."""
+    s = D.scenarios["18.5"]
+    assert (s.name, s.turns, s.first, s.moon) == ("Hearts and Minds", 7, "lunar", "lunar")
+    assert s.exotic == ("lunar", "sartar") and set(s.combat) == set(U.COMBAT_KINDS)
+    assert set(s.special) == {"no_independent_territory", "assassins_free"}
+    assert s.zone("lunar") == "west_of_26xx_north_of_xx19" and s.zone("sartar") == "sartar"
+    for u in D.units.values():
+        want = 0 if u.id == "twin_stars" else u.counters
+        assert s.units.get(u.id, 0) == want, u.id
+    assert {f: sum(s.counters(f).values()) for f in U.FORCES} == {"lunar": 50, "sartar": 49}
+
+
+def test_rule_dp_zones_read_the_map():
+    """L142: Sartar is Old Sartar plus the light orange areas; L143: within the
+    Glowline, dark or light; L269: west of 26xx and north of xx19, hex ids
+    being column then row (rows grow southward), read as column < 26 and row
+    < 19, Independents territory left out (L271)."""
+    from dragongym.envs.dragon_pass import mapdata as M
+    assert U.ZONE_TERRITORIES["sartar"] == M.SARTAR and U.ZONE_TERRITORIES["glowline"] == M.GLOWLINE
+    assert U.INDEPENDENT_TERRITORIES == M.INDEPENDENT
+    m = M.MAP
+    assert m.hex_id(m.site_named("Furthest")) < m.hex_id(m.site_named("Boldhome"))
+
+    def zone(z):
+        return {m.ids[i] for i in range(m.n) if U.in_zone(z, m.ids[i], m.territory[i])}
+
+    west = zone("west_of_26xx_north_of_xx19")
+    assert "2518" in west and "2618" not in west and "2519" not in west and "0101" in west
+    assert not any(m.territory[m.hex_index(h)] in M.INDEPENDENT for h in west)
+    assert zone("glowline") == {m.ids[i] for i in m.hexes("glowline")}
+    assert zone("sartar") == {m.ids[i] for i in m.hexes("sartar")}
+    assert zone("old_sartar") | zone("outside_old_sartar") == set(m.ids)
+    with pytest.raises(ValueError, match="not a deployment zone"):
+        U.in_zone("tarsh", "0101", "glowline_dark")
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the rulebook is not beside the package")
+@pytest.mark.parametrize("line, text", [
+    (613, "Jar-eel the Razoress\t(20!!)-infinity-6-X\t(20)-20-12-1\tBeat-pot Aelwrin (4!)-10-6-X "
+          "/ (2)-5-6-X"),
+    (620, "The Red Emperor\t(4!)-10-6-10\t(2!)-5-6-10"),
+    (620, "Spirit is X-10-X-10 / X-5-X-5"),
+    (634, "Twin Stars\tX-cyclic-7-1\tX-½ cyclic-4-0"),
+    (443, "asterisk in the Red Emperor's MgF"),
+    (442, "The Sylphs are the Wind Children's physical agent"),
+    (136, "The Crimson Bat has an MgF of -1*"),
+    (696, "The Crimson Bat: (4)-1*-9 Air Rune-0 / (2)-0-5 Air Rune-X"),
+    (710, "The Crater Makers: 6-cyclic*-4 Air Rune-12 / 3-½ cyclic-2-0 (and Agent cyclic-X-X-12)"),
+    (712, "The Full Moon Corps: cyclic-10*-6-0 / ½ cyclic-5*-3-X"),
+    (688, "The Stormwalkers: 7-5*-20 Air Rune-12 / 4-3*-10 Air Rune-0"),
+    (690, "The Wasps: (2)-4*-10 Air Rune-X / (1)-2*-5 Air Rune-X"),
+    (926, "Assassins X-*-*-X"),
+    (255, "The entire Lunar College of Magic (CM)"),
+    (260, "minus the Stormwalkers & Children of the Wind"),
+    (269, "west of row 26xx and north of row xx19"),
+])
+def test_the_printed_values_of_18_4_and_18_5_are_at_the_cited_lines(line, text):
+    """The counters of 18.4 and 18.5 the loader holds as printed are in the rulebook."""
+    assert text in rule_line(line).replace(" – ", "-").replace("–", "-")
+
+
+# ------------------------------------ corrupt files: 18.4 and 18.5 ----
+
+_SYLPHS_CLASS = "class      minor\ntags       -\nunderline  rf\nfront      5-X-X-10~"
+
+
+def test_error_physical_magician_needs_exactly_one_agent(data_copy):
+    edit(data_copy / "units.txt", "agent_of   smu_lightbringers", "agent_of   children_of_the_wind")
+    with pytest.raises(U.DataError, match=r"unit children_of_the_wind: a physical magician "
+                       r"\(underlined RF 10, L133\) needs exactly one agent \(L134\), found 2"):
+        U.load(data_copy)
+
+
+def test_error_agent_has_a_blank_mgf(data_copy):
+    edit(data_copy / "units.txt", "front      5-X-X-10~", "front      5-3-X-10~")
+    with pytest.raises(U.DataError, match=r"unit sylphs: an agent has a blank MF and a blank MgF"):
+        U.load(data_copy)
+
+
+def test_error_agent_rf_is_underlined_and_its_magicians(data_copy):
+    edit(data_copy / "units.txt", "underline  rf\nfront      5-X-X-10~", "underline  -\nfront      5-X-X-10~")
+    with pytest.raises(U.DataError, match=r"unit sylphs: an agent's RF is underlined \(L428\)"):
+        U.load(data_copy)
+
+
+def test_error_agent_is_a_minor_unit(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, _SYLPHS_CLASS, _SYLPHS_CLASS.replace("minor", "major"))
+    with pytest.raises(U.DataError, match=r"unit sylphs: class major, but agents are minor units "
+                       r"\(L129\)") as err:
+        U.load(data_copy)
+    assert err.value.file == "units.txt"
+
+
+def test_error_blank_mf_and_mgf_need_agent_of(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, _SYLPHS_CLASS, _SYLPHS_CLASS.replace("minor", "major"))
+    edit(f, "agent_of   children_of_the_wind\n", "")
+    with pytest.raises(U.DataError, match=r"unit sylphs: a blank MF and MgF is a physical "
+                       r"magician's agent .* give its magician in 'agent_of'") as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "[unit sylphs]")
+
+
+def test_error_hero_spirit_magician_needs_his_spirit(data_copy):
+    edit(data_copy / "units.txt", "spirit_of  red_emperor", "spirit_of  aelwrin")
+    with pytest.raises(U.DataError, match=r"unit red_emperor: a spirit magician \(RF 10, L131\) "
+                       r"needs exactly one spirit \(L132\), found 0"):
+        U.load(data_copy)
+
+
+def test_error_crimson_bat_must_be_chaotic(data_copy):
+    edit(data_copy / "units.txt", "front      (4)--1*-9 Air Rune-0", "front      (4)-1*-9 Air Rune-0")
+    with pytest.raises(U.DataError, match=r"unit crimson_bat: no negative MgF; the only chaotic "
+                       r"units are the Hydra and the Crimson Bat"):
+        U.load(data_copy)
+
+
+def test_error_crimson_bat_is_a_physical_minor_unit(data_copy):
+    edit(data_copy / "units.txt", "class      minor\ntags       -\nunderline  -~\nfront      (4)--1*",
+         "class      major\ntags       -\nunderline  -~\nfront      4--1*")
+    with pytest.raises(U.DataError, match=r"unit crimson_bat: L129 lists it among the physical "
+                       r"minor units"):
+        U.load(data_copy)
+
+
+def test_error_formation_abbrev_other_than_its_id(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "abbrev    CM\ncolour    red", "abbrev    CX\ncolour    red")
+    with pytest.raises(U.DataError, match=r"formation LCM: abbrev 'CX' must be its id") as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "[formation LCM]")
+
+
+def test_error_formation_abbrev_shared_within_a_force(data_copy):
+    edit(data_copy / "units.txt", "abbrev    LA~", "abbrev    CM")
+    with pytest.raises(U.DataError, match=r"formation LCM: abbrev 'CM' is also LA's, of the same "
+                       r"force lunar"):
+        U.load(data_copy)
+
+
+def test_error_twin_stars_are_not_of_the_battalia(data_copy):
+    edit(data_copy / "units.txt", "battalia  no\n", "")
+    with pytest.raises(U.DataError, match=r"formation TS: battalia yes, but twin_stars is not part "
+                       r"of the Battalia \(L269, L444\)"):
+        U.load(data_copy)
+
+
+def test_error_18_5_takes_the_entire_battalia(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "take      LA all\n", "")
+    edit(f, "scenarios  18.5=1\ncite       L271", "scenarios  -\ncite       L271")
+    with pytest.raises(U.DataError, match=r"scenario 18.5: the forces .* are not those of the "
+                       r"rulebook .*'LA all'.* \(L267-L273\)"):
+        U.load(data_copy)
+
+
+def test_error_18_4_moon_is_the_lunar_players(data_copy):
+    edit(data_copy / "units.txt", "moon      lunar\nexotic    lunar\n", "moon      sartar\nexotic    lunar\n")
+    with pytest.raises(U.DataError, match=r"scenario 18.4: moon 'sartar', but the rulebook has "
+                       r"'lunar' \(L250-L265\)"):
+        U.load(data_copy)
+
+
+def test_error_cyclic_units_need_a_moon_line(data_copy):
+    edit(data_copy / "units.txt", "moon      lunar\nexotic    lunar\n", "exotic    lunar\n")
+    with pytest.raises(U.DataError, match=r"scenario 18.4: deploys crater_makers, whose factors are "
+                       r"cyclic, but no phase of the moon is chosen"):
+        U.load(data_copy)
+
+
+def test_error_assassin_needs_an_exotic_magic_phase(data_copy):
+    edit(data_copy / "units.txt", "exotic    lunar sartar", "exotic    lunar")
+    with pytest.raises(U.DataError, match=r"scenario 18.5: deploys sartar_assassin, an assassin, "
+                       r"but sartar has no Exotic Magic Phase"):
+        U.load(data_copy)
+
+
+def test_error_exotic_forces_need_exotic_combat(data_copy):
+    edit(data_copy / "units.txt", "combat    melee missile heroes superheroes magic exotic\nmoon      "
+         "lunar\nexotic    lunar\n", "combat    melee missile heroes superheroes magic\nmoon      "
+         "lunar\nexotic    lunar\n")
+    with pytest.raises(U.DataError, match=r"scenario 18.4: combat .* and exotic lunar: an Exotic "
+                       r"Magic Phase \(L263, L672\) needs 'exotic' in combat"):
+        U.load(data_copy)
+
+
+def test_error_spirit_deployed_apart_from_its_magician(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "take      BH only 3:5-4-5-4 3:bh_shaman_spirit", "take      BH only 3:5-4-5-4 2:bh_shaman_spirit")
+    edit(f, "scenarios  18.1=0 18.2=0 18.4=3 18.5=3\ncite       L129",
+         "scenarios  18.1=0 18.2=0 18.4=2 18.5=3\ncite       L129")
+    with pytest.raises(U.DataError, match=r"scenario 18.4: deploys 2 of bh_shaman_spirit but 3 of "
+                       r"its magician bh_shamans: a spirit comes and goes with its magician"):
+        U.load(data_copy)
+
+
+def test_error_unknown_deploy_zone_and_special_rule(data_copy):
+    f = data_copy / "units.txt"
+    edit(f, "deploy    lunar glowline", "deploy    lunar tarsh")
+    with pytest.raises(U.DataError, match=r"deploy: want FORCE ZONE .*glowline\|sartar\|"
+                       r"west_of_26xx_north_of_xx19\), got 'lunar tarsh'"):
+        U.load(data_copy)
+    edit(f, "deploy    lunar tarsh", "deploy    lunar glowline")
+    edit(f, "special   no_independent_territory assassins_free", "special   free_lunch")
+    with pytest.raises(U.DataError, match=r"special: 'free_lunch' is not one of "
+                       r"no_independent_territory, assassins_free") as err:
+        U.load(data_copy)
+    assert err.value.line == line_of(f, "special   free_lunch")
