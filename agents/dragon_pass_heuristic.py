@@ -929,12 +929,10 @@ def deployment_goals(sc, p):
     key = (sc, p)
     if key in _DEPLOY_CACHE:
         return _DEPLOY_CACHE[key]
-    from dragongym.envs.dragon_pass.rules.setup import DEPLOY_IN_OLD_SARTAR
-    inside = int(DEPLOY_IN_OLD_SARTAR[sc, p])
-    zone = [h for h in range(NUM_HEXES) if R.HEX_OLD_SARTAR[h] == inside and HEX_TERRAIN[h] != R.TERRAIN_LAKE]
+    zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, p, h]]
     units = [u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and FORCE[u] == p]
     goals = {}
-    own_forts = [k for k in SARTAR_FORTS if R.HEX_OLD_SARTAR[FORT_HEX[k]] == inside]
+    own_forts = [k for k in SARTAR_FORTS if R.DEPLOY_ZONE[sc, p, FORT_HEX[k]]]
     other = [k for k in SARTAR_FORTS if k not in own_forts]
     # the fortresses to reach from the zone, cheapest first (Boldhome first where it decides)
     reach = {k: min(FIELD[k][h] for h in zone) for k in other}

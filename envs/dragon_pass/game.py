@@ -69,8 +69,8 @@ from . import observe as O
 from . import rules as R
 from . import view as V
 from .board import NUM_HEXES
-from .constants import FORCES, NUM_UNITS, SCENARIOS, UNIT_IDS
-from .data import MAP
+from .constants import FORCES, NUM_UNITS, PLAYABLE_SCENARIOS, SCENARIOS, UNIT_IDS
+from .data import DATA, MAP
 from .state import STATE_DTYPE
 
 PHASE_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("PH_") and isinstance(v, int)}
@@ -94,7 +94,8 @@ class DragonPassConfig:
             ``"18.2"`` High Tide (6, missile and melee), ``"18.3"`` Argrath's
             Return (5, with heroes and superheroes) (L204-L248); the name
             is a string (the float 18.1 is refused; ``--scenario 18.1`` on a
-            command line is read as the name).
+            command line is read as the name). 18.4 and 18.5 are refused
+            until their magic is built (``constants.PLAYABLE_SCENARIOS``).
         screening: the screening option: players cannot examine enemy
             stacks except those in combat (L452). Off by default ("if any
             player says they do not want the screening option before play,
@@ -106,7 +107,7 @@ class DragonPassConfig:
             action instead of asking (no information is lost).
     """
 
-    scenario: str = field(default="18.1", metadata={"choices": SCENARIOS})
+    scenario: str = field(default="18.1", metadata={"choices": PLAYABLE_SCENARIOS})
     screening: bool = False
     max_turns: int = field(default=MAX_GAME_TURNS, metadata={"range": (1, MAX_GAME_TURNS)})
     auto_single: bool = True
@@ -153,7 +154,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 2
+    version = 3
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
@@ -187,7 +188,7 @@ class DragonPass(Game):
 
     def test_configs(self):
         """Every scenario, with and without screening."""
-        return [{"scenario": sc, "screening": scr} for sc in SCENARIOS for scr in (False, True)]
+        return [{"scenario": sc, "screening": scr} for sc in PLAYABLE_SCENARIOS for scr in (False, True)]
 
     # ------------------------------------------------------------ soundness
     def check_state(self, state):
@@ -313,7 +314,8 @@ class DragonPass(Game):
 
 
 # ------------------------------------------------------------------ action names
-_CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march")
+_CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
+    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases)
 
 
 def _neutral_name(a):
@@ -395,6 +397,19 @@ def _legal_name(rec, a):
         return f"{V.unit_name(int(rec['cursor']))} rejoins the stack at {V.hex_name(h)}"
     if ph == R.PH_SCAPEGOAT:
         return f"{V.unit_name(u, rec)} is the scapegoat of {V.unit_name(int(rec['cursor']))}"
+    if ph == R.PH_COMMIT:
+        return "commit no more spirits or agents" if done else f"commit {V.unit_name(u, rec)}"
+    if ph == R.PH_COMMIT_HEX:
+        return f"{V.unit_name(int(rec['cursor']), rec)} attacks the stack at {V.hex_name(h)}"
+    if ph == R.PH_SAVE:
+        return f"{V.unit_name(int(rec['cursor']), rec)} protects {V.unit_name(u, rec)} from magic"
+    if ph == R.PH_MAGIC_CASUALTY:
+        where = int(rec["unit_hex"][u])
+        return f"eliminate {V.unit_name(u, rec)}" + (f" at {V.hex_name(where)}" if where >= 0 else "")
+    if ph == R.PH_SUPPORT:
+        return "give no more magical support" if done else f"{V.unit_name(u, rec)} gives magical support"
+    if ph == R.PH_SUPPORT_HEX:
+        return f"{V.unit_name(int(rec['cursor']), rec)} supports the stack at {V.hex_name(h)}"
     return _neutral_name(a)
 
 
@@ -454,6 +469,30 @@ def _map_text(rec, viewer=None):
     return [header] + ["".join(row).rstrip() for row in grid]
 
 
+def _magic_text(rec, viewer, battle):
+    """The Red Moon, and the spirits and agents committed, supporting and at home
+    (a screened enemy stack's supporting spirits are not shown, L452)."""
+    lines = []
+    if int(rec["moon"]) >= 0:
+        phase = DATA.tables.moon_phases[int(rec["moon"])]
+        glow = "the Glowline is gone" if int(rec["glowline_gone"]) else "the Glowline stands"
+        lines.append(f"Red Moon: {phase.name} (cyclic {phase.cyclic}); {glow}")
+    where = {R.UW_COMMITTED: "commits", R.UW_SUPPORT: "supports"}
+    for u in range(NUM_UNITS):
+        w = int(rec["unit_where"][u])
+        if w in where:
+            h = int(rec["unit_hex"][u])
+            force = int(R.U_FORCE[u])
+            if w == R.UW_SUPPORT and _screened(rec, viewer, force, h, battle):
+                continue
+            verb = "attacks the stack at" if w == R.UW_COMMITTED else "supports the stack at"
+            lines.append(f"  {FORCES[force]} {V.unit_name(u, rec)} {verb} {V.hex_name(h)}")
+    home = [V.unit_name(u, rec) for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == R.UW_HOLDING]
+    if home:
+        lines.append("holding boxes: " + ", ".join(home))
+    return lines
+
+
 def _picture(rec, viewer=None):
     from .board import FORTRESS_NAMES
     status = {0: "running", 1: "over", 2: "over (truncated)"}[int(rec["status"])]
@@ -471,6 +510,7 @@ def _picture(rec, viewer=None):
         lines.append(f"  {V.hex_name(h)} {FORCES[force]:6} {contents}")
     lines.append("fortresses: " + ", ".join(f"{n} ({FORCES[int(rec['fortress_owner'][k])]})"
                                             for k, n in enumerate(FORTRESS_NAMES)))
+    lines += _magic_text(rec, viewer, battle)
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
     if dead:
         lines.append("dead: " + ", ".join(dead))

@@ -98,8 +98,11 @@ SYMBOL_KINDS = ("dragonrest_green", "dragonrest_red", "dragonrest_brown",
 """Map symbols that mark no territory (L151, L344)."""
 ROAD_KINDS = ("primary", "secondary", "dragonewt")
 """Road kinds (L363-L365)."""
-SCENARIOS_WITH_START = ("18.1", "18.2", "18.3")
-"""Scenarios whose fortress control at the start the map records (L217, L232)."""
+SCENARIOS_WITH_START = ("18.1", "18.2", "18.3", "18.4", "18.5")
+"""Scenarios whose fortress control at the start the map records (L217, L232).
+18.3-18.5 say nothing: 18.3 and 18.4, whose Sartar player deploys within Old
+Sartar only, are read like 18.1 and 18.2; in 18.5 the Sartar player deploys
+within all of Sartar (L269) and holds its seven fortresses."""
 
 SUN_DOME_TEMPLE = "2631"
 """L82 and L900 put the Sun Dome Temple at 2631, L155 at 2630; we read 2631."""
@@ -236,9 +239,8 @@ class Road:
 class Fortress:
     """A fortress; nation: 'sartar' (in Sartar), 'lunar' (within the Glowline) or None.
 
-    start_owner: scenario ('18.1', '18.2', '18.3') -> 'sartar' | 'lunar' | None,
-    who controls it when play starts (L217, L232; 18.3 says nothing and is
-    read like 18.1 and 18.2).
+    start_owner: scenario ('18.1' .. '18.5') -> 'sartar' | 'lunar' | None,
+    who controls it when play starts (L217, L232; see SCENARIOS_WITH_START).
     """
     hex: int
     name: str
@@ -814,12 +816,13 @@ def _fortresses(ids, sites, territory):
             continue
         t = territory[i]
         nation = "sartar" if t in SARTAR else "lunar" if t in GLOWLINE else None
-        if nation == "sartar":
-            owner = "sartar" if t == "old_sartar" else "lunar"
-        else:
-            owner = nation
-        out.append(Fortress(i, site.name or ids[i], nation, t == "old_sartar",
-                            {s: owner for s in SCENARIOS_WITH_START}))
+        owner = {}
+        for s in SCENARIOS_WITH_START:
+            if nation == "sartar":
+                owner[s] = "sartar" if t == "old_sartar" or s == "18.5" else "lunar"
+            else:
+                owner[s] = nation
+        out.append(Fortress(i, site.name or ids[i], nation, t == "old_sartar", owner))
     return tuple(out)
 
 

@@ -35,7 +35,7 @@ from .board import (
 )
 from .constants import (
     NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
-    UF_USED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_MAP, UW_POOL,
+    UF_USED, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_HOLDING, UW_MAP, UW_POOL, UW_SUPPORT,
 )
 from .data import MAP
 
@@ -91,8 +91,8 @@ def static_planes():
 # ---- units: one row per counter
 (U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
  U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
- U_SELECTED, U_SCAPEGOAT, U_ENTERING) = range(26)
-UNIT_FEATURES = 26
+ U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED, U_SUPPORT) = range(29)
+UNIT_FEATURES = 29
 """U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
 its place and factors are known to the observer (screening hides the enemy's
 outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
@@ -106,7 +106,11 @@ fought in this melee (L571); U_SELECTED: the unit the pending decision is
 about (a missile firer, a retreating or advancing unit, an escaped hero, a
 superhero choosing its scapegoat); U_SCAPEGOAT: a berserk superhero's
 scapegoat (the marker is on its stack for both players to see, L654);
-U_ENTERING: a reinforcement or replacement still off the board (L474)."""
+U_ENTERING: a reinforcement or replacement still off the board (L474);
+U_HOLDING / U_COMMITTED / U_SUPPORT: a spirit or agent in its holding box,
+committed to attack the stack at its column and row (L496; where its magician
+stands is not shown, L496), giving magical support there (L604; hidden, like
+its stack, from the enemy with screening)."""
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
@@ -145,6 +149,15 @@ LAYOUT, OBS_SIZE = _layout()
 BOARD_OFF = LAYOUT["board"][0]
 UNITS_OFF = LAYOUT["units"][0]
 FLAT_OFF = LAYOUT["flat"][0]
+
+
+@rules_jit
+def in_battle_hex(S, b, h):
+    s = S[b]
+    for k in range(s['bat_att'].shape[0]):
+        if s['bat_att'][k] == h or s['bat_def'][k] == h:
+            return True
+    return False
 
 
 @rules_jit
@@ -232,9 +245,17 @@ def observe_one(S, b, me, obs):
             for j in range(n):
                 if order[j] == u:
                     obs[row + U_HEIGHT] = j / 10.0
-        elif where == UW_POOL or where == UW_DEAD or where == UW_ESCAPING or where == UW_ENTERING:
+        elif where == UW_COMMITTED or where == UW_SUPPORT:
+            if where == UW_SUPPORT and not own and s['screening'] and not in_battle_hex(S, b, s['unit_hex'][u]):
+                continue
+            h = s['unit_hex'][u]
+            obs[row + U_COLUMN] = (h // ROWS) / COLUMNS
+            obs[row + U_ROW] = (h % ROWS) / ROWS
+            obs[row + (U_COMMITTED if where == UW_COMMITTED else U_SUPPORT)] = 1.0
+        else:
             obs[row + U_COLUMN] = -1.0
             obs[row + U_ROW] = -1.0
+            obs[row + U_HOLDING] = where == UW_HOLDING
         obs[row + U_SEEN] = 1.0
         obs[row + U_CF] = R.cf_halves(S, b, u) / 20.0
         _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)

@@ -12,7 +12,8 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    NUM_ENTRY_ZONES, NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_MAP, UW_OUT,
+    NUM_ENTRY_ZONES, NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
+    UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
     UW_POOL,
 )
 from .data import MAP
@@ -58,7 +59,7 @@ def record_problem(state):
     owner = {}
     for u in range(NUM_UNITS):
         where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])
-        if not _in(where, UW_OUT, UW_ENTERING):
+        if not _in(where, UW_OUT, UW_SUPPORT):
             return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
         if (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
@@ -71,8 +72,15 @@ def record_problem(state):
             f = int(R.U_FORCE[u])
             if owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
+        elif where in (UW_COMMITTED, UW_SUPPORT):
+            if not _in(h, 0, NUM_HEXES - 1) or int(R.U_MAGICIAN[u]) < 0:
+                return f"unit {UNIT_IDS[u]} is committed or supporting at hex index {h} (only a spirit or agent can be)"
+            if where == UW_SUPPORT and int(R.U_AGENT[u]):
+                return f"unit {UNIT_IDS[u]} is an agent giving magical support (agents never support, L604)"
         elif h != -1:
             return f"unit {UNIT_IDS[u]} is off the map but has unit_hex {h}"
+        if where == UW_HOLDING and int(R.U_MAGICIAN[u]) < 0 and not int(R.U_ASSASSIN[u]):
+            return f"unit {UNIT_IDS[u]} is in a holding box but is no spirit, agent or assassin"
         if where == UW_ESCAPING and not _in(rec["unit_dead_hex"][u], 0, NUM_HEXES - 1):
             return f"unit {UNIT_IDS[u]} is to roll a heroic escape without the hex it fell in"
         if where == UW_ESCAPING and int(R.U_RANK[u]) == 0:

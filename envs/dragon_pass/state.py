@@ -49,6 +49,9 @@ STATE_FIELDS = [
     ("cursor", np.int16),           # a step's position in a list (stack k of the battle, unit u, ...)
     ("player_turn", np.int16),      # player-turns begun (1-based)
     ("adv_unit", np.int16),         # advance after combat: the unit advancing; -1
+    ("magic_hex", np.int16),        # physical magic: the defending stack being struck; -1
+    ("magic_def_loss", np.int16),   # the battle's magic: the defenders' loss rolled (chaotic: units; spirit: MgF)
+    ("magic_att_loss", np.int16),   # and the attackers' (L518, L546)
     ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
     # --- 1-byte fields: configuration and the sequence of play
     ("num_players", np.int8),       # seats: 2 (the common field)
@@ -84,6 +87,10 @@ STATE_FIELDS = [
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls
     ("loaded_count", np.int8),      # how many of ``loaded`` are set
     ("loaded_pos", np.int8),        # how many of them were used
+    # --- magic in the combat phase (rules/magic.py)
+    ("magic_kind", np.int8),        # 1 while phase A lasts, 2-3 phase C; in a battle the MK_* losses being taken
+    ("magic_step", np.int8),        # the battle's magic step (magic.MS_*)
+    ("magic_excess", np.int8),      # spirit magic: the loss exceeds the non-negative defenders' MgF (L554)
     # --- the Red Moon (L660-L668)
     ("moon", np.int8),              # the phase of the Red Moon (moon.MOON_PHASE_IDS index); -1: none chosen
     ("glowline_gone", np.int8),     # 1 once an enemy unit occupied the Temple of the Reaching Moon (L143)

@@ -9,7 +9,7 @@ import pytest
 
 from dragongym.agents import list_agents, make_agent
 from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
-from dragongym.envs.dragon_pass.constants import SCENARIOS, UW_MAP
+from dragongym.envs.dragon_pass.constants import PLAYABLE_SCENARIOS as SCENARIOS, UW_MAP
 from dragongym.envs.dragon_pass.game import GAME
 
 HEURISTIC = "dragon_pass.heuristic"

@@ -776,3 +776,36 @@ def test_rule_dp_berserk_a_raging_superhero_is_not_disrupted_and_never_left_with
     p.act(f"move {p.name('harrek')} from 0721 to 0720")
     assert p.legal()                               # he goes on toward the scapegoat
     assert not int(p.s["unit_flags"][unit("harrek")]) & UF_FLEE
+
+
+def test_rule_dp_berserk_a_hero_scapegoat_killed_in_its_avengers_battle_makes_no_heroic_escape():
+    """L656, L1018: eliminated in a battle of the berserk superhero, a hero or superhero
+    scapegoat does not attempt a heroic escape, and the rage passes; killed elsewhere it
+    may escape, and stays the scapegoat meanwhile. Harrek raging attacks in spirit
+    combat with his berserk MgF of 20 (L656): at a 6 the Red Emperor (MgF 10) is taken."""
+    def raging(p):
+        p.put("harrek", "2011" if in_battle else "2030", disrupted=True)    # his Berserker Rage side
+        p.s["unit_scapegoat"][unit("harrek")] = unit("red_emperor")
+        p.put("red_emperor", "2012")
+
+    for in_battle in (True, False):
+        p = Position("18.5", moon="full")
+        raging(p)
+        if not in_battle:                      # two Storm Priests' spirits (MgF 6 + 6) kill him instead
+            p.put("bh_bison_riders#1", "2011")
+            p.put("smu_storm_priests#1", "2014")
+            p.put("smu_storm_priests#2", "2014")
+        p.combat(SARTAR, player_turn=2)
+        if not in_battle:
+            for k in (1, 2):
+                p.act(f"commit {p.name(f'smu_storm_priests_spirit#{k}')}")
+                p.act(f"{p.name(f'smu_storm_priests_spirit#{k}')} attacks the stack at 2012")
+        p.dice(6, 1)                            # the spirit attack at 6; the Red Emperor's DSM at 1
+        p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+        p.act(f"eliminate {p.name('red_emperor')} at 2012")
+        if in_battle:
+            assert p.where("red_emperor") == "dead"
+            assert int(p.s["unit_scapegoat"][unit("harrek")]) == -1 and not p.disrupted("harrek")
+        else:
+            assert p.where("red_emperor") == "escaping"
+            assert int(p.s["unit_scapegoat"][unit("harrek")]) == unit("red_emperor") and p.disrupted("harrek")

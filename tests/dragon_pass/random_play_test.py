@@ -21,7 +21,7 @@ from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass import view as V
 from dragongym.envs.dragon_pass.board import HEX_STEP, NUM_HEXES
 from dragongym.envs.dragon_pass.constants import (
-    NUM_UNITS, SCENARIOS, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, UW_POOL,
+    NUM_UNITS, PLAYABLE_SCENARIOS as SCENARIOS, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, UW_POOL,
 )
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME

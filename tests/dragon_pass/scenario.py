@@ -19,10 +19,10 @@ import numpy as np
 
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import (
-    FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
+    PLAYABLE_SCENARIOS, UW_HOLDING, FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
 )
 from dragongym.envs.dragon_pass.data import MAP
-from dragongym.envs.dragon_pass.game import GAME
+from dragongym.envs.dragon_pass.game import GAME, DragonPassConfig
 
 LUNAR, SARTAR = "lunar", "sartar"
 
@@ -37,18 +37,24 @@ def hexi(name):
 
 
 class Position:
-    def __init__(self, scenario="18.1", screening=False, auto_single=False, seed=1):
-        self.config = GAME.make_config(scenario=scenario, screening=screening, auto_single=auto_single)
+    def __init__(self, scenario="18.1", screening=False, auto_single=False, seed=1, moon=None):
+        if scenario in PLAYABLE_SCENARIOS:
+            self.config = GAME.make_config(scenario=scenario, screening=screening, auto_single=auto_single)
+        else:   # set up by the core, not yet offered to users (constants.PLAYABLE_SCENARIOS)
+            self.config = DragonPassConfig(scenario=scenario, screening=screening, auto_single=auto_single)
         self.S = GAME.new_states(1)
         GAME.reset(self.S, np.array([seed], np.uint64), self.config)
         s = self.S[0]
         for u in range(len(UNIT_IDS)):
             if s["unit_where"][u] != 0:
-                s["unit_where"][u] = UW_DEAD
+                # spirits and agents wait in their holding boxes (L416)
+                s["unit_where"][u] = UW_HOLDING if R.U_MAGICIAN[u] >= 0 or R.U_ASSASSIN[u] else UW_DEAD
                 s["unit_hex"][u] = -1
         s["turn"] = 1
         s["stage"] = ST_MOVEMENT
         s["phase"] = R.PH_NONE
+        if moon is not None:                    # the Red Moon's phase, by id (rules.MOON_PHASE_IDS)
+            s["moon"] = R.MOON_PHASE_IDS.index(moon)
 
     @property
     def s(self):
@@ -121,7 +127,23 @@ class Position:
         s["stage"] = ST_COMBAT
         s["step"] = 0
         s["phase"] = R.PH_BATTLE
+        if R.SCENARIO_MAGIC[int(s["scenario"])]:
+            # phase A first (L496): posed, or passed over as the rules do when no
+            # spirit or agent can be committed
+            s["magic_kind"] = 1
+            s["phase"] = R.PH_COMMIT
+            if self.legal() == ["commit no more spirits or agents"]:
+                self.act("commit no more spirits or agents")
         return self
+
+    def cf(self, name):
+        """Unit ``name``'s CF as the rules read it now (cyclic values where it
+        stands, L662; halves kept), from its own side's observation."""
+        from dragongym.envs.dragon_pass import observe as O
+        u = unit(name)
+        obs = np.zeros((1, O.OBS_SIZE), np.float32)
+        GAME.observe(self.S, np.array([int(R.U_FORCE[u])], np.int64), obs)
+        return round(float(obs[0, O.UNITS_OFF + u * O.UNIT_FEATURES + O.U_CF]) * 20) / 2
 
     def fought(self, *hexes):
         """The stacks at ``hexes`` have fought a battle earlier in this combat phase (L516)."""
@@ -165,7 +187,9 @@ class Position:
     def where(self, name):
         u = unit(name)
         if int(self.s["unit_where"][u]) != UW_MAP:
-            return {0: "out", 1: "pool", 3: "dead", 4: "escaping", 5: "entering"}[int(self.s["unit_where"][u])]
+            return {0: "out", 1: "pool", 3: "dead", 4: "escaping", 5: "entering", 6: "holding box",
+                    7: f"committed to {MAP.hex_id(int(self.s['unit_hex'][u]))}",
+                    8: f"supporting {MAP.hex_id(int(self.s['unit_hex'][u]))}"}[int(self.s["unit_where"][u])]
         return MAP.hex_id(int(self.s["unit_hex"][u]))
 
     def disrupted(self, name):

@@ -150,3 +150,60 @@ def test_rule_dp_truncation_option_is_a_draw():
         legal = np.flatnonzero(GAME.mask_of(S))
         GAME.step(S, np.array([rng.choice(legal)], np.int32), np.zeros(1, np.int8))
     assert int(S[0]["status"]) == 2 and list(S[0]["rank"]) == [1, 1] and int(S[0]["turn"]) == 1
+
+
+def winner_18_4_or_5(scenario, lunar_fortresses=(), units=()):
+    """The winner (a force name, None for a draw) at the end of play: the named
+    fortresses under Lunar control, the others Sartar's, the units placed; the
+    Sartar player ends the last movement phase of the last game-turn."""
+    p = Position(scenario, moon="black")
+    for f in MAP.fortresses:
+        p.control(f.name, LUNAR if f.name in lunar_fortresses else SARTAR)
+    for u, h in units:
+        p.put(u, h)
+    p.movement(SARTAR, player_turn=2 * DATA.scenarios[scenario].turns)
+    p.act("end the movement phase")
+    assert int(p.s["status"]) == 1
+    ranks = [int(r) for r in p.s["rank"]]
+    return None if ranks == [1, 1] else ("lunar", "sartar")[ranks.index(1)]
+
+
+def test_rule_dp_scenario_18_4_victory():
+    """L265: the Lunars win if a Lunar unit occupies Boldhome at the end, Sartar if he
+    still controls it; Lunar control without a unit there is neither (Interpretations 30)."""
+    assert winner_18_4_or_5("18.4", ("Boldhome",), [("full_moon_corps", "3727")]) == "lunar"
+    assert winner_18_4_or_5("18.4") == "sartar"
+    assert winner_18_4_or_5("18.4", ("Boldhome",)) is None
+
+
+def test_rule_dp_scenario_18_5_victory():
+    """L273: the player that controls the most fortresses wins; equal numbers draw."""
+    lunar = ("Furthest", "Dunstop", "Bagnot")
+    assert winner_18_4_or_5("18.5", lunar) == "sartar"                               # 3 against 7
+    assert winner_18_4_or_5("18.5", lunar + ("Duck Point", "Alda-Chur")) is None     # 5 and 5
+    assert winner_18_4_or_5("18.5", lunar + ("Duck Point", "Alda-Chur", "Alone")) == "lunar"
+
+
+def test_rule_dp_scenario_18_4_and_18_5_deployment_zones_and_fortresses_at_the_start():
+    """L252-L261: in 18.4 the Lunars deploy within the Glowline, Sartar within Old Sartar;
+    L269: in 18.5 the Lunars west of 26xx and north of xx19, Sartar within Sartar. Fortress
+    control at the start: 18.4 as 18.1-18.3; in 18.5 Sartar holds his seven (Interpretations 29)."""
+    sc4, sc5 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5")
+    z = R.DEPLOY_ZONE
+    h = MAP.hex_index
+    assert z[sc4, LUNAR_I, h("1009")] and not z[sc4, LUNAR_I, h("2011")]            # the Glowline only
+    assert z[sc4, SARTAR_I, h("3727")] and not z[sc4, SARTAR_I, h("2627")]          # Old Sartar, not Duck Point
+    assert z[sc5, LUNAR_I, h("2518")] and not z[sc5, LUNAR_I, h("2618")] and not z[sc5, LUNAR_I, h("2519")]
+    assert z[sc5, SARTAR_I, h("2627")] and z[sc5, SARTAR_I, h("3727")]              # all of Sartar
+    start = {f.name: k for k, f in enumerate(MAP.fortresses)}
+    assert R.FORTRESS_START[start["Duck Point"], sc4] == LUNAR_I
+    assert R.FORTRESS_START[start["Duck Point"], sc5] == SARTAR_I
+    assert R.FORTRESS_START[start["Furthest"], sc5] == LUNAR_I
+
+
+def test_scenarios_18_4_and_18_5_are_not_offered_until_their_magic_is_built():
+    from dragongym.envs.core.config import ConfigError
+    import dragongym
+    for sc in ("18.4", "18.5"):
+        with pytest.raises(ConfigError, match="must be one of '18.1', '18.2', '18.3'"):
+            dragongym.make("dragon_pass", scenario=sc)

@@ -98,6 +98,37 @@ def _unit_tables():
 
 (U_FORCE, U_RANK, U_RUNE, U_TAGS, U_CAVALRY, U_BEST_FRIEND, U_DEPLOY, U_CF, U_MISSILE, U_LF, U_MF, U_MGF, U_RF,
  U_RF_SPECIAL, U_MAJOR, U_SINGLE, U_SPIRIT, U_HEROIC, U_CYCLIC) = _unit_tables()
+
+
+def _bound_tables():
+    kinds = list(DATA.units.values())
+    kind_ids = list(DATA.units)
+    first = {}
+    for u in range(NUM_UNITS):
+        first.setdefault(UNIT_KIND_OF[u], u)
+    bound = np.full(NUM_UNITS, -1, np.int16)
+    magician = np.full(NUM_UNITS, -1, np.int16)
+    agent = np.zeros(NUM_UNITS, np.int8)
+    for u in range(NUM_UNITS):
+        unit = kinds[UNIT_KIND_OF[u]]
+        of = unit.spirit_of or unit.agent_of
+        if of is None:
+            continue
+        m = first[kind_ids.index(of)] + (u - first[UNIT_KIND_OF[u]])     # copy k of the spirit is copy k's
+        bound[m] = u
+        magician[u] = m
+        agent[u] = unit.agent_of is not None
+    return bound, magician, agent
+
+
+U_BOUND, U_MAGICIAN, U_AGENT = _bound_tables()
+U_ASSASSIN = np.array([list(DATA.units.values())[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
+"""An assassin (X-*-*-X, L926): kept off the board, in its side's holding box,
+until the Exotic Magic Phase drops it on a stack (L924)."""
+"""U_BOUND[m]: the spirit (L131-L132) or physical agent (L133-L135) of
+magician m, -1 if m is none; U_MAGICIAN[u]: the magician of spirit or agent
+u, -1; U_AGENT[u]: u is a physical magician's agent (its CF attacks by
+physical magic, L520), not a spirit (its MgF attacks by spirit magic, L540)."""
 """Per unit: its force, RANK_*, RUNE_* (L421-L423), TAG_* bits, cavalry (L786),
 its best friend's unit (L614, -1), U_DEPLOY[u, scenario] 1 if the scenario
 deploys this counter (L204-L246); per unit and side: CF (L392-L399), Missile
@@ -162,6 +193,23 @@ where it has one, else the terrain's; L335-L355); HEX_MELEE_IN2 / OUT2[h]:
 twice the melee casualty multiplier of a unit inside / outside its
 structure; HEX_MISSILE_MOD[h]: the worst terrain missile modifier (only the
 worst applies, L331); HEX_FORTIFICATION[h]: a fortress or stockade."""
+
+def _phys_magic_tables():
+    inside = np.zeros(NUM_HEXES, np.int8)
+    outside = np.zeros(NUM_HEXES, np.int8)
+    for h in range(NUM_HEXES):
+        ter = T.terrain[TERRAIN_IDS[HEX_TERRAIN[h]]] if TERRAIN_IDS[HEX_TERRAIN[h]] != "lake" else None
+        st = T.structures[STRUCTURE_IDS[HEX_STRUCTURE[h]]] if HEX_STRUCTURE[h] >= 0 else None
+        t2 = _half(ter.phys_magic) if ter is not None else 2
+        outside[h] = t2
+        inside[h] = max(_half(st.phys_magic), t2) if st is not None else t2
+    return inside, outside
+
+
+HEX_PHYS_IN2, HEX_PHYS_OUT2 = _phys_magic_tables()
+"""Twice the Phys Magic casualty multiplier of a unit inside / outside the
+structure of hex h (L335-L355; the bottom three units are inside, L348; inside
+takes the better of the structure and the ground, as for melee)."""
 
 HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
 for _h in MAP.areas["upland_marsh"]:
@@ -253,7 +301,13 @@ PH_SCAPEGOAT = 17      # A_UNIT + u: the scapegoat of the superhero ``cursor`` (
 PH_ENTER_HEX = 18      # A_HEX + h: the edge hex entering unit ``cursor`` comes in by (L474)
 PH_FORCE_MARCH = 19    # CH_FORCE_MARCH: it force marches on / CH_DONE: it enters at its MF (L474)
 PH_MOON = 20           # CH_MOON + k: the phase of the Red Moon, before any unit deploys (L263, L271)
-LAST_PHASE = PH_MOON
+PH_COMMIT = 21         # A_UNIT + u: a spirit or agent to commit (its target next) / CH_DONE (L496)
+PH_COMMIT_HEX = 22     # A_HEX + h: the inactive stack spirit or agent ``cursor`` is committed to (L496)
+PH_SAVE = 23           # A_UNIT + u: a unit superhero ``cursor``'s magic invulnerability covers (L650)
+PH_MAGIC_CASUALTY = 24  # A_UNIT + u: the next casualty of chaotic, physical or spirit magic (L518-L554)
+PH_SUPPORT = 25        # A_UNIT + u: a spirit to give magical support (its stack next) / CH_DONE (L604)
+PH_SUPPORT_HEX = 26    # A_HEX + h: the own stack spirit ``cursor`` supports (L604)
+LAST_PHASE = PH_SUPPORT_HEX
 
 NO_HEX = -1
 
@@ -275,6 +329,15 @@ def d6(S, b):
 
 
 # ================================================================ stacks
+@rules_jit
+def in_list(arr, h):
+    """Hex (or unit) h is among the entries of ``arr`` (a battle's stacks, -1 padded)."""
+    for k in range(arr.shape[0]):
+        if arr[k] == h:
+            return True
+    return False
+
+
 @rules_jit
 def side_of(S, b, u):
     return int(S[b]['unit_side'][u])
@@ -483,10 +546,19 @@ def eliminate(S, b, u):
     """Unit u is eliminated (L588): to the dead pile, or, for a hero or
     superhero, aside to roll a heroic escape in the rally phase (L642).
     A superhero whose best friend this is will pick a scapegoat at the end
-    of the battle (L654); a scapegoat so eliminated has been avenged, and
-    its superhero's rage passes (L654, L656)."""
+    of the battle (L654). A hero or superhero scapegoat eliminated in a battle
+    of its avenging superhero makes no heroic escape, and the rage passes;
+    killed by anyone else it may escape, and stays the scapegoat while it
+    tries (L656, L1018; ``turns.rally_phase``)."""
     s = S[b]
-    if U_RANK[u] != RANK_NONE:
+    avenged = False
+    for v in range(NUM_UNITS):
+        if s['unit_scapegoat'][v] == u and s['unit_where'][v] == UW_MAP:
+            hv = s['unit_hex'][v]
+            for k in range(s['bat_att'].shape[0]):
+                if s['bat_att'][k] == hv or s['bat_def'][k] == hv:
+                    avenged = True
+    if U_RANK[u] != RANK_NONE and not avenged:
         s['unit_where'][u] = UW_ESCAPING
         s['unit_dead_hex'][u] = s['unit_hex'][u]
     else:
@@ -496,7 +568,7 @@ def eliminate(S, b, u):
     for v in range(NUM_UNITS):
         if U_BEST_FRIEND[v] == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
             s['unit_flags'][v] |= UF_FRIEND_FELL
-        if s['unit_scapegoat'][v] == u:
+        if s['unit_scapegoat'][v] == u and s['unit_where'][u] == UW_DEAD:
             end_rage(S, b, v)
 
 

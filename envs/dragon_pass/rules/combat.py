@@ -37,32 +37,38 @@ from .base import (
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
     TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_FORCE, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
-    is_disrupted,
+    in_list, is_disrupted,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
 )
+from .magic import (
+    commitment_step, magic_step, send_home, support_step, unattacked_commitment,
+)
 from .moon import cf_halves
+from .setup import SCENARIO_MAGIC
 from .movement import start_arrangement
 
 # the steps of a battle (``step``)
-CS_DECLARE = 0
-CS_MISSILE_DEF_AIM = 1      # the defender's missile units choose their targets (L564)
-CS_MISSILE_DEF_FIRE = 2     # and fire, target by target; the attacker takes casualties
-CS_MISSILE_ATT_AIM = 3      # then the attacker's (L565)
-CS_MISSILE_ATT_FIRE = 4
-CS_MISSILE_TAKE = 5         # a missile result being taken (returns to the fire step)
-CS_ARRANGE_ATT = 6          # the attacker arranges his stacks (L571)
-CS_ARRANGE_DEF = 7          # the defender his
-CS_RETREAT = 8              # the defender retreats some, none or all (L573-L578)
-CS_ATTACK = 9               # the attack (L582)
-CS_ATTACK_TAKE = 10         # its casualties, chosen by the attacker
-CS_ARRANGE_COUNTER = 11     # the defender may rearrange (L584)
-CS_COUNTER = 12             # the counter-attack (L584)
-CS_COUNTER_TAKE = 13        # its casualties, chosen by the defender
-CS_ADVANCE = 14             # advance after combat (L600)
-CS_REORG_ATT = 15           # each player may rearrange his stacks of the battle (L596)
-CS_REORG_DEF = 16
-CS_SCAPEGOAT = 17           # a superhero whose best friend fell picks its scapegoat (L654)
-CS_END = 18
+CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
+CS_MAGIC = 1                # chaotic, physical and spirit magic (L516-L556; magic.magic_step)
+CS_MISSILE_DEF_AIM = 2      # the defender's missile units choose their targets (L564)
+CS_MISSILE_DEF_FIRE = 3     # and fire, target by target; the attacker takes casualties
+CS_MISSILE_ATT_AIM = 4      # then the attacker's (L565)
+CS_MISSILE_ATT_FIRE = 5
+CS_MISSILE_TAKE = 6         # a missile result being taken (returns to the fire step)
+CS_ARRANGE_ATT = 7          # the attacker arranges his stacks (L571)
+CS_ARRANGE_DEF = 8          # the defender his
+CS_RETREAT = 9              # the defender retreats some, none or all (L573-L578)
+CS_ATTACK = 10              # the attack (L582)
+CS_ATTACK_TAKE = 11         # its casualties, chosen by the attacker
+CS_ARRANGE_COUNTER = 12     # the defender may rearrange (L584)
+CS_COUNTER = 13             # the counter-attack (L584)
+CS_COUNTER_TAKE = 14        # its casualties, chosen by the defender
+CS_ADVANCE = 15             # advance after combat (L600)
+CS_REORG_ATT = 16           # each player may rearrange his stacks of the battle (L596)
+CS_REORG_DEF = 17
+CS_SCAPEGOAT = 18           # a superhero whose best friend fell picks its scapegoat (L654)
+CS_SUPPORT = 19             # phase C, after every battle: magical support (L508, L604), then the phase ends
+CS_END = 20                 # the battle's end
 
 
 # ================================================================ stacks in a battle
@@ -100,14 +106,6 @@ def count_of(arr):
         if arr[k] >= 0:
             n += 1
     return n
-
-
-@rules_jit
-def in_list(arr, h):
-    for k in range(arr.shape[0]):
-        if arr[k] == h:
-            return True
-    return False
 
 
 @rules_jit
@@ -163,12 +161,25 @@ def combat_phase(S, b):
     while True:
         st = int(s['step'])
         if st == CS_DECLARE:
+            if commitment_step(S, b):
+                return True
             occ, zoc = whole_board(S, b)
             cand, obliged = candidate_stacks(S, b, int(s['active']), occ)
             if cand.sum() == 0:
                 end_combat(S, b)
-                return False
+                continue
             return pose(S, b, PH_BATTLE, int(s['active']))
+        if st == CS_MAGIC:
+            if magic_step(S, b):
+                return True
+            s['step'] = CS_MISSILE_DEF_AIM if s['with_missile'] else CS_ARRANGE_ATT
+            s['cursor'] = 0
+            continue
+        if st == CS_SUPPORT:
+            if support_step(S, b):
+                return True
+            finish_combat(S, b)
+            return False
         if st == CS_MISSILE_DEF_AIM or st == CS_MISSILE_ATT_AIM:
             if missile_aim(S, b, st == CS_MISSILE_DEF_AIM):
                 return True
@@ -236,9 +247,21 @@ def combat_phase(S, b):
 
 @rules_jit
 def end_combat(S, b):
+    """No more battles: phase C, magical support, in a scenario with magic (L508)."""
     s = S[b]
+    s['step'] = CS_SUPPORT
+    s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 3
+
+
+@rules_jit
+def finish_combat(S, b):
+    """The combat phase ends; a spirit or agent committed to a stack that could
+    not be attacked goes home unused (Interpretations 32)."""
+    s = S[b]
+    send_home(S, b, True, True, False)
     s['stage'] = ST_RALLY
     s['step'] = 0
+    s['magic_kind'] = 0
     for u in range(NUM_UNITS):
         s['unit_flags'][u] = 0
 
@@ -273,8 +296,8 @@ def mask_battle(S, b, p, mask):
     for h in range(NUM_HEXES):
         if cand[h]:
             mask[A_HEX + h] = 1
-    if not obliged:
-        mask[A_CHOICE + CH_DONE] = 1
+    if not obliged and unattacked_commitment(S, b, p) < 0:
+        mask[A_CHOICE + CH_DONE] = 1        # a committed spirit or agent must attack its stack (L496)
 
 
 @rules_jit
@@ -490,6 +513,9 @@ def begin_battle(S, b):
             s['unit_flags'][u] |= UF_USED
         s['unit_target'][u] = -1
     s['step'] = CS_MISSILE_DEF_AIM if s['with_missile'] else CS_ARRANGE_ATT
+    if SCENARIO_MAGIC[int(s['scenario'])]:
+        s['step'] = CS_MAGIC
+        s['magic_step'] = 0
     s['cursor'] = 0
 
 

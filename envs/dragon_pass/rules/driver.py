@@ -16,6 +16,7 @@ from .base import (
     NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
+    PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -27,6 +28,10 @@ from .combat import (
 from .movement import (
     act_arrange, act_enter_hex, act_force_march, act_move, act_move_group, mask_arrange, mask_enter_hex,
     mask_force_march, mask_move, mask_move_group, movement_phase,
+)
+from .magic import (
+    act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
+    mask_commit_hex, mask_magic_casualty, mask_save, mask_support, mask_support_hex,
 )
 from .moon import act_moon, mask_moon
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
@@ -88,6 +93,18 @@ def fill_mask(S, b, mask):
         mask_force_march(S, b, p, mask)
     elif ph == PH_MOON:
         mask_moon(S, b, p, mask)
+    elif ph == PH_COMMIT:
+        mask_commit(S, b, p, mask)
+    elif ph == PH_COMMIT_HEX:
+        mask_commit_hex(S, b, p, mask)
+    elif ph == PH_SAVE:
+        mask_save(S, b, p, mask)
+    elif ph == PH_MAGIC_CASUALTY:
+        mask_magic_casualty(S, b, p, mask)
+    elif ph == PH_SUPPORT:
+        mask_support(S, b, p, mask)
+    elif ph == PH_SUPPORT_HEX:
+        mask_support_hex(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -142,6 +159,18 @@ def do_action(S, b, a):
         return act_force_march(S, b, p, a)
     elif ph == PH_MOON:
         return act_moon(S, b, p, a)
+    elif ph == PH_COMMIT:
+        return act_commit(S, b, p, a)
+    elif ph == PH_COMMIT_HEX:
+        return act_commit_hex(S, b, p, a)
+    elif ph == PH_SAVE:
+        return act_save(S, b, p, a)
+    elif ph == PH_MAGIC_CASUALTY:
+        return act_magic_casualty(S, b, p, a)
+    elif ph == PH_SUPPORT:
+        return act_support(S, b, p, a)
+    elif ph == PH_SUPPORT_HEX:
+        return act_support_hex(S, b, p, a)
     return False
 
 

@@ -36,6 +36,7 @@ from .base import (
     whole_board,
     stack_at, step_cost,
 )
+from .setup import SCENARIO_MAGIC
 
 
 @rules_jit
@@ -258,6 +259,7 @@ def act_move(S, b, p, a):
     if a == A_CHOICE + CH_DONE:
         s['stage'] = ST_COMBAT
         s['step'] = 0
+        s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 0     # phase A first (L496)
         return False
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT

@@ -15,12 +15,13 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES, HEX_FORTRESS, HEX_TERRAIN
 from ..constants import (
-    LUNAR, NUM_UNITS, SC_18_1, SC_18_2, SARTAR, ST_DEPLOY, ST_TURN_START, UW_OUT, UW_POOL,
+    NUM_UNITS, ST_DEPLOY, ST_TURN_START, UW_HOLDING, UW_OUT, UW_POOL,
 )
-from ..data import DATA
+from ..data import DATA, MAP
+from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES
 from .base import (
-    A_HEX, FORTRESS_START, HEX_OLD_SARTAR, PH_DEPLOY, TERRAIN_LAKE, U_DEPLOY, U_FORCE, hex_force, pose,
+    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, hex_force, pose,
     put_on_top,
 )
 from .moon import choose_moon
@@ -29,10 +30,27 @@ SCENARIO_TURNS = np.array([DATA.scenarios[sid].turns for sid in SCENARIOS], np.i
 """Game-turns of each scenario (L204, L219, L234)."""
 DEPLOY_FIRST = np.array([FORCES.index(DATA.scenarios[sid].deploy[0][0]) for sid in SCENARIOS], np.int8)
 """The force that deploys first (L206, L221, L236)."""
-DEPLOY_IN_OLD_SARTAR = np.array([[1 if dict(DATA.scenarios[sid].deploy)[f] == "old_sartar" else 0
-                                  for f in FORCES] for sid in SCENARIOS], np.int8)
-"""DEPLOY_IN_OLD_SARTAR[scenario, force]: 1 within Old Sartar, 0 anywhere outside it."""
+
+
+def _deploy_zones():
+    out = np.zeros((len(SCENARIOS), len(FORCES), NUM_HEXES), np.int8)
+    for sc, sid in enumerate(SCENARIOS):
+        zones = dict(DATA.scenarios[sid].deploy)
+        for f, force in enumerate(FORCES):
+            for h in range(NUM_HEXES):
+                out[sc, f, h] = in_zone(zones[force], MAP.ids[h], MAP.territory[h]) \
+                    and HEX_TERRAIN[h] != TERRAIN_LAKE
+    return out
+
+
+DEPLOY_ZONE = _deploy_zones()
+"""DEPLOY_ZONE[scenario, force, h]: force may deploy on hex h (its scenario's
+zone, L206-L269: within or outside Old Sartar, within the Glowline, within
+Sartar, west of 26xx and north of xx19; no lake, L372)."""
 SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+SCENARIO_MAGIC = np.array(["magic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+"""The scenario uses magic (18.4 on, L108, L250-L273): phases A and C and the
+battles' magic steps; 18.1-18.3 ignore the magic rules (L108)."""
 
 
 @rules_jit
@@ -48,6 +66,8 @@ def setup_scenario(S, b):
         s['unit_scapegoat'][u] = -1
         s['unit_entry'][u] = -1
         s['unit_where'][u] = UW_POOL if U_DEPLOY[u, sc] else UW_OUT
+        if U_DEPLOY[u, sc] and (U_MAGICIAN[u] >= 0 or U_ASSASSIN[u]):
+            s['unit_where'][u] = UW_HOLDING       # spirits, agents and assassins start off the board (L416, L924)
     for f in range(FORTRESS_START.shape[0]):
         s['fortress_owner'][f] = FORTRESS_START[f, sc]
     s['max_turns'] = SCENARIO_TURNS[sc]
@@ -102,8 +122,7 @@ def deploy_round(S, b):
 def deploy_zone(S, b, f, h):
     """Hex h is where force f may deploy a unit in this scenario."""
     s = S[b]
-    inside = DEPLOY_IN_OLD_SARTAR[int(s['scenario']), f]
-    if HEX_OLD_SARTAR[h] != inside or HEX_TERRAIN[h] == TERRAIN_LAKE:
+    if not DEPLOY_ZONE[int(s['scenario']), f, h]:
         return False
     other = hex_force(S, b, h)
     return other < 0 or other == f
@@ -116,9 +135,9 @@ def mask_deploy(S, b, p, mask):
     for u in range(NUM_UNITS):
         if s['unit_hex'][u] >= 0:
             occupied[s['unit_hex'][u]] = U_FORCE[u]
-    inside = DEPLOY_IN_OLD_SARTAR[int(s['scenario']), p]
+    sc = int(s['scenario'])
     for h in range(NUM_HEXES):
-        if HEX_OLD_SARTAR[h] == inside and HEX_TERRAIN[h] != TERRAIN_LAKE and occupied[h] != 1 - p:
+        if DEPLOY_ZONE[sc, p, h] and occupied[h] != 1 - p:
             mask[A_HEX + h] = 1
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
+    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
     ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
 )
 from .base import (
@@ -23,6 +23,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .magic import support_ends
 from .moon import next_day
 from .setup import SCENARIO_TURNS
 
@@ -39,6 +40,7 @@ def start_player_turn(S, b):
     s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
     s['stage'] = ST_MOVEMENT
     s['step'] = 0
+    support_ends(S, b, int(s['active']))      # its spirits go home at the start of its movement (L416, L508)
     start_movement(S, b)
 
 
@@ -70,6 +72,9 @@ def rally_phase(S, b):
             s['unit_where'][u] = UW_DEAD
             s['unit_dead_hex'][u] = -1
             s['unit_scapegoat'][u] = -1
+            for v in range(NUM_UNITS):
+                if s['unit_scapegoat'][v] == u:
+                    end_rage(S, b, v)       # a scapegoat dead for good leaves nothing to avenge (L656)
             if u == ARGRATH and s['scenario'] == SC_18_3:
                 end_game(S, b, LUNAR)
                 return False
@@ -178,6 +183,16 @@ def lunar_occupies_a_sartar_fortress(S, b):
 
 
 @rules_jit
+def lunar_occupies(S, b, h):
+    """A Lunar unit is on hex h (L265)."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR and s['unit_hex'][u] == h:
+            return True
+    return False
+
+
+@rules_jit
 def scenario_winner(S, b):
     """The winning force at the end of play, -1 for a draw (L217-L248):
 
@@ -185,10 +200,25 @@ def scenario_winner(S, b):
     * 18.2: the Lunars with Boldhome or at least 5 Sartar fortresses, Sartar
       with Boldhome and at least 3 others;
     * 18.3: the Lunars if Argrath is dead (his escape failed) or Lunar units
-      occupy a Sartar fortress, else Sartar.
+      occupy a Sartar fortress, else Sartar;
+    * 18.4: the Lunars if a Lunar unit occupies Boldhome, Sartar if he still
+      controls it (L265); neither: a draw (Interpretations 30);
+    * 18.5: the force that controls more fortresses, all ten counted; a
+      draw if equal (L273).
     """
     s = S[b]
     sc = s['scenario']
+    if sc == SC_18_4:
+        if lunar_occupies(S, b, FORTRESS_HEX[BOLDHOME]):
+            return LUNAR
+        if s['fortress_owner'][BOLDHOME] == SARTAR:
+            return SARTAR
+        return -1
+    if sc == SC_18_5:
+        held = 0
+        for k in range(FORTRESS_HEX.shape[0]):
+            held += 1 if s['fortress_owner'][k] == LUNAR else -1 if s['fortress_owner'][k] == SARTAR else 0
+        return LUNAR if held > 0 else SARTAR if held < 0 else -1
     lunar = sartar_fortresses(S, b, LUNAR)
     sartar = sartar_fortresses(S, b, SARTAR)
     if sc == SC_18_1:
