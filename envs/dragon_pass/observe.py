@@ -227,7 +227,7 @@ def observe_one(S, b, me, obs):
                 continue
             major = R.U_MAJOR[u, sd]
             _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), obs[base + (G_OWN_CF if own else G_ENEMY_CF)]
-                 + R.cf_halves(S, b, u) / 20.0)
+                 + np.float64(R.cf_halves(S, b, u)) / 20.0)
             k = (G_OWN_MAJORS if major else G_OWN_MINORS) if own else (G_ENEMY_MAJORS if major else G_ENEMY_MINORS)
             _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
             if R.is_disrupted(S, b, u):
@@ -257,7 +257,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_ROW] = -1.0
             obs[row + U_HOLDING] = where == UW_HOLDING
         obs[row + U_SEEN] = 1.0
-        obs[row + U_CF] = R.cf_halves(S, b, u) / 20.0
+        obs[row + U_CF] = np.float64(R.cf_halves(S, b, u)) / 20.0
         _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
         obs[row + U_MF] = R.U_MF[u, sd] / 10.0
         obs[row + U_LF] = R.U_LF[u, sd] / 3.0
