@@ -84,6 +84,7 @@ UF_FRIEND_FELL = 1024  # a superhero whose best friend was eliminated in this ba
 UF_CLOSE = 2048    # a berserk superhero that must end its move as close as it can to its scapegoat (L656)
 UF_ATTACKED = 4096  # a spirit that made a spirit magic attack in this battle (only these are DSM's casualties, L552)
 UF_SAVED = 8192    # protected by its superhero's magic invulnerability in this battle (L650)
+UF_EXOTIC = 16384  # used its exotic ability this phase; the Crater Makers' agent: no attack this turn (L710)
 
 # stages of the sequence of play (``stage``)
 ST_DEPLOY = 0       # deployment, one unit at a time (L206-L242)
@@ -93,3 +94,6 @@ ST_COMBAT = 3       # the combat phase (L492-L601)
 ST_RALLY = 4        # the rally phase (L590, L642)
 ST_BOOKKEEPING = 5  # the book-keeping phase: the end of a game-turn (L182)
 ST_OVER = 6
+ST_EXOTIC = 7       # the Exotic Magic Phase, between movement and combat (L178, L672); and the
+                    # effects a day brings before a player-turn's movement (the storm's flood, L688)
+NUM_STAGES = 8

@@ -315,7 +315,7 @@ class DragonPass(Game):
 
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
-    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases)
+    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm",)
 
 
 def _neutral_name(a):
@@ -410,6 +410,25 @@ def _legal_name(rec, a):
         return "give no more magical support" if done else f"{V.unit_name(u, rec)} gives magical support"
     if ph == R.PH_SUPPORT_HEX:
         return f"{V.unit_name(int(rec['cursor']), rec)} supports the stack at {V.hex_name(h)}"
+    if ph == R.PH_EXOTIC:
+        return "end the Exotic Magic Phase" if done else f"{V.unit_name(u, rec)} uses its exotic magic"
+    if ph == R.PH_EXOTIC_TARGET:
+        c = int(rec["cursor"])
+        if c == R.CRIMSON_BAT:
+            return f"the Crimson Bat devours {V.unit_name(u, rec)}"
+        if c == R.CRATER_MAKERS:
+            return f"a Meteor Storm strikes {V.hex_name(h)}"
+        if c == R.FULL_MOON_CORPS:
+            return f"summon the Full Moon Corps to {V.hex_name(h)}"
+        if c == R.WASPS:
+            return f"the Wasps sting around {V.hex_name(h)}"
+        if a == R.A_CHOICE + R.CH_STORM:
+            return "a Type 2 storm: rain, rain, then flood"
+        return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_HUNGER:
+        if a < R.A_UNIT:
+            return f"the Bat's spirit takes the top unit of the stack at {V.hex_name(h)}"
+        return f"the Bat's spirit takes {V.unit_name(u, rec)}"
     return _neutral_name(a)
 
 
@@ -477,6 +496,12 @@ def _magic_text(rec, viewer, battle):
         phase = DATA.tables.moon_phases[int(rec["moon"])]
         glow = "the Glowline is gone" if int(rec["glowline_gone"]) else "the Glowline stands"
         lines.append(f"Red Moon: {phase.name} (cyclic {phase.cyclic}); {glow}")
+    if int(rec["bat_missed"]) or int(rec["hunger_left"]):
+        lines.append(f"the Crimson Bat is hungry: {int(rec['bat_missed'])} day(s) missed, "
+                     f"{int(rec['bat_owed']) + int(rec['bat_fed'])} unit(s) devoured since; "
+                     f"{int(rec['hunger_left'])} Lunar unit(s) still owed to its spirit")
+    if int(rec["storm_day"]):
+        lines.append("the storm: " + ("a day of rain" if int(rec["storm_day"]) < 3 else "the rivers flood"))
     where = {R.UW_COMMITTED: "commits", R.UW_SUPPORT: "supports"}
     for u in range(NUM_UNITS):
         w = int(rec["unit_where"][u])

@@ -34,7 +34,7 @@ from .board import (
     ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
 )
 from .constants import (
-    NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
+    NUM_STAGES, NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
     UF_USED, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_HOLDING, UW_MAP, UW_POOL, UW_SUPPORT,
 )
 from .data import MAP
@@ -121,7 +121,7 @@ F_SCREENING = F_FIRST + 1
 F_RAIN = F_SCREENING + 1
 F_PHASE = F_RAIN + 1                  # one-hot of the pending decision (rules.PH_*)
 F_STAGE = F_PHASE + R.LAST_PHASE + 1  # one-hot of the stage (constants.ST_*)
-F_STEP = F_STAGE + 7                  # one-hot of the battle step (combat.CS_*)
+F_STEP = F_STAGE + NUM_STAGES         # one-hot of the battle step (combat.CS_*)
 F_ATT_TOTAL = F_STEP + R.CS_END + 1   # the attack's CF total / 40
 F_DEF_TOTAL = F_ATT_TOTAL + 1         # the counter-attack's / 40
 F_LOSS = F_DEF_TOTAL + 1              # the CF loss still to take / 20
@@ -132,7 +132,10 @@ F_ENEMY_FORTRESSES = F_OWN_FORTRESSES + 1
 F_MOON = F_ENEMY_FORTRESSES + 1       # one-hot of the Red Moon's phase (rules.MOON_PHASE_IDS); none: no phase
 F_GLOWLINE = F_MOON + R.NUM_MOON_PHASES  # 1 while the Glowline lasts (L143), in a scenario with a phase
 F_REVEALED = F_GLOWLINE + 1           # with screening: the Crimson Bat's, Argrath's location revealed (L666, L668)
-FLAT_SIZE = F_REVEALED + 2
+F_BAT = F_REVEALED + 2                # the Crimson Bat: Black and Dying days missed / 2, units it still needs today / 24,
+                                      # Lunar units its spirit still takes / 24 (L698-L708)
+F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain; 3 flood) (L688); it rains
+FLAT_SIZE = F_STORM + 2
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -319,7 +322,7 @@ def observe_one(S, b, me, obs):
     if 0 <= ph <= R.LAST_PHASE:
         obs[f + F_PHASE + ph] = 1.0
     st = int(s['stage'])
-    if 0 <= st < 7:
+    if 0 <= st < NUM_STAGES:
         obs[f + F_STAGE + st] = 1.0
     step = int(s['step'])
     if st == 3 and 0 <= step <= R.CS_END:
@@ -334,5 +337,11 @@ def observe_one(S, b, me, obs):
     if s['moon'] >= 0:
         obs[f + F_MOON + int(s['moon'])] = 1.0
         obs[f + F_GLOWLINE] = s['glowline_gone'] == 0
+    obs[f + F_BAT] = s['bat_missed'] / 2.0
+    need = R.bat_demand(S, b) - int(s['bat_owed']) - int(s['bat_fed'])
+    _put(obs, f + F_BAT + 1, (need if need > 0 else 0) / 24.0)
+    _put(obs, f + F_BAT + 2, s['hunger_left'] / 24.0)
+    obs[f + F_STORM] = s['storm_day'] / 3.0
+    obs[f + F_STORM + 1] = s['rain']
     obs[f + F_REVEALED] = (s['revealed'] & R.REVEAL_BAT) != 0
     obs[f + F_REVEALED + 1] = (s['revealed'] & R.REVEAL_ARGRATH) != 0

@@ -12,7 +12,7 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    NUM_ENTRY_ZONES, NUM_UNITS, SCENARIOS, ST_OVER, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
+    NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
     UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
     UW_POOL,
 )
@@ -33,7 +33,7 @@ def record_problem(state):
     if int(rec["num_players"]) != 2:
         return f"num_players {int(rec['num_players'])} is not 2"
     for name, lo, hi in (("screening", 0, 1), ("auto_single", 0, 1), ("rain", 0, 1), ("phase", 0, R.LAST_PHASE),
-                         ("stage", 0, ST_OVER), ("active", 0, 1), ("first_force", 0, 1), ("deploying", 0, 1),
+                         ("stage", 0, NUM_STAGES - 1), ("active", 0, 1), ("first_force", 0, 1), ("deploying", 0, 1),
                          ("group_moved", 0, 1), ("group_zoc_start", 0, 1), ("group_arranged", 0, 1),
                          ("firing", 0, 1), ("missile_code", 0, len(R.MISSILE_DISRUPT) - 1),
                          ("step", 0, R.CS_END), ("turn", 0, int(rec["max_turns"])),

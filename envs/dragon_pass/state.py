@@ -52,6 +52,8 @@ STATE_FIELDS = [
     ("magic_hex", np.int16),        # physical magic: the defending stack being struck; -1
     ("magic_def_loss", np.int16),   # the battle's magic: the defenders' loss rolled (chaotic: units; spirit: MgF)
     ("magic_att_loss", np.int16),   # and the attackers' (L518, L546)
+    ("exotic_hex", np.int16),       # the Exotic Magic Phase: the hex the effect being applied strikes; -1
+    ("bat_prey", np.int16),         # an enemy hero the Bat's chaotic magic eliminated, feeding it if it fails to escape; -1
     ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
     # --- 1-byte fields: configuration and the sequence of play
     ("num_players", np.int8),       # seats: 2 (the common field)
@@ -91,6 +93,13 @@ STATE_FIELDS = [
     ("magic_kind", np.int8),        # 1 while phase A lasts, 2-3 phase C; in a battle the MK_* losses being taken
     ("magic_step", np.int8),        # the battle's magic step (magic.MS_*)
     ("magic_excess", np.int8),      # spirit magic: the loss exceeds the non-negative defenders' MgF (L554)
+    # --- the Exotic Magic Phase (rules/exotic.py)
+    ("exotic_effect", np.int8),     # exotic.EX_* effect being applied (superheroes' saves first); 0
+    ("bat_missed", np.int8),        # Black and Dying days the Crimson Bat went unfed, in its hunger (L700); 0 sated
+    ("bat_fed", np.int8),           # units it devoured today (L698)
+    ("bat_owed", np.int8),          # units it devoured on earlier days of its hunger (they count, L700)
+    ("hunger_left", np.int8),       # Lunar units the opposing player still eliminates for the Bat's spirit (L700)
+    ("storm_day", np.int8),         # the Stormwalkers' Type 2 storm: 1, 2 rain, 3 flood (L688); 0 none
     # --- the Red Moon (L660-L668)
     ("moon", np.int8),              # the phase of the Red Moon (moon.MOON_PHASE_IDS index); -1: none chosen
     ("glowline_gone", np.int8),     # 1 once an enemy unit occupied the Temple of the Reaching Moon (L143)

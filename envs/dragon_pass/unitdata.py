@@ -535,6 +535,7 @@ class Tables:
     moon_phases: tuple
     cyclic: dict
     moon: dict
+    bat_hunger: dict
     casualties: dict
     melee: dict
     heroic_escape: dict
@@ -949,6 +950,7 @@ _TABLE_COLUMNS = {
     "unit_modifiers": "id spirit_magic melee missile name",
     "notation": "factor mark cite meaning",
     "moon_phases": "order id movement cyclic name",
+    "bat_hunger": "phase one_day two_or_more_days",
     "attack_beyond_60": "roll fraction",
     "casualties": "attack both first defender_by attacker_by from only name",
     "missile_unit_modifiers": "id modifier name",
@@ -1114,6 +1116,16 @@ def _parse_tables(data_dir):
     phases = tuple(MoonPhase(_int(c["order"], file, line, "order"), c["id"], c["name"],
                              _int(c["movement"], file, line, c["id"]),
                              _int(c["cyclic"], file, line, c["id"])) for line, c in rows)
+    rows, cite["bat_hunger"], _ = _table(sections, "bat_hunger", file)
+    hunger = {}
+    for line, c in rows:
+        if c["phase"] not in {p.id for p in phases}:
+            raise DataError(file, line, f"[table bat_hunger]: {c['phase']!r} is not a phase of the moon")
+        one, more = _int(c["one_day"], file, line, c["phase"]), _int(c["two_or_more_days"], file, line, c["phase"])
+        if not 0 < one < more:
+            raise DataError(file, line, f"[table bat_hunger]: {c['phase']}: a second missed day must "
+                            f"ask more units ({one}, {more})")
+        hunger[c["phase"]] = (one, more)
     moon, subst["moon"] = _limits(
         sections, "moon", file, cite, ("glowline", "glowspot_radius", "half_cyclic", "argrath_radius"))
     attack, attack_subst, columns_seen = np.full((61, 7), -1, dtype=np.int16), set(), []
@@ -1222,7 +1234,7 @@ def _parse_tables(data_dir):
         missile_unit_modifiers=missile_units, missile_terrain_modifiers=missile_hexes,
         terrain=terrain, structures=structures, roads=roads, features=features,
         unit_modifiers=unit_modifiers, notation=notation, moon_phases=phases,
-        cyclic={p.id: p.cyclic for p in phases}, moon=moon, casualties=casualties,
+        cyclic={p.id: p.cyclic for p in phases}, moon=moon, bat_hunger=hunger, casualties=casualties,
         melee=melee, heroic_escape=escape, cite=cite, substituted=subst)
 
 

@@ -5,7 +5,7 @@ step, the action space), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``setup`` (the scenarios and deployment),
 ``movement`` (the movement phase and arranging stacks), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
-support), ``combat`` (battles,
+support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
 rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
@@ -13,6 +13,7 @@ from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
+from .exotic import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
 from .turns import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403

@@ -20,7 +20,7 @@ from ..board import (
 )
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
-    LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
+    LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES,
 )
 from ..data import DATA, MAP
@@ -122,6 +122,31 @@ def _bound_tables():
 
 
 U_BOUND, U_MAGICIAN, U_AGENT = _bound_tables()
+@rules_jit
+def bat_kill(S, b, v):
+    """Enemy unit v was eliminated by the Bat's chaotic magic: it feeds the Bat
+    (L698), a hero only if it then fails its heroic escape (``bat_prey``,
+    ``turns.rally_phase``)."""
+    s = S[b]
+    if U_RANK[v] == RANK_NONE:
+        s['bat_fed'] += 1
+    else:
+        s['bat_prey'] = v
+
+
+@rules_jit
+def floods(S, b, u, h, stops):
+    """The third day of the Stormwalkers' Type 2 storm floods the rivers: unit u
+    entering river hex h is disrupted; a flying unit (the Air Rune) only if it
+    stops there; superheroes are unaffected (L688, D&S)."""
+    s = S[b]
+    if s['storm_day'] != 3 or not HEX_RIVER[h] or U_RANK[u] == RANK_SUPERHERO:
+        return
+    if (U_RUNE[u] == RUNE_AIR) != stops:
+        return
+    disrupt(S, b, u)
+
+
 U_ASSASSIN = np.array([list(DATA.units.values())[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
 """An assassin (X-*-*-X, L926): kept off the board, in its side's holding box,
 until the Exotic Magic Phase drops it on a stack (L924)."""
@@ -140,6 +165,47 @@ comes with the moon's part; no counter 18.1-18.3 deploys has one."""
 
 # ================================================================ the printed tables
 T = DATA.tables
+CRIMSON_BAT = UNIT_IDS.index("crimson_bat")
+"""The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
+BAT_HUNGER = np.zeros((7, 2), np.int8)
+for _ph, (_one, _more) in T.bat_hunger.items():
+    BAT_HUNGER[[p.id for p in T.moon_phases].index(_ph)] = (_one, _more)
+"""BAT_HUNGER[phase, 0 / 1]: the Lunar units the hungry Bat needs on that day
+with one / two or more Black and Dying days missed (L702-L708); 0 where the
+table lists none."""
+MOON_BLACK = [p.id for p in T.moon_phases].index("black")
+MOON_DYING = [p.id for p in T.moon_phases].index("dying")
+MOON_FULL_HALF = [p.id for p in T.moon_phases].index("full_half")
+
+
+@rules_jit
+def bat_demand(S, b):
+    """The Lunar units the Crimson Bat must have devoured by the end of today:
+    1 on a Black or Dying day (L698); while it is hungry, on the days the Bat
+    Hunger Table lists, the table's number (L700-L708, Interpretations 36). The
+    units it has devoured since it went hungry count towards it (``bat_owed``)."""
+    s = S[b]
+    d = int(s['moon'])
+    if d < 0:
+        return 0
+    if s['bat_missed'] > 0 and BAT_HUNGER[d, 0] > 0:
+        return int(BAT_HUNGER[d, 0 if s['bat_missed'] == 1 else 1])
+    return 1 if d == MOON_BLACK or d == MOON_DYING else 0
+
+
+@rules_jit
+def bat_starves(S, b):
+    """The Bat eliminated, or starved, before its hunger is sated: the Lunar
+    units its spirit still needs, for the opposing player to eliminate (L700)."""
+    s = S[b]
+    if s['bat_missed'] > 0:
+        left = bat_demand(S, b) - int(s['bat_owed']) - int(s['bat_fed'])
+        s['hunger_left'] = left if left > 0 else 0
+    s['bat_missed'] = 0
+    s['bat_owed'] = 0
+    s['bat_fed'] = 0
+
+
 TERRAIN_LAKE = TERRAIN_IDS.index("lake")
 TERRAIN_MOUNTAIN = TERRAIN_IDS.index("mountain")
 TERRAIN_MARSH = TERRAIN_IDS.index("marsh")
@@ -274,7 +340,8 @@ A_UNIT = A_HEX + NUM_HEXES         # a unit: join the group, lift in a stack, a 
 A_CHOICE = A_UNIT + NUM_UNITS      # CH_*
 CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE, CH_FORCE_MARCH = range(5)
 CH_MOON = 5                        # CH_MOON + k: the Red Moon's phase k (moon.MOON_PHASE_IDS) is chosen
-NUM_CHOICES = CH_MOON + len(T.moon_phases)
+CH_STORM = CH_MOON + len(T.moon_phases)   # the Stormwalkers' Type 2 storm: rain, rain, flood (L688)
+NUM_CHOICES = CH_STORM + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -307,7 +374,11 @@ PH_SAVE = 23           # A_UNIT + u: a unit superhero ``cursor``'s magic invulne
 PH_MAGIC_CASUALTY = 24  # A_UNIT + u: the next casualty of chaotic, physical or spirit magic (L518-L554)
 PH_SUPPORT = 25        # A_UNIT + u: a spirit to give magical support (its stack next) / CH_DONE (L604)
 PH_SUPPORT_HEX = 26    # A_HEX + h: the own stack spirit ``cursor`` supports (L604)
-LAST_PHASE = PH_SUPPORT_HEX
+PH_EXOTIC = 27         # A_UNIT + u: use u's exotic ability (its target next, L672-L712) / CH_DONE
+PH_EXOTIC_TARGET = 28  # A_HEX + h / A_UNIT + v / CH_STORM: where or whom unit ``cursor``'s ability strikes
+PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit): a Lunar unit eliminated
+                       # for the hungry Bat's spirit, chosen by its enemy (L700)
+LAST_PHASE = PH_HUNGER
 
 NO_HEX = -1
 
@@ -565,6 +636,8 @@ def eliminate(S, b, u):
         s['unit_where'][u] = UW_DEAD
     s['unit_hex'][u] = -1
     s['unit_flags'][u] = 0
+    if u == CRIMSON_BAT:
+        bat_starves(S, b)
     for v in range(NUM_UNITS):
         if U_BEST_FRIEND[v] == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
             s['unit_flags'][v] |= UF_FRIEND_FELL

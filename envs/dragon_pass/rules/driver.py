@@ -10,13 +10,14 @@ combat (``combat.py``), rally -- and the book-keeping phase (``turns.py``).
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_MOVEMENT, ST_RALLY, ST_TURN_START
+from ..constants import ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_TURN_START
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
-    PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX,
+    PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
+    PH_HUNGER,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -28,6 +29,9 @@ from .combat import (
 from .movement import (
     act_arrange, act_enter_hex, act_force_march, act_move, act_move_group, mask_arrange, mask_enter_hex,
     mask_force_march, mask_move, mask_move_group, movement_phase,
+)
+from .exotic import (
+    act_exotic, act_exotic_target, act_hunger, exotic_phase, mask_exotic, mask_exotic_target, mask_hunger,
 )
 from .magic import (
     act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
@@ -105,6 +109,12 @@ def fill_mask(S, b, mask):
         mask_support(S, b, p, mask)
     elif ph == PH_SUPPORT_HEX:
         mask_support_hex(S, b, p, mask)
+    elif ph == PH_EXOTIC:
+        mask_exotic(S, b, p, mask)
+    elif ph == PH_EXOTIC_TARGET:
+        mask_exotic_target(S, b, p, mask)
+    elif ph == PH_HUNGER:
+        mask_hunger(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -171,6 +181,12 @@ def do_action(S, b, a):
         return act_support(S, b, p, a)
     elif ph == PH_SUPPORT_HEX:
         return act_support_hex(S, b, p, a)
+    elif ph == PH_EXOTIC:
+        return act_exotic(S, b, p, a)
+    elif ph == PH_EXOTIC_TARGET:
+        return act_exotic_target(S, b, p, a)
+    elif ph == PH_HUNGER:
+        return act_hunger(S, b, p, a)
     return False
 
 
@@ -193,6 +209,9 @@ def advance(S, b):
             start_player_turn(S, b)
         elif st == ST_MOVEMENT:
             if movement_phase(S, b):
+                return
+        elif st == ST_EXOTIC:
+            if exotic_phase(S, b):
                 return
         elif st == ST_COMBAT:
             if combat_phase(S, b):

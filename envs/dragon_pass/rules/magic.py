@@ -28,15 +28,15 @@ magic, and each saves up to three units of its stack, its best friend first
 import numpy as np
 
 from dragongym.envs.core.jit import local_zeros, rules_jit
-from ..board import HEX_STEP, NUM_HEXES
+from ..board import HEX_RIVER, HEX_STEP, NUM_HEXES
 from ..constants import (
-    NUM_UNITS, RANK_SUPERHERO, UF_ATTACKED, UF_SAVED, UF_USED, UW_COMMITTED, UW_DEAD, UW_HOLDING,
+    NUM_UNITS, RANK_SUPERHERO, UF_ATTACKED, UF_EXOTIC, UF_SAVED, UF_USED, UW_COMMITTED, UW_DEAD, UW_HOLDING,
     UW_MAP, UW_SUPPORT,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_DONE, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
+    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
-    U_FORCE, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, berserk, d6, distance,
+    U_FORCE, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, hex_force, in_list, pose, stack_at,
 )
 from .moon import cf_halves, mgf_halves
@@ -94,6 +94,8 @@ def may_send(S, b, u, support):
     m = U_MAGICIAN[u]
     if m < 0 or U_FORCE[u] != s['active'] or s['unit_where'][u] != UW_HOLDING or (support and U_AGENT[u]):
         return False
+    if s['unit_flags'][u] & UF_EXOTIC:
+        return False                      # the Crater Makers' agent after a Meteor Storm (L710)
     return s['unit_where'][m] == UW_MAP and rf_of(S, b, m) >= 1
 
 
@@ -255,17 +257,33 @@ def saved_count(S, b, g):
 
 
 @rules_jit
-def saving_superhero(S, b):
-    """A superhero of the battle whose magic invulnerability (L650) still has
-    units to cover and a choice among more than it can cover; the automatic
-    cases (its best friend first, then all when three or fewer are left) are
-    settled here. Returns the superhero, -1 when none is left to choose."""
+def struck(S, b, h, mode):
+    """Hex h is struck by the magic at hand: ``mode`` 0 a stack of the battle;
+    1 the hex ``exotic_hex``; 2 that hex or a neighbour; 3 a river hex (the
+    flood, L688)."""
+    s = S[b]
+    if mode == 0:
+        return in_list(s['bat_def'], h) or in_list(s['bat_att'], h)
+    if mode == 1:
+        return h == s['exotic_hex']
+    if mode == 2:
+        return distance(h, s['exotic_hex']) <= 1
+    return HEX_RIVER[h] != 0
+
+
+@rules_jit
+def saving_superhero(S, b, mode):
+    """A superhero in a hex the magic strikes (``struck``) whose magic
+    invulnerability (L650, L678) still has units to cover and a choice among
+    more than it can cover; the automatic cases (its best friend first, then
+    all when three or fewer are left) are settled here. Returns the
+    superhero, -1 when none is left to choose."""
     s = S[b]
     for g in range(NUM_UNITS):
         if U_RANK[g] != RANK_SUPERHERO or s['unit_where'][g] != UW_MAP:
             continue
         h = s['unit_hex'][g]
-        if not in_list(s['bat_def'], h) and not in_list(s['bat_att'], h):
+        if not struck(S, b, h, mode):
             continue
         f = U_BEST_FRIEND[g]
         if f >= 0 and s['unit_where'][f] == UW_MAP and s['unit_hex'][f] == h and not s['unit_flags'][f] & UF_SAVED:
@@ -564,6 +582,11 @@ def act_magic_casualty(S, b, p, a):
     s = S[b]
     u = a - A_UNIT
     s['loss_left'] -= casualty_value(S, b, u)
+    k = int(s['magic_kind'])
+    bat = CRIMSON_BAT
+    if (k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT) and U_FORCE[u] != U_FORCE[bat] \
+            and on_side(S, b, bat, k == MK_CHAOTIC_ATT) and s['unit_where'][bat] == UW_MAP:
+        bat_kill(S, b, u)                 # the Bat's chaotic magic feeds it (L698)
     if s['unit_where'][u] == UW_COMMITTED or s['unit_where'][u] == UW_SUPPORT:
         s['unit_where'][u] = UW_DEAD
         s['unit_hex'][u] = -1
@@ -590,7 +613,7 @@ def magic_step(S, b):
     while True:
         ms = int(s['magic_step'])
         if ms == MS_SAVE:
-            g = saving_superhero(S, b) if magic_threat(S, b) else -1
+            g = saving_superhero(S, b, 0) if magic_threat(S, b) else -1
             if g >= 0:
                 s['cursor'] = g
                 return pose(S, b, PH_SAVE, int(U_FORCE[g]))

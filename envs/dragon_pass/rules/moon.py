@@ -15,7 +15,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import FORCES, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP
 from ..data import DATA, MAP
-from .base import A_CHOICE, CH_MOON, PH_MOON, T, U_CF, U_MGF, distance, pose
+from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_CF, U_MGF, distance, pose
 
 # ================================================================ the Red Moon (L660-L668)
 MOON_PHASE_IDS = tuple(ph.id for ph in T.moon_phases)
@@ -51,16 +51,6 @@ U_CF_CYCLIC, U_MGF_CYCLIC = _cyclic_tables()
 1 if half-cyclic (half of it, L662), 0 if it is a number."""
 
 
-def _unit_named(word):
-    kinds = list(DATA.units.values())
-    for u in range(NUM_UNITS):
-        if word in kinds[UNIT_KIND_OF[u]].name.lower():
-            return u
-    return -1
-
-
-CRIMSON_BAT = _unit_named("crimson bat")
-"""The Crimson Bat, whose Glowspot is every hex within 2 of it (L666, L696); -1 if absent."""
 ARGRATH_UNIT = UNIT_IDS.index("argrath")
 """Prince Argrath, within 1 hex of whom the Glowline and Glowspot have no effect (L668)."""
 REVEAL_BAT, REVEAL_ARGRATH = 1, 2

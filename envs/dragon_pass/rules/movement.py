@@ -27,7 +27,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..constants import (
-    NUM_UNITS, ST_COMBAT, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_ENTERING, UW_MAP,
+    NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_ENTERING, UW_MAP,
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
@@ -35,8 +35,8 @@ from .base import (
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
+    floods,
 )
-from .setup import SCENARIO_MAGIC
 
 
 @rules_jit
@@ -257,9 +257,9 @@ def act_move(S, b, p, a):
     """Select the stack at hex a; ``CH_DONE`` ends the movement phase."""
     s = S[b]
     if a == A_CHOICE + CH_DONE:
-        s['stage'] = ST_COMBAT
+        s['stage'] = ST_EXOTIC        # then combat (exotic.exotic_phase, L178)
         s['step'] = 0
-        s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 0     # phase A first (L496)
+        s['magic_kind'] = 0
         return False
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT
@@ -410,6 +410,7 @@ def stop_group(S, b, p):
     for u in range(NUM_UNITS):
         if s['unit_flags'][u] & UF_GROUP:
             s['unit_flags'][u] = (s['unit_flags'][u] & ~(UF_GROUP | UF_FLEE | UF_CLOSE)) | UF_MOVED
+            floods(S, b, u, h, True)
     occupy(S, b, p, h)
     s['sel_hex'] = -1
     s['group_start'] = -1
@@ -447,6 +448,7 @@ def act_move_group(S, b, p, a):
             s['unit_mp'][u] -= c
             s['unit_road'][u] = road_after(s['unit_road'][u], h, d)
             put_on_top(S, b, u, g)
+            floods(S, b, u, g, False)
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
@@ -590,6 +592,7 @@ def enter_board(S, b, p, u, h, march):
     s = S[b]
     sd = side_of(S, b, u)
     put_on_top(S, b, u, h)
+    floods(S, b, u, h, False)
     s['unit_entry'][u] = -1
     s['unit_mp'][u] = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
     s['unit_road'][u] = 0

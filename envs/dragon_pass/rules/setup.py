@@ -83,6 +83,8 @@ def setup_scenario(S, b):
         s['bat_def'][k] = -1
         s['bat_vacated'][k] = -1
     s['moon'] = -1
+    s['bat_prey'] = -1
+    s['exotic_hex'] = -1
     s['glowline_gone'] = 0
     s['revealed'] = 0
     s['stage'] = ST_DEPLOY

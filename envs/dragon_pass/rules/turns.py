@@ -15,7 +15,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
     LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
-    ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
+    ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
 )
 from .base import (
     A_HEX, BOLDHOME, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
@@ -23,6 +23,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
 from .moon import next_day
 from .setup import SCENARIO_TURNS
@@ -42,6 +43,9 @@ def start_player_turn(S, b):
     s['step'] = 0
     support_ends(S, b, int(s['active']))      # its spirits go home at the start of its movement (L416, L508)
     start_movement(S, b)
+    if s['exotic_effect'] == EX_FLOOD:         # the storm's third day begins with the flood (L688)
+        s['stage'] = ST_EXOTIC
+        s['step'] = EXS_DAY
 
 
 @rules_jit
@@ -75,6 +79,8 @@ def rally_phase(S, b):
             for v in range(NUM_UNITS):
                 if s['unit_scapegoat'][v] == u:
                     end_rage(S, b, v)       # a scapegoat dead for good leaves nothing to avenge (L656)
+            if u == s['bat_prey']:
+                s['bat_fed'] += 1           # the hero the Bat struck is dead: it fed (L698)
             if u == ARGRATH and s['scenario'] == SC_18_3:
                 end_game(S, b, LUNAR)
                 return False
@@ -87,6 +93,7 @@ def rally_phase(S, b):
         s['cursor'] = u
         return pose(S, b, PH_ESCAPE_HEX, int(U_FORCE[u]))
     s['step'] = 0
+    s['bat_prey'] = -1
     s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
     return False
 
@@ -156,6 +163,7 @@ def bookkeeping(S, b):
             end_game(S, b, scenario_winner(S, b))
         return
     s['turn'] += 1
+    day_ends(S, b)
     next_day(S, b)
     s['stage'] = ST_TURN_START
 

@@ -1,0 +1,410 @@
+"""The Exotic Magic Phase (L672-L712): between a player's movement and combat
+phases, in the scenarios that grant it to his side (18.4: the Lunars only,
+L263; 18.5: both). The active player uses his units' exotic abilities one at
+a time, in the order he likes, then ends the phase:
+
+* the Crimson Bat devours a Lunar unit within 1 hex of it on each Black and
+  Dying day, more while it is hungry (the Bat Hunger Table), and starves after
+  the following Full Half day (L698-L708; ``base.bat_demand``);
+* the Crater Makers call a Meteor Storm on a hex within their RF, on any day
+  but a Black or Dying one (L710);
+* the Full Moon Corps, eliminated, are summoned back on a Full Moon day to a
+  hex holding a Lunar magician (L712);
+* the Wasps sting every non-Sartar unit within 1 hex (L690);
+* the Stormwalkers raise a Type 1 storm on a hex within their RF, or a Type 2
+  storm over the whole board: two days of rain, then a day of flood (L688).
+
+Dragons and superheroes are unaffected by exotic magic and save up to three
+units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
+disembodied spirits and treasures are unaffected (DS&T). The effects that
+strike several units are resolved as ``exotic_effect`` (EX_*), the
+superheroes' saves chosen first. A hungry Bat eliminated or starved leaves
+Lunar units for the opposing player to eliminate (L700; ``hunger_left``),
+chosen at the start of the next Exotic Magic Phase.
+"""
+import numpy as np
+
+from dragongym.envs.core.jit import rules_jit
+from ..board import HEX_RIVER, NUM_HEXES
+from ..constants import (
+    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC, UF_SAVED,
+    UNIT_IDS, UW_DEAD, UW_MAP,
+)
+from ..data import DATA
+from .base import (
+    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
+    PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_BOUND, U_FORCE, U_RANK, bat_demand, disrupt, distance, eliminate,
+    occupy, pose, put_on_top, stack_at,
+)
+from .magic import rf_of, saving_superhero
+from .moon import MOON_FULL
+from .setup import SCENARIO_MAGIC
+
+# the effects (``exotic_effect``)
+EX_METEOR = 1      # the Crater Makers' Meteor Storm on ``exotic_hex`` (L710)
+EX_STORM = 2       # the Stormwalkers' Type 1 storm on ``exotic_hex`` (L688)
+EX_STING = 3       # the Wasps' sting around ``exotic_hex`` (L690)
+EX_FLOOD = 4       # the third day of a Type 2 storm: every river hex floods (L688)
+EXS_DAY = 1
+"""``step`` of ST_EXOTIC when it is no player's phase but the day's own effect
+(the flood) before the player-turn's movement."""
+
+CRATER_MAKERS = UNIT_IDS.index("crater_makers")
+FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
+WASPS = UNIT_IDS.index("wasps")
+STORMWALKERS = UNIT_IDS.index("stormwalkers")
+
+
+def _exotic_forces():
+    from ..constants import FORCES, SCENARIOS
+    out = np.zeros((len(SCENARIOS), len(FORCES)), np.int8)
+    for k, sid in enumerate(SCENARIOS):
+        for f in getattr(DATA.scenarios[sid], "exotic", ()):
+            out[k, FORCES.index(f)] = 1
+    return out
+
+
+SCENARIO_EXOTIC = _exotic_forces()
+"""SCENARIO_EXOTIC[scenario, force]: force has an Exotic Magic Phase (L178, L263, L271)."""
+
+
+# ================================================================ who may do what
+@rules_jit
+def on_map(S, b, u):
+    return S[b]['unit_where'][u] == UW_MAP
+
+
+@rules_jit
+def magician_hex(S, b, h, f):
+    """A magician of force f stands at hex h (L712)."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and U_FORCE[u] == f and U_BOUND[u] >= 0:
+            return True
+    return False
+
+
+@rules_jit
+def bat_prey(S, b, v):
+    """Lunar unit v may be devoured by the Bat now: within 1 hex of it, the Bat
+    still needing units today (L698)."""
+    s = S[b]
+    if not on_map(S, b, CRIMSON_BAT) or v == CRIMSON_BAT or not on_map(S, b, v) or U_FORCE[v] != LUNAR:
+        return False
+    if bat_demand(S, b) - int(s['bat_owed']) - int(s['bat_fed']) <= 0:
+        return False
+    return distance(s['unit_hex'][v], s['unit_hex'][CRIMSON_BAT]) <= 1
+
+
+@rules_jit
+def targets(S, b, u, mask):
+    """mask[...] = 1 for each target of u's exotic ability now; returns how many
+    (0: the ability cannot be used)."""
+    s = S[b]
+    n = 0
+    if s['unit_flags'][u] & UF_EXOTIC:
+        return 0
+    d = int(s['moon'])
+    if u == CRIMSON_BAT and U_FORCE[u] == s['active'] and on_map(S, b, u):
+        for v in range(NUM_UNITS):
+            if bat_prey(S, b, v):
+                n += 1
+                if mask.shape[0] > 1:
+                    mask[A_UNIT + v] = 1
+    elif u == CRATER_MAKERS:
+        # not on a Black or Dying day; within the Crater Makers' RF of 12 (L710)
+        if not on_map(S, b, u) or d < 0 or d == MOON_BLACK or d == MOON_DYING or rf_of(S, b, u) < 0:
+            return 0
+        for h in range(NUM_HEXES):
+            if distance(h, s['unit_hex'][u]) <= rf_of(S, b, u) and occupied(S, b, h):
+                n += 1
+                if mask.shape[0] > 1:
+                    mask[A_HEX + h] = 1
+    elif u == FULL_MOON_CORPS:
+        # eliminated, summoned on a Full Moon day to a Lunar magician's hex (L712)
+        if s['unit_where'][u] != UW_DEAD or d != MOON_FULL:
+            return 0
+        for h in range(NUM_HEXES):
+            if magician_hex(S, b, h, LUNAR):
+                n += 1
+                if mask.shape[0] > 1:
+                    mask[A_HEX + h] = 1
+    elif u == WASPS:
+        if on_map(S, b, u):
+            n = 1
+            if mask.shape[0] > 1:
+                mask[A_HEX + s['unit_hex'][u]] = 1
+    elif u == STORMWALKERS:
+        # only while the Stormwalkers' spirit lives (L688)
+        sp = U_BOUND[u]
+        if not on_map(S, b, u) or sp < 0 or s['unit_where'][sp] == UW_DEAD or rf_of(S, b, u) < 0:
+            return 0
+        for h in range(NUM_HEXES):
+            if distance(h, s['unit_hex'][u]) <= rf_of(S, b, u) and occupied(S, b, h):
+                n += 1
+                if mask.shape[0] > 1:
+                    mask[A_HEX + h] = 1
+        if s['storm_day'] == 0:
+            n += 1
+            if mask.shape[0] > 1:
+                mask[A_CHOICE + CH_STORM] = 1
+    return n
+
+
+@rules_jit
+def occupied(S, b, h):
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            return True
+    return False
+
+
+@rules_jit
+def any_ability(S, b):
+    s = S[b]
+    dummy = np.zeros(1, np.int8)
+    for u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
+        if U_FORCE[u] == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+            return True
+    return False
+
+
+# ================================================================ the phase
+@rules_jit
+def to_combat(S, b):
+    s = S[b]
+    s['stage'] = ST_COMBAT
+    s['step'] = 0
+    s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 0     # phase A first (L496)
+
+
+@rules_jit
+def exotic_phase(S, b):
+    """Run the Exotic Magic Phase (or the day's flood) until a decision is
+    needed (True) or it ends."""
+    s = S[b]
+    while True:
+        if s['step'] == 0 and s['magic_kind'] != 3 and not SCENARIO_EXOTIC[int(s['scenario']), int(s['active'])]:
+            s['magic_kind'] = 3           # no phase for this side: nothing but what is due (L178)
+        e = int(s['exotic_effect'])
+        if e != 0:
+            mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else -1
+            g = saving_superhero(S, b, mode) if mode >= 0 else -1
+            if g >= 0:
+                s['cursor'] = g
+                return pose(S, b, PH_SAVE, int(U_FORCE[g]))
+            apply_effect(S, b, e)
+            s['exotic_effect'] = 0
+            for u in range(NUM_UNITS):
+                s['unit_flags'][u] &= ~UF_SAVED
+            continue
+        if s['hunger_left'] > 0 and lunar_left(S, b):
+            return pose(S, b, PH_HUNGER, SARTAR)
+        s['hunger_left'] = 0
+        if s['step'] == EXS_DAY:
+            s['step'] = 0
+            s['stage'] = ST_MOVEMENT
+            return False
+        if s['magic_kind'] != 3 and any_ability(S, b):
+            return pose(S, b, PH_EXOTIC, int(s['active']))
+        if s['active'] == LUNAR and starving(S, b):
+            # not fed by the end of the Lunar Exotic Magic Phase of the Full Half day (L700)
+            eliminate(S, b, CRIMSON_BAT)
+            continue
+        s['magic_kind'] = 0
+        agent = U_BOUND[CRATER_MAKERS]
+        for u in range(NUM_UNITS):
+            if u != agent:
+                s['unit_flags'][u] &= ~UF_EXOTIC     # the agent's stays: no attack this turn (L710)
+        to_combat(S, b)
+        return False
+
+
+@rules_jit
+def starving(S, b):
+    """The hungry Bat is still not sated at the end of the Lunar Exotic Magic
+    Phase of a Full Half day (L700)."""
+    s = S[b]
+    return on_map(S, b, CRIMSON_BAT) and s['moon'] == MOON_FULL_HALF and s['bat_missed'] > 0 \
+        and int(s['bat_owed']) + int(s['bat_fed']) < bat_demand(S, b)
+
+
+@rules_jit
+def lunar_left(S, b):
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR:
+            return True
+    return False
+
+
+@rules_jit
+def mask_exotic(S, b, p, mask):
+    dummy = np.zeros(1, np.int8)
+    for u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
+        if U_FORCE[u] == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+            mask[A_UNIT + u] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_exotic(S, b, p, a):
+    """Unit a uses its exotic ability (its target next); ``CH_DONE``: the phase ends."""
+    s = S[b]
+    if a == A_CHOICE + CH_DONE:
+        s['magic_kind'] = 3
+        return False
+    s['cursor'] = a - A_UNIT
+    return pose(S, b, PH_EXOTIC_TARGET, p)
+
+
+@rules_jit
+def mask_exotic_target(S, b, p, mask):
+    targets(S, b, int(S[b]['cursor']), mask)
+
+
+@rules_jit
+def act_exotic_target(S, b, p, a):
+    """Unit ``cursor``'s ability strikes target a."""
+    s = S[b]
+    u = int(s['cursor'])
+    s['unit_flags'][u] |= UF_EXOTIC
+    if u == CRIMSON_BAT:
+        # devoured: no heroic escape (L698)
+        v = a - A_UNIT
+        s['unit_where'][v] = UW_DEAD
+        s['unit_hex'][v] = -1
+        s['bat_fed'] += 1
+        s['unit_flags'][u] &= ~UF_EXOTIC          # it may devour again while it needs more
+        return False
+    if u == FULL_MOON_CORPS:
+        h = a - A_HEX
+        s['unit_side'][u] = SIDE_FRONT
+        put_on_top(S, b, u, h)
+        occupy(S, b, LUNAR, h)
+        return False
+    if u == STORMWALKERS:
+        s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
+        s['unit_hex'][U_BOUND[u]] = -1
+        if a == A_CHOICE + CH_STORM:
+            s['storm_day'] = 1
+            s['rain'] = 1
+            return False
+        s['exotic_hex'] = a - A_HEX
+        s['exotic_effect'] = EX_STORM
+        return False
+    s['exotic_hex'] = a - A_HEX
+    if u == CRATER_MAKERS:
+        s['exotic_effect'] = EX_METEOR
+        if U_BOUND[u] >= 0:
+            s['unit_flags'][U_BOUND[u]] |= UF_EXOTIC   # its agent cannot attack this turn (L710)
+    else:
+        s['exotic_effect'] = EX_STING
+    return False
+
+
+# ================================================================ the effects
+@rules_jit
+def unaffected(S, b, u):
+    """Exotic magic does not touch unit u: a superhero, or a unit a superhero
+    saves (D&S, L650, L674, L678)."""
+    return U_RANK[u] == RANK_SUPERHERO or (S[b]['unit_flags'][u] & UF_SAVED) != 0
+
+
+@rules_jit
+def apply_effect(S, b, e):
+    s = S[b]
+    h0 = int(s['exotic_hex'])
+    out = np.empty(NUM_UNITS, np.int64)
+    if e == EX_METEOR or e == EX_STORM:
+        # every unit in the hex is eliminated (L688, L710); herds would stampede (none here)
+        n = stack_at(S, b, h0, out)
+        for j in range(n):
+            if not unaffected(S, b, out[j]):
+                eliminate(S, b, out[j])
+        if e == EX_STORM:
+            # and every non-Sartar unit beside it is disrupted (L688)
+            for u in range(NUM_UNITS):
+                if on_map(S, b, u) and U_FORCE[u] != SARTAR and distance(s['unit_hex'][u], h0) == 1 \
+                        and not unaffected(S, b, u):
+                    disrupt(S, b, u)
+    elif e == EX_STING:
+        # every non-Sartar unit within 1 hex of the Wasps is disrupted; the Wasps
+        # are eliminated (L690). Superheroes are unaffected, but save no one
+        # (the sting lists DS&T only, not D&S: Interpretations 37)
+        for u in range(NUM_UNITS):
+            if on_map(S, b, u) and U_FORCE[u] != SARTAR and distance(s['unit_hex'][u], h0) <= 1 \
+                    and U_RANK[u] != RANK_SUPERHERO:
+                disrupt(S, b, u)
+        eliminate(S, b, WASPS)
+    elif e == EX_FLOOD:
+        # every unit in a river hex, fords included, is disrupted (L688)
+        for u in range(NUM_UNITS):
+            if on_map(S, b, u) and HEX_RIVER[s['unit_hex'][u]] and not unaffected(S, b, u):
+                disrupt(S, b, u)
+
+
+# ================================================================ the day's end and the Bat's hunger
+@rules_jit
+def day_ends(S, b):
+    """The book-keeping phase (before the moon moves on): the Bat's day is
+    counted (L698-L708, Interpretations 36) and the storm's days pass (L688)."""
+    s = S[b]
+    d = int(s['moon'])
+    if d >= 0 and on_map(S, b, CRIMSON_BAT):
+        own_day = d == MOON_BLACK or d == MOON_DYING
+        fed = int(s['bat_fed'])
+        if s['bat_missed'] == 0:
+            if own_day and fed < 1:
+                s['bat_missed'] = 1
+                s['bat_owed'] = 0
+        else:
+            s['bat_owed'] += fed
+            if own_day:
+                if fed < 1:
+                    s['bat_missed'] += 1
+            elif s['bat_owed'] >= bat_demand(S, b):
+                s['bat_missed'] = 0
+                s['bat_owed'] = 0
+    s['bat_fed'] = 0
+    if s['storm_day'] > 0:
+        s['storm_day'] += 1
+        if s['storm_day'] == 3:
+            s['rain'] = 0
+            s['exotic_effect'] = EX_FLOOD     # at the start of the flood day
+        elif s['storm_day'] > 3:
+            s['storm_day'] = 0
+
+
+@rules_jit
+def mask_hunger(S, b, p, mask):
+    s = S[b]
+    out = np.empty(NUM_UNITS, np.int64)
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != LUNAR:
+            continue
+        if s['screening']:
+            # the stack cannot be examined: its place is chosen, its top taken (Interpretations 36)
+            stack_at(S, b, s['unit_hex'][u], out)
+            mask[A_HEX + s['unit_hex'][u]] = 1
+        else:
+            mask[A_UNIT + u] = 1
+
+
+@rules_jit
+def act_hunger(S, b, p, a):
+    """Lunar unit a (or the top of the stack at hex a) is eliminated for the
+    Bat's spirit (L700); a hero may not escape (as devoured, L698)."""
+    s = S[b]
+    if a < A_UNIT:
+        out = np.empty(NUM_UNITS, np.int64)
+        stack_at(S, b, a - A_HEX, out)
+        u = int(out[0])
+    else:
+        u = a - A_UNIT
+    s['unit_where'][u] = UW_DEAD
+    s['unit_hex'][u] = -1
+    s['hunger_left'] -= 1
+    return False
+

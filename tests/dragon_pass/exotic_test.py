@@ -1,0 +1,223 @@
+"""The Exotic Magic Phase (L672-L712): the Crimson Bat's feeding and hunger, the
+Crater Makers' Meteor Storm, the Full Moon Corps summoned, the Wasps' sting, the
+Stormwalkers' storms; dragons' and superheroes' immunity. Positions are
+hand-built in 18.4 and 18.5 (``scenario.Position``); a phase is reached as in
+play, by ending the movement phase."""
+from .scenario import LUNAR, SARTAR, Position
+
+RIVER, BANK = "0622", "0722"          # open ground on a river (not a ford), and open ground beside it
+
+
+def choose(p, *words):
+    hits = [t for t in p.legal() if all(w in t for w in words)]
+    assert len(hits) == 1, (words, p.legal())
+    return p.act(hits[0])
+
+
+def exotic(p, force, player_turn=None):
+    """End ``force``'s movement phase: its Exotic Magic Phase follows (L178)."""
+    p.movement(force, player_turn=player_turn or (1 if force == LUNAR else 2))
+    return p.act("end the movement phase")
+
+
+def test_rule_dp_exotic_the_lunar_player_has_an_exotic_magic_phase_in_18_4_the_sartar_player_none():
+    """L263: 'An Exotic Magic Phase is required for the Lunar player only.'"""
+    p = Position("18.4", moon="full")
+    p.put("crater_makers", "2014")
+    p.put("wasps", "2012")
+    exotic(p, LUNAR)
+    assert p.phase == 27 and p.to_play == LUNAR          # PH_EXOTIC
+    p = Position("18.4", moon="full")
+    p.put("crater_makers", "2014")
+    p.put("wasps", "2012")
+    exotic(p, SARTAR)
+    assert not any("exotic" in t for t in p.legal())     # straight on to the combat phase
+
+
+def test_rule_dp_exotic_a_meteor_storm_eliminates_every_unit_of_a_hex_within_12():
+    """L710: every unit in the hex is eliminated (a hero to roll his heroic escape,
+    L642); the Crater Makers' agent cannot attack that turn."""
+    p = Position("18.4", moon="full")
+    p.put("crater_makers", "2014")
+    p.put("full_moon_corps", "2011")
+    p.put("smu_storm_priests#1", "2012")
+    p.put("argrath", "2012")
+    p.put("bh_shamans#1", "2010")
+    exotic(p, LUNAR)
+    choose(p, "Crater Makers", "uses its exotic magic")
+    choose(p, "Meteor Storm strikes 2012")
+    assert p.where("smu_storm_priests#1") == "dead" and p.where("argrath") == "escaping"
+    assert p.where("crater_makers") == "2014"
+    # the phase is over (nothing more to use); in the combat phase the agent stays home
+    assert "attack the stack at 2010" in p.legal() and not any("commit" in t for t in p.legal())
+
+
+def test_rule_dp_exotic_no_meteor_storm_on_a_black_or_dying_day():
+    for moon in ("black", "dying"):
+        p = Position("18.4", moon=moon)
+        p.put("crater_makers", "2014")
+        p.put("smu_storm_priests#1", "2012")
+        exotic(p, LUNAR)
+        assert not any("Crater Makers" in t for t in p.legal())
+
+
+def test_rule_dp_exotic_superheroes_are_unaffected_and_save_three_units():
+    """L674, L678, L650: Harrek is untouched and saves Gunda, then two units his owner
+    picks; the rest of the stack is eliminated."""
+    p = Position("18.5", moon="full")
+    p.put("crater_makers", "2014")
+    for u in ("harrek", "gunda", "bh_bison_riders#1", "bh_bison_riders#2", "bh_bison_riders#3"):
+        p.put(u, "2012")
+    exotic(p, LUNAR)
+    choose(p, "Crater Makers", "uses its exotic magic")
+    choose(p, "Meteor Storm strikes 2012")
+    assert p.to_play == SARTAR
+    choose(p, "protects", "(1)")
+    choose(p, "protects", "(2)")
+    assert [p.where(u) for u in ("harrek", "gunda", "bh_bison_riders#1", "bh_bison_riders#2")] == ["2012"] * 4
+    assert p.where("bh_bison_riders#3") == "dead"
+
+
+def test_rule_dp_exotic_the_full_moon_corps_are_summoned_on_a_full_moon_day_to_a_magicians_hex():
+    """L712: eliminated, they come back on a Full Moon day to a hex with a Lunar magician."""
+    p = Position("18.4", moon="full")                   # the Full Moon Corps start in the dead pile here
+    p.put("lcm_magicians#1", "2014")
+    exotic(p, LUNAR)
+    choose(p, "Full Moon Corps", "uses its exotic magic")
+    assert [t for t in p.legal()] == ["summon the Full Moon Corps to 2014"]
+    p.act("summon the Full Moon Corps to 2014")
+    assert p.where("full_moon_corps") == "2014"
+    p = Position("18.4", moon="full_half")
+    p.put("lcm_magicians#1", "2014")
+    exotic(p, LUNAR)
+    assert not any("Full Moon Corps" in t for t in p.legal())
+
+
+def test_rule_dp_exotic_the_bat_devours_a_lunar_unit_within_1_hex_on_a_black_day_with_no_escape():
+    """L698: a Lunar unit, hero or superhero, no heroic escape allowed."""
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    p.put("red_emperor", "2012")
+    p.put("lcm_magicians#1", "2015")                  # 4 hexes off
+    exotic(p, LUNAR)
+    choose(p, "Crimson Bat", "uses its exotic magic")
+    assert p.legal() == [f"the Crimson Bat devours {p.name('red_emperor')}"]
+    p.act(p.legal()[0])
+    assert p.where("red_emperor") == "dead"
+    assert not any("Crimson Bat" in t for t in p.legal())   # fed for the day
+
+
+def test_rule_dp_exotic_an_unfed_bat_goes_hungry_and_needs_more_units_the_next_days():
+    """L700-L708: missing the Black day, the Bat needs 2 units on Crescent-Come."""
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    for k in (1, 2, 3):
+        p.put(f"lcm_magicians#{k}", "2012")
+    p.put("bh_shamans#1", "3727")
+    exotic(p, LUNAR)
+    choose(p, "end the Exotic Magic Phase")
+    choose(p, "give no more magical support") if "give no more magical support" in p.legal() else None
+    while p.to_play == SARTAR:                        # Sartar's player-turn passes
+        done = [t for t in p.legal() if t in ("end the movement phase", "give no more magical support",
+                                               "commit no more spirits or agents", "fight no more battles")]
+        p.act(done[0])
+    assert int(p.s["turn"]) == 2 and int(p.s["bat_missed"]) == 1
+    p.movement(LUNAR, player_turn=3)
+    p.act("end the movement phase")
+    for _ in range(2):
+        choose(p, "Crimson Bat", "uses its exotic magic")
+        choose(p, "devours", "(1)" if p.where("lcm_magicians#1") == "2012" else "(2)")
+    assert not any("Crimson Bat" in t for t in p.legal())
+
+
+def test_rule_dp_exotic_a_bat_unfed_by_the_full_half_day_dies_and_its_spirit_takes_lunar_units():
+    """L700: not fed by the end of the Lunar Exotic Magic Phase of the Full Half day,
+    it is eliminated, and the opposing player eliminates the Lunar units it still
+    needed (16 with one day missed, none devoured yet: all three here)."""
+    p = Position("18.4", moon="full_half")
+    p.put("crimson_bat", "2011")
+    p.put("lcm_magicians#1", "2012")
+    p.put("lcm_magicians#2", "2030")
+    p.put("red_emperor", "0404")
+    p.s["bat_missed"] = 1
+    exotic(p, LUNAR)
+    choose(p, "end the Exotic Magic Phase")
+    assert p.where("crimson_bat") == "dead" and p.to_play == SARTAR
+    for u in ("red_emperor", "lcm_magicians#1", "lcm_magicians#2"):
+        p.act(f"the Bat's spirit takes {p.name(u)}")
+    assert [p.where(u) for u in ("lcm_magicians#1", "lcm_magicians#2", "red_emperor")] == ["dead"] * 3
+
+
+def test_rule_dp_exotic_an_enemy_the_bat_kills_in_combat_feeds_it():
+    """L698: 'or an enemy unit during combat': the Bat's chaotic magic kills a Sartar
+    unit on the Black day; it is not hungry the next day."""
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    p.put("full_moon_corps", "2011")
+    p.put("bh_shamans#1", "2012")
+    p.put("bh_shamans#2", "2012")
+    exotic(p, LUNAR)
+    choose(p, "end the Exotic Magic Phase")
+    p.dice(1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    choose(p, "eliminate", "Shaman", "(1)")
+    assert int(p.s["bat_fed"]) == 1
+
+
+def test_rule_dp_exotic_the_wasps_sting_disrupts_every_non_sartar_unit_within_1_hex():
+    """L690: DS&T; the Wasps are eliminated. Jar-eel, a superhero, is unaffected (L650)
+    but saves no one: the sting lists no D&S (Interpretations 37)."""
+    p = Position("18.5", moon="full")
+    p.put("wasps", "2012")
+    p.put("full_moon_corps", "2011")
+    p.put("jar_eel", "2013")
+    p.put("aelwrin", "2013")
+    p.put("cc_lancers#1", "2015")
+    p.put("bh_bison_riders#1", "2112")
+    exotic(p, SARTAR)
+    choose(p, "Wasps", "uses its exotic magic")
+    choose(p, "sting around 2012")
+    assert p.disrupted("full_moon_corps") and p.disrupted("aelwrin") and not p.disrupted("jar_eel")
+    assert not p.disrupted("cc_lancers#1") and not p.disrupted("bh_bison_riders#1")
+    assert p.where("wasps") == "dead"
+
+
+def test_rule_dp_exotic_a_type_1_storm_eliminates_a_hex_and_disrupts_the_non_sartar_units_beside_it():
+    """L688: within the Stormwalkers' RF of 12; their spirit is spent."""
+    p = Position("18.5", moon="full")
+    p.put("stormwalkers", "2016")
+    p.put("full_moon_corps", "2012")
+    p.put("cc_lancers#1", "2011")
+    p.put("bh_bison_riders#1", "2013")
+    exotic(p, SARTAR)
+    choose(p, "Stormwalkers", "uses its exotic magic")
+    choose(p, "Type 1 storm strikes 2012")
+    assert p.where("full_moon_corps") == "dead"
+    assert p.disrupted("cc_lancers#1") and not p.disrupted("bh_bison_riders#1")
+    assert p.where("stormwalkers_spirit") == "dead"
+    assert not any("Stormwalkers" in t for t in p.legal())   # no spirit, no second storm
+
+
+def test_rule_dp_exotic_a_type_2_storm_rains_two_days_then_floods_the_rivers():
+    """L688: day 1 and day 2 rain, day 3 flood: every unit on a river hex is disrupted,
+    and a unit entering one is disrupted too."""
+    p = Position("18.5", moon="full")
+    p.put("stormwalkers", "3727")
+    p.put("cc_lancers#1", RIVER)
+    p.put("cc_lancers#2", "0723")
+    exotic(p, SARTAR)
+    choose(p, "Stormwalkers", "uses its exotic magic")
+    choose(p, "Type 2 storm")
+    assert int(p.s["rain"]) == 1
+    for day in (2, 3):
+        while int(p.s["turn"]) < day:                  # play the game-turn out
+            done = [t for t in p.legal() if t in ("end the movement phase", "give no more magical support",
+                                                   "commit no more spirits or agents", "fight no more battles",
+                                                   "end the Exotic Magic Phase")]
+            p.act(done[0])
+        if day == 2:
+            assert int(p.s["rain"]) == 1 and not p.disrupted("cc_lancers#1")
+    assert int(p.s["rain"]) == 0 and p.disrupted("cc_lancers#1") and not p.disrupted("cc_lancers#2")
+    p.acts("select the stack at 0723", f"move {p.name('cc_lancers#2')} with the group",
+           f"move {p.name('cc_lancers#2')} from 0723 to {RIVER}")
+    assert p.disrupted("cc_lancers#2")
