@@ -207,3 +207,25 @@ def test_scenarios_18_4_and_18_5_are_not_offered_until_their_magic_is_built():
     for sc in ("18.4", "18.5"):
         with pytest.raises(ConfigError, match="must be one of '18.1', '18.2', '18.3'"):
             dragongym.make("dragon_pass", scenario=sc)
+
+
+def test_rule_dp_scenario_18_5_no_unit_moves_or_retreats_into_independents_territory():
+    """L271: 'Units cannot retreat or move through any Independents territory' -- the
+    Grazelands hex 0718 is a step or a retreat away in 18.2, not in 18.5 (Interpretations 39)."""
+    for scenario, open_ in (("18.2", True), ("18.5", False)):
+        p = Position(scenario, moon="full") if scenario == "18.5" else Position(scenario)
+        p.put("cc_lancers#1", "0617")
+        p.movement(LUNAR)
+        p.acts("select the stack at 0617", f"move {p.name('cc_lancers#1')} with the group")
+        assert any(t.endswith("to 0718") for t in p.legal()) == open_
+        p = Position(scenario, moon="full") if scenario == "18.5" else Position(scenario)
+        for k in (1, 2, 3):
+            p.put(f"cc_lancers#{k}", "0517")
+        p.put("cm_town_militia#1", "0617")
+        p.put("cm_town_militia#2", "0617")
+        p.combat(LUNAR)
+        p.acts("attack the stack at 0617", "attack with the stack at 0517", "attack 0617 with the stacks at 0517",
+               "the stack at 0517 is arranged", "the stack at 0617 is arranged")
+        p.act(f"retreat {p.name('cm_town_militia#2')}")
+        targets = sorted(t[-4:] for t in p.legal())
+        assert targets == (["0618", "0717", "0718"] if open_ else ["0618", "0717"])

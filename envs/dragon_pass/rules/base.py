@@ -281,6 +281,21 @@ HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
 for _h in MAP.areas["upland_marsh"]:
     HEX_UPLAND_MARSH[_h] = 1
 HEX_OLD_SARTAR = (HEX_TERRITORY == OLD_SARTAR).astype(np.int8)
+HEX_INDEPENDENT = np.array([MAP.territory[h] in ("grazelands", "wintertop", "black_horse_country", "cragspider",
+                                                 "beast_valley", "dragonewt") for h in range(NUM_HEXES)], np.int8)
+"""The Major Independents' territories (L144-L149)."""
+SCENARIO_SHUT_INDEPENDENTS = np.array(["no_independent_territory" in getattr(DATA.scenarios[sid], "special", ())
+                                       for sid in SCENARIOS], np.int8)
+"""18.5: "Units cannot retreat or move through any Independents territory" (L271)."""
+
+
+@rules_jit
+def shut(S, b, g):
+    """Hex g is closed to movement, retreats and advances: Independents
+    territory in a scenario that shuts it (L271; Interpretations 39)."""
+    return HEX_INDEPENDENT[g] != 0 and SCENARIO_SHUT_INDEPENDENTS[int(S[b]['scenario'])] != 0
+
+
 TEMPLE_OF_THE_REACHING_MOON = MAP.hex_index("1108")
 """Occupied by an enemy of the Lunars, it ends the Glowline for the rest of the game (L143, L155)."""
 
@@ -554,11 +569,12 @@ def step_cost(S, b, u, h, d):
     a ford or headwaters, not along the river (into another river hex or the
     Upland Marsh, L468), is +1 MP; climbing a ridge +1 MP (L470); the Water
     and Stone Runes waive them (L421-L423). A heroic MF pays 1 MP a hex at most
-    (L417). A lake is entered only with the Water or Air Rune (L372).
+    (L417). A lake is entered only with the Water or Air Rune (L372). In 18.5
+    no unit enters Independents territory (L271).
     """
     s = S[b]
     g = HEX_STEP[h, d]
-    if g < 0:
+    if g < 0 or shut(S, b, g):
         return -1
     rune = int(U_RUNE[u])
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:

@@ -37,7 +37,7 @@ from .base import (
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
     TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_FORCE, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
-    in_list, is_disrupted,
+    in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
 )
 from .magic import (
@@ -1051,7 +1051,8 @@ def retreat_hexes(S, b, u, occ, mask):
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy):
+        if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy) \
+                or shut(S, b, g):
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -1244,7 +1245,7 @@ def extended_hexes(S, b, u, mask):
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or occ[g] == 1 - p:
+        if g < 0 or occ[g] == 1 - p or shut(S, b, g):
             continue
         ter = HEX_TERRAIN[g]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \
