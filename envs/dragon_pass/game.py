@@ -342,6 +342,8 @@ def _legal_name(rec, a):
         return f"deploy {V.unit_name(nxt)} at {V.hex_name(h)}"
     if ph == R.PH_MOVE:
         if a >= R.A_UNIT and not done:
+            if int(rec["unit_where"][u]) == R.UW_MAP:
+                return f"Argrath summons {V.unit_name(u, rec)}"
             return f"bring {V.unit_name(u, rec)} onto the board"
         return "end the movement phase" if done else f"select the stack at {V.hex_name(h)}"
     if ph == R.PH_ENTER_HEX:
@@ -425,6 +427,8 @@ def _legal_name(rec, a):
         if a == R.A_CHOICE + R.CH_STORM:
             return "a Type 2 storm: rain, rain, then flood"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_SUMMON_HEX:
+        return f"{V.unit_name(int(rec['cursor']), rec)} comes to {V.hex_name(h)}"
     if ph == R.PH_HUNGER:
         if a < R.A_UNIT:
             return f"the Bat's spirit takes the top unit of the stack at {V.hex_name(h)}"

@@ -221,3 +221,25 @@ def test_rule_dp_exotic_a_type_2_storm_rains_two_days_then_floods_the_rivers():
     p.acts("select the stack at 0723", f"move {p.name('cc_lancers#2')} with the group",
            f"move {p.name('cc_lancers#2')} from 0723 to {RIVER}")
     assert p.disrupted("cc_lancers#2")
+
+
+def test_rule_dp_exotic_argrath_summons_a_dragontooth_runner_beside_him_and_it_moves_no_more():
+    """L684: 'Argrath can summon these 2 units to within 1 hex of himself at any time,
+    independently if wanted, but cannot move on the turn that they were summoned'; a
+    scenario with exotic magic (18.4) has it, 18.3 not (Interpretations 40)."""
+    p = Position("18.4", moon="full")
+    p.put("argrath", "3727")
+    p.put("dragontooth_runners#1", "3122")
+    p.put("dragontooth_runners#2", "3123")
+    p.movement(SARTAR, player_turn=2)
+    runner = p.name("dragontooth_runners#1")
+    p.act(f"Argrath summons {runner}")
+    assert f"{runner} comes to 3727" in p.legal() and len(p.legal()) == 7     # his hex and its six neighbours
+    p.act(f"{runner} comes to 3728")
+    assert p.where("dragontooth_runners#1") == "3728" and p.where("dragontooth_runners#2") == "3123"
+    assert "select the stack at 3728" not in p.legal()                       # it cannot move this turn
+    p = Position("18.3")
+    p.put("argrath", "3727")
+    p.put("dragontooth_runners#1", "3122")
+    p.movement(SARTAR, player_turn=2)
+    assert not any("summons" in t for t in p.legal())

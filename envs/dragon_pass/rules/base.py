@@ -363,7 +363,8 @@ NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 PH_NONE = 0
 PH_DEPLOY = 1          # A_HEX + h: where the next unit of the deploying force goes (L206-L242)
 PH_MOVE = 2            # A_HEX + h: select the stack at h to move or arrange / A_UNIT + u: bring
-                       # entering unit u onto the board (L474) / CH_DONE: end the phase
+                       # entering unit u onto the board (L474), or summon Dragontooth Runner u to
+                       # Argrath (L684) / CH_DONE: end the phase
 PH_MOVE_GROUP = 3      # A_UNIT + u: u joins the group (before its first step); A_HEX + g: the group
                        # steps into neighbour g; CH_ARRANGE: arrange this stack; CH_DONE: the group stops
 PH_ARRANGE = 4         # A_UNIT + u: put u on top of the stack at arr_hex / CH_DONE (L450)
@@ -391,9 +392,10 @@ PH_SUPPORT = 25        # A_UNIT + u: a spirit to give magical support (its stack
 PH_SUPPORT_HEX = 26    # A_HEX + h: the own stack spirit ``cursor`` supports (L604)
 PH_EXOTIC = 27         # A_UNIT + u: use u's exotic ability (its target next, L672-L712) / CH_DONE
 PH_EXOTIC_TARGET = 28  # A_HEX + h / A_UNIT + v / CH_STORM: where or whom unit ``cursor``'s ability strikes
+PH_SUMMON_HEX = 30     # A_HEX + h: where Argrath summons the Dragontooth Runner ``cursor`` (L684)
 PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit): a Lunar unit eliminated
                        # for the hungry Bat's spirit, chosen by its enemy (L700)
-LAST_PHASE = PH_HUNGER
+LAST_PHASE = PH_SUMMON_HEX
 
 NO_HEX = -1
 

@@ -27,16 +27,18 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..constants import (
-    NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UW_ENTERING, UW_MAP,
+    NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UNIT_IDS, UW_ENTERING,
+    UW_MAP,
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
-    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, TERRAIN_LAKE, U_FORCE, enter_cost,
+    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, U_FORCE, enter_cost,
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
-    floods,
+    floods, hex_force, shut,
 )
+from .setup import SCENARIO_EXOTIC_MAGIC
 
 
 @rules_jit
@@ -237,6 +239,9 @@ def mask_move(S, b, p, mask):
     for u in range(NUM_UNITS):
         if s['unit_where'][u] == UW_ENTERING and U_FORCE[u] == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
             mask[A_UNIT + u] = 1
+        if (u == RUNNERS[0] or u == RUNNERS[1]) and U_FORCE[u] == p \
+                and summon_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
+            mask[A_UNIT + u] = 1
         if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
             continue
         h = s['unit_hex'][u]
@@ -252,6 +257,53 @@ def mask_move(S, b, p, mask):
         mask[A_CHOICE + CH_DONE] = 1
 
 
+RUNNERS = np.array([u for u, name in enumerate(UNIT_IDS) if name.startswith("dragontooth_runners")], np.int64)
+ARGRATH_U = UNIT_IDS.index("argrath")
+
+
+@rules_jit
+def summon_hexes(S, b, u, mask):
+    """Where Argrath may summon Dragontooth Runner u now (L684): in a scenario with
+    exotic magic, both on the map, to a hex within 1 of Argrath other than its
+    own, not a lake and holding no enemy (Interpretations 40). Returns how many."""
+    s = S[b]
+    a = ARGRATH_U
+    if not SCENARIO_EXOTIC_MAGIC[int(s['scenario'])] or s['unit_where'][a] != UW_MAP \
+            or s['unit_where'][u] != UW_MAP:
+        return 0
+    ha = s['unit_hex'][a]
+    n = 0
+    for d in range(7):
+        g = ha if d == 0 else HEX_STEP[ha, d]
+        if g < 0 or g == s['unit_hex'][u] or HEX_TERRAIN[g] == TERRAIN_LAKE or shut(S, b, g):
+            continue
+        f = hex_force(S, b, g)
+        if f >= 0 and f != U_FORCE[u]:
+            continue
+        n += 1
+        if mask.shape[0] > 1:
+            mask[A_HEX + g] = 1
+    return n
+
+
+@rules_jit
+def mask_summon_hex(S, b, p, mask):
+    summon_hexes(S, b, int(S[b]['cursor']), mask)
+
+
+@rules_jit
+def act_summon_hex(S, b, p, a):
+    """The Runner is placed at hex a, beside Argrath; it cannot move this turn (L684)."""
+    s = S[b]
+    u = int(s['cursor'])
+    h = a - A_HEX
+    put_on_top(S, b, u, h)
+    occupy(S, b, p, h)
+    s['unit_flags'][u] |= UF_MOVED
+    s['unit_mp'][u] = 0
+    return False
+
+
 @rules_jit
 def act_move(S, b, p, a):
     """Select the stack at hex a; ``CH_DONE`` ends the movement phase."""
@@ -263,6 +315,8 @@ def act_move(S, b, p, a):
         return False
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT
+        if s['unit_where'][a - A_UNIT] == UW_MAP:
+            return pose(S, b, PH_SUMMON_HEX, p)       # a Dragontooth Runner (L684)
         return pose(S, b, PH_ENTER_HEX, p)
     h = a - A_HEX
     occ7 = np.empty(7, np.int8)

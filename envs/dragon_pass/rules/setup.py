@@ -48,6 +48,9 @@ DEPLOY_ZONE = _deploy_zones()
 zone, L206-L269: within or outside Old Sartar, within the Glowline, within
 Sartar, west of 26xx and north of xx19; no lake, L372)."""
 SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+SCENARIO_EXOTIC_MAGIC = np.array(["exotic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
+"""The scenario uses exotic magic ("All Combat", 18.4 on): Argrath's summoning of
+the Dragontooth Runners, listed among the exotic abilities (L684), with it."""
 SCENARIO_MAGIC = np.array(["magic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses magic (18.4 on, L108, L250-L273): phases A and C and the
 battles' magic steps; 18.1-18.3 ignore the magic rules (L108)."""
