@@ -220,7 +220,7 @@ class DragonPass(Game):
         stream (every future die)."""
         rec = state[0]
         if int(rec["screening"]):
-            pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex")}
+            pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex", "exotic_hex")}
             pinned |= {int(h) for n in ("bat_att", "bat_def", "bat_vacated") for h in rec[n]}
             hidden = {}
             for h, units in V.stacks(state).items():
@@ -426,7 +426,12 @@ def _legal_name(rec, a):
             return f"the Wasps sting around {V.hex_name(h)}"
         if a == R.A_CHOICE + R.CH_STORM:
             return "a Type 2 storm: rain, rain, then flood"
+        if R.U_ASSASSIN[c]:
+            return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_ASSASSIN:
+        name = V.unit_name(int(rec["cursor"]), rec)
+        return f"{name} is taken back" if done else f"{name} tries to kill {V.unit_name(u, rec)}"
     if ph == R.PH_SUMMON_HEX:
         return f"{V.unit_name(int(rec['cursor']), rec)} comes to {V.hex_name(h)}"
     if ph == R.PH_HUNGER:
@@ -472,7 +477,7 @@ def _map_text(rec, viewer=None):
     cols, rows = MAP.columns, MAP.rows
     grid = [[" "] * (3 * cols) for _ in range(2 * rows + 1)]
     stacks = V.stacks(rec)
-    battle = {int(h) for n in ("bat_att", "bat_def") for h in rec[n] if h >= 0}
+    battle = V.open_hexes(rec, viewer)
     for h in range(NUM_HEXES):
         c, r = h // rows, h % rows
         line, x = 2 * r + c % 2, 3 * c
@@ -529,7 +534,7 @@ def _picture(rec, viewer=None):
              f"{int(rec['max_turns'])} | {FORCES[int(rec['active'])]} player-turn | {status}"]
     lines += _map_text(rec, viewer)
     lines.append(LEGEND)
-    battle = {int(h) for n in ("bat_att", "bat_def") for h in rec[n] if h >= 0}
+    battle = V.open_hexes(rec, viewer)
     for h, units in sorted(V.stacks(rec).items()):
         force = int(R.U_FORCE[units[0]])
         if _screened(rec, viewer, force, h, battle):

@@ -174,6 +174,8 @@ def hidden_from(S, b, u, me):
     for k in range(s['bat_att'].shape[0]):
         if s['bat_att'][k] == h or s['bat_def'][k] == h:
             return False
+    if s['phase'] == R.PH_ASSASSIN and s['to_play'] == me and h == s['exotic_hex']:
+        return False      # its assassin scouted the stack: he examines it (L924, L932)
     return True
 
 

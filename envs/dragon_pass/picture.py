@@ -571,7 +571,7 @@ class _View:
         self.attackers = [int(h) for h in rec["bat_att"] if h >= 0]
         self.defenders = [int(h) for h in rec["bat_def"] if h >= 0]
         self.vacated = [int(h) for h in rec["bat_vacated"] if h >= 0]
-        battle = set(self.attackers) | set(self.defenders)
+        battle = V.open_hexes(rec, seat)
         screening = bool(rec["screening"])
         self.screened = set()
         """Hexes of stacks whose contents ``seat`` may not know (observe.hidden_from)."""

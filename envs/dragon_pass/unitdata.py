@@ -536,6 +536,8 @@ class Tables:
     cyclic: dict
     moon: dict
     bat_hunger: dict
+    assassin: dict
+    assassin_dp: dict
     casualties: dict
     melee: dict
     heroic_escape: dict
@@ -951,6 +953,7 @@ _TABLE_COLUMNS = {
     "notation": "factor mark cite meaning",
     "moon_phases": "order id movement cyclic name",
     "bat_hunger": "phase one_day two_or_more_days",
+    "assassin": "roll scouting assassination getaway",
     "attack_beyond_60": "roll fraction",
     "casualties": "attack both first defender_by attacker_by from only name",
     "missile_unit_modifiers": "id modifier name",
@@ -1126,6 +1129,21 @@ def _parse_tables(data_dir):
             raise DataError(file, line, f"[table bat_hunger]: {c['phase']}: a second missed day must "
                             f"ask more units ({one}, {more})")
         hunger[c["phase"]] = (one, more)
+    rows, cite["assassin"], _ = _table(sections, "assassin", file)
+    results = {"scouting": ("captured", "killed", "success"), "assassination": ("fail", "success"),
+               "getaway": ("captured", "killed", "away")}
+    assassin = {k: {} for k in results}
+    for line, c in rows:
+        roll = _int(c["roll"], file, line, "roll")
+        for k, allowed in results.items():
+            if c[k] == "-":
+                continue
+            if c[k] not in allowed:
+                raise DataError(file, line, f"[table assassin] {k} {c[k]!r} is not one of {', '.join(allowed)}")
+            assassin[k][roll] = c[k]
+    assassin_dp, subst["assassin_dp"] = _limits(sections, "assassin", file, cite, (
+        "scouting_captured", "scouting_killed", "assassination_success", "getaway_captured", "getaway_killed",
+        "hero_modifier"))
     moon, subst["moon"] = _limits(
         sections, "moon", file, cite, ("glowline", "glowspot_radius", "half_cyclic", "argrath_radius"))
     attack, attack_subst, columns_seen = np.full((61, 7), -1, dtype=np.int16), set(), []
@@ -1234,7 +1252,8 @@ def _parse_tables(data_dir):
         missile_unit_modifiers=missile_units, missile_terrain_modifiers=missile_hexes,
         terrain=terrain, structures=structures, roads=roads, features=features,
         unit_modifiers=unit_modifiers, notation=notation, moon_phases=phases,
-        cyclic={p.id: p.cyclic for p in phases}, moon=moon, bat_hunger=hunger, casualties=casualties,
+        cyclic={p.id: p.cyclic for p in phases}, moon=moon, bat_hunger=hunger, assassin=assassin,
+        assassin_dp=assassin_dp, casualties=casualties,
         melee=melee, heroic_escape=escape, cite=cite, substituted=subst)
 
 

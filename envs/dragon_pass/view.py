@@ -13,6 +13,16 @@ from .data import DATA, MAP
 _KINDS = list(DATA.units.values())
 
 
+def open_hexes(rec, seat):
+    """Hexes whose stacks ``seat`` may examine even with screening: the battle's
+    (L452), and the stack its assassin scouted, while it chooses whom to kill
+    (L924; ``observe.hidden_from`` reads the same)."""
+    out = {int(h) for n in ("bat_att", "bat_def") for h in rec[n] if h >= 0}
+    if int(rec["phase"]) == R.PH_ASSASSIN and seat is not None and int(rec["to_play"]) == seat:
+        out.add(int(rec["exotic_hex"]))
+    return out
+
+
 def hex_name(h):
     """The rulebook's number of hex index h ("3124")."""
     return MAP.hex_id(int(h))

@@ -243,3 +243,53 @@ def test_rule_dp_exotic_argrath_summons_a_dragontooth_runner_beside_him_and_it_m
     p.put("dragontooth_runners#1", "3122")
     p.movement(SARTAR, player_turn=2)
     assert not any("summons" in t for t in p.legal())
+
+
+def assassin_at_work(*faces, screening=False):
+    p = Position("18.5", moon="full", screening=screening)
+    p.put("lcm_magicians#1", "2012")
+    p.put("red_emperor", "2012")
+    p.put("cm_town_militia#1", "3727")
+    p.dice(*faces)
+    exotic(p, SARTAR)
+    choose(p, "Sartar Assassin", "uses its exotic magic")
+    p.act(f"{p.name('sartar_assassin')} scouts the stack at 2012")
+    return p
+
+
+def test_rule_dp_exotic_an_assassin_scouts_then_may_kill_one_unit_and_must_get_away():
+    """L924-L947: scouting at 3-6 succeeds; against a hero the die is 1 less (a 4 fails);
+    a 5 kills (the hero may escape); the getaway at 4-6 brings the assassin home."""
+    p = assassin_at_work(3, 4, 6)
+    assert sorted(p.legal()) == sorted([f"{p.name('sartar_assassin')} tries to kill {p.name('lcm_magicians#1')}",
+                                        f"{p.name('sartar_assassin')} tries to kill {p.name('red_emperor')}",
+                                        f"{p.name('sartar_assassin')} is taken back"])
+    p.act(f"{p.name('sartar_assassin')} tries to kill {p.name('red_emperor')}")
+    assert p.where("red_emperor") == "2012" and p.where("sartar_assassin") == "holding box"
+    p = assassin_at_work(3, 5, 6)
+    p.act(f"{p.name('sartar_assassin')} tries to kill {p.name('red_emperor')}")
+    assert p.where("red_emperor") == "escaping"
+
+
+def test_rule_dp_exotic_a_failed_scouting_or_getaway_loses_the_assassin():
+    """L932 (1: captured, 2: killed), L942 (0-1 captured, 2-3 killed)."""
+    p = assassin_at_work(2)
+    assert p.where("sartar_assassin") == "dead"
+    p = assassin_at_work(6, 6, 3)
+    p.act(f"{p.name('sartar_assassin')} tries to kill {p.name('lcm_magicians#1')}")
+    assert p.where("lcm_magicians#1") == "dead" and p.where("sartar_assassin") == "dead"
+
+
+def test_rule_dp_exotic_with_screening_a_scouted_stack_is_examined_by_the_scout_only():
+    """L924, L932: 'the player can examine the units in the hex'."""
+    import numpy as np
+    from dragongym.envs.dragon_pass import observe as O
+    from dragongym.envs.dragon_pass.game import GAME
+    from .scenario import unit
+    p = assassin_at_work(3, screening=True)
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([1], np.int64), obs)
+    assert obs[0, O.UNITS_OFF + unit("red_emperor") * O.UNIT_FEATURES + O.U_SEEN] == 1
+    p.act(f"{p.name('sartar_assassin')} is taken back")
+    GAME.observe(p.S, np.array([1], np.int64), obs)
+    assert obs[0, O.UNITS_OFF + unit("red_emperor") * O.UNIT_FEATURES + O.U_SEEN] == 0

@@ -393,9 +393,11 @@ PH_SUPPORT_HEX = 26    # A_HEX + h: the own stack spirit ``cursor`` supports (L6
 PH_EXOTIC = 27         # A_UNIT + u: use u's exotic ability (its target next, L672-L712) / CH_DONE
 PH_EXOTIC_TARGET = 28  # A_HEX + h / A_UNIT + v / CH_STORM: where or whom unit ``cursor``'s ability strikes
 PH_SUMMON_HEX = 30     # A_HEX + h: where Argrath summons the Dragontooth Runner ``cursor`` (L684)
+PH_ASSASSIN = 31       # A_UNIT + u: the unit of the scouted stack the assassin ``cursor`` tries to kill /
+                       # CH_DONE: take the assassin back (L924)
 PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit): a Lunar unit eliminated
                        # for the hungry Bat's spirit, chosen by its enemy (L700)
-LAST_PHASE = PH_SUMMON_HEX
+LAST_PHASE = PH_ASSASSIN
 
 NO_HEX = -1
 

@@ -17,7 +17,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -31,7 +31,8 @@ from .movement import (
     mask_enter_hex, mask_force_march, mask_move, mask_move_group, mask_summon_hex, movement_phase,
 )
 from .exotic import (
-    act_exotic, act_exotic_target, act_hunger, exotic_phase, mask_exotic, mask_exotic_target, mask_hunger,
+    act_assassin, act_exotic, act_exotic_target, act_hunger, exotic_phase, mask_assassin, mask_exotic,
+    mask_exotic_target, mask_hunger,
 )
 from .magic import (
     act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
@@ -117,6 +118,8 @@ def fill_mask(S, b, mask):
         mask_hunger(S, b, p, mask)
     elif ph == PH_SUMMON_HEX:
         mask_summon_hex(S, b, p, mask)
+    elif ph == PH_ASSASSIN:
+        mask_assassin(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -191,6 +194,8 @@ def do_action(S, b, a):
         return act_hunger(S, b, p, a)
     elif ph == PH_SUMMON_HEX:
         return act_summon_hex(S, b, p, a)
+    elif ph == PH_ASSASSIN:
+        return act_assassin(S, b, p, a)
     return False
 
 

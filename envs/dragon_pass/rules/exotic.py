@@ -27,14 +27,14 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_RIVER, NUM_HEXES
 from ..constants import (
-    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC, UF_SAVED,
-    UNIT_IDS, UW_DEAD, UW_MAP,
+    LUNAR, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC,
+    UF_SAVED, UNIT_IDS, UW_DEAD, UW_HOLDING, UW_MAP,
 )
 from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
-    PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_BOUND, U_FORCE, U_RANK, bat_demand, disrupt, distance, eliminate,
-    occupy, pose, put_on_top, stack_at,
+    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_FORCE, U_RANK, bat_demand, d6,
+    disrupt, distance, eliminate, hex_force, occupy, pose, put_on_top, stack_at,
 )
 from .magic import rf_of, saving_superhero
 from .moon import MOON_FULL
@@ -53,6 +53,11 @@ CRATER_MAKERS = UNIT_IDS.index("crater_makers")
 FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
 WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
+ABLE = np.zeros(NUM_UNITS, np.int8)
+for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
+    ABLE[_u] = 1
+ABLE |= U_ASSASSIN
+"""The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924)."""
 
 
 def _exotic_forces():
@@ -63,6 +68,21 @@ def _exotic_forces():
             out[k, FORCES.index(f)] = 1
     return out
 
+
+def _assassin_tables():
+    t = DATA.tables.assassin
+    scout = np.array([t["scouting"].get(r) == "success" for r in range(7)], np.int8)
+    kill = np.array([t["assassination"].get(r) == "success" for r in range(7)], np.int8)
+    away = np.array([t["getaway"].get(r) == "away" for r in range(7)], np.int8)
+    return scout, kill, away
+
+
+SCOUTED, ASSASSINATED, GOT_AWAY = _assassin_tables()
+"""By die roll 0..6: the scouting succeeds; the assassination succeeds; the
+assassin gets away (L932-L947). A failed scouting or getaway loses the
+assassin (captured or killed)."""
+HERO_MODIFIER = int(DATA.tables.assassin_dp["hero_modifier"])
+"""The assassination die against a hero (L928)."""
 
 SCENARIO_EXOTIC = _exotic_forces()
 """SCENARIO_EXOTIC[scenario, force]: force has an Exotic Magic Phase (L178, L263, L271)."""
@@ -134,6 +154,15 @@ def targets(S, b, u, mask):
             n = 1
             if mask.shape[0] > 1:
                 mask[A_HEX + s['unit_hex'][u]] = 1
+    elif U_ASSASSIN[u]:
+        # dropped onto any enemy stack (L924)
+        if s['unit_where'][u] != UW_HOLDING:
+            return 0
+        for h in range(NUM_HEXES):
+            if hex_force(S, b, h) == 1 - U_FORCE[u]:
+                n += 1
+                if mask.shape[0] > 1:
+                    mask[A_HEX + h] = 1
     elif u == STORMWALKERS:
         # only while the Stormwalkers' spirit lives (L688)
         sp = U_BOUND[u]
@@ -164,8 +193,8 @@ def occupied(S, b, h):
 def any_ability(S, b):
     s = S[b]
     dummy = np.zeros(1, np.int8)
-    for u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
-        if U_FORCE[u] == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+    for u in range(NUM_UNITS):
+        if ABLE[u] and U_FORCE[u] == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             return True
     return False
 
@@ -242,8 +271,8 @@ def lunar_left(S, b):
 @rules_jit
 def mask_exotic(S, b, p, mask):
     dummy = np.zeros(1, np.int8)
-    for u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
-        if U_FORCE[u] == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+    for u in range(NUM_UNITS):
+        if ABLE[u] and U_FORCE[u] == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1
 
@@ -294,6 +323,13 @@ def act_exotic_target(S, b, p, a):
         s['exotic_hex'] = a - A_HEX
         s['exotic_effect'] = EX_STORM
         return False
+    if U_ASSASSIN[u]:
+        # scouting (L924, L932): success lets the player examine the stack and try a kill
+        if not SCOUTED[d6(S, b)]:
+            s['unit_where'][u] = UW_DEAD          # captured or killed
+            return False
+        s['exotic_hex'] = a - A_HEX
+        return pose(S, b, PH_ASSASSIN, p)
     s['exotic_hex'] = a - A_HEX
     if u == CRATER_MAKERS:
         s['exotic_effect'] = EX_METEOR
@@ -301,6 +337,37 @@ def act_exotic_target(S, b, p, a):
             s['unit_flags'][U_BOUND[u]] |= UF_EXOTIC   # its agent cannot attack this turn (L710)
     else:
         s['exotic_effect'] = EX_STING
+    return False
+
+
+@rules_jit
+def mask_assassin(S, b, p, mask):
+    """Any unit of the scouted stack but a superhero (or a dragon) (L924); or
+    take the assassin back."""
+    s = S[b]
+    h = s['exotic_hex']
+    for v in range(NUM_UNITS):
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and U_RANK[v] != RANK_SUPERHERO:
+            mask[A_UNIT + v] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_assassin(S, b, p, a):
+    """The assassin ``cursor`` tries to kill unit a (the die 1 less against a
+    hero; L924, L938), then tries its getaway (L942); ``CH_DONE``: it is taken
+    back, to be used again another turn (L924)."""
+    s = S[b]
+    u = int(s['cursor'])
+    s['exotic_hex'] = -1
+    if a == A_CHOICE + CH_DONE:
+        return False
+    v = a - A_UNIT
+    roll = d6(S, b) + (HERO_MODIFIER if U_RANK[v] != RANK_NONE else 0)
+    if ASSASSINATED[roll if roll > 0 else 0]:
+        eliminate(S, b, v)                        # a hero may make his heroic escape (L928)
+    if not GOT_AWAY[d6(S, b)]:
+        s['unit_where'][u] = UW_DEAD              # captured or killed
     return False
 
 
