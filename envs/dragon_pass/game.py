@@ -315,7 +315,7 @@ class DragonPass(Game):
 
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
-    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm",)
+    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal")
 
 
 def _neutral_name(a):
@@ -429,6 +429,9 @@ def _legal_name(rec, a):
         if R.U_ASSASSIN[c]:
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_REVEAL:
+        who = "the Crimson Bat" if int(rec["cursor"]) == R.REVEAL_BAT else "Argrath"
+        return f"keep {who} hidden" if done else f"reveal where {who} is"
     if ph == R.PH_ASSASSIN:
         name = V.unit_name(int(rec["cursor"]), rec)
         return f"{name} is taken back" if done else f"{name} tries to kill {V.unit_name(u, rec)}"

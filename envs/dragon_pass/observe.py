@@ -176,6 +176,8 @@ def hidden_from(S, b, u, me):
             return False
     if s['phase'] == R.PH_ASSASSIN and s['to_play'] == me and h == s['exotic_hex']:
         return False      # its assassin scouted the stack: he examines it (L924, L932)
+    if (u == R.CRIMSON_BAT and s['revealed'] & R.REVEAL_BAT) or (u == R.ARGRATH_UNIT and s['revealed'] & R.REVEAL_ARGRATH):
+        return False      # its place revealed (L666, L668)
     return True
 
 

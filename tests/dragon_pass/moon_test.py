@@ -151,3 +151,26 @@ def test_rule_dp_moon_the_observation_shows_the_phase_and_the_glowline():
     pos.s["glowline_gone"] = 1
     GAME.observe(pos.S, np.array([1], np.int64), obs)
     assert obs[0, O.FLAT_OFF + O.F_GLOWLINE] == 0
+
+
+def test_rule_dp_moon_with_screening_the_bats_owner_may_reveal_it_when_a_battle_would_feel_its_glowspot():
+    """L666: the Glowspot exists with screening only once the Lunar player reveals the
+    Bat's location, 'at any time': the choice is offered as a battle begins in which it
+    would change a cyclic value (Interpretations 41); revealed, the Bat is seen."""
+    from dragongym.envs.dragon_pass import observe as O
+    from .scenario import unit
+    pos = Position("18.5", screening=True, moon="black")
+    pos.put("full_moon_corps", OUTSIDE)
+    pos.put("crimson_bat", "2009")                                  # 2 hexes from the Corps, not beside 2012
+    pos.put("bh_bison_riders#1", "2012")
+    pos.combat(LUNAR)
+    pos.acts("attack the stack at 2012", f"attack with the stack at {OUTSIDE}", f"attack 2012 with the stacks at {OUTSIDE}")
+    assert pos.to_play == LUNAR and sorted(pos.legal()) == ["keep the Crimson Bat hidden", "reveal where the Crimson Bat is"]
+    assert cf(pos, "full_moon_corps") == 3
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(pos.S, np.array([1], np.int64), obs)
+    assert obs[0, O.UNITS_OFF + unit("crimson_bat") * O.UNIT_FEATURES + O.U_SEEN] == 0
+    pos.act("reveal where the Crimson Bat is")
+    assert cf(pos, "full_moon_corps") == 7
+    GAME.observe(pos.S, np.array([1], np.int64), obs)
+    assert obs[0, O.UNITS_OFF + unit("crimson_bat") * O.UNIT_FEATURES + O.U_SEEN] == 1

@@ -356,7 +356,8 @@ A_CHOICE = A_UNIT + NUM_UNITS      # CH_*
 CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE, CH_FORCE_MARCH = range(5)
 CH_MOON = 5                        # CH_MOON + k: the Red Moon's phase k (moon.MOON_PHASE_IDS) is chosen
 CH_STORM = CH_MOON + len(T.moon_phases)   # the Stormwalkers' Type 2 storm: rain, rain, flood (L688)
-NUM_CHOICES = CH_STORM + 1
+CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) location, with screening (L666, L668)
+NUM_CHOICES = CH_REVEAL + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -397,7 +398,9 @@ PH_ASSASSIN = 31       # A_UNIT + u: the unit of the scouted stack the assassin 
                        # CH_DONE: take the assassin back (L924)
 PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit): a Lunar unit eliminated
                        # for the hungry Bat's spirit, chosen by its enemy (L700)
-LAST_PHASE = PH_ASSASSIN
+PH_REVEAL = 32         # CH_REVEAL: reveal the location of the unit whose effect would change the battle's
+                       # cyclic values (the Bat's Glowspot, Argrath's resistance) / CH_DONE: keep it hidden
+LAST_PHASE = PH_REVEAL
 
 NO_HEX = -1
 

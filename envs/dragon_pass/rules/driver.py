@@ -17,7 +17,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -35,7 +35,7 @@ from .exotic import (
     mask_exotic_target, mask_hunger,
 )
 from .magic import (
-    act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
+    act_reveal, mask_reveal, act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
     mask_commit_hex, mask_magic_casualty, mask_save, mask_support, mask_support_hex,
 )
 from .moon import act_moon, mask_moon
@@ -120,6 +120,8 @@ def fill_mask(S, b, mask):
         mask_summon_hex(S, b, p, mask)
     elif ph == PH_ASSASSIN:
         mask_assassin(S, b, p, mask)
+    elif ph == PH_REVEAL:
+        mask_reveal(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -196,6 +198,8 @@ def do_action(S, b, a):
         return act_summon_hex(S, b, p, a)
     elif ph == PH_ASSASSIN:
         return act_assassin(S, b, p, a)
+    elif ph == PH_REVEAL:
+        return act_reveal(S, b, p, a)
     return False
 
 

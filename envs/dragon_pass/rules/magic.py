@@ -34,12 +34,14 @@ from ..constants import (
     UW_MAP, UW_SUPPORT,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
-    PH_MAGIC_CASUALTY, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
+    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
+    PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
     U_FORCE, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, hex_force, in_list, pose, stack_at,
 )
-from .moon import cf_halves, mgf_halves
+from .moon import (
+    ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
+)
 
 # what ``magic_kind`` says the casualties being chosen are (PH_MAGIC_CASUALTY)
 MK_CHAOTIC_DEF = 1     # defending units the attacker's chaotic units eliminate (L518)
@@ -48,12 +50,14 @@ MK_PHYSICAL = 3        # the defending stack ``magic_hex``'s CF loss to physical
 MK_SPIRIT_DEF = 4      # the defenders' MgF loss to spirit magic, chosen by the attacker (L548)
 MK_SPIRIT_ATT = 5      # the attacking spirits' MgF loss to DSM, chosen by the defender (L550)
 
-MS_SAVE, MS_CHAOTIC, MS_CHAOTIC_DEF, MS_CHAOTIC_ATT, MS_PHYSICAL, MS_PHYS_TAKE, MS_SPIRIT, MS_SPIRIT_DEF, \
-    MS_SPIRIT_ATT, MS_DONE = range(10)
-"""The battle's magic steps (``magic_step``): superheroes' invulnerability
-settled, chaotic magic counted and its two sides' casualties, physical magic
-stack by stack and its casualties, spirit magic rolled and its two sides'
-casualties, then the spirits and agents go home."""
+MS_REVEAL_BAT, MS_REVEAL_ARGRATH, MS_SAVE, MS_CHAOTIC, MS_CHAOTIC_DEF, MS_CHAOTIC_ATT, MS_PHYSICAL, MS_PHYS_TAKE, \
+    MS_SPIRIT, MS_SPIRIT_DEF, MS_SPIRIT_ATT, MS_DONE = range(12)
+"""The battle's magic steps (``magic_step``): with screening, the Bat's and
+Argrath's owners may reveal them where that changes the battle's cyclic
+values (L666, L668); superheroes' invulnerability settled, chaotic magic
+counted and its two sides' casualties, physical magic stack by stack and its
+casualties, spirit magic rolled and its two sides' casualties, then the
+spirits and agents go home."""
 
 
 @rules_jit
@@ -596,6 +600,57 @@ def act_magic_casualty(S, b, p, a):
 
 
 @rules_jit
+def battle_cyclic_values(S, b, out):
+    """out[u] = the cyclic value where unit u of the battle stands, for the
+    units of the battle with a cyclic factor on the side up; -1 for the rest."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        out[u] = -1
+        sd = int(s['unit_side'][u])
+        if U_CF_CYCLIC[u, sd] == 0 and U_MGF_CYCLIC[u, sd] == 0:
+            continue
+        if on_side(S, b, u, True) or on_side(S, b, u, False) or committed_here(S, b, u):
+            out[u] = cyclic_value(S, b, int(s['unit_hex'][u]))
+
+
+@rules_jit
+def reveal_matters(S, b, bit):
+    """With screening, revealing the unit of ``bit`` (the Bat, Argrath) would
+    change a cyclic value of the battle (L666, L668): it is not revealed yet,
+    it is on the map, and some unit of the battle would count another value."""
+    s = S[b]
+    who = CRIMSON_BAT if bit == REVEAL_BAT else ARGRATH_UNIT
+    if not s['screening'] or s['revealed'] & bit or s['unit_where'][who] != UW_MAP:
+        return False
+    before = np.empty(NUM_UNITS, np.int64)
+    after = np.empty(NUM_UNITS, np.int64)
+    battle_cyclic_values(S, b, before)
+    s['revealed'] |= bit
+    battle_cyclic_values(S, b, after)
+    s['revealed'] &= ~bit
+    for u in range(NUM_UNITS):
+        if before[u] != after[u]:
+            return True
+    return False
+
+
+@rules_jit
+def act_reveal(S, b, p, a):
+    """``CH_REVEAL``: the unit's location is revealed, for the rest of the game
+    (Interpretations 41); ``CH_DONE``: it stays hidden."""
+    s = S[b]
+    if a == A_CHOICE + CH_REVEAL:
+        s['revealed'] |= int(s['cursor'])
+    return False
+
+
+@rules_jit
+def mask_reveal(S, b, p, mask):
+    mask[A_CHOICE + CH_REVEAL] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
 def start_losses(S, b, kind, loss, h):
     s = S[b]
     s['magic_kind'] = kind
@@ -612,7 +667,14 @@ def magic_step(S, b):
     p = int(s['active'])
     while True:
         ms = int(s['magic_step'])
-        if ms == MS_SAVE:
+        if ms == MS_REVEAL_BAT or ms == MS_REVEAL_ARGRATH:
+            s['magic_step'] = ms + 1
+            bit = REVEAL_BAT if ms == MS_REVEAL_BAT else REVEAL_ARGRATH
+            who = CRIMSON_BAT if ms == MS_REVEAL_BAT else ARGRATH_UNIT
+            if reveal_matters(S, b, bit):
+                s['cursor'] = bit
+                return pose(S, b, PH_REVEAL, int(U_FORCE[who]))
+        elif ms == MS_SAVE:
             g = saving_superhero(S, b, 0) if magic_threat(S, b) else -1
             if g >= 0:
                 s['cursor'] = g
