@@ -290,3 +290,49 @@ def test_rule_dp_magic_spirits_agents_and_assassins_start_off_the_board():
         assert where[name] == UW_POOL, name
     assert all(where[UNIT_IDS[u]] != UW_POOL for u in range(len(UNIT_IDS))
                if R.U_MAGICIAN[u] >= 0 or R.U_ASSASSIN[u])
+
+
+def test_rule_dp_magic_supporting_spirits_covering_a_retreat_block_attackers_up_to_their_mgf():
+    """L578: the physical force left behind needs a sixth of the CF of the fighting
+    attackers not blocked by spirits; the spirits block attackers whose MgF total is at
+    most theirs. Three Heartland 6-4-4s (18 CF) against two 2-CF Ducks: the Duck left
+    behind covers 12 at most, so one Duck retreats only if the shaman's spirit (MgF 4),
+    supporting the stack, blocks a 6-4-4 (MgF 4); the spirit itself stays (L508)."""
+    from .scenario import hexi, unit
+    for supported in (False, True):
+        p = Position("18.5", moon="full")
+        for k in (1, 2, 3):
+            p.put(f"hc_heavy_infantry#{k}", "0517")
+        p.put("cm_duck_militia#1", "0617")
+        p.put("cm_duck_militia#2", "0617")
+        if supported:
+            p.s["unit_where"][unit("bh_shaman_spirit#1")] = 8
+            p.s["unit_hex"][unit("bh_shaman_spirit#1")] = hexi("0617")
+        p.combat(LUNAR)
+        p.acts("attack the stack at 0617", "attack with the stack at 0517", "attack 0617 with the stacks at 0517",
+               "the stack at 0517 is arranged", "the stack at 0617 is arranged")
+        assert any(t.startswith("retreat") for t in p.legal()) == supported
+
+
+def test_rule_dp_magic_a_best_friend_killed_by_a_spirit_makes_its_magician_the_scapegoat():
+    """L654: 'If a magician's spirit or agent killed the best friend, the magician
+    becomes the scapegoat.' Aelwrin, away from Jar-eel, falls to two Storm Priests'
+    spirits (MgF 12 at a 6); the scapegoat is one of the two Storm Priests."""
+    p = Position("18.5", moon="full")
+    p.put("jar_eel", "0404")
+    p.put("aelwrin", "2012")
+    p.put("bh_bison_riders#1", "2011")
+    p.put("smu_storm_priests#1", "2014")
+    p.put("smu_storm_priests#2", "2014")
+    p.combat(SARTAR, player_turn=2)
+    for k in (1, 2):
+        p.act(f"commit {p.name(f'smu_storm_priests_spirit#{k}')}")
+        p.act(f"{p.name(f'smu_storm_priests_spirit#{k}')} attacks the stack at 2012")
+    p.dice(6, 1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    p.act(f"eliminate {p.name('aelwrin')} at 2012")
+    while p.to_play != LUNAR or "scapegoat" not in " ".join(p.legal()):
+        done = [t for t in p.legal() if "arranged" in t or t.startswith("no more") or "stays" in t]
+        p.act(done[0])
+    assert sorted(p.legal()) == sorted(f"{p.name(f'smu_storm_priests#{k}')} is the scapegoat of {p.name('jar_eel')}"
+                                       for k in (1, 2))

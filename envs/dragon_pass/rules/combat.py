@@ -25,7 +25,7 @@ from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_FORD, HEX_RIVER, HEX_STEP, HEX_TERRAIN, NUM_HEXES, SIDE_RIDGE
 from ..constants import (
     NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SIDE_BACK, ST_RALLY, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE,
-    UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP,
+    UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP, UW_SUPPORT,
 )
 from ..state import MAX_BATTLE_STACKS
 from .base import (
@@ -43,7 +43,7 @@ from .base import (
 from .magic import (
     commitment_step, magic_step, send_home, support_step, unattacked_commitment,
 )
-from .moon import cf_halves
+from .moon import cf_halves, mgf_halves
 from .setup import SCENARIO_MAGIC
 from .movement import start_arrangement
 
@@ -277,6 +277,7 @@ def end_battle(S, b):
     for u in range(NUM_UNITS):
         s['unit_flags'][u] &= UF_USED
         s['unit_target'][u] = -1
+        s['unit_blame'][u] = 0
     s['adv_unit'] = -1
     s['att_total'] = 0
     s['def_total'] = 0
@@ -445,9 +446,15 @@ def scapegoat_next(S, b):
 
 @rules_jit
 def scapegoat_candidate(S, b, v, g):
+    """Unit g may be superhero v's scapegoat: if magic killed the best friend,
+    a unit blamed for it (its magician, or the chaotic unit; L654); else an
+    enemy unit of the battle. Either way on the map."""
     s = S[b]
     if s['unit_where'][g] != UW_MAP or U_FORCE[g] == U_FORCE[v]:
         return False
+    for x in range(NUM_UNITS):
+        if s['unit_blame'][x] and U_FORCE[x] != U_FORCE[v] and s['unit_where'][x] == UW_MAP:
+            return s['unit_blame'][g] != 0
     return in_list(s['bat_att'], s['unit_hex'][g]) or in_list(s['bat_def'], s['unit_hex'][g])
 
 
@@ -849,7 +856,17 @@ def side_strength(S, b, counter, mark):
     superheroes excepted (L640) -- then the stack's Leadership Factor added
     to each fighting non-leader with a CF (L385, L582); fractions kept until
     the total, then dropped (L110). ``mark``: flag the fighting units UF_FOUGHT."""
+    contrib = np.empty(NUM_UNITS, np.int64)
+    return strength_by_unit(S, b, counter, mark, contrib) // 2
+
+
+@rules_jit
+def strength_by_unit(S, b, counter, mark, contrib):
+    """``side_strength`` in halves, fractions kept; contrib[u] = what fighting
+    unit u adds to it (0 for the others)."""
     s = S[b]
+    for u in range(NUM_UNITS):
+        contrib[u] = 0
     own = s['bat_def'] if counter else s['bat_att']
     foes = s['bat_att'] if counter else s['bat_def']
     out = np.empty(NUM_UNITS, np.int64)
@@ -876,9 +893,10 @@ def side_strength(S, b, counter, mark):
             if lf > 0 and U_LF[u, sd] == 0 and unit_cf2 > 0:
                 cf2 += 2 * lf
             total2 += cf2
+            contrib[u] = cf2
             if mark:
                 s['unit_flags'][u] |= UF_FOUGHT
-    return total2 // 2
+    return total2
 
 
 @rules_jit
@@ -1088,10 +1106,46 @@ def may_retreat(S, b, u, occ, total, fastest):
     left = 0
     others = 0
     for v in range(NUM_UNITS):
-        if v != u and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h:
-            others += 1
-            left += cf_halves(S, b, v)
-    return others > 0 and left * COVER_DIVISOR >= 2 * total
+        if v != u and s['unit_hex'][v] == h and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_SUPPORT):
+            others += 1               # a supporting spirit stays: it cannot be retreated (L508)
+            if s['unit_where'][v] == UW_MAP:
+                left += cf_halves(S, b, v)
+    return others > 0 and left * COVER_DIVISOR >= 2 * total - blocked_by_spirits(S, b, h)
+
+
+@rules_jit
+def blocked_by_spirits(S, b, h):
+    """The attack's CF (in halves) the spirits supporting the defending stack at h
+    block: any group of fighting attackers whose MgF total is at most theirs
+    (L578), the group that blocks the most (a 0/1 knapsack over MgF halves)."""
+    s = S[b]
+    cap = 0
+    for v in range(NUM_UNITS):
+        if s['unit_where'][v] == UW_SUPPORT and s['unit_hex'][v] == h:
+            cap += mgf_halves(S, b, v)
+    if cap <= 0:
+        return 0
+    if cap > MAX_BLOCK2:
+        cap = MAX_BLOCK2
+    contrib = np.empty(NUM_UNITS, np.int64)
+    strength_by_unit(S, b, False, False, contrib)
+    best = local_zeros(MAX_BLOCK2 + 1, np.int64)
+    for u in range(NUM_UNITS):
+        if contrib[u] <= 0:
+            continue
+        w = mgf_halves(S, b, u)
+        if w < 0:
+            w = 0
+        if w > cap:
+            continue
+        for c in range(cap, w - 1, -1):
+            if best[c - w] + contrib[u] > best[c]:
+                best[c] = best[c - w] + contrib[u]
+    return best[cap]
+
+
+MAX_BLOCK2 = 255
+"""The largest spirits' MgF (in halves) a covering search considers."""
 
 
 @rules_jit

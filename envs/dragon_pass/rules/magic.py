@@ -591,12 +591,36 @@ def act_magic_casualty(S, b, p, a):
     if (k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT) and U_FORCE[u] != U_FORCE[bat] \
             and on_side(S, b, bat, k == MK_CHAOTIC_ATT) and s['unit_where'][bat] == UW_MAP:
         bat_kill(S, b, u)                 # the Bat's chaotic magic feeds it (L698)
+    for v in range(NUM_UNITS):
+        if U_BEST_FRIEND[v] == u:
+            blame_magic(S, b, k)
     if s['unit_where'][u] == UW_COMMITTED or s['unit_where'][u] == UW_SUPPORT:
         s['unit_where'][u] = UW_DEAD
         s['unit_hex'][u] = -1
     else:
         eliminate(S, b, u)
     return False
+
+
+@rules_jit
+def blame_magic(S, b, k):
+    """A superhero's best friend falls to the magic being taken (MK_*): the units
+    most likely responsible, from which its scapegoat is chosen (L654): the
+    magicians whose spirits attacked (and raging superheroes striking in spirit
+    combat), the magician of the agents that struck, or the chaotic units."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if k == MK_SPIRIT_DEF:
+            if committed_here(S, b, u) and s['unit_flags'][u] & UF_ATTACKED and U_MAGICIAN[u] >= 0:
+                s['unit_blame'][U_MAGICIAN[u]] = 1
+            if on_side(S, b, u, False) and berserk(S, b, u):
+                s['unit_blame'][u] = 1
+        elif k == MK_PHYSICAL:
+            if U_AGENT[u] and s['unit_where'][u] == UW_COMMITTED and s['unit_hex'][u] == s['magic_hex']:
+                s['unit_blame'][U_MAGICIAN[u]] = 1
+        elif k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT:
+            if on_side(S, b, u, k == MK_CHAOTIC_ATT) and U_MGF[u, int(s['unit_side'][u])] < 0:
+                s['unit_blame'][u] = 1
 
 
 @rules_jit
