@@ -94,6 +94,7 @@ FORT_HEX = [int(h) for h in R.FORTRESS_HEX]
 SARTAR_FORTS = [k for k in range(len(FORT_HEX)) if R.FORTRESS_SARTAR[k]]
 SARTAR_FORT_OF_HEX = {FORT_HEX[k]: k for k in SARTAR_FORTS}
 BOLDHOME = int(R.BOLDHOME)
+BOLDHOME_FORT = BOLDHOME
 SC_181, SC_182, SC_183 = 0, 1, 2
 
 FAR = 10 ** 6
@@ -155,8 +156,8 @@ def _check_back_direction():
 
 
 _check_back_direction()
-FIELD = {k: _field(FORT_HEX[k]) for k in SARTAR_FORTS}
-"""FIELD[k][h]: half MPs from hex h to Sartar fortress k."""
+FIELD = {k: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
+"""FIELD[k][h]: half MPs from hex h to fortress k."""
 
 
 def hex_distance(a, b):
@@ -178,12 +179,15 @@ def attack_loss(total, die):
 
 # ------------------------------------------------------------------ scenario plans
 # garrison sizes per Sartar fortress: {scenario: {force: (default, {fortress index: size})}}
+SC_184, SC_185 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5")
 GARRISON = {
     SC_181: {LUNAR: (2, {}), SARTAR: (2, {})},
     SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 3})},
     SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME: 2})},
+    SC_184: {LUNAR: (1, {}), SARTAR: (1, {BOLDHOME: 6})},     # 18.4 is Boldhome alone (L265)
+    SC_185: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 2})},
 }
-TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME: 2.0}}
+TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME: 2.0}, (SC_184, LUNAR): {BOLDHOME: 8.0}}
 """Extra weight (in turns) of fortresses to take."""
 STRIKE_GROUP = 3
 """Major units per strike group (the top three majors of a stack fight, L571)."""
@@ -932,8 +936,10 @@ def deployment_goals(sc, p):
     zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, p, h]]
     units = [u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and FORCE[u] == p]
     goals = {}
-    own_forts = [k for k in SARTAR_FORTS if R.DEPLOY_ZONE[sc, p, FORT_HEX[k]]]
-    other = [k for k in SARTAR_FORTS if k not in own_forts]
+    # the fortresses the scenario counts: the seven Sartar ones, or all ten in 18.5 (L273)
+    counted = list(range(len(FORT_HEX))) if sc == SC_185 else SARTAR_FORTS
+    own_forts = [k for k in counted if R.DEPLOY_ZONE[sc, p, FORT_HEX[k]]]
+    other = [k for k in counted if k not in own_forts] or [BOLDHOME_FORT]
     # the fortresses to reach from the zone, cheapest first (Boldhome first where it decides)
     reach = {k: min(FIELD[k][h] for h in zone) for k in other}
     prio = TAKE_PRIORITY.get((sc, p), {})
@@ -969,7 +975,132 @@ def deployment_goals(sc, p):
     return goals
 
 
+# ------------------------------------------------------------------ magic (18.4 on)
+def _enemy_cf_at(pos, h):
+    return sum(t[0] for t in pos.foe_stack(h))
+
+
+def _own_cf_at(pos, h):
+    return sum(CF[u][pos.side[u]] for u in pos.own.get(h, []))
+
+
+def moon(self, pos, legal, rng):
+    """The Full Moon on the first day: every cyclic factor at 7 (L664), the Full
+    Moon Corps' day (L712), and the Bat's Black day six days off (L698)."""
+    return R.A_CHOICE + R.CH_MOON + R.MOON_FULL
+
+
+def commit(self, pos, legal, rng):
+    """Commit every spirit and agent that can reach a stack it may attack."""
+    units = [a for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    return units[0] if units else R.A_CHOICE + R.CH_DONE
+
+
+def commit_hex(self, pos, legal, rng):
+    """The weakest enemy stack within reach: the battle it obliges is the likeliest won."""
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    return R.A_HEX + min(hexes, key=lambda h: (_enemy_cf_at(pos, h), h))
+
+
+def support(self, pos, legal, rng):
+    """Support the own stacks beside the enemy (their DSM, a cover for retreats, L578)."""
+    units = [a for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    return units[0] if units else R.A_CHOICE + R.CH_DONE
+
+
+def support_hex(self, pos, legal, rng):
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    return R.A_HEX + max(hexes, key=lambda h: (sum(_enemy_cf_at(pos, g) for g in pos.foes_beside(h)), -h))
+
+
+def save(self, pos, legal, rng):
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    return R.A_UNIT + max(units, key=lambda u: (CF[u][pos.side[u]], RANK[u], -u))
+
+
+def magic_casualty(self, pos, legal, rng):
+    """The enemy's strongest, or one's own weakest (the chaotic magic the attacker
+    takes on his own side, L518)."""
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    if FORCE[units[0]] == pos.p:
+        return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
+    return R.A_UNIT + max(units, key=lambda u: (RANK[u], CF[u][pos.side[u]], -u))
+
+
+def exotic(self, pos, legal, rng):
+    """The Bat's feeding first (it must, L698), then a strike worth its price."""
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    for u in units:
+        if u == R.CRIMSON_BAT or u == R.FULL_MOON_CORPS:
+            return R.A_UNIT + u
+    for u in units:
+        if u in (R.CRATER_MAKERS, R.STORMWALKERS) and _best_strike(pos, u) is not None:
+            return R.A_UNIT + u
+        if u == R.WASPS and len([g for g in NEIGH[pos.hex[u]] if g in pos.foe_hexes]) >= 2:
+            return R.A_UNIT + u
+    return R.A_CHOICE + R.CH_DONE
+
+
+def _best_strike(pos, u):
+    """The enemy hex within the striker's RF that holds the most CF and no own unit."""
+    rf = int(R.U_RF[u, pos.side[u]])
+    here = pos.hex[u]
+    cands = [h for h in pos.foe_hexes if hex_distance(h, here) <= rf and h not in pos.own]
+    if not cands:
+        return None
+    best = max(cands, key=lambda h: (_enemy_cf_at(pos, h), -h))
+    return best if _enemy_cf_at(pos, best) >= 8 else None
+
+
+def exotic_target(self, pos, legal, rng):
+    c = int(pos.rec["cursor"])
+    if c == R.CRIMSON_BAT:
+        units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+        return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
+    if c in (R.CRATER_MAKERS, R.STORMWALKERS):
+        h = _best_strike(pos, c)
+        if h is not None and R.A_HEX + h in legal:
+            return R.A_HEX + h
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    if c == R.FULL_MOON_CORPS and hexes:
+        return R.A_HEX + min(hexes, key=lambda h: (min((hex_distance(h, g) for g in pos.foe_hexes), default=0), h))
+    if hexes:
+        return R.A_HEX + max(hexes, key=lambda h: (_enemy_cf_at(pos, h), -h))
+    return None
+
+
+def hunger(self, pos, legal, rng):
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    if units:
+        return R.A_UNIT + max(units, key=lambda u: (RANK[u], CF[u][pos.side[u]], -u))
+    return None
+
+
+def assassin(self, pos, legal, rng):
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    heroes = [u for u in units if RANK[u] != RANK_NONE]
+    return R.A_UNIT + heroes[0] if heroes else R.A_CHOICE + R.CH_DONE
+
+
+def reveal(self, pos, legal, rng):
+    """Reveal when the side's own cyclic units gain (the Bat's Glowspot raises
+    them, Argrath's resistance lowers the enemy's): always, for the side that owns it."""
+    return R.A_CHOICE + R.CH_REVEAL
+
+
 _PHASES = {
+    R.PH_MOON: moon,
+    R.PH_COMMIT: commit,
+    R.PH_COMMIT_HEX: commit_hex,
+    R.PH_SUPPORT: support,
+    R.PH_SUPPORT_HEX: support_hex,
+    R.PH_SAVE: save,
+    R.PH_MAGIC_CASUALTY: magic_casualty,
+    R.PH_EXOTIC: exotic,
+    R.PH_EXOTIC_TARGET: exotic_target,
+    R.PH_HUNGER: hunger,
+    R.PH_ASSASSIN: assassin,
+    R.PH_REVEAL: reveal,
     R.PH_DEPLOY: DragonPassHeuristic.deploy,
     R.PH_MOVE: DragonPassHeuristic.move,
     R.PH_MOVE_GROUP: DragonPassHeuristic.move_group,

@@ -15,12 +15,8 @@ NUM_FORCES = len(FORCES)
 SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5")
 """The scenarios of this part (L200-L249); a scenario is its index here."""
 SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5 = range(len(SCENARIOS))
-PLAYABLE_SCENARIOS = SCENARIOS[:3]
-"""The scenarios a game may be made with today. 18.4 and 18.5 are set up by
-the rules core (their battalia, deployment zones, the moon, magic in the
-combat phase and victory conditions), but their Exotic Magic Phase and
-assassins are not built yet, so they are refused (RULES.md, "not yet
-implemented")."""
+PLAYABLE_SCENARIOS = SCENARIOS
+"""The scenarios a game may be made with (every one the core sets up)."""
 
 
 def _instances():

@@ -1,5 +1,5 @@
 """Dragon Pass: the Lunar Empire against Sartar on a 1,530-hex map, scenarios
-18.1 to 18.3 (``dragongym.make("dragon_pass", scenario="18.2", screening=True)``).
+18.1 to 18.5 (``dragongym.make("dragon_pass", scenario="18.2", screening=True)``).
 
 The rules core is the ``rules`` package (numba, one module per part of the
 rulebook; ``envs/README.md``), the state record ``state.py``, the
@@ -92,10 +92,11 @@ class DragonPassConfig:
     Attributes:
         scenario: ``"18.1"`` Stemming the Tide (5 game-turns, melee only),
             ``"18.2"`` High Tide (6, missile and melee), ``"18.3"`` Argrath's
-            Return (5, with heroes and superheroes) (L204-L248); the name
-            is a string (the float 18.1 is refused; ``--scenario 18.1`` on a
-            command line is read as the name). 18.4 and 18.5 are refused
-            until their magic is built (``constants.PLAYABLE_SCENARIOS``).
+            Return (5, with heroes and superheroes), ``"18.4"`` Counterstroke
+            and ``"18.5"`` Hearts and Minds (7 each, all combat: magic, the
+            Red Moon, the Exotic Magic Phase) (L204-L273); the name is a
+            string (the float 18.1 is refused; ``--scenario 18.1`` on a
+            command line is read as the name).
         screening: the screening option: players cannot examine enemy
             stacks except those in combat (L452). Off by default ("if any
             player says they do not want the screening option before play,
@@ -222,6 +223,12 @@ class DragonPass(Game):
         if int(rec["screening"]):
             pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex", "exotic_hex")}
             pinned |= {int(h) for n in ("bat_att", "bat_def", "bat_vacated") for h in rec[n]}
+            # the scapegoat marker sits on its stack for both players to see (L654); a
+            # revealed Bat or Argrath is seen where it is (L666, L668)
+            pinned |= {int(rec["unit_hex"][g]) for g in rec["unit_scapegoat"] if g >= 0}
+            for u, bit in ((R.CRIMSON_BAT, R.REVEAL_BAT), (R.ARGRATH_UNIT, R.REVEAL_ARGRATH)):
+                if int(rec["revealed"]) & bit:
+                    pinned.add(int(rec["unit_hex"][u]))
             hidden = {}
             for h, units in V.stacks(state).items():
                 u = units[0]

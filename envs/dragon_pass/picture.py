@@ -522,7 +522,8 @@ def board_key(state):
 # ================================================================ the position layer
 _KINDS = list(DATA.units.values())
 _STAGE_NAMES = {ST_DEPLOY: "deployment", ST_TURN_START: "start of a player-turn", ST_MOVEMENT: "movement phase",
-                ST_COMBAT: "combat phase", ST_RALLY: "rally phase", ST_BOOKKEEPING: "book-keeping phase"}
+                ST_COMBAT: "combat phase", ST_RALLY: "rally phase", ST_BOOKKEEPING: "book-keeping phase",
+                R.ST_EXOTIC: "Exotic Magic Phase"}
 
 _CHOICE_LABELS = {
     (R.PH_MOVE, R.CH_DONE): "End the movement phase",
@@ -538,17 +539,32 @@ _CHOICE_LABELS = {
     (R.PH_ADVANCE_EXT, R.CH_DONE): "Stay in the hex",
     (R.PH_FORCE_MARCH, R.CH_FORCE_MARCH): "Force march onto the board",
     (R.PH_FORCE_MARCH, R.CH_DONE): "Enter at its MF",
+    (R.PH_COMMIT, R.CH_DONE): "Commit no more spirits",
+    (R.PH_SUPPORT, R.CH_DONE): "Give no more support",
+    (R.PH_EXOTIC, R.CH_DONE): "End the Exotic Magic Phase",
+    (R.PH_ASSASSIN, R.CH_DONE): "Take the assassin back",
+    (R.PH_REVEAL, R.CH_REVEAL): "Reveal it",
+    (R.PH_REVEAL, R.CH_DONE): "Keep it hidden",
+    (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
 }
 """Button labels of the choice actions, by the pending decision."""
-_CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march")
+_CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
+    + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal")
+"""A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
               R.PH_BATTLE: "attack", R.PH_BATTLE_ADD: "add the stack at", R.PH_MISSILE_TARGET: "fire at",
               R.PH_RETREAT_HEX: "retreat to", R.PH_ADVANCE_HEX: "advance into", R.PH_ADVANCE_EXT: "advance on to",
-              R.PH_ESCAPE_HEX: "rejoin the stack at", R.PH_ENTER_HEX: "enter at"}
+              R.PH_ESCAPE_HEX: "rejoin the stack at", R.PH_ENTER_HEX: "enter at",
+              R.PH_COMMIT_HEX: "send it against", R.PH_SUPPORT_HEX: "support the stack at",
+              R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
+              R.PH_SUMMON_HEX: "summon to"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
-               R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat"}
+               R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
+               R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
+               R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
+               R.PH_ASSASSIN: "try to kill"}
 
 
 class _View:
@@ -676,7 +692,8 @@ def _focus_unit(view):
     """The unit the pending decision is about (observe's U_SELECTED), or -1."""
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
-              R.PH_FORCE_MARCH):
+              R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
+              R.PH_ASSASSIN):
         return int(rec["cursor"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])
@@ -916,6 +933,26 @@ def _decision_text(view):
         return f"{who}: {focus_name} enters the board; choose its edge hex."
     if ph == R.PH_FORCE_MARCH:
         return f"{who}: {focus_name} enters; force march on, or enter at its MF."
+    if ph == R.PH_MOON:
+        return f"{who} selects the phase of the Red Moon before any unit is deployed."
+    if ph == R.PH_COMMIT or ph == R.PH_COMMIT_HEX:
+        return f"{who} commits magicians' spirits and agents to the stacks they will attack, or no more."
+    if ph == R.PH_SAVE:
+        return f"{who}: {focus_name} protects up to three units from magic; choose one.{battle}"
+    if ph == R.PH_MAGIC_CASUALTY:
+        return f"{who} chooses the next casualty of magic: {int(rec['loss_left'])} still to take.{battle}"
+    if ph == R.PH_SUPPORT or ph == R.PH_SUPPORT_HEX:
+        return f"{who} sends spirits to give magical support to his stacks, or no more."
+    if ph == R.PH_EXOTIC or ph == R.PH_EXOTIC_TARGET:
+        return f"{who}'s Exotic Magic Phase: use an ability, or end the phase."
+    if ph == R.PH_HUNGER:
+        return f"{who} eliminates Lunar units for the hungry Bat's spirit: {int(rec['hunger_left'])} still."
+    if ph == R.PH_ASSASSIN:
+        return f"{who}'s assassin scouted the stack: try to kill a unit, or take the assassin back."
+    if ph == R.PH_REVEAL:
+        return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
+    if ph == R.PH_SUMMON_HEX:
+        return f"{who}: Argrath summons {focus_name}; choose its hex."
     return f"{who} to play."
 
 
@@ -961,6 +998,12 @@ def _draw_status(scene, view):
     options = "screening on" if int(rec["screening"]) else "screening off"
     if int(rec["rain"]):
         options += " · rain"
+    if int(rec["moon"]) >= 0:
+        options += f" · Red Moon {DATA.tables.moon_phases[int(rec['moon'])].name}"
+        if int(rec["glowline_gone"]):
+            options += ", no Glowline"
+    if int(rec["storm_day"]) == 3:
+        options += " · flood"
     scene.text(PANEL_LEFT + PANEL_PAD, PANEL_TOP + 38, f"Scenario {scenario} {DATA.scenarios[scenario].name}", 12,
                INK, "lm")
     scene.text(PANEL_LEFT + PANEL_PAD, PANEL_TOP + 56, f"{turn} · {phase} · {options}", 11, MUTED, "lm")
@@ -991,8 +1034,11 @@ def _unit_note(view, u):
     if where == UW_MAP:
         place = V.hex_name(int(rec["unit_hex"][u]))
     else:
+        h = int(rec["unit_hex"][u])
         place = {UW_POOL: "to deploy", UW_ENTERING: "off the board", UW_ESCAPING: "escaping",
-                 UW_DEAD: "eliminated"}.get(where, "")
+                 UW_DEAD: "eliminated", R.UW_HOLDING: "in its holding box",
+                 R.UW_COMMITTED: f"attacks {V.hex_name(h)}" if h >= 0 else "",
+                 R.UW_SUPPORT: f"supports {V.hex_name(h)}" if h >= 0 else ""}.get(where, "")
     flags = int(rec["unit_flags"][u])
     notes = [place]
     if flags & UF_GROUP:

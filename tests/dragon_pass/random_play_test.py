@@ -95,7 +95,8 @@ def check_units(state, deployed, dead_before, seed):
     where = rec["unit_where"]
     assert int((where != UW_OUT).sum()) == deployed, f"game {seed}: units appeared or vanished"
     dead = {u for u in range(NUM_UNITS) if int(where[u]) == UW_DEAD}
-    assert dead_before <= dead, f"game {seed}: a dead unit came back"
+    # only the Full Moon Corps come back from the dead pile, summoned on a Full Moon day (L712)
+    assert dead_before - {R.FULL_MOON_CORPS} <= dead, f"game {seed}: a dead unit came back"
     for u in range(NUM_UNITS):
         if int(where[u]) in (UW_POOL, UW_DEAD, UW_ESCAPING, UW_OUT):
             assert int(rec["unit_hex"][u]) == -1

@@ -19,10 +19,10 @@ import numpy as np
 
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import (
-    PLAYABLE_SCENARIOS, UW_HOLDING, FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
+    UW_HOLDING, FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
 )
 from dragongym.envs.dragon_pass.data import MAP
-from dragongym.envs.dragon_pass.game import GAME, DragonPassConfig
+from dragongym.envs.dragon_pass.game import GAME
 
 LUNAR, SARTAR = "lunar", "sartar"
 
@@ -38,10 +38,7 @@ def hexi(name):
 
 class Position:
     def __init__(self, scenario="18.1", screening=False, auto_single=False, seed=1, moon=None):
-        if scenario in PLAYABLE_SCENARIOS:
-            self.config = GAME.make_config(scenario=scenario, screening=screening, auto_single=auto_single)
-        else:   # set up by the core, not yet offered to users (constants.PLAYABLE_SCENARIOS)
-            self.config = DragonPassConfig(scenario=scenario, screening=screening, auto_single=auto_single)
+        self.config = GAME.make_config(scenario=scenario, screening=screening, auto_single=auto_single)
         self.S = GAME.new_states(1)
         GAME.reset(self.S, np.array([seed], np.uint64), self.config)
         s = self.S[0]

@@ -201,12 +201,12 @@ def test_rule_dp_scenario_18_4_and_18_5_deployment_zones_and_fortresses_at_the_s
     assert R.FORTRESS_START[start["Furthest"], sc5] == LUNAR_I
 
 
-def test_scenarios_18_4_and_18_5_are_not_offered_until_their_magic_is_built():
-    from dragongym.envs.core.config import ConfigError
+def test_scenarios_18_4_and_18_5_are_offered():
     import dragongym
     for sc in ("18.4", "18.5"):
-        with pytest.raises(ConfigError, match="must be one of '18.1', '18.2', '18.3'"):
-            dragongym.make("dragon_pass", scenario=sc)
+        env = dragongym.make("dragon_pass", scenario=sc)
+        env.reset(seed=1)
+        assert env.agent_selection == "lunar"           # the Lunar player selects the moon first (L263, L271)
 
 
 def test_rule_dp_scenario_18_5_no_unit_moves_or_retreats_into_independents_territory():

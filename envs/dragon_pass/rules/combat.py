@@ -1129,7 +1129,7 @@ def blocked_by_spirits(S, b, h):
         cap = MAX_BLOCK2
     contrib = np.empty(NUM_UNITS, np.int64)
     strength_by_unit(S, b, False, False, contrib)
-    best = local_zeros(MAX_BLOCK2 + 1, np.int64)
+    best = local_zeros(BLOCK_SLOTS, np.int64)
     for u in range(NUM_UNITS):
         if contrib[u] <= 0:
             continue
@@ -1144,7 +1144,8 @@ def blocked_by_spirits(S, b, h):
     return best[cap]
 
 
-MAX_BLOCK2 = 255
+BLOCK_SLOTS = 256
+MAX_BLOCK2 = BLOCK_SLOTS - 1
 """The largest spirits' MgF (in halves) a covering search considers."""
 
 

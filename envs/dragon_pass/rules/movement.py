@@ -506,8 +506,8 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
-        if zoc7[d] & (1 << (1 - p)):
-            stop_group(S, b, p)
+        if zoc7[d] & (1 << (1 - p)) or group_size(S, b)[0] == 0:
+            stop_group(S, b, p)       # a ZOC stops it; so does the flood that eliminated it (L688)
             return False
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
@@ -646,7 +646,6 @@ def enter_board(S, b, p, u, h, march):
     s = S[b]
     sd = side_of(S, b, u)
     put_on_top(S, b, u, h)
-    floods(S, b, u, h, False)
     s['unit_entry'][u] = -1
     s['unit_mp'][u] = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
     s['unit_road'][u] = 0
@@ -657,10 +656,11 @@ def enter_board(S, b, p, u, h, march):
     s['group_arranged'] = 0
     s['group_zoc_start'] = 0
     occupy(S, b, p, h)
+    floods(S, b, u, h, False)
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
-    if zoc7[0] & (1 << (1 - p)):
+    if zoc7[0] & (1 << (1 - p)) or group_size(S, b)[0] == 0:
         stop_group(S, b, p)
         return False
     return pose(S, b, PH_MOVE_GROUP, p)
