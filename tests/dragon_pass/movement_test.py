@@ -336,3 +336,16 @@ def test_rule_dp_move_reinforcements_may_wait_and_are_blocked_by_enemy_units():
     p.act(f"{p.name(FREE)} enters at 2434")        # beside the lancer: its ZOC stops it (L460)
     p.act(f"{p.name(FREE)} enters at its MF")
     assert p.where(FREE) == "2434" and p.phase == R.PH_MOVE
+
+
+def test_rule_dp_move_a_unit_enters_a_lake_only_if_it_can_get_off_it():
+    """L372: 'no unit can ever end a turn in a Lake / Sea hex': the Ducks (Water Rune)
+    step onto the lake at 3512 only with the MP to reach land again (Interpretations 42)."""
+    from tests.dragon_pass.scenario import unit
+    for mp2, allowed in ((2, False), (4, True)):
+        p = Position("18.2")
+        p.put(DUCKS, "3612")
+        p.movement(SARTAR, player_turn=2)
+        p.s["unit_mp"][unit(DUCKS)] = mp2                   # 1 MP left: the lake, and nothing more
+        moving(p, DUCKS, "3612")
+        assert any(t.endswith("to 3512") for t in p.legal()) == allowed

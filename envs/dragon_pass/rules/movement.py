@@ -24,7 +24,7 @@ could flee has not moved.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..constants import (
     NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UNIT_IDS, UW_ENTERING,
@@ -398,7 +398,44 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
             s['unit_road'][u] = road
             if not ok:
                 return False
+        if HEX_TERRAIN[g] == TERRAIN_LAKE and not leaves_lake(S, b, u, g, int(s['unit_mp'][u]) - c, p):
+            return False      # no unit can end its turn on a lake (L372): it must be able to get off
     return True
+
+
+@rules_jit
+def leaves_lake(S, b, u, g, mp, p):
+    """Unit u, on lake hex g with ``mp`` half MPs left, can still reach a hex
+    that is not a lake, across lake hexes, without entering an enemy's hex or
+    a shut one (L372, L271)."""
+    best = local_zeros(NUM_HEXES, np.int16)
+    todo = local_zeros(NUM_HEXES, np.int16)
+    for h in range(NUM_HEXES):
+        best[h] = -1
+    best[g] = mp
+    todo[0] = g
+    n = 1
+    while n > 0:
+        n -= 1
+        h = int(todo[n])
+        left = int(best[h])
+        for d in range(1, 7):
+            x = HEX_STEP[h, d]
+            if x < 0:
+                continue
+            c = step_cost(S, b, u, h, d)
+            if c < 0 or c > left:
+                continue
+            f = hex_force(S, b, x)
+            if f >= 0 and f != p:
+                continue
+            if HEX_TERRAIN[x] != TERRAIN_LAKE:
+                return True
+            if left - c > best[x]:
+                best[x] = left - c
+                todo[n] = x
+                n += 1
+    return False
 
 
 @rules_jit
