@@ -336,3 +336,24 @@ def test_rule_dp_magic_a_best_friend_killed_by_a_spirit_makes_its_magician_the_s
         p.act(done[0])
     assert sorted(p.legal()) == sorted(f"{p.name(f'smu_storm_priests#{k}')} is the scapegoat of {p.name('jar_eel')}"
                                        for k in (1, 2))
+
+
+def test_rule_dp_magic_zero_mgf_defenders_fall_only_to_a_loss_beyond_the_rest():
+    """L554, Interpretations 33: the disrupted Crimson Bat (MgF 0) can be a spirit magic
+    casualty only when the loss (12 at a 6 against two Storm Priests' spirits) exceeds the
+    MgF of the non-negative defenders (the College Magicians' 6); at a 4 the loss is 6."""
+    for roll, bat_open in ((6, True), (4, False)):
+        p = Position("18.5", moon="full")
+        p.put("lcm_magicians#1", DEFENDER)
+        p.put("crimson_bat", DEFENDER, disrupted=True)
+        p.put("bh_bison_riders#1", ATTACKER)
+        p.put("smu_storm_priests#1", MAGICIAN)
+        p.put("smu_storm_priests#2", MAGICIAN)
+        p.combat(SARTAR, player_turn=2)
+        for k in (1, 2):
+            choose(p, "commit", f"Storm Priests' Spirit X-6-X-8 ({k})")
+            choose(p, "attacks the stack at", DEFENDER)
+        p.dice(roll, 1)
+        declare(p)
+        assert p.to_play == SARTAR
+        assert (f"eliminate {p.name('crimson_bat')} at {DEFENDER}" in p.legal()) == bat_open

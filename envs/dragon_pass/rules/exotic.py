@@ -24,7 +24,7 @@ chosen at the start of the next Exotic Magic Phase.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_RIVER, NUM_HEXES
 from ..constants import (
     LUNAR, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC,
@@ -34,7 +34,7 @@ from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_FORCE, U_RANK, bat_demand, d6,
-    disrupt, distance, eliminate, hex_force, occupy, pose, put_on_top, stack_at,
+    disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at,
 )
 from .magic import rf_of, saving_superhero
 from .moon import MOON_FULL
@@ -95,16 +95,6 @@ def on_map(S, b, u):
 
 
 @rules_jit
-def magician_hex(S, b, h, f):
-    """A magician of force f stands at hex h (L712)."""
-    s = S[b]
-    for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and U_FORCE[u] == f and U_BOUND[u] >= 0:
-            return True
-    return False
-
-
-@rules_jit
 def bat_prey(S, b, v):
     """Lunar unit v may be devoured by the Bat now: within 1 hex of it, the Bat
     still needing units today (L698)."""
@@ -135,20 +125,12 @@ def targets(S, b, u, mask):
         # not on a Black or Dying day; within the Crater Makers' RF of 12 (L710)
         if not on_map(S, b, u) or d < 0 or d == MOON_BLACK or d == MOON_DYING or rf_of(S, b, u) < 0:
             return 0
-        for h in range(NUM_HEXES):
-            if distance(h, s['unit_hex'][u]) <= rf_of(S, b, u) and occupied(S, b, h):
-                n += 1
-                if mask.shape[0] > 1:
-                    mask[A_HEX + h] = 1
+        n = mark_stacks(S, b, mask, int(s['unit_hex'][u]), rf_of(S, b, u), -1, False)
     elif u == FULL_MOON_CORPS:
         # eliminated, summoned on a Full Moon day to a Lunar magician's hex (L712)
         if s['unit_where'][u] != UW_DEAD or d != MOON_FULL:
             return 0
-        for h in range(NUM_HEXES):
-            if magician_hex(S, b, h, LUNAR):
-                n += 1
-                if mask.shape[0] > 1:
-                    mask[A_HEX + h] = 1
+        n = mark_stacks(S, b, mask, -1, 0, LUNAR, True)
     elif u == WASPS:
         if on_map(S, b, u):
             n = 1
@@ -158,21 +140,13 @@ def targets(S, b, u, mask):
         # dropped onto any enemy stack (L924)
         if s['unit_where'][u] != UW_HOLDING:
             return 0
-        for h in range(NUM_HEXES):
-            if hex_force(S, b, h) == 1 - U_FORCE[u]:
-                n += 1
-                if mask.shape[0] > 1:
-                    mask[A_HEX + h] = 1
+        n = mark_stacks(S, b, mask, -1, 0, 1 - int(U_FORCE[u]), False)
     elif u == STORMWALKERS:
         # only while the Stormwalkers' spirit lives (L688)
         sp = U_BOUND[u]
         if not on_map(S, b, u) or sp < 0 or s['unit_where'][sp] == UW_DEAD or rf_of(S, b, u) < 0:
             return 0
-        for h in range(NUM_HEXES):
-            if distance(h, s['unit_hex'][u]) <= rf_of(S, b, u) and occupied(S, b, h):
-                n += 1
-                if mask.shape[0] > 1:
-                    mask[A_HEX + h] = 1
+        n = mark_stacks(S, b, mask, int(s['unit_hex'][u]), rf_of(S, b, u), -1, False)
         if s['storm_day'] == 0:
             n += 1
             if mask.shape[0] > 1:
@@ -181,12 +155,24 @@ def targets(S, b, u, mask):
 
 
 @rules_jit
-def occupied(S, b, h):
+def mark_stacks(S, b, mask, centre, rf, force, magician):
+    """mask[A_HEX + h] = 1 for each hex holding units on the map -- of ``force``
+    (-1: either), with a magician among them if ``magician`` -- within ``rf`` of
+    ``centre`` (-1: anywhere). Returns how many; one pass over the units."""
     s = S[b]
-    for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
-            return True
-    return False
+    seen = local_zeros(NUM_HEXES, np.int8)
+    n = 0
+    for v in range(NUM_UNITS):
+        if s['unit_where'][v] != UW_MAP or (force >= 0 and U_FORCE[v] != force) or (magician and U_BOUND[v] < 0):
+            continue
+        h = s['unit_hex'][v]
+        if seen[h] or (centre >= 0 and distance(h, centre) > rf):
+            continue
+        seen[h] = 1
+        n += 1
+        if mask.shape[0] > 1:
+            mask[A_HEX + h] = 1
+    return n
 
 
 @rules_jit
@@ -447,13 +433,11 @@ def day_ends(S, b):
 @rules_jit
 def mask_hunger(S, b, p, mask):
     s = S[b]
-    out = np.empty(NUM_UNITS, np.int64)
     for u in range(NUM_UNITS):
         if s['unit_where'][u] != UW_MAP or U_FORCE[u] != LUNAR:
             continue
         if s['screening']:
             # the stack cannot be examined: its place is chosen, its top taken (Interpretations 36)
-            stack_at(S, b, s['unit_hex'][u], out)
             mask[A_HEX + s['unit_hex'][u]] = 1
         else:
             mask[A_UNIT + u] = 1

@@ -547,9 +547,7 @@ def casualty_value(S, b, u):
         m = int(U_MGF[u, sd])
         if m > 0:
             return mgf_halves(S, b, u) // 2
-        if protected_low(S, b) or s['magic_excess'] == 0:
-            return 0
-        return 1
+        return 1 if s['magic_excess'] else 0
     if k == MK_SPIRIT_ATT:
         if s['unit_where'][u] == UW_COMMITTED and s['unit_flags'][u] & UF_ATTACKED:
             return mgf_halves(S, b, u) // 2
@@ -751,7 +749,8 @@ def magic_step(S, b):
             att_loss = magic_roll(S, b, dsm_total(S, b))
             s['magic_def_loss'] = def_loss
             s['magic_att_loss'] = att_loss
-            s['magic_excess'] = 1 if def_loss > nonnegative_mgf(S, b) else 0
+            # zero- and negative-MgF defenders: open to the excess loss, unless an infinite MgF protects them (L554)
+            s['magic_excess'] = 1 if def_loss > nonnegative_mgf(S, b) and not protected_low(S, b) else 0
             start_losses(S, b, MK_SPIRIT_DEF, def_loss, -1)
             s['magic_step'] = MS_SPIRIT_DEF
         else:
