@@ -1,6 +1,7 @@
 """Dragon Pass unit counters, scenarios 18.1-18.5 and the printed tables.
 
-Read from ``envs/dragon_pass/data/units.txt`` and ``data/tables.txt``. The
+Read from ``envs/dragon_pass/data/units.txt``, ``data/independents.txt`` (the
+Independents' and special units' counters, L730-L920) and ``data/tables.txt``. The
 rulebook (``shared/rules/dragon_pass.txt``; ``L123`` is its line 123) names the
 formations of the first five scenarios (the Lunar and Sartar Battalia) but
 prints few of their counters; the tables it prints in full (but for the end of the Attack Table's sixth row).
@@ -18,17 +19,26 @@ problem. Pure Python and numpy; nothing is compiled.
     U.DATA.tables.attack[23, 5]                       # 17 (L1069)
     U.attack_loss(75, 5)                              # 56: 3/4 of 75 (L1090)
     U.missile_result(8, 4)                            # '2DD' (L1126)
+    U.DATA.independent_units["giants"].back.cf        # 8: 8-5-4-X, L686
 
 :class:`UnitData` (``load(data_dir)`` returns one; ``DATA`` is the default):
 
-==========  ============================  ===========
-field       type                          file
-==========  ============================  ===========
-units       dict[str, Unit]               units.txt
-formations  dict[str, Formation]          units.txt
-scenarios   dict[str, Scenario]           units.txt
-tables      Tables                        tables.txt
-==========  ============================  ===========
+======================  ============================  ================
+field                   type                          file
+======================  ============================  ================
+units                   dict[str, Unit]               units.txt
+formations              dict[str, Formation]          units.txt
+scenarios               dict[str, Scenario]           units.txt
+tables                  Tables                        tables.txt
+independent_units       dict[str, Unit]               independents.txt
+independent_formations  dict[str, Formation]          independents.txt
+======================  ============================  ================
+
+``units`` is the game's unit set (constants.UNIT_IDS). The Independents' and
+special units' counters (L730-L920, force ``independent``, one formation per
+Independent with its ``faction``, ``group`` and ``dp``) are read from
+``independents.txt`` into fields of their own: no scenario of the game deploys
+them yet, and nothing in the rules reads them.
 
 A counter's factors are :class:`Side` records (front and back), parsed from
 the rulebook's own notation CF-MgF-MF-RF (L608, L734): ``(4!!)-10-6-0``,
@@ -88,6 +98,23 @@ TAGS = ("duck", "bison", "dragon", "giant", "llama", "herd", "ancestor")
 """What the missile unit modifiers ask about (L382-L384, L1107-L1109)."""
 COLOURS = ("red", "orange", "dark_green")
 """Counter colours of the Lunar Empire, Sartar and the Barbarian Horde (L115-L117)."""
+INDEPENDENT = "independent"
+"""The force of every counter of ``independents.txt``: the Independents and the
+special units (L730-L920). Not one of :data:`FORCES`: no scenario of the game
+deploys them yet."""
+GROUPS = ("major", "minor", "special")
+"""Major Independents (L730), Minor Independents (L804), Special Units (L914)."""
+FACTIONS = ("dragonewts", "black_horse", "cragspider", "exiles", "half_beasts",
+            "grazelanders", "androgeus", "delecti", "dinosaurs", "dragons", "dwarf",
+            "hungry_jack", "hydra", "puppeteers", "spirit_of_movement", "sun_dome_templars",
+            "tusk_riders", "giants")
+"""The Independents (and the giants) as the rulebook groups them, L738-L920; the
+names of map.txt's capitals and homes where it has them."""
+INDEPENDENT_COLOURS = ("purple", "grey", "yellow_on_black", "lime_green", "light_blue",
+                       "yellow", "purple_on_brown", "magenta", "yellow_on_grey",
+                       "white_on_black", "brown")
+"""Counter colours of the Independents (L115-L121; brown, the neutral ground's
+colour, L150, is authored for those the table leaves out)."""
 FACTORS = ("cf", "mgf", "mf", "rf")
 """The four factors, in the order the notation writes them (L608)."""
 
@@ -215,6 +242,7 @@ _PRINTED_HOMES = {
 _NOT_BATTALIA = {"twin_stars": "L269, L444"}
 """Counters that are not part of their force's Battalia."""
 _AGENTS = {"crater_makers_agent": ("crater_makers", "L710"),
+           "cannon_cult_agent": ("cannon_cult", "L864"),
            "sylphs": ("children_of_the_wind", "L442")}
 """Physical magicians' agents the rulebook names."""
 _CHAOTIC = {"crimson_bat", "hydra"}
@@ -222,10 +250,130 @@ _CHAOTIC = {"crimson_bat", "hydra"}
 
 _PHYSICAL_MINOR = {"crimson_bat", "stone_men", "wasps"}
 """The only physical minor units besides heroes and superheroes (L129)."""
-_L129_EXCEPTIONS = {"dragontooth_runners": "L684 prints their CF as (3)"}
+_L129_EXCEPTIONS = {"dragontooth_runners": "L684 prints their CF as (3)",
+                    "keener_than": "L758 prints his CF as (1)",
+                    "delecti": "L831 prints his CF as (5)"}
 # (The Crimson Bat and the Wasps, L129's Lunar and Sartar physical minor
 # units, are in _PHYSICAL_MINOR; the check also asks that they are.)
 """Physical minor units L129 leaves out though the rulebook prints them."""
+
+# ------------------------------------------- the Independents (L730-L920) ----
+
+# Each Independent as the rulebook groups it: (group, Diplomacy Points to
+# ally a Major Independent, counter colour where L115-L121 print one, cite).
+# Minor Independents are allied by emissaries (L806, L815), not DPs; the
+# giants come by Random Event (L918, L963).
+_FACTION_RULES = {
+    "dragonewts": ("major", 45, "purple", "L119, L738, L1002"),
+    "black_horse": ("major", 25, "grey", "L117, L748, L1002"),
+    "cragspider": ("major", 25, "yellow_on_black", "L115, L760, L762, L1002"),
+    "exiles": ("major", 20, "lime_green", "L118, L145, L772, L1002"),
+    "half_beasts": ("major", 15, "light_blue", "L120, L780, L1002"),
+    "grazelanders": ("major", 15, "yellow", "L119, L790, L1002"),
+    "androgeus": ("major", 10, None, "L798, L1002"),
+    "delecti": ("minor", None, None, "L817"),
+    "dinosaurs": ("minor", None, "purple_on_brown", "L118, L833"),
+    "dragons": ("minor", None, None, "L839"),
+    "dwarf": ("minor", None, "magenta", "L120, L853"),
+    "hungry_jack": ("minor", None, None, "L868"),
+    "hydra": ("minor", None, None, "L878"),
+    "puppeteers": ("minor", None, None, "L884"),
+    "spirit_of_movement": ("minor", None, None, "L894"),
+    "sun_dome_templars": ("minor", None, "yellow_on_grey", "L116, L900"),
+    "tusk_riders": ("minor", None, None, "L906"),
+    "giants": ("special", None, None, "L914, L916"),
+}
+
+# Every counter the Independents' and special units' lists print: (faction,
+# front, back or None where not printed, counters or None where not printed,
+# rank, cite). The lists print the fronts (L734); the backs are printed for
+# the heroes, their spirits (L626-L633), Androgeus' Berserker Rage (L615),
+# the dragons (L843) and the giants (L686). "Androgeus", "Hungry Jack", "Hydra",
+# "Puppeteer Troop" and "The Spirit of Movement" are listed without a count:
+# one each (a single person or being, L395, L886, L896).
+_PRINTED_INDEPENDENTS = {
+    "inhuman_king": ("dragonewts", "(8!)-8-8-8", "(4)-4-8-0", 1, "hero", "L626, L746"),
+    "inhuman_king_spirit": ("dragonewts", "X-8-X-8", "X-4-X-4", 1, "none", "L626, L746"),
+    "dn_priests": ("dragonewts", "6-5-8 Water Rune-8", None, 3, "none", "L746"),
+    "dn_priests_spirit": ("dragonewts", "X-5-X-8", None, 3, "none", "L746"),
+    "dn_beaked": ("dragonewts", "5-5-5-X", None, 5, "none", "L746"),
+    "dn_mounted_crested": ("dragonewts", "2**-4-4-X", None, 3, "none", "L746"),
+    "dn_crested": ("dragonewts", "2*-2-4-X", None, 5, "none", "L746"),
+    "ethilrist": ("black_horse", "(4!!)-10*-7-X", "(2)-5*-7-X", 1, "hero", "L627, L758"),
+    "hell_hound": ("black_horse", "10-10*-10*-X", None, 1, "none", "L754, L758"),
+    "bh_troops": ("black_horse", "5-5-7-X", None, 7, "none", "L758"),
+    "bh_auxiliaries": ("black_horse", "3-3-4-X", None, 2, "none", "L758"),
+    "cloak_of_darkness": ("black_horse", "X-*-0-(10)", None, 1, "none", "L752, L758"),
+    "goblins": ("black_horse", "6-2-15-X", None, 1, "none", "L752, L758"),
+    "keener_than": ("black_horse", "(1)-4-10-0", None, 1, "none", "L756, L758"),
+    "cragspider": ("cragspider", "(4!)-7*-5-7", "(2)-4-5-0", 1, "hero", "L631, L770"),
+    "cragspider_spirit": ("cragspider", "X-7-X-7", "X-4-X-4", 1, "none", "L631, L770"),
+    "black_dragon": ("cragspider", "=-infinity*-20 Air Rune-0", "=-infinity*-20-0", 1, "none",
+                     "L768, L770, L843"),
+    "dark_trolls": ("cragspider", "6-6-6-X", None, 3, "none", "L766, L770"),
+    "trollkin": ("cragspider", "3-2-3-X", None, 2, "none", "L766, L770"),
+    "twins": ("exiles", "(2!)-5-5-X", "(1)-3-5-X", 1, "hero", "L633, L778"),
+    "exiles_assassin": ("exiles", ASSASSIN, None, 1, "none", "L778, L926"),
+    "earth_shakers_cult": ("exiles", "2-4*-3 Stone Rune-10", None, 1, "none", "L720, L778"),
+    "earth_shakers_cult_spirit": ("exiles", "X-4-X-10", None, 1, "none", "L778"),
+    "moon_haters": ("exiles", "3-6-5-5", None, 1, "none", "L778"),
+    "moon_haters_spirit": ("exiles", "X-6-X-5", None, 1, "none", "L778"),
+    "barons_friends": ("exiles", "3-6-3 Stone Rune-5", None, 1, "none", "L778"),
+    "barons_friends_spirit": ("exiles", "X-6-X-5", None, 1, "none", "L778"),
+    "old_school": ("exiles", "2-5-3 Stone Rune-5", None, 1, "none", "L778"),
+    "old_school_spirit": ("exiles", "X-5-X-5", None, 1, "none", "L778"),
+    "ex_cavalry": ("exiles", "4-4-5-X", None, 1, "none", "L778"),
+    "ex_light_cavalry": ("exiles", "3-3-5-X", None, 2, "none", "L778"),
+    "ex_infantry": ("exiles", "3-3-3-X", None, 3, "none", "L778"),
+    "ex_archers": ("exiles", "2*-2-4-X", None, 2, "none", "L778"),
+    "ironhoof": ("half_beasts", "(4!)-10*-7-X", "(2)-5*-7-X", 1, "hero", "L628, L788"),
+    "satyrs": ("half_beasts", "1**-3-5-X", None, 2, "none", "L788"),
+    "minotaurs": ("half_beasts", "5-5-5-X", None, 3, "none", "L788"),
+    "manticore": ("half_beasts", "6-3-5-X", None, 1, "none", "L788"),
+    "centaurs": ("half_beasts", "3*-3-6-X", None, 4, "none", "L788"),
+    "feathered_horse_queen": ("grazelanders", "(4!)-10-7-X", "(2)-5-7-X", 1, "hero",
+                              "L629, L796"),
+    "golden_bow_warriors": ("grazelanders", "1**-7-7-0", None, 1, "none", "L796"),
+    "gz_clans_6_4_5": ("grazelanders", "6-4-5-X", None, 2, "none", "L796"),
+    "gz_clans_3_7_2": ("grazelanders", "3-7-2-X", None, 2, "none", "L796"),
+    "gz_clans_2_4_7": ("grazelanders", "2*-4-7-X", None, 4, "none", "L796"),
+    "horse_herds": ("grazelanders", "1h-2-+2-X", None, 4, "none", "L137, L478, L796"),
+    "androgeus": ("androgeus", "(20!!)-infinity-6-X", "(20)-20-12-1", 1, "superhero",
+                  "L615, L802"),
+    "delecti": ("delecti", "(5)-10*-3-0", None, 1, "none", "L831"),
+    "zombies": ("delecti", "2-*-2*-X", None, 12, "none", "L486, L821, L831"),
+    "brontosauri": ("dinosaurs", "2h-10-3-X", None, 3, "none", "L837"),
+    "pteradons": ("dinosaurs", "4-2-10 Air Rune-X", None, 3, "none", "L837"),
+    "trachodons": ("dinosaurs", "1-4-3-10", None, 3, "none", "L837"),
+    "trachodons_spirit": ("dinosaurs", "X-4-X-10", None, 3, "none", "L837"),
+    "tricerotops_spirits": ("dinosaurs", "10-2-4-X", None, 3, "none", "L837"),
+    "red_dragon": ("dragons", "=-infinity*-20 Air Rune-0", "=-infinity*-20-0", 1, "none", "L843"),
+    "green_dragon": ("dragons", "=-infinity*-20 Air Rune-0", "=-infinity*-20-0", 1, "none",
+                     "L843"),
+    "brown_dragon": ("dragons", "=-infinity*-20 Air Rune-0", "=-infinity*-20-0", 1, "none",
+                     "L843"),
+    "dwarf": ("dwarf", "(3!)-7-4-X", "(2)-4-4-X", 1, "hero", "L632, L866"),
+    "stone_men": ("dwarf", "(8)-2-3 Stone Rune-X", None, None, "none", "L863, L1139"),
+    "cannon_cult": ("dwarf", "8-7-3-3", None, None, "none", "L864"),
+    "cannon_cult_agent": ("dwarf", "7-X-X-3", None, None, "none", "L864"),
+    "alchemical_transformer": ("dwarf", "2-x2-3-x2", None, None, "none", "L857, L865"),
+    "hungry_jack": ("hungry_jack", "2-0*-0-X", None, 1, "none", "L876"),
+    "hydra": ("hydra", "5--N-4-X", None, 1, "none", "L136, L882"),
+    "puppeteer_troop": ("puppeteers", "2-4*-4-(8)", None, 1, "none", "L724, L886, L892"),
+    "illusory_armies": ("puppeteers", "5-2*-*-X", None, 5, "none", "L886, L888, L892"),
+    "spirit_of_movement": ("spirit_of_movement", "X-5-x2-1", None, 1, "none", "L490, L898"),
+    "sun_dome_templars": ("sun_dome_templars", "5-5*-3-X", None, 3, "none", "L904"),
+    "tusk_riders": ("tusk_riders", "5-4-5*-X", None, 5, "none", "L484, L912"),
+    "giants": ("giants", "15-10-7-X", "8-5-4-X", 3, "none", "L686, L920"),
+}
+_INDEPENDENT_CAVALRY = frozenset({"bh_troops", "moon_haters", "ex_cavalry", "ex_light_cavalry",
+                                  "golden_bow_warriors", "gz_clans_6_4_5", "gz_clans_3_7_2",
+                                  "gz_clans_2_4_7", "horse_herds"})
+"""L786: of the Independents only the Pony Breeders' units (but the Feathered
+Horse Queen; the herds included), the Exiles' cavalry and the Moon Haters, and
+Sir Ethilrist's Black Horse Troops are cavalry; no other unit is."""
+_DRAGONS = ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")
+"""The four dragons (L839, L843); the black one is Cragspider's (L768, L770)."""
 
 # The rows each table of tables.txt prints (the lines of the first column).
 _TABLE_ROWS = {
@@ -329,6 +477,12 @@ class Formation:
     line: int = field(default=0, compare=False)
     battalia: bool = True
     """Part of its force's Battalia (L269; the Twin Stars are not, L444)."""
+    faction: str | None = None
+    """independents.txt: which Independent (a :data:`FACTIONS` word); else None."""
+    group: str | None = None
+    """independents.txt: major | minor | special (:data:`GROUPS`); else None."""
+    dp: int | None = None
+    """A Major Independent's price in Diplomacy Points (L738-L798, L1002)."""
 
 
 @dataclass(frozen=True)
@@ -552,10 +706,19 @@ class UnitData:
     formations: dict
     scenarios: dict
     tables: Tables
+    independent_units: dict = field(default_factory=dict)
+    """independents.txt: the Independents' and special units' counters (force
+    :data:`INDEPENDENT`). Apart from ``units``, which is the game's unit set."""
+    independent_formations: dict = field(default_factory=dict)
+    """independents.txt: one formation per Independent (FACTIONS), and the giants."""
 
     def units_of(self, formation):
         """Unit ids of a formation, in file order."""
         return [u for u, unit in self.units.items() if unit.formation == formation]
+
+    def independents_of(self, formation):
+        """Unit ids of an Independent's formation (independents.txt), in file order."""
+        return [u for u, unit in self.independent_units.items() if unit.formation == formation]
 
 
 # ------------------------------------------------------------ the reader ----
@@ -774,6 +937,11 @@ def _strength(kind, value):
 # --------------------------------------------------------------- units ----
 
 _FORMATION_KEYS = {"name", "force", "abbrev", "colour", "battalia", "cite"}
+_INDEPENDENT_FORMATION_KEYS = {"name", "force", "faction", "group", "dp", "abbrev", "colour",
+                               "cite"}
+INDEPENDENTS_FILE = "independents.txt"
+"""The Independents' and special units' counters: the syntax of units.txt, no
+[scenario] records (no scenario of the game deploys them yet)."""
 _UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", "tags",
               "underline", "front", "back", "back_side", "best_friend", "spirit_of",
               "agent_of", "scenarios", "cite"}
@@ -791,12 +959,25 @@ def _side(r, key, underline):
     return replace(side, heroic="mf" in underline, physical="rf" in underline)
 
 
-def _parse_units(data_dir):
-    file = "units.txt"
-    sections = _records(_read_sections(data_dir / file), ("formation", "unit", "scenario"), file)
+def _parse_units(data_dir, file="units.txt"):
+    """(formations, units, scenarios) of units.txt, or of independents.txt
+    (force independent, a faction and group per formation, no scenarios)."""
+    indep = file == INDEPENDENTS_FILE
+    kinds = ("formation", "unit") if indep else ("formation", "unit", "scenario")
+    forces = (INDEPENDENT,) if indep else FORCES
+    sections = _records(_read_sections(data_dir / file), kinds, file)
     formations, units, scenario_lines, raw_scenarios = {}, {}, {}, []
     for s in sections:
-        if s.kind == "formation":
+        if s.kind == "formation" and indep:
+            r = _Rec(s, _INDEPENDENT_FORMATION_KEYS)
+            head = (s.id, r.text("name"), r.word("force", forces), r.word("abbrev"),
+                    r.word("colour", INDEPENDENT_COLOURS), r.cite())
+            faction, group = r.word("faction", FACTIONS), r.word("group", GROUPS)
+            dp = r.int("dp", lo=1) if r.one("dp", False) else None
+            # No Independent is of either force's Battalia (L269, L297).
+            formations[s.id] = Formation(*head, frozenset(r.subst), s.line, False, faction,
+                                         group, dp)
+        elif s.kind == "formation":
             r = _Rec(s, _FORMATION_KEYS)
             formations[s.id] = Formation(s.id, r.text("name"), r.word("force", FORCES),
                                          r.word("abbrev"), r.word("colour", COLOURS), r.cite(),
@@ -816,6 +997,9 @@ def _parse_units(data_dir):
                       f"unit {s.id}: class {klass} contradicts its CF {front.notation.split('-')[0]}"
                       " (major units have non-blank, non-parenthesised CFs, L127)")
             ln = r.one("scenarios")
+            if indep and ln.tokens != ["-"]:
+                r.err(ln.line, f"unit {s.id}: scenarios {' '.join(ln.tokens)}: no scenario of "
+                      "the game deploys the Independents yet ('-')")
             listed = {}
             for tok in ln.tokens:
                 if tok == "-" and len(ln.tokens) == 1:
@@ -828,7 +1012,7 @@ def _parse_units(data_dir):
                 listed[m.group(1)] = int(m.group(2))
             scenario_lines[s.id] = (ln.line, listed)
             units[s.id] = Unit(
-                s.id, r.text("name"), r.word("force", FORCES), r.word("formation"),
+                s.id, r.text("name"), r.word("force", forces), r.word("formation"),
                 r.int("counters", lo=1), r.word("arm", ARMS), r.word("rank", RANKS),
                 klass == "major", frozenset(r.words("tags", TAGS)), front, back,
                 r.word("back_side", ("disrupted", "berserk"), required=False, default="disrupted"),
@@ -1316,6 +1500,7 @@ def _check(data):
     _check_printed(data)
     _check_scenarios(data)
     _check_tables(data.tables)
+    _check_independents(data)
 
 
 def _check_formations(data):
@@ -1342,10 +1527,23 @@ def _check_formations(data):
 
 
 def _check_units(data):
-    f = "units.txt"
+    _check_unit_set(data.units, data.formations, "units.txt")
     units = data.units
+    if "harrek" in units and "gunda" in units:
+        lf = units["harrek"].front.leadership + units["gunda"].front.leadership
+        if lf != 3 or units["harrek"].best_friend != "gunda":
+            _fail("units.txt", units["harrek"], f"Harrek stacked with Gunda, his best friend, "
+                  f"gives a leadership factor of 3 (L614, L652), not {lf}")
+
+
+def _check_unit_set(units, formations, f):
+    """The rules of L127-L138, L590, L786 on every counter of one file."""
     for u in units.values():
-        form = data.formations[u.formation]
+        form = formations[u.formation]
+        for side in (u.front, u.back):
+            if "T" in side.notation.split("-")[0]:
+                _fail(f, u, f"unit {u.id}: a treasure (T in the CF, {side.notation}); there are "
+                      "no treasures in the Dragon Pass game (L138, L400)")
         if u.force != form.force:
             _fail(f, u, f"unit {u.id}: force {u.force}, but formation {u.formation} is {form.force}")
         if u.rank != "none":
@@ -1435,11 +1633,6 @@ def _check_units(data):
         if uid in units and units[uid].agent_of != mid:
             _fail(f, units[uid], f"unit {uid}: the agent of {mid} ({cite}); agent_of "
                   f"{units[uid].agent_of!r}")
-    if "harrek" in units and "gunda" in units:
-        lf = units["harrek"].front.leadership + units["gunda"].front.leadership
-        if lf != 3 or units["harrek"].best_friend != "gunda":
-            _fail(f, units["harrek"], f"Harrek stacked with Gunda, his best friend, gives a "
-                  f"leadership factor of 3 (L614, L652), not {lf}")
 
 
 def _check_reduced(f, u):
@@ -1502,6 +1695,86 @@ def _check_printed(data):
             need = f"exactly {exactly}" if exactly is not None else f"at least {least}"
             _fail(f, data.formations[form], f"formation {form}: the rulebook has {need} "
                   f"counter(s) of {what} ({cite}), the file {n}")
+
+
+def _check_independents(data):
+    """independents.txt against L730-L920 (and the units.txt rules it shares)."""
+    f = INDEPENDENTS_FILE
+    forms, units = data.independent_formations, data.independent_units
+    for fid in forms:
+        if fid in data.formations:
+            _fail(f, forms[fid], f"formation {fid}: already a formation of units.txt")
+    for uid in units:
+        if uid in data.units:
+            _fail(f, units[uid], f"unit {uid}: already a unit of units.txt")
+    by_faction = {}
+    for form in forms.values():
+        if form.faction in by_faction:
+            _fail(f, form, f"formation {form.id}: faction {form.faction} is already "
+                  f"{by_faction[form.faction]}'s (one formation per Independent)")
+        by_faction[form.faction] = form.id
+        group, dp, colour, cite = _FACTION_RULES[form.faction]
+        if form.abbrev != form.id:
+            _fail(f, form, f"formation {form.id}: abbrev {form.abbrev!r} must be its id")
+        if (form.group, form.dp) != (group, dp) or {"group", "dp"} & form.substituted:
+            _fail(f, form, f"formation {form.id} ({form.faction}): group {form.group}, dp "
+                  f"{form.dp}; the rulebook has {group}, " + (f"{dp} DP" if dp else
+                  "no DP price (allied by emissary or by event, L806, L815, L918)") +
+                  f", unmarked ({cite})")
+        if colour is not None and (form.colour != colour or "colour" in form.substituted):
+            _fail(f, form, f"formation {form.id}: colour {form.colour}, but {form.faction}'s "
+                  f"counters are {colour} ({cite}), unmarked")
+        if colour is None and "colour" not in form.substituted:
+            _fail(f, form, f"formation {form.id}: the rulebook prints no colour for "
+                  f"{form.faction} (L115-L121): mark it authored '~'")
+    for faction in FACTIONS:
+        if faction not in by_faction:
+            raise DataError(f, 0, f"no formation of {faction} ({_FACTION_RULES[faction][3]})")
+    _check_unit_set(units, forms, f)
+    for uid, (faction, front, back, counters, rank, cite) in _PRINTED_INDEPENDENTS.items():
+        u = units.get(uid)
+        if u is None:
+            raise DataError(f, 0, f"missing unit {uid!r} ({cite})")
+        want = (by_faction[faction], parse_side(front).factors(), rank)
+        got = (u.formation, u.front.factors(), u.rank)
+        if back is not None:
+            want += (parse_side(back).factors(),)
+            got += (u.back.factors(),)
+        if got != want or (counters is not None and u.counters != counters):
+            _fail(f, u, f"unit {uid}: the rulebook prints {front}" + (f" / {back}" if back else "")
+                  + f", {rank}, {counters or 'some'} counter(s), of {faction} ({cite}); the file "
+                  f"has {u.front.notation} / {u.back.notation}, {u.rank}, {u.counters}, of "
+                  f"{u.formation}")
+        printed = {"front", "rank", "formation"} | ({"back"} if back else set()) | (
+            {"counters"} if counters is not None else set())
+        if printed & u.substituted:
+            _fail(f, u, f"unit {uid}: {', '.join(sorted(printed & u.substituted))} printed "
+                  f"({cite}); do not mark it authored '~'")
+    for u in units.values():
+        if u.id not in _PRINTED_INDEPENDENTS:
+            _fail(f, u, f"unit {u.id}: the Independents' lists (L746-L920) print no such counter")
+        if u.deploys:
+            _fail(f, u, f"unit {u.id}: no scenario of the game deploys the Independents yet")
+        if (u.arm == "cavalry") != (u.id in _INDEPENDENT_CAVALRY) or (
+                u.arm == "cavalry" and "arm" in u.substituted):
+            _fail(f, u, f"unit {u.id}: arm {u.arm}; the only cavalry among the Independents are "
+                  "the Pony Breeders' units but the Feathered Horse Queen, the Exiles' cavalry and "
+                  "Moon Haters, and the Black Horse Troops (L786), unmarked")
+        faction = forms[u.formation].faction
+        if ("giant" in u.tags) != (faction == "giants"):
+            _fail(f, u, f"unit {u.id}: the giants, and only they, are Giant targets (L384, L920)")
+        if ("dragon" in u.tags) != (u.front.cf_kind == "equal"):
+            _fail(f, u, f"unit {u.id}: a dragon's CF is '=' (L397) and it is a Dragon target "
+                  "(L382): tag dragon exactly where the CF is '='")
+        if ("herd" in u.tags) != u.front.herd:
+            _fail(f, u, f"unit {u.id}: herds have h in their CF (L137, L399) and are Herd "
+                  "targets (L384): tag herd exactly where the CF has h")
+        if u.front.mgf_kind == "infinity" and not (u.superhero or "dragon" in u.tags):
+            _fail(f, u, f"unit {u.id}: an infinite MgF is a dragon's or a superhero's (L406)")
+    dragons = sorted(u.id for u in units.values() if "dragon" in u.tags)
+    if dragons != sorted(_DRAGONS):
+        raise DataError(f, 0, f"the dragons are {', '.join(_DRAGONS)} (L843); the file has "
+                        f"{', '.join(dragons)}")
 
 
 def _check_scenarios(data):
@@ -1653,7 +1926,8 @@ def load(data_dir=None):
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
     formations, units, scenarios = _parse_units(data_dir)
     tables = _parse_tables(data_dir)
-    data = UnitData(units, formations, scenarios, tables)
+    indep_formations, indep_units, _ = _parse_units(data_dir, INDEPENDENTS_FILE)
+    data = UnitData(units, formations, scenarios, tables, indep_units, indep_formations)
     _check(data)
     return data
 
