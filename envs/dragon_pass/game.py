@@ -54,7 +54,14 @@ superheroes; 18.1-18.3). v2 part 1's corrections: every active stack beside
 an inactive stack must attack (no battle, and no end of the combat phase,
 leaves one without a battle it could join); the map's road at 1813 honours
 the erratum (no road crosses from 1813 into 1914; the primary road runs on
-to 1913, the secondary road from Too Far comes in from 1812).
+to 1913, the secondary road from Too Far comes in from 1812). v3 part 2:
+the whole battalia, magic in the combat phase, the Red Moon and the
+Glowline, the Exotic Magic Phase, assassins; scenarios 18.4 and 18.5.
+v4 a smaller observation (12,384 floats, was 30,534): the grid keeps six
+planes (each side's counters and CF, the enemy's zones of control, the
+decision's hexes); the per-hex majors, disrupted, missile and cavalry planes
+are read from the unit rows (which gain U_CAVALRY and U_ZOC), fortress
+control moves to ``flat``.
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -134,7 +141,7 @@ STATIC_PLANES.setflags(write=False)
 OBS_LAYOUT = {
     "board": ObsBlock(O.BOARD_OFF, O.LAYOUT["board"][1], kind="grid", geometry="hex",
                       grid_shape=(MAP.columns, MAP.rows), hex_layout="flat-odd-q", static="board_static",
-                      doc="the map's hexes in reading order: each side's strength, ZOCs, fortress control, "
+                      doc="the map's hexes in reading order: each side's counters and CF, the enemy's ZOCs, "
                           "the decision's hexes (observe.G_*); the static map is constants['board_static'] "
                           "(observe.S_*)"),
     "units": ObsBlock(O.UNITS_OFF, O.LAYOUT["units"][1], kind="entities", valid_column=O.U_VALID,
@@ -155,7 +162,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 3
+    version = 4
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)

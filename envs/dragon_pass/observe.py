@@ -6,16 +6,20 @@ their feature columns):
 
 * ``board``: a ``grid`` of the map's 45 x 34 hexes in reading order (row by
   row, ``cell = row * 45 + column``; odd columns, counted from 0, half a hex
-  lower, ``hex_layout="flat-odd-q"``), with the dynamic planes ``G_*``: each
-  side's strength in the hex (CF, major and minor units, disrupted units,
-  Missile Factors, cavalry), zones of control, fortress control, and the
-  hexes the pending decision is about. The static map -- terrain,
+  lower, ``hex_layout="flat-odd-q"``), with six dynamic planes ``G_*``: each
+  side's counters and CF in the hex, the enemy's zones of control, and the
+  hexes the pending decision is about. The grid holds what a convolution
+  needs to see where things are; the detail of every counter is in
+  ``units``. (Game version 3 had 18 planes, 27,540 floats that were mostly
+  zeros and set the observation's pace; version 4 keeps the grid at 9,180.)
+  The static map -- terrain,
   structures, rivers and fords, ridges and roads as hexside planes,
   territories -- is the same in every observation, so it is not repeated
   here: the spec serves it once (``GameSpec.constants["board_static"]``,
   the planes ``S_*``, cell for cell beside ``board``).
 * ``units``: one row per counter (``constants.UNIT_IDS``), ``U_*`` columns.
-* ``flat``: the scenario, the turn, the pending decision, the battle's numbers.
+* ``flat``: the scenario, the turn, the pending decision, the battle's numbers,
+  the moon, the Crimson Bat, storms, and who controls each fortress.
 
 Seats are rotated: "own" is the observer's force, "enemy" the other.
 
@@ -47,17 +51,18 @@ CELL_OF_HEX = np.array([(h % ROWS) * COLUMNS + h // ROWS for h in range(NUM_HEXE
 """The ``board`` cell of each hex (board index ``h = column * rows + row``)."""
 
 # ---- board: dynamic planes
-(G_OWN_CF, G_OWN_MAJORS, G_OWN_MINORS, G_OWN_DISRUPTED, G_OWN_MISSILE, G_OWN_CAVALRY,
- G_ENEMY_PRESENT, G_ENEMY_CF, G_ENEMY_MAJORS, G_ENEMY_MINORS, G_ENEMY_DISRUPTED, G_ENEMY_MISSILE,
- G_ENEMY_CAVALRY, G_ENEMY_ZOC, G_OWN_ZOC, G_FORTRESS, G_SELECTED, G_BATTLE) = range(18)
-BOARD_PLANES = 18
-"""G_*_CF: CF total / 10; G_*_MAJORS, _MINORS, _DISRUPTED, _CAVALRY: units / 3;
-G_*_MISSILE: Missile Factors / 4 (all clamped to OBS_HIGH); G_ENEMY_PRESENT:
-an enemy stack is there; G_*_ZOC: in a zone of control of that side (L460);
-G_FORTRESS: +1 a fortress the observer controls, -1 one the enemy does;
-G_SELECTED: the selected stack or moving group (1), the stack being arranged
-(0.5); G_BATTLE: the battle's attacking stacks (1), defending stacks (-1),
-vacated hexes (0.5)."""
+(G_OWN_UNITS, G_OWN_CF, G_ENEMY_UNITS, G_ENEMY_CF, G_ENEMY_ZOC, G_DECISION) = range(6)
+BOARD_PLANES = 6
+"""G_OWN_UNITS: the observer's counters in the hex / 3; G_OWN_CF: their CF
+total / 10; G_ENEMY_UNITS, G_ENEMY_CF: the same of an enemy stack whose
+contents the observer knows, -1 and 0 for one whose contents are screened
+(L452); G_ENEMY_ZOC: in a zone of control of the enemy (L460); G_DECISION:
+the hexes the pending decision is about -- the selected stack or moving
+group (1), the stack being arranged (0.5), in a battle its attacking stacks
+(1), its defending stacks (-1) and the hexes its attackers vacated (0.25).
+Counts and CF are clamped to OBS_HIGH. Per-unit detail (majors, disrupted,
+missile factors, cavalry, the observer's own zones of control) is in the
+``units`` rows."""
 
 # ---- the static planes (GameSpec.constants["board_static"])
 S_TERRAIN = 0                              # one-hot by board.TERRAIN_IDS
@@ -91,8 +96,8 @@ def static_planes():
 # ---- units: one row per counter
 (U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
  U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
- U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED, U_SUPPORT) = range(29)
-UNIT_FEATURES = 29
+ U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED, U_SUPPORT, U_CAVALRY, U_ZOC) = range(31)
+UNIT_FEATURES = 31
 """U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
 its place and factors are known to the observer (screening hides the enemy's
 outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
@@ -110,7 +115,9 @@ U_ENTERING: a reinforcement or replacement still off the board (L474);
 U_HOLDING / U_COMMITTED / U_SUPPORT: a spirit or agent in its holding box,
 committed to attack the stack at its column and row (L496; where its magician
 stands is not shown, L496), giving magical support there (L604; hidden, like
-its stack, from the enemy with screening)."""
+its stack, from the enemy with screening); U_CAVALRY (L786); U_ZOC: it is
+the top counter of its stack and the stack exerts a zone of control into
+the six hexes around it (L460)."""
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
@@ -135,7 +142,9 @@ F_REVEALED = F_GLOWLINE + 1           # with screening: the Crimson Bat's, Argra
 F_BAT = F_REVEALED + 2                # the Crimson Bat: Black and Dying days missed / 2, units it still needs today / 24,
                                       # Lunar units its spirit still takes / 24 (L698-L708)
 F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain; 3 flood) (L688); it rains
-FLAT_SIZE = F_STORM + 2
+F_FORTRESS = F_STORM + 2              # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
+                                      # -1 the enemy does (L217)
+FLAT_SIZE = F_FORTRESS + R.FORTRESS_HEX.shape[0]
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -187,31 +196,30 @@ def _put(obs, i, v):
 
 
 @rules_jit
+def _link_stacks(S, b, head, below):
+    """Link the units on the map by hex: ``head[h]`` one unit at h, ``below[u]``
+    the next (-1 ends the list); only the occupied hexes' heads are written."""
+    s = S[b]
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP:
+            head[s['unit_hex'][u]] = -1
+    for u in range(NUM_UNITS):
+        if s['unit_where'][u] == UW_MAP:
+            h = s['unit_hex'][u]
+            below[u] = head[h]
+            head[h] = u
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """obs = game b as seat ``me`` may know it (see the module docstring)."""
     s = S[b]
     for i in range(obs.shape[0]):
         obs[i] = 0.0
-    occ = np.empty(NUM_HEXES, np.int8)
-    zoc = np.empty(NUM_HEXES, np.int8)
-    R.scan_board(S, b, occ, zoc)
     enemy = 1 - me
-    # zones of control: only hexes beside a stack can be in one
-    for u in range(NUM_UNITS):
-        if s['unit_where'][u] != UW_MAP:
-            continue
-        h = s['unit_hex'][u]
-        for d in range(7):
-            g = h if d == 0 else HEX_STEP[h, d]
-            if g < 0:
-                continue
-            base = BOARD_OFF + CELL_OF_HEX[g] * BOARD_PLANES
-            if zoc[g] & (1 << enemy):
-                obs[base + G_ENEMY_ZOC] = 1.0
-            if zoc[g] & (1 << me):
-                obs[base + G_OWN_ZOC] = 1.0
-    # the stacks, and the units' rows
-    order = np.empty(NUM_UNITS, np.int64)
+    head = np.empty(NUM_HEXES, np.int16)
+    below = np.empty(NUM_UNITS, np.int16)
+    _link_stacks(S, b, head, below)
     for u in range(NUM_UNITS):
         where = s['unit_where'][u]
         row = UNITS_OFF + u * UNIT_FEATURES
@@ -225,33 +233,37 @@ def observe_one(S, b, me, obs):
         obs[row + U_DEAD] = where == UW_DEAD
         obs[row + U_ESCAPING] = where == UW_ESCAPING
         obs[row + U_ENTERING] = where == UW_ENTERING
+        cf = np.float64(R.cf_halves(S, b, u)) / 20.0
         if where == UW_MAP:
             h = s['unit_hex'][u]
             base = BOARD_OFF + CELL_OF_HEX[h] * BOARD_PLANES
-            if not own:
-                obs[base + G_ENEMY_PRESENT] = 1.0
+            height = 0
+            v = head[h]
+            while v >= 0:
+                if s['unit_order'][v] > s['unit_order'][u]:
+                    height += 1
+                v = below[v]
+            zoc = height == 0 and R.exerts_zoc(S, b, u)
+            if zoc and not own:
+                for d in range(1, 7):     # the top counter shows its zone of control (L460)
+                    g = HEX_STEP[h, d]
+                    if g >= 0:
+                        obs[BOARD_OFF + CELL_OF_HEX[g] * BOARD_PLANES + G_ENEMY_ZOC] = 1.0
             if hidden_from(S, b, u, me):
+                # a stack whose contents are not all known: -1 and no CF, even
+                # beside a revealed Crimson Bat or Argrath (whose rows show them)
+                obs[base + G_ENEMY_UNITS] = -1.0
+                obs[base + G_ENEMY_CF] = 0.0
                 continue
-            major = R.U_MAJOR[u, sd]
-            _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), obs[base + (G_OWN_CF if own else G_ENEMY_CF)]
-                 + np.float64(R.cf_halves(S, b, u)) / 20.0)
-            k = (G_OWN_MAJORS if major else G_OWN_MINORS) if own else (G_ENEMY_MAJORS if major else G_ENEMY_MINORS)
-            _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
-            if R.is_disrupted(S, b, u):
-                k = G_OWN_DISRUPTED if own else G_ENEMY_DISRUPTED
+            if own or obs[base + G_ENEMY_UNITS] >= 0:
+                k = G_OWN_UNITS if own else G_ENEMY_UNITS
                 _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
-            if R.U_MISSILE[u, sd] > 0:
-                k = G_OWN_MISSILE if own else G_ENEMY_MISSILE
-                _put(obs, base + k, obs[base + k] + R.U_MISSILE[u, sd] / 4.0)
-            if R.U_CAVALRY[u]:
-                k = G_OWN_CAVALRY if own else G_ENEMY_CAVALRY
-                _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
+                k = G_OWN_CF if own else G_ENEMY_CF
+                _put(obs, base + k, obs[base + k] + cf)
             obs[row + U_COLUMN] = (h // ROWS) / COLUMNS
             obs[row + U_ROW] = (h % ROWS) / ROWS
-            n = R.stack_at(S, b, h, order)
-            for j in range(n):
-                if order[j] == u:
-                    obs[row + U_HEIGHT] = j / 10.0
+            obs[row + U_HEIGHT] = height / 10.0
+            obs[row + U_ZOC] = zoc
         elif where == UW_COMMITTED or where == UW_SUPPORT:
             if where == UW_SUPPORT and not own and s['screening'] and not in_battle_hex(S, b, s['unit_hex'][u]):
                 continue
@@ -264,7 +276,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_ROW] = -1.0
             obs[row + U_HOLDING] = where == UW_HOLDING
         obs[row + U_SEEN] = 1.0
-        obs[row + U_CF] = np.float64(R.cf_halves(S, b, u)) / 20.0
+        obs[row + U_CF] = cf
         _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
         obs[row + U_MF] = R.U_MF[u, sd] / 10.0
         obs[row + U_LF] = R.U_LF[u, sd] / 3.0
@@ -272,36 +284,29 @@ def observe_one(S, b, me, obs):
         obs[row + U_HERO] = R.U_RANK[u] == RANK_HERO
         obs[row + U_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
         obs[row + U_DISRUPTED] = sd == SIDE_BACK
+        obs[row + U_CAVALRY] = R.U_CAVALRY[u]
         flags = s['unit_flags'][u]
         obs[row + U_MOVED] = (flags & UF_MOVED) != 0
         obs[row + U_GROUP] = (flags & UF_GROUP) != 0
         obs[row + U_MP] = s['unit_mp'][u] / 20.0
         obs[row + U_FOUGHT] = (flags & UF_FOUGHT) != 0
         if where == UW_MAP:
-            h = s['unit_hex'][u]
-            in_battle = False
-            for k in range(s['bat_att'].shape[0]):
-                if s['bat_att'][k] == h or s['bat_def'][k] == h:
-                    in_battle = True
-            if in_battle and not flags & UF_RETREATED:
+            if in_battle_hex(S, b, s['unit_hex'][u]) and not flags & UF_RETREATED:
                 obs[row + U_IN_BATTLE] = 1.0
             elif flags & (UF_USED | UF_ADVANCED):
                 obs[row + U_IN_BATTLE] = 0.5
-    # fortresses and the decision's hexes
-    for k in range(R.FORTRESS_HEX.shape[0]):
-        base = BOARD_OFF + CELL_OF_HEX[R.FORTRESS_HEX[k]] * BOARD_PLANES
-        obs[base + G_FORTRESS] = 1.0 if s['fortress_owner'][k] == me else -1.0
-    if s['sel_hex'] >= 0:
-        obs[BOARD_OFF + CELL_OF_HEX[s['sel_hex']] * BOARD_PLANES + G_SELECTED] = 1.0
-    if s['arr_hex'] >= 0:
-        obs[BOARD_OFF + CELL_OF_HEX[s['arr_hex']] * BOARD_PLANES + G_SELECTED] = 0.5
+    # the decision's hexes
     for k in range(s['bat_att'].shape[0]):
         if s['bat_att'][k] >= 0:
-            obs[BOARD_OFF + CELL_OF_HEX[s['bat_att'][k]] * BOARD_PLANES + G_BATTLE] = 1.0
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_att'][k]] * BOARD_PLANES + G_DECISION] = 1.0
         if s['bat_def'][k] >= 0:
-            obs[BOARD_OFF + CELL_OF_HEX[s['bat_def'][k]] * BOARD_PLANES + G_BATTLE] = -1.0
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_def'][k]] * BOARD_PLANES + G_DECISION] = -1.0
         if s['bat_vacated'][k] >= 0:
-            obs[BOARD_OFF + CELL_OF_HEX[s['bat_vacated'][k]] * BOARD_PLANES + G_BATTLE] = 0.5
+            obs[BOARD_OFF + CELL_OF_HEX[s['bat_vacated'][k]] * BOARD_PLANES + G_DECISION] = 0.25
+    if s['sel_hex'] >= 0:
+        obs[BOARD_OFF + CELL_OF_HEX[s['sel_hex']] * BOARD_PLANES + G_DECISION] = 1.0
+    if s['arr_hex'] >= 0:
+        obs[BOARD_OFF + CELL_OF_HEX[s['arr_hex']] * BOARD_PLANES + G_DECISION] = 0.5
     ph = int(s['phase'])
     focus = -1
     for v in range(NUM_UNITS):
@@ -350,3 +355,6 @@ def observe_one(S, b, me, obs):
     obs[f + F_STORM + 1] = s['rain']
     obs[f + F_REVEALED] = (s['revealed'] & R.REVEAL_BAT) != 0
     obs[f + F_REVEALED + 1] = (s['revealed'] & R.REVEAL_ARGRATH) != 0
+    for k in range(R.FORTRESS_HEX.shape[0]):
+        o = s['fortress_owner'][k]
+        obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

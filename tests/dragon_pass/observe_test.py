@@ -39,6 +39,11 @@ def test_obs_board_is_a_hex_grid_in_reading_order_with_the_static_map_in_the_spe
     assert O.CELL_OF_HEX[hexi("0102")] == MAP.columns        # 0102: column 0, row 1 -> the second row
 
 
+def flat(obs):
+    off, shape = O.LAYOUT["flat"]
+    return obs[off:off + shape[0]]
+
+
 def test_obs_own_and_enemy_strength_planes():
     p = Position()
     p.put("cc_lancers#1", "0504")
@@ -46,13 +51,39 @@ def test_obs_own_and_enemy_strength_planes():
     p.put("cm_town_militia#1", "0604", disrupted=True)
     p.movement(LUNAR)
     obs = GAME.observation_of(p.S, LUNAR_SEAT)
-    g = board(obs)
-    assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_MAJORS], 2 / 3)
-    assert g[cell("0604"), O.G_ENEMY_PRESENT] == 1 and g[cell("0604"), O.G_ENEMY_DISRUPTED] > 0
+    g, rows = board(obs), units(obs)
+    assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_UNITS], 2 / 3)
+    assert np.isclose(g[cell("0604"), O.G_ENEMY_UNITS], 1 / 3) and np.isclose(g[cell("0604"), O.G_ENEMY_CF], 0.2)
+    assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1 and rows[unit("cc_lancers#1"), O.U_CAVALRY] == 1
     assert g[cell("0504"), O.G_ENEMY_ZOC] == 1                # beside the militia (L460)
-    assert g[cell("3122"), O.G_FORTRESS] == -1                # Jonstown is Sartar's
+    assert g[cell("0604"), O.G_ENEMY_ZOC] == 0                # the lancers' zone is the observer's own
+    jonstown = [f.hex for f in MAP.fortresses].index(hexi("3122"))
+    assert flat(obs)[O.F_FORTRESS + jonstown] == -1          # Jonstown is Sartar's
     mine = GAME.observation_of(p.S, SARTAR_SEAT)
     assert np.isclose(board(mine)[cell("0604"), O.G_OWN_CF], 0.2)      # its back: 2-2-2
+    assert flat(mine)[O.F_FORTRESS + jonstown] == 1
+
+
+def test_obs_unit_rows_give_each_counters_place_in_its_stack_and_its_zone_of_control():
+    p = Position()
+    p.put("cc_lancers#1", "0504")
+    p.put("cc_lancers#2", "0504")                          # put on top
+    p.movement(LUNAR)
+    rows = units(GAME.observation_of(p.S, LUNAR_SEAT))
+    top, under = rows[unit("cc_lancers#2")], rows[unit("cc_lancers#1")]
+    assert top[O.U_HEIGHT] == 0 and np.isclose(under[O.U_HEIGHT], 0.1)
+    assert top[O.U_ZOC] == 1 and under[O.U_ZOC] == 0          # the top counter exerts the stack's zone (L460)
+
+
+def test_obs_decision_plane_marks_the_battle_hexes():
+    p = Position()
+    p.put("cc_lancers#1", "0504")
+    p.put("cm_town_militia#1", "0604")
+    p.combat(LUNAR)
+    p.acts("attack the stack at 0604", "attack with the stack at 0504", "attack 0604 with the stacks at 0504")
+    g = board(GAME.observation_of(p.S, LUNAR_SEAT))
+    assert g[cell("0504"), O.G_DECISION] == 1 and g[cell("0604"), O.G_DECISION] == -1
+    assert np.count_nonzero(g[:, O.G_DECISION]) == 2
 
 
 def test_obs_screening_hides_enemy_stacks_outside_combat():
@@ -62,10 +93,12 @@ def test_obs_screening_hides_enemy_stacks_outside_combat():
     p.movement(LUNAR)
     obs = GAME.observation_of(p.S, LUNAR_SEAT)
     g, rows = board(obs), units(obs)
-    assert g[cell("1010"), O.G_ENEMY_PRESENT] == 1            # the counters are on the map
-    assert g[cell("1010"), O.G_ENEMY_CF] == 0 and g[cell("1010"), O.G_ENEMY_MAJORS] == 0
+    assert g[cell("1010"), O.G_ENEMY_UNITS] == -1             # the counters are on the map, contents unknown
+    assert g[cell("1010"), O.G_ENEMY_CF] == 0
     militia = rows[unit("cm_town_militia#1")]
     assert militia[O.U_ENEMY] == 1 and militia[O.U_SEEN] == 0 and militia[O.U_CF] == 0 and militia[O.U_COLUMN] == 0
+    assert militia[O.U_ZOC] == 0 and militia[O.U_HEIGHT] == 0
+    assert g[cell("1011"), O.G_ENEMY_ZOC] == 1                # its top counter shows its zone (L460)
     open_game = Position(screening=False)
     open_game.put("cm_town_militia#1", "1010")
     open_game.movement(LUNAR)
@@ -81,6 +114,7 @@ def test_obs_screening_shows_stacks_in_combat():
     p.acts("attack the stack at 0604", "attack with the stack at 0504", "attack 0604 with the stacks at 0504")
     obs = GAME.observation_of(p.S, LUNAR_SEAT)
     assert np.isclose(board(obs)[cell("0604"), O.G_ENEMY_CF], 0.6)     # "stacks in combat can be examined"
+    assert np.isclose(board(obs)[cell("0604"), O.G_ENEMY_UNITS], 2 / 3)
     assert units(obs)[unit("cm_town_militia#2"), O.U_SEEN] == 1
 
 
@@ -98,3 +132,17 @@ def test_obs_screening_variants_keep_what_the_seat_sees():
         assert np.array_equal(GAME.observation_of(v, LUNAR_SEAT), seen)
         moved |= int(v[0]["unit_hex"][unit("cm_town_militia#1")]) != hexi("1010")
     assert moved                                             # the hidden stacks trade places
+
+
+def test_obs_a_revealed_crimson_bat_shows_its_row_not_its_stack_mates():
+    from dragongym.envs.dragon_pass import rules as R
+    p = Position("18.5", screening=True, moon="black")
+    p.put("crimson_bat", "2009")
+    p.put("cc_lancers#1", "2009")
+    p.put("bh_bison_riders#1", "2012")
+    p.movement(LUNAR)
+    p.S[0]["revealed"] |= R.REVEAL_BAT                       # its place revealed (L666)
+    obs = GAME.observation_of(p.S, SARTAR_SEAT)
+    g, rows = board(obs), units(obs)
+    assert rows[unit("crimson_bat"), O.U_SEEN] == 1 and rows[unit("cc_lancers#1"), O.U_SEEN] == 0
+    assert g[cell("2009"), O.G_ENEMY_UNITS] == -1 and g[cell("2009"), O.G_ENEMY_CF] == 0
