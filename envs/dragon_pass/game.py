@@ -555,7 +555,7 @@ def _picture(rec, viewer=None):
     for h, units in sorted(V.stacks(rec).items()):
         force = int(R.U_FORCE[units[0]])
         if _screened(rec, viewer, force, h, battle):
-            contents = "a screened stack"
+            contents = V.screened_contents(rec, units)
         else:
             contents = ", ".join(V.unit_name(u, rec) for u in units)
         lines.append(f"  {V.hex_name(h)} {FORCES[force]:6} {contents}")

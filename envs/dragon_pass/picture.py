@@ -608,7 +608,8 @@ class _View:
 
     def seen(self, u):
         """The observer may know unit u's place and factors."""
-        return not (int(self.rec["unit_where"][u]) == UW_MAP and int(self.rec["unit_hex"][u]) in self.screened)
+        return not (int(self.rec["unit_where"][u]) == UW_MAP and int(self.rec["unit_hex"][u]) in self.screened) \
+            or u in V.revealed_units(self.rec)
 
     def side(self, u):
         return int(self.rec["unit_side"][u])
@@ -684,7 +685,7 @@ def _draw_stacks(scene, view, hex_actions, unit_actions):
 
 def _stack_title(view, h, units):
     if h in view.screened:
-        return f"{V.hex_name(h)}: a screened {FORCES[int(R.U_FORCE[units[0]])]} stack"
+        return f"{V.hex_name(h)}: {FORCES[int(R.U_FORCE[units[0]])]}, " + V.screened_contents(view.rec, units)
     return f"{V.hex_name(h)}: " + ", ".join(view.name(u) for u in units)
 
 

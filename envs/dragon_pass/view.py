@@ -23,6 +23,23 @@ def open_hexes(rec, seat):
     return out
 
 
+def revealed_units(rec):
+    """Enemy units whose place screening no longer hides: the Crimson Bat and
+    Argrath once revealed (L666, L668; ``observe.hidden_from`` reads the same).
+    Their stack-mates stay screened."""
+    out = set()
+    for u, bit in ((R.CRIMSON_BAT, R.REVEAL_BAT), (R.ARGRATH_UNIT, R.REVEAL_ARGRATH)):
+        if u >= 0 and int(rec["revealed"]) & bit and int(rec["unit_where"][u]) == UW_MAP:
+            out.add(int(u))
+    return out
+
+
+def screened_contents(rec, units):
+    """What a screened stack of ``units`` shows: nothing but a revealed unit."""
+    shown = [unit_name(u, rec) for u in units if u in revealed_units(rec)]
+    return "a screened stack" + (f" with {', '.join(shown)} (revealed)" if shown else "")
+
+
 def hex_name(h):
     """The rulebook's number of hex index h ("3124")."""
     return MAP.hex_id(int(h))

@@ -146,3 +146,8 @@ def test_obs_a_revealed_crimson_bat_shows_its_row_not_its_stack_mates():
     g, rows = board(obs), units(obs)
     assert rows[unit("crimson_bat"), O.U_SEEN] == 1 and rows[unit("cc_lancers#1"), O.U_SEEN] == 0
     assert g[cell("2009"), O.G_ENEMY_UNITS] == -1 and g[cell("2009"), O.G_ENEMY_CF] == 0
+    text = GAME.render_ansi(p.S, SARTAR_SEAT)                 # the text shows as much, and no more
+    line = [t for t in text.splitlines() if t.strip().startswith("2009")][0]
+    assert "a screened stack with The Crimson Bat" in line and "Lancer" not in line
+    assert "screened" not in [t for t in GAME.render_ansi(p.S, LUNAR_SEAT).splitlines()
+                              if t.strip().startswith("2009")][0]
