@@ -239,7 +239,7 @@ class DragonPass(Game):
             hidden = {}
             for h, units in V.stacks(state).items():
                 u = units[0]
-                if int(R.U_FORCE[u]) == int(player) or h in pinned:
+                if int(rec["unit_force"][u]) == int(player) or h in pinned:
                     continue
                 if any(int(rec["unit_flags"][v]) or int(rec["unit_target"][v]) >= 0 for v in units):
                     continue      # a fact of this phase pins the stack (it moved, fought, fires)
@@ -385,7 +385,7 @@ def _legal_name(rec, a):
         if done:
             return f"attack {', '.join(V.hex_name(x) for x in dfn)} with the stacks at " \
                    f"{', '.join(V.hex_name(x) for x in att)}"
-        mine = V.stack(rec, h) and int(R.U_FORCE[V.stack(rec, h)[0]]) == int(rec["to_play"])
+        mine = V.stack(rec, h) and int(rec["unit_force"][V.stack(rec, h)[0]]) == int(rec["to_play"])
         return f"{'attack with' if mine else 'also attack'} the stack at {V.hex_name(h)}"
     if ph == R.PH_MISSILE_TARGET:
         return f"{V.unit_name(int(rec['cursor']), rec)} fires at {V.hex_name(h)}"
@@ -499,7 +499,7 @@ def _map_text(rec, viewer=None):
         c, r = h // rows, h % rows
         line, x = 2 * r + c % 2, 3 * c
         if h in stacks:
-            force = int(R.U_FORCE[stacks[h][0]])
+            force = int(rec["unit_force"][stacks[h][0]])
             hidden = _screened(rec, viewer, force, h, battle)
             count = "?" if hidden else str(min(len(stacks[h]), 9))
             mark = "*" if h in battle else " "
@@ -533,7 +533,7 @@ def _magic_text(rec, viewer, battle):
         w = int(rec["unit_where"][u])
         if w in where:
             h = int(rec["unit_hex"][u])
-            force = int(R.U_FORCE[u])
+            force = int(rec["unit_force"][u])
             if w == R.UW_SUPPORT and _screened(rec, viewer, force, h, battle):
                 continue
             verb = "attacks the stack at" if w == R.UW_COMMITTED else "supports the stack at"
@@ -553,7 +553,7 @@ def _picture(rec, viewer=None):
     lines.append(LEGEND)
     battle = V.open_hexes(rec, viewer)
     for h, units in sorted(V.stacks(rec).items()):
-        force = int(R.U_FORCE[units[0]])
+        force = int(rec["unit_force"][units[0]])
         if _screened(rec, viewer, force, h, battle):
             contents = V.screened_contents(rec, units)
         else:

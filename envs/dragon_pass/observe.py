@@ -177,7 +177,7 @@ def hidden_from(S, b, u, me):
     """Unit u's place and factors are hidden from seat ``me``: an enemy unit on
     the map, with screening, outside the battle being fought (L452)."""
     s = S[b]
-    if not s['screening'] or R.U_FORCE[u] == me or s['unit_where'][u] != UW_MAP:
+    if not s['screening'] or R.force_of(S, b, u) == me or s['unit_where'][u] != UW_MAP:
         return False
     h = s['unit_hex'][u]
     for k in range(s['bat_att'].shape[0]):
@@ -226,7 +226,7 @@ def observe_one(S, b, me, obs):
         if where == 0:
             continue
         sd = int(s['unit_side'][u])
-        own = R.U_FORCE[u] == me
+        own = R.force_of(S, b, u) == me
         obs[row + U_VALID] = 1.0
         obs[row + (U_OWN if own else U_ENEMY)] = 1.0
         obs[row + U_POOL] = where == UW_POOL

@@ -593,7 +593,7 @@ class _View:
         """Hexes of stacks whose contents ``seat`` may not know (observe.hidden_from)."""
         if seat is not None and screening:
             for h, units in self.stacks.items():
-                if int(R.U_FORCE[units[0]]) != seat and h not in battle:
+                if int(rec["unit_force"][units[0]]) != seat and h not in battle:
                     self.screened.add(h)
         self.running = int(rec["status"]) == 0
         self.to_play = int(rec["to_play"])
@@ -685,7 +685,7 @@ def _draw_stacks(scene, view, hex_actions, unit_actions):
 
 def _stack_title(view, h, units):
     if h in view.screened:
-        return f"{V.hex_name(h)}: {FORCES[int(R.U_FORCE[units[0]])]}, " + V.screened_contents(view.rec, units)
+        return f"{V.hex_name(h)}: {FORCES[int(view.rec['unit_force'][units[0]])]}, " + V.screened_contents(view.rec, units)
     return f"{V.hex_name(h)}: " + ", ".join(view.name(u) for u in units)
 
 
@@ -795,7 +795,7 @@ def _wrap(text, size, width):
 def _force_counts(rec, force):
     """How many of ``force``'s counters are where: on the map, to deploy, ... (public: L452 hides only
     what is in the enemy's stacks)."""
-    mine = R.U_FORCE == force
+    mine = rec["unit_force"] == force
     where = rec["unit_where"]
     return {k: int(np.count_nonzero(mine & (where == w)))
             for k, w in (("map", UW_MAP), ("pool", UW_POOL), ("entering", UW_ENTERING), ("dead", UW_DEAD),
@@ -832,7 +832,7 @@ def _draw_forces(scene, view):
         parts.append(f"eliminated {c['dead']}")
         scene.text(x0 + 22, y + 24, " · ".join(parts), 10, INK, "lm")
         dead = [ABBREVIATIONS[_KINDS[UNIT_KIND_OF[u]].id] for u in range(NUM_UNITS)
-                if int(R.U_FORCE[u]) == f and int(rec["unit_where"][u]) == UW_DEAD]
+                if int(rec["unit_force"][u]) == f and int(rec["unit_where"][u]) == UW_DEAD]
         if dead:
             text = "dead: " + " ".join(dead)
             lines = _wrap(text, 9, WIDTH - PANEL_PAD - x0 - 22)

@@ -12,7 +12,7 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
+    FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
     UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
     UW_POOL,
 )
@@ -64,12 +64,15 @@ def record_problem(state):
         if (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
                    f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
+        if int(rec["unit_force"][u]) != int(R.U_FORCE[u]):
+            # no counter changes sides yet: the Independents, who are allied, come later
+            return f"unit {UNIT_IDS[u]}: unit_force {int(rec['unit_force'][u])} is not its force {FORCES[int(R.U_FORCE[u])]}"
         if not _in(rec["unit_side"][u], 0, 1):
             return f"unit {UNIT_IDS[u]}: unit_side {int(rec['unit_side'][u])} is not 0 or 1"
         if where == UW_MAP:
             if not _in(h, 0, NUM_HEXES - 1):
                 return f"unit {UNIT_IDS[u]} is on the map at hex index {h}"
-            f = int(R.U_FORCE[u])
+            f = int(rec["unit_force"][u])
             if owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
         elif where in (UW_COMMITTED, UW_SUPPORT):
@@ -93,7 +96,7 @@ def record_problem(state):
         if not _in(rec["unit_target"][u], -1, NUM_HEXES - 1):
             return f"unit {UNIT_IDS[u]}: unit_target {int(rec['unit_target'][u])} is not a hex or -1"
         g = int(rec["unit_scapegoat"][u])
-        if g != -1 and (not 0 <= g < NUM_UNITS or int(R.U_RANK[u]) != 2 or int(R.U_FORCE[g]) == int(R.U_FORCE[u])):
+        if g != -1 and (not 0 <= g < NUM_UNITS or int(R.U_RANK[u]) != 2 or int(rec["unit_force"][g]) == int(rec["unit_force"][u])):
             return f"unit {UNIT_IDS[u]}: unit_scapegoat {g} is not an enemy unit of a superhero"
         if not _in(rec["unit_mp"][u], 0, 2 * 24):
             return f"unit {UNIT_IDS[u]}: unit_mp {int(rec['unit_mp'][u])} is out of range"

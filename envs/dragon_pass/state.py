@@ -81,6 +81,7 @@ STATE_FIELDS = [
     ("missile_code", np.int8),      # missile: the table result being taken (tables.missile_codes index)
     ("fortress_owner", np.int8, (NUM_FORTRESSES,)),  # force controlling each fortress (L217)
     ("unit_where", np.int8, (NUM_UNITS,)),    # UW_* (constants)
+    ("unit_force", np.int8, (NUM_UNITS,)),    # the force controlling it (rules.force_of)
     ("unit_side", np.int8, (NUM_UNITS,)),     # SIDE_FRONT / SIDE_BACK (disrupted, or berserk)
     ("unit_mp", np.int8, (NUM_UNITS,)),       # half movement points left in this movement phase
     ("unit_road", np.int8, (NUM_UNITS,)),     # secondary-road hexes in a row (every third is free, L364)

@@ -69,7 +69,7 @@ def next_to_deploy(state, force):
     in Python so that naming an action compiles nothing), -1 once all are down."""
     rec = record(state)
     for u in range(len(UNIT_IDS)):
-        if int(rec["unit_where"][u]) == UW_POOL and int(R.U_FORCE[u]) == force:
+        if int(rec["unit_where"][u]) == UW_POOL and int(rec["unit_force"][u]) == force:
             return u
     return -1
 

@@ -35,6 +35,18 @@ def test_rule_dp_scenario_the_first_force_deploys_first_in_its_zone(scenario, fi
     assert not any(MAP.terrain[h] == "lake" for h in hexes)
 
 
+def test_each_counter_starts_under_its_own_forces_control_and_a_record_that_says_otherwise_is_refused():
+    """Every counter of 18.1-18.5 is its formation's force's (``unit_force``);
+    no counter changes sides before the Independents are allied, so a
+    snapshot that hands one to the other force is unsound."""
+    S = fresh("18.4")
+    assert np.array_equal(S[0]["unit_force"], R.U_FORCE)
+    bad = S.copy()
+    u = UNIT_IDS.index("cc_lancers#1")
+    bad[0]["unit_force"][u] = SARTAR_I
+    assert "unit_force" in GAME.check_state(bad) and GAME.check_state(S) == ""
+
+
 @pytest.mark.parametrize("scenario", ["18.1", "18.2", "18.3"])
 def test_rule_dp_scenario_each_unit_is_placed_by_its_owner_one_at_a_time(scenario):
     S = fresh(scenario)

@@ -432,6 +432,14 @@ def in_list(arr, h):
 
 
 @rules_jit
+def force_of(S, b, u):
+    """The force that controls unit u now (``unit_force``): its own force's
+    for a counter of the Battalia (``U_FORCE``, the force its formation
+    belongs to); the Independents' counters will take their ally's."""
+    return int(S[b]['unit_force'][u])
+
+
+@rules_jit
 def side_of(S, b, u):
     return int(S[b]['unit_side'][u])
 
@@ -476,7 +484,7 @@ def hex_force(S, b, h):
     s = S[b]
     for u in range(NUM_UNITS):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
-            return int(U_FORCE[u])
+            return force_of(S, b, u)
     return -1
 
 
@@ -506,7 +514,7 @@ def scan_board(S, b, occ, zoc):
         if s['unit_where'][u] != UW_MAP:
             continue
         h = s['unit_hex'][u]
-        occ[h] = U_FORCE[u]
+        occ[h] = force_of(S, b, u)
         found = -1
         for k in range(ntop):
             if s['unit_hex'][top[k]] == h:
@@ -522,7 +530,7 @@ def scan_board(S, b, occ, zoc):
         if not exerts_zoc(S, b, u):
             continue
         h = s['unit_hex'][u]
-        bit = 1 << int(U_FORCE[u])
+        bit = 1 << force_of(S, b, u)
         for d in range(1, 7):
             g = HEX_STEP[h, d]
             if g >= 0:
@@ -752,7 +760,7 @@ def local_board(S, b, h, occ7, zoc7):
             tops[k] = u
     for k in range(m):
         x = near[k]
-        f = int(U_FORCE[tops[k]])
+        f = force_of(S, b, tops[k])
         zoc = exerts_zoc(S, b, tops[k])
         for d in range(7):
             g = h if d == 0 else HEX_STEP[h, d]

@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, U_FORCE, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -135,7 +135,7 @@ def candidate_stacks(S, b, p, occ):
     seen = np.zeros(NUM_HEXES, np.int8)
     obliged = False
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
         if seen[h]:
@@ -353,7 +353,7 @@ def strands(S, b, p, occ, extra, join):
     s = S[b]
     seen = local_zeros(NUM_HEXES, np.int8)
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
         if seen[h]:
@@ -390,7 +390,7 @@ def rage_target(S, b, p):
     now: both stacks not yet fought and side by side (L656); -1."""
     s = S[b]
     for v in range(NUM_UNITS):
-        if U_FORCE[v] != p or not berserk(S, b, v):
+        if force_of(S, b, v) != p or not berserk(S, b, v):
             continue
         h = s['unit_hex'][v]
         g = s['unit_hex'][s['unit_scapegoat'][v]]
@@ -405,7 +405,7 @@ def rage_unmet(S, b, p):
     scapegoat does not include yet, though it could (L656); -1."""
     s = S[b]
     for v in range(NUM_UNITS):
-        if U_FORCE[v] != p or not berserk(S, b, v):
+        if force_of(S, b, v) != p or not berserk(S, b, v):
             continue
         h = s['unit_hex'][v]
         g = s['unit_hex'][s['unit_scapegoat'][v]]
@@ -440,7 +440,7 @@ def scapegoat_next(S, b):
             continue
         if any_scapegoat(S, b, v):
             s['cursor'] = v
-            return pose(S, b, PH_SCAPEGOAT, int(U_FORCE[v]))
+            return pose(S, b, PH_SCAPEGOAT, force_of(S, b, v))
     return False
 
 
@@ -450,10 +450,10 @@ def scapegoat_candidate(S, b, v, g):
     a unit blamed for it (its magician, or the chaotic unit; L654); else an
     enemy unit of the battle. Either way on the map."""
     s = S[b]
-    if s['unit_where'][g] != UW_MAP or U_FORCE[g] == U_FORCE[v]:
+    if s['unit_where'][g] != UW_MAP or force_of(S, b, g) == force_of(S, b, v):
         return False
     for x in range(NUM_UNITS):
-        if s['unit_blame'][x] and U_FORCE[x] != U_FORCE[v] and s['unit_where'][x] == UW_MAP:
+        if s['unit_blame'][x] and force_of(S, b, x) != force_of(S, b, v) and s['unit_where'][x] == UW_MAP:
             return s['unit_blame'][g] != 0
     return in_list(s['bat_att'], s['unit_hex'][g]) or in_list(s['bat_def'], s['unit_hex'][g])
 
@@ -506,7 +506,7 @@ def hex_owner(S, b, h):
     s = S[b]
     for u in range(NUM_UNITS):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
-            return int(U_FORCE[u])
+            return force_of(S, b, u)
     return -1
 
 
@@ -1065,7 +1065,7 @@ def retreat_hexes(S, b, u, occ, mask):
     how many (marked in ``mask`` when it has room)."""
     s = S[b]
     h = s['unit_hex'][u]
-    enemy = 1 - int(U_FORCE[u])
+    enemy = 1 - force_of(S, b, u)
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
@@ -1225,7 +1225,7 @@ def may_advance(S, b, u):
     s = S[b]
     return s['unit_where'][u] == UW_MAP and in_list(s['bat_att'], s['unit_hex'][u]) \
         and not is_disrupted(S, b, u) and not s['unit_flags'][u] & UF_ADVANCED \
-        and U_FORCE[u] == s['active']
+        and force_of(S, b, u) == s['active']
 
 
 @rules_jit
@@ -1294,7 +1294,7 @@ def extended_hexes(S, b, u, mask):
         return 0
     occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]
-    p = int(U_FORCE[u])
+    p = force_of(S, b, u)
     if adjacent_to_force(occ, h, 1 - p):
         return 0
     n = 0

@@ -33,7 +33,7 @@ from ..constants import (
 from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
-    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_FORCE, U_RANK, bat_demand, d6,
+    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, force_of, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at,
 )
 from .magic import rf_of, saving_superhero
@@ -99,7 +99,7 @@ def bat_prey(S, b, v):
     """Lunar unit v may be devoured by the Bat now: within 1 hex of it, the Bat
     still needing units today (L698)."""
     s = S[b]
-    if not on_map(S, b, CRIMSON_BAT) or v == CRIMSON_BAT or not on_map(S, b, v) or U_FORCE[v] != LUNAR:
+    if not on_map(S, b, CRIMSON_BAT) or v == CRIMSON_BAT or not on_map(S, b, v) or force_of(S, b, v) != LUNAR:
         return False
     if bat_demand(S, b) - int(s['bat_owed']) - int(s['bat_fed']) <= 0:
         return False
@@ -115,7 +115,7 @@ def targets(S, b, u, mask):
     if s['unit_flags'][u] & UF_EXOTIC:
         return 0
     d = int(s['moon'])
-    if u == CRIMSON_BAT and U_FORCE[u] == s['active'] and on_map(S, b, u):
+    if u == CRIMSON_BAT and force_of(S, b, u) == s['active'] and on_map(S, b, u):
         for v in range(NUM_UNITS):
             if bat_prey(S, b, v):
                 n += 1
@@ -140,7 +140,7 @@ def targets(S, b, u, mask):
         # dropped onto any enemy stack (L924)
         if s['unit_where'][u] != UW_HOLDING:
             return 0
-        n = mark_stacks(S, b, mask, -1, 0, 1 - int(U_FORCE[u]), False)
+        n = mark_stacks(S, b, mask, -1, 0, 1 - force_of(S, b, u), False)
     elif u == STORMWALKERS:
         # only while the Stormwalkers' spirit lives (L688)
         sp = U_BOUND[u]
@@ -163,7 +163,7 @@ def mark_stacks(S, b, mask, centre, rf, force, magician):
     seen = local_zeros(NUM_HEXES, np.int8)
     n = 0
     for v in range(NUM_UNITS):
-        if s['unit_where'][v] != UW_MAP or (force >= 0 and U_FORCE[v] != force) or (magician and U_BOUND[v] < 0):
+        if s['unit_where'][v] != UW_MAP or (force >= 0 and force_of(S, b, v) != force) or (magician and U_BOUND[v] < 0):
             continue
         h = s['unit_hex'][v]
         if seen[h] or (centre >= 0 and distance(h, centre) > rf):
@@ -180,7 +180,7 @@ def any_ability(S, b):
     s = S[b]
     dummy = np.zeros(1, np.int8)
     for u in range(NUM_UNITS):
-        if ABLE[u] and U_FORCE[u] == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+        if ABLE[u] and force_of(S, b, u) == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             return True
     return False
 
@@ -208,7 +208,7 @@ def exotic_phase(S, b):
             g = saving_superhero(S, b, mode) if mode >= 0 else -1
             if g >= 0:
                 s['cursor'] = g
-                return pose(S, b, PH_SAVE, int(U_FORCE[g]))
+                return pose(S, b, PH_SAVE, force_of(S, b, g))
             apply_effect(S, b, e)
             s['exotic_effect'] = 0
             for u in range(NUM_UNITS):
@@ -249,7 +249,7 @@ def starving(S, b):
 def lunar_left(S, b):
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR:
+        if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR:
             return True
     return False
 
@@ -258,7 +258,7 @@ def lunar_left(S, b):
 def mask_exotic(S, b, p, mask):
     dummy = np.zeros(1, np.int8)
     for u in range(NUM_UNITS):
-        if ABLE[u] and U_FORCE[u] == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
+        if ABLE[u] and force_of(S, b, u) == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1
 
@@ -379,7 +379,7 @@ def apply_effect(S, b, e):
         if e == EX_STORM:
             # and every non-Sartar unit beside it is disrupted (L688)
             for u in range(NUM_UNITS):
-                if on_map(S, b, u) and U_FORCE[u] != SARTAR and distance(s['unit_hex'][u], h0) == 1 \
+                if on_map(S, b, u) and force_of(S, b, u) != SARTAR and distance(s['unit_hex'][u], h0) == 1 \
                         and not unaffected(S, b, u):
                     disrupt(S, b, u)
     elif e == EX_STING:
@@ -387,7 +387,7 @@ def apply_effect(S, b, e):
         # are eliminated (L690). Superheroes are unaffected, but save no one
         # (the sting lists DS&T only, not D&S: Interpretations 37)
         for u in range(NUM_UNITS):
-            if on_map(S, b, u) and U_FORCE[u] != SARTAR and distance(s['unit_hex'][u], h0) <= 1 \
+            if on_map(S, b, u) and force_of(S, b, u) != SARTAR and distance(s['unit_hex'][u], h0) <= 1 \
                     and U_RANK[u] != RANK_SUPERHERO:
                 disrupt(S, b, u)
         eliminate(S, b, WASPS)
@@ -434,7 +434,7 @@ def day_ends(S, b):
 def mask_hunger(S, b, p, mask):
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != LUNAR:
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != LUNAR:
             continue
         if s['screening']:
             # the stack cannot be examined: its place is chosen, its top taken (Interpretations 36)

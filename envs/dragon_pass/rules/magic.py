@@ -36,7 +36,7 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
-    U_FORCE, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
+    force_of, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, hex_force, in_list, pose, stack_at,
 )
 from .moon import (
@@ -96,7 +96,7 @@ def may_send(S, b, u, support):
     L496). To support, only spirits: agents never support (L604)."""
     s = S[b]
     m = U_MAGICIAN[u]
-    if m < 0 or U_FORCE[u] != s['active'] or s['unit_where'][u] != UW_HOLDING or (support and U_AGENT[u]):
+    if m < 0 or force_of(S, b, u) != s['active'] or s['unit_where'][u] != UW_HOLDING or (support and U_AGENT[u]):
         return False
     if s['unit_flags'][u] & UF_EXOTIC:
         return False                      # the Crater Makers' agent after a Meteor Storm (L710)
@@ -119,7 +119,7 @@ def attackable(S, b, h, p):
         if g < 0:
             continue
         for v in range(NUM_UNITS):
-            if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and U_FORCE[v] == p \
+            if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == p \
                     and not s['unit_flags'][v] & UF_USED and not U_SPIRIT[v, int(s['unit_side'][v])]:
                 return True
     return False
@@ -134,11 +134,11 @@ def send_targets(S, b, u, mask, support):
     m = U_MAGICIAN[u]
     hm = s['unit_hex'][m]
     rf = rf_of(S, b, m)
-    p = int(U_FORCE[u])
+    p = force_of(S, b, u)
     n = 0
     seen = local_zeros(NUM_HEXES, np.int8)
     for v in range(NUM_UNITS):
-        if s['unit_where'][v] != UW_MAP or (U_FORCE[v] == p) != support:
+        if s['unit_where'][v] != UW_MAP or (force_of(S, b, v) == p) != support:
             continue
         h = s['unit_hex'][v]
         if seen[h]:
@@ -224,7 +224,7 @@ def unattacked_commitment(S, b, p):
     still be attacked (L496: it must take part in that attack): its hex, -1."""
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_COMMITTED and U_FORCE[u] == p and attackable(S, b, int(s['unit_hex'][u]), p):
+        if s['unit_where'][u] == UW_COMMITTED and force_of(S, b, u) == p and attackable(S, b, int(s['unit_hex'][u]), p):
             return int(s['unit_hex'][u])
     return -1
 
@@ -586,7 +586,7 @@ def act_magic_casualty(S, b, p, a):
     s['loss_left'] -= casualty_value(S, b, u)
     k = int(s['magic_kind'])
     bat = CRIMSON_BAT
-    if (k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT) and U_FORCE[u] != U_FORCE[bat] \
+    if (k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT) and force_of(S, b, u) != force_of(S, b, bat) \
             and on_side(S, b, bat, k == MK_CHAOTIC_ATT) and s['unit_where'][bat] == UW_MAP:
         bat_kill(S, b, u)                 # the Bat's chaotic magic feeds it (L698)
     for v in range(NUM_UNITS):
@@ -695,12 +695,12 @@ def magic_step(S, b):
             who = CRIMSON_BAT if ms == MS_REVEAL_BAT else ARGRATH_UNIT
             if reveal_matters(S, b, bit):
                 s['cursor'] = bit
-                return pose(S, b, PH_REVEAL, int(U_FORCE[who]))
+                return pose(S, b, PH_REVEAL, force_of(S, b, who))
         elif ms == MS_SAVE:
             g = saving_superhero(S, b, 0) if magic_threat(S, b) else -1
             if g >= 0:
                 s['cursor'] = g
-                return pose(S, b, PH_SAVE, int(U_FORCE[g]))
+                return pose(S, b, PH_SAVE, force_of(S, b, g))
             s['magic_step'] = MS_CHAOTIC
         elif ms == MS_CHAOTIC:
             # both counts are fixed before any casualty (simultaneous, L518)
@@ -815,7 +815,7 @@ def support_ends(S, b, f):
     spirit or agent of it still on the map, go back to their holding boxes (L416, L508)."""
     s = S[b]
     for u in range(NUM_UNITS):
-        if U_MAGICIAN[u] >= 0 and U_FORCE[u] == f and (s['unit_where'][u] == UW_SUPPORT
+        if U_MAGICIAN[u] >= 0 and force_of(S, b, u) == f and (s['unit_where'][u] == UW_SUPPORT
                                                          or s['unit_where'][u] == UW_COMMITTED):
             s['unit_where'][u] = UW_HOLDING
             s['unit_hex'][u] = -1

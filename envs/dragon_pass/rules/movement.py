@@ -32,7 +32,7 @@ from ..constants import (
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
-    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, U_FORCE, enter_cost,
+    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, enter_cost,
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
@@ -49,7 +49,7 @@ def start_movement(S, b):
     for u in range(NUM_UNITS):
         s['unit_flags'][u] = 0
         s['unit_road'][u] = 0
-        if U_FORCE[u] == f:
+        if force_of(S, b, u) == f:
             s['unit_mp'][u] = 2 * U_MF[u, side_of(S, b, u)]
         else:
             s['unit_mp'][u] = 0
@@ -126,7 +126,7 @@ def must_flee(S, b, u, occ, zoc):
     s = S[b]
     if not is_disrupted(S, b, u) or s['unit_flags'][u] & UF_MOVED:
         return False
-    f = int(U_FORCE[u])
+    f = force_of(S, b, u)
     enemy = 1 - f
     h = s['unit_hex'][u]
     if safe_hex(occ, h, enemy):
@@ -142,7 +142,7 @@ def closest_reachable(S, b, u, h, mp, occ, zoc, first):
     begun, so a ZOC it stands in bars stepping straight into another (L460)."""
     s = S[b]
     target = s['unit_hex'][s['unit_scapegoat'][u]]
-    enemy = 1 - int(U_FORCE[u])
+    enemy = 1 - force_of(S, b, u)
     best_d = distance(h, target)
     best = np.full(NUM_HEXES, -1, np.int16)
     queue = np.empty(NUM_HEXES * 4, np.int32)
@@ -216,7 +216,7 @@ def mask_move(S, b, p, mask):
     m = 0
     constrained = False      # a disrupted or berserk unit still to move: searches are needed
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
         k = 0
@@ -232,17 +232,17 @@ def mask_move(S, b, p, mask):
     if constrained:
         occ, zoc = whole_board(S, b)
         for u in range(NUM_UNITS):
-            if movable(S, b, u) and U_FORCE[u] == p and \
+            if movable(S, b, u) and force_of(S, b, u) == p and \
                     (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 fleeing = True
                 break
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_ENTERING and U_FORCE[u] == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
+        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
             mask[A_UNIT + u] = 1
-        if (u == RUNNERS[0] or u == RUNNERS[1]) and U_FORCE[u] == p \
+        if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
                 and summon_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
             mask[A_UNIT + u] = 1
-        if s['unit_where'][u] != UW_MAP or U_FORCE[u] != p:
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
         if movable(S, b, u):
@@ -278,7 +278,7 @@ def summon_hexes(S, b, u, mask):
         if g < 0 or g == s['unit_hex'][u] or HEX_TERRAIN[g] == TERRAIN_LAKE or shut(S, b, g):
             continue
         f = hex_force(S, b, g)
-        if f >= 0 and f != U_FORCE[u]:
+        if f >= 0 and f != force_of(S, b, u):
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -625,7 +625,7 @@ def entry_hexes(S, b, u, mask):
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
     budget = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
-    enemy = 1 - int(U_FORCE[u])
+    enemy = 1 - force_of(S, b, u)
     n = 0
     for h in range(NUM_HEXES):
         if not ENTRY_HEXES[zone, h]:

@@ -21,7 +21,7 @@ from ..data import DATA, MAP
 from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES
 from .base import (
-    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, hex_force, pose,
+    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, hex_force, pose,
     put_on_top,
 )
 from .moon import choose_moon
@@ -69,6 +69,7 @@ def setup_scenario(S, b):
         s['unit_scapegoat'][u] = -1
         s['unit_entry'][u] = -1
         s['unit_where'][u] = UW_POOL if U_DEPLOY[u, sc] else UW_OUT
+        s['unit_force'][u] = U_FORCE[u]
         if U_DEPLOY[u, sc] and (U_MAGICIAN[u] >= 0 or U_ASSASSIN[u]):
             s['unit_where'][u] = UW_HOLDING       # spirits, agents and assassins start off the board (L416, L924)
     for f in range(FORTRESS_START.shape[0]):
@@ -98,7 +99,7 @@ def next_to_deploy(S, b, f):
     """The next unit of force f to deploy, -1 once all are placed."""
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_POOL and U_FORCE[u] == f:
+        if s['unit_where'][u] == UW_POOL and force_of(S, b, u) == f:
             return u
     return -1
 
@@ -139,7 +140,7 @@ def mask_deploy(S, b, p, mask):
     s = S[b]
     for u in range(NUM_UNITS):
         if s['unit_hex'][u] >= 0:
-            occupied[s['unit_hex'][u]] = U_FORCE[u]
+            occupied[s['unit_hex'][u]] = force_of(S, b, u)
     sc = int(s['scenario'])
     for h in range(NUM_HEXES):
         if DEPLOY_ZONE[sc, p, h] and occupied[h] != 1 - p:

@@ -19,7 +19,7 @@ from ..constants import (
 )
 from .base import (
     A_HEX, BOLDHOME, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
-    PH_ESCAPE_HEX, U_BEST_FRIEND, U_FORCE, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
+    PH_ESCAPE_HEX, U_BEST_FRIEND, force_of, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -60,7 +60,7 @@ def rally_phase(S, b):
         scan_board(S, b, occ, zoc)
         f = int(s['active'])
         for u in range(NUM_UNITS):
-            if s['unit_where'][u] != UW_MAP or U_FORCE[u] != f or s['unit_side'][u] != SIDE_BACK:
+            if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != f or s['unit_side'][u] != SIDE_BACK:
                 continue
             if U_RANK[u] == RANK_SUPERHERO:
                 continue      # a superhero's back is its Berserker Rage, not a disruption
@@ -91,7 +91,7 @@ def rally_phase(S, b):
             s['unit_dead_hex'][u] = -1
             continue
         s['cursor'] = u
-        return pose(S, b, PH_ESCAPE_HEX, int(U_FORCE[u]))
+        return pose(S, b, PH_ESCAPE_HEX, force_of(S, b, u))
     s['step'] = 0
     s['bat_prey'] = -1
     s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
@@ -105,17 +105,17 @@ def nearest_stacks(S, b, u, mask):
     s = S[b]
     for h in range(NUM_HEXES):
         mask[h] = 0
-    f = U_FORCE[u]
+    f = force_of(S, b, u)
     dead = s['unit_dead_hex'][u]
     best = 1 << 30
     for v in range(NUM_UNITS):
-        if s['unit_where'][v] == UW_MAP and U_FORCE[v] == f:
+        if s['unit_where'][v] == UW_MAP and force_of(S, b, v) == f:
             dd = distance(dead, s['unit_hex'][v])
             if dd < best:
                 best = dd
     n = 0
     for v in range(NUM_UNITS):
-        if s['unit_where'][v] == UW_MAP and U_FORCE[v] == f and distance(dead, s['unit_hex'][v]) == best:
+        if s['unit_where'][v] == UW_MAP and force_of(S, b, v) == f and distance(dead, s['unit_hex'][v]) == best:
             h = s['unit_hex'][v]
             if mask[h] == 0:
                 mask[h] = 1
@@ -183,7 +183,7 @@ def sartar_fortresses(S, b, f):
 def lunar_occupies_a_sartar_fortress(S, b):
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR:
+        if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR:
             for k in range(FORTRESS_HEX.shape[0]):
                 if FORTRESS_SARTAR[k] and FORTRESS_HEX[k] == s['unit_hex'][u]:
                     return True
@@ -195,7 +195,7 @@ def lunar_occupies(S, b, h):
     """A Lunar unit is on hex h (L265)."""
     s = S[b]
     for u in range(NUM_UNITS):
-        if s['unit_where'][u] == UW_MAP and U_FORCE[u] == LUNAR and s['unit_hex'][u] == h:
+        if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR and s['unit_hex'][u] == h:
             return True
     return False
 
