@@ -49,7 +49,10 @@ fields).
 Tables (see :class:`Tables`): ``attack[total, die]`` for totals 0..60 and dice
 1..6 (beyond 60 and with die modifiers use :func:`attack_loss`);
 ``missile[roll, total]`` for modified rolls 0..7 and Missile Factor totals
-0..20, a code into ``missile_codes`` (use :func:`missile_result`).
+0..20, a code into ``missile_codes`` (use :func:`missile_result`). The tables
+of diplomacy, the Independents and random events (``alliance_dp``,
+``emissary``, ``dwarf_luck``, ``random_events`` ...) are read and checked but
+not yet used by the rules.
 """
 from __future__ import annotations
 
@@ -396,6 +399,45 @@ _ROADS = {"primary": (Fraction(1, 2), None), "secondary": (1, 3)}
 _MISSILE_HEX_PARTS = {"hill_forest": ("hill", "forest"), "marsh_ruin": ("marsh", "ruin"),
                       "hill_ruin": ("hill", "ruin")}
 
+# The tables of diplomacy, the Independents and random events (L275-L1145).
+# Nothing compiled reads them yet. Where the rulebook prints a table twice the
+# file must say what both prints say.
+ALLIANCE_DP = {"dragonewts": 45, "black_horse": 25, "cragspider": 25, "exiles": 20,
+               "half_beasts": 15, "grazelanders": 15, "androgeus": 10}
+"""DP to ally each Major Independent (L64-L70, L738-L798, L1002, L1135), by
+the ids of their capitals in map.txt (Androgeus has none, L800)."""
+_EMISSARY = {1: ("denied", "eliminated", "eliminated"), 2: ("denied", "eliminated", "eliminated"),
+             3: ("denied", "survives", "survives"), 4: ("granted", "survives", "survives"),
+             5: ("granted", "survives", "survives"), 6: ("granted", "survives", "survives")}
+"""The Emissary Table (L811-L813, L996-L998, L1137): alliance, emissary, stack."""
+_DWARF_LUCK = {1: ("slain", None), 2: ("gift", "Stone Man"), 3: ("gift", "Stone Man"),
+               4: ("gift", "Cannon Cult"), 5: ("gift", "Alchemical Transformer"),
+               6: ("allies", "The Dwarf")}
+"""The Dwarf Luck Table (L862-L866, L1139)."""
+_DIPLOMACY_SCENARIOS = {"18.7": 14, "18.9": 28}
+"""The scenarios with Diplomacy Rules and their game-turns (L295, L315)."""
+_RANDOM_EVENTS_PRINTED = tuple(range(11, 17)) + tuple(range(21, 27)) + tuple(range(31, 36))
+"""The rolls the Random Events Table prints (L957-L973); every other roll of
+the file must carry an authored value."""
+_FORCES_OF_EVENTS = ("lunar", "sartar", "both", "neutral", "-")
+_EVENT_EFFECTS = ("reverse_turn_order", "auction", "ally_to_most_dp", "rain", "place_unit",
+                  "no_glowline", "remove_units", "replace_units", "plague", "none")
+_EDGES = ("north", "south", "east", "west")
+# The keywords each column of the small die tables may hold ('int': a number).
+_DIE_TABLES = {
+    "emissary": {"alliance": ("denied", "granted"), "emissary": ("eliminated", "survives"),
+                 "stack": ("eliminated", "survives")},
+    "dwarf_luck": {"result": ("slain", "gift", "allies"), "unit": None},
+    "tusk_riders": {"alliance": ("denied", "granted"), "magician": ("eliminated", "survives"),
+                    "sacrifice": ("eliminated", "survives")},
+    "hungry_jack": {"result": ("eliminated", "escapes")},
+    "hydra": {"mgf": "int", "feed": "int"},
+    "plague_fortress": {"result": ("hit", "spared")},
+    "plague_unit": {"result": ("eliminated", "disrupted", "none")},
+}
+_PLAGUE_EXEMPT = ("treasure", "superhero", "dragon", "disembodied_spirit")
+"""Units the plague spares (L973)."""
+
 
 # ------------------------------------------------------------ records ----
 
@@ -650,6 +692,24 @@ class MissileResult:
 
 
 @dataclass(frozen=True)
+class RandomEvent:
+    """A roll of the Random Events Table (L954-L973); see tables.txt for the
+    vocabulary. ``count`` and ``hex`` are None where the event has none;
+    ``edges`` a tuple; ``substituted`` the authored columns."""
+    roll: int
+    event: str
+    force: str | None
+    effect: str
+    count: int | None
+    hex: str | None
+    edges: tuple
+    lasts: str | None
+    unit: str | None
+    cite: tuple
+    substituted: frozenset
+
+
+@dataclass(frozen=True)
 class Tables:
     """The printed tables (tables.txt).
 
@@ -666,6 +726,15 @@ class Tables:
     order; cyclic: {phase id: value}; casualties: {attack: CasualtyRule};
     heroic_escape: {rank: lowest escaping roll}; cite: {table: cites};
     substituted: {table: authored cells}.
+
+    Diplomacy, the Independents and random events (read, not yet used by the
+    rules): alliance_dp {major independent: DP to ally}; alliance_names {id:
+    the name L1002 prints}; diplomacy: the DP numbers of L979-L991 and the
+    replacement rates (L299, L323, L981); dp_schedule {scenario: DP received on
+    each game-turn, turn 1 first}; emissary, dwarf_luck, tusk_riders,
+    hungry_jack, hydra, plague_fortress, plague_unit: {die roll 1..6: {column:
+    value}} (one column: the value); plague_exempt: the kinds of unit the
+    plague spares; random_events {roll 11..66: RandomEvent}.
     """
     attack: np.ndarray
     attack_beyond: tuple
@@ -695,6 +764,19 @@ class Tables:
     casualties: dict
     melee: dict
     heroic_escape: dict
+    alliance_dp: dict
+    alliance_names: dict
+    diplomacy: dict
+    dp_schedule: dict
+    emissary: dict
+    dwarf_luck: dict
+    tusk_riders: dict
+    hungry_jack: dict
+    hydra: dict
+    plague_fortress: dict
+    plague_unit: dict
+    plague_exempt: tuple
+    random_events: dict
     cite: dict
     substituted: dict
 
@@ -1145,10 +1227,24 @@ _TABLE_COLUMNS = {
     "missile_results": "code disrupted eliminated or_eliminated name",
     "missile": "roll 0 1 2 3-4 5-6 7-9 10-12 13-16 17-20",
     "heroic_escape": "rank min_roll",
+    "alliance_dp": "id dp name",
+    "dp_schedule": "scenario first_turn last_turn dp",
+    "emissary": "roll alliance emissary stack",
+    "dwarf_luck": "roll result unit",
+    "tusk_riders": "roll alliance magician sacrifice",
+    "hungry_jack": "roll result",
+    "hydra": "roll mgf feed",
+    "random_events": "roll event force effect count hex edges lasts cite unit",
+    "plague_fortress": "roll result",
+    "plague_unit": "roll result",
+    "plague_exempt": "kind name",
     **{f"attack_{lo}_{lo + 19}": "roll " + " ".join(str(t) for t in range(lo, lo + 20))
        for lo in (1, 21, 41)},
 }
 """The columns of each table of tables.txt."""
+_REST_COLUMNS = ("name", "meaning", "unit")
+"""A table whose last column is one of these takes the rest of the line there
+(printed words, or a unit's name as the rulebook writes it)."""
 
 
 def _table(sections, name, file):
@@ -1173,7 +1269,7 @@ def _table(sections, name, file):
             raise DataError(file, ln.line, f"[table {name}]: rows before the 'columns' line")
         else:
             cells = [ln.key] + ln.tokens
-            if columns[-1] in ("name", "meaning"):
+            if columns[-1] in _REST_COLUMNS:
                 if len(cells) < len(columns):
                     raise DataError(file, ln.line, f"[table {name}] row has {len(cells)} values, "
                                     f"need {len(columns)} ({' '.join(columns)})")
@@ -1438,7 +1534,136 @@ def _parse_tables(data_dir):
         unit_modifiers=unit_modifiers, notation=notation, moon_phases=phases,
         cyclic={p.id: p.cyclic for p in phases}, moon=moon, bat_hunger=hunger, assassin=assassin,
         assassin_dp=assassin_dp, casualties=casualties,
-        melee=melee, heroic_escape=escape, cite=cite, substituted=subst)
+        melee=melee, heroic_escape=escape, **_parse_diplomacy(sections, file, cite, subst),
+        cite=cite, substituted=subst)
+
+
+def _rolls(raw, file, line, what, d66=False):
+    """The rolls of a printed span: '3' or '1-2' (d66: '43-46', '51-56' in the
+    order of two dice, first die the tens, L952)."""
+    value, was = _authored(raw)
+    m = re.fullmatch(r"(\d+)(?:-(\d+))?", value)
+    faces = [a * 10 + b for a in range(1, 7) for b in range(1, 7)] if d66 else list(range(1, 7))
+    if was or not m or int(m.group(1)) not in faces or int(m.group(2) or m.group(1)) not in faces:
+        raise DataError(file, line, f"{what}: roll {raw!r} is not a roll or span of "
+                        + ("11..66 (two dice)" if d66 else "1..6"))
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if hi < lo:
+        raise DataError(file, line, f"{what}: span {raw!r} runs backwards")
+    return [r for r in faces if lo <= r <= hi]
+
+
+def _cover(rows, name, file, sec, d66=False):
+    """[(roll, line, row)] of a die table whose rows cover every roll once, in order."""
+    faces = [a * 10 + b for a in range(1, 7) for b in range(1, 7)] if d66 else list(range(1, 7))
+    out = []
+    for line, c in rows:
+        for r in _rolls(c["roll"], file, line, f"[table {name}]", d66):
+            if out and r <= out[-1][0]:
+                raise DataError(file, line, f"[table {name}]: roll {r} " + (
+                    "is in two rows" if r in [x[0] for x in out] else "is out of order"))
+            out.append((r, line, c))
+    missing = [r for r in faces if r not in {x[0] for x in out}]
+    if missing:
+        raise DataError(file, sec.line, f"[table {name}]: no row for roll "
+                        f"{', '.join(map(str, missing))} (the rows must cover "
+                        + ("11..66" if d66 else "1..6") + ")")
+    return out
+
+
+def _parse_diplomacy(sections, file, cite, subst):
+    """The Tables fields of diplomacy, the Independents and random events."""
+    out = {}
+    rows, cite["alliance_dp"], _ = _table(sections, "alliance_dp", file)
+    out["alliance_dp"] = {c["id"]: _int(c["dp"], file, line, c["id"]) for line, c in rows}
+    out["alliance_names"] = {c["id"]: c["name"] for _, c in rows}
+    out["diplomacy"], subst["diplomacy"] = _limits(sections, "diplomacy", file, cite, (
+        "denied_bonus", "own_capital_occupied", "allied_capital_occupied", "income_floor",
+        "trespass", "replacement_infantry_per_cf", "replacement_cavalry_per_cf",
+        "dead_infantry_per_replacement", "dead_cavalry_per_replacement"))
+    rows, cite["dp_schedule"], sec = _table(sections, "dp_schedule", file)
+    schedule = {}
+    for line, c in rows:
+        sid = c["scenario"]
+        if sid not in _DIPLOMACY_SCENARIOS:
+            raise DataError(file, line, f"[table dp_schedule]: {sid!r} is not a scenario with "
+                            f"Diplomacy Rules ({', '.join(_DIPLOMACY_SCENARIOS)}; L295, L315)")
+        first, last = (_int(c[k], file, line, f"{sid} {k}") for k in ("first_turn", "last_turn"))
+        turns = schedule.setdefault(sid, [])
+        if first != len(turns) + 1 or last < first:
+            raise DataError(file, line, f"[table dp_schedule] {sid}: turns {first}-{last} do "
+                            f"not follow on from turn {len(turns)}")
+        turns += [_int(c["dp"], file, line, f"{sid} dp")] * (last - first + 1)
+    for sid, turns in _DIPLOMACY_SCENARIOS.items():
+        if len(schedule.get(sid, ())) != turns:
+            raise DataError(file, sec.line, f"[table dp_schedule] {sid}: the spans cover "
+                            f"{len(schedule.get(sid, ()))} game-turns, the scenario has {turns} "
+                            "(L295, L315)")
+    out["dp_schedule"] = {sid: tuple(t) for sid, t in schedule.items()}
+    for name, kinds in _DIE_TABLES.items():
+        rows, cite[name], sec = _table(sections, name, file)
+        table, marked = {}, set()
+        for roll, line, c in _cover(rows, name, file, sec):
+            values = {}
+            for col, allowed in kinds.items():
+                raw, was = _authored(c[col])
+                if was:
+                    marked.add(f"{roll}.{col}")
+                if allowed == "int":
+                    values[col] = _int(raw, file, line, f"[table {name}] {col}")
+                elif allowed is None:
+                    values[col] = None if raw == "-" else raw
+                elif raw not in allowed:
+                    raise DataError(file, line, f"[table {name}] {col} {raw!r} is not one of "
+                                    f"{', '.join(allowed)}")
+                else:
+                    values[col] = raw
+            table[roll] = values if len(values) > 1 else values[next(iter(kinds))]
+        out[name], subst[name] = table, frozenset(marked)
+    rows, cite["plague_exempt"], _ = _table(sections, "plague_exempt", file)
+    out["plague_exempt"] = tuple(c["kind"] for _, c in rows)
+    rows, cite["random_events"], sec = _table(sections, "random_events", file)
+    events, authored_cells = {}, set()
+    for roll, line, c in _cover(rows, "random_events", file, sec, d66=True):
+        what = f"[table random_events] {roll}"
+        cells, marked = {}, set()
+        for col in ("event", "force", "effect", "count", "hex", "edges", "lasts", "unit"):
+            cells[col], was = _authored(c[col])
+            if was:
+                marked.add(col)
+        force, effect, lasts = cells["force"], cells["effect"], cells["lasts"]
+        for col, value, allowed in (("force", force, _FORCES_OF_EVENTS),
+                                    ("effect", effect, _EVENT_EFFECTS),
+                                    ("lasts", lasts, ("turn", "-"))):
+            if value not in allowed:
+                raise DataError(file, line, f"{what}: {col} {value!r} is not one of "
+                                f"{', '.join(allowed)}")
+        if not re.fullmatch(r"[a-z_]+", cells["event"]):
+            raise DataError(file, line, f"{what}: event {cells['event']!r} is not an id")
+        edges = () if cells["edges"] == "-" else tuple(cells["edges"].split(","))
+        if any(e not in _EDGES for e in edges) or len(set(edges)) != len(edges):
+            raise DataError(file, line, f"{what}: edges {cells['edges']!r} are not board edges "
+                            f"({', '.join(_EDGES)})")
+        count = None if cells["count"] == "-" else _int(cells["count"], file, line, f"{what} count")
+        hex_id = None if cells["hex"] == "-" else cells["hex"]
+        if hex_id is not None and not re.fullmatch(r"\d{4}", hex_id):
+            raise DataError(file, line, f"{what}: hex {hex_id!r} is not a hex (CCRR)")
+        unit = None if cells["unit"] == "-" else cells["unit"]
+        need = {"place_unit": (count, hex_id, unit), "remove_units": (count, edges),
+                "replace_units": (count, edges)}.get(effect, ())
+        if not all(need):
+            raise DataError(file, line, f"{what}: {effect} needs a count"
+                            + (", a hex and a unit" if effect == "place_unit" else " and edges"))
+        if roll not in _RANDOM_EVENTS_PRINTED and not marked:
+            raise DataError(file, line, f"{what}: the table prints no roll {roll} (L957-L973); "
+                            "what the file gives it must be marked authored ('~')")
+        authored_cells |= {f"{roll}.{col}" for col in marked}
+        events[roll] = RandomEvent(roll, cells["event"], None if force == "-" else force, effect,
+                                   count, hex_id, edges, None if lasts == "-" else lasts, unit,
+                                   _cites([c["cite"]], file, line), frozenset(marked))
+    subst["random_events"] = frozenset(authored_cells)
+    out["random_events"] = events
+    return out
 
 
 def _feature_values(ln, file):
@@ -1913,6 +2138,31 @@ def _check_tables(t):
     if t.heroic_escape != {"hero": 4, "superhero": 3}:
         raise DataError(f, 0, "[table heroic_escape]: heroes escape on 4-6, superheroes on 3-6 "
                         "(L642)")
+    _check_diplomacy_tables(t)
+
+
+def _check_diplomacy_tables(t):
+    """The tables of diplomacy and the Independents against their other prints."""
+    f = "tables.txt"
+    if t.alliance_dp != ALLIANCE_DP:
+        raise DataError(f, 0, f"[table alliance_dp]: {t.alliance_dp}; the rulebook prints "
+                        f"{ALLIANCE_DP} (L64-L70, L738-L798, L1002, L1135)")
+    emissary = {r: (v["alliance"], v["emissary"], v["stack"]) for r, v in t.emissary.items()}
+    if emissary != _EMISSARY:
+        raise DataError(f, 0, "[table emissary]: 1-2 denied and the emissary's stack eliminated, "
+                        "3 denied, 4-6 granted (L811-L813, L996-L998, L1137)")
+    luck = {r: (v["result"], v["unit"]) for r, v in t.dwarf_luck.items()}
+    if luck != _DWARF_LUCK:
+        raise DataError(f, 0, "[table dwarf_luck]: 1 emissary slain, 2-3 Stone Man, 4 Cannon "
+                        "Cult, 5 Alchemical Transformer, 6 The Dwarf allies (L862-L866, L1139)")
+    if t.plague_exempt != _PLAGUE_EXEMPT:
+        raise DataError(f, 0, f"[table plague_exempt]: {t.plague_exempt}; L973 spares "
+                        f"{', '.join(_PLAGUE_EXEMPT)}")
+    for roll, mgf in t.hydra.items():
+        if mgf["mgf"] != -roll or mgf["feed"] != roll:
+            raise DataError(f, 0, f"[table hydra] {roll}: MgF {mgf['mgf']}, fed {mgf['feed']}; "
+                            f"the die gives the chaotic MgF -{roll} and it is fed {roll} units "
+                            "(L880)")
 
 
 # ------------------------------------------------------------ loading ----
