@@ -1,9 +1,9 @@
 """Codes and sizes shared by Dragon Pass's data tables, rules and observations.
 
 A hex is its index in ``data.MAP`` (``board.py``); a unit is one counter, its
-index in :data:`UNIT_IDS` (every counter of ``data/units.txt``, kind by kind in
-file order, each kind repeated ``counters`` times), whether or not the
-scenario deploys it. Directions are 1..6 (N NE SE S SW NW, ``board.HEX_STEP``).
+index in :data:`UNIT_IDS` (every counter of ``data/units.txt``, then of
+``data/independents.txt``, kind by kind in file order, each kind repeated
+``counters`` times), whether or not the scenario deploys it. Directions are 1..6 (N NE SE S SW NW, ``board.HEX_STEP``).
 """
 from .data import DATA
 
@@ -11,6 +11,10 @@ FORCES = ("lunar", "sartar")
 """The two factions of scenarios 18.1-18.3; a force is its index here."""
 LUNAR, SARTAR = 0, 1
 NUM_FORCES = len(FORCES)
+NEUTRAL = -1
+"""The force of a counter no player controls: an Independent not allied, a
+giant (``unit_force``; the Independents' own force in the data is
+``independent``)."""
 
 SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5")
 """The scenarios of this part (L200-L249); a scenario is its index here."""
@@ -19,9 +23,14 @@ PLAYABLE_SCENARIOS = SCENARIOS
 """The scenarios a game may be made with (every one the core sets up)."""
 
 
+KINDS = tuple(DATA.units.values()) + tuple(DATA.independent_units.values())
+"""Every kind of counter: the Battalia's (and the Twin Stars), then the
+Independents' and the special units' (L730-L920)."""
+
+
 def _instances():
     ids, kinds = [], []
-    for k, unit in enumerate(DATA.units.values()):
+    for k, unit in enumerate(KINDS):
         for i in range(unit.counters):
             ids.append(unit.id if unit.counters == 1 else f"{unit.id}#{i + 1}")
             kinds.append(k)
@@ -30,8 +39,8 @@ def _instances():
 
 UNIT_IDS, UNIT_KIND_OF = _instances()
 """Unit index -> ``"cc_lancers#3"`` (the kind's id, and the copy where there are
-several); UNIT_KIND_OF[u] -> the index of its kind in ``DATA.units``."""
-UNIT_KINDS = tuple(DATA.units)
+several); UNIT_KIND_OF[u] -> the index of its kind in :data:`KINDS`."""
+UNIT_KINDS = tuple(k.id for k in KINDS)
 NUM_UNITS = len(UNIT_IDS)
 NUM_KINDS = len(UNIT_KINDS)
 

@@ -137,6 +137,8 @@ CALLS = KernelCalls("dragon_pass", K, R.NUM_ACTIONS, O.OBS_SIZE, _config)
 
 STATIC_PLANES = O.static_planes()
 STATIC_PLANES.setflags(write=False)
+STATIC_UNITS = O.static_units()
+STATIC_UNITS.setflags(write=False)
 
 OBS_LAYOUT = {
     "board": ObsBlock(O.BOARD_OFF, O.LAYOUT["board"][1], kind="grid", geometry="hex",
@@ -145,7 +147,10 @@ OBS_LAYOUT = {
                           "the decision's hexes (observe.G_*); the static map is constants['board_static'] "
                           "(observe.S_*)"),
     "units": ObsBlock(O.UNITS_OFF, O.LAYOUT["units"][1], kind="entities", valid_column=O.U_VALID,
-                      doc="one row per counter (constants.UNIT_IDS; observe.U_*)"),
+                      static="units_static",
+                      doc="one row per counter (constants.UNIT_IDS): where it is and what it is doing "
+                          "(observe.U_*); what it is, its printed factors, is constants['units_static'] "
+                          "(observe.K_*)"),
     "flat": ObsBlock(O.FLAT_OFF, O.LAYOUT["flat"][1], kind="flat",
                      doc="scenario, turn, the pending decision, the battle's numbers (observe.F_*)"),
 }
@@ -188,7 +193,7 @@ class DragonPass(Game):
             max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
             turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True, hidden_information=bool(config.screening),
             utility="zero_sum", score_name="Sartar fortresses", config=config,
-            constants={"board_static": STATIC_PLANES})
+            constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
     def turns_played(self, state):
         """Game-turns started."""

@@ -38,7 +38,7 @@ from .board import (
     ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
 )
 from .constants import (
-    NUM_STAGES, NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
+    LUNAR, NUM_STAGES, NUM_UNITS, SARTAR, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
     UF_USED, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_HOLDING, UW_MAP, UW_POOL, UW_SUPPORT,
 )
 from .data import MAP
@@ -93,31 +93,78 @@ def static_planes():
     return out
 
 
-# ---- units: one row per counter
-(U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
- U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
- U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED, U_SUPPORT, U_CAVALRY, U_ZOC) = range(31)
-UNIT_FEATURES = 31
-"""U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
-its place and factors are known to the observer (screening hides the enemy's
-outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
-U_CF / 10 (a cyclic CF at the moon's value where it stands, L662), U_MISSILE / 4, U_MF / 10, U_LF / 3 of the side up; U_MAJOR (L127),
-U_HERO, U_SUPERHERO; U_DISRUPTED: its back is up (a superhero's is its
-Berserker Rage); U_POOL / U_DEAD / U_ESCAPING: waiting to deploy, in the dead
-pile, to roll a heroic escape; U_MOVED, U_GROUP, U_MP (movement points left /
-10): this movement phase; U_HEIGHT: place in its stack from the top / 10;
-U_IN_BATTLE: in the battle being fought (1), fought already (0.5); U_FOUGHT:
-fought in this melee (L571); U_SELECTED: the unit the pending decision is
-about (a missile firer, a retreating or advancing unit, an escaped hero, a
-superhero choosing its scapegoat); U_SCAPEGOAT: a berserk superhero's
-scapegoat (the marker is on its stack for both players to see, L654);
-U_ENTERING: a reinforcement or replacement still off the board (L474);
-U_HOLDING / U_COMMITTED / U_SUPPORT: a spirit or agent in its holding box,
-committed to attack the stack at its column and row (L496; where its magician
-stands is not shown, L496), giving magical support there (L604; hidden, like
-its stack, from the enemy with screening); U_CAVALRY (L786); U_ZOC: it is
-the top counter of its stack and the stack exerts a zone of control into
-the six hexes around it (L460)."""
+# ---- units: one row per counter (what changes in play)
+(U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED,
+ U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT, U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED,
+ U_SUPPORT, U_ZOC) = range(24)
+UNIT_FEATURES = 24
+"""U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose (neither:
+no player controls it, an Independent not allied); U_SEEN: its place and
+side are known to the observer (screening hides the enemy's outside combat);
+U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map); U_CF / 10 of the side
+up (a cyclic CF at the moon's value where it stands, L662); U_DISRUPTED: its
+back is up (a superhero's is its Berserker Rage); U_POOL / U_DEAD /
+U_ESCAPING: waiting to deploy, in the dead pile, to roll a heroic escape;
+U_MOVED, U_GROUP, U_MP (movement points left / 10): this movement phase;
+U_HEIGHT: place in its stack from the top / 10; U_IN_BATTLE: in the battle
+being fought (1), fought already (0.5); U_FOUGHT: fought in this melee
+(L571); U_SELECTED: the unit the pending decision is about (a missile firer,
+a retreating or advancing unit, an escaped hero, a superhero choosing its
+scapegoat); U_SCAPEGOAT: a berserk superhero's scapegoat (the marker is on
+its stack for both players to see, L654); U_ENTERING: a reinforcement or
+replacement still off the board (L474); U_HOLDING / U_COMMITTED / U_SUPPORT:
+a spirit or agent in its holding box, committed to attack the stack at its
+column and row (L496; where its magician stands is not shown, L496), giving
+magical support there (L604; hidden, like its stack, from the enemy with
+screening); U_ZOC: it is the top counter of its stack and the stack exerts a
+zone of control into the six hexes around it (L460).
+
+What a counter is -- its printed factors on both sides, its rank, arm and
+force -- is the same in every observation: the spec serves it once
+(``GameSpec.constants["units_static"]``, the columns ``K_*``, row for row
+beside ``units``)."""
+
+# ---- the counters' printed facts (GameSpec.constants["units_static"])
+(K_CF, K_MGF, K_MF, K_RF, K_LF, K_MISSILE, K_MAJOR) = range(7)
+"""Per side (front at 0, back at K_BACK): CF / 10 (a cyclic CF: 0, see
+K_CYCLIC; a dragon's "=": 0), MgF / 10 (infinity: OBS_HIGH, chaotic:
+negative), MF / 10, RF / 10 (-0.1 blank), LF / 3, Missile Factors / 4, major
+(L127)."""
+K_BACK = 7
+(K_HERO, K_SUPERHERO, K_CAVALRY, K_SPIRIT, K_MAGICIAN, K_AGENT, K_ASSASSIN, K_CYCLIC, K_LUNAR, K_SARTAR,
+ K_INDEPENDENT) = range(2 * K_BACK, 2 * K_BACK + 11)
+"""K_SPIRIT: a disembodied spirit (blank CF); K_MAGICIAN: it has a spirit or
+agent; K_AGENT: a physical magician's agent; K_CYCLIC: a factor is cyclic
+(L398); K_LUNAR / K_SARTAR / K_INDEPENDENT: the force it belongs to."""
+STATIC_UNIT_FEATURES = K_INDEPENDENT + 1
+
+
+def static_units():
+    """The ``(units, STATIC_UNIT_FEATURES)`` float32 printed facts of every counter."""
+    out = np.zeros((NUM_UNITS, STATIC_UNIT_FEATURES), np.float32)
+    for u in range(NUM_UNITS):
+        for sd in range(2):
+            k = sd * K_BACK
+            out[u, k + K_CF] = R.U_CF[u, sd] / 10.0
+            mgf = R.U_MGF[u, sd]
+            out[u, k + K_MGF] = OBS_HIGH if mgf >= R.INFINITE_MGF else mgf / 10.0
+            out[u, k + K_MF] = R.U_MF[u, sd] / 10.0
+            out[u, k + K_RF] = R.U_RF[u, sd] / 10.0
+            out[u, k + K_LF] = R.U_LF[u, sd] / 3.0
+            out[u, k + K_MISSILE] = min(R.U_MISSILE[u, sd] / 4.0, OBS_HIGH)
+            out[u, k + K_MAJOR] = R.U_MAJOR[u, sd]
+        out[u, K_HERO] = R.U_RANK[u] == RANK_HERO
+        out[u, K_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
+        out[u, K_CAVALRY] = R.U_CAVALRY[u]
+        out[u, K_SPIRIT] = R.U_SPIRIT[u, 0]
+        out[u, K_MAGICIAN] = R.U_BOUND[u] >= 0
+        out[u, K_AGENT] = R.U_AGENT[u]
+        out[u, K_ASSASSIN] = R.U_ASSASSIN[u]
+        out[u, K_CYCLIC] = R.U_CYCLIC[u]
+        f = int(R.U_FORCE[u])
+        out[u, K_LUNAR if f == LUNAR else K_SARTAR if f == SARTAR else K_INDEPENDENT] = 1.0
+    return out
+
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
@@ -200,10 +247,10 @@ def _link_stacks(S, b, head, below):
     """Link the units on the map by hex: ``head[h]`` one unit at h, ``below[u]``
     the next (-1 ends the list); only the occupied hexes' heads are written."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(R.units_end(S, b)):
         if s['unit_where'][u] == UW_MAP:
             head[s['unit_hex'][u]] = -1
-    for u in range(NUM_UNITS):
+    for u in range(R.units_end(S, b)):
         if s['unit_where'][u] == UW_MAP:
             h = s['unit_hex'][u]
             below[u] = head[h]
@@ -220,15 +267,19 @@ def observe_one(S, b, me, obs):
     head = np.empty(NUM_HEXES, np.int16)
     below = np.empty(NUM_UNITS, np.int16)
     _link_stacks(S, b, head, below)
-    for u in range(NUM_UNITS):
+    for u in range(R.units_end(S, b)):
         where = s['unit_where'][u]
         row = UNITS_OFF + u * UNIT_FEATURES
         if where == 0:
             continue
         sd = int(s['unit_side'][u])
-        own = R.force_of(S, b, u) == me
+        force = R.force_of(S, b, u)
+        own = force == me
         obs[row + U_VALID] = 1.0
-        obs[row + (U_OWN if own else U_ENEMY)] = 1.0
+        if own:
+            obs[row + U_OWN] = 1.0
+        elif force >= 0:
+            obs[row + U_ENEMY] = 1.0
         obs[row + U_POOL] = where == UW_POOL
         obs[row + U_DEAD] = where == UW_DEAD
         obs[row + U_ESCAPING] = where == UW_ESCAPING
@@ -277,14 +328,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_HOLDING] = where == UW_HOLDING
         obs[row + U_SEEN] = 1.0
         obs[row + U_CF] = cf
-        _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
-        obs[row + U_MF] = R.U_MF[u, sd] / 10.0
-        obs[row + U_LF] = R.U_LF[u, sd] / 3.0
-        obs[row + U_MAJOR] = R.U_MAJOR[u, sd]
-        obs[row + U_HERO] = R.U_RANK[u] == RANK_HERO
-        obs[row + U_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
         obs[row + U_DISRUPTED] = sd == SIDE_BACK
-        obs[row + U_CAVALRY] = R.U_CAVALRY[u]
         flags = s['unit_flags'][u]
         obs[row + U_MOVED] = (flags & UF_MOVED) != 0
         obs[row + U_GROUP] = (flags & UF_GROUP) != 0
@@ -309,7 +353,7 @@ def observe_one(S, b, me, obs):
         obs[BOARD_OFF + CELL_OF_HEX[s['arr_hex']] * BOARD_PLANES + G_DECISION] = 0.5
     ph = int(s['phase'])
     focus = -1
-    for v in range(NUM_UNITS):
+    for v in range(R.units_end(S, b)):
         g = s['unit_scapegoat'][v]
         if g >= 0:
             obs[UNITS_OFF + g * UNIT_FEATURES + U_SCAPEGOAT] = 1.0

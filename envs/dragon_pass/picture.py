@@ -38,7 +38,7 @@ from .board import (
 )
 from .constants import (
     FORCES, NUM_UNITS, RANK_SUPERHERO, SCENARIOS, SIDE_BACK, ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_MOVEMENT,
-    ST_RALLY, ST_TURN_START, UF_FOUGHT, UF_GROUP, UF_MOVED, UNIT_IDS, UNIT_KIND_OF, UW_DEAD, UW_ENTERING,
+    KINDS, ST_RALLY, ST_TURN_START, UF_FOUGHT, UF_GROUP, UF_MOVED, UNIT_IDS, UNIT_KIND_OF, UW_DEAD, UW_ENTERING,
     UW_ESCAPING, UW_MAP, UW_POOL,
 )
 from .data import DATA, MAP
@@ -166,22 +166,38 @@ def _kind_abbreviations():
     """A kind's counter letters: a hero's or superhero's name cut to three
     letters ("Arg", "Har"), other kinds their initials ("FW" Free Warriors,
     "La" Lancers); kinds whose initials clash spell out their first word's
-    second letter ("HoA" Horse Archers, "HeA" Heartland Archers)."""
-    kinds = list(DATA.units.values())
+    second letter ("HoA" Horse Archers, "HeA" Heartland Archers), then its
+    third ("Tro" Trollkin, "Tra" Trachodons), and kinds still alike are
+    numbered ("Cla1".."Cla3", the Grazeland Clans). Initials run to three
+    letters at most: the first two words' and the last's."""
+    kinds = list(KINDS)
     out = {}
     for kind in kinds:
         if kind.rank != "none":
             words = [w for w in kind.name.split() if w.lower() not in _SKIP_WORDS]
             out[kind.id] = words[0][:3]
         else:
-            out[kind.id] = _initials(kind.name)
+            a = _initials(kind.name)
+            out[kind.id] = a if len(a) <= 3 else a[:2] + a[-1]    # "ESS" Earth Shaker's Cult Spirit
     counts = {}
     for a in out.values():
         counts[a] = counts.get(a, 0) + 1
+    # clashes spell out more of the first word, then number what is left
+    # (the Grazeland Clans differ only in their factors, which the counter prints)
+    for letters in (2, 3):
+        for kind in kinds:
+            if counts[out[kind.id]] > 1:
+                first, *rest = [w for w in kind.name.split() if w.lower() not in _SKIP_WORDS]
+                out[kind.id] = first[:letters] + "".join(w[0].upper() for w in rest)
+        counts = {}
+        for a in out.values():
+            counts[a] = counts.get(a, 0) + 1
+    seen = {}
     for kind in kinds:
-        if counts[out[kind.id]] > 1:
-            first, *rest = [w for w in kind.name.split() if w.lower() not in _SKIP_WORDS]
-            out[kind.id] = first[:2] + "".join(w[0].upper() for w in rest)
+        a = out[kind.id]
+        if counts[a] > 1:
+            seen[a] = seen.get(a, 0) + 1
+            out[kind.id] = f"{a}{seen[a]}"
     return out
 
 
@@ -210,6 +226,13 @@ def _factor_text(side):
     return f"{cf}-{mgf}-{mf}"
 
 
+def _fit_width(text, size):
+    """``text``'s width in px at font size ``size``."""
+    from dragongym.envs.core.picture import _font
+
+    return _font(size).getlength(text)
+
+
 def _fit_size(text, width, sizes=(9, 8, 7, 6)):
     """The largest font size of ``sizes`` at which ``text`` is at most ``width`` px."""
     from dragongym.envs.core.picture import _font
@@ -221,7 +244,7 @@ def _fit_size(text, width, sizes=(9, 8, 7, 6)):
 
 
 def _counter_labels():
-    kinds = list(DATA.units.values())
+    kinds = list(KINDS)
     out = []
     for u in range(NUM_UNITS):
         kind = kinds[UNIT_KIND_OF[u]]
@@ -229,6 +252,8 @@ def _counter_labels():
         sides = []
         for side in (kind.front, kind.back):
             text = _factor_text(side)
+            if _fit_width(text, 6) > COUNTER_W - 1:
+                text = text.replace("*", "")      # the Hell Hound's 10-10*-10*: its marks stay in the panel
             sides.append((text, _fit_size(text, COUNTER_W - 1)))
         out.append((letters, _fit_size(letters, COUNTER_W - 13), tuple(sides)))
     return tuple(out)
@@ -236,8 +261,7 @@ def _counter_labels():
 
 COUNTER_LABELS = _counter_labels()
 """Per unit: ``(letters, their font size, ((front factors, size), (back factors, size)))``."""
-_BERSERK_BACK = np.array([DATA.units[k].back_side == "berserk" for k in
-                          (list(DATA.units)[UNIT_KIND_OF[u]] for u in range(NUM_UNITS))], bool)
+_BERSERK_BACK = np.array([KINDS[UNIT_KIND_OF[u]].back_side == "berserk" for u in range(NUM_UNITS)], bool)
 
 # ================================================================ the board layer
 _DRAGONREST_COLOURS = {"dragonrest_green": "#2e8b57", "dragonrest_red": "#c0392b",
@@ -520,7 +544,7 @@ def board_key(state):
 
 
 # ================================================================ the position layer
-_KINDS = list(DATA.units.values())
+_KINDS = list(KINDS)
 _STAGE_NAMES = {ST_DEPLOY: "deployment", ST_TURN_START: "start of a player-turn", ST_MOVEMENT: "movement phase",
                 ST_COMBAT: "combat phase", ST_RALLY: "rally phase", ST_BOOKKEEPING: "book-keeping phase",
                 R.ST_EXOTIC: "Exotic Magic Phase"}

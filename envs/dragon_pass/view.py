@@ -7,10 +7,10 @@ A ``state`` is one record or a 1-record array.
 from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401
 from . import rules as R
 from .board import FORTRESS_NAMES, HEX_STEP
-from .constants import FORCES, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
+from .constants import FORCES, KINDS, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
 from .data import DATA, MAP
 
-_KINDS = list(DATA.units.values())
+_KINDS = KINDS
 
 
 def open_hexes(rec, seat):
@@ -81,7 +81,9 @@ def exerts_zoc(state, u):
 
 
 def force_of(u):
-    return FORCES[int(R.U_FORCE[u])]
+    """The force counter u belongs to: its formation's, or "independent"."""
+    f = int(R.U_FORCE[u])
+    return FORCES[f] if f >= 0 else "independent"
 
 
 def stack(state, h):

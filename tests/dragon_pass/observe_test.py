@@ -3,6 +3,7 @@ spec, and what the screening option (L452) hides."""
 import numpy as np
 
 from dragongym.envs.dragon_pass import observe as O
+from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import HEX_TERRAIN, NUM_HEXES, SIDE_RIDGE, TERRAIN_IDS
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
@@ -54,7 +55,7 @@ def test_obs_own_and_enemy_strength_planes():
     g, rows = board(obs), units(obs)
     assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_UNITS], 2 / 3)
     assert np.isclose(g[cell("0604"), O.G_ENEMY_UNITS], 1 / 3) and np.isclose(g[cell("0604"), O.G_ENEMY_CF], 0.2)
-    assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1 and rows[unit("cc_lancers#1"), O.U_CAVALRY] == 1
+    assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1
     assert g[cell("0504"), O.G_ENEMY_ZOC] == 1                # beside the militia (L460)
     assert g[cell("0604"), O.G_ENEMY_ZOC] == 0                # the lancers' zone is the observer's own
     jonstown = [f.hex for f in MAP.fortresses].index(hexi("3122"))
@@ -151,3 +152,26 @@ def test_obs_a_revealed_crimson_bat_shows_its_row_not_its_stack_mates():
     assert "a screened stack with The Crimson Bat" in line and "Lancer" not in line
     assert "screened" not in [t for t in GAME.render_ansi(p.S, LUNAR_SEAT).splitlines()
                               if t.strip().startswith("2009")][0]
+
+
+def test_obs_what_each_counter_is_is_served_once_beside_the_unit_rows():
+    spec = GAME.spec_for(GAME.make_config())
+    block = spec.obs_layout["units"]
+    static = spec.constants[block.static]
+    assert static.shape == (len(R.U_FORCE), O.STATIC_UNIT_FEATURES) and not static.flags.writeable
+    lancers, argrath = static[unit("cc_lancers#1")], static[unit("argrath")]
+    assert lancers[O.K_CAVALRY] == 1 and lancers[O.K_LUNAR] == 1 and lancers[O.K_HERO] == 0
+    assert argrath[O.K_HERO] == 1 and argrath[O.K_SARTAR] == 1
+    assert np.isclose(argrath[O.K_CF], 0.4) and np.isclose(argrath[O.K_BACK + O.K_CF], 0.2)   # (4!!) / (2!) (L130, L621)
+    assert np.isclose(argrath[O.K_LF], 2 / 3)
+    giant = static[unit("giants#1")]
+    assert giant[O.K_INDEPENDENT] == 1 and np.isclose(giant[O.K_CF], 1.5) and np.isclose(giant[O.K_BACK + O.K_CF], 0.8)
+
+
+def test_obs_independents_not_in_play_leave_their_rows_empty():
+    p = Position()
+    p.put("cc_lancers#1", "0504")
+    p.movement(LUNAR)
+    rows = units(GAME.observation_of(p.S, LUNAR_SEAT))
+    independents = [u for u in range(len(R.U_FORCE)) if R.U_FORCE[u] < 0]
+    assert independents and not rows[independents].any()

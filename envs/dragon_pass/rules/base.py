@@ -21,7 +21,7 @@ from ..board import (
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
-    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES,
+    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS,
 )
 from ..data import DATA, MAP
 
@@ -35,7 +35,7 @@ INFINITE_MGF = 99
 
 
 def _unit_tables():
-    kinds = list(DATA.units.values())
+    kinds = KINDS
     n = NUM_UNITS
     force = np.zeros(n, np.int8)
     rank = np.zeros(n, np.int8)
@@ -64,7 +64,7 @@ def _unit_tables():
         i = copy.get(k, 0)
         copy[k] = i + 1
         first_of_kind.setdefault(unit.id, u)
-        force[u] = FORCES.index(unit.force)
+        force[u] = FORCES.index(unit.force) if unit.force in FORCES else NEUTRAL
         rank[u] = _RANKS[unit.rank]
         rune[u] = _RUNES[unit.front.rune]
         cavalry[u] = unit.arm == "cavalry"
@@ -101,8 +101,8 @@ def _unit_tables():
 
 
 def _bound_tables():
-    kinds = list(DATA.units.values())
-    kind_ids = list(DATA.units)
+    kinds = KINDS
+    kind_ids = list(UNIT_KINDS)
     first = {}
     for u in range(NUM_UNITS):
         first.setdefault(UNIT_KIND_OF[u], u)
@@ -147,7 +147,7 @@ def floods(S, b, u, h, stops):
     disrupt(S, b, u)
 
 
-U_ASSASSIN = np.array([list(DATA.units.values())[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
+U_ASSASSIN = np.array([KINDS[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
 """An assassin (X-*-*-X, L926): kept off the board, in its side's holding box,
 until the Exotic Magic Phase drops it on a stack (L924)."""
 """U_BOUND[m]: the spirit (L131-L132) or physical agent (L133-L135) of
@@ -432,6 +432,13 @@ def in_list(arr, h):
 
 
 @rules_jit
+def units_end(S, b):
+    """One past the last counter this game can bring into play (``units_end``,
+    ``setup.SCENARIO_UNITS_END``): the rules' loops over the counters stop there."""
+    return int(S[b]['units_end'])
+
+
+@rules_jit
 def force_of(S, b, u):
     """The force that controls unit u now (``unit_force``): its own force's
     for a counter of the Battalia (``U_FORCE``, the force its formation
@@ -466,7 +473,7 @@ def stack_at(S, b, h, out):
     """The units at hex h, top first, into ``out``; returns how many."""
     s = S[b]
     n = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             j = n
             o = s['unit_order'][u]
@@ -482,7 +489,7 @@ def stack_at(S, b, h, out):
 def hex_force(S, b, h):
     """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             return force_of(S, b, u)
     return -1
@@ -510,7 +517,7 @@ def scan_board(S, b, occ, zoc):
         zoc[h] = 0
     top = np.full(NUM_UNITS, -1, np.int64)
     ntop = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP:
             continue
         h = s['unit_hex'][u]
@@ -654,7 +661,7 @@ def eliminate(S, b, u):
     tries (L656, L1018; ``turns.rally_phase``)."""
     s = S[b]
     avenged = False
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_scapegoat'][v] == u and s['unit_where'][v] == UW_MAP:
             hv = s['unit_hex'][v]
             for k in range(s['bat_att'].shape[0]):
@@ -669,7 +676,7 @@ def eliminate(S, b, u):
     s['unit_flags'][u] = 0
     if u == CRIMSON_BAT:
         bat_starves(S, b)
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if U_BEST_FRIEND[v] == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
             s['unit_flags'][v] |= UF_FRIEND_FELL
         if s['unit_scapegoat'][v] == u and s['unit_where'][u] == UW_DEAD:
@@ -743,7 +750,7 @@ def local_board(S, b, h, occ7, zoc7):
     for d in range(7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP:
             continue
         x = s['unit_hex'][u]

@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, units_end, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -76,7 +76,7 @@ CS_END = 20                 # the battle's end
 def stack_used(S, b, h):
     """A unit at h has fought a battle this phase (L516)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and s['unit_flags'][u] & UF_USED:
             return True
     return False
@@ -86,7 +86,7 @@ def stack_used(S, b, h):
 def majors_at(S, b, h):
     s = S[b]
     n = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and U_MAJOR[u, side_of(S, b, u)]:
             n += 1
     return n
@@ -134,7 +134,7 @@ def candidate_stacks(S, b, p, occ):
     cand = np.zeros(NUM_HEXES, np.int8)
     seen = np.zeros(NUM_HEXES, np.int8)
     obliged = False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
@@ -262,7 +262,7 @@ def finish_combat(S, b):
     s['stage'] = ST_RALLY
     s['step'] = 0
     s['magic_kind'] = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         s['unit_flags'][u] = 0
 
 
@@ -274,7 +274,7 @@ def end_battle(S, b):
         s['bat_def'][k] = -1
         s['bat_vacated'][k] = -1
         s['bat_slow'][k] = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         s['unit_flags'][u] &= UF_USED
         s['unit_target'][u] = -1
         s['unit_blame'][u] = 0
@@ -352,7 +352,7 @@ def strands(S, b, p, occ, extra, join):
     this battle (it is beside every defending stack) does not count."""
     s = S[b]
     seen = local_zeros(NUM_HEXES, np.int8)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
@@ -389,7 +389,7 @@ def rage_target(S, b, p):
     """The hex of a scapegoat that a berserk superhero of force p must attack
     now: both stacks not yet fought and side by side (L656); -1."""
     s = S[b]
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if force_of(S, b, v) != p or not berserk(S, b, v):
             continue
         h = s['unit_hex'][v]
@@ -404,7 +404,7 @@ def rage_unmet(S, b, p):
     """The hex of a berserk superhero's stack that the battle against its
     scapegoat does not include yet, though it could (L656); -1."""
     s = S[b]
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if force_of(S, b, v) != p or not berserk(S, b, v):
             continue
         h = s['unit_hex'][v]
@@ -419,7 +419,7 @@ def rage_unmet(S, b, p):
 def raging_against(S, b, g, arr):
     """Unit g is the scapegoat of a berserk superhero in the stacks of ``arr``."""
     s = S[b]
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_scapegoat'][v] == g and berserk(S, b, v) and in_list(arr, s['unit_hex'][v]):
             return True
     return False
@@ -432,7 +432,7 @@ def scapegoat_next(S, b):
     (L654; herds cannot be scapegoats, and there are none here); with none
     left it does not go berserk. Returns True if the choice is posed."""
     s = S[b]
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if not s['unit_flags'][v] & UF_FRIEND_FELL:
             continue
         s['unit_flags'][v] &= ~UF_FRIEND_FELL
@@ -452,7 +452,7 @@ def scapegoat_candidate(S, b, v, g):
     s = S[b]
     if s['unit_where'][g] != UW_MAP or force_of(S, b, g) == force_of(S, b, v):
         return False
-    for x in range(NUM_UNITS):
+    for x in range(units_end(S, b)):
         if s['unit_blame'][x] and force_of(S, b, x) != force_of(S, b, v) and s['unit_where'][x] == UW_MAP:
             return s['unit_blame'][g] != 0
     return in_list(s['bat_att'], s['unit_hex'][g]) or in_list(s['bat_def'], s['unit_hex'][g])
@@ -460,7 +460,7 @@ def scapegoat_candidate(S, b, v, g):
 
 @rules_jit
 def any_scapegoat(S, b, v):
-    for g in range(NUM_UNITS):
+    for g in range(units_end(S, b)):
         if scapegoat_candidate(S, b, v, g):
             return True
     return False
@@ -469,7 +469,7 @@ def any_scapegoat(S, b, v):
 @rules_jit
 def mask_scapegoat(S, b, p, mask):
     v = int(S[b]['cursor'])
-    for g in range(NUM_UNITS):
+    for g in range(units_end(S, b)):
         if scapegoat_candidate(S, b, v, g):
             mask[A_UNIT + g] = 1
 
@@ -504,7 +504,7 @@ def act_battle_add(S, b, p, a):
 @rules_jit
 def hex_owner(S, b, h):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             return force_of(S, b, u)
     return -1
@@ -514,7 +514,7 @@ def hex_owner(S, b, h):
 def begin_battle(S, b):
     """Every unit of the battle's stacks is in it (one battle a stack, L516)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and (in_list(s['bat_att'], s['unit_hex'][u])
                                              or in_list(s['bat_def'], s['unit_hex'][u])):
             s['unit_flags'][u] |= UF_USED
@@ -543,7 +543,7 @@ def missile_aim(S, b, defender):
     s = S[b]
     targets = s['bat_att'] if defender else s['bat_def']
     n_targets = count_of(targets)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if not in_battle_side(S, b, u, defender) or s['unit_target'][u] >= 0:
             continue
         if U_MISSILE[u, side_of(S, b, u)] <= 0:
@@ -582,7 +582,7 @@ def missile_modifier(S, b, t):
     dragon = False
     large = False
     small_only = True
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != t:
             continue
         tags = U_TAGS[u]
@@ -609,7 +609,7 @@ def missile_total(S, b, t):
     ridge (L564, L1117), fractions dropped."""
     s = S[b]
     total2 = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or s['unit_target'][u] != t:
             continue
         h = s['unit_hex'][u]
@@ -661,7 +661,7 @@ def missile_fire(S, b, defender):
 def majors_not_hit(S, b, t):
     s = S[b]
     n = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)] \
                 and not s['unit_flags'][u] & UF_HIT:
             n += 1
@@ -675,7 +675,7 @@ def start_missile_result(S, b, t, code):
     are eliminated (L567); a 2DD is two disruptions or one elimination, the
     stack's owner choosing (L1131). Returns True if the choice is posed."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         s['unit_flags'][u] &= ~UF_HIT
     m = majors_not_hit(S, b, t)
     dis = int(MISSILE_DISRUPT[code])
@@ -690,7 +690,7 @@ def start_missile_result(S, b, t, code):
     if alt > 0:
         dis, eli = 0, alt
     if m < dis + eli:
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)]:
                 eliminate(S, b, u)
         s['loss_left'] = 0
@@ -738,7 +738,7 @@ def act_missile_choice(S, b, p, a):
 def mask_missile_casualty(S, b, p, mask):
     s = S[b]
     t = int(s['arr_hex'])
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)] \
                 and not s['unit_flags'][u] & UF_HIT:
             mask[A_UNIT + u] = 1
@@ -865,7 +865,7 @@ def strength_by_unit(S, b, counter, mark, contrib):
     """``side_strength`` in halves, fractions kept; contrib[u] = what fighting
     unit u adds to it (0 for the others)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         contrib[u] = 0
     own = s['bat_def'] if counter else s['bat_att']
     foes = s['bat_att'] if counter else s['bat_def']
@@ -902,7 +902,7 @@ def strength_by_unit(S, b, counter, mark, contrib):
 @rules_jit
 def side_has_superhero(S, b, arr):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if U_RANK[u] == RANK_SUPERHERO and s['unit_where'][u] == UW_MAP and in_list(arr, s['unit_hex'][u]):
             return True
     return False
@@ -911,7 +911,7 @@ def side_has_superhero(S, b, arr):
 @rules_jit
 def stack_has_superhero(S, b, h):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if U_RANK[u] == RANK_SUPERHERO and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             return True
     return False
@@ -997,7 +997,7 @@ def melee_casualties(S, b, counter, mask):
                 mask[A_UNIT + u] = 1
     if goat >= 0 and mask.shape[0] > 1:
         # a scapegoat that can be picked must be (L656)
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             mask[A_UNIT + u] = 0
         mask[A_UNIT + goat] = 1
     return n
@@ -1031,7 +1031,7 @@ def act_casualty(S, b, p, a):
 @rules_jit
 def side_left(S, b, arr):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and in_list(arr, s['unit_hex'][u]):
             return True
     return False
@@ -1105,7 +1105,7 @@ def may_retreat(S, b, u, occ, total, fastest):
         return True
     left = 0
     others = 0
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if v != u and s['unit_hex'][v] == h and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_SUPPORT):
             others += 1               # a supporting spirit stays: it cannot be retreated (L508)
             if s['unit_where'][v] == UW_MAP:
@@ -1120,7 +1120,7 @@ def blocked_by_spirits(S, b, h):
     (L578), the group that blocks the most (a 0/1 knapsack over MgF halves)."""
     s = S[b]
     cap = 0
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] == UW_SUPPORT and s['unit_hex'][v] == h:
             cap += mgf_halves(S, b, v)
     if cap <= 0:
@@ -1130,7 +1130,7 @@ def blocked_by_spirits(S, b, h):
     contrib = np.empty(NUM_UNITS, np.int64)
     strength_by_unit(S, b, False, False, contrib)
     best = local_zeros(BLOCK_SLOTS, np.int64)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if contrib[u] <= 0:
             continue
         w = mgf_halves(S, b, u)
@@ -1157,7 +1157,7 @@ def retreaters(S, b, mask):
     total = side_strength(S, b, False, False)
     fastest = fastest_attacker(S, b)
     n = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_retreat(S, b, u, occ, total, fastest):
             n += 1
             if mask.shape[0] > 1:
@@ -1233,7 +1233,7 @@ def any_advance(S, b):
     s = S[b]
     if count_of(s['bat_vacated']) == 0:
         return False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_advance(S, b, u):
             return True
     return False
@@ -1241,7 +1241,7 @@ def any_advance(S, b):
 
 @rules_jit
 def mask_advance(S, b, p, mask):
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_advance(S, b, u):
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1

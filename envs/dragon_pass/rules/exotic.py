@@ -33,7 +33,7 @@ from ..constants import (
 from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
-    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, force_of, U_RANK, bat_demand, d6,
+    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at,
 )
 from .magic import rf_of, saving_superhero
@@ -116,7 +116,7 @@ def targets(S, b, u, mask):
         return 0
     d = int(s['moon'])
     if u == CRIMSON_BAT and force_of(S, b, u) == s['active'] and on_map(S, b, u):
-        for v in range(NUM_UNITS):
+        for v in range(units_end(S, b)):
             if bat_prey(S, b, v):
                 n += 1
                 if mask.shape[0] > 1:
@@ -162,7 +162,7 @@ def mark_stacks(S, b, mask, centre, rf, force, magician):
     s = S[b]
     seen = local_zeros(NUM_HEXES, np.int8)
     n = 0
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] != UW_MAP or (force >= 0 and force_of(S, b, v) != force) or (magician and U_BOUND[v] < 0):
             continue
         h = s['unit_hex'][v]
@@ -179,7 +179,7 @@ def mark_stacks(S, b, mask, centre, rf, force, magician):
 def any_ability(S, b):
     s = S[b]
     dummy = np.zeros(1, np.int8)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if ABLE[u] and force_of(S, b, u) == s['active'] and s['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             return True
     return False
@@ -211,7 +211,7 @@ def exotic_phase(S, b):
                 return pose(S, b, PH_SAVE, force_of(S, b, g))
             apply_effect(S, b, e)
             s['exotic_effect'] = 0
-            for u in range(NUM_UNITS):
+            for u in range(units_end(S, b)):
                 s['unit_flags'][u] &= ~UF_SAVED
             continue
         if s['hunger_left'] > 0 and lunar_left(S, b):
@@ -229,7 +229,7 @@ def exotic_phase(S, b):
             continue
         s['magic_kind'] = 0
         agent = U_BOUND[CRATER_MAKERS]
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if u != agent:
                 s['unit_flags'][u] &= ~UF_EXOTIC     # the agent's stays: no attack this turn (L710)
         to_combat(S, b)
@@ -248,7 +248,7 @@ def starving(S, b):
 @rules_jit
 def lunar_left(S, b):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR:
             return True
     return False
@@ -257,7 +257,7 @@ def lunar_left(S, b):
 @rules_jit
 def mask_exotic(S, b, p, mask):
     dummy = np.zeros(1, np.int8)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if ABLE[u] and force_of(S, b, u) == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1
@@ -332,7 +332,7 @@ def mask_assassin(S, b, p, mask):
     take the assassin back."""
     s = S[b]
     h = s['exotic_hex']
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and U_RANK[v] != RANK_SUPERHERO:
             mask[A_UNIT + v] = 1
     mask[A_CHOICE + CH_DONE] = 1
@@ -378,7 +378,7 @@ def apply_effect(S, b, e):
                 eliminate(S, b, out[j])
         if e == EX_STORM:
             # and every non-Sartar unit beside it is disrupted (L688)
-            for u in range(NUM_UNITS):
+            for u in range(units_end(S, b)):
                 if on_map(S, b, u) and force_of(S, b, u) != SARTAR and distance(s['unit_hex'][u], h0) == 1 \
                         and not unaffected(S, b, u):
                     disrupt(S, b, u)
@@ -386,14 +386,14 @@ def apply_effect(S, b, e):
         # every non-Sartar unit within 1 hex of the Wasps is disrupted; the Wasps
         # are eliminated (L690). Superheroes are unaffected, but save no one
         # (the sting lists DS&T only, not D&S: Interpretations 37)
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if on_map(S, b, u) and force_of(S, b, u) != SARTAR and distance(s['unit_hex'][u], h0) <= 1 \
                     and U_RANK[u] != RANK_SUPERHERO:
                 disrupt(S, b, u)
         eliminate(S, b, WASPS)
     elif e == EX_FLOOD:
         # every unit in a river hex, fords included, is disrupted (L688)
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if on_map(S, b, u) and HEX_RIVER[s['unit_hex'][u]] and not unaffected(S, b, u):
                 disrupt(S, b, u)
 
@@ -433,7 +433,7 @@ def day_ends(S, b):
 @rules_jit
 def mask_hunger(S, b, p, mask):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != LUNAR:
             continue
         if s['screening']:

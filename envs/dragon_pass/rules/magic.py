@@ -36,7 +36,7 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
-    force_of, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
+    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, hex_force, in_list, pose, stack_at,
 )
 from .moon import (
@@ -111,14 +111,14 @@ def attackable(S, b, h, p):
     s = S[b]
     if hex_force(S, b, h) != 1 - p:
         return False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and s['unit_flags'][u] & UF_USED:
             return False
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0:
             continue
-        for v in range(NUM_UNITS):
+        for v in range(units_end(S, b)):
             if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == p \
                     and not s['unit_flags'][v] & UF_USED and not U_SPIRIT[v, int(s['unit_side'][v])]:
                 return True
@@ -137,7 +137,7 @@ def send_targets(S, b, u, mask, support):
     p = force_of(S, b, u)
     n = 0
     seen = local_zeros(NUM_HEXES, np.int8)
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] != UW_MAP or (force_of(S, b, v) == p) != support:
             continue
         h = s['unit_hex'][v]
@@ -154,7 +154,7 @@ def send_targets(S, b, u, mask, support):
 @rules_jit
 def any_send(S, b, support):
     dummy = np.zeros(1, np.int8)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_send(S, b, u, support) and send_targets(S, b, u, dummy, support) > 0:
             return True
     return False
@@ -163,7 +163,7 @@ def any_send(S, b, support):
 @rules_jit
 def mask_send(S, b, mask, support):
     dummy = np.zeros(1, np.int8)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_send(S, b, u, support) and send_targets(S, b, u, dummy, support) > 0:
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1
@@ -223,7 +223,7 @@ def unattacked_commitment(S, b, p):
     """A stack some committed spirit or agent of force p waits on that can
     still be attacked (L496: it must take part in that attack): its hex, -1."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_COMMITTED and force_of(S, b, u) == p and attackable(S, b, int(s['unit_hex'][u]), p):
             return int(s['unit_hex'][u])
     return -1
@@ -235,7 +235,7 @@ def send_home(S, b, agents, spirits, battle_only):
     the battle (``battle_only``) or all (L524, L556; one never able to attack
     its stack, at the end of the phase, Interpretations 32)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_COMMITTED:
             continue
         if (U_AGENT[u] and not agents) or (not U_AGENT[u] and not spirits):
@@ -253,7 +253,7 @@ def saved_count(S, b, g):
     """Units of superhero g's stack that its magic invulnerability covers now."""
     s = S[b]
     n = 0
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if v != g and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == s['unit_hex'][g] \
                 and s['unit_flags'][v] & UF_SAVED:
             n += 1
@@ -283,7 +283,7 @@ def saving_superhero(S, b, mode):
     all when three or fewer are left) are settled here. Returns the
     superhero, -1 when none is left to choose."""
     s = S[b]
-    for g in range(NUM_UNITS):
+    for g in range(units_end(S, b)):
         if U_RANK[g] != RANK_SUPERHERO or s['unit_where'][g] != UW_MAP:
             continue
         h = s['unit_hex'][g]
@@ -294,14 +294,14 @@ def saving_superhero(S, b, mode):
             s['unit_flags'][f] |= UF_SAVED
         room = 3 - saved_count(S, b, g)
         left = 0
-        for v in range(NUM_UNITS):
+        for v in range(units_end(S, b)):
             if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP \
                     and s['unit_hex'][v] == h and not s['unit_flags'][v] & UF_SAVED:
                 left += 1
         if room <= 0 or left == 0:
             continue
         if left <= room:
-            for v in range(NUM_UNITS):
+            for v in range(units_end(S, b)):
                 if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP \
                         and s['unit_hex'][v] == h:
                     s['unit_flags'][v] |= UF_SAVED
@@ -315,7 +315,7 @@ def mask_save(S, b, p, mask):
     s = S[b]
     g = int(s['cursor'])
     h = s['unit_hex'][g]
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
                 and not s['unit_flags'][v] & UF_SAVED:
             mask[A_UNIT + v] = 1
@@ -354,7 +354,7 @@ def chaotic_count(S, b, defender):
     their negative MgFs (L516; chaotic magic is simultaneous, L518)."""
     s = S[b]
     n = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, defender) and s['unit_where'][u] == UW_MAP:
             m = int(U_MGF[u, int(s['unit_side'][u])])
             if m < 0:
@@ -367,7 +367,7 @@ def chaotic_reaches_spirits(S, b, defender):
     """Some chaotic unit of that side has a non-blank RF: it may eliminate
     disembodied spirits (L520)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, defender) and s['unit_where'][u] == UW_MAP \
                 and U_MGF[u, int(s['unit_side'][u])] < 0 and U_RF[u, int(s['unit_side'][u])] >= 0:
             return True
@@ -399,7 +399,7 @@ def agents_on(S, b, h):
     """The CF total of the committed agents on the stack at h, fractions dropped (L520)."""
     s = S[b]
     t2 = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if U_AGENT[u] and s['unit_where'][u] == UW_COMMITTED and s['unit_hex'][u] == h:
             t2 += cf_halves(S, b, u)
     return t2 // 2
@@ -429,12 +429,12 @@ def spirit_attack_total(S, b):
     unit has an infinite MgF (L656); fractions dropped. Marks the attackers."""
     s = S[b]
     t2 = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if committed_here(S, b, u) and not U_AGENT[u]:
             t2 += mgf_halves(S, b, u)
             s['unit_flags'][u] |= UF_ATTACKED
     if berserk_attack(S, b):
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if on_side(S, b, u, False) and berserk(S, b, u):
                 t2 += mgf_halves(S, b, u)
     return t2 // 2
@@ -445,10 +445,10 @@ def berserk_attack(S, b):
     """A berserk superhero of the attacking stacks attacks in spirit combat: no
     opposing unit has an infinite MgF (L656)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and U_MGF[u, int(s['unit_side'][u])] >= INFINITE_MGF:
             return False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, False) and berserk(S, b, u):
             return True
     return False
@@ -459,7 +459,7 @@ def spirit_attacked(S, b, h):
     """The defending stack at h is attacked by spirit magic: a spirit is
     committed to it, or a berserk superhero attacks the battle (L542, L656)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_COMMITTED and s['unit_hex'][u] == h and not U_AGENT[u]:
             return True
     return berserk_attack(S, b)
@@ -496,7 +496,7 @@ def may_use_dsm(S, b, u):
 @rules_jit
 def dsm_total(S, b):
     t2 = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if may_use_dsm(S, b, u):
             m2 = mgf_halves(S, b, u)
             t2 += m2 if m2 < 2 * INFINITE_MGF else 2 * INFINITE_MGF
@@ -508,7 +508,7 @@ def nonnegative_mgf(S, b):
     """The MgF total of the defending units with a non-negative MgF (L554)."""
     s = S[b]
     t2 = 0
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and not magic_proof(S, b, u) and U_MGF[u, int(s['unit_side'][u])] > 0:
             t2 += mgf_halves(S, b, u)
     return t2 // 2
@@ -519,7 +519,7 @@ def protected_low(S, b):
     """The defenders' zero- and negative-MgF units are protected: a single
     infinite MgF on their side (L554)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and U_MGF[u, int(s['unit_side'][u])] >= INFINITE_MGF:
             return True
     return False
@@ -560,7 +560,7 @@ def any_magic_casualty(S, b):
     left = int(s['loss_left'])
     if left <= 0:
         return False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         v = casualty_value(S, b, u)
         if 0 < v <= left:
             return True
@@ -571,7 +571,7 @@ def any_magic_casualty(S, b):
 def mask_magic_casualty(S, b, p, mask):
     s = S[b]
     left = int(s['loss_left'])
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         v = casualty_value(S, b, u)
         if 0 < v <= left:
             mask[A_UNIT + u] = 1
@@ -589,7 +589,7 @@ def act_magic_casualty(S, b, p, a):
     if (k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT) and force_of(S, b, u) != force_of(S, b, bat) \
             and on_side(S, b, bat, k == MK_CHAOTIC_ATT) and s['unit_where'][bat] == UW_MAP:
         bat_kill(S, b, u)                 # the Bat's chaotic magic feeds it (L698)
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if U_BEST_FRIEND[v] == u:
             blame_magic(S, b, k)
     if s['unit_where'][u] == UW_COMMITTED or s['unit_where'][u] == UW_SUPPORT:
@@ -607,7 +607,7 @@ def blame_magic(S, b, k):
     magicians whose spirits attacked (and raging superheroes striking in spirit
     combat), the magician of the agents that struck, or the chaotic units."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if k == MK_SPIRIT_DEF:
             if committed_here(S, b, u) and s['unit_flags'][u] & UF_ATTACKED and U_MAGICIAN[u] >= 0:
                 s['unit_blame'][U_MAGICIAN[u]] = 1
@@ -626,7 +626,7 @@ def battle_cyclic_values(S, b, out):
     """out[u] = the cyclic value where unit u of the battle stands, for the
     units of the battle with a cyclic factor on the side up; -1 for the rest."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         out[u] = -1
         sd = int(s['unit_side'][u])
         if U_CF_CYCLIC[u, sd] == 0 and U_MGF_CYCLIC[u, sd] == 0:
@@ -650,7 +650,7 @@ def reveal_matters(S, b, bit):
     s['revealed'] |= bit
     battle_cyclic_values(S, b, after)
     s['revealed'] &= ~bit
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if before[u] != after[u]:
             return True
     return False
@@ -757,7 +757,7 @@ def magic_step(S, b):
             send_home(S, b, True, True, True)           # the survivors go home (L524, L556)
             s['magic_kind'] = 0
             s['loss_left'] = 0
-            for u in range(NUM_UNITS):
+            for u in range(units_end(S, b)):
                 s['unit_flags'][u] &= ~UF_SAVED
             return False
 
@@ -814,7 +814,7 @@ def support_ends(S, b, f):
     """The start of force f's movement phase: its supporting spirits, and any
     spirit or agent of it still on the map, go back to their holding boxes (L416, L508)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if U_MAGICIAN[u] >= 0 and force_of(S, b, u) == f and (s['unit_where'][u] == UW_SUPPORT
                                                          or s['unit_where'][u] == UW_COMMITTED):
             s['unit_where'][u] = UW_HOLDING

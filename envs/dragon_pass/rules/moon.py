@@ -13,7 +13,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
-from ..constants import FORCES, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP
+from ..constants import FORCES, KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP
 from ..data import DATA, MAP
 from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_CF, U_MGF, distance, pose
 
@@ -36,7 +36,7 @@ HEX_GLOWLINE = np.array([MAP.territory[h] in ("glowline_dark", "glowline_light")
 
 
 def _cyclic_tables():
-    kinds = list(DATA.units.values())
+    kinds = KINDS
     out = np.zeros((2, NUM_UNITS, 2), np.int8)
     for u in range(NUM_UNITS):
         unit = kinds[UNIT_KIND_OF[u]]

@@ -32,7 +32,7 @@ from ..constants import (
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
-    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, enter_cost,
+    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, units_end, enter_cost,
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
@@ -46,7 +46,7 @@ def start_movement(S, b):
     """Every active unit gets its MF in movement points (L456); the phase's flags clear."""
     s = S[b]
     f = int(s['active'])
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         s['unit_flags'][u] = 0
         s['unit_road'][u] = 0
         if force_of(S, b, u) == f:
@@ -215,7 +215,7 @@ def mask_move(S, b, p, mask):
     sizes = np.zeros(NUM_UNITS, np.int64)
     m = 0
     constrained = False      # a disrupted or berserk unit still to move: searches are needed
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
@@ -231,12 +231,12 @@ def mask_move(S, b, p, mask):
     fleeing = False
     if constrained:
         occ, zoc = whole_board(S, b)
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if movable(S, b, u) and force_of(S, b, u) == p and \
                     (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 fleeing = True
                 break
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
             mask[A_UNIT + u] = 1
         if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
@@ -335,7 +335,7 @@ def group_size(S, b):
     s = S[b]
     n = 0
     flee = False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_flags'][u] & UF_GROUP:
             n += 1
             if s['unit_flags'][u] & (UF_FLEE | UF_CLOSE):
@@ -348,7 +348,7 @@ def stack_unarranged(S, b, h):
     s = S[b]
     n = 0
     fresh = False
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             n += 1
             if not s['unit_flags'][u] & UF_ARRANGED:
@@ -372,7 +372,7 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
         return False      # it would have to stop where no unit may end its move (L372)
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if not s['unit_flags'][u] & UF_GROUP:
             continue
         c = step_cost(S, b, u, h, d)
@@ -447,7 +447,7 @@ def mask_move_group(S, b, p, mask):
     # might join, that must flee or close on its scapegoat
     full = flee
     if s['group_moved'] == 0 and not flee:
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and movable(S, b, u) and \
                     (is_disrupted(S, b, u) or berserk(S, b, u)):
                 full = True
@@ -460,7 +460,7 @@ def mask_move_group(S, b, p, mask):
     local_board(S, b, h, occ7, zoc7)
     enemy = 1 - p
     if s['group_moved'] == 0 and not flee:
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
                 continue
             if not movable(S, b, u):
@@ -477,11 +477,11 @@ def mask_move_group(S, b, p, mask):
         stop = HEX_TERRAIN[h] != TERRAIN_LAKE
         if stop and flee and not safe_hex(occ, h, enemy):
             # a fleeing unit stops short of safety only where none is left in reach
-            for u in range(NUM_UNITS):
+            for u in range(units_end(S, b)):
                 if s['unit_flags'][u] & UF_FLEE and \
                         can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, enemy, False):
                     stop = False
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if stop and s['unit_flags'][u] & UF_CLOSE:
                 target = s['unit_hex'][s['unit_scapegoat'][u]]
                 if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
@@ -498,7 +498,7 @@ def stop_group(S, b, p):
     """The group's move ends where it stands (L456)."""
     s = S[b]
     h = int(s['sel_hex'])
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_flags'][u] & UF_GROUP:
             s['unit_flags'][u] = (s['unit_flags'][u] & ~(UF_GROUP | UF_FLEE | UF_CLOSE)) | UF_MOVED
             floods(S, b, u, h, True)
@@ -576,7 +576,7 @@ def start_arrangement(S, b, h):
     the top (L450), each at most once, so any order can be made."""
     s = S[b]
     s['arr_hex'] = h
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         s['unit_flags'][u] &= ~UF_LIFTED
 
 
@@ -584,7 +584,7 @@ def start_arrangement(S, b, h):
 def mask_arrange(S, b, p, mask):
     s = S[b]
     h = int(s['arr_hex'])
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not s['unit_flags'][u] & UF_LIFTED:
             mask[A_UNIT + u] = 1
     mask[A_CHOICE + CH_DONE] = 1
@@ -596,7 +596,7 @@ def act_arrange(S, b, p, a):
     s = S[b]
     h = int(s['arr_hex'])
     if a == A_CHOICE + CH_DONE:
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
                 s['unit_flags'][u] = (s['unit_flags'][u] & ~UF_LIFTED) | UF_ARRANGED
         s['arr_hex'] = -1

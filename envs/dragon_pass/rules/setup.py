@@ -21,7 +21,7 @@ from ..data import DATA, MAP
 from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES
 from .base import (
-    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, hex_force, pose,
+    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, pose,
     put_on_top,
 )
 from .moon import choose_moon
@@ -51,6 +51,12 @@ SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in 
 SCENARIO_EXOTIC_MAGIC = np.array(["exotic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses exotic magic ("All Combat", 18.4 on): Argrath's summoning of
 the Dragontooth Runners, listed among the exotic abilities (L684), with it."""
+SCENARIO_UNITS_END = np.array([max(u for u in range(NUM_UNITS) if U_DEPLOY[u, sc] or U_FORCE[u] >= 0) + 1
+                               for sc in range(len(SCENARIOS))], np.int16)
+"""One past the last counter a scenario can bring into play (``units_end``):
+the Lunar and Sartar counters come first in ``constants.UNIT_IDS``, the
+Independents' after them; no scenario of 18.1-18.5 brings an Independent in,
+so the rules' loops over the counters stop before them."""
 SCENARIO_MAGIC = np.array(["magic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses magic (18.4 on, L108, L250-L273): phases A and C and the
 battles' magic steps; 18.1-18.3 ignore the magic rules (L108)."""
@@ -62,6 +68,7 @@ def setup_scenario(S, b):
     of play; give each fortress its starting controller (L217, L232, L248)."""
     s = S[b]
     sc = int(s['scenario'])
+    s['units_end'] = SCENARIO_UNITS_END[sc]
     for u in range(NUM_UNITS):
         s['unit_hex'][u] = -1
         s['unit_dead_hex'][u] = -1
@@ -98,7 +105,7 @@ def setup_scenario(S, b):
 def next_to_deploy(S, b, f):
     """The next unit of force f to deploy, -1 once all are placed."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_POOL and force_of(S, b, u) == f:
             return u
     return -1
@@ -138,7 +145,7 @@ def deploy_zone(S, b, f, h):
 def mask_deploy(S, b, p, mask):
     occupied = np.full(NUM_HEXES, -1, np.int8)
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_hex'][u] >= 0:
             occupied[s['unit_hex'][u]] = force_of(S, b, u)
     sc = int(s['scenario'])

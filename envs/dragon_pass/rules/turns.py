@@ -14,12 +14,12 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, NUM_UNITS, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
 )
 from .base import (
     A_HEX, BOLDHOME, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
-    PH_ESCAPE_HEX, U_BEST_FRIEND, force_of, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
+    PH_ESCAPE_HEX, U_BEST_FRIEND, force_of, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -59,7 +59,7 @@ def rally_phase(S, b):
     if s['step'] == 0:
         scan_board(S, b, occ, zoc)
         f = int(s['active'])
-        for u in range(NUM_UNITS):
+        for u in range(units_end(S, b)):
             if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != f or s['unit_side'][u] != SIDE_BACK:
                 continue
             if U_RANK[u] == RANK_SUPERHERO:
@@ -68,7 +68,7 @@ def rally_phase(S, b):
             if s['unit_disrupted_at'][u] < s['player_turn'] and not adjacent_to_force(occ, s['unit_hex'][u], 1 - f):
                 s['unit_side'][u] = SIDE_FRONT
         s['step'] = 1
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_ESCAPING:
             continue
         need = ESCAPE_SUPERHERO if U_RANK[u] == RANK_SUPERHERO else ESCAPE_HERO
@@ -76,7 +76,7 @@ def rally_phase(S, b):
             s['unit_where'][u] = UW_DEAD
             s['unit_dead_hex'][u] = -1
             s['unit_scapegoat'][u] = -1
-            for v in range(NUM_UNITS):
+            for v in range(units_end(S, b)):
                 if s['unit_scapegoat'][v] == u:
                     end_rage(S, b, v)       # a scapegoat dead for good leaves nothing to avenge (L656)
             if u == s['bat_prey']:
@@ -108,13 +108,13 @@ def nearest_stacks(S, b, u, mask):
     f = force_of(S, b, u)
     dead = s['unit_dead_hex'][u]
     best = 1 << 30
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] == UW_MAP and force_of(S, b, v) == f:
             dd = distance(dead, s['unit_hex'][v])
             if dd < best:
                 best = dd
     n = 0
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if s['unit_where'][v] == UW_MAP and force_of(S, b, v) == f and distance(dead, s['unit_hex'][v]) == best:
             h = s['unit_hex'][v]
             if mask[h] == 0:
@@ -143,7 +143,7 @@ def act_escape_hex(S, b, p, a):
     # a berserk superhero stays berserk (L656); a best friend back ends the rage (L658)
     s['unit_side'][u] = SIDE_BACK if s['unit_scapegoat'][u] >= 0 else SIDE_FRONT
     s['unit_dead_hex'][u] = -1
-    for v in range(NUM_UNITS):
+    for v in range(units_end(S, b)):
         if U_BEST_FRIEND[v] == u and s['unit_scapegoat'][v] >= 0:
             end_rage(S, b, v)
     start_arrangement(S, b, h)
@@ -182,7 +182,7 @@ def sartar_fortresses(S, b, f):
 @rules_jit
 def lunar_occupies_a_sartar_fortress(S, b):
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR:
             for k in range(FORTRESS_HEX.shape[0]):
                 if FORTRESS_SARTAR[k] and FORTRESS_HEX[k] == s['unit_hex'][u]:
@@ -194,7 +194,7 @@ def lunar_occupies_a_sartar_fortress(S, b):
 def lunar_occupies(S, b, h):
     """A Lunar unit is on hex h (L265)."""
     s = S[b]
-    for u in range(NUM_UNITS):
+    for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and force_of(S, b, u) == LUNAR and s['unit_hex'][u] == h:
             return True
     return False
