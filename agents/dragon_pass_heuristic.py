@@ -1088,7 +1088,21 @@ def reveal(self, pos, legal, rng):
     return R.A_CHOICE + R.CH_REVEAL
 
 
+def freeze(self, pos, legal, rng):
+    """Freeze the cavalry when the enemy has more cavalry on the map than the
+    side of Ironhoof: it halts more of theirs than of ours."""
+    rec = pos.rec
+    me = int(rec["active"])
+    counts = [0, 0]
+    for u in range(len(R.U_CAVALRY)):
+        f = int(rec["unit_force"][u])
+        if R.U_CAVALRY[u] and f >= 0 and int(rec["unit_where"][u]) == UW_MAP:
+            counts[0 if f == me else 1] += 1
+    return R.A_CHOICE + (R.CH_FREEZE if counts[1] > counts[0] else R.CH_DONE)
+
+
 _PHASES = {
+    R.PH_FREEZE: freeze,
     R.PH_MOON: moon,
     R.PH_COMMIT: commit,
     R.PH_COMMIT_HEX: commit_hex,

@@ -448,6 +448,8 @@ def _legal_name(rec, a):
         if R.U_ASSASSIN[c]:
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_FREEZE:
+        return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_REVEAL:
         who = "the Crimson Bat" if int(rec["cursor"]) == R.REVEAL_BAT else "Argrath"
         return f"keep {who} hidden" if done else f"reveal where {who} is"

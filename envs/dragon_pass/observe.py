@@ -189,7 +189,8 @@ F_REVEALED = F_GLOWLINE + 1           # with screening: the Crimson Bat's, Argra
 F_BAT = F_REVEALED + 2                # the Crimson Bat: Black and Dying days missed / 2, units it still needs today / 24,
                                       # Lunar units its spirit still takes / 24 (L698-L708)
 F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain; 3 flood) (L688); it rains
-F_FORTRESS = F_STORM + 2              # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
+F_FREEZE = F_STORM + 2                # Ironhoof froze the cavalry: this game-turn; once this game (L782)
+F_FORTRESS = F_FREEZE + 2             # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
                                       # -1 the enemy does (L217)
 FLAT_SIZE = F_FORTRESS + R.FORTRESS_HEX.shape[0]
 
@@ -399,6 +400,8 @@ def observe_one(S, b, me, obs):
     obs[f + F_STORM + 1] = s['rain']
     obs[f + F_REVEALED] = (s['revealed'] & R.REVEAL_BAT) != 0
     obs[f + F_REVEALED + 1] = (s['revealed'] & R.REVEAL_ARGRATH) != 0
+    obs[f + F_FREEZE] = s['freeze_turn'] > 0 and s['freeze_turn'] == s['turn']
+    obs[f + F_FREEZE + 1] = s['freeze_turn'] > 0
     for k in range(R.FORTRESS_HEX.shape[0]):
         o = s['fortress_owner'][k]
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

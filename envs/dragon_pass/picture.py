@@ -569,6 +569,8 @@ _CHOICE_LABELS = {
     (R.PH_ASSASSIN, R.CH_DONE): "Take the assassin back",
     (R.PH_REVEAL, R.CH_REVEAL): "Reveal it",
     (R.PH_REVEAL, R.CH_DONE): "Keep it hidden",
+    (R.PH_FREEZE, R.CH_FREEZE): "Freeze the cavalry",
+    (R.PH_FREEZE, R.CH_DONE): "Not now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
 }
 """Button labels of the choice actions, by the pending decision."""
@@ -974,6 +976,8 @@ def _decision_text(view):
         return f"{who} eliminates Lunar units for the hungry Bat's spirit: {int(rec['hunger_left'])} still."
     if ph == R.PH_ASSASSIN:
         return f"{who}'s assassin scouted the stack: try to kill a unit, or take the assassin back."
+    if ph == R.PH_FREEZE:
+        return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
     if ph == R.PH_REVEAL:
         return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
     if ph == R.PH_SUMMON_HEX:

@@ -61,12 +61,17 @@ def record_problem(state):
         where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])
         if not _in(where, UW_OUT, UW_SUPPORT):
             return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
-        if (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
+        # the Independents come into play by alliance and random event, not by
+        # the scenario's set-up (WIP: which scenarios allow which is not checked yet)
+        if int(R.U_FORCE[u]) >= 0 and (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
                    f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
-        if int(rec["unit_force"][u]) != int(R.U_FORCE[u]):
-            # no counter changes sides yet: the Independents, who are allied, come later
-            return f"unit {UNIT_IDS[u]}: unit_force {int(rec['unit_force'][u])} is not its force {FORCES[int(R.U_FORCE[u])]}"
+        own, ctl = int(R.U_FORCE[u]), int(rec["unit_force"][u])
+        if (own >= 0 and ctl != own) or not -1 <= ctl < len(FORCES):
+            # a counter of the Battalia is always its force's; an Independent's is
+            # no one's (-1) or its ally's
+            return f"unit {UNIT_IDS[u]}: unit_force {ctl} is not " + \
+                (f"its force {FORCES[own]}" if own >= 0 else "-1 or a force")
         if not _in(rec["unit_side"][u], 0, 1):
             return f"unit {UNIT_IDS[u]}: unit_side {int(rec['unit_side'][u])} is not 0 or 1"
         if where == UW_MAP:

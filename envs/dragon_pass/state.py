@@ -80,6 +80,8 @@ STATE_FIELDS = [
     ("firing", np.int8),            # missile: 1 while the defender's fire is resolved, 0 the attacker's
     ("missile_code", np.int8),      # missile: the table result being taken (tables.missile_codes index)
     ("fortress_owner", np.int8, (NUM_FORTRESSES,)),  # force controlling each fortress (L217)
+    ("freeze_turn", np.int8),       # the game-turn Ironhoof froze the cavalry in, once per game (L782); 0 not yet
+    ("freeze_asked", np.int8),      # this player-turn's controller of Ironhoof has been asked whether to freeze
     ("units_end", np.int16),        # one past the last counter this game can bring into play (rules.units_end)
     ("unit_where", np.int8, (NUM_UNITS,)),    # UW_* (constants)
     ("unit_force", np.int8, (NUM_UNITS,)),    # the force controlling it (rules.force_of)

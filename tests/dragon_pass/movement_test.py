@@ -349,3 +349,55 @@ def test_rule_dp_move_a_unit_enters_a_lake_only_if_it_can_get_off_it():
         p.s["unit_mp"][unit(DUCKS)] = mp2                   # 1 MP left: the lake, and nothing more
         moving(p, DUCKS, "3612")
         assert any(t.endswith("to 3512") for t in p.legal()) == allowed
+
+
+# ---------------------------------------------------------------- Ironhoof's freeze (L782-L786)
+def ironhoof_for(p, force, hex_id="2424"):
+    """Ironhoof on the map, allied to ``force`` (alliances: not yet built, so the
+    position hands him over directly)."""
+    from dragongym.envs.dragon_pass.constants import FORCES
+    from tests.dragon_pass.scenario import unit
+    p.put("ironhoof", hex_id)
+    p.s["unit_force"][unit("ironhoof")] = FORCES.index(force)
+
+
+def to_next_player_turn(p):
+    """Play the active player's turn out, taking the last legal action each time."""
+    active = p.to_play
+    while p.to_play == active:
+        p.act(p.legal()[-1])
+
+
+def test_rule_dp_ironhoof_freezes_every_cavalry_unit_for_the_game_turn():
+    """L782, L786: announced at the start of his controller's player-turn; no
+    cavalry unit of either side moves in that game-turn; the rest move."""
+    p = Position("18.5")
+    ironhoof_for(p, LUNAR)
+    p.put("cc_lancers#1", "1010")                 # Lunar cavalry
+    p.put("nf_furthest_phalanx#1", "1012")        # Lunar infantry
+    p.put("bh_shamans#1", "3030")                 # Sartar cavalry (L786)
+    p.put("smu_storm_priests#1", "3230")          # Sartar, not cavalry
+    p.movement(SARTAR, player_turn=2)             # the end of game-turn 1
+    to_next_player_turn(p)
+    assert p.to_play == LUNAR and sorted(p.legal()) == ["Ironhoof freezes every cavalry unit this game-turn",
+                                                        "the cavalry moves this game-turn"]
+    p.act("Ironhoof freezes every cavalry unit this game-turn")
+    assert int(p.s["freeze_turn"]) == int(p.s["turn"]) == 2
+    assert "select the stack at 1010" not in p.legal() and "select the stack at 1012" in p.legal()
+    to_next_player_turn(p)
+    assert p.to_play == SARTAR and p.phase == R.PH_MOVE
+    assert "select the stack at 3030" not in p.legal() and "select the stack at 3230" in p.legal()
+    to_next_player_turn(p)                        # game-turn 3: the cavalry moves again
+    assert p.to_play == LUNAR and "select the stack at 1010" in p.legal()
+    assert "Ironhoof freezes every cavalry unit this game-turn" not in p.legal()    # once a game
+
+
+def test_rule_dp_ironhoof_freeze_is_announced_only_by_his_controller():
+    p = Position("18.5")
+    ironhoof_for(p, SARTAR)
+    p.put("cc_lancers#1", "1010")
+    p.put("bh_shamans#1", "3030")
+    p.movement(SARTAR, player_turn=2)
+    to_next_player_turn(p)
+    assert p.to_play == LUNAR and "select the stack at 1010" in p.legal()
+    assert not any("Ironhoof" in t for t in p.legal())

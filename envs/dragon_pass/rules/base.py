@@ -166,6 +166,8 @@ comes with the moon's part; no counter 18.1-18.3 deploys has one."""
 # ================================================================ the printed tables
 T = DATA.tables
 CRIMSON_BAT = UNIT_IDS.index("crimson_bat")
+IRONHOOF = UNIT_IDS.index("ironhoof")
+"""Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
 for _ph, (_one, _more) in T.bat_hunger.items():
@@ -357,7 +359,8 @@ CH_DONE, CH_ARRANGE, CH_DISRUPT_TWO, CH_ELIMINATE_ONE, CH_FORCE_MARCH = range(5)
 CH_MOON = 5                        # CH_MOON + k: the Red Moon's phase k (moon.MOON_PHASE_IDS) is chosen
 CH_STORM = CH_MOON + len(T.moon_phases)   # the Stormwalkers' Type 2 storm: rain, rain, flood (L688)
 CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) location, with screening (L666, L668)
-NUM_CHOICES = CH_REVEAL + 1
+CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
+NUM_CHOICES = CH_FREEZE + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -400,7 +403,8 @@ PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit
                        # for the hungry Bat's spirit, chosen by its enemy (L700)
 PH_REVEAL = 32         # CH_REVEAL: reveal the location of the unit whose effect would change the battle's
                        # cyclic values (the Bat's Glowspot, Argrath's resistance) / CH_DONE: keep it hidden
-LAST_PHASE = PH_REVEAL
+PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn / CH_DONE: not now (L782)
+LAST_PHASE = PH_FREEZE
 
 NO_HEX = -1
 
@@ -436,6 +440,15 @@ def units_end(S, b):
     """One past the last counter this game can bring into play (``units_end``,
     ``setup.SCENARIO_UNITS_END``): the rules' loops over the counters stop there."""
     return int(S[b]['units_end'])
+
+
+@rules_jit
+def frozen(S, b, u):
+    """Unit u is cavalry (L786, ``U_CAVALRY``: herds too) and Ironhoof froze the
+    cavalry this game-turn: it cannot move, retreat or advance, nor enter
+    the board (L782)."""
+    s = S[b]
+    return U_CAVALRY[u] != 0 and s['freeze_turn'] > 0 and s['freeze_turn'] == s['turn']
 
 
 @rules_jit

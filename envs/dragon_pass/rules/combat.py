@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, units_end, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, frozen, units_end, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -1095,6 +1095,8 @@ def may_retreat(S, b, u, occ, total, fastest):
         return False
     if U_RANK[u] != RANK_NONE or stack_has_superhero(S, b, h):
         return False
+    if frozen(S, b, u):
+        return False      # Ironhoof froze the cavalry (L782)
     if raging_against(S, b, u, s['bat_att']):
         return False      # the scapegoat cannot retreat from its superhero (L656)
     dummy = np.zeros(1, np.int8)
@@ -1225,7 +1227,7 @@ def may_advance(S, b, u):
     s = S[b]
     return s['unit_where'][u] == UW_MAP and in_list(s['bat_att'], s['unit_hex'][u]) \
         and not is_disrupted(S, b, u) and not s['unit_flags'][u] & UF_ADVANCED \
-        and force_of(S, b, u) == s['active']
+        and force_of(S, b, u) == s['active'] and not frozen(S, b, u)
 
 
 @rules_jit

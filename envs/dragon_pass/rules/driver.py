@@ -17,7 +17,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -29,6 +29,7 @@ from .combat import (
 from .movement import (
     act_arrange, act_enter_hex, act_force_march, act_move, act_move_group, act_summon_hex, mask_arrange,
     mask_enter_hex, mask_force_march, mask_move, mask_move_group, mask_summon_hex, movement_phase,
+    act_freeze, mask_freeze,
 )
 from .exotic import (
     act_assassin, act_exotic, act_exotic_target, act_hunger, exotic_phase, mask_assassin, mask_exotic,
@@ -122,6 +123,8 @@ def fill_mask(S, b, mask):
         mask_assassin(S, b, p, mask)
     elif ph == PH_REVEAL:
         mask_reveal(S, b, p, mask)
+    elif ph == PH_FREEZE:
+        mask_freeze(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -200,6 +203,8 @@ def do_action(S, b, a):
         return act_assassin(S, b, p, a)
     elif ph == PH_REVEAL:
         return act_reveal(S, b, p, a)
+    elif ph == PH_FREEZE:
+        return act_freeze(S, b, p, a)
     return False
 
 

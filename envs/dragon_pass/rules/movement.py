@@ -32,7 +32,7 @@ from ..constants import (
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
-    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, units_end, enter_cost,
+    PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
@@ -49,7 +49,7 @@ def start_movement(S, b):
     for u in range(units_end(S, b)):
         s['unit_flags'][u] = 0
         s['unit_road'][u] = 0
-        if force_of(S, b, u) == f:
+        if force_of(S, b, u) == f and not frozen(S, b, u):
             s['unit_mp'][u] = 2 * U_MF[u, side_of(S, b, u)]
         else:
             s['unit_mp'][u] = 0
@@ -60,9 +60,42 @@ def start_movement(S, b):
 
 
 @rules_jit
-def movement_phase(S, b):
-    """Pose the next movement decision (the driver's stage function)."""
+def may_freeze(S, b):
+    """The active player controls Ironhoof, on the map, who has not yet frozen
+    the cavalry this game (L782)."""
     s = S[b]
+    return s['freeze_turn'] == 0 and s['unit_where'][IRONHOOF] == UW_MAP \
+        and force_of(S, b, IRONHOOF) == s['active']
+
+
+@rules_jit
+def mask_freeze(S, b, p, mask):
+    mask[A_CHOICE + CH_FREEZE] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_freeze(S, b, p, a):
+    """``CH_FREEZE``: no cavalry unit moves, retreats or advances this game-turn,
+    and cavalry reinforcements wait for the next (L782); ``CH_DONE``: not now."""
+    s = S[b]
+    if a == A_CHOICE + CH_FREEZE:
+        s['freeze_turn'] = s['turn']
+        for u in range(units_end(S, b)):
+            if frozen(S, b, u):
+                s['unit_mp'][u] = 0
+    return False
+
+
+@rules_jit
+def movement_phase(S, b):
+    """Pose the next movement decision (the driver's stage function); first,
+    at the start of the player-turn, whether Ironhoof freezes the cavalry (L782)."""
+    s = S[b]
+    if not s['freeze_asked']:
+        s['freeze_asked'] = 1
+        if may_freeze(S, b):
+            return pose(S, b, PH_FREEZE, int(s['active']))
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     return pose(S, b, PH_MOVE, int(s['active']))
@@ -237,7 +270,8 @@ def mask_move(S, b, p, mask):
                 fleeing = True
                 break
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
+        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and not frozen(S, b, u) \
+                and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:    # frozen cavalry enters next game-turn (L782)
             mask[A_UNIT + u] = 1
         if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
                 and summon_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
