@@ -497,6 +497,23 @@ def test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win()
     assert list(p.s["rank"]) == [1, 2]
 
 
+def test_rule_dp_18_3_argrath_escaping_with_no_sartar_stack_left_is_a_lunar_win():
+    """L642, L248: his escape roll succeeds, but no Sartar stack is left on the map
+    to rejoin: he is eliminated permanently, and 18.3 ends with the Lunar win."""
+    p = Position("18.3")
+    p.put("argrath", "0604")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.combat(LUNAR)
+    p.dice(6, 6)                                  # the attack kills Argrath; his escape roll is 6
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('argrath')} at 0604")
+    while int(p.s["status"]) == 0 and p.where("argrath") == "escaping":
+        p.act(p.legal()[-1])
+    assert p.where("argrath") == "dead" and int(p.s["status"]) == 1 and list(p.s["rank"]) == [1, 2]
+
+
 def test_rule_dp_rally_disrupted_units_recover_in_their_next_player_turn_away_from_the_enemy():
     p = Position()
     p.put(LANCERS[0], "3122", disrupted=True)    # in Jonstown, beside the militia: stays disrupted

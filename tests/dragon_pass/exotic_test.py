@@ -293,3 +293,47 @@ def test_rule_dp_exotic_with_screening_a_scouted_stack_is_examined_by_the_scout_
     p.act(f"{p.name('sartar_assassin')} is taken back")
     GAME.observe(p.S, np.array([1], np.int64), obs)
     assert obs[0, O.UNITS_OFF + unit("red_emperor") * O.UNIT_FEATURES + O.U_SEEN] == 0
+
+
+def bat_strikes_argrath(p, escape_die):
+    """The Bat's chaotic magic eliminates Argrath at 2012; the battle is played out,
+    every die showing ``escape_die``, until his heroic escape is rolled (L642)."""
+    exotic(p, LUNAR)
+    choose(p, "end the Exotic Magic Phase")
+    p.dice(1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    choose(p, "eliminate", "Argrath")
+    while p.where("argrath") == "escaping":
+        legal = p.legal()
+        p.dice(*[escape_die] * 10)
+        p.act(next((t for t in legal if "arranged" in t or t.startswith("end")), legal[0]))
+
+
+def bat_position(sartar_elsewhere):
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    p.put("full_moon_corps", "2011")
+    p.put("argrath", "2012")
+    p.put("bh_shamans#1", "2012")
+    if sartar_elsewhere:
+        p.put("bh_shamans#2", "3030")
+    return p
+
+
+def test_rule_dp_exotic_a_hero_the_bat_strikes_feeds_it_only_if_he_fails_his_escape():
+    """L698: the Bat feeds on 'an enemy unit during combat'; a hero is devoured only
+    if his heroic escape (L642) fails."""
+    p = bat_position(sartar_elsewhere=True)
+    bat_strikes_argrath(p, escape_die=1)
+    assert p.where("argrath") == "dead" and int(p.s["bat_fed"]) == 1
+    p = bat_position(sartar_elsewhere=True)
+    bat_strikes_argrath(p, escape_die=6)
+    assert p.where("argrath") == "3030" and int(p.s["bat_fed"]) == 0
+
+
+def test_rule_dp_exotic_a_hero_with_no_stack_to_escape_to_dies_and_feeds_the_bat():
+    """L642: a hero whose side has no stack left on the map is eliminated
+    permanently, whatever the die; struck by the Bat, he feeds it (L698)."""
+    p = bat_position(sartar_elsewhere=False)
+    bat_strikes_argrath(p, escape_die=6)
+    assert p.where("argrath") == "dead" and int(p.s["bat_fed"]) == 1
