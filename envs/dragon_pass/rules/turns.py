@@ -77,7 +77,6 @@ def rally_phase(S, b):
             if dies_for_good(S, b, u):
                 return False
             continue
-        n = nearest_stacks(S, b, u, occ)
         s['cursor'] = u
         return pose(S, b, PH_ESCAPE_HEX, force_of(S, b, u))
     s['step'] = 0
