@@ -149,6 +149,40 @@ def test_rule_dp_move_terrain_costs(hexes, cost):
     assert p.mp(LANCER) == 7 - cost
 
 
+def test_rule_dp_move_a_structure_costs_its_own_points_in_place_of_the_terrain():
+    """L352, L355 (Interpretations 4): a stockade or a temple costs 1 MP to
+    enter, whatever the ground under it; leaving it pays the next hex's terrain."""
+    p = Position()
+    p.put(LANCER, "1920")                   # mountain
+    p.put(LANCER2, "2801")                  # forest
+    p.movement(LUNAR)
+    moving(p, LANCER, "1920")
+    step(p, LANCER, "1920", "1921")         # the stockade on a mountain: 1 MP, not 3
+    assert p.mp(LANCER) == 6.0
+    step(p, LANCER, "1921", "1922")         # off it, on to the bare mountain: 3 MP (L341)
+    assert p.mp(LANCER) == 3.0
+    p.act("stop at 1922")
+    moving(p, LANCER2, "2801")
+    step(p, LANCER2, "2801", "2802")        # the temple in a forest: 1 MP, not 2
+    assert p.mp(LANCER2) == 6.0
+
+
+def test_rule_dp_move_headwaters_ignore_the_river():
+    """L371: leaving a headwaters hex costs no extra point, though leaving a
+    river hex below it does (L370)."""
+    p = Position()
+    p.put(LANCER, "0905")                   # the headwaters of Jaldon's Wrong River
+    p.put(LANCER2, "0805")                  # the river hex next to it
+    p.movement(LUNAR)
+    moving(p, LANCER, "0905")
+    step(p, LANCER, "0905", "0904")         # open ground 1, nothing for the river
+    assert p.mp(LANCER) == 6.0
+    p.act("stop at 0904")
+    moving(p, LANCER2, "0805")
+    step(p, LANCER2, "0805", "0804")        # open ground 1 + leaving the river 1
+    assert p.mp(LANCER2) == 5.0
+
+
 def test_rule_dp_move_heroic_movement_pays_one_point_a_hex():
     p = Position("18.3")
     p.put("argrath", "3802")
