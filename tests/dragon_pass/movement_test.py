@@ -192,6 +192,43 @@ def test_rule_dp_move_heroic_movement_pays_one_point_a_hex():
     assert p.mp("argrath") == 5.0
 
 
+def test_rule_dp_move_heroic_movement_pays_one_point_with_the_river_and_ridge_extras():
+    """L417 (Interpretations 6): the 1 MP of a heroic MF covers the whole step:
+    leaving a river (1 + 1) and climbing a ridge to a hill (1 + 1) cost 1 each."""
+    p = Position("18.3")
+    p.put("argrath", "0107")                # a river hex, not a ford
+    p.put("gunda", "0414")
+    p.movement(SARTAR)
+    moving(p, "argrath", "0107")
+    step(p, "argrath", "0107", "0106")
+    assert p.mp("argrath") == 5.0
+    p.act("stop at 0106")
+    moving(p, "gunda", "0414")
+    step(p, "gunda", "0414", "0314")        # up the ridge
+    assert p.mp("gunda") == 5.0
+
+
+def test_rule_dp_move_a_road_still_pays_the_river_and_ridge_extras():
+    """L370, L374, L377 (Interpretations 5): a road replaces the hex's cost only.
+    Leaving the river at 0707 along the secondary road costs 1 + 1; the third
+    hex of a row on the secondary road is free (L364), but climbing the ridge
+    into it still costs 1."""
+    p = Position()
+    p.put(LANCER, "0707")
+    p.put(LANCER2, "3319")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0707")
+    step(p, LANCER, "0707", "0708")
+    assert p.mp(LANCER) == 5.0
+    p.act("stop at 0708")
+    moving(p, LANCER2, "3319")
+    step(p, LANCER2, "3319", "3419")
+    step(p, LANCER2, "3419", "3420")
+    assert p.mp(LANCER2) == 5.0             # 1 + 1 along the road
+    step(p, LANCER2, "3420", "3521")        # the third hex: 0, + the ridge 1
+    assert p.mp(LANCER2) == 4.0
+
+
 def test_rule_dp_move_rain_adds_a_point_except_along_roads():
     p = Position()
     p.put(LANCER, "0404")
