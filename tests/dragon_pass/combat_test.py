@@ -956,3 +956,64 @@ def test_rule_dp_advance_no_extended_advance_into_forest_marsh_or_a_stack_that_a
     assert p.phase == R.PH_ADVANCE_EXT
     ext = sorted(t[-4:] for t in p.legal() if " advances on to " in t)
     assert ext == ["2023", "2024", "2224"]
+
+
+def test_rule_dp_melee_inside_a_structure_on_better_ground_the_ground_counts():
+    """L348, L352, L341 (Interpretations 4): a militia (3) inside the stockade
+    on the mountain at 1921 is worth 3 x 2 as a casualty, the mountain's x2
+    beating the stockade's x1.5, never both (x3). A loss of 5 takes nothing
+    (x1.5 would be 4.5); a loss of 6 takes it (x3 would be 9)."""
+    for attackers, die, taken in (([LANCERS[0], LANCERS[1], "nf_tarsh_archers#1"], 4, False),   # 10 at 4 -> 5
+                                  (LANCERS[:3], 4, True)):                                      # 12 at 4 -> 6
+        p = Position()
+        for u in attackers:
+            p.put(u, "1920")
+        p.put(MILITIA[0], "1921")
+        p.combat(LUNAR)
+        p.dice(die, 1)
+        declare(p, ["1921"], ["1920"])
+        arranged(p, "1920")
+        if taken:
+            assert p.phase == R.PH_CASUALTY and p.legal() == [f"eliminate {p.name(MILITIA[0])} at 1921"]
+        else:
+            assert int(p.s["att_total"]) == 10
+            assert p.where(MILITIA[0]) == "1921" and p.phase == R.PH_ARRANGE
+
+
+def test_rule_dp_missile_1de_eliminates_one_unit_of_the_owners_choice():
+    """L1128-L1131: six Missile Factors (the 5-6 column) at 6 give 1DE: one unit
+    of the target stack eliminated, its owner choosing; the other is untouched."""
+    p = Position("18.3")
+    for u in ["hc_archers#1", "hc_archers#2", ARCHERS[0], ARCHERS[1]]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    p.dice(6, 1)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert sorted(p.legal()) == sorted(f"eliminate {p.name(m)}" for m in MILITIA[:2])
+    p.act(f"eliminate {p.name(MILITIA[0])}")
+    assert p.where(MILITIA[0]) == "dead"
+    assert p.where(MILITIA[1]) == "0604" and not p.disrupted(MILITIA[1])
+
+
+def test_rule_dp_retreat_onto_a_friendly_stack_and_a_fast_unit_left_as_cover_stays():
+    """L577-L578 (Interpretations 13): the slow militia retreats onto the Sartar
+    stack at 0705, covered by the free cavalry (5 >= 12 / 6); the cavalry, faster
+    than every attacker, would need no cover, but the militia's cover may not leave."""
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")                          # MF 4, 12 fighting: cover needs CF 2
+    p.put(MILITIA[0], "0604")
+    p.put("fa_free_cavalry#1", "0604")           # 5-3-7
+    p.put(FREE[0], "0705")                        # a Sartar stack away from the enemy
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_RETREAT
+    assert {f"retreat {p.name(MILITIA[0])}", f"retreat {p.name('fa_free_cavalry#1')}"} <= set(p.legal())
+    p.act(f"retreat {p.name(MILITIA[0])}")
+    p.act(f"{p.name(MILITIA[0])} retreats from 0604 to 0705")
+    assert p.where(MILITIA[0]) == "0705" and set(p.stack("0705")) == {MILITIA[0], FREE[0]}
+    assert f"retreat {p.name('fa_free_cavalry#1')}" not in p.legal()
