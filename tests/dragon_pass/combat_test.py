@@ -1017,3 +1017,24 @@ def test_rule_dp_retreat_onto_a_friendly_stack_and_a_fast_unit_left_as_cover_sta
     p.act(f"{p.name(MILITIA[0])} retreats from 0604 to 0705")
     assert p.where(MILITIA[0]) == "0705" and set(p.stack("0705")) == {MILITIA[0], FREE[0]}
     assert f"retreat {p.name('fa_free_cavalry#1')}" not in p.legal()
+
+
+def test_rule_dp_advance_no_extended_advance_into_hill_forest_lake_or_mountain():
+    """L600 (Interpretations 16): from the vacated 3412 a lancer may not go on into
+    the hill/forest at 3413 (a forest) or the lake at 3512; from the vacated 1619,
+    not into the mountain at 1719. Open ground and hills are open to it."""
+    for start, vacated, allowed in (("3312", "3412", ["3312", "3313", "3411", "3513"]),
+                                    ("1519", "1619", ["1519", "1520", "1618", "1620", "1720"])):
+        p = Position()
+        p.put(LANCERS[0], start)
+        p.put(LANCERS[1], start)
+        p.put(MILITIA[0], vacated)
+        p.combat(LUNAR)
+        p.dice(6)                                 # 8 at 6 -> 8: the militia dies
+        declare(p, [vacated], [start])
+        arranged(p, start)
+        p.act(f"eliminate {p.name(MILITIA[0])} at {vacated}")
+        p.act(f"advance {p.name(LANCERS[1])}")
+        p.act(f"{p.name(LANCERS[1])} advances into {vacated}")
+        assert p.phase == R.PH_ADVANCE_EXT
+        assert sorted(t[-4:] for t in p.legal() if " advances on to " in t) == allowed

@@ -198,6 +198,22 @@ def test_rule_dp_exotic_a_type_1_storm_eliminates_a_hex_and_disrupts_the_non_sar
     assert not any("Stormwalkers" in t for t in p.legal())   # no spirit, no second storm
 
 
+def test_rule_dp_disrupt_a_superhero_beside_a_storm_is_not_disrupted():
+    """L590: superheroes cannot be disrupted. A Type 1 storm on 2012 eliminates
+    the lancer there and disrupts the one beside it (L688); Jar-eel, alone beside
+    it too, stays front side up."""
+    p = Position("18.5", moon="full")
+    p.put("stormwalkers", "2016")
+    p.put("cc_lancers#2", "2012")                # the storm strikes a stack
+    p.put("cc_lancers#1", "2011")
+    p.put("jar_eel", "2013")
+    exotic(p, SARTAR)
+    choose(p, "Stormwalkers", "uses its exotic magic")
+    choose(p, "Type 1 storm strikes 2012")
+    assert p.where("cc_lancers#2") == "dead" and p.disrupted("cc_lancers#1")
+    assert p.where("jar_eel") == "2013" and not p.disrupted("jar_eel")
+
+
 def test_rule_dp_exotic_a_type_2_storm_rains_two_days_then_floods_the_rivers():
     """L688: day 1 and day 2 rain, day 3 flood: every unit on a river hex is disrupted,
     and a unit entering one is disrupted too."""
