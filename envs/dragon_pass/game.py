@@ -61,7 +61,10 @@ v4 a smaller observation (12,384 floats, was 30,534): the grid keeps six
 planes (each side's counters and CF, the enemy's zones of control, the
 decision's hexes); the per-hex majors, disrupted, missile and cavalry planes
 are read from the unit rows (which gain U_CAVALRY and U_ZOC), fortress
-control moves to ``flat``.
+control moves to ``flat``. v5 a hero or superhero whose escape roll succeeds
+with no stack of his side left on the map is eliminated permanently as one
+that fails it: the Crimson Bat feeds on him if it struck him, and Argrath's
+death so ends 18.3.
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -167,7 +170,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 4
+    version = 5
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)

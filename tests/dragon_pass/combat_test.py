@@ -497,6 +497,23 @@ def test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win()
     assert list(p.s["rank"]) == [1, 2]
 
 
+def test_rule_dp_18_3_argrath_escaping_with_no_sartar_stack_left_is_a_lunar_win():
+    """L642, L248: his escape roll succeeds, but no Sartar stack is left on the map
+    to rejoin: he is eliminated permanently, and 18.3 ends with the Lunar win."""
+    p = Position("18.3")
+    p.put("argrath", "0604")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.combat(LUNAR)
+    p.dice(6, 6)                                  # the attack kills Argrath; his escape roll is 6
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    p.act(f"eliminate {p.name('argrath')} at 0604")
+    while int(p.s["status"]) == 0 and p.where("argrath") == "escaping":
+        p.act(p.legal()[-1])
+    assert p.where("argrath") == "dead" and int(p.s["status"]) == 1 and list(p.s["rank"]) == [1, 2]
+
+
 def test_rule_dp_rally_disrupted_units_recover_in_their_next_player_turn_away_from_the_enemy():
     p = Position()
     p.put(LANCERS[0], "3122", disrupted=True)    # in Jonstown, beside the militia: stays disrupted
@@ -809,3 +826,215 @@ def test_rule_dp_berserk_a_hero_scapegoat_killed_in_its_avengers_battle_makes_no
         else:
             assert p.where("red_emperor") == "escaping"
             assert int(p.s["unit_scapegoat"][unit("harrek")]) == unit("red_emperor") and p.disrupted("harrek")
+
+
+def test_rule_dp_melee_a_ford_or_headwaters_stack_is_not_halved():
+    """L371: a ford or headwaters hex ignores the river's restrictions, the CF
+    halving of L370 included; a stack on the river beside the ford is halved."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0613")                         # a ford of the Oslir: 12, whole
+    p.put(LANCERS[3], "0713")                    # the river next to it: 4 halved to 2 (L370)
+    p.put(MILITIA[0], "0714")
+    p.combat(LUNAR)
+    p.dice(1, 1)
+    declare(p, ["0714"], ["0613", "0713"])
+    arranged(p, "0613")
+    assert int(p.s["att_total"]) == 12 + 2
+
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0905")                         # the headwaters of Jaldon's Wrong River
+    p.put(MILITIA[0], "0904")
+    p.combat(LUNAR)
+    p.dice(1, 1)
+    declare(p, ["0904"], ["0905"])
+    arranged(p, "0905")
+    assert int(p.s["att_total"]) == 12           # not halved to 6
+
+
+def test_rule_dp_melee_the_counter_attack_from_a_river_hex_is_halved():
+    """L584: the defender's counter-attack is halved like the attack (L370): the
+    militia on the river strike back with 3 x 2 halved, those beside it with 3 x 2."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0106")
+    p.put(MILITIA[0], "0107")                    # a river hex, not a ford
+    p.put(MILITIA[1], "0206")                    # open ground
+    p.combat(LUNAR)
+    p.dice(1, 1)                                 # 12 at 1 -> 2: too little for a militia (3)
+    declare(p, ["0107", "0206"], ["0106"])
+    arranged(p, "0106")                          # no retreat (no cover), no casualty
+    assert int(p.s["def_total"]) == 3 + 6        # 6 halved, and 6 whole; 9 at 1 -> 1: no lancer
+    assert p.phase == R.PH_ARRANGE and p.to_play == LUNAR    # the battle is over (L596)
+
+
+def test_rule_dp_missile_each_missile_unit_fires_on_the_stack_its_owner_chooses():
+    """L564-L565: with two enemy stacks in the battle, the owner of each missile
+    unit picks its target; both archers fire at 0505, and 0604 takes nothing."""
+    p = Position("18.2")
+    p.put(ARCHERS[0], "0504")
+    p.put(ARCHERS[1], "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0505")
+    p.combat(LUNAR)
+    p.dice(6, 1)                                  # 2 MF at 6 -> 1DD on 0505 (L1128)
+    declare(p, ["0604", "0505"], ["0504"])
+    assert p.phase == R.PH_MISSILE_TARGET and p.to_play == LUNAR
+    assert sorted(p.legal()) == [f"{p.name(ARCHERS[0])} fires at 0505", f"{p.name(ARCHERS[0])} fires at 0604"]
+    p.act(f"{p.name(ARCHERS[0])} fires at 0505")
+    assert p.phase == R.PH_MISSILE_TARGET         # the second archer chooses too
+    p.act(f"{p.name(ARCHERS[1])} fires at 0505")
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"disrupt {p.name(MILITIA[1])}"]    # at 0505 only
+    p.act(f"disrupt {p.name(MILITIA[1])}")
+    assert p.disrupted(MILITIA[1]) and not p.disrupted(MILITIA[0])
+
+
+ALL_LUNAR_MISSILES = ["nf_tarsh_archers#1", "nf_tarsh_archers#2", "hc_archers#1", "hc_archers#2"] + ARCHERS   # 10 MF
+
+
+def test_rule_dp_missile_a_roll_below_0_reads_the_0_row():
+    """L1117: a result less than 0 is treated as 0. Ten Missile Factors (the
+    10-12 column) at Jonstown (-4, L1113): a 5 is 1 -> 1DD, a 1 is -3 -> 0 -> no result."""
+    for die, hit in ((5, True), (1, False)):
+        p = Position("18.3")
+        for u in ALL_LUNAR_MISSILES:
+            p.put(u, "3123")
+        p.put(MILITIA[0], "3122")
+        p.put(MILITIA[1], "3122")
+        p.combat(LUNAR)
+        p.dice(die, 1)
+        declare(p, ["3122"], ["3123"])
+        if hit:
+            assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+            assert sorted(p.legal()) == sorted(f"disrupt {p.name(m)}" for m in MILITIA[:2])
+        else:
+            assert p.phase == R.PH_ARRANGE and p.to_play == LUNAR    # no casualty: on to the melee
+            assert not p.disrupted(MILITIA[0]) and not p.disrupted(MILITIA[1])
+
+
+def test_rule_dp_heroic_escape_a_superhero_escapes_on_a_three():
+    """L642: a superhero escapes on 3-6 (a hero fails on a 3,
+    test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win)."""
+    p = Position("18.3")
+    p.put("harrek", "0604")                       # (20!!): a casualty worth 20
+    p.put(FREE[0], "0806")
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    for u in WARRIORS[:3]:
+        p.put(u, "0505")
+    p.combat(LUNAR)
+    p.dice(6, 3)                                  # 24 at 6 -> 24; Harrek's escape roll is 3
+    declare(p, ["0604"], ["0504", "0505"])
+    arranged(p, "0504", "0505")
+    p.act(f"eliminate {p.name('harrek')} at 0604")
+    assert p.where("harrek") == "escaping"
+    while p.phase != R.PH_ESCAPE_HEX:
+        p.act(p.legal()[-1])
+    p.act(f"{p.name('harrek')} rejoins the stack at 0806")
+    assert p.where("harrek") == "0806"
+
+
+def test_rule_dp_advance_no_extended_advance_into_forest_marsh_or_a_stack_that_attacks_later():
+    """L600: from the vacated 2124 the lancer may go on to open ground or a hill,
+    not into the forest (2125) or the marsh (2223), nor into 2123, whose Lunar
+    stack has still to attack the militia at 2122."""
+    p = Position()
+    p.put(LANCERS[0], "2023")
+    p.put(LANCERS[1], "2023")
+    p.put(MILITIA[0], "2124")
+    p.put(LANCERS[2], "2123")
+    p.put(MILITIA[1], "2122")
+    p.combat(LUNAR)
+    p.dice(6)                                     # 8 at 6 -> 8: the militia dies
+    declare(p, ["2124"], ["2023"])
+    arranged(p, "2023")
+    p.act(f"eliminate {p.name(MILITIA[0])} at 2124")
+    p.act(f"advance {p.name(LANCERS[1])}")
+    p.act(f"{p.name(LANCERS[1])} advances into 2124")
+    assert p.phase == R.PH_ADVANCE_EXT
+    ext = sorted(t[-4:] for t in p.legal() if " advances on to " in t)
+    assert ext == ["2023", "2024", "2224"]
+
+
+def test_rule_dp_melee_inside_a_structure_on_better_ground_the_ground_counts():
+    """L348, L352, L341 (Interpretations 4): a militia (3) inside the stockade
+    on the mountain at 1921 is worth 3 x 2 as a casualty, the mountain's x2
+    beating the stockade's x1.5, never both (x3). A loss of 5 takes nothing
+    (x1.5 would be 4.5); a loss of 6 takes it (x3 would be 9)."""
+    for attackers, die, taken in (([LANCERS[0], LANCERS[1], "nf_tarsh_archers#1"], 4, False),   # 10 at 4 -> 5
+                                  (LANCERS[:3], 4, True)):                                      # 12 at 4 -> 6
+        p = Position()
+        for u in attackers:
+            p.put(u, "1920")
+        p.put(MILITIA[0], "1921")
+        p.combat(LUNAR)
+        p.dice(die, 1)
+        declare(p, ["1921"], ["1920"])
+        arranged(p, "1920")
+        if taken:
+            assert p.phase == R.PH_CASUALTY and p.legal() == [f"eliminate {p.name(MILITIA[0])} at 1921"]
+        else:
+            assert int(p.s["att_total"]) == 10
+            assert p.where(MILITIA[0]) == "1921" and p.phase == R.PH_ARRANGE
+
+
+def test_rule_dp_missile_1de_eliminates_one_unit_of_the_owners_choice():
+    """L1128-L1131: six Missile Factors (the 5-6 column) at 6 give 1DE: one unit
+    of the target stack eliminated, its owner choosing; the other is untouched."""
+    p = Position("18.3")
+    for u in ["hc_archers#1", "hc_archers#2", ARCHERS[0], ARCHERS[1]]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    p.combat(LUNAR)
+    p.dice(6, 1)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert sorted(p.legal()) == sorted(f"eliminate {p.name(m)}" for m in MILITIA[:2])
+    p.act(f"eliminate {p.name(MILITIA[0])}")
+    assert p.where(MILITIA[0]) == "dead"
+    assert p.where(MILITIA[1]) == "0604" and not p.disrupted(MILITIA[1])
+
+
+def test_rule_dp_retreat_onto_a_friendly_stack_and_a_fast_unit_left_as_cover_stays():
+    """L577-L578 (Interpretations 13): the slow militia retreats onto the Sartar
+    stack at 0705, covered by the free cavalry (5 >= 12 / 6); the cavalry, faster
+    than every attacker, would need no cover, but the militia's cover may not leave."""
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")                          # MF 4, 12 fighting: cover needs CF 2
+    p.put(MILITIA[0], "0604")
+    p.put("fa_free_cavalry#1", "0604")           # 5-3-7
+    p.put(FREE[0], "0705")                        # a Sartar stack away from the enemy
+    p.combat(LUNAR)
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_RETREAT
+    assert {f"retreat {p.name(MILITIA[0])}", f"retreat {p.name('fa_free_cavalry#1')}"} <= set(p.legal())
+    p.act(f"retreat {p.name(MILITIA[0])}")
+    p.act(f"{p.name(MILITIA[0])} retreats from 0604 to 0705")
+    assert p.where(MILITIA[0]) == "0705" and set(p.stack("0705")) == {MILITIA[0], FREE[0]}
+    assert f"retreat {p.name('fa_free_cavalry#1')}" not in p.legal()
+
+
+def test_rule_dp_advance_no_extended_advance_into_hill_forest_lake_or_mountain():
+    """L600 (Interpretations 16): from the vacated 3412 a lancer may not go on into
+    the hill/forest at 3413 (a forest) or the lake at 3512; from the vacated 1619,
+    not into the mountain at 1719. Open ground and hills are open to it."""
+    for start, vacated, allowed in (("3312", "3412", ["3312", "3313", "3411", "3513"]),
+                                    ("1519", "1619", ["1519", "1520", "1618", "1620", "1720"])):
+        p = Position()
+        p.put(LANCERS[0], start)
+        p.put(LANCERS[1], start)
+        p.put(MILITIA[0], vacated)
+        p.combat(LUNAR)
+        p.dice(6)                                 # 8 at 6 -> 8: the militia dies
+        declare(p, [vacated], [start])
+        arranged(p, start)
+        p.act(f"eliminate {p.name(MILITIA[0])} at {vacated}")
+        p.act(f"advance {p.name(LANCERS[1])}")
+        p.act(f"{p.name(LANCERS[1])} advances into {vacated}")
+        assert p.phase == R.PH_ADVANCE_EXT
+        assert sorted(t[-4:] for t in p.legal() if " advances on to " in t) == allowed

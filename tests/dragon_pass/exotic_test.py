@@ -198,6 +198,22 @@ def test_rule_dp_exotic_a_type_1_storm_eliminates_a_hex_and_disrupts_the_non_sar
     assert not any("Stormwalkers" in t for t in p.legal())   # no spirit, no second storm
 
 
+def test_rule_dp_disrupt_a_superhero_beside_a_storm_is_not_disrupted():
+    """L590: superheroes cannot be disrupted. A Type 1 storm on 2012 eliminates
+    the lancer there and disrupts the one beside it (L688); Jar-eel, alone beside
+    it too, stays front side up."""
+    p = Position("18.5", moon="full")
+    p.put("stormwalkers", "2016")
+    p.put("cc_lancers#2", "2012")                # the storm strikes a stack
+    p.put("cc_lancers#1", "2011")
+    p.put("jar_eel", "2013")
+    exotic(p, SARTAR)
+    choose(p, "Stormwalkers", "uses its exotic magic")
+    choose(p, "Type 1 storm strikes 2012")
+    assert p.where("cc_lancers#2") == "dead" and p.disrupted("cc_lancers#1")
+    assert p.where("jar_eel") == "2013" and not p.disrupted("jar_eel")
+
+
 def test_rule_dp_exotic_a_type_2_storm_rains_two_days_then_floods_the_rivers():
     """L688: day 1 and day 2 rain, day 3 flood: every unit on a river hex is disrupted,
     and a unit entering one is disrupted too."""
@@ -293,3 +309,47 @@ def test_rule_dp_exotic_with_screening_a_scouted_stack_is_examined_by_the_scout_
     p.act(f"{p.name('sartar_assassin')} is taken back")
     GAME.observe(p.S, np.array([1], np.int64), obs)
     assert obs[0, O.UNITS_OFF + unit("red_emperor") * O.UNIT_FEATURES + O.U_SEEN] == 0
+
+
+def bat_strikes_argrath(p, escape_die):
+    """The Bat's chaotic magic eliminates Argrath at 2012; the battle is played out,
+    every die showing ``escape_die``, until his heroic escape is rolled (L642)."""
+    exotic(p, LUNAR)
+    choose(p, "end the Exotic Magic Phase")
+    p.dice(1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    choose(p, "eliminate", "Argrath")
+    while p.where("argrath") == "escaping":
+        legal = p.legal()
+        p.dice(*[escape_die] * 10)
+        p.act(next((t for t in legal if "arranged" in t or t.startswith("end")), legal[0]))
+
+
+def bat_position(sartar_elsewhere):
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    p.put("full_moon_corps", "2011")
+    p.put("argrath", "2012")
+    p.put("bh_shamans#1", "2012")
+    if sartar_elsewhere:
+        p.put("bh_shamans#2", "3030")
+    return p
+
+
+def test_rule_dp_exotic_a_hero_the_bat_strikes_feeds_it_only_if_he_fails_his_escape():
+    """L698: the Bat feeds on 'an enemy unit during combat'; a hero is devoured only
+    if his heroic escape (L642) fails."""
+    p = bat_position(sartar_elsewhere=True)
+    bat_strikes_argrath(p, escape_die=1)
+    assert p.where("argrath") == "dead" and int(p.s["bat_fed"]) == 1
+    p = bat_position(sartar_elsewhere=True)
+    bat_strikes_argrath(p, escape_die=6)
+    assert p.where("argrath") == "3030" and int(p.s["bat_fed"]) == 0
+
+
+def test_rule_dp_exotic_a_hero_with_no_stack_to_escape_to_dies_and_feeds_the_bat():
+    """L642: a hero whose side has no stack left on the map is eliminated
+    permanently, whatever the die; struck by the Bat, he feeds it (L698)."""
+    p = bat_position(sartar_elsewhere=False)
+    bat_strikes_argrath(p, escape_die=6)
+    assert p.where("argrath") == "dead" and int(p.s["bat_fed"]) == 1

@@ -149,6 +149,40 @@ def test_rule_dp_move_terrain_costs(hexes, cost):
     assert p.mp(LANCER) == 7 - cost
 
 
+def test_rule_dp_move_a_structure_costs_its_own_points_in_place_of_the_terrain():
+    """L352, L355 (Interpretations 4): a stockade or a temple costs 1 MP to
+    enter, whatever the ground under it; leaving it pays the next hex's terrain."""
+    p = Position()
+    p.put(LANCER, "1920")                   # mountain
+    p.put(LANCER2, "2801")                  # forest
+    p.movement(LUNAR)
+    moving(p, LANCER, "1920")
+    step(p, LANCER, "1920", "1921")         # the stockade on a mountain: 1 MP, not 3
+    assert p.mp(LANCER) == 6.0
+    step(p, LANCER, "1921", "1922")         # off it, on to the bare mountain: 3 MP (L341)
+    assert p.mp(LANCER) == 3.0
+    p.act("stop at 1922")
+    moving(p, LANCER2, "2801")
+    step(p, LANCER2, "2801", "2802")        # the temple in a forest: 1 MP, not 2
+    assert p.mp(LANCER2) == 6.0
+
+
+def test_rule_dp_move_headwaters_ignore_the_river():
+    """L371: leaving a headwaters hex costs no extra point, though leaving a
+    river hex below it does (L370)."""
+    p = Position()
+    p.put(LANCER, "0905")                   # the headwaters of Jaldon's Wrong River
+    p.put(LANCER2, "0805")                  # the river hex next to it
+    p.movement(LUNAR)
+    moving(p, LANCER, "0905")
+    step(p, LANCER, "0905", "0904")         # open ground 1, nothing for the river
+    assert p.mp(LANCER) == 6.0
+    p.act("stop at 0904")
+    moving(p, LANCER2, "0805")
+    step(p, LANCER2, "0805", "0804")        # open ground 1 + leaving the river 1
+    assert p.mp(LANCER2) == 5.0
+
+
 def test_rule_dp_move_heroic_movement_pays_one_point_a_hex():
     p = Position("18.3")
     p.put("argrath", "3802")
@@ -156,6 +190,43 @@ def test_rule_dp_move_heroic_movement_pays_one_point_a_hex():
     moving(p, "argrath", "3802")
     step(p, "argrath", "3802", "3703")      # a mountain: 1 MP, not 3 (L417)
     assert p.mp("argrath") == 5.0
+
+
+def test_rule_dp_move_heroic_movement_pays_one_point_with_the_river_and_ridge_extras():
+    """L417 (Interpretations 6): the 1 MP of a heroic MF covers the whole step:
+    leaving a river (1 + 1) and climbing a ridge to a hill (1 + 1) cost 1 each."""
+    p = Position("18.3")
+    p.put("argrath", "0107")                # a river hex, not a ford
+    p.put("gunda", "0414")
+    p.movement(SARTAR)
+    moving(p, "argrath", "0107")
+    step(p, "argrath", "0107", "0106")
+    assert p.mp("argrath") == 5.0
+    p.act("stop at 0106")
+    moving(p, "gunda", "0414")
+    step(p, "gunda", "0414", "0314")        # up the ridge
+    assert p.mp("gunda") == 5.0
+
+
+def test_rule_dp_move_a_road_still_pays_the_river_and_ridge_extras():
+    """L370, L374, L377 (Interpretations 5): a road replaces the hex's cost only.
+    Leaving the river at 0707 along the secondary road costs 1 + 1; the third
+    hex of a row on the secondary road is free (L364), but climbing the ridge
+    into it still costs 1."""
+    p = Position()
+    p.put(LANCER, "0707")
+    p.put(LANCER2, "3319")
+    p.movement(LUNAR)
+    moving(p, LANCER, "0707")
+    step(p, LANCER, "0707", "0708")
+    assert p.mp(LANCER) == 5.0
+    p.act("stop at 0708")
+    moving(p, LANCER2, "3319")
+    step(p, LANCER2, "3319", "3419")
+    step(p, LANCER2, "3419", "3420")
+    assert p.mp(LANCER2) == 5.0             # 1 + 1 along the road
+    step(p, LANCER2, "3420", "3521")        # the third hex: 0, + the ridge 1
+    assert p.mp(LANCER2) == 4.0
 
 
 def test_rule_dp_move_rain_adds_a_point_except_along_roads():

@@ -73,29 +73,37 @@ def rally_phase(S, b):
         if s['unit_where'][u] != UW_ESCAPING:
             continue
         need = ESCAPE_SUPERHERO if U_RANK[u] == RANK_SUPERHERO else ESCAPE_HERO
-        if d6(S, b) < need:
-            s['unit_where'][u] = UW_DEAD
-            s['unit_dead_hex'][u] = -1
-            s['unit_scapegoat'][u] = -1
-            for v in range(units_end(S, b)):
-                if s['unit_scapegoat'][v] == u:
-                    end_rage(S, b, v)       # a scapegoat dead for good leaves nothing to avenge (L656)
-            if u == s['bat_prey']:
-                s['bat_fed'] += 1           # the hero the Bat struck is dead: it fed (L698)
-            if u == ARGRATH and s['scenario'] == SC_18_3:
-                end_game(S, b, LUNAR)
+        # a failed roll, or no stack of his side left to escape to: eliminated permanently (L642)
+        if d6(S, b) < need or nearest_stacks(S, b, u, occ) == 0:
+            if dies_for_good(S, b, u):
                 return False
-            continue
-        n = nearest_stacks(S, b, u, occ)
-        if n == 0:
-            s['unit_where'][u] = UW_DEAD
-            s['unit_dead_hex'][u] = -1
             continue
         s['cursor'] = u
         return pose(S, b, PH_ESCAPE_HEX, force_of(S, b, u))
     s['step'] = 0
     s['bat_prey'] = -1
     s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
+    return False
+
+
+@rules_jit
+def dies_for_good(S, b, u):
+    """Hero or superhero u, eliminated, made no heroic escape: to the dead pile
+    for good. A scapegoat leaves nothing to avenge (L656); a hero the Bat's
+    chaotic magic struck feeds it (L698); Argrath's death ends 18.3 (L248).
+    Returns whether the game ended."""
+    s = S[b]
+    s['unit_where'][u] = UW_DEAD
+    s['unit_dead_hex'][u] = -1
+    s['unit_scapegoat'][u] = -1
+    for v in range(units_end(S, b)):
+        if s['unit_scapegoat'][v] == u:
+            end_rage(S, b, v)
+    if u == s['bat_prey']:
+        s['bat_fed'] += 1
+    if u == ARGRATH and s['scenario'] == SC_18_3:
+        end_game(S, b, LUNAR)
+        return True
     return False
 
 
