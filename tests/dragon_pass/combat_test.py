@@ -1038,3 +1038,33 @@ def test_rule_dp_advance_no_extended_advance_into_hill_forest_lake_or_mountain()
         p.act(f"{p.name(LANCERS[1])} advances into {vacated}")
         assert p.phase == R.PH_ADVANCE_EXT
         assert sorted(t[-4:] for t in p.legal() if " advances on to " in t) == allowed
+
+
+def test_rule_dp_ironhoof_frozen_cavalry_neither_retreats_nor_advances():
+    """L784: in the game-turn Ironhoof froze the cavalry, no cavalry unit retreats
+    or advances after combat (the fast Free Cavalry of the retreat rules, L578)."""
+    from tests.dragon_pass.movement_test import ironhoof_for
+    p = Position("18.3")
+    for u in WARRIORS[:3]:
+        p.put(u, "0504")
+    p.put("fa_free_cavalry#1", "0604")
+    ironhoof_for(p, "sartar", "3030")
+    p.combat(LUNAR)
+    p.s["freeze_turn"] = p.s["turn"]
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    assert f"retreat {p.name('fa_free_cavalry#1')}" not in p.legal()
+    p = Position("18.3")
+    p.put("cc_lancers#1", "0504")
+    p.put(WARRIORS[0], "0504")
+    p.put(FREE[0], "0604")
+    ironhoof_for(p, "lunar", "3030")
+    p.combat(LUNAR)
+    p.s["freeze_turn"] = p.s["turn"]
+    p.dice(6)                                     # the attack eliminates the defender
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504")
+    while p.phase != R.PH_ADVANCE and int(p.s["status"]) == 0:
+        p.act(p.legal()[-1])
+    assert f"advance {p.name('cc_lancers#1')}" not in p.legal()
+    assert f"advance {p.name(WARRIORS[0])}" in p.legal()
