@@ -34,7 +34,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from . import rules as R
 from .board import (
-    HEX_FORD, HEX_RIVER, HEX_STEP, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES, ROAD_PRIMARY,
+    HEX_FORD, HEX_RIVER, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES, ROAD_PRIMARY,
     ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
 )
 from .constants import (
@@ -51,18 +51,20 @@ CELL_OF_HEX = np.array([(h % ROWS) * COLUMNS + h // ROWS for h in range(NUM_HEXE
 """The ``board`` cell of each hex (board index ``h = column * rows + row``)."""
 
 # ---- board: dynamic planes
-(G_OWN_UNITS, G_OWN_CF, G_ENEMY_UNITS, G_ENEMY_CF, G_ENEMY_ZOC, G_DECISION) = range(6)
-BOARD_PLANES = 6
+(G_OWN_UNITS, G_OWN_CF, G_ENEMY_UNITS, G_ENEMY_CF, G_DECISION) = range(5)
+BOARD_PLANES = 5
 """G_OWN_UNITS: the observer's counters in the hex / 3; G_OWN_CF: their CF
-total / 10; G_ENEMY_UNITS, G_ENEMY_CF: the same of an enemy stack whose
-contents the observer knows, -1 and 0 for one whose contents are screened
-(L452); G_ENEMY_ZOC: in a zone of control of the enemy (L460); G_DECISION:
-the hexes the pending decision is about -- the selected stack or moving
-group (1), the stack being arranged (0.5), in a battle its attacking stacks
-(1), its defending stacks (-1) and the hexes its attackers vacated (0.25).
-Counts and CF are clamped to OBS_HIGH. Per-unit detail (majors, disrupted,
-missile factors, cavalry, the observer's own zones of control) is in the
-``units`` rows."""
+total / 10; G_ENEMY_UNITS, G_ENEMY_CF: the same of a stack of another force
+whose contents the observer knows; for one whose contents are screened
+(L452), G_ENEMY_UNITS is -1 if its top counter exerts a zone of control
+(which it shows, L460) and -0.5 if not, and G_ENEMY_CF 0; G_DECISION: the
+hexes the pending decision is about -- the selected stack or moving group
+(1), the stack being arranged (0.5), in a battle its attacking stacks (1),
+its defending stacks (-1) and the hexes its attackers vacated (0.25).
+Counts and CF are clamped to OBS_HIGH. Zones of control are read from the
+stacks (each row's U_ZOC, a screened stack's -1); per-unit detail (majors,
+disrupted, missile factors, cavalry) is in the ``units`` rows and
+``units_static``."""
 
 # ---- the static planes (GameSpec.constants["board_static"])
 S_TERRAIN = 0                              # one-hot by board.TERRAIN_IDS
@@ -259,6 +261,28 @@ def _link_stacks(S, b, head, below):
 
 
 @rules_jit
+def _stack_planes(S, b, me, own, zoc, first, below, obs, base):
+    """The board planes of one stack (its units linked from ``first``), written
+    once, when its top counter is read; ``zoc``: the top exerts a zone of control."""
+    screened = False
+    n = 0
+    cf = 0.0
+    v = first
+    while v >= 0:
+        if hidden_from(S, b, v, me):
+            screened = True
+        else:
+            n += 1
+            cf += np.float64(R.cf_halves(S, b, v)) / 20.0
+        v = below[v]
+    if screened:
+        obs[base + G_ENEMY_UNITS] = -1.0 if zoc else -0.5
+        return
+    _put(obs, base + (G_OWN_UNITS if own else G_ENEMY_UNITS), n / 3.0)
+    _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), cf)
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """obs = game b as seat ``me`` may know it (see the module docstring)."""
     s = S[b]
@@ -296,22 +320,10 @@ def observe_one(S, b, me, obs):
                     height += 1
                 v = below[v]
             zoc = height == 0 and R.exerts_zoc(S, b, u)
-            if zoc and not own:
-                for d in range(1, 7):     # the top counter shows its zone of control (L460)
-                    g = HEX_STEP[h, d]
-                    if g >= 0:
-                        obs[BOARD_OFF + CELL_OF_HEX[g] * BOARD_PLANES + G_ENEMY_ZOC] = 1.0
+            if height == 0:
+                _stack_planes(S, b, me, own, zoc, head[h], below, obs, base)
             if hidden_from(S, b, u, me):
-                # a stack whose contents are not all known: -1 and no CF, even
-                # beside a revealed Crimson Bat or Argrath (whose rows show them)
-                obs[base + G_ENEMY_UNITS] = -1.0
-                obs[base + G_ENEMY_CF] = 0.0
                 continue
-            if own or obs[base + G_ENEMY_UNITS] >= 0:
-                k = G_OWN_UNITS if own else G_ENEMY_UNITS
-                _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
-                k = G_OWN_CF if own else G_ENEMY_CF
-                _put(obs, base + k, obs[base + k] + cf)
             obs[row + U_COLUMN] = (h // ROWS) / COLUMNS
             obs[row + U_ROW] = (h % ROWS) / ROWS
             obs[row + U_HEIGHT] = height / 10.0

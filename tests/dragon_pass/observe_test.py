@@ -56,8 +56,7 @@ def test_obs_own_and_enemy_strength_planes():
     assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_UNITS], 2 / 3)
     assert np.isclose(g[cell("0604"), O.G_ENEMY_UNITS], 1 / 3) and np.isclose(g[cell("0604"), O.G_ENEMY_CF], 0.2)
     assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1
-    assert g[cell("0504"), O.G_ENEMY_ZOC] == 1                # beside the militia (L460)
-    assert g[cell("0604"), O.G_ENEMY_ZOC] == 0                # the lancers' zone is the observer's own
+    assert rows[unit("cm_town_militia#1"), O.U_ZOC] == 1      # the militia's zone covers 0504 (L460)
     jonstown = [f.hex for f in MAP.fortresses].index(hexi("3122"))
     assert flat(obs)[O.F_FORTRESS + jonstown] == -1          # Jonstown is Sartar's
     mine = GAME.observation_of(p.S, SARTAR_SEAT)
@@ -94,12 +93,12 @@ def test_obs_screening_hides_enemy_stacks_outside_combat():
     p.movement(LUNAR)
     obs = GAME.observation_of(p.S, LUNAR_SEAT)
     g, rows = board(obs), units(obs)
-    assert g[cell("1010"), O.G_ENEMY_UNITS] == -1             # the counters are on the map, contents unknown
+    assert g[cell("1010"), O.G_ENEMY_UNITS] == -1             # on the map, contents unknown, a zone of control
     assert g[cell("1010"), O.G_ENEMY_CF] == 0
     militia = rows[unit("cm_town_militia#1")]
     assert militia[O.U_ENEMY] == 1 and militia[O.U_SEEN] == 0 and militia[O.U_CF] == 0 and militia[O.U_COLUMN] == 0
     assert militia[O.U_ZOC] == 0 and militia[O.U_HEIGHT] == 0
-    assert g[cell("1011"), O.G_ENEMY_ZOC] == 1                # its top counter shows its zone (L460)
+    assert np.count_nonzero(g[:, O.G_ENEMY_UNITS]) == 1       # its top counter shows its zone (L460), nothing more
     open_game = Position(screening=False)
     open_game.put("cm_town_militia#1", "1010")
     open_game.movement(LUNAR)
@@ -175,3 +174,14 @@ def test_obs_independents_not_in_play_leave_their_rows_empty():
     rows = units(GAME.observation_of(p.S, LUNAR_SEAT))
     independents = [u for u in range(len(R.U_FORCE)) if R.U_FORCE[u] < 0]
     assert independents and not rows[independents].any()
+
+
+def test_obs_a_screened_stack_shows_whether_its_top_counter_exerts_a_zone_of_control():
+    """L452, L460: the top counter is seen; a lone hero (parenthesised CF) exerts none."""
+    p = Position("18.3", screening=True)
+    p.put("cc_lancers#1", "0504")
+    p.put("argrath", "1010")
+    p.put("cm_town_militia#1", "1212")
+    p.movement(LUNAR)
+    g = board(GAME.observation_of(p.S, LUNAR_SEAT))
+    assert g[cell("1010"), O.G_ENEMY_UNITS] == -0.5 and g[cell("1212"), O.G_ENEMY_UNITS] == -1
