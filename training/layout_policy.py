@@ -168,7 +168,7 @@ def layout_of(spec):
     boards, row_blocks, graphs, flat = [], [], [], []
     for name, b in sorted(spec.obs_layout.items(), key=lambda kv: kv[1].offset):
         static = None
-        if b.kind == "grid" and b.static:
+        if b.kind in ("grid", "entities") and b.static:
             static = np.asarray(spec.constants[b.static], dtype=np.float32)
         if b.kind == "grid" and b.grid_shape and int(np.prod(b.grid_shape)) == b.shape[0]:
             cols, rows = (int(x) for x in b.grid_shape)

@@ -61,9 +61,10 @@ class ObsBlock:
         neighbours: ``graph`` only: the name of its ``neighbours`` block.
         of: ``neighbours`` only: the name of the ``graph`` block it serves.
         valid_column: ``entities`` only: the feature that marks a real row.
-        static: ``grid`` only: the key of ``GameSpec.constants`` holding the
-            ``(cells, planes)`` float32 planes that are the same in every
-            observation ("" if none).
+        static: ``grid`` or ``entities``: the key of ``GameSpec.constants``
+            holding the ``(cells or rows, features)`` float32 features that are
+            the same in every observation, row for row beside the block ("" if
+            none): a board's terrain, what each entity is.
         doc: what the block holds.
     """
 
@@ -205,11 +206,14 @@ def validate_layout(spec):
             if b.grid_shape and prod(b.grid_shape) != b.shape[0]:
                 raise ValueError(f"{name}: grid block {key!r}: grid_shape {b.grid_shape} does not hold "
                                  f"{b.shape[0]} cells")
-            if b.static:
-                planes = spec.constants.get(b.static)
-                if planes is None or getattr(planes, "ndim", 0) != 2 or planes.shape[0] != b.shape[0]:
-                    raise ValueError(f"{name}: grid block {key!r} names static planes {b.static!r}, which "
-                                     f"the spec's constants do not hold as ({b.shape[0]}, planes)")
+        if b.static:
+            planes = spec.constants.get(b.static)
+            if b.kind not in ("grid", "entities"):
+                raise ValueError(f"{name}: {b.kind} block {key!r} names static features; only grid and "
+                                 f"entities blocks have them")
+            if planes is None or getattr(planes, "ndim", 0) != 2 or planes.shape[0] != b.shape[0]:
+                raise ValueError(f"{name}: {b.kind} block {key!r} names static features {b.static!r}, which "
+                                 f"the spec's constants do not hold as ({b.shape[0]}, features)")
         if b.kind == "graph":
             nb = spec.obs_layout.get(b.neighbours)
             if nb is None or nb.kind != "neighbours" or nb.of != key or nb.shape[0] != b.shape[0]:

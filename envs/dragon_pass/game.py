@@ -64,7 +64,12 @@ are read from the unit rows (which gain U_CAVALRY and U_ZOC), fortress
 control moves to ``flat``. v5 a hero or superhero whose escape roll succeeds
 with no stack of his side left on the map is eliminated permanently as one
 that fails it: the Crimson Bat feeds on him if it struck him, and Argrath's
-death so ends 18.3.
+death so ends 18.3. v6 the observation serves what each counter is (its
+printed factors on both sides, rank, arm, force) once, in
+``spec.constants["units_static"]``, beside the unit rows, which keep what
+changes in play (24 features); the grid keeps five planes: the enemy's zones
+of control are read from the stacks (each row's U_ZOC; a screened stack
+shows -1 when its top counter exerts one, -0.5 when not). 10,154 floats.
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -140,15 +145,20 @@ CALLS = KernelCalls("dragon_pass", K, R.NUM_ACTIONS, O.OBS_SIZE, _config)
 
 STATIC_PLANES = O.static_planes()
 STATIC_PLANES.setflags(write=False)
+STATIC_UNITS = O.static_units()
+STATIC_UNITS.setflags(write=False)
 
 OBS_LAYOUT = {
     "board": ObsBlock(O.BOARD_OFF, O.LAYOUT["board"][1], kind="grid", geometry="hex",
                       grid_shape=(MAP.columns, MAP.rows), hex_layout="flat-odd-q", static="board_static",
-                      doc="the map's hexes in reading order: each side's counters and CF, the enemy's ZOCs, "
-                          "the decision's hexes (observe.G_*); the static map is constants['board_static'] "
+                      doc="the map's hexes in reading order: each side's counters and CF (a screened stack: "
+                          "whether it exerts a ZOC), the decision's hexes (observe.G_*); the static map is constants['board_static'] "
                           "(observe.S_*)"),
     "units": ObsBlock(O.UNITS_OFF, O.LAYOUT["units"][1], kind="entities", valid_column=O.U_VALID,
-                      doc="one row per counter (constants.UNIT_IDS; observe.U_*)"),
+                      static="units_static",
+                      doc="one row per counter (constants.UNIT_IDS): where it is and what it is doing "
+                          "(observe.U_*); what it is, its printed factors, is constants['units_static'] "
+                          "(observe.K_*)"),
     "flat": ObsBlock(O.FLAT_OFF, O.LAYOUT["flat"][1], kind="flat",
                      doc="scenario, turn, the pending decision, the battle's numbers (observe.F_*)"),
 }
@@ -165,7 +175,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 5
+    version = 6
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
@@ -191,7 +201,7 @@ class DragonPass(Game):
             max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
             turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True, hidden_information=bool(config.screening),
             utility="zero_sum", score_name="Sartar fortresses", config=config,
-            constants={"board_static": STATIC_PLANES})
+            constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
     def turns_played(self, state):
         """Game-turns started."""

@@ -34,11 +34,11 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from . import rules as R
 from .board import (
-    HEX_FORD, HEX_RIVER, HEX_STEP, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES, ROAD_PRIMARY,
+    HEX_FORD, HEX_RIVER, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES, ROAD_PRIMARY,
     ROAD_SECONDARY, SIDE_RIDGE, SIDE_ROAD, STRUCTURE_IDS, TERRAIN_IDS, TERRITORY_IDS,
 )
 from .constants import (
-    NUM_STAGES, NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
+    LUNAR, NUM_STAGES, NUM_UNITS, SCENARIOS, RANK_HERO, RANK_SUPERHERO, SIDE_BACK, UF_ADVANCED, UF_FOUGHT, UF_GROUP, UF_MOVED, UF_RETREATED,
     UF_USED, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING, UW_HOLDING, UW_MAP, UW_POOL, UW_SUPPORT,
 )
 from .data import MAP
@@ -51,18 +51,20 @@ CELL_OF_HEX = np.array([(h % ROWS) * COLUMNS + h // ROWS for h in range(NUM_HEXE
 """The ``board`` cell of each hex (board index ``h = column * rows + row``)."""
 
 # ---- board: dynamic planes
-(G_OWN_UNITS, G_OWN_CF, G_ENEMY_UNITS, G_ENEMY_CF, G_ENEMY_ZOC, G_DECISION) = range(6)
-BOARD_PLANES = 6
+(G_OWN_UNITS, G_OWN_CF, G_ENEMY_UNITS, G_ENEMY_CF, G_DECISION) = range(5)
+BOARD_PLANES = 5
 """G_OWN_UNITS: the observer's counters in the hex / 3; G_OWN_CF: their CF
-total / 10; G_ENEMY_UNITS, G_ENEMY_CF: the same of an enemy stack whose
-contents the observer knows, -1 and 0 for one whose contents are screened
-(L452); G_ENEMY_ZOC: in a zone of control of the enemy (L460); G_DECISION:
-the hexes the pending decision is about -- the selected stack or moving
-group (1), the stack being arranged (0.5), in a battle its attacking stacks
-(1), its defending stacks (-1) and the hexes its attackers vacated (0.25).
-Counts and CF are clamped to OBS_HIGH. Per-unit detail (majors, disrupted,
-missile factors, cavalry, the observer's own zones of control) is in the
-``units`` rows."""
+total / 10; G_ENEMY_UNITS, G_ENEMY_CF: the same of a stack of another force
+whose contents the observer knows; for one whose contents are screened
+(L452), G_ENEMY_UNITS is -1 if its top counter exerts a zone of control
+(which it shows, L460) and -0.5 if not, and G_ENEMY_CF 0; G_DECISION: the
+hexes the pending decision is about -- the selected stack or moving group
+(1), the stack being arranged (0.5), in a battle its attacking stacks (1),
+its defending stacks (-1) and the hexes its attackers vacated (0.25).
+Counts and CF are clamped to OBS_HIGH. Zones of control are read from the
+stacks (each row's U_ZOC, a screened stack's -1); per-unit detail (majors,
+disrupted, missile factors, cavalry) is in the ``units`` rows and
+``units_static``."""
 
 # ---- the static planes (GameSpec.constants["board_static"])
 S_TERRAIN = 0                              # one-hot by board.TERRAIN_IDS
@@ -93,31 +95,76 @@ def static_planes():
     return out
 
 
-# ---- units: one row per counter
-(U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_MISSILE, U_MF, U_LF, U_MAJOR, U_HERO, U_SUPERHERO,
- U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED, U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT,
- U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED, U_SUPPORT, U_CAVALRY, U_ZOC) = range(31)
-UNIT_FEATURES = 31
-"""U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN:
-its place and factors are known to the observer (screening hides the enemy's
-outside combat); U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map);
-U_CF / 10 (a cyclic CF at the moon's value where it stands, L662), U_MISSILE / 4, U_MF / 10, U_LF / 3 of the side up; U_MAJOR (L127),
-U_HERO, U_SUPERHERO; U_DISRUPTED: its back is up (a superhero's is its
-Berserker Rage); U_POOL / U_DEAD / U_ESCAPING: waiting to deploy, in the dead
-pile, to roll a heroic escape; U_MOVED, U_GROUP, U_MP (movement points left /
-10): this movement phase; U_HEIGHT: place in its stack from the top / 10;
-U_IN_BATTLE: in the battle being fought (1), fought already (0.5); U_FOUGHT:
-fought in this melee (L571); U_SELECTED: the unit the pending decision is
-about (a missile firer, a retreating or advancing unit, an escaped hero, a
-superhero choosing its scapegoat); U_SCAPEGOAT: a berserk superhero's
-scapegoat (the marker is on its stack for both players to see, L654);
-U_ENTERING: a reinforcement or replacement still off the board (L474);
-U_HOLDING / U_COMMITTED / U_SUPPORT: a spirit or agent in its holding box,
-committed to attack the stack at its column and row (L496; where its magician
-stands is not shown, L496), giving magical support there (L604; hidden, like
-its stack, from the enemy with screening); U_CAVALRY (L786); U_ZOC: it is
-the top counter of its stack and the stack exerts a zone of control into
-the six hexes around it (L460)."""
+# ---- units: one row per counter (what changes in play)
+(U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED,
+ U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT, U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED,
+ U_SUPPORT, U_ZOC) = range(24)
+UNIT_FEATURES = 24
+"""U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose; U_SEEN: its place and
+side are known to the observer (screening hides the enemy's outside combat);
+U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map); U_CF / 10 of the side
+up (a cyclic CF at the moon's value where it stands, L662); U_DISRUPTED: its
+back is up (a superhero's is its Berserker Rage); U_POOL / U_DEAD /
+U_ESCAPING: waiting to deploy, in the dead pile, to roll a heroic escape;
+U_MOVED, U_GROUP, U_MP (movement points left / 10): this movement phase;
+U_HEIGHT: place in its stack from the top / 10; U_IN_BATTLE: in the battle
+being fought (1), fought already (0.5); U_FOUGHT: fought in this melee
+(L571); U_SELECTED: the unit the pending decision is about (a missile firer,
+a retreating or advancing unit, an escaped hero, a superhero choosing its
+scapegoat); U_SCAPEGOAT: a berserk superhero's scapegoat (the marker is on
+its stack for both players to see, L654); U_ENTERING: a reinforcement or
+replacement still off the board (L474); U_HOLDING / U_COMMITTED / U_SUPPORT:
+a spirit or agent in its holding box, committed to attack the stack at its
+column and row (L496; where its magician stands is not shown, L496), giving
+magical support there (L604; hidden, like its stack, from the enemy with
+screening); U_ZOC: it is the top counter of its stack and the stack exerts a
+zone of control into the six hexes around it (L460).
+
+What a counter is -- its printed factors on both sides, its rank, arm and
+force -- is the same in every observation: the spec serves it once
+(``GameSpec.constants["units_static"]``, the columns ``K_*``, row for row
+beside ``units``)."""
+
+# ---- the counters' printed facts (GameSpec.constants["units_static"])
+(K_CF, K_MGF, K_MF, K_RF, K_LF, K_MISSILE, K_MAJOR) = range(7)
+"""Per side (front at 0, back at K_BACK): CF / 10 (a cyclic CF: 0, see
+K_CYCLIC; a dragon's "=": 0), MgF / 10 (infinity: OBS_HIGH, chaotic:
+negative), MF / 10, RF / 10 (-0.1 blank), LF / 3, Missile Factors / 4, major
+(L127)."""
+K_BACK = 7
+(K_HERO, K_SUPERHERO, K_CAVALRY, K_SPIRIT, K_MAGICIAN, K_AGENT, K_ASSASSIN, K_CYCLIC, K_LUNAR,
+ K_SARTAR) = range(2 * K_BACK, 2 * K_BACK + 10)
+"""K_SPIRIT: a disembodied spirit (blank CF); K_MAGICIAN: it has a spirit or
+agent; K_AGENT: a physical magician's agent; K_CYCLIC: a factor is cyclic
+(L398); K_LUNAR / K_SARTAR: the force it belongs to."""
+STATIC_UNIT_FEATURES = K_SARTAR + 1
+
+
+def static_units():
+    """The ``(units, STATIC_UNIT_FEATURES)`` float32 printed facts of every counter."""
+    out = np.zeros((NUM_UNITS, STATIC_UNIT_FEATURES), np.float32)
+    for u in range(NUM_UNITS):
+        for sd in range(2):
+            k = sd * K_BACK
+            out[u, k + K_CF] = R.U_CF[u, sd] / 10.0
+            mgf = R.U_MGF[u, sd]
+            out[u, k + K_MGF] = OBS_HIGH if mgf >= R.INFINITE_MGF else mgf / 10.0
+            out[u, k + K_MF] = R.U_MF[u, sd] / 10.0
+            out[u, k + K_RF] = R.U_RF[u, sd] / 10.0
+            out[u, k + K_LF] = R.U_LF[u, sd] / 3.0
+            out[u, k + K_MISSILE] = min(R.U_MISSILE[u, sd] / 4.0, OBS_HIGH)
+            out[u, k + K_MAJOR] = R.U_MAJOR[u, sd]
+        out[u, K_HERO] = R.U_RANK[u] == RANK_HERO
+        out[u, K_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
+        out[u, K_CAVALRY] = R.U_CAVALRY[u]
+        out[u, K_SPIRIT] = R.U_SPIRIT[u, 0]
+        out[u, K_MAGICIAN] = R.U_BOUND[u] >= 0
+        out[u, K_AGENT] = R.U_AGENT[u]
+        out[u, K_ASSASSIN] = R.U_ASSASSIN[u]
+        out[u, K_CYCLIC] = R.U_CYCLIC[u]
+        out[u, K_LUNAR if int(R.U_FORCE[u]) == LUNAR else K_SARTAR] = 1.0
+    return out
+
 
 # ---- flat
 F_SCENARIO = 0                        # one-hot, constants.SCENARIOS
@@ -211,6 +258,28 @@ def _link_stacks(S, b, head, below):
 
 
 @rules_jit
+def _stack_planes(S, b, me, own, zoc, first, below, obs, base):
+    """The board planes of one stack (its units linked from ``first``), written
+    once, when its top counter is read; ``zoc``: the top exerts a zone of control."""
+    screened = False
+    n = 0
+    cf = 0.0
+    v = first
+    while v >= 0:
+        if hidden_from(S, b, v, me):
+            screened = True
+        else:
+            n += 1
+            cf += np.float64(R.cf_halves(S, b, v)) / 20.0
+        v = below[v]
+    if screened:
+        obs[base + G_ENEMY_UNITS] = -1.0 if zoc else -0.5
+        return
+    _put(obs, base + (G_OWN_UNITS if own else G_ENEMY_UNITS), n / 3.0)
+    _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), cf)
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """obs = game b as seat ``me`` may know it (see the module docstring)."""
     s = S[b]
@@ -244,22 +313,10 @@ def observe_one(S, b, me, obs):
                     height += 1
                 v = below[v]
             zoc = height == 0 and R.exerts_zoc(S, b, u)
-            if zoc and not own:
-                for d in range(1, 7):     # the top counter shows its zone of control (L460)
-                    g = HEX_STEP[h, d]
-                    if g >= 0:
-                        obs[BOARD_OFF + CELL_OF_HEX[g] * BOARD_PLANES + G_ENEMY_ZOC] = 1.0
+            if height == 0:
+                _stack_planes(S, b, me, own, zoc, head[h], below, obs, base)
             if hidden_from(S, b, u, me):
-                # a stack whose contents are not all known: -1 and no CF, even
-                # beside a revealed Crimson Bat or Argrath (whose rows show them)
-                obs[base + G_ENEMY_UNITS] = -1.0
-                obs[base + G_ENEMY_CF] = 0.0
                 continue
-            if own or obs[base + G_ENEMY_UNITS] >= 0:
-                k = G_OWN_UNITS if own else G_ENEMY_UNITS
-                _put(obs, base + k, obs[base + k] + 1.0 / 3.0)
-                k = G_OWN_CF if own else G_ENEMY_CF
-                _put(obs, base + k, obs[base + k] + cf)
             obs[row + U_COLUMN] = (h // ROWS) / COLUMNS
             obs[row + U_ROW] = (h % ROWS) / ROWS
             obs[row + U_HEIGHT] = height / 10.0
@@ -277,14 +334,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_HOLDING] = where == UW_HOLDING
         obs[row + U_SEEN] = 1.0
         obs[row + U_CF] = cf
-        _put(obs, row + U_MISSILE, R.U_MISSILE[u, sd] / 4.0)
-        obs[row + U_MF] = R.U_MF[u, sd] / 10.0
-        obs[row + U_LF] = R.U_LF[u, sd] / 3.0
-        obs[row + U_MAJOR] = R.U_MAJOR[u, sd]
-        obs[row + U_HERO] = R.U_RANK[u] == RANK_HERO
-        obs[row + U_SUPERHERO] = R.U_RANK[u] == RANK_SUPERHERO
         obs[row + U_DISRUPTED] = sd == SIDE_BACK
-        obs[row + U_CAVALRY] = R.U_CAVALRY[u]
         flags = s['unit_flags'][u]
         obs[row + U_MOVED] = (flags & UF_MOVED) != 0
         obs[row + U_GROUP] = (flags & UF_GROUP) != 0

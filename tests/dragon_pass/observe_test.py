@@ -3,6 +3,7 @@ spec, and what the screening option (L452) hides."""
 import numpy as np
 
 from dragongym.envs.dragon_pass import observe as O
+from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import HEX_TERRAIN, NUM_HEXES, SIDE_RIDGE, TERRAIN_IDS
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
@@ -54,9 +55,8 @@ def test_obs_own_and_enemy_strength_planes():
     g, rows = board(obs), units(obs)
     assert np.isclose(g[cell("0504"), O.G_OWN_CF], 0.8) and np.isclose(g[cell("0504"), O.G_OWN_UNITS], 2 / 3)
     assert np.isclose(g[cell("0604"), O.G_ENEMY_UNITS], 1 / 3) and np.isclose(g[cell("0604"), O.G_ENEMY_CF], 0.2)
-    assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1 and rows[unit("cc_lancers#1"), O.U_CAVALRY] == 1
-    assert g[cell("0504"), O.G_ENEMY_ZOC] == 1                # beside the militia (L460)
-    assert g[cell("0604"), O.G_ENEMY_ZOC] == 0                # the lancers' zone is the observer's own
+    assert rows[unit("cm_town_militia#1"), O.U_DISRUPTED] == 1
+    assert rows[unit("cm_town_militia#1"), O.U_ZOC] == 1      # the militia's zone covers 0504 (L460)
     jonstown = [f.hex for f in MAP.fortresses].index(hexi("3122"))
     assert flat(obs)[O.F_FORTRESS + jonstown] == -1          # Jonstown is Sartar's
     mine = GAME.observation_of(p.S, SARTAR_SEAT)
@@ -93,12 +93,12 @@ def test_obs_screening_hides_enemy_stacks_outside_combat():
     p.movement(LUNAR)
     obs = GAME.observation_of(p.S, LUNAR_SEAT)
     g, rows = board(obs), units(obs)
-    assert g[cell("1010"), O.G_ENEMY_UNITS] == -1             # the counters are on the map, contents unknown
+    assert g[cell("1010"), O.G_ENEMY_UNITS] == -1             # on the map, contents unknown, a zone of control
     assert g[cell("1010"), O.G_ENEMY_CF] == 0
     militia = rows[unit("cm_town_militia#1")]
     assert militia[O.U_ENEMY] == 1 and militia[O.U_SEEN] == 0 and militia[O.U_CF] == 0 and militia[O.U_COLUMN] == 0
     assert militia[O.U_ZOC] == 0 and militia[O.U_HEIGHT] == 0
-    assert g[cell("1011"), O.G_ENEMY_ZOC] == 1                # its top counter shows its zone (L460)
+    assert np.count_nonzero(g[:, O.G_ENEMY_UNITS]) == 1       # its top counter shows its zone (L460), nothing more
     open_game = Position(screening=False)
     open_game.put("cm_town_militia#1", "1010")
     open_game.movement(LUNAR)
@@ -135,7 +135,6 @@ def test_obs_screening_variants_keep_what_the_seat_sees():
 
 
 def test_obs_a_revealed_crimson_bat_shows_its_row_not_its_stack_mates():
-    from dragongym.envs.dragon_pass import rules as R
     p = Position("18.5", screening=True, moon="black")
     p.put("crimson_bat", "2009")
     p.put("cc_lancers#1", "2009")
@@ -151,3 +150,26 @@ def test_obs_a_revealed_crimson_bat_shows_its_row_not_its_stack_mates():
     assert "a screened stack with The Crimson Bat" in line and "Lancer" not in line
     assert "screened" not in [t for t in GAME.render_ansi(p.S, LUNAR_SEAT).splitlines()
                               if t.strip().startswith("2009")][0]
+
+
+def test_obs_what_each_counter_is_is_served_once_beside_the_unit_rows():
+    spec = GAME.spec_for(GAME.make_config())
+    block = spec.obs_layout["units"]
+    static = spec.constants[block.static]
+    assert static.shape == (len(R.U_FORCE), O.STATIC_UNIT_FEATURES) and not static.flags.writeable
+    lancers, argrath = static[unit("cc_lancers#1")], static[unit("argrath")]
+    assert lancers[O.K_CAVALRY] == 1 and lancers[O.K_LUNAR] == 1 and lancers[O.K_HERO] == 0
+    assert argrath[O.K_HERO] == 1 and argrath[O.K_SARTAR] == 1
+    assert np.isclose(argrath[O.K_CF], 0.4) and np.isclose(argrath[O.K_BACK + O.K_CF], 0.2)   # (4!!) / (2!) (L130, L621)
+    assert np.isclose(argrath[O.K_LF], 2 / 3) and np.isclose(argrath[O.K_MGF], 1.0)         # MgF 10 (L621)
+
+
+def test_obs_a_screened_stack_shows_whether_its_top_counter_exerts_a_zone_of_control():
+    """L452, L460: the top counter is seen; a lone hero (parenthesised CF) exerts none."""
+    p = Position("18.3", screening=True)
+    p.put("cc_lancers#1", "0504")
+    p.put("argrath", "1010")
+    p.put("cm_town_militia#1", "1212")
+    p.movement(LUNAR)
+    g = board(GAME.observation_of(p.S, LUNAR_SEAT))
+    assert g[cell("1010"), O.G_ENEMY_UNITS] == -0.5 and g[cell("1212"), O.G_ENEMY_UNITS] == -1

@@ -114,6 +114,7 @@ def test_the_layout_gives_every_block_its_kind():
     assert (board.rows, board.cols) == (34, 45)
     assert np.array_equal(board.static, spec.constants[spec.obs_layout["board"].static])
     assert [b.name for b in pass_.row_blocks] == ["units"]
+    assert np.array_equal(pass_.row_blocks[0].static, spec.constants[spec.obs_layout["units"].static])  # what each counter is
     assert [(p.target, p.offset) for p in pass_.pointers] == [("units", spec.action_layout["unit"].offset)]
 
 
