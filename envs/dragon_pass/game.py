@@ -64,7 +64,12 @@ are read from the unit rows (which gain U_CAVALRY and U_ZOC), fortress
 control moves to ``flat``. v5 a hero or superhero whose escape roll succeeds
 with no stack of his side left on the map is eliminated permanently as one
 that fails it: the Crimson Bat feeds on him if it struck him, and Argrath's
-death so ends 18.3.
+death so ends 18.3. v6 the observation serves what each counter is (its
+printed factors on both sides, rank, arm, force) once, in
+``spec.constants["units_static"]``, beside the unit rows, which keep what
+changes in play (24 features); the grid keeps five planes: the enemy's zones
+of control are read from the stacks (each row's U_ZOC; a screened stack
+shows -1 when its top counter exerts one, -0.5 when not). 10,154 floats.
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -146,8 +151,8 @@ STATIC_UNITS.setflags(write=False)
 OBS_LAYOUT = {
     "board": ObsBlock(O.BOARD_OFF, O.LAYOUT["board"][1], kind="grid", geometry="hex",
                       grid_shape=(MAP.columns, MAP.rows), hex_layout="flat-odd-q", static="board_static",
-                      doc="the map's hexes in reading order: each side's counters and CF, the enemy's ZOCs, "
-                          "the decision's hexes (observe.G_*); the static map is constants['board_static'] "
+                      doc="the map's hexes in reading order: each side's counters and CF (a screened stack: "
+                          "whether it exerts a ZOC), the decision's hexes (observe.G_*); the static map is constants['board_static'] "
                           "(observe.S_*)"),
     "units": ObsBlock(O.UNITS_OFF, O.LAYOUT["units"][1], kind="entities", valid_column=O.U_VALID,
                       static="units_static",
@@ -170,7 +175,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 5
+    version = 6
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)

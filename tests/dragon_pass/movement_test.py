@@ -342,6 +342,29 @@ def test_rule_dp_move_a_disrupted_unit_must_end_away_from_the_enemy_if_it_can():
     assert "stop at 0404" in p.legal()
 
 
+def test_rule_dp_move_a_disrupted_unit_that_must_flee_moves_as_a_group_of_its_own():
+    """Interpretations 14 (L458, L590): the obligation to get away is the disrupted
+    unit's own, so it makes up a group alone, and a unit that need not flee moves
+    without it."""
+    def position():
+        p = Position()
+        p.put(WARRIORS, "0504", disrupted=True)   # beside the enemy at 0604: must flee
+        p.put(LANCER2, "0504")
+        p.put(FREE, "0604")
+        p.movement(LUNAR)
+        p.act("select the stack at 0504")
+        return p
+    p = position()
+    moving_warriors = f"move {p.name(WARRIORS)} with the group"
+    moving_lancers = f"move {p.name(LANCER2)} with the group"
+    assert {moving_warriors, moving_lancers} <= set(p.legal())
+    p.act(moving_warriors)
+    assert moving_lancers not in p.legal() and "stop at 0504" not in p.legal()
+    p = position()
+    p.act(moving_lancers)
+    assert moving_warriors not in p.legal() and "stop at 0504" in p.legal()
+
+
 def test_rule_dp_move_a_disrupted_unit_that_cannot_get_away_may_stay():
     p = Position()
     p.put(WARRIORS, "0504", disrupted=True)
