@@ -315,7 +315,8 @@ class _RowEncoder(nn.Module):
         self.first = nn.Linear(block.features, channels)
         self.second = nn.Linear(channels, channels)
         if block.static is not None:
-            self.register_buffer("static", torch.as_tensor(block.static), persistent=False)
+            self.register_buffer("static", torch.tensor(np.asarray(block.static, dtype=np.float32)),
+                                 persistent=False)              # a copy: the spec's constants are read-only
             self.static_weights = nn.Linear(block.static.shape[1], channels, bias=False)
         else:
             self.static_weights = None

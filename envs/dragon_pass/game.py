@@ -246,9 +246,7 @@ class DragonPass(Game):
             # the scapegoat marker sits on its stack for both players to see (L654); a
             # revealed Bat or Argrath is seen where it is (L666, L668)
             pinned |= {int(rec["unit_hex"][g]) for g in rec["unit_scapegoat"] if g >= 0}
-            for u, bit in ((R.CRIMSON_BAT, R.REVEAL_BAT), (R.ARGRATH_UNIT, R.REVEAL_ARGRATH)):
-                if int(rec["revealed"]) & bit:
-                    pinned.add(int(rec["unit_hex"][u]))
+            pinned |= {int(rec["unit_hex"][u]) for u in V.revealed_units(rec)}
             hidden = {}
             for h, units in V.stacks(state).items():
                 u = units[0]

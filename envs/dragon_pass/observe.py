@@ -6,18 +6,21 @@ their feature columns):
 
 * ``board``: a ``grid`` of the map's 45 x 34 hexes in reading order (row by
   row, ``cell = row * 45 + column``; odd columns, counted from 0, half a hex
-  lower, ``hex_layout="flat-odd-q"``), with six dynamic planes ``G_*``: each
-  side's counters and CF in the hex, the enemy's zones of control, and the
-  hexes the pending decision is about. The grid holds what a convolution
-  needs to see where things are; the detail of every counter is in
-  ``units``. (Game version 3 had 18 planes, 27,540 floats that were mostly
-  zeros and set the observation's pace; version 4 keeps the grid at 9,180.)
-  The static map -- terrain,
+  lower, ``hex_layout="flat-odd-q"``), with five dynamic planes ``G_*``:
+  each side's counters and CF in the hex (a screened stack: whether its top
+  counter exerts a zone of control), and the hexes the pending decision is
+  about. The grid holds what a convolution needs to see where things are;
+  the detail of every counter is in ``units``. (Game version 3 had 18 planes,
+  27,540 floats that were mostly zeros and set the observation's pace;
+  version 6 keeps the grid at 7,650.) The static map -- terrain,
   structures, rivers and fords, ridges and roads as hexside planes,
   territories -- is the same in every observation, so it is not repeated
   here: the spec serves it once (``GameSpec.constants["board_static"]``,
   the planes ``S_*``, cell for cell beside ``board``).
-* ``units``: one row per counter (``constants.UNIT_IDS``), ``U_*`` columns.
+* ``units``: one row per counter (``constants.UNIT_IDS``), ``U_*`` columns:
+  what changes in play. What each counter is (its printed factors on both
+  sides, rank, arm, force) is served once too: ``GameSpec.constants
+  ["units_static"]``, the columns ``K_*``, row for row beside ``units``.
 * ``flat``: the scenario, the turn, the pending decision, the battle's numbers,
   the moon, the Crimson Bat, storms, and who controls each fortress.
 
@@ -25,9 +28,9 @@ Seats are rotated: "own" is the observer's force, "enemy" the other.
 
 Hidden with the screening option (L452): the contents of enemy stacks that
 are not in the battle being fought. Their presence is seen (the counters are
-on the map), and so is the zone of control they exert (the top counter
-shows it, L460); what and how many units they hold, their factors, sides and
-positions in ``units`` are not written. Without screening everything is open.
+on the map), and so is whether they exert a zone of control (the top
+counter shows it, L460: ``G_ENEMY_UNITS`` -1, or -0.5 if not); what and how
+many units they hold, their sides and positions in ``units`` are not written. Without screening everything is open.
 """
 import numpy as np
 

@@ -36,7 +36,8 @@ def revealed_units(rec):
 
 def screened_contents(rec, units):
     """What a screened stack of ``units`` shows: nothing but a revealed unit."""
-    shown = [unit_name(u, rec) for u in units if u in revealed_units(rec)]
+    revealed = revealed_units(rec)
+    shown = [unit_name(u, rec) for u in units if u in revealed]
     return "a screened stack" + (f" with {', '.join(shown)} (revealed)" if shown else "")
 
 

@@ -284,6 +284,20 @@ def test_rllib_checkpoint_reloads_and_plays_legal_moves(run_dir):
     assert _play(choose) > 0
 
 
+@pytest.fixture
+def registry_restored():
+    """Naming a game "package.module:ATTRIBUTE" registers it for the rest of the
+    process; put the registry back, so later tests list the package's games only."""
+    from dragongym import envs
+    saved = dict(envs._FACTORIES), dict(envs._GAMES)
+    yield
+    envs._FACTORIES.clear()
+    envs._FACTORIES.update(saved[0])
+    envs._GAMES.clear()
+    envs._GAMES.update(saved[1])
+
+
+@pytest.mark.usefixtures("registry_restored")
 @pytest.mark.parametrize("game, options, roles", [
     ("dragons_down", ["--num-players", "2", "--max-turns", "1"], ["player_0", "player_1"]),
     ("dragon_pass", ["--scenario", "18.2", "--max-turns", "1"], None),
