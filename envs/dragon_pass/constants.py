@@ -16,10 +16,33 @@ NEUTRAL = -1
 giant (``unit_force``; the Independents' own force in the data is
 ``independent``)."""
 
-SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5")
-"""The scenarios of this part (L200-L249); a scenario is its index here."""
-SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5 = range(len(SCENARIOS))
+SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6")
+"""The scenarios the core sets up (L200-L293); a scenario is its index here."""
+SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6 = range(len(SCENARIOS))
 PLAYABLE_SCENARIOS = SCENARIOS
+
+
+def seat_of_side(side):
+    """The seat of a scenario's side word (unitdata.SIDES): the Lunar player
+    is seat 0; his opponent, Sartar or the Independent player, seat 1."""
+    return LUNAR if side == "lunar" else SARTAR
+
+
+def _roles(sid):
+    sides = DATA.scenarios[sid].sides
+    other = [f for f in sides if f != "lunar"][0]
+    return ("lunar", "independents" if other == "independent" else other)
+
+
+SCENARIO_ROLES = tuple(_roles(sid) for sid in SCENARIOS)
+"""The players of each scenario, seat by seat (the PettingZoo agent names):
+seat 0 (LUNAR) is always the Lunar player; seat 1 (SARTAR) is the Sartar
+player, or in 18.6 the Independent player, who plays the Independents the
+scenario takes (L284). A force index in the state is a seat."""
+SCENARIO_INDEPENDENT_SEAT = tuple(1 if "independent" in DATA.scenarios[sid].sides else NEUTRAL
+                                  for sid in SCENARIOS)
+"""The seat whose side the scenario's Independents are (18.6: the Independent
+player's), NEUTRAL where the scenario deploys none."""
 """The scenarios a game may be made with (every one the core sets up)."""
 
 

@@ -84,7 +84,7 @@ from . import observe as O
 from . import rules as R
 from . import view as V
 from .board import NUM_HEXES
-from .constants import FORCES, NUM_UNITS, PLAYABLE_SCENARIOS, SCENARIOS, UNIT_IDS
+from .constants import NUM_UNITS, PLAYABLE_SCENARIOS, SCENARIO_ROLES, SCENARIOS, UNIT_IDS
 from .data import DATA, MAP
 from .state import STATE_DTYPE
 
@@ -175,7 +175,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 6
+    version = 7
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
@@ -191,16 +191,18 @@ class DragonPass(Game):
     compile_minutes = 0.5
 
     def spec_for(self, config):
-        """Seats ``lunar`` and ``sartar`` (roles); the scenario's game-turns end it."""
+        """Seats by faction (roles): ``lunar`` and ``sartar``, in 18.6 ``lunar``
+        and ``independents``; the scenario's game-turns end it."""
         sc = SCENARIOS.index(config.scenario)
         deployed = int(R.U_DEPLOY[:, sc].sum())
         turns = min(int(R.SCENARIO_TURNS[sc]), int(config.max_turns))
         return GameSpec(
-            name=self.name, version=self.version, roles=FORCES, seats_are_roles=True,
+            name=self.name, version=self.version, roles=SCENARIO_ROLES[sc], seats_are_roles=True,
             num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT, action_layout=ACTION_LAYOUT,
             max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
             turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True, hidden_information=bool(config.screening),
-            utility="zero_sum", score_name="Sartar fortresses", config=config,
+            utility="zero_sum", config=config,
+            score_name="victory sites (L293)" if config.scenario == "18.6" else "Sartar fortresses",
             constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
     def turns_played(self, state):
@@ -550,7 +552,7 @@ def _magic_text(rec, viewer, battle):
             if w == R.UW_SUPPORT and _screened(rec, viewer, force, h, battle):
                 continue
             verb = "attacks the stack at" if w == R.UW_COMMITTED else "supports the stack at"
-            lines.append(f"  {FORCES[force]} {V.unit_name(u, rec)} {verb} {V.hex_name(h)}")
+            lines.append(f"  {V.side_name(rec, force)} {V.unit_name(u, rec)} {verb} {V.hex_name(h)}")
     home = [V.unit_name(u, rec) for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == R.UW_HOLDING]
     if home:
         lines.append("holding boxes: " + ", ".join(home))
@@ -561,7 +563,7 @@ def _picture(rec, viewer=None):
     from .board import FORTRESS_NAMES
     status = {0: "running", 1: "over", 2: "over (truncated)"}[int(rec["status"])]
     lines = [f"Dragon Pass {SCENARIOS[int(rec['scenario'])]} | game-turn {int(rec['turn'])} of "
-             f"{int(rec['max_turns'])} | {FORCES[int(rec['active'])]} player-turn | {status}"]
+             f"{int(rec['max_turns'])} | {V.side_name(rec, rec['active'])} player-turn | {status}"]
     lines += _map_text(rec, viewer)
     lines.append(LEGEND)
     battle = V.open_hexes(rec, viewer)
@@ -571,17 +573,19 @@ def _picture(rec, viewer=None):
             contents = V.screened_contents(rec, units)
         else:
             contents = ", ".join(V.unit_name(u, rec) for u in units)
-        lines.append(f"  {V.hex_name(h)} {FORCES[force]:6} {contents}")
-    lines.append("fortresses: " + ", ".join(f"{n} ({FORCES[int(rec['fortress_owner'][k])]})"
+        lines.append(f"  {V.hex_name(h)} {V.side_name(rec, force):6} {contents}")
+    lines.append("fortresses: " + ", ".join(f"{n} ({V.side_name(rec, rec['fortress_owner'][k])})"
                                             for k, n in enumerate(FORTRESS_NAMES)))
+    if SCENARIOS[int(rec["scenario"])] == "18.6":
+        lines.append("sites: " + ", ".join(f"{n} ({who})" for n, who in V.site_control(rec).items()))
     lines += _magic_text(rec, viewer, battle)
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
     if dead:
         lines.append("dead: " + ", ".join(dead))
     if int(rec["status"]) == 0:
-        lines.append(f"to play: {FORCES[int(rec['to_play'])]} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
+        lines.append(f"to play: {V.side_name(rec, rec['to_play'])} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
     else:
-        lines.append("ranks: " + ", ".join(f"{FORCES[f]} {int(rec['rank'][f])}" for f in range(2)))
+        lines.append("ranks: " + ", ".join(f"{V.side_name(rec, f)} {int(rec['rank'][f])}" for f in range(2)))
     return "\n".join(lines) + "\n"
 
 

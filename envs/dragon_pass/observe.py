@@ -197,7 +197,9 @@ F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain
 F_FREEZE = F_STORM + 2                # Ironhoof froze the cavalry: this game-turn; once this game (L782)
 F_FORTRESS = F_FREEZE + 2             # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
                                       # -1 the enemy does (L217)
-FLAT_SIZE = F_FORTRESS + R.FORTRESS_HEX.shape[0]
+F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fortress (rules.SITE_HEX:
+                                      # Rich Post, Wintertop, Wild Temple): +1 the observer controls it, -1 the enemy (L293)
+FLAT_SIZE = F_SITE + R.SITE_HEX.shape[0]
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -420,3 +422,6 @@ def observe_one(S, b, me, obs):
     for k in range(R.FORTRESS_HEX.shape[0]):
         o = s['fortress_owner'][k]
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+    for k in range(R.SITE_HEX.shape[0]):
+        o = s['site_owner'][k]
+        obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

@@ -37,7 +37,7 @@ from .board import (
     TERRITORY_IDS,
 )
 from .constants import (
-    FORCES, NUM_UNITS, RANK_SUPERHERO, SCENARIOS, SIDE_BACK, ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_MOVEMENT,
+    FORCES, NUM_UNITS, RANK_SUPERHERO, SCENARIO_ROLES, SCENARIOS, SIDE_BACK, ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_MOVEMENT,
     KINDS, ST_RALLY, ST_TURN_START, UF_FOUGHT, UF_GROUP, UF_MOVED, UNIT_IDS, UNIT_KIND_OF, UW_DEAD, UW_ENTERING,
     UW_ESCAPING, UW_MAP, UW_POOL,
 )
@@ -533,14 +533,15 @@ def board_scene(state):
     _panel_heading(scene, Y_FORCES, "FORCES")
     _panel_heading(scene, Y_FORTRESSES, "FORTRESSES")
     _panel_heading(scene, Y_DECISION, "DECISION")
-    _panel_names(scene)
+    _panel_names(scene, V.record(state))
     _legend(scene)
     return scene
 
 
 def board_key(state):
-    """The board is the same map in every scenario and option: one key."""
-    return ()
+    """The board is the same map in every scenario; the panel names the
+    scenario's players (``constants.SCENARIO_ROLES``): one key per set of names."""
+    return SCENARIO_ROLES[int(V.record(state)["scenario"])]
 
 
 # ================================================================ the position layer
@@ -711,7 +712,7 @@ def _draw_stacks(scene, view, hex_actions, unit_actions):
 
 def _stack_title(view, h, units):
     if h in view.screened:
-        return f"{V.hex_name(h)}: {FORCES[int(view.rec['unit_force'][units[0]])]}, " + V.screened_contents(view.rec, units)
+        return f"{V.hex_name(h)}: {V.side_name(view.rec, view.rec['unit_force'][units[0]])}, " + V.screened_contents(view.rec, units)
     return f"{V.hex_name(h)}: " + ", ".join(view.name(u) for u in units)
 
 
@@ -740,12 +741,17 @@ def _draw_legal_hexes(scene, view, hex_actions):
         ops.extend(HEX_FEATURES[h])
 
 
+def _owner_colour(owner):
+    """A controller's colour; no one's (-1: 18.6's Sartar fortresses) is grey."""
+    return FORCE_COLOURS[int(owner)] if int(owner) >= 0 else "#9a9a9a"
+
+
 def _draw_fortress_control(scene, view):
     """Each fortress ringed in the colour of the force controlling it (L217);
     the ring shows beside a counter standing in the fortress."""
     owners = view.rec["fortress_owner"]
     for k, h in enumerate(R.FORTRESS_HEX.tolist()):
-        ring(scene, h, 0.76, FORCE_COLOURS[int(owners[k])], 3)
+        ring(scene, h, 0.76, _owner_colour(owners[k]), 3)
 
 
 def _draw_decision_hexes(scene, view):
@@ -849,7 +855,9 @@ def _draw_forces(scene, view):
         if tags:
             scene.text(x0 + 90, y + 7, " · ".join(tags), 11, PALETTE["select"] if on_move else MUTED, "lm",
                        bold=True)
-        scene.text(WIDTH - PANEL_PAD, y + 7, f"holds {sartar_fortresses[f]} Sartar fortresses", 11, INK, "rm")
+        held = (f"holds {V.victory_sites(rec, f)} of the 5 victory sites" if SCENARIOS[int(rec["scenario"])] == "18.6"
+                else f"holds {sartar_fortresses[f]} Sartar fortresses")
+        scene.text(WIDTH - PANEL_PAD, y + 7, held, 11, INK, "rm")
         c = _force_counts(rec, f)
         parts = [f"on the map {c['map']}"]
         for key, label in (("pool", "to deploy"), ("entering", "entering"), ("escaping", "escaping")):
@@ -870,7 +878,7 @@ def _draw_fortresses(scene, view):
     rec = view.rec
     for k in range(len(FORTRESS_NAMES)):
         x, y = _fortress_row(k)
-        scene.rect(x, y - 5, x + 10, y + 5, fill=FORCE_COLOURS[int(rec["fortress_owner"][k])], outline="#1a1a1a")
+        scene.rect(x, y - 5, x + 10, y + 5, fill=_owner_colour(rec["fortress_owner"][k]), outline="#1a1a1a")
 
 
 def _fortress_row(k):
@@ -878,13 +886,13 @@ def _fortress_row(k):
     return PANEL_LEFT + PANEL_PAD + (k % 2) * 165, Y_FORTRESSES + 18 + (k // 2) * 16
 
 
-def _panel_names(scene):
-    """The panel's fixed words: the forces' role names and swatches, the fortresses' names and hexes."""
+def _panel_names(scene, rec):
+    """The panel's fixed words: the players' role names and swatches, the fortresses' names and hexes."""
     x0 = PANEL_LEFT + PANEL_PAD
-    for f, role in enumerate(FORCES):
+    for f in range(len(FORCES)):
         y = Y_FORCES + 14 + 52 * f
         scene.rect(x0, y, x0 + 14, y + 14, fill=FORCE_COLOURS[f], outline="#1a1a1a")
-        scene.text(x0 + 22, y + 7, role, 13, INK, "lm")
+        scene.text(x0 + 22, y + 7, V.side_name(rec, f), 13, INK, "lm")
     for k, name in enumerate(FORTRESS_NAMES):
         x, y = _fortress_row(k)
         lunar = "" if R.FORTRESS_SARTAR[k] else " (Lunar)"
@@ -894,15 +902,16 @@ def _panel_names(scene):
 def _decision_text(view):
     """The pending decision in words, as the observer may know it."""
     rec, ph = view.rec, view.phase
-    who = FORCES[view.to_play] if view.running else ""
+    who = V.side_name(rec, view.to_play) if view.running else ""
     if not view.running:
         if int(rec["rank"][0]) == int(rec["rank"][1]):
             result = "a draw"
         else:
-            result = f"{FORCES[int(np.argmin(rec['rank']))]} wins"
+            result = f"{V.side_name(rec, int(np.argmin(rec['rank'])))} wins"
         how = " (truncated)" if int(rec["status"]) == 2 else ""
-        return f"The game is over{how}: {result}. Sartar fortresses held: " + ", ".join(
-            f"{FORCES[f]} {int(rec['score'][f])}" for f in range(len(FORCES))) + "."
+        held = "Victory sites" if SCENARIOS[int(rec["scenario"])] == "18.6" else "Sartar fortresses"
+        return f"The game is over{how}: {result}. {held} held: " + ", ".join(
+            f"{V.side_name(rec, f)} {int(rec['score'][f])}" for f in range(len(FORCES))) + "."
     sel = int(rec["sel_hex"])
     focus = _focus_unit(view)
     focus_name = view.name(focus) if 0 <= focus < NUM_UNITS else ""

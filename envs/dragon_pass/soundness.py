@@ -54,8 +54,8 @@ def record_problem(state):
     if not _in(rec["cursor"], -1, 2 * len(rec["bat_att"]) + NUM_UNITS):
         return f"cursor {int(rec['cursor'])} is out of range"
     for k, f in enumerate(rec["fortress_owner"]):
-        if not _in(f, 0, 1):
-            return f"fortress_owner[{k}] {int(f)} is not a force"
+        if not _in(f, -1, 1):
+            return f"fortress_owner[{k}] {int(f)} is not a force or -1 (no one's, 18.6's Sartar fortresses)"
     owner = {}
     for u in range(NUM_UNITS):
         where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])

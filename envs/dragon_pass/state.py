@@ -15,6 +15,9 @@ from .board import FORTRESS_NAMES
 from .constants import NUM_FORCES, NUM_UNITS
 
 NUM_FORTRESSES = len(FORTRESS_NAMES)
+NUM_SITES = 3
+"""Sites of a victory condition that are not fortresses: 18.6's Rich Post,
+Wintertop and Wild Temple (L293; rules/base.py SITE_HEX)."""
 MAX_BATTLE_STACKS = 6
 """A battle's attacking stacks are all adjacent to each of its defending
 stacks (L582), so either side has at most the six neighbours of a hex."""
@@ -80,6 +83,7 @@ STATE_FIELDS = [
     ("firing", np.int8),            # missile: 1 while the defender's fire is resolved, 0 the attacker's
     ("missile_code", np.int8),      # missile: the table result being taken (tables.missile_codes index)
     ("fortress_owner", np.int8, (NUM_FORTRESSES,)),  # force controlling each fortress (L217)
+    ("site_owner", np.int8, (NUM_SITES,)),   # who controls each site the victory conditions name that is no fortress (base.SITE_HEX); -1 no one
     ("freeze_turn", np.int8),       # the game-turn Ironhoof froze the cavalry in, once per game (L782); 0 not yet
     ("freeze_asked", np.int8),      # this player-turn's controller of Ironhoof has been asked whether to freeze
     ("units_end", np.int16),        # one past the last counter this game can bring into play (rules.units_end)

@@ -37,8 +37,8 @@ independent_formations  dict[str, Formation]          independents.txt
 ``units`` is the game's unit set (constants.UNIT_IDS). The Independents' and
 special units' counters (L730-L920, force ``independent``, one formation per
 Independent with its ``faction``, ``group`` and ``dp``) are read from
-``independents.txt`` into fields of their own: no scenario of the game deploys
-them yet, and nothing in the rules reads them.
+``independents.txt`` into fields of their own; the scenarios of units.txt
+take their formations too (18.6, L275-L293), for the side ``independent``.
 
 A counter's factors are :class:`Side` records (front and back), parsed from
 the rulebook's own notation CF-MgF-MF-RF (L608, L734): ``(4!!)-10-6-0``,
@@ -71,11 +71,20 @@ from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataEr
 # ----------------------------------------------------- rulebook vocabulary ----
 
 FORCES = ("lunar", "sartar")
-"""The two forces of scenarios 18.1-18.5 (L204-L273)."""
-ZONES = ("old_sartar", "outside_old_sartar", "glowline", "sartar", "west_of_26xx_north_of_xx19")
+"""The two forces of the Battalia, of scenarios 18.1-18.5 (L204-L273)."""
+SIDES = ("lunar", "sartar", "independent")
+"""The sides a scenario's players take, its 'deploy' lines in deployment
+order: in 18.6 the Lunar player's opponent is the Independent player, who
+deploys and plays the Independents the scenario takes (L275-L293)."""
+ZONES = ("old_sartar", "outside_old_sartar", "glowline", "sartar", "west_of_26xx_north_of_xx19",
+         "dark_glowline", "outside_sartar_and_dark_glowline")
 """Deployment zones: "anywhere within / outside Old Sartar" (L206, L211, L236,
 L242, L257), "anywhere within the Glowline" (L252), "within Sartar" (L269) and
-"west of row 26xx and north of row xx19" (L269); see :func:`in_zone`."""
+"west of row 26xx and north of row xx19" (L269), "within the dark part of
+the Glowline" and "outside of Sartar and the dark part of the Glowline"
+(L277, L284); see :func:`in_zone`. A scenario's 'keep_out' and 'garrison'
+lines narrow them (18.6: not Bagnot or Dunstop for the Lunars; at least one
+Independent unit in each, L277, L284)."""
 ZONE_TERRITORIES = {"old_sartar": frozenset({"old_sartar"}),
                     "glowline": frozenset({"glowline_dark", "glowline_light"}),
                     "sartar": frozenset({"old_sartar", "duck_point", "alda_chur", "alone"})}
@@ -88,9 +97,11 @@ COMBAT_KINDS = ("melee", "missile", "heroes", "superheroes", "magic", "exotic")
 """What a scenario's title says is in use (L204, L219, L234); "All Combat"
 (L250, L267) is every one of them, the Exotic Magic Phase included (L263,
 L674)."""
-SPECIAL_RULES = ("no_independent_territory", "assassins_free")
-"""Scenario special rules (L271): units cannot retreat or move through any
-Independents territory; assassins are used without the usual DP penalty."""
+SPECIAL_RULES = ("no_independent_territory", "assassins_free", "no_sartar")
+"""Scenario special rules: units cannot retreat or move through any
+Independents territory; assassins are used without the usual DP penalty
+(L271); units cannot retreat or move into or through any part of Sartar
+(L291)."""
 ASSASSIN = "X-*-*-X"
 """The printed Assassins counter (L926)."""
 ARMS = ("infantry", "cavalry", "none")
@@ -103,8 +114,8 @@ COLOURS = ("red", "orange", "dark_green")
 """Counter colours of the Lunar Empire, Sartar and the Barbarian Horde (L115-L117)."""
 INDEPENDENT = "independent"
 """The force of every counter of ``independents.txt``: the Independents and the
-special units (L730-L920). Not one of :data:`FORCES`: no scenario of the game
-deploys them yet."""
+special units (L730-L920). Not one of :data:`FORCES` (the Battalia's): a
+scenario gives them to its ``independent`` side (18.6), or they are no one's."""
 GROUPS = ("major", "minor", "special")
 """Major Independents (L730), Minor Independents (L804), Special Units (L914)."""
 FACTIONS = ("dragonewts", "black_horse", "cragspider", "exiles", "half_beasts",
@@ -189,6 +200,16 @@ _SCENARIO_RULES = {
                  battalia=("lunar", "sartar"),
                  moon="lunar", exotic=("lunar", "sartar"),
                  special=("assassins_free", "no_independent_territory"), cite="L267-L273"),
+    # Lunars against the Independents: "Jar-eel, Aelwrin" are of the Lunar
+    # heroes; the Exiles come "minus the Assassin" (L287).
+    "18.6": dict(name="Dousing the Flames", turns=10, combat=_ALL_COMBAT,
+                 deploy=(("lunar", "dark_glowline"), ("independent", "outside_sartar_and_dark_glowline")),
+                 takes=("LH only all:jar_eel all:aelwrin", "LCM all", "HC all", "NF all",
+                        "AN all", "EX minus all:exiles_assassin", "GZ all", "HB all"),
+                 moon="lunar", exotic=("independent", "lunar"), special=("no_sartar",),
+                 keep_out=(("lunar", "1406"), ("lunar", "0612")),
+                 garrison=(("independent", "1406"), ("independent", "0612")),
+                 best_friends=(("androgeus", "twins"),), cite="L275-L293"),
 }
 
 # Counters the rulebook prints: (front, back, back side, counters or None,
@@ -617,18 +638,26 @@ class Scenario:
     moon: str | None = None
     exotic: tuple = ()
     special: tuple = ()
+    keep_out: tuple = ()
+    garrison: tuple = ()
+    best_friends: tuple = ()
 
     @property
     def first(self):
         """The force that deploys first."""
         return self.deploy[0][0]
 
+    @property
+    def sides(self):
+        """Its sides in deployment order (SIDES words)."""
+        return tuple(f for f, _ in self.deploy)
+
     def zone(self, force):
         return dict(self.deploy)[force]
 
     def counters(self, force, units=None):
-        """{unit id: counters} that ``force`` deploys."""
-        units = units if units is not None else DATA.units
+        """{unit id: counters} that side ``force`` deploys."""
+        units = units if units is not None else {**DATA.units, **DATA.independent_units}
         return {u: n for u, n in self.units.items() if units[u].force == force and n}
 
 
@@ -922,13 +951,18 @@ def in_zone(zone, hex_id, territory):
     (18.5, L269): column below 26 and row below 19 (rows grow southward:
     Furthest 0404 is north of Boldhome 3727), both exclusive (2518 is in, 2618
     and 2519 are not), and not Independents territory, which 18.5's units may
-    not move through (L271). Lakes are left to the rules (no unit ends a turn
+    not move through (L271). dark_glowline, outside_sartar_and_dark_glowline:
+    18.6's zones (L277, L284). Lakes are left to the rules (no unit ends a turn
     on one, L421).
     """
     if zone == "outside_old_sartar":
         return territory not in ZONE_TERRITORIES["old_sartar"]
     if zone in ZONE_TERRITORIES:
         return territory in ZONE_TERRITORIES[zone]
+    if zone == "dark_glowline":
+        return territory == "glowline_dark"
+    if zone == "outside_sartar_and_dark_glowline":
+        return territory not in ZONE_TERRITORIES["sartar"] and territory != "glowline_dark"
     if zone == "west_of_26xx_north_of_xx19":
         return (int(hex_id[:2]) < 26 and int(hex_id[2:]) < 19
                 and territory not in INDEPENDENT_TERRITORIES)
@@ -1023,12 +1057,12 @@ _INDEPENDENT_FORMATION_KEYS = {"name", "force", "faction", "group", "dp", "abbre
                                "cite"}
 INDEPENDENTS_FILE = "independents.txt"
 """The Independents' and special units' counters: the syntax of units.txt, no
-[scenario] records (no scenario of the game deploys them yet)."""
+[scenario] records (units.txt's take their formations)."""
 _UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", "tags",
               "underline", "front", "back", "back_side", "best_friend", "spirit_of",
               "agent_of", "scenarios", "cite"}
 _SCENARIO_KEYS = {"name", "turns", "combat", "moon", "exotic", "special", "deploy", "take",
-                  "cite"}
+                  "keep_out", "garrison", "best_friend", "cite"}
 
 
 def _side(r, key, underline):
@@ -1042,8 +1076,11 @@ def _side(r, key, underline):
 
 
 def _parse_units(data_dir, file="units.txt"):
-    """(formations, units, scenarios) of units.txt, or of independents.txt
-    (force independent, a faction and group per formation, no scenarios)."""
+    """(formations, units, scenario records, scenario lines) of units.txt, or
+    of independents.txt (force independent, a faction and group per
+    formation, no [scenario] records). The scenario records are parsed by
+    :func:`_parse_scenarios` once both files are read: a scenario may take the
+    Independents' formations (18.6-18.9, L275-L325)."""
     indep = file == INDEPENDENTS_FILE
     kinds = ("formation", "unit") if indep else ("formation", "unit", "scenario")
     forces = (INDEPENDENT,) if indep else FORCES
@@ -1079,9 +1116,6 @@ def _parse_units(data_dir, file="units.txt"):
                       f"unit {s.id}: class {klass} contradicts its CF {front.notation.split('-')[0]}"
                       " (major units have non-blank, non-parenthesised CFs, L127)")
             ln = r.one("scenarios")
-            if indep and ln.tokens != ["-"]:
-                r.err(ln.line, f"unit {s.id}: scenarios {' '.join(ln.tokens)}: no scenario of "
-                      "the game deploys the Independents yet ('-')")
             listed = {}
             for tok in ln.tokens:
                 if tok == "-" and len(ln.tokens) == 1:
@@ -1106,8 +1140,15 @@ def _parse_units(data_dir, file="units.txt"):
         if u.formation not in formations:
             raise DataError(file, u.line, f"unit {u.id}: formation {u.formation!r} is not a "
                             f"[formation] ({', '.join(formations)})")
+    return formations, units, raw_scenarios, {uid: (file, line, listed)
+                                              for uid, (line, listed) in scenario_lines.items()}
+
+
+def _parse_scenarios(raw_scenarios, formations, units, scenario_lines):
+    """{scenario id: Scenario} of the [scenario] records, over the counters of
+    both files; each counter's ``scenarios`` line must say what they deploy."""
     scenarios = {s.id: _parse_scenario(s, formations, units) for s in raw_scenarios}
-    for uid, (line, listed) in scenario_lines.items():
+    for uid, (file, line, listed) in scenario_lines.items():
         want = {sid: sc.units[uid] for sid, sc in scenarios.items()
                 if any(t.formation == units[uid].formation for t in sc.takes)}
         if listed != want:
@@ -1116,27 +1157,43 @@ def _parse_units(data_dir, file="units.txt"):
             raise DataError(file, line, f"unit {uid}: scenarios {got} contradict the [scenario] "
                             f"records, which deploy {need}")
         object.__setattr__(units[uid], "deploys", want)
-    return formations, units, scenarios
+    return scenarios
 
 
 def _parse_scenario(s, formations, units):
-    r = _Rec(s, _SCENARIO_KEYS, repeatable=("deploy", "take"))
+    r = _Rec(s, _SCENARIO_KEYS, repeatable=("deploy", "take", "keep_out", "garrison", "best_friend"))
     name = r.text("name")
     turns = r.int("turns", lo=1)
     combat = tuple(sorted(r.words("combat", COMBAT_KINDS)))
     deploy = []
-    moon = r.word("moon", FORCES, required=False)
-    exotic = tuple(sorted(r.words("exotic", FORCES))) if r.one("exotic", False) else ()
+    moon = r.word("moon", SIDES, required=False)
+    exotic = tuple(sorted(r.words("exotic", SIDES))) if r.one("exotic", False) else ()
     special = tuple(sorted(r.words("special", SPECIAL_RULES))) if r.one("special", False) else ()
     for ln in r.many("deploy"):
-        if len(ln.tokens) != 2 or ln.tokens[0] not in FORCES or ln.tokens[1] not in ZONES:
-            r.err(ln.line, f"deploy: want FORCE ZONE ({'|'.join(FORCES)} {'|'.join(ZONES)}), "
+        if len(ln.tokens) != 2 or ln.tokens[0] not in SIDES or ln.tokens[1] not in ZONES:
+            r.err(ln.line, f"deploy: want SIDE ZONE ({'|'.join(SIDES)} {'|'.join(ZONES)}), "
                   f"got {' '.join(ln.tokens)!r}")
         if ln.tokens[0] in dict(deploy):
             r.err(ln.line, f"scenario {s.id}: {ln.tokens[0]} deploys twice")
         deploy.append((ln.tokens[0], ln.tokens[1]))
-    if sorted(dict(deploy)) != sorted(FORCES):
-        r.err(s.line, f"scenario {s.id}: each of {', '.join(FORCES)} needs one 'deploy' line")
+    if len(deploy) != 2 or "lunar" not in dict(deploy):
+        r.err(s.line, f"scenario {s.id}: the Lunar side and one other ({', '.join(SIDES[1:])}) "
+              "need one 'deploy' line each")
+    sides = dict(deploy)
+    narrow = {}
+    for key in ("keep_out", "garrison"):
+        pairs = []
+        for ln in r.many(key):
+            if len(ln.tokens) < 2 or ln.tokens[0] not in sides \
+                    or not all(re.fullmatch(r"\d{4}", h) for h in ln.tokens[1:]):
+                r.err(ln.line, f"{key}: want SIDE HEX... (a side that deploys, hex ids CCRR)")
+            pairs += [(ln.tokens[0], h) for h in ln.tokens[1:]]
+        narrow[key] = tuple(pairs)
+    friends = []
+    for ln in r.many("best_friend"):
+        if len(ln.tokens) != 2 or any(u not in units for u in ln.tokens):
+            r.err(ln.line, "best_friend: want SUPERHERO_ID FRIEND_ID (unit ids)")
+        friends.append(tuple(ln.tokens))
     takes, deployed = [], {}
     for ln in r.many("take"):
         take = _take(r, s.id, ln, formations, units, dict(deploy))
@@ -1147,7 +1204,8 @@ def _parse_scenario(s, formations, units):
     if not takes:
         r.err(s.line, f"scenario {s.id}: no 'take' lines")
     return Scenario(s.id, name, turns, combat, tuple(deploy), tuple(takes), deployed, r.cite(),
-                    s.line, moon=moon, exotic=exotic, special=special)
+                    s.line, moon=moon, exotic=exotic, special=special, keep_out=narrow["keep_out"],
+                    garrison=narrow["garrison"], best_friends=tuple(friends))
 
 
 def _take(r, sid, ln, formations, units, deploy):
@@ -1926,12 +1984,6 @@ def _check_independents(data):
     """independents.txt against L730-L920 (and the units.txt rules it shares)."""
     f = INDEPENDENTS_FILE
     forms, units = data.independent_formations, data.independent_units
-    for fid in forms:
-        if fid in data.formations:
-            _fail(f, forms[fid], f"formation {fid}: already a formation of units.txt")
-    for uid in units:
-        if uid in data.units:
-            _fail(f, units[uid], f"unit {uid}: already a unit of units.txt")
     by_faction = {}
     for form in forms.values():
         if form.faction in by_faction:
@@ -1978,8 +2030,6 @@ def _check_independents(data):
     for u in units.values():
         if u.id not in _PRINTED_INDEPENDENTS:
             _fail(f, u, f"unit {u.id}: the Independents' lists (L746-L920) print no such counter")
-        if u.deploys:
-            _fail(f, u, f"unit {u.id}: no scenario of the game deploys the Independents yet")
         if (u.arm == "cavalry") != (u.id in _INDEPENDENT_CAVALRY) or (
                 u.arm == "cavalry" and "arm" in u.substituted):
             _fail(f, u, f"unit {u.id}: arm {u.arm}; the only cavalry among the Independents are "
@@ -2004,9 +2054,14 @@ def _check_independents(data):
 
 def _check_scenarios(data):
     f = "units.txt"
+    every = {**data.units, **data.independent_units}
     for sc in data.scenarios.values():
+        for hero, friend in sc.best_friends:
+            if every[hero].rank != "superhero" or not sc.units.get(hero) or not sc.units.get(friend):
+                _fail(f, sc, f"scenario {sc.id}: best_friend {hero} {friend}: a best friend is "
+                      "assigned to a superhero the scenario deploys, among its units (L615, L652)")
         for uid, n in sc.units.items():
-            u = data.units[uid]
+            u = every[uid]
             if not n:
                 continue
             plural = {"hero": "heroes", "superhero": "superheroes"}.get(u.rank)
@@ -2026,7 +2081,7 @@ def _check_scenarios(data):
                           f"{sc.units.get(link, 0)} of its magician {link}: a {key} comes and "
                           "goes with its magician (L131-L134)")
         for uid, n in sc.units.items():
-            for other in data.units.values():
+            for other in every.values():
                 if n and uid in (other.spirit_of, other.agent_of) and not sc.units.get(other.id):
                     _fail(f, sc, f"scenario {sc.id}: deploys {uid} without {other.id}: a "
                           "magician comes with his spirit or agent (L131-L134)")
@@ -2038,7 +2093,8 @@ def _check_scenarios(data):
         sc = data.scenarios.get(sid)
         if sc is None:
             raise DataError(f, 0, f"missing scenario {sid} ({rule['cite']})")
-        for key in ("name", "turns", "combat", "deploy", "moon", "exotic", "special"):
+        for key in ("name", "turns", "combat", "deploy", "moon", "exotic", "special", "keep_out",
+                    "garrison", "best_friends"):
             want = rule.get(key, {"moon": None}.get(key, ()))
             if getattr(sc, key) != want:
                 _fail(f, sc, f"scenario {sid}: {key} {getattr(sc, key)!r}, but the rulebook has "
@@ -2174,9 +2230,18 @@ def load(data_dir=None):
     naming the file, line and problem.
     """
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
-    formations, units, scenarios = _parse_units(data_dir)
+    formations, units, raw_scenarios, lines = _parse_units(data_dir)
     tables = _parse_tables(data_dir)
-    indep_formations, indep_units, _ = _parse_units(data_dir, INDEPENDENTS_FILE)
+    indep_formations, indep_units, _, indep_lines = _parse_units(data_dir, INDEPENDENTS_FILE)
+    # one name space for both files' ids, checked before the scenarios read both
+    for fid, form in indep_formations.items():
+        if fid in formations:
+            raise DataError(INDEPENDENTS_FILE, form.line, f"formation {fid}: already a formation of units.txt")
+    for uid, unit in indep_units.items():
+        if uid in units:
+            raise DataError(INDEPENDENTS_FILE, unit.line, f"unit {uid}: already a unit of units.txt")
+    scenarios = _parse_scenarios(raw_scenarios, {**formations, **indep_formations},
+                                 {**units, **indep_units}, {**lines, **indep_lines})
     data = UnitData(units, formations, scenarios, tables, indep_units, indep_formations)
     _check(data)
     return data

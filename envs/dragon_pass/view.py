@@ -7,7 +7,7 @@ A ``state`` is one record or a 1-record array.
 from dragongym.envs.core.view import num_players, phase, record, stage, to_play  # noqa: F401
 from . import rules as R
 from .board import FORTRESS_NAMES, HEX_STEP
-from .constants import FORCES, KINDS, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
+from .constants import FORCES, KINDS, SCENARIO_ROLES, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
 from .data import DATA, MAP
 
 _KINDS = KINDS
@@ -87,6 +87,12 @@ def force_of(u):
     return FORCES[f] if f >= 0 else "independent"
 
 
+def side_name(rec, f):
+    """The player seat f is in this record's scenario (``constants.SCENARIO_ROLES``:
+    "lunar", "sartar", or 18.6's "independents"); "no one" for -1."""
+    return SCENARIO_ROLES[int(rec["scenario"])][int(f)] if int(f) >= 0 else "no one"
+
+
 def stack(state, h):
     """Units at hex h, top first."""
     rec = record(state)
@@ -117,4 +123,28 @@ def neighbours(h):
 def fortress_control(state):
     """{fortress name: controlling force}."""
     rec = record(state)
-    return {name: FORCES[int(rec["fortress_owner"][k])] for k, name in enumerate(FORTRESS_NAMES)}
+    return {name: side_name(rec, rec["fortress_owner"][k]) for k, name in enumerate(FORTRESS_NAMES)}
+
+
+SITE_NAMES = ("Rich Post", "Wintertop", "Wild Temple")
+"""The sites of ``rules.SITE_HEX``, in order (L293)."""
+
+
+def site_control(state):
+    """{site name: controlling player} of the victory sites that are not
+    fortresses (18.6's Rich Post, Wintertop, Wild Temple, L293)."""
+    rec = record(state)
+    return {name: side_name(rec, rec["site_owner"][k]) for k, name in enumerate(SITE_NAMES)}
+
+
+def victory_sites(state, f):
+    """How many of 18.6's five victory sites (Bagnot, Dunstop, Rich Post,
+    Wintertop, Wild Temple, L293) seat f controls -- ``rules.victory_sites`` read
+    in Python."""
+    rec = record(state)
+    n = 0
+    for h in R.VICTORY_18_6.tolist():
+        k = int(R.HEX_FORTRESS[h])
+        owner = rec["fortress_owner"][k] if k >= 0 else rec["site_owner"][int(R.HEX_SITE[h])]
+        n += int(owner) == int(f)
+    return n

@@ -39,16 +39,17 @@ def factors(side):
 
 # ------------------------------------------------- kept apart from the game ----
 
-def test_rule_dp_indep_counters_are_kept_apart_from_the_games_unit_set():
-    """No scenario of the game deploys an Independent yet (18.6-18.9 are not
-    in units.txt): their counters are in fields of their own, force
-    independent, deployed nowhere, of no Battalia (L269, L297)."""
+def test_rule_dp_indep_counters_are_kept_apart_from_the_battalia():
+    """The Independents' counters are in fields of their own, force
+    independent, of no Battalia (L269, L297); only 18.6's Independent side
+    deploys them (its four Major Independents, L284-L289)."""
     assert IU and IF
     assert not set(IU) & set(D.units) and not set(IF) & set(D.formations)
     assert all(u.force in U.FORCES for u in D.units.values())
-    assert all(u.force == U.INDEPENDENT and u.deploys == {} for u in IU.values())
+    assert all(u.force == U.INDEPENDENT and set(u.deploys) <= {"18.6"} for u in IU.values())
+    assert {u.formation for u in IU.values() if u.deploys} == {"AN", "EX", "GZ", "HB"}
     assert all(f.force == U.INDEPENDENT and not f.battalia for f in IF.values())
-    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5"}
+    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6"}
 
 
 def test_rule_dp_indep_the_independents_and_their_groups():
@@ -637,12 +638,13 @@ def test_error_a_treasure(data_copy):
         U.load(data_copy)
 
 
-def test_error_a_scenario_deploys_an_independent(data_copy):
+def test_error_an_independents_scenarios_line_contradicts_the_records(data_copy):
     f = indep(data_copy)
     text = f.read_text("utf-8")
     block = text[text.index("[unit hydra]"):]
     edit(f, block[:400], block[:400].replace("scenarios  -", "scenarios  18.5=1", 1))
-    with pytest.raises(U.DataError, match=r"unit hydra: scenarios 18.5=1: no scenario"):
+    with pytest.raises(U.DataError, match=r"unit hydra: scenarios 18.5=1 contradict the \[scenario\] "
+                       r"records, which deploy -"):
         U.load(data_copy)
 
 

@@ -19,12 +19,19 @@ import numpy as np
 
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import (
-    UW_HOLDING, FORCES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
+    UW_HOLDING, FORCES, SCENARIO_ROLES, SIDE_BACK, ST_COMBAT, ST_MOVEMENT, UNIT_IDS, UW_DEAD, UW_ENTERING, UW_MAP,
 )
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
 
 LUNAR, SARTAR = "lunar", "sartar"
+INDEPENDENTS = "independents"
+"""18.6's second player (seat 1, as Sartar is elsewhere)."""
+
+
+def seat(force):
+    """The seat of a player name: lunar 0; sartar or independents 1."""
+    return 1 if force == INDEPENDENTS else FORCES.index(force)
 
 
 def unit(name):
@@ -82,7 +89,7 @@ class Position:
 
     def control(self, fortress, force):
         from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
-        self.s["fortress_owner"][FORTRESS_NAMES.index(fortress)] = FORCES.index(force)
+        self.s["fortress_owner"][FORTRESS_NAMES.index(fortress)] = seat(force)
 
     def dice(self, *faces):
         """The next d6 rolls show ``faces``."""
@@ -94,7 +101,7 @@ class Position:
 
     def _active(self, force, player_turn):
         s = self.s
-        f = FORCES.index(force)
+        f = seat(force)
         s["first_force"] = f if player_turn % 2 == 1 else 1 - f
         s["player_turn"] = player_turn
         s["turn"] = (player_turn + 1) // 2
@@ -109,7 +116,7 @@ class Position:
         for u in range(len(UNIT_IDS)):
             s["unit_flags"][u] = 0
             s["unit_road"][u] = 0
-            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if R.U_FORCE[u] == f else 0
+            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if s["unit_force"][u] == f else 0
         s["stage"] = ST_MOVEMENT
         s["sel_hex"] = -1
         s["phase"] = R.PH_MOVE
@@ -179,7 +186,7 @@ class Position:
     @property
     def to_play(self):
         p = int(self.s["to_play"])
-        return FORCES[p] if p >= 0 else None
+        return SCENARIO_ROLES[int(self.s["scenario"])][p] if p >= 0 else None
 
     def where(self, name):
         u = unit(name)

@@ -270,9 +270,32 @@ def test_rule_dp_units_units_list_the_scenarios_they_deploy_in():
     assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2}
     assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2}
     assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0, "18.5": 1}
-    assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3}
+    assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3, "18.6": 3}
     assert D.units["argrath"].deploys == {"18.3": 1, "18.4": 1, "18.5": 1}
     assert D.units["twin_stars"].deploys == {}
+    assert D.independent_units["horse_herds"].deploys == {"18.6": 4}
+    assert D.independent_units["exiles_assassin"].deploys == {"18.6": 0}     # "minus the Assassin" (L287)
+
+
+def test_rule_dp_scenario_18_6_dousing_the_flames_forces():
+    """L275-L293: 10 game-turns, All Combat; the Lunar player deploys first in
+    the dark Glowline but not in Bagnot or Dunstop -- Jar-eel, Aelwrin, the
+    College of Magic, the Heartland and Native Furthest Corps; the Independent
+    player second, outside Sartar and the dark Glowline, at least one unit in
+    each of Bagnot and Dunstop -- Androgeus, the Exiles minus the Assassin, the
+    Pony Breeders, the Half-Beasts. The Lunar player selects the moon; no
+    unit moves or retreats into Sartar; the Twins are Androgeus' best friend."""
+    s = D.scenarios["18.6"]
+    assert (s.name, s.turns, s.sides) == ("Dousing the Flames", 10, ("lunar", "independent"))
+    assert s.zone("lunar") == "dark_glowline" and s.zone("independent") == "outside_sartar_and_dark_glowline"
+    assert s.keep_out == (("lunar", "1406"), ("lunar", "0612"))
+    assert s.garrison == (("independent", "1406"), ("independent", "0612"))
+    assert s.moon == "lunar" and s.special == ("no_sartar",) and s.best_friends == (("androgeus", "twins"),)
+    lunar, indep = s.counters("lunar"), s.counters("independent")
+    assert {"jar_eel", "aelwrin"} <= set(lunar) and "red_emperor" not in lunar
+    assert {D.units[u].formation for u in lunar} == {"LH", "LCM", "HC", "NF"}
+    assert {D.independent_units[u].formation for u in indep} == {"AN", "EX", "GZ", "HB"}
+    assert "exiles_assassin" not in indep and indep["horse_herds"] == 4 and indep["androgeus"] == 1
 
 
 def test_rule_dp_units_no_cyclic_factor_and_no_hero_where_the_scenario_has_none():
@@ -282,8 +305,9 @@ def test_rule_dp_units_no_cyclic_factor_and_no_hero_where_the_scenario_has_none(
     for s in D.scenarios.values():
         for u in s.units:
             if s.units[u]:
-                assert s.moon is not None or not D.units[u].front.cyclic
-                assert D.units[u].rank == "none" or "heroes" in s.combat
+                unit = {**D.units, **D.independent_units}[u]
+                assert s.moon is not None or not unit.front.cyclic
+                assert unit.rank == "none" or "heroes" in s.combat
     assert [sid for sid, s in D.scenarios.items() if s.moon is None] == ["18.1", "18.2", "18.3"]
 
 
@@ -712,7 +736,7 @@ def test_rule_dp_units_full_moon_corps():
     assert (f.back.cf_kind, f.back.mgf, f.back.exotic, f.back.mf, f.back.rf_kind) == \
         ("half_cyclic", 5, True, 3, "blank")
     assert f.formation == "LCM" and f.major and f.magician is None
-    assert f.deploys == {"18.4": f.counters, "18.5": f.counters}
+    assert f.deploys == {"18.4": f.counters, "18.5": f.counters, "18.6": f.counters}
 
 
 def test_rule_dp_units_twin_stars_are_lunar_but_not_of_the_battalia():
@@ -1050,8 +1074,8 @@ def test_error_spirit_deployed_apart_from_its_magician(data_copy):
 def test_error_unknown_deploy_zone_and_special_rule(data_copy):
     f = data_copy / "units.txt"
     edit(f, "deploy    lunar glowline", "deploy    lunar tarsh")
-    with pytest.raises(U.DataError, match=r"deploy: want FORCE ZONE .*glowline\|sartar\|"
-                       r"west_of_26xx_north_of_xx19\), got 'lunar tarsh'"):
+    with pytest.raises(U.DataError, match=r"deploy: want SIDE ZONE \(lunar\|sartar\|independent .*glowline\|sartar\|"
+                       r"west_of_26xx_north_of_xx19\|.*\), got 'lunar tarsh'"):
         U.load(data_copy)
     edit(f, "deploy    lunar tarsh", "deploy    lunar glowline")
     edit(f, "special   no_independent_territory assassins_free", "special   free_lunch")

@@ -24,6 +24,7 @@ from ..constants import (
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS,
 )
 from ..data import DATA, MAP
+from ..state import NUM_SITES
 
 # ================================================================ the counters
 _RUNES = {None: RUNE_NONE, "water": RUNE_WATER, "stone": RUNE_STONE, "air": RUNE_AIR}
@@ -98,6 +99,26 @@ def _unit_tables():
 
 (U_FORCE, U_RANK, U_RUNE, U_TAGS, U_CAVALRY, U_BEST_FRIEND, U_DEPLOY, U_CF, U_MISSILE, U_LF, U_MF, U_MGF, U_RF,
  U_RF_SPECIAL, U_MAJOR, U_SINGLE, U_SPIRIT, U_HEROIC, U_CYCLIC) = _unit_tables()
+
+
+def _scenario_best_friends():
+    out = np.repeat(U_BEST_FRIEND[None, :], len(SCENARIOS), axis=0)
+    for sc, sid in enumerate(SCENARIOS):
+        for hero, friend in DATA.scenarios[sid].best_friends:
+            out[sc, UNIT_IDS.index(hero)] = UNIT_IDS.index(friend)
+    return out
+
+
+SCENARIO_BEST_FRIEND = _scenario_best_friends()
+"""SCENARIO_BEST_FRIEND[scenario, v]: superhero v's best friend, -1 for none:
+the printed one (L614), or the one the scenario assigns -- in 18.6 the Twins
+are Androgeus' (L291, L615, L633)."""
+
+
+@rules_jit
+def best_friend(S, b, v):
+    """Superhero v's best friend in this game's scenario (-1: none)."""
+    return SCENARIO_BEST_FRIEND[int(S[b]['scenario']), v]
 
 
 def _bound_tables():
@@ -286,16 +307,22 @@ HEX_OLD_SARTAR = (HEX_TERRITORY == OLD_SARTAR).astype(np.int8)
 HEX_INDEPENDENT = np.array([MAP.territory[h] in ("grazelands", "wintertop", "black_horse_country", "cragspider",
                                                  "beast_valley", "dragonewt") for h in range(NUM_HEXES)], np.int8)
 """The Major Independents' territories (L144-L149)."""
-SCENARIO_SHUT_INDEPENDENTS = np.array(["no_independent_territory" in getattr(DATA.scenarios[sid], "special", ())
-                                       for sid in SCENARIOS], np.int8)
-"""18.5: "Units cannot retreat or move through any Independents territory" (L271)."""
+HEX_SARTAR = np.array([MAP.territory[h] in ("old_sartar", "duck_point", "alda_chur", "alone")
+                       for h in range(NUM_HEXES)], np.int8)
+"""Sartar: Old Sartar, Duck Point, Alda-Chur and Alone (L142)."""
+SCENARIO_SHUT = np.array([HEX_INDEPENDENT if "no_independent_territory" in DATA.scenarios[sid].special
+                          else HEX_SARTAR if "no_sartar" in DATA.scenarios[sid].special
+                          else np.zeros(NUM_HEXES, np.int8) for sid in SCENARIOS], np.int8)
+"""SCENARIO_SHUT[scenario, h]: no unit may move, retreat or advance into hex h:
+18.5: "Units cannot retreat or move through any Independents territory"
+(L271); 18.6: "... into or through any part of Sartar" (L291)."""
 
 
 @rules_jit
 def shut(S, b, g):
-    """Hex g is closed to movement, retreats and advances: Independents
-    territory in a scenario that shuts it (L271; Interpretations 39)."""
-    return HEX_INDEPENDENT[g] != 0 and SCENARIO_SHUT_INDEPENDENTS[int(S[b]['scenario'])] != 0
+    """Hex g is closed to movement, retreats and advances in this scenario
+    (SCENARIO_SHUT; L271, L291; Interpretations 39)."""
+    return SCENARIO_SHUT[int(S[b]['scenario']), g] != 0
 
 
 TEMPLE_OF_THE_REACHING_MOON = MAP.hex_index("1108")
@@ -325,9 +352,9 @@ FORTRESS_HEX = np.array([f.hex for f in MAP.fortresses], np.int16)
 FORTRESS_SARTAR = np.array([f.nation == "sartar" for f in MAP.fortresses], np.int8)
 """The Sartar fortresses (seven, L217) among ``board.FORTRESS_NAMES``."""
 BOLDHOME = list(f.name for f in MAP.fortresses).index("Boldhome")
-FORTRESS_START = np.array([[FORCES.index(f.start_owner[sid]) for sid in SCENARIOS] for f in MAP.fortresses],
-                          np.int8)
-"""FORTRESS_START[f, scenario]: who controls fortress f at the start (L217, L232, L248)."""
+FORTRESS_START = np.array([[FORCES.index(f.start_owner[sid]) if f.start_owner[sid] else NEUTRAL for sid in SCENARIOS]
+                           for f in MAP.fortresses], np.int8)
+"""FORTRESS_START[f, scenario]: who controls fortress f at the start (L217, L232, L248), NEUTRAL: no one."""
 
 ATTACK = T.attack.astype(np.int16)
 """ATTACK[total, roll]: the CF (or MgF) loss of the Attack Table (L1052-L1080), total 1..60."""
@@ -650,15 +677,39 @@ def attack_loss(total, die):
     return int(total * ATTACK_BEYOND_NUM[r - 1] // ATTACK_BEYOND_DEN[r - 1])
 
 
+SITE_HEX = np.array([MAP.hex_index(h) for h in ("1229", "1921", "1927")], np.int16)
+"""The sites a victory condition names that are not fortresses (state
+``site_owner``): Rich Post, Wintertop and Wild Temple (L293)."""
+assert len(SITE_HEX) == NUM_SITES
+HEX_SITE = np.full(NUM_HEXES, -1, np.int8)
+for _k, _h in enumerate(SITE_HEX):
+    HEX_SITE[_h] = _k
+VICTORY_18_6 = np.array([MAP.hex_index(h) for h in ("1406", "0612", "1229", "1921", "1927")], np.int16)
+"""18.6: the Lunar player wins controlling Bagnot, Dunstop, Rich Post,
+Wintertop and Wild Temple (L293)."""
+
+
+@rules_jit
+def controller(S, b, h):
+    """The force controlling hex h, a fortress or a SITE_HEX site (-1: no one)."""
+    s = S[b]
+    if HEX_FORTRESS[h] >= 0:
+        return int(s['fortress_owner'][HEX_FORTRESS[h]])
+    return int(s['site_owner'][HEX_SITE[h]])
+
+
 @rules_jit
 def occupy(S, b, f, h):
-    """Units of force f enter hex h: a fortress there comes under f's control
-    (Interpretations: control passes to the last force to enter it); an
+    """Units of force f enter hex h: a fortress or a victory site there comes
+    under f's control (Interpretations: control passes to the last force to
+    enter it); an
     enemy of the Lunars in the Temple of the Reaching Moon desecrates it, and
     the Glowline ceases for the rest of the game (L143, L662)."""
     fo = HEX_FORTRESS[h]
     if fo >= 0:
         S[b]['fortress_owner'][fo] = f
+    if HEX_SITE[h] >= 0:
+        S[b]['site_owner'][HEX_SITE[h]] = f
     if h == TEMPLE_OF_THE_REACHING_MOON and f != LUNAR:
         S[b]['glowline_gone'] = 1
 
@@ -690,7 +741,7 @@ def eliminate(S, b, u):
     if u == CRIMSON_BAT:
         bat_starves(S, b)
     for v in range(units_end(S, b)):
-        if U_BEST_FRIEND[v] == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
+        if best_friend(S, b, v) == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
             s['unit_flags'][v] |= UF_FRIEND_FELL
         if s['unit_scapegoat'][v] == u and s['unit_where'][u] == UW_DEAD:
             end_rage(S, b, v)

@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, U_BEST_FRIEND, force_of, frozen, units_end, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, units_end, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -824,8 +824,8 @@ def stack_leadership(S, b, out, fights, n):
         lf = int(U_LF[u, side_of(S, b, u)])
         if lf > best:
             best = lf
-        if U_RANK[u] == RANK_SUPERHERO and U_BEST_FRIEND[u] >= 0:
-            f = U_BEST_FRIEND[u]
+        if U_RANK[u] == RANK_SUPERHERO and best_friend(S, b, u) >= 0:
+            f = best_friend(S, b, u)
             for j in range(n):
                 if out[j] == f and fights[j]:
                     both = lf + int(U_LF[f, side_of(S, b, f)])

@@ -61,11 +61,11 @@ ABLE |= U_ASSASSIN
 
 
 def _exotic_forces():
-    from ..constants import FORCES, SCENARIOS
+    from ..constants import FORCES, SCENARIOS, seat_of_side
     out = np.zeros((len(SCENARIOS), len(FORCES)), np.int8)
     for k, sid in enumerate(SCENARIOS):
-        for f in getattr(DATA.scenarios[sid], "exotic", ()):
-            out[k, FORCES.index(f)] = 1
+        for f in DATA.scenarios[sid].exotic:
+            out[k, seat_of_side(f)] = 1
     return out
 
 

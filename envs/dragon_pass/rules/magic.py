@@ -35,7 +35,7 @@ from ..constants import (
 )
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
-    PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, U_BEST_FRIEND, U_BOUND,
+    PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, hex_force, in_list, pose, stack_at,
 )
@@ -289,7 +289,7 @@ def saving_superhero(S, b, mode):
         h = s['unit_hex'][g]
         if not struck(S, b, h, mode):
             continue
-        f = U_BEST_FRIEND[g]
+        f = best_friend(S, b, g)
         if f >= 0 and s['unit_where'][f] == UW_MAP and s['unit_hex'][f] == h and not s['unit_flags'][f] & UF_SAVED:
             s['unit_flags'][f] |= UF_SAVED
         room = 3 - saved_count(S, b, g)
@@ -590,7 +590,7 @@ def act_magic_casualty(S, b, p, a):
             and on_side(S, b, bat, k == MK_CHAOTIC_ATT) and s['unit_where'][bat] == UW_MAP:
         bat_kill(S, b, u)                 # the Bat's chaotic magic feeds it (L698)
     for v in range(units_end(S, b)):
-        if U_BEST_FRIEND[v] == u:
+        if best_friend(S, b, v) == u:
             blame_magic(S, b, k)
     if s['unit_where'][u] == UW_COMMITTED or s['unit_where'][u] == UW_SUPPORT:
         s['unit_where'][u] = UW_DEAD

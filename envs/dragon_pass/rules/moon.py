@@ -13,7 +13,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
-from ..constants import FORCES, KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP
+from ..constants import KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP, seat_of_side
 from ..data import DATA, MAP
 from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_CF, U_MGF, distance, pose
 
@@ -110,9 +110,9 @@ def mgf_halves(S, b, u):
 def _moon_chooser():
     out = np.full(len(SCENARIOS), -1, np.int8)
     for k, sid in enumerate(SCENARIOS):
-        force = getattr(DATA.scenarios[sid], "moon", None)
-        if force is not None:
-            out[k] = FORCES.index(force)
+        side = DATA.scenarios[sid].moon
+        if side is not None:
+            out[k] = seat_of_side(side)
     return out
 
 

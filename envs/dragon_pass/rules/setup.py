@@ -13,40 +13,54 @@ deploys first also plays first in every game-turn (Interpretations).
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..board import NUM_HEXES, HEX_FORTRESS, HEX_TERRAIN
+from ..board import NUM_HEXES, HEX_TERRAIN
 from ..constants import (
     NUM_UNITS, ST_DEPLOY, ST_TURN_START, UW_HOLDING, UW_OUT, UW_POOL,
 )
 from ..data import DATA, MAP
 from ..unitdata import in_zone
-from ..constants import SCENARIOS, FORCES
+from ..constants import SCENARIOS, FORCES, SCENARIO_INDEPENDENT_SEAT, seat_of_side
 from .base import (
-    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, pose,
+    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, occupy, pose,
     put_on_top,
 )
 from .moon import choose_moon
 
+INDEPENDENT_SEAT = np.array(SCENARIO_INDEPENDENT_SEAT, np.int8)
+"""The seat that plays the Independents a scenario deploys (18.6: seat 1)."""
 SCENARIO_TURNS = np.array([DATA.scenarios[sid].turns for sid in SCENARIOS], np.int8)
 """Game-turns of each scenario (L204, L219, L234)."""
-DEPLOY_FIRST = np.array([FORCES.index(DATA.scenarios[sid].deploy[0][0]) for sid in SCENARIOS], np.int8)
-"""The force that deploys first (L206, L221, L236)."""
+DEPLOY_FIRST = np.array([seat_of_side(DATA.scenarios[sid].deploy[0][0]) for sid in SCENARIOS], np.int8)
+"""The force that deploys first (L206, L221, L236, L277)."""
 
 
 def _deploy_zones():
-    out = np.zeros((len(SCENARIOS), len(FORCES), NUM_HEXES), np.int8)
+    zone = np.zeros((len(SCENARIOS), len(FORCES), NUM_HEXES), np.int8)
+    garrison = np.zeros((len(SCENARIOS), len(FORCES), NUM_HEXES), np.int8)
     for sc, sid in enumerate(SCENARIOS):
-        zones = dict(DATA.scenarios[sid].deploy)
-        for f, force in enumerate(FORCES):
+        scenario = DATA.scenarios[sid]
+        for side, where in scenario.deploy:
+            f = seat_of_side(side)
             for h in range(NUM_HEXES):
-                out[sc, f, h] = in_zone(zones[force], MAP.ids[h], MAP.territory[h]) \
-                    and HEX_TERRAIN[h] != TERRAIN_LAKE
-    return out
+                zone[sc, f, h] = in_zone(where, MAP.ids[h], MAP.territory[h]) and HEX_TERRAIN[h] != TERRAIN_LAKE
+        for side, hex_id in scenario.keep_out:
+            zone[sc, seat_of_side(side), MAP.hex_index(hex_id)] = 0
+        for side, hex_id in scenario.garrison:
+            garrison[sc, seat_of_side(side), MAP.hex_index(hex_id)] = 1
+    return zone, garrison
 
 
-DEPLOY_ZONE = _deploy_zones()
+DEPLOY_ZONE, GARRISON = _deploy_zones()
 """DEPLOY_ZONE[scenario, force, h]: force may deploy on hex h (its scenario's
-zone, L206-L269: within or outside Old Sartar, within the Glowline, within
-Sartar, west of 26xx and north of xx19; no lake, L372)."""
+zone, L206-L284: within or outside Old Sartar, within the Glowline, within
+Sartar, west of 26xx and north of xx19, the dark Glowline but Bagnot and
+Dunstop, outside Sartar and the dark Glowline; no lake, L372).
+GARRISON[scenario, force, h]: force must deploy at least one unit on hex h
+(18.6: the Independents in Bagnot and in Dunstop, L284)."""
+HAS_GARRISON = GARRISON.reshape(len(SCENARIOS), -1).any(axis=1).astype(np.int8)
+for _sc in range(len(SCENARIOS)):
+    for _f in range(len(FORCES)):
+        assert not (GARRISON[_sc, _f] & ~DEPLOY_ZONE[_sc, _f]).any(), "a garrison hex outside its zone"
 SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 SCENARIO_EXOTIC_MAGIC = np.array(["exotic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses exotic magic ("All Combat", 18.4 on): Argrath's summoning of
@@ -77,10 +91,16 @@ def setup_scenario(S, b):
         s['unit_entry'][u] = -1
         s['unit_where'][u] = UW_POOL if U_DEPLOY[u, sc] else UW_OUT
         s['unit_force'][u] = U_FORCE[u]
+        if U_FORCE[u] < 0 and U_DEPLOY[u, sc]:
+            s['unit_force'][u] = INDEPENDENT_SEAT[sc]     # 18.6: the Independent player's (L284)
         if U_DEPLOY[u, sc] and (U_MAGICIAN[u] >= 0 or U_ASSASSIN[u]):
             s['unit_where'][u] = UW_HOLDING       # spirits, agents and assassins start off the board (L416, L924)
     for f in range(FORTRESS_START.shape[0]):
         s['fortress_owner'][f] = FORTRESS_START[f, sc]
+    for k in range(s['site_owner'].shape[0]):
+        # Rich Post, Wintertop and Wild Temple lie in the Independents' lands
+        # (L144-L148): their side's, where a player plays them (18.6)
+        s['site_owner'][k] = INDEPENDENT_SEAT[sc]
     s['max_turns'] = SCENARIO_TURNS[sc]
     s['with_missile'] = SCENARIO_MISSILE[sc]
     s['first_force'] = DEPLOY_FIRST[sc]
@@ -142,27 +162,47 @@ def deploy_zone(S, b, f, h):
 
 
 @rules_jit
+def garrisons_left(S, b, p):
+    """How many of force p's garrison hexes (GARRISON) hold none of its units yet."""
+    s = S[b]
+    sc = int(s['scenario'])
+    n = 0
+    if not HAS_GARRISON[sc]:
+        return 0
+    for h in range(NUM_HEXES):
+        if GARRISON[sc, p, h] and hex_force(S, b, h) != p:
+            n += 1
+    return n
+
+
+@rules_jit
 def mask_deploy(S, b, p, mask):
+    """Hexes of p's zone that hold no enemy unit; when p has no more units
+    left to deploy than garrison hexes still empty of his units, only those
+    (18.6: at least one Independent unit in each of Bagnot and Dunstop, L284)."""
     occupied = np.full(NUM_HEXES, -1, np.int8)
     s = S[b]
+    left = 0
     for u in range(units_end(S, b)):
         if s['unit_hex'][u] >= 0:
             occupied[s['unit_hex'][u]] = force_of(S, b, u)
+        elif s['unit_where'][u] == UW_POOL and force_of(S, b, u) == p:
+            left += 1
     sc = int(s['scenario'])
+    only_garrisons = left <= garrisons_left(S, b, p)
     for h in range(NUM_HEXES):
         if DEPLOY_ZONE[sc, p, h] and occupied[h] != 1 - p:
+            if only_garrisons and not (GARRISON[sc, p, h] and occupied[h] != p):
+                continue
             mask[A_HEX + h] = 1
 
 
 @rules_jit
 def act_deploy(S, b, p, a):
     """Place the deploying force's next unit on hex a; it takes control of a
-    fortress there (Interpretations: control passes on entering)."""
-    s = S[b]
+    fortress or victory site there (Interpretations: control passes on entering)."""
     u = next_to_deploy(S, b, p)
     h = a - A_HEX
     put_on_top(S, b, u, h)
-    fo = HEX_FORTRESS[h]
-    if fo >= 0:
-        s['fortress_owner'][fo] = p
+    occupy(S, b, p, h)
     return False

@@ -14,12 +14,12 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
 )
 from .base import (
-    A_HEX, BOLDHOME, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
-    PH_ESCAPE_HEX, U_BEST_FRIEND, force_of, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
+    A_HEX, BOLDHOME, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
+    PH_ESCAPE_HEX, best_friend, force_of, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -153,7 +153,7 @@ def act_escape_hex(S, b, p, a):
     s['unit_side'][u] = SIDE_BACK if s['unit_scapegoat'][u] >= 0 else SIDE_FRONT
     s['unit_dead_hex'][u] = -1
     for v in range(units_end(S, b)):
-        if U_BEST_FRIEND[v] == u and s['unit_scapegoat'][v] >= 0:
+        if best_friend(S, b, v) == u and s['unit_scapegoat'][v] >= 0:
             end_rage(S, b, v)
     start_arrangement(S, b, h)
     return pose(S, b, PH_ARRANGE, p)
@@ -210,6 +210,16 @@ def lunar_occupies(S, b, h):
 
 
 @rules_jit
+def victory_sites(S, b, f):
+    """How many of 18.6's five victory sites force f controls (L293)."""
+    n = 0
+    for k in range(VICTORY_18_6.shape[0]):
+        if controller(S, b, VICTORY_18_6[k]) == f:
+            n += 1
+    return n
+
+
+@rules_jit
 def scenario_winner(S, b):
     """The winning force at the end of play, -1 for a draw (L217-L248):
 
@@ -221,10 +231,14 @@ def scenario_winner(S, b):
     * 18.4: the Lunars if a Lunar unit occupies Boldhome, Sartar if he still
       controls it (L265); neither: a draw (Interpretations 30);
     * 18.5: the force that controls more fortresses, all ten counted; a
-      draw if equal (L273).
+      draw if equal (L273);
+    * 18.6: the Lunars if they control Bagnot, Dunstop, Rich Post, Wintertop
+      and Wild Temple, else the Independents (L293).
     """
     s = S[b]
     sc = s['scenario']
+    if sc == SC_18_6:
+        return LUNAR if victory_sites(S, b, LUNAR) == VICTORY_18_6.shape[0] else SARTAR
     if sc == SC_18_4:
         if lunar_occupies(S, b, FORTRESS_HEX[BOLDHOME]):
             return LUNAR
@@ -264,7 +278,7 @@ def end_game(S, b, winner):
     s['stage'] = ST_OVER
     s['to_play'] = -1
     for f in range(2):
-        s['score'][f] = sartar_fortresses(S, b, f)
+        s['score'][f] = victory_sites(S, b, f) if s['scenario'] == SC_18_6 else sartar_fortresses(S, b, f)
         if winner < 0:
             s['rank'][f] = 1
             s['rewards'][f] = 0.0
