@@ -109,7 +109,7 @@ class Position:
         for u in range(len(UNIT_IDS)):
             s["unit_flags"][u] = 0
             s["unit_road"][u] = 0
-            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if R.U_FORCE[u] == f else 0
+            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if s["unit_force"][u] == f else 0
         s["stage"] = ST_MOVEMENT
         s["sel_hex"] = -1
         s["phase"] = R.PH_MOVE
