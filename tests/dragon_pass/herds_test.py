@@ -405,3 +405,19 @@ def test_rule_dp_herd_meteor_storm_stampedes_herds_and_the_stack_it_joins_captur
     assert p.where("smu_storm_priests#1") == "dead"
     assert p.where(HERD) == ahead("2012", 4) and p.disrupted(HERD)
     assert force(p, HERD) == LUNAR                # the phase is over: captured (L592)
+
+
+def test_rule_dp_herd_a_type_1_storm_stampedes_herds():
+    """L688, L588 (Interpretations 50): the storm eliminates every unit of its hex
+    but herds, which cannot be eliminated by it: they stampede."""
+    from tests.dragon_pass.exotic_test import choose, exotic
+    p = Position("18.5", moon="full")
+    p.put("stormwalkers", "2016")
+    p.put("full_moon_corps", "2012")
+    herd_for(p, LUNAR, "2012")
+    exotic(p, SARTAR)
+    p.dice(1)                                     # north, two hexes
+    choose(p, "Stormwalkers", "uses its exotic magic")
+    choose(p, "Type 1 storm strikes 2012")
+    assert p.where("full_moon_corps") == "dead"
+    assert p.where(HERD) == ahead("2012", 1) and p.disrupted(HERD) and force(p, HERD) is None

@@ -1000,19 +1000,6 @@ def strike(S, b, counter):
 
 
 @rules_jit
-def top_casualty(S, b, h, out):
-    """The unit at the top of the stack at h that a melee casualty must be
-    taken from, disembodied spirits bypassed (L586); -1 if none. Also returns
-    its position from the bottom."""
-    n = stack_at(S, b, h, out)
-    for k in range(n):
-        u = out[k]
-        if not U_SPIRIT[u, side_of(S, b, u)]:
-            return u, n - 1 - k
-    return -1, 0
-
-
-@rules_jit
 def melee_casualties(S, b, counter, mask):
     """mask[A_UNIT + u] = 1 for each unit the striking side may take next: the
     top of a struck stack whose casualty value the loss left still covers
