@@ -421,3 +421,35 @@ def test_rule_dp_herd_a_type_1_storm_stampedes_herds():
     choose(p, "Type 1 storm strikes 2012")
     assert p.where("full_moon_corps") == "dead"
     assert p.where(HERD) == ahead("2012", 1) and p.disrupted(HERD) and force(p, HERD) is None
+
+
+def test_rule_dp_herd_spirit_magic_casualty_stampedes():
+    """L556: casualties of spirit magic are eliminated, except herds, which stampede."""
+    from tests.dragon_pass.magic_test import choose, declare as declare_magic
+    p = Position("18.4", moon="full")
+    p.put("full_moon_corps", "2011")
+    p.put("lcm_magicians#1", "2014")
+    p.put("bh_shamans#1", "2012")
+    herd_for(p, SARTAR, "2012")
+    p.combat(LUNAR)
+    choose(p, "commit", "College Magicians' Spirit")
+    choose(p, "attacks the stack at", "2012")
+    p.dice(6, 6, 4)                               # the spirit's loss and the DSM's; the stampede runs south
+    declare_magic(p)
+    assert p.to_play == LUNAR and f"stampede {p.name(HERD)} at 2012" in p.legal()
+    p.act(f"stampede {p.name(HERD)} at 2012")
+    assert p.where(HERD) == ahead("2012", 4) and force(p, HERD) is None and p.disrupted(HERD)
+
+
+def test_rule_dp_herd_chaotic_magic_cannot_eliminate_herds():
+    """L524: the attacking Crimson Bat's casualty is never the herd."""
+    from tests.dragon_pass.magic_test import declare as declare_magic
+    p = Position("18.4", moon="full")
+    p.put("crimson_bat", "2011")
+    p.put("full_moon_corps", "2011")
+    p.put("bh_shamans#1", "2012")
+    herd_for(p, SARTAR, "2012")
+    p.combat(LUNAR)
+    p.dice(1)
+    declare_magic(p)
+    assert p.to_play == LUNAR and p.legal() == [f"eliminate {p.name('bh_shamans#1')} at 2012"]
