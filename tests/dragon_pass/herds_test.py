@@ -453,3 +453,25 @@ def test_rule_dp_herd_chaotic_magic_cannot_eliminate_herds():
     p.dice(1)
     declare_magic(p)
     assert p.to_play == LUNAR and p.legal() == [f"eliminate {p.name('bh_shamans#1')} at 2012"]
+
+
+def test_rule_dp_herd_a_neutral_herd_in_a_struck_stack_is_no_casualty_and_an_advance_captures_it():
+    """L594: a herd that stampeded into a stack this phase is neutral there: it is
+    no casualty of the stack's owner and does not retreat with it; the hex left to
+    it is vacated, and an advance ending on it captures it (L600)."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    herd_for(p, None, "0604")                     # neutral, on top of the militia
+    p.put(MILITIA[1], "0705")                     # beside 0604: no extended advance
+    p.combat(LUNAR)
+    p.dice(6)                                     # loss 12
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_CASUALTY and p.legal() == [f"eliminate {p.name(MILITIA[0])} at 0604"]
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    assert p.where(HERD) == "0604" and force(p, HERD) is None
+    p.act(f"advance {p.name(LANCERS[0])}")
+    p.act(f"{p.name(LANCERS[0])} advances into 0604")
+    assert force(p, HERD) == LUNAR

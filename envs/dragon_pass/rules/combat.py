@@ -1151,8 +1151,8 @@ def may_retreat(S, b, u, occ, total, fastest):
     attacker) leaves at least one unit behind whose CFs make a sixth of the
     attack; a fast one needs no cover unless a slow one already relied on it."""
     s = S[b]
-    if s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_RETREATED:
-        return False
+    if s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_RETREATED or neutral_herd(S, b, u):
+        return False      # a neutral herd in the stack is no one's to retreat (L594)
     h = s['unit_hex'][u]
     k = 0
     while k < MAX_BATTLE_STACKS and s['bat_def'][k] != h:
