@@ -872,7 +872,7 @@ def capture_herds_at(S, b, h, f):
     """An advance of force f ends on hex h: the herds there are captured (L600)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if U_HERD[u] and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if U_HERD[u] != 0 and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             capture(S, b, u, f)
 
 

@@ -973,7 +973,7 @@ def herd_at_or_below(S, b, u):
     s = S[b]
     h = s['unit_hex'][u]
     for v in range(units_end(S, b)):
-        if U_HERD[v] and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+        if U_HERD[v] != 0 and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
                 and s['unit_order'][v] <= s['unit_order'][u]:
             return True
     return False
@@ -1019,7 +1019,7 @@ def melee_casualties(S, b, counter, mask):
             # from the top down, disembodied spirits (and neutral herds, no one's)
             # bypassed; a herd may be taken or bypassed (L586)
             u = out[j]
-            if U_SPIRIT[u, side_of(S, b, u)] or neutral_herd(S, b, u):
+            if U_SPIRIT[u, side_of(S, b, u)] != 0 or neutral_herd(S, b, u):
                 continue
             if casualty_value2(S, b, u, m - 1 - j, counter) <= s['loss_left']:
                 n += 1

@@ -387,7 +387,7 @@ def chaotic_target(S, b, u, defender):
             return False
     elif not (on_side(S, b, u, False) or (committed_here(S, b, u) and not U_AGENT[u])):
         return False
-    if U_AGENT[u] or magic_proof(S, b, u) or U_HERD[u]:
+    if U_AGENT[u] or magic_proof(S, b, u) or U_HERD[u] != 0:
         return False      # chaotic magic cannot eliminate herds (L524)
     if U_SPIRIT[u, int(s['unit_side'][u])] or w == UW_COMMITTED or w == UW_SUPPORT:
         return chaotic_reaches_spirits(S, b, not defender)

@@ -607,11 +607,11 @@ def hasten(S, b):
     unit joins (no point is spent before the first step, so each member's
     allowance is worked out afresh). A group with more such units than its
     herds can hasten is not hastened: the player picks the hastened units by
-    whom he groups with the herds (Interpretations)."""
+    whom he groups with the herds (Interpretations 45)."""
     s = S[b]
     herds = 0
     for u in range(units_end(S, b)):
-        if s['unit_flags'][u] & UF_GROUP and U_HERD[u]:
+        if s['unit_flags'][u] & UF_GROUP and U_HERD[u] != 0:
             herds += 1
     if herds == 0:
         return            # no herd: every allowance stays as it is
@@ -625,13 +625,13 @@ def hasten(S, b):
         s['unit_mp'][u] = 2 * mf
         if U_HERD[u]:
             bonus = min(bonus, mf)
-        elif U_HASTENED[u] and mf > 0:
+        elif U_HASTENED[u] != 0 and mf > 0:
             hastened += 1
             slowest = min(slowest, mf)
     if hastened == 0 or hastened > 2 * herds:
         return
     for u in range(units_end(S, b)):
-        if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] or (U_HASTENED[u] and U_MF[u, side_of(S, b, u)] > 0)):
+        if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] != 0 or (U_HASTENED[u] != 0 and U_MF[u, side_of(S, b, u)] > 0)):
             s['unit_mp'][u] = 2 * (bonus + slowest)
 
 
