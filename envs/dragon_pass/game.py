@@ -405,14 +405,18 @@ def _legal_name(rec, a):
     if ph == R.PH_MISSILE_CHOICE:
         return _CHOICES[a - R.A_CHOICE]
     if ph == R.PH_MISSILE_CASUALTY:
-        return f"{'eliminate' if int(rec['elim_left']) > 0 else 'disrupt'} {V.unit_name(u, rec)}"
+        if int(rec['elim_left']) > 0:
+            # a herd suffering an eliminated result stampedes instead (L567)
+            return f"{'stampede' if R.U_HERD[u] else 'eliminate'} {V.unit_name(u, rec)}"
+        return f"disrupt {V.unit_name(u, rec)}"
     if ph == R.PH_RETREAT:
         return "no more retreats" if done else f"retreat {V.unit_name(u, rec)}"
     if ph == R.PH_RETREAT_HEX:
         c = int(rec["cursor"])
         return f"{V.unit_name(c, rec)} retreats from {V.hex_name(int(rec['unit_hex'][c]))} to {V.hex_name(h)}"
     if ph == R.PH_CASUALTY:
-        return f"eliminate {V.unit_name(u, rec)} at {V.hex_name(int(rec['unit_hex'][u]))}"
+        verb = "capture" if R.U_HERD[u] else "eliminate"      # a herd taken as a melee casualty is captured (L586)
+        return f"{verb} {V.unit_name(u, rec)} at {V.hex_name(int(rec['unit_hex'][u]))}"
     if ph == R.PH_ADVANCE:
         return "no more advances" if done else f"advance {V.unit_name(u, rec)}"
     if ph == R.PH_ADVANCE_HEX:
@@ -434,7 +438,8 @@ def _legal_name(rec, a):
         return f"{V.unit_name(int(rec['cursor']), rec)} protects {V.unit_name(u, rec)} from magic"
     if ph == R.PH_MAGIC_CASUALTY:
         where = int(rec["unit_hex"][u])
-        return f"eliminate {V.unit_name(u, rec)}" + (f" at {V.hex_name(where)}" if where >= 0 else "")
+        verb = "stampede" if R.U_HERD[u] and where >= 0 else "eliminate"    # herds stampede (L534, L556)
+        return f"{verb} {V.unit_name(u, rec)}" + (f" at {V.hex_name(where)}" if where >= 0 else "")
     if ph == R.PH_SUPPORT:
         return "give no more magical support" if done else f"{V.unit_name(u, rec)} gives magical support"
     if ph == R.PH_SUPPORT_HEX:

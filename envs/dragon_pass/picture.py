@@ -712,7 +712,9 @@ def _draw_stacks(scene, view, hex_actions, unit_actions):
 
 def _stack_title(view, h, units):
     if h in view.screened:
-        return f"{V.hex_name(h)}: {V.side_name(view.rec, view.rec['unit_force'][units[0]])}, " + V.screened_contents(view.rec, units)
+        f = int(view.rec['unit_force'][units[0]])
+        owner = V.side_name(view.rec, f) if f >= 0 else "neutral"          # a neutral herd on top (L594)
+        return f"{V.hex_name(h)}: {owner}, " + V.screened_contents(view.rec, units)
     return f"{V.hex_name(h)}: " + ", ".join(view.name(u) for u in units)
 
 

@@ -78,7 +78,9 @@ def record_problem(state):
             if not _in(h, 0, NUM_HEXES - 1):
                 return f"unit {UNIT_IDS[u]} is on the map at hex index {h}"
             f = int(rec["unit_force"][u])
-            if owner.setdefault(h, f) != f:
+            # a neutral herd is no one's: it may end a stampede in a player's stack
+            # and stays neutral there until the end of the phase (L480, L594)
+            if not (f < 0 and R.U_HERD[u]) and owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
         elif where in (UW_COMMITTED, UW_SUPPORT):
             if not _in(h, 0, NUM_HEXES - 1) or int(R.U_MAGICIAN[u]) < 0:
@@ -105,6 +107,11 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]}: unit_scapegoat {g} is not an enemy unit of a superhero"
         if not _in(rec["unit_mp"][u], 0, 2 * 24):
             return f"unit {UNIT_IDS[u]}: unit_mp {int(rec['unit_mp'][u])} is out of range"
+        origin, ctl = int(rec["unit_origin"][u]), int(rec["unit_force"][u])
+        if not _in(origin, R.ORIGIN_HOME, R.ORIGIN_OF + len(FORCES) - 1) or (origin and not R.U_HERD[u]):
+            return f"unit {UNIT_IDS[u]}: unit_origin {origin} is not a herd's away from its owner (L592)"
+        if (origin == R.ORIGIN_NEUTRAL and ctl < 0) or (origin >= R.ORIGIN_OF and ctl == origin - R.ORIGIN_OF):
+            return f"unit {UNIT_IDS[u]}: unit_origin {origin} does not fit its controller {ctl}"
         if not _in(rec["unit_road"][u], 0, 2):
             return f"unit {UNIT_IDS[u]}: unit_road {int(rec['unit_road'][u])} is not 0..2"
         if where == UW_DEAD and int(rec["unit_dead_hex"][u]) != -1:

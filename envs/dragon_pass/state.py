@@ -93,6 +93,7 @@ STATE_FIELDS = [
     ("unit_mp", np.int8, (NUM_UNITS,)),       # half movement points left in this movement phase
     ("unit_road", np.int8, (NUM_UNITS,)),     # secondary-road hexes in a row (every third is free, L364)
     ("unit_entry", np.int8, (NUM_UNITS,)),    # the edge an entering unit comes in by (ENTRY_*); -1
+    ("unit_origin", np.int8, (NUM_UNITS,)),   # a herd's original owner while away from it (rules.ORIGIN_*, L592)
     ("unit_blame", np.int8, (NUM_UNITS,)),    # 1: by its magic (its spirit's, its agent's, its chaotic MgF) a best friend fell this battle (L654)
     # --- scenario tests: loaded chance (core/rng.py::roll)
     ("loaded", np.int8, (MAX_LOADED,)),  # raw results of the next rolls

@@ -78,7 +78,9 @@ def _unit_tables():
             cf[u, s] = int(side.combat_factor())
             missile[u, s] = side.missile
             lf[u, s] = side.leadership
-            mf[u, s] = side.mf if side.mf_kind == "number" else 0
+            # a herd's "+2" (L419) is read as its own MF alone: 2 greater than the
+            # slower of no hastened units (L478; RULES.md Interpretations)
+            mf[u, s] = side.mf if side.mf_kind in ("number", "plus") else 0
             if side.mgf_kind == "infinity":
                 mgf[u, s] = INFINITE_MGF
             elif side.mgf_kind == "number":
@@ -171,6 +173,35 @@ def floods(S, b, u, h, stops):
 U_ASSASSIN = np.array([KINDS[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
 """An assassin (X-*-*-X, L926): kept off the board, in its side's holding box,
 until the Exotic Magic Phase drops it on a stack (L924)."""
+
+
+def _herd_tables():
+    herd = np.zeros(NUM_UNITS, np.int8)
+    hastened = np.zeros(NUM_UNITS, np.int8)
+    for u in range(NUM_UNITS):
+        unit = KINDS[UNIT_KIND_OF[u]]
+        front = unit.front
+        herd[u] = front.herd and front.mf_kind == "plus"
+        ally = unit.force in FORCES or unit.formation in HASTENED_FORMATIONS
+        magician = front.rf_kind == "number" and front.rf >= 1 and not front.rf_special
+        hastened[u] = (ally and unit.arm in ("infantry", "cavalry") and not magician and not front.single
+                       and front.rune != "air" and not front.herd and front.cf_kind != "blank"
+                       and front.mf_kind == "number" and front.mf > 0)
+    return herd, hastened
+
+
+HASTENED_FORMATIONS = ("GZ", "BHT", "EX")
+"""The Independents whose infantry and cavalry a herd can hasten besides the
+Lunar Empire's and Sartar's: the Grazeland Pony Breeders, Sir Ethilrist's
+Black Horse Troop and the Exiles (L478, L794)."""
+U_HERD, U_HASTENED = _herd_tables()
+"""U_HERD[u]: u is a herd in the rules' sense -- the Grazelander horse herds,
+h in the CF and a +N MF (L137, L478; the Brontosauri's h only makes them Herd
+targets, SUBSTITUTES.md choice 1). U_HASTENED[u]: a herd can hasten u
+(L478, L794): infantry or cavalry of Lunar, Sartar, the Pony Breeders, the
+Black Horse Troop or the Exiles, not a magician (an RF of 1 or more, L131,
+L133), a personality (parenthesised CF), flying (the Air Rune), a herd, a
+disembodied spirit or a zero MF."""
 """U_BOUND[m]: the spirit (L131-L132) or physical agent (L133-L135) of
 magician m, -1 if m is none; U_MAGICIAN[u]: the magician of spirit or agent
 u, -1; U_AGENT[u]: u is a physical magician's agent (its CF attacks by
@@ -530,7 +561,7 @@ def hex_force(S, b, h):
     """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not neutral_herd(S, b, u):
             return force_of(S, b, u)
     return -1
 
@@ -558,7 +589,7 @@ def scan_board(S, b, occ, zoc):
     top = np.full(NUM_UNITS, -1, np.int64)
     ntop = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP:
+        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
             continue
         h = s['unit_hex'][u]
         occ[h] = force_of(S, b, u)
@@ -773,10 +804,134 @@ def disrupt(S, b, u):
     if U_RANK[u] == RANK_SUPERHERO:
         return
     if s['unit_side'][u] == SIDE_BACK:
-        eliminate(S, b, u)
+        if U_HERD[u]:
+            stampede(S, b, u)         # a disrupted herd disrupted again stampedes (L590)
+        else:
+            eliminate(S, b, u)
     else:
         s['unit_side'][u] = SIDE_BACK
         s['unit_disrupted_at'][u] = s['player_turn']
+
+
+# ================================================================ herds (L478-L480, L586-L594)
+ORIGIN_HOME = 0
+"""``unit_origin``: the unit is with its original owner, or neutral and
+originally neutral (no original owner, L592)."""
+ORIGIN_NEUTRAL = 1
+"""``unit_origin``: a captured unit that was originally neutral."""
+ORIGIN_OF = 2
+"""``unit_origin`` = ORIGIN_OF + f: originally force f's, now not f's (neutral
+after a stampede, or captured by the other force)."""
+
+
+@rules_jit
+def captured(S, b, u):
+    """Unit u is a captured unit (L592): a player controls it, and it is not
+    its original owner's."""
+    s = S[b]
+    return s['unit_force'][u] >= 0 and s['unit_origin'][u] != ORIGIN_HOME
+
+
+@rules_jit
+def turn_neutral(S, b, u):
+    """Unit u becomes neutral (``unit_force`` -1); ``unit_origin`` keeps who
+    originally owned it, so that he recaptures it (L592)."""
+    s = S[b]
+    f = int(s['unit_force'][u])
+    o = int(s['unit_origin'][u])
+    if f >= 0:
+        if o == ORIGIN_HOME:
+            s['unit_origin'][u] = ORIGIN_OF + f
+        elif o == ORIGIN_NEUTRAL:
+            s['unit_origin'][u] = ORIGIN_HOME
+    s['unit_force'][u] = NEUTRAL
+
+
+@rules_jit
+def capture(S, b, u, f):
+    """Force f captures unit u (a herd, L586, L592, L600). Its original owner
+    recapturing it makes it no longer a captured unit (L592)."""
+    s = S[b]
+    f0 = int(s['unit_force'][u])
+    if f0 == f:
+        return
+    o = int(s['unit_origin'][u])
+    if o == ORIGIN_HOME:
+        s['unit_origin'][u] = ORIGIN_NEUTRAL if f0 < 0 else ORIGIN_OF + f0
+    elif o == ORIGIN_OF + f:
+        s['unit_origin'][u] = ORIGIN_HOME
+    s['unit_force'][u] = f
+
+
+@rules_jit
+def stampede(S, b, u):
+    """Herd u stampedes (L480, L594): its owner rolls the die and it runs its
+    full MF, one hex a point, in the compass direction of the roll (1..6 = N
+    NE SE S SW NW, ``board.HEX_STEP``; Interpretations), into and through
+    any units; running off the board or onto a lake (the map has no sea and
+    no dead place) eliminates it. Afterwards it is neutral and disrupted; if
+    it ends in a player's stack it stays neutral until the end of the phase
+    (:func:`herds_settle`)."""
+    s = S[b]
+    d = d6(S, b)
+    h = int(s['unit_hex'][u])
+    turn_neutral(S, b, u)
+    s['unit_flags'][u] = 0
+    s['unit_mp'][u] = 0
+    for _ in range(int(U_MF[u, side_of(S, b, u)])):
+        g = HEX_STEP[h, d]
+        if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE:
+            eliminate(S, b, u)
+            return
+        h = g
+    put_on_top(S, b, u, h)
+    s['unit_side'][u] = SIDE_BACK
+    s['unit_disrupted_at'][u] = s['player_turn']
+
+
+@rules_jit
+def holder(S, b, h):
+    """The force that holds hex h with a unit of its own that is no captured
+    unit (L592), -1 if none."""
+    s = S[b]
+    for v in range(units_end(S, b)):
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and s['unit_force'][v] >= 0 \
+                and not captured(S, b, v):
+            return int(s['unit_force'][v])
+    return -1
+
+
+@rules_jit
+def herds_settle(S, b):
+    """The end of a phase (L592): a neutral herd stacked with a player's unit
+    is captured by that player; a captured herd left in a hex without a unit
+    of a player (other than captured units) becomes neutral."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if not U_HERD[u] or s['unit_where'][u] != UW_MAP:
+            continue
+        f = holder(S, b, int(s['unit_hex'][u]))
+        if s['unit_force'][u] < 0:
+            if f >= 0:
+                capture(S, b, u, f)
+        elif captured(S, b, u) and f < 0:
+            turn_neutral(S, b, u)
+
+
+@rules_jit
+def capture_herds_at(S, b, h, f):
+    """An advance of force f ends on hex h: the herds there are captured (L600)."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if U_HERD[u] != 0 and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            capture(S, b, u, f)
+
+
+@rules_jit
+def neutral_herd(S, b, u):
+    """Unit u is a neutral herd: no one's, it neither holds its hex nor exerts a
+    zone of control, and units may stack with it to capture it (L592)."""
+    return U_HERD[u] != 0 and S[b]['unit_force'][u] < 0
 
 
 def _axial_tables():
@@ -815,7 +970,7 @@ def local_board(S, b, h, occ7, zoc7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP:
+        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
             continue
         x = s['unit_hex'][u]
         if distance(x, h) > 2:

@@ -39,6 +39,7 @@ from .base import (
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
+    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede,
 )
 from .magic import (
     commitment_step, magic_step, send_home, support_step, unattacked_commitment,
@@ -259,6 +260,7 @@ def finish_combat(S, b):
     not be attacked goes home unused (Interpretations 32)."""
     s = S[b]
     send_home(S, b, True, True, False)
+    herds_settle(S, b)            # the end of the combat phase (L592)
     s['stage'] = ST_RALLY
     s['step'] = 0
     s['magic_kind'] = 0
@@ -503,9 +505,22 @@ def act_battle_add(S, b, p, a):
 
 @rules_jit
 def hex_owner(S, b, h):
+    """The force whose units are at h, -1 if none (a neutral herd is no one's, L592)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not neutral_herd(S, b, u):
+            return force_of(S, b, u)
+    return -1
+
+
+@rules_jit
+def stands_at(S, b, h):
+    """The force whose units other than herds are at h, -1 if only herds or
+    none: a hex left to herds is vacated, and an advance ending there captures
+    them (L600)."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not U_HERD[u]:
             return force_of(S, b, u)
     return -1
 
@@ -663,7 +678,7 @@ def majors_not_hit(S, b, t):
     n = 0
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)] \
-                and not s['unit_flags'][u] & UF_HIT:
+                and not s['unit_flags'][u] & UF_HIT and not neutral_herd(S, b, u):
             n += 1
     return n
 
@@ -691,8 +706,9 @@ def start_missile_result(S, b, t, code):
         dis, eli = 0, alt
     if m < dis + eli:
         for u in range(units_end(S, b)):
-            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)]:
-                eliminate(S, b, u)
+            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)] \
+                    and not neutral_herd(S, b, u):
+                missile_eliminates(S, b, u)
         s['loss_left'] = 0
         s['elim_left'] = 0
         return False
@@ -740,7 +756,7 @@ def mask_missile_casualty(S, b, p, mask):
     t = int(s['arr_hex'])
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and U_MAJOR[u, side_of(S, b, u)] \
-                and not s['unit_flags'][u] & UF_HIT:
+                and not s['unit_flags'][u] & UF_HIT and not neutral_herd(S, b, u):
             mask[A_UNIT + u] = 1
 
 
@@ -752,11 +768,20 @@ def act_missile_casualty(S, b, p, a):
     s['unit_flags'][u] |= UF_HIT
     if s['elim_left'] > 0:
         s['elim_left'] -= 1
-        eliminate(S, b, u)
+        missile_eliminates(S, b, u)
     else:
         s['loss_left'] -= 1
         disrupt(S, b, u)
     return missile_take(S, b)
+
+
+@rules_jit
+def missile_eliminates(S, b, u):
+    """Unit u suffers a missile elimination: a herd stampedes instead (L567)."""
+    if U_HERD[u]:
+        stampede(S, b, u)
+    else:
+        eliminate(S, b, u)
 
 
 # ================================================================ arranging, reorganising
@@ -799,12 +824,16 @@ def fighting_units(S, b, h, out, fights):
     """The units of the stack at h top first into ``out`` (count returned);
     fights[k] = 1 for those that fight: at most the top three major units and
     the minor units above the fourth; the fourth major and those below are in
-    reserve (L571). Disembodied spirits do not fight (L571)."""
+    reserve (L571). Disembodied spirits and herds do not fight (L571); a herd,
+    never fighting, takes none of the three places (Interpretations)."""
     n = stack_at(S, b, h, out)
     majors = 0
     for k in range(n):
         u = out[k]
         sd = side_of(S, b, u)
+        if U_HERD[u]:
+            fights[k] = 0
+            continue
         if U_MAJOR[u, sd]:
             majors += 1
         fights[k] = 1 if majors <= FIGHTING_MAJORS and not U_SPIRIT[u, sd] else 0
@@ -933,9 +962,21 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
         return cf2
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
         return cf2
-    inside = k_from_bottom < STRUCTURE_UNITS
+    inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u)
     mult2 = HEX_MELEE_IN2[h] if inside else HEX_MELEE_OUT2[h]
     return cf2 * int(mult2) // 2
+
+
+@rules_jit
+def herd_at_or_below(S, b, u):
+    """Unit u is a herd or stacked above one: outside any structure (L458, L472)."""
+    s = S[b]
+    h = s['unit_hex'][u]
+    for v in range(units_end(S, b)):
+        if U_HERD[v] != 0 and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+                and s['unit_order'][v] <= s['unit_order'][u]:
+            return True
+    return False
 
 
 @rules_jit
@@ -959,19 +1000,6 @@ def strike(S, b, counter):
 
 
 @rules_jit
-def top_casualty(S, b, h, out):
-    """The unit at the top of the stack at h that a melee casualty must be
-    taken from, disembodied spirits bypassed (L586); -1 if none. Also returns
-    its position from the bottom."""
-    n = stack_at(S, b, h, out)
-    for k in range(n):
-        u = out[k]
-        if not U_SPIRIT[u, side_of(S, b, u)]:
-            return u, n - 1 - k
-    return -1, 0
-
-
-@rules_jit
 def melee_casualties(S, b, counter, mask):
     """mask[A_UNIT + u] = 1 for each unit the striking side may take next: the
     top of a struck stack whose casualty value the loss left still covers
@@ -986,15 +1014,21 @@ def melee_casualties(S, b, counter, mask):
         h = struck[k]
         if h < 0:
             continue
-        u, pos = top_casualty(S, b, h, out)
-        if u < 0:
-            continue
-        if casualty_value2(S, b, u, pos, counter) <= s['loss_left']:
-            n += 1
-            if raging_against(S, b, u, striking):
-                goat = u
-            if mask.shape[0] > 1:
-                mask[A_UNIT + u] = 1
+        m = stack_at(S, b, h, out)
+        for j in range(m):
+            # from the top down, disembodied spirits (and neutral herds, no one's)
+            # bypassed; a herd may be taken or bypassed (L586)
+            u = out[j]
+            if U_SPIRIT[u, side_of(S, b, u)] != 0 or neutral_herd(S, b, u):
+                continue
+            if casualty_value2(S, b, u, m - 1 - j, counter) <= s['loss_left']:
+                n += 1
+                if raging_against(S, b, u, striking):
+                    goat = u
+                if mask.shape[0] > 1:
+                    mask[A_UNIT + u] = 1
+            if not U_HERD[u]:
+                break
     if goat >= 0 and mask.shape[0] > 1:
         # a scapegoat that can be picked must be (L656)
         for u in range(units_end(S, b)):
@@ -1022,10 +1056,42 @@ def act_casualty(S, b, p, a):
     counter = p != s['active']
     u = a - A_UNIT
     out = np.empty(NUM_UNITS, np.int64)
-    _, pos = top_casualty(S, b, s['unit_hex'][u], out)
+    n = stack_at(S, b, s['unit_hex'][u], out)
+    pos = 0
+    while out[n - 1 - pos] != u:
+        pos += 1
     s['loss_left'] -= casualty_value2(S, b, u, pos, counter)
-    eliminate(S, b, u)
+    if U_HERD[u]:
+        capture_in_melee(S, b, u, p, counter)
+    else:
+        eliminate(S, b, u)
     return False
+
+
+@rules_jit
+def capture_in_melee(S, b, u, p, counter):
+    """Herd u, a melee casualty, is captured by the striking player p: moved to
+    the first of his battle stacks (in the order they joined the battle)
+    whose units fought in this strike (L586; Interpretations)."""
+    s = S[b]
+    striking = s['bat_def'] if counter else s['bat_att']
+    to = -1
+    for k in range(striking.shape[0]):
+        g = striking[k]
+        if g < 0:
+            continue
+        for v in range(units_end(S, b)):
+            if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and s['unit_flags'][v] & UF_FOUGHT:
+                to = g
+                break
+        if to >= 0:
+            break
+    if to < 0:
+        stampede(S, b, u)       # no stack of his fought: nowhere to take it (not met in play)
+        return
+    capture(S, b, u, p)
+    put_on_top(S, b, u, to)
+    s['unit_flags'][u] = UF_USED
 
 
 @rules_jit
@@ -1085,8 +1151,8 @@ def may_retreat(S, b, u, occ, total, fastest):
     attacker) leaves at least one unit behind whose CFs make a sixth of the
     attack; a fast one needs no cover unless a slow one already relied on it."""
     s = S[b]
-    if s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_RETREATED:
-        return False
+    if s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_RETREATED or neutral_herd(S, b, u):
+        return False      # a neutral herd in the stack is no one's to retreat (L594)
     h = s['unit_hex'][u]
     k = 0
     while k < MAX_BATTLE_STACKS and s['bat_def'][k] != h:
@@ -1108,7 +1174,8 @@ def may_retreat(S, b, u, occ, total, fastest):
     left = 0
     others = 0
     for v in range(units_end(S, b)):
-        if v != u and s['unit_hex'][v] == h and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_SUPPORT):
+        if v != u and s['unit_hex'][v] == h and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_SUPPORT) \
+                and not U_HERD[v]:     # a herd cannot cover a retreat (L578)
             others += 1               # a supporting spirit stays: it cannot be retreated (L508)
             if s['unit_where'][v] == UW_MAP:
                 left += cf_halves(S, b, v)
@@ -1219,7 +1286,7 @@ def mark_vacated(S, b):
     s = S[b]
     for k in range(MAX_BATTLE_STACKS):
         h = s['bat_def'][k]
-        s['bat_vacated'][k] = h if h >= 0 and hex_owner(S, b, h) < 0 else -1
+        s['bat_vacated'][k] = h if h >= 0 and stands_at(S, b, h) < 0 else -1
 
 
 @rules_jit
@@ -1266,7 +1333,7 @@ def mask_advance_hex(S, b, p, mask):
     s = S[b]
     for k in range(MAX_BATTLE_STACKS):
         h = s['bat_vacated'][k]
-        if h >= 0 and hex_owner(S, b, h) != 1 - p:
+        if h >= 0 and stands_at(S, b, h) != 1 - p:
             mask[A_HEX + h] = 1
 
 
@@ -1302,8 +1369,8 @@ def extended_hexes(S, b, u, mask):
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or occ[g] == 1 - p or shut(S, b, g):
-            continue
+        if g < 0 or stands_at(S, b, g) == 1 - p or shut(S, b, g):
+            continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[g]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \
                 or ter == TERRAIN_MOUNTAIN:
@@ -1323,6 +1390,9 @@ def act_advance_hex(S, b, p, a):
     put_on_top(S, b, u, a - A_HEX)
     s['unit_flags'][u] |= UF_ADVANCED
     occupy(S, b, p, a - A_HEX)
+    # herds where an advance stops capture (L600); taken on entering, as one hex
+    # holds one player's units (Interpretations)
+    capture_herds_at(S, b, a - A_HEX, p)
     dummy = np.zeros(1, np.int8)
     if extended_hexes(S, b, u, dummy) > 0:
         return pose(S, b, PH_ADVANCE_EXT, p)
@@ -1343,6 +1413,7 @@ def act_advance_ext(S, b, p, a):
     if a != A_CHOICE + CH_DONE:
         put_on_top(S, b, u, a - A_HEX)
         occupy(S, b, p, a - A_HEX)
+        capture_herds_at(S, b, a - A_HEX, p)       # where the extended advance ends (L600)
     s['adv_unit'] = -1
     return False
 

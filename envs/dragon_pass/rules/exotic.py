@@ -34,7 +34,7 @@ from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, force_of, units_end, U_RANK, bat_demand, d6,
-    disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at,
+    disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at, U_HERD, stampede, herds_settle,
 )
 from .magic import rf_of, saving_superhero
 from .moon import MOON_FULL
@@ -189,6 +189,7 @@ def any_ability(S, b):
 @rules_jit
 def to_combat(S, b):
     s = S[b]
+    herds_settle(S, b)            # the end of the Exotic Magic Phase (L592)
     s['stage'] = ST_COMBAT
     s['step'] = 0
     s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 0     # phase A first (L496)
@@ -371,10 +372,16 @@ def apply_effect(S, b, e):
     h0 = int(s['exotic_hex'])
     out = np.empty(NUM_UNITS, np.int64)
     if e == EX_METEOR or e == EX_STORM:
-        # every unit in the hex is eliminated (L688, L710); herds would stampede (none here)
+        # every unit in the hex is eliminated (L688, L710), except herds, which
+        # stampede (L710; herds are never eliminated but by the Pillar of Fire or
+        # a Dragonfight, L588, so the storm's too: Interpretations)
         n = stack_at(S, b, h0, out)
         for j in range(n):
-            if not unaffected(S, b, out[j]):
+            if unaffected(S, b, out[j]):
+                continue
+            if U_HERD[out[j]]:
+                stampede(S, b, out[j])
+            else:
                 eliminate(S, b, out[j])
         if e == EX_STORM:
             # and every non-Sartar unit beside it is disrupted (L688)

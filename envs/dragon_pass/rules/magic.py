@@ -37,7 +37,7 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
-    eliminate, hex_force, in_list, pose, stack_at,
+    eliminate, hex_force, in_list, pose, stack_at, U_HERD, neutral_herd, stampede,
 )
 from .moon import (
     ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
@@ -387,8 +387,8 @@ def chaotic_target(S, b, u, defender):
             return False
     elif not (on_side(S, b, u, False) or (committed_here(S, b, u) and not U_AGENT[u])):
         return False
-    if U_AGENT[u] or magic_proof(S, b, u):
-        return False
+    if U_AGENT[u] or magic_proof(S, b, u) or U_HERD[u] != 0:
+        return False      # chaotic magic cannot eliminate herds (L524)
     if U_SPIRIT[u, int(s['unit_side'][u])] or w == UW_COMMITTED or w == UW_SUPPORT:
         return chaotic_reaches_spirits(S, b, not defender)
     return True
@@ -409,7 +409,8 @@ def agents_on(S, b, h):
 def phys_value2(S, b, u):
     """Twice the CF loss unit u absorbs as a physical magic casualty: its CF
     times the Phys Magic multiplier of its hex, the structure's for the bottom
-    three units (L335-L355, L348, L520)."""
+    three units (L335-L355, L348, L520), unless a herd is at or below it: herds
+    and the units above them are outside structures (L458, L472)."""
     s = S[b]
     h = s['unit_hex'][u]
     out = np.empty(NUM_UNITS, np.int64)
@@ -418,7 +419,11 @@ def phys_value2(S, b, u):
     while k < n and out[k] != u:
         k += 1
     from_bottom = n - 1 - k
-    mult2 = HEX_PHYS_IN2[h] if from_bottom < STRUCTURE_UNITS else HEX_PHYS_OUT2[h]
+    inside = from_bottom < STRUCTURE_UNITS
+    for j in range(k, n):
+        if U_HERD[out[j]]:
+            inside = False
+    mult2 = HEX_PHYS_IN2[h] if inside else HEX_PHYS_OUT2[h]
     return cf_halves(S, b, u) * int(mult2) // 2
 
 
@@ -538,7 +543,8 @@ def casualty_value(S, b, u):
     if k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT:
         return 1 if chaotic_target(S, b, u, k == MK_CHAOTIC_DEF) else 0
     if k == MK_PHYSICAL:
-        if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != s['magic_hex'] or U_SPIRIT[u, sd]:
+        if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != s['magic_hex'] or U_SPIRIT[u, sd] \
+                or neutral_herd(S, b, u):
             return 0
         return phys_value2(S, b, u) // 2
     if k == MK_SPIRIT_DEF:
@@ -595,6 +601,8 @@ def act_magic_casualty(S, b, p, a):
     if s['unit_where'][u] == UW_COMMITTED or s['unit_where'][u] == UW_SUPPORT:
         s['unit_where'][u] = UW_DEAD
         s['unit_hex'][u] = -1
+    elif U_HERD[u]:
+        stampede(S, b, u)         # a herd picked as a casualty stampedes (L534, L556)
     else:
         eliminate(S, b, u)
     return False

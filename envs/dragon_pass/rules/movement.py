@@ -36,7 +36,7 @@ from .base import (
     U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
-    floods, hex_force, shut,
+    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle,
 )
 from .setup import SCENARIO_EXOTIC_MAGIC
 
@@ -343,6 +343,7 @@ def act_move(S, b, p, a):
     """Select the stack at hex a; ``CH_DONE`` ends the movement phase."""
     s = S[b]
     if a == A_CHOICE + CH_DONE:
+        herds_settle(S, b)            # the end of a phase: herds captured or left neutral (L592)
         s['stage'] = ST_EXOTIC        # then combat (exotic.exotic_phase, L178)
         s['step'] = 0
         s['magic_kind'] = 0
@@ -583,6 +584,7 @@ def act_move_group(S, b, p, a):
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
     s['unit_flags'][u] |= UF_GROUP
+    hasten(S, b)
     if not is_disrupted(S, b, u) and not berserk(S, b, u):
         return pose(S, b, PH_MOVE_GROUP, p)
     occ, zoc = whole_board(S, b)
@@ -591,6 +593,46 @@ def act_move_group(S, b, p, a):
     if must_close(S, b, u, occ, zoc):
         s['unit_flags'][u] |= UF_CLOSE
     return pose(S, b, PH_MOVE_GROUP, p)
+
+
+@rules_jit
+def hasten(S, b):
+    """The herds of the group about to move hasten it (L478, L794). The group
+    is formed before its first step from the hex its units began the phase in
+    (a unit that has moved cannot join one), so its units spend the whole
+    phase with the herds if they move with them. With one or more herds and
+    at least one unit a herd can hasten (``U_HASTENED``), no more than two
+    for each herd, those units and the herds get an MF of the herd's +2 plus
+    the slowest such unit's MF; other members keep their own. Called as each
+    unit joins (no point is spent before the first step, so each member's
+    allowance is worked out afresh). A group with more such units than its
+    herds can hasten is not hastened: the player picks the hastened units by
+    whom he groups with the herds (Interpretations 45)."""
+    s = S[b]
+    herds = 0
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP and U_HERD[u] != 0:
+            herds += 1
+    if herds == 0:
+        return            # no herd: every allowance stays as it is
+    hastened = 0
+    slowest = 1 << 30
+    bonus = 1 << 30
+    for u in range(units_end(S, b)):
+        if not s['unit_flags'][u] & UF_GROUP:
+            continue
+        mf = int(U_MF[u, side_of(S, b, u)])
+        s['unit_mp'][u] = 2 * mf
+        if U_HERD[u]:
+            bonus = min(bonus, mf)
+        elif U_HASTENED[u] != 0 and mf > 0:
+            hastened += 1
+            slowest = min(slowest, mf)
+    if hastened == 0 or hastened > 2 * herds:
+        return
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] != 0 or (U_HASTENED[u] != 0 and U_MF[u, side_of(S, b, u)] > 0)):
+            s['unit_mp'][u] = 2 * (bonus + slowest)
 
 
 @rules_jit
@@ -645,9 +687,9 @@ def act_arrange(S, b, p, a):
 # ------------------------------------------------------------------ reinforcements and replacements
 @rules_jit
 def march_allowed(u, sd):
-    """Unit u may force march onto the board: not with a zero MF (L474; herds
-    and treasures, which may not either, are not in these scenarios)."""
-    return U_MF[u, sd] > 0
+    """Unit u may force march onto the board: not a herd, nor with a zero MF
+    (L474; Dragon Pass has no treasures)."""
+    return U_MF[u, sd] > 0 and not U_HERD[u]
 
 
 @rules_jit

@@ -19,7 +19,8 @@ from ..constants import (
 )
 from .base import (
     A_HEX, BOLDHOME, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
-    PH_ESCAPE_HEX, best_friend, force_of, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose, put_on_top,
+    PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose,
+    put_on_top,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -82,6 +83,7 @@ def rally_phase(S, b):
         return pose(S, b, PH_ESCAPE_HEX, force_of(S, b, u))
     s['step'] = 0
     s['bat_prey'] = -1
+    herds_settle(S, b)            # the end of the rally phase (L592)
     s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
     return False
 
