@@ -9,7 +9,7 @@ import pytest
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
 from dragongym.envs.dragon_pass.constants import ENTRY_SARTAR_SOUTH
-from tests.dragon_pass.scenario import LUNAR, SARTAR, Position
+from tests.dragon_pass.scenario import INDEPENDENTS, LUNAR, SARTAR, Position, unit
 
 JONSTOWN = FORTRESS_NAMES.index("Jonstown")
 
@@ -450,7 +450,6 @@ def ironhoof_for(p, force, hex_id="2424"):
     """Ironhoof on the map, allied to ``force`` (alliances: not yet built, so the
     position hands him over directly)."""
     from dragongym.envs.dragon_pass.constants import FORCES
-    from tests.dragon_pass.scenario import unit
     p.put("ironhoof", hex_id)
     p.s["unit_force"][unit("ironhoof")] = FORCES.index(force)
 
@@ -495,3 +494,29 @@ def test_rule_dp_ironhoof_freeze_is_announced_only_by_his_controller():
     to_next_player_turn(p)
     assert p.to_play == LUNAR and "select the stack at 1010" in p.legal()
     assert not any("Ironhoof" in t for t in p.legal())
+
+
+# ---------------------------------------------------------------- the Stone Rune (L340, L374, L423)
+def stone_rune_step(name, start, to):
+    """MPs (in half points) unit ``name`` of 18.6's Independent player spends stepping from ``start`` to ``to``."""
+    p = Position("18.6", moon="full")
+    p.put(name, start)
+    p.movement(INDEPENDENTS)
+    before = int(p.s["unit_mp"][unit(name)])
+    p.acts(f"select the stack at {start}", f"move {p.name(name)} with the group")
+    step = f"move {p.name(name)} from {start} to {to}"
+    if step not in p.legal():
+        return None
+    p.act(step)
+    return before - int(p.s["unit_mp"][unit(name)])
+
+
+def test_rule_dp_stone_rune_pays_1_mp_for_a_mountain_and_nothing_to_climb_a_ridge():
+    """L340, L374, L423: the Stone Rune (the Baron's Friends, 3 Stone Rune) pays 1 MP to
+    enter a mountain and nothing extra to climb a ridge; an Exiles' infantry unit of the
+    same MF pays the mountain in full and +1 MP up the ridge (L470)."""
+    assert stone_rune_step("barons_friends", "3801", "3902") == 2                     # 1 MP
+    plain = stone_rune_step("ex_infantry#1", "3801", "3902")
+    assert plain is None or plain > 2
+    rune, foot = stone_rune_step("barons_friends", "0214", "0314"), stone_rune_step("ex_infantry#1", "0214", "0314")
+    assert rune is not None and foot == rune + 2                                       # the ridge's +1 MP waived
