@@ -160,6 +160,9 @@ def test_rule_dp_scenario_18_6_the_twins_are_androgeus_best_friend():
     p.put("androgeus", "1010")
     for k in (1, 2, 3):
         p.put(f"hc_heavy_infantry#{k}", "0804")
+    p.put("horse_herds#1", "0804")                 # captured by the Lunars: herds are never scapegoats (L654)
+    p.s["unit_force"][unit("horse_herds#1")] = LUNAR_I
+    p.s["unit_origin"][unit("horse_herds#1")] = R.ORIGIN_OF + 1      # the Independents' own, captured
     p.combat(LUNAR)
     p.dice(6, 1, 1, 1, 1, 1)
     declare(p, ["0904"], ["0804"])
@@ -168,5 +171,6 @@ def test_rule_dp_scenario_18_6_the_twins_are_androgeus_best_friend():
         p.act(p.legal()[0] if not any(t.startswith("eliminate") for t in p.legal())
               else next(t for t in p.legal() if t.startswith("eliminate")))
     assert p.phase == R.PH_SCAPEGOAT and p.to_play == INDEPENDENTS
+    assert p.legal() and not any(t.startswith(p.name("horse_herds#1")) for t in p.legal())
     p.act(p.legal()[0])
     assert p.disrupted("androgeus")                               # his Berserker Rage side (L656)

@@ -450,9 +450,9 @@ def scapegoat_next(S, b):
 def scapegoat_candidate(S, b, v, g):
     """Unit g may be superhero v's scapegoat: if magic killed the best friend,
     a unit blamed for it (its magician, or the chaotic unit; L654); else an
-    enemy unit of the battle. Either way on the map."""
+    enemy unit of the battle. Either way on the map, and no herd (L654)."""
     s = S[b]
-    if s['unit_where'][g] != UW_MAP or force_of(S, b, g) == force_of(S, b, v):
+    if s['unit_where'][g] != UW_MAP or force_of(S, b, g) == force_of(S, b, v) or U_HERD[g]:
         return False
     for x in range(units_end(S, b)):
         if s['unit_blame'][x] and force_of(S, b, x) != force_of(S, b, v) and s['unit_where'][x] == UW_MAP:
