@@ -572,10 +572,13 @@ _CHOICE_LABELS = {
     (R.PH_FREEZE, R.CH_FREEZE): "Freeze the cavalry",
     (R.PH_FREEZE, R.CH_DONE): "Not now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
+    (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
+    (R.PH_EXOTIC_TARGET, R.CH_QUAKE_2): "Type 2 earthquake: two lines of 5",
 }
 """Button labels of the choice actions, by the pending decision."""
 _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
-    + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal")
+    + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
+    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake")
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -584,7 +587,7 @@ _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_M
               R.PH_ESCAPE_HEX: "rejoin the stack at", R.PH_ENTER_HEX: "enter at",
               R.PH_COMMIT_HEX: "send it against", R.PH_SUPPORT_HEX: "support the stack at",
               R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
-              R.PH_SUMMON_HEX: "summon to"}
+              R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
@@ -976,6 +979,10 @@ def _decision_text(view):
         return f"{who} eliminates Lunar units for the hungry Bat's spirit: {int(rec['hunger_left'])} still."
     if ph == R.PH_ASSASSIN:
         return f"{who}'s assassin scouted the stack: try to kill a unit, or take the assassin back."
+    if ph == R.PH_FRACTURE:
+        laid = ", ".join(V.hex_name(int(h)) for h in rec["fracture_hexes"] if h >= 0) or "none yet"
+        return (f"{who}: the Earth-Shaker's Cult's Type {int(rec['quake_type'])} earthquake; choose the next "
+                f"fracture hex (laid: {laid}).")
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
     if ph == R.PH_REVEAL:

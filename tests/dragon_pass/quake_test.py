@@ -1,0 +1,292 @@
+"""The Earth-Shaker's Cult's earthquake (L720 = L776): once per game, in its
+side's Exotic Magic Phase, a Type 1 fracture line of 8 hexes or two Type 2
+lines of 5, every hex within the cult's RF of 10; the units on the lines
+disrupted, those in an enclosed area eliminated (D&S, DS&T), fortresses on a
+line badly damaged; the cult's spirit eliminated. The Exiles have no side
+yet (alliances come later): the tests hand the cult and its spirit to the
+Lunars, in 18.5 where both sides have an Exotic Magic Phase (L271). Lines
+are laid hex by hex, as a player would."""
+import numpy as np
+
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import FORCES, UW_HOLDING
+from dragongym.envs.dragon_pass.data import MAP
+
+from .exotic_test import choose, exotic
+from .scenario import LUNAR, SARTAR, Position, hexi, unit
+
+CULT, SPIRIT = "earth_shakers_cult", "earth_shakers_cult_spirit"
+CENTRE = "2014"                       # open ground, far from the board's edge and from Independents territory
+
+
+def cult_for(p, force, where=CENTRE):
+    """The cult on the map and its spirit in its holding box, allied to ``force``."""
+    s = p.s
+    s["units_end"] = max(int(s["units_end"]), unit(SPIRIT) + 1)
+    p.put(CULT, where)
+    for name in (CULT, SPIRIT):
+        s["unit_force"][unit(name)] = FORCES.index(force)
+    s["unit_where"][unit(SPIRIT)] = UW_HOLDING
+
+
+def step(where, d, n=1):
+    h = hexi(where)
+    for _ in range(n):
+        h = int(R.HEX_STEP[h, d])
+    return MAP.hex_id(h)
+
+
+def straight(start, d, n):
+    """n hexes in a straight line from ``start`` in direction d."""
+    return [step(start, d, k) for k in range(n)]
+
+
+def ring(centre):
+    """The six neighbours of ``centre``, each adjacent to the one before."""
+    return [step(centre, d) for d in range(1, 7)]
+
+
+def quake(p, kind):
+    """The cult's controller (the Lunars) starts his Exotic Magic Phase and
+    chooses the earthquake of type ``kind``."""
+    exotic(p, LUNAR)
+    choose(p, "Earth Shaker's Cult", "uses its exotic magic")
+    choose(p, f"a Type {kind} earthquake")
+    assert p.phase == R.PH_FRACTURE
+
+
+def fracture_options(p):
+    return sorted(t.rsplit(": ", 1)[1] for t in p.legal())
+
+
+def lay(p, *hexes):
+    for where in hexes:
+        hits = [t for t in p.legal() if t.endswith(f": {where}")]
+        assert len(hits) == 1, (where, p.legal())
+        p.act(hits[0])
+
+
+def test_rule_dp_quake_type_1_is_a_single_line_of_8_adjacent_hexes():
+    """L720: one fracture 8 hexes long; it need not be straight; each hex
+    adjacent to the one before, none laid twice (Interpretations)."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 1)
+    line = straight("2010", 3, 7)
+    lay(p, *line)
+    # the eighth: any neighbour of the seventh that is not on the line yet
+    expected = sorted(step(line[-1], d) for d in range(1, 7) if step(line[-1], d) not in line)
+    assert fracture_options(p) == expected
+    assert p.phase == R.PH_FRACTURE
+    lay(p, step(line[-1], 1))          # a bend: 'need not be straight'
+    assert p.phase != R.PH_FRACTURE and int(p.s["quake_type"]) == 0
+    assert all(int(h) == -1 for h in p.s["fracture_hexes"])
+
+
+def test_rule_dp_quake_fracture_hexes_lie_within_the_cults_rf_of_10():
+    """L720: 'all fracture hexes must be within the cult's RF of 10', counted
+    from the cult's counter."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 1)
+    options = set(fracture_options(p))
+    centre = hexi(CENTRE)
+    in_range = {MAP.hex_id(h) for h in range(len(MAP.ids)) if R.distance(h, centre) <= 10}
+    assert options == in_range
+    assert step(CENTRE, 1, 10) in options and step(CENTRE, 1, 11) not in options
+    # a line run out to the edge of the range turns back: the hexes beyond are refused
+    lay(p, *straight(step(CENTRE, 1, 7), 1, 4))
+    assert step(CENTRE, 1, 11) not in fracture_options(p)
+
+
+def test_rule_dp_quake_type_2_is_two_lines_of_5_with_no_hex_of_one_beside_the_other():
+    """L720: two fracture lines, each of 5 hexes; 'no 2 hexes of each line can
+    be adjacent' (Interpretations: no hex of the second beside one of the first)."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    p.put("bh_bison_riders#1", "2016")
+    quake(p, 2)
+    first = straight("2010", 3, 5)
+    lay(p, *first)
+    options = fracture_options(p)
+    assert p.phase == R.PH_FRACTURE and len(options) > 6      # the second line starts anywhere
+    assert all(R.distance(hexi(o), hexi(f)) >= 2 for o in options for f in first)
+    second = straight(step("2010", 5, 2), 3, 5)
+    assert all(R.distance(hexi(a), hexi(b)) >= 2 for a in first for b in second)
+    lay(p, *second[:4])
+    # the fifth hex of the second line: adjacent to the fourth, never beside the first line
+    assert all(R.distance(hexi(o), hexi(second[3])) == 1 for o in fracture_options(p))
+    lay(p, second[4])
+    assert p.phase != R.PH_FRACTURE
+
+
+def test_rule_dp_quake_units_on_a_fracture_line_are_disrupted():
+    """L720: most units on a fracture line are disrupted (of either side); an
+    already disrupted one is eliminated (L590); units off the line are untouched."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    line = straight("2010", 3, 8)
+    p.put("bh_bison_riders#1", line[2])
+    p.put("bh_bison_riders#2", line[5], disrupted=True)
+    p.put("lcm_magicians#1", line[7])
+    p.put("bh_bison_riders#3", step(line[2], 1, 2))          # two hexes off the line
+    quake(p, 1)
+    lay(p, *line)
+    assert p.disrupted("bh_bison_riders#1") and p.where("bh_bison_riders#1") == line[2]
+    assert p.where("bh_bison_riders#2") == "dead"
+    assert p.disrupted("lcm_magicians#1")
+    assert not p.disrupted("bh_bison_riders#3")
+
+
+def test_rule_dp_quake_units_in_an_enclosed_area_are_eliminated():
+    """L720: a Type 1 can create a closed area (of up to 2 hexes); most units
+    in enclosed hexes are eliminated. A ring of 6 around a hex encloses it."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "2018")
+    inside = "2014"
+    loop = ring(inside)
+    tail = [step(loop[-1], 5), step(loop[-1], 5, 2)]
+    p.put("bh_bison_riders#1", inside)
+    p.put("bh_bison_riders#2", loop[0])
+    p.put("bh_bison_riders#3", step(inside, 1, 3))           # outside the ring
+    quake(p, 1)
+    lay(p, *loop, *tail)
+    assert p.where("bh_bison_riders#1") == "dead"
+    assert p.disrupted("bh_bison_riders#2") and p.where("bh_bison_riders#2") == loop[0]
+    assert p.where("bh_bison_riders#3") != "dead" and not p.disrupted("bh_bison_riders#3")
+
+
+def test_rule_dp_quake_enclosed_area_is_cut_off_from_the_board_edge():
+    """Interpretations: an enclosed area is a set of non-fracture hexes the
+    lines cut off from the board's edge; the geometry itself."""
+    fract = np.zeros(len(MAP.ids), np.int8)
+    for where in ring(CENTRE):
+        fract[hexi(where)] = 1
+    mark = np.zeros(len(MAP.ids), np.int8)
+    assert R.enclosed_hexes(fract, mark) == 1 and mark[hexi(CENTRE)] == 1
+    fract[hexi(ring(CENTRE)[0])] = 0                          # an open ring encloses nothing
+    mark[:] = 0
+    assert R.enclosed_hexes(fract, mark) == 0
+
+
+def test_rule_dp_quake_type_2_cannot_enclose_an_area():
+    """L720: a Type 2 quake cannot enclose an area: its lines never touch each
+    other, and the mask refuses any hex that would enclose one; after a Type 2
+    quake no unit off its lines is eliminated."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "2018")
+    first = [step(CENTRE, d) for d in range(1, 6)]            # five of the six around 2014
+    p.put("bh_bison_riders#1", CENTRE)
+    quake(p, 2)
+    lay(p, *first)
+    # the sixth neighbour would close the ring: it is beside the first line, refused
+    assert step(CENTRE, 6) not in fracture_options(p) and CENTRE not in fracture_options(p)
+    second = straight(step(CENTRE, 1, 4), 3, 5)
+    lay(p, *second)
+    assert p.where("bh_bison_riders#1") == CENTRE and not p.disrupted("bh_bison_riders#1")
+
+
+def test_rule_dp_quake_superheroes_are_unaffected_and_save_three_units():
+    """L674, L678, L720 (D&S): Harrek on the line is untouched and saves Gunda
+    and two units his owner picks; the last of the stack is disrupted."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    line = straight("2010", 3, 8)
+    for u in ("harrek", "gunda", "bh_bison_riders#1", "bh_bison_riders#2", "bh_bison_riders#3"):
+        p.put(u, line[4])
+    quake(p, 1)
+    lay(p, *line)
+    assert p.to_play == SARTAR
+    choose(p, "protects", "(1)")
+    choose(p, "protects", "(2)")
+    assert not any(p.disrupted(u) for u in ("harrek", "gunda", "bh_bison_riders#1", "bh_bison_riders#2"))
+    assert p.disrupted("bh_bison_riders#3")
+
+
+def test_rule_dp_quake_disembodied_spirits_are_unaffected():
+    """L720 (DS&T): a disembodied spirit in an enclosed hex, or on a line, is
+    untouched. (No scenario yet puts one on the map in the Exotic Magic Phase:
+    an Independent spirit is handed to the Sartars here.)"""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "2018")
+    spirit = unit("spirit_of_movement")
+    p.s["units_end"] = max(int(p.s["units_end"]), spirit + 1)
+    p.s["unit_force"][spirit] = FORCES.index(SARTAR)
+    loop = ring(CENTRE)
+    p.put("spirit_of_movement", CENTRE)
+    p.put("bh_bison_riders#1", CENTRE)
+    quake(p, 1)
+    lay(p, *loop, step(loop[-1], 5), step(loop[-1], 5, 2))
+    assert p.where("spirit_of_movement") == CENTRE and not p.disrupted("spirit_of_movement")
+    assert p.where("bh_bison_riders#1") == "dead"
+
+
+def test_rule_dp_quake_herds_on_a_line_stampede():
+    """L720: herds stampede (the stampede comes with the herds: until then the
+    hook ``quake.stampede`` disrupts the herd)."""
+    assert R.STAMPEDES[unit("horse_herds#1")] and not R.STAMPEDES[unit("bh_bison_riders#1")]
+
+
+def test_rule_dp_quake_a_fortress_on_a_line_is_clear_terrain_yet_counts_for_victory():
+    """L720: a fortress on a fracture line is badly damaged: no effect for the
+    rest of the game, its hex treated as clear terrain (movement, melee,
+    missile fire, fortification); it still counts as a fortress for victory."""
+    boldhome = "3727"                                         # a fortress on a mountain
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "3725")
+    p.control("Boldhome", SARTAR)
+    S, h, clear = p.S, hexi(boldhome), R.CLEAR_HEX
+    rider = p.put("bh_bison_riders#1", boldhome)
+    # a neighbour a unit steps in from, off any road and ridge
+    nb, d_in = next((int(R.HEX_STEP[h, d]), (d + 2) % 6 + 1) for d in range(1, 7)
+                    if int(R.SIDE_ROAD[h, d]) == 0 and int(R.SIDE_RIDGE[h, d]) == 0)
+    assert int(R.HEX_STEP[nb, d_in]) == h
+
+    def effects():
+        return (R.casualty_value2(S, 0, rider, 0, False) / R.cf_halves(S, 0, rider),
+                R.may_stay_in_fortification(S, 0, h), R.missile_modifier(S, 0, h),
+                R.step_cost(S, 0, rider, nb, d_in))
+
+    before = effects()
+    owned = R.sartar_fortresses(S, 0, FORCES.index(SARTAR))
+    quake(p, 1)
+    line = straight(boldhome, 4, 8)
+    assert all(R.distance(hexi(x), hexi("3725")) <= 10 for x in line)
+    lay(p, *line)
+    assert p.disrupted("bh_bison_riders#1")
+    assert int(p.s["fortress_damaged"][list(R.FORTRESS_HEX).index(h)]) == 1
+    after = effects()
+    assert before[0] == int(R.HEX_MELEE_IN2[h]) / 2 > after[0] == int(R.HEX_MELEE_IN2[clear]) / 2
+    assert before[1] and not after[1]
+    assert after[2] - before[2] == int(R.HEX_MISSILE_MOD[clear]) - int(R.HEX_MISSILE_MOD[h]) != 0
+    assert after[3] == int(R.HEX_ENTER2[clear, int(R.U_RUNE[rider])]) + 2 * int(p.s["rain"])
+    assert R.ground(S, 0, h) == clear and R.ground(S, 0, nb) == nb
+    assert R.sartar_fortresses(S, 0, FORCES.index(SARTAR)) == owned
+
+
+def test_rule_dp_quake_eliminates_the_cult_spirit_and_is_once_per_game():
+    """L720: the spirit is eliminated by the quake; one earthquake per game."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 2)
+    assert p.where(SPIRIT) == "dead"
+    lay(p, *straight("2010", 3, 5), *straight(step("2010", 5, 2), 3, 5))
+    assert int(p.s["quake_used"]) == 1
+    # even were its spirit back, the cult has used its earthquake
+    p.s["unit_where"][unit(SPIRIT)] = UW_HOLDING
+    p.s["unit_flags"][unit(CULT)] = 0
+    exotic(p, LUNAR, player_turn=3)
+    assert not any("Earth Shaker" in t for t in p.legal())
+
+
+def test_rule_dp_quake_is_unavailable_once_the_cult_spirit_is_eliminated():
+    """L720: 'If the cult spirit is eliminated, this power is unavailable.'"""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    p.s["unit_where"][unit(SPIRIT)] = 3                       # dead
+    exotic(p, LUNAR)
+    assert not any("Earth Shaker" in t for t in p.legal())
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    exotic(p, LUNAR)
+    assert any("Earth Shaker" in t for t in p.legal())
