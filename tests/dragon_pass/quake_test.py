@@ -290,3 +290,60 @@ def test_rule_dp_quake_is_unavailable_once_the_cult_spirit_is_eliminated():
     cult_for(p, LUNAR)
     exotic(p, LUNAR)
     assert any("Earth Shaker" in t for t in p.legal())
+
+
+def test_rule_dp_quake_a_broken_fracture_line_is_an_unsound_record():
+    """The record's invariants (soundness): a line's hexes adjacent one to the next, laid only in a quake."""
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 1)
+    lay(p, "2010", step("2010", 3))
+    assert GAME.check_state(p.S) == ""
+    p.s["fracture_hexes"][2] = hexi("2030")
+    assert "adjacent" in GAME.check_state(p.S)
+    p.s["fracture_hexes"][2] = -1
+    p.s["quake_type"] = 0
+    assert "no earthquake" in GAME.check_state(p.S)
+
+
+def test_the_heuristic_lays_its_earthquake_through_enemy_stacks():
+    """The heuristic unleashes the quake when more enemy than own units stand in
+    range, and strings its line through their stacks."""
+    from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    line = straight("2010", 3, 8)
+    for k, u in ((1, "bh_bison_riders#1"), (3, "bh_bison_riders#2"), (6, "bh_bison_riders#3")):
+        p.put(u, line[k])
+    exotic(p, LUNAR)
+    agent, rng = DragonPassHeuristic(GAME), np.random.default_rng(0)
+    while p.to_play == LUNAR and p.phase in (R.PH_EXOTIC, R.PH_EXOTIC_TARGET, R.PH_FRACTURE):
+        a = agent.act_state(GAME, p.S, FORCES.index(LUNAR), rng)
+        p.act(GAME.action_to_string(p.S, a))
+    assert p.where(SPIRIT) == "dead"
+    hit = [p.disrupted(f"bh_bison_riders#{k}") for k in (1, 2, 3)]
+    assert sum(hit) >= 2, hit
+
+
+def test_rule_dp_quake_the_observation_shows_the_fracture_hexes_and_the_damaged_fortress():
+    """Both seats see the fracture hexes being laid (the board's decision
+    plane) and, after the quake, which fortress it damaged."""
+    from dragongym.envs.dragon_pass import observe as O
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "3725")
+    quake(p, 1)
+    line = straight("3727", 4, 8)
+    lay(p, *line[:2])
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    cell = lambda where: O.BOARD_OFF + int(O.CELL_OF_HEX[hexi(where)]) * O.BOARD_PLANES + O.G_DECISION  # noqa: E731
+    for seat in (0, 1):
+        GAME.observe(p.S, np.array([seat], np.int64), obs)
+        assert obs[0, cell(line[0])] == obs[0, cell(line[1])] == 0.75 and obs[0, cell(line[2])] == 0
+        assert obs[0, O.FLAT_OFF + O.F_QUAKE] == 1 and obs[0, O.FLAT_OFF + O.F_QUAKE + 1] == 0.5
+    lay(p, *line[2:])
+    GAME.observe(p.S, np.array([1], np.int64), obs)
+    boldhome = list(R.FORTRESS_HEX).index(hexi("3727"))
+    assert obs[0, O.FLAT_OFF + O.F_DAMAGED + boldhome] == 1 and obs[0, cell(line[0])] == 0
