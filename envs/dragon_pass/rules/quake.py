@@ -283,7 +283,7 @@ def quake_choices(S, b, mask):
     most 17 of them.)"""
     if not cult_can_quake(S, b):
         return 0
-    dummy = local_zeros(1, np.int8)
+    dummy = np.zeros(1, np.int8)
     n = 0
     for t in range(1, 3):
         if fracture_options(S, b, t, dummy, True) > 0:
