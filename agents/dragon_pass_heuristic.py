@@ -1064,11 +1064,14 @@ def fracture(self, pos, legal, rng):
     if not hexes:
         return None
     laid = {int(h) for h in pos.rec["fracture_hexes"] if h >= 0}
-    targets = [h for h in pos.foe_hexes if h not in laid and h != pos.hex[R.EARTH_SHAKERS_CULT]]
+    home = pos.hex[R.EARTH_SHAKERS_CULT]       # the cult's own stack (an Independent: not in ``own``)
+    targets = [h for h in pos.foe_hexes if h not in laid and h != home]
 
     def score(h):
         near = min((hex_distance(h, g) for g in targets if g != h), default=0)
-        return (len(pos.foe_stack(h)) - len(pos.own.get(h, [])), -near, -h)
+        foes = 0 if h == home else len(pos.foe_stack(h))
+        mine = len(pos.own.get(h, [])) + (len(pos.foe_stack(h)) if h == home else 0)
+        return (foes - mine, -near, -h)
     return R.A_HEX + max(hexes, key=score)
 
 

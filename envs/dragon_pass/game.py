@@ -167,7 +167,9 @@ ACTION_LAYOUT = {
                                                "its board cell)"),
     "unit": ActionBlock(R.A_UNIT, NUM_UNITS, indexes="units", doc="a counter (constants.UNIT_IDS)"),
     "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
-                                                         "elimination, force march"),
+                                                         "elimination, force march, the Red Moon's phase, "
+                                                         "a Type 2 storm, reveal, freeze the cavalry, "
+                                                         "a Type 1 / Type 2 earthquake"),
 }
 
 
