@@ -784,10 +784,35 @@ def _draw_fire_lines(scene, view):
         scene.line(((float(CENTRE_X[a]), float(CENTRE_Y[a])), (float(CENTRE_X[b]), float(CENTRE_Y[b]))), FIRE, 3)
 
 
+QUAKE = "#7a4a1e"
+"""The earthquake's fracture lines and the cracks of a fortress it damaged."""
+
+
+def _draw_quake(scene, view):
+    """The fracture hexes laid so far (a brown line through them, a line's hexes
+    joined one to the next; public) and a crack across each fortress an
+    earthquake damaged (L720)."""
+    rec = view.rec
+    laid = [int(h) for h in rec["fracture_hexes"] if h >= 0]
+    length = R.TYPE1_LENGTH if int(rec["quake_type"]) == 1 else R.TYPE2_LENGTH
+    for k, h in enumerate(laid):
+        x, y = float(CENTRE_X[h]), float(CENTRE_Y[h])
+        scene.circle(x, y, 5, fill=QUAKE, outline=QUAKE)
+        if k % length:
+            g = laid[k - 1]
+            scene.line(((float(CENTRE_X[g]), float(CENTRE_Y[g])), (x, y)), QUAKE, 4)
+    for f in np.flatnonzero(rec["fortress_damaged"]).tolist():
+        h = int(R.FORTRESS_HEX[f])
+        x, y = float(CENTRE_X[h]), float(CENTRE_Y[h])
+        scene.line(((x - 10, y - 10), (x - 2, y), (x + 2, y - 4), (x + 10, y + 10)), QUAKE, 3)
+
+
 def _draw_markers(scene, view):
     """Missile targets (a crosshair on the target stack's corner) and
-    scapegoat markers (an orange disc), of what the observer may see."""
+    scapegoat markers (an orange disc), of what the observer may see; the
+    earthquake's lines."""
     rec = view.rec
+    _draw_quake(scene, view)
     for b in sorted({int(rec["unit_target"][u]) for u in _firers(view)}):
         x, y = float(CENTRE_X[b]) - COUNTER_W / 2, float(CENTRE_Y[b]) - COUNTER_H / 2
         scene.circle(x, y, 4.5, fill="#ffffff", outline=FIRE, width=2)

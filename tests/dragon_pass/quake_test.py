@@ -347,3 +347,42 @@ def test_rule_dp_quake_the_observation_shows_the_fracture_hexes_and_the_damaged_
     GAME.observe(p.S, np.array([1], np.int64), obs)
     boldhome = list(R.FORTRESS_HEX).index(hexi("3727"))
     assert obs[0, O.FLAT_OFF + O.F_DAMAGED + boldhome] == 1 and obs[0, cell(line[0])] == 0
+
+
+def test_rule_dp_quake_no_hex_is_offered_from_which_the_line_cannot_be_completed():
+    """The mask offers no dead end: a hex is laid only where the rest of the
+    line still fits (here a corridor of 3 open hexes)."""
+    n = len(MAP.ids)
+    blk = np.ones(n, np.int8)
+    corridor = straight(CENTRE, 2, 3)
+    for where in corridor:
+        blk[hexi(where)] = 0
+    scratch = np.zeros(n, np.int8), np.zeros(16, np.int64), np.zeros(16, np.int64)
+    start, centre = hexi(corridor[0]), hexi(CENTRE)
+    assert R.completable(blk, start, 2, centre, 10, *scratch)
+    assert not R.completable(blk, start, 3, centre, 10, *scratch)
+    assert not scratch[0].any()                               # the search leaves its marks clean
+    assert not R.completable(blk, start, 2, centre, 1, *scratch)   # the corridor's end is out of range
+
+
+def test_the_picture_draws_the_fracture_line_and_offers_its_next_hexes():
+    """The frame shows the laid fracture hexes (brown, L720) and offers every
+    legal next hex as a click; the decision reads in the game's words."""
+    import xml.etree.ElementTree as ET
+    from dragongym.envs.core.picture import render_svg
+    from dragongym.envs.dragon_pass import picture as P
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 1)
+    lay(p, *straight("2010", 3, 3))
+    svg = render_svg(GAME, p.S, None)
+    root = ET.fromstring(svg)
+    offered = set()
+    for element in root.iter():
+        if "data-actions" in element.attrib:
+            offered.update(int(a) for a in element.attrib["data-actions"].split())
+    assert offered == {int(a) for a in np.flatnonzero(GAME.mask_of(p.S))}
+    assert P.QUAKE in svg and "fracture hex" in svg
+    image = GAME.render_rgb(p.S, None)
+    assert image.ndim == 3
