@@ -723,7 +723,7 @@ def _focus_unit(view):
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
               R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
-              R.PH_ASSASSIN):
+              R.PH_ASSASSIN, R.PH_FRACTURE):
         return int(rec["cursor"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])

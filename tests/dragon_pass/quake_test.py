@@ -386,3 +386,15 @@ def test_the_picture_draws_the_fracture_line_and_offers_its_next_hexes():
     assert P.QUAKE in svg and "fracture hex" in svg
     image = GAME.render_rgb(p.S, None)
     assert image.ndim == 3
+
+
+def test_the_observation_marks_the_cult_as_the_unit_the_fracture_decision_is_about():
+    from dragongym.envs.dragon_pass import observe as O
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    quake(p, 2)
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([0], np.int64), obs)
+    assert obs[0, O.UNITS_OFF + unit(CULT) * O.UNIT_FEATURES + O.U_SELECTED] == 1
+    assert obs[0, O.FLAT_OFF + O.F_PHASE + R.PH_FRACTURE] == 1
