@@ -398,3 +398,13 @@ def test_the_observation_marks_the_cult_as_the_unit_the_fracture_decision_is_abo
     GAME.observe(p.S, np.array([0], np.int64), obs)
     assert obs[0, O.UNITS_OFF + unit(CULT) * O.UNIT_FEATURES + O.U_SELECTED] == 1
     assert obs[0, O.FLAT_OFF + O.F_PHASE + R.PH_FRACTURE] == 1
+
+
+def test_rule_dp_quake_a_disrupted_cult_reaches_no_fracture_line():
+    """L720, L427: the disrupted cult's RF is 0: no line of 5 fits within it
+    (Interpretations 44 (d))."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR)
+    p.s["unit_side"][unit(CULT)] = 1
+    exotic(p, LUNAR)
+    assert not any("Earth Shaker" in t for t in p.legal())
