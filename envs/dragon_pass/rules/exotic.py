@@ -37,9 +37,8 @@ from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
-    disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at,
+    disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at,
 )
-from .base import rf_of
 from .magic import saving_superhero
 from .quake import (
     EARTH_SHAKERS_CULT, EX_QUAKE, STAMPEDES, begin_quake, damage_fortresses, end_quake, enclosed_hexes, mark_fractures,
@@ -421,7 +420,7 @@ def earthquake(S, b):
     disrupted (a disrupted one eliminated, L590), herds stampede; the units
     in the hexes it encloses are eliminated; D&S (``unaffected``); DS&T --
     disembodied spirits (and treasures, none in this game) are unaffected,
-    on the line too (Interpretations). Fortresses on the line are badly
+    on the line too (Interpretations 44). Fortresses on the line are badly
     damaged."""
     s = S[b]
     fract = local_zeros(NUM_HEXES, np.int8)

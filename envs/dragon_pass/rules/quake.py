@@ -30,7 +30,7 @@ on the line (``fortress_damaged``: clear terrain for the rest of the game,
 ``base.ground``; still a fortress for victory). Disembodied spirits (and
 treasures, of which the game has none) are unaffected (DS&T).
 
-Interpretations (RULES.md, DP-INDEP-QUAKE-*):
+Interpretations (RULES.md, Interpretations 44; rows DP-INDEP-QUAKE-*):
 * "no 2 hexes of each line can be adjacent" (Type 2): no hex of one line
   is adjacent to a hex of the other; within a line, hexes may touch.
 * A fracture line never passes through the same hex twice.
