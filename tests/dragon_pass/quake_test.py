@@ -91,7 +91,7 @@ def test_rule_dp_quake_fracture_hexes_lie_within_the_cults_rf_of_10():
     quake(p, 1)
     options = set(fracture_options(p))
     centre = hexi(CENTRE)
-    in_range = {MAP.hex_id(h) for h in range(len(MAP.ids)) if R.distance(h, centre) <= 10}
+    in_range = {MAP.hex_id(h) for h in range(len(MAP.ids)) if MAP.distance(h, centre) <= 10}
     assert options == in_range
     assert step(CENTRE, 1, 10) in options and step(CENTRE, 1, 11) not in options
     # a line run out to the edge of the range turns back: the hexes beyond are refused
@@ -110,12 +110,12 @@ def test_rule_dp_quake_type_2_is_two_lines_of_5_with_no_hex_of_one_beside_the_ot
     lay(p, *first)
     options = fracture_options(p)
     assert p.phase == R.PH_FRACTURE and len(options) > 6      # the second line starts anywhere
-    assert all(R.distance(hexi(o), hexi(f)) >= 2 for o in options for f in first)
+    assert all(MAP.distance(hexi(o), hexi(f)) >= 2 for o in options for f in first)
     second = straight(step("2010", 5, 2), 3, 5)
-    assert all(R.distance(hexi(a), hexi(b)) >= 2 for a in first for b in second)
+    assert all(MAP.distance(hexi(a), hexi(b)) >= 2 for a in first for b in second)
     lay(p, *second[:4])
     # the fifth hex of the second line: adjacent to the fourth, never beside the first line
-    assert all(R.distance(hexi(o), hexi(second[3])) == 1 for o in fracture_options(p))
+    assert all(MAP.distance(hexi(o), hexi(second[3])) == 1 for o in fracture_options(p))
     lay(p, second[4])
     assert p.phase != R.PH_FRACTURE
 
@@ -157,16 +157,30 @@ def test_rule_dp_quake_units_in_an_enclosed_area_are_eliminated():
 
 
 def test_rule_dp_quake_enclosed_area_is_cut_off_from_the_board_edge():
-    """Interpretations: an enclosed area is a set of non-fracture hexes the
-    lines cut off from the board's edge; the geometry itself."""
-    fract = np.zeros(len(MAP.ids), np.int8)
-    for where in ring(CENTRE):
-        fract[hexi(where)] = 1
-    mark = np.zeros(len(MAP.ids), np.int8)
-    assert R.enclosed_hexes(fract, mark) == 1 and mark[hexi(CENTRE)] == 1
-    fract[hexi(ring(CENTRE)[0])] = 0                          # an open ring encloses nothing
-    mark[:] = 0
-    assert R.enclosed_hexes(fract, mark) == 0
+    """Interpretations 44 (c): an enclosed area is cut off by the lines from the
+    board's edge. An open arc around a hex encloses nothing; a corner the line
+    cuts off against the map's edge (3 hexes: more than a Type 1 may enclose)
+    is open ground: the line is allowed and the units there are untouched."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "2018")
+    arc = [step(CENTRE, d) for d in range(1, 6)]
+    tail = [step(arc[-1], 4), step(arc[-1], 4, 2), step(arc[-1], 4, 3)]
+    p.put("bh_bison_riders#1", CENTRE)
+    quake(p, 1)
+    lay(p, *arc, *tail)
+    assert p.where("bh_bison_riders#1") == CENTRE and not p.disrupted("bh_bison_riders#1")
+
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "0404")
+    corner = ["0101", "0201", "0102"]
+    line = ["0103", "0202", "0302", "0301", "0401", "0501", "0601", step("0601", 2)]
+    assert all(MAP.distance(hexi(a), hexi(b)) == 1 for a, b in zip(line, line[1:]))
+    p.put("bh_bison_riders#1", "0101")
+    p.put("bh_bison_riders#2", "0102")
+    quake(p, 1)
+    lay(p, *line)
+    assert [p.where(u) for u in ("bh_bison_riders#1", "bh_bison_riders#2")] == corner[::2]
+    assert not p.disrupted("bh_bison_riders#1") and not p.disrupted("bh_bison_riders#2")
 
 
 def test_rule_dp_quake_type_2_cannot_enclose_an_area():
@@ -227,41 +241,98 @@ def test_rule_dp_quake_herds_on_a_line_stampede():
     assert R.STAMPEDES[unit("horse_herds#1")] and not R.STAMPEDES[unit("bh_bison_riders#1")]
 
 
-def test_rule_dp_quake_a_fortress_on_a_line_is_clear_terrain_yet_counts_for_victory():
-    """L720: a fortress on a fracture line is badly damaged: no effect for the
-    rest of the game, its hex treated as clear terrain (movement, melee,
-    missile fire, fortification); it still counts as a fortress for victory."""
+def test_rule_dp_quake_a_fortress_on_a_line_is_damaged_yet_counts_for_victory():
+    """L720: a fortress on a fracture line is badly damaged for the rest of the
+    game; it still counts as a fortress for victory (its control and the
+    fortresses counted are unchanged)."""
+    from dragongym.envs.dragon_pass import observe as O
+    from dragongym.envs.dragon_pass.game import GAME
     boldhome = "3727"                                         # a fortress on a mountain
     p = Position("18.5", moon="full")
     cult_for(p, LUNAR, "3725")
     p.control("Boldhome", SARTAR)
-    S, h, clear = p.S, hexi(boldhome), R.CLEAR_HEX
-    rider = p.put("bh_bison_riders#1", boldhome)
-    # a neighbour a unit steps in from, off any road and ridge
-    nb, d_in = next((int(R.HEX_STEP[h, d]), (d + 2) % 6 + 1) for d in range(1, 7)
-                    if int(R.SIDE_ROAD[h, d]) == 0 and int(R.SIDE_RIDGE[h, d]) == 0)
-    assert int(R.HEX_STEP[nb, d_in]) == h
-
-    def effects():
-        return (R.casualty_value2(S, 0, rider, 0, False) / R.cf_halves(S, 0, rider),
-                R.may_stay_in_fortification(S, 0, h), R.missile_modifier(S, 0, h),
-                R.step_cost(S, 0, rider, nb, d_in))
-
-    before = effects()
-    owned = R.sartar_fortresses(S, 0, FORCES.index(SARTAR))
+    p.put("bh_bison_riders#1", boldhome)
+    k = list(R.FORTRESS_HEX).index(hexi(boldhome))
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([FORCES.index(SARTAR)], np.int64), obs)
+    owned = obs[0, O.FLAT_OFF + O.F_OWN_FORTRESSES]
     quake(p, 1)
     line = straight(boldhome, 4, 8)
-    assert all(R.distance(hexi(x), hexi("3725")) <= 10 for x in line)
+    assert all(MAP.distance(hexi(x), hexi("3725")) <= 10 for x in line)
     lay(p, *line)
     assert p.disrupted("bh_bison_riders#1")
-    assert int(p.s["fortress_damaged"][list(R.FORTRESS_HEX).index(h)]) == 1
-    after = effects()
-    assert before[0] == int(R.HEX_MELEE_IN2[h]) / 2 > after[0] == int(R.HEX_MELEE_IN2[clear]) / 2
-    assert before[1] and not after[1]
-    assert after[2] - before[2] == int(R.HEX_MISSILE_MOD[clear]) - int(R.HEX_MISSILE_MOD[h]) != 0
-    assert after[3] == int(R.HEX_ENTER2[clear, int(R.U_RUNE[rider])]) + 2 * int(p.s["rain"])
-    assert R.ground(S, 0, h) == clear and R.ground(S, 0, nb) == nb
-    assert R.sartar_fortresses(S, 0, FORCES.index(SARTAR)) == owned
+    assert int(p.s["fortress_damaged"][k]) == 1 and int(p.s["fortress_owner"][k]) == FORCES.index(SARTAR)
+    GAME.observe(p.S, np.array([FORCES.index(SARTAR)], np.int64), obs)
+    assert obs[0, O.FLAT_OFF + O.F_OWN_FORTRESSES] == owned > 0
+
+
+LANCERS = [f"cc_lancers#{i}" for i in range(1, 5)]          # Lunar 4-2-7
+MILITIA = [f"cm_town_militia#{i}" for i in range(1, 7)]     # Sartar 3-3-4
+ARCHERS = ["cc_horse_archers#1", "cc_horse_archers#2", "cc_light_horse_archers#1", "cc_light_horse_archers#2"]
+JONSTOWN = "3122"                                           # a fortress on open ground
+
+
+def damaged(p, fortress="Jonstown"):
+    """The fortress was badly damaged by an earthquake earlier in the game."""
+    from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
+    p.s["quake_used"] = 1
+    p.s["fortress_damaged"][FORTRESS_NAMES.index(fortress)] = 1
+
+
+def declare(p, defender, attacker):
+    p.act(f"attack the stack at {defender}")
+    p.act(f"attack with the stack at {attacker}")
+    p.act(f"attack {defender} with the stacks at {attacker}")
+
+
+def test_rule_dp_quake_a_damaged_fortress_is_no_fortification():
+    """L720, L357, L514: three majors in a damaged fortress must attack like any
+    stack (an undamaged one need not: combat_test's declaration tests)."""
+    p = Position()
+    for u in MILITIA[:3]:
+        p.put(u, JONSTOWN)
+    p.put(LANCERS[0], "3123")
+    p.combat(SARTAR)
+    assert "fight no more battles" in p.legal()
+    damaged(p)
+    assert "fight no more battles" not in p.legal()
+
+
+def test_rule_dp_quake_a_damaged_fortress_is_clear_terrain_for_melee():
+    """L720, L348: the units in a damaged fortress absorb their CF once, as on
+    clear terrain: after the top militia (3), a loss of 3 left takes the next
+    (undamaged, the fortress doubles it to 6 and it stays: combat_test)."""
+    p = Position()
+    damaged(p)
+    for u in MILITIA[:4]:
+        p.put(u, JONSTOWN)
+    for u in LANCERS[:3]:
+        p.put(u, "3123")
+    p.combat(LUNAR)
+    p.dice(4, 1)                                 # loss 6
+    declare(p, JONSTOWN, "3123")
+    p.act("the stack at 3123 is arranged")
+    p.act(f"the stack at {JONSTOWN} is arranged")
+    p.act("no more retreats")
+    p.act(f"eliminate {p.name(MILITIA[3])} at {JONSTOWN}")
+    assert int(p.s["loss_left"]) == 2 * 3
+    assert p.phase == R.PH_CASUALTY and f"eliminate {p.name(MILITIA[2])} at {JONSTOWN}" in p.legal()
+
+
+def test_rule_dp_quake_a_damaged_fortress_is_clear_terrain_for_missile_fire():
+    """L720, L1113: no fortress modifier (-4) against missile fire at a damaged
+    fortress: 4 Missile Factors at 6 now hit (at 6 - 4 = 2 they do not:
+    combat_test's modifier test)."""
+    p = Position("18.2")
+    damaged(p)
+    for u in ARCHERS:
+        p.put(u, "3123")
+    p.put(MILITIA[0], JONSTOWN)
+    p.put(MILITIA[1], JONSTOWN)
+    p.combat(LUNAR)
+    p.dice(6, 1)
+    declare(p, JONSTOWN, "3123")
+    assert p.phase in (R.PH_MISSILE_CHOICE, R.PH_MISSILE_CASUALTY) and p.to_play == SARTAR      # a hit: 2DD
 
 
 def test_rule_dp_quake_eliminates_the_cult_spirit_and_is_once_per_game():
@@ -350,19 +421,18 @@ def test_rule_dp_quake_the_observation_shows_the_fracture_hexes_and_the_damaged_
 
 
 def test_rule_dp_quake_no_hex_is_offered_from_which_the_line_cannot_be_completed():
-    """The mask offers no dead end: a hex is laid only where the rest of the
-    line still fits (here a corridor of 3 open hexes)."""
-    n = len(MAP.ids)
-    blk = np.ones(n, np.int8)
-    corridor = straight(CENTRE, 2, 3)
-    for where in corridor:
-        blk[hexi(where)] = 0
-    scratch = np.zeros(n, np.int8), np.zeros(16, np.int64), np.zeros(16, np.int64)
-    start, centre = hexi(corridor[0]), hexi(CENTRE)
-    assert R.completable(blk, start, 2, centre, 10, *scratch)
-    assert not R.completable(blk, start, 3, centre, 10, *scratch)
-    assert not scratch[0].any()                               # the search leaves its marks clean
-    assert not R.completable(blk, start, 2, centre, 1, *scratch)   # the corridor's end is out of range
+    """The mask offers no dead end: a Type 2's first line around the map's
+    corner leaves 0101 in range and clear of it, but every neighbour of 0101 is
+    beside the first line, so no second line of 5 can start there."""
+    p = Position("18.5", moon="full")
+    cult_for(p, LUNAR, "0404")
+    first = ["0103", "0202", "0302", "0301", "0401"]
+    quake(p, 2)
+    lay(p, *first)
+    options = fracture_options(p)
+    assert all(MAP.distance(hexi("0101"), hexi(f)) >= 2 for f in first)     # neither on nor beside the line
+    assert "0101" not in options
+    assert "0505" in options
 
 
 def test_the_picture_draws_the_fracture_line_and_offers_its_next_hexes():
