@@ -140,12 +140,13 @@ def _quake_problem(rec):
         return "fracture_hexes are not a prefix of hexes padded with -1"
     if n and not t:
         return "fracture hexes are laid with no earthquake under way"
-    if t and n > R.quake_length(t):
+    line = R.TYPE1_LENGTH if t == 1 else R.TYPE2_LENGTH          # (plain numbers: no compiled call here)
+    if t and n > (line if t == 1 else 2 * line):
         return f"{n} fracture hexes for a Type {t} earthquake"
     if len(set(laid[:n])) != n:
         return "a fracture line passes through a hex twice"
-    length = R.line_length(t) if t else 1
+    length = line if t else 1
     for k in range(1, n):
-        if k % length and R.distance(laid[k - 1], laid[k]) != 1:
+        if k % length and MAP.distance(laid[k - 1], laid[k]) != 1:
             return f"fracture hex {k} is not adjacent to the one before"
     return ""
