@@ -3,10 +3,11 @@
 Once per game, in its side's Exotic Magic Phase, the cult unleashes an
 earthquake while its spirit lives; the spirit is eliminated by doing so.
 The cult is one more exotic-ability unit (``exotic.ABLE``): chosen in
-PH_EXOTIC, its target (PH_EXOTIC_TARGET) is the earthquake's type,
-CH_QUAKE_1 (one fracture line of 8 hexes) or CH_QUAKE_2 (two lines of 5);
-then its player lays the fracture hexes one at a time (PH_FRACTURE,
-A_HEX + h), each masked exactly:
+PH_EXOTIC, its target (PH_EXOTIC_TARGET, as the Stormwalkers' Type 2 storm
+is; no decision of its own) is the earthquake's type, CH_QUAKE_1 (one
+fracture line of 8 hexes) or CH_QUAKE_2 (two lines of 5), its spirit
+eliminated as it is chosen; then its player lays the fracture hexes one at
+a time (PH_FRACTURE, A_HEX + h), each masked exactly:
 
 * within the cult's RF (10 on its front; measured from the cult's counter,
   which must be on the map, as for every exotic ability that strikes within
@@ -18,7 +19,8 @@ A_HEX + h), each masked exactly:
   hex of the first line;
 * never a hex from which the line could not be completed
   (``completable``: a search for the rest of the line over the hexes still
-  allowed), so the mask is never empty;
+  allowed), so the mask is never empty (a Type 2's second line always
+  finds room once the first is laid: ``quake_choices``);
 * never a hex that would enclose more than 2 hexes (Type 1) or any hex
   (Type 2) (``enclosed_hexes``).
 
