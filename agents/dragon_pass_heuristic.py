@@ -1038,7 +1038,41 @@ def exotic(self, pos, legal, rng):
             return R.A_UNIT + u
         if u == R.WASPS and len([g for g in NEIGH[pos.hex[u]] if g in pos.foe_hexes]) >= 2:
             return R.A_UNIT + u
+        if u == R.EARTH_SHAKERS_CULT and _quake_worth(pos, u):
+            return R.A_UNIT + u
     return R.A_CHOICE + R.CH_DONE
+
+
+def _quake_worth(pos, u):
+    """The earthquake is worth the cult's spirit when more enemy than own units
+    stand within its RF (the lines can disrupt more of them) and at least two
+    enemy stacks are there to be strung on a line."""
+    rf = int(R.U_RF[u, pos.side[u]])
+    here = pos.hex[u]
+    foes = [h for h in pos.foe_hexes if hex_distance(h, here) <= rf and h != here]
+    if len(foes) < 2:
+        return False
+    mine = sum(len(units) for h, units in pos.own.items() if hex_distance(h, here) <= rf)
+    return sum(len(pos.foe_stack(h)) for h in foes) > mine
+
+
+def fracture(self, pos, legal, rng):
+    """Lay the fracture line greedily through enemy stacks: the legal hex with
+    the most enemy and fewest own units, then the nearest to an enemy stack
+    the quake has not struck yet."""
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    if not hexes:
+        return None
+    laid = {int(h) for h in pos.rec["fracture_hexes"] if h >= 0}
+    home = pos.hex[R.EARTH_SHAKERS_CULT]       # the cult's own stack (an Independent: not in ``own``)
+    targets = [h for h in pos.foe_hexes if h not in laid and h != home]
+
+    def score(h):
+        near = min((hex_distance(h, g) for g in targets if g != h), default=0)
+        foes = 0 if h == home else len(pos.foe_stack(h))
+        mine = len(pos.own.get(h, [])) + (len(pos.foe_stack(h)) if h == home else 0)
+        return (foes - mine, -near, -h)
+    return R.A_HEX + max(hexes, key=score)
 
 
 def _best_strike(pos, u):
@@ -1057,6 +1091,9 @@ def exotic_target(self, pos, legal, rng):
     if c == R.CRIMSON_BAT:
         units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
         return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
+    if c == R.EARTH_SHAKERS_CULT:
+        # one long line of 8 strings more stacks together than two of 5
+        return R.A_CHOICE + (R.CH_QUAKE_1 if R.A_CHOICE + R.CH_QUAKE_1 in legal else R.CH_QUAKE_2)
     if c in (R.CRATER_MAKERS, R.STORMWALKERS):
         h = _best_strike(pos, c)
         if h is not None and R.A_HEX + h in legal:
@@ -1103,6 +1140,7 @@ def freeze(self, pos, legal, rng):
 
 _PHASES = {
     R.PH_FREEZE: freeze,
+    R.PH_FRACTURE: fracture,
     R.PH_MOON: moon,
     R.PH_COMMIT: commit,
     R.PH_COMMIT_HEX: commit_hex,

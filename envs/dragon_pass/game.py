@@ -167,7 +167,9 @@ ACTION_LAYOUT = {
                                                "its board cell)"),
     "unit": ActionBlock(R.A_UNIT, NUM_UNITS, indexes="units", doc="a counter (constants.UNIT_IDS)"),
     "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
-                                                         "elimination, force march"),
+                                                         "elimination, force march, the Red Moon's phase, "
+                                                         "a Type 2 storm, reveal, freeze the cavalry, "
+                                                         "a Type 1 / Type 2 earthquake"),
 }
 
 
@@ -342,7 +344,8 @@ class DragonPass(Game):
 
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
-    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal")
+    + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal") \
+    + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake")
 
 
 def _neutral_name(a):
@@ -458,9 +461,18 @@ def _legal_name(rec, a):
             return f"the Wasps sting around {V.hex_name(h)}"
         if a == R.A_CHOICE + R.CH_STORM:
             return "a Type 2 storm: rain, rain, then flood"
+        if a == R.A_CHOICE + R.CH_QUAKE_1:
+            return "a Type 1 earthquake: one fracture line of 8 hexes"
+        if a == R.A_CHOICE + R.CH_QUAKE_2:
+            return "a Type 2 earthquake: two fracture lines of 5 hexes"
         if R.U_ASSASSIN[c]:
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
+    if ph == R.PH_FRACTURE:
+        n = int((rec["fracture_hexes"] >= 0).sum())
+        length = R.TYPE1_LENGTH if int(rec["quake_type"]) == 1 else R.TYPE2_LENGTH
+        line = 2 if n >= length else 1
+        return f"fracture line {line}, hex {n % length + 1} of {length}: {V.hex_name(h)}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_REVEAL:

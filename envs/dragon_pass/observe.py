@@ -22,7 +22,8 @@ their feature columns):
   sides, rank, arm, force) is served once too: ``GameSpec.constants
   ["units_static"]``, the columns ``K_*``, row for row beside ``units``.
 * ``flat``: the scenario, the turn, the pending decision, the battle's numbers,
-  the moon, the Crimson Bat, storms, and who controls each fortress.
+  the moon, the Crimson Bat, storms, the earthquake, and who controls each
+  fortress and whether a quake damaged it.
 
 Seats are rotated: "own" is the observer's force, "enemy" the other.
 
@@ -63,7 +64,8 @@ whose contents the observer knows; for one whose contents are screened
 (which it shows, L460) and -0.5 if not, and G_ENEMY_CF 0; G_DECISION: the
 hexes the pending decision is about -- the selected stack or moving group
 (1), the stack being arranged (0.5), in a battle its attacking stacks (1),
-its defending stacks (-1) and the hexes its attackers vacated (0.25).
+its defending stacks (-1) and the hexes its attackers vacated (0.25), the
+earthquake's fracture hexes laid so far (0.75, L720).
 Counts and CF are clamped to OBS_HIGH. Zones of control are read from the
 stacks (each row's U_ZOC, a screened stack's -1); per-unit detail (majors,
 disrupted, missile factors, cavalry) is in the ``units`` rows and
@@ -195,11 +197,14 @@ F_BAT = F_REVEALED + 2                # the Crimson Bat: Black and Dying days mi
                                       # Lunar units its spirit still takes / 24 (L698-L708)
 F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain; 3 flood) (L688); it rains
 F_FREEZE = F_STORM + 2                # Ironhoof froze the cavalry: this game-turn; once this game (L782)
-F_FORTRESS = F_FREEZE + 2             # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
+F_QUAKE = F_FREEZE + 2                # the Earth-Shaker's Cult's earthquake: used this game; its type / 2 while
+                                      # its fracture hexes are laid (L720)
+F_FORTRESS = F_QUAKE + 2              # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
                                       # -1 the enemy does (L217)
 F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fortress (rules.SITE_HEX:
                                       # Rich Post, Wintertop, Wild Temple): +1 the observer controls it, -1 the enemy (L293)
-FLAT_SIZE = F_SITE + R.SITE_HEX.shape[0]
+F_DAMAGED = F_SITE + R.SITE_HEX.shape[0]  # each fortress: 1 if an earthquake badly damaged it (L720)
+FLAT_SIZE = F_DAMAGED + R.FORTRESS_HEX.shape[0]
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -369,6 +374,9 @@ def observe_one(S, b, me, obs):
         obs[BOARD_OFF + CELL_OF_HEX[s['sel_hex']] * BOARD_PLANES + G_DECISION] = 1.0
     if s['arr_hex'] >= 0:
         obs[BOARD_OFF + CELL_OF_HEX[s['arr_hex']] * BOARD_PLANES + G_DECISION] = 0.5
+    for k in range(s['fracture_hexes'].shape[0]):
+        if s['fracture_hexes'][k] >= 0:
+            obs[BOARD_OFF + CELL_OF_HEX[s['fracture_hexes'][k]] * BOARD_PLANES + G_DECISION] = 0.75
     ph = int(s['phase'])
     focus = -1
     for v in range(R.units_end(S, b)):
@@ -377,7 +385,8 @@ def observe_one(S, b, me, obs):
             obs[UNITS_OFF + g * UNIT_FEATURES + U_SCAPEGOAT] = 1.0
     if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT \
             or ph == R.PH_ENTER_HEX or ph == R.PH_FORCE_MARCH or ph == R.PH_COMMIT_HEX or ph == R.PH_SAVE \
-            or ph == R.PH_SUPPORT_HEX or ph == R.PH_EXOTIC_TARGET or ph == R.PH_SUMMON_HEX or ph == R.PH_ASSASSIN:
+            or ph == R.PH_SUPPORT_HEX or ph == R.PH_EXOTIC_TARGET or ph == R.PH_SUMMON_HEX or ph == R.PH_ASSASSIN \
+            or ph == R.PH_FRACTURE:
         focus = int(s['cursor'])
     elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
         focus = int(s['adv_unit'])
@@ -419,9 +428,12 @@ def observe_one(S, b, me, obs):
     obs[f + F_REVEALED + 1] = (s['revealed'] & R.REVEAL_ARGRATH) != 0
     obs[f + F_FREEZE] = s['freeze_turn'] > 0 and s['freeze_turn'] == s['turn']
     obs[f + F_FREEZE + 1] = s['freeze_turn'] > 0
+    obs[f + F_QUAKE] = s['quake_used']
+    obs[f + F_QUAKE + 1] = s['quake_type'] / 2.0
     for k in range(R.FORTRESS_HEX.shape[0]):
         o = s['fortress_owner'][k]
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+        obs[f + F_DAMAGED + k] = s['fortress_damaged'][k]
     for k in range(R.SITE_HEX.shape[0]):
         o = s['site_owner'][k]
         obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

@@ -573,10 +573,13 @@ _CHOICE_LABELS = {
     (R.PH_FREEZE, R.CH_FREEZE): "Freeze the cavalry",
     (R.PH_FREEZE, R.CH_DONE): "Not now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
+    (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
+    (R.PH_EXOTIC_TARGET, R.CH_QUAKE_2): "Type 2 earthquake: two lines of 5",
 }
 """Button labels of the choice actions, by the pending decision."""
 _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
-    + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal")
+    + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
+    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake")
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -585,7 +588,7 @@ _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_M
               R.PH_ESCAPE_HEX: "rejoin the stack at", R.PH_ENTER_HEX: "enter at",
               R.PH_COMMIT_HEX: "send it against", R.PH_SUPPORT_HEX: "support the stack at",
               R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
-              R.PH_SUMMON_HEX: "summon to"}
+              R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
@@ -723,7 +726,7 @@ def _focus_unit(view):
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
               R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
-              R.PH_ASSASSIN):
+              R.PH_ASSASSIN, R.PH_FRACTURE):
         return int(rec["cursor"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])
@@ -789,10 +792,35 @@ def _draw_fire_lines(scene, view):
         scene.line(((float(CENTRE_X[a]), float(CENTRE_Y[a])), (float(CENTRE_X[b]), float(CENTRE_Y[b]))), FIRE, 3)
 
 
+QUAKE = "#7a4a1e"
+"""The earthquake's fracture lines and the cracks of a fortress it damaged."""
+
+
+def _draw_quake(scene, view):
+    """The fracture hexes laid so far (a brown line through them, a line's hexes
+    joined one to the next; public) and a crack across each fortress an
+    earthquake damaged (L720)."""
+    rec = view.rec
+    laid = [int(h) for h in rec["fracture_hexes"] if h >= 0]
+    length = R.TYPE1_LENGTH if int(rec["quake_type"]) == 1 else R.TYPE2_LENGTH
+    for k, h in enumerate(laid):
+        x, y = float(CENTRE_X[h]), float(CENTRE_Y[h])
+        scene.circle(x, y, 5, fill=QUAKE, outline=QUAKE)
+        if k % length:
+            g = laid[k - 1]
+            scene.line(((float(CENTRE_X[g]), float(CENTRE_Y[g])), (x, y)), QUAKE, 4)
+    for f in np.flatnonzero(rec["fortress_damaged"]).tolist():
+        h = int(R.FORTRESS_HEX[f])
+        x, y = float(CENTRE_X[h]), float(CENTRE_Y[h])
+        scene.line(((x - 10, y - 10), (x - 2, y), (x + 2, y - 4), (x + 10, y + 10)), QUAKE, 3)
+
+
 def _draw_markers(scene, view):
     """Missile targets (a crosshair on the target stack's corner) and
-    scapegoat markers (an orange disc), of what the observer may see."""
+    scapegoat markers (an orange disc), of what the observer may see; the
+    earthquake's lines."""
     rec = view.rec
+    _draw_quake(scene, view)
     for b in sorted({int(rec["unit_target"][u]) for u in _firers(view)}):
         x, y = float(CENTRE_X[b]) - COUNTER_W / 2, float(CENTRE_Y[b]) - COUNTER_H / 2
         scene.circle(x, y, 4.5, fill="#ffffff", outline=FIRE, width=2)
@@ -987,6 +1015,10 @@ def _decision_text(view):
         return f"{who} eliminates Lunar units for the hungry Bat's spirit: {int(rec['hunger_left'])} still."
     if ph == R.PH_ASSASSIN:
         return f"{who}'s assassin scouted the stack: try to kill a unit, or take the assassin back."
+    if ph == R.PH_FRACTURE:
+        laid = ", ".join(V.hex_name(int(h)) for h in rec["fracture_hexes"] if h >= 0) or "none yet"
+        return (f"{who}: the Earth-Shaker's Cult's Type {int(rec['quake_type'])} earthquake; choose the next "
+                f"fracture hex (laid: {laid}).")
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
     if ph == R.PH_REVEAL:

@@ -124,4 +124,36 @@ def record_problem(state):
                 return f"{name} names hex {int(h)} outside the combat phase"
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
+    return _quake_problem(rec)
+
+
+def _quake_problem(rec):
+    """The earthquake (L720, rules/quake.py): its fracture hexes a prefix of
+    distinct hexes, each line a chain of adjacent hexes, laid only while a
+    quake of a type is under way; a damaged fortress only after the quake."""
+    t, used = int(rec["quake_type"]), int(rec["quake_used"])
+    if not _in(t, 0, 2) or not _in(used, 0, 1):
+        return f"quake_type {t} / quake_used {used} out of range"
+    if t and not used:
+        return "an earthquake is being laid but quake_used is 0"
+    if int(rec["phase"]) == R.PH_FRACTURE and not t:
+        return "a fracture hex is asked for with no earthquake under way"
+    for k, d in enumerate(rec["fortress_damaged"]):
+        if not _in(d, 0, 1) or (d and not used):
+            return f"fortress_damaged[{k}] {int(d)} without an earthquake"
+    laid = [int(h) for h in rec["fracture_hexes"]]
+    n = sum(1 for h in laid if h >= 0)
+    if any(h < -1 or h >= NUM_HEXES for h in laid) or any(h < 0 for h in laid[:n]):
+        return "fracture_hexes are not a prefix of hexes padded with -1"
+    if n and not t:
+        return "fracture hexes are laid with no earthquake under way"
+    line = R.TYPE1_LENGTH if t == 1 else R.TYPE2_LENGTH          # (plain numbers: no compiled call here)
+    if t and n > (line if t == 1 else 2 * line):
+        return f"{n} fracture hexes for a Type {t} earthquake"
+    if len(set(laid[:n])) != n:
+        return "a fracture line passes through a hex twice"
+    length = line if t else 1
+    for k in range(1, n):
+        if k % length and MAP.distance(laid[k - 1], laid[k]) != 1:
+            return f"fracture hex {k} is not adjacent to the one before"
     return ""

@@ -22,6 +22,8 @@ MAX_BATTLE_STACKS = 6
 """A battle's attacking stacks are all adjacent to each of its defending
 stacks (L582), so either side has at most the six neighbours of a hex."""
 MAX_LOADED = 16
+MAX_FRACTURE_HEXES = 10
+"""An earthquake's fracture hexes: 8 (Type 1) or 2 x 5 (Type 2) (L720)."""
 
 STATE_FIELDS = [
     # --- 8-byte fields
@@ -58,6 +60,8 @@ STATE_FIELDS = [
     ("exotic_hex", np.int16),       # the Exotic Magic Phase: the hex the effect being applied strikes; -1
     ("bat_prey", np.int16),         # an enemy hero the Bat's chaotic magic eliminated, feeding it if it fails to escape; -1
     ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
+    ("fracture_hexes", np.int16, (MAX_FRACTURE_HEXES,)),  # the earthquake's fracture hexes in the order laid
+                                    # (a Type 2's first line in 0..4, its second in 5..9); -1 (L720, rules/quake.py)
     # --- 1-byte fields: configuration and the sequence of play
     ("num_players", np.int8),       # seats: 2 (the common field)
     ("scenario", np.int8),          # config: constants.SCENARIOS index
@@ -114,6 +118,11 @@ STATE_FIELDS = [
     ("moon", np.int8),              # the phase of the Red Moon (moon.MOON_PHASE_IDS index); -1: none chosen
     ("glowline_gone", np.int8),     # 1 once an enemy unit occupied the Temple of the Reaching Moon (L143)
     ("revealed", np.int8),          # moon.REVEAL_* bits: with screening, the Bat's and Argrath's locations revealed
+    # --- the Earth-Shaker's Cult's earthquake (L720, rules/quake.py)
+    ("quake_type", np.int8),        # 1 / 2 while its fracture hexes are laid and applied; 0
+    ("quake_used", np.int8),        # 1 once the cult unleashed its earthquake (once per game)
+    ("fortress_damaged", np.int8, (NUM_FORTRESSES,)),  # 1: badly damaged by the quake, clear terrain for the
+                                    # rest of the game, still a fortress for victory (rules/base.py::ground)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -331,6 +331,33 @@ HEX_PHYS_IN2, HEX_PHYS_OUT2 = _phys_magic_tables()
 structure of hex h (L335-L355; the bottom three units are inside, L348; inside
 takes the better of the structure and the ground, as for melee)."""
 
+def _clear_hex():
+    for h in range(NUM_HEXES):
+        if TERRAIN_IDS[HEX_TERRAIN[h]] == "open" and HEX_STRUCTURE[h] < 0:
+            return h
+    raise ValueError("the map has no hex of clear terrain")
+
+
+CLEAR_HEX = _clear_hex()
+"""A hex of clear terrain (open ground, no structure): the per-hex terrain
+tables read at it give clear terrain's values (``ground``)."""
+
+
+@rules_jit
+def ground(S, b, h):
+    """The hex whose terrain and structure count for hex h: h itself, or, for
+    a fortress an earthquake badly damaged, a hex of clear terrain -- the
+    fortress has no effect for the rest of the game and its hex is treated as
+    clear terrain (L720). Every read of the terrain tables (HEX_ENTER2,
+    HEX_MELEE_*, HEX_MISSILE_MOD, HEX_FORTIFICATION, HEX_PHYS_*, the terrain
+    kind) goes through it; rivers, ridges and roads stay the hex's own, and
+    the fortress still counts for victory (``fortress_owner``)."""
+    fo = HEX_FORTRESS[h]
+    if fo >= 0 and S[b]['fortress_damaged'][fo] != 0:
+        return CLEAR_HEX
+    return h
+
+
 HEX_UPLAND_MARSH = np.zeros(NUM_HEXES, np.int8)
 for _h in MAP.areas["upland_marsh"]:
     HEX_UPLAND_MARSH[_h] = 1
@@ -418,7 +445,9 @@ CH_MOON = 5                        # CH_MOON + k: the Red Moon's phase k (moon.M
 CH_STORM = CH_MOON + len(T.moon_phases)   # the Stormwalkers' Type 2 storm: rain, rain, flood (L688)
 CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) location, with screening (L666, L668)
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
-NUM_CHOICES = CH_FREEZE + 1
+CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
+CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
+NUM_CHOICES = CH_QUAKE_2 + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -462,7 +491,8 @@ PH_HUNGER = 29         # A_UNIT + u (or, with screening, A_HEX + h: its top unit
 PH_REVEAL = 32         # CH_REVEAL: reveal the location of the unit whose effect would change the battle's
                        # cyclic values (the Bat's Glowspot, Argrath's resistance) / CH_DONE: keep it hidden
 PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn / CH_DONE: not now (L782)
-LAST_PHASE = PH_FREEZE
+PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
+LAST_PHASE = PH_FRACTURE
 
 NO_HEX = -1
 
@@ -643,7 +673,7 @@ def enter_cost(S, b, u, g):
     rune = int(U_RUNE[u])
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
         return -1
-    cost = int(HEX_ENTER2[g, rune])
+    cost = int(HEX_ENTER2[ground(S, b, g), rune])
     if s['rain']:
         cost += 2
     if U_HEROIC[u, side_of(S, b, u)] and cost > 2:
@@ -678,7 +708,7 @@ def step_cost(S, b, u, h, d):
     elif road & ROAD_SECONDARY:
         cost = 0 if s['unit_road'][u] >= 2 else 2
     else:
-        cost = int(HEX_ENTER2[g, rune])
+        cost = int(HEX_ENTER2[ground(S, b, g), rune])
         if s['rain']:
             cost += 2
     if HEX_RIVER[h] and not HEX_FORD[h] and not HEX_RIVER[g] and not HEX_UPLAND_MARSH[g] \
@@ -932,6 +962,15 @@ def neutral_herd(S, b, u):
     """Unit u is a neutral herd: no one's, it neither holds its hex nor exerts a
     zone of control, and units may stack with it to capture it (L592)."""
     return U_HERD[u] != 0 and S[b]['unit_force'][u] < 0
+
+
+@rules_jit
+def rf_of(S, b, u):
+    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427, L430)."""
+    sd = int(S[b]['unit_side'][u])
+    if U_RF_SPECIAL[u, sd]:
+        return -1
+    return int(U_RF[u, sd])
 
 
 def _axial_tables():

@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, units_end, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, U_MF,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -97,7 +97,7 @@ def majors_at(S, b, h):
 def may_stay_in_fortification(S, b, h):
     """Active units in a fortification need not attack if there are no more
     than three major units (L357, L514)."""
-    return HEX_FORTIFICATION[h] != 0 and majors_at(S, b, h) <= STRUCTURE_UNITS
+    return HEX_FORTIFICATION[ground(S, b, h)] != 0 and majors_at(S, b, h) <= STRUCTURE_UNITS
 
 
 @rules_jit
@@ -593,7 +593,7 @@ def missile_modifier(S, b, t):
     """The die modifier of missile fire at the stack at hex t: the worst
     terrain modifier, plus the unit modifiers, cumulative (L1105-L1117)."""
     s = S[b]
-    mod = int(HEX_MISSILE_MOD[t])
+    mod = int(HEX_MISSILE_MOD[ground(S, b, t)])
     dragon = False
     large = False
     small_only = True
@@ -963,7 +963,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
         return cf2
     inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u)
-    mult2 = HEX_MELEE_IN2[h] if inside else HEX_MELEE_OUT2[h]
+    g = ground(S, b, h)
+    mult2 = HEX_MELEE_IN2[g] if inside else HEX_MELEE_OUT2[g]
     return cf2 * int(mult2) // 2
 
 
@@ -1371,7 +1372,7 @@ def extended_hexes(S, b, u, mask):
         g = HEX_STEP[h, d]
         if g < 0 or stands_at(S, b, g) == 1 - p or shut(S, b, g):
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
-        ter = HEX_TERRAIN[g]
+        ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \
                 or ter == TERRAIN_MOUNTAIN:
             continue

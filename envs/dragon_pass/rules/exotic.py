@@ -12,7 +12,10 @@ a time, in the order he likes, then ends the phase:
   hex holding a Lunar magician (L712);
 * the Wasps sting every non-Sartar unit within 1 hex (L690);
 * the Stormwalkers raise a Type 1 storm on a hex within their RF, or a Type 2
-  storm over the whole board: two days of rain, then a day of flood (L688).
+  storm over the whole board: two days of rain, then a day of flood (L688);
+* the Earth-Shaker's Cult (an Independent, with its ally) unleashes its
+  earthquake once per game, laying its fracture lines hex by hex (L720;
+  ``quake.py``).
 
 Dragons and superheroes are unaffected by exotic magic and save up to three
 units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
@@ -33,10 +36,14 @@ from ..constants import (
 from ..data import DATA
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
-    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, force_of, units_end, U_RANK, bat_demand, d6,
-    disrupt, distance, eliminate, occupy, pose, put_on_top, stack_at, U_HERD, stampede, herds_settle,
+    PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
+    disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
 )
-from .magic import rf_of, saving_superhero
+from .magic import saving_superhero
+from .quake import (
+    EARTH_SHAKERS_CULT, EX_QUAKE, begin_quake, damage_fortresses, end_quake, enclosed_hexes, mark_fractures,
+    quake_choices,
+)
 from .moon import MOON_FULL
 from .setup import SCENARIO_MAGIC
 
@@ -45,6 +52,7 @@ EX_METEOR = 1      # the Crater Makers' Meteor Storm on ``exotic_hex`` (L710)
 EX_STORM = 2       # the Stormwalkers' Type 1 storm on ``exotic_hex`` (L688)
 EX_STING = 3       # the Wasps' sting around ``exotic_hex`` (L690)
 EX_FLOOD = 4       # the third day of a Type 2 storm: every river hex floods (L688)
+# EX_QUAKE = 5 (quake.py): the earthquake strikes its fracture hexes and the hexes they enclose (L720)
 EXS_DAY = 1
 """``step`` of ST_EXOTIC when it is no player's phase but the day's own effect
 (the flood) before the player-turn's movement."""
@@ -54,10 +62,11 @@ FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
 WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
 ABLE = np.zeros(NUM_UNITS, np.int8)
-for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS):
+for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT):
     ABLE[_u] = 1
 ABLE |= U_ASSASSIN
-"""The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924)."""
+"""The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
+Earth-Shaker's Cult (L720)."""
 
 
 def _exotic_forces():
@@ -151,6 +160,9 @@ def targets(S, b, u, mask):
             n += 1
             if mask.shape[0] > 1:
                 mask[A_CHOICE + CH_STORM] = 1
+    elif u == EARTH_SHAKERS_CULT:
+        # once per game, while its spirit lives: a Type 1 or Type 2 earthquake (L720)
+        n = quake_choices(S, b, mask)
     return n
 
 
@@ -205,7 +217,7 @@ def exotic_phase(S, b):
             s['magic_kind'] = 3           # no phase for this side: nothing but what is due (L178)
         e = int(s['exotic_effect'])
         if e != 0:
-            mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else -1
+            mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else 4 if e == EX_QUAKE else -1
             g = saving_superhero(S, b, mode) if mode >= 0 else -1
             if g >= 0:
                 s['cursor'] = g
@@ -300,6 +312,8 @@ def act_exotic_target(S, b, p, a):
         put_on_top(S, b, u, h)
         occupy(S, b, LUNAR, h)
         return False
+    if u == EARTH_SHAKERS_CULT:
+        return begin_quake(S, b, p, a)
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
         s['unit_hex'][U_BOUND[u]] = -1
@@ -403,6 +417,36 @@ def apply_effect(S, b, e):
         for u in range(units_end(S, b)):
             if on_map(S, b, u) and HEX_RIVER[s['unit_hex'][u]] and not unaffected(S, b, u):
                 disrupt(S, b, u)
+    elif e == EX_QUAKE:
+        earthquake(S, b)
+
+
+@rules_jit
+def earthquake(S, b):
+    """The earthquake strikes (L720): the units on its fracture hexes are
+    disrupted (a disrupted one eliminated, L590), herds stampede, there or
+    enclosed (L588: nothing but the Pillar of Fire or a Dragonfight eliminates
+    a herd); the units in the hexes it encloses are eliminated; D&S (``unaffected``); DS&T --
+    disembodied spirits (and treasures, none in this game) are unaffected,
+    on the line too (Interpretations 53). Fortresses on the line are badly
+    damaged."""
+    s = S[b]
+    fract = local_zeros(NUM_HEXES, np.int8)
+    enclosed = local_zeros(NUM_HEXES, np.int8)
+    mark_fractures(S, b, fract)
+    enclosed_hexes(fract, enclosed)
+    for u in range(units_end(S, b)):
+        if not on_map(S, b, u) or unaffected(S, b, u) or U_SPIRIT[u, int(s['unit_side'][u])]:
+            continue
+        h = s['unit_hex'][u]
+        if (enclosed[h] == 1 or fract[h]) and U_HERD[u]:
+            stampede(S, b, u)      # herds are never eliminated but by the Pillar or a Dragonfight (L588; Interpretations)
+        elif enclosed[h] == 1:
+            eliminate(S, b, u)
+        elif fract[h]:
+            disrupt(S, b, u)
+    damage_fortresses(S, b, fract)
+    end_quake(S, b)
 
 
 # ================================================================ the day's end and the Bat's hunger

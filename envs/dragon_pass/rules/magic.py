@@ -36,9 +36,10 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
-    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_RF_SPECIAL, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
-    eliminate, hex_force, in_list, pose, stack_at, U_HERD, neutral_herd, stampede,
+    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
+    eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede,
 )
+from .quake import quake_strikes
 from .moon import (
     ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
 )
@@ -76,15 +77,6 @@ def committed_here(S, b, u):
     """Spirit or agent u is committed to one of the battle's defending stacks."""
     s = S[b]
     return s['unit_where'][u] == UW_COMMITTED and in_list(s['bat_def'], s['unit_hex'][u])
-
-
-@rules_jit
-def rf_of(S, b, u):
-    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427, L430)."""
-    sd = int(S[b]['unit_side'][u])
-    if U_RF_SPECIAL[u, sd]:
-        return -1
-    return int(U_RF[u, sd])
 
 
 # ================================================================ phase A: commitment
@@ -264,7 +256,7 @@ def saved_count(S, b, g):
 def struck(S, b, h, mode):
     """Hex h is struck by the magic at hand: ``mode`` 0 a stack of the battle;
     1 the hex ``exotic_hex``; 2 that hex or a neighbour; 3 a river hex (the
-    flood, L688)."""
+    flood, L688); 4 a fracture hex of the earthquake or a hex it encloses (L720)."""
     s = S[b]
     if mode == 0:
         return in_list(s['bat_def'], h) or in_list(s['bat_att'], h)
@@ -272,6 +264,8 @@ def struck(S, b, h, mode):
         return h == s['exotic_hex']
     if mode == 2:
         return distance(h, s['exotic_hex']) <= 1
+    if mode == 4:
+        return quake_strikes(S, b, h)
     return HEX_RIVER[h] != 0
 
 
@@ -423,7 +417,8 @@ def phys_value2(S, b, u):
     for j in range(k, n):
         if U_HERD[out[j]]:
             inside = False
-    mult2 = HEX_PHYS_IN2[h] if inside else HEX_PHYS_OUT2[h]
+    g = ground(S, b, h)
+    mult2 = HEX_PHYS_IN2[g] if inside else HEX_PHYS_OUT2[g]
     return cf_halves(S, b, u) * int(mult2) // 2
 
 
