@@ -65,7 +65,6 @@ from dragongym.envs.dragon_pass.constants import (
 # ------------------------------------------------------------------ static tables
 NEIGH = tuple(tuple(int(g) for g in HEX_STEP[h, 1:] if g >= 0) for h in range(NUM_HEXES))
 NEIGH_SET = tuple(frozenset(n) for n in NEIGH)
-FORCE = [int(x) for x in R.U_FORCE]
 CF = R.U_CF.tolist()
 MF = R.U_MF.tolist()
 LF = R.U_LF.tolist()
@@ -92,10 +91,13 @@ GUNDA = UNIT_IDS.index("gunda")
 
 FORT_HEX = [int(h) for h in R.FORTRESS_HEX]
 SARTAR_FORTS = [k for k in range(len(FORT_HEX)) if R.FORTRESS_SARTAR[k]]
-SARTAR_FORT_OF_HEX = {FORT_HEX[k]: k for k in SARTAR_FORTS}
+FORT_OF_HEX = {FORT_HEX[k]: k for k in range(len(FORT_HEX))}
+SITE_HEX = [int(h) for h in R.SITE_HEX]
+SITE_OF_HEX = {h: k for k, h in enumerate(SITE_HEX)}
 BOLDHOME = int(R.BOLDHOME)
-BOLDHOME_FORT = BOLDHOME
+BOLDHOME_HEX = FORT_HEX[BOLDHOME]
 SC_181, SC_182, SC_183 = 0, 1, 2
+SC_184, SC_185, SC_186 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5"), R.SCENARIOS.index("18.6")
 
 FAR = 10 ** 6
 
@@ -123,8 +125,9 @@ def _step_costs():
 STEP_COST = _step_costs()
 
 
-def _field(target):
-    """Cheapest half MPs from every hex to ``target`` (Dijkstra backwards)."""
+def _field(target, shut=None):
+    """Cheapest half MPs from every hex to ``target`` (Dijkstra backwards),
+    never through a hex of ``shut`` (closed to movement by the scenario)."""
     dist = [FAR] * NUM_HEXES
     dist[target] = 0
     queue = [(0, target)]
@@ -134,7 +137,7 @@ def _field(target):
             continue
         for d in range(1, 7):
             h = int(HEX_STEP[g, d])
-            if h < 0:
+            if h < 0 or (shut is not None and shut[h]):
                 continue
             back = 1 + (d + 2) % 6           # the direction from h to g
             c = int(STEP_COST[h, back])
@@ -156,8 +159,23 @@ def _check_back_direction():
 
 
 _check_back_direction()
-FIELD = {k: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
-"""FIELD[k][h]: half MPs from hex h to fortress k."""
+# ------------------------------------------------------------------ the places each scenario is about
+# A "place" is a hex whose control a scenario counts: a fortress, or one of
+# the sites of SITE_HEX (state ``site_owner``); control passes to the last
+# force to enter it (Interpretations).
+PLACES = {sc: tuple(FORT_HEX[k] for k in SARTAR_FORTS) for sc in range(len(R.SCENARIOS))}
+PLACES[SC_186] = tuple(int(h) for h in R.VICTORY_18_6)       # Bagnot, Dunstop and the three sites (L293)
+"""PLACES[scenario]: the hexes its plan takes and holds: the seven Sartar
+fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6."""
+
+SHUT_186 = R.SCENARIO_SHUT[SC_186]
+"""No unit enters Sartar in 18.6 (L291): its ways round Sartar."""
+FORT_FIELDS = {FORT_HEX[k]: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
+"""FORT_FIELDS[fortress hex][h]: half MPs from hex h to a fortress."""
+FIELDS = {sc: {h: FORT_FIELDS[h] for h in PLACES[sc]} for sc in range(len(R.SCENARIOS)) if sc != SC_186}
+FIELDS[SC_186] = {h: _field(h, SHUT_186) for h in PLACES[SC_186]}
+"""FIELDS[scenario][place hex][h]: half MPs from hex h to a place of the
+scenario (18.6: avoiding Sartar); posts elsewhere are measured in hexes."""
 
 
 def hex_distance(a, b):
@@ -178,26 +196,43 @@ def attack_loss(total, die):
 
 
 # ------------------------------------------------------------------ scenario plans
-# garrison sizes per Sartar fortress: {scenario: {force: (default, {fortress index: size})}}
-SC_184, SC_185 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5")
+# garrison sizes per place: {scenario: {seat: (default, {place hex: size})}}
+BAGNOT_HEX, DUNSTOP_HEX, RICH_POST_HEX, WINTERTOP_HEX, WILD_TEMPLE_HEX = PLACES[SC_186]
+INDEPENDENTS = 1
+"""The seat of the Independent player in 18.6 (L284)."""
 GARRISON = {
     SC_181: {LUNAR: (2, {}), SARTAR: (2, {})},
-    SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 3})},
-    SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME: 2})},
-    SC_184: {LUNAR: (1, {}), SARTAR: (1, {BOLDHOME: 6})},     # 18.4 is Boldhome alone (L265)
-    SC_185: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 2})},
+    SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME_HEX: 3})},
+    SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME_HEX: 2})},
+    SC_184: {LUNAR: (1, {}), SARTAR: (1, {BOLDHOME_HEX: 6})},     # 18.4 is Boldhome alone (L265)
+    SC_185: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME_HEX: 2})},
+    # 18.6: the Lunars must hold all five at the end, so each takes a small
+    # garrison and the rest strike; the Independents need one of five: strong
+    # garrisons, strongest in the two fortresses beside the Lunars' zone
+    SC_186: {LUNAR: (2, {}), INDEPENDENTS: (4, {BAGNOT_HEX: 6, DUNSTOP_HEX: 6})},
 }
-TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME: 2.0}, (SC_184, LUNAR): {BOLDHOME: 8.0}}
-"""Extra weight (in turns) of fortresses to take."""
+TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOME_HEX: 8.0},
+                 (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
+"""Extra weight (in turns) of places to take (18.6: the three far sites
+need their strike groups early)."""
 STRIKE_GROUP = 3
 """Major units per strike group (the top three majors of a stack fight, L571)."""
 ATTACK_THRESHOLD = 0.25
 """Score (CF) an optional battle must beat."""
 
 
-def garrison_size(sc, p, k):
+def garrison_size(sc, p, h):
+    """The garrison seat p keeps in the place at hex h."""
     base, special = GARRISON[sc][p]
-    return special.get(k, base)
+    return special.get(h, base)
+
+
+def dist_to(sc, post, h):
+    """Half-MP distance from h to a post (a place's field, else hexes)."""
+    field = FIELDS[sc].get(post)
+    if field is not None:
+        return field[h]
+    return 2 * hex_distance(h, post)
 
 
 # ------------------------------------------------------------------ the position, as this seat may know it
@@ -219,13 +254,16 @@ class Position:
         order = rec["unit_order"].tolist()
         self.where = where
         self.hex = hexes
+        # who owns a unit is the state's (an Independent's counter plays for a seat, L284)
+        force = rec["unit_force"].tolist()
+        self.force = force
         own, foe = {}, {}
         foe_units = 0
         foe_cf = 0
         for u in range(NUM_UNITS):
             if where[u] != UW_MAP:
                 continue
-            if FORCE[u] == p:
+            if force[u] == p:
                 own.setdefault(hexes[u], []).append(u)
             else:
                 foe.setdefault(hexes[u], []).append(u)
@@ -245,7 +283,13 @@ class Position:
         per_unit = foe_cf / foe_units if foe_units else 0.0
         k = max(1, int(round(per_stack)))
         self.guess = [(per_unit, 1, 0, RANK_NONE, -1)] * k
-        self.owner = rec["fortress_owner"].tolist()
+        self.places = PLACES[self.sc]
+        self.place_set = frozenset(self.places)
+        fort_owner = rec["fortress_owner"].tolist()
+        site_owner = rec["site_owner"].tolist()
+        self.holder = {h: (fort_owner[FORT_OF_HEX[h]] if h in FORT_OF_HEX else site_owner[SITE_OF_HEX[h]])
+                       for h in self.places}
+        """The force controlling each place (``rules.controller``)."""
         self.turn = int(rec["turn"])
         self.max_turns = int(rec["max_turns"])
 
@@ -402,7 +446,7 @@ def _keep_key(pos, u):
 def argrath_home(pos):
     """Where Argrath should be: Boldhome, or the own-occupied (else any)
     Sartar fortress farthest from the enemy."""
-    bh = FORT_HEX[BOLDHOME]
+    bh = BOLDHOME_HEX
     if bh not in pos.foe_hexes:
         return bh
     best = None
@@ -422,39 +466,38 @@ def make_plan(pos):
     p, sc = pos.p, pos.sc
     post = {}
     kept = {}
-    for k in SARTAR_FORTS:
-        h = FORT_HEX[k]
+    for h in pos.places:
         units = pos.own.get(h)
         if not units:
             continue
-        g = garrison_size(sc, p, k)
+        g = garrison_size(sc, p, h)
         cand = [u for u in units if u != ARGRATH]
         cand.sort(key=lambda u: _keep_key(pos, u))
         keep = cand[:g]
         for u in keep:
             post[u] = h
-        kept[k] = len(keep)
+        kept[h] = len(keep)
     # Argrath (18.3): home, with his garrison
     home = None
-    if pos.where[ARGRATH] == UW_MAP and FORCE[ARGRATH] == p:
+    if pos.where[ARGRATH] == UW_MAP and pos.force[ARGRATH] == p:
         home = argrath_home(pos)
         post[ARGRATH] = home
     # goals
-    goals = []       # (fortress index, hex, capacity, priority, attack?)
+    goals = []       # (field, hex, capacity, priority, attack?)
     prio = TAKE_PRIORITY.get((sc, p), {})
-    for k in SARTAR_FORTS:
-        h = FORT_HEX[k]
-        g = garrison_size(sc, p, k)
+    fields = FIELDS[sc]
+    for h in pos.places:
+        g = garrison_size(sc, p, h)
         if h in pos.own:
-            need = g - kept.get(k, 0)
+            need = g - kept.get(h, 0)
             if need > 0:
-                goals.append((k, h, need, 0.5, False))
+                goals.append((fields[h], h, need, 0.5, False))
         elif h in pos.foe_hexes:
-            goals.append((k, h, 3 * STRIKE_GROUP, 0.5 + prio.get(k, 0.0), True))
-        elif pos.owner[k] == p or sc == SC_183:
-            goals.append((k, h, g, 1.0 + prio.get(k, 0.0), False))
+            goals.append((fields[h], h, 3 * STRIKE_GROUP, 0.5 + prio.get(h, 0.0), True))
+        elif pos.holder[h] == p or sc == SC_183:
+            goals.append((fields[h], h, g, 1.0 + prio.get(h, 0.0), False))
         else:
-            goals.append((k, h, g + 1, 1.5 + prio.get(k, 0.0), False))
+            goals.append((fields[h], h, g + 1, 1.5 + prio.get(h, 0.0), False))
     if home is not None and home not in pos.own and home not in [x[1] for x in goals]:
         goals.append((None, home, 2, 2.0, False))
     free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA]
@@ -462,8 +505,8 @@ def make_plan(pos):
     for u in free:
         h = pos.hex[u]
         speed = _unit_speed(pos, u)
-        for i, (k, gh, cap, pr, _) in enumerate(goals):
-            cost = FIELD[k][h] if k is not None else 2 * hex_distance(h, gh)
+        for i, (field, gh, cap, pr, _) in enumerate(goals):
+            cost = field[h] if field is not None else 2 * hex_distance(h, gh)
             if cost >= FAR:
                 continue
             turns = cost / speed
@@ -478,7 +521,7 @@ def make_plan(pos):
     for u in free:
         if u not in post:
             post[u] = pos.hex[u]            # nothing to do: stay
-    if pos.where[GUNDA] == UW_MAP and FORCE[GUNDA] == p and GUNDA not in post:
+    if pos.where[GUNDA] == UW_MAP and pos.force[GUNDA] == p and GUNDA not in post:
         if pos.where[HARREK] == UW_MAP:
             hh = pos.hex[HARREK]
             post[GUNDA] = post.get(HARREK, hh) if pos.hex[GUNDA] == hh else hh
@@ -489,9 +532,11 @@ def make_plan(pos):
 
 def _detour(pos, target, start, attack_goal):
     """Half MPs to ``target`` avoiding enemy hexes and the hexes beside enemy
-    stacks (but fortresses, and beside the target when it is the enemy's),
-    searched backwards from the target until ``start`` is settled."""
+    stacks (but places, and beside the target when it is the enemy's), and
+    the hexes the scenario shuts (18.6), searched backwards from the target
+    until ``start`` is settled."""
     blocked = pos.foe_hexes
+    shut = SHUT_186 if pos.sc == SC_186 else None
     dist = {}
     if attack_goal:
         queue = [(0, g) for g in NEIGH[target] if g not in blocked]
@@ -505,12 +550,12 @@ def _detour(pos, target, start, attack_goal):
         dist[g] = dg
         if g == start:
             break
-        if g != target and g not in SARTAR_FORT_OF_HEX and pos.beside_foe(g) and \
+        if g != target and g not in pos.place_set and pos.beside_foe(g) and \
                 not (attack_goal and target in NEIGH_SET[g]):
             continue                        # a unit entering it would stop there
         for d in range(1, 7):
             h = int(HEX_STEP[g, d])
-            if h < 0 or h in blocked or h in dist:
+            if h < 0 or h in blocked or h in dist or (shut is not None and shut[h]):
                 continue
             c = int(STEP_COST[h, 1 + (d + 2) % 6])
             if c < 0:
@@ -519,14 +564,6 @@ def _detour(pos, target, start, attack_goal):
                 best[h] = dg + c
                 heapq.heappush(queue, (dg + c, h))
     return dist
-
-
-def dist_to(post, h):
-    """Half-MP distance from h to a post (a fortress's field, else hexes)."""
-    k = SARTAR_FORT_OF_HEX.get(post)
-    if k is not None:
-        return FIELD[k][h]
-    return 2 * hex_distance(h, post)
 
 
 # ------------------------------------------------------------------ the agent
@@ -566,24 +603,23 @@ class DragonPassHeuristic(Agent):
     # ------------------------------------------------------------ deployment
     def deploy(self, pos, legal, rng):
         p = pos.p
-        u = next((v for v in range(NUM_UNITS) if pos.where[v] == UW_POOL and FORCE[v] == p), -1)
+        u = next((v for v in range(NUM_UNITS) if pos.where[v] == UW_POOL and pos.force[v] == p), -1)
         if u < 0:
             return None
-        goal = deployment_goals(pos.sc, p).get(u)
+        plan = deployment_goals(pos.sc, p, pos.force)
+        goal = plan.get(u)
         if goal is None:
             return None
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        field = FIELD[SARTAR_FORT_OF_HEX[goal]] if goal in SARTAR_FORT_OF_HEX else None
 
         def key(h):
-            d = field[h] if field is not None else 2 * hex_distance(h, goal)
+            d = dist_to(pos.sc, goal, h)
             units = pos.own.get(h, [])
             majors = sum(MAJOR[v][0] for v in units)
-            full = majors >= (garrison_size(pos.sc, p, SARTAR_FORT_OF_HEX[h]) if h in SARTAR_FORT_OF_HEX
-                              else STRIKE_GROUP)
+            full = majors >= (garrison_size(pos.sc, p, h) if h in pos.place_set else STRIKE_GROUP)
             if u == ARGRATH or not MAJOR[u][0]:
                 full = False
-            same = sum(1 for v in units if deployment_goals(pos.sc, p).get(v) == goal)
+            same = sum(1 for v in units if plan.get(v) == goal)
             return (full, d + (2 if pos.beside_foe(h) else 0), -same, h)
 
         return R.A_HEX + min(hexes, key=key)
@@ -600,7 +636,7 @@ class DragonPassHeuristic(Agent):
             for u in units:
                 if not pos.movable(u) or plan.get(u, h) == h:
                     continue
-                d = dist_to(plan[u], h)
+                d = dist_to(pos.sc, plan[u], h)
                 if best is None or (d, h) < best[0]:
                     best = ((d, h), h)
         if best is not None:
@@ -630,7 +666,7 @@ class DragonPassHeuristic(Agent):
             if flee:
                 lead = flee[0]
             elif leaders:
-                lead = min(leaders, key=lambda u: (dist_to(plan[u], sel), u))
+                lead = min(leaders, key=lambda u: (dist_to(pos.sc, plan[u], sel), u))
             elif cands:
                 lead = cands[0]
             else:
@@ -673,7 +709,7 @@ class DragonPassHeuristic(Agent):
             if g not in risk:
                 foes = pos.foes_beside(g)
                 bad = False
-                if foes and g not in SARTAR_FORT_OF_HEX:
+                if foes and g not in pos.place_set:
                     if attack_goal and target in foes:
                         bad = not self.can_assault(pos, target, mine, g)
                     else:
@@ -681,10 +717,10 @@ class DragonPassHeuristic(Agent):
                 risk[g] = bad
             return risk[g]
 
-        here = dist_to(target, sel)
+        here = dist_to(pos.sc, target, sel)
         best = None
         for g in steps:
-            d = dist_to(target, g)
+            d = dist_to(pos.sc, target, g)
             if fleeing:
                 k = (len(pos.foes_beside(g)), d, g)
             elif d >= here or risky(g):
@@ -699,9 +735,9 @@ class DragonPassHeuristic(Agent):
             cand = [(dist.get(g, FAR), g) for g in steps if dist.get(g, FAR) < dist.get(sel, FAR) and not risky(g)]
             if cand:
                 best = (None, min(cand)[1])
-            elif pos.turn >= pos.max_turns and not attack_goal and target in SARTAR_FORT_OF_HEX:
-                # the last turn: reach the fortress whatever it costs
-                cand = [(dist_to(target, g), g) for g in steps if dist_to(target, g) < here]
+            elif pos.turn >= pos.max_turns and not attack_goal and target in pos.place_set:
+                # the last turn: reach the place whatever it costs
+                cand = [(dist_to(pos.sc, target, g), g) for g in steps if dist_to(pos.sc, target, g) < here]
                 if cand:
                     best = (None, min(cand)[1])
         if best is not None:
@@ -717,7 +753,7 @@ class DragonPassHeuristic(Agent):
         for h, units in pos.own.items():
             if h == g or hex_distance(h, target) > 2:
                 continue
-            if h in SARTAR_FORT_OF_HEX:
+            if h in pos.place_set:
                 continue
             att.append(pos.own_stack(h))
             hexes.append(h if target in NEIGH_SET[h] else g)
@@ -740,7 +776,7 @@ class DragonPassHeuristic(Agent):
                 and not any(pos.flags[u] & UF_USED for u in pos.own[h])]
 
     def _fortress_bonus(self, pos, h):
-        return 6.0 if h in SARTAR_FORT_OF_HEX else 0.0
+        return 6.0 if h in pos.place_set else 0.0
 
     def _score(self, pos, att_hexes, def_hexes):
         att = [pos.own_stack(h) for h in att_hexes]
@@ -787,11 +823,10 @@ class DragonPassHeuristic(Agent):
         return chosen
 
     def _garrison_risk(self, pos, h):
-        """A fortress's last garrison that fights risks the fortress (in CF)."""
-        k = SARTAR_FORT_OF_HEX.get(h)
-        if k is None:
+        """A place's last garrison that fights risks the place (in CF)."""
+        if h not in pos.place_set:
             return 0.0
-        return 1.0 if len(pos.own[h]) <= garrison_size(pos.sc, pos.p, k) else 0.0
+        return 1.0 if len(pos.own[h]) <= garrison_size(pos.sc, pos.p, h) else 0.0
 
     def battle_add(self, pos, legal, rng):
         rec = pos.rec
@@ -851,7 +886,7 @@ class DragonPassHeuristic(Agent):
         expected = sum(attack_loss(total, r) for r in range(1, 7)) / 6
         for u in units:
             h = pos.hex[u]
-            if h in SARTAR_FORT_OF_HEX:
+            if h in pos.place_set:
                 continue
             worth = sum(CF[v][pos.side[v]] * (IN2[h] if i >= len(pos.own[h]) - 3 else OUT2[h]) / 2
                         for i, v in enumerate(pos.own[h]))
@@ -860,14 +895,14 @@ class DragonPassHeuristic(Agent):
         return done
 
     def retreat_hex(self, pos, legal, rng):
-        """Into a fortress, else onto an own stack, else toward the nearest
-        Sartar fortress it occupies."""
+        """Into a place, else onto an own stack, else toward the nearest
+        place it occupies."""
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        own_forts = [FORT_HEX[k] for k in SARTAR_FORTS if FORT_HEX[k] in pos.own]
+        own_places = [h for h in pos.places if h in pos.own]
 
         def key(h):
-            near = min((dist_to(f, h) for f in own_forts), default=0)
-            return (0 if h in SARTAR_FORT_OF_HEX else 1, 0 if h in pos.own else 1, near, h)
+            near = min((dist_to(pos.sc, f, h) for f in own_places), default=0)
+            return (0 if h in pos.place_set else 1, 0 if h in pos.own else 1, near, h)
 
         return R.A_HEX + min(hexes, key=key)
 
@@ -875,21 +910,20 @@ class DragonPassHeuristic(Agent):
         rec = pos.rec
         done = R.A_CHOICE + R.CH_DONE
         vacated = [int(h) for h in rec["bat_vacated"] if h >= 0 and int(h) not in pos.foe_hexes]
-        forts = [h for h in vacated if h in SARTAR_FORT_OF_HEX]
+        forts = [h for h in vacated if h in pos.place_set]
         if not forts:
             return done
         inside = sum(len(pos.own.get(h, [])) for h in forts)
-        want = max(garrison_size(pos.sc, pos.p, SARTAR_FORT_OF_HEX[h]) for h in forts)
+        want = max(garrison_size(pos.sc, pos.p, h) for h in forts)
         if inside >= want:
             return done
         units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
         ok = []
         for u in units:
             h = pos.hex[u]
-            k = SARTAR_FORT_OF_HEX.get(h)
-            if k is not None:
+            if h in pos.place_set:
                 stay = [v for v in pos.own[h] if not pos.flags[v] & UF_ADVANCED]
-                if len(stay) <= garrison_size(pos.sc, pos.p, k):
+                if len(stay) <= garrison_size(pos.sc, pos.p, h):
                     continue
             if u == ARGRATH:
                 continue
@@ -900,7 +934,7 @@ class DragonPassHeuristic(Agent):
 
     def advance_hex(self, pos, legal, rng):
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        forts = [h for h in hexes if h in SARTAR_FORT_OF_HEX]
+        forts = [h for h in hexes if h in pos.place_set]
         return R.A_HEX + (forts[0] if forts else hexes[0])
 
     def advance_ext(self, pos, legal, rng):
@@ -918,7 +952,7 @@ class DragonPassHeuristic(Agent):
 
         def key(h):
             near = min((hex_distance(h, g) for g in pos.foe_hexes), default=99)
-            return (h in SARTAR_FORT_OF_HEX, len(pos.own.get(h, [])), near, -h)
+            return (h in pos.place_set, len(pos.own.get(h, [])), near, -h)
 
         return R.A_HEX + max(hexes, key=key)
 
@@ -926,51 +960,65 @@ class DragonPassHeuristic(Agent):
 _DEPLOY_CACHE = {}
 
 
-def deployment_goals(sc, p):
-    """{unit: post hex} of force p's counters in scenario sc: garrisons for
-    the Sartar fortresses it holds in its own deployment zone, strike groups
-    for the enemy's (cheapest from its zone first)."""
-    key = (sc, p)
+def deployment_goals(sc, p, force):
+    """{unit: post hex} of seat p's counters in scenario sc (``force``: the
+    state's ``unit_force``, whose counters they are): garrisons for the places
+    it holds in its own deployment zone, strike groups for the enemy's
+    (cheapest from its zone first)."""
+    units = tuple(u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and force[u] == p)
+    key = (sc, p, units)
     if key in _DEPLOY_CACHE:
         return _DEPLOY_CACHE[key]
     zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, p, h]]
-    units = [u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and FORCE[u] == p]
     goals = {}
-    # the fortresses the scenario counts: the seven Sartar ones, or all ten in 18.5 (L273)
-    counted = list(range(len(FORT_HEX))) if sc == SC_185 else SARTAR_FORTS
-    own_forts = [k for k in counted if R.DEPLOY_ZONE[sc, p, FORT_HEX[k]]]
-    other = [k for k in counted if k not in own_forts] or [BOLDHOME_FORT]
-    # the fortresses to reach from the zone, cheapest first (Boldhome first where it decides)
-    reach = {k: min(FIELD[k][h] for h in zone) for k in other}
+    # the places the scenario counts: all ten fortresses in 18.5 (L273)
+    counted = list(FORT_HEX) if sc == SC_185 else list(PLACES[sc])
+    rank = {h: i for i, h in enumerate(counted)}
+    fields = FIELDS[sc] if sc == SC_186 else FORT_FIELDS
+    own_places = [h for h in counted if R.DEPLOY_ZONE[sc, p, h]]
+    other = [h for h in counted if h not in own_places]
+    # the places to reach from the zone, cheapest first (Boldhome first where it decides)
+    reach = {h: min(fields[h][z] for z in zone) for h in other}
     prio = TAKE_PRIORITY.get((sc, p), {})
-    other.sort(key=lambda k: (reach[k] - 8 * prio.get(k, 0.0), k))
+    other.sort(key=lambda h: (reach[h] - 8 * prio.get(h, 0.0), rank[h]))
+    if sc == SC_186 and other:
+        # the far sites take the longest to reach: the fastest groups go there first
+        other.reverse()
+    if not other:
+        if sc == SC_186:
+            # 18.6, the Independents hold all five: a reserve beside the places
+            # the Lunars reach first, to retake what they take
+            enemy_zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, 1 - p, h]]
+            other = sorted(own_places, key=lambda h: (min(fields[h][z] for z in enemy_zone), rank[h]))
+        else:
+            other = [BOLDHOME_HEX]
     if ARGRATH in units:
-        goals[ARGRATH] = FORT_HEX[BOLDHOME]
+        goals[ARGRATH] = BOLDHOME_HEX
     foot = [u for u in units if u not in goals and RANK[u] == RANK_NONE]
     foot.sort(key=lambda u: (CAVALRY[u], MF[u][0], -CF[u][0], u))
     # garrisons: slow, strong foot
-    for k in sorted(own_forts, key=lambda k: (k != BOLDHOME, k)):
-        for _ in range(garrison_size(sc, p, k)):
+    for h in sorted(own_places, key=lambda h: (h != BOLDHOME_HEX, rank[h])):
+        for _ in range(garrison_size(sc, p, h)):
             if foot:
-                goals[foot.pop(0)] = FORT_HEX[k]
+                goals[foot.pop(0)] = h
     # strikers: the rest, fast first, in groups
     rest = [u for u in units if u not in goals]
     rest.sort(key=lambda u: (-MF[u][0], -CF[u][0], u))
-    strikers = {k: [] for k in other}
+    strikers = {h: [] for h in other}
     order = list(other)
     i = 0
     for u in rest:
         if u == GUNDA and HARREK in goals:
             goals[u] = goals[HARREK]
             continue
-        k = order[i % len(order)]
-        goals[u] = FORT_HEX[k]
+        h = order[i % len(order)]
+        goals[u] = h
         if MAJOR[u][0]:
-            strikers[k].append(u)
-            if len(strikers[k]) >= STRIKE_GROUP:
+            strikers[h].append(u)
+            if len(strikers[h]) >= STRIKE_GROUP:
                 i += 1
         else:
-            strikers[k].append(u)
+            strikers[h].append(u)
     _DEPLOY_CACHE[key] = goals
     return goals
 
@@ -1022,7 +1070,7 @@ def magic_casualty(self, pos, legal, rng):
     """The enemy's strongest, or one's own weakest (the chaotic magic the attacker
     takes on his own side, L518)."""
     units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
-    if FORCE[units[0]] == pos.p:
+    if pos.force[units[0]] == pos.p:
         return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
     return R.A_UNIT + max(units, key=lambda u: (RANK[u], CF[u][pos.side[u]], -u))
 
