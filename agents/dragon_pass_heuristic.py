@@ -9,39 +9,51 @@ counters are neither in the pool nor dead, and their printed front-side
 factors), all of which the observation also shows. Its choices are
 therefore the same in every position ``DragonPass.determinize`` may deal.
 
-Strategy (every scenario is about the seven Sartar fortresses, and control
-passes to the last force to enter a fortress hex):
+Strategy (every scenario is about places whose control passes to the last
+force to enter them: the seven Sartar fortresses in 18.1-18.5; in 18.6 the
+five hexes of the Lunar victory, Bagnot, Dunstop, Rich Post, Wintertop and
+Wild Temple, the last three sites read from ``site_owner``). Who owns a unit
+is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
 
-* **Deployment**: each counter gets a post: a garrison for a Sartar fortress
-  its side holds in its deployment zone (the slow foot first, two or three
-  a fortress; Argrath with the Boldhome garrison in 18.3), or a strike group
-  for an enemy-held Sartar fortress (cavalry first, in groups of up to three
-  major units), and is placed on the hex of its zone nearest that post by
+* **Deployment**: each counter gets a post: a garrison for a place its side
+  holds in its deployment zone (the slow foot first, two or three a
+  fortress; Argrath with the Boldhome garrison in 18.3), or a strike group
+  for an enemy-held place (cavalry first, in groups of up to three major
+  units), and is placed on the hex of its zone nearest that post by
   movement cost, in stacks of at most three major units.
-* **Movement**: each phase it re-plans: the units in a Sartar fortress it
-  holds or occupies keep a garrison there (slow, strong units stay); the
-  others are assigned greedily, by the turns they need to get there, to the
-  fortresses to take (the enemy's, Boldhome first for the Lunars in 18.2)
-  and to the empty fortresses of its own to re-garrison. A group (the
-  units of a stack with one post) steps along the cheapest path (precomputed
-  movement-cost fields to each fortress) and stops on its post; it does not
-  step beside enemy stacks it could not beat (it would have to attack them,
-  L507) unless that is its goal, or a fortress; where they bar the direct
-  way it searches a way round them (and in the last game-turn pushes on to
-  the fortress whatever the risk). Argrath stays at Boldhome
+* **18.6, Dousing the Flames**: the Lunars need all five places at the end,
+  so attacking is everything: no place of theirs to garrison at the start,
+  strike groups for all five, the fastest for the three far sites (weighted
+  to be taken early), and two units kept in each place taken. The
+  Independents need only one of five: they deploy garrisons of six in Bagnot
+  and Dunstop (the fortresses beside the Lunars' zone, which the rules make
+  them hold, L284) and four on each site, the rest as a reserve by the
+  places the Lunars reach first, and counter-attack any place the Lunars
+  take. Movement costs go round Sartar, shut to every unit (L291).
+* **Movement**: each phase it re-plans: the units in a place it holds or
+  occupies keep a garrison there (slow, strong units stay); the others are
+  assigned greedily, by the turns they need to get there, to the places to
+  take (the enemy's, Boldhome first for the Lunars in 18.2) and to the empty
+  places of its own to re-garrison. A group (the units of a stack with one
+  post) steps along the cheapest path (precomputed movement-cost fields to
+  each place) and stops on its post; it does not step beside enemy stacks
+  it could not beat (it would have to attack them, L507) unless that is its
+  goal, or a place; where they bar the direct way it searches a way round
+  them (and in the last game-turn pushes on to the place whatever the
+  risk). Argrath stays at Boldhome
   (or the own fortress farthest from the enemy) in 18.3, Gunda follows
   Harrek; a disrupted unit that must flee (L590) runs to the first safe hex.
 * **Combat**: every enemy stack that can be attacked is scored by an exact
   expectation over the dice of the Attack Table (the top three majors fight,
   leadership, river and ridge halving, the structure multiplier of the
   casualties, the doubled counter-attack), with a bonus for emptying a
-  Sartar fortress; the best battle is fought when its score is positive or
+  place; the best battle is fought when its score is positive or
   the battle is obligatory, and attacking stacks are added while they raise
   the score. Enemy casualties: the largest it may take (Argrath first);
   its own missile casualties: the weakest; 2DD as two disruptions while two
   fresh major units can take them. It retreats out of a hopeless defence
-  outside a fortress, never out of a fortress; it advances into vacated
-  Sartar fortresses (not with a fortress's garrison) and stays there. A
+  outside a place, never out of a place; it advances into vacated places
+  (not with a place's garrison) and stays there. A
   superhero whose best friend fell takes the weakest enemy unit of the
   battle as its scapegoat (L654).
 * Anything else (and any decision its rules do not cover): a uniformly
@@ -568,7 +580,7 @@ def _detour(pos, target, start, attack_goal):
 
 # ------------------------------------------------------------------ the agent
 class DragonPassHeuristic(Agent):
-    """Takes and holds the Sartar fortresses, decision by pending phase (see
+    """Takes and holds the scenario's places, decision by pending phase (see
     the module docstring)."""
 
     name = "dragon_pass.heuristic"
