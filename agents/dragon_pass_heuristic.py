@@ -24,7 +24,13 @@ is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
 * **18.6, Dousing the Flames**: the Lunars need all five places at the end,
   so attacking is everything: no place of theirs to garrison at the start,
   strike groups for all five, the fastest for the three far sites (weighted
-  to be taken early), and two units kept in each place taken. The
+  to be taken early), and two units kept in each place taken, four in the
+  last two game-turns (the Independents move last). Jar-eel starts by
+  Bagnot and Dunstop and does no garrison duty: with nothing to take she
+  stands in the place with the most enemy stacks near it (a garrison
+  without a superhero loses its fortress's defence when Androgeus attacks,
+  L648); the Crimson Bat keeps to the nearest Lunar
+  stack, so that it can feed (L698) rather than starve. The
   Independents need only one of five: they deploy garrisons of six in Bagnot
   and Dunstop (the fortresses beside the Lunars' zone, which the rules make
   them hold, L284) and four on each site, the rest as a reserve by the
@@ -227,6 +233,10 @@ TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOM
                  (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
 """Extra weight (in turns) of places to take (18.6: the three far sites
 need their strike groups early)."""
+LAST_STAND = 4
+"""18.6: the garrison the Lunars want in each place they hold in the last two
+game-turns -- the Independents move second and retake any place whose
+garrison they wipe out and advance into (L293)."""
 STRIKE_GROUP = 3
 """Major units per strike group (the top three majors of a stack fight, L571)."""
 ATTACK_THRESHOLD = 0.25
@@ -473,17 +483,60 @@ def argrath_home(pos):
     return best[1] if best else bh
 
 
+def _plan_garrison(pos, h):
+    """The garrison the plan keeps in place h: larger for the 18.6 Lunars at
+    the end, when every place must be theirs."""
+    g = garrison_size(pos.sc, pos.p, h)
+    if pos.sc == SC_186 and pos.p == LUNAR and pos.turn >= pos.max_turns - 1:
+        g = max(g, LAST_STAND)
+    return g
+
+
+def _bat_post(pos, post):
+    """18.6: the Crimson Bat keeps to the nearest other Lunar stack, where it
+    can feed on the Black and Dying days (L698): unfed, it starves and the
+    enemy picks off Lunar units for its spirit."""
+    bat = pos.hex[R.CRIMSON_BAT]
+    others = [u for units in pos.own.values() for u in units if u != R.CRIMSON_BAT]
+    if not others:
+        return bat
+    mate = min(others, key=lambda u: (hex_distance(bat, pos.hex[u]), -len(pos.own[pos.hex[u]]), u))
+    if pos.hex[mate] == bat:
+        return post.get(mate, bat)
+    return pos.hex[mate]
+
+
+def _threatened_place(pos, u):
+    """18.6: a superhero with nothing to take stands in the own place with the
+    most enemy stacks within two hexes (the nearest first): where a garrison
+    is likeliest to be attacked, or forced to attack (L507), and where the
+    superhero keeps the fortress's defence against the enemy's (L648)."""
+    best = None
+    for h in pos.places:
+        if h not in pos.own:
+            continue
+        near = sum(1 for g in pos.foe_hexes if hex_distance(g, h) <= 2)
+        if not near:
+            continue
+        key = (-near, dist_to(pos.sc, h, pos.hex[u]), h)
+        if best is None or key < best[0]:
+            best = (key, h)
+    return best[1] if best is not None else pos.hex[u]
+
+
 def make_plan(pos):
     """{unit: post hex} for every own unit on the map."""
     p, sc = pos.p, pos.sc
     post = {}
     kept = {}
+    bat = sc == SC_186 and pos.where[R.CRIMSON_BAT] == UW_MAP and pos.force[R.CRIMSON_BAT] == p
     for h in pos.places:
         units = pos.own.get(h)
         if not units:
             continue
-        g = garrison_size(sc, p, h)
-        cand = [u for u in units if u != ARGRATH]
+        g = _plan_garrison(pos, h)
+        cand = [u for u in units if u != ARGRATH and not (bat and u == R.CRIMSON_BAT)
+                and not (sc == SC_186 and RANK[u] == RANK_SUPERHERO)]
         cand.sort(key=lambda u: _keep_key(pos, u))
         keep = cand[:g]
         for u in keep:
@@ -499,7 +552,7 @@ def make_plan(pos):
     prio = TAKE_PRIORITY.get((sc, p), {})
     fields = FIELDS[sc]
     for h in pos.places:
-        g = garrison_size(sc, p, h)
+        g = _plan_garrison(pos, h)
         if h in pos.own:
             need = g - kept.get(h, 0)
             if need > 0:
@@ -512,12 +565,16 @@ def make_plan(pos):
             goals.append((fields[h], h, g + 1, 1.5 + prio.get(h, 0.0), False))
     if home is not None and home not in pos.own and home not in [x[1] for x in goals]:
         goals.append((None, home, 2, 2.0, False))
-    free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA]
+    free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA
+            and not (bat and u == R.CRIMSON_BAT)]
     pairs = []
     for u in free:
         h = pos.hex[u]
         speed = _unit_speed(pos, u)
+        hunter = sc == SC_186 and RANK[u] == RANK_SUPERHERO
         for i, (field, gh, cap, pr, _) in enumerate(goals):
+            if hunter and gh in pos.own:
+                continue                    # 18.6: no garrison duty for a superhero
             cost = field[h] if field is not None else 2 * hex_distance(h, gh)
             if cost >= FAR:
                 continue
@@ -533,12 +590,16 @@ def make_plan(pos):
     for u in free:
         if u not in post:
             post[u] = pos.hex[u]            # nothing to do: stay
+            if sc == SC_186 and RANK[u] == RANK_SUPERHERO:
+                post[u] = _threatened_place(pos, u)
     if pos.where[GUNDA] == UW_MAP and pos.force[GUNDA] == p and GUNDA not in post:
         if pos.where[HARREK] == UW_MAP:
             hh = pos.hex[HARREK]
             post[GUNDA] = post.get(HARREK, hh) if pos.hex[GUNDA] == hh else hh
         else:
             post[GUNDA] = pos.hex[GUNDA]
+    if bat:
+        post[R.CRIMSON_BAT] = _bat_post(pos, post)
     return post
 
 
@@ -1022,6 +1083,12 @@ def deployment_goals(sc, p, force):
     for u in rest:
         if u == GUNDA and HARREK in goals:
             goals[u] = goals[HARREK]
+            continue
+        if sc == SC_186 and RANK[u] == RANK_SUPERHERO:
+            # Jar-eel starts by the fortresses beside her zone: a garrison
+            # there without a superhero loses its fortress's defence when
+            # Androgeus attacks (L648)
+            goals[u] = order[-1]
             continue
         h = order[i % len(order)]
         goals[u] = h
