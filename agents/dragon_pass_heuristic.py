@@ -26,8 +26,9 @@ is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
   strike groups for all five, the fastest for the three far sites (weighted
   to be taken early), and two units kept in each place taken, four in the
   last two game-turns (the Independents move last). Jar-eel starts by
-  Bagnot and Dunstop and does no garrison duty: with nothing to take she
-  stands in the place with the most enemy stacks near it (a garrison
+  Bagnot and Dunstop, takes only those two and does no garrison duty: with
+  nothing to take she stands in the place with the most enemy stacks near
+  it (a garrison
   without a superhero loses its fortress's defence when Androgeus attacks,
   L648); the Crimson Bat keeps to the nearest Lunar
   stack, so that it can feed (L698) rather than starve. The
@@ -573,8 +574,8 @@ def make_plan(pos):
         speed = _unit_speed(pos, u)
         hunter = sc == SC_186 and RANK[u] == RANK_SUPERHERO
         for i, (field, gh, cap, pr, _) in enumerate(goals):
-            if hunter and gh in pos.own:
-                continue                    # 18.6: no garrison duty for a superhero
+            if hunter and (gh in pos.own or gh not in (BAGNOT_HEX, DUNSTOP_HEX)):
+                continue                    # 18.6: Jar-eel takes Bagnot and Dunstop, keeps no garrison
             cost = field[h] if field is not None else 2 * hex_distance(h, gh)
             if cost >= FAR:
                 continue
