@@ -25,13 +25,13 @@ is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
   so attacking is everything: no place of theirs to garrison at the start,
   strike groups for all five, the fastest for the three far sites (weighted
   to be taken early), and two units kept in each place taken, four in the
-  last two game-turns (the Independents move last). Jar-eel starts by
-  Bagnot and Dunstop, takes only those two and does no garrison duty: with
-  nothing to take she stands in the place with the most enemy stacks near
-  it (a garrison
-  without a superhero loses its fortress's defence when Androgeus attacks,
-  L648); the Crimson Bat keeps to the nearest Lunar
-  stack, so that it can feed (L698) rather than starve. The
+  last two game-turns (the Independents move last); the Crimson Bat keeps
+  to the nearest Lunar stack, so that it can feed (L698) rather than
+  starve. Each side's superhero, Jar-eel and Androgeus, starts by Bagnot
+  and Dunstop, takes only those two and does no garrison duty: with
+  nothing to take it stands in the own place with the most enemy stacks
+  near it (a garrison without a superhero loses its fortress's defence
+  when the other superhero attacks, L648). The
   Independents need only one of five: they deploy garrisons of six in Bagnot
   and Dunstop (the fortresses beside the Lunars' zone, which the rules make
   them hold, L284) and four on each site, the rest as a reserve by the
@@ -575,7 +575,7 @@ def make_plan(pos):
         hunter = sc == SC_186 and RANK[u] == RANK_SUPERHERO
         for i, (field, gh, cap, pr, _) in enumerate(goals):
             if hunter and (gh in pos.own or gh not in (BAGNOT_HEX, DUNSTOP_HEX)):
-                continue                    # 18.6: Jar-eel takes Bagnot and Dunstop, keeps no garrison
+                continue                    # 18.6: a superhero takes Bagnot and Dunstop, keeps no garrison
             cost = field[h] if field is not None else 2 * hex_distance(h, gh)
             if cost >= FAR:
                 continue
@@ -1032,6 +1032,9 @@ class DragonPassHeuristic(Agent):
 
 
 _DEPLOY_CACHE = {}
+_LUNAR_ZONE_186 = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[SC_186, LUNAR, h]]
+_NORTH_FORT = min((BAGNOT_HEX, DUNSTOP_HEX), key=lambda h: (min(FIELDS[SC_186][h][z] for z in _LUNAR_ZONE_186), h))
+"""18.6: the one of Bagnot and Dunstop nearest the Lunars' zone."""
 
 
 def deployment_goals(sc, p, force):
@@ -1086,10 +1089,10 @@ def deployment_goals(sc, p, force):
             goals[u] = goals[HARREK]
             continue
         if sc == SC_186 and RANK[u] == RANK_SUPERHERO:
-            # Jar-eel starts by the fortresses beside her zone: a garrison
-            # there without a superhero loses its fortress's defence when
-            # Androgeus attacks (L648)
-            goals[u] = order[-1]
+            # Jar-eel and Androgeus start by the fortresses beside the Lunars'
+            # zone: a garrison there without a superhero loses its fortress's
+            # defence when the other superhero attacks (L648)
+            goals[u] = _NORTH_FORT
             continue
         h = order[i % len(order)]
         goals[u] = h
