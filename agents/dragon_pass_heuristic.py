@@ -496,7 +496,8 @@ def _plan_garrison(pos, h):
 def _bat_post(pos, post):
     """18.6: the Crimson Bat keeps to the nearest other Lunar stack, where it
     can feed on the Black and Dying days (L698): unfed, it starves and the
-    enemy picks off Lunar units for its spirit."""
+    enemy picks off Lunar units for its spirit. (18.4 and 18.5 keep their
+    measured play, the Bat moving with its strike group.)"""
     bat = pos.hex[R.CRIMSON_BAT]
     others = [u for units in pos.own.values() for u in units if u != R.CRIMSON_BAT]
     if not others:
