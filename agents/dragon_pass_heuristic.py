@@ -9,39 +9,58 @@ counters are neither in the pool nor dead, and their printed front-side
 factors), all of which the observation also shows. Its choices are
 therefore the same in every position ``DragonPass.determinize`` may deal.
 
-Strategy (every scenario is about the seven Sartar fortresses, and control
-passes to the last force to enter a fortress hex):
+Strategy (every scenario is about places whose control passes to the last
+force to enter them: the seven Sartar fortresses in 18.1-18.5; in 18.6 the
+five hexes of the Lunar victory, Bagnot, Dunstop, Rich Post, Wintertop and
+Wild Temple, the last three sites read from ``site_owner``). Who owns a unit
+is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
 
-* **Deployment**: each counter gets a post: a garrison for a Sartar fortress
-  its side holds in its deployment zone (the slow foot first, two or three
-  a fortress; Argrath with the Boldhome garrison in 18.3), or a strike group
-  for an enemy-held Sartar fortress (cavalry first, in groups of up to three
-  major units), and is placed on the hex of its zone nearest that post by
+* **Deployment**: each counter gets a post: a garrison for a place its side
+  holds in its deployment zone (the slow foot first, two or three a
+  fortress; Argrath with the Boldhome garrison in 18.3), or a strike group
+  for an enemy-held place (cavalry first, in groups of up to three major
+  units), and is placed on the hex of its zone nearest that post by
   movement cost, in stacks of at most three major units.
-* **Movement**: each phase it re-plans: the units in a Sartar fortress it
-  holds or occupies keep a garrison there (slow, strong units stay); the
-  others are assigned greedily, by the turns they need to get there, to the
-  fortresses to take (the enemy's, Boldhome first for the Lunars in 18.2)
-  and to the empty fortresses of its own to re-garrison. A group (the
-  units of a stack with one post) steps along the cheapest path (precomputed
-  movement-cost fields to each fortress) and stops on its post; it does not
-  step beside enemy stacks it could not beat (it would have to attack them,
-  L507) unless that is its goal, or a fortress; where they bar the direct
-  way it searches a way round them (and in the last game-turn pushes on to
-  the fortress whatever the risk). Argrath stays at Boldhome
+* **18.6, Dousing the Flames**: the Lunars need all five places at the end,
+  so attacking is everything: no place of theirs to garrison at the start,
+  strike groups for all five, the fastest for the three far sites (weighted
+  to be taken early), and two units kept in each place taken, four in the
+  last two game-turns (the Independents move last); the Crimson Bat keeps
+  to the nearest Lunar stack, so that it can feed (L698) rather than
+  starve. Each side's superhero, Jar-eel and Androgeus, starts by Bagnot
+  and Dunstop, takes only those two and does no garrison duty: with
+  nothing to take it stands in the own place with the most enemy stacks
+  near it (a garrison without a superhero loses its fortress's defence
+  when the other superhero attacks, L648). The
+  Independents need only one of five: they deploy garrisons of six in Bagnot
+  and Dunstop (the fortresses beside the Lunars' zone, which the rules make
+  them hold, L284) and four on each site, the rest as a reserve by the
+  places the Lunars reach first, and counter-attack any place the Lunars
+  take. Movement costs go round Sartar, shut to every unit (L291).
+* **Movement**: each phase it re-plans: the units in a place it holds or
+  occupies keep a garrison there (slow, strong units stay); the others are
+  assigned greedily, by the turns they need to get there, to the places to
+  take (the enemy's, Boldhome first for the Lunars in 18.2) and to the empty
+  places of its own to re-garrison. A group (the units of a stack with one
+  post) steps along the cheapest path (precomputed movement-cost fields to
+  each place) and stops on its post; it does not step beside enemy stacks
+  it could not beat (it would have to attack them, L507) unless that is its
+  goal, or a place; where they bar the direct way it searches a way round
+  them (and in the last game-turn pushes on to the place whatever the
+  risk). Argrath stays at Boldhome
   (or the own fortress farthest from the enemy) in 18.3, Gunda follows
   Harrek; a disrupted unit that must flee (L590) runs to the first safe hex.
 * **Combat**: every enemy stack that can be attacked is scored by an exact
   expectation over the dice of the Attack Table (the top three majors fight,
   leadership, river and ridge halving, the structure multiplier of the
   casualties, the doubled counter-attack), with a bonus for emptying a
-  Sartar fortress; the best battle is fought when its score is positive or
+  place; the best battle is fought when its score is positive or
   the battle is obligatory, and attacking stacks are added while they raise
   the score. Enemy casualties: the largest it may take (Argrath first);
   its own missile casualties: the weakest; 2DD as two disruptions while two
   fresh major units can take them. It retreats out of a hopeless defence
-  outside a fortress, never out of a fortress; it advances into vacated
-  Sartar fortresses (not with a fortress's garrison) and stays there. A
+  outside a place, never out of a place; it advances into vacated places
+  (not with a place's garrison) and stays there. A
   superhero whose best friend fell takes the weakest enemy unit of the
   battle as its scapegoat (L654).
 * Anything else (and any decision its rules do not cover): a uniformly
@@ -65,7 +84,6 @@ from dragongym.envs.dragon_pass.constants import (
 # ------------------------------------------------------------------ static tables
 NEIGH = tuple(tuple(int(g) for g in HEX_STEP[h, 1:] if g >= 0) for h in range(NUM_HEXES))
 NEIGH_SET = tuple(frozenset(n) for n in NEIGH)
-FORCE = [int(x) for x in R.U_FORCE]
 CF = R.U_CF.tolist()
 MF = R.U_MF.tolist()
 LF = R.U_LF.tolist()
@@ -92,10 +110,13 @@ GUNDA = UNIT_IDS.index("gunda")
 
 FORT_HEX = [int(h) for h in R.FORTRESS_HEX]
 SARTAR_FORTS = [k for k in range(len(FORT_HEX)) if R.FORTRESS_SARTAR[k]]
-SARTAR_FORT_OF_HEX = {FORT_HEX[k]: k for k in SARTAR_FORTS}
+FORT_OF_HEX = {FORT_HEX[k]: k for k in range(len(FORT_HEX))}
+SITE_HEX = [int(h) for h in R.SITE_HEX]
+SITE_OF_HEX = {h: k for k, h in enumerate(SITE_HEX)}
 BOLDHOME = int(R.BOLDHOME)
-BOLDHOME_FORT = BOLDHOME
+BOLDHOME_HEX = FORT_HEX[BOLDHOME]
 SC_181, SC_182, SC_183 = 0, 1, 2
+SC_184, SC_185, SC_186 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5"), R.SCENARIOS.index("18.6")
 
 FAR = 10 ** 6
 
@@ -123,8 +144,9 @@ def _step_costs():
 STEP_COST = _step_costs()
 
 
-def _field(target):
-    """Cheapest half MPs from every hex to ``target`` (Dijkstra backwards)."""
+def _field(target, shut=None):
+    """Cheapest half MPs from every hex to ``target`` (Dijkstra backwards),
+    never through a hex of ``shut`` (closed to movement by the scenario)."""
     dist = [FAR] * NUM_HEXES
     dist[target] = 0
     queue = [(0, target)]
@@ -134,7 +156,7 @@ def _field(target):
             continue
         for d in range(1, 7):
             h = int(HEX_STEP[g, d])
-            if h < 0:
+            if h < 0 or (shut is not None and shut[h]):
                 continue
             back = 1 + (d + 2) % 6           # the direction from h to g
             c = int(STEP_COST[h, back])
@@ -156,8 +178,23 @@ def _check_back_direction():
 
 
 _check_back_direction()
-FIELD = {k: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
-"""FIELD[k][h]: half MPs from hex h to fortress k."""
+# ------------------------------------------------------------------ the places each scenario is about
+# A "place" is a hex whose control a scenario counts: a fortress, or one of
+# the sites of SITE_HEX (state ``site_owner``); control passes to the last
+# force to enter it (Interpretations).
+PLACES = {sc: tuple(FORT_HEX[k] for k in SARTAR_FORTS) for sc in range(len(R.SCENARIOS))}
+PLACES[SC_186] = tuple(int(h) for h in R.VICTORY_18_6)       # Bagnot, Dunstop and the three sites (L293)
+"""PLACES[scenario]: the hexes its plan takes and holds: the seven Sartar
+fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6."""
+
+SHUT_186 = R.SCENARIO_SHUT[SC_186]
+"""No unit enters Sartar in 18.6 (L291): its ways round Sartar."""
+FORT_FIELDS = {FORT_HEX[k]: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
+"""FORT_FIELDS[fortress hex][h]: half MPs from hex h to a fortress."""
+FIELDS = {sc: {h: FORT_FIELDS[h] for h in PLACES[sc]} for sc in range(len(R.SCENARIOS)) if sc != SC_186}
+FIELDS[SC_186] = {h: _field(h, SHUT_186) for h in PLACES[SC_186]}
+"""FIELDS[scenario][place hex][h]: half MPs from hex h to a place of the
+scenario (18.6: avoiding Sartar); posts elsewhere are measured in hexes."""
 
 
 def hex_distance(a, b):
@@ -178,26 +215,47 @@ def attack_loss(total, die):
 
 
 # ------------------------------------------------------------------ scenario plans
-# garrison sizes per Sartar fortress: {scenario: {force: (default, {fortress index: size})}}
-SC_184, SC_185 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5")
+# garrison sizes per place: {scenario: {seat: (default, {place hex: size})}}
+BAGNOT_HEX, DUNSTOP_HEX, RICH_POST_HEX, WINTERTOP_HEX, WILD_TEMPLE_HEX = PLACES[SC_186]
+INDEPENDENTS = 1
+"""The seat of the Independent player in 18.6 (L284)."""
 GARRISON = {
     SC_181: {LUNAR: (2, {}), SARTAR: (2, {})},
-    SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 3})},
-    SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME: 2})},
-    SC_184: {LUNAR: (1, {}), SARTAR: (1, {BOLDHOME: 6})},     # 18.4 is Boldhome alone (L265)
-    SC_185: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME: 2})},
+    SC_182: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME_HEX: 3})},
+    SC_183: {LUNAR: (3, {}), SARTAR: (2, {BOLDHOME_HEX: 2})},
+    SC_184: {LUNAR: (1, {}), SARTAR: (1, {BOLDHOME_HEX: 6})},     # 18.4 is Boldhome alone (L265)
+    SC_185: {LUNAR: (2, {}), SARTAR: (2, {BOLDHOME_HEX: 2})},
+    # 18.6: the Lunars must hold all five at the end, so each takes a small
+    # garrison and the rest strike; the Independents need one of five: strong
+    # garrisons, strongest in the two fortresses beside the Lunars' zone
+    SC_186: {LUNAR: (2, {}), INDEPENDENTS: (4, {BAGNOT_HEX: 6, DUNSTOP_HEX: 6})},
 }
-TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME: 2.0}, (SC_184, LUNAR): {BOLDHOME: 8.0}}
-"""Extra weight (in turns) of fortresses to take."""
+TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOME_HEX: 8.0},
+                 (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
+"""Extra weight (in turns) of places to take (18.6: the three far sites
+need their strike groups early)."""
+LAST_STAND = 4
+"""18.6: the garrison the Lunars want in each place they hold in the last two
+game-turns -- the Independents move second and retake any place whose
+garrison they wipe out and advance into (L293)."""
 STRIKE_GROUP = 3
 """Major units per strike group (the top three majors of a stack fight, L571)."""
 ATTACK_THRESHOLD = 0.25
 """Score (CF) an optional battle must beat."""
 
 
-def garrison_size(sc, p, k):
+def garrison_size(sc, p, h):
+    """The garrison seat p keeps in the place at hex h."""
     base, special = GARRISON[sc][p]
-    return special.get(k, base)
+    return special.get(h, base)
+
+
+def dist_to(sc, post, h):
+    """Half-MP distance from h to a post (a place's field, else hexes)."""
+    field = FIELDS[sc].get(post)
+    if field is not None:
+        return field[h]
+    return 2 * hex_distance(h, post)
 
 
 # ------------------------------------------------------------------ the position, as this seat may know it
@@ -219,13 +277,16 @@ class Position:
         order = rec["unit_order"].tolist()
         self.where = where
         self.hex = hexes
+        # who owns a unit is the state's (an Independent's counter plays for a seat, L284)
+        force = rec["unit_force"].tolist()
+        self.force = force
         own, foe = {}, {}
         foe_units = 0
         foe_cf = 0
         for u in range(NUM_UNITS):
             if where[u] != UW_MAP:
                 continue
-            if FORCE[u] == p:
+            if force[u] == p:
                 own.setdefault(hexes[u], []).append(u)
             else:
                 foe.setdefault(hexes[u], []).append(u)
@@ -245,7 +306,13 @@ class Position:
         per_unit = foe_cf / foe_units if foe_units else 0.0
         k = max(1, int(round(per_stack)))
         self.guess = [(per_unit, 1, 0, RANK_NONE, -1)] * k
-        self.owner = rec["fortress_owner"].tolist()
+        self.places = PLACES[self.sc]
+        self.place_set = frozenset(self.places)
+        fort_owner = rec["fortress_owner"].tolist()
+        site_owner = rec["site_owner"].tolist()
+        self.holder = {h: (fort_owner[FORT_OF_HEX[h]] if h in FORT_OF_HEX else site_owner[SITE_OF_HEX[h]])
+                       for h in self.places}
+        """The force controlling each place (``rules.controller``)."""
         self.turn = int(rec["turn"])
         self.max_turns = int(rec["max_turns"])
 
@@ -402,7 +469,7 @@ def _keep_key(pos, u):
 def argrath_home(pos):
     """Where Argrath should be: Boldhome, or the own-occupied (else any)
     Sartar fortress farthest from the enemy."""
-    bh = FORT_HEX[BOLDHOME]
+    bh = BOLDHOME_HEX
     if bh not in pos.foe_hexes:
         return bh
     best = None
@@ -417,53 +484,100 @@ def argrath_home(pos):
     return best[1] if best else bh
 
 
+def _plan_garrison(pos, h):
+    """The garrison the plan keeps in place h: larger for the 18.6 Lunars at
+    the end, when every place must be theirs."""
+    g = garrison_size(pos.sc, pos.p, h)
+    if pos.sc == SC_186 and pos.p == LUNAR and pos.turn >= pos.max_turns - 1:
+        g = max(g, LAST_STAND)
+    return g
+
+
+def _bat_post(pos, post):
+    """18.6: the Crimson Bat keeps to the nearest other Lunar stack, where it
+    can feed on the Black and Dying days (L698): unfed, it starves and the
+    enemy picks off Lunar units for its spirit. (18.4 and 18.5 keep their
+    measured play, the Bat moving with its strike group.)"""
+    bat = pos.hex[R.CRIMSON_BAT]
+    others = [u for units in pos.own.values() for u in units if u != R.CRIMSON_BAT]
+    if not others:
+        return bat
+    mate = min(others, key=lambda u: (hex_distance(bat, pos.hex[u]), -len(pos.own[pos.hex[u]]), u))
+    if pos.hex[mate] == bat:
+        return post.get(mate, bat)
+    return pos.hex[mate]
+
+
+def _threatened_place(pos, u):
+    """18.6: a superhero with nothing to take stands in the own place with the
+    most enemy stacks within two hexes (the nearest first): where a garrison
+    is likeliest to be attacked, or forced to attack (L507), and where the
+    superhero keeps the fortress's defence against the enemy's (L648)."""
+    best = None
+    for h in pos.places:
+        if h not in pos.own:
+            continue
+        near = sum(1 for g in pos.foe_hexes if hex_distance(g, h) <= 2)
+        if not near:
+            continue
+        key = (-near, dist_to(pos.sc, h, pos.hex[u]), h)
+        if best is None or key < best[0]:
+            best = (key, h)
+    return best[1] if best is not None else pos.hex[u]
+
+
 def make_plan(pos):
     """{unit: post hex} for every own unit on the map."""
     p, sc = pos.p, pos.sc
     post = {}
     kept = {}
-    for k in SARTAR_FORTS:
-        h = FORT_HEX[k]
+    bat = sc == SC_186 and pos.where[R.CRIMSON_BAT] == UW_MAP and pos.force[R.CRIMSON_BAT] == p
+    for h in pos.places:
         units = pos.own.get(h)
         if not units:
             continue
-        g = garrison_size(sc, p, k)
-        cand = [u for u in units if u != ARGRATH]
+        g = _plan_garrison(pos, h)
+        cand = [u for u in units if u != ARGRATH and not (bat and u == R.CRIMSON_BAT)
+                and not (sc == SC_186 and RANK[u] == RANK_SUPERHERO)]
         cand.sort(key=lambda u: _keep_key(pos, u))
         keep = cand[:g]
         for u in keep:
             post[u] = h
-        kept[k] = len(keep)
+        kept[h] = len(keep)
     # Argrath (18.3): home, with his garrison
     home = None
-    if pos.where[ARGRATH] == UW_MAP and FORCE[ARGRATH] == p:
+    if pos.where[ARGRATH] == UW_MAP and pos.force[ARGRATH] == p:
         home = argrath_home(pos)
         post[ARGRATH] = home
     # goals
-    goals = []       # (fortress index, hex, capacity, priority, attack?)
+    goals = []       # (field, hex, capacity, priority, attack?)
     prio = TAKE_PRIORITY.get((sc, p), {})
-    for k in SARTAR_FORTS:
-        h = FORT_HEX[k]
-        g = garrison_size(sc, p, k)
+    fields = FIELDS[sc]
+    for h in pos.places:
+        g = _plan_garrison(pos, h)
         if h in pos.own:
-            need = g - kept.get(k, 0)
+            need = g - kept.get(h, 0)
             if need > 0:
-                goals.append((k, h, need, 0.5, False))
+                goals.append((fields[h], h, need, 0.5, False))
         elif h in pos.foe_hexes:
-            goals.append((k, h, 3 * STRIKE_GROUP, 0.5 + prio.get(k, 0.0), True))
-        elif pos.owner[k] == p or sc == SC_183:
-            goals.append((k, h, g, 1.0 + prio.get(k, 0.0), False))
+            goals.append((fields[h], h, 3 * STRIKE_GROUP, 0.5 + prio.get(h, 0.0), True))
+        elif pos.holder[h] == p or sc == SC_183:
+            goals.append((fields[h], h, g, 1.0 + prio.get(h, 0.0), False))
         else:
-            goals.append((k, h, g + 1, 1.5 + prio.get(k, 0.0), False))
+            goals.append((fields[h], h, g + 1, 1.5 + prio.get(h, 0.0), False))
     if home is not None and home not in pos.own and home not in [x[1] for x in goals]:
         goals.append((None, home, 2, 2.0, False))
-    free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA]
+    free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA
+            and not (bat and u == R.CRIMSON_BAT)]
     pairs = []
     for u in free:
         h = pos.hex[u]
         speed = _unit_speed(pos, u)
-        for i, (k, gh, cap, pr, _) in enumerate(goals):
-            cost = FIELD[k][h] if k is not None else 2 * hex_distance(h, gh)
+        hunter = sc == SC_186 and RANK[u] == RANK_SUPERHERO
+        for i, (field, gh, cap, pr, _) in enumerate(goals):
+            if hunter and (gh in pos.own or gh not in (BAGNOT_HEX, DUNSTOP_HEX)):
+                continue                    # 18.6: a superhero takes Bagnot and Dunstop, keeps no garrison
+            cost = field[h] if field is not None else 2 * hex_distance(h, gh)
             if cost >= FAR:
                 continue
             turns = cost / speed
@@ -478,20 +592,26 @@ def make_plan(pos):
     for u in free:
         if u not in post:
             post[u] = pos.hex[u]            # nothing to do: stay
-    if pos.where[GUNDA] == UW_MAP and FORCE[GUNDA] == p and GUNDA not in post:
+            if sc == SC_186 and RANK[u] == RANK_SUPERHERO:
+                post[u] = _threatened_place(pos, u)
+    if pos.where[GUNDA] == UW_MAP and pos.force[GUNDA] == p and GUNDA not in post:
         if pos.where[HARREK] == UW_MAP:
             hh = pos.hex[HARREK]
             post[GUNDA] = post.get(HARREK, hh) if pos.hex[GUNDA] == hh else hh
         else:
             post[GUNDA] = pos.hex[GUNDA]
+    if bat:
+        post[R.CRIMSON_BAT] = _bat_post(pos, post)
     return post
 
 
 def _detour(pos, target, start, attack_goal):
     """Half MPs to ``target`` avoiding enemy hexes and the hexes beside enemy
-    stacks (but fortresses, and beside the target when it is the enemy's),
-    searched backwards from the target until ``start`` is settled."""
+    stacks (but places, and beside the target when it is the enemy's), and
+    the hexes the scenario shuts (18.6), searched backwards from the target
+    until ``start`` is settled."""
     blocked = pos.foe_hexes
+    shut = SHUT_186 if pos.sc == SC_186 else None
     dist = {}
     if attack_goal:
         queue = [(0, g) for g in NEIGH[target] if g not in blocked]
@@ -505,12 +625,12 @@ def _detour(pos, target, start, attack_goal):
         dist[g] = dg
         if g == start:
             break
-        if g != target and g not in SARTAR_FORT_OF_HEX and pos.beside_foe(g) and \
+        if g != target and g not in pos.place_set and pos.beside_foe(g) and \
                 not (attack_goal and target in NEIGH_SET[g]):
             continue                        # a unit entering it would stop there
         for d in range(1, 7):
             h = int(HEX_STEP[g, d])
-            if h < 0 or h in blocked or h in dist:
+            if h < 0 or h in blocked or h in dist or (shut is not None and shut[h]):
                 continue
             c = int(STEP_COST[h, 1 + (d + 2) % 6])
             if c < 0:
@@ -521,17 +641,9 @@ def _detour(pos, target, start, attack_goal):
     return dist
 
 
-def dist_to(post, h):
-    """Half-MP distance from h to a post (a fortress's field, else hexes)."""
-    k = SARTAR_FORT_OF_HEX.get(post)
-    if k is not None:
-        return FIELD[k][h]
-    return 2 * hex_distance(h, post)
-
-
 # ------------------------------------------------------------------ the agent
 class DragonPassHeuristic(Agent):
-    """Takes and holds the Sartar fortresses, decision by pending phase (see
+    """Takes and holds the scenario's places, decision by pending phase (see
     the module docstring)."""
 
     name = "dragon_pass.heuristic"
@@ -566,24 +678,23 @@ class DragonPassHeuristic(Agent):
     # ------------------------------------------------------------ deployment
     def deploy(self, pos, legal, rng):
         p = pos.p
-        u = next((v for v in range(NUM_UNITS) if pos.where[v] == UW_POOL and FORCE[v] == p), -1)
+        u = next((v for v in range(NUM_UNITS) if pos.where[v] == UW_POOL and pos.force[v] == p), -1)
         if u < 0:
             return None
-        goal = deployment_goals(pos.sc, p).get(u)
+        plan = deployment_goals(pos.sc, p, pos.force)
+        goal = plan.get(u)
         if goal is None:
             return None
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        field = FIELD[SARTAR_FORT_OF_HEX[goal]] if goal in SARTAR_FORT_OF_HEX else None
 
         def key(h):
-            d = field[h] if field is not None else 2 * hex_distance(h, goal)
+            d = dist_to(pos.sc, goal, h)
             units = pos.own.get(h, [])
             majors = sum(MAJOR[v][0] for v in units)
-            full = majors >= (garrison_size(pos.sc, p, SARTAR_FORT_OF_HEX[h]) if h in SARTAR_FORT_OF_HEX
-                              else STRIKE_GROUP)
+            full = majors >= (garrison_size(pos.sc, p, h) if h in pos.place_set else STRIKE_GROUP)
             if u == ARGRATH or not MAJOR[u][0]:
                 full = False
-            same = sum(1 for v in units if deployment_goals(pos.sc, p).get(v) == goal)
+            same = sum(1 for v in units if plan.get(v) == goal)
             return (full, d + (2 if pos.beside_foe(h) else 0), -same, h)
 
         return R.A_HEX + min(hexes, key=key)
@@ -600,7 +711,7 @@ class DragonPassHeuristic(Agent):
             for u in units:
                 if not pos.movable(u) or plan.get(u, h) == h:
                     continue
-                d = dist_to(plan[u], h)
+                d = dist_to(pos.sc, plan[u], h)
                 if best is None or (d, h) < best[0]:
                     best = ((d, h), h)
         if best is not None:
@@ -630,7 +741,7 @@ class DragonPassHeuristic(Agent):
             if flee:
                 lead = flee[0]
             elif leaders:
-                lead = min(leaders, key=lambda u: (dist_to(plan[u], sel), u))
+                lead = min(leaders, key=lambda u: (dist_to(pos.sc, plan[u], sel), u))
             elif cands:
                 lead = cands[0]
             else:
@@ -673,7 +784,7 @@ class DragonPassHeuristic(Agent):
             if g not in risk:
                 foes = pos.foes_beside(g)
                 bad = False
-                if foes and g not in SARTAR_FORT_OF_HEX:
+                if foes and g not in pos.place_set:
                     if attack_goal and target in foes:
                         bad = not self.can_assault(pos, target, mine, g)
                     else:
@@ -681,10 +792,10 @@ class DragonPassHeuristic(Agent):
                 risk[g] = bad
             return risk[g]
 
-        here = dist_to(target, sel)
+        here = dist_to(pos.sc, target, sel)
         best = None
         for g in steps:
-            d = dist_to(target, g)
+            d = dist_to(pos.sc, target, g)
             if fleeing:
                 k = (len(pos.foes_beside(g)), d, g)
             elif d >= here or risky(g):
@@ -699,9 +810,9 @@ class DragonPassHeuristic(Agent):
             cand = [(dist.get(g, FAR), g) for g in steps if dist.get(g, FAR) < dist.get(sel, FAR) and not risky(g)]
             if cand:
                 best = (None, min(cand)[1])
-            elif pos.turn >= pos.max_turns and not attack_goal and target in SARTAR_FORT_OF_HEX:
-                # the last turn: reach the fortress whatever it costs
-                cand = [(dist_to(target, g), g) for g in steps if dist_to(target, g) < here]
+            elif pos.turn >= pos.max_turns and not attack_goal and target in pos.place_set:
+                # the last turn: reach the place whatever it costs
+                cand = [(dist_to(pos.sc, target, g), g) for g in steps if dist_to(pos.sc, target, g) < here]
                 if cand:
                     best = (None, min(cand)[1])
         if best is not None:
@@ -717,7 +828,7 @@ class DragonPassHeuristic(Agent):
         for h, units in pos.own.items():
             if h == g or hex_distance(h, target) > 2:
                 continue
-            if h in SARTAR_FORT_OF_HEX:
+            if h in pos.place_set:
                 continue
             att.append(pos.own_stack(h))
             hexes.append(h if target in NEIGH_SET[h] else g)
@@ -740,7 +851,7 @@ class DragonPassHeuristic(Agent):
                 and not any(pos.flags[u] & UF_USED for u in pos.own[h])]
 
     def _fortress_bonus(self, pos, h):
-        return 6.0 if h in SARTAR_FORT_OF_HEX else 0.0
+        return 6.0 if h in pos.place_set else 0.0
 
     def _score(self, pos, att_hexes, def_hexes):
         att = [pos.own_stack(h) for h in att_hexes]
@@ -787,11 +898,10 @@ class DragonPassHeuristic(Agent):
         return chosen
 
     def _garrison_risk(self, pos, h):
-        """A fortress's last garrison that fights risks the fortress (in CF)."""
-        k = SARTAR_FORT_OF_HEX.get(h)
-        if k is None:
+        """A place's last garrison that fights risks the place (in CF)."""
+        if h not in pos.place_set:
             return 0.0
-        return 1.0 if len(pos.own[h]) <= garrison_size(pos.sc, pos.p, k) else 0.0
+        return 1.0 if len(pos.own[h]) <= garrison_size(pos.sc, pos.p, h) else 0.0
 
     def battle_add(self, pos, legal, rng):
         rec = pos.rec
@@ -851,7 +961,7 @@ class DragonPassHeuristic(Agent):
         expected = sum(attack_loss(total, r) for r in range(1, 7)) / 6
         for u in units:
             h = pos.hex[u]
-            if h in SARTAR_FORT_OF_HEX:
+            if h in pos.place_set:
                 continue
             worth = sum(CF[v][pos.side[v]] * (IN2[h] if i >= len(pos.own[h]) - 3 else OUT2[h]) / 2
                         for i, v in enumerate(pos.own[h]))
@@ -860,14 +970,14 @@ class DragonPassHeuristic(Agent):
         return done
 
     def retreat_hex(self, pos, legal, rng):
-        """Into a fortress, else onto an own stack, else toward the nearest
-        Sartar fortress it occupies."""
+        """Into a place, else onto an own stack, else toward the nearest
+        place it occupies."""
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        own_forts = [FORT_HEX[k] for k in SARTAR_FORTS if FORT_HEX[k] in pos.own]
+        own_places = [h for h in pos.places if h in pos.own]
 
         def key(h):
-            near = min((dist_to(f, h) for f in own_forts), default=0)
-            return (0 if h in SARTAR_FORT_OF_HEX else 1, 0 if h in pos.own else 1, near, h)
+            near = min((dist_to(pos.sc, f, h) for f in own_places), default=0)
+            return (0 if h in pos.place_set else 1, 0 if h in pos.own else 1, near, h)
 
         return R.A_HEX + min(hexes, key=key)
 
@@ -875,21 +985,20 @@ class DragonPassHeuristic(Agent):
         rec = pos.rec
         done = R.A_CHOICE + R.CH_DONE
         vacated = [int(h) for h in rec["bat_vacated"] if h >= 0 and int(h) not in pos.foe_hexes]
-        forts = [h for h in vacated if h in SARTAR_FORT_OF_HEX]
+        forts = [h for h in vacated if h in pos.place_set]
         if not forts:
             return done
         inside = sum(len(pos.own.get(h, [])) for h in forts)
-        want = max(garrison_size(pos.sc, pos.p, SARTAR_FORT_OF_HEX[h]) for h in forts)
+        want = max(garrison_size(pos.sc, pos.p, h) for h in forts)
         if inside >= want:
             return done
         units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
         ok = []
         for u in units:
             h = pos.hex[u]
-            k = SARTAR_FORT_OF_HEX.get(h)
-            if k is not None:
+            if h in pos.place_set:
                 stay = [v for v in pos.own[h] if not pos.flags[v] & UF_ADVANCED]
-                if len(stay) <= garrison_size(pos.sc, pos.p, k):
+                if len(stay) <= garrison_size(pos.sc, pos.p, h):
                     continue
             if u == ARGRATH:
                 continue
@@ -900,7 +1009,7 @@ class DragonPassHeuristic(Agent):
 
     def advance_hex(self, pos, legal, rng):
         hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-        forts = [h for h in hexes if h in SARTAR_FORT_OF_HEX]
+        forts = [h for h in hexes if h in pos.place_set]
         return R.A_HEX + (forts[0] if forts else hexes[0])
 
     def advance_ext(self, pos, legal, rng):
@@ -918,59 +1027,82 @@ class DragonPassHeuristic(Agent):
 
         def key(h):
             near = min((hex_distance(h, g) for g in pos.foe_hexes), default=99)
-            return (h in SARTAR_FORT_OF_HEX, len(pos.own.get(h, [])), near, -h)
+            return (h in pos.place_set, len(pos.own.get(h, [])), near, -h)
 
         return R.A_HEX + max(hexes, key=key)
 
 
 _DEPLOY_CACHE = {}
+_LUNAR_ZONE_186 = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[SC_186, LUNAR, h]]
+_NORTH_FORT = min((BAGNOT_HEX, DUNSTOP_HEX), key=lambda h: (min(FIELDS[SC_186][h][z] for z in _LUNAR_ZONE_186), h))
+"""18.6: the one of Bagnot and Dunstop nearest the Lunars' zone."""
 
 
-def deployment_goals(sc, p):
-    """{unit: post hex} of force p's counters in scenario sc: garrisons for
-    the Sartar fortresses it holds in its own deployment zone, strike groups
-    for the enemy's (cheapest from its zone first)."""
-    key = (sc, p)
+def deployment_goals(sc, p, force):
+    """{unit: post hex} of seat p's counters in scenario sc (``force``: the
+    state's ``unit_force``, whose counters they are): garrisons for the places
+    it holds in its own deployment zone, strike groups for the enemy's
+    (cheapest from its zone first)."""
+    units = tuple(u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and force[u] == p)
+    key = (sc, p, units)
     if key in _DEPLOY_CACHE:
         return _DEPLOY_CACHE[key]
     zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, p, h]]
-    units = [u for u in range(NUM_UNITS) if R.U_DEPLOY[u, sc] and FORCE[u] == p]
     goals = {}
-    # the fortresses the scenario counts: the seven Sartar ones, or all ten in 18.5 (L273)
-    counted = list(range(len(FORT_HEX))) if sc == SC_185 else SARTAR_FORTS
-    own_forts = [k for k in counted if R.DEPLOY_ZONE[sc, p, FORT_HEX[k]]]
-    other = [k for k in counted if k not in own_forts] or [BOLDHOME_FORT]
-    # the fortresses to reach from the zone, cheapest first (Boldhome first where it decides)
-    reach = {k: min(FIELD[k][h] for h in zone) for k in other}
+    # the places the scenario counts: all ten fortresses in 18.5 (L273)
+    counted = list(FORT_HEX) if sc == SC_185 else list(PLACES[sc])
+    rank = {h: i for i, h in enumerate(counted)}
+    fields = FIELDS[sc] if sc == SC_186 else FORT_FIELDS
+    own_places = [h for h in counted if R.DEPLOY_ZONE[sc, p, h]]
+    other = [h for h in counted if h not in own_places]
+    # the places to reach from the zone, cheapest first (Boldhome first where it decides)
+    reach = {h: min(fields[h][z] for z in zone) for h in other}
     prio = TAKE_PRIORITY.get((sc, p), {})
-    other.sort(key=lambda k: (reach[k] - 8 * prio.get(k, 0.0), k))
+    other.sort(key=lambda h: (reach[h] - 8 * prio.get(h, 0.0), rank[h]))
+    if sc == SC_186 and other:
+        # the far sites take the longest to reach: the fastest groups go there first
+        other.reverse()
+    if not other:
+        if sc == SC_186:
+            # 18.6, the Independents hold all five: a reserve beside the places
+            # the Lunars reach first, to retake what they take
+            enemy_zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, 1 - p, h]]
+            other = sorted(own_places, key=lambda h: (min(fields[h][z] for z in enemy_zone), rank[h]))
+        else:
+            other = [BOLDHOME_HEX]
     if ARGRATH in units:
-        goals[ARGRATH] = FORT_HEX[BOLDHOME]
+        goals[ARGRATH] = BOLDHOME_HEX
     foot = [u for u in units if u not in goals and RANK[u] == RANK_NONE]
     foot.sort(key=lambda u: (CAVALRY[u], MF[u][0], -CF[u][0], u))
     # garrisons: slow, strong foot
-    for k in sorted(own_forts, key=lambda k: (k != BOLDHOME, k)):
-        for _ in range(garrison_size(sc, p, k)):
+    for h in sorted(own_places, key=lambda h: (h != BOLDHOME_HEX, rank[h])):
+        for _ in range(garrison_size(sc, p, h)):
             if foot:
-                goals[foot.pop(0)] = FORT_HEX[k]
+                goals[foot.pop(0)] = h
     # strikers: the rest, fast first, in groups
     rest = [u for u in units if u not in goals]
     rest.sort(key=lambda u: (-MF[u][0], -CF[u][0], u))
-    strikers = {k: [] for k in other}
+    strikers = {h: [] for h in other}
     order = list(other)
     i = 0
     for u in rest:
         if u == GUNDA and HARREK in goals:
             goals[u] = goals[HARREK]
             continue
-        k = order[i % len(order)]
-        goals[u] = FORT_HEX[k]
+        if sc == SC_186 and RANK[u] == RANK_SUPERHERO:
+            # Jar-eel and Androgeus start by the fortresses beside the Lunars'
+            # zone: a garrison there without a superhero loses its fortress's
+            # defence when the other superhero attacks (L648)
+            goals[u] = _NORTH_FORT
+            continue
+        h = order[i % len(order)]
+        goals[u] = h
         if MAJOR[u][0]:
-            strikers[k].append(u)
-            if len(strikers[k]) >= STRIKE_GROUP:
+            strikers[h].append(u)
+            if len(strikers[h]) >= STRIKE_GROUP:
                 i += 1
         else:
-            strikers[k].append(u)
+            strikers[h].append(u)
     _DEPLOY_CACHE[key] = goals
     return goals
 
@@ -1022,7 +1154,7 @@ def magic_casualty(self, pos, legal, rng):
     """The enemy's strongest, or one's own weakest (the chaotic magic the attacker
     takes on his own side, L518)."""
     units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
-    if FORCE[units[0]] == pos.p:
+    if pos.force[units[0]] == pos.p:
         return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
     return R.A_UNIT + max(units, key=lambda u: (RANK[u], CF[u][pos.side[u]], -u))
 

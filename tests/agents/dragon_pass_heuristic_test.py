@@ -9,7 +9,9 @@ import pytest
 
 from dragongym.agents import list_agents, make_agent
 from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
-from dragongym.envs.dragon_pass.constants import PLAYABLE_SCENARIOS as SCENARIOS, UW_MAP
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import PLAYABLE_SCENARIOS as SCENARIOS, UW_MAP, UW_POOL
+from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
 
 HEURISTIC = "dragon_pass.heuristic"
@@ -63,6 +65,60 @@ def test_the_heuristic_plays_legal_actions_through_whole_games(scenario):
         state = _play(_new_game(scenario, 100 + k), agents, rngs)
         assert int(state[0]["status"]) in (1, 2)
         assert GAME.check_state(state) == ""
+
+
+def test_scenario_18_6_is_played():
+    """The parametrisations below cover Dousing the Flames (the Lunars against
+    the Independents, whose counters have no static force)."""
+    assert "18.6" in SCENARIOS
+
+
+def _deployed(scenario, seed, names):
+    """The state once both sides have deployed, each seat by its agent."""
+    state = _new_game(scenario, seed)
+    agents = [make_agent(n, game=GAME) for n in names]
+    rngs = [np.random.default_rng([seed, s]) for s in range(2)]
+    errors = np.zeros(1, np.int8)
+    while (state[0]["unit_where"] == UW_POOL).any():
+        seat = int(state[0]["to_play"])
+        a = agents[seat].act_state(GAME, state, seat, rngs[seat]) if agents[seat].uses_state else \
+            agents[seat].act(GAME.observation_of(state, seat), GAME.mask_of(state), rngs[seat])
+        GAME.step(state, np.array([a], np.int32), errors)
+        assert errors[0] == 0
+    return state
+
+
+def _units_on(state, seat, hex_id):
+    s = state[0]
+    h = MAP.hex_index(hex_id)
+    return [u for u in range(len(s["unit_where"]))
+            if s["unit_where"][u] == UW_MAP and s["unit_hex"][u] == h and s["unit_force"][u] == seat]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_in_18_6_the_independents_deploy_strong_garrisons_in_bagnot_and_dunstop(seed):
+    """L284: at least one Independent unit in each of Bagnot and Dunstop -- the
+    heuristic puts garrisons there by plan (several units, not just the last
+    ones the rule forces in), and a garrison on each of the three sites."""
+    state = _deployed("18.6", seed, ("random", HEURISTIC))
+    for hex_id in ("1406", "0612"):
+        assert len(_units_on(state, 1, hex_id)) >= 4, hex_id
+    for hex_id in ("1229", "1921", "1927"):
+        assert len(_units_on(state, 1, hex_id)) >= 2, hex_id
+
+
+def test_in_18_6_the_lunars_take_all_five_places_from_random_independents():
+    """L293: the Lunars win only with Bagnot, Dunstop, Rich Post, Wintertop and
+    Wild Temple; against the random agent the heuristic takes all five."""
+    wins = 0
+    for k in range(3):
+        agents = [make_agent(HEURISTIC, game=GAME), make_agent("random", game=GAME)]
+        rngs = [np.random.default_rng([9, k, s]) for s in range(2)]
+        state = _play(_new_game("18.6", 400 + k), agents, rngs)
+        wins += int(state[0]["rank"][0]) == 1
+        if int(state[0]["rank"][0]) == 1:
+            assert all(R.controller(state, 0, int(h)) == 0 for h in R.VICTORY_18_6)
+    assert wins >= 2
 
 
 def test_the_heuristic_beats_the_random_agent_in_a_few_games():
