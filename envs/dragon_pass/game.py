@@ -239,7 +239,7 @@ class DragonPass(Game):
     def determinize(self, state, player, rng):
         """Resample what seat ``player`` cannot know: with screening, the
         contents of the enemy stacks it cannot examine are dealt anew among
-        those stacks (whole stacks trade places, among stacks whose top
+        those stacks (whole stacks trade places, neutral units staying put, among stacks whose top
         counter alike exerts or does not exert a ZOC, which it sees; a stack
         the pending decision or this phase's flags name stays); and the RNG
         stream (every future die)."""
@@ -253,12 +253,13 @@ class DragonPass(Game):
             pinned |= {int(rec["unit_hex"][u]) for u in V.revealed_units(rec)}
             hidden = {}
             for h, units in V.stacks(state).items():
-                u = units[0]
-                if int(rec["unit_force"][u]) == int(player) or h in pinned:
+                # a neutral unit is no one's secret (a stampeded herd, L594): it stays put
+                secret = [v for v in units if int(rec["unit_force"][v]) >= 0]
+                if not secret or int(rec["unit_force"][secret[0]]) == int(player) or h in pinned:
                     continue
                 if any(int(rec["unit_flags"][v]) or int(rec["unit_target"][v]) >= 0 for v in units):
                     continue      # a fact of this phase pins the stack (it moved, fought, fires)
-                hidden.setdefault(V.exerts_zoc(rec, u), []).append((h, units))
+                hidden.setdefault(V.exerts_zoc(rec, units[0]), []).append((h, secret))
             for group in hidden.values():
                 if len(group) < 2:
                     continue
@@ -514,8 +515,8 @@ LEGEND = ("legend: . open  h hill  H hill/forest  f forest  M mountain  m marsh 
 def _screened(rec, viewer, force, h, battle):
     """Whether ``viewer`` (a seat, or None for the full position) may not see
     into ``force``'s stack at hex ``h``: screening hides enemy stacks outside
-    the battle (``battle``: its hexes)."""
-    return viewer is not None and bool(rec["screening"]) and force != viewer and h not in battle
+    the battle (``battle``: its hexes). Neutral units are no one's secret."""
+    return viewer is not None and bool(rec["screening"]) and force >= 0 and force != viewer and h not in battle
 
 
 def _map_text(rec, viewer=None):
@@ -531,11 +532,11 @@ def _map_text(rec, viewer=None):
         c, r = h // rows, h % rows
         line, x = 2 * r + c % 2, 3 * c
         if h in stacks:
-            force = int(rec["unit_force"][stacks[h][0]])
+            force = V.stack_force(rec, stacks[h])
             hidden = _screened(rec, viewer, force, h, battle)
             count = "?" if hidden else str(min(len(stacks[h]), 9))
             mark = "*" if h in battle else " "
-            cell = f"{'LS'[force]}{count}{mark}"
+            cell = f"{V.side_letter(rec, force)}{count}{mark}"
         else:
             st = HEX_STRUCTURE[h]
             lead = "#" if st >= 0 and STRUCTURE_IDS[st] == "fortress" else "+" if st >= 0 else \
@@ -585,7 +586,7 @@ def _picture(rec, viewer=None):
     lines.append(LEGEND)
     battle = V.open_hexes(rec, viewer)
     for h, units in sorted(V.stacks(rec).items()):
-        force = int(rec["unit_force"][units[0]])
+        force = V.stack_force(rec, units)
         if _screened(rec, viewer, force, h, battle):
             contents = V.screened_contents(rec, units)
         else:

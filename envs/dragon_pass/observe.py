@@ -237,8 +237,9 @@ def hidden_from(S, b, u, me):
     """Unit u's place and factors are hidden from seat ``me``: an enemy unit on
     the map, with screening, outside the battle being fought (L452)."""
     s = S[b]
-    if not s['screening'] or R.force_of(S, b, u) == me or s['unit_where'][u] != UW_MAP:
-        return False
+    f = R.force_of(S, b, u)
+    if not s['screening'] or f == me or f < 0 or s['unit_where'][u] != UW_MAP:
+        return False        # a neutral unit is no one's secret (a stampeded herd, L594)
     h = s['unit_hex'][u]
     for k in range(s['bat_att'].shape[0]):
         if s['bat_att'][k] == h or s['bat_def'][k] == h:
@@ -271,23 +272,32 @@ def _link_stacks(S, b, head, below):
 
 
 @rules_jit
-def _stack_planes(S, b, me, own, zoc, first, below, obs, base):
+def _stack_planes(S, b, me, zoc, first, below, obs, base):
     """The board planes of one stack (its units linked from ``first``), written
-    once, when its top counter is read; ``zoc``: the top exerts a zone of control."""
+    once, when its top counter is read; ``zoc``: the top exerts a zone of
+    control. The stack is its player's (a neutral herd in it, or a stack of
+    neutral herds alone, is seen in the unit rows only, L594)."""
     screened = False
     n = 0
     cf = 0.0
+    owner = -1
     v = first
     while v >= 0:
+        f = R.force_of(S, b, v)
+        if f >= 0 and owner < 0:
+            owner = f
         if hidden_from(S, b, v, me):
             screened = True
-        else:
+        elif f >= 0:
             n += 1
             cf += np.float64(R.cf_halves(S, b, v)) / 20.0
         v = below[v]
     if screened:
         obs[base + G_ENEMY_UNITS] = -1.0 if zoc else -0.5
         return
+    if owner < 0:
+        return
+    own = owner == me
     _put(obs, base + (G_OWN_UNITS if own else G_ENEMY_UNITS), n / 3.0)
     _put(obs, base + (G_OWN_CF if own else G_ENEMY_CF), cf)
 
@@ -331,7 +341,7 @@ def observe_one(S, b, me, obs):
                 v = below[v]
             zoc = height == 0 and R.exerts_zoc(S, b, u)
             if height == 0:
-                _stack_planes(S, b, me, own, zoc, head[h], below, obs, base)
+                _stack_planes(S, b, me, zoc, head[h], below, obs, base)
             if hidden_from(S, b, u, me):
                 continue
             obs[row + U_COLUMN] = (h // ROWS) / COLUMNS

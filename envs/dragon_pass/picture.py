@@ -623,7 +623,8 @@ class _View:
         """Hexes of stacks whose contents ``seat`` may not know (observe.hidden_from)."""
         if seat is not None and screening:
             for h, units in self.stacks.items():
-                if int(rec["unit_force"][units[0]]) != seat and h not in battle:
+                f = V.stack_force(rec, units)
+                if f >= 0 and f != seat and h not in battle:
                     self.screened.add(h)
         self.running = int(rec["status"]) == 0
         self.to_play = int(rec["to_play"])

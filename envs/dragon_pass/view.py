@@ -100,6 +100,22 @@ def stack(state, h):
     return sorted(units, key=lambda u: -int(rec["unit_order"][u]))
 
 
+def stack_force(rec, units):
+    """The player whose stack this is: its first unit that is someone's (a
+    neutral herd that stampeded into a player's stack stays neutral until the
+    phase ends, L594), -1 for a stack of neutral units only."""
+    for u in units:
+        f = int(rec["unit_force"][u])
+        if f >= 0:
+            return f
+    return -1
+
+
+def side_letter(rec, f):
+    """One letter for the player f (L lunar, S sartar, I independents) or N for no one."""
+    return side_name(rec, f)[0].upper() if int(f) >= 0 else "N"
+
+
 def stacks(state):
     """{hex: [units top first]} of every stack on the map."""
     rec = record(state)

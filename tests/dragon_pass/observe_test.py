@@ -185,3 +185,31 @@ def test_obs_a_screened_stack_shows_whether_its_top_counter_exerts_a_zone_of_con
     p.movement(LUNAR)
     g = board(GAME.observation_of(p.S, LUNAR_SEAT))
     assert g[cell("1010"), O.G_ENEMY_UNITS] == -0.5 and g[cell("1212"), O.G_ENEMY_UNITS] == -1
+
+
+def test_a_neutral_herd_is_no_ones_secret():
+    """A stampeded herd is neutral (L594): with screening every seat sees where it is
+    and what it is, the board counts it in neither side's planes, and the hidden
+    variants the conformance suite deals leave it where it stands while the
+    Independents' own screened stacks trade places."""
+    p = Position("18.6", screening=True, moon="full")
+    p.put("horse_herds#1", "1010", disrupted=True)
+    p.s["unit_force"][unit("horse_herds#1")] = -1
+    p.s["unit_origin"][unit("horse_herds#1")] = R.ORIGIN_OF + 1
+    p.put("ex_infantry#1", "2020")
+    p.put("ex_cavalry", "2030")
+    p.put("hc_cavalry#1", "0505")
+    p.movement(LUNAR)
+    obs = np.zeros(O.OBS_SIZE, np.float32)
+    GAME.observe(p.S, np.array([LUNAR_SEAT], np.int8), obs[None])
+    row = units(obs)[unit("horse_herds#1")]
+    assert row[O.U_VALID] == 1 and row[O.U_OWN] == 0 and row[O.U_ENEMY] == 0
+    assert row[O.U_COLUMN] == (hexi("1010") // MAP.rows) / MAP.columns        # its place is seen
+    assert not board(obs)[cell("1010")].any()                                  # no side's stack
+    assert units(obs)[unit("ex_infantry#1")][O.U_COLUMN] == 0                   # the enemy's stays screened
+    rng = np.random.default_rng(0)
+    moved = False
+    for v in GAME.hidden_variants(p.S, LUNAR_SEAT, rng, count=8):
+        assert int(v[0]["unit_hex"][unit("horse_herds#1")]) == hexi("1010")
+        moved |= int(v[0]["unit_hex"][unit("ex_infantry#1")]) != hexi("2020")
+    assert moved
