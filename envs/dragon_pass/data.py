@@ -12,9 +12,9 @@ name       what                                         file, reader
 =========  ===========================================  ==================================
 ``MAP``    1,530 hexes: terrain, structures, territories,  ``map.txt``, ``mapdata.py``
            rivers, ridges, roads, fortresses, symbols
-``DATA``   formations, counters, scenarios 18.1-18.5,   ``units.txt``, ``tables.txt``,
+``DATA``   formations, counters, scenarios 18.1-18.6,   ``units.txt``, ``tables.txt``,
            the printed tables; the Independents'        ``independents.txt``,
-           counters (not yet deployed)                  ``unitdata.py``
+           counters                                     ``unitdata.py``
 =========  ===========================================  ==================================
 
     from dragongym.envs.dragon_pass import data

@@ -1,5 +1,6 @@
-"""Dragon Pass: the Lunar Empire against Sartar on a 1,530-hex map, scenarios
-18.1 to 18.5 (``dragongym.make("dragon_pass", scenario="18.2", screening=True)``).
+"""Dragon Pass: the Lunar Empire against Sartar, and against the Independents, on
+a 1,530-hex map, scenarios 18.1 to 18.6 (``dragongym.make("dragon_pass",
+scenario="18.2", screening=True)``).
 
 The rules core is the ``rules`` package (numba, one module per part of the
 rulebook; ``envs/README.md``), the state record ``state.py``, the
@@ -70,6 +71,12 @@ printed factors on both sides, rank, arm, force) once, in
 changes in play (24 features); the grid keeps five planes: the enemy's zones
 of control are read from the stacks (each row's U_ZOC; a screened stack
 shows -1 when its top counter exerts one, -0.5 when not). 10,154 floats.
+v7 every counter of the game is in the unit set, the Independents' included
+(244 rows; 1,791 actions, 13,633 floats), and scenario 18.6 Dousing the
+Flames plays: the Independent player (seat 1, ``independents``), Ironhoof's
+freeze, the horse herds (hastening, stampedes, capture, neutral herds), the
+Earth-Shaker's earthquake, the Twins as Androgeus' best friend, Sartar
+closed, the five victory sites (``site_owner``); a herd is never a scapegoat.
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -109,7 +116,9 @@ class DragonPassConfig:
             ``"18.2"`` High Tide (6, missile and melee), ``"18.3"`` Argrath's
             Return (5, with heroes and superheroes), ``"18.4"`` Counterstroke
             and ``"18.5"`` Hearts and Minds (7 each, all combat: magic, the
-            Red Moon, the Exotic Magic Phase) (L204-L273); the name is a
+            Red Moon, the Exotic Magic Phase), ``"18.6"`` Dousing the Flames
+            (10, all combat, the Lunars against the Independents) (L204-L293);
+            the name is a
             string (the float 18.1 is refused; ``--scenario 18.1`` on a
             command line is read as the name).
         screening: the screening option: players cannot examine enemy

@@ -1,4 +1,4 @@
-"""Dragon Pass unit counters, scenarios 18.1-18.5 and the printed tables.
+"""Dragon Pass unit counters, scenarios 18.1-18.6 and the printed tables.
 
 Read from ``envs/dragon_pass/data/units.txt``, ``data/independents.txt`` (the
 Independents' and special units' counters, L730-L920) and ``data/tables.txt``. The

@@ -70,7 +70,8 @@ SCENARIO_UNITS_END = np.array([max(u for u in range(NUM_UNITS) if U_DEPLOY[u, sc
 """One past the last counter a scenario can bring into play (``units_end``):
 the Lunar and Sartar counters come first in ``constants.UNIT_IDS``, the
 Independents' after them; no scenario of 18.1-18.5 brings an Independent in,
-so the rules' loops over the counters stop before them."""
+so the rules' loops over the counters stop before them; 18.6's stop after
+the last of its Independents."""
 SCENARIO_MAGIC = np.array(["magic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses magic (18.4 on, L108, L250-L273): phases A and C and the
 battles' magic steps; 18.1-18.3 ignore the magic rules (L108)."""
