@@ -477,12 +477,17 @@ def _legal_name(rec, a):
             return "a Type 2 earthquake: two fracture lines of 5 hexes"
         if R.U_ASSASSIN[c]:
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
+        if c == R.CRAGSPIDER:
+            return f"Cragspider unleashes the Pillar of Fire on {V.hex_name(h)} and two hexes beside it"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
     if ph == R.PH_FRACTURE:
         n = int((rec["fracture_hexes"] >= 0).sum())
         length = R.TYPE1_LENGTH if int(rec["quake_type"]) == 1 else R.TYPE2_LENGTH
         line = 2 if n >= length else 1
         return f"fracture line {line}, hex {n % length + 1} of {length}: {V.hex_name(h)}"
+    if ph == R.PH_PILLAR:
+        n = int((rec["pillar_hexes"] >= 0).sum())
+        return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_REVEAL:

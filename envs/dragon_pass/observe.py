@@ -65,7 +65,8 @@ whose contents the observer knows; for one whose contents are screened
 hexes the pending decision is about -- the selected stack or moving group
 (1), the stack being arranged (0.5), in a battle its attacking stacks (1),
 its defending stacks (-1) and the hexes its attackers vacated (0.25), the
-earthquake's fracture hexes laid so far (0.75, L720).
+earthquake's fracture hexes laid so far (0.75, L720), the Pillar of Fire's
+hexes named so far (0.75, L764).
 Counts and CF are clamped to OBS_HIGH. Zones of control are read from the
 stacks (each row's U_ZOC, a screened stack's -1); per-unit detail (majors,
 disrupted, missile factors, cavalry) is in the ``units`` rows and
@@ -204,7 +205,8 @@ F_FORTRESS = F_QUAKE + 2              # each fortress (rules.FORTRESS_HEX order)
 F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fortress (rules.SITE_HEX:
                                       # Rich Post, Wintertop, Wild Temple): +1 the observer controls it, -1 the enemy (L293)
 F_DAMAGED = F_SITE + R.SITE_HEX.shape[0]  # each fortress: 1 if an earthquake badly damaged it (L720)
-FLAT_SIZE = F_DAMAGED + R.FORTRESS_HEX.shape[0]
+F_PILLAR = F_DAMAGED + R.FORTRESS_HEX.shape[0]  # 1 once Cragspider unleashed her Pillar of Fire (once a game, L764)
+FLAT_SIZE = F_PILLAR + 1
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -387,6 +389,9 @@ def observe_one(S, b, me, obs):
     for k in range(s['fracture_hexes'].shape[0]):
         if s['fracture_hexes'][k] >= 0:
             obs[BOARD_OFF + CELL_OF_HEX[s['fracture_hexes'][k]] * BOARD_PLANES + G_DECISION] = 0.75
+    for k in range(s['pillar_hexes'].shape[0]):
+        if s['pillar_hexes'][k] >= 0:
+            obs[BOARD_OFF + CELL_OF_HEX[s['pillar_hexes'][k]] * BOARD_PLANES + G_DECISION] = 0.75
     ph = int(s['phase'])
     focus = -1
     for v in range(R.units_end(S, b)):
@@ -396,7 +401,7 @@ def observe_one(S, b, me, obs):
     if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT \
             or ph == R.PH_ENTER_HEX or ph == R.PH_FORCE_MARCH or ph == R.PH_COMMIT_HEX or ph == R.PH_SAVE \
             or ph == R.PH_SUPPORT_HEX or ph == R.PH_EXOTIC_TARGET or ph == R.PH_SUMMON_HEX or ph == R.PH_ASSASSIN \
-            or ph == R.PH_FRACTURE:
+            or ph == R.PH_FRACTURE or ph == R.PH_PILLAR:
         focus = int(s['cursor'])
     elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
         focus = int(s['adv_unit'])
@@ -444,6 +449,7 @@ def observe_one(S, b, me, obs):
         o = s['fortress_owner'][k]
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
         obs[f + F_DAMAGED + k] = s['fortress_damaged'][k]
+    obs[f + F_PILLAR] = s['pillar_used']
     for k in range(R.SITE_HEX.shape[0]):
         o = s['site_owner'][k]
         obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

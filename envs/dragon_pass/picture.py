@@ -588,7 +588,8 @@ _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_M
               R.PH_ESCAPE_HEX: "rejoin the stack at", R.PH_ENTER_HEX: "enter at",
               R.PH_COMMIT_HEX: "send it against", R.PH_SUPPORT_HEX: "support the stack at",
               R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
-              R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at"}
+              R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at",
+              R.PH_PILLAR: "bring the Pillar of Fire down on"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
@@ -727,7 +728,7 @@ def _focus_unit(view):
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
               R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
-              R.PH_ASSASSIN, R.PH_FRACTURE):
+              R.PH_ASSASSIN, R.PH_FRACTURE, R.PH_PILLAR):
         return int(rec["cursor"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])
@@ -793,6 +794,8 @@ def _draw_fire_lines(scene, view):
         scene.line(((float(CENTRE_X[a]), float(CENTRE_Y[a])), (float(CENTRE_X[b]), float(CENTRE_Y[b]))), FIRE, 3)
 
 
+PILLAR = "#d9480f"
+"""The Pillar of Fire's hexes while they are named."""
 QUAKE = "#7a4a1e"
 """The earthquake's fracture lines and the cracks of a fortress it damaged."""
 
@@ -819,9 +822,11 @@ def _draw_quake(scene, view):
 def _draw_markers(scene, view):
     """Missile targets (a crosshair on the target stack's corner) and
     scapegoat markers (an orange disc), of what the observer may see; the
-    earthquake's lines."""
+    earthquake's lines; the Pillar of Fire's hexes named so far."""
     rec = view.rec
     _draw_quake(scene, view)
+    for h in [int(g) for g in rec["pillar_hexes"] if g >= 0]:
+        scene.circle(float(CENTRE_X[h]), float(CENTRE_Y[h]), 7, fill=PILLAR, outline=PILLAR)
     for b in sorted({int(rec["unit_target"][u]) for u in _firers(view)}):
         x, y = float(CENTRE_X[b]) - COUNTER_W / 2, float(CENTRE_Y[b]) - COUNTER_H / 2
         scene.circle(x, y, 4.5, fill="#ffffff", outline=FIRE, width=2)
@@ -1020,6 +1025,10 @@ def _decision_text(view):
         laid = ", ".join(V.hex_name(int(h)) for h in rec["fracture_hexes"] if h >= 0) or "none yet"
         return (f"{who}: the Earth-Shaker's Cult's Type {int(rec['quake_type'])} earthquake; choose the next "
                 f"fracture hex (laid: {laid}).")
+    if ph == R.PH_PILLAR:
+        named = ", ".join(V.hex_name(int(h)) for h in rec["pillar_hexes"] if h >= 0)
+        return (f"{who}: Cragspider's Pillar of Fire; choose its next hex, beside every hex named "
+                f"(named: {named}).")
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
     if ph == R.PH_REVEAL:

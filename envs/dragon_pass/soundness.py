@@ -124,7 +124,7 @@ def record_problem(state):
                 return f"{name} names hex {int(h)} outside the combat phase"
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
-    return _quake_problem(rec)
+    return _quake_problem(rec) or _pillar_problem(rec)
 
 
 def _quake_problem(rec):
@@ -157,3 +157,33 @@ def _quake_problem(rec):
         if k % length and MAP.distance(laid[k - 1], laid[k]) != 1:
             return f"fracture hex {k} is not adjacent to the one before"
     return ""
+
+
+def _pillar_problem(rec):
+    """Cragspider's Pillar of Fire (L764, rules/pillar.py): its hexes a prefix
+    of distinct hexes, each adjacent to the others, named only once it is
+    used, and only while one is asked for or about to strike; her Black Dragon not in play once she is
+    dead (L768)."""
+    used = int(rec["pillar_used"])
+    if not _in(used, 0, 1):
+        return f"pillar_used {used} out of range"
+    named = [int(h) for h in rec["pillar_hexes"]]
+    n = sum(1 for h in named if h >= 0)
+    if any(h < -1 or h >= NUM_HEXES for h in named) or any(h < 0 for h in named[:n]):
+        return "pillar_hexes are not a prefix of hexes padded with -1"
+    if n and not used:
+        return "Pillar of Fire hexes are named but it is not used"
+    if len(set(named[:n])) != n:
+        return "a Pillar of Fire hex is named twice"
+    for i in range(n):
+        for j in range(i):
+            if MAP.distance(named[i], named[j]) != 1:
+                return "the Pillar of Fire's hexes are not each adjacent to the others"
+    if n and int(rec["phase"]) != R.PH_PILLAR and not (n == 3 and int(rec["exotic_effect"]) == R.EX_PILLAR):
+        return "Pillar of Fire hexes are named with none being unleashed"
+    if int(rec["phase"]) == R.PH_PILLAR and not (1 <= n < 3):
+        return f"the Pillar of Fire's next hex is asked for with {n} named"
+    if int(rec["unit_where"][R.CRAGSPIDER]) == UW_DEAD and int(rec["unit_where"][R.BLACK_DRAGON]) not in (UW_OUT, UW_DEAD):
+        return "Cragspider is dead but her Black Dragon is in play"
+    return ""
+

@@ -24,6 +24,8 @@ stacks (L582), so either side has at most the six neighbours of a hex."""
 MAX_LOADED = 16
 MAX_FRACTURE_HEXES = 10
 """An earthquake's fracture hexes: 8 (Type 1) or 2 x 5 (Type 2) (L720)."""
+PILLAR_HEXES = 3
+"""The Pillar of Fire covers a triangle of 3 hexes, each adjacent to the other two (L764)."""
 
 STATE_FIELDS = [
     # --- 8-byte fields
@@ -62,6 +64,8 @@ STATE_FIELDS = [
     ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
     ("fracture_hexes", np.int16, (MAX_FRACTURE_HEXES,)),  # the earthquake's fracture hexes in the order laid
                                     # (a Type 2's first line in 0..4, its second in 5..9); -1 (L720, rules/quake.py)
+    ("pillar_hexes", np.int16, (PILLAR_HEXES,)),  # Cragspider's Pillar of Fire: its triangle's hexes in the
+                                    # order chosen while it is unleashed; -1 (L764, rules/pillar.py)
     # --- 1-byte fields: configuration and the sequence of play
     ("num_players", np.int8),       # seats: 2 (the common field)
     ("scenario", np.int8),          # config: constants.SCENARIOS index
@@ -123,6 +127,8 @@ STATE_FIELDS = [
     ("quake_used", np.int8),        # 1 once the cult unleashed its earthquake (once per game)
     ("fortress_damaged", np.int8, (NUM_FORTRESSES,)),  # 1: badly damaged by the quake, clear terrain for the
                                     # rest of the game, still a fortress for victory (rules/base.py::ground)
+    # --- Cragspider's Pillar of Fire (L764, rules/pillar.py)
+    ("pillar_used", np.int8),       # 1 once Cragspider unleashed the Pillar of Fire (once per game)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -20,7 +20,7 @@ from ..board import (
 )
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
-    LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
+    LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS,
 )
 from ..data import DATA, MAP
@@ -219,6 +219,9 @@ comes with the moon's part; no counter 18.1-18.3 deploys has one."""
 T = DATA.tables
 CRIMSON_BAT = UNIT_IDS.index("crimson_bat")
 IRONHOOF = UNIT_IDS.index("ironhoof")
+CRAGSPIDER = UNIT_IDS.index("cragspider")
+BLACK_DRAGON = UNIT_IDS.index("black_dragon")
+"""Cragspider's Black Dragon, eliminated when she is killed (L768)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -492,7 +495,9 @@ PH_REVEAL = 32         # CH_REVEAL: reveal the location of the unit whose effect
                        # cyclic values (the Bat's Glowspot, Argrath's resistance) / CH_DONE: keep it hidden
 PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn / CH_DONE: not now (L782)
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
-LAST_PHASE = PH_FRACTURE
+PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
+                       # (L764; rules/pillar.py)
+LAST_PHASE = PH_PILLAR
 
 NO_HEX = -1
 
@@ -776,6 +781,22 @@ def occupy(S, b, f, h):
 
 
 @rules_jit
+def killed(S, b, u):
+    """Unit u goes to the dead pile for good (no heroic escape, or a failed
+    one). Cragspider killed takes her Black Dragon with her (L768) -- when it
+    is in play: one out of the game stays out. Her Dark Trolls and Trollkin
+    stay in play (L766)."""
+    s = S[b]
+    s['unit_where'][u] = UW_DEAD
+    s['unit_hex'][u] = -1
+    d = BLACK_DRAGON
+    if u == CRAGSPIDER and s['unit_where'][d] != UW_OUT and s['unit_where'][d] != UW_DEAD:
+        s['unit_where'][d] = UW_DEAD
+        s['unit_hex'][d] = -1
+        s['unit_flags'][d] = 0
+
+
+@rules_jit
 def eliminate(S, b, u):
     """Unit u is eliminated (L588): to the dead pile, or, for a hero or
     superhero, aside to roll a heroic escape in the rally phase (L642).
@@ -796,7 +817,7 @@ def eliminate(S, b, u):
         s['unit_where'][u] = UW_ESCAPING
         s['unit_dead_hex'][u] = s['unit_hex'][u]
     else:
-        s['unit_where'][u] = UW_DEAD
+        killed(S, b, u)
     s['unit_hex'][u] = -1
     s['unit_flags'][u] = 0
     if u == CRIMSON_BAT:

@@ -38,8 +38,10 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
+    CRAGSPIDER, killed,
 )
 from .magic import saving_superhero
+from .pillar import EX_PILLAR, begin_pillar, cragspider_can_pillar, end_pillar, pillar_options, pillar_strikes
 from .quake import (
     EARTH_SHAKERS_CULT, EX_QUAKE, begin_quake, damage_fortresses, end_quake, enclosed_hexes, mark_fractures,
     quake_choices,
@@ -53,6 +55,7 @@ EX_STORM = 2       # the Stormwalkers' Type 1 storm on ``exotic_hex`` (L688)
 EX_STING = 3       # the Wasps' sting around ``exotic_hex`` (L690)
 EX_FLOOD = 4       # the third day of a Type 2 storm: every river hex floods (L688)
 # EX_QUAKE = 5 (quake.py): the earthquake strikes its fracture hexes and the hexes they enclose (L720)
+# EX_PILLAR = 6 (pillar.py): Cragspider's Pillar of Fire strikes its three hexes (L764)
 EXS_DAY = 1
 """``step`` of ST_EXOTIC when it is no player's phase but the day's own effect
 (the flood) before the player-turn's movement."""
@@ -62,11 +65,11 @@ FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
 WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
 ABLE = np.zeros(NUM_UNITS, np.int8)
-for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT):
+for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, CRAGSPIDER):
     ABLE[_u] = 1
 ABLE |= U_ASSASSIN
 """The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
-Earth-Shaker's Cult (L720)."""
+Earth-Shaker's Cult (L720) and Cragspider (L764)."""
 
 
 def _exotic_forces():
@@ -163,6 +166,10 @@ def targets(S, b, u, mask):
     elif u == EARTH_SHAKERS_CULT:
         # once per game, while its spirit lives: a Type 1 or Type 2 earthquake (L720)
         n = quake_choices(S, b, mask)
+    elif u == CRAGSPIDER:
+        # once per game, while her spirit lives: the Pillar of Fire's first hex, within her RF (L764)
+        if cragspider_can_pillar(S, b):
+            n = pillar_options(S, b, mask, mask.shape[0] <= 1)
     return n
 
 
@@ -217,7 +224,8 @@ def exotic_phase(S, b):
             s['magic_kind'] = 3           # no phase for this side: nothing but what is due (L178)
         e = int(s['exotic_effect'])
         if e != 0:
-            mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else 4 if e == EX_QUAKE else -1
+            mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else 4 if e == EX_QUAKE \
+                else 5 if e == EX_PILLAR else -1
             g = saving_superhero(S, b, mode) if mode >= 0 else -1
             if g >= 0:
                 s['cursor'] = g
@@ -301,8 +309,7 @@ def act_exotic_target(S, b, p, a):
     if u == CRIMSON_BAT:
         # devoured: no heroic escape (L698)
         v = a - A_UNIT
-        s['unit_where'][v] = UW_DEAD
-        s['unit_hex'][v] = -1
+        killed(S, b, v)
         s['bat_fed'] += 1
         s['unit_flags'][u] &= ~UF_EXOTIC          # it may devour again while it needs more
         return False
@@ -314,6 +321,8 @@ def act_exotic_target(S, b, p, a):
         return False
     if u == EARTH_SHAKERS_CULT:
         return begin_quake(S, b, p, a)
+    if u == CRAGSPIDER:
+        return begin_pillar(S, b, p, a)
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
         s['unit_hex'][U_BOUND[u]] = -1
@@ -419,6 +428,8 @@ def apply_effect(S, b, e):
                 disrupt(S, b, u)
     elif e == EX_QUAKE:
         earthquake(S, b)
+    elif e == EX_PILLAR:
+        pillar_of_fire(S, b)
 
 
 @rules_jit
@@ -447,6 +458,20 @@ def earthquake(S, b):
             disrupt(S, b, u)
     damage_fortresses(S, b, fract)
     end_quake(S, b)
+
+
+@rules_jit
+def pillar_of_fire(S, b):
+    """The Pillar of Fire strikes (L764): every unit in its three hexes is
+    eliminated, of either side -- herds eliminated, not stampeded (L588 names
+    the Pillar), disembodied spirits and treasures too; a hero rolls his
+    heroic escape (L642). D&S: superheroes and the units they save are
+    untouched (``unaffected``)."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if on_map(S, b, u) and pillar_strikes(S, b, int(s['unit_hex'][u])) and not unaffected(S, b, u):
+            eliminate(S, b, u)
+    end_pillar(S, b)
 
 
 # ================================================================ the day's end and the Bat's hunger
@@ -505,8 +530,7 @@ def act_hunger(S, b, p, a):
         u = int(out[0])
     else:
         u = a - A_UNIT
-    s['unit_where'][u] = UW_DEAD
-    s['unit_hex'][u] = -1
+    killed(S, b, u)
     s['hunger_left'] -= 1
     return False
 

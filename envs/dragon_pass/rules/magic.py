@@ -40,6 +40,7 @@ from .base import (
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede,
 )
 from .quake import quake_strikes
+from .pillar import pillar_strikes
 from .moon import (
     ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
 )
@@ -256,7 +257,8 @@ def saved_count(S, b, g):
 def struck(S, b, h, mode):
     """Hex h is struck by the magic at hand: ``mode`` 0 a stack of the battle;
     1 the hex ``exotic_hex``; 2 that hex or a neighbour; 3 a river hex (the
-    flood, L688); 4 a fracture hex of the earthquake or a hex it encloses (L720)."""
+    flood, L688); 4 a fracture hex of the earthquake or a hex it encloses (L720); 5 a
+    hex of the Pillar of Fire (L764)."""
     s = S[b]
     if mode == 0:
         return in_list(s['bat_def'], h) or in_list(s['bat_att'], h)
@@ -266,6 +268,8 @@ def struck(S, b, h, mode):
         return distance(h, s['exotic_hex']) <= 1
     if mode == 4:
         return quake_strikes(S, b, h)
+    if mode == 5:
+        return pillar_strikes(S, b, h)
     return HEX_RIVER[h] != 0
 
 

@@ -119,6 +119,8 @@ def setup_scenario(S, b):
     s['exotic_hex'] = -1
     for k in range(s['fracture_hexes'].shape[0]):
         s['fracture_hexes'][k] = -1           # no earthquake laid (L720)
+    for k in range(s['pillar_hexes'].shape[0]):
+        s['pillar_hexes'][k] = -1             # no Pillar of Fire unleashed (L764)
     s['glowline_gone'] = 0
     s['revealed'] = 0
     s['stage'] = ST_DEPLOY

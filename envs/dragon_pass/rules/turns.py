@@ -20,7 +20,7 @@ from ..constants import (
 from .base import (
     A_HEX, BOLDHOME, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
     PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose,
-    put_on_top,
+    put_on_top, killed,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -95,7 +95,7 @@ def dies_for_good(S, b, u):
     chaotic magic struck feeds it (L698); Argrath's death ends 18.3 (L248).
     Returns whether the game ended."""
     s = S[b]
-    s['unit_where'][u] = UW_DEAD
+    killed(S, b, u)                   # Cragspider's Black Dragon with her (L768)
     s['unit_dead_hex'][u] = -1
     s['unit_scapegoat'][u] = -1
     for v in range(units_end(S, b)):
