@@ -1172,7 +1172,65 @@ def exotic(self, pos, legal, rng):
             return R.A_UNIT + u
         if u == R.EARTH_SHAKERS_CULT and _quake_worth(pos, u):
             return R.A_UNIT + u
+        if u == R.CRAGSPIDER and _best_triangle(pos) is not None:
+            return R.A_UNIT + u
     return R.A_CHOICE + R.CH_DONE
+
+
+PILLAR_WORTH = 12
+"""The enemy CF (less the own CF) the Pillar of Fire must destroy to be worth
+Cragspider's spirit: it strikes once a game, so more than a Meteor Storm's 8."""
+
+
+def _triangle_value(pos, tri):
+    """The enemy CF less the own CF the Pillar of Fire would destroy there
+    (superheroes are unaffected, L764 D&S; Cragspider herself counts as own)."""
+    value = 0
+    for h in tri:
+        value += sum(t[0] for t in pos.foe_stack(h) if t[3] != RANK_SUPERHERO)
+        value -= sum(CF[u][pos.side[u]] for u in pos.own.get(h, []) if RANK[u] != RANK_SUPERHERO)
+    return value
+
+
+def _best_triangle(pos, named=()):
+    """The triangle of 3 mutually adjacent hexes within Cragspider's RF, holding
+    the ``named`` hexes, where the Pillar of Fire destroys the most enemy CF
+    less own CF; None when no triangle is worth PILLAR_WORTH (with no hex
+    named yet) -- once unleashed, the best there is."""
+    u = R.CRAGSPIDER
+    rf = int(R.U_RF[u, pos.side[u]])
+    here = pos.hex[u]
+    if here < 0 or rf < 0:
+        return None
+    best, best_value = None, None
+    for h in set(pos.foe_hexes) | set(named):
+        if hex_distance(h, here) > rf:
+            continue
+        ring = [int(HEX_STEP[h, d]) for d in range(1, 7)]
+        for d in range(6):
+            a, b = ring[d], ring[(d + 1) % 6]
+            if a < 0 or b < 0 or hex_distance(a, here) > rf or hex_distance(b, here) > rf:
+                continue
+            tri = (h, a, b)
+            if any(g not in tri for g in named):
+                continue
+            key = (_triangle_value(pos, tri), -min(tri))
+            if best_value is None or key > best_value:
+                best, best_value = tri, key
+    if best is None or (not named and best_value[0] < PILLAR_WORTH):
+        return None
+    return best
+
+
+def pillar(self, pos, legal, rng):
+    """Name the next hex of the best triangle holding the hexes named so far."""
+    named = tuple(int(h) for h in pos.rec["pillar_hexes"] if h >= 0)
+    tri = _best_triangle(pos, named)
+    for h in tri or ():
+        if h not in named and R.A_HEX + h in legal:
+            return R.A_HEX + h
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    return R.A_HEX + max(hexes, key=lambda h: (_enemy_cf_at(pos, h), -h)) if hexes else None
 
 
 def _quake_worth(pos, u):
@@ -1223,6 +1281,10 @@ def exotic_target(self, pos, legal, rng):
     if c == R.CRIMSON_BAT:
         units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
         return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
+    if c == R.CRAGSPIDER:
+        tri = _best_triangle(pos)
+        if tri is not None and R.A_HEX + tri[0] in legal:
+            return R.A_HEX + tri[0]
     if c == R.EARTH_SHAKERS_CULT:
         # one long line of 8 strings more stacks together than two of 5
         return R.A_CHOICE + (R.CH_QUAKE_1 if R.A_CHOICE + R.CH_QUAKE_1 in legal else R.CH_QUAKE_2)
@@ -1273,6 +1335,7 @@ def freeze(self, pos, legal, rng):
 _PHASES = {
     R.PH_FREEZE: freeze,
     R.PH_FRACTURE: fracture,
+    R.PH_PILLAR: pillar,
     R.PH_MOON: moon,
     R.PH_COMMIT: commit,
     R.PH_COMMIT_HEX: commit_hex,

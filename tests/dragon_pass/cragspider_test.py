@@ -284,3 +284,34 @@ def test_the_picture_draws_the_pillars_hexes_and_offers_its_next_hexes():
             offered.update(int(a) for a in element.attrib["data-actions"].split())
     assert offered == {int(a) for a in np.flatnonzero(GAME.mask_of(p.S))}
     assert P.PILLAR in svg and "Pillar of Fire" in svg
+
+
+def test_the_heuristic_brings_the_pillar_down_on_the_enemys_strongest_triangle():
+    """The heuristic unleashes the Pillar when a triangle in range holds enough
+    enemy CF, and names the triangle with the most enemy CF, sparing its own
+    units; with no target worth it, it keeps the Pillar."""
+    from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    cragspider_for(p, SARTAR, CENTRE, ("dark_trolls#1", step("2012", 2)))
+    # the lancers stand in 2012 and its neighbours in directions 1 and 6, the trolls in direction 2:
+    # the best triangle is 2012, dir 6, dir 1 -- every lancer and no troll
+    target = triangle("2012")
+    for u, where in (("cc_lancers#1", target[0]), ("cc_lancers#2", target[1]), ("cc_lancers#3", target[1]),
+                     ("cc_lancers#4", step("2012", 6))):
+        p.put(u, where)
+    exotic(p, SARTAR)
+    agent, rng = DragonPassHeuristic(GAME), np.random.default_rng(0)
+    while p.to_play == SARTAR and p.phase in (R.PH_EXOTIC, R.PH_EXOTIC_TARGET, R.PH_PILLAR):
+        a = agent.act_state(GAME, p.S, FORCES.index(SARTAR), rng)
+        p.act(GAME.action_to_string(p.S, a))
+    assert p.where(SPIRIT) == "dead"
+    assert [p.where(f"cc_lancers#{k}") for k in (1, 2, 3, 4)] == ["dead", "dead", "dead", "dead"]
+    assert p.where("dark_trolls#1") == step("2012", 2)
+
+    p = Position("18.5", moon="full")
+    cragspider_for(p, SARTAR)
+    p.put("cc_lancers#1", "2012")
+    exotic(p, SARTAR)
+    a = DragonPassHeuristic(GAME).act_state(GAME, p.S, FORCES.index(SARTAR), np.random.default_rng(0))
+    assert "Cragspider" not in GAME.action_to_string(p.S, a)
