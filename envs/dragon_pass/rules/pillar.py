@@ -13,7 +13,7 @@ a time (PH_PILLAR, A_HEX + h), each masked exactly:
 * each hex adjacent to every hex named before it (the three hexes of a
   triangle are each adjacent to the other two);
 * never a hex from which the triangle could not be completed within her RF
-  (``completable``), so the mask is never empty.
+  (``triangle_completable``), so the mask is never empty.
 
 When the third hex is named, ``exotic_effect`` becomes EX_PILLAR:
 superheroes in the three hexes choose whom they save (D&S), then
@@ -65,7 +65,7 @@ def cragspider_can_pillar(S, b):
 
 
 @rules_jit
-def completable(g, h, centre, rf):
+def triangle_completable(g, h, centre, rf):
     """Hexes g and h (adjacent, or h -1: g alone) can be completed to a
     triangle whose hexes all lie within ``rf`` of ``centre``."""
     for d in range(1, 7):
@@ -103,7 +103,7 @@ def pillar_options(S, b, mask, first_only):
             continue
         if h1 >= 0 and distance(g, h1) != 1:
             continue
-        if n < 2 and not completable(g, h0, centre, rf):
+        if n < 2 and not triangle_completable(g, h0, centre, rf):
             continue
         count += 1
         if mask.shape[0] > 1:
