@@ -224,6 +224,19 @@ def test_rule_dp_cragspider_killed_leaves_a_black_dragon_out_of_play_out():
     assert p.where(CRAGSPIDER) == "dead" and p.where(DRAGON) == "out"
 
 
+def test_rule_dp_cragspider_devoured_by_the_bat_takes_her_black_dragon_with_her():
+    """L768, L698, Interpretations 60 d: allied to the Lunars, Cragspider devoured
+    by the Crimson Bat is killed outright (no heroic escape): her Black Dragon
+    is eliminated with her."""
+    p = Position("18.5", moon="black")
+    cragspider_for(p, LUNAR, "2012", (DRAGON, "3904"))
+    p.put("crimson_bat", "2011")
+    exotic(p, LUNAR)
+    choose(p, "Crimson Bat", "uses its exotic magic")
+    choose(p, "devours", "Cragspider")
+    assert p.where(CRAGSPIDER) == "dead" and p.where(DRAGON) == "dead"
+
+
 def test_rule_dp_pillar_a_broken_triangle_is_an_unsound_record():
     """The record's invariants (soundness): the Pillar's hexes each adjacent to
     the others, named only while it is unleashed; her Black Dragon not in play once she is dead."""
