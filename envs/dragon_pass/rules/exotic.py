@@ -16,10 +16,14 @@ a time, in the order he likes, then ends the phase:
 * the Earth-Shaker's Cult (an Independent, with its ally) unleashes its
   earthquake once per game, laying its fracture lines hex by hex (L720;
   ``quake.py``).
+* Cragspider (an Independent, with her ally) brings the Pillar of Fire down
+  once per game on a triangle of 3 hexes within her RF, named hex by hex,
+  destroying every unit there, herds included (L764; ``pillar.py``).
 
 Dragons and superheroes are unaffected by exotic magic and save up to three
 units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
-disembodied spirits and treasures are unaffected (DS&T). The effects that
+disembodied spirits and treasures are unaffected (DS&T) -- but by the
+Pillar of Fire, which names D&S alone (Interpretations 60). The effects that
 strike several units are resolved as ``exotic_effect`` (EX_*), the
 superheroes' saves chosen first. A hungry Bat eliminated or starved leaves
 Lunar units for the opposing player to eliminate (L700; ``hunger_left``),
