@@ -4,7 +4,8 @@ factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``setup`` (the scenarios and deployment),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
-Earth-Shaker's Cult's earthquake: its fracture lines), ``magic``
+Earth-Shaker's Cult's earthquake: its fracture lines), ``ethilrist``
+(Sir Ethilrist's Hound: its Doom Run), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
@@ -14,6 +15,7 @@ from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
+from .ethilrist import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403

@@ -15,7 +15,12 @@ a time, in the order he likes, then ends the phase:
   storm over the whole board: two days of rain, then a day of flood (L688);
 * the Earth-Shaker's Cult (an Independent, with its ally) unleashes its
   earthquake once per game, laying its fracture lines hex by hex (L720;
-  ``quake.py``).
+  ``quake.py``);
+* Sir Ethilrist's Hound (an Independent, with its ally) is unleashed on a
+  Doom Run, its target the first hex of its straight run (L754;
+  ``ethilrist.py``);
+* Sir Ethilrist casts the Cloak of Darkness on his own hex, once a game
+  (L752; ``ethilrist.py``).
 
 Dragons and superheroes are unaffected by exotic magic and save up to three
 units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
@@ -38,12 +43,14 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
+    ETHILRIST, HELL_HOUND,
 )
 from .magic import saving_superhero
 from .quake import (
     EARTH_SHAKERS_CULT, EX_QUAKE, begin_quake, damage_fortresses, end_quake, enclosed_hexes, mark_fractures,
     quake_choices,
 )
+from .ethilrist import cast_cloak, cloak_targets, doom_targets, unleash
 from .moon import MOON_FULL
 from .setup import SCENARIO_MAGIC
 
@@ -62,11 +69,11 @@ FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
 WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
 ABLE = np.zeros(NUM_UNITS, np.int8)
-for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT):
+for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, HELL_HOUND, ETHILRIST):
     ABLE[_u] = 1
 ABLE |= U_ASSASSIN
 """The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
-Earth-Shaker's Cult (L720)."""
+Earth-Shaker's Cult (L720), Ethilrist's Hound (L754) and Ethilrist's Cloak of Darkness (L752)."""
 
 
 def _exotic_forces():
@@ -163,6 +170,12 @@ def targets(S, b, u, mask):
     elif u == EARTH_SHAKERS_CULT:
         # once per game, while its spirit lives: a Type 1 or Type 2 earthquake (L720)
         n = quake_choices(S, b, mask)
+    elif u == HELL_HOUND:
+        # unleashed on a Doom Run: the hex beside it that names its direction (L754)
+        n = doom_targets(S, b, mask)
+    elif u == ETHILRIST:
+        # the Cloak of Darkness, on his own hex, once a game (L752)
+        n = cloak_targets(S, b, mask)
     return n
 
 
@@ -314,6 +327,12 @@ def act_exotic_target(S, b, p, a):
         return False
     if u == EARTH_SHAKERS_CULT:
         return begin_quake(S, b, p, a)
+    if u == HELL_HOUND:
+        unleash(S, b, a - A_HEX)
+        return False
+    if u == ETHILRIST:
+        cast_cloak(S, b, a - A_HEX)
+        return False
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
         s['unit_hex'][U_BOUND[u]] = -1
