@@ -1176,6 +1176,8 @@ def exotic(self, pos, legal, rng):
             return R.A_UNIT + u
         if u == R.ETHILRIST and _cloak_worth(pos):
             return R.A_UNIT + u
+    if R.A_CHOICE + R.CH_DONE not in legal and R.A_UNIT + R.HELL_HOUND in legal:
+        return R.A_UNIT + R.HELL_HOUND            # Keener Than must release the Hound (L756)
     return R.A_CHOICE + R.CH_DONE
 
 

@@ -582,6 +582,9 @@ def _magic_text(rec, viewer, battle):
         left = int(rec["cloak_turn"]) + R.CLOAK_TURNS - int(rec["turn"])
         lines.append(f"the Cloak of Darkness at {V.hex_name(int(rec['cloak_hex']))}: its cloud covers every hex "
                      f"within {R.CLOAK_RANGE}, " + (f"{left} more game-turn(s)" if left else "until this game-turn ends"))
+    if int(rec["keener_turn"]) >= int(rec["player_turn"]) > 0 and int(rec["unit_where"][R.HELL_HOUND]) == R.UW_MAP:
+        lines.append(f"Keener Than took the Hell Hound: he rides it and must release it on a Doom Run "
+                     f"in player-turn {int(rec['keener_turn'])}")
     where = {R.UW_COMMITTED: "commits", R.UW_SUPPORT: "supports"}
     for u in range(NUM_UNITS):
         w = int(rec["unit_where"][u])

@@ -147,6 +147,8 @@ def _hound_problem(rec):
     pending = int(rec["doom_pending"])
     if not _in(pending, 0, 1):
         return f"doom_pending {pending} is not 0 or 1"
+    if int(rec["keener_turn"]) < 0:
+        return f"keener_turn {int(rec['keener_turn'])} is negative"
     if pending and (int(rec["unit_where"][R.ETHILRIST]) == UW_MAP or int(rec["stage"]) not in (ST_COMBAT, ST_EXOTIC)):
         return "a Doom Run is pending but Ethilrist is on the map, or the phase is neither combat nor exotic magic"
     return ""

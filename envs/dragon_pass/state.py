@@ -126,6 +126,8 @@ STATE_FIELDS = [
                                     # rest of the game, still a fortress for victory (rules/base.py::ground)
     # --- Sir Ethilrist's Hound (L754, rules/ethilrist.py)
     ("cloak_turn", np.int8),        # the game-turn Ethilrist cast the Cloak of Darkness in, once per game (L752); 0 not yet
+    ("keener_turn", np.int8),       # the player-turn in whose Exotic Magic Phase Keener Than must release the Hound he
+                                    # took on another Doom Run, riding it that turn (L756); 0 none
     ("doom_pending", np.int8),      # 1: Ethilrist fell in combat or exotic magic and the Hound's Doom Run in a
                                     # random direction is still to be run (before the next phase goes on); 0
 ]

@@ -444,3 +444,91 @@ def test_the_text_names_the_cloaks_cloud():
     cloak_cast(p)
     assert f"the Cloak of Darkness at {CENTRE}: its cloud covers every hex within 10, 2 more game-turn(s)" \
         in GAME.render_ansi(p.S)
+
+
+# ---------------------------------------------------------------- Keener Than
+def keener_for(p, force, where):
+    """Keener Than on the map, the player's opposing Ethilrist (L756)."""
+    p.s["units_end"] = max(int(p.s["units_end"]), unit("keener_than") + 1)
+    p.put("keener_than", where)
+    p.s["unit_force"][unit("keener_than")] = FORCES.index(force)
+
+
+def test_rule_dp_ethil_keener_than_takes_the_hound_passing_within_3_hexes():
+    """L756: 'If the Hound, on a Doom Run, passes within 3 hexes of Keener
+    Than, it is immediately moved to the hex that Keener Than is in, and the
+    player who controls Keener Than takes control of the Hound' -- the hex it
+    enters within 3 of him is not struck (Interpretations 82)."""
+    p = Position("18.5", moon="full")
+    ethilrist_for(p, LUNAR)
+    path = run_until_the_edge(CENTRE, 1)
+    keener = step(path[7], 3, 3)
+    keener_for(p, SARTAR, keener)
+    first = next(i for i, h in enumerate(path) if MAP.distance(hexi(h), hexi(keener)) <= 3)
+    assert 0 < first < 7
+    p.put("bh_bison_riders#1", path[first - 1])
+    p.put("bh_bison_riders#2", path[first])
+    unleash(p, LUNAR, 1)
+    assert p.where("bh_bison_riders#1") == "dead" and p.where("bh_bison_riders#2") == path[first]
+    assert p.where(HOUND) == keener and int(p.s["unit_force"][unit(HOUND)]) == FORCES.index(SARTAR)
+    assert int(p.s["keener_turn"]) == int(p.s["player_turn"]) + 1      # the Sartar player-turn next
+
+
+def test_rule_dp_ethil_keener_than_must_release_the_hound_in_his_next_exotic_magic_phase():
+    """L756: 'In the exotic magic phase of his next player-turn, Keener Than
+    must release the Hound on another Doom Run': the phase cannot end before."""
+    p = Position("18.5", moon="full")
+    ethilrist_for(p, LUNAR, "3030", hound=False)
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = FORCES.index(SARTAR)
+    p.s["keener_turn"] = 2
+    exotic(p, SARTAR, player_turn=2)
+    assert "end the Exotic Magic Phase" not in p.legal()
+    choose(p, "Hell Hound", "uses its exotic magic")
+    choose(p, "Doom Run", f"through {step(CENTRE, 4)} ")
+    assert int(p.s["keener_turn"]) == 0 and p.where(HOUND) == "dead"
+    assert p.where("keener_than") == CENTRE
+
+
+def test_rule_dp_ethil_keener_than_rides_the_hound_that_player_turn():
+    """L756: 'For that turn, Keener Than must ride the Hound': stacked with it
+    he has the rider's MF of 10 (disrupted, his MF is 5) (Interpretations 82)."""
+    p = Position("18.3")
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = FORCES.index(SARTAR)
+    p.s["unit_side"][unit("keener_than")] = 1
+    p.s["keener_turn"] = 2
+    sartar_movement_starts(p)
+    assert p.mp("keener_than") == 10.0
+    p = Position("18.3")
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = FORCES.index(SARTAR)
+    p.s["unit_side"][unit("keener_than")] = 1
+    sartar_movement_starts(p)
+    assert p.mp("keener_than") == 5.0
+
+
+def test_the_heuristic_releases_the_hound_keener_than_took_and_the_record_shows_the_debt():
+    """Keener Than's release is owed: the heuristic makes it whatever the run
+    is worth; the observation and the text show it."""
+    import numpy as np
+    from dragongym.agents import make_agent
+    from dragongym.envs.dragon_pass import observe as O
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5", moon="full")
+    ethilrist_for(p, LUNAR, "3030", hound=False)
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = FORCES.index(SARTAR)
+    p.s["keener_turn"] = 2
+    exotic(p, SARTAR, player_turn=2)
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([FORCES.index(LUNAR)], np.int64), obs)
+    assert obs[0, O.FLAT_OFF + O.F_KEENER] == 1
+    assert "must release it on a Doom Run in player-turn 2" in GAME.render_ansi(p.S)
+    agent = make_agent("dragon_pass.heuristic", game=GAME)
+    a = agent.act_state(GAME, p.S, 1, np.random.default_rng(1))
+    assert GAME.action_to_string(p.S, a).startswith("Hell Hound")

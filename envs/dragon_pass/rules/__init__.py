@@ -5,7 +5,8 @@ step, the action space), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``setup`` (the scenarios and deployment),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``ethilrist``
-(Sir Ethilrist's Hound: its Doom Run), ``magic``
+(Sir Ethilrist's Hound and its Doom Run, the Cloak of Darkness, Keener
+Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the

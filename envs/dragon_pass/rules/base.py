@@ -223,6 +223,7 @@ HELL_HOUND = UNIT_IDS.index("hell_hound")
 RIDING_MF = 10
 """Ethilrist's MF while he rides the Hound (L754)."""
 GOBLINS = UNIT_IDS.index("goblins")
+KEENER_THAN = UNIT_IDS.index("keener_than")
 CLOAK_RANGE = 10
 """The Cloak of Darkness's cloud: every hex within 10 of it (L752)."""
 CLOAK_TURNS = 2
@@ -677,16 +678,18 @@ def adjacent_to_force(occ, h, f):
 
 @rules_jit
 def riding(S, b, u):
-    """Unit u is Ethilrist riding the Hound: both on the map in one hex (L754;
-    Interpretations 80)."""
+    """Unit u rides the Hound: both on the map in one hex, u Ethilrist (L754;
+    Interpretations 80), or Keener Than in the player-turn he must release
+    the Hound he took (L756; Interpretations 82)."""
     s = S[b]
-    return u == ETHILRIST and s['unit_where'][u] == UW_MAP and s['unit_where'][HELL_HOUND] == UW_MAP \
+    rider = u == ETHILRIST or (u == KEENER_THAN and s['keener_turn'] > 0 and s['keener_turn'] == s['player_turn'])
+    return rider and s['unit_where'][u] == UW_MAP and s['unit_where'][HELL_HOUND] == UW_MAP \
         and s['unit_hex'][u] == s['unit_hex'][HELL_HOUND]
 
 
 @rules_jit
 def mf_of(S, b, u):
-    """Unit u's MF now: its counter's, but 10 for Ethilrist on the Hound (L754)."""
+    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on the Hound (L754, L756)."""
     if riding(S, b, u):
         return RIDING_MF
     return int(U_MF[u, side_of(S, b, u)])

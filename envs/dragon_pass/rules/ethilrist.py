@@ -1,5 +1,5 @@
-"""Sir Ethilrist and his Black Horse Troop (L748-L758): the Hound's Doom Run
-and the Cloak of Darkness.
+"""Sir Ethilrist and his Black Horse Troop (L748-L758): the Hound's Doom Run,
+the Cloak of Darkness and Keener Than.
 
 Ethilrist rides the Hound while they share a hex: his MF is then 10 and he
 moves without his heroic MF (L754; ``base.riding``, ``base.mf_of``,
@@ -39,7 +39,15 @@ stops there (``base.clouded``, ``movement.cloud_stops``), but those
 Goblins stand in the Cloak's hex, allied to a player who does not control
 Ethilrist if a unit of his is there, else to Ethilrist's controller.
 
-Interpretations (RULES.md, Interpretations 80 and 81; rows DP-INDEP-ETHIL-*).
+Keener Than (L756), the opposing player's: a Hound on a Doom Run that
+enters a hex within 3 of him is moved at once to his hex, and his
+controller takes control of it (``keener_takes``); in the Exotic Magic
+Phase of that player's next player-turn (``keener_turn``) Keener Than must
+release it on another Doom Run (the phase cannot end before,
+``exotic.must_release``), and that player-turn he rides it (MF 10,
+``base.riding``).
+
+Interpretations (RULES.md, Interpretations 80, 81 and 82; rows DP-INDEP-ETHIL-*).
 """
 import numpy as np
 
@@ -47,8 +55,8 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP
 from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, TAG_DRAGON, UW_MAP
 from .base import (
-    A_HEX, CLOAK_TURNS, ETHILRIST, GOBLINS, HELL_HOUND, U_HERD, U_RANK, U_SPIRIT, U_TAGS, d6, eliminate,
-    put_on_top, side_of, stack_at, stampede, units_end,
+    A_HEX, CLOAK_TURNS, ETHILRIST, GOBLINS, HELL_HOUND, KEENER_THAN, U_HERD, U_RANK, U_SPIRIT, U_TAGS, d6, distance,
+    eliminate, force_of, put_on_top, side_of, stack_at, stampede, units_end,
 )
 
 
@@ -83,11 +91,15 @@ def doom_run(S, b, d):
     dragon or a superhero stops it (L754; the module's docstring)."""
     s = S[b]
     h = int(s['unit_hex'][HELL_HOUND])
+    s['keener_turn'] = 0                          # a release owed is made (or the run is the Hound's last)
     out = np.empty(NUM_UNITS, np.int64)
     while True:
         g = int(HEX_STEP[h, d])
         if g < 0:
             eliminate(S, b, HELL_HOUND)          # off the board's edge: gone (Interpretations 80)
+            return
+        if keener_near(S, b, g):
+            keener_takes(S, b)
             return
         n = stack_at(S, b, g, out)
         stopped = False
@@ -110,6 +122,32 @@ def doom_run(S, b, d):
             else:
                 eliminate(S, b, v)
         h = g
+
+
+@rules_jit
+def keener_near(S, b, g):
+    """The running Hound entering hex g passes within 3 hexes of Keener Than,
+    on the map and controlled by a player who does not control the Hound
+    (L756; Interpretations 82)."""
+    s = S[b]
+    k = KEENER_THAN
+    if s['unit_where'][k] != UW_MAP or force_of(S, b, k) < 0 or force_of(S, b, k) == force_of(S, b, HELL_HOUND):
+        return False
+    return distance(g, s['unit_hex'][k]) <= 3
+
+
+@rules_jit
+def keener_takes(S, b):
+    """The Hound is moved to Keener Than's hex and his controller takes
+    control of it; he must release it in the Exotic Magic Phase of his next
+    player-turn (L756)."""
+    s = S[b]
+    f = force_of(S, b, KEENER_THAN)
+    put_on_top(S, b, HELL_HOUND, s['unit_hex'][KEENER_THAN])
+    s['unit_force'][HELL_HOUND] = f
+    s['unit_flags'][HELL_HOUND] = 0
+    # his next player-turn: the following one, or the one after if this one is his
+    s['keener_turn'] = s['player_turn'] + (2 if s['active'] == f else 1)
 
 
 @rules_jit

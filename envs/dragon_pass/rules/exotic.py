@@ -281,12 +281,22 @@ def lunar_left(S, b):
 
 
 @rules_jit
+def must_release(S, b):
+    """Keener Than must still release the Hound he took on another Doom Run in
+    this Exotic Magic Phase: the phase cannot end before (L756)."""
+    s = S[b]
+    return s['keener_turn'] > 0 and s['keener_turn'] == s['player_turn'] and on_map(S, b, HELL_HOUND) \
+        and force_of(S, b, HELL_HOUND) == s['active']
+
+
+@rules_jit
 def mask_exotic(S, b, p, mask):
     dummy = np.zeros(1, np.int8)
     for u in range(units_end(S, b)):
         if ABLE[u] and force_of(S, b, u) == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             mask[A_UNIT + u] = 1
-    mask[A_CHOICE + CH_DONE] = 1
+    if not must_release(S, b):
+        mask[A_CHOICE + CH_DONE] = 1
 
 
 @rules_jit
