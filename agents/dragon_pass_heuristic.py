@@ -1174,6 +1174,12 @@ def exotic(self, pos, legal, rng):
             return R.A_UNIT + u
         if u == R.CRAGSPIDER and _best_triangle(pos) is not None:
             return R.A_UNIT + u
+        if u == R.HELL_HOUND and _best_doom_run(pos)[1] > DOOM_RUN_PRICE:
+            return R.A_UNIT + u
+        if u == R.ETHILRIST and _cloak_worth(pos):
+            return R.A_UNIT + u
+    if R.A_CHOICE + R.CH_DONE not in legal and R.A_UNIT + R.HELL_HOUND in legal:
+        return R.A_UNIT + R.HELL_HOUND            # Keener Than must release the Hound (L756)
     return R.A_CHOICE + R.CH_DONE
 
 
@@ -1233,6 +1239,56 @@ def pillar(self, pos, legal, rng):
     return R.A_HEX + max(hexes, key=lambda h: (_enemy_cf_at(pos, h), -h)) if hexes else None
 
 
+def _cloak_worth(pos):
+    """The Cloak of Darkness (once a game) is worth casting when its cloud
+    would hold at least 4 enemy units, and more than twice as many as own
+    units (Ethilrist's own, the spirits, dragons and superheroes go free, L752)."""
+    here = pos.hex[R.ETHILRIST]
+    near = [h for h in set(pos.foe_hexes) | set(pos.own) if hex_distance(h, here) <= R.CLOAK_RANGE]
+    foes = sum(1 for h in near if h in pos.foe_hexes for t in pos.foe_stack(h) if t[4] < 0 or not CLOUD_FREE[t[4]])
+    mine = sum(1 for h in near for u in pos.own.get(h, []) if not CLOUD_FREE[u])
+    return foes >= 4 and foes > 2 * mine
+
+
+CLOUD_FREE = [u in (R.ETHILRIST, R.HELL_HOUND) or bool(R.U_BLACK_HORSE[u]) or R.U_MAGICIAN[u] >= 0
+              or bool(R.U_SPIRIT[u].any()) or bool(R.U_TAGS[u] & R.TAG_DRAGON) or RANK[u] == RANK_SUPERHERO
+              for u in range(NUM_UNITS)]
+"""The units the Cloak's cloud does not hold (``rules.cloud_free``, L752)."""
+
+
+DOOM_RUN_PRICE = 10
+"""The Hound is lost on its Doom Run (at the board's edge or stopped): its own
+CF of 10 is the least the run must cost the enemy, net of own losses."""
+
+
+def _doom_gain(pos, h, d):
+    """Enemy CF less own CF the Hound's Doom Run from h in direction d would
+    eliminate (L754): every stack in its straight path to the edge, until a
+    dragon or a superhero stops it (the superhero falls there too)."""
+    gain = 0
+    g = int(HEX_STEP[h, d])
+    while g >= 0:
+        foes, mine = pos.foe_stack(g), pos.own_stack(g)
+        stops = [t for t in foes + mine if t[3] == RANK_SUPERHERO or (t[4] >= 0 and R.U_TAGS[t[4]] & R.TAG_DRAGON)]
+        if stops:
+            return gain + sum(t[0] for t in foes if t[3] == RANK_SUPERHERO) \
+                - sum(t[0] for t in mine if t[3] == RANK_SUPERHERO)
+        gain += sum(t[0] for t in foes) - sum(t[0] for t in mine)
+        g = int(HEX_STEP[g, d])
+    return gain
+
+
+def _best_doom_run(pos):
+    """The hex beside the Hound that starts its most damaging Doom Run, and its gain."""
+    h = pos.hex[R.HELL_HOUND]
+    if h < 0:
+        return None, 0
+    runs = [(_doom_gain(pos, h, d), -int(HEX_STEP[h, d]), int(HEX_STEP[h, d])) for d in range(1, 7)
+            if HEX_STEP[h, d] >= 0]
+    gain, _, g = max(runs)
+    return g, gain
+
+
 def _quake_worth(pos, u):
     """The earthquake is worth the cult's spirit when more enemy than own units
     stand within its RF (the lines can disrupt more of them) and at least two
@@ -1288,6 +1344,10 @@ def exotic_target(self, pos, legal, rng):
     if c == R.EARTH_SHAKERS_CULT:
         # one long line of 8 strings more stacks together than two of 5
         return R.A_CHOICE + (R.CH_QUAKE_1 if R.A_CHOICE + R.CH_QUAKE_1 in legal else R.CH_QUAKE_2)
+    if c == R.HELL_HOUND:
+        g = _best_doom_run(pos)[0]
+        if g is not None and R.A_HEX + g in legal:
+            return R.A_HEX + g
     if c in (R.CRATER_MAKERS, R.STORMWALKERS):
         h = _best_strike(pos, c)
         if h is not None and R.A_HEX + h in legal:

@@ -101,6 +101,8 @@ ERRORS = {R.E_RANGE: "action outside 0..A-1", R.E_ILLEGAL: "not a legal action i
 
 MAX_GAME_TURNS = 28
 """The longest scenario of the rulebook (18.9, L315); 18.1-18.3 last 5-6."""
+DOOM_COMPASS = ("", "north", "north-east", "south-east", "south", "south-west", "north-west")
+"""The map's compass by direction 1..6 (``board.HEX_STEP``): the way of the Hound's Doom Run (L754)."""
 DECISIONS_PER_UNIT_TURN = 12
 """A bound on one unit's decisions in one player-turn, on average over a
 game: joining a group, its steps (an MF of 7 on a primary road is 14), its
@@ -469,6 +471,12 @@ def _legal_name(rec, a):
             return f"summon the Full Moon Corps to {V.hex_name(h)}"
         if c == R.WASPS:
             return f"the Wasps sting around {V.hex_name(h)}"
+        if c == R.ETHILRIST:
+            return (f"Sir Ethilrist casts the Cloak of Darkness at {V.hex_name(h)}: "
+                    f"a cloud {R.CLOAK_RANGE} hexes around for {R.CLOAK_TURNS} more game-turns")
+        if c == R.HELL_HOUND:
+            way = DOOM_COMPASS[[int(R.HEX_STEP[int(rec["unit_hex"][c]), d]) for d in range(7)].index(h)]
+            return f"the Hell Hound runs its Doom Run {way} through {V.hex_name(h)} to the board's edge"
         if a == R.A_CHOICE + R.CH_STORM:
             return "a Type 2 storm: rain, rain, then flood"
         if a == R.A_CHOICE + R.CH_QUAKE_1:
@@ -575,6 +583,13 @@ def _magic_text(rec, viewer, battle):
                      f"{int(rec['hunger_left'])} Lunar unit(s) still owed to its spirit")
     if int(rec["storm_day"]):
         lines.append("the storm: " + ("a day of rain" if int(rec["storm_day"]) < 3 else "the rivers flood"))
+    if int(rec["cloak_hex"]) >= 0:
+        left = int(rec["cloak_turn"]) + R.CLOAK_TURNS - int(rec["turn"])
+        lines.append(f"the Cloak of Darkness at {V.hex_name(int(rec['cloak_hex']))}: its cloud covers every hex "
+                     f"within {R.CLOAK_RANGE}, " + (f"{left} more game-turn(s)" if left else "until this game-turn ends"))
+    if int(rec["keener_turn"]) >= int(rec["player_turn"]) > 0 and int(rec["unit_where"][R.HELL_HOUND]) == R.UW_MAP:
+        lines.append(f"Keener Than took the Hell Hound: he rides it and must release it on a Doom Run "
+                     f"in player-turn {int(rec['keener_turn'])}")
     where = {R.UW_COMMITTED: "commits", R.UW_SUPPORT: "supports"}
     for u in range(NUM_UNITS):
         w = int(rec["unit_where"][u])

@@ -200,7 +200,11 @@ F_STORM = F_BAT + 3                   # the Type 2 storm: its day / 3 (1, 2 rain
 F_FREEZE = F_STORM + 2                # Ironhoof froze the cavalry: this game-turn; once this game (L782)
 F_QUAKE = F_FREEZE + 2                # the Earth-Shaker's Cult's earthquake: used this game; its type / 2 while
                                       # its fracture hexes are laid (L720)
-F_FORTRESS = F_QUAKE + 2              # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
+F_CLOAK = F_QUAKE + 2                 # the Cloak of Darkness (L752): cast this game; its cloud lasts; game-turns
+                                      # it still lasts / 3; the Cloak's hex column and row / the map's (0 none)
+F_KEENER = F_CLOAK + 5                # Keener Than took the Hound: 1 if he must release it on a Doom Run in the
+                                      # coming Exotic Magic Phase of his player-turn (L756)
+F_FORTRESS = F_KEENER + 1             # each fortress (rules.FORTRESS_HEX order): +1 the observer controls it,
                                       # -1 the enemy does (L217)
 F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fortress (rules.SITE_HEX:
                                       # Rich Post, Wintertop, Wild Temple): +1 the observer controls it, -1 the enemy (L293)
@@ -445,6 +449,13 @@ def observe_one(S, b, me, obs):
     obs[f + F_FREEZE + 1] = s['freeze_turn'] > 0
     obs[f + F_QUAKE] = s['quake_used']
     obs[f + F_QUAKE + 1] = s['quake_type'] / 2.0
+    obs[f + F_CLOAK] = s['cloak_turn'] > 0
+    obs[f + F_KEENER] = s['keener_turn'] >= s['player_turn'] and s['keener_turn'] > 0
+    if s['cloak_hex'] >= 0:
+        obs[f + F_CLOAK + 1] = 1.0
+        obs[f + F_CLOAK + 2] = (int(s['cloak_turn']) + R.CLOAK_TURNS - int(s['turn']) + 1) / 3.0
+        obs[f + F_CLOAK + 3] = (s['cloak_hex'] // ROWS + 1) / COLUMNS     # board index h = column * rows + row
+        obs[f + F_CLOAK + 4] = (s['cloak_hex'] % ROWS + 1) / ROWS
     for k in range(R.FORTRESS_HEX.shape[0]):
         o = s['fortress_owner'][k]
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

@@ -1086,6 +1086,8 @@ def _draw_status(scene, view):
             options += ", no Glowline"
     if int(rec["storm_day"]) == 3:
         options += " · flood"
+    if int(rec["cloak_hex"]) >= 0:
+        options += f" · Cloak of Darkness at {V.hex_name(int(rec['cloak_hex']))}"
     scene.text(PANEL_LEFT + PANEL_PAD, PANEL_TOP + 38, f"Scenario {scenario} {DATA.scenarios[scenario].name}", 12,
                INK, "lm")
     scene.text(PANEL_LEFT + PANEL_PAD, PANEL_TOP + 56, f"{turn} · {phase} · {options}", 11, MUTED, "lm")

@@ -12,7 +12,7 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
+    FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, ST_COMBAT, ST_EXOTIC, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
     UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
     UW_POOL,
 )
@@ -124,7 +124,34 @@ def record_problem(state):
                 return f"{name} names hex {int(h)} outside the combat phase"
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
-    return _quake_problem(rec) or _pillar_problem(rec)
+    return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec)
+
+
+def _cloak_problem(rec):
+    """The Cloak of Darkness (L752, rules/ethilrist.py): cast once a game; its
+    cloud lasts from the game-turn it was cast in through the next 2; the
+    Goblins come only when it lifts."""
+    h, cast, turn = int(rec["cloak_hex"]), int(rec["cloak_turn"]), int(rec["turn"])
+    if not _in(h, -1, NUM_HEXES - 1) or cast < 0:
+        return f"cloak_hex {h} / cloak_turn {cast} out of range"
+    if h >= 0 and not (cast > 0 and cast <= turn <= cast + R.CLOAK_TURNS):
+        return f"the Cloak's cloud at {h} outlasts its 2 game-turns (cast in {cast}, now {turn})"
+    if int(rec["unit_where"][R.GOBLINS]) == UW_MAP and (cast == 0 or h >= 0):
+        return "the Goblins are on the map before the Cloak's cloud lifted"
+    return ""
+
+
+def _hound_problem(rec):
+    """The Hound's Doom Run after Ethilrist's fall (L754, rules/ethilrist.py):
+    pending only once Ethilrist has left the map, in combat or exotic magic."""
+    pending = int(rec["doom_pending"])
+    if not _in(pending, 0, 1):
+        return f"doom_pending {pending} is not 0 or 1"
+    if int(rec["keener_turn"]) < 0:
+        return f"keener_turn {int(rec['keener_turn'])} is negative"
+    if pending and (int(rec["unit_where"][R.ETHILRIST]) == UW_MAP or int(rec["stage"]) not in (ST_COMBAT, ST_EXOTIC)):
+        return "a Doom Run is pending but Ethilrist is on the map, or the phase is neither combat nor exotic magic"
+    return ""
 
 
 def _quake_problem(rec):

@@ -60,6 +60,7 @@ STATE_FIELDS = [
     ("magic_def_loss", np.int16),   # the battle's magic: the defenders' loss rolled (chaotic: units; spirit: MgF)
     ("magic_att_loss", np.int16),   # and the attackers' (L518, L546)
     ("exotic_hex", np.int16),       # the Exotic Magic Phase: the hex the effect being applied strikes; -1
+    ("cloak_hex", np.int16),        # the Cloak of Darkness's hex while its cloud lasts (L752, rules/ethilrist.py); -1
     ("bat_prey", np.int16),         # an enemy hero the Bat's chaotic magic eliminated, feeding it if it fails to escape; -1
     ("unit_flags", np.int16, (NUM_UNITS,)),   # UF_* bits of the current phase
     ("fracture_hexes", np.int16, (MAX_FRACTURE_HEXES,)),  # the earthquake's fracture hexes in the order laid
@@ -129,6 +130,12 @@ STATE_FIELDS = [
                                     # rest of the game, still a fortress for victory (rules/base.py::ground)
     # --- Cragspider's Pillar of Fire (L764, rules/pillar.py)
     ("pillar_used", np.int8),       # 1 once Cragspider unleashed the Pillar of Fire (once per game)
+    # --- Sir Ethilrist's Hound (L754, rules/ethilrist.py)
+    ("cloak_turn", np.int8),        # the game-turn Ethilrist cast the Cloak of Darkness in, once per game (L752); 0 not yet
+    ("keener_turn", np.int8),       # the player-turn in whose Exotic Magic Phase Keener Than must release the Hound he
+                                    # took on another Doom Run, riding it that turn (L756); 0 none
+    ("doom_pending", np.int8),      # 1: Ethilrist fell in combat or exotic magic and the Hound's Doom Run in a
+                                    # random direction is still to be run (before the next phase goes on); 0
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

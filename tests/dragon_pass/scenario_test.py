@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from dragongym.envs.dragon_pass import rules as R
-from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
 from dragongym.envs.dragon_pass.constants import LUNAR as LUNAR_I, SARTAR as SARTAR_I, UNIT_IDS, UW_POOL
 from dragongym.envs.dragon_pass.data import DATA, MAP
 from dragongym.envs.dragon_pass.game import GAME

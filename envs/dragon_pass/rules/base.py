@@ -21,7 +21,7 @@ from ..board import (
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
-    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS,
+    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
 )
 from ..data import DATA, MAP
 from ..state import NUM_SITES
@@ -218,6 +218,18 @@ comes with the moon's part; no counter 18.1-18.3 deploys has one."""
 # ================================================================ the printed tables
 T = DATA.tables
 CRIMSON_BAT = UNIT_IDS.index("crimson_bat")
+ETHILRIST = UNIT_IDS.index("ethilrist")
+HELL_HOUND = UNIT_IDS.index("hell_hound")
+RIDING_MF = 10
+"""Ethilrist's MF while he rides the Hound (L754)."""
+GOBLINS = UNIT_IDS.index("goblins")
+KEENER_THAN = UNIT_IDS.index("keener_than")
+CLOAK_RANGE = 10
+"""The Cloak of Darkness's cloud: every hex within 10 of it (L752)."""
+CLOAK_TURNS = 2
+"""It lasts the next 2 game-turns after the one it is cast in (L752; Interpretations 81)."""
+U_BLACK_HORSE = np.array([i.startswith("bh_troops#") or i.startswith("bh_auxiliaries#") for i in UNIT_IDS], np.int8)
+"""The Black Horse units: Ethilrist's Troops and Auxiliaries (L758)."""
 IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
@@ -670,6 +682,55 @@ def adjacent_to_force(occ, h, f):
 
 
 @rules_jit
+def riding(S, b, u):
+    """Unit u rides the Hound: both on the map in one hex, u Ethilrist (L754;
+    Interpretations 80), or Keener Than in the player-turn he must release
+    the Hound he took (L756; Interpretations 82)."""
+    s = S[b]
+    rider = u == ETHILRIST or (u == KEENER_THAN and s['keener_turn'] > 0 and s['keener_turn'] == s['player_turn'])
+    return rider and s['unit_where'][u] == UW_MAP and s['unit_where'][HELL_HOUND] == UW_MAP \
+        and s['unit_hex'][u] == s['unit_hex'][HELL_HOUND]
+
+
+@rules_jit
+def mf_of(S, b, u):
+    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on the Hound (L754, L756)."""
+    if riding(S, b, u):
+        return RIDING_MF
+    return int(U_MF[u, side_of(S, b, u)])
+
+
+@rules_jit
+def heroic_now(S, b, u):
+    """Unit u moves by its heroic MF now (1 MP a hex at most, L417): not
+    Ethilrist while he rides the Hound (L754)."""
+    return U_HEROIC[u, side_of(S, b, u)] != 0 and not riding(S, b, u)
+
+
+@rules_jit
+def in_cloud(S, b, h):
+    """Hex h is in the Cloak of Darkness's cloud: within 10 of the Cloak while it lasts (L752)."""
+    c = S[b]['cloak_hex']
+    return c >= 0 and distance(h, c) <= CLOAK_RANGE
+
+
+@rules_jit
+def cloud_free(u):
+    """Unit u is unaffected by the cloud (L752): Ethilrist, the Hound, the Black
+    Horse units, physical spirits (read: magicians' spirits and agents) and
+    disembodied spirits, dragons and superheroes (Interpretations 81)."""
+    return u == ETHILRIST or u == HELL_HOUND or U_BLACK_HORSE[u] != 0 or U_MAGICIAN[u] >= 0 \
+        or U_SPIRIT[u, 0] != 0 or U_SPIRIT[u, 1] != 0 or (U_TAGS[u] & TAG_DRAGON) != 0 or U_RANK[u] == RANK_SUPERHERO
+
+
+@rules_jit
+def clouded(S, b, u):
+    """Unit u stands in the cloud and is held by it: it cannot move (L752)."""
+    s = S[b]
+    return s['unit_where'][u] == UW_MAP and not cloud_free(u) and in_cloud(S, b, s['unit_hex'][u])
+
+
+@rules_jit
 def enter_cost(S, b, u, g):
     """Half MPs unit u pays to enter edge hex g from off the board: the usual
     cost of entering the hex (L474; no road, river or ridge is crossed), -1 if
@@ -681,7 +742,7 @@ def enter_cost(S, b, u, g):
     cost = int(HEX_ENTER2[ground(S, b, g), rune])
     if s['rain']:
         cost += 2
-    if U_HEROIC[u, side_of(S, b, u)] and cost > 2:
+    if heroic_now(S, b, u) and cost > 2:
         cost = 2
     return cost
 
@@ -721,7 +782,7 @@ def step_cost(S, b, u, h, d):
         cost += 2
     if SIDE_RIDGE[h, d] == 1 and rune != RUNE_STONE:
         cost += 2
-    if U_HEROIC[u, side_of(S, b, u)] and cost > 2:
+    if heroic_now(S, b, u) and cost > 2:
         cost = 2
     return cost
 
@@ -822,6 +883,10 @@ def eliminate(S, b, u):
     s['unit_flags'][u] = 0
     if u == CRIMSON_BAT:
         bat_starves(S, b)
+    if u == ETHILRIST and s['unit_where'][HELL_HOUND] == UW_MAP and \
+            (s['stage'] == ST_COMBAT or s['stage'] == ST_EXOTIC):
+        # the Hound runs wild (L754): run by the sequence of play (ethilrist.run_wild)
+        s['doom_pending'] = 1
     for v in range(units_end(S, b)):
         if best_friend(S, b, v) == u and (s['unit_where'][v] == UW_MAP or s['unit_where'][v] == UW_ESCAPING):
             s['unit_flags'][v] |= UF_FRIEND_FELL

@@ -35,7 +35,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, U_MF,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, mf_of,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -1119,7 +1119,7 @@ def fastest_attacker(S, b):
         n = fighting_units(S, b, h, out, fights)
         for j in range(n):
             if fights[j]:
-                mf = int(U_MF[out[j], side_of(S, b, out[j])])
+                mf = int(mf_of(S, b, out[j]))
                 if mf > best:
                     best = mf
     return best
@@ -1169,7 +1169,7 @@ def may_retreat(S, b, u, occ, total, fastest):
     dummy = np.zeros(1, np.int8)
     if retreat_hexes(S, b, u, occ, dummy) == 0:
         return False
-    fast = U_MF[u, side_of(S, b, u)] > fastest
+    fast = mf_of(S, b, u) > fastest
     if fast and not s['bat_slow'][k]:
         return True
     left = 0
@@ -1272,7 +1272,7 @@ def act_retreat_hex(S, b, p, a):
     k = 0
     while s['bat_def'][k] != h:
         k += 1
-    if U_MF[u, side_of(S, b, u)] <= fastest_attacker(S, b):
+    if mf_of(S, b, u) <= fastest_attacker(S, b):
         s['bat_slow'][k] = 1
     put_on_top(S, b, u, a - A_HEX)
     s['unit_flags'][u] |= UF_RETREATED
@@ -1360,7 +1360,7 @@ def extended_hexes(S, b, u, mask):
     mountain, holds no enemy, and holds no stack of its own that will attack
     later. Returns how many."""
     s = S[b]
-    if U_MF[u, side_of(S, b, u)] < EXTENDED_ADVANCE_MF:
+    if mf_of(S, b, u) < EXTENDED_ADVANCE_MF:
         return 0
     occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]

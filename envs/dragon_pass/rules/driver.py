@@ -39,6 +39,7 @@ from .magic import (
     act_reveal, mask_reveal, act_commit, act_commit_hex, act_magic_casualty, act_save, act_support, act_support_hex, mask_commit,
     mask_commit_hex, mask_magic_casualty, mask_save, mask_support, mask_support_hex,
 )
+from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
@@ -227,6 +228,11 @@ def advance(S, b):
             s['to_play'] = -1
             s['phase'] = PH_NONE
             return
+        if s['doom_pending']:
+            # Ethilrist fell in combat or exotic magic: his Hound's Doom Run before
+            # play goes on (L754); the phase then asks again what it asked
+            run_wild(S, b)
+            continue
         st = int(s['stage'])
         s['phase'] = PH_NONE
         s['to_play'] = -1
@@ -239,10 +245,10 @@ def advance(S, b):
             if movement_phase(S, b):
                 return
         elif st == ST_EXOTIC:
-            if exotic_phase(S, b):
+            if exotic_phase(S, b) and not s['doom_pending']:
                 return
         elif st == ST_COMBAT:
-            if combat_phase(S, b):
+            if combat_phase(S, b) and not s['doom_pending']:
                 return
         elif st == ST_RALLY:
             if rally_phase(S, b):

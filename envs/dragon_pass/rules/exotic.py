@@ -15,10 +15,15 @@ a time, in the order he likes, then ends the phase:
   storm over the whole board: two days of rain, then a day of flood (L688);
 * the Earth-Shaker's Cult (an Independent, with its ally) unleashes its
   earthquake once per game, laying its fracture lines hex by hex (L720;
-  ``quake.py``).
+  ``quake.py``);
 * Cragspider (an Independent, with her ally) brings the Pillar of Fire down
   once per game on a triangle of 3 hexes within her RF, named hex by hex,
-  destroying every unit there, herds included (L764; ``pillar.py``).
+  destroying every unit there, herds included (L764; ``pillar.py``);
+* Sir Ethilrist's Hound (an Independent, with its ally) is unleashed on a
+  Doom Run, its target the first hex of its straight run (L754;
+  ``ethilrist.py``);
+* Sir Ethilrist casts the Cloak of Darkness on his own hex, once a game
+  (L752; ``ethilrist.py``).
 
 Dragons and superheroes are unaffected by exotic magic and save up to three
 units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
@@ -42,7 +47,7 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
-    CRAGSPIDER, killed,
+    CRAGSPIDER, killed, ETHILRIST, HELL_HOUND,
 )
 from .magic import saving_superhero
 from .pillar import EX_PILLAR, begin_pillar, cragspider_can_pillar, end_pillar, pillar_options, pillar_strikes
@@ -50,6 +55,7 @@ from .quake import (
     EARTH_SHAKERS_CULT, EX_QUAKE, begin_quake, damage_fortresses, end_quake, enclosed_hexes, mark_fractures,
     quake_choices,
 )
+from .ethilrist import cast_cloak, cloak_targets, doom_targets, unleash
 from .moon import MOON_FULL
 from .setup import SCENARIO_MAGIC
 
@@ -69,11 +75,12 @@ FULL_MOON_CORPS = UNIT_IDS.index("full_moon_corps")
 WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
 ABLE = np.zeros(NUM_UNITS, np.int8)
-for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, CRAGSPIDER):
+for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, CRAGSPIDER, HELL_HOUND,
+           ETHILRIST):
     ABLE[_u] = 1
 ABLE |= U_ASSASSIN
 """The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
-Earth-Shaker's Cult (L720) and Cragspider (L764)."""
+Earth-Shaker's Cult (L720), Cragspider (L764), Ethilrist's Hound (L754) and Ethilrist's Cloak of Darkness (L752)."""
 
 
 def _exotic_forces():
@@ -174,6 +181,12 @@ def targets(S, b, u, mask):
         # once per game, while her spirit lives: the Pillar of Fire's first hex, within her RF (L764)
         if cragspider_can_pillar(S, b):
             n = pillar_options(S, b, mask, mask.shape[0] <= 1)
+    elif u == HELL_HOUND:
+        # unleashed on a Doom Run: the hex beside it that names its direction (L754)
+        n = doom_targets(S, b, mask)
+    elif u == ETHILRIST:
+        # the Cloak of Darkness, on his own hex, once a game (L752)
+        n = cloak_targets(S, b, mask)
     return n
 
 
@@ -280,12 +293,22 @@ def lunar_left(S, b):
 
 
 @rules_jit
+def must_release(S, b):
+    """Keener Than must still release the Hound he took on another Doom Run in
+    this Exotic Magic Phase: the phase cannot end before (L756)."""
+    s = S[b]
+    return s['keener_turn'] > 0 and s['keener_turn'] == s['player_turn'] and on_map(S, b, HELL_HOUND) \
+        and force_of(S, b, HELL_HOUND) == s['active']
+
+
+@rules_jit
 def mask_exotic(S, b, p, mask):
     dummy = np.zeros(1, np.int8)
     for u in range(units_end(S, b)):
         if ABLE[u] and force_of(S, b, u) == p and S[b]['unit_where'][u] != 0 and targets(S, b, u, dummy) > 0:
             mask[A_UNIT + u] = 1
-    mask[A_CHOICE + CH_DONE] = 1
+    if not must_release(S, b):
+        mask[A_CHOICE + CH_DONE] = 1
 
 
 @rules_jit
@@ -327,6 +350,12 @@ def act_exotic_target(S, b, p, a):
         return begin_quake(S, b, p, a)
     if u == CRAGSPIDER:
         return begin_pillar(S, b, p, a)
+    if u == HELL_HOUND:
+        unleash(S, b, a - A_HEX)
+        return False
+    if u == ETHILRIST:
+        cast_cloak(S, b, a - A_HEX)
+        return False
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
         s['unit_hex'][U_BOUND[u]] = -1

@@ -33,7 +33,7 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
     PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
-    U_MF, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
+    U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle,
@@ -49,8 +49,8 @@ def start_movement(S, b):
     for u in range(units_end(S, b)):
         s['unit_flags'][u] = 0
         s['unit_road'][u] = 0
-        if force_of(S, b, u) == f and not frozen(S, b, u):
-            s['unit_mp'][u] = 2 * U_MF[u, side_of(S, b, u)]
+        if force_of(S, b, u) == f and not frozen(S, b, u) and not clouded(S, b, u):
+            s['unit_mp'][u] = 2 * mf_of(S, b, u)       # a unit in the cloud cannot move (L752)
         else:
             s['unit_mp'][u] = 0
     s['sel_hex'] = -1
@@ -230,6 +230,20 @@ def must_close(S, b, u, occ, zoc):
     h = s['unit_hex'][u]
     target = s['unit_hex'][s['unit_scapegoat'][u]]
     return closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, True) < distance(h, target)
+
+
+@rules_jit
+def cloud_stops(S, b, g):
+    """The group entering hex g must stop there: g is in the Cloak of
+    Darkness's cloud and a unit of the group is not unaffected by it (L752;
+    the whole group stops, as for a ZOC: Interpretations 81)."""
+    if not in_cloud(S, b, g):
+        return False
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP and s['unit_where'][u] == UW_MAP and not cloud_free(u):
+            return True
+    return False
 
 
 @rules_jit
@@ -578,8 +592,9 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
-        if zoc7[d] & (1 << (1 - p)) or group_size(S, b)[0] == 0:
-            stop_group(S, b, p)       # a ZOC stops it; so does the flood that eliminated it (L688)
+        if zoc7[d] & (1 << (1 - p)) or group_size(S, b)[0] == 0 or cloud_stops(S, b, g):
+            # a ZOC stops it; so does the flood that eliminated it (L688), or the cloud (L752)
+            stop_group(S, b, p)
             return False
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
@@ -621,7 +636,7 @@ def hasten(S, b):
     for u in range(units_end(S, b)):
         if not s['unit_flags'][u] & UF_GROUP:
             continue
-        mf = int(U_MF[u, side_of(S, b, u)])
+        mf = mf_of(S, b, u)
         s['unit_mp'][u] = 2 * mf
         if U_HERD[u]:
             bonus = min(bonus, mf)
@@ -700,7 +715,7 @@ def entry_hexes(S, b, u, mask):
     s = S[b]
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
-    budget = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
+    budget = 2 * mf_of(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     enemy = 1 - force_of(S, b, u)
     n = 0
     for h in range(NUM_HEXES):
@@ -741,7 +756,7 @@ def mask_force_march(S, b, p, mask):
     s = S[b]
     u = int(s['cursor'])
     mask[A_CHOICE + CH_FORCE_MARCH] = 1
-    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * int(U_MF[u, side_of(S, b, u)]):
+    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * mf_of(S, b, u):
         mask[A_CHOICE + CH_DONE] = 1
 
 
@@ -773,7 +788,7 @@ def enter_board(S, b, p, u, h, march):
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
-    if zoc7[0] & (1 << (1 - p)) or group_size(S, b)[0] == 0:
+    if zoc7[0] & (1 << (1 - p)) or group_size(S, b)[0] == 0 or cloud_stops(S, b, h):
         stop_group(S, b, p)
         return False
     return pose(S, b, PH_MOVE_GROUP, p)

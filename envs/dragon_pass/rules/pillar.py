@@ -29,8 +29,6 @@ Interpretations (RULES.md, Interpretations 60; rows DP-INDEP-PILLAR-*):
   heroic escape, L642);
 * a disembodied spirit on the map in the triangle is destroyed (D&S only).
 """
-import numpy as np
-
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, NUM_HEXES
 from ..constants import UW_DEAD, UW_MAP, UW_OUT

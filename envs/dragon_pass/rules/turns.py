@@ -24,6 +24,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .ethilrist import cloak_expires
 from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
 from .moon import next_day
@@ -173,6 +174,7 @@ def bookkeeping(S, b):
         else:
             end_game(S, b, scenario_winner(S, b))
         return
+    cloak_expires(S, b)               # the Cloak of Darkness's cloud lifts: the Goblins (L752)
     s['turn'] += 1
     day_ends(S, b)
     next_day(S, b)
