@@ -123,6 +123,9 @@ STATE_FIELDS = [
     ("quake_used", np.int8),        # 1 once the cult unleashed its earthquake (once per game)
     ("fortress_damaged", np.int8, (NUM_FORTRESSES,)),  # 1: badly damaged by the quake, clear terrain for the
                                     # rest of the game, still a fortress for victory (rules/base.py::ground)
+    # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
+    ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
+                                    # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))
