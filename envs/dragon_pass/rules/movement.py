@@ -10,6 +10,11 @@ stops, whatever points it has left. A group that begins in an enemy ZOC may
 leave it but not step straight into another ZOC hex, whoever exerts it (L460,
 Q&A L1036). Flying units obey ZOCs like any other (Q&A L1008, L1040).
 
+A group of dragonewts at a Dragonewt City or Shaker's Temple may instead
+journey by dragonewt road to the next such stop, for 1 MP (+1 MP for each
+junction turned at), stopping 1 hex before a road hex in an enemy ZOC, and
+go on from there (L482, L744; ``travel``, RULES.md Interpretations 73).
+
 Reinforcements and replacements (``UW_ENTERING``) come in from their board
 edge during their owner's movement phase, when he chooses (he may delay them
 as long as he likes), at an edge hex of their zone that no enemy unit holds,
@@ -516,7 +521,7 @@ def mask_move_group(S, b, p, mask):
                 if J_START[j] == h:
                     i = journey_end(p, j, board_occ, board_zoc)
                     if i >= 0 and affords(S, b, journey_cost(j, i)):
-                        mask[A_HEX + J_PATH[j, i]] = 1
+                        mask[A_HEX + int(J_PATH[j, i])] = 1
         stop = HEX_TERRAIN[h] != TERRAIN_LAKE
         if stop and flee and not safe_hex(occ, h, enemy):
             # a fleeing unit stops short of safety only where none is left in reach

@@ -7,7 +7,8 @@ movement, alliances or exotic magic, so a player-turn is the movement phase
 (``movement.py``), the combat phase (``combat.py``) and the rally phase: the
 active player's disrupted units recover unless beside an enemy unit (L590),
 and every hero or superhero eliminated this player-turn rolls its heroic
-escape (L642).
+escape (L642); then every eliminated dragonewt reappears in its home city
+unless the enemy has entered it (L742, ``resurrect``).
 """
 import numpy as np
 
