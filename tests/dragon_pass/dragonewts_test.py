@@ -318,3 +318,25 @@ def test_rule_dp_newts_the_observation_shows_which_forces_entered_each_city():
         at = O.FLAT_OFF + O.F_NEWT_CITY + 2 * 4
         assert (obs[0, at], obs[0, at + 1]) == (own, foe)
         assert obs[0, O.FLAT_OFF + O.F_NEWT_CITY:at].sum() == 0
+
+
+def test_the_picture_names_a_journeys_end_and_offers_it():
+    """The picture titles a journey's end "travel by dragonewt road to" and
+    offers exactly the legal actions; its decision text names the roads."""
+    import xml.etree.ElementTree as ET
+
+    import numpy as np
+    from dragongym.envs.core.picture import render_svg
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.1")
+    newts_for(p, SARTAR, BEAKED)
+    p.put(BEAKED, city(5))
+    group_at(p, SARTAR, city(5), BEAKED)
+    svg = render_svg(GAME, p.S, None)
+    root = ET.fromstring(svg)
+    offered = set()
+    for element in root.iter():
+        if "data-actions" in element.attrib:
+            offered.update(int(a) for a in element.attrib["data-actions"].split())
+    assert offered == {int(a) for a in np.flatnonzero(GAME.mask_of(p.S))}
+    assert "travel by dragonewt road to" in svg and "dragonewt road to another city" in svg

@@ -737,7 +737,7 @@ def travel(S, b, p, h, g):
         put_on_top(S, b, u, g)
         for x in range(i + 1):
             if s['unit_where'][u] == UW_MAP:
-                floods(S, b, u, J_PATH[j, x], False)
+                floods(S, b, u, int(J_PATH[j, x]), False)
     for x in range(i + 1):
         occupy(S, b, p, int(J_PATH[j, x]))
     s['sel_hex'] = g
