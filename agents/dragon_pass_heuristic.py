@@ -794,6 +794,8 @@ class DragonPassHeuristic(Agent):
 
         here = dist_to(pos.sc, target, sel)
         best = None
+        # a step may be a journey's end by dragonewt road (L482), far off: it is
+        # weighed as any step, so dragonewts ride the roads where that brings them nearest
         for g in steps:
             d = dist_to(pos.sc, target, g)
             if fleeing:

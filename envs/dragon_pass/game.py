@@ -401,6 +401,8 @@ def _legal_name(rec, a):
             return f"stop at {V.hex_name(sel)}" if grp else f"leave the stack at {V.hex_name(sel)}"
         if a >= R.A_UNIT:
             return f"move {V.unit_name(u, rec)} with the group"
+        if MAP.distance(sel, h) > 1:          # a journey by dragonewt road (L482)
+            return f"move {_units_text(rec, grp)} by dragonewt road from {V.hex_name(sel)} to {V.hex_name(h)}"
         return f"move {_units_text(rec, grp)} from {V.hex_name(sel)} to {V.hex_name(h)}"
     if ph == R.PH_ARRANGE:
         where = V.hex_name(int(rec["arr_hex"]))

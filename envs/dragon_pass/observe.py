@@ -210,7 +210,10 @@ F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fo
                                       # Rich Post, Wintertop, Wild Temple): +1 the observer controls it, -1 the enemy (L293)
 F_DAMAGED = F_SITE + R.SITE_HEX.shape[0]  # each fortress: 1 if an earthquake badly damaged it (L720)
 F_PILLAR = F_DAMAGED + R.FORTRESS_HEX.shape[0]  # 1 once Cragspider unleashed her Pillar of Fire (once a game, L764)
-FLAT_SIZE = F_PILLAR + 1
+F_NEWT_CITY = F_PILLAR + 1  # each Dragonewt City 1-8 (rules.CITY_HEX): 1 if the
+                                      # observer's units ever entered it, then 1 if the enemy's did: the
+                                      # dragonewts of the other side no longer resurrect there (L742)
+FLAT_SIZE = F_NEWT_CITY + 2 * R.NEWT_CITIES
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -461,6 +464,9 @@ def observe_one(S, b, me, obs):
         obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
         obs[f + F_DAMAGED + k] = s['fortress_damaged'][k]
     obs[f + F_PILLAR] = s['pillar_used']
+    for k in range(R.NEWT_CITIES):
+        obs[f + F_NEWT_CITY + 2 * k] = (int(s['city_entered'][k]) >> me) & 1
+        obs[f + F_NEWT_CITY + 2 * k + 1] = (int(s['city_entered'][k]) >> enemy) & 1
     for k in range(R.SITE_HEX.shape[0]):
         o = s['site_owner'][k]
         obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0

@@ -741,9 +741,12 @@ def _draw_legal_hexes(scene, view, hex_actions):
     its marks redrawn over the tint."""
     verb = _HEX_VERBS.get(view.phase, "choose")
     polygon, ops = scene.polygon, scene.ops
+    sel = int(view.rec["sel_hex"])
     for h, actions in hex_actions.items():
+        # a hex beyond the neighbours is a journey's end by dragonewt road (L482)
+        road = view.phase == R.PH_MOVE_GROUP and sel >= 0 and MAP.distance(sel, h) > 1
         polygon(HEX_POLYGONS[h], fill=HEX_TINT[h], outline=TINT_EDGE, actions=actions,
-                title=f"{verb} {HEX_TITLES[h]}")
+                title=f"{'travel by dragonewt road to' if road else verb} {HEX_TITLES[h]}")
     for h in hex_actions:
         ops.extend(HEX_FEATURES[h])
 
@@ -966,8 +969,11 @@ def _decision_text(view):
         group = [u for u in V.group(rec) if view.seen(u)]
         if group:
             mp = min(int(rec["unit_mp"][u]) for u in group) / 2
+            road = ", travel by dragonewt road to another city" if R.HEX_ROAD_STOP[sel] and \
+                all(R.U_HOME_CITY[u] >= 0 for u in group) else ""
             return (f"{who} moves {len(group)} unit{'s' if len(group) > 1 else ''} at {V.hex_name(sel)} "
-                    f"({mp:g} MP left to the slowest): step into a neighbour, add units, arrange, or stop.")
+                    f"({mp:g} MP left to the slowest): step into a neighbour{road}, add units, arrange, "
+                    "or stop.")
         return f"{who} moves the stack at {V.hex_name(sel)}: choose its units, step into a neighbour, or stop."
     if ph == R.PH_ARRANGE:
         return f"{who} arranges the stack at {V.hex_name(int(rec['arr_hex']))}: lift units to its top, then done."

@@ -56,6 +56,9 @@ def record_problem(state):
     for k, f in enumerate(rec["fortress_owner"]):
         if not _in(f, -1, 1):
             return f"fortress_owner[{k}] {int(f)} is not a force or -1 (no one's, 18.6's Sartar fortresses)"
+    for k, bits in enumerate(rec["city_entered"]):
+        if not _in(bits, 0, (1 << len(FORCES)) - 1):
+            return f"city_entered[{k}] {int(bits)} is not a set of forces (bit 1 << force)"
     owner = {}
     for u in range(NUM_UNITS):
         where, h = int(rec["unit_where"][u]), int(rec["unit_hex"][u])

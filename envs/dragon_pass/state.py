@@ -136,6 +136,9 @@ STATE_FIELDS = [
                                     # took on another Doom Run, riding it that turn (L756); 0 none
     ("doom_pending", np.int8),      # 1: Ethilrist fell in combat or exotic magic and the Hound's Doom Run in a
                                     # random direction is still to be run (before the next phase goes on); 0
+    # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
+    ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
+                                    # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

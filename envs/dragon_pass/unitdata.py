@@ -575,6 +575,9 @@ class Unit:
     cite: tuple
     substituted: frozenset
     line: int = field(default=0, compare=False)
+    homes: tuple = ()
+    """A dragonewt counter's home Dragonewt City, 1-8, copy by copy (L740;
+    independents.txt 'homes'); () for every other unit."""
 
     @property
     def hero(self):
@@ -860,6 +863,21 @@ def _cites(tokens, file, line):
     return out
 
 
+def _homes(r, uid):
+    """A unit's 'homes' line: one Dragonewt City number (1-8, L740) per copy,
+    or () where the record has none."""
+    ln = r.one("homes", required=False)
+    if ln is None:
+        return ()
+    homes = tuple(r.star(t, "homes") for t in ln.tokens)
+    if not all(re.fullmatch(r"[1-8]", h) for h in homes):
+        r.err(ln.line, f"unit {uid}: homes {' '.join(homes)}: want Dragonewt City numbers 1-8 (L740)")
+    counters = r.one("counters")
+    if counters is not None and len(homes) != int(r.star(counters.tokens[0], "counters")):
+        r.err(ln.line, f"unit {uid}: {len(homes)} homes for {counters.tokens[0]} counters: one per copy")
+    return tuple(int(h) for h in homes)
+
+
 def _authored(value):
     """(value without its '~', whether it was marked authored)."""
     return authored(value, _MARK)
@@ -1060,7 +1078,7 @@ INDEPENDENTS_FILE = "independents.txt"
 [scenario] records (units.txt's take their formations)."""
 _UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", "tags",
               "underline", "front", "back", "back_side", "best_friend", "spirit_of",
-              "agent_of", "scenarios", "cite"}
+              "agent_of", "scenarios", "homes", "cite"}
 _SCENARIO_KEYS = {"name", "turns", "combat", "moon", "exotic", "special", "deploy", "take",
                   "keep_out", "garrison", "best_friend", "cite"}
 
@@ -1127,13 +1145,14 @@ def _parse_units(data_dir, file="units.txt"):
                     r.err(ln.line, f"scenarios: {m.group(1)} given twice")
                 listed[m.group(1)] = int(m.group(2))
             scenario_lines[s.id] = (ln.line, listed)
+            homes = _homes(r, s.id)         # before r.subst is read: its '~' marks count
             units[s.id] = Unit(
                 s.id, r.text("name"), r.word("force", forces), r.word("formation"),
                 r.int("counters", lo=1), r.word("arm", ARMS), r.word("rank", RANKS),
                 klass == "major", frozenset(r.words("tags", TAGS)), front, back,
                 r.word("back_side", ("disrupted", "berserk"), required=False, default="disrupted"),
                 r.word("best_friend", required=False), r.word("spirit_of", required=False),
-                agent_of, {}, r.cite(), frozenset(r.subst), s.line)
+                agent_of, {}, r.cite(), frozenset(r.subst), s.line, homes)
         else:
             raw_scenarios.append(s)
     for u in units.values():

@@ -168,3 +168,20 @@ def test_with_screening_the_heuristic_ignores_what_enemy_stacks_hold(scenario):
         _play(_new_game(scenario, 300 + seat, screening=True), agents, rngs, on_decision=check)
     assert checked >= 20
     assert differing > 0, "no sampled position had hidden stacks to shuffle"
+
+
+def test_the_heuristic_takes_a_dragonewt_road_journey_toward_its_goal():
+    """A group of dragonewts at a city steps toward its goal by the hex that
+    brings it nearest: a journey by dragonewt road (L482) where that is one."""
+    from dragongym.agents.dragon_pass_heuristic import Position as Known
+    from tests.dragon_pass.dragonewts_test import BEAKED, city, group_at, newts_for
+    from tests.dragon_pass.scenario import SARTAR, Position, hexi, unit
+    p = Position("18.1")
+    newts_for(p, SARTAR, BEAKED)
+    p.put(BEAKED, city(5))
+    group_at(p, SARTAR, city(5), BEAKED)
+    legal = {int(a) for a in np.flatnonzero(GAME.mask_of(p.S))}
+    assert R.A_HEX + hexi(city(1)) in legal
+    steps = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    a = DragonPassHeuristic().step(Known(p.s, 1), [unit(BEAKED)], hexi(city(5)), hexi(city(1)), steps, legal)
+    assert a == R.A_HEX + hexi(city(1))

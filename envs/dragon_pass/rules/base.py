@@ -401,6 +401,30 @@ def shut(S, b, g):
 TEMPLE_OF_THE_REACHING_MOON = MAP.hex_index("1108")
 """Occupied by an enemy of the Lunars, it ends the Glowline for the rest of the game (L143, L155)."""
 
+NEWT_CITIES = len(MAP.dragonewt_cities)
+CITY_HEX = np.array([MAP.dragonewt_cities[n] for n in range(1, NEWT_CITIES + 1)], np.int16)
+"""CITY_HEX[k]: the hex of Dragonewt City k + 1 (L740)."""
+HEX_CITY = np.full(NUM_HEXES, -1, np.int8)
+"""HEX_CITY[h]: k where h is Dragonewt City k + 1, -1 elsewhere."""
+HEX_CITY[CITY_HEX] = np.arange(NEWT_CITIES)
+
+
+def _home_cities():
+    home = np.full(NUM_UNITS, -1, np.int8)
+    first = {}
+    for u in range(NUM_UNITS):
+        first.setdefault(UNIT_KIND_OF[u], u)
+        unit = KINDS[UNIT_KIND_OF[u]]
+        if unit.homes:
+            home[u] = unit.homes[u - first[UNIT_KIND_OF[u]]] - 1
+    return home
+
+
+U_HOME_CITY = _home_cities()
+"""U_HOME_CITY[u]: k for a dragonewt whose home is Dragonewt City k + 1 (its
+counter's number, L740; independents.txt 'homes'), -1 for every other unit:
+the units that resurrect (L742, ``turns.resurrect``)."""
+
 
 def _entry_hexes():
     out = np.zeros((NUM_ENTRY_ZONES, NUM_HEXES), np.int8)
@@ -831,8 +855,12 @@ def occupy(S, b, f, h):
     under f's control (Interpretations: control passes to the last force to
     enter it); an
     enemy of the Lunars in the Temple of the Reaching Moon desecrates it, and
-    the Glowline ceases for the rest of the game (L143, L662)."""
+    the Glowline ceases for the rest of the game (L143, L662). A Dragonewt
+    City remembers every force that ever entered it: the dragonewts of the
+    other force no longer resurrect there (L742, ``turns.resurrect``)."""
     fo = HEX_FORTRESS[h]
+    if HEX_CITY[h] >= 0 and f >= 0:
+        S[b]['city_entered'][HEX_CITY[h]] |= 1 << f
     if fo >= 0:
         S[b]['fortress_owner'][fo] = f
     if HEX_SITE[h] >= 0:

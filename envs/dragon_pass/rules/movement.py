@@ -10,6 +10,11 @@ stops, whatever points it has left. A group that begins in an enemy ZOC may
 leave it but not step straight into another ZOC hex, whoever exerts it (L460,
 Q&A L1036). Flying units obey ZOCs like any other (Q&A L1008, L1040).
 
+A group of dragonewts at a Dragonewt City or Shaker's Temple may instead
+journey by dragonewt road to the next such stop, for 1 MP (+1 MP for each
+junction turned at), stopping 1 hex before a road hex in an enemy ZOC, and
+go on from there (L482, L744; ``travel``, RULES.md Interpretations 73).
+
 Reinforcements and replacements (``UW_ENTERING``) come in from their board
 edge during their owner's movement phase, when he chooses (he may delay them
 as long as he likes), at an edge hex of their zone that no enemy unit holds,
@@ -26,6 +31,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
+from ..data import MAP
 from ..constants import (
     NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UNIT_IDS, UW_ENTERING,
     UW_MAP,
@@ -36,7 +42,7 @@ from .base import (
     U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
-    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle,
+    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
 )
 from .setup import SCENARIO_EXOTIC_MAGIC
 
@@ -523,6 +529,13 @@ def mask_move_group(S, b, p, mask):
         for d in range(1, 7):
             if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
+        if HEX_ROAD_STOP[h] and travels_by_road(S, b):
+            board_occ, board_zoc = whole_board(S, b)
+            for j in range(NUM_JOURNEYS):
+                if J_START[j] == h:
+                    i = journey_end(p, j, board_occ, board_zoc)
+                    if i >= 0 and affords(S, b, journey_cost(j, i)):
+                        mask[A_HEX + int(J_PATH[j, i])] = 1
         stop = HEX_TERRAIN[h] != TERRAIN_LAKE
         if stop and flee and not safe_hex(occ, h, enemy):
             # a fleeing unit stops short of safety only where none is left in reach
@@ -569,6 +582,9 @@ def act_move_group(S, b, p, a):
         start_arrangement(S, b, h)
         s['group_arranged'] = 1
         return pose(S, b, PH_ARRANGE, p)
+    if a < A_UNIT and distance(h, a - A_HEX) > 1:
+        travel(S, b, p, h, a - A_HEX)
+        return pose(S, b, PH_MOVE_GROUP, p)
     if a < A_UNIT:
         # step every member into the neighbour; entering an enemy ZOC stops it (L460)
         g = a - A_HEX
@@ -608,6 +624,141 @@ def act_move_group(S, b, p, a):
     if must_close(S, b, u, occ, zoc):
         s['unit_flags'][u] |= UF_CLOSE
     return pose(S, b, PH_MOVE_GROUP, p)
+
+
+# ------------------------------------------------------------------ the dragonewt roads
+def _journeys():
+    """Every journey along the dragonewt roads (data/map.txt [road] kind
+    dragonewt): from a stop -- a Dragonewt City or Shaker's Temple (L482,
+    L744) -- to the next stop, passing no other. Returns the arrays below."""
+    links = {}
+    for road in MAP.roads:
+        if road.kind == "dragonewt":
+            for x, y in zip(road.path, road.path[1:]):
+                links.setdefault(x, set()).add(y)
+                links.setdefault(y, set()).add(x)
+    stops = sorted(MAP.dragonewt_cities.values()) + [MAP.site_named("Shaker's Temple")]
+    found = []
+    for start in stops:
+        todo = [(start, -1, (), ())]
+        while todo:
+            h, prev, path, turns = todo.pop()
+            # every branch of a junction is a road of its own (data/map.txt):
+            # going on past a junction is a turn there (Interpretations 73)
+            turned = (turns[-1] if turns else 0) + (1 if path and h in MAP.junctions else 0)
+            for x in sorted(links.get(h, ())):
+                if x == prev:
+                    continue
+                if x in stops:
+                    found.append((start, path + (x,), turns + (turned,)))
+                else:
+                    todo.append((x, h, path + (x,), turns + (turned,)))
+    longest = max(len(path) for _, path, _ in found)
+    start = np.array([j[0] for j in found], np.int16)
+    length = np.array([len(j[1]) for j in found], np.int16)
+    hexes = np.full((len(found), longest), -1, np.int16)
+    turns = np.zeros((len(found), longest), np.int8)
+    for k, (_, path, turned) in enumerate(found):
+        hexes[k, :len(path)] = path
+        turns[k, :len(path)] = turned
+    stop = np.zeros(NUM_HEXES, np.int8)
+    stop[stops] = 1
+    return start, length, hexes, turns, stop
+
+
+J_START, J_LEN, J_PATH, J_TURNS, HEX_ROAD_STOP = _journeys()
+"""Journey j by dragonewt road starts at stop J_START[j] and runs through the
+J_LEN[j] hexes J_PATH[j, :J_LEN[j]], the last the next stop; J_TURNS[j, i]:
+the junctions turned at before reaching J_PATH[j, i]. HEX_ROAD_STOP[h]: h is
+a Dragonewt City or Shaker's Temple (L482)."""
+NUM_JOURNEYS = J_START.shape[0]
+assert CITY_HEX.shape[0] == int(HEX_ROAD_STOP.sum()) - 1
+
+
+@rules_jit
+def travels_by_road(S, b):
+    """The group now moving is all dragonewts (``base.U_HOME_CITY``), none
+    bound to flee or close on a scapegoat: only dragonewts use the dragonewt
+    roads (L365, L482)."""
+    s = S[b]
+    n = 0
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP:
+            if U_HOME_CITY[u] < 0 or s['unit_flags'][u] & (UF_FLEE | UF_CLOSE):
+                return False
+            n += 1
+    return n > 0
+
+
+@rules_jit
+def journey_end(p, j, occ, zoc):
+    """Where journey j ends for force p's dragonewts, an index into J_PATH[j]:
+    its last hex, or, where a hex of the road is in an enemy zone of control
+    (or held by the enemy), the hex before the first such one (L482, L744).
+    -1 where that is the start or its neighbour: an ordinary step goes there."""
+    enemy = 1 - p
+    end = int(J_LEN[j]) - 1
+    for i in range(int(J_LEN[j])):
+        x = J_PATH[j, i]
+        if zoc[x] & (1 << enemy) or occ[x] == enemy:
+            end = i - 1
+            break
+    return end if end >= 1 else -1
+
+
+@rules_jit
+def journey_cost(j, i):
+    """Half MPs for journey j ending at J_PATH[j, i]: 1 MP, +1 MP for each
+    junction turned at on the way (L482, L744)."""
+    return 2 * (1 + int(J_TURNS[j, i]))
+
+
+@rules_jit
+def affords(S, b, cost):
+    """Every member of the moving group has ``cost`` half MPs left."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP and s['unit_mp'][u] < cost:
+            return False
+    return True
+
+
+@rules_jit
+def travel(S, b, p, h, g):
+    """The group of dragonewts at stop h journeys by road to g (a journey's
+    end, ``journey_end``): each member pays the journey's cost and the group
+    goes on from g with its remaining MPs, by road or normally (L482). It
+    passes through the road's hexes (they are entered, as a step's: ``occupy``,
+    the flood)."""
+    s = S[b]
+    occ, zoc = whole_board(S, b)
+    j = -1
+    i = -1
+    for k in range(NUM_JOURNEYS):
+        if J_START[k] == h:
+            e = journey_end(p, k, occ, zoc)
+            if e >= 0 and J_PATH[k, e] == g:
+                j = k
+                i = e
+    cost = journey_cost(j, i)
+    order = np.empty(NUM_UNITS, np.int64)
+    n = stack_at(S, b, h, order)
+    for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
+        u = order[k]
+        if not s['unit_flags'][u] & UF_GROUP:
+            continue
+        s['unit_mp'][u] -= cost
+        s['unit_road'][u] = 0
+        put_on_top(S, b, u, g)
+        for x in range(i + 1):
+            if s['unit_where'][u] == UW_MAP:
+                floods(S, b, u, int(J_PATH[j, x]), False)
+    for x in range(i + 1):
+        occupy(S, b, p, int(J_PATH[j, x]))
+    s['sel_hex'] = g
+    s['group_moved'] = 1
+    if group_size(S, b)[0] == 0:
+        stop_group(S, b, p)
 
 
 @rules_jit

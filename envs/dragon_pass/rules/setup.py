@@ -123,6 +123,8 @@ def setup_scenario(S, b):
     for k in range(s['pillar_hexes'].shape[0]):
         s['pillar_hexes'][k] = -1             # no Pillar of Fire unleashed (L764)
     s['glowline_gone'] = 0
+    for k in range(s['city_entered'].shape[0]):
+        s['city_entered'][k] = 0              # no force has entered a Dragonewt City yet (L742)
     s['revealed'] = 0
     s['stage'] = ST_DEPLOY
 

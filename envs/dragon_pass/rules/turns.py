@@ -7,7 +7,8 @@ movement, alliances or exotic magic, so a player-turn is the movement phase
 (``movement.py``), the combat phase (``combat.py``) and the rally phase: the
 active player's disrupted units recover unless beside an enemy unit (L590),
 and every hero or superhero eliminated this player-turn rolls its heroic
-escape (L642).
+escape (L642); then every eliminated dragonewt reappears in its home city
+unless the enemy has entered it (L742, ``resurrect``).
 """
 import numpy as np
 
@@ -15,10 +16,10 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
     LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
-    ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_MAP,
+    ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
 from .base import (
-    A_HEX, BOLDHOME, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
+    A_HEX, BOLDHOME, CITY_HEX, U_HOME_CITY, U_MAGICIAN, hex_force, occupy, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
     PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose,
     put_on_top, killed,
     scan_board,
@@ -82,10 +83,49 @@ def rally_phase(S, b):
             continue
         s['cursor'] = u
         return pose(S, b, PH_ESCAPE_HEX, force_of(S, b, u))
+    if resurrect(S, b):
+        return True
     s['step'] = 0
     s['bat_prey'] = -1
     herds_settle(S, b)            # the end of the rally phase (L592)
     s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
+    return False
+
+
+@rules_jit
+def resurrect(S, b):
+    """Resurrection (L742): every eliminated dragonewt reappears in its home
+    city (``base.U_HOME_CITY``) this rally phase, front side up -- a spirit in
+    its holding box (L416) -- unless units of the enemy force have entered
+    that city since the game began (``city_entered``, set by ``base.occupy``:
+    the ability is cancelled for good). A dragonewt eliminated in this
+    player-turn is the only one in the dead pile, as every rally phase brings
+    them all back. Where a resurrected dragonewt joins a stack, its owner may
+    rearrange it (L450). Returns True if that arrangement is posed; called
+    again after it."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        k = int(U_HOME_CITY[u])
+        if k < 0 or s['unit_where'][u] != UW_DEAD:
+            continue
+        f = force_of(S, b, u)
+        if f < 0 or s['city_entered'][k] & (1 << (1 - f)):
+            continue
+        h = int(CITY_HEX[k])
+        s['unit_side'][u] = SIDE_FRONT
+        s['unit_dead_hex'][u] = -1
+        if U_MAGICIAN[u] >= 0:
+            s['unit_where'][u] = UW_HOLDING
+            continue
+        held = hex_force(S, b, h)
+        if held >= 0 and held != f:
+            continue          # never so: enemy units there entered it, and cancelled this (a safeguard)
+        alone = held < 0
+        put_on_top(S, b, u, h)
+        occupy(S, b, f, h)
+        if not alone:
+            start_arrangement(S, b, h)
+            return pose(S, b, PH_ARRANGE, f)
     return False
 
 
