@@ -77,6 +77,12 @@ Flames plays: the Independent player (seat 1, ``independents``), Ironhoof's
 freeze, the horse herds (hastening, stampedes, capture, neutral herds), the
 Earth-Shaker's earthquake, the Twins as Androgeus' best friend, Sartar
 closed, the five victory sites (``site_owner``); a herd is never a scapegoat.
+v8 the special rules of three more Major Independents (to be brought in by
+alliances): Cragspider's Pillar of Fire and her Black Dragon dying with her,
+Sir Ethilrist's Hound (riding, the Doom Run), Cloak of Darkness (its cloud,
+the Goblins) and Keener Than, the Dragonewts' resurrection and roads; the
+flat observation shows the Cloak, Keener Than, the Pillar and who entered
+each Dragonewt City (13,657 floats).
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -188,7 +194,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 7
+    version = 8
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
