@@ -520,3 +520,26 @@ def test_rule_dp_stone_rune_pays_1_mp_for_a_mountain_and_nothing_to_climb_a_ridg
     assert plain is None or plain > 2
     rune, foot = stone_rune_step("barons_friends", "0214", "0314"), stone_rune_step("ex_infantry#1", "0214", "0314")
     assert rune is not None and foot == rune + 2                                       # the ridge's +1 MP waived
+
+
+# ---------------------------------------------------------------- a disembodied spirit's ZOC (L460)
+def steps_on_after_entering_beside(spirit):
+    """A Lunar cavalry unit steps from 2012 to 2013, beside a Sartar stack at 2014
+    whose only counter is ``spirit``: whether it may step on from there."""
+    p = Position("18.5", moon="full")
+    p.s["units_end"] = len(R.U_FORCE)                # the Independents' counters are beyond 18.5's
+    p.put(spirit, "2014")
+    p.s["unit_force"][unit(spirit)] = 1
+    p.put("cc_lancers#1", "2012")
+    p.movement(LUNAR)
+    p.acts("select the stack at 2012", f"move {p.name('cc_lancers#1')} with the group",
+           f"move {p.name('cc_lancers#1')} from 2012 to 2013")
+    return any(t.startswith(f"move {p.name('cc_lancers#1')} from 2013") for t in p.legal())
+
+
+def test_rule_dp_zoc_a_disembodied_spirit_with_a_numeric_rf_exerts_one_and_a_parenthesised_rf_none():
+    """L460: a disembodied spirit on top exerts a zone of control only with a numeric
+    RF: the Spirit of Movement (X-5-x2-1) stops a unit entering beside it; the Cloak of
+    Darkness (X-*-0-(10)) does not."""
+    assert not steps_on_after_entering_beside("spirit_of_movement")
+    assert steps_on_after_entering_beside("cloak_of_darkness")

@@ -706,6 +706,31 @@ def adjacent_to_force(occ, h, f):
 
 
 @rules_jit
+def laid_count(hexes):
+    """How many of a once-a-game power's hexes are named so far (entries >= 0 of
+    ``fracture_hexes`` or ``pillar_hexes``)."""
+    n = 0
+    for k in range(hexes.shape[0]):
+        if hexes[k] >= 0:
+            n += 1
+    return n
+
+
+@rules_jit
+def spirit_power_left(S, b, u, used):
+    """Magician u may still use a once-a-game power that costs its spirit (the
+    earthquake, L720; the Pillar of Fire, L764): ``used`` not set, u on the map
+    with an RF, its spirit neither eliminated nor out of play."""
+    s = S[b]
+    sp = U_BOUND[u]
+    if used or s['unit_where'][u] != UW_MAP or sp < 0:
+        return False
+    if s['unit_where'][sp] == UW_DEAD or s['unit_where'][sp] == UW_OUT:
+        return False
+    return rf_of(S, b, u) >= 0
+
+
+@rules_jit
 def riding(S, b, u):
     """Unit u rides the Hound: both on the map in one hex, u Ethilrist (L754;
     Interpretations 80), or Keener Than in the player-turn he must release

@@ -31,35 +31,24 @@ Interpretations (RULES.md, Interpretations 60; rows DP-INDEP-PILLAR-*):
 """
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, NUM_HEXES
-from ..constants import UW_DEAD, UW_MAP, UW_OUT
+from ..constants import UW_DEAD
 from ..state import PILLAR_HEXES
-from .base import A_HEX, CRAGSPIDER, PH_PILLAR, U_BOUND, distance, in_list, pose, rf_of
+from .base import A_HEX, CRAGSPIDER, PH_PILLAR, U_BOUND, distance, in_list, laid_count, pose, rf_of, spirit_power_left
 
 EX_PILLAR = 6          # exotic.EX_*: the Pillar of Fire strikes its three hexes (L764)
 
 
 @rules_jit
 def pillar_count(S, b):
-    s = S[b]
-    n = 0
-    for k in range(s['pillar_hexes'].shape[0]):
-        if s['pillar_hexes'][k] >= 0:
-            n += 1
-    return n
+    """The Pillar's hexes named so far."""
+    return laid_count(S[b]['pillar_hexes'])
 
 
 @rules_jit
 def cragspider_can_pillar(S, b):
     """Cragspider may still unleash the Pillar of Fire: not yet used this game,
     she on the map with an RF, her spirit not eliminated (L764)."""
-    s = S[b]
-    u = CRAGSPIDER
-    sp = U_BOUND[u]
-    if s['pillar_used'] or s['unit_where'][u] != UW_MAP or sp < 0:
-        return False
-    if s['unit_where'][sp] == UW_DEAD or s['unit_where'][sp] == UW_OUT:
-        return False
-    return rf_of(S, b, u) >= 0
+    return spirit_power_left(S, b, CRAGSPIDER, S[b]['pillar_used'])
 
 
 @rules_jit

@@ -48,9 +48,9 @@ import numpy as np
 
 from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_FORTRESS, HEX_STEP, NUM_HEXES
-from ..constants import UNIT_IDS, UW_DEAD, UW_MAP, UW_OUT
+from ..constants import UNIT_IDS, UW_DEAD
 from ..state import MAX_FRACTURE_HEXES
-from .base import A_CHOICE, A_HEX, CH_QUAKE_1, CH_QUAKE_2, PH_FRACTURE, U_BOUND, distance, pose, rf_of
+from .base import A_CHOICE, A_HEX, CH_QUAKE_1, CH_QUAKE_2, PH_FRACTURE, U_BOUND, distance, laid_count, pose, rf_of, spirit_power_left
 
 EARTH_SHAKERS_CULT = UNIT_IDS.index("earth_shakers_cult")
 EX_QUAKE = 5           # exotic.EX_*: the earthquake strikes its fracture hexes (L720)
@@ -80,26 +80,15 @@ def quake_length(t):
 
 @rules_jit
 def fracture_count(S, b):
-    s = S[b]
-    n = 0
-    for k in range(s['fracture_hexes'].shape[0]):
-        if s['fracture_hexes'][k] >= 0:
-            n += 1
-    return n
+    """The fracture hexes laid so far."""
+    return laid_count(S[b]['fracture_hexes'])
 
 
 @rules_jit
 def cult_can_quake(S, b):
     """The cult may still unleash its earthquake: not yet used this game, the
     cult on the map with an RF, its spirit not eliminated (L720)."""
-    s = S[b]
-    u = EARTH_SHAKERS_CULT
-    sp = U_BOUND[u]
-    if s['quake_used'] or s['unit_where'][u] != UW_MAP or sp < 0:
-        return False
-    if s['unit_where'][sp] == UW_DEAD or s['unit_where'][sp] == UW_OUT:
-        return False
-    return rf_of(S, b, u) >= 0
+    return spirit_power_left(S, b, EARTH_SHAKERS_CULT, S[b]['quake_used'])
 
 
 # ================================================================ the geometry
