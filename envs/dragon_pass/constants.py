@@ -16,9 +16,9 @@ NEUTRAL = -1
 giant (``unit_force``; the Independents' own force in the data is
 ``independent``)."""
 
-SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6")
-"""The scenarios the core sets up (L200-L293); a scenario is its index here."""
-SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6 = range(len(SCENARIOS))
+SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7")
+"""The scenarios the core sets up (L200-L301); a scenario is its index here."""
+SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7 = range(len(SCENARIOS))
 PLAYABLE_SCENARIOS = SCENARIOS
 
 
@@ -84,7 +84,9 @@ they are not ``UW_MAP``."""
 # the board edges reinforcements and replacements enter by (``unit_entry``, rules/base.py::ENTRY_HEXES)
 ENTRY_SARTAR_SOUTH = 0    # the south edge hexes east of Stone Cross (1934), inclusive (L297, L323, L972)
 ENTRY_LUNAR_GLOWLINE = 1  # the edge hexes of the dark Glowline (L981)
-NUM_ENTRY_ZONES = 2
+ENTRY_SARTAR_SOUTH_EDGE = 2  # Androgeus allied by Sartar: the south edge anywhere in Sartar (L800)
+ENTRY_IMPERIAL_EDGE = 3   # Androgeus allied by the Lunars: any edge hex of the Imperial borders (L800)
+NUM_ENTRY_ZONES = 4
 
 # the side of a counter that is up (``unit_side``)
 SIDE_FRONT, SIDE_BACK = 0, 1
@@ -124,4 +126,7 @@ ST_BOOKKEEPING = 5  # the book-keeping phase: the end of a game-turn (L182)
 ST_OVER = 6
 ST_EXOTIC = 7       # the Exotic Magic Phase, between movement and combat (L178, L672); and the
                     # effects a day brings before a player-turn's movement (the storm's flood, L688)
-NUM_STAGES = 8
+ST_DIPLOMACY = 8    # the Diplomacy Segment: Diplomacy Points received and assigned in secret,
+                    # replacements (L170, L979, L981, L299; rules/alliance.py)
+ST_ALLIANCE = 9     # the Alliance Phase of a player-turn (L176, L983, L985, L993; rules/alliance.py)
+NUM_STAGES = 12     # 10 and 11: the Random Events Segment and the Random Movement Phase

@@ -125,8 +125,9 @@ class DragonPassConfig:
             Return (5, with heroes and superheroes), ``"18.4"`` Counterstroke
             and ``"18.5"`` Hearts and Minds (7 each, all combat: magic, the
             Red Moon, the Exotic Magic Phase), ``"18.6"`` Dousing the Flames
-            (10, all combat, the Lunars against the Independents) (L204-L293);
-            the name is a
+            (10, all combat, the Lunars against the Independents), ``"18.7"``
+            The Full Game (14, all combat, diplomacy and alliances, every
+            Independent available) (L204-L301); the name is a
             string (the float 18.1 is refused; ``--scenario 18.1`` on a
             command line is read as the name).
         screening: the screening option: players cannot examine enemy
@@ -186,7 +187,9 @@ ACTION_LAYOUT = {
     "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
                                                          "elimination, force march, the Red Moon's phase, "
                                                          "a Type 2 storm, reveal, freeze the cavalry, "
-                                                         "a Type 1 / Type 2 earthquake"),
+                                                         "a Type 1 / Type 2 earthquake, assign DP to a Major "
+                                                         "Independent, seek its alliance, the South Soldier "
+                                                         "Reserve"),
 }
 
 
@@ -211,17 +214,21 @@ class DragonPass(Game):
 
     def spec_for(self, config):
         """Seats by faction (roles): ``lunar`` and ``sartar``, in 18.6 ``lunar``
-        and ``independents``; the scenario's game-turns end it."""
+        and ``independents``; the scenario's game-turns end it. Hidden
+        information: the screening option, and in the Full Game the
+        Diplomacy Points each player assigns in secret (L979)."""
         sc = SCENARIOS.index(config.scenario)
-        deployed = int(R.U_DEPLOY[:, sc].sum())
+        deployed = int(R.SCENARIO_UNITS_END[sc]) if R.SCENARIO_DIPLOMACY[sc] else int(R.U_DEPLOY[:, sc].sum())
         turns = min(int(R.SCENARIO_TURNS[sc]), int(config.max_turns))
         return GameSpec(
             name=self.name, version=self.version, roles=SCENARIO_ROLES[sc], seats_are_roles=True,
             num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT, action_layout=ACTION_LAYOUT,
             max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
-            turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True, hidden_information=bool(config.screening),
+            turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True,
+            hidden_information=bool(config.screening) or bool(R.SCENARIO_DIPLOMACY[sc]),
             utility="zero_sum", config=config,
-            score_name="victory sites (L293)" if config.scenario == "18.6" else "Sartar fortresses",
+            score_name={"18.6": "victory sites (L293)", "18.7": "the opponent's fortresses (L301)"}.get(
+                config.scenario, "Sartar fortresses"),
             constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
     def turns_played(self, state):
@@ -258,9 +265,13 @@ class DragonPass(Game):
         contents of the enemy stacks it cannot examine are dealt anew among
         those stacks (whole stacks trade places, neutral units staying put, among stacks whose top
         counter alike exerts or does not exert a ZOC, which it sees; a stack
-        the pending decision or this phase's flags name stays); and the RNG
-        stream (every future die)."""
+        the pending decision or this phase's flags name stays); in the Full
+        Game, the other player's Diplomacy Points held and assigned to the
+        unallied Majors (``_deal_assignments``); and the RNG stream (every
+        future die)."""
         rec = state[0]
+        if int(R.SCENARIO_DIPLOMACY[int(rec["scenario"])]):
+            _deal_assignments(rec, 1 - int(player), rng)
         if int(rec["screening"]):
             pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex", "exotic_hex")}
             pinned |= {int(h) for n in ("bat_att", "bat_def", "bat_vacated") for h in rec[n]}
@@ -351,7 +362,11 @@ class DragonPass(Game):
 
     def decision_is_public(self, state, action):
         """With screening, a decision names the counters it moves or
-        chooses, which the enemy may not examine; without it, all is open."""
+        chooses, which the enemy may not examine; without it, all is open --
+        but the Diplomacy Points a player assigns, which are always his
+        secret (L979)."""
+        if int(state[0]["phase"]) == R.PH_DIPLOMACY:
+            return False
         return not bool(state[0]["screening"])
 
     def render_ansi(self, state, seat=None):
@@ -363,7 +378,29 @@ class DragonPass(Game):
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
     + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal") \
-    + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake")
+    + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake") \
+    + tuple(f"assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
+            for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
+    + tuple(f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance" for k in range(R.NUM_MAJORS)) \
+    + ("to the South Soldier Reserve",)
+assert len(_CHOICES) == R.NUM_CHOICES
+
+
+def _deal_assignments(rec, o, rng):
+    """Deal player o's secret Diplomacy Points anew (L979): his total over the
+    points he holds and has assigned to the unallied Majors stays, as does
+    at least what he called out for each (he never takes points back, L979);
+    the rest goes point by point to his pool or any of those Majors."""
+    open_ = [k for k in range(R.NUM_MAJORS) if int(rec["faction_ally"][k]) < 0]
+    floor = {k: max(0, int(rec["dp_announced"][o, k])) for k in open_}
+    total = int(rec["dp"][o]) + sum(int(rec["dp_assigned"][o, k]) for k in open_)
+    spare = total - sum(floor.values())
+    if spare < 0:
+        return
+    slots = rng.integers(0, len(open_) + 1, size=spare)
+    rec["dp"][o] = int((slots == len(open_)).sum())
+    for i, k in enumerate(open_):
+        rec["dp_assigned"][o, k] = floor[k] + int((slots == i).sum())
 
 
 def _neutral_name(a):
@@ -387,7 +424,32 @@ def _legal_name(rec, a):
     sel = int(rec["sel_hex"])
     if ph == R.PH_DEPLOY:
         nxt = V.next_to_deploy(rec, int(rec["to_play"]))
+        if a == R.A_CHOICE + R.CH_RESERVE:
+            return f"{V.unit_name(nxt)} joins the South Soldier Reserve"
         return f"deploy {V.unit_name(nxt)} at {V.hex_name(h)}"
+    if ph == R.PH_DIPLOMACY:
+        if done:
+            held = int(rec["dp"][int(rec["to_play"])])
+            return f"assign no more Diplomacy Points this game-turn (keep {held})"
+        c = a - R.A_CHOICE - R.CH_ASSIGN
+        k = c % R.NUM_MAJORS
+        return f"assign {int(R.ASSIGN_AMOUNTS[c // R.NUM_MAJORS])} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
+    if ph == R.PH_REPLACE:
+        if done:
+            return "take no more replacements this game-turn"
+        return f"{V.unit_name(u, rec)} comes back as a replacement"
+    if ph == R.PH_ALLIANCE:
+        if done:
+            return "end the Alliance Phase"
+        if a >= R.A_CHOICE:
+            k = a - R.A_CHOICE - R.CH_SEEK
+            mine = int(rec["dp_assigned"][int(rec["to_play"]), k])
+            return f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance with {mine} DP"
+        return f"{V.unit_name(u, rec)} goes as an emissary at {V.hex_name(int(rec['unit_hex'][u]))}"
+    if ph == R.PH_ALLY_SETUP:
+        return f"set up {V.unit_name(int(rec['cursor']), rec)} at {V.hex_name(h)}"
+    if ph == R.PH_KEENER:
+        return f"Keener Than joins the stack at {V.hex_name(h)}"
     if ph == R.PH_MOVE:
         if a >= R.A_UNIT and not done:
             if int(rec["unit_where"][u]) == R.UW_MAP:
@@ -633,6 +695,10 @@ def _picture(rec, viewer=None):
                                             for k, n in enumerate(FORTRESS_NAMES)))
     if SCENARIOS[int(rec["scenario"])] == "18.6":
         lines.append("sites: " + ", ".join(f"{n} ({who})" for n, who in V.site_control(rec).items()))
+    for f in range(2):
+        words = V.diplomacy_summary(rec, f, viewer)
+        if words:
+            lines.append(f"diplomacy, {V.side_name(rec, f)}: " + "; ".join(words))
     lines += _magic_text(rec, viewer, battle)
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
     if dead:

@@ -22,10 +22,17 @@ their feature columns):
   sides, rank, arm, force) is served once too: ``GameSpec.constants
   ["units_static"]``, the columns ``K_*``, row for row beside ``units``.
 * ``flat``: the scenario, the turn, the pending decision, the battle's numbers,
-  the moon, the Crimson Bat, storms, the earthquake, and who controls each
-  fortress and whether a quake damaged it.
+  the moon, the Crimson Bat, storms, the earthquake, who controls each
+  fortress and whether a quake damaged it, and diplomacy: the observer's
+  Diplomacy Points and what he assigned to each Major Independent, the
+  points each player called out seeking alliances, who is allied with each
+  Independent, the replacements owed.
 
 Seats are rotated: "own" is the observer's force, "enemy" the other.
+
+Hidden in the Full Game (L979): the Diplomacy Points the other player holds
+and has assigned to each Major Independent -- he calls out his assignment
+only when he seeks an alliance (L979), and a denied seeker learns no more.
 
 Hidden with the screening option (L452): the contents of enemy stacks that
 are not in the battle being fought. Their presence is seen (the counters are
@@ -213,7 +220,18 @@ F_PILLAR = F_DAMAGED + R.FORTRESS_HEX.shape[0]  # 1 once Cragspider unleashed he
 F_NEWT_CITY = F_PILLAR + 1  # each Dragonewt City 1-8 (rules.CITY_HEX): 1 if the
                                       # observer's units ever entered it, then 1 if the enemy's did: the
                                       # dragonewts of the other side no longer resurrect there (L742)
-FLAT_SIZE = F_NEWT_CITY + 2 * R.NEWT_CITIES
+F_DP = F_NEWT_CITY + 2 * R.NEWT_CITIES  # diplomacy (L975-L991): the observer's Diplomacy Points held / 50;
+                                      # each player's DP gained or lost next game-turn / 10 (assassins, L932-L947)
+F_ASSIGNED = F_DP + 3                 # each Major (rules.MAJORS): the DP the observer assigned to it / 50 -- the
+                                      # other player's are his secret (L979)
+F_ANNOUNCED = F_ASSIGNED + R.NUM_MAJORS  # each Major: the DP called out seeking its alliance, + 1, / 50 (0: never),
+                                      # the observer's 7 then the enemy's 7 (public, L979)
+F_ALLY = F_ANNOUNCED + 2 * R.NUM_MAJORS  # each Independent (unitdata.FACTIONS): +1 allied with the observer, -1
+                                      # with the enemy, 0 unallied (a dragon: its unit row)
+F_REPLACEMENTS = F_ALLY + R.NUM_FACTIONS  # replacements owed (L299) / 3: the observer's infantry, cavalry, then
+                                      # the enemy's (dead piles are public)
+F_FIRST_DEPLOYER = F_REPLACEMENTS + 4  # 1 if the observer was chosen to deploy first (18.7's tie-break, L301)
+FLAT_SIZE = F_FIRST_DEPLOYER + 1
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -325,6 +343,11 @@ def observe_one(S, b, me, obs):
         where = s['unit_where'][u]
         row = UNITS_OFF + u * UNIT_FEATURES
         if where == 0:
+            if R.SCENARIO_DIPLOMACY[int(s['scenario'])] and R.U_FACTION[u] >= 0:
+                # an Independent not (yet) in play: available for alliance, unallied (L736, L806)
+                obs[row + U_VALID] = 1.0
+                obs[row + U_COLUMN] = -1.0
+                obs[row + U_ROW] = -1.0
             continue
         sd = int(s['unit_side'][u])
         force = R.force_of(S, b, u)
@@ -470,3 +493,18 @@ def observe_one(S, b, me, obs):
     for k in range(R.SITE_HEX.shape[0]):
         o = s['site_owner'][k]
         obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+    _put(obs, f + F_DP, s['dp'][me] / 50.0)
+    obs[f + F_DP + 1] = s['dp_next'][me] / 10.0
+    obs[f + F_DP + 2] = s['dp_next'][enemy] / 10.0
+    for k in range(R.NUM_MAJORS):
+        _put(obs, f + F_ASSIGNED + k, s['dp_assigned'][me, k] / 50.0)
+        _put(obs, f + F_ANNOUNCED + k, (s['dp_announced'][me, k] + 1) / 50.0)
+        _put(obs, f + F_ANNOUNCED + R.NUM_MAJORS + k, (s['dp_announced'][enemy, k] + 1) / 50.0)
+    for k in range(R.NUM_FACTIONS):
+        o = s['faction_ally'][k]
+        obs[f + F_ALLY + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+    if R.SCENARIO_DIPLOMACY[int(s['scenario'])]:
+        for arm in range(2):
+            _put(obs, f + F_REPLACEMENTS + arm, R.replacements_owed(S, b, me, arm) / 3.0)
+            _put(obs, f + F_REPLACEMENTS + 2 + arm, R.replacements_owed(S, b, enemy, arm) / 3.0)
+    obs[f + F_FIRST_DEPLOYER] = s['first_deployer'] == me

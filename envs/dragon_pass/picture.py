@@ -894,7 +894,9 @@ def _draw_forces(scene, view):
         if tags:
             scene.text(x0 + 90, y + 7, " · ".join(tags), 11, PALETTE["select"] if on_move else MUTED, "lm",
                        bold=True)
-        held = (f"holds {V.victory_sites(rec, f)} of the 5 victory sites" if SCENARIOS[int(rec["scenario"])] == "18.6"
+        sid = SCENARIOS[int(rec["scenario"])]
+        held = (f"holds {V.victory_sites(rec, f)} of the 5 victory sites" if sid == "18.6"
+                else f"holds {V.enemy_fortresses(rec, f)} enemy fortresses" if sid == "18.7"
                 else f"holds {sartar_fortresses[f]} Sartar fortresses")
         scene.text(WIDTH - PANEL_PAD, y + 7, held, 11, INK, "rm")
         c = _force_counts(rec, f)
@@ -903,6 +905,7 @@ def _draw_forces(scene, view):
             if c[key]:
                 parts.append(f"{label} {c[key]}")
         parts.append(f"eliminated {c['dead']}")
+        parts += V.diplomacy_summary(rec, f, view.seat)
         scene.text(x0 + 22, y + 24, " · ".join(parts), 10, INK, "lm")
         dead = [ABBREVIATIONS[_KINDS[UNIT_KIND_OF[u]].id] for u in range(NUM_UNITS)
                 if int(rec["unit_force"][u]) == f and int(rec["unit_where"][u]) == UW_DEAD]

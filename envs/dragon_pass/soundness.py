@@ -14,7 +14,7 @@ from .board import NUM_HEXES
 from .constants import (
     FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, ST_COMBAT, ST_EXOTIC, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
     UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
-    UW_POOL,
+    UW_POOL, ST_ALLIANCE,
 )
 from .data import MAP
 from .state import MAX_LOADED
@@ -98,7 +98,9 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]} is to roll a heroic escape without the hex it fell in"
         if where == UW_ESCAPING and int(R.U_RANK[u]) == 0:
             return f"unit {UNIT_IDS[u]} is not a hero but waits for a heroic escape"
-        if where in (UW_POOL,) and int(rec["stage"]) != 0:
+        if where == UW_POOL and int(rec["stage"]) != 0 and not (
+                int(rec["stage"]) == ST_ALLIANCE and int(R.U_FACTION[u]) >= 0):
+            # an Independent just allied waits in the pool to be set up (rules/alliance.py)
             return f"unit {UNIT_IDS[u]} is still to deploy after deployment"
         entry = int(rec["unit_entry"][u])
         if (where == UW_ENTERING) != (entry != -1) or not -1 <= entry < NUM_ENTRY_ZONES:

@@ -13,6 +13,7 @@ import numpy as np
 
 from .board import FORTRESS_NAMES
 from .constants import NUM_FORCES, NUM_UNITS
+from .unitdata import FACTIONS
 
 NUM_FORTRESSES = len(FORTRESS_NAMES)
 NUM_SITES = 3
@@ -24,6 +25,12 @@ stacks (L582), so either side has at most the six neighbours of a hex."""
 MAX_LOADED = 16
 MAX_FRACTURE_HEXES = 10
 """An earthquake's fracture hexes: 8 (Type 1) or 2 x 5 (Type 2) (L720)."""
+NUM_MAJORS = 7
+"""The Major Independents, in the order of the Diplomacy Points table (L1002):
+the Dragonewts, Sir Ethilrist, Cragspider, the Exiles, Ironhoof, the
+Grazelanders, Androgeus (rules/alliance.py MAJORS)."""
+NUM_FACTIONS = len(FACTIONS)
+"""Every Independent and the giants (unitdata.FACTIONS): the Majors first."""
 PILLAR_HEXES = 3
 """The Pillar of Fire covers a triangle of 3 hexes, each adjacent to the other two (L764)."""
 
@@ -139,6 +146,25 @@ STATE_FIELDS = [
     # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
     ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
                                     # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
+    # --- diplomacy and alliances (L975-L1003, L299; rules/alliance.py)
+    ("dp", np.int16, (NUM_FORCES,)),  # Diplomacy Points each player holds, not assigned to any Independent
+    ("dp_assigned", np.int16, (NUM_FORCES, NUM_MAJORS)),  # DP each player has assigned to each Major
+                                    # Independent (secret from the other player, L979)
+    ("dp_announced", np.int16, (NUM_FORCES, NUM_MAJORS)),  # the DP a player called out seeking that
+                                    # Major's alliance (the last time; public, L979); -1 never
+    ("dp_next", np.int16, (NUM_FORCES,)),  # DP gained (+) or lost (-) with next game-turn's income: the
+                                    # assassins' results (L932-L947)
+    ("allied_turn", np.int16, (NUM_FACTIONS,)),  # the player-turn each Independent was allied in (its
+                                    # units keep to their territory in that movement phase, L985); 0 never
+    ("dead_count", np.int16, (NUM_FORCES, 2)),  # each player's infantry (0) and cavalry (1) units
+                                    # eliminated so far: his dead piles for replacements (L299)
+    ("replaced", np.int16, (NUM_FORCES, 2)),  # the replacements of each arm he has received (L299)
+    ("faction_ally", np.int8, (NUM_FACTIONS,)),  # the force allied with each Independent (unitdata.FACTIONS
+                                    # order; a dragon is allied on its own: its unit_force); -1 none
+    ("majors_sought", np.int8),     # bits of the Majors the active player sought in this Alliance Phase
+    ("first_deployer", np.int8),    # the force chosen to deploy first (18.7's tie-break, L301)
+    ("trespassers", np.uint8, ((NUM_UNITS + 7) // 8,)),  # bit u: unit u trespassed into a neutral Major's
+                                    # territory this movement phase (one DP to the other player, L991)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -210,6 +210,18 @@ _SCENARIO_RULES = {
                  keep_out=(("lunar", "1406"), ("lunar", "0612")),
                  garrison=(("independent", "1406"), ("independent", "0612")),
                  best_friends=(("androgeus", "twins"),), cite="L275-L293"),
+    # The Full Game: a die decides who deploys first; the entire Battalia of
+    # each side (the Twin Stars are not of it, L297); up to 10 Sartar units in
+    # the South Soldier Reserve; every Independent available (L295-L301; the
+    # Diplomacy Points and replacements: tables.txt). Who selects the moon is not
+    # printed for 18.7: the first to deploy, as 18.9 prints (L313,
+    # Interpretations 91).
+    "18.7": dict(name="The Full Game", turns=14, combat=_ALL_COMBAT,
+                 deploy=(("lunar", "glowline"), ("sartar", "sartar")),
+                 battalia=("lunar", "sartar"),
+                 moon="first", exotic=("lunar", "sartar"),
+                 independents=True,
+                 reserve=("sartar", 10), deploy_first="roll", cite="L295-L301"),
 }
 
 # Counters the rulebook prints: (front, back, back side, counters or None,
@@ -644,6 +656,9 @@ class Scenario:
     keep_out: tuple = ()
     garrison: tuple = ()
     best_friends: tuple = ()
+    independents: bool = False
+    reserve: tuple = ()
+    deploy_first: str = "listed"
 
     @property
     def first(self):
@@ -1080,7 +1095,8 @@ _UNIT_KEYS = {"name", "force", "formation", "counters", "arm", "rank", "class", 
               "underline", "front", "back", "back_side", "best_friend", "spirit_of",
               "agent_of", "scenarios", "homes", "cite"}
 _SCENARIO_KEYS = {"name", "turns", "combat", "moon", "exotic", "special", "deploy", "take",
-                  "keep_out", "garrison", "best_friend", "cite"}
+                  "keep_out", "garrison", "best_friend", "independents",
+                  "reserve", "deploy_first", "cite"}
 
 
 def _side(r, key, underline):
@@ -1185,7 +1201,7 @@ def _parse_scenario(s, formations, units):
     turns = r.int("turns", lo=1)
     combat = tuple(sorted(r.words("combat", COMBAT_KINDS)))
     deploy = []
-    moon = r.word("moon", SIDES, required=False)
+    moon = r.word("moon", SIDES + ("first",), required=False)
     exotic = tuple(sorted(r.words("exotic", SIDES))) if r.one("exotic", False) else ()
     special = tuple(sorted(r.words("special", SPECIAL_RULES))) if r.one("special", False) else ()
     for ln in r.many("deploy"):
@@ -1213,6 +1229,14 @@ def _parse_scenario(s, formations, units):
         if len(ln.tokens) != 2 or any(u not in units for u in ln.tokens):
             r.err(ln.line, "best_friend: want SUPERHERO_ID FRIEND_ID (unit ids)")
         friends.append(tuple(ln.tokens))
+    independents = r.word("independents", ("all", "none"), False, "none") == "all"
+    reserve = ()
+    if r.one("reserve", False):
+        ln = r.one("reserve")
+        if len(ln.tokens) != 2 or ln.tokens[0] not in SIDES or not ln.tokens[1].isdigit():
+            r.err(ln.line, "reserve: want SIDE MOST_UNITS")
+        reserve = (ln.tokens[0], int(ln.tokens[1]))
+    deploy_first = r.word("deploy_first", ("listed", "roll"), False, "listed")
     takes, deployed = [], {}
     for ln in r.many("take"):
         take = _take(r, s.id, ln, formations, units, dict(deploy))
@@ -1224,7 +1248,9 @@ def _parse_scenario(s, formations, units):
         r.err(s.line, f"scenario {s.id}: no 'take' lines")
     return Scenario(s.id, name, turns, combat, tuple(deploy), tuple(takes), deployed, r.cite(),
                     s.line, moon=moon, exotic=exotic, special=special, keep_out=narrow["keep_out"],
-                    garrison=narrow["garrison"], best_friends=tuple(friends))
+                    garrison=narrow["garrison"], best_friends=tuple(friends),
+                    independents=independents, reserve=reserve,
+                    deploy_first=deploy_first)
 
 
 def _take(r, sid, ln, formations, units, deploy):
@@ -2113,8 +2139,9 @@ def _check_scenarios(data):
         if sc is None:
             raise DataError(f, 0, f"missing scenario {sid} ({rule['cite']})")
         for key in ("name", "turns", "combat", "deploy", "moon", "exotic", "special", "keep_out",
-                    "garrison", "best_friends"):
-            want = rule.get(key, {"moon": None}.get(key, ()))
+                    "garrison", "best_friends", "independents", "reserve",
+                    "deploy_first"):
+            want = rule.get(key, {"moon": None, "independents": False, "deploy_first": "listed"}.get(key, ()))
             if getattr(sc, key) != want:
                 _fail(f, sc, f"scenario {sid}: {key} {getattr(sc, key)!r}, but the rulebook has "
                       f"{want!r} ({rule['cite']})")

@@ -9,6 +9,7 @@ from . import rules as R
 from .board import FORTRESS_NAMES, HEX_STEP
 from .constants import FORCES, KINDS, SCENARIO_ROLES, SIDE_BACK, UNIT_IDS, UF_GROUP, UNIT_KIND_OF, UW_MAP, UW_POOL
 from .data import DATA, MAP
+from .unitdata import FACTIONS
 
 _KINDS = KINDS
 
@@ -164,3 +165,28 @@ def victory_sites(state, f):
         owner = rec["fortress_owner"][k] if k >= 0 else rec["site_owner"][int(R.HEX_SITE[h])]
         n += int(owner) == int(f)
     return n
+
+
+def enemy_fortresses(state, f):
+    """How many of the other side's fortresses force f controls (18.7's victory, L301)."""
+    rec = record(state)
+    sartar = [bool(x) for x in R.FORTRESS_SARTAR]
+    return sum(1 for k in range(len(sartar)) if int(rec["fortress_owner"][k]) == f and sartar[k] == (f == 0))
+
+
+def diplomacy_summary(state, f, seat=None):
+    """Short words on force f's diplomacy as ``seat`` may know it (None: all):
+    its Diplomacy Points held and assigned (his secret, L979), its allies
+    (public). Empty outside the Full Game."""
+    rec = record(state)
+    if not int(R.SCENARIO_DIPLOMACY[int(rec["scenario"])]):
+        return []
+    parts = []
+    if seat is None or int(seat) == f:
+        assigned = [f"{DATA.tables.alliance_names[R.MAJORS[k]]} {int(rec['dp_assigned'][f, k])}"
+                    for k in range(R.NUM_MAJORS) if int(rec["dp_assigned"][f, k]) and int(rec["faction_ally"][k]) < 0]
+        parts.append(f"DP {int(rec['dp'][f])}" + (f" (assigned: {', '.join(assigned)})" if assigned else ""))
+    allies = [FACTIONS[k] for k in range(R.NUM_FACTIONS) if int(rec["faction_ally"][k]) == f]
+    if allies:
+        parts.append("allies: " + ", ".join(a.replace("_", " ") for a in allies))
+    return parts

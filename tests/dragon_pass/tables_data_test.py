@@ -248,17 +248,31 @@ NEW_FIELDS = ("alliance_dp", "alliance_names", "diplomacy", "dp_schedule", "emis
               "plague_exempt", "random_events")
 
 
-def test_the_new_tables_leave_the_game_alone():
-    """The tables are data only (issue 29 groundwork): no module of the game
-    but the reader names them, so the compiled rules and observations are
-    unchanged."""
+USED_BY = {"diplomacy": {"alliance.py", "base.py"}, "dp_schedule": {"alliance.py"}, "emissary": {"alliance.py"},
+           "alliance_names": {"game.py", "view.py"}}
+"""The tables a rule reads now, and the modules that read each: the diplomacy
+numbers, the Diplomacy Points of each game-turn and the Emissary Table
+(rules/alliance.py, rules/base.py's trespassing: DP-DIPLO-*), the Majors'
+names in the actions' and the text's words."""
+
+
+def test_the_new_tables_are_read_only_by_the_rules_that_use_them():
+    """The tables of issue 29 are read by the reader and by the modules of the
+    rules that use them (``USED_BY``); a table no rule uses yet is named by no
+    module of the game, so it cannot change the compiled rules unnoticed."""
     game = U.DATA_DIR.parent
     readers = [p for p in game.rglob("*.py") if p.name != "unitdata.py"]
     assert readers
     for path in readers:
         text = path.read_text(encoding="utf-8")
         for name in NEW_FIELDS:
-            assert f".{name}" not in text, (path.name, name)
+            if path.name in USED_BY.get(name, ()):
+                continue
+            for ref in (f"tables.{name}", f"T.{name}"):
+                assert ref not in text, (path.name, ref)
+    for name, files in USED_BY.items():
+        assert all(any(ref in (game / "rules" / f if (game / "rules" / f).exists() else game / f).read_text("utf-8")
+                       for ref in (f"tables.{name}", f"T.{name}")) for f in files), name
 
 
 # ------------------------------------------------------ broken files ----

@@ -22,9 +22,11 @@ from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
+    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE,
 )
+from ..unitdata import FACTIONS
 from ..data import DATA, MAP
-from ..state import NUM_SITES
+from ..state import NUM_FACTIONS, NUM_MAJORS, NUM_SITES
 
 # ================================================================ the counters
 _RUNES = {None: RUNE_NONE, "water": RUNE_WATER, "stone": RUNE_STONE, "air": RUNE_AIR}
@@ -432,17 +434,138 @@ def _entry_hexes():
     col = lambda h: int(MAP.ids[h][:2])      # noqa: E731
     row = lambda h: int(MAP.ids[h][2:])      # noqa: E731
     dark = set(MAP.hexes("glowline_dark"))
+    imperial = dark | set(MAP.hexes("glowline_light"))
     for h in range(NUM_HEXES):
         if row(h) == MAP.rows and col(h) >= col(stone):
             out[ENTRY_SARTAR_SOUTH, h] = 1
         if h in dark and MAP.is_edge(h):
             out[ENTRY_LUNAR_GLOWLINE, h] = 1
+        if row(h) == MAP.rows and HEX_SARTAR[h]:
+            out[ENTRY_SARTAR_SOUTH_EDGE, h] = 1
+        if h in imperial and MAP.is_edge(h):
+            out[ENTRY_IMPERIAL_EDGE, h] = 1
     return out
 
 
 ENTRY_HEXES = _entry_hexes()
 """ENTRY_HEXES[zone, h]: h is a board-edge hex units entering by ``zone`` may
-come in at (constants.ENTRY_*: L297, L323, L972, L981)."""
+come in at (constants.ENTRY_*: L297, L323, L972, L981; Androgeus by the
+south edge of Sartar or an edge of the Imperial borders, the Glowline's
+lands, dark and light, L143, L800; Interpretations 96)."""
+
+
+# ================================================================ the Independents' factions (L730-L920)
+MAJORS = ("dragonewts", "black_horse", "cragspider", "exiles", "half_beasts", "grazelanders", "androgeus")
+"""The Major Independents in the order of the Diplomacy Points table (L1002);
+they are the first seven of ``unitdata.FACTIONS``, so a Major's index is its
+faction's."""
+assert FACTIONS[:NUM_MAJORS] == MAJORS and NUM_FACTIONS == len(FACTIONS)
+DRAGONEWTS, BLACK_HORSE, CRAGSPIDER_FACTION, EXILES, HALF_BEASTS, GRAZELANDERS, ANDROGEUS_FACTION = range(NUM_MAJORS)
+
+
+def _faction_tables():
+    by_formation = {f.id: FACTIONS.index(f.faction) for f in DATA.independent_formations.values()}
+    of_unit = np.array([by_formation.get(KINDS[UNIT_KIND_OF[u]].formation, -1) for u in range(NUM_UNITS)], np.int8)
+    price = np.zeros(NUM_MAJORS, np.int16)
+    for f in DATA.independent_formations.values():
+        if f.group == "major":
+            price[FACTIONS.index(f.faction)] = f.dp
+    territory_of = {"dragonewt": "dragonewts", "black_horse_country": "black_horse", "cragspider": "cragspider",
+                    "wintertop": "exiles", "beast_valley": "half_beasts", "grazelands": "grazelanders"}
+    hex_faction = np.array([FACTIONS.index(territory_of[MAP.territory[h]]) if MAP.territory[h] in territory_of
+                            else -1 for h in range(NUM_HEXES)], np.int8)
+    capital = np.array([MAP.capitals.get(FACTIONS[k], -1) for k in range(NUM_FACTIONS)], np.int16)
+    return of_unit, price, hex_faction, capital
+
+
+U_FACTION, MAJOR_PRICE, HEX_MAJOR, FACTION_CAPITAL = _faction_tables()
+"""U_FACTION[u]: the ``unitdata.FACTIONS`` index of an Independent's or special
+unit's counter, -1 for the Battalia's. MAJOR_PRICE[k]: the Diplomacy Points
+that ally Major k (L1002). HEX_MAJOR[h]: the Major whose territory hex h is
+(L144-L149), -1 for none (Androgeus has none, L800). FACTION_CAPITAL[k]: the
+hex of an Independent's capital (L740-L792), -1 for none."""
+FORCE_CAPITAL = np.array([MAP.capitals["lunar"], MAP.capitals["sartar"]], np.int16)
+"""Furthest, the Lunar capital, and Boldhome, the Sartar capital (L987)."""
+
+
+def _replaceable():
+    arm = np.full(NUM_UNITS, -1, np.int8)
+    for u in range(NUM_UNITS):
+        k = KINDS[UNIT_KIND_OF[u]]
+        if k.force in FORCES and k.rank == "none" and k.arm in ("infantry", "cavalry"):
+            arm[u] = 0 if k.arm == "infantry" else 1
+    return arm
+
+
+U_REPLACEABLE = _replaceable()
+"""U_REPLACEABLE[u]: 0 for a Lunar or Sartar infantry unit, 1 for cavalry, -1
+for any other: only those fill the dead piles that replacements are counted
+from and come back as replacements (L299, L323)."""
+
+
+SCENARIO_DIPLOMACY = np.array([DATA.scenarios[sid].independents for sid in SCENARIOS], np.int8)
+"""The scenario uses the diplomacy and alliance rules, every Independent
+available (18.7, 18.9: "All Combat & Diplomacy Rules", L295, L317;
+rules/alliance.py)."""
+TRESPASS_DP = int(DATA.tables.diplomacy["trespass"])
+
+
+@rules_jit
+def trespass(S, b, u, h, g):
+    """Active unit u steps from hex h into hex g: entering a neutral Major
+    Independent's territory from outside it gives the inactive player 1 DP,
+    once a movement phase for each unit (L991; Interpretations 94)."""
+    s = S[b]
+    if not SCENARIO_DIPLOMACY[int(s['scenario'])]:
+        return
+    k = int(HEX_MAJOR[g])
+    if k < 0 or s['faction_ally'][k] >= 0 or (h >= 0 and HEX_MAJOR[h] == k):
+        return
+    if s['trespassers'][u >> 3] & (1 << (u & 7)):
+        return
+    s['trespassers'][u >> 3] |= 1 << (u & 7)
+    s['dp'][1 - int(s['active'])] += TRESPASS_DP
+
+
+@rules_jit
+def trespass_clear(S, b):
+    """A movement phase begins: no unit has trespassed in it yet."""
+    s = S[b]
+    for i in range(s['trespassers'].shape[0]):
+        s['trespassers'][i] = 0
+
+
+@rules_jit
+def assassin_result(S, b, f, key):
+    """Force f's assassin brought ``key`` (tables ``assassin_dp`` index 0..4:
+    captured scouting -4, killed scouting -2, an assassination +3, captured
+    getting away -5, killed getting away -3): Diplomacy Points lost or gained
+    next game-turn (L932-L947) -- in a scenario with the diplomacy rules,
+    where the penalties are usual (L271: 18.5 waives them)."""
+    s = S[b]
+    if SCENARIO_DIPLOMACY[int(s['scenario'])]:
+        s['dp_next'][f] += ASSASSIN_DP_BY_KEY[key]
+
+
+ASSASSIN_DP_BY_KEY = np.array([DATA.tables.assassin_dp[k] for k in (
+    "scouting_captured", "scouting_killed", "assassination_success", "getaway_captured", "getaway_killed")], np.int16)
+SCOUT_CAPTURED, SCOUT_KILLED, ASSASSINATED_DP, GETAWAY_CAPTURED, GETAWAY_KILLED = range(5)
+"""``assassin_result`` keys: the rows of the Scouting, Assassination and
+Getaway Tables that move Diplomacy Points (L932-L947)."""
+
+
+@rules_jit
+def keeps_to_territory(S, b, u, g):
+    """Unit u, of a Major Independent allied in this player-turn, may not step
+    into hex g outside that Major's territory: "A major independent's units
+    cannot be moved outside their territory in the first movement phase after
+    they are allied" (L985). The Dragonewts and Androgeus are the exceptions
+    (L985, L800); the Black Dragon's own rule is this one (L768)."""
+    s = S[b]
+    k = int(U_FACTION[u])
+    if k < 0 or k >= NUM_MAJORS or k == DRAGONEWTS or k == ANDROGEUS_FACTION:
+        return False
+    return s['allied_turn'][k] == s['player_turn'] and s['player_turn'] > 0 and HEX_MAJOR[g] != k
 FORCE_MARCH_MP2 = 6
 """Force march: the first 3 MPs a unit spends entering the board do not count (L474)."""
 FORTRESS_HEX = np.array([f.hex for f in MAP.fortresses], np.int16)
@@ -486,7 +609,12 @@ CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) locati
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
-NUM_CHOICES = CH_QUAKE_2 + 1
+ASSIGN_AMOUNTS = np.array([1, 5, 10], np.int16)
+"""The Diplomacy Points one assigning decision gives a Major Independent (L979)."""
+CH_ASSIGN = CH_QUAKE_2 + 1          # CH_ASSIGN + j * 7 + k: assign ASSIGN_AMOUNTS[j] DP to Major k (L979)
+CH_SEEK = CH_ASSIGN + 3 * 7         # CH_SEEK + k: seek Major k's alliance, calling out one's DP (L979)
+CH_RESERVE = CH_SEEK + 7            # the unit being deployed joins the South Soldier Reserve (L297)
+NUM_CHOICES = CH_RESERVE + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -533,7 +661,14 @@ PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn 
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
 PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
                        # (L764; rules/pillar.py)
-LAST_PHASE = PH_PILLAR
+PH_DIPLOMACY = 40      # CH_ASSIGN + j * 7 + k: assign DP to Major k, in secret / CH_DONE (L979; rules/alliance.py)
+PH_REPLACE = 41        # A_UNIT + u: dead unit u comes back as a replacement in the capital / CH_DONE (L299)
+PH_ALLIANCE = 42       # CH_SEEK + k: seek Major k's alliance / A_UNIT + u: u goes as an emissary to the
+                       # Minor Independent where it stands / CH_DONE: the Alliance Phase ends (L979, L983, L993)
+PH_ALLY_SETUP = 43     # A_HEX + h: where the new ally's unit ``cursor`` is set up in its territory (L985)
+PH_KEENER = 44         # A_HEX + h: the stack of his that Keener Than joins, for the player opposing
+                       # Sir Ethilrist's ally (L756)
+LAST_PHASE = PH_KEENER
 
 NO_HEX = -1
 
@@ -812,7 +947,7 @@ def step_cost(S, b, u, h, d):
     """
     s = S[b]
     g = HEX_STEP[h, d]
-    if g < 0 or shut(S, b, g):
+    if g < 0 or shut(S, b, g) or keeps_to_territory(S, b, u, g):
         return -1
     rune = int(U_RUNE[u])
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
@@ -901,6 +1036,9 @@ def killed(S, b, u):
     is in play: one out of the game stays out. Her Dark Trolls and Trollkin
     stay in play (L766)."""
     s = S[b]
+    if U_REPLACEABLE[u] >= 0 and s['unit_where'][u] != UW_DEAD:
+        # his infantry and cavalry dead piles, which replacements are counted from (L299)
+        s['dead_count'][int(U_FORCE[u]), int(U_REPLACEABLE[u])] += 1
     s['unit_where'][u] = UW_DEAD
     s['unit_hex'][u] = -1
     d = BLACK_DRAGON

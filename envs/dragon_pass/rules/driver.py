@@ -4,13 +4,17 @@ template's, ``envs/README.md``).
 ``advance`` runs forced and chance-only steps until some seat must decide;
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
 part's ``mask_*`` and ``act_*``. A game is the deployment (``setup.py``),
-then game-turns of two player-turns each -- movement (``movement.py``),
-combat (``combat.py``), rally -- and the book-keeping phase (``turns.py``).
+then game-turns -- the Diplomacy Segment in the Full Game (``alliance.py``),
+two player-turns each of alliances (``alliance.py``), movement
+(``movement.py``), exotic magic (``exotic.py``), combat (``combat.py``) and
+rally -- and the book-keeping phase (``turns.py``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_TURN_START
+from ..constants import (
+    ST_ALLIANCE, ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_DIPLOMACY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_TURN_START,
+)
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
@@ -18,6 +22,11 @@ from .base import (
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR,
+    PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER,
+)
+from .alliance import (
+    act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
+    mask_alliance, mask_ally_setup, mask_diplomacy, mask_keener, mask_replace,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -132,6 +141,16 @@ def fill_mask(S, b, mask):
         mask_fracture(S, b, p, mask)
     elif ph == PH_PILLAR:
         mask_pillar(S, b, p, mask)
+    elif ph == PH_DIPLOMACY:
+        mask_diplomacy(S, b, p, mask)
+    elif ph == PH_REPLACE:
+        mask_replace(S, b, p, mask)
+    elif ph == PH_ALLIANCE:
+        mask_alliance(S, b, p, mask)
+    elif ph == PH_ALLY_SETUP:
+        mask_ally_setup(S, b, p, mask)
+    elif ph == PH_KEENER:
+        mask_keener(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -216,6 +235,16 @@ def do_action(S, b, a):
         return act_fracture(S, b, p, a)
     elif ph == PH_PILLAR:
         return act_pillar(S, b, p, a)
+    elif ph == PH_DIPLOMACY:
+        return act_diplomacy(S, b, p, a)
+    elif ph == PH_REPLACE:
+        return act_replace(S, b, p, a)
+    elif ph == PH_ALLIANCE:
+        return act_alliance(S, b, p, a)
+    elif ph == PH_ALLY_SETUP:
+        return act_ally_setup(S, b, p, a)
+    elif ph == PH_KEENER:
+        return act_keener(S, b, p, a)
     return False
 
 
@@ -255,6 +284,12 @@ def advance(S, b):
                 return
         elif st == ST_BOOKKEEPING:
             bookkeeping(S, b)
+        elif st == ST_DIPLOMACY:
+            if diplomacy_segment(S, b):
+                return
+        elif st == ST_ALLIANCE:
+            if alliance_phase(S, b):
+                return
         else:
             return
 

@@ -47,7 +47,8 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_STORM, CRIMSON_BAT, MOON_BLACK, MOON_DYING, MOON_FULL_HALF, PH_EXOTIC,
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
-    CRAGSPIDER, killed, ETHILRIST, HELL_HOUND,
+    CRAGSPIDER, killed, ETHILRIST, HELL_HOUND, assassin_result, SCOUT_CAPTURED, SCOUT_KILLED, ASSASSINATED_DP,
+    GETAWAY_CAPTURED, GETAWAY_KILLED,
 )
 from .magic import saving_superhero
 from .pillar import EX_PILLAR, begin_pillar, cragspider_can_pillar, end_pillar, pillar_options, pillar_strikes
@@ -101,6 +102,10 @@ def _assassin_tables():
 
 
 SCOUTED, ASSASSINATED, GOT_AWAY = _assassin_tables()
+SCOUT_CAPTURED_ROLL = np.array([DATA.tables.assassin["scouting"].get(r) == "captured" for r in range(7)], np.int8)
+GETAWAY_CAPTURED_ROLL = np.array([DATA.tables.assassin["getaway"].get(r) == "captured" for r in range(7)], np.int8)
+"""By die roll: the assassin failing its scouting (getaway) is captured, not
+killed -- the greater loss of Diplomacy Points (L932, L945)."""
 """By die roll 0..6: the scouting succeeds; the assassination succeeds; the
 assassin gets away (L932-L947). A failed scouting or getaway loses the
 assassin (captured or killed)."""
@@ -368,8 +373,10 @@ def act_exotic_target(S, b, p, a):
         return False
     if U_ASSASSIN[u]:
         # scouting (L924, L932): success lets the player examine the stack and try a kill
-        if not SCOUTED[d6(S, b)]:
+        r = d6(S, b)
+        if not SCOUTED[r]:
             s['unit_where'][u] = UW_DEAD          # captured or killed
+            assassin_result(S, b, p, SCOUT_CAPTURED if SCOUT_CAPTURED_ROLL[r] else SCOUT_KILLED)
             return False
         s['exotic_hex'] = a - A_HEX
         return pose(S, b, PH_ASSASSIN, p)
@@ -409,8 +416,11 @@ def act_assassin(S, b, p, a):
     roll = d6(S, b) + (HERO_MODIFIER if U_RANK[v] != RANK_NONE else 0)
     if ASSASSINATED[roll if roll > 0 else 0]:
         eliminate(S, b, v)                        # a hero may make his heroic escape (L928)
-    if not GOT_AWAY[d6(S, b)]:
+        assassin_result(S, b, p, ASSASSINATED_DP)  # +3 DP next turn (L938)
+    r = d6(S, b)
+    if not GOT_AWAY[r]:
         s['unit_where'][u] = UW_DEAD              # captured or killed
+        assassin_result(S, b, p, GETAWAY_CAPTURED if GETAWAY_CAPTURED_ROLL[r] else GETAWAY_KILLED)
     return False
 
 

@@ -111,14 +111,20 @@ def _moon_chooser():
     out = np.full(len(SCENARIOS), -1, np.int8)
     for k, sid in enumerate(SCENARIOS):
         side = DATA.scenarios[sid].moon
-        if side is not None:
+        if side == "first":
+            out[k] = MOON_BY_FIRST
+        elif side is not None:
             out[k] = seat_of_side(side)
     return out
 
 
+MOON_BY_FIRST = 2
+"""SCENARIO_MOON's code for "the player who deploys first selects the phase
+of the moon" (L313; 18.7 too, Interpretations 91)."""
 SCENARIO_MOON = _moon_chooser()
 """SCENARIO_MOON[scenario]: the force that selects the phase of the moon
-before any units are deployed (L263, L271, L291); -1 where none is chosen."""
+before any units are deployed (L263, L271, L291), MOON_BY_FIRST for the
+first to deploy (``first_deployer``); -1 where none is chosen."""
 
 
 @rules_jit
@@ -126,9 +132,11 @@ def choose_moon(S, b):
     """Pose the choice of the moon's phase if the scenario has one still to
     make; True if posed."""
     s = S[b]
-    f = SCENARIO_MOON[int(s['scenario'])]
+    f = int(SCENARIO_MOON[int(s['scenario'])])
+    if f == MOON_BY_FIRST:
+        f = int(s['first_deployer'])
     if f >= 0 and s['moon'] < 0:
-        return pose(S, b, PH_MOON, int(f))
+        return pose(S, b, PH_MOON, f)
     return False
 
 

@@ -37,7 +37,7 @@ from ..constants import (
     UW_MAP,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
+    trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
     PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
     U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
@@ -604,6 +604,7 @@ def act_move_group(S, b, p, a):
             s['unit_mp'][u] -= c
             s['unit_road'][u] = road_after(s['unit_road'][u], h, d)
             put_on_top(S, b, u, g)
+            trespass(S, b, u, h, g)
             floods(S, b, u, g, False)
         s['sel_hex'] = g
         s['group_moved'] = 1
@@ -935,6 +936,7 @@ def enter_board(S, b, p, u, h, march):
     s['group_arranged'] = 0
     s['group_zoc_start'] = 0
     occupy(S, b, p, h)
+    trespass(S, b, u, -1, h)
     floods(S, b, u, h, False)
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)

@@ -15,13 +15,14 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES, HEX_TERRAIN
 from ..constants import (
-    NUM_UNITS, ST_DEPLOY, ST_TURN_START, UW_HOLDING, UW_OUT, UW_POOL,
+    ENTRY_SARTAR_SOUTH, LUNAR, NUM_UNITS, SARTAR, ST_DEPLOY, ST_DIPLOMACY, ST_TURN_START, UW_ENTERING, UW_HOLDING,
+    UW_OUT, UW_POOL,
 )
 from ..data import DATA, MAP
 from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES, SCENARIO_INDEPENDENT_SEAT, seat_of_side
 from .base import (
-    A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, occupy, pose,
+    A_CHOICE, CH_RESERVE, NUM_FACTIONS, NUM_MAJORS, d6, A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, occupy, pose,
     put_on_top,
 )
 from .moon import choose_moon
@@ -65,13 +66,34 @@ SCENARIO_MISSILE = np.array(["missile" in DATA.scenarios[sid].combat for sid in 
 SCENARIO_EXOTIC_MAGIC = np.array(["exotic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses exotic magic ("All Combat", 18.4 on): Argrath's summoning of
 the Dragontooth Runners, listed among the exotic abilities (L684), with it."""
-SCENARIO_UNITS_END = np.array([max(u for u in range(NUM_UNITS) if U_DEPLOY[u, sc] or U_FORCE[u] >= 0) + 1
+SCENARIO_INDEPENDENTS = np.array([DATA.scenarios[sid].independents for sid in SCENARIOS], np.int8)
+"""Every Independent is available, allied by Diplomacy Points and emissaries:
+the Full and the Marathon Games (L299, L321; rules/alliance.py)."""
+SCENARIO_UNITS_END = np.array([NUM_UNITS if SCENARIO_INDEPENDENTS[sc] else
+                               max(u for u in range(NUM_UNITS) if U_DEPLOY[u, sc] or U_FORCE[u] >= 0) + 1
                                for sc in range(len(SCENARIOS))], np.int16)
 """One past the last counter a scenario can bring into play (``units_end``):
 the Lunar and Sartar counters come first in ``constants.UNIT_IDS``, the
 Independents' after them; no scenario of 18.1-18.5 brings an Independent in,
 so the rules' loops over the counters stop before them; 18.6's stop after
-the last of its Independents."""
+the last of its Independents; 18.7's take every counter."""
+DEPLOY_ROLL = np.array([DATA.scenarios[sid].deploy_first == "roll" for sid in SCENARIOS], np.int8)
+"""A die decides who deploys first: odd the Lunars, even Sartar (L297, L319)."""
+RESERVE = np.array([[DATA.scenarios[sid].reserve[1] if DATA.scenarios[sid].reserve and
+                     seat_of_side(DATA.scenarios[sid].reserve[0]) == f else 0 for f in range(len(FORCES))]
+                    for sid in SCENARIOS], np.int8)
+"""RESERVE[scenario, force]: how many of its units the force may hold back as
+the South Soldier Reserve, to enter by the south edge east of Stone Cross
+(L297, L319)."""
+
+
+@rules_jit
+def game_turn_begins(S, b):
+    """A game-turn begins: its Diplomacy Segment first in the Full and
+    Marathon Games (L170), else its first player-turn."""
+    s = S[b]
+    s['step'] = 0
+    s['stage'] = ST_DIPLOMACY if SCENARIO_INDEPENDENTS[int(s['scenario'])] else ST_TURN_START
 SCENARIO_MAGIC = np.array(["magic" in DATA.scenarios[sid].combat for sid in SCENARIOS], np.int8)
 """The scenario uses magic (18.4 on, L108, L250-L273): phases A and C and the
 battles' magic steps; 18.1-18.3 ignore the magic rules (L108)."""
@@ -104,8 +126,17 @@ def setup_scenario(S, b):
         s['site_owner'][k] = INDEPENDENT_SEAT[sc]
     s['max_turns'] = SCENARIO_TURNS[sc]
     s['with_missile'] = SCENARIO_MISSILE[sc]
-    s['first_force'] = DEPLOY_FIRST[sc]
-    s['deploying'] = DEPLOY_FIRST[sc]
+    first = int(DEPLOY_FIRST[sc])
+    if DEPLOY_ROLL[sc]:
+        first = LUNAR if d6(S, b) % 2 == 1 else SARTAR     # odd: the Lunars deploy first (L297)
+    s['first_force'] = first
+    s['first_deployer'] = first
+    s['deploying'] = first
+    for k in range(NUM_FACTIONS):
+        s['faction_ally'][k] = -1             # every Independent unallied (L736, L806)
+    for f in range(2):
+        for k in range(NUM_MAJORS):
+            s['dp_announced'][f, k] = -1      # no alliance sought yet (L979)
     s['sel_hex'] = -1
     s['group_start'] = -1
     s['arr_hex'] = -1
@@ -155,7 +186,7 @@ def deploy_round(S, b):
         s['deploying'] = other
         return pose(S, b, PH_DEPLOY, other)
     s['turn'] = 1
-    s['stage'] = ST_TURN_START
+    game_turn_begins(S, b)
     return False
 
 
@@ -203,6 +234,19 @@ def mask_deploy(S, b, p, mask):
             if only_garrisons and not (GARRISON[sc, p, h] and occupied[h] != p):
                 continue
             mask[A_HEX + h] = 1
+    if reserve_left(S, b, p) > 0:
+        mask[A_CHOICE + CH_RESERVE] = 1
+
+
+@rules_jit
+def reserve_left(S, b, p):
+    """How many more units p may put in the South Soldier Reserve (L297)."""
+    s = S[b]
+    n = int(RESERVE[int(s['scenario']), p])
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p:
+            n -= 1
+    return n
 
 
 @rules_jit
@@ -210,6 +254,13 @@ def act_deploy(S, b, p, a):
     """Place the deploying force's next unit on hex a; it takes control of a
     fortress or victory site there (Interpretations: control passes on entering)."""
     u = next_to_deploy(S, b, p)
+    if a == A_CHOICE + CH_RESERVE:
+        # the South Soldier Reserve: off the board, to force march in by the
+        # south edge east of Stone Cross on game-turn 1 (L297)
+        s = S[b]
+        s['unit_where'][u] = UW_ENTERING
+        s['unit_entry'][u] = ENTRY_SARTAR_SOUTH
+        return False
     h = a - A_HEX
     put_on_top(S, b, u, h)
     occupy(S, b, p, h)

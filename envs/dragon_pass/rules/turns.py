@@ -15,13 +15,14 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SIDE_BACK, SIDE_FRONT, ST_BOOKKEEPING,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SIDE_BACK, SIDE_FRONT,
+    ST_ALLIANCE, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
 from .base import (
     A_HEX, BOLDHOME, CITY_HEX, U_HOME_CITY, U_MAGICIAN, hex_force, occupy, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
     PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose,
-    put_on_top, killed,
+    put_on_top, killed, trespass_clear,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -29,7 +30,7 @@ from .ethilrist import cloak_expires
 from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
 from .moon import next_day
-from .setup import SCENARIO_TURNS
+from .setup import SCENARIO_INDEPENDENTS, SCENARIO_TURNS, game_turn_begins
 
 ARGRATH = UNIT_IDS.index("argrath")
 """Prince Argrath, whose end decides 18.3 (L248)."""
@@ -47,7 +48,10 @@ def start_player_turn(S, b):
     s['freeze_asked'] = 0
     support_ends(S, b, int(s['active']))      # its spirits go home at the start of its movement (L416, L508)
     start_movement(S, b)
-    if s['exotic_effect'] == EX_FLOOD:         # the storm's third day begins with the flood (L688)
+    trespass_clear(S, b)
+    if SCENARIO_INDEPENDENTS[int(s['scenario'])]:
+        s['stage'] = ST_ALLIANCE              # the Alliance Phase comes before movement (L176; alliance.py)
+    elif s['exotic_effect'] == EX_FLOOD:       # the storm's third day begins with the flood (L688)
         s['stage'] = ST_EXOTIC
         s['step'] = EXS_DAY
 
@@ -218,7 +222,7 @@ def bookkeeping(S, b):
     s['turn'] += 1
     day_ends(S, b)
     next_day(S, b)
-    s['stage'] = ST_TURN_START
+    game_turn_begins(S, b)
 
 
 @rules_jit
@@ -228,6 +232,17 @@ def sartar_fortresses(S, b, f):
     n = 0
     for k in range(FORTRESS_HEX.shape[0]):
         if FORTRESS_SARTAR[k] and s['fortress_owner'][k] == f:
+            n += 1
+    return n
+
+
+@rules_jit
+def lunar_fortresses(S, b, f):
+    """How many of the Lunar fortresses force f controls (L301)."""
+    s = S[b]
+    n = 0
+    for k in range(FORTRESS_HEX.shape[0]):
+        if not FORTRESS_SARTAR[k] and s['fortress_owner'][k] == f:
             n += 1
     return n
 
@@ -277,10 +292,18 @@ def scenario_winner(S, b):
     * 18.5: the force that controls more fortresses, all ten counted; a
       draw if equal (L273);
     * 18.6: the Lunars if they control Bagnot, Dunstop, Rich Post, Wintertop
-      and Wild Temple, else the Independents (L293).
+      and Wild Temple, else the Independents (L293);
+    * 18.7: the player controlling more of his opponent's fortresses; if
+      tied, the player who was not chosen to deploy first (L301).
     """
     s = S[b]
     sc = s['scenario']
+    if sc == SC_18_7:
+        lunar_held = sartar_fortresses(S, b, LUNAR)
+        sartar_held = lunar_fortresses(S, b, SARTAR)
+        if lunar_held != sartar_held:
+            return LUNAR if lunar_held > sartar_held else SARTAR
+        return 1 - int(s['first_deployer'])
     if sc == SC_18_6:
         return LUNAR if victory_sites(S, b, LUNAR) == VICTORY_18_6.shape[0] else SARTAR
     if sc == SC_18_4:
@@ -322,7 +345,12 @@ def end_game(S, b, winner):
     s['stage'] = ST_OVER
     s['to_play'] = -1
     for f in range(2):
-        s['score'][f] = victory_sites(S, b, f) if s['scenario'] == SC_18_6 else sartar_fortresses(S, b, f)
+        if s['scenario'] == SC_18_6:
+            s['score'][f] = victory_sites(S, b, f)
+        elif s['scenario'] == SC_18_7:
+            s['score'][f] = sartar_fortresses(S, b, f) if f == LUNAR else lunar_fortresses(S, b, f)
+        else:
+            s['score'][f] = sartar_fortresses(S, b, f)
         if winner < 0:
             s['rank'][f] = 1
             s['rewards'][f] = 0.0
