@@ -139,6 +139,11 @@ STATE_FIELDS = [
     # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
     ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
                                     # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
+    # --- Delecti's zombies (L815-L831, rules/zombies.py)
+    ("zombies_owed", np.int8),      # new zombies raised by units eliminated beside Delecti or a zombie in this
+                                    # combat phase, still to be placed (L821; the sequence of play places them)
+    ("zombie_lead", np.int16),      # the zombie leading the chain's move now (the first or the last, L823); -1
+    ("zombie_steps", np.int8),      # hexes the chain's leader has stepped this move (0: none yet, for L460)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -19,6 +19,7 @@ from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
+from .zombies import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403

@@ -234,6 +234,11 @@ IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
+DELECTI = UNIT_IDS.index("delecti")
+ZOMBIE_1 = UNIT_IDS.index("zombies#1")
+NUM_ZOMBIES = 12
+"""Delecti and his zombies (L815-L831, rules/zombies.py): zombie k (1..12) is
+unit ZOMBIE_1 + k - 1; the chain runs in the order of their numbers (L823)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -533,7 +538,11 @@ PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn 
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
 PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
                        # (L764; rules/pillar.py)
-LAST_PHASE = PH_PILLAR
+PH_ZOMBIE_RISE = 55    # A_HEX + h: where Delecti's controller places the new zombie raised by a unit
+                       # eliminated beside Delecti or a zombie (L821; rules/zombies.py)
+PH_ZOMBIE_MARCH = 56   # A_HEX + h: the next hex the leading zombie steps into, the chain following along
+                       # its path (L823) / CH_DONE: the chain's move ends (rules/zombies.py)
+LAST_PHASE = PH_ZOMBIE_MARCH
 
 NO_HEX = -1
 
@@ -920,6 +929,7 @@ def eliminate(S, b, u):
     killed by anyone else it may escape, and stays the scapegoat while it
     tries (L656, L1018; ``turns.rally_phase``)."""
     s = S[b]
+    zombie_raised_by(S, b, u)         # a major unit falling beside Delecti or a zombie rises as one (L821)
     avenged = False
     for v in range(units_end(S, b)):
         if s['unit_scapegoat'][v] == u and s['unit_where'][v] == UW_MAP:
@@ -971,6 +981,9 @@ def disrupt(S, b, u):
     eliminated if already disrupted. Superheroes cannot be disrupted (L590)."""
     s = S[b]
     if U_RANK[u] == RANK_SUPERHERO:
+        return
+    if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+        zombie_disrupted(S, b, u)     # it and the zombies that follow it are eliminated (L825)
         return
     if s['unit_side'][u] == SIDE_BACK:
         if U_HERD[u]:
@@ -1085,6 +1098,7 @@ def herds_settle(S, b):
                 capture(S, b, u, f)
         elif captured(S, b, u) and f < 0:
             turn_neutral(S, b, u)
+    zombies_settle(S, b)              # Delecti with none of his zombies: they all fall (L825)
 
 
 @rules_jit
@@ -1174,3 +1188,8 @@ def local_board(S, b, h, occ7, zoc7):
                 occ7[d] = f
             elif zoc and distance(x, g) == 1:
                 zoc7[d] |= 1 << f
+
+
+# Delecti's zombies (rules/zombies.py) hook into disruption, elimination and the
+# end of a phase above; imported last, as zombies.py reads this module.
+from .zombies import zombie_disrupted, zombie_raised_by, zombies_settle  # noqa: E402

@@ -34,7 +34,7 @@ from ..constants import (
     UW_MAP, UW_SUPPORT,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
+    A_CHOICE, A_HEX, A_UNIT, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede,
@@ -410,6 +410,8 @@ def phys_value2(S, b, u):
     three units (L335-L355, L348, L520), unless a herd is at or below it: herds
     and the units above them are outside structures (L458, L472)."""
     s = S[b]
+    if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+        return 4                  # a zombie absorbs 2, whatever the terrain (L829)
     h = s['unit_hex'][u]
     out = np.empty(NUM_UNITS, np.int64)
     n = stack_at(S, b, h, out)
