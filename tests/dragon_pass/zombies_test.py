@@ -6,6 +6,7 @@ from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import FORCES
 
 from .combat_test import ARCHERS, LANCERS, MILITIA, arranged, declare
+from .magic_test import choose, declare as magic_declare
 from .scenario import LUNAR, SARTAR, Position, unit
 
 DELECTI = "delecti"
@@ -233,3 +234,84 @@ def test_rule_dp_zombies_defending_do_not_counter_attack_nor_retreat():
     arranged(p, "0604")
     assert int(p.s["def_total"]) == 0
     assert p.where(LANCERS[0]) == "0504" and p.where(Z[2]) == "0604"
+
+
+# ---------------------------------------------------------------- spirit magic (L827)
+def zombie_spirit_battle(*dice):
+    """Two College Magicians' spirits (MgF 6 + 6) attack zombies 2 and 3 at
+    2012 by spirit magic beside the Full Moon Corps; Delecti (MgF 10) and
+    zombie 1 stand at 2013, out of the battle; dice loaded for the spirit
+    magic roll then the DSM roll."""
+    p = Position("18.4", moon="full")
+    p.put("full_moon_corps", "2011")
+    for m in ("lcm_magicians#1", "lcm_magicians#2"):
+        p.put(m, "2008")
+    delecti_for(p, SARTAR, "2013", "2013", "2012", "2012")
+    p.combat(LUNAR)
+    for k in (1, 2):
+        choose(p, "commit", "Spirit", f"({k})")
+        choose(p, "attacks the stack at", "2012")
+    p.dice(*dice)
+    magic_declare(p, "2012", "2011")
+    return p
+
+
+def test_rule_dp_zombies_defend_with_delectis_mgf():
+    """L827: the zombies' DSM is Delecti's MgF 10 though he is not in the
+    battle: rolled 6, a loss of 10 to the spirits (the zombies' own MgF is blank)."""
+    p = zombie_spirit_battle(1, 6)
+    assert int(p.s["magic_att_loss"]) == 10
+
+
+def test_rule_dp_zombies_a_spirit_loss_of_delectis_mgf_takes_all_the_zombies_in_the_battle():
+    """L827: a loss of 12 >= Delecti's MgF 10: the attacker may take the
+    zombies of the battle, all of them at once, for 10 of it."""
+    p = zombie_spirit_battle(6, 1)
+    assert int(p.s["magic_def_loss"]) == 12
+    assert p.to_play == LUNAR and p.legal() == [f"eliminate {p.name(Z[2])} at 2012"]
+    p.act(f"eliminate {p.name(Z[2])} at 2012")
+    assert p.where(Z[2]) == "dead" and p.where(Z[3]) == "dead" and p.where(Z[1]) == "2013"
+
+
+def test_rule_dp_zombies_a_spirit_loss_under_delectis_mgf_takes_no_zombie():
+    """L827: a loss of 2 < 10: the zombies cannot be taken (their blank MgF
+    is not a zero MgF open to the excess loss, L554)."""
+    p = zombie_spirit_battle(1, 1)
+    assert int(p.s["magic_def_loss"]) == 2
+    assert p.phase != R.PH_MAGIC_CASUALTY or not [a for a in p.legal() if "Zombies" in a and "eliminate" in a]
+    assert p.where(Z[2]) == "2012" and p.where(Z[3]) == "2012"
+
+
+def test_rule_dp_zombies_a_zombie_casualty_absorbs_2_whatever_the_terrain():
+    """L829: a loss of 2 against zombie 2 on a hill (melee x1½): the zombie
+    absorbs just its CF 2 (multiplied, 3, it could not be taken)."""
+    p = Position()
+    p.put(LANCERS[0], "2009")
+    p.put(LANCERS[1], "2009")
+    delecti_for(p, SARTAR, "2011", "2011", "2010")
+    p.combat(LUNAR)
+    p.dice(2, 1, 1)                               # 8 at 2: a loss of 2
+    declare(p, ["2010"], ["2009"])
+    arranged(p, "2009")
+    assert int(p.s["loss_left"]) == 4             # halves
+    assert p.legal() == [f"eliminate {p.name(Z[2])} at 2010"]
+    p.act(f"eliminate {p.name(Z[2])} at 2010")
+    assert p.where(Z[2]) == "dead" and int(p.s["loss_left"]) == 0
+
+
+def test_rule_dp_zombies_no_thirteenth_zombie():
+    """L821: at most 12 zombies: the last of the chain is zombie 12, so the
+    militia falling beside it raises none."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    delecti_for(p, LUNAR, "0505")
+    p.put(Z[12], "0505")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    p.dice(4)
+    declare(p, ["0604"], ["0504", "0505"])
+    arranged(p, "0504", "0505")
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    assert p.phase != R.PH_ZOMBIE_RISE
+    assert int((p.s["unit_where"] == 2).sum()) == 5       # the 3 lancers, Delecti, zombie 12: no new counter

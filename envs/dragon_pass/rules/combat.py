@@ -47,7 +47,7 @@ from .magic import (
 from .moon import cf_halves, mgf_halves
 from .setup import SCENARIO_MAGIC
 from .movement import start_arrangement
-from .zombies import is_zombie, zombies_on_board
+from .base import is_zombie, zombies_on_board
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)

@@ -45,7 +45,8 @@ from .base import (
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
 )
 from .setup import SCENARIO_EXOTIC_MAGIC
-from .zombies import PH_ZOMBIE_MARCH, is_zombie, mask_chain_leaders, start_march
+from .base import PH_ZOMBIE_MARCH, is_zombie
+from .zombies import mask_chain_leaders, start_march
 
 
 @rules_jit

@@ -2,7 +2,9 @@
 
 The chain. Zombie k (1..12) is unit ``ZOMBIE_1 + k - 1``; the zombies on the
 map form the chain in the order of their numbers: its first is the lowest on
-the map, its last the highest (L821, L823; Interpretations 112).
+the map, its last the highest (L821, L823; ``base.chain_ends``;
+Interpretations 112). The chain's falls, which disruption, elimination and
+the end of a phase call, live in ``rules/base.py`` (it comes first).
 
 Alliance (L819): the first emissary sent to Delecti allies him at once; the
 emissary is eliminated (no heroic escape) and zombie 1 takes its place
@@ -11,7 +13,7 @@ emissary is eliminated (no heroic escape) and zombie 1 takes its place
 New zombies (L821): each major unit -- a counter with a non-blank,
 non-parenthesised CF (L127), not a dragon, a giant or a zombie -- eliminated
 in a combat phase while in or beside the hex of Delecti or of a zombie
-(``zombie_raised_by``, from ``base.eliminate``) owes one new zombie to
+(``base.zombie_raised_by``, from ``base.eliminate``) owes one new zombie to
 Delecti's controller (``zombies_owed``); the sequence of play places them
 before it goes on (``raise_zombie``, from ``driver.advance``): numbered one
 higher than the last of the chain, in a hex beside it -- or zombie 1 stacked
@@ -36,9 +38,9 @@ enemy ZOC straight into another -- is eliminated with every zombie behind it
 (L825). Interpretations 113.
 
 Elimination (L825): a zombie that suffers a disruption is eliminated with
-every zombie after it in the chain (``zombie_disrupted``); at the end of every
+every zombie after it in the chain (``base.zombie_disrupted``); at the end of every
 phase, Delecti not on the map (eliminated) or not stacked with one of his
-zombies: every zombie is eliminated (``zombies_settle``, from
+zombies: every zombie is eliminated (``base.zombies_settle``, from
 ``base.herds_settle``, which every phase's end calls).
 
 Combat (L829): a zombie is worth a CF of 2 as a melee or physical magic
@@ -50,54 +52,26 @@ zombies' own CFs, whatever the terrain, with no leadership added
 retreat (``combat.fighting_units``, ``combat.may_retreat``).
 Interpretations 114.
 
-Spirit magic (L827) is not yet implemented.
+Spirit magic (L827): defending zombies use Delecti's MgF, once, for DSM
+and in the defenders' MgF (``magic.zombies_mgf2``, ``magic.dsm_total``,
+``magic.nonnegative_mgf``), whether or not Delecti is in the battle (where he
+is, his own MgF serves); a spirit loss of at least Delecti's MgF may take all
+the battle's zombies at once, for his MgF (``magic.casualty_value``,
+``magic.act_magic_casualty``). Interpretations 115.
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_FORD, HEX_RIVER, HEX_STEP, NUM_HEXES
-from ..constants import NUM_UNITS, SIDE_FRONT, ST_COMBAT, TAG_DRAGON, UF_ADVANCED, UF_MOVED, UNIT_IDS, UW_MAP
+from ..constants import SIDE_FRONT, UF_ADVANCED, UF_MOVED, UW_MAP
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_DONE, DELECTI, NUM_ZOMBIES, PH_ZOMBIE_MARCH, PH_ZOMBIE_RISE, TERRAIN_LAKE, U_MAJOR, U_TAGS,
-    HEX_TERRAIN, distance, eliminate, force_of, hex_force, killed, occupy, pose, put_on_top, scan_board, shut,
-    side_of, ZOMBIE_1,
+    A_CHOICE, A_HEX, A_UNIT, CH_DONE, DELECTI, PH_ZOMBIE_MARCH, PH_ZOMBIE_RISE, TERRAIN_LAKE, HEX_TERRAIN, ZOMBIE_1,
+    ZOMBIE_LAST, chain_ends, chain_falls, force_of, killed, occupy, pose, put_on_top, scan_board, shut,
 )
 
-ZOMBIE_LAST = ZOMBIE_1 + NUM_ZOMBIES - 1
-U_GIANT = np.array([i.startswith("giants#") for i in UNIT_IDS], np.int8)
-"""The giants (L914-L920): no zombie rises from them (L821)."""
 UF_MARCHED = UF_ADVANCED
 """A zombie that has stepped in the chain's move now (the movement phase
 borrows the combat phase's advance flag; cleared when the move ends)."""
-
-
-@rules_jit
-def is_zombie(u):
-    return ZOMBIE_1 <= u <= ZOMBIE_LAST
-
-
-@rules_jit
-def chain_ends(S, b):
-    """(first, last): the lowest- and highest-numbered zombies on the map; -1, -1 if none."""
-    s = S[b]
-    first = -1
-    last = -1
-    for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
-        if s['unit_where'][z] == UW_MAP:
-            if first < 0:
-                first = z
-            last = z
-    return first, last
-
-
-@rules_jit
-def zombies_on_board(S, b):
-    s = S[b]
-    n = 0
-    for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
-        if s['unit_where'][z] == UW_MAP:
-            n += 1
-    return n
 
 
 @rules_jit
@@ -106,64 +80,7 @@ def zombie_ground(g):
     return HEX_TERRAIN[g] != TERRAIN_LAKE and (HEX_RIVER[g] == 0 or HEX_FORD[g] != 0)
 
 
-# ------------------------------------------------------------------ elimination (L825)
-@rules_jit
-def chain_falls(S, b, z, step):
-    """Zombie z and every zombie after it (step +1: higher numbers; -1: lower) are eliminated."""
-    s = S[b]
-    while ZOMBIE_1 <= z <= ZOMBIE_LAST:
-        if s['unit_where'][z] == UW_MAP:
-            eliminate(S, b, z)
-        z += step
-
-
-@rules_jit
-def zombie_disrupted(S, b, z):
-    """Zombie z suffers a disruption: it and all the zombies that follow it in the chain are eliminated (L825)."""
-    chain_falls(S, b, z, 1)
-
-
-@rules_jit
-def zombies_settle(S, b):
-    """The end of a phase: Delecti eliminated, or not stacked with at least one
-    of his zombies -- every zombie is eliminated (L825)."""
-    s = S[b]
-    if zombies_on_board(S, b) == 0:
-        return
-    if s['unit_where'][DELECTI] == UW_MAP:
-        h = s['unit_hex'][DELECTI]
-        for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
-            if s['unit_where'][z] == UW_MAP and s['unit_hex'][z] == h:
-                return
-    chain_falls(S, b, ZOMBIE_1, 1)
-
-
 # ------------------------------------------------------------------ new zombies (L821)
-@rules_jit
-def raises_zombie(S, b, u):
-    """Unit u, if eliminated beside Delecti or a zombie, raises a new one: a
-    major unit (L127) other than a dragon, a giant or a zombie (L821)."""
-    return U_MAJOR[u, side_of(S, b, u)] != 0 and (U_TAGS[u] & TAG_DRAGON) == 0 and U_GIANT[u] == 0 \
-        and not is_zombie(u)
-
-
-@rules_jit
-def zombie_raised_by(S, b, u):
-    """Unit u is being eliminated (``base.eliminate``, before it leaves its
-    hex): in a combat phase, a major unit in or beside the hex of an allied
-    Delecti or of a zombie owes Delecti's controller a new zombie (L821;
-    Interpretations 110, 111)."""
-    s = S[b]
-    if s['stage'] != ST_COMBAT or s['unit_where'][u] != UW_MAP or force_of(S, b, DELECTI) < 0 \
-            or not raises_zombie(S, b, u):
-        return
-    h = s['unit_hex'][u]
-    for v in range(DELECTI, ZOMBIE_LAST + 1):      # Delecti, then zombies 1..12
-        if s['unit_where'][v] == UW_MAP and distance(h, s['unit_hex'][v]) <= 1:
-            s['zombies_owed'] += 1
-            return
-
-
 @rules_jit
 def rise_hexes(S, b, mask):
     """mask[A_HEX + g] = 1 for every hex the next new zombie may be placed in
@@ -264,7 +181,7 @@ def chain_may_move(S, b, p):
     on the map, not yet moved, with MPs (``movement.start_movement``)."""
     s = S[b]
     first, last = chain_ends(S, b)
-    return first >= 0 and force_of(S, b, first) == p and not s['unit_flags'][first] & UF_MOVED \
+    return first >= 0 and force_of(S, b, first) == p and (s['unit_flags'][first] & UF_MOVED) == 0 \
         and s['unit_mp'][first] > 0
 
 
@@ -311,7 +228,7 @@ def mask_zombie_march(S, b, p, mask):
             continue
         if occ[g] >= 0 and occ[g] != p:
             continue
-        if s['zombie_steps'] == 0 and zoc[h] & bit and zoc[g] & bit:
+        if s['zombie_steps'] == 0 and (zoc[h] & bit) != 0 and (zoc[g] & bit) != 0:
             continue                                  # from one enemy ZOC straight into another (L460)
         mask[A_HEX + g] = 1
 
@@ -351,8 +268,11 @@ def act_zombie_march(S, b, p, a):
     while ZOMBIE_1 <= v <= ZOMBIE_LAST and s['unit_where'][v] == UW_MAP:
         here = int(s['unit_hex'][v])
         if here != left:
-            stuck = s['unit_mp'][v] < 2 or (zoc[here] & bit and (s['unit_flags'][v] & UF_MARCHED or zoc[left] & bit))
-            if stuck:
+            in_zoc = (zoc[here] & bit) != 0
+            marched = (s['unit_flags'][v] & UF_MARCHED) != 0
+            into_zoc = (zoc[left] & bit) != 0
+            # no MP left, or stopped by the enemy ZOC it entered, or from one ZOC straight into another (L460)
+            if s['unit_mp'][v] < 2 or (in_zoc and (marched or into_zoc)):
                 chain_falls(S, b, v, step)            # unable to follow (L825)
                 break
             s['unit_mp'][v] -= 2
@@ -362,7 +282,7 @@ def act_zombie_march(S, b, p, a):
         left = here
         v += step
     s['zombie_steps'] += 1
-    if zoc[g] & bit:
+    if (zoc[g] & bit) != 0:
         end_march(S, b)                               # an enemy ZOC stops the chain (L460)
         return False
     return pose(S, b, PH_ZOMBIE_MARCH, p)
