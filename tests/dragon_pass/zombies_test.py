@@ -315,3 +315,49 @@ def test_rule_dp_zombies_no_thirteenth_zombie():
     p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
     assert p.phase != R.PH_ZOMBIE_RISE
     assert int((p.s["unit_where"] == 2).sum()) == 5       # the 3 lancers, Delecti, zombie 12: no new counter
+
+
+def test_rule_dp_zombies_all_fall_at_the_end_of_the_phase_delecti_is_eliminated_in():
+    """L825: Delecti eliminated in a battle (with zombie 1): zombie 2 stands
+    until the end of that combat phase, then falls."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    delecti_for(p, SARTAR, "0604", "0604", "0704")
+    p.combat(LUNAR)
+    p.dice(6, 1, 1, 1)                            # 12 at 6: a loss of 12
+    declare(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    p.act("no more retreats")
+    p.act(f"eliminate {p.name(Z[1])} at 0604")
+    p.act(f"eliminate {p.name(DELECTI)} at 0604")
+    assert p.where(DELECTI) == "dead" and p.where(Z[2]) == "0704"     # the phase goes on
+    p.act("no more advances")
+    assert int(p.s["stage"]) == R.ST_COMBAT and p.where(Z[2]) == "0704"
+    arranged(p, "0504")                          # the last decision of the combat phase
+    assert int(p.s["stage"]) != R.ST_COMBAT
+    assert p.where(Z[2]) == "dead"
+
+
+def test_rule_dp_zombies_a_unit_falling_in_a_zombies_own_hex_raises_one():
+    """L821 (Interpretations 111): the Sartar militia stacked with zombie 1
+    (Delecti two hexes off) falls to the Lunar lancers' melee: zombie 2
+    rises beside zombie 1, where Sartar chooses among the hexes beside no
+    Lunar unit, 0605 and 0705."""
+    p = Position()
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(LANCERS[3], "0603")
+    delecti_for(p, SARTAR, "0806", "0604")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    p.dice(6, 1, 1, 1)
+    declare(p, ["0604"], ["0504", "0603"])
+    arranged(p, "0504", "0604")
+    if "no more retreats" in p.legal():
+        p.act("no more retreats")
+    p.act(f"eliminate {p.name(MILITIA[0])} at 0604")
+    assert p.phase == R.PH_ZOMBIE_RISE and p.to_play == SARTAR
+    assert sorted(p.legal()) == ["a new zombie rises at 0605", "a new zombie rises at 0705"]
+    p.act("a new zombie rises at 0705")
+    assert p.where(Z[2]) == "0705"
