@@ -452,6 +452,8 @@ def _legal_name(rec, a):
         return f"Keener Than joins the stack at {V.hex_name(h)}"
     if ph == R.PH_MOVE:
         if a >= R.A_UNIT and not done:
+            if R.ZOMBIE_1 <= u < R.ZOMBIE_1 + R.NUM_ZOMBIES:
+                return f"move the zombie chain led by {V.unit_name(u, rec)}"
             if int(rec["unit_where"][u]) == R.UW_MAP:
                 return f"Argrath summons {V.unit_name(u, rec)}"
             return f"bring {V.unit_name(u, rec)} onto the board"
@@ -563,6 +565,11 @@ def _legal_name(rec, a):
         length = R.TYPE1_LENGTH if int(rec["quake_type"]) == 1 else R.TYPE2_LENGTH
         line = 2 if n >= length else 1
         return f"fracture line {line}, hex {n % length + 1} of {length}: {V.hex_name(h)}"
+    if ph == R.PH_ZOMBIE_RISE:
+        return f"a new zombie rises at {V.hex_name(h)}"
+    if ph == R.PH_ZOMBIE_MARCH:
+        lead = V.unit_name(int(rec["zombie_lead"]), rec)
+        return "the zombie chain stops" if done else f"{lead} leads the zombie chain into {V.hex_name(h)}"
     if ph == R.PH_PILLAR:
         n = int((rec["pillar_hexes"] >= 0).sum())
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"

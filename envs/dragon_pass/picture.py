@@ -589,7 +589,8 @@ _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_M
               R.PH_COMMIT_HEX: "send it against", R.PH_SUPPORT_HEX: "support the stack at",
               R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
               R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at",
-              R.PH_PILLAR: "bring the Pillar of Fire down on"}
+              R.PH_PILLAR: "bring the Pillar of Fire down on", R.PH_ZOMBIE_RISE: "raise the new zombie at",
+              R.PH_ZOMBIE_MARCH: "lead the zombie chain into"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
@@ -1038,6 +1039,10 @@ def _decision_text(view):
         named = ", ".join(V.hex_name(int(h)) for h in rec["pillar_hexes"] if h >= 0)
         return (f"{who}: Cragspider's Pillar of Fire; choose its next hex, beside every hex named "
                 f"(named: {named}).")
+    if ph == R.PH_ZOMBIE_RISE:
+        return f"{who}: a unit fell beside Delecti or a zombie; choose where the new zombie rises."
+    if ph == R.PH_ZOMBIE_MARCH:
+        return f"{who} moves the zombie chain: its leader's next hex (the others follow its path), or stop."
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
     if ph == R.PH_REVEAL:

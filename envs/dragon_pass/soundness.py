@@ -12,7 +12,7 @@ import numpy as np
 from . import rules as R
 from .board import NUM_HEXES
 from .constants import (
-    FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, ST_COMBAT, ST_EXOTIC, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
+    FORCES, NUM_ENTRY_ZONES, NUM_STAGES, NUM_UNITS, SCENARIOS, ST_COMBAT, ST_EXOTIC, ST_MOVEMENT, UNIT_IDS, UW_COMMITTED, UW_DEAD, UW_ENTERING, UW_ESCAPING,
     UW_HOLDING, UW_MAP, UW_OUT, UW_SUPPORT,
     UW_POOL, ST_ALLIANCE,
 )
@@ -129,7 +129,24 @@ def record_problem(state):
                 return f"{name} names hex {int(h)} outside the combat phase"
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
-    return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec)
+    return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
+        or _zombie_problem(rec)
+
+
+def _zombie_problem(rec):
+    """Delecti's zombies (L815-L831, rules/zombies.py): at most 12 owed; a chain's move led by a zombie on the map, in its
+    controller's movement phase; zombies on the map are Delecti's side's."""
+    owed, lead = int(rec["zombies_owed"]), int(rec["zombie_lead"])
+    if not _in(owed, 0, R.NUM_ZOMBIES):
+        return f"zombies_owed {owed} is not 0..12"
+    if lead != -1:
+        if not R.ZOMBIE_1 <= lead < R.ZOMBIE_1 + R.NUM_ZOMBIES or int(rec["unit_where"][lead]) != UW_MAP \
+                or int(rec["stage"]) != ST_MOVEMENT or int(rec["unit_force"][lead]) != int(rec["active"]):
+            return f"zombie_lead {lead} is not an active zombie on the map in the movement phase"
+    for z in range(R.ZOMBIE_1, R.ZOMBIE_1 + R.NUM_ZOMBIES):
+        if int(rec["unit_where"][z]) == UW_MAP and int(rec["unit_force"][z]) != int(rec["unit_force"][R.DELECTI]):
+            return f"zombie {z - R.ZOMBIE_1 + 1} is not of Delecti's side"
+    return ""
 
 
 def _cloak_problem(rec):

@@ -165,6 +165,11 @@ STATE_FIELDS = [
     ("first_deployer", np.int8),    # the force chosen to deploy first (18.7's tie-break, L301)
     ("trespassers", np.uint8, ((NUM_UNITS + 7) // 8,)),  # bit u: unit u trespassed into a neutral Major's
                                     # territory this movement phase (one DP to the other player, L991)
+    # --- Delecti's zombies (L815-L831, rules/zombies.py)
+    ("zombies_owed", np.int8),      # new zombies raised by units eliminated beside Delecti or a zombie in this
+                                    # combat phase, still to be placed (L821; the sequence of play places them)
+    ("zombie_lead", np.int16),      # the zombie leading the chain's move now (the first or the last, L823); -1
+    ("zombie_steps", np.int8),      # hexes the chain's leader has stepped this move (0: none yet, for L460)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -434,3 +434,20 @@ def test_rule_dp_the_black_dragon_moves_the_turn_cragspider_is_allied_but_keeps_
     steps = [t.rsplit(" ", 1)[1] for t in p.legal() if t.startswith("move") and " to " in t]
     assert steps and all(R.HEX_MAJOR[hexi(h)] == CRAGSPIDER for h in steps)
     assert int(p.s["unit_mp"][unit("black_dragon")]) > 0
+
+
+def test_rule_dp_the_first_emissary_to_delecti_allies_him_and_becomes_zombie_1():
+    """L817-L819: normal emissary rules do not apply: the first emissary sent to
+    Delecti automatically gains an alliance with him, is eliminated and
+    replaced by zombie 1; a hero used to ally Delecti makes no heroic escape."""
+    p = full_game()
+    p.put("cm_town_militia#1", "2423")
+    p.put("harrek", "2423")
+    alliance_phase(p, SARTAR, player_turn=2)
+    p.act(f"{p.name('harrek')} goes as an emissary at 2423")
+    assert int(p.s["faction_ally"][FACTIONS.index("delecti")]) == seat(SARTAR)
+    assert p.where("harrek") == "dead"                   # no heroic escape
+    assert p.where("delecti") == "2423" and p.where("zombies#1") == "2423"
+    assert p.where("cm_town_militia#1") == "2423"
+    assert int(p.s["unit_force"][unit("zombies#1")]) == seat(SARTAR)
+    assert not any("emissary" in t for t in p.legal())    # allied: no second emissary

@@ -2,7 +2,8 @@
 the order of what calls what (``envs/README.md``): ``base`` (the counters'
 factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``moon`` (the Red Moon, the Glowline and the
-cyclic factors), ``setup`` (the scenarios and deployment),
+cyclic factors), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
+the chain's move, new zombies rising, Delecti's alliance),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
@@ -17,6 +18,7 @@ rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
+from .zombies import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403

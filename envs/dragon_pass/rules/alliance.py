@@ -57,6 +57,8 @@ from .base import (
     force_of, frozen, hex_force, mf_of, occupy, pose, put_on_top, shut, units_end, SCENARIO_DIPLOMACY,
 )
 from .exotic import EX_FLOOD, EXS_DAY
+from .base import DELECTI, ZOMBIE_1
+from .zombies import ally_delecti
 
 T = DATA.tables
 
@@ -87,7 +89,7 @@ stacked with him are eliminated (1-2) (L995-L998, L1137)."""
 
 def _minor_homes():
     home = np.full(NUM_HEXES, -1, np.int8)
-    for name in ("spirit_of_movement", "sun_dome_templars", "hydra"):
+    for name in ("spirit_of_movement", "sun_dome_templars", "hydra", "delecti"):
         for h in MAP.homes[name]:
             home[h] = FACTIONS.index(name)
     dragon = np.full(NUM_HEXES, -1, np.int16)
@@ -100,7 +102,8 @@ HEX_MINOR_HOME, HEX_DRAGONREST = _minor_homes()
 """HEX_MINOR_HOME[h]: the Minor Independent (``unitdata.FACTIONS`` index) an
 emissary standing on hex h may seek by the Emissary Table -- the Spirit of
 Movement (Travelling Stone), the Sun Dome Templars (the Sun Dome Temple),
-the Hydra (Hydra Hill) (L806, L878, L894, L900); -1 elsewhere.
+the Hydra (Hydra Hill), Delecti (his Ruin, allied by the first emissary,
+L817) (L806, L878, L894, L900); -1 elsewhere.
 HEX_DRAGONREST[h]: the dragon whose dragonrest h is (red, green, brown,
 L839-L841; the Black Dragon comes only with Cragspider), -1 elsewhere."""
 DRAGONREST_OF = np.full(NUM_UNITS, -1, np.int16)
@@ -111,6 +114,7 @@ BLACK_DRAGONREST = MAP.dragonrests["black"]
 CLOAK_OF_DARKNESS = UNIT_IDS.index("cloak_of_darkness")
 NUM_FACTIONS = len(FACTIONS)
 DRAGONS_FACTION = FACTIONS.index("dragons")
+DELECTI_FACTION = FACTIONS.index("delecti")
 
 DS_INCOME, DS_REPLACE, DS_ASSIGN = 0, 1, 2
 """The Diplomacy Segment's steps (``step``); ``cursor`` 0 / 1: the first /
@@ -418,6 +422,17 @@ def act_alliance(S, b, p, a):
     u = a - A_UNIT
     target = emissary_target(S, b, p, u)
     s['unit_flags'][u] |= UF_USED
+    if target == DELECTI_FACTION:
+        # "the first emissary sent to Delecti automatically gains an alliance with
+        # him", and becomes zombie 1 (L817-L819)
+        s['faction_ally'][target] = p
+        s['allied_turn'][target] = s['player_turn']
+        s['unit_side'][DELECTI] = SIDE_FRONT
+        put_on_top(S, b, DELECTI, int(s['unit_hex'][u]))
+        ready(S, b, DELECTI)
+        ally_delecti(S, b, p, u)
+        ready(S, b, ZOMBIE_1)
+        return False
     roll = d6(S, b)
     if EMISSARY_SLAIN[roll]:
         h = s['unit_hex'][u]

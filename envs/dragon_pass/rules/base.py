@@ -236,6 +236,14 @@ IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
+DELECTI = UNIT_IDS.index("delecti")
+ZOMBIE_1 = UNIT_IDS.index("zombies#1")
+NUM_ZOMBIES = 12
+ZOMBIE_LAST = ZOMBIE_1 + NUM_ZOMBIES - 1
+"""Delecti and his zombies (L815-L831, rules/zombies.py): zombie k (1..12) is
+unit ZOMBIE_1 + k - 1; the chain runs in the order of their numbers (L823)."""
+U_GIANT = np.array([i.startswith("giants#") for i in UNIT_IDS], np.int8)
+"""The giants (L914-L920): no zombie rises from them (L821)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -668,7 +676,11 @@ PH_ALLIANCE = 42       # CH_SEEK + k: seek Major k's alliance / A_UNIT + u: u go
 PH_ALLY_SETUP = 43     # A_HEX + h: where the new ally's unit ``cursor`` is set up in its territory (L985)
 PH_KEENER = 44         # A_HEX + h: the stack of his that Keener Than joins, for the player opposing
                        # Sir Ethilrist's ally (L756)
-LAST_PHASE = PH_KEENER
+PH_ZOMBIE_RISE = 55    # A_HEX + h: where Delecti's controller places the new zombie raised by a unit
+                       # eliminated beside Delecti or a zombie (L821; rules/zombies.py)
+PH_ZOMBIE_MARCH = 56   # A_HEX + h: the next hex the leading zombie steps into, the chain following along
+                       # its path (L823) / CH_DONE: the chain's move ends (rules/zombies.py)
+LAST_PHASE = PH_ZOMBIE_MARCH
 
 NO_HEX = -1
 
@@ -1058,6 +1070,7 @@ def eliminate(S, b, u):
     killed by anyone else it may escape, and stays the scapegoat while it
     tries (L656, L1018; ``turns.rally_phase``)."""
     s = S[b]
+    zombie_raised_by(S, b, u)         # a major unit falling beside Delecti or a zombie rises as one (L821)
     avenged = False
     for v in range(units_end(S, b)):
         if s['unit_scapegoat'][v] == u and s['unit_where'][v] == UW_MAP:
@@ -1109,6 +1122,9 @@ def disrupt(S, b, u):
     eliminated if already disrupted. Superheroes cannot be disrupted (L590)."""
     s = S[b]
     if U_RANK[u] == RANK_SUPERHERO:
+        return
+    if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+        zombie_disrupted(S, b, u)     # it and the zombies that follow it are eliminated (L825)
         return
     if s['unit_side'][u] == SIDE_BACK:
         if U_HERD[u]:
@@ -1223,6 +1239,7 @@ def herds_settle(S, b):
                 capture(S, b, u, f)
         elif captured(S, b, u) and f < 0:
             turn_neutral(S, b, u)
+    zombies_settle(S, b)              # Delecti with none of his zombies: they all fall (L825)
 
 
 @rules_jit
@@ -1312,3 +1329,91 @@ def local_board(S, b, h, occ7, zoc7):
                 occ7[d] = f
             elif zoc and distance(x, g) == 1:
                 zoc7[d] |= 1 << f
+
+
+# ================================================================ Delecti's zombies (L815-L831)
+# The chain and its falls, which disruption, elimination and the end of every
+# phase above call; the zombies' movement, rising and alliance: rules/zombies.py.
+@rules_jit
+def is_zombie(u):
+    return ZOMBIE_1 <= u <= ZOMBIE_LAST
+
+
+@rules_jit
+def chain_ends(S, b):
+    """(first, last): the lowest- and highest-numbered zombies on the map; -1, -1 if none."""
+    s = S[b]
+    first = -1
+    last = -1
+    for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
+        if s['unit_where'][z] == UW_MAP:
+            if first < 0:
+                first = z
+            last = z
+    return first, last
+
+
+@rules_jit
+def zombies_on_board(S, b):
+    s = S[b]
+    n = 0
+    for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
+        if s['unit_where'][z] == UW_MAP:
+            n += 1
+    return n
+
+
+@rules_jit
+def chain_falls(S, b, z, step):
+    """Zombie z and every zombie after it (step +1: higher numbers; -1: lower) are eliminated."""
+    s = S[b]
+    while ZOMBIE_1 <= z <= ZOMBIE_LAST:
+        if s['unit_where'][z] == UW_MAP:
+            eliminate(S, b, z)
+        z += step
+
+
+@rules_jit
+def zombie_disrupted(S, b, z):
+    """Zombie z suffers a disruption: it and all the zombies that follow it in the chain are eliminated (L825)."""
+    chain_falls(S, b, z, 1)
+
+
+@rules_jit
+def zombies_settle(S, b):
+    """The end of a phase: Delecti eliminated, or not stacked with at least one
+    of his zombies -- every zombie is eliminated (L825)."""
+    s = S[b]
+    if zombies_on_board(S, b) == 0:
+        return
+    if s['unit_where'][DELECTI] == UW_MAP:
+        h = s['unit_hex'][DELECTI]
+        for z in range(ZOMBIE_1, ZOMBIE_LAST + 1):
+            if s['unit_where'][z] == UW_MAP and s['unit_hex'][z] == h:
+                return
+    chain_falls(S, b, ZOMBIE_1, 1)
+
+
+@rules_jit
+def raises_zombie(S, b, u):
+    """Unit u, if eliminated beside Delecti or a zombie, raises a new one: a
+    major unit (L127) other than a dragon, a giant or a zombie (L821)."""
+    return U_MAJOR[u, side_of(S, b, u)] != 0 and (U_TAGS[u] & TAG_DRAGON) == 0 and U_GIANT[u] == 0 \
+        and not is_zombie(u)
+
+
+@rules_jit
+def zombie_raised_by(S, b, u):
+    """Unit u is being eliminated (``base.eliminate``, before it leaves its
+    hex): in a combat phase, a major unit in or beside the hex of an allied
+    Delecti or of a zombie owes Delecti's controller a new zombie (L821;
+    Interpretations 110, 111)."""
+    s = S[b]
+    if s['stage'] != ST_COMBAT or s['unit_where'][u] != UW_MAP or force_of(S, b, DELECTI) < 0 \
+            or not raises_zombie(S, b, u):
+        return
+    h = s['unit_hex'][u]
+    for v in range(DELECTI, ZOMBIE_LAST + 1):      # Delecti, then zombies 1..12
+        if s['unit_where'][v] == UW_MAP and distance(h, s['unit_hex'][v]) <= 1:
+            s['zombies_owed'] += 1
+            return

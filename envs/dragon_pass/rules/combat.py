@@ -47,6 +47,7 @@ from .magic import (
 from .moon import cf_halves, mgf_halves
 from .setup import SCENARIO_MAGIC
 from .movement import start_arrangement
+from .base import is_zombie, zombies_on_board
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -901,6 +902,7 @@ def strength_by_unit(S, b, counter, mark, contrib):
     out = np.empty(NUM_UNITS, np.int64)
     fights = np.zeros(NUM_UNITS, np.int8)
     total2 = 0
+    zombies = 0
     for k in range(own.shape[0]):
         h = own[k]
         if h < 0:
@@ -912,6 +914,17 @@ def strength_by_unit(S, b, counter, mark, contrib):
             if not fights[j]:
                 continue
             u = out[j]
+            if is_zombie(u):
+                # a zombie: 2 whatever the terrain, no leadership; defending zombies
+                # do not counter-attack (L829; Interpretations 114)
+                if counter:
+                    continue
+                zombies += 1
+                total2 += 4
+                contrib[u] = 4
+                if mark:
+                    s['unit_flags'][u] |= UF_FOUGHT
+                continue
             sd = side_of(S, b, u)
             cf2 = cf_halves(S, b, u)
             unit_cf2 = cf2
@@ -925,6 +938,8 @@ def strength_by_unit(S, b, counter, mark, contrib):
             contrib[u] = cf2
             if mark:
                 s['unit_flags'][u] |= UF_FOUGHT
+    if zombies > 0:
+        total2 += 4 * (zombies_on_board(S, b) - zombies)   # every zombie on the board adds its CF 2 (L829)
     return total2
 
 
@@ -956,6 +971,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
     reserve gets all (L571). A half-cyclic CF's half point times 1½ is
     dropped here (L110, a fraction of a point absorbs no loss)."""
     s = S[b]
+    if is_zombie(u):
+        return 4                  # a zombie absorbs 2, whatever the terrain (L829)
     h = s['unit_hex'][u]
     cf2 = cf_halves(S, b, u)
     if counter and s['unit_flags'][u] & UF_FOUGHT:
@@ -1154,6 +1171,8 @@ def may_retreat(S, b, u, occ, total, fastest):
     s = S[b]
     if s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_RETREATED or neutral_herd(S, b, u):
         return False      # a neutral herd in the stack is no one's to retreat (L594)
+    if is_zombie(u):
+        return False      # defending zombies cannot retreat (L829)
     h = s['unit_hex'][u]
     k = 0
     while k < MAX_BATTLE_STACKS and s['bat_def'][k] != h:

@@ -21,7 +21,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
     PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER,
 )
 from .alliance import (
@@ -52,6 +52,7 @@ from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
+from .zombies import act_zombie_march, act_zombie_rise, mask_zombie_march, mask_zombie_rise, raise_zombie
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -151,6 +152,10 @@ def fill_mask(S, b, mask):
         mask_ally_setup(S, b, p, mask)
     elif ph == PH_KEENER:
         mask_keener(S, b, p, mask)
+    elif ph == PH_ZOMBIE_RISE:
+        mask_zombie_rise(S, b, p, mask)
+    elif ph == PH_ZOMBIE_MARCH:
+        mask_zombie_march(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -245,6 +250,10 @@ def do_action(S, b, a):
         return act_ally_setup(S, b, p, a)
     elif ph == PH_KEENER:
         return act_keener(S, b, p, a)
+    elif ph == PH_ZOMBIE_RISE:
+        return act_zombie_rise(S, b, p, a)
+    elif ph == PH_ZOMBIE_MARCH:
+        return act_zombie_march(S, b, p, a)
     return False
 
 
@@ -262,6 +271,12 @@ def advance(S, b):
             # play goes on (L754); the phase then asks again what it asked
             run_wild(S, b)
             continue
+        if s['zombies_owed']:
+            # units fell beside Delecti or a zombie: the new zombies rise before
+            # play goes on (L821); the phase then asks again what it asked
+            if raise_zombie(S, b):
+                return
+            continue
         st = int(s['stage'])
         s['phase'] = PH_NONE
         s['to_play'] = -1
@@ -277,7 +292,7 @@ def advance(S, b):
             if exotic_phase(S, b) and not s['doom_pending']:
                 return
         elif st == ST_COMBAT:
-            if combat_phase(S, b) and not s['doom_pending']:
+            if combat_phase(S, b) and not s['doom_pending'] and not s['zombies_owed']:
                 return
         elif st == ST_RALLY:
             if rally_phase(S, b):

@@ -34,7 +34,7 @@ from ..constants import (
     UW_MAP, UW_SUPPORT,
 )
 from .base import (
-    A_CHOICE, A_HEX, A_UNIT, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
+    A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede,
@@ -410,6 +410,8 @@ def phys_value2(S, b, u):
     three units (L335-L355, L348, L520), unless a herd is at or below it: herds
     and the units above them are outside structures (L458, L472)."""
     s = S[b]
+    if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+        return 4                  # a zombie absorbs 2, whatever the terrain (L829)
     h = s['unit_hex'][u]
     out = np.empty(NUM_UNITS, np.int64)
     n = stack_at(S, b, h, out)
@@ -498,12 +500,37 @@ def may_use_dsm(S, b, u):
 
 
 @rules_jit
+def defending_zombie(S, b, spirit_attacked_only):
+    """The lowest-numbered zombie among the battle's defenders (in a stack
+    attacked by spirit magic, if ``spirit_attacked_only``); -1 if none."""
+    s = S[b]
+    for z in range(ZOMBIE_1, ZOMBIE_1 + NUM_ZOMBIES):
+        if on_side(S, b, z, True) and \
+                (not spirit_attacked_only or spirit_attacked(S, b, s['unit_hex'][z])):
+            return z
+    return -1
+
+
+@rules_jit
+def zombies_mgf2(S, b, counted):
+    """Twice Delecti's MgF, which his defending zombies use against spirit
+    magic (L827), when they defend and it is not ``counted`` already: 0 if
+    there are none, or Delecti himself is ``counted`` among the defenders."""
+    if counted or defending_zombie(S, b, False) < 0:
+        return 0
+    m2 = mgf_halves(S, b, DELECTI)
+    return m2 if m2 > 0 else 0
+
+
+@rules_jit
 def dsm_total(S, b):
     t2 = 0
     for u in range(units_end(S, b)):
         if may_use_dsm(S, b, u):
             m2 = mgf_halves(S, b, u)
             t2 += m2 if m2 < 2 * INFINITE_MGF else 2 * INFINITE_MGF
+    if defending_zombie(S, b, True) >= 0:
+        t2 += zombies_mgf2(S, b, may_use_dsm(S, b, DELECTI))    # zombies defend with Delecti's MgF (L827)
     return t2 // 2
 
 
@@ -515,6 +542,7 @@ def nonnegative_mgf(S, b):
     for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and not magic_proof(S, b, u) and U_MGF[u, int(s['unit_side'][u])] > 0:
             t2 += mgf_halves(S, b, u)
+    t2 += zombies_mgf2(S, b, on_side(S, b, DELECTI, True))      # the zombies' Delecti's MgF (L827)
     return t2 // 2
 
 
@@ -549,6 +577,10 @@ def casualty_value(S, b, u):
     if k == MK_SPIRIT_DEF:
         if not on_side(S, b, u, True) or magic_proof(S, b, u):
             return 0
+        if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+            # the battle's zombies fall together, for Delecti's MgF, offered by
+            # their lowest-numbered (L827; Interpretations 115)
+            return zombies_mgf2(S, b, False) // 2 if u == defending_zombie(S, b, False) else 0
         m = int(U_MGF[u, sd])
         if m > 0:
             return mgf_halves(S, b, u) // 2
@@ -602,6 +634,11 @@ def act_magic_casualty(S, b, p, a):
         s['unit_hex'][u] = -1
     elif U_HERD[u]:
         stampede(S, b, u)         # a herd picked as a casualty stampedes (L534, L556)
+    elif k == MK_SPIRIT_DEF and ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
+        z = u
+        while z >= 0:             # all the zombies in the battle are eliminated (L827)
+            eliminate(S, b, z)
+            z = defending_zombie(S, b, False)
     else:
         eliminate(S, b, u)
     return False

@@ -45,6 +45,8 @@ from .base import (
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
 )
 from .setup import SCENARIO_EXOTIC_MAGIC
+from .base import PH_ZOMBIE_MARCH, is_zombie
+from .zombies import mask_chain_leaders, start_march
 
 
 @rules_jit
@@ -104,6 +106,8 @@ def movement_phase(S, b):
             return pose(S, b, PH_FREEZE, int(s['active']))
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
+    if s['zombie_lead'] >= 0:
+        return pose(S, b, PH_ZOMBIE_MARCH, int(s['active']))
     return pose(S, b, PH_MOVE, int(s['active']))
 
 
@@ -255,7 +259,9 @@ def cloud_stops(S, b, g):
 @rules_jit
 def movable(S, b, u):
     s = S[b]
-    return s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED and s['unit_mp'][u] > 0
+    # zombies move only as their chain (L823; rules/zombies.py)
+    return s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED and s['unit_mp'][u] > 0 \
+        and not is_zombie(u)
 
 
 @rules_jit
@@ -307,6 +313,7 @@ def mask_move(S, b, p, mask):
                 k += 1
             if sizes[k] >= 2:
                 mask[A_HEX + h] = 1
+    mask_chain_leaders(S, b, p, mask)     # the zombie chain's move, led by its first or last (L823)
     if not fleeing:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -368,6 +375,8 @@ def act_move(S, b, p, a):
         s['step'] = 0
         s['magic_kind'] = 0
         return False
+    if a >= A_UNIT and is_zombie(a - A_UNIT):
+        return start_march(S, b, p, a - A_UNIT)        # the zombie chain moves (L823)
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT
         if s['unit_where'][a - A_UNIT] == UW_MAP:

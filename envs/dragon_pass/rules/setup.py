@@ -149,6 +149,7 @@ def setup_scenario(S, b):
     s['bat_prey'] = -1
     s['exotic_hex'] = -1
     s['cloak_hex'] = -1             # no cloud of the Cloak of Darkness (L752)
+    s['zombie_lead'] = -1           # no zombie chain moving (rules/zombies.py)
     for k in range(s['fracture_hexes'].shape[0]):
         s['fracture_hexes'][k] = -1           # no earthquake laid (L720)
     for k in range(s['pillar_hexes'].shape[0]):
