@@ -506,6 +506,9 @@ def _legal_name(rec, a):
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
+    if ph == R.PH_SPEED:
+        return ("the Spirit of Movement stays" if done else
+                "eliminate the Spirit of Movement: every unit's movement doubled this phase")
     if ph == R.PH_REVEAL:
         who = "the Crimson Bat" if int(rec["cursor"]) == R.REVEAL_BAT else "Argrath"
         return f"keep {who} hidden" if done else f"reveal where {who} is"

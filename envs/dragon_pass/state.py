@@ -139,6 +139,13 @@ STATE_FIELDS = [
     # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
     ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
                                     # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
+    # --- Minor Independents: the Spirit of Movement, the Alchemical Transformer (rules/minors.py)
+    ("sm_asked", np.int8),          # this player-turn's owner of the Spirit of Movement has been asked whether
+                                    # to eliminate it to double his units' movement (L898)
+    ("sm_doubled", np.int8),        # 1: the active player eliminated the Spirit of Movement at the start of this
+                                    # movement phase: every MF of his is doubled for the phase (L898); 0
+    ("alchemy_unit", np.int16),     # the unit whose MgF or RF the Alchemical Transformer doubles while stacked
+                                    # with it (L857, rules/minors.py::transformed); -1 none
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -232,6 +232,16 @@ U_BLACK_HORSE = np.array([i.startswith("bh_troops#") or i.startswith("bh_auxilia
 """The Black Horse units: Ethilrist's Troops and Auxiliaries (L758)."""
 IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
+SPIRIT_OF_MOVEMENT = UNIT_IDS.index("spirit_of_movement")
+ALCHEMICAL_TRANSFORMER = UNIT_IDS.index("alchemical_transformer")
+SPIRIT_OF_MOVEMENT_MF = 2
+"""The Spirit of Movement's MF by itself (L896); stacked for a whole movement
+phase it takes the highest doubled MF of the units with it (rules/minors.py)."""
+U_TEMPLAR = np.array([i.startswith("sun_dome_templars#") for i in UNIT_IDS], np.int8)
+"""The Sun Dome Templars: their CF doubled as defending melee casualties, no
+terrain benefit (L902; combat.casualty_value2)."""
+U_TUSK_RIDER = np.array([i.startswith("tusk_riders#") for i in UNIT_IDS], np.int8)
+"""The Tusk Riders: 1 MP for hill and forest ground, no road benefits (L484, L910; step_cost)."""
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
@@ -280,6 +290,7 @@ TERRAIN_MOUNTAIN = TERRAIN_IDS.index("mountain")
 TERRAIN_MARSH = TERRAIN_IDS.index("marsh")
 TERRAIN_FOREST = TERRAIN_IDS.index("forest")
 TERRAIN_HILL_FOREST = TERRAIN_IDS.index("hill_forest")
+TERRAIN_HILL = TERRAIN_IDS.index("hill")
 STRUCT_FORTRESS = STRUCTURE_IDS.index("fortress")
 STRUCT_STOCKADE = STRUCTURE_IDS.index("stockade")
 OLD_SARTAR = TERRITORY_IDS.index("old_sartar")
@@ -486,7 +497,8 @@ CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) locati
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
-NUM_CHOICES = CH_QUAKE_2 + 1
+CH_SPEED = CH_QUAKE_2 + 1           # eliminate the Spirit of Movement: every MF of its owner doubled this phase (L898)
+NUM_CHOICES = CH_SPEED + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -533,7 +545,10 @@ PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn 
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
 PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
                        # (L764; rules/pillar.py)
-LAST_PHASE = PH_PILLAR
+PH_SPEED = 60          # CH_SPEED: the Spirit of Movement's owner eliminates it at the start of his movement
+                       # phase to double the movement of all his units for the phase / CH_DONE: not now
+                       # (L898; rules/minors.py)
+LAST_PHASE = PH_SPEED
 
 NO_HEX = -1
 
@@ -743,10 +758,25 @@ def riding(S, b, u):
 
 @rules_jit
 def mf_of(S, b, u):
-    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on the Hound (L754, L756)."""
+    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on
+    the Hound (L754, L756), and 2 for the Spirit of Movement by itself (its
+    printed x2, L896; stacked, rules/minors.py::speed_group)."""
     if riding(S, b, u):
         return RIDING_MF
+    if u == SPIRIT_OF_MOVEMENT:
+        return SPIRIT_OF_MOVEMENT_MF
     return int(U_MF[u, side_of(S, b, u)])
+
+
+@rules_jit
+def phase_mf(S, b, u):
+    """Unit u's MF for this movement phase: ``mf_of``, doubled for the active
+    player's units when he eliminated the Spirit of Movement at its start (L898)."""
+    s = S[b]
+    mf = mf_of(S, b, u)
+    if s['sm_doubled'] != 0 and force_of(S, b, u) == s['active']:
+        return 2 * mf
+    return mf
 
 
 @rules_jit
@@ -788,10 +818,24 @@ def enter_cost(S, b, u, g):
     rune = int(U_RUNE[u])
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
         return -1
-    cost = int(HEX_ENTER2[ground(S, b, g), rune])
+    cost = ground_cost(S, b, u, g, rune)
     if s['rain']:
         cost += 2
     if heroic_now(S, b, u) and cost > 2:
+        cost = 2
+    return cost
+
+
+@rules_jit
+def ground_cost(S, b, u, g, rune):
+    """Half MPs unit u pays for hex g's own terrain or structure (off a road,
+    before rain): ``HEX_ENTER2``, but 1 MP for the Tusk Riders on hill, forest
+    and hill/forest ground, ruined hills included (L484, L910)."""
+    gg = ground(S, b, g)
+    cost = int(HEX_ENTER2[gg, rune])
+    ter = HEX_TERRAIN[gg]
+    if U_TUSK_RIDER[u] != 0 and (ter == TERRAIN_HILL or ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST) \
+            and cost > 2:
         cost = 2
     return cost
 
@@ -818,12 +862,14 @@ def step_cost(S, b, u, h, d):
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
         return -1
     road = SIDE_ROAD[h, d]
+    if U_TUSK_RIDER[u] != 0:
+        road = 0          # the Tusk Riders receive no road benefits (L484, L910)
     if road & ROAD_PRIMARY:
         cost = 1
     elif road & ROAD_SECONDARY:
         cost = 0 if s['unit_road'][u] >= 2 else 2
     else:
-        cost = int(HEX_ENTER2[ground(S, b, g), rune])
+        cost = ground_cost(S, b, u, g, rune)
         if s['rain']:
             cost += 2
     if HEX_RIVER[h] and not HEX_FORD[h] and not HEX_RIVER[g] and not HEX_UPLAND_MARSH[g] \
