@@ -186,7 +186,8 @@ ACTION_LAYOUT = {
     "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
                                                          "elimination, force march, the Red Moon's phase, "
                                                          "a Type 2 storm, reveal, freeze the cavalry, "
-                                                         "a Type 1 / Type 2 earthquake"),
+                                                         "a Type 1 / Type 2 earthquake, eliminate the Spirit of Movement, "
+                                                         "double the MgF / RF (the Alchemical Transformer)"),
 }
 
 
@@ -506,6 +507,12 @@ def _legal_name(rec, a):
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
+    if ph == R.PH_ALCHEMY:
+        return ("the Alchemical Transformer doubles no one" if done else
+                f"the Alchemical Transformer doubles {V.unit_name(u, rec)}")
+    if ph == R.PH_ALCHEMY_FACTOR:
+        who = V.unit_name(int(rec["alchemy_unit"]), rec)
+        return f"double the RF of {who}" if a == R.A_CHOICE + R.CH_ALCHEMY_RF else f"double the MgF of {who}"
     if ph == R.PH_SPEED:
         return ("the Spirit of Movement stays" if done else
                 "eliminate the Spirit of Movement: every unit's movement doubled this phase")

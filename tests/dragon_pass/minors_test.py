@@ -215,3 +215,113 @@ def test_rule_dp_spirit_of_movement_doubling_applies_to_retreats():
             arranged(p, "0604")
         can.append(p.phase == R.PH_RETREAT and any(p.name(MILITIA[0]) in t for t in p.legal()))
     assert can == [False, True]
+
+
+# ---------------------------------------------------------------- the Alchemical Transformer (L857)
+CANNON, AGENT = "cannon_cult", "cannon_cult_agent"    # 8-7-3-3 & Agent 7-X-X-3 (L864)
+
+
+def cf_seen(p, name, force=LUNAR):
+    """Unit ``name``'s CF as ``force``'s observation shows it (halves kept), as
+    ``Position.cf`` does for a unit of the Battalia."""
+    import numpy as np
+    from dragongym.envs.dragon_pass import observe as O
+    from tests.dragon_pass.scenario import GAME, seat
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([seat(force)], np.int64), obs)
+    return round(float(obs[0, O.UNITS_OFF + unit(name) * O.UNIT_FEATURES + O.U_CF]) * 20) / 2
+
+
+def transformer_turn(*stacked, where="1010"):
+    """The Lunar player-turn of game-turn 2 begins (18.5) with the Alchemical
+    Transformer and ``stacked`` at ``where``, Lunar's; the Cannon Cult's agent
+    in its holding box."""
+    from dragongym.envs.dragon_pass.constants import UW_HOLDING
+    p = Position("18.5", moon="full")
+    for_side(p, LUNAR, TRANSFORMER, where)
+    for name in stacked:
+        for_side(p, LUNAR, name, where)
+    p.s["unit_force"][unit(AGENT)] = FORCES.index(LUNAR)
+    p.s["unit_where"][unit(AGENT)] = UW_HOLDING
+    p.put("smu_storm_priests#1", "3230")          # Sartar
+    p.movement(SARTAR, player_turn=2)
+    to_next_player_turn(p)
+    return p
+
+
+def test_rule_dp_transformer_owner_names_a_stacked_unit_and_its_mgf_or_rf_at_his_movement_start():
+    """L857: 'doubles the MgF or RF of any one unit stacked with it' --
+    named at the start of its owner's movement phase (Interpretations 121):
+    the units with it that have an MgF or RF to double, or no one; then which
+    factor. A stone man (MgF 2, RF X) offers only its MgF."""
+    p = transformer_turn(CANNON, "stone_men#1", LANCERS[0])
+    assert p.to_play == LUNAR and sorted(p.legal()) == sorted([
+        f"the Alchemical Transformer doubles {p.name(CANNON)}",
+        f"the Alchemical Transformer doubles {p.name('stone_men#1')}",
+        f"the Alchemical Transformer doubles {p.name(LANCERS[0])}",
+        "the Alchemical Transformer doubles no one"])
+    p.act(f"the Alchemical Transformer doubles {p.name('stone_men#1')}")
+    assert p.legal() == [f"double the MgF of {p.name('stone_men#1')}"]
+    p = transformer_turn(CANNON)
+    p.act(f"the Alchemical Transformer doubles {p.name(CANNON)}")
+    assert sorted(p.legal()) == [f"double the MgF of {p.name(CANNON)}", f"double the RF of {p.name(CANNON)}"]
+
+
+def test_rule_dp_transformer_doubling_a_physical_magicians_mgf_doubles_its_agents_cf():
+    """L857: 'If a physical magician's MgF is doubled, the CF of its physical
+    agent is also doubled': the Cannon Cult's agent, 7, becomes 14 -- while
+    the two stay stacked; moved apart, the doubling lapses."""
+    p = transformer_turn(CANNON)
+    assert cf_seen(p, AGENT) == 7.0
+    p.act(f"the Alchemical Transformer doubles {p.name(CANNON)}")
+    p.act(f"double the MgF of {p.name(CANNON)}")
+    assert cf_seen(p, AGENT) == 14.0 and p.phase == R.PH_MOVE
+    moving(p, "1010", TRANSFORMER)
+    step_to(p, "1010", "1011")
+    assert cf_seen(p, AGENT) == 7.0
+
+
+def test_rule_dp_transformer_doubling_the_rf_doubles_the_reach_of_the_magicians_spirit():
+    """L857 (RF doubled), L496: the College Magicians (RF 8) commit their
+    spirit onto a stack 10 hexes off only with their RF doubled (16)."""
+    from tests.dragon_pass.magic_test import choose
+    reach = []
+    for doubled in (False, True):
+        p = Position("18.4", moon="full")
+        p.put("full_moon_corps", "2022")
+        p.put("lcm_magicians#1", "2011")
+        p.put("bh_shamans#1", "2021")                 # 10 hexes from the magicians
+        for_side(p, LUNAR, TRANSFORMER, "2011")
+        if doubled:                                   # named at the start of the movement phase
+            p.s["alchemy_unit"] = unit("lcm_magicians#1")
+            p.s["alchemy_rf"] = 1
+        p.combat(LUNAR)
+        if any("commit" in t and "College Magicians' Spirit" in t for t in p.legal()):
+            choose(p, "commit", "College Magicians' Spirit")
+            reach.append([t for t in p.legal() if "attacks the stack" in t])
+        else:
+            reach.append([])                          # nothing within its reach: no commitment posed
+    assert reach[0] == [] and reach[1] == [f"{p.name('lcm_magicians_spirit#1')} attacks the stack at 2021"]
+
+
+def test_rule_dp_transformer_doubling_a_chaotic_mgf_devours_twice_as_many():
+    """L857: 'If a chaotic unit's MgF is doubled, it can devour twice as many
+    units as normal': the attacking Crimson Bat (MgF -1) eliminates two
+    defenders, not one (as magic_test's chaotic test, L516)."""
+    from tests.dragon_pass.magic_test import ATTACKER, DEFENDER, choose, declare as declare_magic
+    p = Position("18.4", moon="full")
+    p.put("crimson_bat", ATTACKER)
+    p.put("full_moon_corps", ATTACKER)
+    for_side(p, LUNAR, TRANSFORMER, ATTACKER)
+    p.s["alchemy_unit"] = unit("crimson_bat")
+    p.s["alchemy_rf"] = 0
+    p.put("smu_earth_priestesses#1", DEFENDER)
+    p.put("bh_shamans#1", DEFENDER)
+    p.put("bh_shamans#2", DEFENDER)
+    p.combat(LUNAR)
+    p.dice(1)
+    declare_magic(p)
+    choose(p, "eliminate", "Shaman", "(1)")
+    choose(p, "eliminate", "Shaman", "(2)")
+    assert p.where("bh_shamans#1") == p.where("bh_shamans#2") == "dead"
+    assert p.where("smu_earth_priestesses#1") == DEFENDER

@@ -120,7 +120,8 @@ class Position:
             s["unit_mp"][u] = 2 * mf if s["unit_force"][u] == f else 0
         s["stage"] = ST_MOVEMENT
         s["sel_hex"] = -1
-        s["sm_asked"] = 1             # past the start: the Spirit of Movement stays (L898)
+        s["sm_asked"] = 1             # past the start: the Spirit of Movement stays (L898),
+        s["alchemy_asked"] = 1        # the Alchemical Transformer's unit is named (L857)
         s["phase"] = R.PH_MOVE
         return self
 

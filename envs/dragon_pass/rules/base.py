@@ -498,7 +498,9 @@ CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for th
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
 CH_SPEED = CH_QUAKE_2 + 1           # eliminate the Spirit of Movement: every MF of its owner doubled this phase (L898)
-NUM_CHOICES = CH_SPEED + 1
+CH_ALCHEMY_MGF = CH_SPEED + 1       # the Alchemical Transformer doubles the chosen unit's MgF (L857)
+CH_ALCHEMY_RF = CH_SPEED + 2        # ... its RF (L857)
+NUM_CHOICES = CH_ALCHEMY_RF + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -548,7 +550,10 @@ PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire,
 PH_SPEED = 60          # CH_SPEED: the Spirit of Movement's owner eliminates it at the start of his movement
                        # phase to double the movement of all his units for the phase / CH_DONE: not now
                        # (L898; rules/minors.py)
-LAST_PHASE = PH_SPEED
+PH_ALCHEMY = 61        # A_UNIT + u: the unit stacked with it whose MgF or RF the Alchemical Transformer doubles
+                       # until its owner's next movement phase (its factor next) / CH_DONE: no one (L857)
+PH_ALCHEMY_FACTOR = 62  # CH_ALCHEMY_MGF / CH_ALCHEMY_RF: which factor of unit ``alchemy_unit`` is doubled (L857)
+LAST_PHASE = PH_ALCHEMY_FACTOR
 
 NO_HEX = -1
 
@@ -1151,11 +1156,36 @@ def neutral_herd(S, b, u):
 
 @rules_jit
 def rf_of(S, b, u):
-    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427, L430)."""
+    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427,
+    L430); doubled by the Alchemical Transformer, but never a chaotic unit's
+    (a negative MgF, L857)."""
     sd = int(S[b]['unit_side'][u])
     if U_RF_SPECIAL[u, sd]:
         return -1
-    return int(U_RF[u, sd])
+    rf = int(U_RF[u, sd])
+    if rf > 0 and U_MGF[u, sd] >= 0 and transformed(S, b, u, 1):
+        return 2 * rf
+    return rf
+
+
+@rules_jit
+def transformed(S, b, u, rf):
+    """The Alchemical Transformer doubles unit u's RF (rf 1) or MgF (rf 0)
+    now: u is the unit its owner named (``alchemy_unit``, ``alchemy_rf``),
+    stacked with it on the map, of the same side (L857)."""
+    s = S[b]
+    t = ALCHEMICAL_TRANSFORMER
+    return s['alchemy_unit'] == u and s['alchemy_rf'] == rf and u != t and s['unit_where'][t] == UW_MAP \
+        and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == s['unit_hex'][t] \
+        and s['unit_force'][u] == s['unit_force'][t]
+
+
+@rules_jit
+def mgf_doubled(S, b, u):
+    """Unit u's MgF is doubled by the Alchemical Transformer (L857); so, for a
+    magician's spirit or physical agent u, is its CF (``moon.cf_halves``)."""
+    sd = int(S[b]['unit_side'][u])
+    return U_MGF[u, sd] != 0 and U_MGF[u, sd] < INFINITE_MGF and transformed(S, b, u, 0)
 
 
 def _axial_tables():

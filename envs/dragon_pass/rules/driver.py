@@ -18,6 +18,7 @@ from .base import (
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_SPEED,
+    PH_ALCHEMY, PH_ALCHEMY_FACTOR,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -43,7 +44,7 @@ from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
-from .minors import act_speed, mask_speed
+from .minors import act_alchemy, act_alchemy_factor, act_speed, mask_alchemy, mask_alchemy_factor, mask_speed
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -131,6 +132,10 @@ def fill_mask(S, b, mask):
         mask_freeze(S, b, p, mask)
     elif ph == PH_SPEED:
         mask_speed(S, b, p, mask)
+    elif ph == PH_ALCHEMY:
+        mask_alchemy(S, b, p, mask)
+    elif ph == PH_ALCHEMY_FACTOR:
+        mask_alchemy_factor(S, b, p, mask)
     elif ph == PH_FRACTURE:
         mask_fracture(S, b, p, mask)
     elif ph == PH_PILLAR:
@@ -217,6 +222,10 @@ def do_action(S, b, a):
         return act_freeze(S, b, p, a)
     elif ph == PH_SPEED:
         return act_speed(S, b, p, a)
+    elif ph == PH_ALCHEMY:
+        return act_alchemy(S, b, p, a)
+    elif ph == PH_ALCHEMY_FACTOR:
+        return act_alchemy_factor(S, b, p, a)
     elif ph == PH_FRACTURE:
         return act_fracture(S, b, p, a)
     elif ph == PH_PILLAR:

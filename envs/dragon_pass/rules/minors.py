@@ -19,8 +19,12 @@ Here:
   Spirit, L896); the doubling applies to retreats (``retreat_mf``, L896);
   eliminated by its owner at the start of his movement phase, it doubles the
   movement of all his units for that phase only (PH_SPEED, L898);
-* the Alchemical Transformer's doubling of one stacked unit's MgF or RF
-  (L857; ``transformed``, ``mgf_of``, ``alchemy_rf``);
+* the Alchemical Transformer: at the start of his movement phase its owner
+  names the unit stacked with it whose MgF or RF it doubles (PH_ALCHEMY,
+  PH_ALCHEMY_FACTOR; Interpretations 121); the doubling itself is read where
+  the factors are (``base.transformed``, ``base.rf_of``, ``moon.mgf_halves``,
+  ``moon.cf_halves`` for the magician's spirit or agent,
+  ``magic.chaotic_count``);
 * at alliance time, unwired (the lead's alliance phase calls them):
   ``dwarf_luck`` (the Dwarf Luck Table, L859-L866, L1139) and
   ``blood_sacrifice`` (the Tusk Riders' alliance, L906-L908).
@@ -31,7 +35,8 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import NUM_UNITS, UF_GROUP, UW_DEAD, UW_HOLDING, UW_MAP, UW_OUT, UNIT_IDS
 from ..data import MAP
 from .base import (
-    A_CHOICE, ALCHEMICAL_TRANSFORMER, CH_DONE, CH_SPEED, INFINITE_MGF, SPIRIT_OF_MOVEMENT, U_MGF, U_TUSK_RIDER,
+    A_CHOICE, A_UNIT, ALCHEMICAL_TRANSFORMER, CH_ALCHEMY_MGF, CH_ALCHEMY_RF, CH_DONE, CH_SPEED, INFINITE_MGF,
+    PH_ALCHEMY_FACTOR, SPIRIT_OF_MOVEMENT, U_MGF, U_RF, U_RF_SPECIAL, U_TUSK_RIDER, pose,
     d6, eliminate, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
 )
 
@@ -110,33 +115,74 @@ def retreat_mf(S, b, u):
 
 
 @rules_jit
-def transformed(S, b, u):
-    """Unit u is the one the Alchemical Transformer doubles (``alchemy_unit``):
-    stacked with it, on the same side (L857)."""
+def alchemy_factors(S, b, u):
+    """What the Alchemical Transformer could double of unit u, stacked with
+    it on its side: bit 1 its MgF (neither 0 nor infinite; a chaotic one
+    too), bit 2 its RF (a number above 0, not a chaotic unit's, L857)."""
     s = S[b]
     t = ALCHEMICAL_TRANSFORMER
-    return u != t and s['alchemy_unit'] == u and s['unit_where'][t] == UW_MAP and s['unit_where'][u] == UW_MAP \
-        and s['unit_hex'][u] == s['unit_hex'][t] and force_of(S, b, u) == force_of(S, b, t)
+    if u == t or s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != s['unit_hex'][t] \
+            or s['unit_force'][u] != s['unit_force'][t]:
+        return 0
+    sd = side_of(S, b, u)
+    bits = 0
+    m = int(U_MGF[u, sd])
+    if m != 0 and m < INFINITE_MGF:
+        bits |= 1
+    if m >= 0 and not U_RF_SPECIAL[u, sd] and U_RF[u, sd] > 0:
+        bits |= 2
+    return bits
 
 
 @rules_jit
-def mgf_of(S, b, u):
-    """Unit u's MgF on the side up (U_MGF: negative for chaotic magic, L409),
-    doubled by the Alchemical Transformer (L857): a chaotic MgF doubled
-    devours twice as many. An infinite MgF stays infinite."""
-    m = int(U_MGF[u, side_of(S, b, u)])
-    if m != 0 and m < INFINITE_MGF and transformed(S, b, u):
-        return 2 * m
-    return m
+def may_transform(S, b):
+    """The active player controls the Alchemical Transformer, on the map, with
+    a unit of his stacked with it that has an MgF or RF to double (L857)."""
+    s = S[b]
+    t = ALCHEMICAL_TRANSFORMER
+    if s['unit_where'][t] != UW_MAP or force_of(S, b, t) != s['active']:
+        return False
+    for u in range(units_end(S, b)):
+        if alchemy_factors(S, b, u) != 0:
+            return True
+    return False
 
 
 @rules_jit
-def alchemy_rf(S, b, u, rf):
-    """Unit u's RF ``rf`` (``base.rf_of``) doubled by the Alchemical
-    Transformer, but never a chaotic unit's (L857), nor a blank one (-1)."""
-    if rf > 0 and transformed(S, b, u) and U_MGF[u, side_of(S, b, u)] >= 0:
-        return 2 * rf
-    return rf
+def mask_alchemy(S, b, p, mask):
+    for u in range(units_end(S, b)):
+        if alchemy_factors(S, b, u) != 0:
+            mask[A_UNIT + u] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_alchemy(S, b, p, a):
+    """A_UNIT + u: the Alchemical Transformer will double u's MgF or RF (which,
+    next); ``CH_DONE``: it doubles no one until its owner's next movement phase."""
+    s = S[b]
+    s['alchemy_unit'] = -1
+    s['alchemy_rf'] = 0
+    if a == A_CHOICE + CH_DONE:
+        return False
+    s['alchemy_unit'] = a - A_UNIT
+    return pose(S, b, PH_ALCHEMY_FACTOR, p)
+
+
+@rules_jit
+def mask_alchemy_factor(S, b, p, mask):
+    bits = alchemy_factors(S, b, int(S[b]['alchemy_unit']))
+    if bits & 1:
+        mask[A_CHOICE + CH_ALCHEMY_MGF] = 1
+    if bits & 2:
+        mask[A_CHOICE + CH_ALCHEMY_RF] = 1
+
+
+@rules_jit
+def act_alchemy_factor(S, b, p, a):
+    """``CH_ALCHEMY_MGF`` / ``CH_ALCHEMY_RF``: the factor doubled (``base.transformed``)."""
+    S[b]['alchemy_rf'] = 1 if a == A_CHOICE + CH_ALCHEMY_RF else 0
+    return False
 
 
 # ================================================================ the Dwarf and his gifts (L853-L866)

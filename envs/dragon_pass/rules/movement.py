@@ -43,9 +43,9 @@ from .base import (
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
-    PH_SPEED,
+    PH_SPEED, PH_ALCHEMY,
 )
-from .minors import may_speed, speed_group
+from .minors import may_speed, may_transform, speed_group
 from .setup import SCENARIO_EXOTIC_MAGIC
 
 
@@ -108,6 +108,10 @@ def movement_phase(S, b):
         s['sm_asked'] = 1
         if may_speed(S, b):
             return pose(S, b, PH_SPEED, int(s['active']))
+    if not s['alchemy_asked']:
+        s['alchemy_asked'] = 1
+        if may_transform(S, b):
+            return pose(S, b, PH_ALCHEMY, int(s['active']))
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     return pose(S, b, PH_MOVE, int(s['active']))
