@@ -226,6 +226,8 @@ def dwarf_gift(S, b, f, emissary, roll):
     if roll <= 1:
         eliminate(S, b, emissary)
         return GIFT_SLAIN
+    if s['unit_force'][DWARF] >= 0:
+        return GIFT_NONE                          # allied already: nothing more to give (L855)
     if roll == 6:
         put_on_top(S, b, DWARF, DWARF_MINE)
         s['unit_force'][DWARF] = f
@@ -234,8 +236,6 @@ def dwarf_gift(S, b, f, emissary, roll):
             if s['unit_where'][u] == UW_OUT:
                 s['unit_where'][u] = UW_DEAD      # lost: out of the game for good (L855)
         return GIFT_ALLIES
-    if s['unit_force'][DWARF] >= 0:
-        return GIFT_NONE
     if roll <= 3:
         for k in range(STONE_MEN.shape[0]):
             u = int(STONE_MEN[k])
