@@ -37,7 +37,7 @@ from ..data import MAP
 from .base import (
     A_CHOICE, A_UNIT, ALCHEMICAL_TRANSFORMER, CH_ALCHEMY_MGF, CH_ALCHEMY_RF, CH_DONE, CH_SPEED, INFINITE_MGF,
     PH_ALCHEMY_FACTOR, SPIRIT_OF_MOVEMENT, U_MGF, U_RF, U_RF_SPECIAL, U_TUSK_RIDER, pose,
-    d6, eliminate, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
+    T, d6, eliminate, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
 )
 
 # ================================================================ the Spirit of Movement (L894-L898)
@@ -200,6 +200,30 @@ GIFT_SLAIN, GIFT_STONE_MAN, GIFT_CANNON, GIFT_TRANSFORMER, GIFT_ALLIES, GIFT_NON
 """What a roll on the Dwarf Luck Table gave (``dwarf_gift``'s result)."""
 
 
+def _dwarf_luck_table():
+    by_unit = {"Stone Man": GIFT_STONE_MAN, "Cannon Cult": GIFT_CANNON, "Alchemical Transformer": GIFT_TRANSFORMER}
+    out = np.full(7, GIFT_NONE, np.int8)
+    for roll, row in T.dwarf_luck.items():
+        if row["result"] == "slain":
+            out[roll] = GIFT_SLAIN
+        elif row["result"] == "allies":
+            out[roll] = GIFT_ALLIES
+        else:
+            out[roll] = by_unit[row["unit"]]
+    return out
+
+
+DWARF_LUCK = _dwarf_luck_table()
+"""DWARF_LUCK[roll]: what roll 1-6 on the Dwarf Luck Table brings, a GIFT_*
+(data/tables.txt [table dwarf_luck], L859-L866, L1139)."""
+SACRIFICE_DENIED = np.array([0] + [T.tusk_riders[r]["alliance"] == "denied" for r in range(1, 7)], np.int8)
+"""SACRIFICE_DENIED[roll]: the blood sacrifice's roll rejects the alliance and
+eliminates the magician (data/tables.txt [table tusk_riders], L908)."""
+assert all(T.tusk_riders[r]["sacrifice"] == "eliminated" for r in range(1, 7))
+assert all((T.tusk_riders[r]["magician"] == "eliminated") == (T.tusk_riders[r]["alliance"] == "denied")
+           for r in range(1, 7))
+
+
 @rules_jit
 def dwarf_ungiven(S, b, u):
     """Gift u is still the Dwarf's to give: never in play (UW_OUT) and the
@@ -223,12 +247,13 @@ def dwarf_gift(S, b, f, emissary, roll):
     visits (Q&A L1034)."""
     s = S[b]
     h = int(s['unit_hex'][emissary])
-    if roll <= 1:
+    gift = DWARF_LUCK[roll]
+    if gift == GIFT_SLAIN:
         eliminate(S, b, emissary)
         return GIFT_SLAIN
     if s['unit_force'][DWARF] >= 0:
         return GIFT_NONE                          # allied already: nothing more to give (L855)
-    if roll == 6:
+    if gift == GIFT_ALLIES:
         put_on_top(S, b, DWARF, DWARF_MINE)
         s['unit_force'][DWARF] = f
         for k in range(GIFTS.shape[0]):
@@ -236,7 +261,7 @@ def dwarf_gift(S, b, f, emissary, roll):
             if s['unit_where'][u] == UW_OUT:
                 s['unit_where'][u] = UW_DEAD      # lost: out of the game for good (L855)
         return GIFT_ALLIES
-    if roll <= 3:
+    if gift == GIFT_STONE_MAN:
         for k in range(STONE_MEN.shape[0]):
             u = int(STONE_MEN[k])
             if dwarf_ungiven(S, b, u):
@@ -244,7 +269,7 @@ def dwarf_gift(S, b, f, emissary, roll):
                 s['unit_force'][u] = f
                 return GIFT_STONE_MAN
         return GIFT_NONE
-    if roll == 4:
+    if gift == GIFT_CANNON:
         if not dwarf_ungiven(S, b, CANNON_CULT):
             return GIFT_NONE
         put_on_top(S, b, CANNON_CULT, h)
@@ -286,7 +311,7 @@ def blood_sacrifice(S, b, f, magician, victim):
     killed(S, b, victim)
     s['unit_flags'][victim] = 0
     roll = d6(S, b)
-    if roll == 1:
+    if SACRIFICE_DENIED[roll]:
         eliminate(S, b, magician)
         return roll
     for k in range(TUSK_RIDERS.shape[0]):

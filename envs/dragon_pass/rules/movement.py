@@ -880,7 +880,7 @@ def entry_hexes(S, b, u, mask):
     s = S[b]
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
-    budget = 2 * mf_of(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
+    budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     enemy = 1 - force_of(S, b, u)
     n = 0
     for h in range(NUM_HEXES):
@@ -921,7 +921,7 @@ def mask_force_march(S, b, p, mask):
     s = S[b]
     u = int(s['cursor'])
     mask[A_CHOICE + CH_FORCE_MARCH] = 1
-    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * mf_of(S, b, u):
+    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * phase_mf(S, b, u):
         mask[A_CHOICE + CH_DONE] = 1
 
 
