@@ -325,3 +325,15 @@ def test_rule_dp_transformer_doubling_a_chaotic_mgf_devours_twice_as_many():
     choose(p, "eliminate", "Shaman", "(2)")
     assert p.where("bh_shamans#1") == p.where("bh_shamans#2") == "dead"
     assert p.where("smu_earth_priestesses#1") == DEFENDER
+
+
+def test_rule_dp_transformer_doubles_a_cyclic_mgf_too():
+    """L857, L410 (Interpretations 121): the Lunar Sorcerers' cyclic MgF can be
+    doubled; their agent's CF doubles with it."""
+    p = transformer_turn("lcm_sorcerers")
+    agent = R.UNIT_IDS[int(R.U_BOUND[unit("lcm_sorcerers")])]
+    before = cf_seen(p, agent)
+    p.act(f"the Alchemical Transformer doubles {p.name('lcm_sorcerers')}")
+    assert f"double the MgF of {p.name('lcm_sorcerers')}" in p.legal()
+    p.act(f"double the MgF of {p.name('lcm_sorcerers')}")
+    assert before > 0 and cf_seen(p, agent) == 2 * before

@@ -103,6 +103,13 @@ def _unit_tables():
  U_RF_SPECIAL, U_MAJOR, U_SINGLE, U_SPIRIT, U_HEROIC, U_CYCLIC) = _unit_tables()
 
 
+U_MGF_MOON = np.array([[side.mgf_kind in ("cyclic", "half_cyclic") for side in (KINDS[UNIT_KIND_OF[u]].front,
+                                                                            KINDS[UNIT_KIND_OF[u]].back)]
+                       for u in range(NUM_UNITS)], np.int8)
+"""U_MGF_MOON[u, side]: u's MgF is cyclic or half-cyclic (the Red Moon's value,
+L410, L662; ``moon.mgf_halves``): U_MGF holds 0 for it."""
+
+
 def _scenario_best_friends():
     out = np.repeat(U_BEST_FRIEND[None, :], len(SCENARIOS), axis=0)
     for sc, sid in enumerate(SCENARIOS):
@@ -1185,7 +1192,7 @@ def mgf_doubled(S, b, u):
     """Unit u's MgF is doubled by the Alchemical Transformer (L857); so, for a
     magician's spirit or physical agent u, is its CF (``moon.cf_halves``)."""
     sd = int(S[b]['unit_side'][u])
-    return U_MGF[u, sd] != 0 and U_MGF[u, sd] < INFINITE_MGF and transformed(S, b, u, 0)
+    return (U_MGF[u, sd] != 0 or U_MGF_MOON[u, sd] != 0) and U_MGF[u, sd] < INFINITE_MGF and transformed(S, b, u, 0)
 
 
 def _axial_tables():

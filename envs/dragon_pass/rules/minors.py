@@ -36,7 +36,7 @@ from ..constants import NUM_UNITS, UF_GROUP, UW_DEAD, UW_HOLDING, UW_MAP, UW_OUT
 from ..data import MAP
 from .base import (
     A_CHOICE, A_UNIT, ALCHEMICAL_TRANSFORMER, CH_ALCHEMY_MGF, CH_ALCHEMY_RF, CH_DONE, CH_SPEED, INFINITE_MGF,
-    PH_ALCHEMY_FACTOR, SPIRIT_OF_MOVEMENT, U_MGF, U_RF, U_RF_SPECIAL, U_TUSK_RIDER, pose,
+    PH_ALCHEMY_FACTOR, SPIRIT_OF_MOVEMENT, U_MGF, U_MGF_MOON, U_RF, U_RF_SPECIAL, U_TUSK_RIDER, pose,
     T, d6, eliminate, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
 )
 
@@ -68,7 +68,7 @@ def act_speed(S, b, p, a):
         s['sm_doubled'] = 1
         for u in range(units_end(S, b)):
             if force_of(S, b, u) == p:
-                s['unit_mp'][u] = 2 * s['unit_mp'][u]
+                s['unit_mp'][u] = 2 * int(s['unit_mp'][u])
     return False
 
 
@@ -127,7 +127,7 @@ def alchemy_factors(S, b, u):
     sd = side_of(S, b, u)
     bits = 0
     m = int(U_MGF[u, sd])
-    if m != 0 and m < INFINITE_MGF:
+    if (m != 0 or U_MGF_MOON[u, sd] != 0) and m < INFINITE_MGF:
         bits |= 1
     if m >= 0 and not U_RF_SPECIAL[u, sd] and U_RF[u, sd] > 0:
         bits |= 2
