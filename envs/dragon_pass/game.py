@@ -187,9 +187,10 @@ ACTION_LAYOUT = {
     "choice": ActionBlock(R.A_CHOICE, R.NUM_CHOICES, doc="done, arrange, 2DD as two disruptions, as one "
                                                          "elimination, force march, the Red Moon's phase, "
                                                          "a Type 2 storm, reveal, freeze the cavalry, "
-                                                         "a Type 1 / Type 2 earthquake, assign DP to a Major "
-                                                         "Independent, seek its alliance, the South Soldier "
-                                                         "Reserve"),
+                                                         "a Type 1 / Type 2 earthquake, eliminate the Spirit of Movement, "
+                                                         "double the MgF / RF (the Alchemical Transformer), "
+                                                         "assign DP to a Major Independent, seek its alliance, "
+                                                         "the South Soldier Reserve"),
 }
 
 
@@ -379,6 +380,7 @@ class DragonPass(Game):
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
     + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal") \
     + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake") \
+    + ("eliminate the Spirit of Movement", "double the MgF", "double the RF") \
     + tuple(f"assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
     + tuple(f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance" for k in range(R.NUM_MAJORS)) \
@@ -445,11 +447,16 @@ def _legal_name(rec, a):
             k = a - R.A_CHOICE - R.CH_SEEK
             mine = int(rec["dp_assigned"][int(rec["to_play"]), k])
             return f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance with {mine} DP"
-        return f"{V.unit_name(u, rec)} goes as an emissary at {V.hex_name(int(rec['unit_hex'][u]))}"
+        where = int(rec["unit_hex"][u])
+        if where == R.IVORY_PLINTH:
+            return f"{V.unit_name(u, rec)} is offered to the Tusk Riders at {V.hex_name(where)}"
+        return f"{V.unit_name(u, rec)} goes as an emissary at {V.hex_name(where)}"
     if ph == R.PH_ALLY_SETUP:
         return f"set up {V.unit_name(int(rec['cursor']), rec)} at {V.hex_name(h)}"
     if ph == R.PH_KEENER:
         return f"Keener Than joins the stack at {V.hex_name(h)}"
+    if ph == R.PH_SACRIFICE:
+        return f"{V.unit_name(u, rec)} sacrifices {V.unit_name(int(rec['cursor']), rec)} to the Tusk Riders"
     if ph == R.PH_MOVE:
         if a >= R.A_UNIT and not done:
             if R.ZOMBIE_1 <= u < R.ZOMBIE_1 + R.NUM_ZOMBIES:
@@ -575,6 +582,15 @@ def _legal_name(rec, a):
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
+    if ph == R.PH_ALCHEMY:
+        return ("the Alchemical Transformer doubles no one" if done else
+                f"the Alchemical Transformer doubles {V.unit_name(u, rec)}")
+    if ph == R.PH_ALCHEMY_FACTOR:
+        who = V.unit_name(int(rec["alchemy_unit"]), rec)
+        return f"double the RF of {who}" if a == R.A_CHOICE + R.CH_ALCHEMY_RF else f"double the MgF of {who}"
+    if ph == R.PH_SPEED:
+        return ("the Spirit of Movement stays" if done else
+                "eliminate the Spirit of Movement: every unit's movement doubled this phase")
     if ph == R.PH_REVEAL:
         who = "the Crimson Bat" if int(rec["cursor"]) == R.REVEAL_BAT else "Argrath"
         return f"keep {who} hidden" if done else f"reveal where {who} is"

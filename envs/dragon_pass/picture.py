@@ -572,6 +572,11 @@ _CHOICE_LABELS = {
     (R.PH_REVEAL, R.CH_DONE): "Keep it hidden",
     (R.PH_FREEZE, R.CH_FREEZE): "Freeze the cavalry",
     (R.PH_FREEZE, R.CH_DONE): "Not now",
+    (R.PH_SPEED, R.CH_SPEED): "Eliminate the Spirit of Movement",
+    (R.PH_SPEED, R.CH_DONE): "Keep it",
+    (R.PH_ALCHEMY, R.CH_DONE): "Double no one",
+    (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_MGF): "Double its MgF",
+    (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_RF): "Double its RF",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_2): "Type 2 earthquake: two lines of 5",
@@ -579,7 +584,8 @@ _CHOICE_LABELS = {
 """Button labels of the choice actions, by the pending decision."""
 _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
     + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
-    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake")
+    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake") \
+    + ("Eliminate the Spirit of Movement", "Double the MgF", "Double the RF")
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -596,7 +602,7 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
                R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
                R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
-               R.PH_ASSASSIN: "try to kill"}
+               R.PH_ASSASSIN: "try to kill", R.PH_ALCHEMY: "double a factor of"}
 
 
 class _View:
@@ -1045,6 +1051,12 @@ def _decision_text(view):
         return f"{who} moves the zombie chain: its leader's next hex (the others follow its path), or stop."
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
+    if ph == R.PH_SPEED:
+        return f"{who} may eliminate the Spirit of Movement to double all his units' movement this phase."
+    if ph == R.PH_ALCHEMY:
+        return f"{who}: name the unit stacked with the Alchemical Transformer whose MgF or RF it doubles."
+    if ph == R.PH_ALCHEMY_FACTOR:
+        return f"{who}: the Alchemical Transformer doubles {V.unit_name(int(rec['alchemy_unit']), rec)}'s MgF or RF."
     if ph == R.PH_REVEAL:
         return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
     if ph == R.PH_SUMMON_HEX:

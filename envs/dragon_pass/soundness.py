@@ -37,9 +37,13 @@ def record_problem(state):
                          ("group_moved", 0, 1), ("group_zoc_start", 0, 1), ("group_arranged", 0, 1),
                          ("firing", 0, 1), ("missile_code", 0, len(R.MISSILE_DISRUPT) - 1),
                          ("step", 0, R.CS_END), ("turn", 0, int(rec["max_turns"])),
-                         ("loaded_count", 0, MAX_LOADED), ("loaded_pos", 0, MAX_LOADED)):
+                         ("loaded_count", 0, MAX_LOADED), ("loaded_pos", 0, MAX_LOADED),
+                         ("sm_asked", 0, 1), ("sm_doubled", 0, 1), ("alchemy_rf", 0, 1), ("alchemy_asked", 0, 1),
+                         ("alchemy_unit", -1, len(rec["unit_where"]) - 1)):
         if not _in(rec[name], lo, hi):
             return f"{name} {int(rec[name])} is not {lo}..{hi}"
+    if int(rec["sm_doubled"]) and int(rec["unit_where"][R.SPIRIT_OF_MOVEMENT]) == UW_MAP:
+        return "the movement is doubled for eliminating the Spirit of Movement, which is still on the map (L898)"
     if not 1 <= int(rec["max_turns"]) <= int(R.SCENARIO_TURNS[sc]):
         return f"max_turns {int(rec['max_turns'])} is not 1..the scenario's {int(R.SCENARIO_TURNS[sc])}"
     for name in ("sel_hex", "group_start", "arr_hex"):

@@ -170,6 +170,15 @@ STATE_FIELDS = [
                                     # combat phase, still to be placed (L821; the sequence of play places them)
     ("zombie_lead", np.int16),      # the zombie leading the chain's move now (the first or the last, L823); -1
     ("zombie_steps", np.int8),      # hexes the chain's leader has stepped this move (0: none yet, for L460)
+    # --- Minor Independents: the Spirit of Movement, the Alchemical Transformer (rules/minors.py)
+    ("sm_asked", np.int8),          # this player-turn's owner of the Spirit of Movement has been asked whether
+                                    # to eliminate it to double his units' movement (L898)
+    ("sm_doubled", np.int8),        # 1: the active player eliminated the Spirit of Movement at the start of this
+                                    # movement phase: every MF of his is doubled for the phase (L898); 0
+    ("alchemy_unit", np.int16),     # the unit whose MgF or RF the Alchemical Transformer doubles while stacked
+                                    # with it (L857, rules/base.py::transformed); -1 none
+    ("alchemy_rf", np.int8),        # 1: it doubles that unit's RF; 0: its MgF (L857)
+    ("alchemy_asked", np.int8),     # this player-turn's owner of the Alchemical Transformer has named whom it doubles
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -451,3 +451,50 @@ def test_rule_dp_the_first_emissary_to_delecti_allies_him_and_becomes_zombie_1()
     assert p.where("cm_town_militia#1") == "2423"
     assert int(p.s["unit_force"][unit("zombies#1")]) == seat(SARTAR)
     assert not any("emissary" in t for t in p.legal())    # allied: no second emissary
+
+
+def test_rule_dp_an_emissary_at_the_dwarf_mine_rolls_dwarf_luck_again_and_again():
+    """L853-L866, L1034 (Q&A): an emissary at the Dwarf Mine rolls on the Dwarf
+    Luck Table instead of the Emissary Table: 2-3 a Stone Man, 6 the Dwarf
+    allies (his other gifts lost); 1 slays the emissary alone; the Dwarf Luck
+    may be rolled more than once (a second emissary the same phase)."""
+    p = full_game()
+    for name in ("cm_town_militia#1", "cm_town_militia#2", "cm_town_militia#3"):
+        p.put(name, "2612")
+    alliance_phase(p, SARTAR, player_turn=2)
+    p.dice(2, 1, 6)
+    p.act(f"{p.name('cm_town_militia#1')} goes as an emissary at 2612")
+    assert p.where("stone_men#1") == "2612" and int(p.s["unit_force"][unit("stone_men#1")]) == seat(SARTAR)
+    assert int(p.s["unit_mp"][unit("stone_men#1")]) > 0                # it moves this turn (L993)
+    p.act(f"{p.name('cm_town_militia#2')} goes as an emissary at 2612")
+    assert p.where("cm_town_militia#2") == "dead" and p.where("cm_town_militia#1") == "2612"
+    p.act(f"{p.name('cm_town_militia#3')} goes as an emissary at 2612")
+    assert p.where("dwarf") == "2612" and int(p.s["faction_ally"][FACTIONS.index("dwarf")]) == seat(SARTAR)
+    assert p.where("alchemical_transformer") == "dead"                 # his remaining gifts are lost
+    assert p.where("stone_men#1") == "2612"
+
+
+def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
+    """L906-L908: a magician present with any other unit at the Ivory Plinth
+    sacrifices it; on a 1 the alliance is rejected and both are eliminated
+    (the magician a hero may escape), on 2-6 the Tusk Riders appear in the hex."""
+    for roll, allied in ((1, False), (2, True)):
+        p = full_game()
+        p.put("bh_shamans#1", "2802")
+        p.put("cm_town_militia#1", "2802")
+        alliance_phase(p, SARTAR, player_turn=2)
+        # the lone magician is not offered: no other magician would sacrifice him
+        assert f"{p.name('bh_shamans#1')} is offered to the Tusk Riders at 2802" not in p.legal()
+        p.dice(roll)
+        p.act(f"{p.name('cm_town_militia#1')} is offered to the Tusk Riders at 2802")
+        assert p.phase == R.PH_SACRIFICE and p.to_play == SARTAR
+        p.act(f"{p.name('bh_shamans#1')} sacrifices {p.name('cm_town_militia#1')} to the Tusk Riders")
+        assert p.where("cm_town_militia#1") == "dead"
+        assert (int(p.s["faction_ally"][FACTIONS.index("tusk_riders")]) == seat(SARTAR)) == allied
+        assert (p.where("tusk_riders#1") == "2802") == allied
+        assert (p.where("bh_shamans#1") == "dead") == (not allied)
+    # a lone magician has no one to sacrifice
+    p = full_game()
+    p.put("bh_shamans#1", "2802")
+    alliance_phase(p, SARTAR, player_turn=2)
+    assert not any("Tusk Riders" in t for t in p.legal())

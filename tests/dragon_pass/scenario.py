@@ -116,9 +116,12 @@ class Position:
         for u in range(len(UNIT_IDS)):
             s["unit_flags"][u] = 0
             s["unit_road"][u] = 0
-            s["unit_mp"][u] = 2 * R.U_MF[u, s["unit_side"][u]] if s["unit_force"][u] == f else 0
+            mf = R.SPIRIT_OF_MOVEMENT_MF if u == R.SPIRIT_OF_MOVEMENT else R.U_MF[u, s["unit_side"][u]]   # L896
+            s["unit_mp"][u] = 2 * mf if s["unit_force"][u] == f else 0
         s["stage"] = ST_MOVEMENT
         s["sel_hex"] = -1
+        s["sm_asked"] = 1             # past the start: the Spirit of Movement stays (L898),
+        s["alchemy_asked"] = 1        # the Alchemical Transformer's unit is named (L857)
         s["phase"] = R.PH_MOVE
         return self
 

@@ -1,7 +1,9 @@
 """Dragon Pass's rules core (numba), one module per part of the rulebook, in
 the order of what calls what (``envs/README.md``): ``base`` (the counters'
 factors, the printed tables, dice, stacks, zones of control, the cost of a
-step, the action space), ``moon`` (the Red Moon, the Glowline and the
+step, the action space), ``minors`` (Minor Independents: the Spirit of
+Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
+Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
@@ -16,6 +18,7 @@ alliances, emissaries, replacements), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
 rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
+from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403

@@ -53,12 +53,13 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, ANDROGEUS_FACTION, BLACK_DRAGON, CH_DONE, DRAGONEWTS, ETHILRIST, FACTION_CAPITAL,
     FORCE_CAPITAL, HELL_HOUND, HEX_MAJOR, KEENER_THAN, MAJOR_PRICE, NUM_MAJORS, PH_ALLIANCE, PH_ALLY_SETUP,
     PH_DIPLOMACY, PH_KEENER, PH_REPLACE, CH_ASSIGN, CH_SEEK, ASSIGN_AMOUNTS, TERRAIN_LAKE, U_ASSASSIN, U_FACTION,
-    U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, clouded, d6, eliminate,
+    U_BOUND, U_SPIRIT, side_of, PH_SACRIFICE, U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, clouded, d6, eliminate,
     force_of, frozen, hex_force, mf_of, occupy, pose, put_on_top, shut, units_end, SCENARIO_DIPLOMACY,
 )
 from .exotic import EX_FLOOD, EXS_DAY
 from .base import DELECTI, ZOMBIE_1
 from .zombies import ally_delecti
+from .minors import GIFT_ALLIES, IVORY_PLINTH, SACRIFICE_DENIED, blood_sacrifice, dwarf_luck
 
 T = DATA.tables
 
@@ -89,7 +90,7 @@ stacked with him are eliminated (1-2) (L995-L998, L1137)."""
 
 def _minor_homes():
     home = np.full(NUM_HEXES, -1, np.int8)
-    for name in ("spirit_of_movement", "sun_dome_templars", "hydra", "delecti"):
+    for name in ("spirit_of_movement", "sun_dome_templars", "hydra", "delecti", "dwarf", "tusk_riders"):
         for h in MAP.homes[name]:
             home[h] = FACTIONS.index(name)
     dragon = np.full(NUM_HEXES, -1, np.int16)
@@ -103,7 +104,9 @@ HEX_MINOR_HOME, HEX_DRAGONREST = _minor_homes()
 emissary standing on hex h may seek by the Emissary Table -- the Spirit of
 Movement (Travelling Stone), the Sun Dome Templars (the Sun Dome Temple),
 the Hydra (Hydra Hill), Delecti (his Ruin, allied by the first emissary,
-L817) (L806, L878, L894, L900); -1 elsewhere.
+L817), the Dwarf (the Dwarf Mine, by the Dwarf Luck Table, L853), the Tusk
+Riders (the Ivory Plinth, by blood sacrifice, L906) (L806, L878, L894,
+L900); -1 elsewhere.
 HEX_DRAGONREST[h]: the dragon whose dragonrest h is (red, green, brown,
 L839-L841; the Black Dragon comes only with Cragspider), -1 elsewhere."""
 DRAGONREST_OF = np.full(NUM_UNITS, -1, np.int16)
@@ -115,6 +118,8 @@ CLOAK_OF_DARKNESS = UNIT_IDS.index("cloak_of_darkness")
 NUM_FACTIONS = len(FACTIONS)
 DRAGONS_FACTION = FACTIONS.index("dragons")
 DELECTI_FACTION = FACTIONS.index("delecti")
+DWARF_FACTION = FACTIONS.index("dwarf")
+TUSK_FACTION = FACTIONS.index("tusk_riders")
 
 DS_INCOME, DS_REPLACE, DS_ASSIGN = 0, 1, 2
 """The Diplomacy Segment's steps (``step``); ``cursor`` 0 / 1: the first /
@@ -281,11 +286,17 @@ def emissary_target(S, b, f, u):
     of play; -1 for none. Emissaries are Lunar or Sartar units, never allied
     ones (L993), and try once an Alliance Phase (Interpretations 95)."""
     s = S[b]
-    if s['unit_where'][u] != UW_MAP or U_FORCE[u] != f or force_of(S, b, u) != f:
-        return -1
-    if s['unit_flags'][u] & UF_USED:
+    if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != f or s['unit_flags'][u] & UF_USED:
         return -1
     h = int(s['unit_hex'][u])
+    if h == IVORY_PLINTH:
+        # the Tusk Riders: no emissary but a blood sacrifice -- unit u, any of
+        # f's but a disembodied spirit, offered by a magician of f there (L906)
+        if s['faction_ally'][TUSK_FACTION] >= 0 or U_SPIRIT[u, side_of(S, b, u)] or not any_sacrificer(S, b, f, u):
+            return -1
+        return TUSK_FACTION
+    if U_FORCE[u] != f:
+        return -1
     m = int(HEX_MINOR_HOME[h])
     if m >= 0 and s['faction_ally'][m] < 0:
         for v in range(NUM_UNITS):
@@ -433,6 +444,16 @@ def act_alliance(S, b, p, a):
         ally_delecti(S, b, p, u)
         ready(S, b, ZOMBIE_1)
         return False
+    if target == DWARF_FACTION:
+        # the Dwarf Luck Table instead of the Emissary Table (L853-L866)
+        if dwarf_luck(S, b, p, u) == GIFT_ALLIES:
+            s['faction_ally'][target] = p
+            s['allied_turn'][target] = s['player_turn']
+        ready_new(S, b, p, target)
+        return False
+    if target == TUSK_FACTION:
+        s['cursor'] = u                         # the unit to be sacrificed; its magician next
+        return pose(S, b, PH_SACRIFICE, p)
     roll = d6(S, b)
     if EMISSARY_SLAIN[roll]:
         h = s['unit_hex'][u]
@@ -450,6 +471,53 @@ def act_alliance(S, b, p, a):
         ready(S, b, d)                               # and may move and attack this turn (L839)
         return False
     ally(S, b, target, p, int(s['unit_hex'][u]))
+    return False
+
+
+@rules_jit
+def ready_new(S, b, f, k):
+    """Independent k's units that force f brought on the map this Alliance
+    Phase may move in the movement phase that follows (L993)."""
+    s = S[b]
+    for v in range(units_end(S, b)):
+        if U_FACTION[v] == k and s['unit_where'][v] == UW_MAP and force_of(S, b, v) == f and s['unit_mp'][v] == 0:
+            ready(S, b, v)
+
+
+@rules_jit
+def sacrificer(S, b, f, m, victim):
+    """Unit m of force f may sacrifice ``victim`` at the Ivory Plinth: a magician
+    (it has a spirit or agent) stacked with it (L906)."""
+    s = S[b]
+    return m != victim and U_BOUND[m] >= 0 and s['unit_where'][m] == UW_MAP and force_of(S, b, m) == f \
+        and s['unit_hex'][m] == s['unit_hex'][victim]
+
+
+@rules_jit
+def any_sacrificer(S, b, f, victim):
+    for m in range(units_end(S, b)):
+        if sacrificer(S, b, f, m, victim):
+            return True
+    return False
+
+
+@rules_jit
+def mask_sacrifice(S, b, p, mask):
+    victim = int(S[b]['cursor'])
+    for m in range(units_end(S, b)):
+        if sacrificer(S, b, p, m, victim):
+            mask[A_UNIT + m] = 1
+
+
+@rules_jit
+def act_sacrifice(S, b, p, a):
+    """A_UNIT + m: magician m sacrifices unit ``cursor`` to the Tusk Riders: on
+    2-6 they ally and appear in the hex (L906-L908, ``minors.blood_sacrifice``)."""
+    s = S[b]
+    if not SACRIFICE_DENIED[blood_sacrifice(S, b, p, a - A_UNIT, int(s['cursor']))]:
+        s['faction_ally'][TUSK_FACTION] = p
+        s['allied_turn'][TUSK_FACTION] = s['player_turn']
+        ready_new(S, b, p, TUSK_FACTION)
     return False
 
 

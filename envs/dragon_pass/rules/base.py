@@ -105,6 +105,13 @@ def _unit_tables():
  U_RF_SPECIAL, U_MAJOR, U_SINGLE, U_SPIRIT, U_HEROIC, U_CYCLIC) = _unit_tables()
 
 
+U_MGF_MOON = np.array([[side.mgf_kind in ("cyclic", "half_cyclic") for side in (KINDS[UNIT_KIND_OF[u]].front,
+                                                                            KINDS[UNIT_KIND_OF[u]].back)]
+                       for u in range(NUM_UNITS)], np.int8)
+"""U_MGF_MOON[u, side]: u's MgF is cyclic or half-cyclic (the Red Moon's value,
+L410, L662; ``moon.mgf_halves``): U_MGF holds 0 for it."""
+
+
 def _scenario_best_friends():
     out = np.repeat(U_BEST_FRIEND[None, :], len(SCENARIOS), axis=0)
     for sc, sid in enumerate(SCENARIOS):
@@ -234,6 +241,16 @@ U_BLACK_HORSE = np.array([i.startswith("bh_troops#") or i.startswith("bh_auxilia
 """The Black Horse units: Ethilrist's Troops and Auxiliaries (L758)."""
 IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
+SPIRIT_OF_MOVEMENT = UNIT_IDS.index("spirit_of_movement")
+ALCHEMICAL_TRANSFORMER = UNIT_IDS.index("alchemical_transformer")
+SPIRIT_OF_MOVEMENT_MF = 2
+"""The Spirit of Movement's MF by itself (L896); stacked for a whole movement
+phase it takes the highest doubled MF of the units with it (rules/minors.py)."""
+U_TEMPLAR = np.array([i.startswith("sun_dome_templars#") for i in UNIT_IDS], np.int8)
+"""The Sun Dome Templars: their CF doubled as defending melee casualties, no
+terrain benefit (L902; combat.casualty_value2)."""
+U_TUSK_RIDER = np.array([i.startswith("tusk_riders#") for i in UNIT_IDS], np.int8)
+"""The Tusk Riders: 1 MP for hill and forest ground, no road benefits (L484, L910; step_cost)."""
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
 DELECTI = UNIT_IDS.index("delecti")
@@ -290,6 +307,7 @@ TERRAIN_MOUNTAIN = TERRAIN_IDS.index("mountain")
 TERRAIN_MARSH = TERRAIN_IDS.index("marsh")
 TERRAIN_FOREST = TERRAIN_IDS.index("forest")
 TERRAIN_HILL_FOREST = TERRAIN_IDS.index("hill_forest")
+TERRAIN_HILL = TERRAIN_IDS.index("hill")
 STRUCT_FORTRESS = STRUCTURE_IDS.index("fortress")
 STRUCT_STOCKADE = STRUCTURE_IDS.index("stockade")
 OLD_SARTAR = TERRITORY_IDS.index("old_sartar")
@@ -617,9 +635,12 @@ CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) locati
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
+CH_SPEED = CH_QUAKE_2 + 1           # eliminate the Spirit of Movement: every MF of its owner doubled this phase (L898)
+CH_ALCHEMY_MGF = CH_SPEED + 1       # the Alchemical Transformer doubles the chosen unit's MgF (L857)
+CH_ALCHEMY_RF = CH_SPEED + 2        # ... its RF (L857)
 ASSIGN_AMOUNTS = np.array([1, 5, 10], np.int16)
 """The Diplomacy Points one assigning decision gives a Major Independent (L979)."""
-CH_ASSIGN = CH_QUAKE_2 + 1          # CH_ASSIGN + j * 7 + k: assign ASSIGN_AMOUNTS[j] DP to Major k (L979)
+CH_ASSIGN = CH_ALCHEMY_RF + 1       # CH_ASSIGN + j * 7 + k: assign ASSIGN_AMOUNTS[j] DP to Major k (L979)
 CH_SEEK = CH_ASSIGN + 3 * 7         # CH_SEEK + k: seek Major k's alliance, calling out one's DP (L979)
 CH_RESERVE = CH_SEEK + 7            # the unit being deployed joins the South Soldier Reserve (L297)
 NUM_CHOICES = CH_RESERVE + 1
@@ -676,11 +697,18 @@ PH_ALLIANCE = 42       # CH_SEEK + k: seek Major k's alliance / A_UNIT + u: u go
 PH_ALLY_SETUP = 43     # A_HEX + h: where the new ally's unit ``cursor`` is set up in its territory (L985)
 PH_KEENER = 44         # A_HEX + h: the stack of his that Keener Than joins, for the player opposing
                        # Sir Ethilrist's ally (L756)
+PH_SACRIFICE = 45      # A_UNIT + m: the magician who sacrifices unit ``cursor`` to the Tusk Riders (L906)
 PH_ZOMBIE_RISE = 55    # A_HEX + h: where Delecti's controller places the new zombie raised by a unit
                        # eliminated beside Delecti or a zombie (L821; rules/zombies.py)
 PH_ZOMBIE_MARCH = 56   # A_HEX + h: the next hex the leading zombie steps into, the chain following along
                        # its path (L823) / CH_DONE: the chain's move ends (rules/zombies.py)
-LAST_PHASE = PH_ZOMBIE_MARCH
+PH_SPEED = 60          # CH_SPEED: the Spirit of Movement's owner eliminates it at the start of his movement
+                       # phase to double the movement of all his units for the phase / CH_DONE: not now
+                       # (L898; rules/minors.py)
+PH_ALCHEMY = 61        # A_UNIT + u: the unit stacked with it whose MgF or RF the Alchemical Transformer doubles
+                       # until its owner's next movement phase (its factor next) / CH_DONE: no one (L857)
+PH_ALCHEMY_FACTOR = 62  # CH_ALCHEMY_MGF / CH_ALCHEMY_RF: which factor of unit ``alchemy_unit`` is doubled (L857)
+LAST_PHASE = PH_ALCHEMY_FACTOR
 
 NO_HEX = -1
 
@@ -890,10 +918,25 @@ def riding(S, b, u):
 
 @rules_jit
 def mf_of(S, b, u):
-    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on the Hound (L754, L756)."""
+    """Unit u's MF now: its counter's, but 10 for Ethilrist (or Keener Than) on
+    the Hound (L754, L756), and 2 for the Spirit of Movement by itself (its
+    printed x2, L896; stacked, rules/minors.py::speed_group)."""
     if riding(S, b, u):
         return RIDING_MF
+    if u == SPIRIT_OF_MOVEMENT:
+        return SPIRIT_OF_MOVEMENT_MF
     return int(U_MF[u, side_of(S, b, u)])
+
+
+@rules_jit
+def phase_mf(S, b, u):
+    """Unit u's MF for this movement phase: ``mf_of``, doubled for the active
+    player's units when he eliminated the Spirit of Movement at its start (L898)."""
+    s = S[b]
+    mf = mf_of(S, b, u)
+    if s['sm_doubled'] != 0 and force_of(S, b, u) == s['active']:
+        return 2 * mf
+    return mf
 
 
 @rules_jit
@@ -935,10 +978,24 @@ def enter_cost(S, b, u, g):
     rune = int(U_RUNE[u])
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
         return -1
-    cost = int(HEX_ENTER2[ground(S, b, g), rune])
+    cost = ground_cost(S, b, u, g, rune)
     if s['rain']:
         cost += 2
     if heroic_now(S, b, u) and cost > 2:
+        cost = 2
+    return cost
+
+
+@rules_jit
+def ground_cost(S, b, u, g, rune):
+    """Half MPs unit u pays for hex g's own terrain or structure (off a road,
+    before rain): ``HEX_ENTER2``, but 1 MP for the Tusk Riders on hill, forest
+    and hill/forest ground, ruined hills included (L484, L910)."""
+    gg = ground(S, b, g)
+    cost = int(HEX_ENTER2[gg, rune])
+    ter = HEX_TERRAIN[gg]
+    if U_TUSK_RIDER[u] != 0 and (ter == TERRAIN_HILL or ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST) \
+            and cost > 2:
         cost = 2
     return cost
 
@@ -965,12 +1022,14 @@ def step_cost(S, b, u, h, d):
     if HEX_TERRAIN[g] == TERRAIN_LAKE and rune != RUNE_WATER and rune != RUNE_AIR:
         return -1
     road = SIDE_ROAD[h, d]
+    if U_TUSK_RIDER[u] != 0:
+        road = 0          # the Tusk Riders receive no road benefits (L484, L910)
     if road & ROAD_PRIMARY:
         cost = 1
     elif road & ROAD_SECONDARY:
         cost = 0 if s['unit_road'][u] >= 2 else 2
     else:
-        cost = int(HEX_ENTER2[ground(S, b, g), rune])
+        cost = ground_cost(S, b, u, g, rune)
         if s['rain']:
             cost += 2
     if HEX_RIVER[h] and not HEX_FORD[h] and not HEX_RIVER[g] and not HEX_UPLAND_MARSH[g] \
@@ -1260,11 +1319,36 @@ def neutral_herd(S, b, u):
 
 @rules_jit
 def rf_of(S, b, u):
-    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427, L430)."""
+    """Unit u's RF on the side up, -1 if blank or parenthesised (no magic, L427,
+    L430); doubled by the Alchemical Transformer, but never a chaotic unit's
+    (a negative MgF, L857)."""
     sd = int(S[b]['unit_side'][u])
     if U_RF_SPECIAL[u, sd]:
         return -1
-    return int(U_RF[u, sd])
+    rf = int(U_RF[u, sd])
+    if rf > 0 and U_MGF[u, sd] >= 0 and transformed(S, b, u, 1):
+        return 2 * rf
+    return rf
+
+
+@rules_jit
+def transformed(S, b, u, rf):
+    """The Alchemical Transformer doubles unit u's RF (rf 1) or MgF (rf 0)
+    now: u is the unit its owner named (``alchemy_unit``, ``alchemy_rf``),
+    stacked with it on the map, of the same side (L857)."""
+    s = S[b]
+    t = ALCHEMICAL_TRANSFORMER
+    return s['alchemy_unit'] == u and s['alchemy_rf'] == rf and u != t and s['unit_where'][t] == UW_MAP \
+        and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == s['unit_hex'][t] \
+        and s['unit_force'][u] == s['unit_force'][t]
+
+
+@rules_jit
+def mgf_doubled(S, b, u):
+    """Unit u's MgF is doubled by the Alchemical Transformer (L857); so, for a
+    magician's spirit or physical agent u, is its CF (``moon.cf_halves``)."""
+    sd = int(S[b]['unit_side'][u])
+    return (U_MGF[u, sd] != 0 or U_MGF_MOON[u, sd] != 0) and U_MGF[u, sd] < INFINITE_MGF and transformed(S, b, u, 0)
 
 
 def _axial_tables():

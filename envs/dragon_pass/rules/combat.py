@@ -28,6 +28,7 @@ from ..constants import (
     UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP, UW_SUPPORT,
 )
 from ..state import MAX_BATTLE_STACKS
+from .minors import retreat_mf
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DISRUPT_TWO, CH_DONE, CH_ELIMINATE_ONE, COVER_DIVISOR, EXTENDED_ADVANCE_MF,
     FIGHTING_MAJORS, HEX_FORTIFICATION, HEX_MELEE_IN2, HEX_MELEE_OUT2, HEX_MISSILE_MOD, MISSILE,
@@ -35,7 +36,7 @@ from .base import (
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
-    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, mf_of,
+    TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, mf_of, U_TEMPLAR,
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
@@ -969,7 +970,9 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
     none if a superhero attacks a stack without one (L648); in the
     counter-attack an attacker that fought has charged and gets none, one in
     reserve gets all (L571). A half-cyclic CF's half point times 1½ is
-    dropped here (L110, a fraction of a point absorbs no loss)."""
+    dropped here (L110, a fraction of a point absorbs no loss). A Sun Dome
+    Templar defending in the attack counts twice its CF, and no terrain
+    benefit (L902), whatever attacks it (Interpretations 122)."""
     s = S[b]
     if is_zombie(u):
         return 4                  # a zombie absorbs 2, whatever the terrain (L829)
@@ -977,6 +980,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
     cf2 = cf_halves(S, b, u)
     if counter and s['unit_flags'][u] & UF_FOUGHT:
         return cf2
+    if not counter and U_TEMPLAR[u] != 0:
+        return 2 * cf2
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
         return cf2
     inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u)
@@ -1136,7 +1141,7 @@ def fastest_attacker(S, b):
         n = fighting_units(S, b, h, out, fights)
         for j in range(n):
             if fights[j]:
-                mf = int(mf_of(S, b, out[j]))
+                mf = int(retreat_mf(S, b, out[j]))     # the Spirit of Movement doubles it (L896)
                 if mf > best:
                     best = mf
     return best
@@ -1188,7 +1193,7 @@ def may_retreat(S, b, u, occ, total, fastest):
     dummy = np.zeros(1, np.int8)
     if retreat_hexes(S, b, u, occ, dummy) == 0:
         return False
-    fast = mf_of(S, b, u) > fastest
+    fast = retreat_mf(S, b, u) > fastest
     if fast and not s['bat_slow'][k]:
         return True
     left = 0
@@ -1291,7 +1296,7 @@ def act_retreat_hex(S, b, p, a):
     k = 0
     while s['bat_def'][k] != h:
         k += 1
-    if mf_of(S, b, u) <= fastest_attacker(S, b):
+    if retreat_mf(S, b, u) <= fastest_attacker(S, b):
         s['bat_slow'][k] = 1
     put_on_top(S, b, u, a - A_HEX)
     s['unit_flags'][u] |= UF_RETREATED

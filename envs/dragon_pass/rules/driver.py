@@ -22,11 +22,11 @@ from .base import (
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
-    PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER,
+    PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
-    mask_alliance, mask_ally_setup, mask_diplomacy, mask_keener, mask_replace,
+    mask_alliance, mask_ally_setup, mask_diplomacy, mask_keener, mask_replace, act_sacrifice, mask_sacrifice,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -53,6 +53,7 @@ from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
 from .zombies import act_zombie_march, act_zombie_rise, mask_zombie_march, mask_zombie_rise, raise_zombie
+from .minors import act_alchemy, act_alchemy_factor, act_speed, mask_alchemy, mask_alchemy_factor, mask_speed
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -138,6 +139,12 @@ def fill_mask(S, b, mask):
         mask_reveal(S, b, p, mask)
     elif ph == PH_FREEZE:
         mask_freeze(S, b, p, mask)
+    elif ph == PH_SPEED:
+        mask_speed(S, b, p, mask)
+    elif ph == PH_ALCHEMY:
+        mask_alchemy(S, b, p, mask)
+    elif ph == PH_ALCHEMY_FACTOR:
+        mask_alchemy_factor(S, b, p, mask)
     elif ph == PH_FRACTURE:
         mask_fracture(S, b, p, mask)
     elif ph == PH_PILLAR:
@@ -152,6 +159,8 @@ def fill_mask(S, b, mask):
         mask_ally_setup(S, b, p, mask)
     elif ph == PH_KEENER:
         mask_keener(S, b, p, mask)
+    elif ph == PH_SACRIFICE:
+        mask_sacrifice(S, b, p, mask)
     elif ph == PH_ZOMBIE_RISE:
         mask_zombie_rise(S, b, p, mask)
     elif ph == PH_ZOMBIE_MARCH:
@@ -236,6 +245,12 @@ def do_action(S, b, a):
         return act_reveal(S, b, p, a)
     elif ph == PH_FREEZE:
         return act_freeze(S, b, p, a)
+    elif ph == PH_SPEED:
+        return act_speed(S, b, p, a)
+    elif ph == PH_ALCHEMY:
+        return act_alchemy(S, b, p, a)
+    elif ph == PH_ALCHEMY_FACTOR:
+        return act_alchemy_factor(S, b, p, a)
     elif ph == PH_FRACTURE:
         return act_fracture(S, b, p, a)
     elif ph == PH_PILLAR:
@@ -250,6 +265,8 @@ def do_action(S, b, a):
         return act_ally_setup(S, b, p, a)
     elif ph == PH_KEENER:
         return act_keener(S, b, p, a)
+    elif ph == PH_SACRIFICE:
+        return act_sacrifice(S, b, p, a)
     elif ph == PH_ZOMBIE_RISE:
         return act_zombie_rise(S, b, p, a)
     elif ph == PH_ZOMBIE_MARCH:

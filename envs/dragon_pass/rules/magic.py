@@ -37,7 +37,7 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
-    eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede,
+    eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede, mgf_doubled,
 )
 from .quake import quake_strikes
 from .pillar import pillar_strikes
@@ -356,7 +356,8 @@ def chaotic_count(S, b, defender):
         if on_side(S, b, u, defender) and s['unit_where'][u] == UW_MAP:
             m = int(U_MGF[u, int(s['unit_side'][u])])
             if m < 0:
-                n -= m
+                # doubled by the Alchemical Transformer: it devours twice as many (L857)
+                n -= 2 * m if mgf_doubled(S, b, u) else m
     return n
 
 

@@ -15,7 +15,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP, seat_of_side
 from ..data import DATA, MAP
-from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_CF, U_MGF, distance, pose
+from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, U_MGF, distance, mgf_doubled, pose
 
 # ================================================================ the Red Moon (L660-L668)
 MOON_PHASE_IDS = tuple(ph.id for ph in T.moon_phases)
@@ -92,8 +92,13 @@ def cf_halves(S, b, u):
     sd = int(S[b]['unit_side'][u])
     k = U_CF_CYCLIC[u, sd]
     if k == 0:
-        return 2 * int(U_CF[u, sd])
-    return int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+        cf2 = 2 * int(U_CF[u, sd])
+    else:
+        cf2 = int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+    m = U_MAGICIAN[u]
+    if m >= 0 and U_AGENT[u] != 0 and mgf_doubled(S, b, m):
+        return 2 * cf2    # a physical agent: its magician's MgF doubled by the Alchemical Transformer (L857)
+    return cf2
 
 
 @rules_jit
@@ -103,8 +108,15 @@ def mgf_halves(S, b, u):
     sd = int(S[b]['unit_side'][u])
     k = U_MGF_CYCLIC[u, sd]
     if k == 0:
-        return 2 * int(U_MGF[u, sd])
-    return int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+        m2 = 2 * int(U_MGF[u, sd])
+    else:
+        m2 = int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
+    m = U_MAGICIAN[u]
+    if mgf_doubled(S, b, u) or (m >= 0 and U_AGENT[u] == 0 and mgf_doubled(S, b, m)):
+        # the Alchemical Transformer (L857); a spirit, whose strength is its MgF, is
+        # doubled with its magician's MgF ("the CF of its spirit", Interpretations 123)
+        return 2 * m2
+    return m2
 
 
 def _moon_chooser():

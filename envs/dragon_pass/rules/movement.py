@@ -42,8 +42,10 @@ from .base import (
     U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
-    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
+    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
+    PH_SPEED, PH_ALCHEMY,
 )
+from .minors import may_speed, may_transform, speed_group
 from .setup import SCENARIO_EXOTIC_MAGIC
 from .base import PH_ZOMBIE_MARCH, is_zombie
 from .zombies import mask_chain_leaders, start_march
@@ -104,6 +106,14 @@ def movement_phase(S, b):
         s['freeze_asked'] = 1
         if may_freeze(S, b):
             return pose(S, b, PH_FREEZE, int(s['active']))
+    if not s['sm_asked']:
+        s['sm_asked'] = 1
+        if may_speed(S, b):
+            return pose(S, b, PH_SPEED, int(s['active']))
+    if not s['alchemy_asked']:
+        s['alchemy_asked'] = 1
+        if may_transform(S, b):
+            return pose(S, b, PH_ALCHEMY, int(s['active']))
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     if s['zombie_lead'] >= 0:
@@ -783,32 +793,36 @@ def hasten(S, b):
     unit joins (no point is spent before the first step, so each member's
     allowance is worked out afresh). A group with more such units than its
     herds can hasten is not hastened: the player picks the hastened units by
-    whom he groups with the herds (Interpretations 45)."""
+    whom he groups with the herds (Interpretations 45). The Spirit of
+    Movement in the group then doubles every member's allowance, the same
+    way (L896, ``minors.speed_group``)."""
     s = S[b]
     herds = 0
     for u in range(units_end(S, b)):
         if s['unit_flags'][u] & UF_GROUP and U_HERD[u] != 0:
             herds += 1
-    if herds == 0:
-        return            # no herd: every allowance stays as it is
+    sped = s['unit_flags'][SPIRIT_OF_MOVEMENT] & UF_GROUP
+    if herds == 0 and not sped:
+        return            # no herd, no Spirit of Movement: every allowance stays as it is
     hastened = 0
     slowest = 1 << 30
     bonus = 1 << 30
     for u in range(units_end(S, b)):
         if not s['unit_flags'][u] & UF_GROUP:
             continue
-        mf = mf_of(S, b, u)
+        mf = phase_mf(S, b, u)
         s['unit_mp'][u] = 2 * mf
         if U_HERD[u]:
             bonus = min(bonus, mf)
         elif U_HASTENED[u] != 0 and mf > 0:
             hastened += 1
             slowest = min(slowest, mf)
-    if hastened == 0 or hastened > 2 * herds:
-        return
-    for u in range(units_end(S, b)):
-        if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] != 0 or (U_HASTENED[u] != 0 and U_MF[u, side_of(S, b, u)] > 0)):
-            s['unit_mp'][u] = 2 * (bonus + slowest)
+    if herds > 0 and hastened > 0 and hastened <= 2 * herds:
+        for u in range(units_end(S, b)):
+            if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] != 0 or (U_HASTENED[u] != 0 and U_MF[u, side_of(S, b, u)] > 0)):
+                s['unit_mp'][u] = 2 * (bonus + slowest)
+    if sped:
+        speed_group(S, b)
 
 
 @rules_jit
@@ -876,7 +890,7 @@ def entry_hexes(S, b, u, mask):
     s = S[b]
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
-    budget = 2 * mf_of(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
+    budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     enemy = 1 - force_of(S, b, u)
     n = 0
     for h in range(NUM_HEXES):
@@ -917,7 +931,7 @@ def mask_force_march(S, b, p, mask):
     s = S[b]
     u = int(s['cursor'])
     mask[A_CHOICE + CH_FORCE_MARCH] = 1
-    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * mf_of(S, b, u):
+    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * phase_mf(S, b, u):
         mask[A_CHOICE + CH_DONE] = 1
 
 
@@ -936,7 +950,8 @@ def enter_board(S, b, p, u, h, march):
     sd = side_of(S, b, u)
     put_on_top(S, b, u, h)
     s['unit_entry'][u] = -1
-    s['unit_mp'][u] = 2 * int(U_MF[u, sd]) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
+    # doubled when the Spirit of Movement was eliminated this phase (L898)
+    s['unit_mp'][u] = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
     s['unit_road'][u] = 0
     s['unit_flags'][u] = UF_GROUP
     s['sel_hex'] = h

@@ -154,6 +154,7 @@ def setup_scenario(S, b):
         s['fracture_hexes'][k] = -1           # no earthquake laid (L720)
     for k in range(s['pillar_hexes'].shape[0]):
         s['pillar_hexes'][k] = -1             # no Pillar of Fire unleashed (L764)
+    s['alchemy_unit'] = -1          # the Alchemical Transformer doubles no one yet (L857)
     s['glowline_gone'] = 0
     for k in range(s['city_entered'].shape[0]):
         s['city_entered'][k] = 0              # no force has entered a Dragonewt City yet (L742)
