@@ -1037,6 +1037,10 @@ def _decision_text(view):
                 f"(named: {named}).")
     if ph == R.PH_FREEZE:
         return f"{who} may have Ironhoof freeze every cavalry unit for this game-turn (once a game)."
+    if ph == R.PH_PUPPET_DODGE:
+        return f"{who}: the Puppeteer Troop may switch places with an Illusory Army to avoid this battle.{battle}"
+    if ph == R.PH_HYDRA_FEED:
+        return f"{who} may feed units to the Hydra: {int(rec['hydra_hunger'])} still before it can move."
     if ph == R.PH_REVEAL:
         return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
     if ph == R.PH_SUMMON_HEX:

@@ -234,6 +234,19 @@ IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
+PUPPETEER_TROOP = UNIT_IDS.index("puppeteer_troop")
+"""The Puppeteer Troop, who creates, removes and switches places with the Illusory Armies (L884-L892)."""
+ILLUSORY_ARMIES = np.array([u for u, i in enumerate(UNIT_IDS) if i.startswith("illusory_armies#")], np.int64)
+"""The 5 Illusory Army pieces (L886, L888, L892)."""
+IS_ILLUSION = np.zeros(NUM_UNITS, np.int8)
+IS_ILLUSION[ILLUSORY_ARMIES] = 1
+"""IS_ILLUSION[u]: u is an Illusory Army. It cannot move, retreat or advance
+(L888, L890); disrupted it is removed, to be created again (L890). Off the
+board and free to be created it is UW_OUT; eliminated (UW_DEAD) it is never
+created again (L890)."""
+HYDRA = UNIT_IDS.index("hydra")
+"""The Hydra: its chaotic MgF is rolled once allied (``hydra_mgf``) and it cannot
+move until fed as many units (``hydra_hunger``, L880)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -533,7 +546,11 @@ PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn 
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
 PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
                        # (L764; rules/pillar.py)
-LAST_PHASE = PH_PILLAR
+PH_PUPPET_DODGE = 65   # A_UNIT + v: the Puppeteer Troop, in the battle about to be fought, switches places with
+                       # Illusory Army v (not in that battle) to avoid it / CH_DONE: it fights (L890; rules/puppeteers.py)
+PH_HYDRA_FEED = 66     # A_UNIT + u: allied unit u within 1 hex is fed to the hungry Hydra (L880), at the start of
+                       # its side's movement phase / CH_DONE: no more now (rules/hydra.py)
+LAST_PHASE = PH_HYDRA_FEED
 
 NO_HEX = -1
 
@@ -573,11 +590,32 @@ def units_end(S, b):
 
 @rules_jit
 def frozen(S, b, u):
-    """Unit u is cavalry (L786, ``U_CAVALRY``: herds too) and Ironhoof froze the
-    cavalry this game-turn: it cannot move, retreat or advance, nor enter
-    the board (L782)."""
+    """Unit u cannot move, retreat or advance, nor enter the board now: it is
+    cavalry (L786, ``U_CAVALRY``: herds too) and Ironhoof froze the cavalry
+    this game-turn (L782); or an Illusory Army, which never moves (L888,
+    L890); or the Hydra while it is still to be fed (L880)."""
     s = S[b]
+    if IS_ILLUSION[u] or (u == HYDRA and s['hydra_hunger'] > 0):
+        return True
     return U_CAVALRY[u] != 0 and s['freeze_turn'] > 0 and s['freeze_turn'] == s['turn']
+
+
+@rules_jit
+def mgf_of(S, b, u):
+    """Unit u's MgF on the side up as printed, but the Hydra's: the chaotic MgF
+    rolled when it allied (``hydra_mgf``, L880; 0 before)."""
+    if u == HYDRA:
+        return int(S[b]['hydra_mgf'])
+    return int(U_MGF[u, int(S[b]['unit_side'][u])])
+
+
+@rules_jit
+def remove_illusion(S, b, u):
+    """Illusory Army u is removed from the board, free to be created again (L886-L890)."""
+    s = S[b]
+    s['unit_where'][u] = UW_OUT
+    s['unit_hex'][u] = -1
+    s['unit_side'][u] = SIDE_FRONT
 
 
 @rules_jit
@@ -660,8 +698,8 @@ def scan_board(S, b, occ, zoc):
     top = np.full(NUM_UNITS, -1, np.int64)
     ntop = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
-            continue
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:
+            continue          # no one's: a neutral herd (L592), an Illusory Army before the alliance (L886)
         h = s['unit_hex'][u]
         occ[h] = force_of(S, b, u)
         found = -1
@@ -972,6 +1010,9 @@ def disrupt(S, b, u):
     s = S[b]
     if U_RANK[u] == RANK_SUPERHERO:
         return
+    if IS_ILLUSION[u]:
+        remove_illusion(S, b, u)      # a disrupted Illusory Army is removed; it can be recreated (L890)
+        return
     if s['unit_side'][u] == SIDE_BACK:
         if U_HERD[u]:
             stampede(S, b, u)         # a disrupted herd disrupted again stampedes (L590)
@@ -1148,7 +1189,7 @@ def local_board(S, b, h, occ7, zoc7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:    # no one's: a neutral herd, a pre-alliance Illusory Army
             continue
         x = s['unit_hex'][u]
         if distance(x, h) > 2:

@@ -17,7 +17,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_PUPPET_DODGE, PH_HYDRA_FEED,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -43,6 +43,8 @@ from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
+from .puppeteers import act_puppet_dodge, illusions_dispelled, mask_puppet_dodge
+from .hydra import act_hydra_feed, mask_hydra_feed
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -132,6 +134,10 @@ def fill_mask(S, b, mask):
         mask_fracture(S, b, p, mask)
     elif ph == PH_PILLAR:
         mask_pillar(S, b, p, mask)
+    elif ph == PH_PUPPET_DODGE:
+        mask_puppet_dodge(S, b, p, mask)
+    elif ph == PH_HYDRA_FEED:
+        mask_hydra_feed(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -216,6 +222,10 @@ def do_action(S, b, a):
         return act_fracture(S, b, p, a)
     elif ph == PH_PILLAR:
         return act_pillar(S, b, p, a)
+    elif ph == PH_PUPPET_DODGE:
+        return act_puppet_dodge(S, b, p, a)
+    elif ph == PH_HYDRA_FEED:
+        return act_hydra_feed(S, b, p, a)
     return False
 
 
@@ -228,6 +238,7 @@ def advance(S, b):
             s['to_play'] = -1
             s['phase'] = PH_NONE
             return
+        illusions_dispelled(S, b)     # an Illusory Army beside an enemy dragon or superhero (L890)
         if s['doom_pending']:
             # Ethilrist fell in combat or exotic magic: his Hound's Doom Run before
             # play goes on (L754); the phase then asks again what it asked
@@ -272,7 +283,9 @@ def settle(S, b, mask):
         while mask[a] == 0:
             a += 1
         s['decisions'] += 1
-        if not do_action(S, b, a):
+        posed = do_action(S, b, a)
+        illusions_dispelled(S, b)     # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+        if not posed:
             advance(S, b)
 
 
@@ -282,7 +295,9 @@ def apply_trusted(S, b, a, mask):
     position's legal actions, whose count is returned."""
     s = S[b]
     s['decisions'] += 1
-    if not do_action(S, b, a):
+    posed = do_action(S, b, a)
+    illusions_dispelled(S, b)         # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+    if not posed:
         advance(S, b)
     return settle(S, b, mask)
 

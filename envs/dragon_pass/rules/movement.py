@@ -42,9 +42,11 @@ from .base import (
     U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
-    floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
+    floods, hex_force, shut, IS_ILLUSION, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
 )
 from .setup import SCENARIO_EXOTIC_MAGIC
+from .puppeteers import ILLUSORY_ARMIES, may_switch, switch_places
+from .hydra import hydra_question
 
 
 @rules_jit
@@ -102,6 +104,8 @@ def movement_phase(S, b):
         s['freeze_asked'] = 1
         if may_freeze(S, b):
             return pose(S, b, PH_FREEZE, int(s['active']))
+    if hydra_question(S, b):
+        return True           # then whether units are fed to the Hydra (L880; Interpretations 135)
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     return pose(S, b, PH_MOVE, int(s['active']))
@@ -307,6 +311,9 @@ def mask_move(S, b, p, mask):
                 k += 1
             if sizes[k] >= 2:
                 mask[A_HEX + h] = 1
+    for k in range(ILLUSORY_ARMIES.shape[0]):
+        if may_switch(S, b, p, ILLUSORY_ARMIES[k]):
+            mask[A_UNIT + ILLUSORY_ARMIES[k]] = 1      # the Troop switches places with it (L888)
     if not fleeing:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -370,6 +377,9 @@ def act_move(S, b, p, a):
         return False
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT
+        if IS_ILLUSION[a - A_UNIT]:
+            switch_places(S, b, p, a - A_UNIT)      # the Puppeteer Troop, then it moves normally (L888)
+            return False
         if s['unit_where'][a - A_UNIT] == UW_MAP:
             return pose(S, b, PH_SUMMON_HEX, p)       # a Dragontooth Runner (L684)
         return pose(S, b, PH_ENTER_HEX, p)

@@ -45,6 +45,7 @@ def start_player_turn(S, b):
     s['stage'] = ST_MOVEMENT
     s['step'] = 0
     s['freeze_asked'] = 0
+    s['hydra_asked'] = 0
     support_ends(S, b, int(s['active']))      # its spirits go home at the start of its movement (L416, L508)
     start_movement(S, b)
     if s['exotic_effect'] == EX_FLOOD:         # the storm's third day begins with the flood (L688)
