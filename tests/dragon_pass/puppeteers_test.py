@@ -243,16 +243,19 @@ def test_rule_dp_puppet_with_screening_only_revealed_units_destroy_an_illusory_a
 
 
 def test_rule_dp_puppet_illusory_armies_no_one_controls_are_not_destroyed():
-    """Interpretations 132: before the alliance the pieces are the cup's markers."""
+    """Interpretations 130, 132: before the alliance the pieces are the cup's
+    markers: not destroyed, and a unit (an emissary) may stand with one."""
     p = Position("18.5", moon="full")
-    puppeteers_for(p, SARTAR, "1010", a0="2014")
-    p.s["unit_force"][unit(IA[0])] = -1
+    puppeteers_for(p, SARTAR, "1010", a0="2014", a1="2015")
+    for k in (0, 1):
+        p.s["unit_force"][unit(IA[k])] = -1
     p.put("jar_eel", "2016")
     p.movement(LUNAR, player_turn=1)
     p.act("select the stack at 2016")
     p.act(f"move {p.name('jar_eel')} with the group")
     p.act(f"move {p.name('jar_eel')} from 2016 to 2015")
-    assert p.where(IA[0]) == "2014"
+    assert p.where(IA[0]) == "2014" and p.stack("2015") == ["jar_eel", IA[1]]
+    p.check()
 
 
 def test_rule_dp_indep_ethil_cloak_removes_illusory_armies_within_it():

@@ -2,11 +2,11 @@
 the order of what calls what (``envs/README.md``): ``base`` (the counters'
 factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``moon`` (the Red Moon, the Glowline and the
-cyclic factors), ``setup`` (the scenarios and deployment),
+cyclic factors), ``setup`` (the scenarios and deployment), ``puppeteers`` (the
+Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
-(Cragspider's Pillar of Fire: its triangle), ``puppeteers`` (the Puppeteers' Illusory
-Armies), ``hydra`` (the Hydra's MgF and its feeding), ``ethilrist``
+(Cragspider's Pillar of Fire: its triangle), ``ethilrist``
 (Sir Ethilrist's Hound and its Doom Run, the Cloak of Darkness, Keener
 Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
@@ -16,11 +16,11 @@ rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
+from .puppeteers import *  # noqa: F401,F403
+from .hydra import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
-from .puppeteers import *  # noqa: F401,F403
-from .hydra import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403

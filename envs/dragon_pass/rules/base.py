@@ -670,8 +670,8 @@ def hex_force(S, b, h):
     """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not neutral_herd(S, b, u):
-            return force_of(S, b, u)
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and force_of(S, b, u) >= 0:
+            return force_of(S, b, u)      # not a neutral herd, nor the Puppeteers' pieces before an alliance
     return -1
 
 
