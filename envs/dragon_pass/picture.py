@@ -572,6 +572,8 @@ _CHOICE_LABELS = {
     (R.PH_REVEAL, R.CH_DONE): "Keep it hidden",
     (R.PH_FREEZE, R.CH_FREEZE): "Freeze the cavalry",
     (R.PH_FREEZE, R.CH_DONE): "Not now",
+    (R.PH_PUPPET_DODGE, R.CH_DONE): "The Troop fights",
+    (R.PH_HYDRA_FEED, R.CH_DONE): "Feed no more now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_2): "Type 2 earthquake: two lines of 5",
@@ -595,7 +597,8 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
                R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
                R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
-               R.PH_ASSASSIN: "try to kill"}
+               R.PH_ASSASSIN: "try to kill", R.PH_PUPPET_DODGE: "switch the Troop with",
+               R.PH_HYDRA_FEED: "feed to the Hydra"}
 
 
 class _View:
