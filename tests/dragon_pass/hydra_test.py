@@ -122,3 +122,20 @@ def test_rule_dp_hydra_chaotic_mgf_is_the_one_rolled():
         choose(p, "eliminate", p.name(u))
     assert p.where(defenders[0]) == p.where(defenders[1]) == "dead"
     assert p.where(defenders[2]) == DEFENDER
+
+
+def test_rule_dp_hydra_still_hungry_cannot_retreat():
+    """L880: 'cannot be moved until it is fed': no retreat either; its
+    stack-mate may retreat."""
+    from .combat_test import MILITIA, arranged
+    from .combat_test import declare as declare_battle
+    p = Position()
+    hydra_for(p, SARTAR, "0604", mgf=-2)
+    for u in LANCERS[:3]:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.combat(LUNAR)
+    declare_battle(p, ["0604"], ["0504"])
+    arranged(p, "0504", "0604")
+    assert p.phase == R.PH_RETREAT
+    assert f"retreat {p.name(MILITIA[0])}" in p.legal() and f"retreat {p.name(HYDRA)}" not in p.legal()

@@ -57,10 +57,11 @@ def test_rule_dp_puppet_illusory_armies_are_created_anywhere_within_the_troops_r
     """L724, L888: 'placed anywhere within the Puppeteers' RF (so up to 8 hexes)'."""
     p = Position("18.5", moon="full")
     puppeteers_for(p, SARTAR)
+    p.put("full_moon_corps", step(CENTRE, 1, 4))                     # an enemy's hex: none there (Interpretations 134)
     troop_magic(p)
     hexes = create_targets(p)
     near, edge, beyond = step(CENTRE, 1, 2), step(CENTRE, 1, 8), step(CENTRE, 1, 9)
-    assert near in hexes and edge in hexes and beyond not in hexes
+    assert near in hexes and edge in hexes and beyond not in hexes and step(CENTRE, 1, 4) not in hexes
     assert all(MAP.distance(hexi(h), hexi(CENTRE)) <= 8 for h in hexes)
     p.act(f"create an Illusory Army at {near}")
     assert p.stack(near) == [IA[0]] and not p.disrupted(IA[0])
