@@ -461,6 +461,9 @@ def _legal_name(rec, a):
         if a >= R.A_UNIT and not done:
             if R.ZOMBIE_1 <= u < R.ZOMBIE_1 + R.NUM_ZOMBIES:
                 return f"move the zombie chain led by {V.unit_name(u, rec)}"
+            if R.IS_ILLUSION[u]:
+                return f"the Puppeteer Troop switches places with the Illusory Army at " \
+                       f"{V.hex_name(int(rec['unit_hex'][u]))}"
             if int(rec["unit_where"][u]) == R.UW_MAP:
                 return f"Argrath summons {V.unit_name(u, rec)}"
             return f"bring {V.unit_name(u, rec)} onto the board"
@@ -566,6 +569,14 @@ def _legal_name(rec, a):
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         if c == R.CRAGSPIDER:
             return f"Cragspider unleashes the Pillar of Fire on {V.hex_name(h)} and two hexes beside it"
+        if c == R.PUPPETEER_TROOP:
+            f = int(rec["unit_force"][c])
+            if any(int(rec["unit_where"][v]) == R.UW_MAP and int(rec["unit_hex"][v]) == h
+                   and int(rec["unit_force"][v]) == f for v in R.ILLUSORY_ARMIES):
+                return f"remove the Illusory Army at {V.hex_name(h)}"
+            return f"create an Illusory Army at {V.hex_name(h)}"
+        if c == R.HYDRA:
+            return f"feed {V.unit_name(u, rec)} to the Hydra"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
     if ph == R.PH_FRACTURE:
         n = int((rec["fracture_hexes"] >= 0).sum())
@@ -580,6 +591,13 @@ def _legal_name(rec, a):
     if ph == R.PH_PILLAR:
         n = int((rec["pillar_hexes"] >= 0).sum())
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
+    if ph == R.PH_PUPPET_DODGE:
+        if done:
+            return "the Puppeteer Troop fights this battle"
+        return f"the Puppeteer Troop switches places with the Illusory Army at " \
+               f"{V.hex_name(int(rec['unit_hex'][u]))} to avoid the battle"
+    if ph == R.PH_HYDRA_FEED:
+        return "feed no more units to the Hydra now" if done else f"feed {V.unit_name(u, rec)} to the Hydra"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_ALCHEMY:

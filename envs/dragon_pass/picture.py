@@ -577,6 +577,8 @@ _CHOICE_LABELS = {
     (R.PH_ALCHEMY, R.CH_DONE): "Double no one",
     (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_MGF): "Double its MgF",
     (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_RF): "Double its RF",
+    (R.PH_PUPPET_DODGE, R.CH_DONE): "The Troop fights",
+    (R.PH_HYDRA_FEED, R.CH_DONE): "Feed no more now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_2): "Type 2 earthquake: two lines of 5",
@@ -603,6 +605,8 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
                R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
                R.PH_ASSASSIN: "try to kill", R.PH_ALCHEMY: "double a factor of"}
+               R.PH_ASSASSIN: "try to kill", R.PH_PUPPET_DODGE: "switch the Troop with",
+               R.PH_HYDRA_FEED: "feed to the Hydra"}
 
 
 class _View:
@@ -1057,6 +1061,10 @@ def _decision_text(view):
         return f"{who}: name the unit stacked with the Alchemical Transformer whose MgF or RF it doubles."
     if ph == R.PH_ALCHEMY_FACTOR:
         return f"{who}: the Alchemical Transformer doubles {V.unit_name(int(rec['alchemy_unit']), rec)}'s MgF or RF."
+    if ph == R.PH_PUPPET_DODGE:
+        return f"{who}: the Puppeteer Troop may switch places with an Illusory Army to avoid this battle.{battle}"
+    if ph == R.PH_HYDRA_FEED:
+        return f"{who} may feed units to the Hydra: {int(rec['hydra_hunger'])} still before it can move."
     if ph == R.PH_REVEAL:
         return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
     if ph == R.PH_SUMMON_HEX:

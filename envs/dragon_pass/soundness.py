@@ -87,7 +87,10 @@ def record_problem(state):
             f = int(rec["unit_force"][u])
             # a neutral herd is no one's: it may end a stampede in a player's stack
             # and stays neutral there until the end of the phase (L480, L594)
-            if not (f < 0 and R.U_HERD[u]) and owner.setdefault(h, f) != f:
+            # so is an Illusory Army (or the Troop found) before the Puppeteers ally: an
+            # emissary stands with it to draw from the cup (L886)
+            if not (f < 0 and (R.U_HERD[u] or R.IS_ILLUSION[u] or u == R.PUPPETEER_TROOP)) \
+                    and owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
         elif where in (UW_COMMITTED, UW_SUPPORT):
             if not _in(h, 0, NUM_HEXES - 1) or int(R.U_MAGICIAN[u]) < 0:
@@ -134,7 +137,7 @@ def record_problem(state):
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
     return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
-        or _zombie_problem(rec)
+        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec)
 
 
 def _zombie_problem(rec):
@@ -150,6 +153,29 @@ def _zombie_problem(rec):
     for z in range(R.ZOMBIE_1, R.ZOMBIE_1 + R.NUM_ZOMBIES):
         if int(rec["unit_where"][z]) == UW_MAP and int(rec["unit_force"][z]) != int(rec["unit_force"][R.DELECTI]):
             return f"zombie {z - R.ZOMBIE_1 + 1} is not of Delecti's side"
+    return ""
+
+
+def _puppet_problem(rec):
+    """The Puppeteers (L884-L892, rules/puppeteers.py): at most 4 blanks drawn
+    from the cup; the hex they were found in a hex; the Illusory Army kept from
+    removal one of the 5 (stacking: ``check``)."""
+    if not _in(rec["puppet_blanks"], 0, 4):
+        return f"puppet_blanks {int(rec['puppet_blanks'])} is not 0..4 (4 blanks in the cup, L886)"
+    if not _in(rec["puppet_found_hex"], -1, NUM_HEXES - 1):
+        return f"puppet_found_hex {int(rec['puppet_found_hex'])} is not a hex or -1"
+    kept = int(rec["illusion_kept"])
+    if kept != -1 and kept not in set(int(u) for u in R.ILLUSORY_ARMIES):
+        return f"illusion_kept {kept} is not an Illusory Army"
+    return ""
+
+
+def _hydra_problem(rec):
+    """The Hydra (L880, rules/hydra.py): its MgF minus a die roll (0 before it is
+    rolled); never more units owed than the roll."""
+    mgf, hunger = int(rec["hydra_mgf"]), int(rec["hydra_hunger"])
+    if not -6 <= mgf <= 0 or not 0 <= hunger <= -mgf:
+        return f"the Hydra's MgF {mgf} / units still to feed it {hunger} do not fit a die roll (L880)"
     return ""
 
 

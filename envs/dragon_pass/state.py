@@ -179,6 +179,18 @@ STATE_FIELDS = [
                                     # with it (L857, rules/base.py::transformed); -1 none
     ("alchemy_rf", np.int8),        # 1: it doubles that unit's RF; 0: its MgF (L857)
     ("alchemy_asked", np.int8),     # this player-turn's owner of the Alchemical Transformer has named whom it doubles
+    # --- the Puppeteers (L884-L892, rules/puppeteers.py)
+    ("puppet_blanks", np.int8),     # blank counters drawn from the Puppeteers' cup so far (0..4; L886)
+    ("puppet_found_hex", np.int16),  # the hex the Puppeteers were found in (the real counter drawn): every further
+                                    # alliance attempt is made from it (L886); -1 not found yet
+    ("puppet_switch_turn", np.int16),  # the player-turn whose movement phase the Troop switched places with an
+                                    # Illusory Army in (once a phase, L888); 0 never
+    ("illusion_kept", np.int16),    # the Illusory Army it switched with then: not removed that player-turn (L888); -1
+    ("puppet_dodge_turn", np.int8),  # the game-turn the Troop switched out of a battle in (once a game-turn, L890); 0
+    # --- the Hydra (L878-L882, rules/hydra.py)
+    ("hydra_mgf", np.int8),         # the Hydra's chaotic MgF, rolled when it allied (-1..-6, L880); 0 not rolled
+    ("hydra_hunger", np.int8),      # units still to be fed to it before it may move (L880); 0 none
+    ("hydra_asked", np.int8),       # this player-turn's start of movement has offered the feeding (PH_HYDRA_FEED)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

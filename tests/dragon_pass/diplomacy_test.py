@@ -498,3 +498,55 @@ def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
     p.put("bh_shamans#1", "2802")
     alliance_phase(p, SARTAR, player_turn=2)
     assert not any("Tusk Riders" in t for t in p.legal())
+
+
+def illusions_at_start(p):
+    """The Puppeteers' 5 Illusory Armies back at their locations, no one's, as
+    18.7 sets them up (the Position empties the map)."""
+    for k, u in enumerate(R.ILLUSORY_ARMIES):
+        name = R.UNIT_IDS[int(u)]
+        p.put(name, MAP.hex_id(int(R.PUPPETEER_HOMES[k])))
+        p.s["unit_force"][int(u)] = -1
+
+
+def test_rule_dp_the_puppeteers_cup_then_the_emissary_table():
+    """L886: when an emissary is in one of the 5 Puppeteer locations, a counter
+    is drawn from the cup: a blank removes that Illusory Army; the Puppeteers
+    drawn are in the hex, every Illusory Army removed, and the emissary rolls
+    on the Emissary Table; failing, all further attempts must be made from
+    the hex where they were found."""
+    p = full_game()
+    illusions_at_start(p)
+    p.put("cm_town_militia#1", "1325")
+    p.put("cm_town_militia#2", "2315")
+    p.put("cm_town_militia#3", "3216")
+    alliance_phase(p, SARTAR, player_turn=2)
+    p.dice(2)                                             # a blank
+    p.act(f"{p.name('cm_town_militia#1')} goes as an emissary at 1325")
+    assert p.stack("1325") == ["cm_town_militia#1"] and int(p.s["puppet_blanks"]) == 1
+    p.dice(1, 3)                                          # the Puppeteers, then an Emissary Table 3: denied
+    p.act(f"{p.name('cm_town_militia#2')} goes as an emissary at 2315")
+    assert p.where("puppeteer_troop") == "2315" and int(p.s["unit_force"][unit("puppeteer_troop")]) == -1
+    assert all(p.where(R.UNIT_IDS[int(u)]) != "3216" for u in R.ILLUSORY_ARMIES)
+    assert not any("emissary" in t for t in p.legal())   # only from 2315 now: not from 3216
+    p = full_game()
+    illusions_at_start(p)
+    p.put("cm_town_militia#1", "2308")
+    alliance_phase(p, SARTAR, player_turn=2)
+    p.dice(1, 5)
+    p.act(f"{p.name('cm_town_militia#1')} goes as an emissary at 2308")
+    assert p.where("puppeteer_troop") == "2308" and int(p.s["unit_force"][unit("puppeteer_troop")]) == seat(SARTAR)
+    assert int(p.s["faction_ally"][FACTIONS.index("puppeteers")]) == seat(SARTAR)
+
+
+def test_rule_dp_the_hydra_allied_rolls_its_mgf():
+    """L878-L880: the Hydra allied by an emissary at Hydra Hill (0314); once
+    allied a die gives its chaotic MgF, and it cannot move until fed as many
+    units."""
+    p = full_game()
+    p.put("nf_tarsh_warriors#1", "0314")
+    alliance_phase(p, LUNAR)
+    p.dice(6, 4)
+    p.act(f"{p.name('nf_tarsh_warriors#1')} goes as an emissary at 0314")
+    assert p.where("hydra") == "0314" and int(p.s["unit_force"][unit("hydra")]) == seat(LUNAR)
+    assert int(p.s["hydra_mgf"]) == -4 and int(p.s["hydra_hunger"]) == 4

@@ -5,7 +5,8 @@ step, the action space), ``minors`` (Minor Independents: the Spirit of
 Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
 Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
-the chain's move, new zombies rising, Delecti's alliance),
+the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
+Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
@@ -22,6 +23,8 @@ from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403
+from .puppeteers import *  # noqa: F401,F403
+from .hydra import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403

@@ -59,6 +59,8 @@ from .base import (
 from .exotic import EX_FLOOD, EXS_DAY
 from .base import DELECTI, ZOMBIE_1
 from .zombies import ally_delecti
+from .puppeteers import place_puppeteers, puppeteer_draw, puppeteer_location
+from .hydra import hydra_awakes
 from .minors import GIFT_ALLIES, IVORY_PLINTH, SACRIFICE_DENIED, blood_sacrifice, dwarf_luck
 
 T = DATA.tables
@@ -119,6 +121,8 @@ NUM_FACTIONS = len(FACTIONS)
 DRAGONS_FACTION = FACTIONS.index("dragons")
 DELECTI_FACTION = FACTIONS.index("delecti")
 DWARF_FACTION = FACTIONS.index("dwarf")
+PUPPETEERS_FACTION = FACTIONS.index("puppeteers")
+HYDRA_FACTION = FACTIONS.index("hydra")
 TUSK_FACTION = FACTIONS.index("tusk_riders")
 
 DS_INCOME, DS_REPLACE, DS_ASSIGN = 0, 1, 2
@@ -297,6 +301,8 @@ def emissary_target(S, b, f, u):
         return TUSK_FACTION
     if U_FORCE[u] != f:
         return -1
+    if s['faction_ally'][PUPPETEERS_FACTION] < 0 and puppeteer_location(S, b, h):
+        return PUPPETEERS_FACTION       # one of the 5 Illusory Armies, or where the Troop was found (L886)
     m = int(HEX_MINOR_HOME[h])
     if m >= 0 and s['faction_ally'][m] < 0:
         for v in range(NUM_UNITS):
@@ -454,11 +460,13 @@ def act_alliance(S, b, p, a):
     if target == TUSK_FACTION:
         s['cursor'] = u                         # the unit to be sacrificed; its magician next
         return pose(S, b, PH_SACRIFICE, p)
+    if target == PUPPETEERS_FACTION and not puppeteer_draw(S, b, p, u, int(s['unit_hex'][u])):
+        return False                        # a blank drawn from the cup: that Illusory Army goes (L886)
     roll = d6(S, b)
     if EMISSARY_SLAIN[roll]:
         h = s['unit_hex'][u]
         for v in range(units_end(S, b)):
-            if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h:
+            if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and force_of(S, b, v) == p:
                 eliminate(S, b, v)          # heroes may make their heroic escape (L642)
         return False
     if not EMISSARY_GRANTED[roll]:
@@ -470,7 +478,15 @@ def act_alliance(S, b, p, a):
         put_on_top(S, b, d, int(DRAGONREST_OF[d]))   # it appears at its dragonrest, where he stands (L839)
         ready(S, b, d)                               # and may move and attack this turn (L839)
         return False
+    if target == PUPPETEERS_FACTION:
+        s['faction_ally'][target] = p
+        s['allied_turn'][target] = s['player_turn']
+        place_puppeteers(S, b, p)           # the Troop where they were found; the Illusory Armies his (L888)
+        ready_new(S, b, p, target)
+        return False
     ally(S, b, target, p, int(s['unit_hex'][u]))
+    if target == HYDRA_FACTION:
+        hydra_awakes(S, b, p)               # its chaotic MgF rolled once allied (L880)
     return False
 
 

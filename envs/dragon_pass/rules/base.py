@@ -261,6 +261,19 @@ ZOMBIE_LAST = ZOMBIE_1 + NUM_ZOMBIES - 1
 unit ZOMBIE_1 + k - 1; the chain runs in the order of their numbers (L823)."""
 U_GIANT = np.array([i.startswith("giants#") for i in UNIT_IDS], np.int8)
 """The giants (L914-L920): no zombie rises from them (L821)."""
+PUPPETEER_TROOP = UNIT_IDS.index("puppeteer_troop")
+"""The Puppeteer Troop, who creates, removes and switches places with the Illusory Armies (L884-L892)."""
+ILLUSORY_ARMIES = np.array([u for u, i in enumerate(UNIT_IDS) if i.startswith("illusory_armies#")], np.int64)
+"""The 5 Illusory Army pieces (L886, L888, L892)."""
+IS_ILLUSION = np.zeros(NUM_UNITS, np.int8)
+IS_ILLUSION[ILLUSORY_ARMIES] = 1
+"""IS_ILLUSION[u]: u is an Illusory Army. It cannot move, retreat or advance
+(L888, L890); disrupted it is removed, to be created again (L890). Off the
+board and free to be created it is UW_OUT; eliminated (UW_DEAD) it is never
+created again (L890)."""
+HYDRA = UNIT_IDS.index("hydra")
+"""The Hydra: its chaotic MgF is rolled once allied (``hydra_mgf``) and it cannot
+move until fed as many units (``hydra_hunger``, L880)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -708,7 +721,11 @@ PH_SPEED = 60          # CH_SPEED: the Spirit of Movement's owner eliminates it 
 PH_ALCHEMY = 61        # A_UNIT + u: the unit stacked with it whose MgF or RF the Alchemical Transformer doubles
                        # until its owner's next movement phase (its factor next) / CH_DONE: no one (L857)
 PH_ALCHEMY_FACTOR = 62  # CH_ALCHEMY_MGF / CH_ALCHEMY_RF: which factor of unit ``alchemy_unit`` is doubled (L857)
-LAST_PHASE = PH_ALCHEMY_FACTOR
+PH_PUPPET_DODGE = 65   # A_UNIT + v: the Puppeteer Troop, in the battle about to be fought, switches places with
+                       # Illusory Army v (not in that battle) to avoid it / CH_DONE: it fights (L890; rules/puppeteers.py)
+PH_HYDRA_FEED = 66     # A_UNIT + u: allied unit u within 1 hex is fed to the hungry Hydra (L880), at the start of
+                       # its side's movement phase / CH_DONE: no more now (rules/hydra.py)
+LAST_PHASE = PH_HYDRA_FEED
 
 NO_HEX = -1
 
@@ -748,11 +765,32 @@ def units_end(S, b):
 
 @rules_jit
 def frozen(S, b, u):
-    """Unit u is cavalry (L786, ``U_CAVALRY``: herds too) and Ironhoof froze the
-    cavalry this game-turn: it cannot move, retreat or advance, nor enter
-    the board (L782)."""
+    """Unit u cannot move, retreat or advance, nor enter the board now: it is
+    cavalry (L786, ``U_CAVALRY``: herds too) and Ironhoof froze the cavalry
+    this game-turn (L782); or an Illusory Army, which never moves (L888,
+    L890); or the Hydra while it is still to be fed (L880)."""
     s = S[b]
+    if IS_ILLUSION[u] or (u == HYDRA and s['hydra_hunger'] > 0):
+        return True
     return U_CAVALRY[u] != 0 and s['freeze_turn'] > 0 and s['freeze_turn'] == s['turn']
+
+
+@rules_jit
+def mgf_of(S, b, u):
+    """Unit u's MgF on the side up as printed, but the Hydra's: the chaotic MgF
+    rolled when it allied (``hydra_mgf``, L880; 0 before)."""
+    if u == HYDRA:
+        return int(S[b]['hydra_mgf'])
+    return int(U_MGF[u, int(S[b]['unit_side'][u])])
+
+
+@rules_jit
+def remove_illusion(S, b, u):
+    """Illusory Army u is removed from the board, free to be created again (L886-L890)."""
+    s = S[b]
+    s['unit_where'][u] = UW_OUT
+    s['unit_hex'][u] = -1
+    s['unit_side'][u] = SIDE_FRONT
 
 
 @rules_jit
@@ -807,8 +845,8 @@ def hex_force(S, b, h):
     """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not neutral_herd(S, b, u):
-            return force_of(S, b, u)
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and force_of(S, b, u) >= 0:
+            return force_of(S, b, u)      # not a neutral herd, nor the Puppeteers' pieces before an alliance
     return -1
 
 
@@ -835,8 +873,8 @@ def scan_board(S, b, occ, zoc):
     top = np.full(NUM_UNITS, -1, np.int64)
     ntop = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
-            continue
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:
+            continue          # no one's: a neutral herd (L592), an Illusory Army before the alliance (L886)
         h = s['unit_hex'][u]
         occ[h] = force_of(S, b, u)
         found = -1
@@ -1185,6 +1223,9 @@ def disrupt(S, b, u):
     if ZOMBIE_1 <= u < ZOMBIE_1 + NUM_ZOMBIES:
         zombie_disrupted(S, b, u)     # it and the zombies that follow it are eliminated (L825)
         return
+    if IS_ILLUSION[u]:
+        remove_illusion(S, b, u)      # a disrupted Illusory Army is removed; it can be recreated (L890)
+        return
     if s['unit_side'][u] == SIDE_BACK:
         if U_HERD[u]:
             stampede(S, b, u)         # a disrupted herd disrupted again stampedes (L590)
@@ -1387,7 +1428,7 @@ def local_board(S, b, h, occ7, zoc7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or neutral_herd(S, b, u):
+        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:    # no one's: a neutral herd, a pre-alliance Illusory Army
             continue
         x = s['unit_hex'][u]
         if distance(x, h) > 2:

@@ -49,6 +49,8 @@ from .moon import cf_halves, mgf_halves
 from .setup import SCENARIO_MAGIC
 from .movement import start_arrangement
 from .base import is_zombie, zombies_on_board
+from .puppeteers import dodge_options
+from .base import PH_PUPPET_DODGE, PUPPETEER_TROOP
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -495,6 +497,9 @@ def act_battle_add(S, b, p, a):
     s = S[b]
     if a == A_CHOICE + CH_DONE:
         begin_battle(S, b)
+        if dodge_options(S, b, np.zeros(1, np.int8)) > 0:
+            # the Puppeteer Troop may switch out of the battle with an Illusory Army (L890)
+            return pose(S, b, PH_PUPPET_DODGE, force_of(S, b, PUPPETEER_TROOP))
         return False
     h = a - A_HEX
     arr = s['bat_att'] if hex_owner(S, b, h) == p else s['bat_def']

@@ -23,6 +23,7 @@ from .base import (
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
     PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
+    PH_PUPPET_DODGE, PH_HYDRA_FEED,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
@@ -54,7 +55,9 @@ from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
 from .zombies import act_zombie_march, act_zombie_rise, mask_zombie_march, mask_zombie_rise, raise_zombie
 from .minors import act_alchemy, act_alchemy_factor, act_speed, mask_alchemy, mask_alchemy_factor, mask_speed
-from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
+from .puppeteers import act_puppet_dodge, illusions_dispelled, mask_puppet_dodge, place_illusory_armies
+from .hydra import act_hydra_feed, mask_hydra_feed
+from .setup import SCENARIO_INDEPENDENTS, act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
 BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
@@ -165,6 +168,10 @@ def fill_mask(S, b, mask):
         mask_zombie_rise(S, b, p, mask)
     elif ph == PH_ZOMBIE_MARCH:
         mask_zombie_march(S, b, p, mask)
+    elif ph == PH_PUPPET_DODGE:
+        mask_puppet_dodge(S, b, p, mask)
+    elif ph == PH_HYDRA_FEED:
+        mask_hydra_feed(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -271,6 +278,10 @@ def do_action(S, b, a):
         return act_zombie_rise(S, b, p, a)
     elif ph == PH_ZOMBIE_MARCH:
         return act_zombie_march(S, b, p, a)
+    elif ph == PH_PUPPET_DODGE:
+        return act_puppet_dodge(S, b, p, a)
+    elif ph == PH_HYDRA_FEED:
+        return act_hydra_feed(S, b, p, a)
     return False
 
 
@@ -283,6 +294,7 @@ def advance(S, b):
             s['to_play'] = -1
             s['phase'] = PH_NONE
             return
+        illusions_dispelled(S, b)     # an Illusory Army beside an enemy dragon or superhero (L890)
         if s['doom_pending']:
             # Ethilrist fell in combat or exotic magic: his Hound's Doom Run before
             # play goes on (L754); the phase then asks again what it asked
@@ -339,7 +351,9 @@ def settle(S, b, mask):
         while mask[a] == 0:
             a += 1
         s['decisions'] += 1
-        if not do_action(S, b, a):
+        posed = do_action(S, b, a)
+        illusions_dispelled(S, b)     # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+        if not posed:
             advance(S, b)
 
 
@@ -349,7 +363,9 @@ def apply_trusted(S, b, a, mask):
     position's legal actions, whose count is returned."""
     s = S[b]
     s['decisions'] += 1
-    if not do_action(S, b, a):
+    posed = do_action(S, b, a)
+    illusions_dispelled(S, b)         # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+    if not posed:
         advance(S, b)
     return settle(S, b, mask)
 
@@ -382,6 +398,8 @@ def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
     s['screening'] = screening
     s['auto_single'] = auto_single
     setup_scenario(S, b)
+    if SCENARIO_INDEPENDENTS[scenario]:
+        place_illusory_armies(S, b)     # the Puppeteers' 5 Illusory Armies stand from the start (L886)
     if max_turns < s['max_turns']:
         s['max_turns'] = max_turns
     advance(S, b)

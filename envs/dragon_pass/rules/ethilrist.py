@@ -55,9 +55,10 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP
 from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, TAG_DRAGON, UW_MAP
 from .base import (
-    A_HEX, CLOAK_TURNS, ETHILRIST, GOBLINS, HELL_HOUND, KEENER_THAN, U_HERD, U_RANK, U_SPIRIT, U_TAGS, d6, distance,
+    A_HEX, CLOAK_RANGE, CLOAK_TURNS, ETHILRIST, GOBLINS, HELL_HOUND, KEENER_THAN, U_HERD, U_RANK, U_SPIRIT, U_TAGS, d6, distance,
     eliminate, force_of, put_on_top, side_of, stack_at, stampede, units_end,
 )
+from .puppeteers import cloak_clears
 
 
 @rules_jit
@@ -191,6 +192,7 @@ def cast_cloak(S, b, h):
     s = S[b]
     s['cloak_hex'] = h
     s['cloak_turn'] = s['turn']
+    cloak_clears(S, b, h, CLOAK_RANGE)      # "Remove any Illusory Armies that are within the cloud" (L752)
 
 
 @rules_jit

@@ -23,7 +23,10 @@ a time, in the order he likes, then ends the phase:
   Doom Run, its target the first hex of its straight run (L754;
   ``ethilrist.py``);
 * Sir Ethilrist casts the Cloak of Darkness on his own hex, once a game
-  (L752; ``ethilrist.py``).
+  (L752; ``ethilrist.py``);
+* the Puppeteer Troop creates or removes Illusory Armies within its RF of 8
+  (L724, L888; ``puppeteers.py``);
+* the hungry Hydra is fed allied units within 1 hex of it (L880; ``hydra.py``).
 
 Dragons and superheroes are unaffected by exotic magic and save up to three
 units stacked with them (D&S, L674, L678; ``magic.saving_superhero``);
@@ -48,7 +51,7 @@ from .base import (
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
     CRAGSPIDER, killed, ETHILRIST, HELL_HOUND, assassin_result, SCOUT_CAPTURED, SCOUT_KILLED, ASSASSINATED_DP,
-    GETAWAY_CAPTURED, GETAWAY_KILLED,
+    GETAWAY_CAPTURED, GETAWAY_KILLED, PUPPETEER_TROOP, HYDRA,
 )
 from .magic import saving_superhero
 from .pillar import EX_PILLAR, begin_pillar, cragspider_can_pillar, end_pillar, pillar_options, pillar_strikes
@@ -57,6 +60,8 @@ from .quake import (
     quake_choices,
 )
 from .ethilrist import cast_cloak, cloak_targets, doom_targets, unleash
+from .puppeteers import create_or_remove, illusion_targets
+from .hydra import feed_hydra, feed_targets
 from .moon import MOON_FULL
 from .setup import SCENARIO_MAGIC
 
@@ -77,11 +82,12 @@ WASPS = UNIT_IDS.index("wasps")
 STORMWALKERS = UNIT_IDS.index("stormwalkers")
 ABLE = np.zeros(NUM_UNITS, np.int8)
 for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, CRAGSPIDER, HELL_HOUND,
-           ETHILRIST):
+           ETHILRIST, PUPPETEER_TROOP, HYDRA):
     ABLE[_u] = 1
 ABLE |= U_ASSASSIN
 """The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
-Earth-Shaker's Cult (L720), Cragspider (L764), Ethilrist's Hound (L754) and Ethilrist's Cloak of Darkness (L752)."""
+Earth-Shaker's Cult (L720), Cragspider (L764), Ethilrist's Hound (L754) and Ethilrist's Cloak of Darkness (L752),
+the Puppeteer Troop's Illusory Armies (L724, L888) and the Hydra, fed (L880)."""
 
 
 def _exotic_forces():
@@ -192,6 +198,12 @@ def targets(S, b, u, mask):
     elif u == ETHILRIST:
         # the Cloak of Darkness, on his own hex, once a game (L752)
         n = cloak_targets(S, b, mask)
+    elif u == PUPPETEER_TROOP:
+        # create or remove Illusory Armies within its RF of 8 (L724, L888)
+        n = illusion_targets(S, b, mask)
+    elif u == HYDRA:
+        # an allied unit within 1 hex fed to it while it is hungry (L880; Interpretations 135)
+        n = feed_targets(S, b, mask)
     return n
 
 
@@ -360,6 +372,14 @@ def act_exotic_target(S, b, p, a):
         return False
     if u == ETHILRIST:
         cast_cloak(S, b, a - A_HEX)
+        return False
+    if u == PUPPETEER_TROOP:
+        create_or_remove(S, b, a - A_HEX)
+        s['unit_flags'][u] &= ~UF_EXOTIC          # any number of them, each piece once (L888)
+        return False
+    if u == HYDRA:
+        feed_hydra(S, b, a - A_UNIT)
+        s['unit_flags'][u] &= ~UF_EXOTIC          # fed one by one while it is hungry (L880)
         return False
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)

@@ -36,7 +36,7 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
-    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance,
+    force_of, units_end, U_MAGICIAN, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede, mgf_doubled,
 )
 from .quake import quake_strikes
@@ -333,7 +333,7 @@ def magic_proof(S, b, u):
     s = S[b]
     if U_RANK[u] == RANK_SUPERHERO or s['unit_flags'][u] & UF_SAVED:
         return True
-    return U_MGF[u, int(s['unit_side'][u])] >= INFINITE_MGF
+    return mgf_of(S, b, u) >= INFINITE_MGF
 
 
 # ================================================================ the battle's magic steps
@@ -354,7 +354,7 @@ def chaotic_count(S, b, defender):
     n = 0
     for u in range(units_end(S, b)):
         if on_side(S, b, u, defender) and s['unit_where'][u] == UW_MAP:
-            m = int(U_MGF[u, int(s['unit_side'][u])])
+            m = mgf_of(S, b, u)
             if m < 0:
                 # doubled by the Alchemical Transformer: it devours twice as many (L857)
                 n -= 2 * m if mgf_doubled(S, b, u) else m
@@ -368,7 +368,7 @@ def chaotic_reaches_spirits(S, b, defender):
     s = S[b]
     for u in range(units_end(S, b)):
         if on_side(S, b, u, defender) and s['unit_where'][u] == UW_MAP \
-                and U_MGF[u, int(s['unit_side'][u])] < 0 and U_RF[u, int(s['unit_side'][u])] >= 0:
+                and mgf_of(S, b, u) < 0 and U_RF[u, int(s['unit_side'][u])] >= 0:
             return True
     return False
 
@@ -453,7 +453,7 @@ def berserk_attack(S, b):
     opposing unit has an infinite MgF (L656)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if on_side(S, b, u, True) and U_MGF[u, int(s['unit_side'][u])] >= INFINITE_MGF:
+        if on_side(S, b, u, True) and mgf_of(S, b, u) >= INFINITE_MGF:
             return False
     for u in range(units_end(S, b)):
         if on_side(S, b, u, False) and berserk(S, b, u):
@@ -494,7 +494,7 @@ def may_use_dsm(S, b, u):
     if not on_side(S, b, u, True) or not spirit_attacked(S, b, s['unit_hex'][u]):
         return False
     sd = int(s['unit_side'][u])
-    if U_MGF[u, sd] < 0 or rf_of(S, b, u) < 0:
+    if mgf_of(S, b, u) < 0 or rf_of(S, b, u) < 0:
         return False
     sp = U_BOUND[u]
     return not (sp >= 0 and s['unit_where'][sp] == UW_SUPPORT)
@@ -541,7 +541,7 @@ def nonnegative_mgf(S, b):
     s = S[b]
     t2 = 0
     for u in range(units_end(S, b)):
-        if on_side(S, b, u, True) and not magic_proof(S, b, u) and U_MGF[u, int(s['unit_side'][u])] > 0:
+        if on_side(S, b, u, True) and not magic_proof(S, b, u) and mgf_of(S, b, u) > 0:
             t2 += mgf_halves(S, b, u)
     t2 += zombies_mgf2(S, b, on_side(S, b, DELECTI, True))      # the zombies' Delecti's MgF (L827)
     return t2 // 2
@@ -553,7 +553,7 @@ def protected_low(S, b):
     infinite MgF on their side (L554)."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if on_side(S, b, u, True) and U_MGF[u, int(s['unit_side'][u])] >= INFINITE_MGF:
+        if on_side(S, b, u, True) and mgf_of(S, b, u) >= INFINITE_MGF:
             return True
     return False
 
@@ -582,7 +582,7 @@ def casualty_value(S, b, u):
             # the battle's zombies fall together, for Delecti's MgF, offered by
             # their lowest-numbered (L827; Interpretations 115)
             return zombies_mgf2(S, b, False) // 2 if u == defending_zombie(S, b, False) else 0
-        m = int(U_MGF[u, sd])
+        m = mgf_of(S, b, u)
         if m > 0:
             return mgf_halves(S, b, u) // 2
         return 1 if s['magic_excess'] else 0
@@ -662,7 +662,7 @@ def blame_magic(S, b, k):
             if U_AGENT[u] and s['unit_where'][u] == UW_COMMITTED and s['unit_hex'][u] == s['magic_hex']:
                 s['unit_blame'][U_MAGICIAN[u]] = 1
         elif k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT:
-            if on_side(S, b, u, k == MK_CHAOTIC_ATT) and U_MGF[u, int(s['unit_side'][u])] < 0:
+            if on_side(S, b, u, k == MK_CHAOTIC_ATT) and mgf_of(S, b, u) < 0:
                 s['unit_blame'][u] = 1
 
 

@@ -15,7 +15,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP, seat_of_side
 from ..data import DATA, MAP
-from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, U_MGF, distance, mgf_doubled, pose
+from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, distance, mgf_doubled, mgf_of, pose
 
 # ================================================================ the Red Moon (L660-L668)
 MOON_PHASE_IDS = tuple(ph.id for ph in T.moon_phases)
@@ -108,7 +108,7 @@ def mgf_halves(S, b, u):
     sd = int(S[b]['unit_side'][u])
     k = U_MGF_CYCLIC[u, sd]
     if k == 0:
-        m2 = 2 * int(U_MGF[u, sd])
+        m2 = 2 * mgf_of(S, b, u)
     else:
         m2 = int(k) * cyclic_value(S, b, int(S[b]['unit_hex'][u]))
     m = U_MAGICIAN[u]

@@ -43,12 +43,14 @@ from .base import (
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
-    PH_SPEED, PH_ALCHEMY,
+    PH_SPEED, PH_ALCHEMY, IS_ILLUSION,
 )
 from .minors import may_speed, may_transform, speed_group
 from .setup import SCENARIO_EXOTIC_MAGIC
 from .base import PH_ZOMBIE_MARCH, is_zombie
 from .zombies import mask_chain_leaders, start_march
+from .puppeteers import ILLUSORY_ARMIES, may_switch, switch_places
+from .hydra import hydra_question
 
 
 @rules_jit
@@ -114,6 +116,8 @@ def movement_phase(S, b):
         s['alchemy_asked'] = 1
         if may_transform(S, b):
             return pose(S, b, PH_ALCHEMY, int(s['active']))
+    if hydra_question(S, b):
+        return True           # then whether units are fed to the Hydra (L880; Interpretations 135)
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     if s['zombie_lead'] >= 0:
@@ -324,6 +328,9 @@ def mask_move(S, b, p, mask):
             if sizes[k] >= 2:
                 mask[A_HEX + h] = 1
     mask_chain_leaders(S, b, p, mask)     # the zombie chain's move, led by its first or last (L823)
+    for k in range(ILLUSORY_ARMIES.shape[0]):
+        if may_switch(S, b, p, ILLUSORY_ARMIES[k]):
+            mask[A_UNIT + ILLUSORY_ARMIES[k]] = 1      # the Troop switches places with it (L888)
     if not fleeing:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -389,6 +396,9 @@ def act_move(S, b, p, a):
         return start_march(S, b, p, a - A_UNIT)        # the zombie chain moves (L823)
     if a >= A_UNIT:
         s['cursor'] = a - A_UNIT
+        if IS_ILLUSION[a - A_UNIT]:
+            switch_places(S, b, p, a - A_UNIT)      # the Puppeteer Troop, then it moves normally (L888)
+            return False
         if s['unit_where'][a - A_UNIT] == UW_MAP:
             return pose(S, b, PH_SUMMON_HEX, p)       # a Dragontooth Runner (L684)
         return pose(S, b, PH_ENTER_HEX, p)

@@ -159,6 +159,8 @@ def setup_scenario(S, b):
     for k in range(s['city_entered'].shape[0]):
         s['city_entered'][k] = 0              # no force has entered a Dragonewt City yet (L742)
     s['revealed'] = 0
+    s['puppet_found_hex'] = -1      # the Puppeteers not found yet (L886)
+    s['illusion_kept'] = -1         # no Illusory Army kept from removal (L888)
     s['stage'] = ST_DEPLOY
 
 

@@ -49,6 +49,7 @@ def start_player_turn(S, b):
     s['sm_asked'] = 0             # the Spirit of Movement's owner is asked afresh (L898)
     s['sm_doubled'] = 0
     s['alchemy_asked'] = 0        # the Alchemical Transformer's owner names its unit afresh (L857)
+    s['hydra_asked'] = 0
     support_ends(S, b, int(s['active']))      # its spirits go home at the start of its movement (L416, L508)
     start_movement(S, b)
     trespass_clear(S, b)
