@@ -363,7 +363,8 @@ class DragonPass(Game):
 # ------------------------------------------------------------------ action names
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
     + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal") \
-    + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake")
+    + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake") \
+    + ("a dragonfight on the stack's non-superhero units", "negate the Glowline near a dragon")
 
 
 def _neutral_name(a):
@@ -495,6 +496,11 @@ def _legal_name(rec, a):
             return f"{V.unit_name(c, rec)} scouts the stack at {V.hex_name(h)}"
         if c == R.CRAGSPIDER:
             return f"Cragspider unleashes the Pillar of Fire on {V.hex_name(h)} and two hexes beside it"
+        if a == R.A_CHOICE + R.CH_NEGATE:
+            name = V.unit_name(c, rec)
+            if int(rec["dragon_negates"]) >> int(R.dragon_index(c)) & 1:
+                return f"{name} stops negating the Glowline and Glowspot within 1 hex"
+            return f"{name} negates the Glowline and Glowspot within 1 hex"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
     if ph == R.PH_FRACTURE:
         n = int((rec["fracture_hexes"] >= 0).sum())
@@ -504,6 +510,12 @@ def _legal_name(rec, a):
     if ph == R.PH_PILLAR:
         n = int((rec["pillar_hexes"] >= 0).sum())
         return f"the Pillar of Fire, hex {n + 1} of 3: {V.hex_name(h)}"
+    if ph == R.PH_DRAGONFIGHT:
+        d = int(rec["dragonfight_unit"]) - 1
+        where = V.hex_name(int(R.HEX_STEP[int(rec["unit_hex"][d]), int(rec["dragonfight_dir"])]))
+        if a == R.A_CHOICE + R.CH_DRAGON_STACK:
+            return f"{V.unit_name(d, rec)}'s dragonfight eliminates the units at {where} but the superheroes"
+        return f"{V.unit_name(d, rec)}'s dragonfight eliminates {V.unit_name(u, rec)} at {where}"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_REVEAL:

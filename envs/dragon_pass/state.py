@@ -139,6 +139,12 @@ STATE_FIELDS = [
     # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
     ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
                                     # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
+    # --- the dragons (L839-L857, rules/dragons.py)
+    ("dragonfight_unit", np.int16),  # the dragon whose dragonfight is being resolved, plus 1; 0 none (L845)
+    ("dragonfight_dir", np.int8),   # the next direction (1..6) round it whose stack its dragonfight strikes
+    ("dragonfights_done", np.int8), # 1 once this Exotic Magic Phase's dragonfights are over (they come first, L845)
+    ("dragon_negates", np.int8),    # bit k: dragon base.DRAGON_UNITS[k] negates the Glowline and Glowspot within
+                                    # 1 hex, as its controller chose (L670, L851; public, it reveals the dragon)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

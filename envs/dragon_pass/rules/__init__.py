@@ -7,7 +7,8 @@ cyclic factors), ``setup`` (the scenarios and deployment),
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
 (Sir Ethilrist's Hound and its Doom Run, the Cloak of Darkness, Keener
-Than), ``magic``
+Than), ``dragons`` (dragonfights, the Glowline's negation, dragons and
+Hungry Jack brought in by alliances), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
@@ -19,6 +20,7 @@ from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
+from .dragons import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403

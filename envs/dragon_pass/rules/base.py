@@ -234,6 +234,13 @@ IRONHOOF = UNIT_IDS.index("ironhoof")
 CRAGSPIDER = UNIT_IDS.index("cragspider")
 BLACK_DRAGON = UNIT_IDS.index("black_dragon")
 """Cragspider's Black Dragon, eliminated when she is killed (L768)."""
+DRAGON_UNITS = np.array([UNIT_IDS.index(n) for n in ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")],
+                        np.int64)
+"""The four dragons (L843), in the order of the bits of ``dragon_negates``."""
+DRAGONREST_HEX = np.array([MAP.dragonrests[c] for c in ("red", "green", "brown", "black")], np.int64)
+"""DRAGONREST_HEX[k]: the dragonrest of DRAGON_UNITS[k] (L75, L839, L768)."""
+HUNGRY_JACK = UNIT_IDS.index("hungry_jack")
+"""Hungry Jack, carried only by a dragon (L462, L870)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -486,7 +493,9 @@ CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) locati
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
-NUM_CHOICES = CH_QUAKE_2 + 1
+CH_DRAGON_STACK = CH_QUAKE_2 + 1     # a dragonfight eliminates the non-superhero units of the stack (L845)
+CH_NEGATE = CH_QUAKE_2 + 2           # a dragon starts (or stops) negating the Glowline and Glowspot within 1 hex (L851)
+NUM_CHOICES = CH_NEGATE + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -533,7 +542,9 @@ PH_FREEZE = 33         # CH_FREEZE: Ironhoof freezes the cavalry this game-turn 
 PH_FRACTURE = 37       # A_HEX + h: the next hex of the earthquake's fracture line (L720; rules/quake.py)
 PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire, a triangle of 3 hexes
                        # (L764; rules/pillar.py)
-LAST_PHASE = PH_PILLAR
+PH_DRAGONFIGHT = 50    # a dragonfight against a stack with superheroes (L845; rules/dragons.py): A_UNIT + g:
+                       # eliminate superhero g of it / CH_DRAGON_STACK: eliminate all its non-superhero units
+LAST_PHASE = PH_DRAGONFIGHT
 
 NO_HEX = -1
 
@@ -625,6 +636,39 @@ def stack_at(S, b, h, out):
             out[j] = u
             n += 1
     return n
+
+
+@rules_jit
+def is_dragon(u):
+    """Unit u is a dragon (its CF '=', L397, L843)."""
+    return (U_TAGS[u] & TAG_DRAGON) != 0
+
+
+@rules_jit
+def dragon_at(S, b, h):
+    """A dragon is in the stack at hex h (L847, L849)."""
+    if h < 0:
+        return False
+    s = S[b]
+    for k in range(DRAGON_UNITS.shape[0]):
+        d = DRAGON_UNITS[k]
+        if d < units_end(S, b) and s['unit_where'][d] == UW_MAP and s['unit_hex'][d] == h:
+            return True
+    return False
+
+
+@rules_jit
+def dragons_only(S, b, h):
+    """The stack at hex h is made of dragons alone: it never attacks, for
+    dragons do not attack but by dragonfights (L847)."""
+    s = S[b]
+    n = 0
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            if not is_dragon(u):
+                return False
+            n += 1
+    return n > 0
 
 
 @rules_jit

@@ -1,0 +1,216 @@
+"""The dragons (L839-L857): dragonfights at the start of their side's Exotic
+Magic Phase (L845 = L726), their CF in combat (L847), their immunity to magic
+(L849, L678) and their negation of the Glowline and Glowspot (L670, L851).
+Dragons have no side yet (alliances come later): the tests hand them to a
+side, in 18.5 where both sides have an Exotic Magic Phase (L271)."""
+import numpy as np
+
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import FORCES
+
+from .cragspider_test import step
+from .exotic_test import choose, exotic
+from .scenario import LUNAR, SARTAR, Position, hexi, unit
+
+CENTRE = "2014"                       # open ground, far from the board's edge
+
+
+def cf(p, name, force=SARTAR):
+    """Unit ``name``'s CF as the rules read it now, from ``force``'s observation
+    (an Independent's counter has no printed force to observe it from)."""
+    from dragongym.envs.dragon_pass import observe as O
+    from .scenario import GAME, seat
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([seat(force)], np.int64), obs)
+    return round(float(obs[0, O.UNITS_OFF + unit(name) * O.UNIT_FEATURES + O.U_CF]) * 20) / 2
+
+
+def given(p, force, name, where, disrupted=False):
+    """Counter ``name`` (an Independent's, say) on the map for ``force``."""
+    s = p.s
+    s["units_end"] = max(int(s["units_end"]), unit("hungry_jack") + 1, unit(name) + 1)
+    p.put(name, where, disrupted=disrupted)
+    s["unit_force"][unit(name)] = FORCES.index(force)
+
+
+def test_rule_dp_dragonfight_eliminates_every_enemy_unit_beside_it_and_the_dragon():
+    """L845: 'If an active dragon remains adjacent to any inactive units ... at
+    the start of an exotic magic phase, it must dragonfight. Normally, every
+    enemy unit adjacent to a dragon and the dragon itself are eliminated';
+    herds too (L588: a Dragonfight eliminates even herds). Units 2 hexes away
+    are untouched."""
+    p = Position("18.5", moon="full")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    p.put("cc_lancers#1", step(CENTRE, 1))
+    p.put("cc_lancers#2", step(CENTRE, 1))
+    p.put("hc_infantry#1", step(CENTRE, 4))
+    given(p, LUNAR, "horse_herds#1", step(CENTRE, 3))
+    p.put("hc_infantry#2", step(CENTRE, 1, 2))
+    exotic(p, SARTAR)
+    for name in ("red_dragon", "cc_lancers#1", "cc_lancers#2", "hc_infantry#1", "horse_herds#1"):
+        assert p.where(name) == "dead", name
+    assert p.where("hc_infantry#2") == step(CENTRE, 1, 2)
+
+
+def test_rule_dp_dragonfight_no_inactive_unit_beside_it_no_fight():
+    """L845: only a dragon adjacent to inactive units must dragonfight; one of
+    the inactive side's dragons does not fight in the active side's phase."""
+    p = Position("18.5", moon="full")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    given(p, LUNAR, "green_dragon", step(CENTRE, 1, 3))
+    p.put("hc_infantry#1", step(CENTRE, 1, 2))
+    given(p, LUNAR, "brown_dragon", step(step(CENTRE, 1, 3), 1))
+    exotic(p, SARTAR)
+    assert p.where("red_dragon") == CENTRE and p.where("hc_infantry#1") == step(CENTRE, 1, 2)
+    assert p.where("green_dragon") == step(CENTRE, 1, 3)
+
+
+def test_rule_dp_dragonfight_dragon_against_dragon_eliminates_only_the_two_dragons():
+    """L845: 'If another dragon is in the enemy units, then both dragons are
+    eliminated, but none of the other units are eliminated.'"""
+    p = Position("18.5", moon="full")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    given(p, LUNAR, "green_dragon", step(CENTRE, 2))
+    p.put("cc_lancers#1", step(CENTRE, 2))
+    p.put("hc_infantry#1", step(CENTRE, 5))
+    exotic(p, SARTAR)
+    assert p.where("red_dragon") == "dead" and p.where("green_dragon") == "dead"
+    assert p.where("cc_lancers#1") == step(CENTRE, 2) and p.where("hc_infantry#1") == step(CENTRE, 5)
+
+
+def test_rule_dp_dragonfight_a_superhero_in_a_stack_the_active_player_decides():
+    """L845: 'If a superhero is in a stack adjacent to a dragon, the active
+    player must decide between eliminating one of the superheroes or all
+    non-superhero units in that stack (other stacks adjacent to the dragons
+    are not protected by the superhero).' Here the non-superhero units go."""
+    p = Position("18.5", moon="full")
+    given(p, LUNAR, "red_dragon", CENTRE)
+    p.put("cm_town_militia#1", step(CENTRE, 1))
+    p.put("harrek", step(CENTRE, 1))
+    p.put("cm_town_militia#2", step(CENTRE, 4))
+    exotic(p, LUNAR)
+    assert p.phase == R.PH_DRAGONFIGHT and p.to_play == LUNAR
+    assert len(p.legal()) == 2
+    choose(p, "units at", "but the superheroes")
+    assert p.where("cm_town_militia#1") == "dead" and p.where("harrek") == step(CENTRE, 1)
+    assert p.where("cm_town_militia#2") == "dead" and p.where("red_dragon") == "dead"
+
+
+def test_rule_dp_dragonfight_a_superhero_eliminated_makes_a_heroic_escape():
+    """L845: the other choice eliminates the superhero, and the stack's other
+    units stay; 'Heroes or superheroes eliminated in dragonfights can
+    attempt heroic escapes' (L642)."""
+    p = Position("18.5", moon="full")
+    given(p, LUNAR, "red_dragon", CENTRE)
+    p.put("cm_town_militia#1", step(CENTRE, 1))
+    p.put("harrek", step(CENTRE, 1))
+    p.put("argrath", step(CENTRE, 3))
+    exotic(p, LUNAR)
+    choose(p, "eliminates Harrek")
+    assert p.where("harrek") == "escaping" and p.where("cm_town_militia#1") == step(CENTRE, 1)
+    assert p.where("argrath") == "escaping"               # a hero beside it: eliminated, and he escapes if he can
+    assert p.where("red_dragon") == "dead"
+
+
+def test_rule_dp_dragon_cf_is_its_stacks_divided_between_its_dragons():
+    """L847, L397: 'A dragon has a CF of 0 on its own ... Otherwise, it has a CF
+    equal to all the units stacked with it. If 2 or more dragons are in a
+    stack, add all the units and CFs and divide between the dragons in the
+    stack -- e.g. if a stack had a CF total of 13 and it contained 2 dragons
+    in the stack, each dragon's defensive CF would then be 6½.' And 'the CF
+    of a disrupted dragon is halved'."""
+    p = Position("18.5", moon="full")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    assert cf(p, "red_dragon") == 0                     # on its own
+    given(p, SARTAR, "green_dragon", CENTRE)
+    p.put("fa_free_warriors#1", CENTRE)                # 4
+    p.put("fa_free_cavalry#1", CENTRE)                 # 5
+    p.put("fa_free_warriors#2", CENTRE)                # 4: a CF total of 13
+    assert cf(p, "red_dragon") == 6.5 and cf(p, "green_dragon") == 6.5
+    p.s["unit_side"][unit("green_dragon")] = 1          # disrupted
+    assert cf(p, "green_dragon") == 3.0 and cf(p, "red_dragon") == 6.5
+
+
+def test_rule_dp_dragons_alone_do_not_attack():
+    """L847: 'Dragons do not attack except by dragonfights': a stack of dragons
+    alone beside an enemy stack is offered no battle, nor must it fight one."""
+    p = Position("18.5", moon="full")
+    p.put("fa_free_warriors#1", CENTRE)
+    p.put("cc_lancers#1", step(CENTRE, 1))
+    p.combat(SARTAR, player_turn=2)
+    assert p.phase == R.PH_BATTLE                       # Free Warriors there must fight (L582)
+    p = Position("18.5", moon="full")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    p.put("cc_lancers#1", step(CENTRE, 1))
+    p.combat(SARTAR, player_turn=2)
+    assert p.phase != R.PH_BATTLE and p.phase != R.PH_BATTLE_ADD      # no battle: the phase is over
+    assert p.where("red_dragon") == CENTRE and p.where("cc_lancers#1") == step(CENTRE, 1)
+
+
+def test_rule_dp_dragons_and_three_units_they_save_are_unaffected_by_exotic_magic():
+    """L849, L678: dragons are immune to exotic magic and 'can save up to three
+    units stacked with them from any effects of exotic magic. The player who
+    controls the dragon decides which units are to be saved.' A Meteor Storm
+    (L710) on a stack of a dragon and 4 units: its controller saves 3."""
+    p = Position("18.5", moon="full")
+    p.put("crater_makers", "2010")
+    given(p, SARTAR, "red_dragon", CENTRE)
+    for name in ("fa_free_warriors#1", "fa_free_warriors#2", "fa_free_cavalry#1", "fa_free_archers#1"):
+        p.put(name, CENTRE)
+    exotic(p, LUNAR)
+    choose(p, "Crater Makers", "uses its exotic magic")
+    choose(p, "Meteor Storm strikes", CENTRE)
+    assert p.phase == R.PH_SAVE and p.to_play == SARTAR
+    assert len(p.legal()) == 4
+    for name in ("fa_free_warriors#1", "fa_free_warriors#2", "fa_free_cavalry#1"):
+        choose(p, "protects", p.name(name))
+    assert p.where("red_dragon") == CENTRE
+    assert [p.where(n) for n in ("fa_free_warriors#1", "fa_free_warriors#2", "fa_free_cavalry#1")] == [CENTRE] * 3
+    assert p.where("fa_free_archers#1") == "dead"
+
+
+def glowline_hex():
+    """A hex within the Glowline whose neighbours are all on the map."""
+    for h in range(len(R.HEX_GLOWLINE)):
+        if R.HEX_GLOWLINE[h] and all(int(R.HEX_STEP[h, d]) >= 0 for d in range(1, 7)) \
+                and all(R.HEX_GLOWLINE[int(R.HEX_STEP[h, d])] for d in range(1, 7)):
+            from dragongym.envs.dragon_pass.data import MAP
+            return MAP.hex_id(h)
+    raise AssertionError("no Glowline hex")
+
+
+def test_rule_dp_dragon_negates_the_glowline_within_1_hex_at_its_controllers_option():
+    """L670, L851: 'For each dragon, the controlling player can choose to negate
+    the Glowline and Glowspot within 1 hex of the dragon ... This effect is
+    optional.' A Lunar cyclic unit in the Glowline counts 7 (L662); within 1
+    hex of a Sartar dragon whose controller negates it, the moon's own value
+    (Black: 3), and 7 again once he stops (Interpretations 102). The dragon
+    switches in the Exotic Magic Phase 2 hexes away (beside the Lunar unit it
+    would dragonfight, L845), then stands beside it."""
+    p = Position("18.5", moon="black")
+    g = glowline_hex()
+    p.put("full_moon_corps", g)
+    far, near = hexi(step(g, 2, 2)), hexi(step(g, 2))
+    given(p, SARTAR, "red_dragon", step(g, 2, 2))
+    p.s["unit_hex"][unit("red_dragon")] = near
+    assert cf(p, "full_moon_corps", LUNAR) == 7         # not negated: optional
+    p.s["unit_hex"][unit("red_dragon")] = far
+    exotic(p, SARTAR)
+    choose(p, "Red Dragon", "uses its exotic magic")
+    choose(p, "negates the Glowline")
+    assert cf(p, "full_moon_corps", LUNAR) == 7         # 2 hexes away: no effect
+    p.s["unit_hex"][unit("red_dragon")] = near
+    assert cf(p, "full_moon_corps", LUNAR) == 3
+    p.s["unit_hex"][unit("red_dragon")] = far
+    exotic(p, SARTAR)
+    choose(p, "Red Dragon", "uses its exotic magic")
+    choose(p, "stops negating")
+    p.s["unit_hex"][unit("red_dragon")] = near
+    assert cf(p, "full_moon_corps", LUNAR) == 7
+
+
+def test_rule_dp_missile_fire_at_a_stack_with_a_dragon_is_3_less():
+    """L382, L1107: 'Target includes a Dragon: Die roll -3' (missile fire)."""
+    assert int(R.MOD_DRAGON) == -3
+    assert np.all(R.U_TAGS[[unit(n) for n in ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")]]
+                  & R.TAG_DRAGON)
