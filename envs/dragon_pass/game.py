@@ -469,6 +469,8 @@ def _legal_name(rec, a):
     if ph == R.PH_SUPPORT_HEX:
         return f"{V.unit_name(int(rec['cursor']), rec)} supports the stack at {V.hex_name(h)}"
     if ph == R.PH_EXOTIC:
+        if not done and R.is_dragon(u):
+            return f"{V.unit_name(u, rec)}: negate the Glowline near it or not"     # L851, no magic of its own
         return "end the Exotic Magic Phase" if done else f"{V.unit_name(u, rec)} uses its exotic magic"
     if ph == R.PH_EXOTIC_TARGET:
         c = int(rec["cursor"])

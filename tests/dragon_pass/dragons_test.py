@@ -196,14 +196,14 @@ def test_rule_dp_dragon_negates_the_glowline_within_1_hex_at_its_controllers_opt
     assert cf(p, "full_moon_corps", LUNAR) == 7         # not negated: optional
     p.s["unit_hex"][unit("red_dragon")] = far
     exotic(p, SARTAR)
-    choose(p, "Red Dragon", "uses its exotic magic")
+    choose(p, "Red Dragon", "negate the Glowline near it or not")
     choose(p, "negates the Glowline")
     assert cf(p, "full_moon_corps", LUNAR) == 7         # 2 hexes away: no effect
     p.s["unit_hex"][unit("red_dragon")] = near
     assert cf(p, "full_moon_corps", LUNAR) == 3
     p.s["unit_hex"][unit("red_dragon")] = far
     exotic(p, SARTAR)
-    choose(p, "Red Dragon", "uses its exotic magic")
+    choose(p, "Red Dragon", "negate the Glowline near it or not")
     choose(p, "stops negating")
     p.s["unit_hex"][unit("red_dragon")] = near
     assert cf(p, "full_moon_corps", LUNAR) == 7
@@ -214,3 +214,76 @@ def test_rule_dp_missile_fire_at_a_stack_with_a_dragon_is_3_less():
     assert int(R.MOD_DRAGON) == -3
     assert np.all(R.U_TAGS[[unit(n) for n in ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")]]
                   & R.TAG_DRAGON)
+
+
+def test_rule_dp_a_spirit_attacking_a_battle_with_a_dragon_is_eliminated_without_effect():
+    """L849: 'Any spirit using chaotic magic or spirit magic in a battle is
+    eliminated if the opposing stacks contain at least 1 dragon, without having
+    any effects upon the units stacked with the dragon.' The College Magicians'
+    Spirit, committed to the shamans' stack with the Red Dragon, rolls nothing
+    and is eliminated; the shamans lose nothing; its magician is unharmed."""
+    from .magic_test import DEFENDER, MAGICIAN, declare, spirit_battle
+    p = spirit_battle("bh_shamans#1", "bh_shamans#2")
+    given(p, SARTAR, "red_dragon", DEFENDER)
+    choose(p, "commit", "College Magicians' Spirit")
+    choose(p, "attacks the stack at", DEFENDER)
+    p.dice(6, 6, 6, 6)
+    declare(p)
+    assert not any(t.startswith("eliminate") for t in p.legal())
+    assert p.where("lcm_magicians_spirit#1") == "dead" and p.where("lcm_magicians#1") == MAGICIAN
+    assert p.where("bh_shamans#1") == DEFENDER and p.where("bh_shamans#2") == DEFENDER
+
+
+def test_rule_dp_a_stack_with_a_dragon_suffers_no_physical_magic_losses():
+    """L849: 'If a stack contains a dragon, that stack suffers no losses due to
+    ... physical magic': the Sorcerers' agent rolls a loss of 4 (as in the
+    magic tests without the dragon) and nothing can be taken; the agent goes home."""
+    from .magic_test import DEFENDER, declare, spirit_battle
+    p = spirit_battle("smu_earth_priestesses#1", "bh_shamans#1", "smu_earth_priestesses#2",
+                      magicians=("lcm_sorcerers",))
+    given(p, SARTAR, "red_dragon", DEFENDER)
+    choose(p, "commit", "Agent")
+    choose(p, "attacks the stack at", DEFENDER)
+    p.dice(6)
+    declare(p)
+    assert not any(t.startswith("eliminate") for t in p.legal())
+    for name in ("smu_earth_priestesses#1", "bh_shamans#1", "smu_earth_priestesses#2", "red_dragon"):
+        assert p.where(name) == DEFENDER
+    assert p.where("lcm_sorcerers_agent") == "holding box"
+
+
+def test_rule_dp_pillar_a_dragon_is_unaffected_and_saves_three_units():
+    """L764, L678, L849 (D&S): in the Pillar of Fire's hexes a dragon is
+    unaffected and saves up to three units stacked with it, chosen by its
+    controller; the fourth is destroyed ('dragons' saves come with the
+    dragons', rows DP-INDEP-PILLAR-4 and DP-INDEP-QUAKE-4)."""
+    from .cragspider_test import cragspider_for, name, pillar, triangle
+    p = Position("18.5", moon="full")
+    cragspider_for(p, SARTAR)
+    hexes = triangle("2012")
+    given(p, LUNAR, "red_dragon", hexes[0])
+    for n in ("cc_lancers#1", "cc_lancers#2", "hc_infantry#1", "hc_infantry#2"):
+        p.put(n, hexes[0])
+    pillar(p, hexes[0])
+    name(p, hexes[1], hexes[2])
+    assert p.phase == R.PH_SAVE and p.to_play == LUNAR and len(p.legal()) == 4
+    for n in ("cc_lancers#1", "cc_lancers#2", "hc_infantry#1"):
+        choose(p, "protects", p.name(n))
+    assert p.where("red_dragon") == hexes[0]
+    assert [p.where(n) for n in ("cc_lancers#1", "cc_lancers#2", "hc_infantry#1")] == [hexes[0]] * 3
+    assert p.where("hc_infantry#2") == "dead"
+
+
+def test_qa_dp_a_flying_dragon_stops_on_entering_a_zoc():
+    """Q&A L1008-L1010: 'Must flying units stop when entering an inactive
+    unit's Zone of Control? A. Yes.' The Red Dragon (MF 20, Air Rune) steps
+    into the Free Warriors' ZOC and its move ends there, points left."""
+    from .movement_test import moving, step as move_step
+    p = Position()
+    given(p, LUNAR, "red_dragon", "0404")
+    p.put("fa_free_warriors#1", "0604")
+    p.movement(LUNAR)
+    moving(p, "red_dragon", "0404")
+    move_step(p, "red_dragon", "0404", "0504")
+    assert p.phase == R.PH_MOVE and p.where("red_dragon") == "0504" and p.mp("red_dragon") > 0
+    assert not any("Red Dragon" in t for t in p.legal() if t.startswith("move"))

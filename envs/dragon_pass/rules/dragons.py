@@ -43,8 +43,10 @@ from ..board import HEX_STEP
 from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, UF_EXOTIC, UW_MAP
 from .base import (
     A_CHOICE, A_UNIT, CH_DRAGON_STACK, CH_NEGATE, DRAGON_UNITS, DRAGONREST_HEX, HUNGRY_JACK, PH_DRAGONFIGHT,
-    U_HERD, U_MF, U_RANK, eliminate, force_of, is_dragon, pose, put_on_top, stack_at, stampede, units_end,
+    U_HERD, U_MF, U_RANK, CRIMSON_BAT, distance, eliminate, force_of, is_dragon, pose, put_on_top, stack_at,
+    stampede, units_end,
 )
+from .moon import GLOWSPOT_RADIUS, HEX_GLOWLINE
 
 
 @rules_jit
@@ -230,9 +232,31 @@ def negation_targets(S, b, u, mask):
     if not is_dragon(u) or s['unit_where'][u] != UW_MAP or force_of(S, b, u) != s['active'] \
             or s['unit_flags'][u] & UF_EXOTIC:
         return 0
+    if not dragon_negating(S, b, u) and not glow_near(S, b, int(s['unit_hex'][u])):
+        return 0          # nothing to negate there: the choice is not posed
     if mask.shape[0] > 1:
         mask[A_CHOICE + CH_NEGATE] = 1
     return 1
+
+
+@rules_jit
+def glow_near(S, b, h):
+    """The Glowline (while it lasts) or the Crimson Bat's Glowspot (the Bat on
+    the map) reaches a hex within 1 of hex h: a dragon there has something to
+    negate (L662, L666, L851)."""
+    s = S[b]
+    c = CRIMSON_BAT
+    if s['unit_where'][c] == UW_MAP and distance(h, s['unit_hex'][c]) <= GLOWSPOT_RADIUS + 1:
+        return True
+    if s['glowline_gone']:
+        return False
+    if HEX_GLOWLINE[h]:
+        return True
+    for e in range(1, 7):
+        g = HEX_STEP[h, e]
+        if g >= 0 and HEX_GLOWLINE[g]:
+            return True
+    return False
 
 
 @rules_jit
