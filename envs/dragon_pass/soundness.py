@@ -127,7 +127,32 @@ def record_problem(state):
                 return f"{name} names hex {int(h)} outside the combat phase"
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
-    return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec)
+    return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
+        or _dragon_problem(rec)
+
+
+def _dragon_problem(rec):
+    """A dragonfight is resolved only while its decision is posed (L845,
+    rules/dragons.py): its dragon, an active one on the map, and a direction
+    1..6 round it; ``dragon_negates`` names the four dragons only."""
+    if not _in(rec["dragon_negates"], 0, (1 << len(R.DRAGON_UNITS)) - 1):
+        return f"dragon_negates {int(rec['dragon_negates'])} names no dragon"
+    if not _in(rec["dragonfights_done"], 0, 1):
+        return f"dragonfights_done {int(rec['dragonfights_done'])} is not 0..1"
+    d = int(rec["dragonfight_unit"]) - 1
+    if d < 0:
+        if int(rec["phase"]) == R.PH_DRAGONFIGHT:
+            return "a dragonfight decision is posed with no dragon fighting"
+        return ""
+    if d not in R.DRAGON_UNITS:
+        return f"dragonfight_unit {d + 1} is not a dragon's"
+    if int(rec["phase"]) != R.PH_DRAGONFIGHT:
+        return "a dragonfight is under way but no dragonfight decision is posed"
+    if int(rec["unit_where"][d]) != UW_MAP or int(rec["unit_force"][d]) != int(rec["active"]):
+        return f"the fighting dragon {UNIT_IDS[d]} is not the active player's on the map"
+    if not _in(rec["dragonfight_dir"], 1, 6):
+        return f"dragonfight_dir {int(rec['dragonfight_dir'])} is not 1..6"
+    return ""
 
 
 def _cloak_problem(rec):

@@ -210,10 +210,23 @@ def test_rule_dp_dragon_negates_the_glowline_within_1_hex_at_its_controllers_opt
 
 
 def test_rule_dp_missile_fire_at_a_stack_with_a_dragon_is_3_less():
-    """L382, L1107: 'Target includes a Dragon: Die roll -3' (missile fire)."""
-    assert int(R.MOD_DRAGON) == -3
-    assert np.all(R.U_TAGS[[unit(n) for n in ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")]]
-                  & R.TAG_DRAGON)
+    """L382, L1107: 'Target includes a Dragon: Die roll -3'. 4 Missile Factors
+    rolling 6 at two militia give 2DD (combat_test's
+    test_rule_dp_missile_2dd_is_two_disruptions_or_one_elimination); with the
+    Red Dragon in their stack the 6 reads 3, no result at 3-4 factors, and the
+    battle goes straight on to the melee."""
+    from .combat_test import ARCHERS, MILITIA, declare
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "0504")
+    p.put(MILITIA[0], "0604")
+    p.put(MILITIA[1], "0604")
+    given(p, SARTAR, "red_dragon", "0604")
+    p.combat(LUNAR)
+    p.dice(6)
+    declare(p, ["0604"], ["0504"])
+    assert p.phase == R.PH_ARRANGE
+    assert not p.disrupted(MILITIA[0]) and not p.disrupted(MILITIA[1])
 
 
 def test_rule_dp_a_spirit_attacking_a_battle_with_a_dragon_is_eliminated_without_effect():
@@ -287,3 +300,20 @@ def test_qa_dp_a_flying_dragon_stops_on_entering_a_zoc():
     move_step(p, "red_dragon", "0404", "0504")
     assert p.phase == R.PH_MOVE and p.where("red_dragon") == "0504" and p.mp("red_dragon") > 0
     assert not any("Red Dragon" in t for t in p.legal() if t.startswith("move"))
+
+
+def test_rule_dp_dragonfight_a_fight_without_its_decision_is_an_unsound_record():
+    """The soundness check (soundness.py::_dragon_problem): a dragonfight under
+    way outside its decision, or naming a unit that is no dragon, is unsound."""
+    from .scenario import GAME
+    p = Position("18.5", moon="full")
+    given(p, LUNAR, "red_dragon", CENTRE)
+    p.put("cm_town_militia#1", step(CENTRE, 1))
+    p.put("harrek", step(CENTRE, 1))
+    exotic(p, LUNAR)
+    assert p.phase == R.PH_DRAGONFIGHT and GAME.check_state(p.S) == ""
+    p.s["dragonfight_unit"] = unit("cm_town_militia#1") + 1
+    assert "not a dragon" in GAME.check_state(p.S)
+    p.s["dragonfight_unit"] = unit("red_dragon") + 1
+    p.s["phase"] = R.PH_EXOTIC
+    assert "no dragonfight decision" in GAME.check_state(p.S)
