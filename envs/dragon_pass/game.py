@@ -518,6 +518,12 @@ def _legal_name(rec, a):
         if a == R.A_CHOICE + R.CH_DRAGON_STACK:
             return f"{V.unit_name(d, rec)}'s dragonfight eliminates the units at {where} but the superheroes"
         return f"{V.unit_name(d, rec)}'s dragonfight eliminates {V.unit_name(u, rec)} at {where}"
+    if ph == R.PH_JACK:
+        if done:
+            return "Hungry Jack summons no more units"
+        return f"Hungry Jack summons {V.unit_name(u, rec)} at {V.hex_name(int(rec['unit_hex'][u]))}"
+    if ph == R.PH_JACK_AID:
+        return "no more magicians aid Hungry Jack" if done else f"{V.unit_name(u, rec)} aids Hungry Jack"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_REVEAL:

@@ -544,7 +544,11 @@ PH_PILLAR = 38         # A_HEX + h: the next hex of Cragspider's Pillar of Fire,
                        # (L764; rules/pillar.py)
 PH_DRAGONFIGHT = 50    # a dragonfight against a stack with superheroes (L845; rules/dragons.py): A_UNIT + g:
                        # eliminate superhero g of it / CH_DRAGON_STACK: eliminate all its non-superhero units
-LAST_PHASE = PH_DRAGONFIGHT
+PH_JACK = 51           # Hungry Jack's controller summons active units at the start of their movement phase
+                       # (L872; rules/dragons.py): A_UNIT + v: summon unit v / CH_DONE: no more
+PH_JACK_AID = 52       # before that, his magicians stacked with him aid him (L872): A_UNIT + m: magician m
+                       # aids him (one more unit summoned; no magic that game-turn) / CH_DONE: no more
+LAST_PHASE = PH_JACK_AID
 
 NO_HEX = -1
 

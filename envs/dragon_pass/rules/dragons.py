@@ -34,17 +34,28 @@ L843): = - infinity* - 20 Air Rune - 0. What they do:
 Called with alliances (not yet built, the lead wires them): ``place_dragon``
 (a dragon allied appears at its dragonrest, L841, L344) and
 ``jack_arrives`` (the dragon sent West returns carrying Hungry Jack, L870).
-Hungry Jack's summons (L872-L874): not yet implemented.
+Hungry Jack (L872-L874): at the start of each movement phase of his
+controller's enemy (``jack_due``, called by ``movement.movement_phase``) his
+controller first names the magicians stacked with him that aid him, up to 2
+(PH_JACK_AID; they give no magical support and make no magical attack that
+game-turn, ``jack_aide_now``), then summons 1 active unit, 1 more per aide
+(PH_JACK): not a dragon or superhero, nor a unit stacked with one. A
+summoned unit moves on its own, each hex it enters closer to Jack, and must
+go on until normal movement stops it (``summoned``, ``movement``). Any unit
+of his enemy but a dragon that becomes adjacent to Jack during movement
+rolls (``jack_roll``): 1-3 eliminated (a hero or superhero escapes if he
+can), 4-6 it may move away, its summons over (Interpretations 106-107).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP
-from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, UF_EXOTIC, UW_MAP
+from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, UF_EXOTIC, UF_MOVED, UW_MAP
+from ..data import DATA
 from .base import (
-    A_CHOICE, A_UNIT, CH_DRAGON_STACK, CH_NEGATE, DRAGON_UNITS, DRAGONREST_HEX, HUNGRY_JACK, PH_DRAGONFIGHT,
+    A_CHOICE, A_UNIT, CH_DONE, CH_DRAGON_STACK, CH_NEGATE, PH_JACK, PH_JACK_AID, U_BOUND, d6, rf_of, DRAGON_UNITS, DRAGONREST_HEX, HUNGRY_JACK, PH_DRAGONFIGHT,
     U_HERD, U_MF, U_RANK, CRIMSON_BAT, distance, eliminate, force_of, is_dragon, pose, put_on_top, stack_at,
-    stampede, units_end,
+    stampede, step_cost, units_end,
 )
 from .moon import GLOWSPOT_RADIUS, HEX_GLOWLINE
 
@@ -317,3 +328,207 @@ def jack_arrives(S, b, d):
     s['unit_flags'][j] = 0
     s['unit_mp'][j] = 0
     put_on_top(S, b, j, int(s['unit_hex'][d]))
+
+
+# ================================================================ Hungry Jack's summons (L872-L874)
+JACK_ELIMINATES = np.array([0] + [DATA.tables.hungry_jack[r] == "eliminated" for r in range(1, 7)], np.int8)
+"""JACK_ELIMINATES[roll]: a unit that becomes adjacent to Jack is eliminated on this roll (1-3, L874)."""
+MAX_AIDES = 2
+
+
+@rules_jit
+def jack_on_map(S, b):
+    s = S[b]
+    return HUNGRY_JACK < units_end(S, b) and s['unit_where'][HUNGRY_JACK] == UW_MAP and force_of(S, b, HUNGRY_JACK) >= 0
+
+
+@rules_jit
+def in_slots(arr, u):
+    for k in range(arr.shape[0]):
+        if arr[k] == u + 1:
+            return True
+    return False
+
+
+@rules_jit
+def slot_count(arr):
+    n = 0
+    for k in range(arr.shape[0]):
+        if arr[k] > 0:
+            n += 1
+    return n
+
+
+@rules_jit
+def summoned(S, b, u):
+    """Unit u is drawn to Hungry Jack this movement phase (L872)."""
+    return in_slots(S[b]['jack_summoned'], u)
+
+
+@rules_jit
+def jack_aide_now(S, b, m):
+    """Magician m aided Hungry Jack this game-turn: it gives no magical support
+    and makes no magical attack (L872)."""
+    s = S[b]
+    return s['jack_turn'] == s['turn'] and s['jack_turn'] > 0 and in_slots(s['jack_aides'], m)
+
+
+@rules_jit
+def may_aid(S, b, m):
+    """Magician m, of Jack's controller and stacked with him, may aid him (L872)."""
+    s = S[b]
+    j = HUNGRY_JACK
+    return m != j and s['unit_where'][m] == UW_MAP and s['unit_hex'][m] == s['unit_hex'][j] \
+        and force_of(S, b, m) == force_of(S, b, j) and U_BOUND[m] >= 0 and rf_of(S, b, m) >= 1 \
+        and not in_slots(s['jack_aides'], m)
+
+
+@rules_jit
+def shielded(S, b, v):
+    """Unit v is immune to the summons: a dragon or superhero, or stacked with one (L874)."""
+    s = S[b]
+    h = s['unit_hex'][v]
+    for w in range(units_end(S, b)):
+        if s['unit_where'][w] == UW_MAP and s['unit_hex'][w] == h and (is_dragon(w) or U_RANK[w] == RANK_SUPERHERO):
+            return True
+    return False
+
+
+@rules_jit
+def may_summon(S, b, v):
+    s = S[b]
+    return s['unit_where'][v] == UW_MAP and force_of(S, b, v) == s['active'] and not shielded(S, b, v) \
+        and not summoned(S, b, v)
+
+
+@rules_jit
+def summons_left(S, b):
+    s = S[b]
+    return 1 + slot_count(s['jack_aides']) - slot_count(s['jack_summoned'])
+
+
+@rules_jit
+def jack_due(S, b):
+    """At the start of the movement phase of Hungry Jack's controller's enemy,
+    before any unit moves (L872): pose the aid (PH_JACK_AID), then the summons
+    (PH_JACK), to Jack's controller. True when a decision is posed."""
+    s = S[b]
+    if not jack_on_map(S, b) or force_of(S, b, HUNGRY_JACK) != 1 - int(s['active']):
+        return False
+    if s['jack_asked'] != s['player_turn']:
+        s['jack_asked'] = s['player_turn']
+        for k in range(s['jack_summoned'].shape[0]):
+            s['jack_summoned'][k] = 0
+        for k in range(s['jack_aides'].shape[0]):
+            s['jack_aides'][k] = 0
+        s['jack_turn'] = 0
+        s['jack_step'] = 1
+    if s['jack_step'] == 1:
+        if slot_count(s['jack_aides']) < MAX_AIDES:
+            for m in range(units_end(S, b)):
+                if may_aid(S, b, m):
+                    return pose(S, b, PH_JACK_AID, force_of(S, b, HUNGRY_JACK))
+        s['jack_step'] = 2
+    if s['jack_step'] == 2:
+        if summons_left(S, b) > 0:
+            for v in range(units_end(S, b)):
+                if may_summon(S, b, v):
+                    return pose(S, b, PH_JACK, force_of(S, b, HUNGRY_JACK))
+        s['jack_step'] = 0
+    return False
+
+
+@rules_jit
+def mask_jack_aid(S, b, p, mask):
+    for m in range(units_end(S, b)):
+        if may_aid(S, b, m):
+            mask[A_UNIT + m] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_jack_aid(S, b, p, a):
+    """Magician a aids Hungry Jack this game-turn; ``CH_DONE``: no more aides, the summons next."""
+    s = S[b]
+    if a == A_CHOICE + CH_DONE:
+        s['jack_step'] = 2
+        return False
+    k = slot_count(s['jack_aides'])
+    s['jack_aides'][k] = a - A_UNIT + 1
+    s['jack_turn'] = s['turn']
+    return False
+
+
+@rules_jit
+def mask_jack(S, b, p, mask):
+    for v in range(units_end(S, b)):
+        if may_summon(S, b, v):
+            mask[A_UNIT + v] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_jack(S, b, p, a):
+    """Unit a is drawn to Hungry Jack; ``CH_DONE``: no more (the phase goes on)."""
+    s = S[b]
+    if a == A_CHOICE + CH_DONE:
+        s['jack_step'] = 0
+        return False
+    k = slot_count(s['jack_summoned'])
+    s['jack_summoned'][k] = a - A_UNIT + 1
+    return False
+
+
+@rules_jit
+def release(S, b, u):
+    s = S[b]
+    for k in range(s['jack_summoned'].shape[0]):
+        if s['jack_summoned'][k] == u + 1:
+            s['jack_summoned'][k] = 0
+
+
+@rules_jit
+def closer_to_jack(S, b, h, g):
+    """Hex g is closer to Hungry Jack than hex h (L872: each hex a summoned unit enters)."""
+    j = int(S[b]['unit_hex'][HUNGRY_JACK])
+    return distance(g, j) < distance(h, j)
+
+
+@rules_jit
+def jack_roll(S, b, u, h, g):
+    """Unit u of the moving force stepped from h into g: if it became adjacent
+    to the enemy's Hungry Jack, it rolls (L874): 1-3 eliminated (a hero or
+    superhero with his heroic escape), 4-6 it may move away, no longer drawn.
+    Dragons alone are unaffected. Returns True if u was eliminated."""
+    s = S[b]
+    if is_dragon(u) or not jack_on_map(S, b) or force_of(S, b, HUNGRY_JACK) != 1 - force_of(S, b, u):
+        return False
+    j = int(s['unit_hex'][HUNGRY_JACK])
+    if distance(g, j) != 1 or distance(h, j) <= 1:
+        return False
+    if JACK_ELIMINATES[d6(S, b)]:
+        release(S, b, u)
+        eliminate(S, b, u)
+        return True
+    release(S, b, u)
+    return False
+
+
+@rules_jit
+def must_answer(S, b, u, occ):
+    """Summoned unit u has not moved and has a step closer to Jack it can pay
+    for, into a hex no enemy holds: its movement phase cannot end before it
+    moves (L872)."""
+    s = S[b]
+    if not summoned(S, b, u) or s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_MOVED:
+        return False
+    h = int(s['unit_hex'][u])
+    enemy = 1 - force_of(S, b, u)
+    for d in range(1, 7):
+        g = HEX_STEP[h, d]
+        if g < 0 or occ[g] == enemy or not closer_to_jack(S, b, h, g):
+            continue
+        c = step_cost(S, b, u, h, d)
+        if 0 <= c <= s['unit_mp'][u]:
+            return True
+    return False

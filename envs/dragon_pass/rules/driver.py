@@ -17,7 +17,7 @@ from .base import (
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
-    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_DRAGONFIGHT,
+    PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -43,7 +43,7 @@ from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
-from .dragons import act_dragonfight, mask_dragonfight
+from .dragons import act_dragonfight, act_jack, act_jack_aid, mask_dragonfight, mask_jack, mask_jack_aid
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -135,6 +135,10 @@ def fill_mask(S, b, mask):
         mask_pillar(S, b, p, mask)
     elif ph == PH_DRAGONFIGHT:
         mask_dragonfight(S, b, p, mask)
+    elif ph == PH_JACK:
+        mask_jack(S, b, p, mask)
+    elif ph == PH_JACK_AID:
+        mask_jack_aid(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -221,6 +225,10 @@ def do_action(S, b, a):
         return act_pillar(S, b, p, a)
     elif ph == PH_DRAGONFIGHT:
         return act_dragonfight(S, b, p, a)
+    elif ph == PH_JACK:
+        return act_jack(S, b, p, a)
+    elif ph == PH_JACK_AID:
+        return act_jack_aid(S, b, p, a)
     return False
 
 

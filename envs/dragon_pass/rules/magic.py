@@ -41,6 +41,7 @@ from .base import (
 )
 from .quake import quake_strikes
 from .pillar import pillar_strikes
+from .dragons import jack_aide_now
 from .moon import (
     ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
 )
@@ -93,6 +94,8 @@ def may_send(S, b, u, support):
         return False
     if s['unit_flags'][u] & UF_EXOTIC:
         return False                      # the Crater Makers' agent after a Meteor Storm (L710)
+    if jack_aide_now(S, b, m):
+        return False                      # it aided Hungry Jack this game-turn (L872)
     return s['unit_where'][m] == UW_MAP and rf_of(S, b, m) >= 1
 
 
