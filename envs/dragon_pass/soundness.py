@@ -134,11 +134,20 @@ def record_problem(state):
 def _dragon_problem(rec):
     """A dragonfight is resolved only while its decision is posed (L845,
     rules/dragons.py): its dragon, an active one on the map, and a direction
-    1..6 round it; ``dragon_negates`` names the four dragons only."""
+    1..6 round it; ``dragon_negates`` names the four dragons only; Hungry
+    Jack's decisions are posed at their own steps, and name counters (L872)."""
     if not _in(rec["dragon_negates"], 0, (1 << len(R.DRAGON_UNITS)) - 1):
         return f"dragon_negates {int(rec['dragon_negates'])} names no dragon"
     if not _in(rec["dragonfights_done"], 0, 1):
         return f"dragonfights_done {int(rec['dragonfights_done'])} is not 0..1"
+    if not _in(rec["jack_step"], 0, 2):
+        return f"jack_step {int(rec['jack_step'])} is not 0..2"
+    ph = int(rec["phase"])
+    if (ph == R.PH_JACK_AID and int(rec["jack_step"]) != 1) or (ph == R.PH_JACK and int(rec["jack_step"]) != 2):
+        return f"Hungry Jack's decision {ph} is posed at his step {int(rec['jack_step'])}"
+    for k in list(rec["jack_summoned"]) + list(rec["jack_aides"]):
+        if not _in(k, 0, NUM_UNITS):
+            return f"Hungry Jack names unit {int(k) - 1}, no counter"
     d = int(rec["dragonfight_unit"]) - 1
     if d < 0:
         if int(rec["phase"]) == R.PH_DRAGONFIGHT:
