@@ -317,3 +317,29 @@ def test_rule_dp_dragonfight_a_fight_without_its_decision_is_an_unsound_record()
     p.s["dragonfight_unit"] = unit("red_dragon") + 1
     p.s["phase"] = R.PH_EXOTIC
     assert "no dragonfight decision" in GAME.check_state(p.S)
+
+
+def test_rule_dp_dragon_defends_with_its_cf_without_terrain_or_leadership():
+    """L847: 'Dragons are not affected by terrain, either adversely or
+    beneficially. Dragons' CFs are not subject to leadership modifiers.' On a
+    river hex (not a ford) the militia's and Argrath's counter-attack is
+    halved and led (L584, L640, L582); the Red Dragon's CF, 7 (the militia's 3
+    and Argrath's 4), is doubled as every defender's (L584), neither halved
+    nor led: 2x3 halved + 2 (Argrath's LF), Argrath 2x4 (a hero, not halved),
+    the dragon 2x7 -- 5 + 8 + 14 = 27."""
+    from .combat_test import LANCERS, MILITIA, declare
+    p = Position("18.3")
+    for u in LANCERS[:3]:
+        p.put(u, "0106")
+    p.put(MILITIA[0], "0107")                    # a river hex, not a ford
+    p.put("argrath", "0107")                     # (4!!): LF 2
+    given(p, SARTAR, "red_dragon", "0107")
+    assert cf(p, "red_dragon") == 7
+    p.combat(LUNAR)
+    p.dice(1, 1)                                 # 12 at 1 -> 2: too little for any of them
+    declare(p, ["0107"], ["0106"])
+    while int(p.s["def_total"]) == 0:
+        t = [x for x in p.legal() if x.endswith("is arranged") or x == "no more retreats"]
+        assert t, p.legal()
+        p.act(t[0])
+    assert int(p.s["def_total"]) == 5 + 8 + 14
