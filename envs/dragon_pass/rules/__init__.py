@@ -2,25 +2,25 @@
 the order of what calls what (``envs/README.md``): ``base`` (the counters'
 factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``moon`` (the Red Moon, the Glowline and the
-cyclic factors), ``setup`` (the scenarios and deployment),
+cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
+Hungry Jack's summons, dragons and Jack brought in by alliances), ``setup`` (the scenarios and deployment),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
 (Sir Ethilrist's Hound and its Doom Run, the Cloak of Darkness, Keener
-Than), ``dragons`` (dragonfights, the Glowline's negation, dragons and
-Hungry Jack brought in by alliances), ``magic``
+Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
 rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
+from .dragons import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
-from .dragons import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
