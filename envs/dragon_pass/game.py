@@ -469,7 +469,7 @@ def _legal_name(rec, a):
     if ph == R.PH_SUPPORT_HEX:
         return f"{V.unit_name(int(rec['cursor']), rec)} supports the stack at {V.hex_name(h)}"
     if ph == R.PH_EXOTIC:
-        if not done and R.is_dragon(u):
+        if not done and R.U_TAGS[u] & R.TAG_DRAGON:
             return f"{V.unit_name(u, rec)}: negate the Glowline near it or not"     # L851, no magic of its own
         return "end the Exotic Magic Phase" if done else f"{V.unit_name(u, rec)} uses its exotic magic"
     if ph == R.PH_EXOTIC_TARGET:
@@ -500,7 +500,7 @@ def _legal_name(rec, a):
             return f"Cragspider unleashes the Pillar of Fire on {V.hex_name(h)} and two hexes beside it"
         if a == R.A_CHOICE + R.CH_NEGATE:
             name = V.unit_name(c, rec)
-            if int(rec["dragon_negates"]) >> int(R.dragon_index(c)) & 1:
+            if int(rec["dragon_negates"]) >> list(R.DRAGON_UNITS).index(c) & 1:
                 return f"{name} stops negating the Glowline and Glowspot within 1 hex"
             return f"{name} negates the Glowline and Glowspot within 1 hex"
         return f"a Type 1 storm strikes {V.hex_name(h)}"

@@ -579,7 +579,8 @@ _CHOICE_LABELS = {
 """Button labels of the choice actions, by the pending decision."""
 _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
     + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
-    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake")
+    + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake") \
+    + ("Dragonfight: the other units", "Negate the Glowline")
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -595,7 +596,8 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
                R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
                R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
-               R.PH_ASSASSIN: "try to kill"}
+               R.PH_ASSASSIN: "try to kill", R.PH_DRAGONFIGHT: "the dragonfight eliminates",
+               R.PH_JACK: "Hungry Jack summons", R.PH_JACK_AID: "aid Hungry Jack with"}
 
 
 class _View:

@@ -343,3 +343,19 @@ def test_rule_dp_dragon_defends_with_its_cf_without_terrain_or_leadership():
         assert t, p.legal()
         p.act(t[0])
     assert int(p.s["def_total"]) == 5 + 8 + 14
+
+
+def test_rule_dp_the_wasps_sting_does_not_disrupt_a_dragon():
+    """L849: 'Dragons are immune to all forms of magic, including exotic magic':
+    the Wasps' sting (L690) disrupts the Full Moon Corps beside them, not the
+    Lunar Red Dragon beside them; a dragon saves no one from it, the sting
+    listing no D&S (as a superhero, Interpretations 37)."""
+    p = Position("18.5", moon="full")
+    p.put("wasps", "2012")
+    p.put("full_moon_corps", "2011")
+    given(p, LUNAR, "red_dragon", "2013")
+    p.put("cc_lancers#1", "2013")
+    exotic(p, SARTAR)
+    choose(p, "Wasps", "uses its exotic magic")
+    choose(p, "sting around 2012")
+    assert p.disrupted("full_moon_corps") and p.disrupted("cc_lancers#1") and not p.disrupted("red_dragon")
