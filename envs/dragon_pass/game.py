@@ -380,6 +380,7 @@ class DragonPass(Game):
 _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimination", "force march") \
     + tuple(f"the Red Moon starts at {ph.name}" for ph in DATA.tables.moon_phases) + ("a Type 2 storm", "reveal") \
     + ("freeze the cavalry", "a Type 1 earthquake", "a Type 2 earthquake") \
+    + ("a dragonfight on the stack's non-superhero units", "negate the Glowline near a dragon") \
     + ("eliminate the Spirit of Movement", "double the MgF", "double the RF") \
     + tuple(f"assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
@@ -403,6 +404,7 @@ def _deal_assignments(rec, o, rng):
     rec["dp"][o] = int((slots == len(open_)).sum())
     for i, k in enumerate(open_):
         rec["dp_assigned"][o, k] = floor[k] + int((slots == i).sum())
+    + ("a dragonfight on the stack's non-superhero units", "negate the Glowline near a dragon")
 
 
 def _neutral_name(a):
@@ -542,6 +544,8 @@ def _legal_name(rec, a):
     if ph == R.PH_SUPPORT_HEX:
         return f"{V.unit_name(int(rec['cursor']), rec)} supports the stack at {V.hex_name(h)}"
     if ph == R.PH_EXOTIC:
+        if not done and R.U_TAGS[u] & R.TAG_DRAGON:
+            return f"{V.unit_name(u, rec)}: negate the Glowline near it or not"     # L851, no magic of its own
         return "end the Exotic Magic Phase" if done else f"{V.unit_name(u, rec)} uses its exotic magic"
     if ph == R.PH_EXOTIC_TARGET:
         c = int(rec["cursor"])
@@ -577,6 +581,11 @@ def _legal_name(rec, a):
             return f"create an Illusory Army at {V.hex_name(h)}"
         if c == R.HYDRA:
             return f"feed {V.unit_name(u, rec)} to the Hydra"
+        if a == R.A_CHOICE + R.CH_NEGATE:
+            name = V.unit_name(c, rec)
+            if int(rec["dragon_negates"]) >> list(R.DRAGON_UNITS).index(c) & 1:
+                return f"{name} stops negating the Glowline and Glowspot within 1 hex"
+            return f"{name} negates the Glowline and Glowspot within 1 hex"
         return f"a Type 1 storm strikes {V.hex_name(h)}"
     if ph == R.PH_FRACTURE:
         n = int((rec["fracture_hexes"] >= 0).sum())
@@ -598,6 +607,18 @@ def _legal_name(rec, a):
                f"{V.hex_name(int(rec['unit_hex'][u]))} to avoid the battle"
     if ph == R.PH_HYDRA_FEED:
         return "feed no more units to the Hydra now" if done else f"feed {V.unit_name(u, rec)} to the Hydra"
+    if ph == R.PH_DRAGONFIGHT:
+        d = int(rec["dragonfight_unit"]) - 1
+        where = V.hex_name(int(R.HEX_STEP[int(rec["unit_hex"][d]), int(rec["dragonfight_dir"])]))
+        if a == R.A_CHOICE + R.CH_DRAGON_STACK:
+            return f"{V.unit_name(d, rec)}'s dragonfight eliminates the units at {where} but the superheroes"
+        return f"{V.unit_name(d, rec)}'s dragonfight eliminates {V.unit_name(u, rec)} at {where}"
+    if ph == R.PH_JACK:
+        if done:
+            return "Hungry Jack summons no more units"
+        return f"Hungry Jack summons {V.unit_name(u, rec)} at {V.hex_name(int(rec['unit_hex'][u]))}"
+    if ph == R.PH_JACK_AID:
+        return "no more magicians aid Hungry Jack" if done else f"{V.unit_name(u, rec)} aids Hungry Jack"
     if ph == R.PH_FREEZE:
         return "the cavalry moves this game-turn" if done else "Ironhoof freezes every cavalry unit this game-turn"
     if ph == R.PH_ALCHEMY:

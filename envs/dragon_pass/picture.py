@@ -588,6 +588,7 @@ _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force
     + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
     + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake") \
     + ("Eliminate the Spirit of Movement", "Double the MgF", "Double the RF")
+    + ("Dragonfight: the other units", "Negate the Glowline")
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -607,6 +608,8 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_ASSASSIN: "try to kill", R.PH_ALCHEMY: "double a factor of"}
                R.PH_ASSASSIN: "try to kill", R.PH_PUPPET_DODGE: "switch the Troop with",
                R.PH_HYDRA_FEED: "feed to the Hydra"}
+               R.PH_ASSASSIN: "try to kill", R.PH_DRAGONFIGHT: "the dragonfight eliminates",
+               R.PH_JACK: "Hungry Jack summons", R.PH_JACK_AID: "aid Hungry Jack with"}
 
 
 class _View:

@@ -137,7 +137,7 @@ def record_problem(state):
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
     return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
-        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec)
+        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec)
 
 
 def _zombie_problem(rec):
@@ -176,6 +176,39 @@ def _hydra_problem(rec):
     mgf, hunger = int(rec["hydra_mgf"]), int(rec["hydra_hunger"])
     if not -6 <= mgf <= 0 or not 0 <= hunger <= -mgf:
         return f"the Hydra's MgF {mgf} / units still to feed it {hunger} do not fit a die roll (L880)"
+    return ""
+
+
+def _dragon_problem(rec):
+    """A dragonfight is resolved only while its decision is posed (L845,
+    rules/dragons.py): its dragon, an active one on the map, and a direction
+    1..6 round it; ``dragon_negates`` names the four dragons only; Hungry
+    Jack's decisions are posed at their own steps, and name counters (L872)."""
+    if not _in(rec["dragon_negates"], 0, (1 << len(R.DRAGON_UNITS)) - 1):
+        return f"dragon_negates {int(rec['dragon_negates'])} names no dragon"
+    if not _in(rec["dragonfights_done"], 0, 1):
+        return f"dragonfights_done {int(rec['dragonfights_done'])} is not 0..1"
+    if not _in(rec["jack_step"], 0, 2):
+        return f"jack_step {int(rec['jack_step'])} is not 0..2"
+    ph = int(rec["phase"])
+    if (ph == R.PH_JACK_AID and int(rec["jack_step"]) != 1) or (ph == R.PH_JACK and int(rec["jack_step"]) != 2):
+        return f"Hungry Jack's decision {ph} is posed at his step {int(rec['jack_step'])}"
+    for k in list(rec["jack_summoned"]) + list(rec["jack_aides"]):
+        if not _in(k, 0, NUM_UNITS):
+            return f"Hungry Jack names unit {int(k) - 1}, no counter"
+    d = int(rec["dragonfight_unit"]) - 1
+    if d < 0:
+        if int(rec["phase"]) == R.PH_DRAGONFIGHT:
+            return "a dragonfight decision is posed with no dragon fighting"
+        return ""
+    if d not in R.DRAGON_UNITS:
+        return f"dragonfight_unit {d + 1} is not a dragon's"
+    if int(rec["phase"]) != R.PH_DRAGONFIGHT:
+        return "a dragonfight is under way but no dragonfight decision is posed"
+    if int(rec["unit_where"][d]) != UW_MAP or int(rec["unit_force"][d]) != int(rec["active"]):
+        return f"the fighting dragon {UNIT_IDS[d]} is not the active player's on the map"
+    if not _in(rec["dragonfight_dir"], 1, 6):
+        return f"dragonfight_dir {int(rec['dragonfight_dir'])} is not 1..6"
     return ""
 
 

@@ -191,6 +191,19 @@ STATE_FIELDS = [
     ("hydra_mgf", np.int8),         # the Hydra's chaotic MgF, rolled when it allied (-1..-6, L880); 0 not rolled
     ("hydra_hunger", np.int8),      # units still to be fed to it before it may move (L880); 0 none
     ("hydra_asked", np.int8),       # this player-turn's start of movement has offered the feeding (PH_HYDRA_FEED)
+    # --- the dragons (L839-L857, rules/dragons.py)
+    ("dragonfight_unit", np.int16),  # the dragon whose dragonfight is being resolved, plus 1; 0 none (L845)
+    ("dragonfight_dir", np.int8),   # the next direction (1..6) round it whose stack its dragonfight strikes
+    ("dragonfights_done", np.int8), # 1 once this Exotic Magic Phase's dragonfights are over (they come first, L845)
+    ("dragon_negates", np.int8),    # bit k: dragon base.DRAGON_UNITS[k] negates the Glowline and Glowspot within
+                                    # 1 hex, as its controller chose (L670, L851; public, it reveals the dragon)
+    # --- Hungry Jack (L868-L882, rules/dragons.py)
+    ("jack_asked", np.int16),       # the player-turn whose movement phase Jack's summons were asked at; 0 never
+    ("jack_step", np.int8),         # while they are asked: 1 the aides (PH_JACK_AID), 2 the summons (PH_JACK); 0 done
+    ("jack_turn", np.int16),        # the game-turn his magicians aided him in (no magic that game-turn, L872); 0
+    ("jack_aides", np.int16, (2,)),  # the magicians stacked with him that aid him, unit + 1; 0 none (L872)
+    ("jack_summoned", np.int16, (3,)),  # the units he summoned this movement phase, unit + 1; 0 none; a unit is
+                                    # released when it survives its roll beside him (L872, L874)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

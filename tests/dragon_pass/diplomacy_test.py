@@ -264,14 +264,17 @@ def test_rule_dp_alliance_ethilrist_brings_the_hound_and_keener_than_goes_to_the
 
 def test_rule_dp_alliance_cragspiders_black_dragon_and_androgeus_force_march():
     """L768: the Black Dragon is placed on the Dragonrest near Cliffhome when
-    Cragspider is allied. L800: Androgeus force marches into play, from the
+    Cragspider is allied, destroying the enemy units there (L344,
+    Interpretations 104). L800: Androgeus force marches into play, from the
     south edge of Sartar if allied by Sartar (Interpretations 96)."""
     p = full_game()
+    rest = MAP.hex_id(MAP.dragonrests["black"])
+    p.put("nf_tarsh_warriors#1", rest)                  # a Lunar unit on the dragonrest (L344)
     alliance_phase(p, SARTAR, player_turn=2)
     assign(p, SARTAR, "cragspider", 25)
     assign(p, SARTAR, "androgeus", 10)
     p.act("seek Cragspider's alliance with 25 DP")
-    assert p.where("black_dragon") == MAP.hex_id(MAP.dragonrests["black"])
+    assert p.where("black_dragon") == rest and p.where("nf_tarsh_warriors#1") == "dead"
     while p.phase == R.PH_ALLY_SETUP:
         p.act(p.legal()[0])
     p.act("seek Androgeus's alliance with 10 DP")
@@ -550,3 +553,18 @@ def test_rule_dp_the_hydra_allied_rolls_its_mgf():
     p.act(f"{p.name('nf_tarsh_warriors#1')} goes as an emissary at 0314")
     assert p.where("hydra") == "0314" and int(p.s["unit_force"][unit("hydra")]) == seat(LUNAR)
     assert int(p.s["hydra_mgf"]) == -4 and int(p.s["hydra_hunger"]) == 4
+
+
+def test_rule_dp_a_dragon_allied_by_an_emissary_at_its_dragonrest():
+    """L839-L841: the red, green and brown dragons are allied by the normal
+    emissary rules at their dragonrests; allied, a dragon appears there and
+    can move and attack in the same turn."""
+    rest = MAP.hex_id(MAP.dragonrests["red"])
+    p = full_game()
+    p.put("nf_tarsh_warriors#1", rest)
+    alliance_phase(p, LUNAR)
+    p.dice(4)
+    p.act(f"{p.name('nf_tarsh_warriors#1')} goes as an emissary at {rest}")
+    assert p.where("red_dragon") == rest and int(p.s["unit_force"][unit("red_dragon")]) == seat(LUNAR)
+    assert int(p.s["unit_mp"][unit("red_dragon")]) > 0
+    assert p.where("nf_tarsh_warriors#1") == rest

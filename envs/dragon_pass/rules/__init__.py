@@ -4,7 +4,8 @@ factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``minors`` (Minor Independents: the Spirit of
 Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
 Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
-cyclic factors), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
+cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
+Hungry Jack's summons, dragons and Jack brought in by alliances), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
 Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
@@ -21,6 +22,7 @@ rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
+from .dragons import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403
 from .puppeteers import *  # noqa: F401,F403

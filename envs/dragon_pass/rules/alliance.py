@@ -61,6 +61,7 @@ from .base import DELECTI, ZOMBIE_1
 from .zombies import ally_delecti
 from .puppeteers import place_puppeteers, puppeteer_draw, puppeteer_location
 from .hydra import hydra_awakes
+from .dragons import place_dragon
 from .minors import GIFT_ALLIES, IVORY_PLINTH, SACRIFICE_DENIED, blood_sacrifice, dwarf_luck
 
 T = DATA.tables
@@ -111,11 +112,6 @@ Riders (the Ivory Plinth, by blood sacrifice, L906) (L806, L878, L894,
 L900); -1 elsewhere.
 HEX_DRAGONREST[h]: the dragon whose dragonrest h is (red, green, brown,
 L839-L841; the Black Dragon comes only with Cragspider), -1 elsewhere."""
-DRAGONREST_OF = np.full(NUM_UNITS, -1, np.int16)
-for _h in range(NUM_HEXES):
-    if HEX_DRAGONREST[_h] >= 0:
-        DRAGONREST_OF[HEX_DRAGONREST[_h]] = _h
-BLACK_DRAGONREST = MAP.dragonrests["black"]
 CLOAK_OF_DARKNESS = UNIT_IDS.index("cloak_of_darkness")
 NUM_FACTIONS = len(FACTIONS)
 DRAGONS_FACTION = FACTIONS.index("dragons")
@@ -473,10 +469,8 @@ def act_alliance(S, b, p, a):
         return False
     if target >= NUM_FACTIONS:
         d = target - NUM_FACTIONS
-        s['unit_force'][d] = p
         s['allied_turn'][DRAGONS_FACTION] = s['player_turn']
-        put_on_top(S, b, d, int(DRAGONREST_OF[d]))   # it appears at its dragonrest, where he stands (L839)
-        ready(S, b, d)                               # and may move and attack this turn (L839)
+        place_dragon(S, b, p, d)    # at its dragonrest, where he stands; it may move and attack this turn (L839)
         return False
     if target == PUPPETEERS_FACTION:
         s['faction_ally'][target] = p
@@ -589,9 +583,7 @@ def ally(S, b, k, f, home):
             occupy(S, b, f, h)
             ready(S, b, u)
         elif u == BLACK_DRAGON:
-            evict(S, b, BLACK_DRAGONREST, f)
-            put_on_top(S, b, u, BLACK_DRAGONREST)   # on the dragonrest near Cliffhome (L768)
-            ready(S, b, u)
+            place_dragon(S, b, f, u)        # on the dragonrest near Cliffhome (L768)
         elif k == ANDROGEUS_FACTION:
             s['unit_where'][u] = UW_ENTERING        # he force marches in (L800)
             s['unit_entry'][u] = ENTRY_SARTAR_SOUTH_EDGE if f != LUNAR else ENTRY_IMPERIAL_EDGE

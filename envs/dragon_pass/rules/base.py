@@ -274,6 +274,13 @@ created again (L890)."""
 HYDRA = UNIT_IDS.index("hydra")
 """The Hydra: its chaotic MgF is rolled once allied (``hydra_mgf``) and it cannot
 move until fed as many units (``hydra_hunger``, L880)."""
+DRAGON_UNITS = np.array([UNIT_IDS.index(n) for n in ("red_dragon", "green_dragon", "brown_dragon", "black_dragon")],
+                        np.int64)
+"""The four dragons (L843), in the order of the bits of ``dragon_negates``."""
+DRAGONREST_HEX = np.array([MAP.dragonrests[c] for c in ("red", "green", "brown", "black")], np.int64)
+"""DRAGONREST_HEX[k]: the dragonrest of DRAGON_UNITS[k] (L75, L839, L768)."""
+HUNGRY_JACK = UNIT_IDS.index("hungry_jack")
+"""Hungry Jack, carried only by a dragon (L462, L870)."""
 """Ironhoof, who once per game freezes every cavalry unit for a game-turn (L782)."""
 """The Crimson Bat: its Glowspot (L666, L696), its feeding and hunger (L698-L708)."""
 BAT_HUNGER = np.zeros((7, 2), np.int8)
@@ -648,7 +655,9 @@ CH_REVEAL = CH_STORM + 1           # reveal the Crimson Bat's (Argrath's) locati
 CH_FREEZE = CH_REVEAL + 1           # Ironhoof freezes every cavalry unit for the game-turn (L782)
 CH_QUAKE_1 = CH_FREEZE + 1          # the Earth-Shaker's Cult: a Type 1 earthquake, one fracture line of 8 (L720)
 CH_QUAKE_2 = CH_FREEZE + 2          # a Type 2 earthquake, two fracture lines of 5 (L720)
-CH_SPEED = CH_QUAKE_2 + 1           # eliminate the Spirit of Movement: every MF of its owner doubled this phase (L898)
+CH_DRAGON_STACK = CH_QUAKE_2 + 1    # a dragonfight eliminates the non-superhero units of the stack (L845)
+CH_NEGATE = CH_QUAKE_2 + 2          # a dragon starts (or stops) negating the Glowline and Glowspot within 1 hex (L851)
+CH_SPEED = CH_NEGATE + 1            # eliminate the Spirit of Movement: every MF of its owner doubled this phase (L898)
 CH_ALCHEMY_MGF = CH_SPEED + 1       # the Alchemical Transformer doubles the chosen unit's MgF (L857)
 CH_ALCHEMY_RF = CH_SPEED + 2        # ... its RF (L857)
 ASSIGN_AMOUNTS = np.array([1, 5, 10], np.int16)
@@ -711,6 +720,12 @@ PH_ALLY_SETUP = 43     # A_HEX + h: where the new ally's unit ``cursor`` is set 
 PH_KEENER = 44         # A_HEX + h: the stack of his that Keener Than joins, for the player opposing
                        # Sir Ethilrist's ally (L756)
 PH_SACRIFICE = 45      # A_UNIT + m: the magician who sacrifices unit ``cursor`` to the Tusk Riders (L906)
+PH_DRAGONFIGHT = 50    # a dragonfight against a stack with superheroes (L845; rules/dragons.py): A_UNIT + g:
+                       # eliminate superhero g of it / CH_DRAGON_STACK: eliminate all its non-superhero units
+PH_JACK = 51           # Hungry Jack's controller summons active units at the start of their movement phase
+                       # (L872; rules/dragons.py): A_UNIT + v: summon unit v / CH_DONE: no more
+PH_JACK_AID = 52       # before that, his magicians stacked with him aid him (L872): A_UNIT + m: magician m
+                       # aids him (one more unit summoned; no magic that game-turn) / CH_DONE: no more
 PH_ZOMBIE_RISE = 55    # A_HEX + h: where Delecti's controller places the new zombie raised by a unit
                        # eliminated beside Delecti or a zombie (L821; rules/zombies.py)
 PH_ZOMBIE_MARCH = 56   # A_HEX + h: the next hex the leading zombie steps into, the chain following along
@@ -838,6 +853,39 @@ def stack_at(S, b, h, out):
             out[j] = u
             n += 1
     return n
+
+
+@rules_jit
+def is_dragon(u):
+    """Unit u is a dragon (its CF '=', L397, L843)."""
+    return (U_TAGS[u] & TAG_DRAGON) != 0
+
+
+@rules_jit
+def dragon_at(S, b, h):
+    """A dragon is in the stack at hex h (L847, L849)."""
+    if h < 0:
+        return False
+    s = S[b]
+    for k in range(DRAGON_UNITS.shape[0]):
+        d = DRAGON_UNITS[k]
+        if d < units_end(S, b) and s['unit_where'][d] == UW_MAP and s['unit_hex'][d] == h:
+            return True
+    return False
+
+
+@rules_jit
+def dragons_only(S, b, h):
+    """The stack at hex h is made of dragons alone: it never attacks, for
+    dragons do not attack but by dragonfights (L847)."""
+    s = S[b]
+    n = 0
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            if not is_dragon(u):
+                return False
+            n += 1
+    return n > 0
 
 
 @rules_jit

@@ -40,7 +40,7 @@ from .base import (
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
-    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede,
+    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede, dragons_only, is_dragon,
 )
 from .magic import (
     commitment_step, magic_step, send_home, support_step, unattacked_commitment,
@@ -146,8 +146,8 @@ def candidate_stacks(S, b, p, occ):
         if seen[h]:
             continue
         seen[h] = 1
-        if stack_used(S, b, h):
-            continue
+        if stack_used(S, b, h) or dragons_only(S, b, h):
+            continue              # dragons do not attack but by dragonfights (L847)
         any_foe = False
         for d in range(1, 7):
             g = HEX_STEP[h, d]
@@ -333,7 +333,7 @@ def mask_battle_add(S, b, p, mask):
         c = HEX_STEP[d0, d]
         if c < 0 or occ[c] != p or in_list(s['bat_att'], c) or n_att >= MAX_BATTLE_STACKS:
             continue
-        if beside_all(c, s['bat_def']) and not stack_used(S, b, c):
+        if beside_all(c, s['bat_def']) and not stack_used(S, b, c) and not dragons_only(S, b, c):
             mask[A_HEX + c] = 1
     if n_att > 0 and n_def < MAX_BATTLE_STACKS:
         a0 = s['bat_att'][0]
@@ -372,7 +372,7 @@ def strands(S, b, p, occ, extra, join):
             g = HEX_STEP[h, d]
             if g >= 0 and (g == extra or in_list(s['bat_def'], g)):
                 near = True
-        if not near or stack_used(S, b, h) or may_stay_in_fortification(S, b, h):
+        if not near or stack_used(S, b, h) or may_stay_in_fortification(S, b, h) or dragons_only(S, b, h):
             continue
         foe = False
         free = False
@@ -933,6 +933,14 @@ def strength_by_unit(S, b, counter, mark, contrib):
                 continue
             sd = side_of(S, b, u)
             cf2 = cf_halves(S, b, u)
+            if is_dragon(u):
+                # a dragon adds nothing to an attack; defending, its CF, no terrain, no leadership (L847)
+                cf2 = 2 * cf2 if counter else 0
+                total2 += cf2
+                contrib[u] = cf2
+                if mark:
+                    s['unit_flags'][u] |= UF_FOUGHT
+                continue
             unit_cf2 = cf2
             if counter:
                 cf2 *= 2
@@ -983,6 +991,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
         return 4                  # a zombie absorbs 2, whatever the terrain (L829)
     h = s['unit_hex'][u]
     cf2 = cf_halves(S, b, u)
+    if is_dragon(u):
+        return cf2                # dragons are not affected by terrain (L847)
     if counter and s['unit_flags'][u] & UF_FOUGHT:
         return cf2
     if not counter and U_TEMPLAR[u] != 0:
@@ -997,11 +1007,12 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
 
 @rules_jit
 def herd_at_or_below(S, b, u):
-    """Unit u is a herd or stacked above one: outside any structure (L458, L472)."""
+    """Unit u is a herd or a dragon, or stacked above one: outside any
+    structure (L458, L472)."""
     s = S[b]
     h = s['unit_hex'][u]
     for v in range(units_end(S, b)):
-        if U_HERD[v] != 0 and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+        if (U_HERD[v] != 0 or is_dragon(v)) and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
                 and s['unit_order'][v] <= s['unit_order'][u]:
             return True
     return False

@@ -23,7 +23,7 @@ from .base import (
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
     PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
-    PH_PUPPET_DODGE, PH_HYDRA_FEED,
+    PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
@@ -58,6 +58,7 @@ from .minors import act_alchemy, act_alchemy_factor, act_speed, mask_alchemy, ma
 from .puppeteers import act_puppet_dodge, illusions_dispelled, mask_puppet_dodge, place_illusory_armies
 from .hydra import act_hydra_feed, mask_hydra_feed
 from .setup import SCENARIO_INDEPENDENTS, act_deploy, deploy_round, mask_deploy, setup_scenario
+from .dragons import act_dragonfight, act_jack, act_jack_aid, mask_dragonfight, mask_jack, mask_jack_aid
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
 BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
@@ -172,6 +173,12 @@ def fill_mask(S, b, mask):
         mask_puppet_dodge(S, b, p, mask)
     elif ph == PH_HYDRA_FEED:
         mask_hydra_feed(S, b, p, mask)
+    elif ph == PH_DRAGONFIGHT:
+        mask_dragonfight(S, b, p, mask)
+    elif ph == PH_JACK:
+        mask_jack(S, b, p, mask)
+    elif ph == PH_JACK_AID:
+        mask_jack_aid(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -282,6 +289,12 @@ def do_action(S, b, a):
         return act_puppet_dodge(S, b, p, a)
     elif ph == PH_HYDRA_FEED:
         return act_hydra_feed(S, b, p, a)
+    elif ph == PH_DRAGONFIGHT:
+        return act_dragonfight(S, b, p, a)
+    elif ph == PH_JACK:
+        return act_jack(S, b, p, a)
+    elif ph == PH_JACK_AID:
+        return act_jack_aid(S, b, p, a)
     return False
 
 

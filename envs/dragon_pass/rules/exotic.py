@@ -51,8 +51,9 @@ from .base import (
     PH_ASSASSIN, PH_EXOTIC_TARGET, PH_HUNGER, PH_SAVE, U_ASSASSIN, U_BOUND, U_SPIRIT, force_of, units_end, U_RANK, bat_demand, d6,
     disrupt, distance, eliminate, occupy, pose, put_on_top, rf_of, stack_at, U_HERD, stampede, herds_settle,
     CRAGSPIDER, killed, ETHILRIST, HELL_HOUND, assassin_result, SCOUT_CAPTURED, SCOUT_KILLED, ASSASSINATED_DP,
-    GETAWAY_CAPTURED, GETAWAY_KILLED, PUPPETEER_TROOP, HYDRA,
+    GETAWAY_CAPTURED, GETAWAY_KILLED, PUPPETEER_TROOP, HYDRA, DRAGON_UNITS, is_dragon,
 )
+from .dragons import dragonfights, negation_targets, switch_negation
 from .magic import saving_superhero
 from .pillar import EX_PILLAR, begin_pillar, cragspider_can_pillar, end_pillar, pillar_options, pillar_strikes
 from .quake import (
@@ -84,10 +85,12 @@ ABLE = np.zeros(NUM_UNITS, np.int8)
 for _u in (CRIMSON_BAT, CRATER_MAKERS, FULL_MOON_CORPS, WASPS, STORMWALKERS, EARTH_SHAKERS_CULT, CRAGSPIDER, HELL_HOUND,
            ETHILRIST, PUPPETEER_TROOP, HYDRA):
     ABLE[_u] = 1
+ABLE[DRAGON_UNITS] = 1
 ABLE |= U_ASSASSIN
 """The units with an exotic ability of the Lunar or Sartar battalia (L680-L712, L924), and the
 Earth-Shaker's Cult (L720), Cragspider (L764), Ethilrist's Hound (L754) and Ethilrist's Cloak of Darkness (L752),
-the Puppeteer Troop's Illusory Armies (L724, L888) and the Hydra, fed (L880)."""
+the Puppeteer Troop's Illusory Armies (L724, L888) and the Hydra, fed (L880); and the dragons, whose
+controller switches their negation of the Glowline here (L851, Interpretations 102)."""
 
 
 def _exotic_forces():
@@ -204,6 +207,9 @@ def targets(S, b, u, mask):
     elif u == HYDRA:
         # an allied unit within 1 hex fed to it while it is hungry (L880; Interpretations 135)
         n = feed_targets(S, b, mask)
+    elif is_dragon(u):
+        # the dragon's negation of the Glowline and Glowspot, switched on or off (L851)
+        n = negation_targets(S, b, u, mask)
     return n
 
 
@@ -243,6 +249,7 @@ def any_ability(S, b):
 def to_combat(S, b):
     s = S[b]
     herds_settle(S, b)            # the end of the Exotic Magic Phase (L592)
+    s['dragonfights_done'] = 0    # the next Exotic Magic Phase starts with its dragonfights (L845)
     s['stage'] = ST_COMBAT
     s['step'] = 0
     s['magic_kind'] = 1 if SCENARIO_MAGIC[int(s['scenario'])] else 0     # phase A first (L496)
@@ -256,6 +263,11 @@ def exotic_phase(S, b):
     while True:
         if s['step'] == 0 and s['magic_kind'] != 3 and not SCENARIO_EXOTIC[int(s['scenario']), int(s['active'])]:
             s['magic_kind'] = 3           # no phase for this side: nothing but what is due (L178)
+        if s['step'] == 0 and s['dragonfights_done'] == 0:
+            # the active dragons beside inactive units must dragonfight first (L845; dragons.py)
+            if dragonfights(S, b):
+                return True
+            continue
         e = int(s['exotic_effect'])
         if e != 0:
             mode = 1 if e == EX_METEOR else 2 if e == EX_STORM else 3 if e == EX_FLOOD else 4 if e == EX_QUAKE \
@@ -381,6 +393,9 @@ def act_exotic_target(S, b, p, a):
         feed_hydra(S, b, a - A_UNIT)
         s['unit_flags'][u] &= ~UF_EXOTIC          # fed one by one while it is hungry (L880)
         return False
+    if is_dragon(u):
+        switch_negation(S, b, u)
+        return False
     if u == STORMWALKERS:
         s['unit_where'][U_BOUND[u]] = UW_DEAD     # the storm costs the Stormwalkers' spirit (L688)
         s['unit_hex'][U_BOUND[u]] = -1
@@ -417,7 +432,8 @@ def mask_assassin(S, b, p, mask):
     s = S[b]
     h = s['exotic_hex']
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and U_RANK[v] != RANK_SUPERHERO:
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and U_RANK[v] != RANK_SUPERHERO \
+                and not is_dragon(v):
             mask[A_UNIT + v] = 1
     mask[A_CHOICE + CH_DONE] = 1
 
@@ -447,9 +463,9 @@ def act_assassin(S, b, p, a):
 # ================================================================ the effects
 @rules_jit
 def unaffected(S, b, u):
-    """Exotic magic does not touch unit u: a superhero, or a unit a superhero
-    saves (D&S, L650, L674, L678)."""
-    return U_RANK[u] == RANK_SUPERHERO or (S[b]['unit_flags'][u] & UF_SAVED) != 0
+    """Exotic magic does not touch unit u: a superhero or a dragon, or a unit
+    one of them saves (D&S, L650, L674, L678, L849)."""
+    return U_RANK[u] == RANK_SUPERHERO or is_dragon(u) or (S[b]['unit_flags'][u] & UF_SAVED) != 0
 
 
 @rules_jit
@@ -481,8 +497,8 @@ def apply_effect(S, b, e):
         # (the sting lists DS&T only, not D&S: Interpretations 37)
         for u in range(units_end(S, b)):
             if on_map(S, b, u) and force_of(S, b, u) != SARTAR and distance(s['unit_hex'][u], h0) <= 1 \
-                    and U_RANK[u] != RANK_SUPERHERO:
-                disrupt(S, b, u)
+                    and U_RANK[u] != RANK_SUPERHERO and not is_dragon(u):
+                disrupt(S, b, u)          # dragons are immune to all magic (L849)
         eliminate(S, b, WASPS)
     elif e == EX_FLOOD:
         # every unit in a river hex, fords included, is disrupted (L688)

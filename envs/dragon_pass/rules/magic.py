@@ -36,11 +36,13 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
-    force_of, units_end, U_MAGICIAN, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
+    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede, mgf_doubled,
+    dragon_at, is_dragon,
 )
 from .quake import quake_strikes
 from .pillar import pillar_strikes
+from .dragons import jack_aide_now
 from .moon import (
     ARGRATH_UNIT, REVEAL_ARGRATH, REVEAL_BAT, U_CF_CYCLIC, U_MGF_CYCLIC, cf_halves, cyclic_value, mgf_halves,
 )
@@ -93,6 +95,8 @@ def may_send(S, b, u, support):
         return False
     if s['unit_flags'][u] & UF_EXOTIC:
         return False                      # the Crater Makers' agent after a Meteor Storm (L710)
+    if jack_aide_now(S, b, m):
+        return False                      # it aided Hungry Jack this game-turn (L872)
     return s['unit_where'][m] == UW_MAP and rf_of(S, b, m) >= 1
 
 
@@ -242,8 +246,28 @@ def send_home(S, b, agents, spirits, battle_only):
 
 # ================================================================ magic invulnerability
 @rules_jit
+def magic_saver(S, b, g, mode):
+    """Unit g, on the map, saves up to 3 units of its stack from the magic at
+    hand (``mode`` of ``struck``): a superhero (L650, L678), or a dragon from
+    exotic magic (L678; in a battle a dragon's whole stack is immune, L849)."""
+    if S[b]['unit_where'][g] != UW_MAP:
+        return False
+    return U_RANK[g] == RANK_SUPERHERO or (mode != 0 and is_dragon(g))
+
+
+@rules_jit
+def savers_at(S, b, h, mode):
+    n = 0
+    for g in range(units_end(S, b)):
+        if magic_saver(S, b, g, mode) and S[b]['unit_hex'][g] == h:
+            n += 1
+    return n
+
+
+@rules_jit
 def saved_count(S, b, g):
-    """Units of superhero g's stack that its magic invulnerability covers now."""
+    """Units of superhero g's stack that its magic invulnerability covers now
+    (the saves of every superhero and dragon there, counted together)."""
     s = S[b]
     n = 0
     for v in range(units_end(S, b)):
@@ -282,7 +306,7 @@ def saving_superhero(S, b, mode):
     superhero, -1 when none is left to choose."""
     s = S[b]
     for g in range(units_end(S, b)):
-        if U_RANK[g] != RANK_SUPERHERO or s['unit_where'][g] != UW_MAP:
+        if not magic_saver(S, b, g, mode):
             continue
         h = s['unit_hex'][g]
         if not struck(S, b, h, mode):
@@ -290,17 +314,18 @@ def saving_superhero(S, b, mode):
         f = best_friend(S, b, g)
         if f >= 0 and s['unit_where'][f] == UW_MAP and s['unit_hex'][f] == h and not s['unit_flags'][f] & UF_SAVED:
             s['unit_flags'][f] |= UF_SAVED
-        room = 3 - saved_count(S, b, g)
+        # each superhero and dragon of the stack covers three (Interpretations 103)
+        room = 3 * savers_at(S, b, h, mode) - saved_count(S, b, g)
         left = 0
         for v in range(units_end(S, b)):
-            if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP \
+            if v != g and U_RANK[v] != RANK_SUPERHERO and not is_dragon(v) and s['unit_where'][v] == UW_MAP \
                     and s['unit_hex'][v] == h and not s['unit_flags'][v] & UF_SAVED:
                 left += 1
         if room <= 0 or left == 0:
             continue
         if left <= room:
             for v in range(units_end(S, b)):
-                if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP \
+                if v != g and U_RANK[v] != RANK_SUPERHERO and not is_dragon(v) and s['unit_where'][v] == UW_MAP \
                         and s['unit_hex'][v] == h:
                     s['unit_flags'][v] |= UF_SAVED
             continue
@@ -314,8 +339,8 @@ def mask_save(S, b, p, mask):
     g = int(s['cursor'])
     h = s['unit_hex'][g]
     for v in range(units_end(S, b)):
-        if v != g and U_RANK[v] != RANK_SUPERHERO and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
-                and not s['unit_flags'][v] & UF_SAVED:
+        if v != g and U_RANK[v] != RANK_SUPERHERO and not is_dragon(v) and s['unit_where'][v] == UW_MAP \
+                and s['unit_hex'][v] == h and not s['unit_flags'][v] & UF_SAVED:
             mask[A_UNIT + v] = 1
 
 
@@ -427,6 +452,24 @@ def phys_value2(S, b, u):
     g = ground(S, b, h)
     mult2 = HEX_PHYS_IN2[g] if inside else HEX_PHYS_OUT2[g]
     return cf_halves(S, b, u) * int(mult2) // 2
+
+
+@rules_jit
+def spirits_meet_dragons(S, b):
+    """A defending stack of the battle holds a dragon: every spirit committed
+    against the battle is eliminated without any effect (L849; those of its
+    MgF the spirit attack would have used, Interpretations 101)."""
+    s = S[b]
+    dragon = False
+    for k in range(s['bat_def'].shape[0]):
+        if s['bat_def'][k] >= 0 and dragon_at(S, b, int(s['bat_def'][k])):
+            dragon = True
+    if not dragon:
+        return
+    for u in range(units_end(S, b)):
+        if committed_here(S, b, u) and not U_AGENT[u]:
+            s['unit_where'][u] = UW_DEAD
+            s['unit_hex'][u] = -1
 
 
 @rules_jit
@@ -568,6 +611,8 @@ def casualty_value(S, b, u):
     s = S[b]
     k = int(s['magic_kind'])
     sd = int(s['unit_side'][u])
+    if s['unit_where'][u] == UW_MAP and dragon_at(S, b, int(s['unit_hex'][u])):
+        return 0          # a stack with a dragon suffers no chaotic, physical or spirit magic losses (L849)
     if k == MK_CHAOTIC_DEF or k == MK_CHAOTIC_ATT:
         return 1 if chaotic_target(S, b, u, k == MK_CHAOTIC_DEF) else 0
     if k == MK_PHYSICAL:
@@ -786,6 +831,7 @@ def magic_step(S, b):
             start_losses(S, b, MK_PHYSICAL, loss, h)
             s['magic_step'] = MS_PHYS_TAKE
         elif ms == MS_SPIRIT:
+            spirits_meet_dragons(S, b)
             total = spirit_attack_total(S, b)
             if total <= 0:
                 s['magic_step'] = MS_DONE

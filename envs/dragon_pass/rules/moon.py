@@ -15,7 +15,9 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP, seat_of_side
 from ..data import DATA, MAP
-from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, distance, mgf_doubled, mgf_of, pose
+from ..constants import SIDE_BACK
+from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, DRAGON_UNITS, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, U_MGF, distance, \
+    is_dragon, mgf_doubled, mgf_of, pose, units_end
 
 # ================================================================ the Red Moon (L660-L668)
 MOON_PHASE_IDS = tuple(ph.id for ph in T.moon_phases)
@@ -76,6 +78,8 @@ def cyclic_value(S, b, h):
     if a >= 0 and s['unit_where'][a] == UW_MAP and distance(h, s['unit_hex'][a]) <= ARGRATH_RADIUS \
             and (not s['screening'] or s['revealed'] & REVEAL_ARGRATH):
         return value
+    if dragon_negates_at(S, b, h):
+        return value
     if HEX_GLOWLINE[h] and not s['glowline_gone']:
         return GLOWLINE_CYCLIC
     c = CRIMSON_BAT
@@ -86,9 +90,61 @@ def cyclic_value(S, b, h):
 
 
 @rules_jit
+def dragon_negates_at(S, b, h):
+    """Hex h is within 1 hex of a dragon whose controller negates the Glowline
+    and Glowspot there (L670, L851; ``dragon_negates``, set by the controller
+    in his Exotic Magic Phase, rules/dragons.py). With screening the negation
+    reveals the dragon (Interpretations 102)."""
+    s = S[b]
+    bits = int(s['dragon_negates'])
+    if bits == 0:
+        return False
+    for k in range(DRAGON_UNITS.shape[0]):
+        d = DRAGON_UNITS[k]
+        if bits & (1 << k) and s['unit_where'][d] == UW_MAP and distance(h, s['unit_hex'][d]) <= 1:
+            return True
+    return False
+
+
+@rules_jit
 def cf_halves(S, b, u):
     """Unit u's CF on the side up, in halves: a cyclic CF is the moon's value
-    where it stands, a half-cyclic one half of it, fractions kept (L110, L662)."""
+    where it stands, a half-cyclic one half of it, fractions kept (L110, L662);
+    a dragon's is its stack's (``dragon_cf_halves``)."""
+    if is_dragon(u):
+        return dragon_cf_halves(S, b, u)
+    return own_cf_halves(S, b, u)
+
+
+@rules_jit
+def dragon_cf_halves(S, b, u):
+    """Dragon u's CF, in halves (L397, L847): the CF total of the units stacked
+    with it (0 alone, or with only units of non-numeric CF: disembodied
+    spirits' blank CF, other dragons' '='), divided between the dragons of
+    the stack (13 for 2 dragons: 6½ each), halved when it is disrupted.
+    Fractions below a half point are dropped."""
+    s = S[b]
+    if s['unit_where'][u] != UW_MAP:
+        return 0
+    h = s['unit_hex'][u]
+    total = 0
+    dragons = 0
+    for v in range(units_end(S, b)):
+        if s['unit_where'][v] != UW_MAP or s['unit_hex'][v] != h:
+            continue
+        if is_dragon(v):
+            dragons += 1
+        else:
+            total += own_cf_halves(S, b, v)
+    cf2 = total // dragons
+    if s['unit_side'][u] == SIDE_BACK:
+        cf2 //= 2
+    return cf2
+
+
+@rules_jit
+def own_cf_halves(S, b, u):
+    """``cf_halves`` of a unit that is no dragon: its own printed or cyclic CF."""
     sd = int(S[b]['unit_side'][u])
     k = U_CF_CYCLIC[u, sd]
     if k == 0:

@@ -51,6 +51,7 @@ from .base import PH_ZOMBIE_MARCH, is_zombie
 from .zombies import mask_chain_leaders, start_march
 from .puppeteers import ILLUSORY_ARMIES, may_switch, switch_places
 from .hydra import hydra_question
+from .dragons import closer_to_jack, jack_due, jack_roll, must_answer, summoned
 
 
 @rules_jit
@@ -118,6 +119,8 @@ def movement_phase(S, b):
             return pose(S, b, PH_ALCHEMY, int(s['active']))
     if hydra_question(S, b):
         return True           # then whether units are fed to the Hydra (L880; Interpretations 135)
+    if s['sel_hex'] < 0 and jack_due(S, b):
+        return True               # Hungry Jack's summons, before any unit moves (L872; dragons.py)
     if s['sel_hex'] >= 0:
         return pose(S, b, PH_MOVE_GROUP, int(s['active']))
     if s['zombie_lead'] >= 0:
@@ -331,8 +334,32 @@ def mask_move(S, b, p, mask):
     for k in range(ILLUSORY_ARMIES.shape[0]):
         if may_switch(S, b, p, ILLUSORY_ARMIES[k]):
             mask[A_UNIT + ILLUSORY_ARMIES[k]] = 1      # the Troop switches places with it (L888)
+    if not fleeing and any_summoned(S, b):
+        occ, zoc = whole_board(S, b)
+        for u in range(units_end(S, b)):
+            if must_answer(S, b, u, occ):
+                fleeing = True    # a unit drawn to Hungry Jack must move toward him (L872)
     if not fleeing:
         mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def any_summoned(S, b):
+    s = S[b]
+    for k in range(s['jack_summoned'].shape[0]):
+        if s['jack_summoned'][k] > 0:
+            return True
+    return False
+
+
+@rules_jit
+def group_summoned(S, b):
+    """The group now moving is a unit drawn to Hungry Jack (it moves alone, L872)."""
+    s = S[b]
+    for u in range(units_end(S, b)):
+        if s['unit_flags'][u] & UF_GROUP and summoned(S, b, u):
+            return True
+    return False
 
 
 RUNNERS = np.array([u for u, name in enumerate(UNIT_IDS) if name.startswith("dragontooth_runners")], np.int64)
@@ -462,6 +489,8 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         c = step_cost(S, b, u, h, d)
         if c < 0 or c > s['unit_mp'][u]:
             return False
+        if summoned(S, b, u) and not closer_to_jack(S, b, h, g):
+            return False          # each hex it enters closer to Hungry Jack (L872)
         if s['unit_flags'][u] & UF_CLOSE:
             now = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
             if into_zoc:
@@ -543,29 +572,32 @@ def mask_move_group(S, b, p, mask):
     zoc7 = np.empty(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     enemy = 1 - p
-    if s['group_moved'] == 0 and not flee:
+    drawn = n > 0 and group_summoned(S, b)
+    if s['group_moved'] == 0 and not flee and not drawn:
         for u in range(units_end(S, b)):
             if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
                 continue
-            if not movable(S, b, u):
-                continue
+            if not movable(S, b, u) or (n > 0 and summoned(S, b, u)):
+                continue          # a unit drawn to Hungry Jack moves alone (L872)
             if n > 0 and full and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 continue      # a unit that must flee, or close on its scapegoat, moves on its own
             mask[A_UNIT + u] = 1
         if n == 0 and stack_unarranged(S, b, h):
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
+        can_step = False
         for d in range(1, 7):
             if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
-        if HEX_ROAD_STOP[h] and travels_by_road(S, b):
+                can_step = True
+        if HEX_ROAD_STOP[h] and travels_by_road(S, b) and not drawn:
             board_occ, board_zoc = whole_board(S, b)
             for j in range(NUM_JOURNEYS):
                 if J_START[j] == h:
                     i = journey_end(p, j, board_occ, board_zoc)
                     if i >= 0 and affords(S, b, journey_cost(j, i)):
                         mask[A_HEX + int(J_PATH[j, i])] = 1
-        stop = HEX_TERRAIN[h] != TERRAIN_LAKE
+        stop = HEX_TERRAIN[h] != TERRAIN_LAKE and not (drawn and can_step)   # drawn on until stopped (L872)
         if stop and flee and not safe_hex(occ, h, enemy):
             # a fleeing unit stops short of safety only where none is left in reach
             for u in range(units_end(S, b)):
@@ -635,6 +667,10 @@ def act_move_group(S, b, p, a):
             put_on_top(S, b, u, g)
             trespass(S, b, u, h, g)
             floods(S, b, u, g, False)
+        for k in range(n - 1, -1, -1):
+            u = order[k]
+            if s['unit_flags'][u] & UF_GROUP:
+                jack_roll(S, b, u, h, g)      # beside Hungry Jack: 1-3 eliminated (L874)
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
