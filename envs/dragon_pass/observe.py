@@ -431,7 +431,7 @@ def observe_one(S, b, me, obs):
     if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT \
             or ph == R.PH_ENTER_HEX or ph == R.PH_FORCE_MARCH or ph == R.PH_COMMIT_HEX or ph == R.PH_SAVE \
             or ph == R.PH_SUPPORT_HEX or ph == R.PH_EXOTIC_TARGET or ph == R.PH_SUMMON_HEX or ph == R.PH_ASSASSIN \
-            or ph == R.PH_FRACTURE or ph == R.PH_PILLAR:
+            or ph == R.PH_FRACTURE or ph == R.PH_PILLAR or ph == R.PH_ALLY_SETUP or ph == R.PH_SACRIFICE:
         focus = int(s['cursor'])
     elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
         focus = int(s['adv_unit'])

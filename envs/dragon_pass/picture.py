@@ -578,6 +578,9 @@ _CHOICE_LABELS = {
     (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_MGF): "Double its MgF",
     (R.PH_ALCHEMY_FACTOR, R.CH_ALCHEMY_RF): "Double its RF",
     (R.PH_PUPPET_DODGE, R.CH_DONE): "The Troop fights",
+    (R.PH_DIPLOMACY, R.CH_DONE): "Assign no more",
+    (R.PH_REPLACE, R.CH_DONE): "No more replacements",
+    (R.PH_ALLIANCE, R.CH_DONE): "End the Alliance Phase",
     (R.PH_HYDRA_FEED, R.CH_DONE): "Feed no more now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
@@ -587,8 +590,13 @@ _CHOICE_LABELS = {
 _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force march") \
     + tuple(f"Red Moon: {ph.name}" for ph in DATA.tables.moon_phases) + ("Type 2 storm", "Reveal") \
     + ("Freeze the cavalry", "Type 1 earthquake", "Type 2 earthquake") \
-    + ("Eliminate the Spirit of Movement", "Double the MgF", "Double the RF")
-    + ("Dragonfight: the other units", "Negate the Glowline")
+    + ("Dragonfight: the other units", "Negate the Glowline") \
+    + ("Eliminate the Spirit of Movement", "Double the MgF", "Double the RF") \
+    + tuple(f"Assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
+            for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
+    + tuple(f"Seek {DATA.tables.alliance_names[R.MAJORS[k]]}" for k in range(R.NUM_MAJORS)) \
+    + ("To the South Soldier Reserve",)
+assert len(_CHOICE_NAMES) == R.NUM_CHOICES
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
 _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_MOVE_GROUP: "step into",
@@ -599,17 +607,18 @@ _HEX_VERBS = {R.PH_DEPLOY: "deploy at", R.PH_MOVE: "select the stack at", R.PH_M
               R.PH_EXOTIC_TARGET: "strike", R.PH_HUNGER: "the Bat's spirit takes the top of",
               R.PH_SUMMON_HEX: "summon to", R.PH_FRACTURE: "lay the next fracture hex at",
               R.PH_PILLAR: "bring the Pillar of Fire down on", R.PH_ZOMBIE_RISE: "raise the new zombie at",
-              R.PH_ZOMBIE_MARCH: "lead the zombie chain into"}
+              R.PH_ZOMBIE_MARCH: "lead the zombie chain into", R.PH_ALLY_SETUP: "set up at",
+              R.PH_KEENER: "Keener Than joins the stack at"}
 _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.PH_ARRANGE: "put on top",
                R.PH_MISSILE_CASUALTY: "take as the casualty", R.PH_RETREAT: "retreat", R.PH_CASUALTY: "eliminate",
                R.PH_ADVANCE: "advance", R.PH_SCAPEGOAT: "make the scapegoat", R.PH_COMMIT: "commit",
                R.PH_SAVE: "protect", R.PH_MAGIC_CASUALTY: "eliminate", R.PH_SUPPORT: "send to support",
                R.PH_EXOTIC: "use the exotic magic of", R.PH_EXOTIC_TARGET: "devour", R.PH_HUNGER: "eliminate",
-               R.PH_ASSASSIN: "try to kill", R.PH_ALCHEMY: "double a factor of"}
-               R.PH_ASSASSIN: "try to kill", R.PH_PUPPET_DODGE: "switch the Troop with",
-               R.PH_HYDRA_FEED: "feed to the Hydra"}
-               R.PH_ASSASSIN: "try to kill", R.PH_DRAGONFIGHT: "the dragonfight eliminates",
-               R.PH_JACK: "Hungry Jack summons", R.PH_JACK_AID: "aid Hungry Jack with"}
+               R.PH_ASSASSIN: "try to kill", R.PH_ALCHEMY: "double a factor of",
+               R.PH_PUPPET_DODGE: "switch the Troop with", R.PH_HYDRA_FEED: "feed to the Hydra",
+               R.PH_DRAGONFIGHT: "the dragonfight eliminates", R.PH_JACK: "Hungry Jack summons",
+               R.PH_JACK_AID: "aid Hungry Jack with", R.PH_REPLACE: "bring back as a replacement",
+               R.PH_ALLIANCE: "send as an emissary", R.PH_SACRIFICE: "sacrifice with"}
 
 
 class _View:
@@ -742,7 +751,7 @@ def _focus_unit(view):
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
               R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
-              R.PH_ASSASSIN, R.PH_FRACTURE, R.PH_PILLAR):
+              R.PH_ASSASSIN, R.PH_FRACTURE, R.PH_PILLAR, R.PH_ALLY_SETUP, R.PH_SACRIFICE):
         return int(rec["cursor"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])
@@ -965,7 +974,8 @@ def _decision_text(view):
         else:
             result = f"{V.side_name(rec, int(np.argmin(rec['rank'])))} wins"
         how = " (truncated)" if int(rec["status"]) == 2 else ""
-        held = "Victory sites" if SCENARIOS[int(rec["scenario"])] == "18.6" else "Sartar fortresses"
+        held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses"}.get(
+            SCENARIOS[int(rec["scenario"])], "Sartar fortresses")
         return f"The game is over{how}: {result}. {held} held: " + ", ".join(
             f"{V.side_name(rec, f)} {int(rec['score'][f])}" for f in range(len(FORCES))) + "."
     sel = int(rec["sel_hex"])
@@ -1070,6 +1080,18 @@ def _decision_text(view):
         return f"{who} may feed units to the Hydra: {int(rec['hydra_hunger'])} still before it can move."
     if ph == R.PH_REVEAL:
         return f"{who} may reveal a location that would change this battle's cyclic values.{battle}"
+    if ph == R.PH_DIPLOMACY:
+        return f"{who} assigns Diplomacy Points to the Major Independents in secret ({int(rec['dp'][int(rec['to_play'])])} held)."
+    if ph == R.PH_REPLACE:
+        return f"{who} brings back dead units as replacements in his capital, or delays them."
+    if ph == R.PH_ALLIANCE:
+        return f"{who}'s Alliance Phase: seek a Major Independent's alliance, send an emissary, or end it."
+    if ph == R.PH_ALLY_SETUP:
+        return f"{who} sets up {focus_name} within its Independent's territory."
+    if ph == R.PH_KEENER:
+        return f"{who} takes Keener Than: choose the stack of his he joins."
+    if ph == R.PH_SACRIFICE:
+        return f"{who}: choose the magician who sacrifices {focus_name} to the Tusk Riders."
     if ph == R.PH_SUMMON_HEX:
         return f"{who}: Argrath summons {focus_name}; choose its hex."
     return f"{who} to play."
