@@ -117,6 +117,7 @@ BOLDHOME = int(R.BOLDHOME)
 BOLDHOME_HEX = FORT_HEX[BOLDHOME]
 SC_181, SC_182, SC_183 = 0, 1, 2
 SC_184, SC_185, SC_186 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5"), R.SCENARIOS.index("18.6")
+SC_187 = R.SCENARIOS.index("18.7")
 
 FAR = 10 ** 6
 
@@ -184,6 +185,7 @@ _check_back_direction()
 # force to enter it (Interpretations).
 PLACES = {sc: tuple(FORT_HEX[k] for k in SARTAR_FORTS) for sc in range(len(R.SCENARIOS))}
 PLACES[SC_186] = tuple(int(h) for h in R.VICTORY_18_6)       # Bagnot, Dunstop and the three sites (L293)
+PLACES[SC_187] = tuple(FORT_HEX)           # 18.7: the opponent's fortresses to take, one's own to keep (L301)
 """PLACES[scenario]: the hexes its plan takes and holds: the seven Sartar
 fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6."""
 
@@ -229,6 +231,9 @@ GARRISON = {
     # garrison and the rest strike; the Independents need one of five: strong
     # garrisons, strongest in the two fortresses beside the Lunars' zone
     SC_186: {LUNAR: (2, {}), INDEPENDENTS: (4, {BAGNOT_HEX: 6, DUNSTOP_HEX: 6})},
+    # 18.7: the opponent's fortresses count, each side's own capital worth the
+    # most to it (its Diplomacy Points, L987)
+    SC_187: {LUNAR: (2, {FORT_HEX[0]: 3}), SARTAR: (2, {BOLDHOME_HEX: 3})},
 }
 TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOME_HEX: 8.0},
                  (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
@@ -288,6 +293,8 @@ class Position:
                 continue
             if force[u] == p:
                 own.setdefault(hexes[u], []).append(u)
+            elif force[u] < 0 and R.SCENARIO_DIPLOMACY[self.sc]:
+                continue            # a no one's piece (an Illusory Army before its alliance) is no foe
             else:
                 foe.setdefault(hexes[u], []).append(u)
                 foe_units += 1
@@ -1052,7 +1059,7 @@ def deployment_goals(sc, p, force):
     zone = [h for h in range(NUM_HEXES) if R.DEPLOY_ZONE[sc, p, h]]
     goals = {}
     # the places the scenario counts: all ten fortresses in 18.5 (L273)
-    counted = list(FORT_HEX) if sc == SC_185 else list(PLACES[sc])
+    counted = list(FORT_HEX) if sc in (SC_185, SC_187) else list(PLACES[sc])
     rank = {h: i for i, h in enumerate(counted)}
     fields = FIELDS[sc] if sc == SC_186 else FORT_FIELDS
     own_places = [h for h in counted if R.DEPLOY_ZONE[sc, p, h]]
@@ -1394,7 +1401,74 @@ def freeze(self, pos, legal, rng):
     return R.A_CHOICE + (R.CH_FREEZE if counts[1] > counts[0] else R.CH_DONE)
 
 
+# ------------------------------------------------------------------ diplomacy and alliances (18.7)
+BID_MARGIN = 10
+"""Diplomacy Points assigned to a Major beyond its price, to outbid the other
+player (an alliance goes to the higher assignment, L979)."""
+MAJOR_ORDER = sorted(range(R.NUM_MAJORS), key=lambda k: (int(R.MAJOR_PRICE[k]), k))
+"""The Majors the heuristic courts, cheapest first (L1002)."""
+
+
+def diplomacy(self, pos, legal, rng):
+    """Assign points to the cheapest unallied Major until it holds its price
+    and a margin, then the next; keep the rest (L979)."""
+    rec, p = pos.rec, pos.p
+    held = int(rec["dp"][p])
+    for k in MAJOR_ORDER:
+        if int(rec["faction_ally"][k]) >= 0:
+            continue
+        need = int(R.MAJOR_PRICE[k]) + BID_MARGIN - int(rec["dp_assigned"][p, k])
+        if need <= 0:
+            continue
+        for j in range(len(R.ASSIGN_AMOUNTS) - 1, -1, -1):
+            n = int(R.ASSIGN_AMOUNTS[j])
+            a = R.A_CHOICE + R.CH_ASSIGN + j * R.NUM_MAJORS + k
+            if n <= min(need, held) and a in legal:
+                return a
+        return R.A_CHOICE + R.CH_DONE
+    return R.A_CHOICE + R.CH_DONE
+
+
+def alliance(self, pos, legal, rng):
+    """Seek every Major it has paid for; send emissaries that are no heroes to
+    the Minor Independents; then end the phase (L979, L993)."""
+    for a in sorted(legal):
+        if a >= R.A_CHOICE + R.CH_SEEK and a < R.A_CHOICE + R.CH_SEEK + R.NUM_MAJORS:
+            return a
+    for a in sorted(legal):
+        if R.A_UNIT <= a < R.A_CHOICE and RANK[a - R.A_UNIT] == RANK_NONE:
+            return a
+    return R.A_CHOICE + R.CH_DONE
+
+
+def ally_setup(self, pos, legal, rng):
+    """Set the new ally's unit up in the hex of its territory nearest the
+    enemy's places (its first movement keeps to the territory, L985)."""
+    targets = [h for h in pos.places if pos.holder.get(h) != pos.p] or list(pos.places)
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    return R.A_HEX + min(hexes, key=lambda h: (min(hex_distance(h, t) for t in targets), h))
+
+
+def keener(self, pos, legal, rng):
+    """Keener Than joins the largest of its stacks."""
+    hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
+    return R.A_HEX + max(hexes, key=lambda h: (len(pos.own.get(h, [])), -h))
+
+
+def replace(self, pos, legal, rng):
+    """The strongest dead unit comes back (L299)."""
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+    if not units:
+        return R.A_CHOICE + R.CH_DONE
+    return R.A_UNIT + max(units, key=lambda u: (CF[u][0], MF[u][0], -u))
+
+
 _PHASES = {
+    R.PH_DIPLOMACY: diplomacy,
+    R.PH_ALLIANCE: alliance,
+    R.PH_ALLY_SETUP: ally_setup,
+    R.PH_KEENER: keener,
+    R.PH_REPLACE: replace,
     R.PH_FREEZE: freeze,
     R.PH_FRACTURE: fracture,
     R.PH_PILLAR: pillar,
