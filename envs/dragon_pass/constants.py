@@ -15,6 +15,10 @@ NEUTRAL = -1
 """The force of a counter no player controls: an Independent not allied, a
 giant (``unit_force``; the Independents' own force in the data is
 ``independent``)."""
+OCC_GIANTS = 2
+"""In a board scan (``rules/base.py::scan_board``): a hex held by giants, no
+player's, whose units are inactive to both players (L918); a giants' zone of
+control stops the units of both forces."""
 
 SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6")
 """The scenarios the core sets up (L200-L293); a scenario is its index here."""
@@ -124,4 +128,8 @@ ST_BOOKKEEPING = 5  # the book-keeping phase: the end of a game-turn (L182)
 ST_OVER = 6
 ST_EXOTIC = 7       # the Exotic Magic Phase, between movement and combat (L178, L672); and the
                     # effects a day brings before a player-turn's movement (the storm's flood, L688)
-NUM_STAGES = 8
+ST_RANDOM_EVENTS = 10  # the Random Events Segment at the start of a game-turn, with the Random
+                       # Events Option (L172, L950-L973; rules/events.py)
+ST_RANDOM_MOVE = 11    # the Random Movement Phase, before a player-turn's movement: the active
+                       # player moves every giant (L175, L490, L918; rules/giants.py)
+NUM_STAGES = 12

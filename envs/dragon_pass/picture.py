@@ -548,7 +548,8 @@ def board_key(state):
 _KINDS = list(KINDS)
 _STAGE_NAMES = {ST_DEPLOY: "deployment", ST_TURN_START: "start of a player-turn", ST_MOVEMENT: "movement phase",
                 ST_COMBAT: "combat phase", ST_RALLY: "rally phase", ST_BOOKKEEPING: "book-keeping phase",
-                R.ST_EXOTIC: "Exotic Magic Phase"}
+                R.ST_EXOTIC: "Exotic Magic Phase", R.ST_RANDOM_EVENTS: "Random Events Segment",
+                R.ST_RANDOM_MOVE: "Random Movement Phase"}
 
 _CHOICE_LABELS = {
     (R.PH_MOVE, R.CH_DONE): "End the movement phase",

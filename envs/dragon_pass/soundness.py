@@ -66,7 +66,11 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
         # the Independents come into play by alliance and random event, not by
         # the scenario's set-up (WIP: which scenarios allow which is not checked yet)
-        if int(R.U_FORCE[u]) >= 0 and (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
+        # with the Random Events Option, events 32-33 send deployed Lunar units out
+        # of play and event 42 brings the Twin Stars in (L444, L970-L971)
+        events_moved = int(rec["random_events"]) and (
+            (where == UW_OUT and int(R.U_FORCE[u]) == 0) or (u == R.TWIN_STARS and where != UW_OUT))
+        if int(R.U_FORCE[u]) >= 0 and (where == UW_OUT) != (not R.U_DEPLOY[u, sc]) and not events_moved:
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
                    f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
         own, ctl = int(R.U_FORCE[u]), int(rec["unit_force"][u])
@@ -83,7 +87,8 @@ def record_problem(state):
             f = int(rec["unit_force"][u])
             # a neutral herd is no one's: it may end a stampede in a player's stack
             # and stays neutral there until the end of the phase (L480, L594)
-            if not (f < 0 and R.U_HERD[u]) and owner.setdefault(h, f) != f:
+            # a neutral dinosaur likewise, until a unit ends a phase with it (L835)
+            if not (f < 0 and (R.U_HERD[u] or R.U_DINOSAUR[u])) and owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
         elif where in (UW_COMMITTED, UW_SUPPORT):
             if not _in(h, 0, NUM_HEXES - 1) or int(R.U_MAGICIAN[u]) < 0:

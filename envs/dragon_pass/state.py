@@ -139,6 +139,13 @@ STATE_FIELDS = [
     # --- the Dragonewts (L738-L746, rules/turns.py::resurrect)
     ("city_entered", np.int8, (8,)),  # Dragonewt City k + 1: bit 1 << f once units of force f entered it
                                     # (rules/base.py::occupy); an enemy's bit ends resurrection there (L742)
+    # --- the Random Events Option (L948-L973, rules/events.py) and the giants (L914-L920, rules/giants.py)
+    ("random_events", np.int8),     # config: 1 = the Random Events Option (Lunar-vs-Sartar scenarios only, L950)
+    ("event_turn", np.int8),        # the game-turn whose Random Events Segment was held; 0 none yet
+    ("event_roll", np.int8),        # the event rolled this game-turn (11..66, tens then units, L952); 0 none
+    ("event_left", np.int8),        # units the event still removes (32, 33) or replaces (34); 0
+    ("event_rain", np.int8),        # 1: the rain of events 14-16 falls for the rest of this game-turn (L960)
+    ("glowline_failed", np.int8),   # 1: event 31, the Glowline does not exist for the rest of this game-turn (L969)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -4,13 +4,18 @@ template's, ``envs/README.md``).
 ``advance`` runs forced and chance-only steps until some seat must decide;
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
 part's ``mask_*`` and ``act_*``. A game is the deployment (``setup.py``),
-then game-turns of two player-turns each -- movement (``movement.py``),
+then game-turns -- with the Random Events Option, the Random Events Segment
+(``events.py``) -- of two player-turns each -- with giants on the map, the
+Random Movement Phase (``giants.py``) -- movement (``movement.py``),
 combat (``combat.py``), rally -- and the book-keeping phase (``turns.py``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_TURN_START
+from ..constants import (
+    ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_RANDOM_EVENTS, ST_RANDOM_MOVE,
+    ST_TURN_START,
+)
 from ..state import STATE_DTYPE
 from .base import (
     NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
@@ -18,6 +23,7 @@ from .base import (
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR,
+    PH_EVENT_REMOVE, PH_EVENT_REPLACE, PH_GIANT_STEP,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -43,6 +49,11 @@ from .ethilrist import run_wild
 from .moon import act_moon, mask_moon
 from .quake import act_fracture, mask_fracture
 from .pillar import act_pillar, mask_pillar
+from .giants import act_giant_step, mask_giant_step, random_movement_phase
+from .events import (
+    act_event_remove, act_event_replace, mask_event_remove, mask_event_replace, random_events_due,
+    random_events_segment,
+)
 from .setup import act_deploy, deploy_round, mask_deploy, setup_scenario
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
@@ -132,6 +143,12 @@ def fill_mask(S, b, mask):
         mask_fracture(S, b, p, mask)
     elif ph == PH_PILLAR:
         mask_pillar(S, b, p, mask)
+    elif ph == PH_EVENT_REMOVE:
+        mask_event_remove(S, b, p, mask)
+    elif ph == PH_EVENT_REPLACE:
+        mask_event_replace(S, b, p, mask)
+    elif ph == PH_GIANT_STEP:
+        mask_giant_step(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -216,6 +233,12 @@ def do_action(S, b, a):
         return act_fracture(S, b, p, a)
     elif ph == PH_PILLAR:
         return act_pillar(S, b, p, a)
+    elif ph == PH_EVENT_REMOVE:
+        return act_event_remove(S, b, p, a)
+    elif ph == PH_EVENT_REPLACE:
+        return act_event_replace(S, b, p, a)
+    elif ph == PH_GIANT_STEP:
+        return act_giant_step(S, b, p, a)
     return False
 
 
@@ -240,7 +263,16 @@ def advance(S, b):
             if deploy_round(S, b):
                 return
         elif st == ST_TURN_START:
-            start_player_turn(S, b)
+            if random_events_due(S, b):
+                s['stage'] = ST_RANDOM_EVENTS      # the Random Events Segment opens the game-turn (L172)
+            else:
+                start_player_turn(S, b)
+        elif st == ST_RANDOM_EVENTS:
+            if random_events_segment(S, b):
+                return
+        elif st == ST_RANDOM_MOVE:
+            if random_movement_phase(S, b):
+                return
         elif st == ST_MOVEMENT:
             if movement_phase(S, b):
                 return
@@ -304,9 +336,10 @@ def apply_action(S, b, a, mask):
 
 
 @rules_jit
-def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
+def reset_game(S, b, seed, scenario, screening, auto_single, max_turns, random_events):
     """Zero record b and set up scenario ``scenario`` up to its first decision;
-    play stops after ``max_turns`` game-turns if that is sooner than its end."""
+    play stops after ``max_turns`` game-turns if that is sooner than its end;
+    ``random_events`` 1: the Random Events Option (L950)."""
     S[b] = BLANK[0]
     s = S[b]
     s['seed'] = seed
@@ -314,6 +347,7 @@ def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
     s['scenario'] = scenario
     s['screening'] = screening
     s['auto_single'] = auto_single
+    s['random_events'] = random_events
     setup_scenario(S, b)
     if max_turns < s['max_turns']:
         s['max_turns'] = max_turns

@@ -44,6 +44,7 @@ from .base import (
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY,
 )
+from ..constants import OCC_GIANTS
 from .setup import SCENARIO_EXOTIC_MAGIC
 
 
@@ -420,8 +421,8 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     s = S[b]
     g = HEX_STEP[h, d]
     enemy = 1 - p
-    if g < 0 or occ_g == enemy:
-        return False
+    if g < 0 or occ_g == enemy or occ_g == OCC_GIANTS:
+        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918)
     into_zoc = zoc_g & (1 << enemy) != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
@@ -878,7 +879,7 @@ def entry_hexes(S, b, u, mask):
         occ7 = np.empty(7, np.int8)
         zoc7 = np.empty(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
-        if occ7[0] == enemy:
+        if occ7[0] == enemy or occ7[0] == OCC_GIANTS:
             continue
         n += 1
         if mask.shape[0] > 1:
