@@ -129,7 +129,7 @@ ST_OVER = 6
 ST_EXOTIC = 7       # the Exotic Magic Phase, between movement and combat (L178, L672); and the
                     # effects a day brings before a player-turn's movement (the storm's flood, L688)
 ST_RANDOM_EVENTS = 10  # the Random Events Segment at the start of a game-turn, with the Random
-                       # Events Option (L172, L950-L973; rules/events.py)
+                       # Events Option (L174, L950-L973; rules/events.py)
 ST_RANDOM_MOVE = 11    # the Random Movement Phase, before a player-turn's movement: the active
-                       # player moves every giant (L175, L490, L918; rules/giants.py)
+                       # player moves every giant (L176, L490, L918; rules/giants.py)
 NUM_STAGES = 12

@@ -661,6 +661,12 @@ def _picture(rec, viewer=None):
     if SCENARIOS[int(rec["scenario"])] == "18.6":
         lines.append("sites: " + ", ".join(f"{n} ({who})" for n, who in V.site_control(rec).items()))
     lines += _magic_text(rec, viewer, battle)
+    if int(rec["random_events"]):
+        roll = int(rec["event_roll"])
+        event = DATA.tables.random_events[roll].event.rstrip("~").replace("_", " ") if roll else "none yet"
+        weather = "; rain" if int(rec["rain"]) else ""
+        glow = "; the Glowline does not exist this game-turn" if int(rec["glowline_failed"]) else ""
+        lines.append(f"random event: {roll or '-'} ({event}){weather}{glow}")
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
     if dead:
         lines.append("dead: " + ", ".join(dead))

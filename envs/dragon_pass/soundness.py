@@ -24,6 +24,36 @@ def _in(value, lo, hi):
     return lo <= int(value) <= hi
 
 
+def _events_problem(rec, sc):
+    """The Random Events Option (rules/events.py) and the giants (rules/giants.py)."""
+    for name, lo, hi in (("random_events", 0, 1), ("event_turn", 0, int(rec["max_turns"])), ("event_left", 0, 3),
+                         ("event_rain", 0, 1), ("glowline_failed", 0, 1)):
+        if not _in(rec[name], lo, hi):
+            return f"{name} {int(rec[name])} is not {lo}..{hi}"
+    roll = int(rec["event_roll"])
+    if roll and not (1 <= roll // 10 <= 6 and 1 <= roll % 10 <= 6):
+        return f"event_roll {roll} is not two dice (11..66) or 0"
+    if int(rec["random_events"]) and R.SCENARIO_INDEPENDENT_SEAT[sc] >= 0:
+        return f"the Random Events Option in scenario {SCENARIOS[sc]}: only Lunar against Sartar (L950)"
+    if not int(rec["random_events"]) and (roll or int(rec["event_rain"]) or int(rec["glowline_failed"])):
+        return "a random event without the Random Events Option"
+    if int(rec["event_rain"]) and not int(rec["rain"]):
+        return "event_rain set, but no rain"
+    ph = int(rec["phase"])
+    if ph in (R.PH_EVENT_REMOVE, R.PH_EVENT_REPLACE) and not (
+            int(rec["event_left"]) > 0 and int(rec["stage"]) == R.ST_RANDOM_EVENTS):
+        return "a random event's removal or replacement posed with none left, outside the Random Events Segment"
+    for u in R.GIANTS:
+        if int(rec["unit_where"][u]) == UW_MAP and int(rec["unit_force"][u]) != -1:
+            return f"giant {UNIT_IDS[u]} belongs to force {int(rec['unit_force'][u])}: giants are no one's (L918)"
+    if ph == R.PH_GIANT_STEP:
+        c = int(rec["cursor"])
+        if not (int(rec["stage"]) == R.ST_RANDOM_MOVE and 0 <= c < NUM_UNITS and R.U_GIANT[c]
+                and int(rec["unit_where"][c]) == UW_MAP):
+            return "a giant's step posed for no giant on the map, outside the Random Movement Phase"
+    return ""
+
+
 def record_problem(state):
     """"" if ``state`` (a 1-record array) is sound, else the first problem."""
     rec = state[0]
@@ -40,6 +70,9 @@ def record_problem(state):
                          ("loaded_count", 0, MAX_LOADED), ("loaded_pos", 0, MAX_LOADED)):
         if not _in(rec[name], lo, hi):
             return f"{name} {int(rec[name])} is not {lo}..{hi}"
+    problem = _events_problem(rec, sc)
+    if problem:
+        return problem
     if not 1 <= int(rec["max_turns"]) <= int(R.SCENARIO_TURNS[sc]):
         return f"max_turns {int(rec['max_turns'])} is not 1..the scenario's {int(R.SCENARIO_TURNS[sc])}"
     for name in ("sel_hex", "group_start", "arr_hex"):

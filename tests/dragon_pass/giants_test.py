@@ -2,7 +2,7 @@
 
 Giants come by random events 21-26 at Giants Walk (random_events_test.py);
 here they are put on the map by hand, no one's (``unit_force`` -1), and the
-game is played into the next player-turn, whose Random Movement Phase (L175)
+game is played into the next player-turn, whose Random Movement Phase (L176)
 asks its active player to move every giant like a normal unit, all players'
 units inactive to it (L918). Dinosaurs are put on the map neutral by hand
 (``place_dinosaurs`` is called by the setup of 18.7/18.9, not yet built).
@@ -196,3 +196,14 @@ def test_rule_dp_dinosaurs_neutral_ones_are_allied_by_an_advance_ending_on_them(
     p.act(ext[0])
     assert p.where(LANCERS[0]) == "0704"
     assert force(p, TRICERATOPS) == LUNAR
+
+
+def test_rule_dp_giants_a_giant_of_a_player_is_an_unsound_record():
+    """L918: giants are no one's: a record giving one to a side is unsound
+    (``soundness.py``)."""
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.1")
+    neutral_at(p, GIANT, "3010")
+    assert GAME.check_state(p.S) == ""
+    p.s["unit_force"][unit(GIANT)] = FORCES.index(SARTAR)
+    assert "no one's" in GAME.check_state(p.S)

@@ -264,7 +264,7 @@ def advance(S, b):
                 return
         elif st == ST_TURN_START:
             if random_events_due(S, b):
-                s['stage'] = ST_RANDOM_EVENTS      # the Random Events Segment opens the game-turn (L172)
+                s['stage'] = ST_RANDOM_EVENTS      # the Random Events Segment opens the game-turn (L174)
             else:
                 start_player_turn(S, b)
         elif st == ST_RANDOM_EVENTS:

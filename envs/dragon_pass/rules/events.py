@@ -2,7 +2,7 @@
 Sartar and the Lunar Empire (L950; ``game.DragonPassConfig.random_events``).
 
 The Random Events Segment (``constants.ST_RANDOM_EVENTS``) opens every
-game-turn, before its player-turns (L172): two dice, the first the tens and
+game-turn, before its player-turns (L174): two dice, the first the tens and
 the second the units (L952), looked up in the Random Events Table
 (``data/tables.txt``, ``[table random_events]``) and carried out:
 
@@ -35,7 +35,7 @@ from ..constants import (
 )
 from ..data import DATA, MAP
 from .base import (
-    A_CHOICE, A_UNIT, CH_DONE, FORTRESS_HEX, PH_EVENT_REMOVE, PH_EVENT_REPLACE, TEMPLE_OF_THE_REACHING_MOON,
+    A_CHOICE, A_UNIT, CH_DONE, FORTRESS_HEX, PH_EVENT_REMOVE, PH_EVENT_REPLACE,
     U_FORCE, U_RANK, U_SPIRIT, U_TAGS, d6, force_of, hex_force, killed, pose, put_on_top,
     scan_board, units_end,
 )

@@ -9,7 +9,7 @@ zone of control stops the units of both (``constants.OCC_GIANTS``,
 ``base.scan_board``).
 
 In every player-turn's Random Movement Phase (``constants.ST_RANDOM_MOVE``,
-before the Alliance and Movement Phases, L175) the active player moves every
+before the Alliance and Movement Phases, L176-L178) the active player moves every
 giant like a normal unit (L490, L918): one giant at a time, step by step
 (``PH_GIANT_STEP``), paying the terrain's costs with its MF, entering no hex
 that holds units other than giants, and stopped by entering the zone of
@@ -32,14 +32,11 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, NUM_HEXES, HEX_TERRAIN
-from ..constants import (
-    NEUTRAL, NUM_UNITS, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UNIT_IDS, UW_DEAD, UW_HOLDING, UW_MAP, UW_OUT,
-    UW_POOL,
-)
+from ..constants import NEUTRAL, NUM_UNITS, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UW_HOLDING, UW_MAP
 from ..data import MAP
 from .base import (
-    A_CHOICE, A_HEX, CH_DONE, PH_GIANT_STEP, TERRAIN_LAKE, U_DINOSAUR, U_DINOSAUR_ON_MAP, U_GIANT, U_MAGICIAN, d6, exerts_zoc,
-    force_of, killed, mf_of, pose, put_on_top, roll, scan_board, stack_at, step_cost, units_end,
+    A_CHOICE, A_HEX, CH_DONE, PH_GIANT_STEP, TERRAIN_LAKE, U_DINOSAUR, U_DINOSAUR_ON_MAP, U_GIANT, U_MAGICIAN,
+    exerts_zoc, killed, mf_of, pose, put_on_top, roll, scan_board, stack_at, step_cost, units_end,
 )
 from .movement import road_after, start_movement
 from .exotic import EX_FLOOD, EXS_DAY

@@ -40,7 +40,7 @@ ARGRATH = UNIT_IDS.index("argrath")
 @rules_jit
 def start_player_turn(S, b):
     """A player-turn begins: the first force's, then the other's (L175); with
-    giants on the map, with its Random Movement Phase (L175, L918)."""
+    giants on the map, with its Random Movement Phase (L176, L918)."""
     s = S[b]
     s['player_turn'] += 1
     first = int(s['first_force'])
@@ -54,7 +54,7 @@ def start_player_turn(S, b):
         s['stage'] = ST_EXOTIC
         s['step'] = EXS_DAY
     if giants_on_map(S, b):
-        # the Random Movement Phase comes first (L175): the giants (L918); the
+        # the Random Movement Phase comes first (L176): the giants (L918); the
         # movement phase (or the flood) after it
         s['stage'] = ST_RANDOM_MOVE
         start_random_movement(S, b)
