@@ -204,6 +204,7 @@ def test_rule_dp_giants_a_giant_of_a_player_is_an_unsound_record():
     from dragongym.envs.dragon_pass.game import GAME
     p = Position("18.1")
     neutral_at(p, GIANT, "3010")
+    p.movement(LUNAR)
     assert GAME.check_state(p.S) == ""
     p.s["unit_force"][unit(GIANT)] = FORCES.index(SARTAR)
     assert "no one's" in GAME.check_state(p.S)
