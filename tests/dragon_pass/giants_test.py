@@ -208,3 +208,25 @@ def test_rule_dp_giants_a_giant_of_a_player_is_an_unsound_record():
     assert GAME.check_state(p.S) == ""
     p.s["unit_force"][unit(GIANT)] = FORCES.index(SARTAR)
     assert "no one's" in GAME.check_state(p.S)
+
+
+def test_rule_dp_giants_no_retreat_into_or_beside_their_hex():
+    """L577, L918: a retreating unit may not end beside (or in) a hex of
+    another player's units; the giants, inactive to both players, count as
+    such: 0705, beside the giant at 0805, is no longer a retreat hex."""
+    from tests.dragon_pass.combat_test import WARRIORS
+    cavalry = "fa_free_cavalry#1"
+    options = []
+    for giant_hex in (None, "0805"):
+        p = Position("18.3")
+        for u in WARRIORS[:2]:
+            p.put(u, "0504")
+        p.put(cavalry, "0604")
+        if giant_hex:
+            neutral_at(p, GIANT, giant_hex)
+        p.combat(LUNAR)
+        declare(p, ["0604"], ["0504"])
+        arranged(p, "0504")
+        p.act(f"retreat {p.name(cavalry)}")
+        options.append(sorted(t.rsplit(" ", 1)[1] for t in p.legal()))
+    assert options == [["0605", "0704", "0705"], ["0605", "0704"]]

@@ -4,8 +4,9 @@ broken tables.txt.
 
 Lines (L123) are lines of shared/rules/dragon_pass.txt; what is authored and
 why is in envs/dragon_pass/SUBSTITUTES.md ("Tables of diplomacy, the
-Independents and random events"). Nothing compiled reads these tables yet:
-these tests are pure Python.
+Independents and random events"). The compiled rules read only the Random
+Events Table and the plague's rolls (rules/events.py); these tests are pure
+Python.
 """
 import shutil
 
@@ -244,14 +245,15 @@ def test_rule_dp_tables_random_events_the_table_leaves_out_are_authored_as_none(
 
 
 NEW_FIELDS = ("alliance_dp", "alliance_names", "diplomacy", "dp_schedule", "emissary", "dwarf_luck",
-              "tusk_riders", "hungry_jack", "hydra", "plague_fortress", "plague_unit",
-              "plague_exempt", "random_events")
+              "tusk_riders", "hungry_jack", "hydra", "plague_exempt")
+"""The tables no rule reads yet: the Random Events Table and the plague's rolls
+are read by ``rules/events.py`` (the Random Events Option)."""
 
 
 def test_the_new_tables_leave_the_game_alone():
-    """The tables are data only (issue 29 groundwork): no module of the game
-    but the reader names them, so the compiled rules and observations are
-    unchanged."""
+    """The tables not yet used are data only (issue 29 groundwork): no module
+    of the game but the reader names them, so the compiled rules and
+    observations are unchanged."""
     game = U.DATA_DIR.parent
     readers = [p for p in game.rglob("*.py") if p.name != "unitdata.py"]
     assert readers

@@ -27,6 +27,7 @@ from ..constants import (
     NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SIDE_BACK, ST_RALLY, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE,
     UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP, UW_SUPPORT,
 )
+from ..constants import OCC_GIANTS
 from ..state import MAX_BATTLE_STACKS
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DISRUPT_TWO, CH_DONE, CH_ELIMINATE_ONE, COVER_DIVISOR, EXTENDED_ADVANCE_MF,
@@ -39,7 +40,7 @@ from .base import (
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
-    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede,
+    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede, U_GIANT,
 )
 from .magic import (
     commitment_step, magic_step, send_home, support_step, unattacked_commitment,
@@ -515,12 +516,14 @@ def hex_owner(S, b, h):
 
 @rules_jit
 def stands_at(S, b, h):
-    """The force whose units other than herds are at h, -1 if only herds or
-    none: a hex left to herds is vacated, and an advance ending there captures
+    """The force whose units other than herds are at h (``OCC_GIANTS`` for
+    giants), -1 if only herds, neutral dinosaurs or none: a hex left to herds is vacated, and an advance ending there captures
     them (L600)."""
     s = S[b]
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not U_HERD[u]:
+            if U_GIANT[u]:
+                return OCC_GIANTS         # giants, no one's, hold their hex (L918)
             return force_of(S, b, u)
     return -1
 
@@ -1128,7 +1131,8 @@ def fastest_attacker(S, b):
 @rules_jit
 def retreat_hexes(S, b, u, occ, mask):
     """The hexes unit u may retreat into: one hex away, on the board, not a
-    lake, not beside (or in) a hex of another player's units (L577). Returns
+    lake, not beside (or in) a hex of another player's units (L577) -- nor the
+    giants', inactive to all (L918). Returns
     how many (marked in ``mask`` when it has room)."""
     s = S[b]
     h = s['unit_hex'][u]
@@ -1137,7 +1141,7 @@ def retreat_hexes(S, b, u, occ, mask):
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy) \
-                or shut(S, b, g):
+                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -1365,12 +1369,12 @@ def extended_hexes(S, b, u, mask):
     occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]
     p = force_of(S, b, u)
-    if adjacent_to_force(occ, h, 1 - p):
-        return 0
+    if adjacent_to_force(occ, h, 1 - p) or adjacent_to_force(occ, h, OCC_GIANTS):
+        return 0          # the giants are inactive to both players: beside them it stops too (L918)
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or stands_at(S, b, g) == 1 - p or shut(S, b, g):
+        if g < 0 or stands_at(S, b, g) == 1 - p or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \
