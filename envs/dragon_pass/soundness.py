@@ -43,9 +43,15 @@ def _events_problem(rec, sc):
     if ph in (R.PH_EVENT_REMOVE, R.PH_EVENT_REPLACE) and not (
             int(rec["event_left"]) > 0 and int(rec["stage"]) == R.ST_RANDOM_EVENTS):
         return "a random event's removal or replacement posed with none left, outside the Random Events Segment"
+    foe = int(rec["giant_foe"]) - 1
+    if not _in(foe, -1, 1) or not _in(rec["giant_fought"], 0, 63):
+        return f"giant_foe {foe + 1} is not 0..2 or giant_fought {int(rec['giant_fought'])} not 0..63"
+    if foe >= 0 and not (int(rec["stage"]) == R.ST_COMBAT and int(rec["active"]) == 1 - foe):
+        return "a giants' battle outside the combat stage, or the giants not lent to the attacked force's enemy"
     for u in R.GIANTS:
-        if int(rec["unit_where"][u]) == UW_MAP and int(rec["unit_force"][u]) != -1:
-            return f"giant {UNIT_IDS[u]} belongs to force {int(rec['unit_force'][u])}: giants are no one's (L918)"
+        f = int(rec["unit_force"][u])
+        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe):
+            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918)"
     if ph == R.PH_GIANT_STEP:
         c = int(rec["cursor"])
         if not (int(rec["stage"]) == R.ST_RANDOM_MOVE and 0 <= c < NUM_UNITS and R.U_GIANT[c]

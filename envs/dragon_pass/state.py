@@ -146,6 +146,10 @@ STATE_FIELDS = [
     ("event_left", np.int8),        # units the event still removes (32, 33) or replaces (34); 0
     ("event_rain", np.int8),        # 1: the rain of events 14-16 falls for the rest of this game-turn (L960)
     ("glowline_failed", np.int8),   # 1: event 31, the Glowline does not exist for the rest of this game-turn (L969)
+    ("giant_foe", np.int8),         # while giants fight a battle (L918): 1 + the force whose units they attack (the
+                                    # giants lent for it to the other force, whose player decides for them); 0
+    ("giant_fought", np.int8),      # this Random Movement Phase's giants' battles fought: bit 2 * k + f for the
+                                    # giants#(k+1)'s stack against force f's units
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -4,7 +4,8 @@ Giants come by random events 21-26 at Giants Walk (random_events_test.py);
 here they are put on the map by hand, no one's (``unit_force`` -1), and the
 game is played into the next player-turn, whose Random Movement Phase (L176)
 asks its active player to move every giant like a normal unit, all players'
-units inactive to it (L918). Dinosaurs are put on the map neutral by hand
+units inactive to it (L918); giants ending beside units attack them
+(Interpretations 148). Dinosaurs are put on the map neutral by hand
 (``place_dinosaurs`` is called by the setup of 18.7/18.9, not yet built).
 """
 from dragongym.envs.dragon_pass import rules as R
@@ -100,9 +101,10 @@ def test_rule_dp_giants_are_stopped_by_the_zoc_of_either_player_even_the_active_
         p = Position("18.1")
         p.put(owner_unit, "2012")
         random_movement(p, (GIANT, "2014"))
+        p.dice(1)                                 # the giant's attack: a 1, no loss at 2012
         p.act(f"{p.name(GIANT)} steps to 2013")   # beside 2012: in that player's ZOC
         assert p.where(GIANT) == "2013", owner
-        assert p.phase == R.PH_MOVE and p.to_play == LUNAR, owner   # it had to stop
+        assert p.phase != R.PH_GIANT_STEP, owner  # it had to stop (and attacks, DP-GIANTS-5)
 
 
 def test_rule_dp_giants_enter_no_hex_holding_units():
@@ -230,3 +232,79 @@ def test_rule_dp_giants_no_retreat_into_or_beside_their_hex():
         p.act(f"retreat {p.name(cavalry)}")
         options.append(sorted(t.rsplit(" ", 1)[1] for t in p.legal()))
     assert options == [["0605", "0704", "0705"], ["0605", "0704"]]
+
+
+# ---------------------------------------------------------------- the giants' attack
+def test_rule_dp_giants_attack_the_units_they_end_beside_the_other_player_deciding_for_them():
+    """L918: 'Any giants that end their movement adjacent to any players' units
+    will attack all of those units according to normal combat rules. Giants
+    will even attack the active player if they are moved into a ZOC of the
+    active player.' The Lunar (active) player moves the giant beside his own
+    Lancers: it attacks them, the Sartar player deciding for the giant
+    (Interpretations 148); the giant makes no advance into the hex it
+    emptied; then it is no one's again and the Lunar movement phase begins."""
+    p = Position("18.1")
+    p.put(LANCERS[0], "2012")
+    random_movement(p, (GIANT, "2014"))
+    p.dice(6)                                     # a 6 at 15 CF: the lancers are lost
+    p.act(f"{p.name(GIANT)} steps to 2013")
+    assert p.phase == R.PH_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"eliminate {p.name(LANCERS[0])} at 2012"]
+    p.act(f"eliminate {p.name(LANCERS[0])} at 2012")
+    assert p.where(LANCERS[0]) == "dead"
+    assert p.where(GIANT) == "2013" and force(p, GIANT) is None          # no advance was asked
+    assert p.phase == R.PH_MOVE and p.to_play == LUNAR and int(p.s["giant_foe"]) == 0
+
+
+def test_rule_dp_giants_attack_both_players_units_the_inactive_players_first():
+    """L918 'attack all of those units': a giant beside units of both players
+    fights two battles, the inactive player's units first (the active player
+    deciding for the giant), then the active player's (the inactive player
+    deciding) (Interpretations 148)."""
+    p = Position("18.1")
+    p.put(LANCERS[0], "2012")
+    p.put(MILITIA[0], "2014")
+    random_movement(p, (GIANT, "2013"))
+    p.dice(6, 6)
+    p.act(f"{p.name(GIANT)} stops")
+    assert p.phase == R.PH_CASUALTY and p.to_play == LUNAR
+    assert p.legal() == [f"eliminate {p.name(MILITIA[0])} at 2014"]
+    p.act(f"eliminate {p.name(MILITIA[0])} at 2014")
+    assert p.phase == R.PH_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"eliminate {p.name(LANCERS[0])} at 2012"]
+    p.act(f"eliminate {p.name(LANCERS[0])} at 2012")
+    assert p.phase == R.PH_MOVE and p.to_play == LUNAR
+    assert p.where(MILITIA[0]) == p.where(LANCERS[0]) == "dead"
+
+
+def test_rule_dp_giants_attacked_units_may_retreat_and_counter_attack():
+    """Normal combat (L571-L600): the attacked stack is arranged and may
+    retreat, and what stays counter-attacks the giant, its player taking the
+    giant's casualties as the striker (Interpretations 148)."""
+    p = Position("18.1")
+    for u in LANCERS:
+        p.put(u, "2012")
+    random_movement(p, (GIANT, "2014"))
+    p.dice(1, 6)                                  # the attack: a 1; the counter-attack at 16: a 6
+    p.act(f"{p.name(GIANT)} steps to 2013")
+    assert p.to_play == LUNAR and p.phase == R.PH_ARRANGE
+    arranged_as_they_are(p)
+    assert p.phase == R.PH_RETREAT and f"retreat {p.name(LANCERS[0])}" in p.legal()
+    p.act("no more retreats")
+    arranged_as_they_are(p)
+    while p.phase == R.PH_CASUALTY and p.to_play == SARTAR:
+        p.act(p.legal()[0])                       # the giant's strike, taken by the Sartar player's choice
+    arranged_as_they_are(p)
+    # the counter-attack of 16 CF: the giant is lost, the Lunar player taking it as the striker
+    assert p.phase == R.PH_CASUALTY and p.to_play == LUNAR
+    assert p.legal() == [f"eliminate {p.name(GIANT)} at 2013"]
+    p.act(f"eliminate {p.name(GIANT)} at 2013")
+    arranged_as_they_are(p)
+    assert p.phase == R.PH_MOVE and p.to_play == LUNAR
+    assert p.where(GIANT) == "dead" and all(p.where(u) == "2012" for u in LANCERS)
+
+
+def arranged_as_they_are(p):
+    """Every arrangement asked of the attacked player is left as it is."""
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])

@@ -27,7 +27,7 @@ from ..constants import (
     NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SIDE_BACK, ST_RALLY, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE,
     UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP, UW_SUPPORT,
 )
-from ..constants import OCC_GIANTS
+from ..constants import NEUTRAL, OCC_GIANTS, ST_COMBAT, ST_RANDOM_MOVE
 from ..state import MAX_BATTLE_STACKS
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DISRUPT_TWO, CH_DONE, CH_ELIMINATE_ONE, COVER_DIVISOR, EXTENDED_ADVANCE_MF,
@@ -161,6 +161,8 @@ def combat_phase(S, b):
     """Run the combat phase until a decision is needed (True) or the phase ends."""
     s = S[b]
     while True:
+        if s['stage'] != ST_COMBAT:
+            return False      # a giants' battle ended: back to the Random Movement Phase (L918)
         st = int(s['step'])
         if st == CS_DECLARE:
             if commitment_step(S, b):
@@ -286,6 +288,17 @@ def end_battle(S, b):
     s['def_total'] = 0
     s['step'] = CS_DECLARE
     s['cursor'] = 0
+    if s['giant_foe']:
+        # the giants' battle of the Random Movement Phase is over (L918): the
+        # giants are no one's again, the player-turn's player active again
+        for u in range(units_end(S, b)):
+            if U_GIANT[u]:
+                s['unit_force'][u] = NEUTRAL
+        s['giant_foe'] = 0
+        first = int(s['first_force'])
+        s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
+        s['stage'] = ST_RANDOM_MOVE
+        s['step'] = 1
 
 
 # ================================================================ declaration
@@ -1296,10 +1309,12 @@ def mark_vacated(S, b):
 
 @rules_jit
 def may_advance(S, b, u):
+    """Unit u of an attacking stack may advance: not disrupted, not yet, not
+    frozen; giants never (Interpretations 148)."""
     s = S[b]
     return s['unit_where'][u] == UW_MAP and in_list(s['bat_att'], s['unit_hex'][u]) \
         and not is_disrupted(S, b, u) and not s['unit_flags'][u] & UF_ADVANCED \
-        and force_of(S, b, u) == s['active'] and not frozen(S, b, u)
+        and force_of(S, b, u) == s['active'] and not frozen(S, b, u) and not U_GIANT[u]
 
 
 @rules_jit

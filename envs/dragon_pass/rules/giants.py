@@ -14,8 +14,13 @@ giant like a normal unit (L490, L918): one giant at a time, step by step
 (``PH_GIANT_STEP``), paying the terrain's costs with its MF, entering no hex
 that holds units other than giants, and stopped by entering the zone of
 control of either player's units (L460: a giant that begins beside units
-may not step straight into another such hex). The giants' attack on the
-units they end beside (L918, "normal combat") is not yet implemented.
+may not step straight into another such hex). Then every giants' stack
+beside units attacks them by the normal combat rules (L918,
+``next_giant_battle``): one battle against each player's stacks beside it,
+the inactive player's first, fought by the combat stage's steps with the
+giants lent for the battle to the other player, who decides for them
+(``giant_foe``; Interpretations 148); the battle over, they are no one's
+again (``combat.end_battle``) and the phase comes back here.
 
 Dinosaurs: ``place_dinosaurs`` sets one physical dinosaur on each dinosaur
 symbol at random (L835), the Trachodons' spirits in their holding boxes
@@ -32,13 +37,14 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, NUM_HEXES, HEX_TERRAIN
-from ..constants import NEUTRAL, NUM_UNITS, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UW_HOLDING, UW_MAP
+from ..constants import NEUTRAL, NUM_UNITS, ST_COMBAT, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UW_HOLDING, UW_MAP
 from ..data import MAP
 from .base import (
     A_CHOICE, A_HEX, CH_DONE, PH_GIANT_STEP, TERRAIN_LAKE, U_DINOSAUR, U_DINOSAUR_ON_MAP, U_GIANT, U_MAGICIAN,
     exerts_zoc, killed, mf_of, pose, put_on_top, roll, scan_board, stack_at, step_cost, units_end,
 )
 from .movement import road_after, start_movement
+from .combat import CS_ARRANGE_ATT, CS_MISSILE_DEF_AIM, begin_battle
 from .exotic import EX_FLOOD, EXS_DAY
 
 GIANTS = np.array([u for u in range(NUM_UNITS) if U_GIANT[u]], np.int64)
@@ -120,29 +126,87 @@ def start_random_movement(S, b):
             s['unit_flags'][u] = 0
     s['cursor'] = -1
     s['group_moved'] = 0
+    s['giant_fought'] = 0
+    s['step'] = 0
+
+
+@rules_jit
+def next_giant_battle(S, b):
+    """After the giants' movement: the next battle of a giants' stack against
+    the units of one force beside it (L918: "any giants that end their
+    movement adjacent to any players' units will attack all of those units
+    according to normal combat rules"), the inactive player's units first.
+    The giants are lent for the battle to the other force, whose player
+    decides for them (arrangement, casualties they inflict, advance);
+    the attacked player retreats and takes his casualties as a defender
+    (Interpretations 148). Returns True if a battle was begun."""
+    s = S[b]
+    occ = np.empty(NUM_HEXES, np.int8)
+    zoc = np.empty(NUM_HEXES, np.int8)
+    scan_board(S, b, occ, zoc)
+    active = int(s['active'])
+    for k in range(GIANTS.shape[0]):
+        u = GIANTS[k]
+        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP:
+            continue
+        h = int(s['unit_hex'][u])
+        for i in range(2):
+            f = 1 - active if i == 0 else active
+            if s['giant_fought'] & (1 << (2 * k + f)):
+                continue
+            # every giant of this stack fights in this battle: none fights it again
+            for j in range(GIANTS.shape[0]):
+                if s['unit_where'][GIANTS[j]] == UW_MAP and s['unit_hex'][GIANTS[j]] == h:
+                    s['giant_fought'] |= 1 << (2 * j + f)
+            n = 0
+            for d in range(1, 7):
+                g = HEX_STEP[h, d]
+                if g >= 0 and occ[g] == f:
+                    s['bat_def'][n] = g
+                    n += 1
+            if n == 0:
+                continue
+            s['bat_att'][0] = h
+            for j in range(GIANTS.shape[0]):
+                if s['unit_where'][GIANTS[j]] == UW_MAP and s['unit_hex'][GIANTS[j]] == h:
+                    s['unit_force'][GIANTS[j]] = 1 - f
+            s['giant_foe'] = f + 1
+            s['active'] = 1 - f
+            s['stage'] = ST_COMBAT
+            begin_battle(S, b)
+            # no magic in the giants' battles: no spirit was committed (Interpretations 148)
+            s['step'] = CS_MISSILE_DEF_AIM if s['with_missile'] else CS_ARRANGE_ATT
+            s['cursor'] = 0
+            return True
+    return False
 
 
 @rules_jit
 def random_movement_phase(S, b):
     """The driver's stage function: pose the next giant's step to the active
-    player; once every giant has moved, the player-turn goes on to its
-    movement (the storm's flood first, where its day begins with it).
-    Returns True if a decision is posed."""
+    player (``step`` 0); once every giant has moved, their battles (``step``
+    1, ``next_giant_battle``); then the player-turn goes on to its movement
+    (the storm's flood first, where its day begins with it). Returns True if
+    a decision is posed."""
     s = S[b]
     occ = np.empty(NUM_HEXES, np.int8)
     zoc = np.empty(NUM_HEXES, np.int8)
-    if s['cursor'] < 0:
-        for k in range(GIANTS.shape[0]):
-            u = GIANTS[k]
-            if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED:
-                s['cursor'] = u
-                s['group_moved'] = 0
-                scan_board(S, b, occ, zoc)
-                s['group_zoc_start'] = 1 if players_zoc(S, b, int(s['unit_hex'][u]), occ) else 0
-                break
-    if s['cursor'] >= 0:
-        return pose(S, b, PH_GIANT_STEP, int(s['active']))
-    # the giants' attacks on the units they end beside (L918): not yet implemented
+    if s['step'] == 0:
+        if s['cursor'] < 0:
+            for k in range(GIANTS.shape[0]):
+                u = GIANTS[k]
+                if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED:
+                    s['cursor'] = u
+                    s['group_moved'] = 0
+                    scan_board(S, b, occ, zoc)
+                    s['group_zoc_start'] = 1 if players_zoc(S, b, int(s['unit_hex'][u]), occ) else 0
+                    break
+        if s['cursor'] >= 0:
+            return pose(S, b, PH_GIANT_STEP, int(s['active']))
+        s['step'] = 1
+    s['cursor'] = -1
+    if next_giant_battle(S, b):
+        return False          # the battle is fought in the combat stage, which comes back here
     for k in range(GIANTS.shape[0]):
         u = GIANTS[k]
         if u < units_end(S, b):
