@@ -9,10 +9,10 @@ Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Sir Ethilrist's Hound and its Doom Run, the Cloak of Darkness, Keener
 Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
-support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``giants``
-(the giants' Random Movement Phase, the dinosaurs' setup), ``events`` (the
-Random Events Option), ``combat`` (battles,
-missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
+support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms), ``combat`` (battles,
+missile fire, melee, retreats, advances), ``giants`` (the giants' Random
+Movement Phase and battles, the dinosaurs' setup), ``events`` (the Random
+Events Option), ``turns`` (the player-turn, the
 rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
@@ -23,8 +23,8 @@ from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
+from .combat import *  # noqa: F401,F403
 from .giants import *  # noqa: F401,F403
 from .events import *  # noqa: F401,F403
-from .combat import *  # noqa: F401,F403
 from .turns import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403
