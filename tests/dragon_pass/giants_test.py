@@ -308,3 +308,20 @@ def arranged_as_they_are(p):
     """Every arrangement asked of the attacked player is left as it is."""
     while p.phase == R.PH_ARRANGE:
         p.act(p.legal()[-1])
+
+
+def test_rule_dp_dinosaurs_a_trachodon_allies_with_its_spirit():
+    """L835, L837: the Trachodons are spirit magicians: allied, a Trachodon
+    brings its spirit (in its holding box, L416) to the same side."""
+    from dragongym.envs.dragon_pass.constants import UW_HOLDING
+    p = Position("18.1")
+    neutral_at(p, "trachodons#1", "0604")
+    p.s["unit_where"][unit("trachodons_spirit#1")] = UW_HOLDING
+    p.s["unit_force"][unit("trachodons_spirit#1")] = NEUTRAL
+    p.put(LANCERS[0], "0504")
+    p.movement(LUNAR)
+    moving(p, "0504", LANCERS[0])
+    step_to(p, "0504", "0604")
+    p.act("stop at 0604")
+    finish_movement(p)
+    assert force(p, "trachodons#1") == LUNAR and force(p, "trachodons_spirit#1") == LUNAR

@@ -287,7 +287,8 @@ def test_rule_dp_events_35_plague_in_a_lunar_fortress():
 def test_rule_dp_events_42_the_twin_stars_appear_at_the_temple():
     """L444: the Twin Stars appear on event 42 as a Lunar unit (at the Temple
     of the Reaching Moon, authored); rolled again while they are on the
-    board, nothing happens."""
+    board, nothing happens; nor while Sartar units hold the Temple
+    (Interpretations 144)."""
     p = event(position(), 4, 2)
     assert p.where("twin_stars") == "1108"
     assert int(p.s["unit_force"][unit("twin_stars")]) == FORCES.index(LUNAR)
@@ -295,6 +296,10 @@ def test_rule_dp_events_42_the_twin_stars_appear_at_the_temple():
     p.put("twin_stars", "2010")
     event(p, 4, 2)
     assert p.where("twin_stars") == "2010"
+    p = position()
+    p.put(MILITIA[0], "1108")                     # Sartar holds the Temple: they cannot appear there
+    event(p, 4, 2)
+    assert p.where("twin_stars") == "out"
 
 
 def test_rule_dp_events_42_eliminated_twin_stars_return_only_while_the_temple_is_lunar():
