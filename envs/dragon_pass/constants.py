@@ -15,6 +15,10 @@ NEUTRAL = -1
 """The force of a counter no player controls: an Independent not allied, a
 giant (``unit_force``; the Independents' own force in the data is
 ``independent``)."""
+OCC_GIANTS = 2
+"""In a board scan (``rules/base.py::scan_board``): a hex held by giants, no
+player's, whose units are inactive to both players (L918); a giants' zone of
+control stops the units of both forces."""
 
 SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7")
 """The scenarios the core sets up (L200-L301); a scenario is its index here."""
@@ -129,4 +133,8 @@ ST_EXOTIC = 7       # the Exotic Magic Phase, between movement and combat (L178,
 ST_DIPLOMACY = 8    # the Diplomacy Segment: Diplomacy Points received and assigned in secret,
                     # replacements (L170, L979, L981, L299; rules/alliance.py)
 ST_ALLIANCE = 9     # the Alliance Phase of a player-turn (L176, L983, L985, L993; rules/alliance.py)
-NUM_STAGES = 12     # 10 and 11: the Random Events Segment and the Random Movement Phase
+ST_RANDOM_EVENTS = 10  # the Random Events Segment at the start of a game-turn, with the Random
+                       # Events Option (L174, L950-L973; rules/events.py)
+ST_RANDOM_MOVE = 11    # the Random Movement Phase, before a player-turn's movement: the active
+                       # player moves every giant (L176, L490, L918; rules/giants.py)
+NUM_STAGES = 12

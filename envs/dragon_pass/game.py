@@ -89,6 +89,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dragongym.envs.core.config import ConfigError
 from dragongym.envs.core.game import Game, check_common_fields
 from dragongym.envs.core.spec import ActionBlock, GameSpec, ObsBlock
 from dragongym.envs.core.kernel_calls import KernelCalls
@@ -139,12 +140,20 @@ class DragonPassConfig:
             option; the default plays every scenario to its end).
         auto_single: the core applies a decision that has exactly one legal
             action instead of asking (no information is lost).
+        random_events: the Random Events Option: a Random Events Segment
+            opens each game-turn, two dice read as 11..66 (L948-L973), and
+            the giants it brings move in each player-turn's Random Movement
+            Phase (L918). Off by default here (the rulebook assumes it unless
+            a player objects, L950); only in the two-player games between
+            Sartar and the Lunar Empire (18.1-18.5; 18.6 is the Lunars against
+            the Independents).
     """
 
     scenario: str = field(default="18.1", metadata={"choices": PLAYABLE_SCENARIOS})
     screening: bool = False
     max_turns: int = field(default=MAX_GAME_TURNS, metadata={"range": (1, MAX_GAME_TURNS)})
     auto_single: bool = True
+    random_events: bool = False
 
 
 def _config(config, with_obs=False):
@@ -154,6 +163,7 @@ def _config(config, with_obs=False):
         out[K.CFG_SCREENING] = 1 if config.screening else 0
         out[K.CFG_AUTO_SINGLE] = 1 if config.auto_single else 0
         out[K.CFG_MAX_TURNS] = config.max_turns
+        out[K.CFG_RANDOM_EVENTS] = 1 if config.random_events else 0
     out[K.CFG_WITH_OBS] = 1 if with_obs else 0
     return out
 
@@ -212,6 +222,16 @@ class DragonPass(Game):
     bench_targets = {"openspiel chess": 1.5, "openspiel chess +obs": 1.5}   # issue 13
     # measured: 65 s for the kernel from an empty cache, 2 cores
     compile_minutes = 0.5
+
+    def make_config(self, **options):
+        """The options checked; the Random Events Option is refused outside the
+        two-player games between Sartar and the Lunar Empire (L950)."""
+        config = super().make_config(**options)
+        if config.random_events and SCENARIO_ROLES[SCENARIOS.index(config.scenario)] != ("lunar", "sartar"):
+            raise ConfigError(f"{self.name}: option random_events is only for the two-player games between Sartar "
+                              f"and the Lunar Empire (L950: 18.1-18.5); scenario {config.scenario} is "
+                              f"{' against '.join(SCENARIO_ROLES[SCENARIOS.index(config.scenario)])}")
+        return config
 
     def spec_for(self, config):
         """Seats by faction (roles): ``lunar`` and ``sartar``, in 18.6 ``lunar``
@@ -642,6 +662,13 @@ def _legal_name(rec, a):
         if a < R.A_UNIT:
             return f"the Bat's spirit takes the top unit of the stack at {V.hex_name(h)}"
         return f"the Bat's spirit takes {V.unit_name(u, rec)}"
+    if ph == R.PH_EVENT_REMOVE:
+        return f"remove {V.unit_name(u, rec)} (random event {int(rec['event_roll'])})"
+    if ph == R.PH_EVENT_REPLACE:
+        return "replace no more units" if done else f"the South Soldiers replace {V.unit_name(u, rec)}"
+    if ph == R.PH_GIANT_STEP:
+        name = V.unit_name(int(rec["cursor"]), rec)
+        return f"{name} stops" if done else f"{name} steps to {V.hex_name(h)}"
     return _neutral_name(a)
 
 
@@ -762,6 +789,12 @@ def _picture(rec, viewer=None):
         if words:
             lines.append(f"diplomacy, {V.side_name(rec, f)}: " + "; ".join(words))
     lines += _magic_text(rec, viewer, battle)
+    if int(rec["random_events"]):
+        roll = int(rec["event_roll"])
+        event = DATA.tables.random_events[roll].event.rstrip("~").replace("_", " ") if roll else "none yet"
+        weather = "; rain" if int(rec["rain"]) else ""
+        glow = "; the Glowline does not exist this game-turn" if int(rec["glowline_failed"]) else ""
+        lines.append(f"random event: {roll or '-'} ({event}){weather}{glow}")
     dead = [UNIT_IDS[u] for u in range(NUM_UNITS) if int(rec["unit_where"][u]) == 3]
     if dead:
         lines.append("dead: " + ", ".join(dead))

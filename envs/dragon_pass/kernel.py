@@ -16,11 +16,12 @@ from .observe import observe_one
 OP_RESET, OP_STEP, OP_MASK, OP_OBSERVE, OP_VEC_STEP = range(5)
 """What ``run_batch`` does (see its docstring)."""
 
-CFG_SCENARIO, CFG_SCREENING, CFG_AUTO_SINGLE, CFG_MAX_TURNS, CFG_WITH_OBS = range(5)
+CFG_SCENARIO, CFG_SCREENING, CFG_AUTO_SINGLE, CFG_MAX_TURNS, CFG_WITH_OBS, CFG_RANDOM_EVENTS = range(6)
 """Indexes of ``config``, the op's int64 settings: the scenario
 (``constants.SCENARIOS`` index), 1 for the screening option, 1 to apply lone
-legal actions, the game-turn limit, 1 to observe after a vector step."""
-CONFIG_SIZE = 5
+legal actions, the game-turn limit, 1 to observe after a vector step, 1 for
+the Random Events Option (L950)."""
+CONFIG_SIZE = 6
 
 
 @rules_jit(nogil=True)
@@ -43,7 +44,7 @@ def run_batch(op, S, seeds, actions, errors, masks, counts, players, obs, config
     if op == OP_RESET:
         for b in range(n):
             R.reset_game(S, b, seeds[b], config[CFG_SCENARIO], config[CFG_SCREENING], config[CFG_AUTO_SINGLE],
-                         config[CFG_MAX_TURNS])
+                         config[CFG_MAX_TURNS], config[CFG_RANDOM_EVENTS])
     elif op == OP_STEP:
         mask = np.empty(R.NUM_ACTIONS, dtype=np.int8)
         for b in range(n):

@@ -231,7 +231,13 @@ F_ALLY = F_ANNOUNCED + 2 * R.NUM_MAJORS  # each Independent (unitdata.FACTIONS):
 F_REPLACEMENTS = F_ALLY + R.NUM_FACTIONS  # replacements owed (L299) / 3: the observer's infantry, cavalry, then
                                       # the enemy's (dead piles are public)
 F_FIRST_DEPLOYER = F_REPLACEMENTS + 4  # 1 if the observer was chosen to deploy first (18.7's tie-break, L301)
-FLAT_SIZE = F_FIRST_DEPLOYER + 1
+F_EVENTS = F_FIRST_DEPLOYER + 1       # the Random Events Option in use; this game-turn's event roll / 66; the
+                                      # Glowline failed this game-turn (event 31) (L950-L973)
+F_MINORS = F_EVENTS + 3               # the Independents' public state: the Spirit of Movement eliminated to double
+                                      # the movement (L898); the Hydra's MgF / -6 and the units it still must eat / 6
+                                      # (L880); zombies owed / 12 (L821); the cup's blanks drawn / 4 and the Puppeteers
+                                      # found (L886); each dragon's negation of the Glowline (L851, 4)
+FLAT_SIZE = F_MINORS + 6 + len(R.DRAGON_UNITS)
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -431,8 +437,13 @@ def observe_one(S, b, me, obs):
     if ph == R.PH_MISSILE_TARGET or ph == R.PH_RETREAT_HEX or ph == R.PH_ESCAPE_HEX or ph == R.PH_SCAPEGOAT \
             or ph == R.PH_ENTER_HEX or ph == R.PH_FORCE_MARCH or ph == R.PH_COMMIT_HEX or ph == R.PH_SAVE \
             or ph == R.PH_SUPPORT_HEX or ph == R.PH_EXOTIC_TARGET or ph == R.PH_SUMMON_HEX or ph == R.PH_ASSASSIN \
-            or ph == R.PH_FRACTURE or ph == R.PH_PILLAR or ph == R.PH_ALLY_SETUP or ph == R.PH_SACRIFICE:
+            or ph == R.PH_FRACTURE or ph == R.PH_PILLAR or ph == R.PH_ALLY_SETUP or ph == R.PH_SACRIFICE \
+            or ph == R.PH_GIANT_STEP:
         focus = int(s['cursor'])
+    elif ph == R.PH_ZOMBIE_MARCH:
+        focus = int(s['zombie_lead'])
+    elif ph == R.PH_ALCHEMY_FACTOR:
+        focus = int(s['alchemy_unit'])
     elif ph == R.PH_ADVANCE_HEX or ph == R.PH_ADVANCE_EXT:
         focus = int(s['adv_unit'])
     if 0 <= focus < NUM_UNITS:
@@ -508,3 +519,14 @@ def observe_one(S, b, me, obs):
             _put(obs, f + F_REPLACEMENTS + arm, R.replacements_owed(S, b, me, arm) / 3.0)
             _put(obs, f + F_REPLACEMENTS + 2 + arm, R.replacements_owed(S, b, enemy, arm) / 3.0)
     obs[f + F_FIRST_DEPLOYER] = s['first_deployer'] == me
+    obs[f + F_EVENTS] = s['random_events']
+    obs[f + F_EVENTS + 1] = s['event_roll'] / 66.0
+    obs[f + F_EVENTS + 2] = s['glowline_failed']
+    obs[f + F_MINORS] = s['sm_doubled']
+    obs[f + F_MINORS + 1] = s['hydra_mgf'] / -6.0
+    obs[f + F_MINORS + 2] = s['hydra_hunger'] / 6.0
+    obs[f + F_MINORS + 3] = s['zombies_owed'] / 12.0
+    obs[f + F_MINORS + 4] = s['puppet_blanks'] / 4.0
+    obs[f + F_MINORS + 5] = s['puppet_found_hex'] >= 0
+    for k in range(R.DRAGON_UNITS.shape[0]):
+        obs[f + F_MINORS + 6 + k] = (int(s['dragon_negates']) >> k) & 1

@@ -548,7 +548,8 @@ def board_key(state):
 _KINDS = list(KINDS)
 _STAGE_NAMES = {ST_DEPLOY: "deployment", ST_TURN_START: "start of a player-turn", ST_MOVEMENT: "movement phase",
                 ST_COMBAT: "combat phase", ST_RALLY: "rally phase", ST_BOOKKEEPING: "book-keeping phase",
-                R.ST_EXOTIC: "Exotic Magic Phase"}
+                R.ST_EXOTIC: "Exotic Magic Phase", R.ST_RANDOM_EVENTS: "Random Events Segment",
+                R.ST_RANDOM_MOVE: "Random Movement Phase"}
 
 _CHOICE_LABELS = {
     (R.PH_MOVE, R.CH_DONE): "End the movement phase",
@@ -751,8 +752,12 @@ def _focus_unit(view):
     rec, ph = view.rec, view.phase
     if ph in (R.PH_MISSILE_TARGET, R.PH_RETREAT_HEX, R.PH_ESCAPE_HEX, R.PH_SCAPEGOAT, R.PH_ENTER_HEX,
               R.PH_FORCE_MARCH, R.PH_COMMIT_HEX, R.PH_SAVE, R.PH_SUPPORT_HEX, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX,
-              R.PH_ASSASSIN, R.PH_FRACTURE, R.PH_PILLAR, R.PH_ALLY_SETUP, R.PH_SACRIFICE):
+              R.PH_ASSASSIN, R.PH_FRACTURE, R.PH_PILLAR, R.PH_ALLY_SETUP, R.PH_SACRIFICE, R.PH_GIANT_STEP):
         return int(rec["cursor"])
+    if ph == R.PH_ZOMBIE_MARCH:
+        return int(rec["zombie_lead"])
+    if ph == R.PH_ALCHEMY_FACTOR:
+        return int(rec["alchemy_unit"])
     if ph in (R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT):
         return int(rec["adv_unit"])
     return -1

@@ -24,6 +24,42 @@ def _in(value, lo, hi):
     return lo <= int(value) <= hi
 
 
+def _events_problem(rec, sc):
+    """The Random Events Option (rules/events.py) and the giants (rules/giants.py)."""
+    for name, lo, hi in (("random_events", 0, 1), ("event_turn", 0, int(rec["max_turns"])), ("event_left", 0, 3),
+                         ("event_rain", 0, 1), ("glowline_failed", 0, 1)):
+        if not _in(rec[name], lo, hi):
+            return f"{name} {int(rec[name])} is not {lo}..{hi}"
+    roll = int(rec["event_roll"])
+    if roll and not (1 <= roll // 10 <= 6 and 1 <= roll % 10 <= 6):
+        return f"event_roll {roll} is not two dice (11..66) or 0"
+    if int(rec["random_events"]) and R.SCENARIO_INDEPENDENT_SEAT[sc] >= 0:
+        return f"the Random Events Option in scenario {SCENARIOS[sc]}: only Lunar against Sartar (L950)"
+    if not int(rec["random_events"]) and (roll or int(rec["event_rain"]) or int(rec["glowline_failed"])):
+        return "a random event without the Random Events Option"
+    if int(rec["event_rain"]) and not int(rec["rain"]):
+        return "event_rain set, but no rain"
+    ph = int(rec["phase"])
+    if ph in (R.PH_EVENT_REMOVE, R.PH_EVENT_REPLACE) and not (
+            int(rec["event_left"]) > 0 and int(rec["stage"]) == R.ST_RANDOM_EVENTS):
+        return "a random event's removal or replacement posed with none left, outside the Random Events Segment"
+    foe = int(rec["giant_foe"]) - 1
+    if not _in(foe, -1, 1) or not _in(rec["giant_fought"], 0, 63):
+        return f"giant_foe {foe + 1} is not 0..2 or giant_fought {int(rec['giant_fought'])} not 0..63"
+    if foe >= 0 and not (int(rec["stage"]) == R.ST_COMBAT and int(rec["active"]) == 1 - foe):
+        return "a giants' battle outside the combat stage, or the giants not lent to the attacked force's enemy"
+    for u in R.GIANTS:
+        f = int(rec["unit_force"][u])
+        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe):
+            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918)"
+    if ph == R.PH_GIANT_STEP:
+        c = int(rec["cursor"])
+        if not (int(rec["stage"]) == R.ST_RANDOM_MOVE and 0 <= c < NUM_UNITS and R.U_GIANT[c]
+                and int(rec["unit_where"][c]) == UW_MAP):
+            return "a giant's step posed for no giant on the map, outside the Random Movement Phase"
+    return ""
+
+
 def record_problem(state):
     """"" if ``state`` (a 1-record array) is sound, else the first problem."""
     rec = state[0]
@@ -44,6 +80,9 @@ def record_problem(state):
             return f"{name} {int(rec[name])} is not {lo}..{hi}"
     if int(rec["sm_doubled"]) and int(rec["unit_where"][R.SPIRIT_OF_MOVEMENT]) == UW_MAP:
         return "the movement is doubled for eliminating the Spirit of Movement, which is still on the map (L898)"
+    problem = _events_problem(rec, sc)
+    if problem:
+        return problem
     if not 1 <= int(rec["max_turns"]) <= int(R.SCENARIO_TURNS[sc]):
         return f"max_turns {int(rec['max_turns'])} is not 1..the scenario's {int(R.SCENARIO_TURNS[sc])}"
     for name in ("sel_hex", "group_start", "arr_hex"):
@@ -70,7 +109,11 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]}: unit_where {where} is not a UW_* code"
         # the Independents come into play by alliance and random event, not by
         # the scenario's set-up (WIP: which scenarios allow which is not checked yet)
-        if int(R.U_FORCE[u]) >= 0 and (where == UW_OUT) != (not R.U_DEPLOY[u, sc]):
+        # with the Random Events Option, events 32-33 send deployed Lunar units out
+        # of play and event 42 brings the Twin Stars in (L444, L970-L971)
+        events_moved = int(rec["random_events"]) and (
+            (where == UW_OUT and int(R.U_FORCE[u]) == 0) or (u == R.TWIN_STARS and where != UW_OUT))
+        if int(R.U_FORCE[u]) >= 0 and (where == UW_OUT) != (not R.U_DEPLOY[u, sc]) and not events_moved:
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
                    f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
         own, ctl = int(R.U_FORCE[u]), int(rec["unit_force"][u])
@@ -88,8 +131,9 @@ def record_problem(state):
             # a neutral herd is no one's: it may end a stampede in a player's stack
             # and stays neutral there until the end of the phase (L480, L594)
             # so is an Illusory Army (or the Troop found) before the Puppeteers ally: an
-            # emissary stands with it to draw from the cup (L886)
-            if not (f < 0 and (R.U_HERD[u] or R.IS_ILLUSION[u] or u == R.PUPPETEER_TROOP)) \
+            # emissary stands with it to draw from the cup (L886); a neutral dinosaur
+            # likewise, until a unit ends a phase with it (L835)
+            if not (f < 0 and (R.U_HERD[u] or R.IS_ILLUSION[u] or u == R.PUPPETEER_TROOP or R.U_DINOSAUR[u])) \
                     and owner.setdefault(h, f) != f:
                 return f"hex {MAP.hex_id(h)} holds units of both forces"
         elif where in (UW_COMMITTED, UW_SUPPORT):

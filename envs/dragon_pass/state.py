@@ -204,6 +204,17 @@ STATE_FIELDS = [
     ("jack_aides", np.int16, (2,)),  # the magicians stacked with him that aid him, unit + 1; 0 none (L872)
     ("jack_summoned", np.int16, (3,)),  # the units he summoned this movement phase, unit + 1; 0 none; a unit is
                                     # released when it survives its roll beside him (L872, L874)
+    # --- the Random Events Option (L948-L973, rules/events.py) and the giants (L914-L920, rules/giants.py)
+    ("random_events", np.int8),     # config: 1 = the Random Events Option (Lunar-vs-Sartar scenarios only, L950)
+    ("event_turn", np.int8),        # the game-turn whose Random Events Segment was held; 0 none yet
+    ("event_roll", np.int8),        # the event rolled this game-turn (11..66, tens then units, L952); 0 none
+    ("event_left", np.int8),        # units the event still removes (32, 33) or replaces (34); 0
+    ("event_rain", np.int8),        # 1: the rain of events 14-16 falls for the rest of this game-turn (L960)
+    ("glowline_failed", np.int8),   # 1: event 31, the Glowline does not exist for the rest of this game-turn (L969)
+    ("giant_foe", np.int8),         # while giants fight a battle (L918): 1 + the force whose units they attack (the
+                                    # giants lent for it to the other force, whose player decides for them); 0
+    ("giant_fought", np.int8),      # this Random Movement Phase's giants' battles fought: bit 2 * k + f for the
+                                    # giants#(k+1)'s stack against force f's units
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

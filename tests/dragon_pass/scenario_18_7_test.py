@@ -64,6 +64,15 @@ def test_rule_dp_scenario_18_7_the_entire_battalia_and_the_south_soldier_reserve
     to 10 units back as the South Soldier Reserve, which force marches on
     to the board on game-turn 1 by any south edge hex east of Stone Cross."""
     p = fresh(2)
+    s = p.s
+    # the dinosaurs set up before any other unit, one on each dinosaur symbol (L835), and the
+    # Puppeteers' 5 Illusory Armies at their locations (L886), all no one's
+    from dragongym.envs.dragon_pass.data import MAP
+    dinos = [u for u in range(NUM_UNITS) if R.U_DINOSAUR[u] and int(s["unit_where"][u]) == 2]
+    assert len(dinos) == len(MAP.dinosaur_symbols) == 12
+    assert {int(s["unit_hex"][u]) for u in dinos} == set(MAP.dinosaur_symbols)
+    assert all(int(s["unit_force"][u]) == -1 for u in dinos)
+    assert sorted(int(s["unit_hex"][u]) for u in R.ILLUSORY_ARMIES) == sorted(int(h) for h in R.PUPPETEER_HOMES)
     p.act(p.legal()[0])                                  # the moon
     reserve = 0
     while p.phase == R.PH_DEPLOY:
@@ -89,8 +98,9 @@ def test_rule_dp_scenario_18_7_the_entire_battalia_and_the_south_soldier_reserve
             assert R.DEPLOY_ZONE[R.SCENARIOS.index("18.7"), int(R.U_FORCE[u]), h]
     # every Independent available, out of play and unallied (L299)
     assert int(s["units_end"]) == NUM_UNITS
-    assert all(int(s["unit_where"][u]) == UW_OUT and int(s["unit_force"][u]) == -1
-               for u in range(NUM_UNITS) if R.U_FACTION[u] >= 0)
+    on_board = set(int(u) for u in R.ILLUSORY_ARMIES) | {u for u in range(NUM_UNITS) if R.U_DINOSAUR[u]}
+    assert all(int(s["unit_where"][u]) in (UW_OUT, 6) and int(s["unit_force"][u]) == -1
+               for u in range(NUM_UNITS) if R.U_FACTION[u] >= 0 and u not in on_board)
     assert list(s["faction_ally"]) == [-1] * R.NUM_FACTIONS
     # the first game-turn's Diplomacy Segment: 50 DP each (L299)
     assert p.phase == R.PH_DIPLOMACY and list(s["dp"]) == [50, 50]

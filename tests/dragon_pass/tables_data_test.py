@@ -4,8 +4,9 @@ broken tables.txt.
 
 Lines (L123) are lines of shared/rules/dragon_pass.txt; what is authored and
 why is in envs/dragon_pass/SUBSTITUTES.md ("Tables of diplomacy, the
-Independents and random events"). Nothing compiled reads these tables yet:
-these tests are pure Python.
+Independents and random events"). The compiled rules read only the Random
+Events Table and the plague's rolls (rules/events.py); these tests are pure
+Python.
 """
 import shutil
 
@@ -249,14 +250,16 @@ NEW_FIELDS = ("alliance_dp", "alliance_names", "diplomacy", "dp_schedule", "emis
 
 
 USED_BY = {"diplomacy": {"alliance.py", "base.py"}, "dp_schedule": {"alliance.py"}, "emissary": {"alliance.py"},
-           "alliance_names": {"game.py", "view.py"}, "hydra": {"hydra.py"}, "dwarf_luck": {"minors.py"},
-           "tusk_riders": {"minors.py"}}
+           "alliance_names": {"game.py", "view.py", "picture.py"}, "hydra": {"hydra.py"}, "dwarf_luck": {"minors.py"},
+           "tusk_riders": {"minors.py"}, "random_events": {"events.py", "game.py"}, "plague_fortress": {"events.py"},
+           "plague_unit": {"events.py"}}
 """The tables a rule reads now, and the modules that read each: the diplomacy
 numbers, the Diplomacy Points of each game-turn and the Emissary Table
 (rules/alliance.py, rules/base.py's trespassing: DP-DIPLO-*), the Majors'
 names in the actions' and the text's words, the Hydra's MgF die
 (rules/hydra.py), the Dwarf Luck Table and the blood sacrifice
-(rules/minors.py)."""
+(rules/minors.py), the Random Events Table and the plague's rolls
+(rules/events.py)."""
 
 
 def test_the_new_tables_are_read_only_by_the_rules_that_use_them():

@@ -17,7 +17,9 @@ Than), ``magic``
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms),
 ``alliance`` (the Diplomacy Segment and the Alliance Phase: Diplomacy Points,
 alliances, emissaries, replacements), ``combat`` (battles,
-missile fire, melee, retreats, advances), ``turns`` (the player-turn, the
+missile fire, melee, retreats, advances), ``giants`` (the giants' Random
+Movement Phase and battles, the dinosaurs' setup), ``events`` (the Random
+Events Option), ``turns`` (the player-turn, the
 rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .minors import *  # noqa: F401,F403
@@ -35,5 +37,7 @@ from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .alliance import *  # noqa: F401,F403
 from .combat import *  # noqa: F401,F403
+from .giants import *  # noqa: F401,F403
+from .events import *  # noqa: F401,F403
 from .turns import *  # noqa: F401,F403
 from .driver import *  # noqa: F401,F403

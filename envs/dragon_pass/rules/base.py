@@ -21,7 +21,7 @@ from ..board import (
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
-    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
+    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, OCC_GIANTS, SARTAR, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
     ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE,
 )
 from ..unitdata import FACTIONS
@@ -182,6 +182,17 @@ def floods(S, b, u, h, stops):
 U_ASSASSIN = np.array([KINDS[UNIT_KIND_OF[u]].assassin for u in range(NUM_UNITS)], np.int8)
 """An assassin (X-*-*-X, L926): kept off the board, in its side's holding box,
 until the Exotic Magic Phase drops it on a stack (L924)."""
+
+
+U_DINOSAUR = np.array([KINDS[UNIT_KIND_OF[u]].formation == "DI" for u in range(NUM_UNITS)], np.int8)
+"""The Dinosaurs' counters (L833-L837): neutral until a unit ends a phase
+stacked with them (``rules/giants.py::dinosaurs_settle``)."""
+U_DINOSAUR_ON_MAP = np.array([u for u in range(NUM_UNITS) if U_DINOSAUR[u] and U_MAGICIAN[u] < 0], np.int64)
+"""The 12 dinosaurs that stand on the map (the Trachodons' spirits are a
+magician's spirits, in their holding boxes, L416)."""
+U_GIANT = np.array([KINDS[UNIT_KIND_OF[u]].formation == "GI" for u in range(NUM_UNITS)], np.int8)
+"""The three giants (L914-L920): no one's (``unit_force`` NEUTRAL), on the map
+a third party both players' units are inactive to (``OCC_GIANTS``)."""
 
 
 def _herd_tables():
@@ -740,7 +751,13 @@ PH_PUPPET_DODGE = 65   # A_UNIT + v: the Puppeteer Troop, in the battle about to
                        # Illusory Army v (not in that battle) to avoid it / CH_DONE: it fights (L890; rules/puppeteers.py)
 PH_HYDRA_FEED = 66     # A_UNIT + u: allied unit u within 1 hex is fed to the hungry Hydra (L880), at the start of
                        # its side's movement phase / CH_DONE: no more now (rules/hydra.py)
-LAST_PHASE = PH_HYDRA_FEED
+PH_EVENT_REMOVE = 70   # A_UNIT + u: the Lunar unit removed by random event 32 or 33, one with a clear path
+                       # to the event's board edges (L970-L971; rules/events.py)
+PH_EVENT_REPLACE = 71  # A_UNIT + u: the lost Sartar infantry or cavalry unit the South Soldiers replace,
+                       # to enter by the south edge east of Stone Cross / CH_DONE: no more (L972)
+PH_GIANT_STEP = 72     # A_HEX + g: the giant ``cursor`` steps into neighbour g / CH_DONE: it stops
+                       # (the Random Movement Phase, the active player deciding, L490, L918; rules/giants.py)
+LAST_PHASE = PH_GIANT_STEP
 
 NO_HEX = -1
 
@@ -890,11 +907,17 @@ def dragons_only(S, b, h):
 
 @rules_jit
 def hex_force(S, b, h):
-    """The force whose units are at hex h, -1 if none (one owner per hex, L448)."""
+    """The force whose units are at hex h, -1 if none (one owner per hex, L448);
+    ``OCC_GIANTS`` for giants."""
     s = S[b]
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and force_of(S, b, u) >= 0:
-            return force_of(S, b, u)      # not a neutral herd, nor the Puppeteers' pieces before an alliance
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+            f = force_of(S, b, u)
+            if f >= 0:
+                return f
+            if U_GIANT[u]:
+                return OCC_GIANTS       # giants: no player's (L918); neutral herds, dinosaurs and the
+                                        # Puppeteers' pieces before an alliance hold no hex
     return -1
 
 
@@ -912,8 +935,9 @@ def exerts_zoc(S, b, u):
 
 @rules_jit
 def scan_board(S, b, occ, zoc):
-    """occ[h] = the force at h (-1 empty); zoc[h] bit f set if h is in a zone
-    of control of force f (beside a stack of f that exerts one, L460)."""
+    """occ[h] = the force at h (-1 empty, ``OCC_GIANTS`` giants); zoc[h] bit f
+    set if h is in a zone of control of force f (beside a stack of f that
+    exerts one, L460) -- or of giants, whose ZOC sets both players' bits."""
     s = S[b]
     for h in range(NUM_HEXES):
         occ[h] = -1
@@ -921,10 +945,11 @@ def scan_board(S, b, occ, zoc):
     top = np.full(NUM_UNITS, -1, np.int64)
     ntop = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:
-            continue          # no one's: a neutral herd (L592), an Illusory Army before the alliance (L886)
+        if s['unit_where'][u] != UW_MAP or holds_no_hex(S, b, u):
+            continue
         h = s['unit_hex'][u]
-        occ[h] = force_of(S, b, u)
+        f = force_of(S, b, u)
+        occ[h] = f if f >= 0 else OCC_GIANTS     # giants: no player's (L918)
         found = -1
         for k in range(ntop):
             if s['unit_hex'][top[k]] == h:
@@ -940,7 +965,9 @@ def scan_board(S, b, occ, zoc):
         if not exerts_zoc(S, b, u):
             continue
         h = s['unit_hex'][u]
-        bit = 1 << force_of(S, b, u)
+        f = force_of(S, b, u)
+        # both players' units are inactive to the giants: their ZOC stops either (L918)
+        bit = (1 << f) if f >= 0 else (1 << LUNAR) | (1 << SARTAR)
         for d in range(1, 7):
             g = HEX_STEP[h, d]
             if g >= 0:
@@ -1388,22 +1415,90 @@ def herds_settle(S, b):
         elif captured(S, b, u) and f < 0:
             turn_neutral(S, b, u)
     zombies_settle(S, b)              # Delecti with none of his zombies: they all fall (L825)
+    dinosaurs_settle(S, b)        # the dinosaurs too: allied or left alone at the end of a phase (L835)
 
 
 @rules_jit
 def capture_herds_at(S, b, h, f):
-    """An advance of force f ends on hex h: the herds there are captured (L600)."""
+    """An advance of force f ends on hex h: the herds there are captured, and
+    neutral dinosaurs there ally with f (L600)."""
     s = S[b]
     for u in range(units_end(S, b)):
         if U_HERD[u] != 0 and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
             capture(S, b, u, f)
+    dinosaurs_allied_by_advance(S, b, h, f)
+
+
+@rules_jit
+def dinosaur_holder(S, b, h):
+    """The player whose units other than dinosaurs are at hex h, -1 if none."""
+    s = S[b]
+    for v in range(units_end(S, b)):
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h and not U_DINOSAUR[v]:
+            f = force_of(S, b, v)
+            if 0 <= f <= 1:
+                return f
+    return -1
+
+
+@rules_jit
+def ally_dinosaur(S, b, u, f):
+    """Dinosaur u allies with force f; a Trachodon takes its spirit with it."""
+    s = S[b]
+    s['unit_force'][u] = f
+    sp = U_BOUND[u]
+    if sp >= 0 and s['unit_where'][sp] != UW_DEAD:
+        s['unit_force'][sp] = f
+
+
+@rules_jit
+def dinosaurs_settle(S, b):
+    """The end of a phase (``herds_settle``): a dinosaur stacked with a
+    player's units allies with that player (L835: with any unit that ends a
+    phase stacked with it); one left alone reverts to neutrality -- "at any
+    time except during the movement phase", read at the end of every phase
+    (RULES.md Interpretations 146)."""
+    s = S[b]
+    for k in range(U_DINOSAUR_ON_MAP.shape[0]):
+        u = U_DINOSAUR_ON_MAP[k]
+        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP:
+            continue
+        f = dinosaur_holder(S, b, int(s['unit_hex'][u]))
+        if f >= 0:
+            if s['unit_force'][u] != f:
+                ally_dinosaur(S, b, u, f)
+        elif s['unit_force'][u] >= 0:
+            ally_dinosaur(S, b, u, NEUTRAL)
+
+
+@rules_jit
+def dinosaurs_allied_by_advance(S, b, h, f):
+    """An advance after combat of force f ended on hex h: neutral dinosaurs
+    there ally with f (L600)."""
+    s = S[b]
+    for k in range(U_DINOSAUR_ON_MAP.shape[0]):
+        u = U_DINOSAUR_ON_MAP[k]
+        if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h \
+                and s['unit_force'][u] < 0:
+            ally_dinosaur(S, b, u, f)
+
+
+@rules_jit
+def holds_no_hex(S, b, u):
+    """Unit u is no one's and no giant: a neutral herd (L592) or dinosaur
+    (L835), an Illusory Army or the Puppeteer Troop before their alliance
+    (L886). It neither holds its hex nor exerts a zone of control; giants,
+    no one's too, do both, against either player (L918)."""
+    return S[b]['unit_force'][u] < 0 and U_GIANT[u] == 0
 
 
 @rules_jit
 def neutral_herd(S, b, u):
     """Unit u is a neutral herd: no one's, it neither holds its hex nor exerts a
-    zone of control, and units may stack with it to capture it (L592)."""
-    return U_HERD[u] != 0 and S[b]['unit_force'][u] < 0
+    zone of control, and units may stack with it to capture it (L592). A
+    neutral dinosaur is read the same way: any unit may end a phase stacked
+    with it to ally it (L835, ``giants.dinosaurs_settle``)."""
+    return (U_HERD[u] != 0 or U_DINOSAUR[u] != 0) and S[b]['unit_force'][u] < 0
 
 
 @rules_jit
@@ -1476,7 +1571,7 @@ def local_board(S, b, h, occ7, zoc7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) < 0:    # no one's: a neutral herd, a pre-alliance Illusory Army
+        if s['unit_where'][u] != UW_MAP or holds_no_hex(S, b, u):
             continue
         x = s['unit_hex'][u]
         if distance(x, h) > 2:
@@ -1493,6 +1588,9 @@ def local_board(S, b, h, occ7, zoc7):
     for k in range(m):
         x = near[k]
         f = force_of(S, b, tops[k])
+        bit = (1 << f) if f >= 0 else (1 << LUNAR) | (1 << SARTAR)    # giants: both players' (L918)
+        if f < 0:
+            f = OCC_GIANTS
         zoc = exerts_zoc(S, b, tops[k])
         for d in range(7):
             g = h if d == 0 else HEX_STEP[h, d]
@@ -1501,7 +1599,7 @@ def local_board(S, b, h, occ7, zoc7):
             if g == x:
                 occ7[d] = f
             elif zoc and distance(x, g) == 1:
-                zoc7[d] |= 1 << f
+                zoc7[d] |= bit
 
 
 # ================================================================ Delecti's zombies (L815-L831)

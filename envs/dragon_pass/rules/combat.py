@@ -27,6 +27,7 @@ from ..constants import (
     NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SIDE_BACK, ST_RALLY, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE,
     UF_ADVANCED, UF_FOUGHT, UF_FRIEND_FELL, UF_HIT, UF_RETREATED, UF_USED, UW_ESCAPING, UW_MAP, UW_SUPPORT,
 )
+from ..constants import NEUTRAL, OCC_GIANTS, ST_COMBAT, ST_RANDOM_MOVE
 from ..state import MAX_BATTLE_STACKS
 from .minors import retreat_mf
 from .base import (
@@ -40,7 +41,7 @@ from .base import (
     U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
-    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede, dragons_only, is_dragon,
+    U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede, dragons_only, is_dragon, U_GIANT,
 )
 from .magic import (
     commitment_step, magic_step, send_home, support_step, unattacked_commitment,
@@ -164,6 +165,8 @@ def combat_phase(S, b):
     """Run the combat phase until a decision is needed (True) or the phase ends."""
     s = S[b]
     while True:
+        if s['stage'] != ST_COMBAT:
+            return False      # a giants' battle ended: back to the Random Movement Phase (L918)
         st = int(s['step'])
         if st == CS_DECLARE:
             if commitment_step(S, b):
@@ -289,6 +292,17 @@ def end_battle(S, b):
     s['def_total'] = 0
     s['step'] = CS_DECLARE
     s['cursor'] = 0
+    if s['giant_foe']:
+        # the giants' battle of the Random Movement Phase is over (L918): the
+        # giants are no one's again, the player-turn's player active again
+        for u in range(units_end(S, b)):
+            if U_GIANT[u]:
+                s['unit_force'][u] = NEUTRAL
+        s['giant_foe'] = 0
+        first = int(s['first_force'])
+        s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
+        s['stage'] = ST_RANDOM_MOVE
+        s['step'] = 1
 
 
 # ================================================================ declaration
@@ -522,12 +536,14 @@ def hex_owner(S, b, h):
 
 @rules_jit
 def stands_at(S, b, h):
-    """The force whose units other than herds are at h, -1 if only herds or
-    none: a hex left to herds is vacated, and an advance ending there captures
+    """The force whose units other than herds are at h (``OCC_GIANTS`` for
+    giants), -1 if only herds, neutral dinosaurs or none: a hex left to herds is vacated, and an advance ending there captures
     them (L600)."""
     s = S[b]
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not U_HERD[u]:
+            if U_GIANT[u]:
+                return OCC_GIANTS         # giants, no one's, hold their hex (L918)
             return force_of(S, b, u)
     return -1
 
@@ -1166,7 +1182,8 @@ def fastest_attacker(S, b):
 @rules_jit
 def retreat_hexes(S, b, u, occ, mask):
     """The hexes unit u may retreat into: one hex away, on the board, not a
-    lake, not beside (or in) a hex of another player's units (L577). Returns
+    lake, not beside (or in) a hex of another player's units (L577) -- nor the
+    giants', inactive to all (L918). Returns
     how many (marked in ``mask`` when it has room)."""
     s = S[b]
     h = s['unit_hex'][u]
@@ -1175,7 +1192,7 @@ def retreat_hexes(S, b, u, occ, mask):
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy) \
-                or shut(S, b, g):
+                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -1332,10 +1349,12 @@ def mark_vacated(S, b):
 
 @rules_jit
 def may_advance(S, b, u):
+    """Unit u of an attacking stack may advance: not disrupted, not yet, not
+    frozen; giants never (Interpretations 148)."""
     s = S[b]
     return s['unit_where'][u] == UW_MAP and in_list(s['bat_att'], s['unit_hex'][u]) \
         and not is_disrupted(S, b, u) and not s['unit_flags'][u] & UF_ADVANCED \
-        and force_of(S, b, u) == s['active'] and not frozen(S, b, u)
+        and force_of(S, b, u) == s['active'] and not frozen(S, b, u) and not U_GIANT[u]
 
 
 @rules_jit
@@ -1405,12 +1424,12 @@ def extended_hexes(S, b, u, mask):
     occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]
     p = force_of(S, b, u)
-    if adjacent_to_force(occ, h, 1 - p):
-        return 0
+    if adjacent_to_force(occ, h, 1 - p) or adjacent_to_force(occ, h, OCC_GIANTS):
+        return 0          # the giants are inactive to both players: beside them it stops too (L918)
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or stands_at(S, b, g) == 1 - p or shut(S, b, g):
+        if g < 0 or stands_at(S, b, g) == 1 - p or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \

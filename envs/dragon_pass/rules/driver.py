@@ -5,15 +5,18 @@ template's, ``envs/README.md``).
 ``fill_mask`` and ``do_action`` hand the pending decision (``phase``) to its
 part's ``mask_*`` and ``act_*``. A game is the deployment (``setup.py``),
 then game-turns -- the Diplomacy Segment in the Full Game (``alliance.py``),
-two player-turns each of alliances (``alliance.py``), movement
-(``movement.py``), exotic magic (``exotic.py``), combat (``combat.py``) and
-rally -- and the book-keeping phase (``turns.py``).
+with the Random Events Option the Random Events Segment (``events.py``) --
+of two player-turns each -- with giants on the map the Random Movement
+Phase (``giants.py``), in the Full Game the Alliance Phase (``alliance.py``),
+movement (``movement.py``), exotic magic (``exotic.py``), combat
+(``combat.py``), rally -- and the book-keeping phase (``turns.py``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     ST_ALLIANCE, ST_BOOKKEEPING, ST_COMBAT, ST_DEPLOY, ST_DIPLOMACY, ST_EXOTIC, ST_MOVEMENT, ST_RALLY, ST_TURN_START,
+    ST_RANDOM_EVENTS, ST_RANDOM_MOVE,
 )
 from ..state import STATE_DTYPE
 from .base import (
@@ -23,7 +26,7 @@ from .base import (
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
     PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
-    PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID,
+    PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID, PH_EVENT_REMOVE, PH_EVENT_REPLACE, PH_GIANT_STEP,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
@@ -59,6 +62,11 @@ from .puppeteers import act_puppet_dodge, illusions_dispelled, mask_puppet_dodge
 from .hydra import act_hydra_feed, mask_hydra_feed
 from .setup import SCENARIO_INDEPENDENTS, act_deploy, deploy_round, mask_deploy, setup_scenario
 from .dragons import act_dragonfight, act_jack, act_jack_aid, mask_dragonfight, mask_jack, mask_jack_aid
+from .giants import act_giant_step, mask_giant_step, place_dinosaurs, random_movement_phase
+from .events import (
+    act_event_remove, act_event_replace, mask_event_remove, mask_event_replace, random_events_due,
+    random_events_segment,
+)
 from .turns import act_escape_hex, bookkeeping, mask_escape_hex, rally_phase, start_player_turn
 
 BLANK = np.zeros(1, dtype=STATE_DTYPE)   # a zeroed record to reset from
@@ -179,6 +187,12 @@ def fill_mask(S, b, mask):
         mask_jack(S, b, p, mask)
     elif ph == PH_JACK_AID:
         mask_jack_aid(S, b, p, mask)
+    elif ph == PH_EVENT_REMOVE:
+        mask_event_remove(S, b, p, mask)
+    elif ph == PH_EVENT_REPLACE:
+        mask_event_replace(S, b, p, mask)
+    elif ph == PH_GIANT_STEP:
+        mask_giant_step(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -295,6 +309,12 @@ def do_action(S, b, a):
         return act_jack(S, b, p, a)
     elif ph == PH_JACK_AID:
         return act_jack_aid(S, b, p, a)
+    elif ph == PH_EVENT_REMOVE:
+        return act_event_remove(S, b, p, a)
+    elif ph == PH_EVENT_REPLACE:
+        return act_event_replace(S, b, p, a)
+    elif ph == PH_GIANT_STEP:
+        return act_giant_step(S, b, p, a)
     return False
 
 
@@ -326,7 +346,16 @@ def advance(S, b):
             if deploy_round(S, b):
                 return
         elif st == ST_TURN_START:
-            start_player_turn(S, b)
+            if random_events_due(S, b):
+                s['stage'] = ST_RANDOM_EVENTS      # the Random Events Segment opens the game-turn (L174)
+            else:
+                start_player_turn(S, b)
+        elif st == ST_RANDOM_EVENTS:
+            if random_events_segment(S, b):
+                return
+        elif st == ST_RANDOM_MOVE:
+            if random_movement_phase(S, b):
+                return
         elif st == ST_MOVEMENT:
             if movement_phase(S, b):
                 return
@@ -400,9 +429,10 @@ def apply_action(S, b, a, mask):
 
 
 @rules_jit
-def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
+def reset_game(S, b, seed, scenario, screening, auto_single, max_turns, random_events):
     """Zero record b and set up scenario ``scenario`` up to its first decision;
-    play stops after ``max_turns`` game-turns if that is sooner than its end."""
+    play stops after ``max_turns`` game-turns if that is sooner than its end;
+    ``random_events`` 1: the Random Events Option (L950)."""
     S[b] = BLANK[0]
     s = S[b]
     s['seed'] = seed
@@ -410,8 +440,10 @@ def reset_game(S, b, seed, scenario, screening, auto_single, max_turns):
     s['scenario'] = scenario
     s['screening'] = screening
     s['auto_single'] = auto_single
+    s['random_events'] = random_events
     setup_scenario(S, b)
     if SCENARIO_INDEPENDENTS[scenario]:
+        place_dinosaurs(S, b)           # the dinosaurs, before any other units (L835)
         place_illusory_armies(S, b)     # the Puppeteers' 5 Illusory Armies stand from the start (L886)
     if max_turns < s['max_turns']:
         s['max_turns'] = max_turns

@@ -64,7 +64,7 @@ player has revealed Argrath (L666, L668)."""
 @rules_jit
 def cyclic_value(S, b, h):
     """The cyclic value of a unit at hex h (L662-L668): the phase's value; 7
-    within the Glowline while it lasts and within 2 hexes of the Crimson Bat
+    within the Glowline while it lasts (and exists this game-turn) and within 2 hexes of the Crimson Bat
     (its Glowspot, as if the moon were full); neither within 1 hex of Argrath.
     A scenario without a phase (-1) has no cyclic unit; it reads the Glowline's 7."""
     s = S[b]
@@ -80,7 +80,8 @@ def cyclic_value(S, b, h):
         return value
     if dragon_negates_at(S, b, h):
         return value
-    if HEX_GLOWLINE[h] and not s['glowline_gone']:
+    # the Glowline is gone once the Temple fell (L143), and for a game-turn of random event 31 (L969)
+    if HEX_GLOWLINE[h] and not s['glowline_gone'] and not s['glowline_failed']:
         return GLOWLINE_CYCLIC
     c = CRIMSON_BAT
     if c >= 0 and s['unit_where'][c] == UW_MAP and distance(h, s['unit_hex'][c]) <= GLOWSPOT_RADIUS \

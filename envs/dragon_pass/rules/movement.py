@@ -46,6 +46,7 @@ from .base import (
     PH_SPEED, PH_ALCHEMY, IS_ILLUSION,
 )
 from .minors import may_speed, may_transform, speed_group
+from ..constants import OCC_GIANTS
 from .setup import SCENARIO_EXOTIC_MAGIC
 from .base import PH_ZOMBIE_MARCH, is_zombie
 from .zombies import mask_chain_leaders, start_march
@@ -476,8 +477,8 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     s = S[b]
     g = HEX_STEP[h, d]
     enemy = 1 - p
-    if g < 0 or occ_g == enemy:
-        return False
+    if g < 0 or occ_g == enemy or occ_g == OCC_GIANTS:
+        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918)
     into_zoc = zoc_g & (1 << enemy) != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
@@ -948,7 +949,7 @@ def entry_hexes(S, b, u, mask):
         occ7 = np.empty(7, np.int8)
         zoc7 = np.empty(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
-        if occ7[0] == enemy:
+        if occ7[0] == enemy or occ7[0] == OCC_GIANTS:
             continue
         n += 1
         if mask.shape[0] > 1:

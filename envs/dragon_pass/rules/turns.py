@@ -17,7 +17,7 @@ from ..board import NUM_HEXES
 from ..constants import (
     LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SIDE_BACK, SIDE_FRONT,
     ST_ALLIANCE, ST_BOOKKEEPING,
-    ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
+    ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_RANDOM_MOVE, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
 from .base import (
     A_HEX, BOLDHOME, CITY_HEX, U_HOME_CITY, U_MAGICIAN, hex_force, occupy, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
@@ -30,6 +30,8 @@ from .ethilrist import cloak_expires
 from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
 from .moon import next_day
+from .giants import giants_on_map, start_random_movement
+from .events import events_end_of_turn
 from .setup import SCENARIO_INDEPENDENTS, SCENARIO_TURNS, game_turn_begins
 
 ARGRATH = UNIT_IDS.index("argrath")
@@ -38,7 +40,8 @@ ARGRATH = UNIT_IDS.index("argrath")
 
 @rules_jit
 def start_player_turn(S, b):
-    """A player-turn begins: the first force's, then the other's (L175)."""
+    """A player-turn begins: the first force's, then the other's (L175); with
+    giants on the map, with its Random Movement Phase (L176, L918)."""
     s = S[b]
     s['player_turn'] += 1
     first = int(s['first_force'])
@@ -58,6 +61,11 @@ def start_player_turn(S, b):
     elif s['exotic_effect'] == EX_FLOOD:       # the storm's third day begins with the flood (L688)
         s['stage'] = ST_EXOTIC
         s['step'] = EXS_DAY
+    if giants_on_map(S, b):
+        # the Random Movement Phase comes first (L176): the giants (L918); the
+        # movement phase (or the flood) after it
+        s['stage'] = ST_RANDOM_MOVE
+        start_random_movement(S, b)
 
 
 @rules_jit
@@ -223,6 +231,7 @@ def bookkeeping(S, b):
             end_game(S, b, scenario_winner(S, b))
         return
     cloak_expires(S, b)               # the Cloak of Darkness's cloud lifts: the Goblins (L752)
+    events_end_of_turn(S, b)          # the random event's rain stops, the Glowline is back (L960, L969)
     s['turn'] += 1
     day_ends(S, b)
     next_day(S, b)
