@@ -252,14 +252,14 @@ NEW_FIELDS = ("alliance_dp", "alliance_names", "diplomacy", "dp_schedule", "emis
 USED_BY = {"diplomacy": {"alliance.py", "base.py"}, "dp_schedule": {"alliance.py"}, "emissary": {"alliance.py"},
            "alliance_names": {"game.py", "view.py", "picture.py"}, "hydra": {"hydra.py"}, "dwarf_luck": {"minors.py"},
            "tusk_riders": {"minors.py"}, "random_events": {"events.py", "game.py"}, "plague_fortress": {"events.py"},
-           "plague_unit": {"events.py"}}
+           "plague_unit": {"events.py"}, "hungry_jack": {"dragons.py"}}
 """The tables a rule reads now, and the modules that read each: the diplomacy
 numbers, the Diplomacy Points of each game-turn and the Emissary Table
 (rules/alliance.py, rules/base.py's trespassing: DP-DIPLO-*), the Majors'
 names in the actions' and the text's words, the Hydra's MgF die
 (rules/hydra.py), the Dwarf Luck Table and the blood sacrifice
 (rules/minors.py), the Random Events Table and the plague's rolls
-(rules/events.py)."""
+(rules/events.py), Hungry Jack's roll (rules/dragons.py)."""
 
 
 def test_the_new_tables_are_read_only_by_the_rules_that_use_them():
