@@ -145,7 +145,7 @@ class DragonPassConfig:
             the giants it brings move in each player-turn's Random Movement
             Phase (L918). Off by default here (the rulebook assumes it unless
             a player objects, L950); only in the two-player games between
-            Sartar and the Lunar Empire (18.1-18.5; 18.6 is the Lunars against
+            Sartar and the Lunar Empire (18.1-18.5, 18.7; 18.6 is the Lunars against
             the Independents).
     """
 
@@ -229,7 +229,7 @@ class DragonPass(Game):
         config = super().make_config(**options)
         if config.random_events and SCENARIO_ROLES[SCENARIOS.index(config.scenario)] != ("lunar", "sartar"):
             raise ConfigError(f"{self.name}: option random_events is only for the two-player games between Sartar "
-                              f"and the Lunar Empire (L950: 18.1-18.5); scenario {config.scenario} is "
+                              f"and the Lunar Empire (L950: 18.1-18.5, 18.7); scenario {config.scenario} is "
                               f"{' against '.join(SCENARIO_ROLES[SCENARIOS.index(config.scenario)])}")
         return config
 
@@ -293,6 +293,11 @@ class DragonPass(Game):
         rec = state[0]
         if int(R.SCENARIO_DIPLOMACY[int(rec["scenario"])]):
             _deal_assignments(rec, 1 - int(player), rng)
+            if int(rec["phase"]) == R.PH_AUCTION and int(rec["event_left"]) == 1:
+                # the first offer for the Dragonewts is written, not yet shown (L958)
+                sc, turn = int(rec["scenario"]), int(rec["turn"])
+                room = int(sum(int(R.DP_SCHEDULE[sc, t]) for t in range(turn + 1, int(rec["max_turns"]) + 1)))
+                rec["auction_bid"][1 - int(player)] = int(rng.integers(0, room + 1))
         if int(rec["screening"]):
             pinned = {int(rec[n]) for n in ("sel_hex", "group_start", "arr_hex", "exotic_hex")}
             pinned |= {int(h) for n in ("bat_att", "bat_def", "bat_vacated") for h in rec[n]}
@@ -385,8 +390,8 @@ class DragonPass(Game):
         """With screening, a decision names the counters it moves or
         chooses, which the enemy may not examine; without it, all is open --
         but the Diplomacy Points a player assigns, which are always his
-        secret (L979)."""
-        if int(state[0]["phase"]) == R.PH_DIPLOMACY:
+        secret (L979), as are the offers for the Dragonewts (L958)."""
+        if int(state[0]["phase"]) in (R.PH_DIPLOMACY, R.PH_AUCTION):
             return False
         return not bool(state[0]["screening"])
 
@@ -405,7 +410,8 @@ _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimi
     + tuple(f"assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
     + tuple(f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance" for k in range(R.NUM_MAJORS)) \
-    + ("to the South Soldier Reserve",)
+    + ("to the South Soldier Reserve",) \
+    + tuple(f"offer {int(n)} DP more for the Dragonewts" for n in R.ASSIGN_AMOUNTS)
 assert len(_CHOICES) == R.NUM_CHOICES
 
 
@@ -477,6 +483,10 @@ def _legal_name(rec, a):
         return f"set up {V.unit_name(int(rec['cursor']), rec)} at {V.hex_name(h)}"
     if ph == R.PH_KEENER:
         return f"Keener Than joins the stack at {V.hex_name(h)}"
+    if ph == R.PH_AUCTION:
+        if done:
+            return f"write the offer for the Dragonewts: {int(rec['auction_bid'][int(rec['to_play'])])} DP"
+        return f"offer {int(R.ASSIGN_AMOUNTS[a - R.A_CHOICE - R.CH_BID])} DP more for the Dragonewts"
     if ph == R.PH_SACRIFICE:
         return f"{V.unit_name(u, rec)} sacrifices {V.unit_name(int(rec['cursor']), rec)} to the Tusk Riders"
     if ph == R.PH_MOVE:

@@ -237,7 +237,10 @@ F_MINORS = F_EVENTS + 3               # the Independents' public state: the Spir
                                       # the movement (L898); the Hydra's MgF / -6 and the units it still must eat / 6
                                       # (L880); zombies owed / 12 (L821); the cup's blanks drawn / 4 and the Puppeteers
                                       # found (L886); each dragon's negation of the Glowline (L851, 4)
-FLAT_SIZE = F_MINORS + 6 + len(R.DRAGON_UNITS)
+F_AUCTION = F_MINORS + 6 + len(R.DRAGON_UNITS)  # random event 12 (L958): the observer's offer for the Dragonewts
+                                      # / 50, the enemy's once both are written (secret before); the DP each still
+                                      # owes for them / 50, the observer's then the enemy's
+FLAT_SIZE = F_AUCTION + 4
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -530,3 +533,8 @@ def observe_one(S, b, me, obs):
     obs[f + F_MINORS + 5] = s['puppet_found_hex'] >= 0
     for k in range(R.DRAGON_UNITS.shape[0]):
         obs[f + F_MINORS + 6 + k] = (int(s['dragon_negates']) >> k) & 1
+    _put(obs, f + F_AUCTION, s['auction_bid'][me] / 50.0)
+    if not (ph == R.PH_AUCTION and s['event_left'] > 0):
+        _put(obs, f + F_AUCTION + 1, s['auction_bid'][enemy] / 50.0)
+    _put(obs, f + F_AUCTION + 2, s['dp_debt'][me] / 50.0)
+    _put(obs, f + F_AUCTION + 3, s['dp_debt'][enemy] / 50.0)

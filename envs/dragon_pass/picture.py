@@ -582,6 +582,7 @@ _CHOICE_LABELS = {
     (R.PH_DIPLOMACY, R.CH_DONE): "Assign no more",
     (R.PH_REPLACE, R.CH_DONE): "No more replacements",
     (R.PH_ALLIANCE, R.CH_DONE): "End the Alliance Phase",
+    (R.PH_AUCTION, R.CH_DONE): "Write the offer",
     (R.PH_HYDRA_FEED, R.CH_DONE): "Feed no more now",
     (R.PH_EXOTIC_TARGET, R.CH_STORM): "Type 2 storm: rain, rain, flood",
     (R.PH_EXOTIC_TARGET, R.CH_QUAKE_1): "Type 1 earthquake: one line of 8",
@@ -596,7 +597,8 @@ _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force
     + tuple(f"Assign {int(n)} DP to {DATA.tables.alliance_names[R.MAJORS[k]]}"
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
     + tuple(f"Seek {DATA.tables.alliance_names[R.MAJORS[k]]}" for k in range(R.NUM_MAJORS)) \
-    + ("To the South Soldier Reserve",)
+    + ("To the South Soldier Reserve",) \
+    + tuple(f"Offer {int(n)} DP more" for n in R.ASSIGN_AMOUNTS)
 assert len(_CHOICE_NAMES) == R.NUM_CHOICES
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 
@@ -1095,6 +1097,8 @@ def _decision_text(view):
         return f"{who} sets up {focus_name} within its Independent's territory."
     if ph == R.PH_KEENER:
         return f"{who} takes Keener Than: choose the stack of his he joins."
+    if ph == R.PH_AUCTION:
+        return f"{who} writes his offer for the Dragonewts in secret (random event 12)."
     if ph == R.PH_SACRIFICE:
         return f"{who}: choose the magician who sacrifices {focus_name} to the Tusk Riders."
     if ph == R.PH_SUMMON_HEX:

@@ -163,6 +163,10 @@ STATE_FIELDS = [
                                     # order; a dragon is allied on its own: its unit_force); -1 none
     ("majors_sought", np.int8),     # bits of the Majors the active player sought in this Alliance Phase
     ("first_deployer", np.int8),    # the force chosen to deploy first (18.7's tie-break, L301)
+    ("auction_bid", np.int16, (NUM_FORCES,)),  # random event 12: the DP each player offers for the Dragonewts
+                                    # (secret from the other until both are written, L958)
+    ("dp_debt", np.int16, (NUM_FORCES,)),  # DP still owed for the Dragonewts won by event 12: every DP received
+                                    # goes to it until it is paid (L958)
     ("trespassers", np.uint8, ((NUM_UNITS + 7) // 8,)),  # bit u: unit u trespassed into a neutral Major's
                                     # territory this movement phase (one DP to the other player, L991)
     # --- Delecti's zombies (L815-L831, rules/zombies.py)

@@ -568,3 +568,74 @@ def test_rule_dp_a_dragon_allied_by_an_emissary_at_its_dragonrest():
     assert p.where("red_dragon") == rest and int(p.s["unit_force"][unit("red_dragon")]) == seat(LUNAR)
     assert int(p.s["unit_mp"][unit("red_dragon")]) > 0
     assert p.where("nf_tarsh_warriors#1") == rest
+
+
+def through_diplomacy(p):
+    """Both players keep their Diplomacy Points this Diplomacy Segment."""
+    while p.phase == R.PH_DIPLOMACY:
+        p.act(next(t for t in p.legal() if t.startswith("assign no more")))
+    return p
+
+
+def test_rule_dp_random_event_13_androgeus_allies_the_highest_offer_so_far():
+    """L959: Androgeus allies to the side that has offered him the most
+    Diplomacy Points so far; both sides announce what they assigned; a tie
+    allies no one."""
+    p = full_game()
+    p.s["random_events"] = 1
+    assign(p, LUNAR, "androgeus", 8)
+    assign(p, SARTAR, "androgeus", 6)
+    p.dice(1, 3)
+    new_game_turn(p, 2)
+    through_diplomacy(p)
+    assert int(p.s["event_roll"]) == 13
+    assert int(p.s["faction_ally"][ANDROGEUS]) == seat(LUNAR) and p.where("androgeus") == "entering"
+    assert list(p.s["dp_announced"][:, ANDROGEUS]) == [8, 6]
+    p = full_game()
+    p.s["random_events"] = 1
+    assign(p, LUNAR, "androgeus", 6)
+    assign(p, SARTAR, "androgeus", 6)
+    p.dice(1, 3)
+    new_game_turn(p, 2)
+    through_diplomacy(p)
+    assert int(p.s["faction_ally"][ANDROGEUS]) == -1
+
+
+def test_rule_dp_random_event_12_the_dragonewts_go_to_the_higher_secret_offer():
+    """L958: both players secretly write the DP they will give to ally the
+    Dragonewts, no more than they are still to receive; the higher offer
+    gains the alliance (equal: neither) and gives every DP received until it
+    is paid; points assigned before do not count toward it."""
+    from dragongym.envs.dragon_pass import observe as O
+    p = full_game()
+    p.s["random_events"] = 1
+    assign(p, LUNAR, "dragonewts", 20)
+    p.dice(1, 2)
+    new_game_turn(p, 2)
+    through_diplomacy(p)
+    assert p.phase == R.PH_AUCTION and p.to_play == LUNAR
+    p.acts("offer 10 DP more for the Dragonewts", "offer 5 DP more for the Dragonewts")
+    p.act("write the offer for the Dragonewts: 15 DP")
+    assert p.to_play == SARTAR
+    obs = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, np.array([seat(SARTAR)]), obs)
+    assert obs[0, O.FLAT_OFF + O.F_AUCTION + 1] == 0          # the Lunar offer is not shown yet
+    p.act("offer 10 DP more for the Dragonewts")
+    p.act("write the offer for the Dragonewts: 10 DP")
+    assert int(p.s["faction_ally"][DRAGONEWTS]) == seat(LUNAR)
+    assert int(p.s["dp_debt"][seat(LUNAR)]) == 15                # the 20 assigned before do not count
+    GAME.observe(p.S, np.array([seat(SARTAR)]), obs)
+    assert obs[0, O.FLAT_OFF + O.F_AUCTION + 1] == np.float32(15 / 50)   # shown once both are written
+    # the next game-turn's 25 DP pay the debt first
+    held = int(p.s["dp"][seat(LUNAR)])
+    new_game_turn(p, 3)
+    assert int(p.s["dp_debt"][seat(LUNAR)]) == 0 and int(p.s["dp"][seat(LUNAR)]) == held + 10
+    # no offer above the points still to come: in game-turn 13 of 14, 25
+    p = full_game()
+    p.s["random_events"] = 1
+    p.dice(1, 2)
+    new_game_turn(p, 13)
+    through_diplomacy(p)
+    p.acts("offer 10 DP more for the Dragonewts", "offer 10 DP more for the Dragonewts",
+           "offer 5 DP more for the Dragonewts")
+    assert p.legal() == ["write the offer for the Dragonewts: 25 DP"]

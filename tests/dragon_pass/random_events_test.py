@@ -54,7 +54,7 @@ def test_rule_dp_events_the_option_is_only_for_lunar_against_sartar():
     """L950: 'The Random Events Option can only be used in two-player games
     between Sartar and the Lunar Empire': 18.6 is the Lunars against the
     Independents -- a configuration error."""
-    for sc in ("18.1", "18.2", "18.3", "18.4", "18.5"):
+    for sc in ("18.1", "18.2", "18.3", "18.4", "18.5", "18.7"):
         assert GAME.make_config(scenario=sc, random_events=True).random_events
     with pytest.raises(ConfigError, match="random_events"):
         GAME.make_config(scenario="18.6", random_events=True)
@@ -89,9 +89,10 @@ def test_rule_dp_events_11_the_initiative_shifts():
     assert p.to_play == SARTAR and int(p.s["active"]) == FORCES.index(SARTAR)
 
 
-def test_rule_dp_events_12_and_13_need_diplomacy_and_do_nothing_yet():
-    """L958-L959: the Dragonewts' and Androgeus' offers need Diplomacy Points
-    (not yet implemented): the roll changes nothing else."""
+def test_rule_dp_events_12_and_13_without_diplomacy_ally_no_one():
+    """L958-L959: the Dragonewts' and Androgeus' offers are made in Diplomacy
+    Points; in a scenario without the diplomacy rules no one has any to offer,
+    and equal offers ally no one: the roll changes nothing."""
     for units in (2, 3):
         p = event(position(), 1, units)
         assert int(p.s["event_roll"]) == 10 + units

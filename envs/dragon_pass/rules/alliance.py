@@ -53,7 +53,7 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, ANDROGEUS_FACTION, BLACK_DRAGON, CH_DONE, DRAGONEWTS, ETHILRIST, FACTION_CAPITAL,
     FORCE_CAPITAL, HELL_HOUND, HEX_MAJOR, KEENER_THAN, MAJOR_PRICE, NUM_MAJORS, PH_ALLIANCE, PH_ALLY_SETUP,
     PH_DIPLOMACY, PH_KEENER, PH_REPLACE, CH_ASSIGN, CH_SEEK, ASSIGN_AMOUNTS, TERRAIN_LAKE, U_ASSASSIN, U_FACTION,
-    U_BOUND, U_SPIRIT, side_of, PH_SACRIFICE, U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, clouded, d6, eliminate,
+    U_BOUND, U_SPIRIT, side_of, PH_SACRIFICE, CH_BID, U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, clouded, d6, eliminate,
     force_of, frozen, hex_force, mf_of, occupy, pose, put_on_top, shut, units_end, SCENARIO_DIPLOMACY,
 )
 from .exotic import EX_FLOOD, EXS_DAY
@@ -196,7 +196,10 @@ def diplomacy_segment(S, b):
     s = S[b]
     if s['step'] == DS_INCOME:
         for f in range(2):
-            s['dp'][f] += income(S, b, f)
+            n = income(S, b, f)
+            paid = n if n < s['dp_debt'][f] else int(s['dp_debt'][f])
+            s['dp_debt'][f] -= paid       # the Dragonewts' price, paid with every DP received (event 12, L958)
+            s['dp'][f] += n - paid
             s['dp_next'][f] = 0
         s['step'] = DS_REPLACE
         s['cursor'] = 0
@@ -275,6 +278,87 @@ def act_diplomacy(S, b, p, a):
     s['dp'][p] -= n
     s['dp_assigned'][p, k] += n
     return False
+
+
+# ================================================================ random events 12 and 13 (L958-L959)
+@rules_jit
+def future_income(S, b):
+    """The Diplomacy Points the schedule still gives a player after this
+    game-turn: the most he may offer for the Dragonewts (event 12, L958)."""
+    s = S[b]
+    sc = int(s['scenario'])
+    n = 0
+    for t in range(int(s['turn']) + 1, int(s['max_turns']) + 1):
+        n += int(DP_SCHEDULE[sc, t])
+    return n
+
+
+@rules_jit
+def dragonewts_offer(S, b):
+    """Random event 12 begins (L958): the Dragonewts, unallied, offer to ally;
+    both players write their offers in secret, the first player then the
+    second (``event_left`` 2, 1). Returns whether there is an auction: none
+    without the diplomacy rules (no DP to offer) or once they are allied."""
+    s = S[b]
+    if not SCENARIO_DIPLOMACY[int(s['scenario'])] or s['faction_ally'][DRAGONEWTS] >= 0:
+        return False
+    for f in range(2):
+        s['auction_bid'][f] = 0
+    s['event_left'] = 2
+    return True
+
+
+@rules_jit
+def auction_bidder(S, b):
+    """Who writes an offer now: the first player, then the second."""
+    s = S[b]
+    first = int(s['first_force'])
+    return first if s['event_left'] == 2 else 1 - first
+
+
+@rules_jit
+def mask_auction(S, b, p, mask):
+    room = future_income(S, b) - int(S[b]['auction_bid'][p])
+    for j in range(ASSIGN_AMOUNTS.shape[0]):
+        if ASSIGN_AMOUNTS[j] <= room:
+            mask[A_CHOICE + CH_BID + j] = 1
+    mask[A_CHOICE + CH_DONE] = 1
+
+
+@rules_jit
+def act_auction(S, b, p, a):
+    """CH_BID + j: p's offer grows by ASSIGN_AMOUNTS[j] DP, never beyond what he
+    is still scheduled to receive; CH_DONE: his offer is written. Both
+    written, the higher offer allies the Dragonewts and owes its DP, paid
+    with every DP received; equal offers ally no one (L958)."""
+    s = S[b]
+    if a != A_CHOICE + CH_DONE:
+        s['auction_bid'][p] += ASSIGN_AMOUNTS[a - A_CHOICE - CH_BID]
+        return False
+    s['event_left'] -= 1
+    if s['event_left'] > 0:
+        return False
+    lunar = int(s['auction_bid'][LUNAR])
+    sartar = int(s['auction_bid'][1 - LUNAR])
+    if lunar != sartar:
+        w = LUNAR if lunar > sartar else 1 - LUNAR
+        s['dp_debt'][w] += lunar if w == LUNAR else sartar
+        ally(S, b, DRAGONEWTS, w, -1)
+    return False
+
+
+@rules_jit
+def androgeus_to_the_highest(S, b):
+    """Random event 13 (L959): both sides announce the DP assigned to Androgeus
+    so far; the higher allies him, a tie allies no one."""
+    s = S[b]
+    k = ANDROGEUS_FACTION
+    if s['faction_ally'][k] >= 0:
+        return
+    for f in range(2):
+        s['dp_announced'][f, k] = s['dp_assigned'][f, k]
+    if s['dp_assigned'][LUNAR, k] != s['dp_assigned'][1 - LUNAR, k]:
+        ally(S, b, k, LUNAR if s['dp_assigned'][LUNAR, k] > s['dp_assigned'][1 - LUNAR, k] else 1 - LUNAR, -1)
 
 
 # ================================================================ the Alliance Phase

@@ -676,7 +676,8 @@ ASSIGN_AMOUNTS = np.array([1, 5, 10], np.int16)
 CH_ASSIGN = CH_ALCHEMY_RF + 1       # CH_ASSIGN + j * 7 + k: assign ASSIGN_AMOUNTS[j] DP to Major k (L979)
 CH_SEEK = CH_ASSIGN + 3 * 7         # CH_SEEK + k: seek Major k's alliance, calling out one's DP (L979)
 CH_RESERVE = CH_SEEK + 7            # the unit being deployed joins the South Soldier Reserve (L297)
-NUM_CHOICES = CH_RESERVE + 1
+CH_BID = CH_RESERVE + 1             # CH_BID + j: offer ASSIGN_AMOUNTS[j] more DP for the Dragonewts (event 12, L958)
+NUM_CHOICES = CH_BID + 3
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -731,6 +732,8 @@ PH_ALLY_SETUP = 43     # A_HEX + h: where the new ally's unit ``cursor`` is set 
 PH_KEENER = 44         # A_HEX + h: the stack of his that Keener Than joins, for the player opposing
                        # Sir Ethilrist's ally (L756)
 PH_SACRIFICE = 45      # A_UNIT + m: the magician who sacrifices unit ``cursor`` to the Tusk Riders (L906)
+PH_AUCTION = 46        # CH_BID + j: offer more DP for the Dragonewts, in secret / CH_DONE: the offer is
+                       # written (random event 12, L958; rules/alliance.py)
 PH_DRAGONFIGHT = 50    # a dragonfight against a stack with superheroes (L845; rules/dragons.py): A_UNIT + g:
                        # eliminate superhero g of it / CH_DRAGON_STACK: eliminate all its non-superhero units
 PH_JACK = 51           # Hungry Jack's controller summons active units at the start of their movement phase

@@ -25,12 +25,13 @@ from .base import (
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
-    PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
+    PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_AUCTION, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
     PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID, PH_EVENT_REMOVE, PH_EVENT_REPLACE, PH_GIANT_STEP,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
     mask_alliance, mask_ally_setup, mask_diplomacy, mask_keener, mask_replace, act_sacrifice, mask_sacrifice,
+    act_auction, mask_auction,
 )
 from .combat import (
     act_advance, act_advance_ext, act_advance_hex, act_battle, act_battle_add, act_casualty, act_missile_casualty,
@@ -173,6 +174,8 @@ def fill_mask(S, b, mask):
         mask_keener(S, b, p, mask)
     elif ph == PH_SACRIFICE:
         mask_sacrifice(S, b, p, mask)
+    elif ph == PH_AUCTION:
+        mask_auction(S, b, p, mask)
     elif ph == PH_ZOMBIE_RISE:
         mask_zombie_rise(S, b, p, mask)
     elif ph == PH_ZOMBIE_MARCH:
@@ -295,6 +298,8 @@ def do_action(S, b, a):
         return act_keener(S, b, p, a)
     elif ph == PH_SACRIFICE:
         return act_sacrifice(S, b, p, a)
+    elif ph == PH_AUCTION:
+        return act_auction(S, b, p, a)
     elif ph == PH_ZOMBIE_RISE:
         return act_zombie_rise(S, b, p, a)
     elif ph == PH_ZOMBIE_MARCH:

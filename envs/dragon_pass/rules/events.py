@@ -35,11 +35,12 @@ from ..constants import (
 )
 from ..data import DATA, MAP
 from .base import (
-    A_CHOICE, A_UNIT, CH_DONE, FORTRESS_HEX, PH_EVENT_REMOVE, PH_EVENT_REPLACE,
+    A_CHOICE, A_UNIT, CH_DONE, FORTRESS_HEX, PH_AUCTION, PH_EVENT_REMOVE, PH_EVENT_REPLACE,
     U_FORCE, U_RANK, U_SPIRIT, U_TAGS, d6, force_of, hex_force, killed, pose, put_on_top,
     scan_board, units_end,
 )
 from .giants import giant_arrives
+from .alliance import androgeus_to_the_highest, auction_bidder, dragonewts_offer
 
 (EV_NONE, EV_INITIATIVE, EV_DRAGONEWTS_OFFER, EV_ANDROGEUS, EV_RAIN, EV_GIANT, EV_NO_GLOWLINE, EV_REMOVE,
  EV_REPLACE, EV_PLAGUE, EV_TWIN_STARS) = range(11)
@@ -141,10 +142,14 @@ def random_events_segment(S, b):
             plague(S, b)
         elif ev == EV_TWIN_STARS:
             twin_stars_appear(S, b)
-        # EV_DRAGONEWTS_OFFER (12) and EV_ANDROGEUS (13) need diplomacy and
-        # Diplomacy Points (L958-L959): not yet implemented, no effect for now
+        elif ev == EV_DRAGONEWTS_OFFER:
+            dragonewts_offer(S, b)          # no offers where no one has Diplomacy Points (L958)
+        elif ev == EV_ANDROGEUS:
+            androgeus_to_the_highest(S, b)  # nothing assigned, a tie: no alliance (L959)
     roll = int(s['event_roll'])
     if s['event_left'] > 0:
+        if EVENT_EFFECT[roll] == EV_DRAGONEWTS_OFFER:
+            return pose(S, b, PH_AUCTION, auction_bidder(S, b))
         if EVENT_EFFECT[roll] == EV_REMOVE:
             return pose(S, b, PH_EVENT_REMOVE, LUNAR)
         if replaceable_count(S, b) > 0:
