@@ -83,6 +83,13 @@ Sir Ethilrist's Hound (riding, the Doom Run), Cloak of Darkness (its cloud,
 the Goblins) and Keener Than, the Dragonewts' resurrection and roads; the
 flat observation shows the Cloak, Keener Than, the Pillar and who entered
 each Dragonewt City (13,657 floats).
+v9 scenario 18.7 The Full Game: diplomacy and alliances (the Diplomacy
+Segment, the Alliance Phase, emissaries, replacements, trespassing), the
+Minor Independents' rules (Delecti's zombies, the dinosaurs, the dragons and
+Hungry Jack, the Dwarf, the Hydra, the Puppeteers, the Spirit of Movement,
+the Sun Dome Templars, the Tusk Riders), the Random Events Option with every
+event and the giants; 1,828 actions, 13,760 floats (the flat features of
+diplomacy, the events and the Independents' public state).
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
@@ -208,7 +215,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 8
+    version = 9
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
@@ -430,7 +437,6 @@ def _deal_assignments(rec, o, rng):
     rec["dp"][o] = int((slots == len(open_)).sum())
     for i, k in enumerate(open_):
         rec["dp_assigned"][o, k] = floor[k] + int((slots == i).sum())
-    + ("a dragonfight on the stack's non-superhero units", "negate the Glowline near a dragon")
 
 
 def _neutral_name(a):

@@ -16,7 +16,7 @@ trespassing into a neutral Major's territory give the other player 1 DP.
 import numpy as np
 
 from dragongym.envs.dragon_pass import rules as R
-from dragongym.envs.dragon_pass.constants import ST_ALLIANCE, ST_DIPLOMACY, UW_DEAD
+from dragongym.envs.dragon_pass.constants import ST_ALLIANCE
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
 from dragongym.envs.dragon_pass.unitdata import FACTIONS

@@ -36,7 +36,7 @@ from ..constants import (
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
-    force_of, units_end, U_MAGICIAN, U_MGF, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
+    force_of, units_end, U_MAGICIAN, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede, mgf_doubled,
     dragon_at, is_dragon,
 )
@@ -494,7 +494,6 @@ def spirit_attack_total(S, b):
 def berserk_attack(S, b):
     """A berserk superhero of the attacking stacks attacks in spirit combat: no
     opposing unit has an infinite MgF (L656)."""
-    s = S[b]
     for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and mgf_of(S, b, u) >= INFINITE_MGF:
             return False
@@ -536,7 +535,6 @@ def may_use_dsm(S, b, u):
     s = S[b]
     if not on_side(S, b, u, True) or not spirit_attacked(S, b, s['unit_hex'][u]):
         return False
-    sd = int(s['unit_side'][u])
     if mgf_of(S, b, u) < 0 or rf_of(S, b, u) < 0:
         return False
     sp = U_BOUND[u]
@@ -581,7 +579,6 @@ def dsm_total(S, b):
 @rules_jit
 def nonnegative_mgf(S, b):
     """The MgF total of the defending units with a non-negative MgF (L554)."""
-    s = S[b]
     t2 = 0
     for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and not magic_proof(S, b, u) and mgf_of(S, b, u) > 0:
@@ -594,7 +591,6 @@ def nonnegative_mgf(S, b):
 def protected_low(S, b):
     """The defenders' zero- and negative-MgF units are protected: a single
     infinite MgF on their side (L554)."""
-    s = S[b]
     for u in range(units_end(S, b)):
         if on_side(S, b, u, True) and mgf_of(S, b, u) >= INFINITE_MGF:
             return True

@@ -16,7 +16,7 @@ from ..board import NUM_HEXES
 from ..constants import KINDS, NUM_UNITS, SCENARIOS, UNIT_IDS, UNIT_KIND_OF, UW_MAP, seat_of_side
 from ..data import DATA, MAP
 from ..constants import SIDE_BACK
-from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, DRAGON_UNITS, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, U_MGF, distance, \
+from .base import A_CHOICE, CH_MOON, CRIMSON_BAT, DRAGON_UNITS, PH_MOON, T, U_AGENT, U_CF, U_MAGICIAN, distance, \
     is_dragon, mgf_doubled, mgf_of, pose, units_end
 
 # ================================================================ the Red Moon (L660-L668)

@@ -994,7 +994,6 @@ def enter_board(S, b, p, u, h, march):
     first 3 MPs free when force marched, L474), and moves on as a group of its
     own; entering an enemy ZOC stops it there (L460)."""
     s = S[b]
-    sd = side_of(S, b, u)
     put_on_top(S, b, u, h)
     s['unit_entry'][u] = -1
     # doubled when the Spirit of Movement was eliminated this phase (L898)
