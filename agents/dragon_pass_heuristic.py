@@ -1463,7 +1463,23 @@ def replace(self, pos, legal, rng):
     return R.A_UNIT + max(units, key=lambda u: (CF[u][0], MF[u][0], -u))
 
 
+AUCTION_OFFER = 25
+"""What the heuristic offers for the Dragonewts at random event 12 (L958):
+about their price less what diplomacy would cost."""
+
+
+def auction(self, pos, legal, rng):
+    """Offer up to AUCTION_OFFER DP for the Dragonewts, 10 or 5 at a time."""
+    bid = int(pos.rec["auction_bid"][pos.p])
+    for j in range(len(R.ASSIGN_AMOUNTS) - 1, -1, -1):
+        a = R.A_CHOICE + R.CH_BID + j
+        if a in legal and bid + int(R.ASSIGN_AMOUNTS[j]) <= AUCTION_OFFER:
+            return a
+    return R.A_CHOICE + R.CH_DONE
+
+
 _PHASES = {
+    R.PH_AUCTION: auction,
     R.PH_DIPLOMACY: diplomacy,
     R.PH_ALLIANCE: alliance,
     R.PH_ALLY_SETUP: ally_setup,
