@@ -264,8 +264,11 @@ class DragonPass(Game):
         return int(state[0]["turn"])
 
     def test_configs(self):
-        """Every scenario, with and without screening."""
-        return [{"scenario": sc, "screening": scr} for sc in PLAYABLE_SCENARIOS for scr in (False, True)]
+        """Every scenario, with and without screening; the Random Events Option
+        in 18.4 and in the Full Game (where its events 12 and 13 bid Diplomacy
+        Points in secret)."""
+        return [{"scenario": sc, "screening": scr} for sc in PLAYABLE_SCENARIOS for scr in (False, True)] + \
+            [{"scenario": sc, "random_events": True} for sc in ("18.4", "18.7")]
 
     # ------------------------------------------------------------ soundness
     def check_state(self, state):
