@@ -140,6 +140,7 @@ COMMANDS = {
     "python -m dragongym.benchmarks.phase_profile --game dragons_down": (PARSE, BENCH),
     "python -m dragongym.benchmarks.compile_profile --game dragons_down": (PARSE, BENCH),
     "python -m dragongym.benchmarks.phase_profile --game dragon_pass": (PARSE, BENCH),
+    "python -m dragongym.benchmarks.phase_profile --game dragon_pass --games 8": (PARSE, BENCH),
     "python -m dragongym.benchmarks.compile_profile --game dragon_pass": (PARSE, BENCH),
     "dragongym bench --peers": (PARSE, BENCH),
     "dragongym bench --peers --games dragons_down": (PARSE, BENCH),
