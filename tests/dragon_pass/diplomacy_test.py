@@ -639,3 +639,37 @@ def test_rule_dp_random_event_12_the_dragonewts_go_to_the_higher_secret_offer():
     p.acts("offer 10 DP more for the Dragonewts", "offer 10 DP more for the Dragonewts",
            "offer 5 DP more for the Dragonewts")
     assert p.legal() == ["write the offer for the Dragonewts: 25 DP"]
+
+
+def test_hidden_variants_deal_the_secret_points_and_offers_anew():
+    """A player's assigned Diplomacy Points (L979) and his written offer for the
+    Dragonewts (L958) are his secrets: the other seat's hidden variants
+    (``GAME.hidden_variants``) deal them anew -- totals and called-out figures
+    kept -- and leave that seat's observation unchanged."""
+    from dragongym.envs.dragon_pass import observe as O
+    p = full_game()
+    p.s["random_events"] = 1
+    assign(p, LUNAR, "dragonewts", 20)
+    assign(p, LUNAR, "exiles", 7)
+    p.s["dp_announced"][seat(LUNAR), EXILES] = 5
+    p.dice(1, 2)
+    new_game_turn(p, 2)
+    through_diplomacy(p)
+    p.acts("offer 10 DP more for the Dragonewts", "write the offer for the Dragonewts: 10 DP")
+    assert p.phase == R.PH_AUCTION and p.to_play == SARTAR
+    rng = np.random.default_rng(0)
+    me = np.array([seat(SARTAR)])
+    seen = np.zeros((1, O.OBS_SIZE), np.float32)
+    GAME.observe(p.S, me, seen)
+    total = int(p.s["dp"][seat(LUNAR)]) + int(p.s["dp_assigned"][seat(LUNAR)].sum())
+    dealt, offers = set(), set()
+    for v in GAME.hidden_variants(p.S, seat(SARTAR), rng, count=8):
+        obs = np.zeros((1, O.OBS_SIZE), np.float32)
+        GAME.observe(v, me, obs)
+        assert np.array_equal(obs, seen)
+        r = v[0]
+        assert int(r["dp"][seat(LUNAR)]) + int(r["dp_assigned"][seat(LUNAR)].sum()) == total
+        assert int(r["dp_assigned"][seat(LUNAR), EXILES]) >= 5          # called out: never less
+        dealt.add(tuple(int(x) for x in r["dp_assigned"][seat(LUNAR)]))
+        offers.add(int(r["auction_bid"][seat(LUNAR)]))
+    assert len(dealt) > 1 and len(offers) > 1                           # the secrets really vary
