@@ -53,8 +53,8 @@ from .base import (
     A_CHOICE, A_HEX, A_UNIT, ANDROGEUS_FACTION, BLACK_DRAGON, CH_DONE, DRAGONEWTS, ETHILRIST, FACTION_CAPITAL,
     FORCE_CAPITAL, HELL_HOUND, HEX_MAJOR, KEENER_THAN, MAJOR_PRICE, NUM_MAJORS, PH_ALLIANCE, PH_ALLY_SETUP,
     PH_DIPLOMACY, PH_KEENER, PH_REPLACE, CH_ASSIGN, CH_SEEK, ASSIGN_AMOUNTS, TERRAIN_LAKE, U_ASSASSIN, U_FACTION,
-    U_BOUND, U_SPIRIT, side_of, PH_SACRIFICE, CH_BID, U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, clouded, d6, eliminate,
-    force_of, frozen, hex_force, mf_of, occupy, pose, put_on_top, shut, units_end, SCENARIO_DIPLOMACY,
+    U_BOUND, U_SPIRIT, side_of, PH_SACRIFICE, CH_BID, U_FORCE, U_HERD, U_HOME_CITY, U_MAGICIAN, U_REPLACEABLE, CITY_HEX, GOBLINS, capture, d6, eliminate,
+    force_of, hex_force, movement_allowance, occupy, pose, put_on_top, shut, units_end, SCENARIO_DIPLOMACY,
 )
 from .exotic import EX_FLOOD, EXS_DAY
 from .base import DELECTI, ZOMBIE_1
@@ -478,7 +478,7 @@ def ready(S, b, u):
     as ``movement.start_movement`` gives every unit."""
     s = S[b]
     s['unit_road'][u] = 0
-    s['unit_mp'][u] = 0 if frozen(S, b, u) or clouded(S, b, u) else 2 * mf_of(S, b, u)
+    s['unit_mp'][u] = movement_allowance(S, b, u)
 
 
 @rules_jit

@@ -1045,6 +1045,18 @@ def mf_of(S, b, u):
 
 
 @rules_jit
+def movement_allowance(S, b, u):
+    """The half movement points unit u starts a movement phase with: its MF
+    (L456) if it is the active player's, none if Ironhoof froze it (L782) or
+    the Cloak's cloud holds it (L752). Used by ``movement.start_movement`` and
+    for units that come into play before their side's movement (an ally's,
+    L985; a dragon, L841)."""
+    if force_of(S, b, u) != S[b]['active'] or frozen(S, b, u) or clouded(S, b, u):
+        return 0
+    return 2 * mf_of(S, b, u)
+
+
+@rules_jit
 def phase_mf(S, b, u):
     """Unit u's MF for this movement phase: ``mf_of``, doubled for the active
     player's units when he eliminated the Spirit of Movement at its start (L898)."""

@@ -54,7 +54,7 @@ from ..constants import NUM_UNITS, RANK_SUPERHERO, SIDE_FRONT, UF_EXOTIC, UF_MOV
 from ..data import DATA
 from .base import (
     A_CHOICE, A_UNIT, CH_DONE, CH_DRAGON_STACK, CH_NEGATE, PH_JACK, PH_JACK_AID, U_BOUND, d6, rf_of, DRAGON_UNITS, DRAGONREST_HEX, HUNGRY_JACK, PH_DRAGONFIGHT,
-    U_HERD, U_MF, U_RANK, CRIMSON_BAT, distance, eliminate, force_of, is_dragon, pose, put_on_top, stack_at,
+    U_HERD, U_RANK, CRIMSON_BAT, movement_allowance, distance, eliminate, force_of, is_dragon, pose, put_on_top, stack_at,
     stampede, step_cost, units_end,
 )
 from .moon import GLOWSPOT_RADIUS, HEX_GLOWLINE
@@ -312,7 +312,7 @@ def place_dragon(S, b, f, u):
     s['unit_side'][u] = SIDE_FRONT
     s['unit_flags'][u] = 0
     put_on_top(S, b, u, h)
-    s['unit_mp'][u] = 2 * int(U_MF[u, SIDE_FRONT]) if f == s['active'] else 0
+    s['unit_mp'][u] = movement_allowance(S, b, u)
 
 
 @rules_jit

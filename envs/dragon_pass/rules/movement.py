@@ -37,9 +37,9 @@ from ..constants import (
     UW_MAP,
 )
 from .base import (
-    trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
+    movement_allowance, trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
     PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
-    U_MF, mf_of, clouded, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
+    U_MF, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
@@ -59,14 +59,10 @@ from .dragons import closer_to_jack, jack_due, jack_roll, must_answer, summoned
 def start_movement(S, b):
     """Every active unit gets its MF in movement points (L456); the phase's flags clear."""
     s = S[b]
-    f = int(s['active'])
     for u in range(units_end(S, b)):
         s['unit_flags'][u] = 0
         s['unit_road'][u] = 0
-        if force_of(S, b, u) == f and not frozen(S, b, u) and not clouded(S, b, u):
-            s['unit_mp'][u] = 2 * mf_of(S, b, u)       # a unit in the cloud cannot move (L752)
-        else:
-            s['unit_mp'][u] = 0
+        s['unit_mp'][u] = movement_allowance(S, b, u)
     s['sel_hex'] = -1
     s['group_start'] = -1
     s['group_moved'] = 0
