@@ -219,6 +219,9 @@ STATE_FIELDS = [
                                     # giants lent for it to the other force, whose player decides for them); 0
     ("giant_fought", np.int8),      # this Random Movement Phase's giants' battles fought: bit 2 * k + f for the
                                     # giants#(k+1)'s stack against force f's units
+    # --- three players (18.8, L303-L313)
+    ("bat_foe", np.int8),           # the force whose stacks defend in the battle being fought: the first defending
+                                    # stack's; every other defending stack is of the same force (Interpretations 180)
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -21,12 +21,16 @@ from ..board import (
 from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
-    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, OCC_GIANTS, SARTAR, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
-    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE,
+    ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, OCC_GIANTS, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
+    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE, NUM_FORCES,
 )
 from ..unitdata import FACTIONS
 from ..data import DATA, MAP
 from ..state import NUM_FACTIONS, NUM_MAJORS, NUM_SITES
+
+ALL_FORCES = (1 << NUM_FORCES) - 1
+"""Every force's ZOC bit (``scan_board``): the giants' zone of control stops
+the units of every player (L918)."""
 
 # ================================================================ the counters
 _RUNES = {None: RUNE_NONE, "water": RUNE_WATER, "stone": RUNE_STONE, "air": RUNE_AIR}
@@ -970,7 +974,7 @@ def scan_board(S, b, occ, zoc):
         h = s['unit_hex'][u]
         f = force_of(S, b, u)
         # both players' units are inactive to the giants: their ZOC stops either (L918)
-        bit = (1 << f) if f >= 0 else (1 << LUNAR) | (1 << SARTAR)
+        bit = (1 << f) if f >= 0 else ALL_FORCES
         for d in range(1, 7):
             g = HEX_STEP[h, d]
             if g >= 0:
@@ -992,6 +996,57 @@ def adjacent_to_force(occ, h, f):
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g >= 0 and occ[g] == f:
+            return True
+    return False
+
+
+SCENARIO_PLAYERS = np.array([len(DATA.scenarios[sid].sides) for sid in SCENARIOS], np.int8)
+"""How many players each scenario has: two, three in 18.8 (L303)."""
+
+
+@rules_jit
+def players(S, b):
+    """How many players the game has (forces 0..players - 1)."""
+    return int(SCENARIO_PLAYERS[int(S[b]['scenario'])])
+
+
+@rules_jit
+def turn_slot(S, b):
+    """The place of the current player-turn in its game-turn: 0 for the first
+    player's, ``players - 1`` for the last's (L175)."""
+    return (int(S[b]['player_turn']) - 1) % players(S, b)
+
+
+@rules_jit
+def force_playing(S, b, k):
+    """The force whose player-turn is the k-th (0-based) of a game-turn: the
+    first force, then the next ones in force order, wrapping round (two
+    players: the first, then the other; 18.8's Tarsh, Lunar, Sartar)."""
+    return (int(S[b]['first_force']) + k) % players(S, b)
+
+
+@rules_jit
+def foes_of(p):
+    """The bit set of force p's enemies, every other player's force: one in a
+    two-player scenario, two in 18.8 (L303). A ZOC bit set ``zoc[h] & foes``
+    is an enemy zone of control; :func:`hostile` reads an occupancy code."""
+    return ALL_FORCES & ~(1 << p)
+
+
+@rules_jit
+def hostile(o, foes):
+    """Occupancy code o (a force; -1 empty, -2 off the map, ``OCC_GIANTS``)
+    is one of the forces of bit set ``foes`` (giants never are: they are
+    inactive to every player, L918)."""
+    return 0 <= o < NUM_FORCES and (foes >> o) & 1 != 0
+
+
+@rules_jit
+def adjacent_to_foe(occ, h, foes):
+    """Hex h has a neighbour holding units of a force of bit set ``foes``."""
+    for d in range(1, 7):
+        g = HEX_STEP[h, d]
+        if g >= 0 and hostile(occ[g], foes):
             return True
     return False
 
@@ -1603,7 +1658,7 @@ def local_board(S, b, h, occ7, zoc7):
     for k in range(m):
         x = near[k]
         f = force_of(S, b, tops[k])
-        bit = (1 << f) if f >= 0 else (1 << LUNAR) | (1 << SARTAR)    # giants: both players' (L918)
+        bit = (1 << f) if f >= 0 else ALL_FORCES    # giants: every player's (L918)
         if f < 0:
             f = OCC_GIANTS
         zoc = exerts_zoc(S, b, tops[k])

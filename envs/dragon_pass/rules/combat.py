@@ -38,7 +38,7 @@ from .base import (
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
     PH_MISSILE_TARGET, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, STRUCTURE_UNITS, TERRAIN_FOREST, TERRAIN_HILL_FOREST,
     TERRAIN_LAKE, TERRAIN_MARSH, TERRAIN_MOUNTAIN, best_friend, force_of, frozen, ground, units_end, U_LF, U_MAJOR, mf_of, U_TEMPLAR,
-    U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, attack_loss, berserk, d6, disrupt, eliminate,
+    U_MISSILE, U_RANK, U_SPIRIT, U_TAGS, adjacent_to_force, adjacent_to_foe, foes_of, hostile, force_playing, turn_slot, attack_loss, berserk, d6, disrupt, eliminate,
     in_list, is_disrupted, shut,
     occupy, pose, put_on_top, whole_board, side_of, stack_at,
     U_HERD, capture, capture_herds_at, herds_settle, neutral_herd, stampede, dragons_only, is_dragon, U_GIANT,
@@ -152,7 +152,7 @@ def candidate_stacks(S, b, p, occ):
         any_foe = False
         for d in range(1, 7):
             g = HEX_STEP[h, d]
-            if g >= 0 and occ[g] == 1 - p and not stack_used(S, b, g):
+            if g >= 0 and hostile(occ[g], foes_of(p)) and not stack_used(S, b, g):
                 cand[g] = 1
                 any_foe = True
         if any_foe and not may_stay_in_fortification(S, b, h):
@@ -204,13 +204,13 @@ def combat_phase(S, b):
         elif st == CS_ARRANGE_ATT or st == CS_ARRANGE_DEF or st == CS_ARRANGE_COUNTER:
             defender = st != CS_ARRANGE_ATT
             if arrange_next(S, b, s['bat_def'] if defender else s['bat_att'],
-                            1 - int(s['active']) if defender else int(s['active'])):
+                            int(s['bat_foe']) if defender else int(s['active'])):
                 return True
             s['step'] = st + 1
             s['cursor'] = 0
         elif st == CS_RETREAT:
             if side_left(S, b, s['bat_att']) and any_retreat(S, b):
-                return pose(S, b, PH_RETREAT, 1 - int(s['active']))
+                return pose(S, b, PH_RETREAT, int(s['bat_foe']))
             s['step'] = CS_ATTACK
         elif st == CS_ATTACK or st == CS_COUNTER:
             if side_left(S, b, s['bat_att']) and side_left(S, b, s['bat_def']):
@@ -221,7 +221,7 @@ def combat_phase(S, b):
         elif st == CS_ATTACK_TAKE or st == CS_COUNTER_TAKE:
             counter = st == CS_COUNTER_TAKE
             if any_melee_casualty(S, b, counter):
-                return pose(S, b, PH_CASUALTY, int(s['active']) if not counter else 1 - int(s['active']))
+                return pose(S, b, PH_CASUALTY, int(s['active']) if not counter else int(s['bat_foe']))
             s['step'] = CS_ARRANGE_COUNTER if not counter else CS_ADVANCE
             s['cursor'] = 0
             if not counter and not side_left(S, b, s['bat_def']):
@@ -242,7 +242,7 @@ def combat_phase(S, b):
             s['step'] = CS_REORG_DEF
             s['cursor'] = 0
         elif st == CS_REORG_DEF:
-            if arrange_next(S, b, s['bat_def'], 1 - int(s['active'])):
+            if arrange_next(S, b, s['bat_def'], int(s['bat_foe'])):
                 return True
             s['step'] = CS_SCAPEGOAT
         elif st == CS_SCAPEGOAT:
@@ -299,8 +299,7 @@ def end_battle(S, b):
             if U_GIANT[u]:
                 s['unit_force'][u] = NEUTRAL
         s['giant_foe'] = 0
-        first = int(s['first_force'])
-        s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
+        s['active'] = force_playing(S, b, turn_slot(S, b))
         s['stage'] = ST_RANDOM_MOVE
         s['step'] = 1
 
@@ -329,6 +328,7 @@ def act_battle(S, b, p, a):
         end_combat(S, b)
         return False
     s['bat_def'][0] = a - A_HEX
+    s['bat_foe'] = hex_owner(S, b, a - A_HEX)
     return pose(S, b, PH_BATTLE_ADD, p)
 
 
@@ -353,7 +353,8 @@ def mask_battle_add(S, b, p, mask):
         a0 = s['bat_att'][0]
         for d in range(1, 7):
             c = HEX_STEP[a0, d]
-            if c < 0 or occ[c] != 1 - p or in_list(s['bat_def'], c):
+            if c < 0 or occ[c] != s['bat_foe'] or in_list(s['bat_def'], c):
+                # the other defending stacks are of the first one's force (Interpretations 180)
                 continue
             if beside_all(c, s['bat_att']) and not stack_used(S, b, c) and not strands(S, b, p, occ, c, True):
                 mask[A_HEX + c] = 1
@@ -392,7 +393,7 @@ def strands(S, b, p, occ, extra, join):
         free = False
         for d in range(1, 7):
             g = HEX_STEP[h, d]
-            if g >= 0 and occ[g] == 1 - p and not stack_used(S, b, g):
+            if g >= 0 and hostile(occ[g], foes_of(p)) and not stack_used(S, b, g):
                 foe = True
                 if g != extra and not in_list(s['bat_def'], g):
                     free = True
@@ -590,7 +591,7 @@ def missile_aim(S, b, defender):
             s['unit_target'][u] = targets[0]
             continue
         s['cursor'] = u
-        return pose(S, b, PH_MISSILE_TARGET, 1 - int(s['active']) if defender else int(s['active']))
+        return pose(S, b, PH_MISSILE_TARGET, int(s['bat_foe']) if defender else int(s['active']))
     return False
 
 
@@ -1187,11 +1188,11 @@ def retreat_hexes(S, b, u, occ, mask):
     how many (marked in ``mask`` when it has room)."""
     s = S[b]
     h = s['unit_hex'][u]
-    enemy = 1 - force_of(S, b, u)
+    foes = foes_of(force_of(S, b, u))
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy) \
+        if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or hostile(occ[g], foes) or adjacent_to_foe(occ, g, foes) \
                 or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
             continue
         n += 1
@@ -1393,7 +1394,7 @@ def mask_advance_hex(S, b, p, mask):
     s = S[b]
     for k in range(MAX_BATTLE_STACKS):
         h = s['bat_vacated'][k]
-        if h >= 0 and stands_at(S, b, h) != 1 - p:
+        if h >= 0 and not hostile(stands_at(S, b, h), foes_of(p)):
             mask[A_HEX + h] = 1
 
 
@@ -1406,7 +1407,7 @@ def attacks_later(S, b, h, occ):
         return False
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g >= 0 and occ[g] == 1 - s['active'] and not stack_used(S, b, g):
+        if g >= 0 and hostile(occ[g], foes_of(int(s['active']))) and not stack_used(S, b, g):
             return True
     return False
 
@@ -1424,12 +1425,12 @@ def extended_hexes(S, b, u, mask):
     occ, zoc = whole_board(S, b)
     h = s['unit_hex'][u]
     p = force_of(S, b, u)
-    if adjacent_to_force(occ, h, 1 - p) or adjacent_to_force(occ, h, OCC_GIANTS):
+    if adjacent_to_foe(occ, h, foes_of(p)) or adjacent_to_force(occ, h, OCC_GIANTS):
         return 0          # the giants are inactive to both players: beside them it stops too (L918)
     n = 0
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or stands_at(S, b, g) == 1 - p or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
+        if g < 0 or hostile(stands_at(S, b, g), foes_of(p)) or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \

@@ -55,7 +55,7 @@ from ..data import DATA
 from .base import (
     A_CHOICE, A_UNIT, CH_DONE, CH_DRAGON_STACK, CH_NEGATE, PH_JACK, PH_JACK_AID, U_BOUND, d6, rf_of, DRAGON_UNITS, DRAGONREST_HEX, HUNGRY_JACK, PH_DRAGONFIGHT,
     U_HERD, U_RANK, CRIMSON_BAT, movement_allowance, distance, eliminate, force_of, is_dragon, pose, put_on_top, stack_at,
-    stampede, step_cost, units_end,
+    stampede, step_cost, units_end, foes_of, hostile,
 )
 from .moon import GLOWSPOT_RADIUS, HEX_GLOWLINE
 
@@ -74,10 +74,10 @@ def enemies_beside(S, b, d):
     """How many units of the inactive player stand beside dragon d."""
     s = S[b]
     h = s['unit_hex'][d]
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     n = 0
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and force_of(S, b, v) == foe:
+        if s['unit_where'][v] == UW_MAP and hostile(force_of(S, b, v), foes):
             g = s['unit_hex'][v]
             for e in range(1, 7):
                 if HEX_STEP[h, e] == g:
@@ -104,10 +104,10 @@ def enemy_dragon_beside(S, b, d):
     """An enemy dragon beside dragon d (the lowest unit; Interpretations 100), -1 none."""
     s = S[b]
     h = s['unit_hex'][d]
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     for k in range(DRAGON_UNITS.shape[0]):
         v = DRAGON_UNITS[k]
-        if v < units_end(S, b) and s['unit_where'][v] == UW_MAP and force_of(S, b, v) == foe:
+        if v < units_end(S, b) and s['unit_where'][v] == UW_MAP and hostile(force_of(S, b, v), foes):
             for e in range(1, 7):
                 if HEX_STEP[h, e] == s['unit_hex'][v]:
                     return v
@@ -127,11 +127,11 @@ def fight_hex(S, b):
 def stack_counts(S, b, g):
     """(superheroes, other units) of the inactive player at hex g."""
     s = S[b]
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     ns = 0
     nn = 0
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == foe:
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and hostile(force_of(S, b, v), foes):
             if U_RANK[v] == RANK_SUPERHERO:
                 ns += 1
             else:
@@ -145,12 +145,12 @@ def strike_stack(S, b, g, superhero):
     ``superhero`` alone, or (-1) every unit but the superheroes -- herds
     included, eliminated (L588). A hero escapes if he can (L845)."""
     s = S[b]
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     if superhero >= 0:
         eliminate(S, b, superhero)
         return
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == foe \
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and hostile(force_of(S, b, v), foes) \
                 and U_RANK[v] != RANK_SUPERHERO:
             eliminate(S, b, v)
 
@@ -199,9 +199,9 @@ def dragonfights(S, b):
 @rules_jit
 def lone_superhero(S, b, g):
     s = S[b]
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == foe \
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and hostile(force_of(S, b, v), foes) \
                 and U_RANK[v] == RANK_SUPERHERO:
             return v
     return -1
@@ -212,10 +212,10 @@ def mask_dragonfight(S, b, p, mask):
     """One of the stack's superheroes, or (if it has others) its non-superhero units (L845)."""
     s = S[b]
     g = fight_hex(S, b)
-    foe = 1 - int(s['active'])
+    foes = foes_of(int(s['active']))
     ns, nn = stack_counts(S, b, g)
     for v in range(units_end(S, b)):
-        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and force_of(S, b, v) == foe \
+        if s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == g and hostile(force_of(S, b, v), foes) \
                 and U_RANK[v] == RANK_SUPERHERO:
             mask[A_UNIT + v] = 1
     if nn > 0:
@@ -413,7 +413,7 @@ def jack_due(S, b):
     before any unit moves (L872): pose the aid (PH_JACK_AID), then the summons
     (PH_JACK), to Jack's controller. True when a decision is posed."""
     s = S[b]
-    if not jack_on_map(S, b) or force_of(S, b, HUNGRY_JACK) != 1 - int(s['active']):
+    if not jack_on_map(S, b) or not hostile(force_of(S, b, HUNGRY_JACK), foes_of(int(s['active']))):
         return False
     if s['jack_asked'] != s['player_turn']:
         s['jack_asked'] = s['player_turn']
@@ -501,7 +501,7 @@ def jack_roll(S, b, u, h, g):
     superhero with his heroic escape), 4-6 it may move away, no longer drawn.
     Dragons alone are unaffected. Returns True if u was eliminated."""
     s = S[b]
-    if is_dragon(u) or not jack_on_map(S, b) or force_of(S, b, HUNGRY_JACK) != 1 - force_of(S, b, u):
+    if is_dragon(u) or not jack_on_map(S, b) or not hostile(force_of(S, b, HUNGRY_JACK), foes_of(force_of(S, b, u))):
         return False
     j = int(s['unit_hex'][HUNGRY_JACK])
     if distance(g, j) != 1 or distance(h, j) <= 1:
@@ -523,10 +523,10 @@ def must_answer(S, b, u, occ):
     if not summoned(S, b, u) or s['unit_where'][u] != UW_MAP or s['unit_flags'][u] & UF_MOVED:
         return False
     h = int(s['unit_hex'][u])
-    enemy = 1 - force_of(S, b, u)
+    foes = foes_of(force_of(S, b, u))
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or occ[g] == enemy or not closer_to_jack(S, b, h, g):
+        if g < 0 or hostile(occ[g], foes) or not closer_to_jack(S, b, h, g):
             continue
         c = step_cost(S, b, u, h, d)
         if 0 <= c <= s['unit_mp'][u]:

@@ -37,7 +37,7 @@ from ..data import DATA, MAP
 from .base import (
     A_CHOICE, A_UNIT, CH_DONE, FORTRESS_HEX, PH_AUCTION, PH_EVENT_REMOVE, PH_EVENT_REPLACE,
     U_FORCE, U_RANK, U_SPIRIT, U_TAGS, d6, force_of, hex_force, killed, pose, put_on_top,
-    scan_board, units_end,
+    scan_board, units_end, players,
 )
 from .giants import giant_arrives
 from .alliance import androgeus_to_the_highest, auction_bidder, dragonewts_offer
@@ -108,7 +108,7 @@ PLAGUE_UNIT = np.array([0] + [{"eliminated": 2, "disrupted": 1, "none": 0}[DATA.
 def random_events_due(S, b):
     """The Random Events Segment of the game-turn about to begin is still to be held."""
     s = S[b]
-    return s['random_events'] != 0 and s['player_turn'] % 2 == 0 and s['event_turn'] < s['turn']
+    return s['random_events'] != 0 and s['player_turn'] % players(S, b) == 0 and s['event_turn'] < s['turn']
 
 
 @rules_jit

@@ -42,7 +42,7 @@ import numpy as np
 from dragongym.envs.core.jit import local_zeros, rules_jit
 from ..board import HEX_RIVER, NUM_HEXES
 from ..constants import (
-    LUNAR, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC,
+    LUNAR, NUM_FORCES, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_FRONT, ST_COMBAT, ST_MOVEMENT, UF_EXOTIC,
     UF_SAVED, UNIT_IDS, UW_DEAD, UW_HOLDING, UW_MAP,
 )
 from ..data import DATA
@@ -177,7 +177,10 @@ def targets(S, b, u, mask):
         # dropped onto any enemy stack (L924)
         if s['unit_where'][u] != UW_HOLDING:
             return 0
-        n = mark_stacks(S, b, mask, -1, 0, 1 - force_of(S, b, u), False)
+        n = 0
+        for f in range(NUM_FORCES):
+            if f != force_of(S, b, u):
+                n += mark_stacks(S, b, mask, -1, 0, f, False)
     elif u == STORMWALKERS:
         # only while the Stormwalkers' spirit lives (L688)
         sp = U_BOUND[u]

@@ -171,7 +171,8 @@ def next_giant_battle(S, b):
                 if s['unit_where'][GIANTS[j]] == UW_MAP and s['unit_hex'][GIANTS[j]] == h:
                     s['unit_force'][GIANTS[j]] = 1 - f
             s['giant_foe'] = f + 1
-            s['active'] = 1 - f
+            s['bat_foe'] = f
+            s['active'] = 1 - f           # two-player: giants come by random events only (L950)
             s['stage'] = ST_COMBAT
             begin_battle(S, b)
             # no magic in the giants' battles: no spirit was committed (Interpretations 148)

@@ -38,7 +38,7 @@ from .base import (
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
     force_of, units_end, U_MAGICIAN, U_RANK, U_RF, U_SPIRIT, attack_loss, bat_kill, berserk, d6, distance, mgf_of,
     eliminate, ground, hex_force, in_list, pose, rf_of, stack_at, U_HERD, neutral_herd, stampede, mgf_doubled,
-    dragon_at, is_dragon,
+    dragon_at, is_dragon, foes_of, hostile,
 )
 from .quake import quake_strikes
 from .pillar import pillar_strikes
@@ -102,11 +102,11 @@ def may_send(S, b, u, support):
 
 @rules_jit
 def attackable(S, b, h, p):
-    """Hex h holds a stack of force 1 - p that force p can still attack: one of
+    """Hex h holds a stack of an enemy of force p that p can still attack: one of
     its stacks with a CF, not yet fought, stands beside it and h has not been
     fought either (a spirit cannot be the only attacker, L512)."""
     s = S[b]
-    if hex_force(S, b, h) != 1 - p:
+    if not hostile(hex_force(S, b, h), foes_of(p)):
         return False
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and s['unit_flags'][u] & UF_USED:
@@ -797,7 +797,7 @@ def magic_step(S, b):
         elif ms == MS_CHAOTIC_DEF or ms == MS_CHAOTIC_ATT or ms == MS_PHYS_TAKE or ms == MS_SPIRIT_DEF \
                 or ms == MS_SPIRIT_ATT:
             if any_magic_casualty(S, b):
-                chooser = p if ms != MS_SPIRIT_ATT else 1 - p
+                chooser = p if ms != MS_SPIRIT_ATT else int(s['bat_foe'])
                 return pose(S, b, PH_MAGIC_CASUALTY, chooser)
             if ms == MS_CHAOTIC_DEF:
                 start_losses(S, b, MK_CHAOTIC_ATT, int(s['magic_att_loss']), -1)

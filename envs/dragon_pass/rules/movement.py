@@ -39,7 +39,7 @@ from ..constants import (
 from .base import (
     movement_allowance, trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
     PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
-    U_MF, cloud_free, in_cloud, adjacent_to_force, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
+    U_MF, cloud_free, in_cloud, adjacent_to_foe, foes_of, hostile, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
@@ -126,17 +126,17 @@ def movement_phase(S, b):
 
 
 @rules_jit
-def safe_hex(occ, h, enemy):
+def safe_hex(occ, h, foes):
     """A hex a disrupted unit may rest in: not a lake, no enemy in or beside it."""
-    return HEX_TERRAIN[h] != TERRAIN_LAKE and occ[h] != enemy and not adjacent_to_force(occ, h, enemy)
+    return HEX_TERRAIN[h] != TERRAIN_LAKE and not hostile(occ[h], foes) and not adjacent_to_foe(occ, h, foes)
 
 
 @rules_jit
-def can_reach_safe(S, b, u, h, mp, occ, zoc, enemy, from_zoc):
+def can_reach_safe(S, b, u, h, mp, occ, zoc, foes, from_zoc):
     """Unit u, at h with ``mp`` half points left, can still end its move on a
     safe hex (:func:`safe_hex`). ZOC hexes are beside the enemy, never safe,
     and stop a move, so the search does not pass them."""
-    if safe_hex(occ, h, enemy):
+    if safe_hex(occ, h, foes):
         return True
     best = np.full(NUM_HEXES, -1, np.int16)
     queue = np.empty(NUM_HEXES * 4, np.int32)
@@ -158,13 +158,13 @@ def can_reach_safe(S, b, u, h, mp, occ, zoc, enemy, from_zoc):
             continue
         for d in range(1, 7):
             g = HEX_STEP[x, d]
-            if g < 0 or occ[g] == enemy or zoc[g] & (1 << enemy):
+            if g < 0 or hostile(occ[g], foes) or zoc[g] & foes:
                 continue
             S[b]['unit_road'][u] = streak
             c = step_cost(S, b, u, x, d)
             if c < 0 or c > left:
                 continue
-            if safe_hex(occ, g, enemy):
+            if safe_hex(occ, g, foes):
                 found = True
                 break
             if left - c > best[g] and tail < queue.shape[0]:
@@ -184,11 +184,11 @@ def must_flee(S, b, u, occ, zoc):
     if not is_disrupted(S, b, u) or s['unit_flags'][u] & UF_MOVED:
         return False
     f = force_of(S, b, u)
-    enemy = 1 - f
+    foes = foes_of(f)
     h = s['unit_hex'][u]
-    if safe_hex(occ, h, enemy):
+    if safe_hex(occ, h, foes):
         return False
-    return can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, enemy, zoc[h] & (1 << enemy) != 0)
+    return can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, foes, zoc[h] & foes != 0)
 
 
 @rules_jit
@@ -199,14 +199,14 @@ def closest_reachable(S, b, u, h, mp, occ, zoc, first):
     begun, so a ZOC it stands in bars stepping straight into another (L460)."""
     s = S[b]
     target = s['unit_hex'][s['unit_scapegoat'][u]]
-    enemy = 1 - force_of(S, b, u)
+    foes = foes_of(force_of(S, b, u))
     best_d = distance(h, target)
     best = np.full(NUM_HEXES, -1, np.int16)
     queue = np.empty(NUM_HEXES * 4, np.int32)
     qmp = np.empty(NUM_HEXES * 4, np.int16)
     qroad = np.empty(NUM_HEXES * 4, np.int8)
     road0 = s['unit_road'][u]
-    start_zoc = first and zoc[h] & (1 << enemy) != 0
+    start_zoc = first and zoc[h] & foes != 0
     best[h] = mp
     queue[0] = h
     qmp[0] = mp
@@ -221,9 +221,9 @@ def closest_reachable(S, b, u, h, mp, occ, zoc, first):
             continue
         for d in range(1, 7):
             g = HEX_STEP[x, d]
-            if g < 0 or occ[g] == enemy:
+            if g < 0 or hostile(occ[g], foes):
                 continue
-            in_zoc = zoc[g] & (1 << enemy) != 0
+            in_zoc = zoc[g] & foes != 0
             if in_zoc and x == h and start_zoc:
                 continue
             s['unit_road'][u] = streak
@@ -434,7 +434,7 @@ def act_move(S, b, p, a):
     s['group_start'] = h
     s['group_moved'] = 0
     s['group_arranged'] = 0
-    s['group_zoc_start'] = 1 if zoc7[0] & (1 << (1 - p)) else 0
+    s['group_zoc_start'] = 1 if zoc7[0] & foes_of(p) else 0
     return pose(S, b, PH_MOVE_GROUP, p)
 
 
@@ -472,10 +472,10 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     or close on its scapegoat."""
     s = S[b]
     g = HEX_STEP[h, d]
-    enemy = 1 - p
-    if g < 0 or occ_g == enemy or occ_g == OCC_GIANTS:
+    foes = foes_of(p)
+    if g < 0 or hostile(occ_g, foes) or occ_g == OCC_GIANTS:
         return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918)
-    into_zoc = zoc_g & (1 << enemy) != 0
+    into_zoc = zoc_g & foes != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
@@ -504,7 +504,7 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
                 return False
             road = s['unit_road'][u]
             s['unit_road'][u] = road_after(road, h, d)
-            ok = can_reach_safe(S, b, u, g, int(s['unit_mp'][u]) - c, occ, zoc, enemy, False)
+            ok = can_reach_safe(S, b, u, g, int(s['unit_mp'][u]) - c, occ, zoc, foes, False)
             s['unit_road'][u] = road
             if not ok:
                 return False
@@ -568,7 +568,7 @@ def mask_move_group(S, b, p, mask):
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
-    enemy = 1 - p
+    foes = foes_of(p)
     drawn = n > 0 and group_summoned(S, b)
     if s['group_moved'] == 0 and not flee and not drawn:
         for u in range(units_end(S, b)):
@@ -595,11 +595,11 @@ def mask_move_group(S, b, p, mask):
                     if i >= 0 and affords(S, b, journey_cost(j, i)):
                         mask[A_HEX + int(J_PATH[j, i])] = 1
         stop = HEX_TERRAIN[h] != TERRAIN_LAKE and not (drawn and can_step)   # drawn on until stopped (L872)
-        if stop and flee and not safe_hex(occ, h, enemy):
+        if stop and flee and not safe_hex(occ, h, foes):
             # a fleeing unit stops short of safety only where none is left in reach
             for u in range(units_end(S, b)):
                 if s['unit_flags'][u] & UF_FLEE and \
-                        can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, enemy, False):
+                        can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, foes, False):
                     stop = False
         for u in range(units_end(S, b)):
             if stop and s['unit_flags'][u] & UF_CLOSE:
@@ -671,7 +671,7 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
-        if zoc7[d] & (1 << (1 - p)) or group_size(S, b)[0] == 0 or cloud_stops(S, b, g):
+        if zoc7[d] & foes_of(p) or group_size(S, b)[0] == 0 or cloud_stops(S, b, g):
             # a ZOC stops it; so does the flood that eliminated it (L688), or the cloud (L752)
             stop_group(S, b, p)
             return False
@@ -759,11 +759,11 @@ def journey_end(p, j, occ, zoc):
     its last hex, or, where a hex of the road is in an enemy zone of control
     (or held by the enemy), the hex before the first such one (L482, L744).
     -1 where that is the start or its neighbour: an ordinary step goes there."""
-    enemy = 1 - p
+    foes = foes_of(p)
     end = int(J_LEN[j]) - 1
     for i in range(int(J_LEN[j])):
         x = J_PATH[j, i]
-        if zoc[x] & (1 << enemy) or occ[x] == enemy:
+        if zoc[x] & foes or hostile(occ[x], foes):
             end = i - 1
             break
     return end if end >= 1 else -1
@@ -934,7 +934,7 @@ def entry_hexes(S, b, u, mask):
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
     budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
-    enemy = 1 - force_of(S, b, u)
+    foes = foes_of(force_of(S, b, u))
     n = 0
     for h in range(NUM_HEXES):
         if not ENTRY_HEXES[zone, h]:
@@ -945,7 +945,7 @@ def entry_hexes(S, b, u, mask):
         occ7 = np.empty(7, np.int8)
         zoc7 = np.empty(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
-        if occ7[0] == enemy or occ7[0] == OCC_GIANTS:
+        if hostile(occ7[0], foes) or occ7[0] == OCC_GIANTS:
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -1007,7 +1007,7 @@ def enter_board(S, b, p, u, h, march):
     occ7 = np.empty(7, np.int8)
     zoc7 = np.empty(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
-    if zoc7[0] & (1 << (1 - p)) or group_size(S, b)[0] == 0 or cloud_stops(S, b, h):
+    if zoc7[0] & foes_of(p) or group_size(S, b)[0] == 0 or cloud_stops(S, b, h):
         stop_group(S, b, p)
         return False
     return pose(S, b, PH_MOVE_GROUP, p)

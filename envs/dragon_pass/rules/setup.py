@@ -16,14 +16,14 @@ from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES, HEX_TERRAIN
 from ..constants import (
     ENTRY_SARTAR_SOUTH, LUNAR, NUM_UNITS, SARTAR, ST_DEPLOY, ST_DIPLOMACY, ST_TURN_START, UW_ENTERING, UW_HOLDING,
-    UW_OUT, UW_POOL,
+    UW_OUT, UW_POOL, NUM_FORCES,
 )
 from ..data import DATA, MAP
 from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES, SCENARIO_INDEPENDENT_SEAT, seat_of_side
 from .base import (
     A_CHOICE, CH_RESERVE, NUM_FACTIONS, NUM_MAJORS, d6, A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, occupy, pose,
-    put_on_top,
+    put_on_top, foes_of, force_playing, hostile, players,
 )
 from .moon import choose_moon
 
@@ -134,7 +134,7 @@ def setup_scenario(S, b):
     s['deploying'] = first
     for k in range(NUM_FACTIONS):
         s['faction_ally'][k] = -1             # every Independent unallied (L736, L806)
-    for f in range(2):
+    for f in range(NUM_FORCES):
         for k in range(NUM_MAJORS):
             s['dp_announced'][f, k] = -1      # no alliance sought yet (L979)
     s['sel_hex'] = -1
@@ -185,10 +185,12 @@ def deploy_round(S, b):
     f = int(s['deploying'])
     if next_to_deploy(S, b, f) >= 0:
         return pose(S, b, PH_DEPLOY, f)
-    other = 1 - int(s['first_force'])
-    if f != other and next_to_deploy(S, b, other) >= 0:
-        s['deploying'] = other
-        return pose(S, b, PH_DEPLOY, other)
+    for k in range(players(S, b)):
+        # the forces deploy one after the other, in the order they play (L303-L307)
+        g = force_playing(S, b, k)
+        if next_to_deploy(S, b, g) >= 0:
+            s['deploying'] = g
+            return pose(S, b, PH_DEPLOY, g)
     s['turn'] = 1
     game_turn_begins(S, b)
     return False
@@ -234,7 +236,7 @@ def mask_deploy(S, b, p, mask):
     sc = int(s['scenario'])
     only_garrisons = left <= garrisons_left(S, b, p)
     for h in range(NUM_HEXES):
-        if DEPLOY_ZONE[sc, p, h] and occupied[h] != 1 - p:
+        if DEPLOY_ZONE[sc, p, h] and not hostile(occupied[h], foes_of(p)):
             if only_garrisons and not (GARRISON[sc, p, h] and occupied[h] != p):
                 continue
             mask[A_HEX + h] = 1

@@ -21,8 +21,8 @@ from ..constants import (
 )
 from .base import (
     A_HEX, BOLDHOME, CITY_HEX, U_HOME_CITY, U_MAGICIAN, hex_force, occupy, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
-    PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, adjacent_to_force, d6, distance, end_rage, pose,
-    put_on_top, killed, trespass_clear,
+    PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, d6, distance, end_rage, pose,
+    put_on_top, killed, trespass_clear, adjacent_to_foe, foes_of, force_playing, players, turn_slot,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -44,8 +44,7 @@ def start_player_turn(S, b):
     giants on the map, with its Random Movement Phase (L176, L918)."""
     s = S[b]
     s['player_turn'] += 1
-    first = int(s['first_force'])
-    s['active'] = first if s['player_turn'] % 2 == 1 else 1 - first
+    s['active'] = force_playing(S, b, turn_slot(S, b))
     s['stage'] = ST_MOVEMENT
     s['step'] = 0
     s['freeze_asked'] = 0
@@ -85,7 +84,7 @@ def rally_phase(S, b):
             if U_RANK[u] == RANK_SUPERHERO:
                 continue      # a superhero's back is its Berserker Rage, not a disruption
             # "the rally phase of the owner's next player turn": not the one it was disrupted in
-            if s['unit_disrupted_at'][u] < s['player_turn'] and not adjacent_to_force(occ, s['unit_hex'][u], 1 - f):
+            if s['unit_disrupted_at'][u] < s['player_turn'] and not adjacent_to_foe(occ, s['unit_hex'][u], foes_of(f)):
                 s['unit_side'][u] = SIDE_FRONT
         s['step'] = 1
     for u in range(units_end(S, b)):
@@ -104,7 +103,7 @@ def rally_phase(S, b):
     s['step'] = 0
     s['bat_prey'] = -1
     herds_settle(S, b)            # the end of the rally phase (L592)
-    s['stage'] = ST_TURN_START if s['player_turn'] % 2 == 1 else ST_BOOKKEEPING
+    s['stage'] = ST_TURN_START if turn_slot(S, b) < players(S, b) - 1 else ST_BOOKKEEPING
     return False
 
 
@@ -125,7 +124,7 @@ def resurrect(S, b):
         if k < 0 or s['unit_where'][u] != UW_DEAD:
             continue
         f = force_of(S, b, u)
-        if f < 0 or s['city_entered'][k] & (1 << (1 - f)):
+        if f < 0 or s['city_entered'][k] & foes_of(f):
             continue
         h = int(CITY_HEX[k])
         s['unit_side'][u] = SIDE_FRONT

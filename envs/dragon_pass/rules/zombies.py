@@ -66,7 +66,7 @@ from ..board import HEX_FORD, HEX_RIVER, HEX_STEP, NUM_HEXES
 from ..constants import SIDE_FRONT, UF_ADVANCED, UF_MOVED, UW_MAP
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DONE, DELECTI, PH_ZOMBIE_MARCH, PH_ZOMBIE_RISE, TERRAIN_LAKE, HEX_TERRAIN, ZOMBIE_1,
-    ZOMBIE_LAST, chain_ends, chain_falls, force_of, killed, occupy, pose, put_on_top, scan_board, shut,
+    ZOMBIE_LAST, chain_ends, chain_falls, force_of, killed, occupy, pose, put_on_top, scan_board, shut, foes_of,
 )
 
 UF_MARCHED = UF_ADVANCED
@@ -221,7 +221,7 @@ def mask_zombie_march(S, b, p, mask):
     zoc = np.empty(NUM_HEXES, np.int8)
     scan_board(S, b, occ, zoc)
     h = s['unit_hex'][z]
-    bit = 1 << (1 - p)
+    bit = foes_of(p)
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0 or shut(S, b, g) or not zombie_ground(g):
@@ -258,7 +258,7 @@ def act_zombie_march(S, b, p, a):
     occ = np.empty(NUM_HEXES, np.int8)
     zoc = np.empty(NUM_HEXES, np.int8)
     scan_board(S, b, occ, zoc)
-    bit = 1 << (1 - p)
+    bit = foes_of(p)
     left = int(s['unit_hex'][z])
     s['unit_mp'][z] -= 2
     s['unit_flags'][z] |= UF_MARCHED
