@@ -219,6 +219,10 @@ STATE_FIELDS = [
                                     # giants lent for it to the other force, whose player decides for them); 0
     ("giant_fought", np.int8),      # this Random Movement Phase's giants' battles fought: bit 2 * k + f for the
                                     # giants#(k+1)'s stack against force f's units
+    # ---- carrying zero-MF units (L462, L578; rules/combat.py::retreat_carrier)
+    ("unit_retreat_k", np.int8, (NUM_UNITS,)),   # for a unit flagged UF_RETREATED: the index in bat_def of the
+                                                 # defending stack it retreated from (a zero-MF unit of that
+                                                 # stack may be carried to its hex); meaningless otherwise
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -1,0 +1,164 @@
+"""Carrying zero-MF units (L462, L578, L586), the Twin Stars' movement (L444,
+L636), Keener Than on the Hound (L756) and the disembodied spirits' movement
+(L464). Hungry Jack, whose MF is 0, is the one zero-MF counter of Dragon Pass
+that moves on the map (only a dragon carries him, L870); he and his dragon
+have no side yet in these positions (alliances come later): the tests hand
+them to a player."""
+from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.constants import KINDS, UNIT_IDS, UNIT_KIND_OF
+
+from .combat_test import declare
+from .dragons_test import given
+from .ethilrist_test import HOUND, keener_for, sartar_movement_starts
+from .movement_test import step
+from .scenario import LUNAR, SARTAR, Position, unit
+
+JACK, DRAGON = "hungry_jack", "red_dragon"
+LANCERS = "cc_lancers#1"         # Lunar cavalry, MF 7
+CENTRE = "2014"                # open ground; 2013, 2012, 2011 north of it open too
+
+
+def go(p, frm, to):
+    """The group now moving steps from ``frm`` to ``to``, whoever is in it."""
+    return p.act(next(t for t in p.legal() if t.startswith("move ") and t.endswith(f" from {frm} to {to}")))
+
+
+def carried_by_the_dragon(p, where=CENTRE):
+    """The Lunars' red dragon and Hungry Jack stacked at ``where``, and the
+    Lunar movement phase begun."""
+    given(p, LUNAR, DRAGON, where)
+    given(p, LUNAR, JACK, where)
+    p.movement(LUNAR)
+
+
+def test_rule_dp_carry_a_dragon_carries_hungry_jack_who_pays_nothing():
+    """L462: 'Zero MF units cannot move themselves. They can be carried by any
+    unit with an MF of 1 or higher'; L870: Hungry Jack 'can only be carried by
+    a dragon'. Jack joins the dragon's group, moves with it, pays nothing."""
+    p = Position("18.5")
+    carried_by_the_dragon(p)
+    p.act(f"select the stack at {CENTRE}")
+    assert f"move {p.name(JACK)} with the group" not in p.legal()     # no carrier yet: he cannot move himself
+    p.act(f"move {p.name(DRAGON)} with the group")
+    p.act(f"move {p.name(JACK)} with the group")
+    go(p, "2014", "2013")
+    go(p, "2013", "2012")
+    p.act("stop at 2012")
+    assert p.where(JACK) == "2012" and p.where(DRAGON) == "2012"
+    assert p.mp(JACK) == 0
+    assert p.mp(DRAGON) == 18.0           # the dragon paid 2 clear hexes of its 20
+
+
+def test_rule_dp_carry_hungry_jack_is_carried_by_no_unit_but_a_dragon():
+    """L462, L870: Hungry Jack 'can only be carried by a dragon': a militia
+    unit stacked with him moves without him, and alone he cannot move."""
+    p = Position("18.5")
+    given(p, LUNAR, JACK, CENTRE)
+    p.put(LANCERS, CENTRE)
+    p.movement(LUNAR)
+    p.act(f"select the stack at {CENTRE}")
+    assert f"move {p.name(JACK)} with the group" not in p.legal()
+    p.act(f"move {p.name(LANCERS)} with the group")
+    assert f"move {p.name(JACK)} with the group" not in p.legal()
+    step(p, LANCERS, "2014", "2013")
+    assert p.where(JACK) == CENTRE
+
+
+def test_rule_dp_carry_a_carried_unit_is_dropped_off_at_any_hex():
+    """L462: zero-MF units are carried 'and dropped off at any hex': the dragon
+    drops Jack at 2013 and flies on to 2011."""
+    p = Position("18.5")
+    carried_by_the_dragon(p)
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name(DRAGON)} with the group",
+           f"move {p.name(JACK)} with the group")
+    assert f"drop off {p.name(JACK)} at 2014" not in p.legal()       # he has not moved yet
+    go(p, "2014", "2013")
+    p.act(f"drop off {p.name(JACK)} at 2013")
+    step(p, DRAGON, "2013", "2012")
+    step(p, DRAGON, "2012", "2011")
+    p.act("stop at 2011")
+    assert p.where(JACK) == "2013" and p.where(DRAGON) == "2011"
+    # his move is over: the dragon cannot come back for him this phase
+    assert "select the stack at 2013" not in p.legal()
+
+
+# ---------------------------------------------------------------- retreats (L578) and melee casualties (L586)
+def sartar_stack_attacked(p, *names, at="0604", lancers=3):
+    """Sartar's counters ``names`` (the first at the bottom) at ``at``, attacked
+    from 0504 by Lunar lancers (MF 7) and what else stands there; the defender
+    retreats now."""
+    for name in names:
+        given(p, SARTAR, name, at)
+    for k in range(lancers):
+        p.put(f"cc_lancers#{k + 1}", "0504")
+    p.combat(LUNAR)
+    p.dice(1)
+    declare(p, [at], ["0504"])
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    assert p.phase == R.PH_RETREAT
+
+
+def test_rule_dp_carry_a_fast_unit_carries_a_zero_mf_unit_off_without_cover():
+    """L578: 'Defending units that are faster than all of the attacking units,
+    and any zero MF units that they want to carry, can always retreat
+    regardless of whether an adequate covering force is left behind.' Jack
+    cannot retreat by himself; once the dragon (MF 20, faster than the lancers'
+    7) has retreated, he may go with it, to its hex only, leaving no one behind."""
+    p = Position()
+    sartar_stack_attacked(p, DRAGON, JACK)
+    assert f"retreat {p.name(JACK)}" not in p.legal()       # no carrier has gone: he cannot move himself
+    p.act(f"retreat {p.name(DRAGON)}")
+    p.act(p.legal()[0])                                    # the dragon's retreat hex
+    there = p.where(DRAGON)
+    p.act(f"retreat {p.name(JACK)}")
+    assert len(p.legal()) == 1                             # only where his carrier went
+    p.act(p.legal()[0])
+    assert p.where(JACK) == there and p.stack("0604") == []
+
+
+def test_rule_dp_carry_a_zero_mf_unit_carried_by_a_slow_unit_needs_cover():
+    """L578: a carrier no faster than every fighting attacker is slow: the
+    zero-MF unit it carries off needs a covering force left behind, as the
+    carrier did. The Lunar green dragon (MF 20) attacks with the lancers, so
+    Sartar's red dragon (MF 20) is not faster: it retreats with Jack covering
+    it, and then Jack, the last unit of the stack, cannot follow."""
+    p = Position()
+    given(p, LUNAR, "green_dragon", "0504")
+    sartar_stack_attacked(p, DRAGON, JACK, lancers=1)
+    p.act(f"retreat {p.name(DRAGON)}")
+    p.act(p.legal()[0])
+    assert f"retreat {p.name(JACK)}" not in p.legal()
+    # with the militia left behind to cover him, he may follow -- into his carrier's hex only
+    p = Position()
+    given(p, LUNAR, "green_dragon", "0504")
+    sartar_stack_attacked(p, "cm_town_militia#1", DRAGON, JACK, lancers=1)
+    assert f"retreat {p.name(JACK)}" not in p.legal()
+    p.act(f"retreat {p.name(DRAGON)}")
+    p.act(p.legal()[0])
+    there = p.where(DRAGON)
+    p.act(f"retreat {p.name(JACK)}")
+    assert len(p.legal()) == 1
+    p.act(p.legal()[0])
+    assert p.where(JACK) == there and p.stack("0604") == ["cm_town_militia#1"]
+
+
+def test_rule_dp_carry_a_zero_mf_unit_may_be_bypassed_as_a_melee_casualty():
+    """L586: 'Herds and units with zero MF can be bypassed, but they can
+    optionally also be selected to be casualties.' Jack, dropped off on top of
+    the Sartar militia, may be taken or passed over for the militia."""
+    p = Position()
+    given(p, SARTAR, "cm_town_militia#1", "0604")
+    given(p, SARTAR, JACK, "0604")                         # on top
+    for k in range(3):
+        p.put(f"cc_lancers#{k + 1}", "0504")
+    p.combat(LUNAR)
+    p.dice(6)
+    declare(p, ["0604"], ["0504"])
+    while p.phase != R.PH_CASUALTY:
+        p.act(p.legal()[-1])
+    legal = p.legal()
+    assert f"eliminate {p.name(JACK)} at 0604" in legal
+    assert f"eliminate {p.name('cm_town_militia#1')} at 0604" in legal
+    p.act(f"eliminate {p.name('cm_town_militia#1')} at 0604")
+    assert p.where("cm_town_militia#1") is None or p.where("cm_town_militia#1") != "0604"
