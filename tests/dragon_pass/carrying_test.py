@@ -162,3 +162,82 @@ def test_rule_dp_carry_a_zero_mf_unit_may_be_bypassed_as_a_melee_casualty():
     assert f"eliminate {p.name('cm_town_militia#1')} at 0604" in legal
     p.act(f"eliminate {p.name('cm_town_militia#1')} at 0604")
     assert p.where("cm_town_militia#1") is None or p.where("cm_town_militia#1") != "0604"
+
+
+# ---------------------------------------------------------------- the Twin Stars (L444, L636)
+def lunar_movement_starts(p):
+    """The Sartar player-turn passes (18.3: no Exotic Magic Phase, no battle):
+    the Lunar movement phase starts as in play (``movement.start_movement``)."""
+    p.movement(SARTAR, player_turn=1)
+    p.act("end the movement phase")
+    assert p.phase == R.PH_MOVE and p.to_play == LUNAR
+
+
+def twin_stars_at(p, where):
+    """Random event 42 brought the Twin Stars, a Lunar unit, to the board (L444)."""
+    p.s["random_events"] = 1
+    p.put("twin_stars", where)
+    p.s["unit_force"][unit("twin_stars")] = 0
+
+
+def test_rule_dp_carry_the_twin_stars_move_like_a_normal_unit():
+    """L636: 'Twin Stars have a blank CF so cannot attack or be attacked by
+    missile/melee, but unlike disembodied spirits, they instead move like a
+    normal unit' (L444): rain costs them +1 MP as it costs any unit (L466;
+    'neither weather nor terrain has any effect on a disembodied spirit',
+    L464), and the Cloak of Darkness's cloud, which does not hold disembodied
+    spirits, holds them (L752; Interpretations 170)."""
+    from .ethilrist_test import cloak_cast
+    p = Position("18.3")
+    twin_stars_at(p, CENTRE)
+    p.movement(LUNAR)
+    p.s["rain"] = 1
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name('twin_stars')} with the group")
+    step(p, "twin_stars", CENTRE, "2013")
+    assert p.mp("twin_stars") == 5.0                 # MF 7: clear ground 1 MP, +1 MP in rain
+    p = Position("18.3")
+    twin_stars_at(p, CENTRE)
+    cloak_cast(p, "2010")                              # 4 hexes away: CENTRE is in the cloud
+    lunar_movement_starts(p)
+    assert p.mp("twin_stars") == 0
+    assert f"select the stack at {CENTRE}" not in p.legal()
+    assert R.U_DISEMBODIED[unit("twin_stars")].tolist() == [0, 0] and R.U_SPIRIT[unit("twin_stars")].tolist() == [1, 1]
+
+
+# ---------------------------------------------------------------- Keener Than rides the Hound (L756)
+def test_rule_dp_carry_keener_than_must_stay_on_the_hound_that_player_turn():
+    """L756: 'For that turn, Keener Than must ride the Hound': in the player-turn
+    he must release it, neither he nor the Hound moves apart from the other
+    (Interpretations 172); together they go at the rider's MF of 10. In
+    another player-turn he may leave it."""
+    p = Position("18.3")
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = 1
+    p.s["keener_turn"] = 2
+    sartar_movement_starts(p)
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name('keener_than')} with the group")
+    assert not [t for t in p.legal() if t.startswith(f"move {p.name('keener_than')} from")]   # not without the Hound
+    p.act(f"move {p.name(HOUND)} with the group")
+    steps = [t for t in p.legal() if t.startswith("move 2 units")]
+    assert steps
+    p.act(steps[0])
+    assert p.where("keener_than") == p.where(HOUND) != CENTRE
+    # the Hound alone cannot leave him either
+    p = Position("18.3")
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = 1
+    p.s["keener_turn"] = 2
+    sartar_movement_starts(p)
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name(HOUND)} with the group")
+    assert not [t for t in p.legal() if t.startswith(f"move {p.name(HOUND)} from")]
+    # not his player-turn to ride: he may go alone
+    p = Position("18.3")
+    keener_for(p, SARTAR, CENTRE)
+    p.put(HOUND, CENTRE)
+    p.s["unit_force"][unit(HOUND)] = 1
+    sartar_movement_starts(p)
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name('keener_than')} with the group")
+    step(p, "keener_than", CENTRE, "2013")
+    assert p.where("keener_than") == "2013" and p.where(HOUND) == CENTRE
