@@ -15,6 +15,7 @@ from .scenario import LUNAR, SARTAR, Position, unit
 
 JACK, DRAGON = "hungry_jack", "red_dragon"
 LANCERS = "cc_lancers#1"         # Lunar cavalry, MF 7
+MILITIA = "cm_town_militia#1"    # Sartar, 3-3-4
 CENTRE = "2014"                # open ground; 2013, 2012, 2011 north of it open too
 
 
@@ -241,3 +242,48 @@ def test_rule_dp_carry_keener_than_must_stay_on_the_hound_that_player_turn():
     p.acts(f"select the stack at {CENTRE}", f"move {p.name('keener_than')} with the group")
     step(p, "keener_than", CENTRE, "2013")
     assert p.where("keener_than") == "2013" and p.where(HOUND) == CENTRE
+
+
+# ---------------------------------------------------------------- outside structures (L458, L472)
+def test_rule_dp_outside_a_dragon_and_the_units_above_it_absorb_at_the_grounds_multiplier():
+    """L458, L472: 'Dragons, giants, herds and units stacked above them are
+    outside': the militia on Sartar's red dragon in Jonstown (a fortress, x2
+    inside) absorbs 3 (its CF, open ground), not 6."""
+    from .herds_test import no_retreat
+    p = Position()
+    given(p, SARTAR, DRAGON, "3122")                     # Jonstown, a fortress
+    p.put(MILITIA, "3122")
+    for k in range(3):
+        p.put(f"cc_lancers#{k + 1}", "3123")
+    p.combat(LUNAR)
+    p.dice(3, 1)                                         # 12 at 3: loss 4 < 6 inside, >= 3 outside
+    declare(p, ["3122"], ["3123"])
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    no_retreat(p)
+    assert f"eliminate {p.name(MILITIA)} at 3122" in p.legal()
+
+
+def test_rule_dp_outside_a_stack_on_a_herd_gets_no_structure_missile_modifier():
+    """L458: herds 'and units stacked above them are always considered to be
+    outside structures (so cannot benefit from structure bonuses)': fire at
+    two militia on a herd in Jonstown reads the open ground's 0, not the
+    fortress's -4 (L1113), and hits (4 Missile Factors, 6 + 0 + 1 for the
+    herd, L1109). With the herd on top of them the militia are inside: -4, no
+    result (Interpretations 173)."""
+    from .combat_test import ARCHERS
+    from .herds_test import herd_for
+    for herd_below, hit in ((True, True), (False, False)):
+        p = Position("18.2")
+        for u in ARCHERS:
+            p.put(u, "3123")
+        if herd_below:
+            herd_for(p, SARTAR, "3122")
+        p.put("cm_town_militia#1", "3122")
+        p.put("cm_town_militia#2", "3122")
+        if not herd_below:
+            herd_for(p, SARTAR, "3122")
+        p.combat(LUNAR)
+        p.dice(6, 1)
+        declare(p, ["3122"], ["3123"])
+        assert (p.phase in (R.PH_MISSILE_CHOICE, R.PH_MISSILE_CASUALTY)) == hit

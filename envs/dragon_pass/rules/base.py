@@ -1752,3 +1752,48 @@ def can_carry(S, b, c, u):
     if u == HUNGRY_JACK:
         return is_dragon(c)
     return True
+
+
+# ================================================================ outside structures (L458, L472)
+def _missile_outside():
+    out = np.zeros(NUM_HEXES, np.int8)
+    for h in range(NUM_HEXES):
+        tid = TERRAIN_IDS[HEX_TERRAIN[h]]
+        out[h] = T.terrain[tid].missile if tid != "lake" else 0
+    return out
+
+
+HEX_MISSILE_OUT_MOD = _missile_outside()
+"""HEX_MISSILE_OUT_MOD[h]: the missile modifier of hex h's terrain alone, its
+structure left out: for a stack every unit of which is outside the structure
+(L458, L472; ``missile_ground_mod``)."""
+
+
+@rules_jit
+def outside_structure(S, b, u):
+    """Unit u, on the map, is always outside its hex's structure (L458, L472):
+    a neutral unit, a giant, or a herd or a dragon or a unit stacked above one."""
+    s = S[b]
+    if force_of(S, b, u) < 0 or U_GIANT[u] != 0:
+        return True
+    h = s['unit_hex'][u]
+    for v in range(units_end(S, b)):
+        if (U_HERD[v] != 0 or is_dragon(v)) and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+                and s['unit_order'][v] <= s['unit_order'][u]:
+            return True
+    return False
+
+
+@rules_jit
+def missile_ground_mod(S, b, t):
+    """The terrain missile modifier of fire at the stack at hex t (L1111-L1115):
+    the worst of its terrain and structure, but its terrain's alone where every
+    unit of the stack is outside the structure (``outside_structure``: a herd
+    or a dragon at its bottom, or only neutral units and giants; L458, L472;
+    Interpretations 173)."""
+    s = S[b]
+    g = ground(S, b, t)
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and not outside_structure(S, b, u):
+            return int(HEX_MISSILE_MOD[g])
+    return int(HEX_MISSILE_OUT_MOD[g])

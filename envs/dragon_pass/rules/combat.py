@@ -32,7 +32,7 @@ from ..state import MAX_BATTLE_STACKS
 from .minors import retreat_mf
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DISRUPT_TWO, CH_DONE, CH_ELIMINATE_ONE, COVER_DIVISOR, EXTENDED_ADVANCE_MF,
-    FIGHTING_MAJORS, HEX_FORTIFICATION, HEX_MELEE_IN2, HEX_MELEE_OUT2, HEX_MISSILE_MOD, MISSILE,
+    FIGHTING_MAJORS, HEX_FORTIFICATION, HEX_MELEE_IN2, HEX_MELEE_OUT2, MISSILE,
     MISSILE_DISRUPT, MISSILE_ELIMINATE, MISSILE_MAX_TOTAL, MISSILE_OR_ELIMINATE, MISSILE_ROLL_HI,
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
@@ -52,7 +52,7 @@ from .movement import start_arrangement
 from .base import is_zombie, zombies_on_board
 from .puppeteers import dodge_options
 from .base import PH_PUPPET_DODGE, PUPPETEER_TROOP
-from .base import can_carry, zero_mf
+from .base import can_carry, zero_mf, missile_ground_mod, outside_structure
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -617,7 +617,7 @@ def missile_modifier(S, b, t):
     """The die modifier of missile fire at the stack at hex t: the worst
     terrain modifier, plus the unit modifiers, cumulative (L1105-L1117)."""
     s = S[b]
-    mod = int(HEX_MISSILE_MOD[ground(S, b, t)])
+    mod = missile_ground_mod(S, b, t)        # the structure's only for a stack not wholly outside it (L458)
     dragon = False
     large = False
     small_only = True
@@ -1016,7 +1016,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
         return 2 * cf2
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
         return cf2
-    inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u)
+    inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u) \
+        and not outside_structure(S, b, u)      # neutral units and giants too (L458, L472)
     g = ground(S, b, h)
     mult2 = HEX_MELEE_IN2[g] if inside else HEX_MELEE_OUT2[g]
     return cf2 * int(mult2) // 2
