@@ -287,3 +287,36 @@ def test_rule_dp_outside_a_stack_on_a_herd_gets_no_structure_missile_modifier():
         p.dice(6, 1)
         declare(p, ["3122"], ["3123"])
         assert (p.phase in (R.PH_MISSILE_CHOICE, R.PH_MISSILE_CASUALTY)) == hit
+
+
+# ---------------------------------------------------------------- disembodied spirits (L464)
+def test_rule_dp_spirit_no_disembodied_spirit_moves_on_the_map():
+    """L464: disembodied spirits 'pay 1 MP for each hex' whatever the terrain
+    and weather -- but L462: 'disembodied spirits cannot move on the map'. Of
+    Dragon Pass's blank-CF counters, the magicians' spirits have a blank MF
+    (the holding box at a movement phase's start, L416), the assassins a
+    special one (off the map), the Cloak of Darkness an MF of 0 and no
+    carrying (L752, L462); the Twin Stars and the Spirit of Movement move like
+    normal units (L444, L636). Were a counter with a blank CF and an MF to
+    move added, L464's costs would have to be built (Interpretations 171)."""
+    cloak = UNIT_IDS.index("cloak_of_darkness")
+    for u in range(len(UNIT_IDS)):
+        kind = KINDS[UNIT_KIND_OF[u]]
+        for sd, side in enumerate((kind.front, kind.back)):
+            if not R.U_DISEMBODIED[u, sd]:
+                continue
+            if R.U_MAGICIAN[u] >= 0:
+                assert side.mf_kind == "blank", UNIT_IDS[u]
+            elif R.U_ASSASSIN[u]:
+                assert side.mf_kind == "special", UNIT_IDS[u]
+            else:
+                assert u == cloak and R.U_MF[u, sd] == 0 and R.U_ZERO_MF[u, sd], UNIT_IDS[u]
+    for name in ("twin_stars", "spirit_of_movement"):
+        assert R.U_SPIRIT[unit(name)].all() and not R.U_DISEMBODIED[unit(name)].any()
+    # the Cloak, MF 0, is no zero-MF unit to carry: a disembodied spirit cannot move on the map
+    p = Position("18.5")
+    given(p, LUNAR, DRAGON, CENTRE)
+    given(p, LUNAR, "cloak_of_darkness", CENTRE)
+    p.movement(LUNAR)
+    p.acts(f"select the stack at {CENTRE}", f"move {p.name(DRAGON)} with the group")
+    assert f"move {p.name('cloak_of_darkness')} with the group" not in p.legal()
