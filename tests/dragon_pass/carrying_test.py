@@ -320,3 +320,19 @@ def test_rule_dp_spirit_no_disembodied_spirit_moves_on_the_map():
     p.movement(LUNAR)
     p.acts(f"select the stack at {CENTRE}", f"move {p.name(DRAGON)} with the group")
     assert f"move {p.name('cloak_of_darkness')} with the group" not in p.legal()
+
+
+def test_rule_dp_outside_giants_in_a_fortress_get_no_structure_missile_modifier():
+    """L458, L472: giants are always outside structures: the giant that stops
+    in Jonstown (a fortress, -4, L1113) beside the Lunar archers and attacks
+    them (L918) is fired on at the open ground's 0, +1 for a giant (L1109): 6
+    + 1 hits with 4 Missile Factors, where 6 - 4 + 1 would not."""
+    from .combat_test import ARCHERS
+    from .giants_test import GIANT, random_movement
+    p = Position("18.2")
+    for u in ARCHERS:
+        p.put(u, "3123")
+    random_movement(p, (GIANT, "3122"))
+    p.dice(6, 1)
+    p.act(f"{p.name(GIANT)} stops")
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.legal() == [f"eliminate {p.name(GIANT)}"]
