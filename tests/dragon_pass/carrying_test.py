@@ -336,3 +336,18 @@ def test_rule_dp_outside_giants_in_a_fortress_get_no_structure_missile_modifier(
     p.dice(6, 1)
     p.act(f"{p.name(GIANT)} stops")
     assert p.phase == R.PH_MISSILE_CASUALTY and p.legal() == [f"eliminate {p.name(GIANT)}"]
+
+
+def test_a_disembodied_spirit_in_a_moving_group_is_an_unsound_record():
+    """The record's invariants (soundness): no disembodied spirit moves on the
+    map (L462); a retreated unit's stack index is a battle stack's."""
+    from dragongym.envs.dragon_pass.game import GAME
+    p = Position("18.5")
+    given(p, LUNAR, "cloak_of_darkness", CENTRE)
+    p.movement(LUNAR)
+    assert GAME.check_state(p.S) == ""
+    p.s["unit_flags"][unit("cloak_of_darkness")] = R.UF_GROUP
+    assert "disembodied spirit" in GAME.check_state(p.S)
+    p.s["unit_flags"][unit("cloak_of_darkness")] = 0
+    p.s["unit_retreat_k"][unit(JACK)] = -1
+    assert "unit_retreat_k" in GAME.check_state(p.S)

@@ -22,6 +22,13 @@ paying that hex's cost, force marched if he wishes (the first 3 MPs free),
 and move on from there (L474). No scenario of 18.1-18.3 has any; 18.5 and
 18.7 bring them.
 
+A zero-MF unit cannot move itself (L462): it joins a group formed in its hex
+that holds a unit able to carry it (``base.can_carry``: Hungry Jack only a
+dragon, L870), pays nothing, and ends its move where the group stops or where
+it is dropped off after a step (``may_be_carried``, ``drop_off``;
+Interpretations 174). In the player-turn Keener Than must ride the Hound
+neither moves apart from the other (L756, ``keener_parts``).
+
 A disrupted unit that can reach a hex not beside an enemy unit must end its
 move in one (L458, L590); such a unit moves on its own (Interpretations), its
 steps keep a safe hex within reach, and the phase cannot end while one that
