@@ -1033,7 +1033,7 @@ def carried(S, b, u):
     """Unit u is carried by the group now moving: a member with an MF of 0
     (``base.zero_mf``). It pays no movement points and moves with its carriers
     (L462)."""
-    return S[b]['unit_flags'][u] & UF_GROUP and zero_mf(S, b, u)
+    return (S[b]['unit_flags'][u] & UF_GROUP) != 0 and zero_mf(S, b, u)
 
 
 @rules_jit
