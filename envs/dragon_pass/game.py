@@ -520,6 +520,8 @@ def _legal_name(rec, a):
             return f"arrange the stack at {V.hex_name(sel)}"
         if done:
             return f"stop at {V.hex_name(sel)}" if grp else f"leave the stack at {V.hex_name(sel)}"
+        if a >= R.A_UNIT and rec["unit_flags"][u] & R.UF_GROUP:     # a carried unit (L462)
+            return f"drop off {V.unit_name(u, rec)} at {V.hex_name(sel)}"
         if a >= R.A_UNIT:
             return f"move {V.unit_name(u, rec)} with the group"
         if MAP.distance(sel, h) > 1:          # a journey by dragonewt road (L482)

@@ -1002,7 +1002,9 @@ def _decision_text(view):
     if ph == R.PH_MOVE_GROUP:
         group = [u for u in V.group(rec) if view.seen(u)]
         if group:
-            mp = min(int(rec["unit_mp"][u]) for u in group) / 2
+            # a carried zero-MF unit pays nothing (L462): the slowest of the others
+            mp = min((int(rec["unit_mp"][u]) for u in group if not R.U_ZERO_MF[u, int(rec["unit_side"][u])]),
+                     default=0) / 2
             road = ", travel by dragonewt road to another city" if R.HEX_ROAD_STOP[sel] and \
                 all(R.U_HOME_CITY[u] >= 0 for u in group) else ""
             return (f"{who} moves {len(group)} unit{'s' if len(group) > 1 else ''} at {V.hex_name(sel)} "
@@ -1225,9 +1227,10 @@ def _draw_unit_list(scene, view, unit_actions, top):
         bx, by = x0 + col * col_w, top + 12 + row * row_h
         actions = tuple(unit_actions.get(u, ()))
         name = view.name(u)
+        carried = view.phase == R.PH_MOVE_GROUP and int(view.rec["unit_flags"][u]) & UF_GROUP   # L462
         scene.rect(bx, by, bx + col_w - 4, by + row_h - 3, fill="#ffffff" if actions else None,
                    outline=INK if actions else "#cfc7b3", actions=actions,
-                   title=f"{verb} {name}" if actions else name)
+                   title=(f"drop off {name} here" if carried else f"{verb} {name}") if actions else name)
         cy = by + (row_h - 3) / 2
         if view.seen(u):
             if row_h >= COUNTER_H + 4:

@@ -181,7 +181,8 @@ def record_problem(state):
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
     return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
-        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec)
+        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec) \
+        or _carry_problem(rec)
 
 
 def _zombie_problem(rec):
@@ -343,3 +344,17 @@ def _pillar_problem(rec):
         return "Cragspider is dead but her Black Dragon is in play"
     return ""
 
+
+
+def _carry_problem(rec):
+    """Carrying (L462, L578): a disembodied spirit never joins a moving group
+    (it cannot move on the map); a retreated unit names the battle stack it
+    left by an index into ``bat_def``."""
+    from .state import MAX_BATTLE_STACKS
+    for u in range(NUM_UNITS):
+        if int(rec["unit_flags"][u]) & R.UF_GROUP and int(rec["unit_where"][u]) == UW_MAP \
+                and R.U_DISEMBODIED[u, int(rec["unit_side"][u])]:
+            return f"unit {UNIT_IDS[u]}, a disembodied spirit, moves on the map (L462)"
+        if not _in(rec["unit_retreat_k"][u], 0, MAX_BATTLE_STACKS - 1):
+            return f"unit {UNIT_IDS[u]}: unit_retreat_k {int(rec['unit_retreat_k'][u])} is no battle stack"
+    return None

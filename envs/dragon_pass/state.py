@@ -222,6 +222,10 @@ STATE_FIELDS = [
     # --- three players (18.8, L303-L313)
     ("bat_foe", np.int8),           # the force whose stacks defend in the battle being fought: the first defending
                                     # stack's; every other defending stack is of the same force (Interpretations 180)
+    # ---- carrying zero-MF units (L462, L578; rules/combat.py::retreat_carrier)
+    ("unit_retreat_k", np.int8, (NUM_UNITS,)),   # for a unit flagged UF_RETREATED: the index in bat_def of the
+                                                 # defending stack it retreated from (a zero-MF unit of that
+                                                 # stack may be carried to its hex); meaningless otherwise
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

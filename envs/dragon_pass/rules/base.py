@@ -1142,7 +1142,8 @@ def cloud_free(u):
     Horse units, physical spirits (read: magicians' spirits and agents) and
     disembodied spirits, dragons and superheroes (Interpretations 81)."""
     return u == ETHILRIST or u == HELL_HOUND or U_BLACK_HORSE[u] != 0 or U_MAGICIAN[u] >= 0 \
-        or U_SPIRIT[u, 0] != 0 or U_SPIRIT[u, 1] != 0 or (U_TAGS[u] & TAG_DRAGON) != 0 or U_RANK[u] == RANK_SUPERHERO
+        or U_DISEMBODIED[u, 0] != 0 or U_DISEMBODIED[u, 1] != 0 or (U_TAGS[u] & TAG_DRAGON) != 0 \
+        or U_RANK[u] == RANK_SUPERHERO    # not the Twin Stars: they move like a normal unit (L636; Interpretations 170)
 
 
 @rules_jit
@@ -1758,3 +1759,96 @@ def zombie_raised_by(S, b, u):
         if s['unit_where'][v] == UW_MAP and distance(h, s['unit_hex'][v]) <= 1:
             s['zombies_owed'] += 1
             return
+
+
+# ================================================================ carrying zero-MF units; disembodied spirits (L444, L462, L464, L636)
+def _moving_blank_cf():
+    """The blank-CF counters that move like normal units (L444, L636): the
+    Twin Stars and the Spirit of Movement ("this form of movement/attack also
+    applies to The Spirit of Movement unit", L444)."""
+    out = np.zeros(NUM_UNITS, np.int8)
+    out[UNIT_IDS.index("twin_stars")] = 1
+    out[SPIRIT_OF_MOVEMENT] = 1
+    return out
+
+
+U_MOVES_LIKE_A_UNIT = _moving_blank_cf()
+U_DISEMBODIED = np.array([[U_SPIRIT[u, sd] != 0 and not U_MOVES_LIKE_A_UNIT[u] for sd in range(2)]
+                          for u in range(NUM_UNITS)], np.int8)
+"""U_DISEMBODIED[u, side]: a disembodied spirit for movement (L464, L462):
+a blank CF (``U_SPIRIT``), but not the Twin Stars nor the Spirit of Movement,
+which have a blank CF yet move like normal units (L444, L636; Interpretations
+170). ``U_SPIRIT`` keeps its wider meaning, a blank CF: no physical attack made
+or suffered (L444)."""
+U_ZERO_MF = np.array([[KINDS[UNIT_KIND_OF[u]].front.mf_kind == "number" and U_MF[u, 0] == 0,
+                       KINDS[UNIT_KIND_OF[u]].back.mf_kind == "number" and U_MF[u, 1] == 0]
+                      for u in range(NUM_UNITS)], np.int8)
+"""U_ZERO_MF[u, side]: u's counter prints an MF of 0 (L462): it cannot move
+itself. Of Dragon Pass's counters, Hungry Jack and the Cloak of Darkness (a
+disembodied spirit: not carried, L462, L752). A blank MF (magicians' spirits
+and agents, L416) or a special one (assassins, Illusory Armies) is not 0."""
+
+
+@rules_jit
+def zero_mf(S, b, u):
+    """Unit u cannot move itself but may be carried (L462): an MF of 0 on its
+    side now, and not a disembodied spirit (they cannot move on the map)."""
+    sd = side_of(S, b, u)
+    return U_ZERO_MF[u, sd] != 0 and U_DISEMBODIED[u, sd] == 0
+
+
+@rules_jit
+def can_carry(S, b, c, u):
+    """Unit c can carry zero-MF unit u (L462): c has an MF of 1 or more (its
+    MF now, ``mf_of``) and is not a disembodied spirit; Hungry Jack only by a
+    dragon (L462, L870)."""
+    if c == u or mf_of(S, b, c) < 1 or U_DISEMBODIED[c, side_of(S, b, c)] != 0:
+        return False
+    if u == HUNGRY_JACK:
+        return is_dragon(c)
+    return True
+
+
+# ================================================================ outside structures (L458, L472)
+def _missile_outside():
+    out = np.zeros(NUM_HEXES, np.int8)
+    for h in range(NUM_HEXES):
+        tid = TERRAIN_IDS[HEX_TERRAIN[h]]
+        out[h] = T.terrain[tid].missile if tid != "lake" else 0
+    return out
+
+
+HEX_MISSILE_OUT_MOD = _missile_outside()
+"""HEX_MISSILE_OUT_MOD[h]: the missile modifier of hex h's terrain alone, its
+structure left out: for a stack every unit of which is outside the structure
+(L458, L472; ``missile_ground_mod``)."""
+
+
+@rules_jit
+def outside_structure(S, b, u):
+    """Unit u, on the map, is always outside its hex's structure (L458, L472):
+    a neutral unit, a giant, or a herd or a dragon or a unit stacked above one."""
+    s = S[b]
+    if force_of(S, b, u) < 0 or U_GIANT[u] != 0:
+        return True
+    h = s['unit_hex'][u]
+    for v in range(units_end(S, b)):
+        if (U_HERD[v] != 0 or is_dragon(v)) and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+                and s['unit_order'][v] <= s['unit_order'][u]:
+            return True
+    return False
+
+
+@rules_jit
+def missile_ground_mod(S, b, t):
+    """The terrain missile modifier of fire at the stack at hex t (L1111-L1115):
+    the worst of its terrain and structure, but its terrain's alone where every
+    unit of the stack is outside the structure (``outside_structure``: a herd
+    or a dragon at its bottom, or only neutral units and giants; L458, L472;
+    Interpretations 173)."""
+    s = S[b]
+    g = ground(S, b, t)
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == t and not outside_structure(S, b, u):
+            return int(HEX_MISSILE_MOD[g])
+    return int(HEX_MISSILE_OUT_MOD[g])

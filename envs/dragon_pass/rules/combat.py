@@ -32,7 +32,7 @@ from ..state import MAX_BATTLE_STACKS
 from .minors import retreat_mf
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, CH_DISRUPT_TWO, CH_DONE, CH_ELIMINATE_ONE, COVER_DIVISOR, EXTENDED_ADVANCE_MF,
-    FIGHTING_MAJORS, HEX_FORTIFICATION, HEX_MELEE_IN2, HEX_MELEE_OUT2, HEX_MISSILE_MOD, MISSILE,
+    FIGHTING_MAJORS, HEX_FORTIFICATION, HEX_MELEE_IN2, HEX_MELEE_OUT2, MISSILE,
     MISSILE_DISRUPT, MISSILE_ELIMINATE, MISSILE_MAX_TOTAL, MISSILE_OR_ELIMINATE, MISSILE_ROLL_HI,
     MISSILE_ROLL_LO, MOD_DRAGON, MOD_LARGE, MOD_SMALL, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX,
     PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE,
@@ -52,6 +52,7 @@ from .movement import start_arrangement
 from .base import is_zombie, zombies_on_board
 from .puppeteers import dodge_options
 from .base import PH_PUPPET_DODGE, PUPPETEER_TROOP
+from .base import can_carry, zero_mf, missile_ground_mod, outside_structure
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -617,7 +618,7 @@ def missile_modifier(S, b, t):
     """The die modifier of missile fire at the stack at hex t: the worst
     terrain modifier, plus the unit modifiers, cumulative (L1105-L1117)."""
     s = S[b]
-    mod = int(HEX_MISSILE_MOD[ground(S, b, t)])
+    mod = missile_ground_mod(S, b, t)        # the structure's only for a stack not wholly outside it (L458)
     dragon = False
     large = False
     small_only = True
@@ -1016,7 +1017,8 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
         return 2 * cf2
     if not counter and side_has_superhero(S, b, s['bat_att']) and not stack_has_superhero(S, b, h):
         return cf2
-    inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u)
+    inside = k_from_bottom < STRUCTURE_UNITS and not herd_at_or_below(S, b, u) \
+        and not outside_structure(S, b, u)      # neutral units and giants too (L458, L472)
     g = ground(S, b, h)
     mult2 = HEX_MELEE_IN2[g] if inside else HEX_MELEE_OUT2[g]
     return cf2 * int(mult2) // 2
@@ -1073,7 +1075,7 @@ def melee_casualties(S, b, counter, mask):
         m = stack_at(S, b, h, out)
         for j in range(m):
             # from the top down, disembodied spirits (and neutral herds, no one's)
-            # bypassed; a herd may be taken or bypassed (L586)
+            # bypassed; a herd or a zero-MF unit may be taken or bypassed (L586)
             u = out[j]
             if U_SPIRIT[u, side_of(S, b, u)] != 0 or neutral_herd(S, b, u):
                 continue
@@ -1083,7 +1085,7 @@ def melee_casualties(S, b, counter, mask):
                     goat = u
                 if mask.shape[0] > 1:
                     mask[A_UNIT + u] = 1
-            if not U_HERD[u]:
+            if not U_HERD[u] and not zero_mf(S, b, u):
                 break
     if goat >= 0 and mask.shape[0] > 1:
         # a scapegoat that can be picked must be (L656)
@@ -1195,6 +1197,8 @@ def retreat_hexes(S, b, u, occ, mask):
         if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or hostile(occ[g], foes) or adjacent_to_foe(occ, g, foes) \
                 or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
             continue
+        if zero_mf(S, b, u) and retreat_carrier(S, b, u, g, -1) == 0:
+            continue      # it cannot move itself: only carried, where a carrier of its stack went (L462, L578)
         n += 1
         if mask.shape[0] > 1:
             mask[A_HEX + g] = 1
@@ -1227,9 +1231,17 @@ def may_retreat(S, b, u, occ, total, fastest):
     dummy = np.zeros(1, np.int8)
     if retreat_hexes(S, b, u, occ, dummy) == 0:
         return False
-    fast = retreat_mf(S, b, u) > fastest
+    fast = retreat_mf(S, b, u) > fastest or carried_fast(S, b, u, occ, fastest)
     if fast and not s['bat_slow'][k]:
         return True
+    return covered(S, b, u, h, total)
+
+
+@rules_jit
+def covered(S, b, u, h, total):
+    """Unit u may leave the defending stack at h as a slow retreat: at least one
+    unit stays behind, whose CFs make a sixth of the attack (L578)."""
+    s = S[b]
     left = 0
     others = 0
     for v in range(units_end(S, b)):
@@ -1319,6 +1331,7 @@ def act_retreat(S, b, p, a):
 def mask_retreat_hex(S, b, p, mask):
     occ, zoc = whole_board(S, b)
     retreat_hexes(S, b, int(S[b]['cursor']), occ, mask)
+    only_fast_carriers(S, b, int(S[b]['cursor']), mask)
 
 
 @rules_jit
@@ -1330,10 +1343,12 @@ def act_retreat_hex(S, b, p, a):
     k = 0
     while s['bat_def'][k] != h:
         k += 1
-    if retreat_mf(S, b, u) <= fastest_attacker(S, b):
-        s['bat_slow'][k] = 1
+    fastest = fastest_attacker(S, b)
+    if retreat_mf(S, b, u) <= fastest and retreat_carrier(S, b, u, a - A_HEX, fastest) < 2:
+        s['bat_slow'][k] = 1          # (a zero-MF unit carried by a fast unit is not slow, L578)
     put_on_top(S, b, u, a - A_HEX)
     s['unit_flags'][u] |= UF_RETREATED
+    s['unit_retreat_k'][u] = k
     occupy(S, b, p, a - A_HEX)
     return False
 
@@ -1478,3 +1493,69 @@ def act_advance_ext(S, b, p, a):
     s['adv_unit'] = -1
     return False
 
+
+
+# ================================================================ carrying zero-MF units in a retreat (L462, L578)
+@rules_jit
+def retreat_carrier(S, b, u, g, fastest):
+    """Zero-MF unit u (``base.zero_mf``) may be carried into hex g by a unit
+    that retreated there from u's stack in this battle and can carry it
+    (``base.can_carry``; Hungry Jack only by a dragon, L870): 2 if such a
+    carrier is faster than ``fastest`` (the fastest fighting attacker), 1 if
+    only slower ones, 0 if none (L462, L578). 0 for a unit that moves itself."""
+    s = S[b]
+    if not zero_mf(S, b, u):
+        return 0
+    h = s['unit_hex'][u]
+    best = 0
+    for c in range(units_end(S, b)):
+        if s['unit_where'][c] != UW_MAP or s['unit_hex'][c] != g or not s['unit_flags'][c] & UF_RETREATED:
+            continue
+        if s['bat_def'][s['unit_retreat_k'][c]] != h or not can_carry(S, b, c, u):
+            continue
+        got = 2 if retreat_mf(S, b, c) > fastest else 1
+        if got > best:
+            best = got
+    return best
+
+
+@rules_jit
+def carried_fast(S, b, u, occ, fastest):
+    """Zero-MF unit u can be carried off by a unit of its stack faster than
+    every fighting attacker, which retreated into a hex u may retreat into:
+    like its carrier, it needs no cover (L578: 'Defending units that are faster
+    than all of the attacking units, and any zero MF units that they want to
+    carry, can always retreat')."""
+    if not zero_mf(S, b, u):
+        return False
+    mask = np.zeros(A_UNIT, np.int8)
+    if retreat_hexes(S, b, u, occ, mask) == 0:
+        return False
+    h = S[b]['unit_hex'][u]
+    for d in range(1, 7):
+        g = HEX_STEP[h, d]
+        if g >= 0 and mask[A_HEX + g] and retreat_carrier(S, b, u, g, fastest) == 2:
+            return True
+    return False
+
+
+@rules_jit
+def only_fast_carriers(S, b, u, mask):
+    """Zero-MF unit u, about to retreat, whose stack does not cover a slow
+    retreat: it goes only with a fast carrier (L578, as ``may_retreat`` allowed
+    it), so the hexes where only slow ones went are struck from ``mask``."""
+    s = S[b]
+    if not zero_mf(S, b, u):
+        return
+    h = s['unit_hex'][u]
+    k = 0
+    while s['bat_def'][k] != h:
+        k += 1
+    if covered(S, b, u, h, side_strength(S, b, False, False)):
+        return
+    fastest = fastest_attacker(S, b)
+    for d in range(1, 7):
+        g = HEX_STEP[h, d]
+        # uncovered, it goes only with a fast carrier, and only while no slow retreat relied on cover (L578)
+        if g >= 0 and mask[A_HEX + g] and (s['bat_slow'][k] or retreat_carrier(S, b, u, g, fastest) < 2):
+            mask[A_HEX + g] = 0

@@ -33,6 +33,7 @@ from ..constants import (
     NUM_UNITS, RANK_SUPERHERO, UF_ATTACKED, UF_EXOTIC, UF_SAVED, UF_USED, UW_COMMITTED, UW_DEAD, UW_HOLDING,
     UW_MAP, UW_SUPPORT,
 )
+from .base import outside_structure
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
@@ -449,6 +450,8 @@ def phys_value2(S, b, u):
     for j in range(k, n):
         if U_HERD[out[j]]:
             inside = False
+    if outside_structure(S, b, u):
+        inside = False        # a dragon at or below it, a neutral unit, a giant (L458, L472)
     g = ground(S, b, h)
     mult2 = HEX_PHYS_IN2[g] if inside else HEX_PHYS_OUT2[g]
     return cf_halves(S, b, u) * int(mult2) // 2

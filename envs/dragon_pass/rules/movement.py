@@ -22,6 +22,13 @@ paying that hex's cost, force marched if he wishes (the first 3 MPs free),
 and move on from there (L474). No scenario of 18.1-18.3 has any; 18.5 and
 18.7 bring them.
 
+A zero-MF unit cannot move itself (L462): it joins a group formed in its hex
+that holds a unit able to carry it (``base.can_carry``: Hungry Jack only a
+dragon, L870), pays nothing, and ends its move where the group stops or where
+it is dropped off after a step (``may_be_carried``, ``drop_off``;
+Interpretations 174). In the player-turn Keener Than must ride the Hound
+neither moves apart from the other (L756, ``keener_parts``).
+
 A disrupted unit that can reach a hex not beside an enemy unit must end its
 move in one (L458, L590); such a unit moves on its own (Interpretations), its
 steps keep a safe hex within reach, and the phase cannot end while one that
@@ -45,6 +52,7 @@ from .base import (
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
     PH_SPEED, PH_ALCHEMY, IS_ILLUSION,
 )
+from .base import HELL_HOUND, KEENER_THAN, can_carry, clouded, riding, zero_mf
 from .minors import may_speed, may_transform, speed_group
 from ..constants import OCC_GIANTS
 from .setup import SCENARIO_EXOTIC_MAGIC
@@ -480,9 +488,11 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
         return False      # it would have to stop where no unit may end its move (L372)
+    if carrying_blocks_step(S, b):
+        return False      # a carried unit without a carrier; Keener Than apart from his Hound (L462, L756)
     for u in range(units_end(S, b)):
-        if not s['unit_flags'][u] & UF_GROUP:
-            continue
+        if not s['unit_flags'][u] & UF_GROUP or carried(S, b, u):
+            continue      # a carried unit pays nothing (L462)
         c = step_cost(S, b, u, h, d)
         if c < 0 or c > s['unit_mp'][u]:
             return False
@@ -574,14 +584,15 @@ def mask_move_group(S, b, p, mask):
         for u in range(units_end(S, b)):
             if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
                 continue
-            if not movable(S, b, u) or (n > 0 and summoned(S, b, u)):
-                continue          # a unit drawn to Hungry Jack moves alone (L872)
+            if not (movable(S, b, u) or may_be_carried(S, b, u, h)) or (n > 0 and summoned(S, b, u)):
+                continue          # a unit drawn to Hungry Jack moves alone (L872); a zero-MF one is carried (L462)
             if n > 0 and full and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 continue      # a unit that must flee, or close on its scapegoat, moves on its own
             mask[A_UNIT + u] = 1
         if n == 0 and stack_unarranged(S, b, h):
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
+        mask_drop_off(S, b, mask)     # a carried unit dropped off here (L462)
         can_step = False
         for d in range(1, 7):
             if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
@@ -658,7 +669,7 @@ def act_move_group(S, b, p, a):
             u = order[k]
             if not s['unit_flags'][u] & UF_GROUP:
                 continue
-            c = step_cost(S, b, u, h, d)
+            c = 0 if carried(S, b, u) else step_cost(S, b, u, h, d)      # carried: it pays nothing (L462)
             s['unit_mp'][u] -= c
             s['unit_road'][u] = road_after(s['unit_road'][u], h, d)
             put_on_top(S, b, u, g)
@@ -677,6 +688,9 @@ def act_move_group(S, b, p, a):
             return False
         return pose(S, b, PH_MOVE_GROUP, p)
     u = a - A_UNIT
+    if s['unit_flags'][u] & UF_GROUP:
+        drop_off(S, b, u)         # a carried unit is dropped off here (L462)
+        return pose(S, b, PH_MOVE_GROUP, p)
     s['unit_flags'][u] |= UF_GROUP
     hasten(S, b)
     if not is_disrupted(S, b, u) and not berserk(S, b, u):
@@ -1011,3 +1025,77 @@ def enter_board(S, b, p, u, h, march):
         stop_group(S, b, p)
         return False
     return pose(S, b, PH_MOVE_GROUP, p)
+
+
+# ------------------------------------------------------------------ carrying zero-MF units (L462); Keener Than on the Hound (L756)
+@rules_jit
+def carried(S, b, u):
+    """Unit u is carried by the group now moving: a member with an MF of 0
+    (``base.zero_mf``). It pays no movement points and moves with its carriers
+    (L462)."""
+    return (S[b]['unit_flags'][u] & UF_GROUP) != 0 and zero_mf(S, b, u)
+
+
+@rules_jit
+def group_carries(S, b, u):
+    """The group now moving holds a unit that can carry u (``base.can_carry``, L462)."""
+    s = S[b]
+    for c in range(units_end(S, b)):
+        if s['unit_flags'][c] & UF_GROUP and not zero_mf(S, b, c) and can_carry(S, b, c, u):
+            return True
+    return False
+
+
+@rules_jit
+def may_be_carried(S, b, u, h):
+    """Zero-MF unit u at h, not yet moved this phase, may join the group formed
+    at h: the group holds a unit that can carry it (L462; Hungry Jack only a
+    dragon, L870). The cloud holds it as any unit (L752)."""
+    s = S[b]
+    return s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and zero_mf(S, b, u) \
+        and not s['unit_flags'][u] & (UF_MOVED | UF_GROUP) and not clouded(S, b, u) and not frozen(S, b, u) \
+        and group_carries(S, b, u)
+
+
+@rules_jit
+def carrying_blocks_step(S, b):
+    """The group may not step on: a carried member has no carrier left in it
+    (a carrier fell, say, to Hungry Jack's roll), or Keener Than and the Hound
+    he must ride would part (L756)."""
+    for u in range(units_end(S, b)):
+        if carried(S, b, u) and not group_carries(S, b, u):
+            return True
+    return keener_parts(S, b)
+
+
+@rules_jit
+def keener_parts(S, b):
+    """In the player-turn Keener Than must ride the Hound (``base.riding``:
+    stacked with it), one of the two is in the group now moving and the other
+    not: "for that turn, Keener Than must ride the Hound" (L756; Interpretations
+    172), so neither moves apart from the other."""
+    s = S[b]
+    if not riding(S, b, KEENER_THAN):
+        return False
+    return (s['unit_flags'][KEENER_THAN] & UF_GROUP != 0) != (s['unit_flags'][HELL_HOUND] & UF_GROUP != 0)
+
+
+@rules_jit
+def mask_drop_off(S, b, mask):
+    """After a step, each carried member may be dropped off where the group
+    stands (L462: "dropped off at any hex"), but not on a lake, where no unit
+    ends its move (L372)."""
+    s = S[b]
+    if s['group_moved'] == 0 or HEX_TERRAIN[s['sel_hex']] == TERRAIN_LAKE:
+        return
+    for u in range(units_end(S, b)):
+        if carried(S, b, u):
+            mask[A_UNIT + u] = 1
+
+
+@rules_jit
+def drop_off(S, b, u):
+    """Carried unit u is dropped off at the group's hex: its move ends there (L462)."""
+    s = S[b]
+    s['unit_flags'][u] = (s['unit_flags'][u] & ~UF_GROUP) | UF_MOVED
+    floods(S, b, u, int(s['sel_hex']), True)
