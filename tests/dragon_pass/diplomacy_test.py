@@ -540,8 +540,10 @@ def test_rule_dp_dwarf_luck_4_the_cannon_cult_5_the_transformer_and_nothing_once
     (Interpretations 120); "if all of the gifts of the indicated type have
     already been given away, the emissary receives nothing": a second 5, and
     a 3 once both Stone Men are given, leave the emissary and his stack as
-    they were."""
+    they were. A 1 slays only the emissary, and a hero or superhero slain
+    attempts a heroic escape."""
     p = full_game()
+    p.put("harrek", "2612")
     for k in (1, 2, 3, 4):
         p.put(f"cm_town_militia#{k}", "2612")
     for name in ("stone_men#1", "stone_men#2"):
@@ -562,6 +564,10 @@ def test_rule_dp_dwarf_luck_4_the_cannon_cult_5_the_transformer_and_nothing_once
     p.act(f"{p.name('cm_town_militia#4')} goes as an emissary at 2612")     # a 3, no Stone Man left: nothing
     assert p.stack("2612") == before and sorted(p.stack("3030")) == ["stone_men#1", "stone_men#2"]
     assert int(p.s["faction_ally"][FACTIONS.index("dwarf")]) == -1 and p.where("dwarf") != "2612"
+    # 1: a hero or superhero slain by the Dwarf attempts a heroic escape (L855)
+    p.dice(1)
+    p.act(f"{p.name('harrek')} goes as an emissary at 2612")
+    assert p.where("harrek") == "escaping" and p.where("cm_town_militia#4") == "2612"
 
 
 def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
@@ -588,6 +594,22 @@ def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
     p.put("bh_shamans#1", "2802")
     alliance_phase(p, SARTAR, player_turn=2)
     assert not any("Tusk Riders" in t for t in p.legal())
+
+
+def test_rule_dp_blood_sacrifice_a_sacrificed_superhero_makes_no_escape_a_hero_magician_does():
+    """L908: a hero or superhero sacrificed "cannot attempt heroic escapes";
+    on a 1 the magician is eliminated too -- "if the magician was a hero, he
+    can attempt a heroic escape" (L642): the Red Emperor sacrifices Jar-eel
+    and is rejected."""
+    p = full_game()
+    p.put("jar_eel", "2802")
+    p.put("red_emperor", "2802")
+    alliance_phase(p, LUNAR)
+    p.dice(1)
+    p.act(f"{p.name('jar_eel')} is offered to the Tusk Riders at 2802")
+    p.act(f"{p.name('red_emperor')} sacrifices {p.name('jar_eel')} to the Tusk Riders")
+    assert p.where("jar_eel") == "dead" and p.where("red_emperor") == "escaping"
+    assert int(p.s["faction_ally"][FACTIONS.index("tusk_riders")]) == -1 and p.where("tusk_riders#1") != "2802"
 
 
 def illusions_at_start(p):
