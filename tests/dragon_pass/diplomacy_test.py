@@ -242,6 +242,29 @@ def test_rule_dp_alliance_a_majors_units_keep_to_their_territory_in_their_first_
     assert not any(t.endswith("to 1618") for t in steps)       # 1618 lies outside Wintertop Mountain
 
 
+def test_rule_dp_alliance_the_grazelanders_herds_are_their_allys_own_and_stay_his_left_alone():
+    """L592, L985: the Grazelanders' horse herds, set up by their new ally, are
+    his own (not captured): one set up alone is still his at the end of the
+    movement phase (Interpretations 51)."""
+    p = full_game()
+    alliance_phase(p, SARTAR, player_turn=2)
+    assign(p, SARTAR, "grazelanders", 15)
+    p.act("seek Grazelanders's alliance with 15 DP")
+    herd_hex = None
+    while p.phase == R.PH_ALLY_SETUP:
+        legal = p.legal()
+        name = legal[0].split(" at ")[0][len("set up "):]
+        if name == p.name("horse_herds#1"):
+            herd_hex = legal[-1].rsplit(" ", 1)[1]
+            p.act(legal[-1])
+        else:
+            p.act(legal[0])
+    assert herd_hex is not None and p.stack(herd_hex) == ["horse_herds#1"]
+    p.act("end the movement phase")
+    assert int(p.s["unit_force"][unit("horse_herds#1")]) == seat(SARTAR)
+    assert p.stack(herd_hex) == ["horse_herds#1"]
+
+
 def test_rule_dp_alliance_ethilrist_brings_the_hound_and_keener_than_goes_to_the_enemy():
     """L750, L756: when set up, the Hound must be stacked with Ethilrist; when
     a player allies Ethilrist, the opposing player takes control of Keener
