@@ -942,6 +942,25 @@ def test_rule_dp_missile_more_than_20_missile_factors_read_the_17_20_column():
             assert sorted(p.legal()) == ["take one elimination", "take two disruptions"]
 
 
+def test_rule_dp_terrain_missile_fire_at_a_stack_on_a_dinosaur_symbol_takes_no_modifier():
+    """L344: a dinosaur symbol has "no effect on movement or combat": eight
+    Missile Factors (the 7-9 column) fire at Town Militia on the symbol at 3011
+    (open ground, no modifier): a 2 is 2, a 1DD -- a -1 would make it 1, no
+    result."""
+    from dragongym.envs.dragon_pass.data import MAP
+    assert hexi("3011") in MAP.dinosaur_symbols
+    archers = [u for u in ALL_LUNAR_MISSILES if not u.startswith("cc_light_horse_archers")]
+    p = Position("18.3")
+    for u in archers:
+        p.put(u, "2911")
+    p.put(MILITIA[0], "3011")
+    p.combat(LUNAR)
+    p.dice(2, 1)
+    declare(p, ["3011"], ["2911"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"disrupt {p.name(MILITIA[0])}"]
+
+
 def test_rule_dp_heroic_escape_a_superhero_escapes_on_a_three():
     """L642: a superhero escapes on 3-6 (a hero fails on a 3,
     test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win)."""
