@@ -81,7 +81,7 @@ STATE_FIELDS = [
     ("auto_single", np.int8),       # config: apply a lone legal action without asking
     ("with_missile", np.int8),      # the scenario uses missile fire (18.2, 18.3; L219, L234)
     ("max_turns", np.int8),         # the scenario's game-turns (L204, L219, L234)
-    ("rain", np.int8),              # 1 while it rains (L466; set only by random events, a later part)
+    ("rain", np.int8),              # 1 while it rains (L466; set by random events 14-16 and the Stormwalkers' storm, L688)
     ("to_play", np.int8),           # seat that decides now; -1 when the game is over
     ("status", np.int8),            # 0 running, 1 terminated, 2 truncated
     ("rank", np.int8, (NUM_FORCES,)),  # outcome per seat once over (1 = best)

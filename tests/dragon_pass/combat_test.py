@@ -914,6 +914,53 @@ def test_rule_dp_missile_a_roll_below_0_reads_the_0_row():
             assert not p.disrupted(MILITIA[0]) and not p.disrupted(MILITIA[1])
 
 
+def test_rule_dp_missile_more_than_20_missile_factors_read_the_17_20_column():
+    """L1121-L1129: the Missile Table's last column is 17-20; with the
+    Independents (here Dragonewts and Satyrs handed to the Lunars) a target
+    can face more. At Jonstown (-4, L1113) a 6 is 2: 25 Missile Factors read
+    the 17-20 column, 1DE (one unit eliminated); 16 read the 13-16 column,
+    2DD (two disruptions or one elimination, the defender's choice)."""
+    newts = ["dn_mounted_crested#1", "dn_mounted_crested#2", "dn_mounted_crested#3"] + \
+        [f"dn_crested#{k}" for k in range(1, 6)] + ["satyrs#1", "satyrs#2"]
+    for extra, total in ((newts, 25), (newts[:3], 16)):
+        p = Position("18.3")
+        p.s["units_end"] = len(R.U_FORCE)
+        for u in ALL_LUNAR_MISSILES + extra:
+            p.put(u, "3123")
+        for u in extra:
+            p.s["unit_force"][unit(u)] = 0
+        assert sum(int(R.U_MISSILE[unit(u), 0]) for u in ALL_LUNAR_MISSILES + extra) == total
+        p.put(MILITIA[0], "3122")
+        p.put(MILITIA[1], "3122")
+        p.combat(LUNAR)
+        p.dice(6, 1)
+        declare(p, ["3122"], ["3123"])
+        assert p.to_play == SARTAR
+        if total > 20:
+            assert sorted(p.legal()) == sorted(f"eliminate {p.name(m)}" for m in MILITIA[:2])
+        else:
+            assert sorted(p.legal()) == ["take one elimination", "take two disruptions"]
+
+
+def test_rule_dp_terrain_missile_fire_at_a_stack_on_a_dinosaur_symbol_takes_no_modifier():
+    """L344: a dinosaur symbol has "no effect on movement or combat": eight
+    Missile Factors (the 7-9 column) fire at Town Militia on the symbol at 3011
+    (open ground, no modifier): a 2 is 2, a 1DD -- a -1 would make it 1, no
+    result."""
+    from dragongym.envs.dragon_pass.data import MAP
+    assert hexi("3011") in MAP.dinosaur_symbols
+    archers = [u for u in ALL_LUNAR_MISSILES if not u.startswith("cc_light_horse_archers")]
+    p = Position("18.3")
+    for u in archers:
+        p.put(u, "2911")
+    p.put(MILITIA[0], "3011")
+    p.combat(LUNAR)
+    p.dice(2, 1)
+    declare(p, ["3011"], ["2911"])
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"disrupt {p.name(MILITIA[0])}"]
+
+
 def test_rule_dp_heroic_escape_a_superhero_escapes_on_a_three():
     """L642: a superhero escapes on 3-6 (a hero fails on a 3,
     test_rule_dp_18_3_argrath_eliminated_and_failing_his_escape_is_a_lunar_win)."""

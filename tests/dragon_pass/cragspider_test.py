@@ -3,8 +3,8 @@ side's Exotic Magic Phase, Cragspider unleashes the Pillar of Fire on a
 triangle of 3 hexes, each adjacent to the other two, all within her RF of 7;
 it destroys all units there, herds and treasures included (D&S); her spirit
 is eliminated by it. Killed, she takes her Black Dragon with her (L768); her
-Dark Trolls and Trollkin stay in play (L766). Cragspider has no side yet
-(alliances come later): the tests hand her, her spirit and her allies to the
+Dark Trolls and Trollkin stay in play (L766). Cragspider comes by alliance
+(diplomacy_test.py); here the tests hand her, her spirit and her allies to the
 Sartars, in 18.5 where both sides have an Exotic Magic Phase (L271). The
 triangle is named hex by hex, as a player would (Interpretations 60)."""
 import numpy as np

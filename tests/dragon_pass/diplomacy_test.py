@@ -74,7 +74,7 @@ def end_alliances(p):
     """The active player ends his Alliance Phase (it ends by itself once he has
     nothing left to seek)."""
     if "end the Alliance Phase" in p.legal():
-        end_alliances(p)
+        p.act("end the Alliance Phase")
     assert p.phase == R.PH_MOVE
     return p
 
@@ -240,6 +240,29 @@ def test_rule_dp_alliance_a_majors_units_keep_to_their_territory_in_their_first_
     steps = [t for t in p.legal() if t.startswith("move") and " to " in t]
     assert steps and all(R.HEX_MAJOR[hexi(t.rsplit(" ", 1)[1])] == EXILES for t in steps)
     assert not any(t.endswith("to 1618") for t in steps)       # 1618 lies outside Wintertop Mountain
+
+
+def test_rule_dp_alliance_the_grazelanders_herds_are_their_allys_own_and_stay_his_left_alone():
+    """L592, L985: the Grazelanders' horse herds, set up by their new ally, are
+    his own (not captured): one set up alone is still his at the end of the
+    movement phase (Interpretations 51)."""
+    p = full_game()
+    alliance_phase(p, SARTAR, player_turn=2)
+    assign(p, SARTAR, "grazelanders", 15)
+    p.act("seek Grazelanders's alliance with 15 DP")
+    herd_hex = None
+    while p.phase == R.PH_ALLY_SETUP:
+        legal = p.legal()
+        name = legal[0].split(" at ")[0][len("set up "):]
+        if name == p.name("horse_herds#1"):
+            herd_hex = legal[-1].rsplit(" ", 1)[1]
+            p.act(legal[-1])
+        else:
+            p.act(legal[0])
+    assert herd_hex is not None and p.stack(herd_hex) == ["horse_herds#1"]
+    p.act("end the movement phase")
+    assert int(p.s["unit_force"][unit("horse_herds#1")]) == seat(SARTAR)
+    assert p.stack(herd_hex) == ["horse_herds#1"]
 
 
 def test_rule_dp_alliance_ethilrist_brings_the_hound_and_keener_than_goes_to_the_enemy():
@@ -439,6 +462,63 @@ def test_rule_dp_the_black_dragon_moves_the_turn_cragspider_is_allied_but_keeps_
     assert int(p.s["unit_mp"][unit("black_dragon")]) > 0
 
 
+_PASS = ("assign no more", "take no more", "end the", "fight no more battles", "commit no more",
+         "give no more", "the cavalry moves")
+
+
+def play_to(p, done):
+    """Pass every decision (no points assigned, no move, no battle) until ``done(p)``."""
+    while not done(p):
+        p.act(next(t for t in p.legal() if t.startswith(_PASS)))
+    return p
+
+
+def test_rule_dp_alliance_ironhoof_allied_freezes_the_cavalry_from_his_controllers_next_player_turn():
+    """L784: "the player that controls Ironhoof must announce this at the start
+    of his player-turn segment": allied in the Alliance Phase (which follows
+    that start, L176-L177), Ironhoof cannot freeze the cavalry in the movement
+    phase of the same player-turn; at the start of his controller's next
+    player-turn he can (Interpretations 185)."""
+    p = full_game()
+    p.put("cc_lancers#1", "1010")                     # Lunar cavalry (L786)
+    alliance_phase(p, SARTAR, player_turn=2)
+    assign(p, SARTAR, "half_beasts", 15)
+    p.act("seek Ironhoof's alliance with 15 DP")
+    while p.phase == R.PH_ALLY_SETUP:
+        p.act(p.legal()[0])
+    assert int(p.s["faction_ally"][R.MAJORS.index("half_beasts")]) == seat(SARTAR) and p.where("ironhoof") != "out"
+    assert p.phase == R.PH_MOVE and p.to_play == SARTAR
+    assert not any("Ironhoof" in t for t in p.legal())
+    play_to(p, lambda p: int(p.s["player_turn"]) == 4 and p.to_play == SARTAR)
+    assert p.phase == R.PH_FREEZE
+    p.act("Ironhoof freezes every cavalry unit this game-turn")
+    assert int(p.s["freeze_turn"]) == int(p.s["turn"]) == 2
+
+
+def test_rule_dp_alliance_the_exiles_and_cragspider_bring_their_exotic_magic_to_their_ally():
+    """L720, L776: the Earth-Shaker's Cult unleashes its earthquake in "its
+    Exotic Magic phase" -- its ally's, once the Exiles are allied (L985); L764:
+    Cragspider's Pillar of Fire likewise. Both are offered in Sartar's Exotic
+    Magic Phase of the player-turn Sartar allied them (18.7 gives both sides
+    one, L299), their spirits waiting in their holding boxes (L416)."""
+    p = full_game()
+    alliance_phase(p, SARTAR, player_turn=2)
+    assign(p, SARTAR, "exiles", 20)
+    assign(p, SARTAR, "cragspider", 25)
+    p.act("seek Exiles's alliance with 20 DP")
+    while p.phase == R.PH_ALLY_SETUP:
+        p.act(p.legal()[0])
+    p.act("seek Cragspider's alliance with 25 DP")
+    while p.phase == R.PH_ALLY_SETUP:
+        p.act(p.legal()[0])
+    assert p.where("earth_shakers_cult_spirit") == "holding box" and p.where("cragspider_spirit") == "holding box"
+    assert p.phase == R.PH_MOVE
+    p.act("end the movement phase")
+    assert p.phase == R.PH_EXOTIC and p.to_play == SARTAR
+    assert any("Earth Shaker's Cult" in t and "uses its exotic magic" in t for t in p.legal())
+    assert any("Cragspider" in t and "uses its exotic magic" in t for t in p.legal())
+
+
 def test_rule_dp_the_first_emissary_to_delecti_allies_him_and_becomes_zombie_1():
     """L817-L819: normal emissary rules do not apply: the first emissary sent to
     Delecti automatically gains an alliance with him, is eliminated and
@@ -477,6 +557,42 @@ def test_rule_dp_an_emissary_at_the_dwarf_mine_rolls_dwarf_luck_again_and_again(
     assert p.where("stone_men#1") == "2612"
 
 
+def test_rule_dp_dwarf_luck_4_the_cannon_cult_5_the_transformer_and_nothing_once_given_away():
+    """L859-L866, L855: 4 gives the Cannon Cult (its agent to its holding box,
+    L416), 5 the Alchemical Transformer, each on top of the emissary's stack
+    (Interpretations 120); "if all of the gifts of the indicated type have
+    already been given away, the emissary receives nothing": a second 5, and
+    a 3 once both Stone Men are given, leave the emissary and his stack as
+    they were. A 1 slays only the emissary, and a hero or superhero slain
+    attempts a heroic escape."""
+    p = full_game()
+    p.put("harrek", "2612")
+    for k in (1, 2, 3, 4):
+        p.put(f"cm_town_militia#{k}", "2612")
+    for name in ("stone_men#1", "stone_men#2"):
+        p.put(name, "3030")                                         # both Stone Men given away before
+        p.s["unit_force"][unit(name)] = seat(LUNAR)
+    alliance_phase(p, SARTAR, player_turn=2)
+    p.dice(4, 5, 5, 3)
+    p.act(f"{p.name('cm_town_militia#1')} goes as an emissary at 2612")
+    assert p.stack("2612")[0] == "cannon_cult" and int(p.s["unit_force"][unit("cannon_cult")]) == seat(SARTAR)
+    assert p.where("cannon_cult_agent") == "holding box"
+    assert int(p.s["unit_force"][unit("cannon_cult_agent")]) == seat(SARTAR)
+    p.act(f"{p.name('cm_town_militia#2')} goes as an emissary at 2612")
+    assert p.stack("2612")[0] == "alchemical_transformer"
+    assert int(p.s["unit_force"][unit("alchemical_transformer")]) == seat(SARTAR)
+    before = p.stack("2612")
+    p.act(f"{p.name('cm_town_militia#3')} goes as an emissary at 2612")     # a 5 again: nothing
+    assert p.stack("2612") == before
+    p.act(f"{p.name('cm_town_militia#4')} goes as an emissary at 2612")     # a 3, no Stone Man left: nothing
+    assert p.stack("2612") == before and sorted(p.stack("3030")) == ["stone_men#1", "stone_men#2"]
+    assert int(p.s["faction_ally"][FACTIONS.index("dwarf")]) == -1 and p.where("dwarf") != "2612"
+    # 1: a hero or superhero slain by the Dwarf attempts a heroic escape (L855)
+    p.dice(1)
+    p.act(f"{p.name('harrek')} goes as an emissary at 2612")
+    assert p.where("harrek") == "escaping" and p.where("cm_town_militia#4") == "2612"
+
+
 def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
     """L906-L908: a magician present with any other unit at the Ivory Plinth
     sacrifices it; on a 1 the alliance is rejected and both are eliminated
@@ -501,6 +617,22 @@ def test_rule_dp_the_tusk_riders_are_allied_by_blood_sacrifice():
     p.put("bh_shamans#1", "2802")
     alliance_phase(p, SARTAR, player_turn=2)
     assert not any("Tusk Riders" in t for t in p.legal())
+
+
+def test_rule_dp_blood_sacrifice_a_sacrificed_superhero_makes_no_escape_a_hero_magician_does():
+    """L908: a hero or superhero sacrificed "cannot attempt heroic escapes";
+    on a 1 the magician is eliminated too -- "if the magician was a hero, he
+    can attempt a heroic escape" (L642): the Red Emperor sacrifices Jar-eel
+    and is rejected."""
+    p = full_game()
+    p.put("jar_eel", "2802")
+    p.put("red_emperor", "2802")
+    alliance_phase(p, LUNAR)
+    p.dice(1)
+    p.act(f"{p.name('jar_eel')} is offered to the Tusk Riders at 2802")
+    p.act(f"{p.name('red_emperor')} sacrifices {p.name('jar_eel')} to the Tusk Riders")
+    assert p.where("jar_eel") == "dead" and p.where("red_emperor") == "escaping"
+    assert int(p.s["faction_ally"][FACTIONS.index("tusk_riders")]) == -1 and p.where("tusk_riders#1") != "2802"
 
 
 def illusions_at_start(p):

@@ -1,8 +1,8 @@
 """The Dragonewts (L738-L746): Resurrection (L742) -- an eliminated
 dragonewt reappears in its home city (its counter's number, L740;
 independents.txt 'homes') in the rally phase, unless enemy units have
-entered that city since the game began. The dragonewts have no side yet
-(alliances come later): the tests hand them to a force."""
+entered that city since the game began. The dragonewts come by alliance
+(diplomacy_test.py); here the tests hand them to a force."""
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import FORCES, UW_DEAD, UW_HOLDING
 from dragongym.envs.dragon_pass.data import DATA, MAP

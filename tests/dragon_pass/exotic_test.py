@@ -107,6 +107,24 @@ def test_rule_dp_exotic_the_bat_devours_a_lunar_unit_within_1_hex_on_a_black_day
     assert not any("Crimson Bat" in t for t in p.legal())   # fed for the day
 
 
+def test_qa_dp_exotic_magic_picks_its_casualty_anywhere_in_a_stack():
+    """L1044 (Q&A): "When selecting casualties of chaotic or exotic magic, can
+    the attacker select any units in a stack for elimination? Yes": the Bat
+    (L698) may devour any Lunar unit of the stack beside it, the bottom one
+    too, not only the top of the stack."""
+    p = Position("18.4", moon="black")
+    p.put("crimson_bat", "2011")
+    for name in ("lcm_magicians#1", "lcm_magicians#2", "red_emperor"):     # red_emperor on top
+        p.put(name, "2012")
+    exotic(p, LUNAR)
+    choose(p, "Crimson Bat", "uses its exotic magic")
+    assert sorted(p.legal()) == sorted(f"the Crimson Bat devours {p.name(n)}"
+                                       for n in ("lcm_magicians#1", "lcm_magicians#2", "red_emperor"))
+    p.act(f"the Crimson Bat devours {p.name('lcm_magicians#1')}")    # the bottom unit
+    assert p.where("lcm_magicians#1") == "dead"
+    assert p.where("lcm_magicians#2") == "2012" and p.where("red_emperor") == "2012"
+
+
 def test_rule_dp_exotic_an_unfed_bat_goes_hungry_and_needs_more_units_the_next_days():
     """L700-L708: missing the Black day, the Bat needs 2 units on Crescent-Come."""
     p = Position("18.4", moon="black")

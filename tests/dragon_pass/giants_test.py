@@ -6,7 +6,7 @@ game is played into the next player-turn, whose Random Movement Phase (L176)
 asks its active player to move every giant like a normal unit, all players'
 units inactive to it (L918); giants ending beside units attack them
 (Interpretations 148). Dinosaurs are put on the map neutral by hand
-(``place_dinosaurs`` is called by the setup of 18.7/18.9, not yet built).
+(``place_dinosaurs`` sets them up as 18.7 begins: scenario_18_7_test.py).
 """
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import FORCES, NEUTRAL, UNIT_IDS
@@ -302,6 +302,25 @@ def test_rule_dp_giants_attacked_units_may_retreat_and_counter_attack():
     arranged_as_they_are(p)
     assert p.phase == R.PH_MOVE and p.to_play == LUNAR
     assert p.where(GIANT) == "dead" and all(p.where(u) == "2012" for u in LANCERS)
+
+
+def test_rule_dp_giants_missile_fire_at_a_stack_with_a_giant_is_1_more():
+    """L382, L1109: +1 to the missile roll at a stack with a giant. Eight Lunar
+    Missile Factors (the 7-9 column) fire at the giant that attacks them from
+    open ground (2013): a 1 is 2 with the +1, a 1DD -- it would be 1, no
+    result, without it; the Sartar player takes the giant's casualty
+    (Interpretations 148)."""
+    from tests.dragon_pass.combat_test import ALL_LUNAR_MISSILES
+    archers = [u for u in ALL_LUNAR_MISSILES if not u.startswith("cc_light_horse_archers")]
+    p = Position("18.3")
+    for u in archers:
+        p.put(u, "2012")
+    assert sum(int(R.U_MISSILE[unit(u), 0]) for u in archers) == 8
+    random_movement(p, (GIANT, "2014"))
+    p.dice(1)
+    p.act(f"{p.name(GIANT)} steps to 2013")
+    assert p.phase == R.PH_MISSILE_CASUALTY and p.to_play == SARTAR
+    assert p.legal() == [f"disrupt {p.name(GIANT)}"]
 
 
 def arranged_as_they_are(p):

@@ -2,9 +2,9 @@
 MgF; it cannot be moved until it is fed as many units as its MgF; any allied
 unit within 1 hex can be fed to it -- offered at the start of its side's
 movement phase and in its Exotic Magic Phase (Interpretations 135) -- and a
-hero or superhero fed to it makes no heroic escape. The Hydra has no side
-yet (alliances come later): the tests hand it to a side with its MgF rolled
-(``hydra_mgf``, ``hydra_hunger``), as ``hydra.hydra_awakes`` will."""
+hero or superhero fed to it makes no heroic escape. The Hydra comes by an
+emissary (diplomacy_test.py); here the tests hand it to a side with its MgF rolled
+(``hydra_mgf``, ``hydra_hunger``), as ``hydra.hydra_awakes`` does."""
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.constants import FORCES
 

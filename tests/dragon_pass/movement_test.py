@@ -9,7 +9,7 @@ import pytest
 from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
 from dragongym.envs.dragon_pass.constants import ENTRY_SARTAR_SOUTH
-from tests.dragon_pass.scenario import INDEPENDENTS, LUNAR, SARTAR, Position, unit
+from tests.dragon_pass.scenario import INDEPENDENTS, LUNAR, SARTAR, Position, hexi, unit
 
 JONSTOWN = FORTRESS_NAMES.index("Jonstown")
 
@@ -396,6 +396,25 @@ def test_rule_dp_move_a_unit_entering_a_fortress_takes_control_of_it():
     assert int(p.s["fortress_owner"][JONSTOWN]) == 0
 
 
+def test_rule_dp_terrain_a_dinosaur_symbol_has_no_effect_on_movement():
+    """L344: "Dragonrest / Dinosaur / Giant Symbol: no effect on movement or
+    combat": stepping from 2911 onto the dinosaur symbol at 3011 (open ground)
+    costs what a step onto the open ground at 2912 costs, 1 MP; no ZOC or stop."""
+    from dragongym.envs.dragon_pass.data import MAP
+    assert MAP.hex_index("3011") in MAP.dinosaur_symbols and MAP.hex_index("2912") not in MAP.dinosaur_symbols
+    assert R.HEX_TERRAIN[hexi("3011")] == R.HEX_TERRAIN[hexi("2912")]
+    spent = {}
+    for to in ("3011", "2912"):
+        p = Position()
+        p.put(LANCER, "2911")
+        p.movement(LUNAR)
+        moving(p, LANCER, "2911")
+        step(p, LANCER, "2911", to)
+        spent[to] = 7 - p.mp(LANCER)
+        assert p.phase == R.PH_MOVE_GROUP                 # it may go on
+    assert spent == {"3011": 1.0, "2912": 1.0}
+
+
 # ---------------------------------------------------------------- reinforcements and replacements (L474)
 def test_rule_dp_move_reinforcements_enter_from_their_edge_paying_the_hexs_cost():
     p = Position()
@@ -447,8 +466,8 @@ def test_rule_dp_move_a_unit_enters_a_lake_only_if_it_can_get_off_it():
 
 # ---------------------------------------------------------------- Ironhoof's freeze (L782-L786)
 def ironhoof_for(p, force, hex_id="2424"):
-    """Ironhoof on the map, allied to ``force`` (alliances: not yet built, so the
-    position hands him over directly)."""
+    """Ironhoof on the map, allied to ``force`` (the position hands him over
+    directly; his alliance: diplomacy_test.py)."""
     from dragongym.envs.dragon_pass.constants import FORCES
     p.put("ironhoof", hex_id)
     p.s["unit_force"][unit("ironhoof")] = FORCES.index(force)
@@ -494,6 +513,30 @@ def test_rule_dp_ironhoof_freeze_is_announced_only_by_his_controller():
     to_next_player_turn(p)
     assert p.to_play == LUNAR and "select the stack at 1010" in p.legal()
     assert not any("Ironhoof" in t for t in p.legal())
+
+
+def test_rule_dp_ironhoof_frozen_cavalry_reinforcements_wait_for_the_next_game_turn():
+    """L784, L722: "Cavalry reinforcement or replacement units must be delayed
+    until the next game-turn": Sartar's cavalry waiting to enter is not
+    offered in the frozen game-turn, his infantry is; the game-turn after,
+    the cavalry enters. (Replacements of the Full Game come in the Diplomacy
+    Segment, before any freeze is announced: Interpretations 90.)"""
+    p = Position("18.5")
+    ironhoof_for(p, LUNAR)
+    p.put("cc_lancers#1", "1010")
+    p.entering("bh_shamans#1", ENTRY_SARTAR_SOUTH)    # Sartar cavalry (L786)
+    p.entering(FREE, ENTRY_SARTAR_SOUTH)              # Sartar infantry
+    p.movement(SARTAR, player_turn=2)
+    to_next_player_turn(p)
+    p.act("Ironhoof freezes every cavalry unit this game-turn")
+    to_next_player_turn(p)
+    assert p.to_play == SARTAR and int(p.s["turn"]) == 2
+    assert f"bring {p.name(FREE)} onto the board" in p.legal()
+    assert f"bring {p.name('bh_shamans#1')} onto the board" not in p.legal()
+    to_next_player_turn(p)
+    to_next_player_turn(p)
+    assert p.to_play == SARTAR and int(p.s["turn"]) == 3
+    assert f"bring {p.name('bh_shamans#1')} onto the board" in p.legal()
 
 
 # ---------------------------------------------------------------- the Stone Rune (L340, L374, L423)

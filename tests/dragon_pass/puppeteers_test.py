@@ -4,8 +4,8 @@ anywhere within the Troop's RF of 8 (5 pieces); they never move; the Troop
 switches places with one in the movement phase, then moves normally, and may
 switch out of a battle once a game-turn; a disrupted Illusory Army is
 removed (to be created again), an eliminated one is gone for good; one beside
-an enemy dragon or superhero is destroyed at once. The Puppeteers have no
-side yet (alliances come later): the tests hand the Troop and the Illusory
+an enemy dragon or superhero is destroyed at once. The Puppeteers come by
+an emissary (diplomacy_test.py); here the tests hand the Troop and the Illusory
 Armies to a side, in 18.5 where both sides have an Exotic Magic Phase
 (L271), or in 18.1 for the battles. The cup draw and the alliance
 (``puppeteers.puppeteer_draw``, ``place_puppeteers``) are the alliance

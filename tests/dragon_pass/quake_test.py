@@ -2,8 +2,8 @@
 side's Exotic Magic Phase, a Type 1 fracture line of 8 hexes or two Type 2
 lines of 5, every hex within the cult's RF of 10; the units on the lines
 disrupted, those in an enclosed area eliminated (D&S, DS&T), fortresses on a
-line badly damaged; the cult's spirit eliminated. The Exiles have no side
-yet (alliances come later): the tests hand the cult and its spirit to the
+line badly damaged; the cult's spirit eliminated. The Exiles come by
+alliance (diplomacy_test.py); here the tests hand the cult and its spirit to the
 Lunars, in 18.5 where both sides have an Exotic Magic Phase (L271). Lines
 are laid hex by hex, as a player would."""
 import numpy as np

@@ -81,6 +81,31 @@ def test_rule_dp_events_without_the_option_no_segment():
     assert int(p.s["event_roll"]) == 0 and int(p.s["rain"]) == 0 and int(p.s["loaded_pos"]) == 0
 
 
+def test_rule_dp_sequence_diplomacy_random_events_random_movement_then_the_alliance_phase():
+    """L173-L178: in the Full Game with the Random Events Option, game-turn 2
+    opens with the Diplomacy Segment (the event not yet rolled), then the
+    Random Events Segment (21: a giant at Giants Walk); the first player's
+    turn then opens with its Random Movement Phase (the giant), then his
+    Alliance Phase, then his Movement Phase."""
+    p = position("18.7", moon="full")
+    p.s["dp_assigned"][FORCES.index(LUNAR), R.MAJORS.index("androgeus")] = 10   # something to seek
+    p.movement(SARTAR, player_turn=2)
+    p.dice(2, 1)
+    p.act("end the movement phase")
+    while p.phase != R.PH_DIPLOMACY:
+        p.act(next(t for t in p.legal() if t.startswith(("end the", "fight no more", "commit no more",
+                                                           "give no more"))))
+    assert int(p.s["turn"]) == 2 and int(p.s["event_turn"]) < 2 and int(p.s["event_roll"]) == 0
+    while p.phase == R.PH_DIPLOMACY:
+        p.act(next(t for t in p.legal() if t.startswith("assign no more")))
+    assert int(p.s["event_turn"]) == 2 and int(p.s["event_roll"]) == 21 and p.where(GIANTS[0]) == GIANTS_WALK
+    assert p.phase == R.PH_GIANT_STEP and p.to_play == LUNAR and int(p.s["player_turn"]) == 3
+    p.act(f"{p.name(GIANTS[0])} stops")
+    assert p.phase == R.PH_ALLIANCE and p.to_play == LUNAR
+    p.act("end the Alliance Phase")
+    assert p.phase == R.PH_MOVE and p.to_play == LUNAR
+
+
 def test_rule_dp_events_11_the_initiative_shifts():
     """L957: reverse the order in which player-turns are taken: Sartar plays
     first from game-turn 2 on (Interpretations 140)."""

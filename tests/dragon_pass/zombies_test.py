@@ -1,5 +1,5 @@
-"""Delecti and his zombies (L815-L831, L486). Delecti has no side yet
-(alliances come later): the tests hand him and his zombies to a player and
+"""Delecti and his zombies (L815-L831, L486). Delecti comes by an emissary
+(diplomacy_test.py); here the tests hand him and his zombies to a player and
 put the chain on the map as the rules would have raised it (zombie k beside
 zombie k - 1, zombie 1 with Delecti)."""
 from dragongym.envs.dragon_pass import rules as R

@@ -1,7 +1,7 @@
 """The combat phase (L492-L601): declaring battles, missile fire, melee
 (stacks arranged, retreats, the attack, the counter-attack), advance after
 combat and the reorganising of stacks; with the heroes' and superheroes'
-combat rules (L606-L659). Magic (steps 2-4) comes in a later part.
+combat rules (L606-L659). Magic (steps 2-4) is ``magic.py``'s.
 
 The active player announces battles one at a time (L582): a defending stack,
 then more attacking and defending stacks, every attacking stack beside every

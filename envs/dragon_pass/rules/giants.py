@@ -298,8 +298,7 @@ def place_dinosaurs(S, b):
     """Set up the dinosaurs before any other unit (L835): the 12 physical
     dinosaurs shuffled onto the 12 dinosaur symbols, one each, neutral; the
     Trachodons' spirits neutral in their holding boxes (L416). Called by the
-    setup of the scenarios that use the dinosaurs (18.7, 18.9) -- wired with
-    those scenarios: not yet."""
+    setup of the scenarios that use the dinosaurs (``driver.reset_game``: 18.7)."""
     s = S[b]
     n = DINOSAURS_ON_MAP.shape[0]
     order = np.empty(n, np.int64)

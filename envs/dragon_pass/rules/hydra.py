@@ -40,8 +40,8 @@ for _roll, _row in DATA.tables.hydra.items():
 @rules_jit
 def hydra_awakes(S, b, f):
     """The Hydra allies force f: a die gives its chaotic MgF and its hunger
-    (L880). Called by the alliance phase when the Hydra allies (wired with
-    alliances: not yet); it sets the Hydra's controller too."""
+    (L880). Called by the alliance phase when the Hydra allies
+    (``alliance.act_alliance``); it sets the Hydra's controller too."""
     s = S[b]
     r = d6(S, b)
     s['unit_force'][HYDRA] = f

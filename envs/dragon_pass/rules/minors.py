@@ -290,7 +290,7 @@ def dwarf_luck(S, b, f, emissary):
     """Called by the alliance phase when force f's emissary ``emissary`` visits
     the Dwarf Mine (hex 2612): roll on the Dwarf Luck Table instead of the
     Emissary Table (L855) and apply it (``dwarf_gift``). Returns the GIFT_*.
-    Wired with alliances: not yet."""
+    Called by ``alliance.act_alliance``."""
     return dwarf_gift(S, b, f, emissary, d6(S, b))
 
 
@@ -305,7 +305,7 @@ def blood_sacrifice(S, b, f, magician, victim):
     and rolls a die (L906-L908). The victim is gone, no heroic escape. On a 1
     the alliance is rejected and the magician is eliminated too (a hero rolls
     its heroic escape, ``base.eliminate``); on 2-6 the Tusk Riders appear in
-    the hex, force f's. Returns the roll. Wired with alliances: not yet."""
+    the hex, force f's. Returns the roll. Called by ``alliance.act_sacrifice``."""
     s = S[b]
     h = int(s['unit_hex'][magician])
     killed(S, b, victim)

@@ -50,7 +50,7 @@ from .base import (
     whole_board,
     stack_at, step_cost,
     floods, hex_force, shut, U_HASTENED, U_HERD, herds_settle, CITY_HEX, U_HOME_CITY, SPIRIT_OF_MOVEMENT, phase_mf,
-    PH_SPEED, PH_ALCHEMY, IS_ILLUSION,
+    PH_SPEED, PH_ALCHEMY, IS_ILLUSION, U_FACTION,
 )
 from .base import HELL_HOUND, KEENER_THAN, can_carry, clouded, riding, zero_mf
 from .minors import may_speed, may_transform, speed_group
@@ -80,10 +80,13 @@ def start_movement(S, b):
 @rules_jit
 def may_freeze(S, b):
     """The active player controls Ironhoof, on the map, who has not yet frozen
-    the cavalry this game (L782)."""
+    the cavalry this game (L782) -- and controlled him at the start of this
+    player-turn: Ironhoof allied in its Alliance Phase waits for his
+    controller's next player-turn (L784, Interpretations 185)."""
     s = S[b]
     return s['freeze_turn'] == 0 and s['unit_where'][IRONHOOF] == UW_MAP \
-        and force_of(S, b, IRONHOOF) == s['active']
+        and force_of(S, b, IRONHOOF) == s['active'] \
+        and s['allied_turn'][U_FACTION[IRONHOOF]] != s['player_turn']
 
 
 @rules_jit

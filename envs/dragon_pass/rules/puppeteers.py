@@ -106,7 +106,7 @@ def puppeteer_draw(S, b, f, emissary, h):
     emissary then rolls on the Emissary Table (the alliance phase's, which
     calls ``place_puppeteers`` on success); False for a blank: the Illusory
     Army at h is removed. Called by the alliance phase when an emissary tries
-    the Puppeteers (wired with alliances: not yet)."""
+    the Puppeteers (``alliance.act_alliance``)."""
     s = S[b]
     if s['puppet_found_hex'] >= 0:
         return h == s['puppet_found_hex']          # every further attempt from that hex (L886)
@@ -135,7 +135,7 @@ def place_puppeteers(S, b, f):
     """The Puppeteers ally force f (L886, L888): the Troop, in the hex where
     they were found, is f's; the 5 Illusory Armies, off the board, are f's to
     create in his Exotic Magic Phases. Called by the alliance phase after a
-    successful Emissary Table roll (wired with alliances: not yet)."""
+    successful Emissary Table roll (``alliance.act_alliance``)."""
     s = S[b]
     if s['unit_where'][PUPPETEER_TROOP] != UW_MAP and s['puppet_found_hex'] >= 0:
         put_on_top(S, b, PUPPETEER_TROOP, s['puppet_found_hex'])

@@ -2,7 +2,7 @@
 rally -- then the book-keeping phase; the end of the scenario and its
 victory conditions (L204-L248).
 
-18.1-18.3 use no diplomacy, random events (optional, a later part), random
+18.1-18.3 use no diplomacy, random events (optional, ``events.py``), random
 movement, alliances or exotic magic, so a player-turn is the movement phase
 (``movement.py``), the combat phase (``combat.py``) and the rally phase: the
 active player's disrupted units recover unless beside an enemy unit (L590),

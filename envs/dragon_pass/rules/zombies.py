@@ -294,8 +294,8 @@ def ally_delecti(S, b, f, emissary):
     """Called by the alliance phase when force f sends its first emissary to
     Delecti (L819): Delecti is allied to f at once; the emissary (a unit on
     the map, by Delecti) is eliminated -- a hero or superhero makes no
-    heroic escape -- and zombie 1 takes its place, in its hex. Not yet wired
-    (alliances come later)."""
+    heroic escape -- and zombie 1 takes its place, in its hex
+    (``alliance.act_alliance``)."""
     s = S[b]
     h = s['unit_hex'][emissary]
     s['unit_force'][DELECTI] = f
