@@ -63,6 +63,27 @@ is the state's ``unit_force`` (18.6: the Independents' counters are seat 1's):
   (not with a place's garrison) and stays there. A
   superhero whose best friend fell takes the weakest enemy unit of the
   battle as its scapegoat (L654).
+* **The Independents' own decisions** (18.7, and the random events): a
+  dragonfight strikes a stack's non-superhero units or its superhero,
+  whichever is worth more (a superhero weighed 1.5 times his CF); a dragon
+  does not end its move beside enemy stacks worth less than
+  DRAGONFIGHT_WORTH (its dragonfight there is compulsory and costs it,
+  L845), and a non-Lunar dragon negates the Glowline (L851). Hungry Jack
+  summons the strongest enemy units, his magicians aiding while the enemy
+  has more units to draw (L872). The Spirit of Movement is spent when
+  SPEED_UNITS units (one in the last game-turn) reach their posts only with
+  the doubling (L898); the Alchemical Transformer doubles the MgF of the
+  strongest magician stacked with it (L857). The Puppeteer Troop switches
+  out of a battle it is losing, to the Illusory Army farthest from the enemy
+  (L890). The Hydra is fed the weakest units worth less than it (L880).
+  Delecti keeps with his zombies; the chain marches toward the enemy, led by
+  the end that keeps a zombie in Delecti's stack (L823, L825), and new
+  zombies rise nearest the enemy (L821). The giants step toward the enemy's
+  units and never beside the mover's own (L918). Random events: the weakest
+  Lunar units go home (L970), the strongest lost Sartar units are replaced
+  (L972). Reinforcements enter (force marching) by the edge hex nearest a
+  place to take (L474); Argrath's Runners join the largest own stack (L684);
+  the weakest magician makes the Tusk Riders' sacrifice (L906).
 * Anything else (and any decision its rules do not cover): a uniformly
   random legal action.
 """
@@ -78,7 +99,7 @@ from dragongym.envs.dragon_pass.board import (
 )
 from dragongym.envs.dragon_pass.constants import (
     LUNAR, NUM_UNITS, RANK_NONE, RANK_SUPERHERO, SARTAR, SIDE_BACK, UF_ADVANCED, UF_FLEE, UF_GROUP, UF_MOVED, UF_USED,
-    UNIT_IDS, UW_MAP, UW_POOL,
+    UNIT_IDS, UW_ENTERING, UW_MAP, UW_POOL,
 )
 
 # ------------------------------------------------------------------ static tables
@@ -574,6 +595,11 @@ def make_plan(pos):
             goals.append((fields[h], h, g + 1, 1.5 + prio.get(h, 0.0), False))
     if home is not None and home not in pos.own and home not in [x[1] for x in goals]:
         goals.append((None, home, 2, 2.0, False))
+    for u in ZOMBIES:
+        if pos.where[u] == UW_MAP and pos.force[u] == p:
+            post[u] = pos.hex[u]            # the chain moves as one, led by its own rule (zombie_leader)
+    if pos.where[R.DELECTI] == UW_MAP and pos.force[R.DELECTI] == p:
+        post[R.DELECTI] = _delecti_post(pos)
     free = [u for units in pos.own.values() for u in units if u not in post and u != GUNDA
             and not (bat and u == R.CRIMSON_BAT)]
     pairs = []
@@ -610,6 +636,16 @@ def make_plan(pos):
     if bat:
         post[R.CRIMSON_BAT] = _bat_post(pos, post)
     return post
+
+
+def _delecti_post(pos):
+    """Delecti keeps with his zombies: without one in his stack at the end of a
+    phase they all fall (L825): his hex if one is there, else the nearest zombie's."""
+    dh = pos.hex[R.DELECTI]
+    chain = [pos.hex[z] for z in ZOMBIES if pos.where[z] == UW_MAP and pos.force[z] == pos.p]
+    if not chain or dh in chain:
+        return dh
+    return min(chain, key=lambda h: (hex_distance(dh, h), h))
 
 
 def _detour(pos, target, start, attack_goal):
@@ -709,6 +745,9 @@ class DragonPassHeuristic(Agent):
     # ------------------------------------------------------------ movement
     def move(self, pos, legal, rng):
         self._group.pop(pos.p, None)
+        lead = zombie_leader(pos, legal)
+        if lead is not None:
+            return lead                     # the zombie chain marches first: Delecti follows it (L823)
         plan = make_plan(pos)
         done = R.A_CHOICE + R.CH_DONE
         best = None
@@ -723,6 +762,9 @@ class DragonPassHeuristic(Agent):
                     best = ((d, h), h)
         if best is not None:
             return R.A_HEX + best[1]
+        for a in sorted(legal):
+            if R.A_UNIT <= a < R.A_CHOICE and pos.where[a - R.A_UNIT] == UW_ENTERING and pos.force[a - R.A_UNIT] == pos.p:
+                return a                    # a reinforcement or replacement enters now (L474; enter_hex)
         if done in legal:
             return done
         # a disrupted unit must flee (L590): select its stack
@@ -784,6 +826,7 @@ class DragonPassHeuristic(Agent):
             if done in legal:
                 return done
         mine = [pos.unit_tuple(u) for u in group]
+        dragon = any(u in DRAGONS for u in group)
         risk = {}
 
         def risky(g):
@@ -791,7 +834,10 @@ class DragonPassHeuristic(Agent):
             if g not in risk:
                 foes = pos.foes_beside(g)
                 bad = False
-                if foes and g not in pos.place_set:
+                if foes and dragon:
+                    # its dragonfight is compulsory there and costs the dragon (L845)
+                    bad = dragonfight_value(pos, g) < DRAGONFIGHT_WORTH
+                elif foes and g not in pos.place_set:
                     if attack_goal and target in foes:
                         bad = not self.can_assault(pos, target, mine, g)
                     else:
@@ -1175,6 +1221,11 @@ def exotic(self, pos, legal, rng):
         if u == R.CRIMSON_BAT or u == R.FULL_MOON_CORPS:
             return R.A_UNIT + u
     for u in units:
+        if u in DRAGONS and negation_wanted(pos, u):
+            return R.A_UNIT + u             # a dragon switches its negation of the Glowline (L851)
+        if u == R.HYDRA and hydra_food_near(pos):
+            return R.A_UNIT + u             # the hungry Hydra is fed (L880)
+    for u in units:
         if u in (R.CRATER_MAKERS, R.STORMWALKERS) and _best_strike(pos, u) is not None:
             return R.A_UNIT + u
         if u == R.WASPS and len([g for g in NEIGH[pos.hex[u]] if g in pos.foe_hexes]) >= 2:
@@ -1343,6 +1394,11 @@ def _best_strike(pos, u):
 
 def exotic_target(self, pos, legal, rng):
     c = int(pos.rec["cursor"])
+    if c in DRAGONS and CH + R.CH_NEGATE in legal:
+        return CH + R.CH_NEGATE
+    if c == R.HYDRA:
+        food = _hydra_food(pos, _units_in(legal))
+        return R.A_UNIT + _weakest(pos, food) if food else None
     if c == R.CRIMSON_BAT:
         units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
         return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], u))
@@ -1478,6 +1534,336 @@ def auction(self, pos, legal, rng):
     return R.A_CHOICE + R.CH_DONE
 
 
+# ------------------------------------------------------------------ the Independents' own decisions
+# (dragons, Hungry Jack, the Minor Independents, the Puppeteers, the Hydra,
+# Delecti's zombies, the giants, the random events, reinforcements)
+SUPERHERO_WORTH = 1.5
+"""A superhero counts as this many times its CF when a dragonfight chooses
+between it and the rest of its stack (L845): he holds fortresses (L648) and
+makes heroic escapes, the others do not."""
+DRAGONFIGHT_WORTH = 15
+"""The enemy CF a dragon must strike to be worth ending its move beside
+enemy stacks: the dragonfight is compulsory there and costs the dragon (L845)."""
+SPEED_UNITS = 3
+"""The own units that must need the Spirit of Movement's doubling to reach
+their posts this phase for it to be spent (L898; once a game): fewer in the
+last game-turn (one)."""
+DRAGONS = [int(u) for u in R.DRAGON_UNITS]
+ZOMBIES = range(int(R.ZOMBIE_1), int(R.ZOMBIE_LAST) + 1)
+GIANT = [bool(x) for x in R.U_GIANT]
+MGF = R.U_MGF.tolist()
+RF = R.U_RF.tolist()
+CH = R.A_CHOICE
+
+
+def _units_in(legal):
+    return [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
+
+
+def _hexes_in(legal):
+    return [a - R.A_HEX for a in legal if a < R.A_UNIT]
+
+
+def _near_foe(pos, h, foes=None):
+    """Hexes from h to the nearest enemy stack (99 with none)."""
+    foes = pos.foe_hexes if foes is None else foes
+    return min((hex_distance(h, g) for g in foes), default=99)
+
+
+def _weakest(pos, units):
+    """The unit the side misses least: no hero, the lowest CF, the slowest."""
+    return min(units, key=lambda u: (RANK[u] != RANK_NONE, CF[u][pos.side[u]], MF[u][pos.side[u]], u))
+
+
+def dragonfight_value(pos, h):
+    """What a dragonfight from hex h takes of the enemy (L845): every enemy
+    stack beside it loses, at the striker's choice, its non-superhero units or
+    one superhero (weighted by SUPERHERO_WORTH); an enemy dragon beside it is
+    a fair trade (both fall, nothing else)."""
+    value = 0.0
+    for g in pos.foes_beside(h):
+        stack = pos.foe_stack(g)
+        if any(t[4] in DRAGONS for t in stack):
+            return float(DRAGONFIGHT_WORTH)
+        rest = sum(t[0] for t in stack if t[3] != RANK_SUPERHERO)
+        best_super = max((SUPERHERO_WORTH * t[0] for t in stack if t[3] == RANK_SUPERHERO), default=0.0)
+        value += max(rest, best_super)
+    return value
+
+
+def dragonfight(self, pos, legal, rng):
+    """Strike the part of the stack worth most: its non-superhero units'
+    CF against a superhero's CF weighted by SUPERHERO_WORTH (L845)."""
+    supers = _units_in(legal)
+    stack_choice = CH + R.CH_DRAGON_STACK
+    if not supers:
+        return stack_choice if stack_choice in legal else None
+    h = pos.hex[supers[0]]
+    rest = sum(t[0] for t in pos.foe_stack(h) if t[3] != RANK_SUPERHERO)
+    best = max(supers, key=lambda u: (CF[u][pos.side[u]], -u))
+    if stack_choice in legal and rest > SUPERHERO_WORTH * CF[best][pos.side[best]]:
+        return stack_choice
+    return R.A_UNIT + best
+
+
+def jack_aid(self, pos, legal, rng):
+    """A magician aids Hungry Jack (one more unit summoned, no magic from it
+    this game-turn, L872) while the enemy has more units on the map than Jack
+    may summon so far: the one with the smallest MgF, whose magic is missed least."""
+    mages = _units_in(legal)
+    aides = sum(1 for x in pos.rec["jack_aides"].tolist() if x > 0)
+    foes = sum(len(units) for units in pos._foe.values())
+    if not mages or foes < 2 + aides:
+        return CH + R.CH_DONE
+    return R.A_UNIT + min(mages, key=lambda m: (abs(MGF[m][pos.side[m]]), CF[m][pos.side[m]], m))
+
+
+def jack(self, pos, legal, rng):
+    """Summon the strongest enemy unit (printed front CF, public): drawn
+    beside Jack it is eliminated on 1-3 (L874)."""
+    units = _units_in(legal)
+    if not units:
+        return CH + R.CH_DONE
+    return R.A_UNIT + max(units, key=lambda u: (CF[u][0], -u))
+
+
+def speed_helps(pos):
+    """How many own units need twice their movement points this phase to
+    reach their posts of the plan (and reach them with it)."""
+    plan = make_plan(pos)
+    n = 0
+    for u, post in plan.items():
+        h = pos.hex[u]
+        if post == h or not pos.movable(u):
+            continue
+        d = dist_to(pos.sc, post, h)
+        if pos.mp[u] < d <= 2 * pos.mp[u]:
+            n += 1
+    return n
+
+
+def speed(self, pos, legal, rng):
+    """Spend the Spirit of Movement (L898) when SPEED_UNITS own units reach
+    their posts only with doubled movement, or one does in the last game-turn."""
+    need = 1 if pos.turn >= pos.max_turns else SPEED_UNITS
+    return CH + (R.CH_SPEED if speed_helps(pos) >= need else R.CH_DONE)
+
+
+def _magic_key(pos, u):
+    sd = pos.side[u]
+    m = MGF[u][sd]
+    return (abs(m) if abs(m) < R.INFINITE_MGF else 0, RF[u][sd], -u)
+
+
+def alchemy(self, pos, legal, rng):
+    """The Alchemical Transformer doubles the strongest magician's factor (L857):
+    the unit stacked with it with the largest MgF (then RF)."""
+    units = _units_in(legal)
+    if not units:
+        return CH + R.CH_DONE
+    return R.A_UNIT + max(units, key=lambda u: _magic_key(pos, u))
+
+
+def alchemy_factor(self, pos, legal, rng):
+    """Its MgF where it may (a doubled MgF doubles its spirit or agent too), else its RF."""
+    mgf = CH + R.CH_ALCHEMY_MGF
+    return mgf if mgf in legal else CH + R.CH_ALCHEMY_RF
+
+
+def battle_lost(pos):
+    """The battle about to be fought goes against seat p: attacking, its
+    expected score is below the threshold of an attack worth making;
+    defending, the attacker expects a gain or may wipe the defence out
+    (``battle_score``, L582-L588)."""
+    rec = pos.rec
+    att = [int(h) for h in rec["bat_att"] if h >= 0]
+    dfn = [int(h) for h in rec["bat_def"] if h >= 0]
+    mine_att = any(h in pos.own for h in att)
+    side = (lambda h: pos.own_stack(h)) if mine_att else (lambda h: pos.foe_stack(h))
+    other = (lambda h: pos.foe_stack(h)) if mine_att else (lambda h: pos.own_stack(h))
+    score, wipe = battle_score([side(h) for h in att], att, [other(h) for h in dfn], dfn)
+    if mine_att:
+        return score < ATTACK_THRESHOLD
+    return score > 0 or wipe > 0
+
+
+def puppet_dodge(self, pos, legal, rng):
+    """The Puppeteer Troop switches out of a battle it is losing (L890), with
+    the Illusory Army farthest from the enemy's stacks."""
+    armies = _units_in(legal)
+    if not armies or not battle_lost(pos):
+        return CH + R.CH_DONE
+    return R.A_UNIT + max(armies, key=lambda v: (_near_foe(pos, pos.hex[v]), -v))
+
+
+def _hydra_food(pos, units):
+    """Of ``units``, those worth less than the Hydra: no heroes, CF below its own (L880)."""
+    hydra_cf = CF[R.HYDRA][pos.side[R.HYDRA]]
+    return [u for u in units if RANK[u] == RANK_NONE and CF[u][pos.side[u]] < hydra_cf]
+
+
+def hydra_feed(self, pos, legal, rng):
+    """Feed the Hydra the weakest unit beside it (L880), if any is worth less than it."""
+    food = _hydra_food(pos, _units_in(legal))
+    return R.A_UNIT + _weakest(pos, food) if food else CH + R.CH_DONE
+
+
+def event_remove(self, pos, legal, rng):
+    """Random event 32 or 33 (L970-L971): send home the unit missed least,
+    one outside the scenario's places before a garrison."""
+    units = _units_in(legal)
+    if not units:
+        return None
+    return R.A_UNIT + min(units, key=lambda u: (RANK[u] != RANK_NONE, pos.hex[u] in pos.place_set,
+                                                 CF[u][pos.side[u]], MF[u][pos.side[u]], u))
+
+
+def event_replace(self, pos, legal, rng):
+    """Random event 34 (L972): the South Soldiers replace the strongest lost units."""
+    return replace(self, pos, legal, rng)
+
+
+def giant_step(self, pos, legal, rng):
+    """Step the giant (no one's, L918) toward the enemy's units and away from
+    one's own: after the movement it attacks every stack beside it. A step is
+    taken when it ends beside fewer own stacks, or as few and nearer the enemy."""
+    rec = pos.rec
+    p = pos.p
+    g0 = int(pos.hex[int(rec["cursor"])])
+    enemy = 1 - p                       # two-player
+    foes = {pos.hex[u] for u in range(NUM_UNITS) if pos.where[u] == UW_MAP and pos.force[u] == enemy}
+    mine = set(pos.own)
+
+    def key(h):
+        return (sum(1 for g in NEIGH[h] if g in mine), _near_foe(pos, h, foes), h)
+
+    steps = _hexes_in(legal)
+    best = min(steps, key=key) if steps else None
+    done = CH + R.CH_DONE
+    if best is not None and (key(best)[:2] < key(g0)[:2] or done not in legal):
+        return R.A_HEX + best
+    return done
+
+
+def zombie_rise(self, pos, legal, rng):
+    """The new zombie rises in the hex nearest the enemy (L821)."""
+    hexes = _hexes_in(legal)
+    return R.A_HEX + min(hexes, key=lambda h: (_near_foe(pos, h), h)) if hexes else None
+
+
+def _chain_after(pos, lead, g):
+    """Where every zombie of the chain stands after ``lead`` steps into g,
+    each other following into the hex the one before it left (L823)."""
+    first = min((z for z in ZOMBIES if pos.where[z] == UW_MAP), default=-1)
+    step = 1 if lead == first else -1
+    where = {lead: g}
+    left = pos.hex[lead]
+    v = lead + step
+    while v in ZOMBIES and pos.where[v] == UW_MAP:
+        here = pos.hex[v]
+        where[v] = left if here != left else here
+        left = here
+        v += step
+    return where
+
+
+def zombie_march_step(pos, lead, steps):
+    """The step of the chain led by ``lead`` that brings it nearest the enemy,
+    keeping a zombie with Delecti (the zombies all fall at the end of the
+    phase otherwise, L825); None when no step brings it nearer."""
+    here = _near_foe(pos, pos.hex[lead])
+    dh = pos.hex[R.DELECTI] if pos.where[R.DELECTI] == UW_MAP else -1
+    best = None
+    for g in steps:
+        d = _near_foe(pos, g)
+        if d >= here:
+            continue
+        if dh >= 0 and dh not in _chain_after(pos, lead, g).values():
+            continue
+        if best is None or (d, g) < best:
+            best = (d, g)
+    return best
+
+
+def _passable(pos, g):
+    """A zombie may step into g: a hex no enemy holds, not a lake, no river but a ford (L823)."""
+    return g not in pos.foe_hexes and HEX_TERRAIN[g] != R.TERRAIN_LAKE and (not HEX_RIVER[g] or HEX_FORD[g])
+
+
+def zombie_leader(pos, legal):
+    """In the movement phase: the end of the chain (L823) whose march brings it
+    nearest the enemy, or None when neither end's first step does."""
+    best = None
+    for z in _units_in(legal):
+        if z not in ZOMBIES:
+            continue
+        st = zombie_march_step(pos, z, [g for g in NEIGH[pos.hex[z]] if _passable(pos, g)])
+        if st is not None and (best is None or st < best[0]):
+            best = (st, z)
+    return None if best is None else R.A_UNIT + best[1]
+
+
+def zombie_march(self, pos, legal, rng):
+    """The leader steps nearer the enemy while a zombie stays with Delecti; else the march ends."""
+    st = zombie_march_step(pos, int(pos.rec["zombie_lead"]), _hexes_in(legal))
+    return R.A_HEX + st[1] if st is not None else CH + R.CH_DONE
+
+
+def _enter_key(pos, h):
+    targets = [t for t in pos.places if pos.holder.get(t) != pos.p] or list(pos.places)
+    return (min(dist_to(pos.sc, t, h) for t in targets), h)
+
+
+def enter_hex(self, pos, legal, rng):
+    """A reinforcement enters by the edge hex nearest a place to take (else one's own) (L474)."""
+    hexes = _hexes_in(legal)
+    return R.A_HEX + min(hexes, key=lambda h: _enter_key(pos, h)) if hexes else None
+
+
+def force_march(self, pos, legal, rng):
+    """Always force march: its first 3 MPs cost nothing (L474)."""
+    a = CH + R.CH_FORCE_MARCH
+    return a if a in legal else None
+
+
+def summon_hex(self, pos, legal, rng):
+    """Argrath's Dragontooth Runner (L684) appears in the largest own stack
+    within reach (it cannot move that turn), else beside the fewest enemy stacks."""
+    hexes = _hexes_in(legal)
+    if not hexes:
+        return None
+    return R.A_HEX + min(hexes, key=lambda h: (-len(pos.own.get(h, [])), len(pos.foes_beside(h)), h))
+
+
+def sacrifice(self, pos, legal, rng):
+    """The weakest magician makes the Tusk Riders' blood sacrifice: on a 1 it
+    is eliminated too (L906-L908)."""
+    units = _units_in(legal)
+    return R.A_UNIT + _weakest(pos, units) if units else None
+
+
+def dragon_negates(pos, u):
+    return (int(pos.rec["dragon_negates"]) >> DRAGONS.index(u)) & 1 == 1
+
+
+def negation_wanted(pos, u):
+    """A dragon of a non-Lunar seat negates the Glowline and Glowspot near it
+    (they raise the Lunars' cyclic factors, L662-L670, L851); a Lunar dragon does not."""
+    return (pos.p != LUNAR) != dragon_negates(pos, u)
+
+
+def hydra_food_near(pos):
+    """The own units the hungry Hydra may be fed in the Exotic Magic Phase, worth less than it."""
+    rec = pos.rec
+    hy = R.HYDRA
+    if int(rec["hydra_hunger"]) <= 0 or pos.where[hy] != UW_MAP:
+        return []
+    h = pos.hex[hy]
+    near = [u for g, units in pos.own.items() if hex_distance(g, h) <= 1 for u in units
+            if u != hy and not R.IS_ILLUSION[u]]
+    return _hydra_food(pos, near)
+
+
 _PHASES = {
     R.PH_AUCTION: auction,
     R.PH_DIPLOMACY: diplomacy,
@@ -1519,3 +1905,22 @@ _PHASES = {
 }
 if hasattr(R, "PH_SCAPEGOAT"):
     _PHASES[R.PH_SCAPEGOAT] = DragonPassHeuristic.scapegoat
+_PHASES.update({
+    R.PH_DRAGONFIGHT: dragonfight,
+    R.PH_JACK_AID: jack_aid,
+    R.PH_JACK: jack,
+    R.PH_SPEED: speed,
+    R.PH_ALCHEMY: alchemy,
+    R.PH_ALCHEMY_FACTOR: alchemy_factor,
+    R.PH_PUPPET_DODGE: puppet_dodge,
+    R.PH_HYDRA_FEED: hydra_feed,
+    R.PH_EVENT_REMOVE: event_remove,
+    R.PH_EVENT_REPLACE: event_replace,
+    R.PH_GIANT_STEP: giant_step,
+    R.PH_ZOMBIE_RISE: zombie_rise,
+    R.PH_ZOMBIE_MARCH: zombie_march,
+    R.PH_ENTER_HEX: enter_hex,
+    R.PH_FORCE_MARCH: force_march,
+    R.PH_SUMMON_HEX: summon_hex,
+    R.PH_SACRIFICE: sacrifice,
+})
