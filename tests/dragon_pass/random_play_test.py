@@ -105,8 +105,9 @@ def check_units(state, deployed, dead_before, seed):
     # only the Full Moon Corps come back from the dead pile, summoned on a Full Moon day (L712);
     # in the Full Game replacements (L299) and resurrected dragonewts (L742) too
     back = dead_before - {R.FULL_MOON_CORPS} - dead
+    back = {u for u in back if R.U_HOME_CITY[u] < 0}        # dragonewts resurrect (L742)
     if alliances:
-        back = {u for u in back if R.U_REPLACEABLE[u] < 0 and R.U_HOME_CITY[u] < 0}
+        back = {u for u in back if R.U_REPLACEABLE[u] < 0}
     assert not back, f"game {seed}: a dead unit came back"
     for u in range(NUM_UNITS):
         if int(where[u]) in (UW_POOL, UW_DEAD, UW_ESCAPING, UW_OUT):
@@ -143,7 +144,7 @@ def play_to_the_end(seed, scenario, screening):
         assert not problem, f"game {seed}, decision {decisions}: {problem}"
     s = S[0]
     assert int(s["status"]) == 1 and int(s["to_play"]) == -1
-    assert not ranking_problem([int(r) for r in s["rank"]])
+    assert not ranking_problem([int(r) for r in s["rank"][:int(s["num_players"])]])
     return decisions, int(s["decisions"])
 
 
