@@ -7,33 +7,39 @@ index in :data:`UNIT_IDS` (every counter of ``data/units.txt``, then of
 """
 from .data import DATA
 
-FORCES = ("lunar", "sartar")
-"""The two factions of scenarios 18.1-18.3; a force is its index here."""
-LUNAR, SARTAR = 0, 1
+FORCES = ("lunar", "sartar", "tarsh")
+"""The players' forces; a force is its index here. Two play in every
+scenario but 18.8, the Lunars (0) and Sartar or, in 18.6, the Independent
+player (1); 18.8 adds the Tarsh player (2), who plays the Independents it
+takes (L303-L313)."""
+LUNAR, SARTAR, TARSH = 0, 1, 2
 NUM_FORCES = len(FORCES)
 NEUTRAL = -1
 """The force of a counter no player controls: an Independent not allied, a
 giant (``unit_force``; the Independents' own force in the data is
 ``independent``)."""
-OCC_GIANTS = 2
+OCC_GIANTS = 3
 """In a board scan (``rules/base.py::scan_board``): a hex held by giants, no
-player's, whose units are inactive to both players (L918); a giants' zone of
-control stops the units of both forces."""
+player's, whose units are inactive to every player (L918); a giants' zone of
+control stops the units of every force. Not a force index."""
 
-SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7")
+SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8")
 """The scenarios the core sets up (L200-L301); a scenario is its index here."""
-SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7 = range(len(SCENARIOS))
+SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8 = range(len(SCENARIOS))
 PLAYABLE_SCENARIOS = SCENARIOS
 
 
 def seat_of_side(side):
     """The seat of a scenario's side word (unitdata.SIDES): the Lunar player
-    is seat 0; his opponent, Sartar or the Independent player, seat 1."""
-    return LUNAR if side == "lunar" else SARTAR
+    is seat 0; Sartar or the Independent player seat 1; 18.8's Tarsh player
+    seat 2."""
+    return {"lunar": LUNAR, "tarsh": TARSH}.get(side, SARTAR)
 
 
 def _roles(sid):
     sides = DATA.scenarios[sid].sides
+    if len(sides) == 3:
+        return FORCES                   # 18.8: lunar, sartar, tarsh (L303)
     other = [f for f in sides if f != "lunar"][0]
     return ("lunar", "independents" if other == "independent" else other)
 
@@ -42,11 +48,14 @@ SCENARIO_ROLES = tuple(_roles(sid) for sid in SCENARIOS)
 """The players of each scenario, seat by seat (the PettingZoo agent names):
 seat 0 (LUNAR) is always the Lunar player; seat 1 (SARTAR) is the Sartar
 player, or in 18.6 the Independent player, who plays the Independents the
-scenario takes (L284). A force index in the state is a seat."""
-SCENARIO_INDEPENDENT_SEAT = tuple(1 if "independent" in DATA.scenarios[sid].sides else NEUTRAL
+scenario takes (L284); in 18.8 seat 2 (TARSH) is the Tarsh player (L303).
+A force index in the state is a seat."""
+SCENARIO_INDEPENDENT_SEAT = tuple(1 if "independent" in DATA.scenarios[sid].sides else
+                                  TARSH if "tarsh" in DATA.scenarios[sid].sides else NEUTRAL
                                   for sid in SCENARIOS)
 """The seat whose side the scenario's Independents are (18.6: the Independent
-player's), NEUTRAL where the scenario deploys none."""
+player's; 18.8: the Tarsh player's, L305), NEUTRAL where the scenario deploys
+none."""
 """The scenarios a game may be made with (every one the core sets up)."""
 
 

@@ -8,8 +8,10 @@ observations ``observe.py``, the one compiled entry point ``kernel.py``; the
 map and the counters are data files in ``data/`` (substitutes,
 ``SUBSTITUTES.md``); ``RULES.md`` maps every rule to its code and test.
 
-Seats are the factions: seat 0 ``lunar``, seat 1 ``sartar``, in every
-scenario (who deploys and plays first is the scenario's, L206-L242).
+Seats are the factions: seat 0 ``lunar``, seat 1 ``sartar`` (18.6's
+``independents``), and in 18.8, The Rising of Tarsh, seat 2 ``tarsh``: three
+players, who deploy and play in the order Tarsh, Lunar, Sartar (who deploys
+and plays first is the scenario's, L206-L313).
 
 Spaces
 ------
@@ -135,7 +137,8 @@ class DragonPassConfig:
             Red Moon, the Exotic Magic Phase), ``"18.6"`` Dousing the Flames
             (10, all combat, the Lunars against the Independents), ``"18.7"``
             The Full Game (14, all combat, diplomacy and alliances, every
-            Independent available) (L204-L301); the name is a
+            Independent available), ``"18.8"`` The Rising of Tarsh (14, all
+            combat, three players: Tarsh, Lunar, Sartar) (L204-L313); the name is a
             string (the float 18.1 is refused; ``--scenario 18.1`` on a
             command line is read as the name).
         screening: the screening option: players cannot examine enemy
@@ -153,7 +156,7 @@ class DragonPassConfig:
             Phase (L918). Off by default here (the rulebook assumes it unless
             a player objects, L950); only in the two-player games between
             Sartar and the Lunar Empire (18.1-18.5, 18.7; 18.6 is the Lunars against
-            the Independents).
+            the Independents, 18.8 is for three players).
     """
 
     scenario: str = field(default="18.1", metadata={"choices": PLAYABLE_SCENARIOS})
@@ -215,7 +218,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 9
+    version = 10
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)
@@ -251,11 +254,12 @@ class DragonPass(Game):
         return GameSpec(
             name=self.name, version=self.version, roles=SCENARIO_ROLES[sc], seats_are_roles=True,
             num_actions=R.NUM_ACTIONS, obs_size=O.OBS_SIZE, obs_layout=OBS_LAYOUT, action_layout=ACTION_LAYOUT,
-            max_decisions=2 * deployed + 2 * turns * deployed * DECISIONS_PER_UNIT_TURN,
+            max_decisions=2 * deployed + len(SCENARIO_ROLES[sc]) * turns * deployed * DECISIONS_PER_UNIT_TURN,
             turn_limit=turns if turns < int(R.SCENARIO_TURNS[sc]) else None, turn_unit="game-turns", chance=True,
             hidden_information=bool(config.screening) or bool(R.SCENARIO_DIPLOMACY[sc]),
             utility="zero_sum", config=config,
-            score_name={"18.6": "victory sites (L293)", "18.7": "the opponent's fortresses (L301)"}.get(
+            score_name={"18.6": "victory sites (L293)", "18.7": "the opponent's fortresses (L301)",
+                        "18.8": "the players' capitals (L313)"}.get(
                 config.scenario, "Sartar fortresses"),
             constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
@@ -822,7 +826,7 @@ def _picture(rec, viewer=None):
     if int(rec["status"]) == 0:
         lines.append(f"to play: {V.side_name(rec, rec['to_play'])} ({PHASE_NAMES.get(int(rec['phase']), '?')})")
     else:
-        lines.append("ranks: " + ", ".join(f"{V.side_name(rec, f)} {int(rec['rank'][f])}" for f in range(2)))
+        lines.append("ranks: " + ", ".join(f"{V.side_name(rec, f)} {int(rec['rank'][f])}" for f in range(len(SCENARIO_ROLES[int(rec["scenario"])]))))
     return "\n".join(lines) + "\n"
 
 

@@ -28,7 +28,10 @@ their feature columns):
   points each player called out seeking alliances, who is allied with each
   Independent, the replacements owed.
 
-Seats are rotated: "own" is the observer's force, "enemy" the other.
+Seats are rotated: "own" is the observer's force, "enemy" the other; with
+three players (18.8) "enemy" is either opponent, and where one value stands
+for the enemy the first opponent (the next force in force order) reads -1
+and the second -0.5 (``U_THIRD`` marks the second's counters).
 
 Hidden in the Full Game (L979): the Diplomacy Points the other player holds
 and has assigned to each Major Independent -- he calls out his assignment
@@ -111,10 +114,13 @@ def static_planes():
 # ---- units: one row per counter (what changes in play)
 (U_VALID, U_OWN, U_ENEMY, U_SEEN, U_COLUMN, U_ROW, U_CF, U_DISRUPTED, U_POOL, U_DEAD, U_ESCAPING, U_MOVED,
  U_GROUP, U_MP, U_HEIGHT, U_IN_BATTLE, U_FOUGHT, U_SELECTED, U_SCAPEGOAT, U_ENTERING, U_HOLDING, U_COMMITTED,
- U_SUPPORT, U_ZOC) = range(24)
-UNIT_FEATURES = 24
+ U_SUPPORT, U_ZOC, U_THIRD) = range(25)
+UNIT_FEATURES = 25
 """U_VALID: the counter is in this scenario; U_OWN / U_ENEMY: whose (neither:
-no player controls it, an Independent not allied); U_SEEN: its place and
+no player controls it, an Independent not allied); U_THIRD: with three
+players (18.8), U_ENEMY and of the observer's second opponent, the player
+two places after him in force order (lunar, sartar, tarsh; the first
+opponent is the next one); U_SEEN: its place and
 side are known to the observer (screening hides the enemy's outside combat);
 U_COLUMN, U_ROW: its hex / 45, / 34 (-1 off the map); U_CF / 10 of the side
 up (a cyclic CF at the moon's value where it stands, L662); U_DISRUPTED: its
@@ -218,7 +224,7 @@ F_SITE = F_FORTRESS + R.FORTRESS_HEX.shape[0]  # each victory site that is no fo
 F_DAMAGED = F_SITE + R.SITE_HEX.shape[0]  # each fortress: 1 if an earthquake badly damaged it (L720)
 F_PILLAR = F_DAMAGED + R.FORTRESS_HEX.shape[0]  # 1 once Cragspider unleashed her Pillar of Fire (once a game, L764)
 F_NEWT_CITY = F_PILLAR + 1  # each Dragonewt City 1-8 (rules.CITY_HEX): 1 if the
-                                      # observer's units ever entered it, then 1 if the enemy's did: the
+                                      # observer's units ever entered it, then 1 if an enemy's did: the
                                       # dragonewts of the other side no longer resurrect there (L742)
 F_DP = F_NEWT_CITY + 2 * R.NEWT_CITIES  # diplomacy (L975-L991): the observer's Diplomacy Points held / 50;
                                       # each player's DP gained or lost next game-turn / 10 (assassins, L932-L947)
@@ -240,7 +246,10 @@ F_MINORS = F_EVENTS + 3               # the Independents' public state: the Spir
 F_AUCTION = F_MINORS + 6 + len(R.DRAGON_UNITS)  # random event 12 (L958): the observer's offer for the Dragonewts
                                       # / 50, the enemy's once both are written (secret before); the DP each still
                                       # owes for them / 50, the observer's then the enemy's
-FLAT_SIZE = F_AUCTION + 4
+F_CAPITALS = F_AUCTION + 4            # the players' capitals (rules.FORCE_CAPITAL: Furthest, Boldhome, Wintertop):
+                                      # +1 the observer controls it, -1 his (first) opponent, -0.5 his second
+                                      # opponent in 18.8, 0 no player (L313, L987)
+FLAT_SIZE = F_CAPITALS + len(R.FORCE_CAPITAL)
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -339,12 +348,21 @@ def _stack_planes(S, b, me, zoc, first, below, obs, base):
 
 
 @rules_jit
+def _relative(o, me, enemy, third):
+    """Force o from the observer's side: +1 his, -1 his (first) opponent's,
+    -0.5 his second opponent's (18.8), 0 no player's."""
+    return 1.0 if o == me else -1.0 if o == enemy else -0.5 if o == third and third >= 0 else 0.0
+
+
+@rules_jit
 def observe_one(S, b, me, obs):
     """obs = game b as seat ``me`` may know it (see the module docstring)."""
     s = S[b]
     for i in range(obs.shape[0]):
         obs[i] = 0.0
-    enemy = 1 - me
+    n_players = R.players(S, b)
+    enemy = (me + 1) % n_players          # the opponent; with three players, the first of the two
+    third = (me + 2) % n_players if n_players == 3 else -1
     head = np.empty(NUM_HEXES, np.int16)
     below = np.empty(NUM_UNITS, np.int16)
     _link_stacks(S, b, head, below)
@@ -366,6 +384,7 @@ def observe_one(S, b, me, obs):
             obs[row + U_OWN] = 1.0
         elif force >= 0:
             obs[row + U_ENEMY] = 1.0
+            obs[row + U_THIRD] = force == third
         obs[row + U_POOL] = where == UW_POOL
         obs[row + U_DEAD] = where == UW_DEAD
         obs[row + U_ESCAPING] = where == UW_ESCAPING
@@ -498,15 +517,15 @@ def observe_one(S, b, me, obs):
         obs[f + F_CLOAK + 4] = (s['cloak_hex'] % ROWS + 1) / ROWS
     for k in range(R.FORTRESS_HEX.shape[0]):
         o = s['fortress_owner'][k]
-        obs[f + F_FORTRESS + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+        obs[f + F_FORTRESS + k] = _relative(o, me, enemy, third)
         obs[f + F_DAMAGED + k] = s['fortress_damaged'][k]
     obs[f + F_PILLAR] = s['pillar_used']
     for k in range(R.NEWT_CITIES):
         obs[f + F_NEWT_CITY + 2 * k] = (int(s['city_entered'][k]) >> me) & 1
-        obs[f + F_NEWT_CITY + 2 * k + 1] = (int(s['city_entered'][k]) >> enemy) & 1
+        obs[f + F_NEWT_CITY + 2 * k + 1] = (int(s['city_entered'][k]) & R.foes_of(me)) != 0
     for k in range(R.SITE_HEX.shape[0]):
         o = s['site_owner'][k]
-        obs[f + F_SITE + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+        obs[f + F_SITE + k] = _relative(o, me, enemy, third)
     _put(obs, f + F_DP, s['dp'][me] / 50.0)
     obs[f + F_DP + 1] = s['dp_next'][me] / 10.0
     obs[f + F_DP + 2] = s['dp_next'][enemy] / 10.0
@@ -516,7 +535,7 @@ def observe_one(S, b, me, obs):
         _put(obs, f + F_ANNOUNCED + R.NUM_MAJORS + k, (s['dp_announced'][enemy, k] + 1) / 50.0)
     for k in range(R.NUM_FACTIONS):
         o = s['faction_ally'][k]
-        obs[f + F_ALLY + k] = 1.0 if o == me else -1.0 if o == enemy else 0.0
+        obs[f + F_ALLY + k] = _relative(o, me, enemy, third)
     if R.SCENARIO_DIPLOMACY[int(s['scenario'])]:
         for arm in range(2):
             _put(obs, f + F_REPLACEMENTS + arm, R.replacements_owed(S, b, me, arm) / 3.0)
@@ -538,3 +557,5 @@ def observe_one(S, b, me, obs):
         _put(obs, f + F_AUCTION + 1, s['auction_bid'][enemy] / 50.0)
     _put(obs, f + F_AUCTION + 2, s['dp_debt'][me] / 50.0)
     _put(obs, f + F_AUCTION + 3, s['dp_debt'][enemy] / 50.0)
+    for k in range(R.FORCE_CAPITAL.shape[0]):
+        obs[f + F_CAPITALS + k] = _relative(R.controller(S, b, R.FORCE_CAPITAL[k]), me, enemy, third)

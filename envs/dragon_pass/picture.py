@@ -903,16 +903,28 @@ def _force_counts(rec, force):
                          ("escaping", UW_ESCAPING))}
 
 
+def _players(rec):
+    """How many players the record's scenario has (three in 18.8)."""
+    return len(SCENARIO_ROLES[int(rec["scenario"])])
+
+
+def _force_row(rec, f):
+    """The top of player f's rows in the panel: 52 px apart for two players,
+    34 for three (their lists of the dead are left out)."""
+    return Y_FORCES + 14 + (52 if _players(rec) == 2 else 34) * f
+
+
 def _draw_forces(scene, view):
     """Each force by its role name: whose player-turn it is and who is to
     play, the Sartar fortresses it holds, its units on the map, still to
     deploy, entering, escaping and eliminated, and the dead by their letters."""
     rec = view.rec
     x0 = PANEL_LEFT + PANEL_PAD
+    n = _players(rec)
     sartar_fortresses = [sum(1 for k in range(len(FORTRESS_NAMES)) if R.FORTRESS_SARTAR[k]
-                             and int(rec["fortress_owner"][k]) == f) for f in range(len(FORCES))]
-    for f in range(len(FORCES)):
-        y = Y_FORCES + 14 + 52 * f
+                             and int(rec["fortress_owner"][k]) == f) for f in range(n)]
+    for f in range(n):
+        y = _force_row(rec, f)
         on_move = view.running and view.to_play == f
         tags = []
         if view.running and int(rec["active"]) == f and int(rec["stage"]) != ST_DEPLOY:
@@ -927,6 +939,7 @@ def _draw_forces(scene, view):
         sid = SCENARIOS[int(rec["scenario"])]
         held = (f"holds {V.victory_sites(rec, f)} of the 5 victory sites" if sid == "18.6"
                 else f"holds {V.enemy_fortresses(rec, f)} enemy fortresses" if sid == "18.7"
+                else f"holds {V.capitals_held(rec, f)} of the 3 capitals" if sid == "18.8"
                 else f"holds {sartar_fortresses[f]} Sartar fortresses")
         scene.text(WIDTH - PANEL_PAD, y + 7, held, 11, INK, "rm")
         c = _force_counts(rec, f)
@@ -939,7 +952,7 @@ def _draw_forces(scene, view):
         scene.text(x0 + 22, y + 24, " · ".join(parts), 10, INK, "lm")
         dead = [ABBREVIATIONS[_KINDS[UNIT_KIND_OF[u]].id] for u in range(NUM_UNITS)
                 if int(rec["unit_force"][u]) == f and int(rec["unit_where"][u]) == UW_DEAD]
-        if dead:
+        if dead and n == 2:               # three players' rows leave no room for the letters
             text = "dead: " + " ".join(dead)
             lines = _wrap(text, 9, WIDTH - PANEL_PAD - x0 - 22)
             scene.text(x0 + 22, y + 37, lines[0] + (" ..." if len(lines) > 1 else ""), 9, MUTED, "lm")
@@ -961,8 +974,8 @@ def _fortress_row(k):
 def _panel_names(scene, rec):
     """The panel's fixed words: the players' role names and swatches, the fortresses' names and hexes."""
     x0 = PANEL_LEFT + PANEL_PAD
-    for f in range(len(FORCES)):
-        y = Y_FORCES + 14 + 52 * f
+    for f in range(_players(rec)):
+        y = _force_row(rec, f)
         scene.rect(x0, y, x0 + 14, y + 14, fill=FORCE_COLOURS[f], outline="#1a1a1a")
         scene.text(x0 + 22, y + 7, V.side_name(rec, f), 13, INK, "lm")
     for k, name in enumerate(FORTRESS_NAMES):
@@ -976,15 +989,15 @@ def _decision_text(view):
     rec, ph = view.rec, view.phase
     who = V.side_name(rec, view.to_play) if view.running else ""
     if not view.running:
-        if int(rec["rank"][0]) == int(rec["rank"][1]):
+        if int(np.count_nonzero(rec["rank"][:_players(rec)] == 1)) > 1:
             result = "a draw"
         else:
             result = f"{V.side_name(rec, int(np.argmin(rec['rank'])))} wins"
         how = " (truncated)" if int(rec["status"]) == 2 else ""
-        held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses"}.get(
+        held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses", "18.8": "The players' capitals"}.get(
             SCENARIOS[int(rec["scenario"])], "Sartar fortresses")
         return f"The game is over{how}: {result}. {held} held: " + ", ".join(
-            f"{V.side_name(rec, f)} {int(rec['score'][f])}" for f in range(len(FORCES))) + "."
+            f"{V.side_name(rec, f)} {int(rec['score'][f])}" for f in range(_players(rec))) + "."
     sel = int(rec["sel_hex"])
     focus = _focus_unit(view)
     focus_name = view.name(focus) if 0 <= focus < NUM_UNITS else ""

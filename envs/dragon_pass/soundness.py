@@ -66,10 +66,12 @@ def record_problem(state):
     if not _in(rec["scenario"], 0, len(SCENARIOS) - 1):
         return f"scenario {int(rec['scenario'])} is not 0..{len(SCENARIOS) - 1}"
     sc = int(rec["scenario"])
-    if int(rec["num_players"]) != 2:
-        return f"num_players {int(rec['num_players'])} is not 2"
+    n = int(R.SCENARIO_PLAYERS[sc])
+    if int(rec["num_players"]) != n:
+        return f"num_players {int(rec['num_players'])} is not {n}, the players of scenario {SCENARIOS[sc]}"
     for name, lo, hi in (("screening", 0, 1), ("auto_single", 0, 1), ("rain", 0, 1), ("phase", 0, R.LAST_PHASE),
-                         ("stage", 0, NUM_STAGES - 1), ("active", 0, 1), ("first_force", 0, 1), ("deploying", 0, 1),
+                         ("stage", 0, NUM_STAGES - 1), ("active", 0, n - 1), ("first_force", 0, n - 1),
+                         ("deploying", 0, n - 1),
                          ("group_moved", 0, 1), ("group_zoc_start", 0, 1), ("group_arranged", 0, 1),
                          ("firing", 0, 1), ("missile_code", 0, len(R.MISSILE_DISRUPT) - 1),
                          ("step", 0, R.CS_END), ("turn", 0, int(rec["max_turns"])),
@@ -97,7 +99,7 @@ def record_problem(state):
     if not _in(rec["cursor"], -1, 2 * len(rec["bat_att"]) + NUM_UNITS):
         return f"cursor {int(rec['cursor'])} is out of range"
     for k, f in enumerate(rec["fortress_owner"]):
-        if not _in(f, -1, 1):
+        if not _in(f, -1, n - 1):
             return f"fortress_owner[{k}] {int(f)} is not a force or -1 (no one's, 18.6's Sartar fortresses)"
     for k, bits in enumerate(rec["city_entered"]):
         if not _in(bits, 0, (1 << len(FORCES)) - 1):
@@ -117,7 +119,7 @@ def record_problem(state):
             return f"unit {UNIT_IDS[u]} is {'out of play' if where == UW_OUT else 'in play'}, " \
                    f"but scenario {SCENARIOS[sc]} {'deploys' if R.U_DEPLOY[u, sc] else 'does not deploy'} it"
         own, ctl = int(R.U_FORCE[u]), int(rec["unit_force"][u])
-        if (own >= 0 and ctl != own) or not -1 <= ctl < len(FORCES):
+        if (own >= 0 and ctl != own) or not -1 <= ctl < n:
             # a counter of the Battalia is always its force's; an Independent's is
             # no one's (-1) or its ally's
             return f"unit {UNIT_IDS[u]}: unit_force {ctl} is not " + \

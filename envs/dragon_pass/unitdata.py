@@ -72,21 +72,27 @@ from .datafiles import DATA_DIR, RULEBOOK_LINES, DataError  # noqa: F401 (DataEr
 
 FORCES = ("lunar", "sartar")
 """The two forces of the Battalia, of scenarios 18.1-18.5 (L204-L273)."""
-SIDES = ("lunar", "sartar", "independent")
+SIDES = ("lunar", "sartar", "independent", "tarsh")
 """The sides a scenario's players take, its 'deploy' lines in deployment
 order: in 18.6 the Lunar player's opponent is the Independent player, who
-deploys and plays the Independents the scenario takes (L275-L293)."""
+deploys and plays the Independents the scenario takes (L275-L293); in 18.8
+the Tarsh player deploys and plays the Independents it takes, beside the
+Lunar and Sartar players (L303-L313)."""
+SIDE_FORCE = {"lunar": "lunar", "sartar": "sartar", "independent": "independent", "tarsh": "independent"}
+"""The counters' force (a unit's ``force``) each side plays: the Tarsh player
+plays Independents (L305)."""
 ZONES = ("old_sartar", "outside_old_sartar", "glowline", "sartar", "west_of_26xx_north_of_xx19",
-         "dark_glowline", "outside_sartar_and_dark_glowline")
+         "dark_glowline", "outside_sartar_and_dark_glowline", "beasts_valley_grazelands_wintertop")
 """Deployment zones: "anywhere within / outside Old Sartar" (L206, L211, L236,
 L242, L257), "anywhere within the Glowline" (L252), "within Sartar" (L269) and
 "west of row 26xx and north of row xx19" (L269), "within the dark part of
 the Glowline" and "outside of Sartar and the dark part of the Glowline"
-(L277, L284); see :func:`in_zone`. A scenario's 'keep_out' and 'garrison'
-lines narrow them (18.6: not Bagnot or Dunstop for the Lunars; at least one
+(L277, L284), "within Beast's Valley, Grazelands and Wintertop" (L305); see
+:func:`in_zone`. A scenario's 'keep_out' and 'garrison' lines narrow them (18.6: not Bagnot or Dunstop for the Lunars; at least one
 Independent unit in each, L277, L284)."""
 ZONE_TERRITORIES = {"old_sartar": frozenset({"old_sartar"}),
                     "glowline": frozenset({"glowline_dark", "glowline_light"}),
+                    "beasts_valley_grazelands_wintertop": frozenset({"beast_valley", "grazelands", "wintertop"}),
                     "sartar": frozenset({"old_sartar", "duck_point", "alda_chur", "alone"})}
 """The map territories (mapdata.TERRITORIES values) of the territorial zones
 (L142, L143); tests check them against mapdata.SARTAR and mapdata.GLOWLINE."""
@@ -676,7 +682,7 @@ class Scenario:
     def counters(self, force, units=None):
         """{unit id: counters} that side ``force`` deploys."""
         units = units if units is not None else {**DATA.units, **DATA.independent_units}
-        return {u: n for u, n in self.units.items() if units[u].force == force and n}
+        return {u: n for u, n in self.units.items() if units[u].force == SIDE_FORCE[force] and n}
 
 
 @dataclass(frozen=True)
@@ -1211,9 +1217,9 @@ def _parse_scenario(s, formations, units):
         if ln.tokens[0] in dict(deploy):
             r.err(ln.line, f"scenario {s.id}: {ln.tokens[0]} deploys twice")
         deploy.append((ln.tokens[0], ln.tokens[1]))
-    if len(deploy) != 2 or "lunar" not in dict(deploy):
-        r.err(s.line, f"scenario {s.id}: the Lunar side and one other ({', '.join(SIDES[1:])}) "
-              "need one 'deploy' line each")
+    if "lunar" not in dict(deploy) or not (len(deploy) == 2 or (len(deploy) == 3 and "tarsh" in dict(deploy))):
+        r.err(s.line, f"scenario {s.id}: the Lunar side and one other ({', '.join(SIDES[1:])}), or the "
+              "Tarsh, Lunar and Sartar sides (18.8), need one 'deploy' line each")
     sides = dict(deploy)
     narrow = {}
     for key in ("keep_out", "garrison"):
@@ -1263,8 +1269,8 @@ def _take(r, sid, ln, formations, units, deploy):
     if (mode == "all") != (not sels):
         r.err(ln.line, f"take {form} {mode}: " + ("'all' takes no selectors" if sels else
                                                    "needs at least one COUNT:WHAT selector"))
-    if formations[form].force not in deploy:
-        r.err(ln.line, f"take {form}: its force {formations[form].force} has no 'deploy' line")
+    if formations[form].force not in {SIDE_FORCE[side] for side in deploy}:
+        r.err(ln.line, f"take {form}: no side that plays its force {formations[form].force} has a 'deploy' line")
     return Take(form, mode, sels, " ".join(toks), ln.line)
 
 
@@ -2117,7 +2123,7 @@ def _check_scenarios(data):
                 _fail(f, sc, f"scenario {sc.id}: deploys {uid}, whose factors are cyclic, but no "
                       "phase of the moon is chosen in it (no 'moon' line; 18.1-18.3 choose none, "
                       "from 18.4 on the Lunar player does, L263)")
-            if u.assassin and u.force not in sc.exotic:
+            if u.assassin and u.force not in {SIDE_FORCE[side] for side in sc.exotic}:
                 _fail(f, sc, f"scenario {sc.id}: deploys {uid}, an assassin, but {u.force} has no "
                       "Exotic Magic Phase ('exotic'), in which assassins are used (L728, L924)")
             for link, key in ((u.spirit_of, "spirit"), (u.agent_of, "agent")):

@@ -174,6 +174,18 @@ def enemy_fortresses(state, f):
     return sum(1 for k in range(len(sartar)) if int(rec["fortress_owner"][k]) == f and sartar[k] == (f == 0))
 
 
+def capitals_held(state, f):
+    """How many of the players' capitals -- Furthest, Boldhome, Wintertop
+    (``rules.FORCE_CAPITAL``) -- force f controls (18.8's victory, L313)."""
+    rec = record(state)
+    n = 0
+    for h in R.FORCE_CAPITAL:
+        k = int(R.HEX_FORTRESS[int(h)])
+        owner = rec["fortress_owner"][k] if k >= 0 else rec["site_owner"][int(R.HEX_SITE[int(h)])]
+        n += int(owner) == f
+    return n
+
+
 def diplomacy_summary(state, f, seat=None):
     """Short words on force f's diplomacy as ``seat`` may know it (None: all):
     its Diplomacy Points held and assigned (his secret, L979), its allies

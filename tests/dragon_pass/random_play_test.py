@@ -30,7 +30,7 @@ from dragongym.envs.dragon_pass.game import GAME
 
 LONG = os.environ.get("DRAGONGYM_LONG_FUZZ") == "1"
 GAMES = 500 if LONG else 50
-CI_GAMES = {"18.7": 10}
+CI_GAMES = {"18.7": 10, "18.8": 5}
 """Scenarios whose games are long enough to play fewer in CI."""
 CHUNKS = 5
 
@@ -70,7 +70,7 @@ def choose(state, legal, rng):
     if ph == R.PH_MOVE_GROUP and hexes and rng.random() < 0.7:
         me = int(rec["to_play"])
         enemy = [int(rec["unit_hex"][u]) for u in range(NUM_UNITS)
-                 if int(rec["unit_where"][u]) == UW_MAP and int(R.U_FORCE[u]) != me]
+                 if int(rec["unit_where"][u]) == UW_MAP and int(rec["unit_force"][u]) not in (me, -1)]
         if enemy:
             return int(min(hexes, key=lambda a: min(MAP.distance(a - R.A_HEX, e) for e in enemy)))
     if ph == R.PH_MOVE and rng.random() < 0.15 and R.A_CHOICE + R.CH_DONE in legal:
@@ -84,7 +84,8 @@ def check_step(before, after, a, seed):
     if int(rb["phase"]) != R.PH_MOVE_GROUP or not R.A_HEX <= a < R.A_UNIT:
         return
     me = int(rb["to_play"])
-    enemy_zoc = zoc_of(before, 1 - me)
+    n = int(rb["num_players"])
+    enemy_zoc = set().union(*(zoc_of(before, f) for f in range(n) if f != me))   # every other player's (18.8: two)
     frm, to = int(rb["sel_hex"]), a - R.A_HEX
     if int(rb["group_moved"]) == 0 and frm in enemy_zoc:
         assert to not in enemy_zoc, f"game {seed}: a group left a ZOC straight into another ({V.hex_name(to)})"
@@ -104,8 +105,9 @@ def check_units(state, deployed, dead_before, seed):
     # only the Full Moon Corps come back from the dead pile, summoned on a Full Moon day (L712);
     # in the Full Game replacements (L299) and resurrected dragonewts (L742) too
     back = dead_before - {R.FULL_MOON_CORPS} - dead
+    back = {u for u in back if R.U_HOME_CITY[u] < 0}        # dragonewts resurrect (L742)
     if alliances:
-        back = {u for u in back if R.U_REPLACEABLE[u] < 0 and R.U_HOME_CITY[u] < 0}
+        back = {u for u in back if R.U_REPLACEABLE[u] < 0}
     assert not back, f"game {seed}: a dead unit came back"
     for u in range(NUM_UNITS):
         if int(where[u]) in (UW_POOL, UW_DEAD, UW_ESCAPING, UW_OUT):
@@ -142,7 +144,7 @@ def play_to_the_end(seed, scenario, screening):
         assert not problem, f"game {seed}, decision {decisions}: {problem}"
     s = S[0]
     assert int(s["status"]) == 1 and int(s["to_play"]) == -1
-    assert not ranking_problem([int(r) for r in s["rank"]])
+    assert not ranking_problem([int(r) for r in s["rank"][:int(s["num_players"])]])
     return decisions, int(s["decisions"])
 
 

@@ -24,13 +24,13 @@ from dragongym.envs.dragon_pass.constants import (
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
 
-LUNAR, SARTAR = "lunar", "sartar"
+LUNAR, SARTAR, TARSH = "lunar", "sartar", "tarsh"
 INDEPENDENTS = "independents"
 """18.6's second player (seat 1, as Sartar is elsewhere)."""
 
 
 def seat(force):
-    """The seat of a player name: lunar 0; sartar or independents 1."""
+    """The seat of a player name: lunar 0; sartar or independents 1; tarsh 2."""
     return 1 if force == INDEPENDENTS else FORCES.index(force)
 
 
@@ -102,9 +102,11 @@ class Position:
     def _active(self, force, player_turn):
         s = self.s
         f = seat(force)
-        s["first_force"] = f if player_turn % 2 == 1 else 1 - f
+        n = len(SCENARIO_ROLES[int(s["scenario"])])
+        # the first force of the game-turn such that ``force`` plays player-turn ``player_turn``
+        s["first_force"] = (f - (player_turn - 1)) % n
         s["player_turn"] = player_turn
-        s["turn"] = (player_turn + 1) // 2
+        s["turn"] = (player_turn + n - 1) // n
         s["active"] = f
         s["to_play"] = f
         return f

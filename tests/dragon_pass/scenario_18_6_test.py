@@ -125,8 +125,8 @@ def winner(lunar_sites):
     p.movement(INDEPENDENTS, player_turn=2 * DATA.scenarios["18.6"].turns)
     p.act("end the movement phase")
     assert int(p.s["status"]) == 1
-    ranks = [int(r) for r in p.s["rank"]]
-    return ("lunar", "independents")[ranks.index(1)], [int(x) for x in p.s["score"]]
+    ranks = [int(r) for r in p.s["rank"][:2]]
+    return ("lunar", "independents")[ranks.index(1)], [int(x) for x in p.s["score"][:2]]
 
 
 def test_rule_dp_scenario_18_6_victory():

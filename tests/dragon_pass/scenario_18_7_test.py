@@ -103,7 +103,7 @@ def test_rule_dp_scenario_18_7_the_entire_battalia_and_the_south_soldier_reserve
                for u in range(NUM_UNITS) if R.U_FACTION[u] >= 0 and u not in on_board)
     assert list(s["faction_ally"]) == [-1] * R.NUM_FACTIONS
     # the first game-turn's Diplomacy Segment: 50 DP each (L299)
-    assert p.phase == R.PH_DIPLOMACY and list(s["dp"]) == [50, 50]
+    assert p.phase == R.PH_DIPLOMACY and list(s["dp"][:2]) == [50, 50]
 
 
 def test_rule_dp_scenario_18_7_the_independents_are_distinct_in_the_observation():
@@ -149,11 +149,11 @@ def test_rule_dp_scenario_18_7_victory_the_more_enemy_fortresses_and_the_tie_bre
     p.s["fortress_owner"][sartar_forts[1]] = LUNAR_SEAT
     p.s["fortress_owner"][lunar_forts[0]] = SARTAR_SEAT
     end_of_play(p)
-    assert list(p.s["rank"]) == [1, 2] and list(p.s["score"]) == [2, 1]
+    assert list(p.s["rank"][:2]) == [1, 2] and list(p.s["score"][:2]) == [2, 1]
     for chosen, winner in ((LUNAR, [2, 1]), (SARTAR, [1, 2])):
         p = Position("18.7", moon="full")
         p.s["first_deployer"] = seat(chosen)
         p.s["fortress_owner"][sartar_forts[0]] = LUNAR_SEAT
         p.s["fortress_owner"][lunar_forts[0]] = SARTAR_SEAT
         end_of_play(p)
-        assert list(p.s["rank"]) == winner                 # tied 1-1: the one not chosen wins
+        assert list(p.s["rank"][:2]) == winner                 # tied 1-1: the one not chosen wins

@@ -545,8 +545,10 @@ unit's counter, -1 for the Battalia's. MAJOR_PRICE[k]: the Diplomacy Points
 that ally Major k (L1002). HEX_MAJOR[h]: the Major whose territory hex h is
 (L144-L149), -1 for none (Androgeus has none, L800). FACTION_CAPITAL[k]: the
 hex of an Independent's capital (L740-L792), -1 for none."""
-FORCE_CAPITAL = np.array([MAP.capitals["lunar"], MAP.capitals["sartar"]], np.int16)
-"""Furthest, the Lunar capital, and Boldhome, the Sartar capital (L987)."""
+FORCE_CAPITAL = np.array([MAP.capitals["lunar"], MAP.capitals["sartar"], MAP.capitals["exiles"]], np.int16)
+"""Each player's capital: Furthest, the Lunar capital, Boldhome, the Sartar
+capital (L987), and 18.8's Tarsh player's Wintertop, the Exiles' (L145, L313;
+Interpretations 181)."""
 
 
 def _replaceable():

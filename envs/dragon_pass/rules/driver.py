@@ -20,7 +20,7 @@ from ..constants import (
 )
 from ..state import STATE_DTYPE
 from .base import (
-    NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
+    SCENARIO_PLAYERS, NUM_ACTIONS, PH_ADVANCE, PH_ADVANCE_EXT, PH_ADVANCE_HEX, PH_ARRANGE, PH_BATTLE, PH_BATTLE_ADD, PH_CASUALTY,
     PH_DEPLOY, PH_ESCAPE_HEX, PH_MISSILE_CASUALTY, PH_MISSILE_CHOICE, PH_MISSILE_TARGET, PH_MOVE, PH_MOVE_GROUP,
     PH_NONE, PH_RETREAT, PH_RETREAT_HEX, PH_SCAPEGOAT, PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOON,
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
@@ -441,8 +441,8 @@ def reset_game(S, b, seed, scenario, screening, auto_single, max_turns, random_e
     S[b] = BLANK[0]
     s = S[b]
     s['seed'] = seed
-    s['num_players'] = 2
     s['scenario'] = scenario
+    s['num_players'] = SCENARIO_PLAYERS[scenario]     # three in 18.8 (L303)
     s['screening'] = screening
     s['auto_single'] = auto_single
     s['random_events'] = random_events

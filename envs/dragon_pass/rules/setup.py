@@ -23,7 +23,7 @@ from ..unitdata import in_zone
 from ..constants import SCENARIOS, FORCES, SCENARIO_INDEPENDENT_SEAT, seat_of_side
 from .base import (
     A_CHOICE, CH_RESERVE, NUM_FACTIONS, NUM_MAJORS, d6, A_HEX, FORTRESS_START, PH_DEPLOY, U_ASSASSIN, U_MAGICIAN, TERRAIN_LAKE, U_DEPLOY, U_FORCE, force_of, units_end, hex_force, occupy, pose,
-    put_on_top, foes_of, force_playing, hostile, players,
+    put_on_top, foes_of, force_playing, hostile, players, CITY_HEX, U_HOME_CITY,
 )
 from .moon import choose_moon
 
@@ -161,6 +161,12 @@ def setup_scenario(S, b):
     s['revealed'] = 0
     s['puppet_found_hex'] = -1      # the Puppeteers not found yet (L886)
     s['illusion_kept'] = -1         # no Illusory Army kept from removal (L888)
+    for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_POOL and U_HOME_CITY[u] >= 0:
+            # 18.8: the Dragonewts are set up on their home cities (L305, L740)
+            h = int(CITY_HEX[U_HOME_CITY[u]])
+            put_on_top(S, b, u, h)
+            occupy(S, b, force_of(S, b, u), h)
     s['stage'] = ST_DEPLOY
 
 

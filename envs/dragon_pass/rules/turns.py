@@ -15,14 +15,14 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SIDE_BACK, SIDE_FRONT,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8, SIDE_BACK, SIDE_FRONT,
     ST_ALLIANCE, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_RANDOM_MOVE, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
 from .base import (
     A_HEX, BOLDHOME, CITY_HEX, U_HOME_CITY, U_MAGICIAN, hex_force, occupy, VICTORY_18_6, controller, ESCAPE_HERO, ESCAPE_SUPERHERO, FORTRESS_HEX, FORTRESS_SARTAR, PH_ARRANGE,
     PH_ESCAPE_HEX, best_friend, force_of, herds_settle, units_end, U_RANK, d6, distance, end_rage, pose,
-    put_on_top, killed, trespass_clear, adjacent_to_foe, foes_of, force_playing, players, turn_slot,
+    put_on_top, killed, trespass_clear, FORCE_CAPITAL, adjacent_to_foe, foes_of, force_playing, players, turn_slot,
     scan_board,
 )
 from .movement import start_arrangement, start_movement
@@ -291,6 +291,17 @@ def victory_sites(S, b, f):
 
 
 @rules_jit
+def capitals_held(S, b, f):
+    """How many of the players' capitals -- Furthest, Boldhome and 18.8's
+    Wintertop (``base.FORCE_CAPITAL``) -- force f controls (L313)."""
+    n = 0
+    for k in range(FORCE_CAPITAL.shape[0]):
+        if controller(S, b, FORCE_CAPITAL[k]) == f:
+            n += 1
+    return n
+
+
+@rules_jit
 def scenario_winner(S, b):
     """The winning force at the end of play, -1 for a draw (L217-L248):
 
@@ -306,10 +317,17 @@ def scenario_winner(S, b):
     * 18.6: the Lunars if they control Bagnot, Dunstop, Rich Post, Wintertop
       and Wild Temple, else the Independents (L293);
     * 18.7: the player controlling more of his opponent's fortresses; if
-      tied, the player who was not chosen to deploy first (L301).
+      tied, the player who was not chosen to deploy first (L301);
+    * 18.8: the player controlling his own capital and at least one other
+      player's (L313; Interpretations 181); none: a draw.
     """
     s = S[b]
     sc = s['scenario']
+    if sc == SC_18_8:
+        for f in range(players(S, b)):
+            if controller(S, b, FORCE_CAPITAL[f]) == f and capitals_held(S, b, f) >= 2:
+                return f
+        return -1
     if sc == SC_18_7:
         lunar_held = sartar_fortresses(S, b, LUNAR)
         sartar_held = lunar_fortresses(S, b, SARTAR)
@@ -350,14 +368,20 @@ def scenario_winner(S, b):
 
 @rules_jit
 def end_game(S, b, winner):
-    """The game ends: ranks, rewards (+1 / -1, 0 for a draw) and the score
-    (Sartar fortresses controlled)."""
+    """The game ends: ranks (the winner first, every other player second; all
+    first in a draw), rewards (+1 for the winner, -1 shared among the others:
+    -1 each of two players, -1/2 each of three; 0 for a draw) and the score
+    (the scenario's: Sartar fortresses controlled, 18.6's victory sites,
+    18.7's opponent's fortresses, 18.8's players' capitals)."""
     s = S[b]
     s['status'] = 1
     s['stage'] = ST_OVER
     s['to_play'] = -1
-    for f in range(2):
-        if s['scenario'] == SC_18_6:
+    n = players(S, b)
+    for f in range(n):
+        if s['scenario'] == SC_18_8:
+            s['score'][f] = capitals_held(S, b, f)
+        elif s['scenario'] == SC_18_6:
             s['score'][f] = victory_sites(S, b, f)
         elif s['scenario'] == SC_18_7:
             s['score'][f] = sartar_fortresses(S, b, f) if f == LUNAR else lunar_fortresses(S, b, f)
@@ -371,4 +395,4 @@ def end_game(S, b, winner):
             s['rewards'][f] = 1.0
         else:
             s['rank'][f] = 2
-            s['rewards'][f] = -1.0
+            s['rewards'][f] = -1.0 / (n - 1)
