@@ -139,6 +139,7 @@ BOLDHOME_HEX = FORT_HEX[BOLDHOME]
 SC_181, SC_182, SC_183 = 0, 1, 2
 SC_184, SC_185, SC_186 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5"), R.SCENARIOS.index("18.6")
 SC_187 = R.SCENARIOS.index("18.7")
+SC_188 = R.SCENARIOS.index("18.8")
 
 FAR = 10 ** 6
 
@@ -207,15 +208,18 @@ _check_back_direction()
 PLACES = {sc: tuple(FORT_HEX[k] for k in SARTAR_FORTS) for sc in range(len(R.SCENARIOS))}
 PLACES[SC_186] = tuple(int(h) for h in R.VICTORY_18_6)       # Bagnot, Dunstop and the three sites (L293)
 PLACES[SC_187] = tuple(FORT_HEX)           # 18.7: the opponent's fortresses to take, one's own to keep (L301)
+PLACES[SC_188] = tuple(int(h) for h in R.FORCE_CAPITAL)    # 18.8: one's own capital and another player's (L313)
 """PLACES[scenario]: the hexes its plan takes and holds: the seven Sartar
-fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6."""
+fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6, every
+fortress in 18.7, the three players' capitals in 18.8."""
 
 SHUT_186 = R.SCENARIO_SHUT[SC_186]
 """No unit enters Sartar in 18.6 (L291): its ways round Sartar."""
 FORT_FIELDS = {FORT_HEX[k]: _field(FORT_HEX[k]) for k in range(len(FORT_HEX))}
 """FORT_FIELDS[fortress hex][h]: half MPs from hex h to a fortress."""
-FIELDS = {sc: {h: FORT_FIELDS[h] for h in PLACES[sc]} for sc in range(len(R.SCENARIOS)) if sc != SC_186}
+FIELDS = {sc: {h: FORT_FIELDS[h] for h in PLACES[sc]} for sc in range(len(R.SCENARIOS)) if sc not in (SC_186, SC_188)}
 FIELDS[SC_186] = {h: _field(h, SHUT_186) for h in PLACES[SC_186]}
+FIELDS[SC_188] = {h: FORT_FIELDS.get(h) or _field(h) for h in PLACES[SC_188]}      # Wintertop is no fortress
 """FIELDS[scenario][place hex][h]: half MPs from hex h to a place of the
 scenario (18.6: avoiding Sartar); posts elsewhere are measured in hexes."""
 
@@ -255,6 +259,9 @@ GARRISON = {
     # 18.7: the opponent's fortresses count, each side's own capital worth the
     # most to it (its Diplomacy Points, L987)
     SC_187: {LUNAR: (2, {FORT_HEX[0]: 3}), SARTAR: (2, {BOLDHOME_HEX: 3})},
+    # 18.8: one's own capital held strongly (no victory without it, L313), the
+    # other two capitals taken by strike groups
+    SC_188: {f: (2, {int(R.FORCE_CAPITAL[f]): 4}) for f in range(3)},
 }
 TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOME_HEX: 8.0},
                  (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
@@ -1107,7 +1114,7 @@ def deployment_goals(sc, p, force):
     # the places the scenario counts: all ten fortresses in 18.5 (L273)
     counted = list(FORT_HEX) if sc in (SC_185, SC_187) else list(PLACES[sc])
     rank = {h: i for i, h in enumerate(counted)}
-    fields = FIELDS[sc] if sc == SC_186 else FORT_FIELDS
+    fields = FIELDS[sc] if sc in (SC_186, SC_188) else FORT_FIELDS
     own_places = [h for h in counted if R.DEPLOY_ZONE[sc, p, h]]
     other = [h for h in counted if h not in own_places]
     # the places to reach from the zone, cheapest first (Boldhome first where it decides)

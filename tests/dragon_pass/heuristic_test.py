@@ -7,19 +7,19 @@ import numpy as np
 
 from dragongym.agents.dragon_pass_heuristic import DragonPassHeuristic
 from dragongym.envs.dragon_pass import rules as R
-from dragongym.envs.dragon_pass.constants import ENTRY_SARTAR_SOUTH, FORCES, UNIT_IDS
+from dragongym.envs.dragon_pass.constants import ENTRY_SARTAR_SOUTH, FORCES
 from dragongym.envs.dragon_pass.game import GAME
 
 from .combat_test import LANCERS, MILITIA, WARRIORS, declare
 from .cragspider_test import step
 from .dragons_test import given
 from .exotic_test import exotic
-from .giants_test import neutral_at, random_movement
+from .giants_test import random_movement
 from .hungry_jack_test import JACK, jack_at, to_sartar_movement
 from .hydra_test import hydra_for, lunar_turn_starts
-from .minors_test import CANNON, SPIRIT, TRANSFORMER, for_side, transformer_turn
+from .minors_test import CANNON, SPIRIT, for_side, transformer_turn
 from .movement_test import to_next_player_turn
-from .puppeteers_test import IA, TROOP, puppeteers_for
+from .puppeteers_test import puppeteers_for
 from .random_events_test import event, position
 from .scenario import LUNAR, SARTAR, Position, unit
 from .zombies_test import Z, delecti_for

@@ -587,7 +587,7 @@ def trespass(S, b, u, h, g):
     if s['trespassers'][u >> 3] & (1 << (u & 7)):
         return
     s['trespassers'][u >> 3] |= 1 << (u & 7)
-    s['dp'][1 - int(s['active'])] += TRESPASS_DP
+    s['dp'][1 - int(s['active'])] += TRESPASS_DP     # two-player: diplomacy is for two-player games (L977)
 
 
 @rules_jit

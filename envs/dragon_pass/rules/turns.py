@@ -333,7 +333,7 @@ def scenario_winner(S, b):
         sartar_held = lunar_fortresses(S, b, SARTAR)
         if lunar_held != sartar_held:
             return LUNAR if lunar_held > sartar_held else SARTAR
-        return 1 - int(s['first_deployer'])
+        return 1 - int(s['first_deployer'])       # 18.7 has two players
     if sc == SC_18_6:
         return LUNAR if victory_sites(S, b, LUNAR) == VICTORY_18_6.shape[0] else SARTAR
     if sc == SC_18_4:
