@@ -181,7 +181,8 @@ def record_problem(state):
     if int(rec["status"]) == 0 and np.any(rec["rank"]):
         return "a running game has ranks"
     return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
-        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec)
+        or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec) \
+        or _fetch_problem(rec)
 
 
 def _zombie_problem(rec):
@@ -312,6 +313,28 @@ def _quake_problem(rec):
     for k in range(1, n):
         if k % length and MAP.distance(laid[k - 1], laid[k]) != 1:
             return f"fracture hex {k} is not adjacent to the one before"
+    return ""
+
+
+def _fetch_problem(rec):
+    """The dragon gone for Hungry Jack (L870, rules/fetch.py): a dragon off the
+    board, to come back by the West edge, with the game-turn it may; Jack not
+    in play while it is away; a dragon off by the West edge only then."""
+    d = int(rec["jack_fetcher"]) - 1
+    back = int(rec["jack_back_turn"])
+    for u in R.DRAGON_UNITS:
+        if int(rec["unit_where"][u]) == UW_ENTERING and int(rec["unit_entry"][u]) == R.ENTRY_WEST_EDGE and u != d:
+            return f"dragon {UNIT_IDS[u]} is off by the West edge but not gone for Hungry Jack"
+    if d < 0:
+        return "" if back == 0 else f"jack_back_turn {back} with no dragon gone for Hungry Jack"
+    if d not in R.DRAGON_UNITS:
+        return f"jack_fetcher {d + 1} is not a dragon's"
+    if int(rec["unit_where"][d]) != UW_ENTERING or int(rec["unit_entry"][d]) != R.ENTRY_WEST_EDGE:
+        return "the dragon gone for Hungry Jack is not off the board by the West edge"
+    if not 1 <= back <= int(rec["max_turns"]) + R.AWAY_TURNS:
+        return f"jack_back_turn {back} out of range"
+    if int(rec["unit_where"][R.HUNGRY_JACK]) != 0:
+        return "Hungry Jack is in play while a dragon is gone for him"
     return ""
 
 

@@ -219,6 +219,11 @@ STATE_FIELDS = [
                                     # giants lent for it to the other force, whose player decides for them); 0
     ("giant_fought", np.int8),      # this Random Movement Phase's giants' battles fought: bit 2 * k + f for the
                                     # giants#(k+1)'s stack against force f's units
+    # --- fetching Hungry Jack (L870, rules/fetch.py); the giants attacked and Giantmaster (L918, L686)
+    ("jack_fetcher", np.int16),     # the dragon sent off the West map edge to fetch Hungry Jack, unit + 1; 0 none
+                                    # (public: the dragon is off the board, UW_ENTERING by ENTRY_WEST_EDGE)
+    ("jack_back_turn", np.int8),    # the game-turn from which that dragon may come back carrying him: 2 game-turns
+                                    # after the one it left in (L870; Interpretations 160); 0 none
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

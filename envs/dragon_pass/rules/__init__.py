@@ -5,7 +5,8 @@ step, the action space), ``minors`` (Minor Independents: the Spirit of
 Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
 Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
-Hungry Jack's summons, dragons and Jack brought in by alliances), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
+Hungry Jack's summons, dragons and Jack brought in by alliances), ``fetch`` (the dragon
+sent off the West edge to fetch Hungry Jack), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
 Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
@@ -25,6 +26,7 @@ from .base import *  # noqa: F401,F403
 from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .dragons import *  # noqa: F401,F403
+from .fetch import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403
 from .puppeteers import *  # noqa: F401,F403

@@ -53,6 +53,8 @@ from .zombies import mask_chain_leaders, start_march
 from .puppeteers import ILLUSORY_ARMIES, may_switch, switch_places
 from .hydra import hydra_question
 from .dragons import closer_to_jack, jack_due, jack_roll, must_answer, summoned
+from .fetch import bring_jack, fetching, may_fetch, send_for_jack, still_away
+from .base import CH_FETCH_JACK
 
 
 @rules_jit
@@ -609,6 +611,8 @@ def mask_move_group(S, b, p, mask):
                     stop = False
         if stop:
             mask[A_CHOICE + CH_DONE] = 1
+        if may_fetch(S, b, p):
+            mask[A_CHOICE + CH_FETCH_JACK] = 1      # off the West map edge, to fetch Hungry Jack (L870)
     elif s['group_arranged']:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -636,6 +640,8 @@ def act_move_group(S, b, p, a):
     if a == A_CHOICE + CH_DONE:
         stop_group(S, b, p)
         return False
+    if a == A_CHOICE + CH_FETCH_JACK:
+        return send_for_jack(S, b, p)        # the dragon leaves by the West map edge (L870; fetch.py)
     if a == A_CHOICE + CH_ARRANGE:
         start_arrangement(S, b, h)
         s['group_arranged'] = 1
@@ -931,6 +937,8 @@ def entry_hexes(S, b, u, mask):
     enemy unit (inactive units there block it, L474), and within its MF, force
     marched where it may. Marked in ``mask`` when it has room; returns how many."""
     s = S[b]
+    if still_away(S, b, u):
+        return 0              # the dragon gone for Hungry Jack: 2 game-turns away (L870)
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
     budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
@@ -964,7 +972,7 @@ def act_enter_hex(S, b, p, a):
     s = S[b]
     u = int(s['cursor'])
     s['sel_hex'] = a - A_HEX
-    if march_allowed(u, side_of(S, b, u)):
+    if march_allowed(u, side_of(S, b, u)) and not fetching(S, b, u):
         return pose(S, b, PH_FORCE_MARCH, p)
     return enter_board(S, b, p, u, a - A_HEX, False)
 
@@ -990,6 +998,8 @@ def enter_board(S, b, p, u, h, march):
     first 3 MPs free when force marched, L474), and moves on as a group of its
     own; entering an enemy ZOC stops it there (L460)."""
     s = S[b]
+    if fetching(S, b, u):
+        return bring_jack(S, b, p, u, h)      # back from the West carrying Hungry Jack (L870)
     put_on_top(S, b, u, h)
     s['unit_entry'][u] = -1
     # doubled when the Spirit of Movement was eliminated this phase (L898)
