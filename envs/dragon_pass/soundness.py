@@ -48,10 +48,22 @@ def _events_problem(rec, sc):
         return f"giant_foe {foe + 1} is not 0..2 or giant_fought {int(rec['giant_fought'])} not 0..63"
     if foe >= 0 and not (int(rec["stage"]) == R.ST_COMBAT and int(rec["active"]) == 1 - foe):
         return "a giants' battle outside the combat stage, or the giants not lent to the attacked force's enemy"
-    for u in R.GIANTS:
+    lent = int(rec["giants_lent"])
+    if not _in(lent, 0, (1 << len(R.GIANT_UNITS)) - 1):
+        return f"giants_lent {lent} names no giant"
+    if lent and not (int(rec["stage"]) == R.ST_COMBAT and foe < 0):
+        return "giants lent for a battle against them outside the combat stage"
+    argrath = R.ARGRATH
+    for k, u in enumerate(R.GIANTS):
         f = int(rec["unit_force"][u])
-        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe):
-            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918)"
+        if (lent >> k) & 1:
+            if f != 1 - int(rec["active"]):
+                return f"giant {UNIT_IDS[u]} lent for a battle against it but not to the inactive player"
+            continue
+        controlled = int(rec["unit_where"][argrath]) == UW_MAP and int(rec["unit_force"][argrath]) == f \
+            and int(rec["unit_hex"][argrath]) == int(rec["unit_hex"][u]) and R.SCENARIO_EXOTIC_MAGIC[sc]
+        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe) and not controlled:
+            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918) but Argrath's (L686)"
     if ph == R.PH_GIANT_STEP:
         c = int(rec["cursor"])
         if not (int(rec["stage"]) == R.ST_RANDOM_MOVE and 0 <= c < NUM_UNITS and R.U_GIANT[c]

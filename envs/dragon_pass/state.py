@@ -224,6 +224,8 @@ STATE_FIELDS = [
                                     # (public: the dragon is off the board, UW_ENTERING by ENTRY_WEST_EDGE)
     ("jack_back_turn", np.int8),    # the game-turn from which that dragon may come back carrying him: 2 game-turns
                                     # after the one it left in (L870; Interpretations 160); 0 none
+    ("giants_lent", np.int8),       # bit k: giants#(k+1) is lent to the inactive player for the battle the active
+                                    # player declared against its stack in his combat phase (Interpretations 162); 0
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

@@ -17,7 +17,8 @@ Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms),
 ``alliance`` (the Diplomacy Segment and the Alliance Phase: Diplomacy Points,
-alliances, emissaries, replacements), ``combat`` (battles,
+alliances, emissaries, replacements), ``giantmaster`` (giants attacked by
+a player, Argrath's Giantmaster), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``giants`` (the giants' Random
 Movement Phase and battles, the dinosaurs' setup), ``events`` (the Random
 Events Option), ``turns`` (the player-turn, the
@@ -35,6 +36,7 @@ from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
+from .giantmaster import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .alliance import *  # noqa: F401,F403

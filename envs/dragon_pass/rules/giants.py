@@ -147,8 +147,8 @@ def next_giant_battle(S, b):
     active = int(s['active'])
     for k in range(GIANTS.shape[0]):
         u = GIANTS[k]
-        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP:
-            continue
+        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP or s['unit_force'][u] >= 0:
+            continue          # Argrath's giant fights as his side's, not on its own (L686)
         h = int(s['unit_hex'][u])
         for i in range(2):
             f = 1 - active if i == 0 else active
@@ -195,7 +195,8 @@ def random_movement_phase(S, b):
         if s['cursor'] < 0:
             for k in range(GIANTS.shape[0]):
                 u = GIANTS[k]
-                if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED:
+                if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED \
+                        and s['unit_force'][u] < 0:       # Argrath's giant is his side's (L686)
                     s['cursor'] = u
                     s['group_moved'] = 0
                     scan_board(S, b, occ, zoc)

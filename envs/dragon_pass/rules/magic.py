@@ -33,6 +33,7 @@ from ..constants import (
     NUM_UNITS, RANK_SUPERHERO, UF_ATTACKED, UF_EXOTIC, UF_SAVED, UF_USED, UW_COMMITTED, UW_DEAD, UW_HOLDING,
     UW_MAP, UW_SUPPORT,
 )
+from ..constants import OCC_GIANTS
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
@@ -106,8 +107,8 @@ def attackable(S, b, h, p):
     its stacks with a CF, not yet fought, stands beside it and h has not been
     fought either (a spirit cannot be the only attacker, L512)."""
     s = S[b]
-    if hex_force(S, b, h) != 1 - p:
-        return False
+    if hex_force(S, b, h) != 1 - p and hex_force(S, b, h) != OCC_GIANTS:
+        return False          # giants may be attacked as the enemy (Interpretations 162)
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and s['unit_flags'][u] & UF_USED:
             return False

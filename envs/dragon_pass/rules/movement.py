@@ -55,6 +55,7 @@ from .hydra import hydra_question
 from .dragons import closer_to_jack, jack_due, jack_roll, must_answer, summoned
 from .fetch import bring_jack, fetching, may_fetch, send_for_jack, still_away
 from .base import CH_FETCH_JACK
+from .giantmaster import controlled_giant, giantmaster_bars, giantmaster_enters, giantmaster_step
 
 
 @rules_jit
@@ -381,6 +382,8 @@ def summon_hexes(S, b, u, mask):
         g = ha if d == 0 else HEX_STEP[ha, d]
         if g < 0 or g == s['unit_hex'][u] or HEX_TERRAIN[g] == TERRAIN_LAKE or shut(S, b, g):
             continue
+        if d == 0 and controlled_giant(S, b) >= 0:
+            continue          # Argrath with his giant stacks with no other unit (L686)
         f = hex_force(S, b, g)
         if f >= 0 and f != force_of(S, b, u):
             continue
@@ -475,8 +478,10 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     s = S[b]
     g = HEX_STEP[h, d]
     enemy = 1 - p
-    if g < 0 or occ_g == enemy or occ_g == OCC_GIANTS:
-        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918)
+    if g < 0 or occ_g == enemy or (occ_g == OCC_GIANTS and not giantmaster_step(S, b, p, g)):
+        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918) but Argrath (L686)
+    if giantmaster_bars(S, b, p, g):
+        return False      # Argrath and his giant stack with no other unit (L686)
     into_zoc = zoc_g & (1 << enemy) != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
@@ -677,6 +682,9 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
+        if occ7[d] == OCC_GIANTS and giantmaster_enters(S, b, p, g):
+            stop_group(S, b, p)       # Argrath must stop in the giant's hex and controls it (L686)
+            return False
         if zoc7[d] & (1 << (1 - p)) or group_size(S, b)[0] == 0 or cloud_stops(S, b, g):
             # a ZOC stops it; so does the flood that eliminated it (L688), or the cloud (L752)
             stop_group(S, b, p)
