@@ -62,7 +62,10 @@ def _events_problem(rec, sc):
             continue
         controlled = int(rec["unit_where"][argrath]) == UW_MAP and int(rec["unit_force"][argrath]) == f \
             and int(rec["unit_hex"][argrath]) == int(rec["unit_hex"][u]) and R.SCENARIO_EXOTIC_MAGIC[sc]
-        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe) and not controlled:
+        in_battle = int(rec["stage"]) == R.ST_COMBAT and int(rec["unit_hex"][u]) >= 0 and \
+            (int(rec["unit_hex"][u]) in list(rec["bat_att"]) or int(rec["unit_hex"][u]) in list(rec["bat_def"]))
+        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe) and not controlled \
+                and not in_battle:      # Argrath's giant, Argrath fallen in its battle, reverts when it ends
             return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918) but Argrath's (L686)"
     if ph == R.PH_GIANT_STEP:
         c = int(rec["cursor"])

@@ -479,3 +479,27 @@ def test_rule_dp_exotic_giantmaster_neither_retreats_from_combat():
         p.act(p.legal()[-1])
     assert R.PH_RETREAT not in seen
     assert giant_force(p, GIANT) == SARTAR and p.where(GIANT) == p.where("argrath") == "2013"
+
+
+def test_rule_dp_exotic_giantmaster_argrath_fallen_in_battle_the_giant_reverts_after_it():
+    """L686 (Interpretations 164): Argrath eliminated in a battle beside his
+    giant leaves it: it fights that battle out as Sartar's (its
+    counter-attack, the Sartar player taking the Lunar casualties) and is no
+    one's once the battle is over -- the next Random Movement Phase moves it."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    for i in (1, 2, 3):
+        p.put(f"nf_tarsh_warriors#{i}", "2012")
+    p.combat(LUNAR, player_turn=1)
+    p.dice(6, 1, 1, 1)                           # 12 CF at 6: loss 12, Argrath on top; the giant's 15 at 1
+    p.acts("attack the stack at 2013", "attack with the stack at 2012", "attack 2013 with the stacks at 2012")
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    p.act(f"eliminate {p.name('argrath')} at 2013")
+    assert p.where("argrath") == "escaping"
+    assert p.phase == R.PH_CASUALTY and p.to_play == SARTAR and giant_force(p, GIANT) == SARTAR
+    p.act(p.legal()[0])
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    assert giant_force(p, GIANT) is None and p.where(GIANT) == "2013"

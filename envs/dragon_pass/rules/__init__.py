@@ -8,7 +8,8 @@ cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
 Hungry Jack's summons, dragons and Jack brought in by alliances), ``fetch`` (the dragon
 sent off the West edge to fetch Hungry Jack), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
-Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
+Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding), ``giantmaster`` (giants
+attacked by a player, Argrath's Giantmaster),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
@@ -17,8 +18,7 @@ Than), ``magic``
 (spirits and agents committed, chaotic, physical and spirit magic, magical
 support), ``exotic`` (the Exotic Magic Phase, the Bat's hunger, the storms),
 ``alliance`` (the Diplomacy Segment and the Alliance Phase: Diplomacy Points,
-alliances, emissaries, replacements), ``giantmaster`` (giants attacked by
-a player, Argrath's Giantmaster), ``combat`` (battles,
+alliances, emissaries, replacements), ``combat`` (battles,
 missile fire, melee, retreats, advances), ``giants`` (the giants' Random
 Movement Phase and battles, the dinosaurs' setup), ``events`` (the Random
 Events Option), ``turns`` (the player-turn, the
@@ -32,11 +32,11 @@ from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403
 from .puppeteers import *  # noqa: F401,F403
 from .hydra import *  # noqa: F401,F403
+from .giantmaster import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403
 from .ethilrist import *  # noqa: F401,F403
-from .giantmaster import *  # noqa: F401,F403
 from .magic import *  # noqa: F401,F403
 from .exotic import *  # noqa: F401,F403
 from .alliance import *  # noqa: F401,F403

@@ -31,8 +31,8 @@
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
-from ..constants import NEUTRAL, NUM_UNITS, UF_GROUP, UNIT_IDS, UW_MAP
-from .base import U_GIANT, force_of, units_end
+from ..constants import NEUTRAL, NUM_UNITS, ST_COMBAT, UF_GROUP, UNIT_IDS, UW_MAP
+from .base import U_GIANT, force_of, in_list, units_end
 from .setup import SCENARIO_EXOTIC_MAGIC
 
 GIANT_UNITS = np.array([u for u in range(NUM_UNITS) if U_GIANT[u]], np.int64)
@@ -181,14 +181,21 @@ def may_not_retreat(S, b, u):
 @rules_jit
 def giant_reverts(S, b):
     """A giant of a player that is not with Argrath reverts to normal: no one's
-    (L686: "a controlled giant reverts to normal if Argrath moves away").
-    Not while giants are lent for a battle (``giant_foe``, ``giants_lent``):
-    their battle gives them back."""
+    (L686: "a controlled giant reverts to normal if Argrath moves away";
+    Interpretations 164). Not a giant lent for a battle (``giants_lent``, or
+    the giants' own battle, ``giant_foe``: the battle gives them back), nor
+    one standing in a hex of the battle being fought: it reverts when that
+    battle ends."""
     s = S[b]
-    if s['giant_foe'] != 0 or s['giants_lent'] != 0:
-        return
     c = controlled_giant(S, b)
+    lent_to = 2 - int(s['giant_foe']) if s['giant_foe'] != 0 else -1
     for k in range(GIANT_UNITS.shape[0]):
         u = GIANT_UNITS[k]
-        if u < units_end(S, b) and s['unit_force'][u] >= 0 and u != c:
-            s['unit_force'][u] = NEUTRAL
+        if u >= units_end(S, b) or s['unit_force'][u] < 0 or u == c:
+            continue
+        if (int(s['giants_lent']) >> k) & 1 or s['unit_force'][u] == lent_to:
+            continue
+        if s['stage'] == ST_COMBAT and s['unit_where'][u] == UW_MAP and \
+                (in_list(s['bat_att'], s['unit_hex'][u]) or in_list(s['bat_def'], s['unit_hex'][u])):
+            continue
+        s['unit_force'][u] = NEUTRAL
