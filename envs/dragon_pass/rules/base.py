@@ -1249,6 +1249,10 @@ def killed(S, b, u):
         s['unit_where'][d] = UW_DEAD
         s['unit_hex'][d] = -1
         s['unit_flags'][d] = 0
+        s['unit_entry'][d] = -1
+        if s['jack_fetcher'] == d + 1:
+            s['jack_fetcher'] = 0         # gone for Hungry Jack, it fetches no one (L870, fetch.py)
+            s['jack_back_turn'] = 0
 
 
 @rules_jit

@@ -333,7 +333,7 @@ def act_battle(S, b, p, a):
         return False
     s['bat_def'][0] = a - A_HEX
     if stands_at(S, b, a - A_HEX) == OCC_GIANTS:
-        lend_giants(S, b, a - A_HEX, 1 - p)     # the other player decides for them (Interpretations 162)
+        lend_giants(S, b, a - A_HEX, 1 - p)     # the other player decides for them (Interpretations 162)  # two-player
     return pose(S, b, PH_BATTLE_ADD, p)
 
 

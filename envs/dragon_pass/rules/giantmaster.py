@@ -188,7 +188,7 @@ def giant_reverts(S, b):
     battle ends."""
     s = S[b]
     c = controlled_giant(S, b)
-    lent_to = 2 - int(s['giant_foe']) if s['giant_foe'] != 0 else -1
+    lent_to = 2 - int(s['giant_foe']) if s['giant_foe'] != 0 else -1     # 1 - foe  # two-player
     for k in range(GIANT_UNITS.shape[0]):
         u = GIANT_UNITS[k]
         if u >= units_end(S, b) or s['unit_force'][u] < 0 or u == c:
