@@ -252,3 +252,21 @@ def test_rule_dp_jack_never_moves_by_himself():
 
 def p_unit(name):
     return R.UNIT_IDS.index(name)
+
+
+def test_rule_dp_jack_a_dragon_killed_while_away_fetches_no_one():
+    """L768 with L870: Cragspider killed takes her Black Dragon with her, even
+    gone West for Hungry Jack: it is dead, and no dragon is fetching him
+    (Interpretations 160)."""
+    from dragongym.envs.dragon_pass.constants import ENTRY_WEST_EDGE
+    from .cragspider_test import CENTRE, cragspider_for, name, pillar, triangle
+    p = Position("18.5", moon="full")
+    cragspider_for(p, SARTAR, CENTRE, ("black_dragon", "0113"))
+    d = p.entering("black_dragon", ENTRY_WEST_EDGE)
+    p.s["jack_fetcher"] = d + 1
+    p.s["jack_back_turn"] = 3
+    pillar(p, CENTRE)
+    p.dice(1, 1, 1)                                          # her heroic escape fails
+    name(p, *triangle(CENTRE)[1:])
+    assert p.where("cragspider") == p.where("black_dragon") == "dead"
+    assert int(p.s["jack_fetcher"]) == 0 and int(p.s["unit_entry"][d]) == -1
