@@ -207,7 +207,8 @@ ACTION_LAYOUT = {
                                                          "a Type 1 / Type 2 earthquake, eliminate the Spirit of Movement, "
                                                          "double the MgF / RF (the Alchemical Transformer), "
                                                          "assign DP to a Major Independent, seek its alliance, "
-                                                         "the South Soldier Reserve"),
+                                                         "the South Soldier Reserve, a dragon off the West "
+                                                         "edge to fetch Hungry Jack"),
 }
 
 
