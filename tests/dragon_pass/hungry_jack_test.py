@@ -4,8 +4,9 @@ magicians of his stacked with him that aid him); a summoned unit must move
 toward him, each hex closer, until normal movement stops it; a unit that
 becomes adjacent to him rolls: 1-3 eliminated, 4-6 it may move away.
 Dragons, superheroes and the units stacked with them are immune to the
-summons. Jack and his dragon have no side yet (alliances come later): the
-tests hand them to the Lunars in 18.5 and play into the Sartar movement phase."""
+summons. The summons' tests hand Jack and a dragon to the Lunars in 18.5 and
+play into the Sartar movement phase; the fetching's (L870, rules/fetch.py)
+send a Sartar dragon off the West edge in 18.7 and bring it back with him."""
 from dragongym.envs.dragon_pass import rules as R
 
 from dragongym.envs.dragon_pass.data import MAP

@@ -6,7 +6,9 @@ event puts one of the three giants not on the map at Giants Walk, hex 4505
 Interpretations 141). A giant is no one's (``unit_force`` NEUTRAL): both
 players' units are inactive to it, it holds its hex against either and its
 zone of control stops the units of both (``constants.OCC_GIANTS``,
-``base.scan_board``).
+``base.scan_board``). In a player's own combat phase his stacks beside giants
+fight them, and Argrath's Giantmaster makes one giant his side's while they
+are stacked (``giantmaster.py``; Interpretations 162-165).
 
 In every player-turn's Random Movement Phase (``constants.ST_RANDOM_MOVE``,
 before the Alliance and Movement Phases, L176-L178) the active player moves every
