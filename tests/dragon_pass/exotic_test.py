@@ -503,3 +503,19 @@ def test_rule_dp_exotic_giantmaster_argrath_fallen_in_battle_the_giant_reverts_a
     while p.phase == R.PH_ARRANGE:
         p.act(p.legal()[-1])
     assert giant_force(p, GIANT) is None and p.where(GIANT) == "2013"
+
+
+def test_rule_dp_exotic_giantmaster_no_unit_retreats_into_argrath_and_his_giant():
+    """L686: 'Argrath and a giant cannot be stacked with any other unit': the
+    Free Cavalry retreating from a Lunar attack may not go into their hex
+    beside it (Interpretations 164)."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    p.put("fa_free_cavalry#1", "2012")
+    p.put("nf_tarsh_warriors#1", "2011")
+    p.combat(LUNAR, player_turn=1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    cavalry = p.name("fa_free_cavalry#1")
+    p.act(f"retreat {cavalry}")
+    assert sorted(p.legal()) == [f"{cavalry} retreats from 2012 to 1913", f"{cavalry} retreats from 2012 to 2113"]

@@ -52,7 +52,7 @@ from .movement import start_arrangement
 from .base import is_zombie, zombies_on_board
 from .puppeteers import dodge_options
 from .base import PH_PUPPET_DODGE, PUPPETEER_TROOP
-from .giantmaster import is_controlled, lend_giants, may_not_retreat, return_giants
+from .giantmaster import is_controlled, lend_giants, may_not_retreat, pair_hex_barred, return_giants
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -1194,10 +1194,11 @@ def retreat_hexes(S, b, u, occ, mask):
     h = s['unit_hex'][u]
     enemy = 1 - force_of(S, b, u)
     n = 0
+    pair = pair_hex_barred(S, b, u)       # Argrath and his giant stack with no other unit (L686)
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or occ[g] == enemy or adjacent_to_force(occ, g, enemy) \
-                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
+                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g) or g == pair:
             continue
         n += 1
         if mask.shape[0] > 1:
@@ -1434,9 +1435,10 @@ def extended_hexes(S, b, u, mask):
     if adjacent_to_force(occ, h, 1 - p) or adjacent_to_force(occ, h, OCC_GIANTS):
         return 0          # the giants are inactive to both players: beside them it stops too (L918)
     n = 0
+    pair = pair_hex_barred(S, b, u)       # Argrath and his giant stack with no other unit (L686)
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or stands_at(S, b, g) == 1 - p or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
+        if g < 0 or stands_at(S, b, g) == 1 - p or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g) or g == pair:
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \

@@ -172,6 +172,16 @@ def giantmaster_bars(S, b, p, g):
 
 
 @rules_jit
+def pair_hex_barred(S, b, u):
+    """The hex of Argrath and the giant he controls, which unit u (not one of
+    them) may not join by a retreat or an advance (L686); -1 none."""
+    c = controlled_giant(S, b)
+    if c < 0 or u == c or u == ARGRATH:
+        return -1
+    return int(S[b]['unit_hex'][ARGRATH])
+
+
+@rules_jit
 def may_not_retreat(S, b, u):
     """Argrath and the giant he controls, stacked, cannot retreat from any combat (L686)."""
     c = controlled_giant(S, b)
