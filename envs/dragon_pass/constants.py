@@ -99,7 +99,8 @@ ENTRY_SARTAR_SOUTH = 0    # the south edge hexes east of Stone Cross (1934), inc
 ENTRY_LUNAR_GLOWLINE = 1  # the edge hexes of the dark Glowline (L981)
 ENTRY_SARTAR_SOUTH_EDGE = 2  # Androgeus allied by Sartar: the south edge anywhere in Sartar (L800)
 ENTRY_IMPERIAL_EDGE = 3   # Androgeus allied by the Lunars: any edge hex of the Imperial borders (L800)
-NUM_ENTRY_ZONES = 4
+ENTRY_WEST_EDGE = 4       # the dragon sent to fetch Hungry Jack comes back by the West map edge (L870; rules/fetch.py)
+NUM_ENTRY_ZONES = 5
 
 # the side of a counter that is up (``unit_side``)
 SIDE_FRONT, SIDE_BACK = 0, 1

@@ -210,7 +210,8 @@ ACTION_LAYOUT = {
                                                          "a Type 1 / Type 2 earthquake, eliminate the Spirit of Movement, "
                                                          "double the MgF / RF (the Alchemical Transformer), "
                                                          "assign DP to a Major Independent, seek its alliance, "
-                                                         "the South Soldier Reserve"),
+                                                         "the South Soldier Reserve, a dragon off the West "
+                                                         "edge to fetch Hungry Jack"),
 }
 
 
@@ -425,7 +426,8 @@ _CHOICES = ("done", "arrange the stack", "take two disruptions", "take one elimi
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
     + tuple(f"seek {DATA.tables.alliance_names[R.MAJORS[k]]}'s alliance" for k in range(R.NUM_MAJORS)) \
     + ("to the South Soldier Reserve",) \
-    + tuple(f"offer {int(n)} DP more for the Dragonewts" for n in R.ASSIGN_AMOUNTS)
+    + tuple(f"offer {int(n)} DP more for the Dragonewts" for n in R.ASSIGN_AMOUNTS) \
+    + ("fly off the West map edge to fetch Hungry Jack",)
 assert len(_CHOICES) == R.NUM_CHOICES
 
 
@@ -522,6 +524,8 @@ def _legal_name(rec, a):
         grp = V.group(rec)
         if a == R.A_CHOICE + R.CH_ARRANGE:
             return f"arrange the stack at {V.hex_name(sel)}"
+        if a == R.A_CHOICE + R.CH_FETCH_JACK:
+            return f"{_units_text(rec, grp)} flies off the West map edge to fetch Hungry Jack"
         if done:
             return f"stop at {V.hex_name(sel)}" if grp else f"leave the stack at {V.hex_name(sel)}"
         if a >= R.A_UNIT and rec["unit_flags"][u] & R.UF_GROUP:     # a carried unit (L462)

@@ -598,7 +598,8 @@ _CHOICE_NAMES = ("Done", "Arrange", "Two disruptions", "One elimination", "Force
             for n in R.ASSIGN_AMOUNTS for k in range(R.NUM_MAJORS)) \
     + tuple(f"Seek {DATA.tables.alliance_names[R.MAJORS[k]]}" for k in range(R.NUM_MAJORS)) \
     + ("To the South Soldier Reserve",) \
-    + tuple(f"Offer {int(n)} DP more" for n in R.ASSIGN_AMOUNTS)
+    + tuple(f"Offer {int(n)} DP more" for n in R.ASSIGN_AMOUNTS) \
+    + ("Fetch Hungry Jack",)
 assert len(_CHOICE_NAMES) == R.NUM_CHOICES
 """A label for every choice action (``rules.CH_*``, the moon's phases in order)."""
 

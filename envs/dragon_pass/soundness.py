@@ -48,10 +48,25 @@ def _events_problem(rec, sc):
         return f"giant_foe {foe + 1} is not 0..2 or giant_fought {int(rec['giant_fought'])} not 0..63"
     if foe >= 0 and not (int(rec["stage"]) == R.ST_COMBAT and int(rec["active"]) == 1 - foe):
         return "a giants' battle outside the combat stage, or the giants not lent to the attacked force's enemy"
-    for u in R.GIANTS:
+    lent = int(rec["giants_lent"])
+    if not _in(lent, 0, (1 << len(R.GIANT_UNITS)) - 1):
+        return f"giants_lent {lent} names no giant"
+    if lent and not (int(rec["stage"]) == R.ST_COMBAT and foe < 0):
+        return "giants lent for a battle against them outside the combat stage"
+    argrath = R.ARGRATH
+    for k, u in enumerate(R.GIANTS):
         f = int(rec["unit_force"][u])
-        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe):
-            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918)"
+        if (lent >> k) & 1:
+            if f != 1 - int(rec["active"]):
+                return f"giant {UNIT_IDS[u]} lent for a battle against it but not to the inactive player"
+            continue
+        controlled = int(rec["unit_where"][argrath]) == UW_MAP and int(rec["unit_force"][argrath]) == f \
+            and int(rec["unit_hex"][argrath]) == int(rec["unit_hex"][u]) and R.SCENARIO_EXOTIC_MAGIC[sc]
+        in_battle = int(rec["stage"]) == R.ST_COMBAT and int(rec["unit_hex"][u]) >= 0 and \
+            (int(rec["unit_hex"][u]) in list(rec["bat_att"]) or int(rec["unit_hex"][u]) in list(rec["bat_def"]))
+        if int(rec["unit_where"][u]) == UW_MAP and f != -1 and not (foe >= 0 and f == 1 - foe) and not controlled \
+                and not in_battle:      # Argrath's giant, Argrath fallen in its battle, reverts when it ends
+            return f"giant {UNIT_IDS[u]} belongs to force {f}: giants are no one's (L918) but Argrath's (L686)"
     if ph == R.PH_GIANT_STEP:
         c = int(rec["cursor"])
         if not (int(rec["stage"]) == R.ST_RANDOM_MOVE and 0 <= c < NUM_UNITS and R.U_GIANT[c]
@@ -184,7 +199,7 @@ def record_problem(state):
         return "a running game has ranks"
     return _quake_problem(rec) or _pillar_problem(rec) or _hound_problem(rec) or _cloak_problem(rec) \
         or _zombie_problem(rec) or _puppet_problem(rec) or _hydra_problem(rec) or _dragon_problem(rec) \
-        or _carry_problem(rec)
+        or _carry_problem(rec) or _fetch_problem(rec)
 
 
 def _zombie_problem(rec):
@@ -315,6 +330,28 @@ def _quake_problem(rec):
     for k in range(1, n):
         if k % length and MAP.distance(laid[k - 1], laid[k]) != 1:
             return f"fracture hex {k} is not adjacent to the one before"
+    return ""
+
+
+def _fetch_problem(rec):
+    """The dragon gone for Hungry Jack (L870, rules/fetch.py): a dragon off the
+    board, to come back by the West edge, with the game-turn it may; Jack not
+    in play while it is away; a dragon off by the West edge only then."""
+    d = int(rec["jack_fetcher"]) - 1
+    back = int(rec["jack_back_turn"])
+    for u in R.DRAGON_UNITS:
+        if int(rec["unit_where"][u]) == UW_ENTERING and int(rec["unit_entry"][u]) == R.ENTRY_WEST_EDGE and u != d:
+            return f"dragon {UNIT_IDS[u]} is off by the West edge but not gone for Hungry Jack"
+    if d < 0:
+        return "" if back == 0 else f"jack_back_turn {back} with no dragon gone for Hungry Jack"
+    if d not in R.DRAGON_UNITS:
+        return f"jack_fetcher {d + 1} is not a dragon's"
+    if int(rec["unit_where"][d]) != UW_ENTERING or int(rec["unit_entry"][d]) != R.ENTRY_WEST_EDGE:
+        return "the dragon gone for Hungry Jack is not off the board by the West edge"
+    if not 1 <= back <= int(rec["max_turns"]) + R.AWAY_TURNS:
+        return f"jack_back_turn {back} out of range"
+    if int(rec["unit_where"][R.HUNGRY_JACK]) != 0:
+        return "Hungry Jack is in play while a dragon is gone for him"
     return ""
 
 

@@ -226,6 +226,13 @@ STATE_FIELDS = [
     ("unit_retreat_k", np.int8, (NUM_UNITS,)),   # for a unit flagged UF_RETREATED: the index in bat_def of the
                                                  # defending stack it retreated from (a zero-MF unit of that
                                                  # stack may be carried to its hex); meaningless otherwise
+    # --- fetching Hungry Jack (L870, rules/fetch.py); the giants attacked and Giantmaster (L918, L686)
+    ("jack_fetcher", np.int16),     # the dragon sent off the West map edge to fetch Hungry Jack, unit + 1; 0 none
+                                    # (public: the dragon is off the board, UW_ENTERING by ENTRY_WEST_EDGE)
+    ("jack_back_turn", np.int8),    # the game-turn from which that dragon may come back carrying him: 2 game-turns
+                                    # after the one it left in (L870; Interpretations 160); 0 none
+    ("giants_lent", np.int8),       # bit k: giants#(k+1) is lent to the inactive player for the battle the active
+                                    # player declared against its stack in his combat phase (Interpretations 162); 0
 ]
 _unpadded = sum(np.dtype(f[1]).itemsize * int(np.prod(f[2] if len(f) > 2 else 1)) for f in STATE_FIELDS)
 STATE_FIELDS.append(("pad", np.int8, (8 - _unpadded % 8,)))

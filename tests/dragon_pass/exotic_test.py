@@ -3,6 +3,8 @@ Crater Makers' Meteor Storm, the Full Moon Corps summoned, the Wasps' sting, the
 Stormwalkers' storms; dragons' and superheroes' immunity. Positions are
 hand-built in 18.4 and 18.5 (``scenario.Position``); a phase is reached as in
 play, by ending the movement phase."""
+from dragongym.envs.dragon_pass import rules as R
+
 from .scenario import LUNAR, SARTAR, Position
 
 RIVER, BANK = "0622", "0722"          # open ground on a river (not a ford), and open ground beside it
@@ -371,3 +373,167 @@ def test_rule_dp_exotic_a_hero_with_no_stack_to_escape_to_dies_and_feeds_the_bat
     p = bat_position(sartar_elsewhere=False)
     bat_strikes_argrath(p, escape_die=6)
     assert p.where("argrath") == "dead" and int(p.s["bat_fed"]) == 1
+
+
+# ---------------------------------------------------------------- Giantmaster (L686, rules/giantmaster.py)
+GIANT, GIANT2 = "giants#1", "giants#2"
+
+
+def giant_at(p, name, where, force=None):
+    """A giant on the map, no one's (or ``force``'s, as Argrath's)."""
+    from dragongym.envs.dragon_pass.constants import FORCES, NEUTRAL, UNIT_IDS
+    p.s["units_end"] = len(UNIT_IDS)
+    u = p.put(name, where)
+    p.s["unit_force"][u] = NEUTRAL if force is None else FORCES.index(force)
+
+
+def giant_force(p, name):
+    from dragongym.envs.dragon_pass.constants import FORCES, UNIT_IDS
+    f = int(p.s["unit_force"][UNIT_IDS.index(name)])
+    return FORCES[f] if f >= 0 else None
+
+
+def test_rule_dp_exotic_giantmaster_argrath_enters_a_giants_hex_stops_and_controls_it():
+    """L686: 'Argrath must stop if he chooses to enter a hex containing a giant
+    ... and gains control of the giant. Argrath and a giant cannot be stacked
+    with any other unit.' Beside the giant (its ZOC), he steps into its hex
+    and his move ends there; the giant is Sartar's; a militia beside them may
+    not join them."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013")
+    p.put("argrath", "2012")
+    p.put("cm_town_militia#1", "2014")
+    p.put("dragontooth_runners#1", "3122")
+    p.movement(SARTAR, player_turn=2)
+    argrath = p.name("argrath")
+    p.acts("select the stack at 2012", f"move {argrath} with the group", f"move {argrath} from 2012 to 2013")
+    assert p.where("argrath") == p.where(GIANT) == "2013"
+    assert giant_force(p, GIANT) == SARTAR
+    assert p.phase == R.PH_MOVE                                           # he stopped there
+    runner = p.name("dragontooth_runners#1")
+    p.act(f"Argrath summons {runner}")
+    assert f"{runner} comes to 2013" not in p.legal() and f"{runner} comes to 2113" in p.legal()
+    p.act(f"{runner} comes to 2113")
+    militia = p.name("cm_town_militia#1")
+    p.acts("select the stack at 2014", f"move {militia} with the group")
+    assert f"move {militia} from 2014 to 2013" not in p.legal()
+
+
+def test_rule_dp_exotic_giantmaster_alone_never_two_giants_and_only_with_exotic_magic():
+    """L686: 'If 2 giants are in a hex, Argrath cannot enter'; 'Argrath cannot
+    control more than 1 giant at a time' (with one, he steps into no other
+    giant's hex); with another unit in his group he enters none (no other unit
+    stacks with them); and without exotic magic (18.3) he is no Giantmaster
+    (Interpretations 163)."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013")
+    giant_at(p, GIANT2, "2013")
+    p.put("argrath", "2012")
+    p.movement(SARTAR, player_turn=2)
+    argrath = p.name("argrath")
+    p.acts("select the stack at 2012", f"move {argrath} with the group")
+    assert f"move {argrath} from 2012 to 2013" not in p.legal()           # two giants there
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    giant_at(p, GIANT2, "2014")
+    p.movement(SARTAR, player_turn=2)
+    p.acts("select the stack at 2013", f"move {argrath} with the group")
+    assert f"move {argrath} from 2013 to 2014" not in p.legal()           # he controls one already
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013")
+    p.put("argrath", "2012")
+    p.put("cm_town_militia#1", "2012")
+    p.movement(SARTAR, player_turn=2)
+    p.acts("select the stack at 2012", f"move {argrath} with the group",
+           f"move {p.name('cm_town_militia#1')} with the group")
+    assert not any(t.endswith("to 2013") for t in p.legal())              # not alone
+    p = Position("18.3")
+    giant_at(p, GIANT, "2013")
+    p.put("argrath", "2012")
+    p.movement(SARTAR, player_turn=2)
+    p.acts("select the stack at 2012", f"move {argrath} with the group")
+    assert f"move {argrath} from 2012 to 2013" not in p.legal()
+
+
+def test_rule_dp_exotic_giantmaster_the_giant_moves_with_him_and_reverts_when_he_moves_away():
+    """L686: the controlled giant is his side's: it moves with him; 'a
+    controlled giant reverts to normal if Argrath moves away' -- no one's
+    again the moment he steps off its hex alone (Interpretations 164)."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    p.put("cm_town_militia#1", "2014")
+    p.movement(SARTAR, player_turn=2)
+    argrath, giant = p.name("argrath"), p.name(GIANT)
+    p.acts("select the stack at 2013", f"move {argrath} with the group", f"move {giant} with the group")
+    assert not any(t.startswith("move 2 units") and t.endswith("to 2014") for t in p.legal())   # no other unit's stack
+    choose(p, "move 2 units", "to 2113")
+    assert p.where("argrath") == p.where(GIANT) == "2113" and giant_force(p, GIANT) == SARTAR
+    p.act("stop at 2113")
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    p.movement(SARTAR, player_turn=2)
+    p.acts("select the stack at 2013", f"move {argrath} with the group", f"move {argrath} from 2013 to 2113")
+    assert giant_force(p, GIANT) is None and p.where(GIANT) == "2013"
+
+
+def test_rule_dp_exotic_giantmaster_neither_retreats_from_combat():
+    """L686: 'while stacked, neither can retreat from any combat': the giant
+    (MF 7) attacked with Argrath by slower Lunar infantry could otherwise
+    retreat; it is never offered (Argrath, a hero, retreats no more than
+    ever, L578)."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    p.put("nf_tarsh_warriors#1", "2012")
+    p.combat(LUNAR, player_turn=1)
+    p.dice(1, 1)
+    p.acts("attack the stack at 2013", "attack with the stack at 2012", "attack 2013 with the stacks at 2012")
+    seen = []
+    while p.s["stage"] == R.ST_COMBAT and p.phase != R.PH_BATTLE:
+        seen.append(p.phase)
+        p.act(p.legal()[-1])
+    assert R.PH_RETREAT not in seen
+    assert giant_force(p, GIANT) == SARTAR and p.where(GIANT) == p.where("argrath") == "2013"
+
+
+def test_rule_dp_exotic_giantmaster_argrath_fallen_in_battle_the_giant_reverts_after_it():
+    """L686 (Interpretations 164): Argrath eliminated in a battle beside his
+    giant leaves it: it fights that battle out as Sartar's (its
+    counter-attack, the Sartar player taking the Lunar casualties) and is no
+    one's once the battle is over -- the next Random Movement Phase moves it."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    for i in (1, 2, 3):
+        p.put(f"nf_tarsh_warriors#{i}", "2012")
+    p.combat(LUNAR, player_turn=1)
+    p.dice(6, 1, 1, 1)                           # 12 CF at 6: loss 12, Argrath on top; the giant's 15 at 1
+    p.acts("attack the stack at 2013", "attack with the stack at 2012", "attack 2013 with the stacks at 2012")
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    p.act(f"eliminate {p.name('argrath')} at 2013")
+    assert p.where("argrath") == "escaping"
+    assert p.phase == R.PH_CASUALTY and p.to_play == SARTAR and giant_force(p, GIANT) == SARTAR
+    p.act(p.legal()[0])
+    while p.phase == R.PH_ARRANGE:
+        p.act(p.legal()[-1])
+    assert giant_force(p, GIANT) is None and p.where(GIANT) == "2013"
+
+
+def test_rule_dp_exotic_giantmaster_no_unit_retreats_into_argrath_and_his_giant():
+    """L686: 'Argrath and a giant cannot be stacked with any other unit': the
+    Free Cavalry retreating from a Lunar attack may not go into their hex
+    beside it (Interpretations 164)."""
+    p = Position("18.5", moon="full")
+    giant_at(p, GIANT, "2013", SARTAR)
+    p.put("argrath", "2013")
+    p.put("fa_free_cavalry#1", "2012")
+    p.put("nf_tarsh_warriors#1", "2011")
+    p.combat(LUNAR, player_turn=1)
+    p.acts("attack the stack at 2012", "attack with the stack at 2011", "attack 2012 with the stacks at 2011")
+    cavalry = p.name("fa_free_cavalry#1")
+    p.act(f"retreat {cavalry}")
+    assert sorted(p.legal()) == [f"{cavalry} retreats from 2012 to 1913", f"{cavalry} retreats from 2012 to 2113"]

@@ -110,7 +110,7 @@ def test_rule_dp_giants_are_stopped_by_the_zoc_of_either_player_even_the_active_
 def test_rule_dp_giants_enter_no_hex_holding_units():
     """Giants hold their own hexes: they enter none with a player's units (L448)."""
     p = Position("18.1")
-    p.put(MILITIA[0], "2012")
+    p.put(LANCERS[0], "2012")         # Lunar: inactive in Sartar's player-turn, not bound to attack it (Interpretations 162)
     random_movement(p, (GIANT, "2013"))
     assert "2012" not in giant_steps(p, GIANT)
     # and starting in a ZOC it may not step straight into another ZOC hex (L460)
@@ -263,8 +263,10 @@ def test_rule_dp_giants_attack_both_players_units_the_inactive_players_first():
     deciding) (Interpretations 148)."""
     p = Position("18.1")
     p.put(LANCERS[0], "2012")
-    p.put(MILITIA[0], "2014")
     random_movement(p, (GIANT, "2013"))
+    # the Sartar militia beside it now (in Sartar's own combat phase it would have had to attack it,
+    # Interpretations 162)
+    p.put(MILITIA[0], "2014")
     p.dice(6, 6)
     p.act(f"{p.name(GIANT)} stops")
     assert p.phase == R.PH_CASUALTY and p.to_play == LUNAR
@@ -344,3 +346,82 @@ def test_rule_dp_dinosaurs_a_trachodon_allies_with_its_spirit():
     p.act("stop at 0604")
     finish_movement(p)
     assert force(p, "trachodons#1") == LUNAR and force(p, "trachodons_spirit#1") == LUNAR
+
+
+# ---------------------------------------------------------------- players attacking giants (Interpretations 162)
+WARRIORS = [f"nf_tarsh_warriors#{i}" for i in range(1, 4)]     # Lunar 4-3-4
+
+
+def test_rule_dp_giants_beside_a_players_stack_must_be_attacked_the_other_player_deciding_for_them():
+    """L918: the giants are no one's, every player's units inactive to them;
+    so are they to the active player (their ZOC stops him, DP-GIANTS-1), and
+    'any active stack that ends movement adjacent to an inactive stack must
+    have a battle' (L516): the Lunar lancers beside a giant must fight it (no
+    'no more battles' while they have not). The battle is against the giant
+    alone (the Sartar militia beside the lancers is not added to it); the
+    giant is lent to the Sartar player for it, who takes the Lunar casualties
+    of its counter-attack; the battle over, it is no one's again."""
+    p = Position("18.1")
+    neutral_at(p, GIANT, "2013")
+    for u in LANCERS[:3]:
+        p.put(u, "2012")
+    p.put(MILITIA[0], "2011")
+    p.combat(LUNAR)
+    assert sorted(p.legal()) == ["attack the stack at 2011", "attack the stack at 2013"]
+    p.act("attack the stack at 2013")
+    assert force(p, GIANT) == SARTAR                              # lent to the other player
+    assert p.legal() == ["attack with the stack at 2012"]
+    p.act("attack with the stack at 2012")
+    assert p.legal() == ["attack 2013 with the stacks at 2012"]   # the militia at 2011 is not added
+    p.act("attack 2013 with the stacks at 2012")
+    p.dice(1, 1)                                  # 12 CF at 1: loss 2, none of the giant's 15; 15 CF at 1: loss 3
+    arranged_as_they_are(p)
+    assert p.phase == R.PH_CASUALTY and p.to_play == SARTAR      # the giant's counter-attack: Sartar decides
+    p.act(p.legal()[0])
+    arranged_as_they_are(p)
+    assert force(p, GIANT) is None and int(p.s["giants_lent"]) == 0
+    assert p.where(GIANT) == "2013" and sum(p.where(u) == "dead" for u in LANCERS[:3]) == 1
+
+
+def test_rule_dp_giants_attacked_in_a_fortress_defend_outside_it():
+    """L458, L472: 'dragons, giants, herds (and units stacked above them) are
+    always considered to be outside structures': a giant in Jonstown (a
+    fortress, x2 inside) absorbs a loss at its own CF of 15, not 30: a loss
+    of 24 takes it."""
+    p = Position("18.1")
+    neutral_at(p, GIANT, "3122")
+    for u in LANCERS[:3]:
+        p.put(u, "3123")
+    for u in WARRIORS:
+        p.put(u, "3121")
+    p.combat(LUNAR)
+    p.dice(6)                                     # 24 CF at 6
+    declare(p, ["3122"], ["3123", "3121"])
+    arranged_as_they_are(p)
+    assert p.phase == R.PH_CASUALTY and p.to_play == LUNAR
+    assert p.legal() == [f"eliminate {p.name(GIANT)} at 3122"]
+    p.act(f"eliminate {p.name(GIANT)} at 3122")
+    assert p.where(GIANT) == "dead"
+
+
+def test_rule_dp_giants_spirits_may_be_committed_against_giants():
+    """L496: a spirit is committed 'atop any inactive stack within the
+    magician's RF that is to be attacked': a giants' stack is one
+    (Interpretations 162). The Storm Priests' spirit goes against the giant
+    beside the Sartar militia; it attacks in the battle and goes home."""
+    p = Position("18.5", moon="full")
+    neutral_at(p, GIANT, "2013")
+    for u in MILITIA[:3]:
+        p.put(u, "2012")
+    p.put("smu_storm_priests#1", "2012")
+    p.combat(SARTAR, player_turn=2)
+    spirit = p.name("smu_storm_priests_spirit#1")
+    p.act(f"commit {spirit}")
+    assert p.legal() == [f"{spirit} attacks the stack at 2013"]
+    p.act(f"{spirit} attacks the stack at 2013")
+    assert p.where("smu_storm_priests_spirit#1") == "committed to 2013"
+    p.dice(1, 1, 1, 1, 1, 1)
+    p.acts("attack the stack at 2013", "attack with the stack at 2012", "attack 2013 with the stacks at 2012")
+    while int(p.s["giants_lent"]):
+        p.act(p.legal()[0])
+    assert force(p, GIANT) is None and p.where("smu_storm_priests_spirit#1") == "holding box"

@@ -4,8 +4,9 @@ magicians of his stacked with him that aid him); a summoned unit must move
 toward him, each hex closer, until normal movement stops it; a unit that
 becomes adjacent to him rolls: 1-3 eliminated, 4-6 it may move away.
 Dragons, superheroes and the units stacked with them are immune to the
-summons. Jack and his dragon have no side yet (alliances come later): the
-tests hand them to the Lunars in 18.5 and play into the Sartar movement phase."""
+summons. The summons' tests hand Jack and a dragon to the Lunars in 18.5 and
+play into the Sartar movement phase; the fetching's (L870, rules/fetch.py)
+send a Sartar dragon off the West edge in 18.7 and bring it back with him."""
 from dragongym.envs.dragon_pass import rules as R
 
 from dragongym.envs.dragon_pass.data import MAP
@@ -157,3 +158,116 @@ def test_rule_dp_jack_two_aiding_magicians_draw_three_units_and_make_no_magic_th
     commits = [t for t in p.legal() if t.startswith("commit ")]
     assert any(p.name("lcm_magicians_spirit#3") in t for t in commits)
     assert not any(p.name("lcm_magicians_spirit#1") in t or p.name("lcm_magicians_spirit#2") in t for t in commits)
+
+
+# ---------------------------------------------------------------- fetching him (L870, rules/fetch.py)
+WEST = "0113"            # the West map edge (column 01), open ground; 0213 beside it
+
+
+def fetch_off(p, dragon="red_dragon", start="0213", edge=WEST):
+    """Sartar's dragon at ``start`` steps to West edge hex ``edge`` and flies off for Jack."""
+    name = p.name(dragon)
+    p.acts(f"select the stack at {start}", f"move {name} with the group", f"move {name} from {start} to {edge}")
+    p.act(f"{name} flies off the West map edge to fetch Hungry Jack")
+
+
+def test_rule_dp_jack_a_dragon_leaves_by_the_west_edge_and_returns_two_game_turns_later_carrying_him():
+    """L870: 'To ally requires that any dragon be sent to fetch him. The dragon
+    must leave the West map edge for 2 game-turns. When he returns, he is
+    carrying Hungry Jack.' The red dragon leaves in game-turn 1, cannot come
+    back in game-turn 2, comes back in game-turn 3 at a West edge hex no enemy
+    holds, Jack on its stack, allied with Sartar, its move over there
+    (Interpretations 160-161)."""
+    p = Position("18.7", moon="full")
+    given(p, SARTAR, "red_dragon", "0213")
+    p.put("cc_lancers#1", "0120")
+    p.movement(SARTAR, player_turn=1)
+    name = p.name("red_dragon")
+    p.acts("select the stack at 0213", f"move {name} with the group")
+    assert not any("fetch Hungry Jack" in t for t in p.legal())          # not on the West edge yet
+    p.act(f"move {name} from 0213 to {WEST}")
+    p.act(f"{name} flies off the West map edge to fetch Hungry Jack")
+    assert p.where("red_dragon") == "entering" and p.phase == R.PH_MOVE
+    assert f"bring {name} onto the board" not in p.legal()
+    p.movement(SARTAR, player_turn=3)                                     # game-turn 2: still away
+    assert f"bring {name} onto the board" not in p.legal()
+    p.movement(SARTAR, player_turn=5)                                     # game-turn 3: back
+    p.act(f"bring {name} onto the board")
+    hexes = [t.rsplit(" ", 1)[1] for t in p.legal()]
+    assert all(h[:2] == "01" for h in hexes) and len(hexes) == MAP.rows - 1
+    assert "0120" not in hexes                                             # an enemy holds it
+    p.act(f"{name} enters at 0112")
+    assert p.where("red_dragon") == p.where("hungry_jack") == "0112"
+    assert p.stack("0112")[0] == "hungry_jack"                             # carried on the dragon
+    assert int(p.s["unit_force"][R.HUNGRY_JACK]) == int(p.s["unit_force"][p_unit("red_dragon")]) == 1
+    assert int(p.s["faction_ally"][R.JACK_FACTION]) == 1                  # allied with Sartar
+    assert p.mp("red_dragon") == 0 and p.phase == R.PH_MOVE               # its move ends there
+    assert int(p.s["jack_fetcher"]) == 0
+    # the Lunar movement phase that follows begins with Jack's summons (L872)
+    p.act("end the movement phase")
+    while not (p.phase in (R.PH_JACK, R.PH_JACK_AID) or (p.to_play == LUNAR and p.phase == R.PH_MOVE)):
+        p.act(p.legal()[-1])
+    assert p.phase == R.PH_JACK and p.to_play == SARTAR
+    assert f"Hungry Jack summons {p.name('cc_lancers#1')} at 0120" in p.legal()
+
+
+def test_rule_dp_jack_only_a_dragon_alone_fetches_him_and_only_one():
+    """L870: a dragon is sent, not other units: a dragon moving with another
+    unit, or any other unit, is never offered the West edge; while one dragon
+    is away for him no other is sent (Interpretations 160); and he is no
+    one's to fetch outside the scenarios with the Independents' alliances
+    (18.5 here)."""
+    p = Position("18.7", moon="full")
+    given(p, SARTAR, "red_dragon", "0213")
+    given(p, SARTAR, "green_dragon", "0214")
+    given(p, SARTAR, "brown_dragon", "0116")
+    other = "cm_town_militia#2"
+    p.put(other, "0213")
+    p.movement(SARTAR, player_turn=1)
+    name = p.name("red_dragon")
+    p.acts("select the stack at 0213", f"move {name} with the group", f"move {p.name(other)} with the group")
+    choose(p, "move 2 units", f"to {WEST}")
+    assert not any("fetch Hungry Jack" in t for t in p.legal())          # not alone
+    p.act(f"stop at {WEST}")
+    fetch_off(p, "green_dragon", "0214", "0114")
+    p.acts("select the stack at 0116", f"move {p.name('brown_dragon')} with the group")
+    assert not any("fetch Hungry Jack" in t for t in p.legal())          # the green dragon is gone for him
+    q = Position("18.5", moon="full")
+    given(q, SARTAR, "red_dragon", WEST)
+    q.movement(SARTAR, player_turn=1)
+    q.acts(f"select the stack at {WEST}", f"move {name} with the group")
+    assert not any("fetch Hungry Jack" in t for t in q.legal())
+
+
+def test_rule_dp_jack_never_moves_by_himself():
+    """L870: 'Hungry Jack cannot move by himself' (L462: zero-MF units): on
+    the dragon's stack he is never offered to move; the dragon moves alone."""
+    p = Position("18.7", moon="full")
+    given(p, SARTAR, "red_dragon", "0213")
+    given(p, SARTAR, "hungry_jack", "0213")
+    p.movement(SARTAR, player_turn=1)
+    p.act("select the stack at 0213")
+    assert f"move {p.name('hungry_jack')} with the group" not in p.legal()
+    assert f"move {p.name('red_dragon')} with the group" in p.legal()
+
+
+def p_unit(name):
+    return R.UNIT_IDS.index(name)
+
+
+def test_rule_dp_jack_a_dragon_killed_while_away_fetches_no_one():
+    """L768 with L870: Cragspider killed takes her Black Dragon with her, even
+    gone West for Hungry Jack: it is dead, and no dragon is fetching him
+    (Interpretations 160)."""
+    from dragongym.envs.dragon_pass.constants import ENTRY_WEST_EDGE
+    from .cragspider_test import CENTRE, cragspider_for, name, pillar, triangle
+    p = Position("18.5", moon="full")
+    cragspider_for(p, SARTAR, CENTRE, ("black_dragon", "0113"))
+    d = p.entering("black_dragon", ENTRY_WEST_EDGE)
+    p.s["jack_fetcher"] = d + 1
+    p.s["jack_back_turn"] = 3
+    pillar(p, CENTRE)
+    p.dice(1, 1, 1)                                          # her heroic escape fails
+    name(p, *triangle(CENTRE)[1:])
+    assert p.where("cragspider") == p.where("black_dragon") == "dead"
+    assert int(p.s["jack_fetcher"]) == 0 and int(p.s["unit_entry"][d]) == -1

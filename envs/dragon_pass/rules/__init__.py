@@ -5,9 +5,11 @@ step, the action space), ``minors`` (Minor Independents: the Spirit of
 Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
 Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
 cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
-Hungry Jack's summons, dragons and Jack brought in by alliances), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
+Hungry Jack's summons, dragons and Jack brought in by alliances), ``fetch`` (the dragon
+sent off the West edge to fetch Hungry Jack), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
-Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding),
+Puppeteers' Illusory Armies), ``hydra`` (the Hydra's MgF and its feeding), ``giantmaster`` (giants
+attacked by a player, Argrath's Giantmaster),
 ``movement`` (the movement phase and arranging stacks), ``quake`` (the
 Earth-Shaker's Cult's earthquake: its fracture lines), ``pillar``
 (Cragspider's Pillar of Fire: its triangle), ``ethilrist``
@@ -25,10 +27,12 @@ from .base import *  # noqa: F401,F403
 from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
 from .dragons import *  # noqa: F401,F403
+from .fetch import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .zombies import *  # noqa: F401,F403
 from .puppeteers import *  # noqa: F401,F403
 from .hydra import *  # noqa: F401,F403
+from .giantmaster import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .quake import *  # noqa: F401,F403
 from .pillar import *  # noqa: F401,F403

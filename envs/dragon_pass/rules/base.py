@@ -22,7 +22,7 @@ from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, OCC_GIANTS, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
-    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE, NUM_FORCES,
+    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE, NUM_FORCES, ENTRY_WEST_EDGE,
 )
 from ..unitdata import FACTIONS
 from ..data import DATA, MAP
@@ -505,6 +505,8 @@ def _entry_hexes():
             out[ENTRY_SARTAR_SOUTH_EDGE, h] = 1
         if h in imperial and MAP.is_edge(h):
             out[ENTRY_IMPERIAL_EDGE, h] = 1
+        if col(h) == 1:
+            out[ENTRY_WEST_EDGE, h] = 1         # column 01, the West map edge (L870; data/map.txt)
     return out
 
 
@@ -512,7 +514,8 @@ ENTRY_HEXES = _entry_hexes()
 """ENTRY_HEXES[zone, h]: h is a board-edge hex units entering by ``zone`` may
 come in at (constants.ENTRY_*: L297, L323, L972, L981; Androgeus by the
 south edge of Sartar or an edge of the Imperial borders, the Glowline's
-lands, dark and light, L143, L800; Interpretations 96)."""
+lands, dark and light, L143, L800; Interpretations 96; the dragon back from
+fetching Hungry Jack by the West edge, column 01, L870)."""
 
 
 # ================================================================ the Independents' factions (L730-L920)
@@ -683,7 +686,8 @@ CH_ASSIGN = CH_ALCHEMY_RF + 1       # CH_ASSIGN + j * 7 + k: assign ASSIGN_AMOUN
 CH_SEEK = CH_ASSIGN + 3 * 7         # CH_SEEK + k: seek Major k's alliance, calling out one's DP (L979)
 CH_RESERVE = CH_SEEK + 7            # the unit being deployed joins the South Soldier Reserve (L297)
 CH_BID = CH_RESERVE + 1             # CH_BID + j: offer ASSIGN_AMOUNTS[j] more DP for the Dragonewts (event 12, L958)
-NUM_CHOICES = CH_BID + 3
+CH_FETCH_JACK = CH_BID + 3          # the dragon moving alone leaves by the West map edge to fetch Hungry Jack (L870)
+NUM_CHOICES = CH_FETCH_JACK + 1
 NUM_ACTIONS = A_CHOICE + NUM_CHOICES
 
 # decisions (``phase``): what the actions mean
@@ -1303,6 +1307,10 @@ def killed(S, b, u):
         s['unit_where'][d] = UW_DEAD
         s['unit_hex'][d] = -1
         s['unit_flags'][d] = 0
+        s['unit_entry'][d] = -1
+        if s['jack_fetcher'] == d + 1:
+            s['jack_fetcher'] = 0         # gone for Hungry Jack, it fetches no one (L870, fetch.py)
+            s['jack_back_turn'] = 0
 
 
 @rules_jit

@@ -53,6 +53,7 @@ from .base import is_zombie, zombies_on_board
 from .puppeteers import dodge_options
 from .base import PH_PUPPET_DODGE, PUPPETEER_TROOP
 from .base import can_carry, zero_mf, missile_ground_mod, outside_structure
+from .giantmaster import is_controlled, lend_giants, may_not_retreat, pair_hex_barred, return_giants
 
 # the steps of a battle (``step``)
 CS_DECLARE = 0              # phase A (spirits and agents committed), then battles declared (L496-L498)
@@ -153,7 +154,8 @@ def candidate_stacks(S, b, p, occ):
         any_foe = False
         for d in range(1, 7):
             g = HEX_STEP[h, d]
-            if g >= 0 and hostile(occ[g], foes_of(p)) and not stack_used(S, b, g):
+            # giants too: inactive to every player, they are fought like the enemy (Interpretations 162)
+            if g >= 0 and (hostile(occ[g], foes_of(p)) or occ[g] == OCC_GIANTS) and not stack_used(S, b, g):
                 cand[g] = 1
                 any_foe = True
         if any_foe and not may_stay_in_fortification(S, b, h):
@@ -293,11 +295,12 @@ def end_battle(S, b):
     s['def_total'] = 0
     s['step'] = CS_DECLARE
     s['cursor'] = 0
+    return_giants(S, b)               # giants lent for a battle against them are no one's again (Interpretations 162)
     if s['giant_foe']:
         # the giants' battle of the Random Movement Phase is over (L918): the
         # giants are no one's again, the player-turn's player active again
         for u in range(units_end(S, b)):
-            if U_GIANT[u]:
+            if U_GIANT[u] and not is_controlled(S, b, u):       # Argrath's giant stays his (L686)
                 s['unit_force'][u] = NEUTRAL
         s['giant_foe'] = 0
         s['active'] = force_playing(S, b, turn_slot(S, b))
@@ -329,6 +332,8 @@ def act_battle(S, b, p, a):
         end_combat(S, b)
         return False
     s['bat_def'][0] = a - A_HEX
+    if stands_at(S, b, a - A_HEX) == OCC_GIANTS:
+        lend_giants(S, b, a - A_HEX, 1 - p)     # the other player decides for them (Interpretations 162)  # two-player
     s['bat_foe'] = hex_owner(S, b, a - A_HEX)
     return pose(S, b, PH_BATTLE_ADD, p)
 
@@ -350,7 +355,7 @@ def mask_battle_add(S, b, p, mask):
             continue
         if beside_all(c, s['bat_def']) and not stack_used(S, b, c) and not dragons_only(S, b, c):
             mask[A_HEX + c] = 1
-    if n_att > 0 and n_def < MAX_BATTLE_STACKS:
+    if n_att > 0 and n_def < MAX_BATTLE_STACKS and not s['giants_lent']:     # giants are fought alone
         a0 = s['bat_att'][0]
         for d in range(1, 7):
             c = HEX_STEP[a0, d]
@@ -394,7 +399,7 @@ def strands(S, b, p, occ, extra, join):
         free = False
         for d in range(1, 7):
             g = HEX_STEP[h, d]
-            if g >= 0 and hostile(occ[g], foes_of(p)) and not stack_used(S, b, g):
+            if g >= 0 and (hostile(occ[g], foes_of(p)) or occ[g] == OCC_GIANTS) and not stack_used(S, b, g):
                 foe = True
                 if g != extra and not in_list(s['bat_def'], g):
                     free = True
@@ -544,7 +549,7 @@ def stands_at(S, b, h):
     s = S[b]
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and not U_HERD[u]:
-            if U_GIANT[u]:
+            if U_GIANT[u] and force_of(S, b, u) < 0:
                 return OCC_GIANTS         # giants, no one's, hold their hex (L918)
             return force_of(S, b, u)
     return -1
@@ -1026,12 +1031,12 @@ def casualty_value2(S, b, u, k_from_bottom, counter):
 
 @rules_jit
 def herd_at_or_below(S, b, u):
-    """Unit u is a herd or a dragon, or stacked above one: outside any
+    """Unit u is a herd, a dragon or a giant, or stacked above one: outside any
     structure (L458, L472)."""
     s = S[b]
     h = s['unit_hex'][u]
     for v in range(units_end(S, b)):
-        if (U_HERD[v] != 0 or is_dragon(v)) and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
+        if (U_HERD[v] != 0 or is_dragon(v) or U_GIANT[v] != 0) and s['unit_where'][v] == UW_MAP and s['unit_hex'][v] == h \
                 and s['unit_order'][v] <= s['unit_order'][u]:
             return True
     return False
@@ -1192,10 +1197,11 @@ def retreat_hexes(S, b, u, occ, mask):
     h = s['unit_hex'][u]
     foes = foes_of(force_of(S, b, u))
     n = 0
+    pair = pair_hex_barred(S, b, u)       # Argrath and his giant stack with no other unit (L686)
     for d in range(1, 7):
         g = HEX_STEP[h, d]
         if g < 0 or HEX_TERRAIN[g] == TERRAIN_LAKE or hostile(occ[g], foes) or adjacent_to_foe(occ, g, foes) \
-                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g):
+                or occ[g] == OCC_GIANTS or adjacent_to_force(occ, g, OCC_GIANTS) or shut(S, b, g) or g == pair:
             continue
         if zero_mf(S, b, u) and retreat_carrier(S, b, u, g, -1) == 0:
             continue      # it cannot move itself: only carried, where a carrier of its stack went (L462, L578)
@@ -1228,6 +1234,8 @@ def may_retreat(S, b, u, occ, total, fastest):
         return False      # Ironhoof froze the cavalry (L782)
     if raging_against(S, b, u, s['bat_att']):
         return False      # the scapegoat cannot retreat from its superhero (L656)
+    if may_not_retreat(S, b, u):
+        return False      # Argrath and the giant he controls, stacked (L686)
     dummy = np.zeros(1, np.int8)
     if retreat_hexes(S, b, u, occ, dummy) == 0:
         return False
@@ -1443,9 +1451,11 @@ def extended_hexes(S, b, u, mask):
     if adjacent_to_foe(occ, h, foes_of(p)) or adjacent_to_force(occ, h, OCC_GIANTS):
         return 0          # the giants are inactive to both players: beside them it stops too (L918)
     n = 0
+    pair = pair_hex_barred(S, b, u)       # Argrath and his giant stack with no other unit (L686)
     for d in range(1, 7):
         g = HEX_STEP[h, d]
-        if g < 0 or hostile(stands_at(S, b, g), foes_of(p)) or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g):
+        if g < 0 or hostile(stands_at(S, b, g), foes_of(p)) or stands_at(S, b, g) == OCC_GIANTS or shut(S, b, g) \
+                or g == pair:
             continue          # an enemy's herds alone do not bar it: it captures them (L600)
         ter = HEX_TERRAIN[ground(S, b, g)]
         if ter == TERRAIN_FOREST or ter == TERRAIN_HILL_FOREST or ter == TERRAIN_MARSH or ter == TERRAIN_LAKE \

@@ -31,9 +31,9 @@ L843): = - infinity* - 20 Air Rune - 0. What they do:
   (CH_NEGATE, through PH_EXOTIC / PH_EXOTIC_TARGET; ``dragon_negates``);
   ``moon.cyclic_value`` reads it (Interpretations 102).
 
-Called with alliances (not yet built, the lead wires them): ``place_dragon``
-(a dragon allied appears at its dragonrest, L841, L344) and
-``jack_arrives`` (the dragon sent West returns carrying Hungry Jack, L870).
+Called with alliances: ``place_dragon`` (a dragon allied appears at its
+dragonrest, L841, L344) and ``jack_arrives`` (the dragon sent West returns
+carrying Hungry Jack, L870; ``fetch.py``).
 Hungry Jack (L872-L874): at the start of each movement phase of his
 controller's enemy (``jack_due``, called by ``movement.movement_phase``) his
 controller first names the magicians stacked with him that aid him, up to 2
@@ -318,9 +318,9 @@ def place_dragon(S, b, f, u):
 @rules_jit
 def jack_arrives(S, b, d):
     """The dragon d sent to fetch Hungry Jack returns carrying him (L870):
-    Jack, allied to d's force, is put on top of d's stack. Called by the
-    alliance machinery (not yet built) when the dragon, having left by the
-    West map edge for 2 game-turns, comes back on the map; d must be on the map."""
+    Jack, allied to d's force, is put on top of d's stack. Called by
+    ``fetch.bring_jack`` when the dragon, having left by the West map edge
+    for 2 game-turns, comes back on the map; d must be on the map."""
     s = S[b]
     j = HUNGRY_JACK
     s['unit_force'][j] = s['unit_force'][d]

@@ -64,6 +64,7 @@ from .hydra import act_hydra_feed, mask_hydra_feed
 from .setup import SCENARIO_INDEPENDENTS, act_deploy, deploy_round, mask_deploy, setup_scenario
 from .dragons import act_dragonfight, act_jack, act_jack_aid, mask_dragonfight, mask_jack, mask_jack_aid
 from .giants import act_giant_step, mask_giant_step, place_dinosaurs, random_movement_phase
+from .giantmaster import giant_reverts
 from .events import (
     act_event_remove, act_event_replace, mask_event_remove, mask_event_replace, random_events_due,
     random_events_segment,
@@ -333,6 +334,7 @@ def advance(S, b):
             s['phase'] = PH_NONE
             return
         illusions_dispelled(S, b)     # an Illusory Army beside an enemy dragon or superhero (L890)
+        giant_reverts(S, b)           # a giant Argrath has left is no one's again (L686)
         if s['doom_pending']:
             # Ethilrist fell in combat or exotic magic: his Hound's Doom Run before
             # play goes on (L754); the phase then asks again what it asked
@@ -400,6 +402,7 @@ def settle(S, b, mask):
         s['decisions'] += 1
         posed = do_action(S, b, a)
         illusions_dispelled(S, b)     # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+        giant_reverts(S, b)           # whatever moved: a giant Argrath has left is no one's again (L686)
         if not posed:
             advance(S, b)
 
@@ -412,6 +415,7 @@ def apply_trusted(S, b, a, mask):
     s['decisions'] += 1
     posed = do_action(S, b, a)
     illusions_dispelled(S, b)         # whatever moved: an Illusory Army beside an enemy dragon or superhero (L890)
+    giant_reverts(S, b)               # whatever moved: a giant Argrath has left is no one's again (L686)
     if not posed:
         advance(S, b)
     return settle(S, b, mask)

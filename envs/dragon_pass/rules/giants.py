@@ -6,7 +6,9 @@ event puts one of the three giants not on the map at Giants Walk, hex 4505
 Interpretations 141). A giant is no one's (``unit_force`` NEUTRAL): both
 players' units are inactive to it, it holds its hex against either and its
 zone of control stops the units of both (``constants.OCC_GIANTS``,
-``base.scan_board``).
+``base.scan_board``). In a player's own combat phase his stacks beside giants
+fight them, and Argrath's Giantmaster makes one giant his side's while they
+are stacked (``giantmaster.py``; Interpretations 162-165).
 
 In every player-turn's Random Movement Phase (``constants.ST_RANDOM_MOVE``,
 before the Alliance and Movement Phases, L176-L178) the active player moves every
@@ -147,8 +149,8 @@ def next_giant_battle(S, b):
     active = int(s['active'])
     for k in range(GIANTS.shape[0]):
         u = GIANTS[k]
-        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP:
-            continue
+        if u >= units_end(S, b) or s['unit_where'][u] != UW_MAP or s['unit_force'][u] >= 0:
+            continue          # Argrath's giant fights as his side's, not on its own (L686)
         h = int(s['unit_hex'][u])
         for i in range(2):
             f = 1 - active if i == 0 else active
@@ -196,7 +198,8 @@ def random_movement_phase(S, b):
         if s['cursor'] < 0:
             for k in range(GIANTS.shape[0]):
                 u = GIANTS[k]
-                if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED:
+                if u < units_end(S, b) and s['unit_where'][u] == UW_MAP and not s['unit_flags'][u] & UF_MOVED \
+                        and s['unit_force'][u] < 0:       # Argrath's giant is his side's (L686)
                     s['cursor'] = u
                     s['group_moved'] = 0
                     scan_board(S, b, occ, zoc)

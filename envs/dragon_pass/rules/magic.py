@@ -34,6 +34,7 @@ from ..constants import (
     UW_MAP, UW_SUPPORT,
 )
 from .base import outside_structure
+from ..constants import OCC_GIANTS
 from .base import (
     A_CHOICE, A_HEX, A_UNIT, DELECTI, NUM_ZOMBIES, ZOMBIE_1, CH_DONE, CH_REVEAL, CRIMSON_BAT, HEX_PHYS_IN2, HEX_PHYS_OUT2, INFINITE_MGF, PH_COMMIT, PH_COMMIT_HEX,
     PH_MAGIC_CASUALTY, PH_REVEAL, PH_SAVE, PH_SUPPORT, PH_SUPPORT_HEX, STRUCTURE_UNITS, U_AGENT, best_friend, U_BOUND,
@@ -107,8 +108,8 @@ def attackable(S, b, h, p):
     its stacks with a CF, not yet fought, stands beside it and h has not been
     fought either (a spirit cannot be the only attacker, L512)."""
     s = S[b]
-    if not hostile(hex_force(S, b, h), foes_of(p)):
-        return False
+    if not hostile(hex_force(S, b, h), foes_of(p)) and hex_force(S, b, h) != OCC_GIANTS:
+        return False          # giants may be attacked as the enemy (Interpretations 162)
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and s['unit_flags'][u] & UF_USED:
             return False

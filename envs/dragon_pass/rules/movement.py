@@ -61,6 +61,9 @@ from .zombies import mask_chain_leaders, start_march
 from .puppeteers import ILLUSORY_ARMIES, may_switch, switch_places
 from .hydra import hydra_question
 from .dragons import closer_to_jack, jack_due, jack_roll, must_answer, summoned
+from .fetch import bring_jack, fetching, may_fetch, send_for_jack, still_away
+from .base import CH_FETCH_JACK
+from .giantmaster import controlled_giant, giantmaster_bars, giantmaster_enters, giantmaster_step
 
 
 @rules_jit
@@ -390,6 +393,8 @@ def summon_hexes(S, b, u, mask):
         g = ha if d == 0 else HEX_STEP[ha, d]
         if g < 0 or g == s['unit_hex'][u] or HEX_TERRAIN[g] == TERRAIN_LAKE or shut(S, b, g):
             continue
+        if d == 0 and controlled_giant(S, b) >= 0:
+            continue          # Argrath with his giant stacks with no other unit (L686)
         f = hex_force(S, b, g)
         if f >= 0 and f != force_of(S, b, u):
             continue
@@ -484,8 +489,10 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
     s = S[b]
     g = HEX_STEP[h, d]
     foes = foes_of(p)
-    if g < 0 or hostile(occ_g, foes) or occ_g == OCC_GIANTS:
-        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918)
+    if g < 0 or hostile(occ_g, foes) or (occ_g == OCC_GIANTS and not giantmaster_step(S, b, p, g)):
+        return False      # no unit enters an enemy's hex, nor the giants' (inactive to all, L918) but Argrath (L686)
+    if giantmaster_bars(S, b, p, g):
+        return False      # Argrath and his giant stack with no other unit (L686)
     into_zoc = zoc_g & foes != 0
     if into_zoc and s['group_moved'] == 0 and s['group_zoc_start']:
         return False
@@ -623,6 +630,8 @@ def mask_move_group(S, b, p, mask):
                     stop = False
         if stop:
             mask[A_CHOICE + CH_DONE] = 1
+        if may_fetch(S, b, p):
+            mask[A_CHOICE + CH_FETCH_JACK] = 1      # off the West map edge, to fetch Hungry Jack (L870)
     elif s['group_arranged']:
         mask[A_CHOICE + CH_DONE] = 1
 
@@ -650,6 +659,8 @@ def act_move_group(S, b, p, a):
     if a == A_CHOICE + CH_DONE:
         stop_group(S, b, p)
         return False
+    if a == A_CHOICE + CH_FETCH_JACK:
+        return send_for_jack(S, b, p)        # the dragon leaves by the West map edge (L870; fetch.py)
     if a == A_CHOICE + CH_ARRANGE:
         start_arrangement(S, b, h)
         s['group_arranged'] = 1
@@ -685,6 +696,9 @@ def act_move_group(S, b, p, a):
         s['sel_hex'] = g
         s['group_moved'] = 1
         occupy(S, b, p, g)
+        if occ7[d] == OCC_GIANTS and giantmaster_enters(S, b, p, g):
+            stop_group(S, b, p)       # Argrath must stop in the giant's hex and controls it (L686)
+            return False
         if zoc7[d] & foes_of(p) or group_size(S, b)[0] == 0 or cloud_stops(S, b, g):
             # a ZOC stops it; so does the flood that eliminated it (L688), or the cloud (L752)
             stop_group(S, b, p)
@@ -948,6 +962,8 @@ def entry_hexes(S, b, u, mask):
     enemy unit (inactive units there block it, L474), and within its MF, force
     marched where it may. Marked in ``mask`` when it has room; returns how many."""
     s = S[b]
+    if still_away(S, b, u):
+        return 0              # the dragon gone for Hungry Jack: 2 game-turns away (L870)
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
     budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
@@ -981,7 +997,7 @@ def act_enter_hex(S, b, p, a):
     s = S[b]
     u = int(s['cursor'])
     s['sel_hex'] = a - A_HEX
-    if march_allowed(u, side_of(S, b, u)):
+    if march_allowed(u, side_of(S, b, u)) and not fetching(S, b, u):
         return pose(S, b, PH_FORCE_MARCH, p)
     return enter_board(S, b, p, u, a - A_HEX, False)
 
@@ -1007,6 +1023,8 @@ def enter_board(S, b, p, u, h, march):
     first 3 MPs free when force marched, L474), and moves on as a group of its
     own; entering an enemy ZOC stops it there (L460)."""
     s = S[b]
+    if fetching(S, b, u):
+        return bring_jack(S, b, p, u, h)      # back from the West carrying Hungry Jack (L870)
     put_on_top(S, b, u, h)
     s['unit_entry'][u] = -1
     # doubled when the Spirit of Movement was eliminated this phase (L898)
