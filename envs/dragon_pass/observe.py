@@ -249,7 +249,9 @@ F_AUCTION = F_MINORS + 6 + len(R.DRAGON_UNITS)  # random event 12 (L958): the ob
 F_CAPITALS = F_AUCTION + 4            # the players' capitals (rules.FORCE_CAPITAL: Furthest, Boldhome, Wintertop):
                                       # +1 the observer controls it, -1 his (first) opponent, -0.5 his second
                                       # opponent in 18.8, 0 no player (L313, L987)
-FLAT_SIZE = F_CAPITALS + len(R.FORCE_CAPITAL)
+F_JACK = F_CAPITALS + len(R.FORCE_CAPITAL)  # a dragon is away fetching Hungry Jack (L870); game-turns before it
+                                      # may come back / 2 (public: it flew off the West edge)
+FLAT_SIZE = F_JACK + 2
 
 BLOCKS = (("board", (NUM_HEXES, BOARD_PLANES)), ("units", (NUM_UNITS, UNIT_FEATURES)), ("flat", (FLAT_SIZE,)))
 
@@ -559,3 +561,7 @@ def observe_one(S, b, me, obs):
     _put(obs, f + F_AUCTION + 3, s['dp_debt'][enemy] / 50.0)
     for k in range(R.FORCE_CAPITAL.shape[0]):
         obs[f + F_CAPITALS + k] = _relative(R.controller(S, b, R.FORCE_CAPITAL[k]), me, enemy, third)
+    if s['jack_fetcher'] > 0:
+        obs[f + F_JACK] = 1.0
+        wait = int(s['jack_back_turn']) - int(s['turn'])
+        obs[f + F_JACK + 1] = (wait if wait > 0 else 0) / 2.0
