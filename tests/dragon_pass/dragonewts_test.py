@@ -250,6 +250,22 @@ def test_rule_dp_newts_each_junction_turned_at_costs_1_mp_more():
     assert p.where(BEAKED) == TEMPLE and p.mp(BEAKED) == 0
 
 
+def test_rule_dp_newts_a_group_the_flood_wipes_out_on_the_road_ends_its_move():
+    """L688, L482: on the storm's third day the flood disrupts each unit that
+    enters a river hex -- the road's hexes are entered -- and a second
+    disruption eliminates it; a group left with no unit ends its move and the
+    next stack's is asked for."""
+    p = Position("18.1")
+    newts_for(p, SARTAR, BEAKED)
+    p.put(BEAKED, "1615")
+    group_at(p, SARTAR, "1615", BEAKED)
+    p.s["storm_day"] = 3                          # the flood (rivers 1814 and 1915 lie on the road)
+    p.act(journeys(p)["3316"])
+    assert p.where(BEAKED) == "dead"
+    assert p.phase == R.PH_MOVE and int(p.s["sel_hex"]) == -1
+    p.check()                                     # a sound position with a legal action
+
+
 def test_rule_dp_newts_a_journey_needs_the_mps():
     """L482: a journey costs 1 MP (+1 per junction); a group without them cannot make it."""
     p = Position("18.1")

@@ -42,14 +42,16 @@ def factors(side):
 def test_rule_dp_indep_counters_are_kept_apart_from_the_battalia():
     """The Independents' counters are in fields of their own, force
     independent, of no Battalia (L269, L297); only 18.6's Independent side
-    deploys them (its four Major Independents, L284-L289)."""
+    (its four Major Independents, L284-L289) and 18.8's Tarsh player (those
+    four, the Dwarf with his gifts and the Dragonewts, L305) deploy them."""
     assert IU and IF
     assert not set(IU) & set(D.units) and not set(IF) & set(D.formations)
     assert all(u.force in U.FORCES for u in D.units.values())
-    assert all(u.force == U.INDEPENDENT and set(u.deploys) <= {"18.6"} for u in IU.values())
-    assert {u.formation for u in IU.values() if u.deploys} == {"AN", "EX", "GZ", "HB"}
+    assert all(u.force == U.INDEPENDENT and set(u.deploys) <= {"18.6", "18.8"} for u in IU.values())
+    assert {u.formation for u in IU.values() if "18.6" in u.deploys} == {"AN", "EX", "GZ", "HB"}
+    assert {u.formation for u in IU.values() if "18.8" in u.deploys} == {"AN", "EX", "GZ", "HB", "DW", "DN"}
     assert all(f.force == U.INDEPENDENT and not f.battalia for f in IF.values())
-    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7"}
+    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8"}
 
 
 def test_rule_dp_indep_the_independents_and_their_groups():

@@ -1073,11 +1073,11 @@ def test_error_spirit_deployed_apart_from_its_magician(data_copy):
 
 def test_error_unknown_deploy_zone_and_special_rule(data_copy):
     f = data_copy / "units.txt"
-    edit(f, "deploy    lunar glowline", "deploy    lunar tarsh")
-    with pytest.raises(U.DataError, match=r"deploy: want SIDE ZONE \(lunar\|sartar\|independent .*glowline\|sartar\|"
-                       r"west_of_26xx_north_of_xx19\|.*\), got 'lunar tarsh'"):
+    edit(f, "deploy    lunar glowline", "deploy    lunar nowhere")
+    with pytest.raises(U.DataError, match=r"deploy: want SIDE ZONE \(lunar\|sartar\|independent\|tarsh .*glowline\|"
+                       r"sartar\|west_of_26xx_north_of_xx19\|.*\), got 'lunar nowhere'"):
         U.load(data_copy)
-    edit(f, "deploy    lunar tarsh", "deploy    lunar glowline")
+    edit(f, "deploy    lunar nowhere", "deploy    lunar glowline")
     edit(f, "special   no_independent_territory assassins_free", "special   free_lunch")
     with pytest.raises(U.DataError, match=r"special: 'free_lunch' is not one of "
                        r"no_independent_territory, assassins_free") as err:

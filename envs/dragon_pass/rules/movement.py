@@ -666,8 +666,9 @@ def act_move_group(S, b, p, a):
         s['group_arranged'] = 1
         return pose(S, b, PH_ARRANGE, p)
     if a < A_UNIT and distance(h, a - A_HEX) > 1:
-        travel(S, b, p, h, a - A_HEX)
-        return pose(S, b, PH_MOVE_GROUP, p)
+        if travel(S, b, p, h, a - A_HEX):
+            return pose(S, b, PH_MOVE_GROUP, p)
+        return False          # no point left to go on with: its move is over
     if a < A_UNIT:
         # step every member into the neighbour; entering an enemy ZOC stops it (L460)
         g = a - A_HEX
@@ -823,7 +824,8 @@ def travel(S, b, p, h, g):
     end, ``journey_end``): each member pays the journey's cost and the group
     goes on from g with its remaining MPs, by road or normally (L482). It
     passes through the road's hexes (they are entered, as a step's: ``occupy``,
-    the flood)."""
+    the flood). Returns whether the group may go on (False: no member has a
+    point left, and its move has ended)."""
     s = S[b]
     occ, zoc = whole_board(S, b)
     j = -1
@@ -853,6 +855,8 @@ def travel(S, b, p, h, g):
     s['group_moved'] = 1
     if group_size(S, b)[0] == 0:
         stop_group(S, b, p)
+        return False
+    return True
 
 
 @rules_jit
