@@ -29,7 +29,7 @@ could flee has not moved.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import local_zeros, rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..data import MAP
 from ..constants import (
@@ -284,8 +284,8 @@ def mask_move(S, b, p, mask):
     not yet arranged since it last changed; end the phase unless a disrupted
     unit that could flee has not moved."""
     s = S[b]
-    hexes = np.empty(NUM_UNITS, np.int64)
-    sizes = np.zeros(NUM_UNITS, np.int64)
+    hexes = local_array(NUM_UNITS, np.int64)
+    sizes = local_zeros(NUM_UNITS, np.int64)
     m = 0
     constrained = False      # a disrupted or berserk unit still to move: searches are needed
     for u in range(units_end(S, b)):
@@ -309,12 +309,13 @@ def mask_move(S, b, p, mask):
                     (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 fleeing = True
                 break
+    count_only = local_zeros(1, np.int8)     # a one-element mask: entry_hexes, summon_hexes only say whether any
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and not frozen(S, b, u) \
-                and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:    # frozen cavalry enters next game-turn (L782)
+                and entry_hexes(S, b, u, count_only) > 0:    # frozen cavalry enters next game-turn (L782)
             mask[A_UNIT + u] = 1
         if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
-                and summon_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
+                and summon_hexes(S, b, u, count_only) > 0:
             mask[A_UNIT + u] = 1
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
@@ -349,16 +350,6 @@ def any_summoned(S, b):
     return False
 
 
-@rules_jit
-def group_summoned(S, b):
-    """The group now moving is a unit drawn to Hungry Jack (it moves alone, L872)."""
-    s = S[b]
-    for u in range(units_end(S, b)):
-        if s['unit_flags'][u] & UF_GROUP and summoned(S, b, u):
-            return True
-    return False
-
-
 RUNNERS = np.array([u for u, name in enumerate(UNIT_IDS) if name.startswith("dragontooth_runners")], np.int64)
 ARGRATH_U = UNIT_IDS.index("argrath")
 
@@ -367,7 +358,8 @@ ARGRATH_U = UNIT_IDS.index("argrath")
 def summon_hexes(S, b, u, mask):
     """Where Argrath may summon Dragontooth Runner u now (L684): in a scenario with
     exotic magic, both on the map, to a hex within 1 of Argrath other than its
-    own, not a lake and holding no enemy (Interpretations 40). Returns how many."""
+    own, not a lake and holding no enemy (Interpretations 40). Returns how
+    many; with a one-element ``mask`` (nothing marked), 1 at the first found."""
     s = S[b]
     a = ARGRATH_U
     if not SCENARIO_EXOTIC_MAGIC[int(s['scenario'])] or s['unit_where'][a] != UW_MAP \
@@ -385,6 +377,8 @@ def summon_hexes(S, b, u, mask):
         n += 1
         if mask.shape[0] > 1:
             mask[A_HEX + g] = 1
+        else:
+            return n          # only whether there is one: the rest need not be looked at
     return n
 
 
@@ -427,8 +421,8 @@ def act_move(S, b, p, a):
             return pose(S, b, PH_SUMMON_HEX, p)       # a Dragontooth Runner (L684)
         return pose(S, b, PH_ENTER_HEX, p)
     h = a - A_HEX
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     s['sel_hex'] = h
     s['group_start'] = h
@@ -452,6 +446,22 @@ def group_size(S, b):
 
 
 @rules_jit
+def group_members(S, b, out):
+    """The units of the group now moving (``UF_GROUP``), in counter order,
+    into ``out``; returns how many. One pass over the counters, so that the
+    group's checks (``step_legal`` for each direction) loop over its few
+    members, not over every counter."""
+    s = S[b]
+    flags = s['unit_flags']
+    n = 0
+    for u in range(units_end(S, b)):
+        if flags[u] & UF_GROUP:
+            out[n] = u
+            n += 1
+    return n
+
+
+@rules_jit
 def stack_unarranged(S, b, h):
     s = S[b]
     n = 0
@@ -465,11 +475,11 @@ def stack_unarranged(S, b, h):
 
 
 @rules_jit
-def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
+def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n):
     """The group at h may step in direction d (see the module docstring);
     ``occ_g``, ``zoc_g``: the force and the ZOC bits at the hex stepped into;
     ``occ``, ``zoc``: the whole board, read only for a member that must flee
-    or close on its scapegoat."""
+    or close on its scapegoat; ``members[:n]``: the group (``group_members``)."""
     s = S[b]
     g = HEX_STEP[h, d]
     foes = foes_of(p)
@@ -480,9 +490,8 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
         return False      # it would have to stop where no unit may end its move (L372)
-    for u in range(units_end(S, b)):
-        if not s['unit_flags'][u] & UF_GROUP:
-            continue
+    for k in range(n):
+        u = members[k]
         c = step_cost(S, b, u, h, d)
         if c < 0 or c > s['unit_mp'][u]:
             return False
@@ -552,7 +561,15 @@ def leaves_lake(S, b, u, g, mp, p):
 def mask_move_group(S, b, p, mask):
     s = S[b]
     h = int(s['sel_hex'])
-    n, flee = group_size(S, b)
+    members = local_array(NUM_UNITS, np.int64)
+    n = group_members(S, b, members)
+    flee = False
+    drawn = False
+    for k in range(n):
+        if s['unit_flags'][members[k]] & (UF_FLEE | UF_CLOSE):
+            flee = True
+        if summoned(S, b, members[k]):
+            drawn = True       # the group is a unit drawn to Hungry Jack (it moves alone, L872)
     # the whole board only where a search needs it: a member, or a unit that
     # might join, that must flee or close on its scapegoat
     full = flee
@@ -565,11 +582,10 @@ def mask_move_group(S, b, p, mask):
     zoc = np.empty(NUM_HEXES if full else 1, np.int8)
     if full:
         scan_board(S, b, occ, zoc)
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     foes = foes_of(p)
-    drawn = n > 0 and group_summoned(S, b)
     if s['group_moved'] == 0 and not flee and not drawn:
         for u in range(units_end(S, b)):
             if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
@@ -584,7 +600,7 @@ def mask_move_group(S, b, p, mask):
     if n > 0:
         can_step = False
         for d in range(1, 7):
-            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
+            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
                 can_step = True
         if HEX_ROAD_STOP[h] and travels_by_road(S, b) and not drawn:
@@ -601,12 +617,13 @@ def mask_move_group(S, b, p, mask):
                 if s['unit_flags'][u] & UF_FLEE and \
                         can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, foes, False):
                     stop = False
-        for u in range(units_end(S, b)):
-            if stop and s['unit_flags'][u] & UF_CLOSE:
-                target = s['unit_hex'][s['unit_scapegoat'][u]]
-                if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
-                        < distance(h, target):
-                    stop = False
+        if stop:
+            for u in range(units_end(S, b)):
+                if stop and s['unit_flags'][u] & UF_CLOSE:
+                    target = s['unit_hex'][s['unit_scapegoat'][u]]
+                    if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
+                            < distance(h, target):
+                        stop = False
         if stop:
             mask[A_CHOICE + CH_DONE] = 1
     elif s['group_arranged']:
@@ -649,10 +666,10 @@ def act_move_group(S, b, p, a):
         d = 1
         while HEX_STEP[h, d] != g:
             d += 1
-        occ7 = np.empty(7, np.int8)
-        zoc7 = np.empty(7, np.int8)
+        occ7 = local_array(7, np.int8)
+        zoc7 = local_array(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
-        order = np.empty(NUM_UNITS, np.int64)
+        order = local_array(NUM_UNITS, np.int64)
         n = stack_at(S, b, h, order)
         for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
             u = order[k]
@@ -804,7 +821,7 @@ def travel(S, b, p, h, g):
                 j = k
                 i = e
     cost = journey_cost(j, i)
-    order = np.empty(NUM_UNITS, np.int64)
+    order = local_array(NUM_UNITS, np.int64)
     n = stack_at(S, b, h, order)
     for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
         u = order[k]
@@ -925,31 +942,41 @@ def march_allowed(u, sd):
     return U_MF[u, sd] > 0 and not U_HERD[u]
 
 
+ENTRY_COUNT = ENTRY_HEXES.sum(axis=1).astype(np.int64)
+ENTRY_LIST = np.full((ENTRY_HEXES.shape[0], max(1, int(ENTRY_COUNT.max()))), -1, np.int64)
+for _zone in range(ENTRY_HEXES.shape[0]):
+    ENTRY_LIST[_zone, :ENTRY_COUNT[_zone]] = np.flatnonzero(ENTRY_HEXES[_zone])
+"""ENTRY_LIST[zone, :ENTRY_COUNT[zone]]: the hexes of ``base.ENTRY_HEXES[zone]``,
+in rising order (a short list to loop over, not the whole board)."""
+
+
 @rules_jit
 def entry_hexes(S, b, u, mask):
     """The edge hexes entering unit u may come in at: of its zone, holding no
     enemy unit (inactive units there block it, L474), and within its MF, force
-    marched where it may. Marked in ``mask`` when it has room; returns how many."""
+    marched where it may. Marked in ``mask`` when it has room; returns how
+    many -- with a one-element ``mask`` (nothing marked), 1 at the first found."""
     s = S[b]
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
     budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     foes = foes_of(force_of(S, b, u))
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     n = 0
-    for h in range(NUM_HEXES):
-        if not ENTRY_HEXES[zone, h]:
-            continue
+    for k in range(int(ENTRY_COUNT[zone])):
+        h = int(ENTRY_LIST[zone, k])
         c = enter_cost(S, b, u, h)
         if c < 0 or c > budget:
             continue
-        occ7 = np.empty(7, np.int8)
-        zoc7 = np.empty(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
         if hostile(occ7[0], foes) or occ7[0] == OCC_GIANTS:
             continue
         n += 1
         if mask.shape[0] > 1:
             mask[A_HEX + h] = 1
+        else:
+            return n          # only whether there is one: the rest need not be looked at
     return n
 
 
@@ -1004,8 +1031,8 @@ def enter_board(S, b, p, u, h, march):
     occupy(S, b, p, h)
     trespass(S, b, u, -1, h)
     floods(S, b, u, h, False)
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     if zoc7[0] & foes_of(p) or group_size(S, b)[0] == 0 or cloud_stops(S, b, h):
         stop_group(S, b, p)
