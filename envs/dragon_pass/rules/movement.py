@@ -284,31 +284,14 @@ def mask_move(S, b, p, mask):
     not yet arranged since it last changed; end the phase unless a disrupted
     unit that could flee has not moved."""
     s = S[b]
+    # one pass over the counters: p's stacks (hexes[:m], with how many units
+    # and what they allow), the units that may enter or be summoned
     hexes = local_array(NUM_UNITS, np.int64)
     sizes = local_zeros(NUM_UNITS, np.int64)
+    pick = local_zeros(NUM_UNITS, np.int8)     # bit 1: a unit there can move; bit 2: one cannot, not yet arranged
+    slot = local_zeros(NUM_HEXES, np.int16)    # slot[h]: h's index in hexes, where hexes[slot[h]] == h
     m = 0
     constrained = False      # a disrupted or berserk unit still to move: searches are needed
-    for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
-            continue
-        h = s['unit_hex'][u]
-        k = 0
-        while k < m and hexes[k] != h:
-            k += 1
-        if k == m:
-            hexes[m] = h
-            m += 1
-        sizes[k] += 1
-        if movable(S, b, u) and (is_disrupted(S, b, u) or berserk(S, b, u)):
-            constrained = True
-    fleeing = False
-    if constrained:
-        occ, zoc = whole_board(S, b)
-        for u in range(units_end(S, b)):
-            if movable(S, b, u) and force_of(S, b, u) == p and \
-                    (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
-                fleeing = True
-                break
     count_only = local_zeros(1, np.int8)     # a one-element mask: entry_hexes, summon_hexes only say whether any
     for u in range(units_end(S, b)):
         if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and not frozen(S, b, u) \
@@ -320,14 +303,31 @@ def mask_move(S, b, p, mask):
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
+        k = int(slot[h])
+        if k >= m or hexes[k] != h:
+            k = m
+            slot[h] = m
+            hexes[m] = h
+            m += 1
+        sizes[k] += 1
         if movable(S, b, u):
-            mask[A_HEX + h] = 1
+            pick[k] |= 1
+            if is_disrupted(S, b, u) or berserk(S, b, u):
+                constrained = True
         elif not s['unit_flags'][u] & UF_ARRANGED:
-            k = 0
-            while hexes[k] != h:
-                k += 1
-            if sizes[k] >= 2:
-                mask[A_HEX + h] = 1
+            pick[k] |= 2
+    for k in range(m):
+        # a stack with a unit that can move, or two or more units, one not yet arranged
+        if pick[k] & 1 or (pick[k] & 2 and sizes[k] >= 2):
+            mask[A_HEX + hexes[k]] = 1
+    fleeing = False
+    if constrained:
+        occ, zoc = whole_board(S, b)
+        for u in range(units_end(S, b)):
+            if movable(S, b, u) and force_of(S, b, u) == p and \
+                    (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
+                fleeing = True
+                break
     mask_chain_leaders(S, b, p, mask)     # the zombie chain's move, led by its first or last (L823)
     for k in range(ILLUSORY_ARMIES.shape[0]):
         if may_switch(S, b, p, ILLUSORY_ARMIES[k]):
@@ -446,40 +446,36 @@ def group_size(S, b):
 
 
 @rules_jit
-def group_members(S, b, out):
-    """The units of the group now moving (``UF_GROUP``), in counter order,
-    into ``out``; returns how many. One pass over the counters, so that the
-    group's checks (``step_legal`` for each direction) loop over its few
-    members, not over every counter."""
+def group_and_stack(S, b, h, members, here):
+    """One pass over the counters: the units of the group now moving
+    (``UF_GROUP``) into ``members``, the units on the map at hex h into
+    ``here``, each in counter order; returns how many of each. The mask's
+    checks then loop over these few units, not over every counter."""
     s = S[b]
     flags = s['unit_flags']
+    where = s['unit_where']
+    hexes = s['unit_hex']
     n = 0
+    nh = 0
     for u in range(units_end(S, b)):
         if flags[u] & UF_GROUP:
-            out[n] = u
+            members[n] = u
             n += 1
-    return n
+        if hexes[u] == h and where[u] == UW_MAP:
+            here[nh] = u
+            nh += 1
+    return n, nh
 
 
 @rules_jit
-def stack_unarranged(S, b, h):
-    s = S[b]
-    n = 0
-    fresh = False
-    for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
-            n += 1
-            if not s['unit_flags'][u] & UF_ARRANGED:
-                fresh = True
-    return n >= 2 and fresh
-
-
-@rules_jit
-def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n):
+def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n, close_now):
     """The group at h may step in direction d (see the module docstring);
     ``occ_g``, ``zoc_g``: the force and the ZOC bits at the hex stepped into;
     ``occ``, ``zoc``: the whole board, read only for a member that must flee
-    or close on its scapegoat; ``members[:n]``: the group (``group_members``)."""
+    or close on its scapegoat; ``members[:n]``: the group (``group_and_stack``);
+    ``close_now[k]``: for a member k that must close on its scapegoat, the
+    least distance to it reachable from h (``closest_reachable``, the same for
+    every direction), -1 until worked out here."""
     s = S[b]
     g = HEX_STEP[h, d]
     foes = foes_of(p)
@@ -498,7 +494,9 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n):
         if summoned(S, b, u) and not closer_to_jack(S, b, h, g):
             return False          # each hex it enters closer to Hungry Jack (L872)
         if s['unit_flags'][u] & UF_CLOSE:
-            now = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+            if close_now[k] < 0:
+                close_now[k] = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+            now = close_now[k]
             if into_zoc:
                 after = distance(g, s['unit_hex'][s['unit_scapegoat'][u]])
             else:
@@ -562,7 +560,8 @@ def mask_move_group(S, b, p, mask):
     s = S[b]
     h = int(s['sel_hex'])
     members = local_array(NUM_UNITS, np.int64)
-    n = group_members(S, b, members)
+    here = local_array(NUM_UNITS, np.int64)
+    n, nh = group_and_stack(S, b, h, members, here)
     flee = False
     drawn = False
     for k in range(n):
@@ -574,9 +573,9 @@ def mask_move_group(S, b, p, mask):
     # might join, that must flee or close on its scapegoat
     full = flee
     if s['group_moved'] == 0 and not flee:
-        for u in range(units_end(S, b)):
-            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and movable(S, b, u) and \
-                    (is_disrupted(S, b, u) or berserk(S, b, u)):
+        for i in range(nh):
+            u = here[i]
+            if movable(S, b, u) and (is_disrupted(S, b, u) or berserk(S, b, u)):
                 full = True
     occ = np.empty(NUM_HEXES if full else 1, np.int8)
     zoc = np.empty(NUM_HEXES if full else 1, np.int8)
@@ -587,20 +586,27 @@ def mask_move_group(S, b, p, mask):
     local_board(S, b, h, occ7, zoc7)
     foes = foes_of(p)
     if s['group_moved'] == 0 and not flee and not drawn:
-        for u in range(units_end(S, b)):
-            if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
+        fresh = False         # a unit of the stack not yet arranged since it last changed
+        for i in range(nh):
+            u = here[i]
+            if not s['unit_flags'][u] & UF_ARRANGED:
+                fresh = True
+            if s['unit_flags'][u] & UF_GROUP:
                 continue
             if not movable(S, b, u) or (n > 0 and summoned(S, b, u)):
                 continue          # a unit drawn to Hungry Jack moves alone (L872)
             if n > 0 and full and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 continue      # a unit that must flee, or close on its scapegoat, moves on its own
             mask[A_UNIT + u] = 1
-        if n == 0 and stack_unarranged(S, b, h):
+        if n == 0 and nh >= 2 and fresh:
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
+        close_now = local_array(NUM_UNITS, np.int64)
+        for k in range(n):
+            close_now[k] = -1
         can_step = False
         for d in range(1, 7):
-            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n):
+            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n, close_now):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
                 can_step = True
         if HEX_ROAD_STOP[h] and travels_by_road(S, b) and not drawn:
@@ -617,13 +623,14 @@ def mask_move_group(S, b, p, mask):
                 if s['unit_flags'][u] & UF_FLEE and \
                         can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, foes, False):
                     stop = False
-        if stop:
-            for u in range(units_end(S, b)):
-                if stop and s['unit_flags'][u] & UF_CLOSE:
-                    target = s['unit_hex'][s['unit_scapegoat'][u]]
-                    if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
-                            < distance(h, target):
-                        stop = False
+        # a member closing on its scapegoat (UF_CLOSE, only ever set with UF_GROUP)
+        for k in range(n):
+            u = members[k]
+            if stop and s['unit_flags'][u] & UF_CLOSE:
+                if close_now[k] < 0:
+                    close_now[k] = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+                if close_now[k] < distance(h, s['unit_hex'][s['unit_scapegoat'][u]]):
+                    stop = False
         if stop:
             mask[A_CHOICE + CH_DONE] = 1
     elif s['group_arranged']:
