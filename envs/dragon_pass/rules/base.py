@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dragongym.envs.core.jit import rules_jit
+from dragongym.envs.core.jit import local_array, rules_jit
 from dragongym.envs.core.rng import roll  # noqa: F401  (the game's dice go through it)
 from ..board import (
     HEX_FORD, HEX_FORTRESS, HEX_RIVER, HEX_STEP, HEX_STRUCTURE, HEX_TERRAIN, HEX_TERRITORY, NUM_HEXES,
@@ -872,9 +872,11 @@ def put_on_top(S, b, u, h):
 def stack_at(S, b, h, out):
     """The units at hex h, top first, into ``out``; returns how many."""
     s = S[b]
+    where = s['unit_where']
+    hexes = s['unit_hex']
     n = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if hexes[u] == h and where[u] == UW_MAP:
             j = n
             o = s['unit_order'][u]
             while j > 0 and s['unit_order'][out[j - 1]] < o:
@@ -923,8 +925,10 @@ def hex_force(S, b, h):
     """The force whose units are at hex h, -1 if none (one owner per hex, L448);
     ``OCC_GIANTS`` for giants."""
     s = S[b]
+    where = s['unit_where']
+    hexes = s['unit_hex']
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if hexes[u] == h and where[u] == UW_MAP:
             f = force_of(S, b, u)
             if f >= 0:
                 return f
@@ -952,10 +956,14 @@ def scan_board(S, b, occ, zoc):
     set if h is in a zone of control of force f (beside a stack of f that
     exerts one, L460) -- or of giants, whose ZOC sets both players' bits."""
     s = S[b]
+    # top_at[h]: the index into ``top`` of the stack at h, -1 before its first
+    # unit is seen (a lookup, where a search of ``top`` cost a pass per unit)
+    top_at = local_array(NUM_HEXES, np.int64)
     for h in range(NUM_HEXES):
         occ[h] = -1
         zoc[h] = 0
-    top = np.full(NUM_UNITS, -1, np.int64)
+        top_at[h] = -1
+    top = local_array(NUM_UNITS, np.int64)
     ntop = 0
     for u in range(units_end(S, b)):
         if s['unit_where'][u] != UW_MAP or holds_no_hex(S, b, u):
@@ -963,13 +971,10 @@ def scan_board(S, b, occ, zoc):
         h = s['unit_hex'][u]
         f = force_of(S, b, u)
         occ[h] = f if f >= 0 else OCC_GIANTS     # giants: no player's (L918)
-        found = -1
-        for k in range(ntop):
-            if s['unit_hex'][top[k]] == h:
-                found = k
-                break
+        found = top_at[h]
         if found < 0:
             top[ntop] = u
+            top_at[h] = ntop
             ntop += 1
         elif s['unit_order'][u] > s['unit_order'][top[found]]:
             top[found] = u
@@ -1645,17 +1650,20 @@ def local_board(S, b, h, occ7, zoc7):
     within two hexes of h can matter, so only those are looked at; the full
     board (``scan_board``) is built where a search needs it."""
     s = S[b]
-    near = np.empty(NUM_UNITS, np.int64)
-    tops = np.empty(NUM_UNITS, np.int64)
+    where = s['unit_where']
+    hexes = s['unit_hex']
+    order = s['unit_order']
+    near = local_array(NUM_UNITS, np.int64)
+    tops = local_array(NUM_UNITS, np.int64)
     m = 0
     for d in range(7):
         occ7[d] = -1 if d == 0 or HEX_STEP[h, d] >= 0 else -2
         zoc7[d] = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] != UW_MAP or holds_no_hex(S, b, u):
+        if where[u] != UW_MAP:
             continue
-        x = s['unit_hex'][u]
-        if distance(x, h) > 2:
+        x = hexes[u]
+        if distance(x, h) > 2 or holds_no_hex(S, b, u):      # the cheap test first: most stacks are far
             continue
         k = 0
         while k < m and near[k] != x:
@@ -1664,7 +1672,7 @@ def local_board(S, b, h, occ7, zoc7):
             near[m] = x
             tops[m] = u
             m += 1
-        elif s['unit_order'][u] > s['unit_order'][tops[k]]:
+        elif order[u] > order[tops[k]]:
             tops[k] = u
     for k in range(m):
         x = near[k]

@@ -36,7 +36,7 @@ could flee has not moved.
 """
 import numpy as np
 
-from dragongym.envs.core.jit import local_zeros, rules_jit
+from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..data import MAP
 from ..constants import (
@@ -298,23 +298,42 @@ def mask_move(S, b, p, mask):
     not yet arranged since it last changed; end the phase unless a disrupted
     unit that could flee has not moved."""
     s = S[b]
-    hexes = np.empty(NUM_UNITS, np.int64)
-    sizes = np.zeros(NUM_UNITS, np.int64)
+    # one pass over the counters: p's stacks (hexes[:m], with how many units
+    # and what they allow), the units that may enter or be summoned
+    hexes = local_array(NUM_UNITS, np.int64)
+    sizes = local_zeros(NUM_UNITS, np.int64)
+    pick = local_zeros(NUM_UNITS, np.int8)     # bit 1: a unit there can move; bit 2: one cannot, not yet arranged
+    slot = local_zeros(NUM_HEXES, np.int16)    # slot[h]: h's index in hexes, where hexes[slot[h]] == h
     m = 0
     constrained = False      # a disrupted or berserk unit still to move: searches are needed
+    count_only = local_zeros(1, np.int8)     # a one-element mask: entry_hexes, summon_hexes only say whether any
     for u in range(units_end(S, b)):
+        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and not frozen(S, b, u) \
+                and entry_hexes(S, b, u, count_only) > 0:    # frozen cavalry enters next game-turn (L782)
+            mask[A_UNIT + u] = 1
+        if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
+                and summon_hexes(S, b, u, count_only) > 0:
+            mask[A_UNIT + u] = 1
         if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
             continue
         h = s['unit_hex'][u]
-        k = 0
-        while k < m and hexes[k] != h:
-            k += 1
-        if k == m:
+        k = int(slot[h])
+        if k >= m or hexes[k] != h:
+            k = m
+            slot[h] = m
             hexes[m] = h
             m += 1
         sizes[k] += 1
-        if movable(S, b, u) and (is_disrupted(S, b, u) or berserk(S, b, u)):
-            constrained = True
+        if movable(S, b, u):
+            pick[k] |= 1
+            if is_disrupted(S, b, u) or berserk(S, b, u):
+                constrained = True
+        elif not s['unit_flags'][u] & UF_ARRANGED:
+            pick[k] |= 2
+    for k in range(m):
+        # a stack with a unit that can move, or two or more units, one not yet arranged
+        if pick[k] & 1 or (pick[k] & 2 and sizes[k] >= 2):
+            mask[A_HEX + hexes[k]] = 1
     fleeing = False
     if constrained:
         occ, zoc = whole_board(S, b)
@@ -323,24 +342,6 @@ def mask_move(S, b, p, mask):
                     (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 fleeing = True
                 break
-    for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_ENTERING and force_of(S, b, u) == p and not frozen(S, b, u) \
-                and entry_hexes(S, b, u, np.zeros(1, np.int8)) > 0:    # frozen cavalry enters next game-turn (L782)
-            mask[A_UNIT + u] = 1
-        if (u == RUNNERS[0] or u == RUNNERS[1]) and force_of(S, b, u) == p \
-                and summon_hexes(S, b, u, np.zeros(1, np.int8)) > 0:
-            mask[A_UNIT + u] = 1
-        if s['unit_where'][u] != UW_MAP or force_of(S, b, u) != p:
-            continue
-        h = s['unit_hex'][u]
-        if movable(S, b, u):
-            mask[A_HEX + h] = 1
-        elif not s['unit_flags'][u] & UF_ARRANGED:
-            k = 0
-            while hexes[k] != h:
-                k += 1
-            if sizes[k] >= 2:
-                mask[A_HEX + h] = 1
     mask_chain_leaders(S, b, p, mask)     # the zombie chain's move, led by its first or last (L823)
     for k in range(ILLUSORY_ARMIES.shape[0]):
         if may_switch(S, b, p, ILLUSORY_ARMIES[k]):
@@ -363,16 +364,6 @@ def any_summoned(S, b):
     return False
 
 
-@rules_jit
-def group_summoned(S, b):
-    """The group now moving is a unit drawn to Hungry Jack (it moves alone, L872)."""
-    s = S[b]
-    for u in range(units_end(S, b)):
-        if s['unit_flags'][u] & UF_GROUP and summoned(S, b, u):
-            return True
-    return False
-
-
 RUNNERS = np.array([u for u, name in enumerate(UNIT_IDS) if name.startswith("dragontooth_runners")], np.int64)
 ARGRATH_U = UNIT_IDS.index("argrath")
 
@@ -381,7 +372,8 @@ ARGRATH_U = UNIT_IDS.index("argrath")
 def summon_hexes(S, b, u, mask):
     """Where Argrath may summon Dragontooth Runner u now (L684): in a scenario with
     exotic magic, both on the map, to a hex within 1 of Argrath other than its
-    own, not a lake and holding no enemy (Interpretations 40). Returns how many."""
+    own, not a lake and holding no enemy (Interpretations 40). Returns how
+    many; with a one-element ``mask`` (nothing marked), 1 at the first found."""
     s = S[b]
     a = ARGRATH_U
     if not SCENARIO_EXOTIC_MAGIC[int(s['scenario'])] or s['unit_where'][a] != UW_MAP \
@@ -401,6 +393,8 @@ def summon_hexes(S, b, u, mask):
         n += 1
         if mask.shape[0] > 1:
             mask[A_HEX + g] = 1
+        else:
+            return n          # only whether there is one: the rest need not be looked at
     return n
 
 
@@ -443,8 +437,8 @@ def act_move(S, b, p, a):
             return pose(S, b, PH_SUMMON_HEX, p)       # a Dragontooth Runner (L684)
         return pose(S, b, PH_ENTER_HEX, p)
     h = a - A_HEX
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     s['sel_hex'] = h
     s['group_start'] = h
@@ -468,24 +462,36 @@ def group_size(S, b):
 
 
 @rules_jit
-def stack_unarranged(S, b, h):
+def group_and_stack(S, b, h, members, here):
+    """One pass over the counters: the units of the group now moving
+    (``UF_GROUP``) into ``members``, the units on the map at hex h into
+    ``here``, each in counter order; returns how many of each. The mask's
+    checks then loop over these few units, not over every counter."""
     s = S[b]
+    flags = s['unit_flags']
+    where = s['unit_where']
+    hexes = s['unit_hex']
     n = 0
-    fresh = False
+    nh = 0
     for u in range(units_end(S, b)):
-        if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h:
+        if flags[u] & UF_GROUP:
+            members[n] = u
             n += 1
-            if not s['unit_flags'][u] & UF_ARRANGED:
-                fresh = True
-    return n >= 2 and fresh
+        if hexes[u] == h and where[u] == UW_MAP:
+            here[nh] = u
+            nh += 1
+    return n, nh
 
 
 @rules_jit
-def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
+def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n, close_now):
     """The group at h may step in direction d (see the module docstring);
     ``occ_g``, ``zoc_g``: the force and the ZOC bits at the hex stepped into;
     ``occ``, ``zoc``: the whole board, read only for a member that must flee
-    or close on its scapegoat."""
+    or close on its scapegoat; ``members[:n]``: the group (``group_and_stack``);
+    ``close_now[k]``: for a member k that must close on its scapegoat, the
+    least distance to it reachable from h (``closest_reachable``, the same for
+    every direction), -1 until worked out here."""
     s = S[b]
     g = HEX_STEP[h, d]
     foes = foes_of(p)
@@ -500,8 +506,9 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         return False      # it would have to stop where no unit may end its move (L372)
     if carrying_blocks_step(S, b):
         return False      # a carried unit without a carrier; Keener Than apart from his Hound (L462, L756)
-    for u in range(units_end(S, b)):
-        if not s['unit_flags'][u] & UF_GROUP or carried(S, b, u):
+    for k in range(n):
+        u = members[k]
+        if carried(S, b, u):
             continue      # a carried unit pays nothing (L462)
         c = step_cost(S, b, u, h, d)
         if c < 0 or c > s['unit_mp'][u]:
@@ -509,7 +516,9 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc):
         if summoned(S, b, u) and not closer_to_jack(S, b, h, g):
             return False          # each hex it enters closer to Hungry Jack (L872)
         if s['unit_flags'][u] & UF_CLOSE:
-            now = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+            if close_now[k] < 0:
+                close_now[k] = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+            now = close_now[k]
             if into_zoc:
                 after = distance(g, s['unit_hex'][s['unit_scapegoat'][u]])
             else:
@@ -572,40 +581,55 @@ def leaves_lake(S, b, u, g, mp, p):
 def mask_move_group(S, b, p, mask):
     s = S[b]
     h = int(s['sel_hex'])
-    n, flee = group_size(S, b)
+    members = local_array(NUM_UNITS, np.int64)
+    here = local_array(NUM_UNITS, np.int64)
+    n, nh = group_and_stack(S, b, h, members, here)
+    flee = False
+    drawn = False
+    for k in range(n):
+        if s['unit_flags'][members[k]] & (UF_FLEE | UF_CLOSE):
+            flee = True
+        if summoned(S, b, members[k]):
+            drawn = True       # the group is a unit drawn to Hungry Jack (it moves alone, L872)
     # the whole board only where a search needs it: a member, or a unit that
     # might join, that must flee or close on its scapegoat
     full = flee
     if s['group_moved'] == 0 and not flee:
-        for u in range(units_end(S, b)):
-            if s['unit_where'][u] == UW_MAP and s['unit_hex'][u] == h and movable(S, b, u) and \
-                    (is_disrupted(S, b, u) or berserk(S, b, u)):
+        for i in range(nh):
+            u = here[i]
+            if movable(S, b, u) and (is_disrupted(S, b, u) or berserk(S, b, u)):
                 full = True
     occ = np.empty(NUM_HEXES if full else 1, np.int8)
     zoc = np.empty(NUM_HEXES if full else 1, np.int8)
     if full:
         scan_board(S, b, occ, zoc)
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     foes = foes_of(p)
-    drawn = n > 0 and group_summoned(S, b)
     if s['group_moved'] == 0 and not flee and not drawn:
-        for u in range(units_end(S, b)):
-            if s['unit_where'][u] != UW_MAP or s['unit_hex'][u] != h or s['unit_flags'][u] & UF_GROUP:
+        fresh = False         # a unit of the stack not yet arranged since it last changed
+        for i in range(nh):
+            u = here[i]
+            if not s['unit_flags'][u] & UF_ARRANGED:
+                fresh = True
+            if s['unit_flags'][u] & UF_GROUP:
                 continue
             if not (movable(S, b, u) or may_be_carried(S, b, u, h)) or (n > 0 and summoned(S, b, u)):
                 continue          # a unit drawn to Hungry Jack moves alone (L872); a zero-MF one is carried (L462)
             if n > 0 and full and (must_flee(S, b, u, occ, zoc) or must_close(S, b, u, occ, zoc)):
                 continue      # a unit that must flee, or close on its scapegoat, moves on its own
             mask[A_UNIT + u] = 1
-        if n == 0 and stack_unarranged(S, b, h):
+        if n == 0 and nh >= 2 and fresh:
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
         mask_drop_off(S, b, mask)     # a carried unit dropped off here (L462)
+        close_now = local_array(NUM_UNITS, np.int64)
+        for k in range(n):
+            close_now[k] = -1
         can_step = False
         for d in range(1, 7):
-            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc):
+            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n, close_now):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
                 can_step = True
         if HEX_ROAD_STOP[h] and travels_by_road(S, b) and not drawn:
@@ -622,11 +646,13 @@ def mask_move_group(S, b, p, mask):
                 if s['unit_flags'][u] & UF_FLEE and \
                         can_reach_safe(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, foes, False):
                     stop = False
-        for u in range(units_end(S, b)):
+        # a member closing on its scapegoat (UF_CLOSE, only ever set with UF_GROUP)
+        for k in range(n):
+            u = members[k]
             if stop and s['unit_flags'][u] & UF_CLOSE:
-                target = s['unit_hex'][s['unit_scapegoat'][u]]
-                if closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0) \
-                        < distance(h, target):
+                if close_now[k] < 0:
+                    close_now[k] = closest_reachable(S, b, u, h, int(s['unit_mp'][u]), occ, zoc, s['group_moved'] == 0)
+                if close_now[k] < distance(h, s['unit_hex'][s['unit_scapegoat'][u]]):
                     stop = False
         if stop:
             mask[A_CHOICE + CH_DONE] = 1
@@ -675,10 +701,10 @@ def act_move_group(S, b, p, a):
         d = 1
         while HEX_STEP[h, d] != g:
             d += 1
-        occ7 = np.empty(7, np.int8)
-        zoc7 = np.empty(7, np.int8)
+        occ7 = local_array(7, np.int8)
+        zoc7 = local_array(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
-        order = np.empty(NUM_UNITS, np.int64)
+        order = local_array(NUM_UNITS, np.int64)
         n = stack_at(S, b, h, order)
         for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
             u = order[k]
@@ -837,7 +863,7 @@ def travel(S, b, p, h, g):
                 j = k
                 i = e
     cost = journey_cost(j, i)
-    order = np.empty(NUM_UNITS, np.int64)
+    order = local_array(NUM_UNITS, np.int64)
     n = stack_at(S, b, h, order)
     for k in range(n - 1, -1, -1):       # bottom first, so the group keeps its order
         u = order[k]
@@ -960,11 +986,20 @@ def march_allowed(u, sd):
     return U_MF[u, sd] > 0 and not U_HERD[u]
 
 
+ENTRY_COUNT = ENTRY_HEXES.sum(axis=1).astype(np.int64)
+ENTRY_LIST = np.full((ENTRY_HEXES.shape[0], max(1, int(ENTRY_COUNT.max()))), -1, np.int64)
+for _zone in range(ENTRY_HEXES.shape[0]):
+    ENTRY_LIST[_zone, :ENTRY_COUNT[_zone]] = np.flatnonzero(ENTRY_HEXES[_zone])
+"""ENTRY_LIST[zone, :ENTRY_COUNT[zone]]: the hexes of ``base.ENTRY_HEXES[zone]``,
+in rising order (a short list to loop over, not the whole board)."""
+
+
 @rules_jit
 def entry_hexes(S, b, u, mask):
     """The edge hexes entering unit u may come in at: of its zone, holding no
     enemy unit (inactive units there block it, L474), and within its MF, force
-    marched where it may. Marked in ``mask`` when it has room; returns how many."""
+    marched where it may. Marked in ``mask`` when it has room; returns how
+    many -- with a one-element ``mask`` (nothing marked), 1 at the first found."""
     s = S[b]
     if still_away(S, b, u):
         return 0              # the dragon gone for Hungry Jack: 2 game-turns away (L870)
@@ -972,21 +1007,22 @@ def entry_hexes(S, b, u, mask):
     sd = side_of(S, b, u)
     budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     foes = foes_of(force_of(S, b, u))
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     n = 0
-    for h in range(NUM_HEXES):
-        if not ENTRY_HEXES[zone, h]:
-            continue
+    for k in range(int(ENTRY_COUNT[zone])):
+        h = int(ENTRY_LIST[zone, k])
         c = enter_cost(S, b, u, h)
         if c < 0 or c > budget:
             continue
-        occ7 = np.empty(7, np.int8)
-        zoc7 = np.empty(7, np.int8)
         local_board(S, b, h, occ7, zoc7)
         if hostile(occ7[0], foes) or occ7[0] == OCC_GIANTS:
             continue
         n += 1
         if mask.shape[0] > 1:
             mask[A_HEX + h] = 1
+        else:
+            return n          # only whether there is one: the rest need not be looked at
     return n
 
 
@@ -1043,8 +1079,8 @@ def enter_board(S, b, p, u, h, march):
     occupy(S, b, p, h)
     trespass(S, b, u, -1, h)
     floods(S, b, u, h, False)
-    occ7 = np.empty(7, np.int8)
-    zoc7 = np.empty(7, np.int8)
+    occ7 = local_array(7, np.int8)
+    zoc7 = local_array(7, np.int8)
     local_board(S, b, h, occ7, zoc7)
     if zoc7[0] & foes_of(p) or group_size(S, b)[0] == 0 or cloud_stops(S, b, h):
         stop_group(S, b, p)
