@@ -174,6 +174,12 @@ def enemy_fortresses(state, f):
     return sum(1 for k in range(len(sartar)) if int(rec["fortress_owner"][k]) == f and sartar[k] == (f == 0))
 
 
+def capitals_held(state, f):
+    """How many of Boldhome and Furthest force f controls (18.9's victory, L325)."""
+    rec = record(state)
+    return sum(1 for k in (R.BOLDHOME, R.FURTHEST) if int(rec["fortress_owner"][k]) == f)
+
+
 def diplomacy_summary(state, f, seat=None):
     """Short words on force f's diplomacy as ``seat`` may know it (None: all):
     its Diplomacy Points held and assigned (his secret, L979), its allies

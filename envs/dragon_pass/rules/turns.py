@@ -15,7 +15,7 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SIDE_BACK, SIDE_FRONT,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_9, SIDE_BACK, SIDE_FRONT,
     ST_ALLIANCE, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_RANDOM_MOVE, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
@@ -26,6 +26,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .marathon import capitals_held, marathon_winner
 from .ethilrist import cloak_expires
 from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
@@ -307,10 +308,14 @@ def scenario_winner(S, b):
     * 18.6: the Lunars if they control Bagnot, Dunstop, Rich Post, Wintertop
       and Wild Temple, else the Independents (L293);
     * 18.7: the player controlling more of his opponent's fortresses; if
-      tied, the player who was not chosen to deploy first (L301).
+      tied, the player who was not chosen to deploy first (L301);
+    * 18.9: the player controlling both Boldhome and Furthest, else a draw
+      (L325, ``marathon.marathon_winner``).
     """
     s = S[b]
     sc = s['scenario']
+    if sc == SC_18_9:
+        return marathon_winner(S, b)
     if sc == SC_18_7:
         lunar_held = sartar_fortresses(S, b, LUNAR)
         sartar_held = lunar_fortresses(S, b, SARTAR)
@@ -362,6 +367,8 @@ def end_game(S, b, winner):
             s['score'][f] = victory_sites(S, b, f)
         elif s['scenario'] == SC_18_7:
             s['score'][f] = sartar_fortresses(S, b, f) if f == LUNAR else lunar_fortresses(S, b, f)
+        elif s['scenario'] == SC_18_9:
+            s['score'][f] = capitals_held(S, b, f)     # of Boldhome and Furthest (L325)
         else:
             s['score'][f] = sartar_fortresses(S, b, f)
         if winner < 0:
