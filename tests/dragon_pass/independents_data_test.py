@@ -49,7 +49,7 @@ def test_rule_dp_indep_counters_are_kept_apart_from_the_battalia():
     assert all(u.force == U.INDEPENDENT and set(u.deploys) <= {"18.6"} for u in IU.values())
     assert {u.formation for u in IU.values() if u.deploys} == {"AN", "EX", "GZ", "HB"}
     assert all(f.force == U.INDEPENDENT and not f.battalia for f in IF.values())
-    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7"}
+    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.9"}
 
 
 def test_rule_dp_indep_the_independents_and_their_groups():

@@ -27,7 +27,7 @@ from dragongym.envs.core.jit import rules_jit
 from ..constants import (
     ENTRY_LUNAR_GLOWLINE, ENTRY_SARTAR_SOUTH, LUNAR, SARTAR, SCENARIOS, SIDE_FRONT, UW_DEAD, UW_ENTERING, UW_OUT,
 )
-from ..data import MAP
+from ..data import DATA, MAP
 from .base import BOLDHOME, A_CHOICE, A_UNIT, CH_DONE, PH_PURCHASE, U_CAVALRY, U_CF, U_FORCE, U_REPLACEABLE, d6, pose, units_end
 
 SCENARIO_PURCHASES = np.array([sid == "18.9" for sid in SCENARIOS], np.int8)
@@ -42,16 +42,18 @@ inclusive (L323, L981; Interpretations 156)."""
 
 
 def _costs():
+    per_cf = (int(DATA.tables.diplomacy["replacement_infantry_per_cf"]),
+              int(DATA.tables.diplomacy["replacement_cavalry_per_cf"]))
     out = np.zeros(U_CF.shape[0], np.int16)
     for u in range(U_CF.shape[0]):
         if U_REPLACEABLE[u] >= 0:
-            out[u] = int(U_CF[u, SIDE_FRONT]) * (2 if U_CAVALRY[u] else 1)
+            out[u] = int(U_CF[u, SIDE_FRONT]) * per_cf[1 if U_CAVALRY[u] else 0]
     return out
 
 
 PURCHASE_COST = _costs()
-"""PURCHASE_COST[u]: the Diplomacy Points that buy unit u back (L981): an
-infantry unit's CF, twice a cavalry unit's; its front side's CF, a cyclic
+"""PURCHASE_COST[u]: the Diplomacy Points that buy unit u back (L981; tables.txt
+``replacement_*_per_cf``): an infantry unit's CF, twice a cavalry unit's; its front side's CF, a cyclic
 CF at its full value, 7 (Interpretations 154); 0 for a unit that cannot be
 bought (not Lunar or Sartar infantry or cavalry, U_REPLACEABLE)."""
 
