@@ -33,7 +33,7 @@ from dragongym.envs.dragon_pass import rules as R
 from dragongym.envs.dragon_pass.board import FORTRESS_NAMES
 from dragongym.envs.dragon_pass.constants import (
     ENTRY_LUNAR_GLOWLINE, ENTRY_SARTAR_SOUTH, ENTRY_SOUTH_EDGE, LUNAR as LUNAR_SEAT, NUM_UNITS, SARTAR as SARTAR_SEAT,
-    UW_DEAD, UW_ENTERING, UW_MAP, UW_OUT,
+    UW_ENTERING, UW_MAP, UW_OUT,
 )
 from dragongym.envs.dragon_pass.game import GAME
 

@@ -8,7 +8,8 @@ Sartar and the Sartar player second within it; in 18.3 the other way round.
 Each force places its units in unit order (``constants.UNIT_IDS``); a unit
 goes on any hex of its zone that is not a lake (no unit can end a turn in
 one, L372) and holds no enemy unit (one owner per hex, L448). The force that
-deploys first also plays first in every game-turn (Interpretations).
+deploys first also plays first in every game-turn (Interpretations) -- but in
+18.9, where a second die decides it after deployment (``marathon.who_plays_first``).
 """
 import numpy as np
 
