@@ -140,6 +140,7 @@ SC_181, SC_182, SC_183 = 0, 1, 2
 SC_184, SC_185, SC_186 = R.SCENARIOS.index("18.4"), R.SCENARIOS.index("18.5"), R.SCENARIOS.index("18.6")
 SC_187 = R.SCENARIOS.index("18.7")
 SC_188 = R.SCENARIOS.index("18.8")
+SC_189 = R.SCENARIOS.index("18.9")
 
 FAR = 10 ** 6
 
@@ -209,6 +210,7 @@ PLACES = {sc: tuple(FORT_HEX[k] for k in SARTAR_FORTS) for sc in range(len(R.SCE
 PLACES[SC_186] = tuple(int(h) for h in R.VICTORY_18_6)       # Bagnot, Dunstop and the three sites (L293)
 PLACES[SC_187] = tuple(FORT_HEX)           # 18.7: the opponent's fortresses to take, one's own to keep (L301)
 PLACES[SC_188] = tuple(int(h) for h in R.FORCE_CAPITAL)    # 18.8: one's own capital and another player's (L313)
+PLACES[SC_189] = (FORT_HEX[R.FURTHEST], FORT_HEX[BOLDHOME])   # 18.9: both capitals win (L325)
 """PLACES[scenario]: the hexes its plan takes and holds: the seven Sartar
 fortresses in 18.1-18.5, the five hexes of the Lunar victory in 18.6, every
 fortress in 18.7, the three players' capitals in 18.8."""
@@ -262,6 +264,9 @@ GARRISON = {
     # 18.8: one's own capital held strongly (no victory without it, L313), the
     # other two capitals taken by strike groups
     SC_188: {f: (2, {int(R.FORCE_CAPITAL[f]): 4}) for f in range(3)},
+    # 18.9: both capitals win (L325): each side holds its own strongly (its
+    # Diplomacy Points too, L987) and strikes at the other's
+    SC_189: {LUNAR: (2, {FORT_HEX[R.FURTHEST]: 4}), SARTAR: (2, {BOLDHOME_HEX: 4})},
 }
 TAKE_PRIORITY = {(SC_182, LUNAR): {BOLDHOME_HEX: 2.0}, (SC_184, LUNAR): {BOLDHOME_HEX: 8.0},
                  (SC_186, LUNAR): {RICH_POST_HEX: 1.0, WINTERTOP_HEX: 1.0, WILD_TEMPLE_HEX: 1.0}}
@@ -1518,6 +1523,26 @@ def keener(self, pos, legal, rng):
     return R.A_HEX + max(hexes, key=lambda h: (len(pos.own.get(h, [])), -h))
 
 
+def purchase(self, pos, legal, rng):
+    """18.9 (L323, L981): buy back the strongest dead or removed unit the
+    points pay for, keeping what courting the next unallied Major still
+    needs (``diplomacy``); none once nothing is left over."""
+    rec, p = pos.rec, pos.p
+    held = int(rec["dp"][p])
+    keep = 0
+    for k in MAJOR_ORDER:
+        if int(rec["faction_ally"][k]) >= 0:
+            continue
+        keep = max(0, int(R.MAJOR_PRICE[k]) + BID_MARGIN - int(rec["dp_assigned"][p, k]))
+        if keep > 0:
+            break
+    units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE
+             and int(R.PURCHASE_COST[a - R.A_UNIT]) <= held - keep]
+    if not units:
+        return R.A_CHOICE + R.CH_DONE
+    return R.A_UNIT + max(units, key=lambda u: (CF[u][0], MF[u][0], -u))
+
+
 def replace(self, pos, legal, rng):
     """The strongest dead unit comes back (L299)."""
     units = [a - R.A_UNIT for a in legal if R.A_UNIT <= a < R.A_CHOICE]
@@ -1878,6 +1903,7 @@ _PHASES = {
     R.PH_ALLY_SETUP: ally_setup,
     R.PH_KEENER: keener,
     R.PH_REPLACE: replace,
+    R.PH_PURCHASE: purchase,
     R.PH_FREEZE: freeze,
     R.PH_FRACTURE: fracture,
     R.PH_PILLAR: pillar,

@@ -23,9 +23,9 @@ OCC_GIANTS = 3
 player's, whose units are inactive to every player (L918); a giants' zone of
 control stops the units of every force. Not a force index."""
 
-SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8")
-"""The scenarios the core sets up (L200-L301); a scenario is its index here."""
-SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8 = range(len(SCENARIOS))
+SCENARIOS = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8", "18.9")
+"""The scenarios the core sets up (L200-L325); a scenario is its index here."""
+SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8, SC_18_9 = range(len(SCENARIOS))
 PLAYABLE_SCENARIOS = SCENARIOS
 
 
@@ -100,7 +100,8 @@ ENTRY_LUNAR_GLOWLINE = 1  # the edge hexes of the dark Glowline (L981)
 ENTRY_SARTAR_SOUTH_EDGE = 2  # Androgeus allied by Sartar: the south edge anywhere in Sartar (L800)
 ENTRY_IMPERIAL_EDGE = 3   # Androgeus allied by the Lunars: any edge hex of the Imperial borders (L800)
 ENTRY_WEST_EDGE = 4       # the dragon sent to fetch Hungry Jack comes back by the West map edge (L870; rules/fetch.py)
-NUM_ENTRY_ZONES = 5
+ENTRY_SOUTH_EDGE = 5      # 18.9's South Soldier Reserve: any south edge hex, west of Stone Cross too (L321)
+NUM_ENTRY_ZONES = 6
 
 # the side of a counter that is up (``unit_side``)
 SIDE_FRONT, SIDE_BACK = 0, 1

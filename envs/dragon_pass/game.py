@@ -240,7 +240,7 @@ class DragonPass(Game):
         config = super().make_config(**options)
         if config.random_events and SCENARIO_ROLES[SCENARIOS.index(config.scenario)] != ("lunar", "sartar"):
             raise ConfigError(f"{self.name}: option random_events is only for the two-player games between Sartar "
-                              f"and the Lunar Empire (L950: 18.1-18.5, 18.7); scenario {config.scenario} is "
+                              f"and the Lunar Empire (L950: 18.1-18.5, 18.7, 18.9); scenario {config.scenario} is "
                               f"{' against '.join(SCENARIO_ROLES[SCENARIOS.index(config.scenario)])}")
         return config
 
@@ -260,7 +260,7 @@ class DragonPass(Game):
             hidden_information=bool(config.screening) or bool(R.SCENARIO_DIPLOMACY[sc]),
             utility="zero_sum", config=config,
             score_name={"18.6": "victory sites (L293)", "18.7": "the opponent's fortresses (L301)",
-                        "18.8": "the players' capitals (L313)"}.get(
+                        "18.8": "the players' capitals (L313)", "18.9": "Boldhome and Furthest held (L325)"}.get(
                 config.scenario, "Sartar fortresses"),
             constants={"board_static": STATIC_PLANES, "units_static": STATIC_UNITS})
 
@@ -483,6 +483,10 @@ def _legal_name(rec, a):
         if done:
             return "take no more replacements this game-turn"
         return f"{V.unit_name(u, rec)} comes back as a replacement"
+    if ph == R.PH_PURCHASE:
+        if done:
+            return "buy no more replacements this game-turn"
+        return f"buy {V.unit_name(u, rec)} as a replacement for {int(R.PURCHASE_COST[u])} DP"
     if ph == R.PH_ALLIANCE:
         if done:
             return "end the Alliance Phase"

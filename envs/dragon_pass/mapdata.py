@@ -98,7 +98,7 @@ SYMBOL_KINDS = ("dragonrest_green", "dragonrest_red", "dragonrest_brown",
 """Map symbols that mark no territory (L151, L344)."""
 ROAD_KINDS = ("primary", "secondary", "dragonewt")
 """Road kinds (L363-L365)."""
-SCENARIOS_WITH_START = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8")
+SCENARIOS_WITH_START = ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8", "18.9")
 """Scenarios whose fortress control at the start the map records (L217, L232).
 18.3-18.6 say nothing: 18.3 and 18.4, whose Sartar player deploys within Old
 Sartar only, are read like 18.1 and 18.2; in 18.5 the Sartar player deploys
@@ -107,7 +107,7 @@ plays Sartar and no unit may enter it (L291): its fortresses are no one's,
 the Lunar fortresses the Lunars' until the Independents deploy into Bagnot
 and Dunstop (L284). In 18.7, as in 18.5, each side deploys within all of its
 lands (L297) and holds its own fortresses; so do the Lunar and Sartar players
-of 18.8 (L307)."""
+of 18.8 (L307) and 18.9's (L317)."""
 
 SUN_DOME_TEMPLE = "2631"
 """L82 and L900 put the Sun Dome Temple at 2631, L155 at 2630; we read 2631."""
@@ -826,7 +826,7 @@ def _fortresses(ids, sites, territory):
             if nation == "sartar" and s == "18.6":
                 owner[s] = None
             elif nation == "sartar":
-                owner[s] = "sartar" if t == "old_sartar" or s in ("18.5", "18.7", "18.8") else "lunar"
+                owner[s] = "sartar" if t == "old_sartar" or s in ("18.5", "18.7", "18.8", "18.9") else "lunar"
             else:
                 owner[s] = nation
         out.append(Fortress(i, site.name or ids[i], nation, t == "old_sartar", owner))

@@ -581,6 +581,7 @@ _CHOICE_LABELS = {
     (R.PH_PUPPET_DODGE, R.CH_DONE): "The Troop fights",
     (R.PH_DIPLOMACY, R.CH_DONE): "Assign no more",
     (R.PH_REPLACE, R.CH_DONE): "No more replacements",
+    (R.PH_PURCHASE, R.CH_DONE): "Buy no more",
     (R.PH_ALLIANCE, R.CH_DONE): "End the Alliance Phase",
     (R.PH_AUCTION, R.CH_DONE): "Write the offer",
     (R.PH_HYDRA_FEED, R.CH_DONE): "Feed no more now",
@@ -622,6 +623,7 @@ _UNIT_VERBS = {R.PH_MOVE: "bring on", R.PH_MOVE_GROUP: "move with the group", R.
                R.PH_PUPPET_DODGE: "switch the Troop with", R.PH_HYDRA_FEED: "feed to the Hydra",
                R.PH_DRAGONFIGHT: "the dragonfight eliminates", R.PH_JACK: "Hungry Jack summons",
                R.PH_JACK_AID: "aid Hungry Jack with", R.PH_REPLACE: "bring back as a replacement",
+               R.PH_PURCHASE: "buy as a replacement",
                R.PH_ALLIANCE: "send as an emissary", R.PH_SACRIFICE: "sacrifice with"}
 
 
@@ -941,6 +943,7 @@ def _draw_forces(scene, view):
         held = (f"holds {V.victory_sites(rec, f)} of the 5 victory sites" if sid == "18.6"
                 else f"holds {V.enemy_fortresses(rec, f)} enemy fortresses" if sid == "18.7"
                 else f"holds {V.capitals_held(rec, f)} of the 3 capitals" if sid == "18.8"
+                else f"holds {V.marathon_capitals(rec, f)} of the 2 capitals" if sid == "18.9"
                 else f"holds {sartar_fortresses[f]} Sartar fortresses")
         scene.text(WIDTH - PANEL_PAD, y + 7, held, 11, INK, "rm")
         c = _force_counts(rec, f)
@@ -995,7 +998,8 @@ def _decision_text(view):
         else:
             result = f"{V.side_name(rec, int(np.argmin(rec['rank'])))} wins"
         how = " (truncated)" if int(rec["status"]) == 2 else ""
-        held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses", "18.8": "The players' capitals"}.get(
+        held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses", "18.8": "The players' capitals",
+                "18.9": "Boldhome and Furthest"}.get(
             SCENARIOS[int(rec["scenario"])], "Sartar fortresses")
         return f"The game is over{how}: {result}. {held} held: " + ", ".join(
             f"{V.side_name(rec, f)} {int(rec['score'][f])}" for f in range(_players(rec))) + "."
@@ -1107,6 +1111,9 @@ def _decision_text(view):
         return f"{who} assigns Diplomacy Points to the Major Independents in secret ({int(rec['dp'][int(rec['to_play'])])} held)."
     if ph == R.PH_REPLACE:
         return f"{who} brings back dead units as replacements in his capital, or delays them."
+    if ph == R.PH_PURCHASE:
+        return (f"{who} may buy back dead or removed infantry (1 DP per CF) and cavalry (2 DP per CF) as "
+                f"replacements ({int(rec['dp'][int(rec['to_play'])])} DP held).")
     if ph == R.PH_ALLIANCE:
         return f"{who}'s Alliance Phase: seek a Major Independent's alliance, send an emissary, or end it."
     if ph == R.PH_ALLY_SETUP:

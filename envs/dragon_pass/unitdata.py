@@ -228,6 +228,16 @@ _SCENARIO_RULES = {
                  moon="first", exotic=("lunar", "sartar"),
                  independents=True,
                  reserve=("sartar", 10), deploy_first="roll", cite="L295-L301"),
+    # The Marathon Game: as the Full Game's set-up (L317: the entire Battalia,
+    # the Twin Stars not of it, L269; Interpretations 150); the first to deploy
+    # selects the moon (L319); the second die, the half movement and the
+    # purchased replacements are rules/marathon.py's.
+    "18.9": dict(name="The Marathon Game", turns=28, combat=_ALL_COMBAT,
+                 deploy=(("lunar", "glowline"), ("sartar", "sartar")),
+                 battalia=("lunar", "sartar"),
+                 moon="first", exotic=("lunar", "sartar"),
+                 independents=True,
+                 reserve=("sartar", 10), deploy_first="roll", cite="L315-L325"),
 }
 
 # Counters the rulebook prints: (front, back, back side, counters or None,

@@ -186,6 +186,12 @@ def capitals_held(state, f):
     return n
 
 
+def marathon_capitals(state, f):
+    """How many of Boldhome and Furthest force f controls (18.9's victory, L325)."""
+    rec = record(state)
+    return sum(1 for k in (R.BOLDHOME, R.FURTHEST) if int(rec["fortress_owner"][k]) == f)
+
+
 def diplomacy_summary(state, f, seat=None):
     """Short words on force f's diplomacy as ``seat`` may know it (None: all):
     its Diplomacy Points held and assigned (his secret, L979), its allies

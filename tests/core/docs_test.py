@@ -584,7 +584,7 @@ def test_readme_status_table():
     assert "not yet implemented" in (ROOT / "envs" / "dragon_pass" / "RULES.md").read_text()
     scenarios = dataclasses.fields(dragongym.get_game("dragon_pass").config_cls)[0].metadata["choices"]
     assert f"scenarios {scenarios[0]}–{scenarios[-1]}" in status["dragon_pass"]
-    assert scenarios == ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7")
+    assert scenarios == ("18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.9")
     sandboxes = dataclasses.fields(dragongym.get_game("dragons_down").config_cls)[1].metadata["choices"]
     assert len(sandboxes) == 3 and "every sandbox" in status["dragons_down"]
     assert "1–6 heroes" in status["dragons_down"] and _seat_range(dragongym.get_game("dragons_down")) == (1, 6)

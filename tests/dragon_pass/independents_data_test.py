@@ -51,7 +51,7 @@ def test_rule_dp_indep_counters_are_kept_apart_from_the_battalia():
     assert {u.formation for u in IU.values() if "18.6" in u.deploys} == {"AN", "EX", "GZ", "HB"}
     assert {u.formation for u in IU.values() if "18.8" in u.deploys} == {"AN", "EX", "GZ", "HB", "DW", "DN"}
     assert all(f.force == U.INDEPENDENT and not f.battalia for f in IF.values())
-    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8"}
+    assert set(D.scenarios) == {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7", "18.8", "18.9"}
 
 
 def test_rule_dp_indep_the_independents_and_their_groups():

@@ -54,7 +54,7 @@ def test_rule_dp_events_the_option_is_only_for_lunar_against_sartar():
     """L950: 'The Random Events Option can only be used in two-player games
     between Sartar and the Lunar Empire': 18.6 is the Lunars against the
     Independents -- a configuration error."""
-    for sc in ("18.1", "18.2", "18.3", "18.4", "18.5", "18.7"):
+    for sc in ("18.1", "18.2", "18.3", "18.4", "18.5", "18.7", "18.9"):
         assert GAME.make_config(scenario=sc, random_events=True).random_events
     with pytest.raises(ConfigError, match="random_events"):
         GAME.make_config(scenario="18.6", random_events=True)

@@ -30,7 +30,7 @@ from dragongym.envs.dragon_pass.game import GAME
 
 LONG = os.environ.get("DRAGONGYM_LONG_FUZZ") == "1"
 GAMES = 500 if LONG else 50
-CI_GAMES = {"18.7": 10, "18.8": 5}
+CI_GAMES = {"18.7": 10, "18.8": 5, "18.9": 5}
 """Scenarios whose games are long enough to play fewer in CI."""
 CHUNKS = 5
 

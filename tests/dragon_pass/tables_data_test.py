@@ -249,13 +249,14 @@ NEW_FIELDS = ("alliance_dp", "alliance_names", "diplomacy", "dp_schedule", "emis
               "plague_exempt", "random_events")
 
 
-USED_BY = {"diplomacy": {"alliance.py", "base.py"}, "dp_schedule": {"alliance.py"}, "emissary": {"alliance.py"},
+USED_BY = {"diplomacy": {"alliance.py", "base.py", "marathon.py"}, "dp_schedule": {"alliance.py"}, "emissary": {"alliance.py"},
            "alliance_names": {"game.py", "view.py", "picture.py"}, "hydra": {"hydra.py"}, "dwarf_luck": {"minors.py"},
            "tusk_riders": {"minors.py"}, "random_events": {"events.py", "game.py"}, "plague_fortress": {"events.py"},
            "plague_unit": {"events.py"}, "hungry_jack": {"dragons.py"}}
 """The tables a rule reads now, and the modules that read each: the diplomacy
 numbers, the Diplomacy Points of each game-turn and the Emissary Table
-(rules/alliance.py, rules/base.py's trespassing: DP-DIPLO-*), the Majors'
+(rules/alliance.py, rules/base.py's trespassing: DP-DIPLO-*; rules/marathon.py's
+prices of bought replacements: DP-SCEN-SETUP-9-BUY), the Majors'
 names in the actions' and the text's words, the Hydra's MgF die
 (rules/hydra.py), the Dwarf Luck Table and the blood sacrifice
 (rules/minors.py), the Random Events Table and the plague's rolls

@@ -267,11 +267,11 @@ def test_rule_dp_units_scenario_18_3_argraths_return():
 def test_rule_dp_units_units_list_the_scenarios_they_deploy_in():
     """Every unit states how many of its counters each scenario deploying its
     formation uses (0 where the scenario text excludes it, L209, L213, L240)."""
-    assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2, "18.7": 2}
-    assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2, "18.7": 2}
-    assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0, "18.5": 1, "18.7": 1}
-    assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3, "18.6": 3, "18.7": 3}
-    assert D.units["argrath"].deploys == {"18.3": 1, "18.4": 1, "18.5": 1, "18.7": 1}
+    assert D.units["cc_horse_archers"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2, "18.7": 2, "18.8": 2, "18.9": 2}
+    assert D.units["cm_duck_militia"].deploys == {"18.1": 0, "18.2": 2, "18.3": 2, "18.5": 2, "18.7": 2, "18.8": 2, "18.9": 2}
+    assert D.units["fa_wolfrunners"].deploys == {"18.1": 0, "18.2": 0, "18.3": 0, "18.5": 1, "18.7": 1, "18.8": 1, "18.9": 1}
+    assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3, "18.6": 3, "18.7": 3, "18.8": 3, "18.9": 3}
+    assert D.units["argrath"].deploys == {"18.3": 1, "18.4": 1, "18.5": 1, "18.7": 1, "18.8": 1, "18.9": 1}
     assert D.units["twin_stars"].deploys == {}
     assert D.independent_units["horse_herds"].deploys == {"18.6": 4}
     assert D.independent_units["exiles_assassin"].deploys == {"18.6": 0}     # "minus the Assassin" (L287)
@@ -585,10 +585,10 @@ def test_error_scenario_asks_for_more_counters_than_exist(data_copy):
 
 def test_error_unit_scenarios_line_contradicts_the_scenario(data_copy):
     f = data_copy / "units.txt"
-    edit(f, "scenarios  18.1=0 18.2=2 18.3=2 18.5=2 18.7=2\ncite       L209",
-         "scenarios  18.1=2 18.2=2 18.3=2 18.5=2 18.7=2\ncite       L209")
+    edit(f, "scenarios  18.1=0 18.2=2 18.3=2 18.5=2 18.7=2 18.8=2 18.9=2\ncite       L209",
+         "scenarios  18.1=2 18.2=2 18.3=2 18.5=2 18.7=2 18.8=2 18.9=2\ncite       L209")
     with pytest.raises(U.DataError, match=r"unit cc_horse_archers: scenarios 18.1=2 18.2=2 18.3=2 "
-                       r"18.5=2 18.7=2 contradict the \[scenario\] records, which deploy 18.1=0") as err:
+                       r"18.5=2 18.7=2 18.8=2 18.9=2 contradict the \[scenario\] records, which deploy 18.1=0") as err:
         U.load(data_copy)
     lines = f.read_text("utf-8").splitlines()
     assert lines[err.value.line - 1].startswith("scenarios  18.1=2")
@@ -599,8 +599,8 @@ def test_error_unit_scenarios_line_contradicts_the_scenario(data_copy):
 def test_error_cyclic_unit_in_a_scenario_without_a_moon_phase(data_copy):
     f = data_copy / "units.txt"
     edit(f, "take      FA minus all:cyclic-3-3", "take      FA all")
-    edit(f, "scenarios  18.1=0 18.2=0 18.3=0 18.5=1 18.7=1\ncite       L240",
-         "scenarios  18.1=0 18.2=0 18.3=1 18.5=1 18.7=1\ncite       L240")
+    edit(f, "scenarios  18.1=0 18.2=0 18.3=0 18.5=1 18.7=1 18.8=1 18.9=1\ncite       L240",
+         "scenarios  18.1=0 18.2=0 18.3=1 18.5=1 18.7=1 18.8=1 18.9=1\ncite       L240")
     with pytest.raises(U.DataError, match="scenario 18.3: deploys fa_wolfrunners, whose factors "
                        "are cyclic"):
         U.load(data_copy)
@@ -736,7 +736,7 @@ def test_rule_dp_units_full_moon_corps():
     assert (f.back.cf_kind, f.back.mgf, f.back.exotic, f.back.mf, f.back.rf_kind) == \
         ("half_cyclic", 5, True, 3, "blank")
     assert f.formation == "LCM" and f.major and f.magician is None
-    assert f.deploys == {"18.4": f.counters, "18.5": f.counters, "18.6": f.counters, "18.7": f.counters}
+    assert f.deploys == {"18.4": f.counters, "18.5": f.counters, "18.6": f.counters, "18.7": f.counters, "18.8": f.counters, "18.9": f.counters}
 
 
 def test_rule_dp_units_twin_stars_are_lunar_but_not_of_the_battalia():
@@ -757,7 +757,7 @@ def test_rule_dp_units_pavis_royal_guard_is_mounted_but_not_cavalry():
     frozen by Ironhoof); of the Lunar Battalia in 18.5 (the reading)."""
     g = D.units["pavis_royal_guard"]
     assert g.arm == "none" and g.rank == "none" and g.major and "arm" not in g.substituted
-    assert g.deploys == {"18.5": g.counters, "18.7": g.counters}
+    assert g.deploys == {"18.5": g.counters, "18.7": g.counters, "18.8": g.counters, "18.9": g.counters}
 
 
 def test_rule_dp_units_lunar_college_of_magic_is_printed_cm():
@@ -1025,7 +1025,7 @@ def test_error_twin_stars_are_not_of_the_battalia(data_copy):
 def test_error_18_5_takes_the_entire_battalia(data_copy):
     f = data_copy / "units.txt"
     edit(f, "take      LA all\n", "")
-    edit(f, "scenarios  18.5=1 18.7=1\ncite       L271", "scenarios  18.7=1\ncite       L271")
+    edit(f, "scenarios  18.5=1 18.7=1 18.8=1 18.9=1\ncite       L271", "scenarios  18.7=1 18.8=1 18.9=1\ncite       L271")
     with pytest.raises(U.DataError, match=r"scenario 18.5: the forces .* are not those of the "
                        r"rulebook .*'LA all'.* \(L267-L273\)"):
         U.load(data_copy)
@@ -1064,8 +1064,8 @@ def test_error_exotic_forces_need_exotic_combat(data_copy):
 def test_error_spirit_deployed_apart_from_its_magician(data_copy):
     f = data_copy / "units.txt"
     edit(f, "take      BH only 3:5-4-5-4 3:bh_shaman_spirit", "take      BH only 3:5-4-5-4 2:bh_shaman_spirit")
-    edit(f, "scenarios  18.1=0 18.2=0 18.4=3 18.5=3 18.7=3\ncite       L129",
-         "scenarios  18.1=0 18.2=0 18.4=2 18.5=3 18.7=3\ncite       L129")
+    edit(f, "scenarios  18.1=0 18.2=0 18.4=3 18.5=3 18.7=3 18.8=3 18.9=3\ncite       L129",
+         "scenarios  18.1=0 18.2=0 18.4=2 18.5=3 18.7=3 18.8=3 18.9=3\ncite       L129")
     with pytest.raises(U.DataError, match=r"scenario 18.4: deploys 2 of bh_shaman_spirit but 3 of "
                        r"its magician bh_shamans: a spirit comes and goes with its magician"):
         U.load(data_copy)

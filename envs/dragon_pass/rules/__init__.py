@@ -4,7 +4,8 @@ factors, the printed tables, dice, stacks, zones of control, the cost of a
 step, the action space), ``minors`` (Minor Independents: the Spirit of
 Movement, the Alchemical Transformer, the Dwarf Luck Table, the Tusk
 Riders' blood sacrifice), ``moon`` (the Red Moon, the Glowline and the
-cyclic factors), ``dragons`` (dragonfights, the Glowline's negation,
+cyclic factors), ``marathon`` (18.9: who plays first, the half movement,
+replacements bought with Diplomacy Points), ``dragons`` (dragonfights, the Glowline's negation,
 Hungry Jack's summons, dragons and Jack brought in by alliances), ``fetch`` (the dragon
 sent off the West edge to fetch Hungry Jack), ``setup`` (the scenarios and deployment), ``zombies`` (Delecti's zombies:
 the chain's move, new zombies rising, Delecti's alliance), ``puppeteers`` (the
@@ -26,6 +27,7 @@ rally phase, book-keeping, victory), ``driver`` (the sequence of play)."""
 from .base import *  # noqa: F401,F403
 from .minors import *  # noqa: F401,F403
 from .moon import *  # noqa: F401,F403
+from .marathon import *  # noqa: F401,F403
 from .dragons import *  # noqa: F401,F403
 from .fetch import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403

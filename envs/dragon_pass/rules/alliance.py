@@ -61,6 +61,7 @@ from .base import DELECTI, ZOMBIE_1
 from .zombies import ally_delecti
 from .puppeteers import place_puppeteers, puppeteer_draw, puppeteer_location
 from .hydra import hydra_awakes
+from .marathon import purchase_step
 from .dragons import place_dragon
 from .minors import GIFT_ALLIES, IVORY_PLINTH, SACRIFICE_DENIED, blood_sacrifice, dwarf_luck
 
@@ -122,8 +123,10 @@ HYDRA_FACTION = FACTIONS.index("hydra")
 TUSK_FACTION = FACTIONS.index("tusk_riders")
 
 DS_INCOME, DS_REPLACE, DS_ASSIGN = 0, 1, 2
+DS_PURCHASE = 3
 """The Diplomacy Segment's steps (``step``); ``cursor`` 0 / 1: the first /
-second player's turn to decide."""
+second player's turn to decide. DS_PURCHASE (18.9), between DS_REPLACE and
+DS_ASSIGN: replacements bought with Diplomacy Points (rules/marathon.py)."""
 
 
 # ================================================================ the Diplomacy Segment
@@ -206,12 +209,21 @@ def diplomacy_segment(S, b):
     first = int(s['first_force'])
     while s['step'] == DS_REPLACE:
         if s['cursor'] >= 2:
-            s['step'] = DS_ASSIGN
+            s['step'] = DS_PURCHASE
             s['cursor'] = 0
             break
         f = first if s['cursor'] == 0 else 1 - first
         if any_replacement(S, b, f):
             return pose(S, b, PH_REPLACE, f)
+        s['cursor'] += 1
+    while s['step'] == DS_PURCHASE:
+        if s['cursor'] >= 2:
+            s['step'] = DS_ASSIGN
+            s['cursor'] = 0
+            break
+        f = first if s['cursor'] == 0 else 1 - first   # two-player
+        if purchase_step(S, b, f):        # 18.9: replacements bought with DP (L323, L981)
+            return True
         s['cursor'] += 1
     while s['cursor'] < 2:
         f = first if s['cursor'] == 0 else 1 - first

@@ -22,7 +22,7 @@ from ..constants import (
     NUM_UNITS, RANK_HERO, RANK_NONE, RANK_SUPERHERO, RUNE_AIR, RUNE_NONE, RUNE_STONE, RUNE_WATER,
     LUNAR, SCENARIOS, SIDE_BACK, SIDE_FRONT, UNIT_IDS, TAG_BISON, TAG_DRAGON, TAG_DUCK, TAG_LARGE, UNIT_KIND_OF, UW_DEAD, UW_ESCAPING, UW_MAP, UW_OUT, FORCES, UF_FRIEND_FELL, ENTRY_LUNAR_GLOWLINE,
     ENTRY_SARTAR_SOUTH, NUM_ENTRY_ZONES, KINDS, NEUTRAL, OCC_GIANTS, UNIT_KINDS, ST_COMBAT, ST_EXOTIC,
-    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE, NUM_FORCES, ENTRY_WEST_EDGE,
+    ENTRY_SARTAR_SOUTH_EDGE, ENTRY_IMPERIAL_EDGE, NUM_FORCES, ENTRY_WEST_EDGE, ENTRY_SOUTH_EDGE, SC_18_9,
 )
 from ..unitdata import FACTIONS
 from ..data import DATA, MAP
@@ -507,6 +507,8 @@ def _entry_hexes():
             out[ENTRY_IMPERIAL_EDGE, h] = 1
         if col(h) == 1:
             out[ENTRY_WEST_EDGE, h] = 1         # column 01, the West map edge (L870; data/map.txt)
+        if row(h) == MAP.rows:
+            out[ENTRY_SOUTH_EDGE, h] = 1          # 18.9's reserve: any south edge hex (L321)
     return out
 
 
@@ -515,7 +517,8 @@ ENTRY_HEXES = _entry_hexes()
 come in at (constants.ENTRY_*: L297, L323, L972, L981; Androgeus by the
 south edge of Sartar or an edge of the Imperial borders, the Glowline's
 lands, dark and light, L143, L800; Interpretations 96; the dragon back from
-fetching Hungry Jack by the West edge, column 01, L870)."""
+fetching Hungry Jack by the West edge, column 01, L870; 18.9's South Soldier
+Reserve by any south edge hex, L321, Interpretations 151)."""
 
 
 # ================================================================ the Independents' factions (L730-L920)
@@ -770,7 +773,10 @@ PH_EVENT_REPLACE = 71  # A_UNIT + u: the lost Sartar infantry or cavalry unit th
                        # to enter by the south edge east of Stone Cross / CH_DONE: no more (L972)
 PH_GIANT_STEP = 72     # A_HEX + g: the giant ``cursor`` steps into neighbour g / CH_DONE: it stops
                        # (the Random Movement Phase, the active player deciding, L490, L918; rules/giants.py)
-LAST_PHASE = PH_GIANT_STEP
+PH_PURCHASE = 75       # A_UNIT + u: buy Lunar or Sartar infantry or cavalry unit u, dead or removed from play, as
+                       # a replacement for its CF in DP (twice its CF for cavalry), to enter by its edge / CH_DONE:
+                       # buy no more this game-turn (18.9's Diplomacy Segment, L323, L981; rules/marathon.py)
+LAST_PHASE = PH_PURCHASE
 
 NO_HEX = -1
 
@@ -1119,7 +1125,26 @@ def movement_allowance(S, b, u):
     L985; a dragon, L841)."""
     if force_of(S, b, u) != S[b]['active'] or frozen(S, b, u) or clouded(S, b, u):
         return 0
-    return 2 * mf_of(S, b, u)
+    return first_turn_mp(S, b, u, 2 * mf_of(S, b, u))
+
+
+@rules_jit
+def half_movement(S, b, u):
+    """Unit u moves at half-normal movement now: in 18.9 the first moving
+    player's units in game-turn 1 (L319; Interpretations 153)."""
+    s = S[b]
+    return s['scenario'] == SC_18_9 and s['turn'] == 1 and force_of(S, b, u) == s['first_force'] \
+        and s['first_force'] == s['active']
+
+
+@rules_jit
+def first_turn_mp(S, b, u, mp):
+    """The half movement points ``mp`` unit u would have, halved when it moves
+    at half-normal movement (``half_movement``): the core counts half MPs,
+    so 2 x MF halves exactly to MF half MPs (Interpretations 153)."""
+    if half_movement(S, b, u):
+        return mp // 2
+    return mp
 
 
 @rules_jit

@@ -26,7 +26,7 @@ from .base import (
     PH_COMMIT, PH_COMMIT_HEX, PH_SAVE, PH_MAGIC_CASUALTY, PH_SUPPORT, PH_SUPPORT_HEX, PH_EXOTIC, PH_EXOTIC_TARGET,
     PH_HUNGER, PH_SUMMON_HEX, PH_ASSASSIN, PH_REVEAL, PH_FREEZE, PH_FRACTURE, PH_PILLAR, PH_ZOMBIE_RISE, PH_ZOMBIE_MARCH,
     PH_DIPLOMACY, PH_REPLACE, PH_ALLIANCE, PH_ALLY_SETUP, PH_KEENER, PH_SACRIFICE, PH_AUCTION, PH_SPEED, PH_ALCHEMY, PH_ALCHEMY_FACTOR,
-    PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID, PH_EVENT_REMOVE, PH_EVENT_REPLACE, PH_GIANT_STEP,
+    PH_PUPPET_DODGE, PH_HYDRA_FEED, PH_DRAGONFIGHT, PH_JACK, PH_JACK_AID, PH_EVENT_REMOVE, PH_EVENT_REPLACE, PH_GIANT_STEP, PH_PURCHASE,
 )
 from .alliance import (
     act_alliance, act_ally_setup, act_diplomacy, act_keener, act_replace, alliance_phase, diplomacy_segment,
@@ -61,6 +61,7 @@ from .zombies import act_zombie_march, act_zombie_rise, mask_zombie_march, mask_
 from .minors import act_alchemy, act_alchemy_factor, act_speed, mask_alchemy, mask_alchemy_factor, mask_speed
 from .puppeteers import act_puppet_dodge, illusions_dispelled, mask_puppet_dodge, place_illusory_armies
 from .hydra import act_hydra_feed, mask_hydra_feed
+from .marathon import act_purchase, mask_purchase
 from .setup import SCENARIO_INDEPENDENTS, act_deploy, deploy_round, mask_deploy, setup_scenario
 from .dragons import act_dragonfight, act_jack, act_jack_aid, mask_dragonfight, mask_jack, mask_jack_aid
 from .giants import act_giant_step, mask_giant_step, place_dinosaurs, random_movement_phase
@@ -197,6 +198,8 @@ def fill_mask(S, b, mask):
         mask_event_replace(S, b, p, mask)
     elif ph == PH_GIANT_STEP:
         mask_giant_step(S, b, p, mask)
+    elif ph == PH_PURCHASE:
+        mask_purchase(S, b, p, mask)
     count = 0
     for a in range(NUM_ACTIONS):
         count += int(mask[a])
@@ -321,6 +324,8 @@ def do_action(S, b, a):
         return act_event_replace(S, b, p, a)
     elif ph == PH_GIANT_STEP:
         return act_giant_step(S, b, p, a)
+    elif ph == PH_PURCHASE:
+        return act_purchase(S, b, p, a)
     return False
 
 

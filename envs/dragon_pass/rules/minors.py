@@ -37,7 +37,7 @@ from ..data import MAP
 from .base import (
     A_CHOICE, A_UNIT, ALCHEMICAL_TRANSFORMER, CH_ALCHEMY_MGF, CH_ALCHEMY_RF, CH_DONE, CH_SPEED, INFINITE_MGF,
     PH_ALCHEMY_FACTOR, SPIRIT_OF_MOVEMENT, U_MGF, U_MGF_MOON, U_RF, U_RF_SPECIAL, U_TUSK_RIDER, pose,
-    T, d6, eliminate, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
+    T, d6, eliminate, first_turn_mp, force_of, killed, mf_of, phase_mf, put_on_top, side_of, units_end,
 )
 
 # ================================================================ the Spirit of Movement (L894-L898)
@@ -86,7 +86,9 @@ def speed_group(S, b):
             s['unit_mp'][u] = mp
             if mp > best:
                 best = mp
-    s['unit_mp'][SPIRIT_OF_MOVEMENT] = best if best > 0 else 2 * phase_mf(S, b, SPIRIT_OF_MOVEMENT)
+    # alone: its own MF, halved in 18.9's first move as every unit's (L319)
+    s['unit_mp'][SPIRIT_OF_MOVEMENT] = best if best > 0 else \
+        first_turn_mp(S, b, SPIRIT_OF_MOVEMENT, 2 * phase_mf(S, b, SPIRIT_OF_MOVEMENT))
 
 
 @rules_jit

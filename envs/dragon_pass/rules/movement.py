@@ -44,7 +44,7 @@ from ..constants import (
     UW_MAP,
 )
 from .base import (
-    movement_allowance, trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
+    movement_allowance, first_turn_mp, trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
     PH_ENTER_HEX, PH_FORCE_MARCH, PH_MOVE, PH_MOVE_GROUP, PH_SUMMON_HEX, TERRAIN_LAKE, force_of, frozen, IRONHOOF, CH_FREEZE, PH_FREEZE, units_end, enter_cost,
     U_MF, cloud_free, in_cloud, adjacent_to_foe, foes_of, hostile, berserk, distance, is_disrupted, local_board, occupy, pose, put_on_top, scan_board, side_of,
     whole_board,
@@ -915,7 +915,7 @@ def hasten(S, b):
         if not s['unit_flags'][u] & UF_GROUP:
             continue
         mf = phase_mf(S, b, u)
-        s['unit_mp'][u] = 2 * mf
+        s['unit_mp'][u] = first_turn_mp(S, b, u, 2 * mf)      # halved in 18.9's first move (L319)
         if U_HERD[u]:
             bonus = min(bonus, mf)
         elif U_HASTENED[u] != 0 and mf > 0:
@@ -924,7 +924,7 @@ def hasten(S, b):
     if herds > 0 and hastened > 0 and hastened <= 2 * herds:
         for u in range(units_end(S, b)):
             if s['unit_flags'][u] & UF_GROUP and (U_HERD[u] != 0 or (U_HASTENED[u] != 0 and U_MF[u, side_of(S, b, u)] > 0)):
-                s['unit_mp'][u] = 2 * (bonus + slowest)
+                s['unit_mp'][u] = first_turn_mp(S, b, u, 2 * (bonus + slowest))
     if sped:
         speed_group(S, b)
 
@@ -1005,7 +1005,7 @@ def entry_hexes(S, b, u, mask):
         return 0              # the dragon gone for Hungry Jack: 2 game-turns away (L870)
     zone = int(s['unit_entry'][u])
     sd = side_of(S, b, u)
-    budget = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
+    budget = first_turn_mp(S, b, u, 2 * phase_mf(S, b, u)) + (FORCE_MARCH_MP2 if march_allowed(u, sd) else 0)
     foes = foes_of(force_of(S, b, u))
     occ7 = local_array(7, np.int8)
     zoc7 = local_array(7, np.int8)
@@ -1047,7 +1047,7 @@ def mask_force_march(S, b, p, mask):
     s = S[b]
     u = int(s['cursor'])
     mask[A_CHOICE + CH_FORCE_MARCH] = 1
-    if enter_cost(S, b, u, int(s['sel_hex'])) <= 2 * phase_mf(S, b, u):
+    if enter_cost(S, b, u, int(s['sel_hex'])) <= first_turn_mp(S, b, u, 2 * phase_mf(S, b, u)):
         mask[A_CHOICE + CH_DONE] = 1
 
 
@@ -1068,7 +1068,9 @@ def enter_board(S, b, p, u, h, march):
     put_on_top(S, b, u, h)
     s['unit_entry'][u] = -1
     # doubled when the Spirit of Movement was eliminated this phase (L898)
-    s['unit_mp'][u] = 2 * phase_mf(S, b, u) + (FORCE_MARCH_MP2 if march else 0) - enter_cost(S, b, u, h)
+    # halved in 18.9's first move (L319); the force march's 3 free MPs are not (Interpretations 153)
+    s['unit_mp'][u] = first_turn_mp(S, b, u, 2 * phase_mf(S, b, u)) + (FORCE_MARCH_MP2 if march else 0) \
+        - enter_cost(S, b, u, h)
     s['unit_road'][u] = 0
     s['unit_flags'][u] = UF_GROUP
     s['sel_hex'] = h

@@ -8,14 +8,15 @@ Sartar and the Sartar player second within it; in 18.3 the other way round.
 Each force places its units in unit order (``constants.UNIT_IDS``); a unit
 goes on any hex of its zone that is not a lake (no unit can end a turn in
 one, L372) and holds no enemy unit (one owner per hex, L448). The force that
-deploys first also plays first in every game-turn (Interpretations).
+deploys first also plays first in every game-turn (Interpretations) -- but in
+18.9, where a second die decides it after deployment (``marathon.who_plays_first``).
 """
 import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES, HEX_TERRAIN
 from ..constants import (
-    ENTRY_SARTAR_SOUTH, LUNAR, NUM_UNITS, SARTAR, ST_DEPLOY, ST_DIPLOMACY, ST_TURN_START, UW_ENTERING, UW_HOLDING,
+    ENTRY_SARTAR_SOUTH, ENTRY_SOUTH_EDGE, LUNAR, NUM_UNITS, SARTAR, ST_DEPLOY, ST_DIPLOMACY, ST_TURN_START, UW_ENTERING, UW_HOLDING,
     UW_OUT, UW_POOL, NUM_FORCES,
 )
 from ..data import DATA, MAP
@@ -26,6 +27,7 @@ from .base import (
     put_on_top, foes_of, force_playing, hostile, players, CITY_HEX, U_HOME_CITY,
 )
 from .moon import choose_moon
+from .marathon import who_plays_first
 
 INDEPENDENT_SEAT = np.array(SCENARIO_INDEPENDENT_SEAT, np.int8)
 """The seat that plays the Independents a scenario deploys (18.6: seat 1)."""
@@ -85,6 +87,9 @@ RESERVE = np.array([[DATA.scenarios[sid].reserve[1] if DATA.scenarios[sid].reser
 """RESERVE[scenario, force]: how many of its units the force may hold back as
 the South Soldier Reserve, to enter by the south edge east of Stone Cross
 (L297, L319)."""
+RESERVE_ENTRY = np.array([ENTRY_SOUTH_EDGE if sid == "18.9" else ENTRY_SARTAR_SOUTH for sid in SCENARIOS], np.int8)
+"""The edge the South Soldier Reserve enters by: east of Stone Cross inclusive
+in 18.7 (L297), any south edge hex in 18.9 (L321; Interpretations 151)."""
 
 
 @rules_jit
@@ -198,6 +203,7 @@ def deploy_round(S, b):
             s['deploying'] = g
             return pose(S, b, PH_DEPLOY, g)
     s['turn'] = 1
+    who_plays_first(S, b)         # 18.9: a second die (L319)
     game_turn_begins(S, b)
     return False
 
@@ -271,7 +277,7 @@ def act_deploy(S, b, p, a):
         # south edge east of Stone Cross on game-turn 1 (L297)
         s = S[b]
         s['unit_where'][u] = UW_ENTERING
-        s['unit_entry'][u] = ENTRY_SARTAR_SOUTH
+        s['unit_entry'][u] = RESERVE_ENTRY[int(s['scenario'])]
         return False
     h = a - A_HEX
     put_on_top(S, b, u, h)

@@ -15,7 +15,8 @@ import numpy as np
 from dragongym.envs.core.jit import rules_jit
 from ..board import NUM_HEXES
 from ..constants import (
-    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8, SIDE_BACK, SIDE_FRONT,
+    LUNAR, RANK_SUPERHERO, SARTAR, SC_18_1, SC_18_2, SC_18_3, SC_18_4, SC_18_5, SC_18_6, SC_18_7, SC_18_8, SC_18_9,
+    SIDE_BACK, SIDE_FRONT,
     ST_ALLIANCE, ST_BOOKKEEPING,
     ST_EXOTIC, ST_MOVEMENT, ST_OVER, ST_RANDOM_MOVE, ST_TURN_START, UNIT_IDS, UW_DEAD, UW_ESCAPING, UW_HOLDING, UW_MAP,
 )
@@ -26,6 +27,7 @@ from .base import (
     scan_board,
 )
 from .movement import start_arrangement, start_movement
+from .marathon import marathon_capitals, marathon_winner
 from .ethilrist import cloak_expires
 from .exotic import EX_FLOOD, EXS_DAY, day_ends
 from .magic import support_ends
@@ -319,7 +321,9 @@ def scenario_winner(S, b):
     * 18.7: the player controlling more of his opponent's fortresses; if
       tied, the player who was not chosen to deploy first (L301);
     * 18.8: the player controlling his own capital and at least one other
-      player's (L313; Interpretations 181); none: a draw.
+      player's (L313; Interpretations 181); none: a draw;
+    * 18.9: the player controlling both Boldhome and Furthest, else a draw
+      (L325, ``marathon.marathon_winner``).
     """
     s = S[b]
     sc = s['scenario']
@@ -328,6 +332,8 @@ def scenario_winner(S, b):
             if controller(S, b, FORCE_CAPITAL[f]) == f and capitals_held(S, b, f) >= 2:
                 return f
         return -1
+    if sc == SC_18_9:
+        return marathon_winner(S, b)
     if sc == SC_18_7:
         lunar_held = sartar_fortresses(S, b, LUNAR)
         sartar_held = lunar_fortresses(S, b, SARTAR)
@@ -385,6 +391,8 @@ def end_game(S, b, winner):
             s['score'][f] = victory_sites(S, b, f)
         elif s['scenario'] == SC_18_7:
             s['score'][f] = sartar_fortresses(S, b, f) if f == LUNAR else lunar_fortresses(S, b, f)
+        elif s['scenario'] == SC_18_9:
+            s['score'][f] = marathon_capitals(S, b, f)     # of Boldhome and Furthest (L325)
         else:
             s['score'][f] = sartar_fortresses(S, b, f)
         if winner < 0:
