@@ -273,8 +273,9 @@ def test_rule_dp_units_units_list_the_scenarios_they_deploy_in():
     assert D.units["hc_infantry"].deploys == {"18.3": 3, "18.5": 3, "18.6": 3, "18.7": 3, "18.8": 3, "18.9": 3}
     assert D.units["argrath"].deploys == {"18.3": 1, "18.4": 1, "18.5": 1, "18.7": 1, "18.8": 1, "18.9": 1}
     assert D.units["twin_stars"].deploys == {}
-    assert D.independent_units["horse_herds"].deploys == {"18.6": 4}
-    assert D.independent_units["exiles_assassin"].deploys == {"18.6": 0}     # "minus the Assassin" (L287)
+    assert D.independent_units["horse_herds"].deploys == {"18.6": 4, "18.8": 4}
+    # "minus the Assassin" in 18.6 (L287); 18.8's Tarsh player takes the Exiles whole (L305)
+    assert D.independent_units["exiles_assassin"].deploys == {"18.6": 0, "18.8": 1}
 
 
 def test_rule_dp_scenario_18_6_dousing_the_flames_forces():
