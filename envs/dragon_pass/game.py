@@ -92,6 +92,12 @@ Hungry Jack, the Dwarf, the Hydra, the Puppeteers, the Spirit of Movement,
 the Sun Dome Templars, the Tusk Riders), the Random Events Option with every
 event and the giants; 1,828 actions, 13,760 floats (the flat features of
 diplomacy, the events and the Independents' public state).
+v10 scenarios 18.8 The Rising of Tarsh (three players: Tarsh, Lunar, Sartar)
+and 18.9 The Marathon Game (replacements bought with DP, a purchase
+decision); Hungry Jack fetched by a dragon (a choice), players attacking
+giants and Giantmaster, carrying zero-MF units; 1,829 actions, 14,014 floats
+(each counter's second opponent, the players' capitals, the dragon away
+fetching Jack).
 """
 # jitcache: no compiled code
 from dataclasses import dataclass, field
