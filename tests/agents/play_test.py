@@ -395,7 +395,7 @@ def test_a_person_plays_dragonhunt_in_a_pseudo_terminal(tmp_path):
 SHIPPED = {
     "dragonhunt": ("dragonhunt_2p_reverse_curriculum_s0.zip", HUNT),
     "dragons_down": ("dragons_down_2p_bc_v7_s0.zip", {"max_turns": 2}),
-    "dragon_pass": ("dragon_pass_18.1_imitation_v9_s1.zip", {"max_turns": 1}),
+    "dragon_pass": ("dragon_pass_18.1_imitation_v10_s1.zip", {"max_turns": 1}),
 }
 """The trained policies of ``training/REPORT.md``, one per game, as a person's opponent."""
 

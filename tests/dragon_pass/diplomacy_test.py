@@ -38,9 +38,10 @@ def full_game(**kw):
 
 
 def skip(p):
-    """Let the phases with nothing to do pass until a decision of diplomacy,
-    alliance or movement is asked."""
-    while p.phase not in (R.PH_DIPLOMACY, R.PH_REPLACE, R.PH_ALLIANCE, R.PH_ALLY_SETUP, R.PH_KEENER, R.PH_MOVE):
+    """Let the phases with nothing to do pass until a decision of diplomacy
+    (18.9's purchases too), alliance or movement is asked."""
+    while p.phase not in (R.PH_DIPLOMACY, R.PH_REPLACE, R.PH_PURCHASE, R.PH_ALLIANCE, R.PH_ALLY_SETUP,
+                          R.PH_KEENER, R.PH_MOVE):
         texts = [t for t in p.legal() if t in _SKIP]
         assert texts, p.legal()
         p.act(texts[0])
