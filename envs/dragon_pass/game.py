@@ -305,8 +305,8 @@ class DragonPass(Game):
     def determinize(self, state, player, rng):
         """Resample what seat ``player`` cannot know: with screening, the
         contents of the enemy stacks it cannot examine are dealt anew among
-        those stacks (whole stacks trade places, neutral units staying put, among stacks whose top
-        counter alike exerts or does not exert a ZOC, which it sees; a stack
+        those stacks (whole stacks trade places, neutral units staying put, among stacks of the
+        same player whose top counter alike exerts or does not exert a ZOC, which it sees; a stack
         the pending decision or this phase's flags name stays); in the Full
         Game, the other player's Diplomacy Points held and assigned to the
         unallied Majors (``_deal_assignments``); and the RNG stream (every
@@ -334,7 +334,10 @@ class DragonPass(Game):
                     continue
                 if any(int(rec["unit_flags"][v]) or int(rec["unit_target"][v]) >= 0 for v in units):
                     continue      # a fact of this phase pins the stack (it moved, fought, fires)
-                hidden.setdefault(V.exerts_zoc(rec, units[0]), []).append((h, secret))
+                # stacks trade places only with stacks of the same player (whose a stack is, its
+                # counters' colour, is public: with three players two enemies are told apart)
+                owner = int(rec["unit_force"][secret[0]])
+                hidden.setdefault((owner, V.exerts_zoc(rec, units[0])), []).append((h, secret))
             for group in hidden.values():
                 if len(group) < 2:
                     continue
