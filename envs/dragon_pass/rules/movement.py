@@ -504,8 +504,6 @@ def step_legal(S, b, p, h, d, occ_g, zoc_g, occ, zoc, members, n, close_now):
         return False
     if into_zoc and HEX_TERRAIN[g] == TERRAIN_LAKE:
         return False      # it would have to stop where no unit may end its move (L372)
-    if carrying_blocks_step(S, b):
-        return False      # a carried unit without a carrier; Keener Than apart from his Hound (L462, L756)
     for k in range(n):
         u = members[k]
         if carried(S, b, u):
@@ -623,13 +621,15 @@ def mask_move_group(S, b, p, mask):
         if n == 0 and nh >= 2 and fresh:
             mask[A_CHOICE + CH_ARRANGE] = 1
     if n > 0:
-        mask_drop_off(S, b, mask)     # a carried unit dropped off here (L462)
+        mask_drop_off(S, b, mask, members, n)     # a carried unit dropped off here (L462)
         close_now = local_array(NUM_UNITS, np.int64)
         for k in range(n):
             close_now[k] = -1
         can_step = False
+        # a carried unit without a carrier, Keener Than apart from his Hound: no step (L462, L756)
+        blocked = carrying_blocks_step(S, b, members, n)
         for d in range(1, 7):
-            if step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n, close_now):
+            if not blocked and step_legal(S, b, p, h, d, occ7[d], zoc7[d], occ, zoc, members, n, close_now):
                 mask[A_HEX + HEX_STEP[h, d]] = 1
                 can_step = True
         if HEX_ROAD_STOP[h] and travels_by_road(S, b) and not drawn:
@@ -1121,11 +1121,12 @@ def may_be_carried(S, b, u, h):
 
 
 @rules_jit
-def carrying_blocks_step(S, b):
-    """The group may not step on: a carried member has no carrier left in it
-    (a carrier fell, say, to Hungry Jack's roll), or Keener Than and the Hound
-    he must ride would part (L756)."""
-    for u in range(units_end(S, b)):
+def carrying_blocks_step(S, b, members, n):
+    """The group (``members[:n]``, ``group_and_stack``) may not step on: a
+    carried member has no carrier left in it (a carrier fell, say, to Hungry
+    Jack's roll), or Keener Than and the Hound he must ride would part (L756)."""
+    for k in range(n):
+        u = members[k]
         if carried(S, b, u) and not group_carries(S, b, u):
             return True
     return keener_parts(S, b)
@@ -1144,16 +1145,16 @@ def keener_parts(S, b):
 
 
 @rules_jit
-def mask_drop_off(S, b, mask):
+def mask_drop_off(S, b, mask, members, n):
     """After a step, each carried member may be dropped off where the group
     stands (L462: "dropped off at any hex"), but not on a lake, where no unit
     ends its move (L372)."""
     s = S[b]
     if s['group_moved'] == 0 or HEX_TERRAIN[s['sel_hex']] == TERRAIN_LAKE:
         return
-    for u in range(units_end(S, b)):
-        if carried(S, b, u):
-            mask[A_UNIT + u] = 1
+    for k in range(n):
+        if carried(S, b, members[k]):
+            mask[A_UNIT + members[k]] = 1
 
 
 @rules_jit
