@@ -75,6 +75,12 @@ def _events_problem(rec, sc):
     return ""
 
 
+MAX_MP2 = 2 * (2 * int(R.U_MF.max()) + int(R.FORCE_MARCH_MP2) // 2)
+"""The most half movement points a unit can hold: the largest MF doubled by the
+Spirit of Movement (L896, L898; the Goblins' 15 doubled is 30 MP), with a force
+march's points on top (L474)."""
+
+
 def record_problem(state):
     """"" if ``state`` (a 1-record array) is sound, else the first problem."""
     rec = state[0]
@@ -178,7 +184,7 @@ def record_problem(state):
         g = int(rec["unit_scapegoat"][u])
         if g != -1 and (not 0 <= g < NUM_UNITS or int(R.U_RANK[u]) != 2 or int(rec["unit_force"][g]) == int(rec["unit_force"][u])):
             return f"unit {UNIT_IDS[u]}: unit_scapegoat {g} is not an enemy unit of a superhero"
-        if not _in(rec["unit_mp"][u], 0, 2 * 24):
+        if not _in(rec["unit_mp"][u], 0, MAX_MP2):
             return f"unit {UNIT_IDS[u]}: unit_mp {int(rec['unit_mp'][u])} is out of range"
         origin, ctl = int(rec["unit_origin"][u]), int(rec["unit_force"][u])
         if not _in(origin, R.ORIGIN_HOME, R.ORIGIN_OF + len(FORCES) - 1) or (origin and not R.U_HERD[u]):

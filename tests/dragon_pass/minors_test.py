@@ -337,3 +337,18 @@ def test_rule_dp_transformer_doubles_a_cyclic_mgf_too():
     assert f"double the MgF of {p.name('lcm_sorcerers')}" in p.legal()
     p.act(f"double the MgF of {p.name('lcm_sorcerers')}")
     assert before > 0 and cf_seen(p, agent) == 2 * before
+
+
+
+def test_rule_dp_spirit_of_movement_doubles_the_largest_mf_too():
+    """L896: every MF of the stack doubled, the game's largest too -- the
+    Stormwalkers' 20 makes 40 MP -- and the position is sound (no bound below
+    the largest MF doubled)."""
+    p = Position("18.5")
+    for_side(p, SARTAR, SPIRIT, "3124")
+    p.put("stormwalkers", "3124")                 # MF 20
+    p.movement(SARTAR)
+    moving(p, "3124", "stormwalkers")
+    p.act(f"move {p.name(SPIRIT)} with the group")
+    assert p.mp("stormwalkers") == 40.0
+    p.check()
