@@ -103,9 +103,12 @@ def check_units(state, deployed, dead_before, seed):
         assert int((where != UW_OUT).sum()) == deployed, f"game {seed}: units appeared or vanished"
     dead = {u for u in range(NUM_UNITS) if int(where[u]) == UW_DEAD}
     # only the Full Moon Corps come back from the dead pile, summoned on a Full Moon day (L712);
-    # in the Full Game replacements (L299) and resurrected dragonewts (L742) too
+    # in the Full and Marathon Games replacements (L299, L323), resurrected dragonewts (L742)
+    # and zombies risen again (L821) too
     back = dead_before - {R.FULL_MOON_CORPS} - dead
     back = {u for u in back if R.U_HOME_CITY[u] < 0}        # dragonewts resurrect (L742)
+    # a zombie counter of a chain wiped out rises again as a new zombie (L821; Interpretations 110)
+    back = {u for u in back if not R.ZOMBIE_1 <= u <= R.ZOMBIE_LAST}
     if alliances:
         back = {u for u in back if R.U_REPLACEABLE[u] < 0}
     assert not back, f"game {seed}: a dead unit came back"
