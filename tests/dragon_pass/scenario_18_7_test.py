@@ -126,11 +126,11 @@ def test_rule_dp_scenario_18_7_the_independents_are_distinct_in_the_observation(
 
 
 def end_of_play(p, first=LUNAR):
-    """Game-turn 14 ends: its second player ends his movement, and play runs
-    to the end of the game (L295)."""
+    """The scenario's last game-turn (14 in 18.7, 28 in 18.9) ends: its second
+    player ends his movement, and play runs to the end of the game (L295, L315)."""
     second = SARTAR if first == LUNAR else LUNAR
     p.s["first_force"] = seat(first)
-    p.movement(second, player_turn=28)
+    p.movement(second, player_turn=2 * int(p.s["max_turns"]))
     p.s["first_force"] = seat(first)
     p.act("end the movement phase")
     while int(p.s["status"]) == 0:

@@ -39,7 +39,7 @@ from dragongym.envs.dragon_pass.game import GAME
 
 from .diplomacy_test import new_game_turn, skip
 from .scenario import LUNAR, SARTAR, Position, seat, unit
-from .scenario_18_7_test import first_die
+from .scenario_18_7_test import end_of_play, first_die
 
 SC = R.SCENARIOS.index("18.9")
 FREE = "fa_free_warriors#1"          # Sartar infantry, 4-x-5: CF 4, MF 5
@@ -297,19 +297,6 @@ def test_rule_dp_scenario_18_9_replacements_as_18_7_come_first_and_18_7_buys_non
     new_game_turn(q, 2)
     assert q.phase == R.PH_DIPLOMACY                          # straight to the assignment
     assert not any(t.startswith("buy ") for t in q.legal())
-
-
-def end_of_play(p, first=LUNAR):
-    """Game-turn 28 ends: its second player ends his movement, and play runs
-    to the end of the game (L315)."""
-    second = SARTAR if first == LUNAR else LUNAR
-    p.s["first_force"] = seat(first)
-    p.movement(second, player_turn=56)
-    p.s["first_force"] = seat(first)
-    p.act("end the movement phase")
-    while int(p.s["status"]) == 0:
-        skip(p)
-    return p
 
 
 def test_rule_dp_scenario_18_9_victory_both_boldhome_and_furthest_else_a_draw():
