@@ -39,7 +39,7 @@ import numpy as np
 
 from dragongym.envs.core.jit import rules_jit
 from ..board import HEX_STEP, NUM_HEXES, HEX_TERRAIN
-from ..constants import NEUTRAL, NUM_UNITS, ST_ALLIANCE, ST_COMBAT, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UW_HOLDING, UW_MAP
+from ..constants import NEUTRAL, NUM_FORCES, NUM_UNITS, ST_ALLIANCE, ST_COMBAT, ST_EXOTIC, ST_MOVEMENT, UF_MOVED, UW_HOLDING, UW_MAP
 from ..data import MAP
 from .base import (
     A_CHOICE, A_HEX, CH_DONE, PH_GIANT_STEP, TERRAIN_LAKE, U_DINOSAUR, U_DINOSAUR_ON_MAP, U_GIANT, U_MAGICIAN,
@@ -109,7 +109,7 @@ def players_zoc(S, b, g, occ):
     out = np.empty(NUM_UNITS, np.int64)
     for d in range(1, 7):
         x = HEX_STEP[g, d]
-        if x < 0 or occ[x] < 0 or occ[x] > 1:
+        if x < 0 or occ[x] < 0 or occ[x] >= NUM_FORCES:        # a player's stack, not the giants'
             continue
         if stack_at(S, b, x, out) > 0 and exerts_zoc(S, b, out[0]):
             return True
@@ -239,7 +239,7 @@ def giant_step_legal(S, b, u, h, d, occ, zoc):
     c = step_cost(S, b, u, h, d)
     if c < 0 or c > s['unit_mp'][u]:
         return False
-    if occ[g] >= 0 and occ[g] <= 1:
+    if 0 <= occ[g] < NUM_FORCES:
         return False
     if occ[g] == -1:
         out = np.empty(NUM_UNITS, np.int64)
