@@ -29,6 +29,11 @@ register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic:Dragonhu
 register("dragons_down.heuristic", "dragongym.agents.dragons_down_heuristic:DragonsDownHeuristic")
 register("dragon_pass.heuristic", "dragongym.agents.dragon_pass_heuristic:DragonPassHeuristic")
 
+# the ladder's MCTS and learned rungs (agents/ladder.py): dragonhunt.mcts, dragonhunt.ppo_2p, ...
+from dragongym.agents.ladder import register_rungs  # noqa: E402
+
+register_rungs(register)
+
 # MaskablePPO checkpoints written by dragongym.training.selfplay (imported on first use); the
 # check reads the zip's JSON alone (is it a checkpoint, of which game) before torch is imported
 register_loader(".zip", "dragongym.training.policy:load_agent",

@@ -13,8 +13,10 @@ agents are seated in every lineup of ``n`` of them, fewer are cycled to fill
 the seats (``K = 2`` agents in a 1-seat solo game: each game seats one).
 
 Schedule. With ``K`` agents and ``n`` seats per game, the lineups are the
-``C(K, n)`` combinations of agents (``K <= n``: the agent list cycled to fill
-the seats). Game ``i`` plays lineup ``(i // n) mod C`` rotated by ``i mod n``
+``C(K, n)`` combinations of agents (``K < n``: the agent list cycled to fill
+the seats; where ``K`` does not divide ``n``, ``K`` cycles, each led by
+another agent, so that every agent holds as many seats as the others over
+``K * n`` games). Game ``i`` plays lineup ``(i // n) mod C`` rotated by ``i mod n``
 seats, so over a multiple of ``n * C`` games every agent meets every other
 equally often and sits in every seat equally often; where seats are roles,
 the rotation is what makes every agent play every role.
@@ -79,8 +81,13 @@ def schedule(num_agents, num_seats, num_games):
     """``seatings[i][seat]`` = index of the agent in that seat in game ``i``."""
     if num_agents >= num_seats:
         lineups = list(itertools.combinations(range(num_agents), num_seats))
-    else:
+    elif num_seats % num_agents == 0:
         lineups = [tuple(k % num_agents for k in range(num_seats))]
+    else:
+        # the cycle does not divide the seats (2 agents, 3 seats: 0,1,0): each
+        # agent leads the cycle in turn (0,1,0 then 1,0,1), or agent 0 would
+        # always hold the extra seat
+        lineups = [tuple((k + j) % num_agents for k in range(num_seats)) for j in range(num_agents)]
     out = []
     for i in range(num_games):
         lineup = lineups[(i // num_seats) % len(lineups)]

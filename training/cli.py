@@ -482,6 +482,163 @@ def run_eval(args, options):
     return 0
 
 
+# --- ladder --------------------------------------------------------------------
+
+def add_ladder(subparsers):
+    parser = subparsers.add_parser(
+        "ladder", allow_abbrev=False,
+        help="place an agent on a game's reference ladder (random < heuristic < MCTS < learned)",
+        description="Play an agent (--agent: an id, a checkpoint *.zip, or package.module:factory) against "
+                    "every rung of a game's reference ladder with the ladder's fixed schedule, seeds and seat "
+                    "rotation, and print its decided-game win rate against each rung (Wilson 95%% intervals) "
+                    "and its OpenSkill rating on the ladder's scale, rated against the rungs' stored ratings. "
+                    "--round-robin plays the rungs against each other instead (--write stores the result in "
+                    "the package); --list prints every ladder. agents/LADDER.md has the ladders' tables.")
+    parser.add_argument("--game", default="dragonhunt", choices=dragongym.list_games(),
+                        help="the game (default: %(default)s)")
+    parser.add_argument("--config", default=None,
+                        help="the ladder's configuration (default: the game's first; --list names them)")
+    parser.add_argument("--agent", default=None, help="the agent to place")
+    parser.add_argument("--round-robin", action="store_true",
+                        help="play every pair of rungs (or, solo, every rung alone) and print the ladder's table")
+    parser.add_argument("--write", action="store_true",
+                        help="with --round-robin: store its results as the ladder's ratings (agents/ladders/)")
+    parser.add_argument("--list", action="store_true", help="list the ladders, their rungs and stored ratings")
+    parser.add_argument("--write-markdown", action="store_true",
+                        help="rewrite agents/LADDER.md's tables from the stored round robins (plays nothing)")
+    parser.add_argument("--games", type=_at_least(1), default=None,
+                        help="games per rung (default: the ladder's, 400); fewer play the first games of "
+                             "the same schedule")
+    parser.add_argument("--workers", type=_at_least(1), default=1, help="parallel processes (default: 1)")
+    parser.add_argument("--out", default=None,
+                        help="directory: each pairing's games as they finish (one folder per rung) and "
+                             "ladder.json at the end; checked before the first game")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run whose --out folder is given")
+    parser.add_argument("--mcts-sims", type=_at_least(1), default=None,
+                        help="with --agent mcts: simulations per decision")
+    parser.add_argument("--mcts-rollout", type=_rollout, default=None,
+                        help="with --agent mcts: rollout policy and prior (random, heuristic, an agent id)")
+    parser.add_argument("--mcts-depth", type=_at_least(1), default=None,
+                        help="with --agent mcts: rollout depth in decisions")
+    parser.set_defaults(run=run_ladder)
+
+
+def run_ladder(args, options):
+    from dragongym.agents import AgentLoadError, is_agent_id, list_agents
+    from dragongym.agents import ladder as ladders
+    from dragongym.agents.tournament import OutFolderError, TournamentInterrupted
+
+    if args.list:
+        for ladder in ladders.LADDERS.values():
+            try:
+                stored = ladders.load_round_robin(ladder)
+            except ladders.LadderError as error:
+                stored = None
+                why = "no stored round robin yet" if not ladder.file.exists() else str(error).split(";")[0]
+            if stored is None:
+                rungs, note = ", ".join(r.agent for r in ladder.rungs), f" ({why})"
+            elif "scores" in stored:      # solo: the rungs' mean scores
+                rungs = ", ".join(f"{r} {ladders.mean_interval(stored['scores'][r])[0]:.2f}" for r in stored["rungs"])
+                note = " (mean scores)"
+            else:
+                rungs = ", ".join(f"{r} {stored['ratings'][r][0]:.1f}" for r in stored["rungs"])
+                note = " (OpenSkill mu)"
+            print(f"{ladder.id:<26} {ladder.about}: {rungs}{note}")
+        return 0
+    if args.write_markdown:
+        ladders.write_markdown()
+        print(f"wrote {ladders.MARKDOWN_FILE.name}")
+        return 0
+    try:
+        ladder = ladders.get_ladder(args.game, args.config)
+    except ValueError as error:
+        return _fail(str(error))
+    if args.write and not args.round_robin:
+        return _fail("--write stores a round robin; give --round-robin")
+    if args.round_robin == (args.agent is not None):
+        return _fail("give --agent SPEC to place an agent, or --round-robin to play the rungs (not both)")
+    if args.resume and not args.out:
+        return _fail("--resume needs the --out folder of the run to resume")
+    mcts = {k: v for k, v in (("simulations", args.mcts_sims), ("rollout", args.mcts_rollout),
+                              ("rollout_depth", args.mcts_depth)) if v is not None}
+    if mcts and args.agent != "mcts":
+        return _fail("--mcts-sims, --mcts-rollout and --mcts-depth set the agent mcts; give --agent mcts")
+    game = dragongym.get_game(args.game)
+    if args.agent is not None:
+        if not is_agent_id(args.agent):
+            return _fail(f"unknown agent {args.agent}; known: {', '.join(list_agents())}, a checkpoint (*.zip) "
+                         f"or package.module:factory")
+        problem = _agents_problem([args.agent], game)
+        if problem:
+            return _fail(problem)
+    if args.out and os.path.isfile(args.out):
+        return _fail(f"--out {args.out} is a file; give a directory")
+    log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
+    try:
+        if args.round_robin:
+            data = ladders.round_robin(ladder, args.games, args.workers, args.out, args.resume, log=log)
+            print(f"ladder {ladder.id} ({ladder.about}): round robin, {data['games']} games a pair, seed {ladder.seed}")
+            print(ladders.round_robin_table(ladder, data))
+            if args.write:
+                if data["games"] != ladder.games:
+                    return _fail(f"--write stores the ladder's own schedule ({ladder.games} games a pair), "
+                                 f"not {data['games']}")
+                path = ladders.save_round_robin(ladder, data, _ladder_command(args))
+                ladders.write_markdown()
+                print(f"wrote {path.name} and {ladders.MARKDOWN_FILE.name}'s tables")
+            if args.out:
+                with open(os.path.join(args.out, "round_robin.json"), "w") as f:
+                    import json
+                    json.dump(data, f, indent=1)
+            return 0
+        placement = ladders.place(ladder, args.agent, args.games, args.workers, args.out, args.resume,
+                                  agent_kwargs={"mcts": mcts} if mcts else None, log=log)
+    except ladders.LadderError as error:
+        return _fail(str(error))
+    except OutFolderError as error:
+        return _fail(f"--out: {error}")
+    except AgentLoadError as error:
+        return _fail(str(error))
+    except (TournamentInterrupted, KeyboardInterrupt):
+        resume = _ladder_command(args) + ("" if args.resume else " --resume")
+        return _interrupted(f"the finished games are kept in {args.out}; resume with: {resume}" if args.out
+                            else "without --out nothing is kept (give --out DIR to keep each game and --resume)")
+    print(placement.table())
+    if args.out:
+        import json
+        with open(os.path.join(args.out, "ladder.json"), "w") as f:
+            json.dump(placement.as_dict(), f, indent=1)
+        print(f"wrote {os.path.join(args.out, 'ladder.json')}")
+    return 0
+
+
+def _ladder_command(args):
+    """The ``dragongym ladder`` command line of ``args`` (for a ladder file, and to resume)."""
+    import shlex
+
+    words = ["dragongym", "ladder", "--game", args.game]
+    if args.config:
+        words += ["--config", args.config]
+    if args.agent:
+        words += ["--agent", args.agent]
+    if args.round_robin:
+        words.append("--round-robin")
+    for flag, value in (("--games", args.games), ("--mcts-sims", args.mcts_sims), ("--mcts-rollout", args.mcts_rollout),
+                        ("--mcts-depth", args.mcts_depth)):
+        if value is not None:
+            words += [flag, str(value)]
+    if args.workers != 1:
+        words += ["--workers", str(args.workers)]
+    if args.out:
+        words += ["--out", args.out]
+    if args.resume:
+        words.append("--resume")
+    if args.write:
+        words.append("--write")
+    return shlex.join(words)
+
+
 # --- train ---------------------------------------------------------------------
 
 def add_train(subparsers):
@@ -550,7 +707,7 @@ def run_warm(args, options):
 
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_play, add_replay, add_bench, add_eval, add_train, add_warm]
+SUBCOMMANDS = [add_match, add_play, add_replay, add_bench, add_eval, add_ladder, add_train, add_warm]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 

@@ -44,6 +44,17 @@ def test_every_agent_sits_in_every_seat_equally_often(num_agents, num_players):
         assert all(len(set(s)) == num_players for s in seatings)
 
 
+@pytest.mark.parametrize("num_agents,num_players", [(2, 3), (3, 4), (2, 5)])
+def test_fewer_agents_than_seats_hold_equal_shares_where_the_cycle_does_not_divide_the_seats(num_agents,
+                                                                                              num_players):
+    # two agents in three seats: 0,1,0 alone would give agent 0 two seats in every game
+    seatings = schedule(num_agents, num_players, num_agents * num_players * 2)
+    per_seat = Counter((seat, k) for s in seatings for seat, k in enumerate(s))
+    counts = {per_seat[(seat, k)] for seat in range(num_players) for k in range(num_agents)}
+    assert len(counts) == 1 and counts.pop() > 0
+    assert len({sum(1 for s in seatings for k in s if k == agent) for agent in range(num_agents)}) == 1
+
+
 def test_tournament_counts_seats_games_and_rates(race):
     result = run_tournament(race, ["random", "mcts"], num_games=12, seed=3, progress=False,
                             agent_kwargs={"mcts": {"simulations": 30}})

@@ -1,0 +1,222 @@
+"""The reference ladder (agents/ladder.py, `dragongym ladder`): a toy game's
+ladder end to end, each game's ladders on a tiny schedule, the stored round
+robins and agents/LADDER.md, the rungs as opponents."""
+import dataclasses
+import json
+
+import pytest
+
+import dragongym
+from dragongym.agents import register
+from dragongym.agents import ladder as ladders
+from dragongym.agents.ladder import (DRAW, LOSS, WIN, Ladder, PairResult, Rung, anchored_rating, pair_outcome,
+                                     round_robin_ratings)
+from dragongym.agents.match import GameOutcome
+from dragongym.training.cli import main
+
+
+@pytest.fixture
+def stored_here(tmp_path, monkeypatch):
+    """Ladder files, and LADDER.md's copy, go to a temporary folder for one test."""
+    monkeypatch.setattr(ladders, "LADDER_DIR", tmp_path / "ladders")
+    markdown = tmp_path / "LADDER.md"
+    markdown.write_text(ladders.MARKDOWN_FILE.read_text())
+    monkeypatch.setattr(ladders, "MARKDOWN_FILE", markdown)
+    return tmp_path
+
+
+@pytest.fixture
+def toy_ladder(race, monkeypatch):
+    """Race to Ten with random < MCTS (30 simulations), 12 games a pair."""
+    register("race.mcts30", lambda game=None, **kw: dragongym.agents.make_agent("mcts", game=game, simulations=30))
+    ladder = Ladder("race", "toy", (("num_players", 2),),
+                    (Rung("random", "random", "uniform"), Rung("race.mcts30", "mcts", "MCTS, 30 simulations")),
+                    games=12, seed=5, about="two players")
+    monkeypatch.setitem(ladders.LADDERS, ladder.id, ladder)
+    yield ladder
+    dragongym.agents.base._FACTORIES.pop("race.mcts30", None)
+
+
+def outcome(seating, ranks):
+    return GameOutcome(0, tuple(seating), (0.0,) * len(seating), tuple(ranks), (0.0,) * len(seating), 1, False)
+
+
+def test_a_game_is_won_by_the_agent_whose_seats_alone_hold_first_place():
+    assert pair_outcome(outcome((0, 1), (1, 2))) == WIN
+    assert pair_outcome(outcome((1, 0), (1, 2))) == LOSS
+    assert pair_outcome(outcome((0, 1), (1, 1))) == DRAW                  # truncated: everyone tied
+    assert pair_outcome(outcome((0, 1, 0, 1), (2, 1, 3, 4))) == LOSS     # agent 1's first seat leads
+    assert pair_outcome(outcome((0, 1, 0, 1), (1, 3, 1, 2))) == WIN      # agent 0's two seats share first
+    assert pair_outcome(outcome((0, 1, 0), (1, 1, 3))) == DRAW           # first place shared by both agents
+
+
+def test_a_pair_counts_decided_games_with_a_wilson_interval():
+    p = PairResult("a", "b", "WWWLD")
+    assert (p.wins, p.draws, p.losses, p.decided) == (3, 1, 1, 4)
+    assert p.decided_rate == 0.75
+    lo, hi = p.decided_ci
+    assert lo < 0.75 < hi
+
+
+def test_round_robin_ratings_order_the_rungs_by_their_results():
+    pairs = [PairResult("mid", "low", "W" * 30 + "L" * 10), PairResult("high", "low", "W" * 40),
+             PairResult("high", "mid", "W" * 30 + "D" * 5 + "L" * 5)]
+    ratings = round_robin_ratings(["low", "mid", "high"], pairs)
+    assert ratings["low"][0] < ratings["mid"][0] < ratings["high"][0]
+    assert ratings == round_robin_ratings(["low", "mid", "high"], pairs)       # a fixed order: the same numbers
+
+
+def test_a_new_agent_is_rated_against_frozen_rungs():
+    anchors = {"low": (15.0, 1.0), "high": (35.0, 1.0)}
+    between = anchored_rating([PairResult("x", "low", "W" * 40), PairResult("x", "high", "L" * 40)], anchors)
+    assert 15.0 < between[0] < 35.0 and between[1] < 25 / 3
+    above = anchored_rating([PairResult("x", "low", "W" * 40), PairResult("x", "high", "W" * 40)], anchors)
+    assert above[0] > 35.0
+    assert anchors == {"low": (15.0, 1.0), "high": (35.0, 1.0)}
+
+
+def test_the_toy_ladder_end_to_end(toy_ladder, stored_here, capsys):
+    assert main(["ladder", "--game", "race", "--config", "toy", "--round-robin", "--write"]) == 0
+    out = capsys.readouterr().out
+    assert "race.mcts30" in out and "wrote race_toy.json" in out
+    assert "`race/toy`" in (stored_here / "LADDER.md").read_text()
+    stored = json.loads(toy_ladder.file.read_text())
+    assert stored["rungs"] == ["random", "race.mcts30"] and len(stored["pairs"]) == 1
+    assert stored["command"].startswith("dragongym ladder --game race --config toy --round-robin")
+    assert len(stored["pairs"][0]["outcomes"]) == 12
+    assert stored["ratings"]["race.mcts30"][0] > stored["ratings"]["random"][0]
+
+    out_dir = stored_here / "placed"
+    assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random", "--out", str(out_dir)]) == 0
+    table = capsys.readouterr().out
+    assert "ladder race/toy" in table and "OpenSkill" in table and "race.mcts30" in table
+    placed = json.loads((out_dir / "ladder.json").read_text())
+    assert placed["agent"] == "random" and set(placed["against"]) == {"random", "race.mcts30"}
+    assert sum(r["games"] for r in placed["against"].values()) == 24
+    mu = placed["rating"]["mu"]
+    assert placed["rating"]["interval"][0] < mu < placed["rating"]["interval"][1]
+    # the same schedule, seeds and seats: a second run, resumed from the kept games, gives the same figures
+    assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random", "--out", str(out_dir),
+                 "--resume"]) == 0
+    capsys.readouterr()
+    assert json.loads((out_dir / "ladder.json").read_text()) == placed
+
+
+def test_placement_needs_the_ladders_stored_round_robin(toy_ladder, stored_here, capsys):
+    assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random"]) == 2
+    assert "has no stored round robin yet" in capsys.readouterr().err
+
+
+def test_a_stale_round_robin_is_refused(toy_ladder, stored_here, capsys):
+    data = ladders.round_robin(toy_ladder, progress=False, log=lambda line: None)
+    ladders.save_round_robin(toy_ladder, dict(data, game_version=-1), "by hand")
+    assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random"]) == 2
+    assert "game_version is -1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["--agent", "no-such-bot"], "unknown agent no-such-bot"),
+    (["--agent", "missing.zip"], "missing.zip"),
+    (["--config", "9p", "--agent", "random"], "no ladder configuration '9p'"),
+    ([], "give --agent SPEC to place an agent, or --round-robin"),
+    (["--agent", "random", "--write"], "--write stores a round robin"),
+    (["--agent", "random", "--mcts-sims", "4"], "give --agent mcts"),
+    (["--agent", "random", "--resume"], "--resume needs the --out folder"),
+])
+def test_bad_ladder_commands_get_one_line_errors(argv, why, capsys):
+    assert main(["ladder", "--game", "dragonhunt"] + argv) == 2
+    err = capsys.readouterr().err
+    assert why in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_solo_ladder_orders_its_rungs_by_mean_score(dive, stored_here, monkeypatch):
+    ladder = Ladder("dive", "toy", (), (Rung("random", "random", "uniform"),), games=8, seed=1)
+    monkeypatch.setitem(ladders.LADDERS, ladder.id, ladder)
+    data = ladders.round_robin(ladder, progress=False, log=lambda line: None)
+    assert len(data["scores"]["random"]) == 8 and "pairs" not in data
+    ladders.save_round_robin(ladder, data, "test")
+    placement = ladders.place(ladder, "random", progress=False, log=lambda line: None)
+    assert placement.rating is None
+    # the same agent on the same deals with the same seeds: every paired difference is zero
+    assert placement.as_dict()["against"]["random"]["mean"] == 0.0
+    assert "mean score" in placement.table()
+
+
+TINY = {
+    # each game's ladders with short games, two games a pair: the mechanism, not the figures
+    "dragonhunt": {"max_hands": 1},
+    "dragons_down": {"max_turns": 1},
+    "dragon_pass": {"max_turns": 1},
+}
+
+
+@pytest.mark.parametrize("ladder_id", ["dragonhunt/2p", "dragonhunt/4p", "dragons_down/solo-open",
+                                       "dragons_down/2-explore", "dragon_pass/18.8"])
+def test_each_games_ladder_plays_on_a_tiny_schedule(ladder_id, stored_here, monkeypatch):
+    full = ladders.LADDERS[ladder_id]
+    rungs = tuple(r for r in full.rungs if r.kind != "mcts")      # MCTS is timed in the ladder runs, not here
+    ladder = dataclasses.replace(full, options=tuple(sorted({**full.option_dict, **TINY[full.game]}.items())),
+                                 rungs=rungs, games=2)
+    monkeypatch.setitem(ladders.LADDERS, ladder.id, ladder)
+    data = ladders.round_robin(ladder, progress=False, log=lambda line: None)
+    ladders.save_round_robin(ladder, data, "test")
+    placement = ladders.place(ladder, "random", progress=False, log=lambda line: None)
+    if ladder.solo:
+        assert len(placement.scores) == 2
+    else:
+        assert [r.games for r in placement.results.values()] == [2] * len(rungs)
+        assert placement.rating is not None
+    assert ladder_id in placement.table()
+
+
+def test_every_rung_is_an_agent_id_and_the_mcts_rungs_have_a_fixed_budget():
+    for ladder in ladders.LADDERS.values():
+        assert [r.kind for r in ladder.rungs][:3] == ["random", "heuristic", "mcts"]
+        for rung in ladder.rungs:
+            assert dragongym.agents.is_agent_id(rung.agent)
+    for settings in ladders.MCTS_RUNGS.values():
+        assert "simulations" in settings and "time_ms" not in settings
+
+
+def test_the_shipped_learned_rungs_load_and_play_a_game():
+    from dragongym.agents.tournament import run_tournament
+
+    for (game, config), (rung_id, file, _) in ladders.LEARNED_RUNGS.items():
+        assert (ladders.CHECKPOINT_DIR / file).exists()
+        result = run_tournament(game, [rung_id, "random"], 2, seed=0, progress=False,
+                                **{**ladders.get_ladder(game, config).option_dict, **TINY[game]})
+        assert sum(a.games for a in result.agents) == 4
+
+
+@pytest.mark.parametrize("game", ["dragonhunt", "dragons_down", "dragon_pass"])
+def test_a_person_can_face_each_rung(game):
+    from dragongym.agents.play import PlaySession
+    from tests.agents.play_test import play_out
+
+    for ladder in ladders.ladders_of(game)[:1]:
+        options = {**ladder.option_dict, **TINY[game]}
+        if game == "dragons_down":
+            options["num_players"] = 2
+        for rung in ladder.rungs:
+            session = PlaySession(game, options, seat=0, opponents=[rung.agent], seed=3)
+            play_out(session)
+            assert session.finished
+
+
+def test_stored_round_robins_are_the_ladders_and_their_ratings_follow_from_their_games():
+    for ladder in ladders.LADDERS.values():
+        if not ladder.file.exists():
+            continue
+        data = ladders.load_round_robin(ladder)
+        assert data["command"].startswith("dragongym ladder")
+        if "pairs" in data:
+            assert all(p["games"] == ladder.games for p in data["pairs"])
+            again = round_robin_ratings(data["rungs"], ladders.stored_pairs(data))
+            assert {r: list(x) for r, x in again.items()} == data["ratings"]
+
+
+def test_ladder_md_shows_every_ladder_and_its_stored_round_robin():
+    text = ladders.MARKDOWN_FILE.read_text()
+    assert ladders.ladder_markdown() in text, "run dragongym ladder --write-markdown"
+    for ladder in ladders.LADDERS.values():
+        assert f"`{ladder.id}`" in text
