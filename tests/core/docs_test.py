@@ -76,6 +76,9 @@ COMMANDS = {
     "dragongym replay games.jsonl --to game.html": (RUN, ("game.html",)),
     "dragongym play --game dragon_pass --scenario 18.2 --seat sartar --web": (PARSE, PLAY),
     "dragongym warm": (PARSE, WARM),
+    "dragongym ladder --list": (RUN, ("dragonhunt/2p", "dragon_pass/18.8")),
+    "dragongym ladder --game dragonhunt --config 2p --agent runs/<run>/final.zip --workers 2 --out results/ladder": (
+        PARSE, PLACEHOLDER),
     # docs/agents.md
     "dragongym match --game dragonhunt --agents dragonhunt.heuristic,random --games 4 --max-hands 2 "
     "--records games.jsonl": (RUN, ("4 games",)),
