@@ -1,5 +1,5 @@
 """The Dragonhunt heuristic (``"dragonhunt.heuristic"``, the game's
-``heuristic_agent``) that does not fall to the hero rush.
+``heuristic_agent``) that does not fall to the hero rush (issue 30).
 
 Version 1 (:class:`~dragongym.agents.dragonhunt_heuristic.DragonhuntHeuristic`,
 kept as ``"dragonhunt.heuristic_v1"``) keeps its hero in the castle until the
@@ -7,35 +7,45 @@ magesword appears and wounds Brimstone only with knights and men-at-arms. The
 reverse-curriculum policy (``training/checkpoints/dragonhunt_2p_reverse_curriculum_s0.zip``)
 beats it in 96.5% of games by doing what 9.81 allows and version 1 never
 does: its **hero marches out at once and attacks Brimstone alone**. With
-attack strength 5 the hero wounds on two dice of 7 or more (21 in 36) where a
-man-at-arms needs 11 (3 in 36) and the few knights and men-at-arms version 1
-gathers rarely add up to 5; the policy also lays its high movement cards, so
-the hero reaches Brimstone from the castle in one round. It earns its three
-wound markers in a hand or two, its hero is then the one who takes the sword,
+attack strength 5 the hero wounds him on two dice of 7 or more (21 in 36)
+where a man-at-arms needs 11 (3 in 36), and the few knights and men-at-arms
+version 1 gathers rarely add up to 5. The policy also lays its high movement
+cards, so the hero reaches Brimstone from the castle in one round. It earns
+its three wound markers in a hand or two, its hero then takes up the sword,
 and it slays Brimstone long before version 1 has a wound.
 
-This version races the same way and denies Brimstone to the rival:
+This version races the same way, and moves its units so as not to lose them:
 
 * **Hero strike** (the counter): until the magesword appears the hero is a
   hunter too. He leaves the castle, marches to a space next to Brimstone and,
   in the Dragon Attack segment, attacks alone whenever his strength is at
   least that of the knights and men-at-arms that could attack instead (one
-  attempt per round, 9.85; the hero attacks alone, 9.81). A wounded hero
-  heals at home, a dead one comes back as a replacement at the next growth
-  phase (12.3), so the risk is small against a wound every other round.
+  attempt per round, 9.85; the hero attacks alone, 9.81), and Brimstone is
+  neither in his lair nor enraged (-2 each, 9.71 and 9.842: then the others
+  attack and the hero waits a round). A wounded hero heals at home, a dead
+  one comes back as a replacement at the next growth phase (12.3).
+* **The hunter moves first**: the hero, or the sword-wielder, whether hero or
+  knight (13.21; version 1 left a knight wielder in the castle), moves
+  before anyone else, so he has the card's movement points. Version 1 moved
+  the space farthest from Brimstone first, and its men-at-arms spent them.
+* **No stacking**: no unit ends a move on a field space another of ours
+  holds. Two units stacked outside a structure at the end of the movement
+  segment are all removed (9.14), and version 1 preferred such spaces.
 * **Movement cards**: the highest card (most movement points) while the
-  hunters still have to reach Brimstone; the lowest (to attack first, before
-  a rival's wound enrages him, 9.842) when a hero or a force of at least the
-  hero's strength already stands next to him.
+  hunter still has to reach Brimstone; the lowest (to attack first, before a
+  rival's wound enrages him, 9.842) when he already stands next to him.
 * **Brimstone's moves**: the one-ply look-ahead of version 1 also counts
   the rivals' strike strength within reach of Brimstone against the move
-  (the leader's most), and a rival's sword-wielder next to him most of all,
-  so the dice it rolls take Brimstone away from the rival's hero.
+  (the leader's most), and a rival's sword-wielder next to him most of all.
 * **Fantastic Beings**: their attacks and powers aim at a rival's hero (or
   sword-wielder) before any other unit.
 
-Everything else (set-up, garrisons, fetching and wielding the magesword,
-combat, the dragon cards) is version 1's.
+Everything else (set-up, garrisons, combat, the dragon cards, the beings'
+movement) is version 1's. Measured (``agents/EVAL.md``, issue 30; 400
+seat-rotated 2-player games, ``max_hands=20``): 75.8% against the
+reverse-curriculum policy, 99.0% against version 1, 100% against random.
+The hero strike and the two movement fixes carry most of it. The cards and
+the dice add a few points each.
 """
 import numpy as np
 
@@ -43,9 +53,9 @@ from dragongym.agents.dragonhunt_heuristic import DragonhuntHeuristic, HUNT_WEIG
 from dragongym.envs.dragonhunt import rules as R
 from dragongym.envs.dragonhunt import view as V
 from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS
+from dragongym.envs.dragonhunt.state import F_IN_FORCE   # the unit has joined this round's attack on Brimstone
 
 A_DONE, A_CARD0, A_TYPE0 = R.A_DONE, R.A_CARD0, R.A_TYPE0
-F_IN_FORCE = 16          # state.F_IN_FORCE: the unit has joined this round's attack on Brimstone
 HERO_STRENGTH = V.ATTACK[HERO]
 RIVAL_WEIGHT = 1.0       # look-ahead cost of one point of a rival's strike strength next to Brimstone
 WIELDER_THREAT = 8.0     # look-ahead cost of a rival's sword-wielder next to Brimstone
@@ -61,9 +71,11 @@ def _reach_weight(dist):
 
 
 class DragonhuntHeuristicV2(DragonhuntHeuristic):
-    """Version 1's bot with a hunting hero, hunter's cards and a Brimstone
-    kept away from the rival's hero (the module's docstring has the strategy
-    and why). Same interface and per-game memory as version 1."""
+    """Version 1's bot with a hunting hero who strikes Brimstone alone and
+    moves first, no stacked units, hunter's cards and a Brimstone kept away
+    from the rivals' hunters (the module's docstring has the strategy and
+    why). Same interface (``act_state``, ``act``, ``reset``) and per-game
+    memory (the spaces tried in the current movement segment) as version 1."""
 
     name = "dragonhunt.heuristic"
 
@@ -223,6 +235,9 @@ class DragonhuntHeuristicV2(DragonhuntHeuristic):
         return max(hero_term, min(force_term, 12.0)), wielder
 
     def _dragon_position_score(self, state, me):
+        """Version 1's score of where Brimstone stands, plus half the hero's
+        strength when our hunting hero is next to him, minus the rivals'
+        :meth:`_strike_strength` (the leader's in full, the others' half)."""
         score = DragonhuntHeuristic._dragon_position_score(self, state, me)
         d = V.dragon_cell(state)
         hero = V.hero(state, me)
