@@ -131,3 +131,25 @@ def test_the_memory_of_a_movement_segment_is_per_game():
     assert again != first                    # the space tried this segment is not tried twice
     bot.reset()
     assert bot.act_state(GAME, sc.S, 0, np.random.default_rng(0)) == first
+
+
+def test_a_knight_wielding_the_sword_leaves_the_castle_first():
+    # the hero is dead and a knight took up the sword in the castle (13.21), beside another knight
+    sc = Scenario(num_players=2, kingdoms=("Sunken", "Ironcrag"))
+    sc.no_beings()
+    sc.dragon(MOUNTAIN)
+    castle = V.home_castle(sc.S, 0)
+    wielder, other = sc.put(0, KNIGHT, castle, n=2)
+    sc.kill(V.hero(sc.S, 0))
+    sc.s["wounds"][0] = 3
+    sc.s["sword_holder"][0] = wielder
+    sc.start_player_round(order=[0, 1], cards=[12, 9])
+    assert decide(DragonhuntHeuristicV2, sc) == castle
+    sc.act(castle)
+    assert sc.phase == R.PH_MOVE_TYPE and R.A_WIELDER in V.legal_actions(sc.S)
+    assert decide(DragonhuntHeuristicV2, sc) == R.A_WIELDER
+    # version 1 moves "a knight" (not the wielder) out, if anyone
+    assert decide(DragonhuntHeuristic, sc) != R.A_WIELDER
+    sc.act(R.A_WIELDER)
+    sc.act(decide(DragonhuntHeuristicV2, sc))
+    assert V.distance(sc.loc(wielder), V.dragon_cell(sc.S)) < V.distance(castle, V.dragon_cell(sc.S))
