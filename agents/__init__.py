@@ -8,7 +8,8 @@ An agent is an :class:`Agent`, or any object with ``act(obs, mask, rng)``:
 :func:`make_agent` gives such an object :class:`Agent`'s defaults for the
 rest (:class:`DuckAgent`). Built-in agents: ``"random"``, ``"mcts"`` (any game),
 ``"dragonhunt.heuristic"``, ``"dragons_down.heuristic"`` and
-``"dragon_pass.heuristic"`` (the games' ``heuristic_agent``). Register more
+``"dragon_pass.heuristic"`` (the games' ``heuristic_agent``), and
+``"dragonhunt.heuristic_v1"`` (the first Dragonhunt heuristic). Register more
 with :func:`register`; policy checkpoints (``*.zip`` from
 ``dragongym.training.selfplay``, ``*.rllib.pt`` from
 ``dragongym.training.rllib_selfplay``) load through loaders registered with
@@ -25,7 +26,9 @@ from dragongym.agents.base import (Agent, AgentLoadError, DuckAgent, agent_facto
 
 register("random", "dragongym.agents.random_agent:RandomAgent")
 register("mcts", "dragongym.agents.mcts:MCTSAgent")
-register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic:DragonhuntHeuristic")
+register("dragonhunt.heuristic", "dragongym.agents.dragonhunt_heuristic2:DragonhuntHeuristicV2")
+# the first Dragonhunt heuristic, which falls to the hero rush (kept for comparisons and old results)
+register("dragonhunt.heuristic_v1", "dragongym.agents.dragonhunt_heuristic:DragonhuntHeuristic")
 register("dragons_down.heuristic", "dragongym.agents.dragons_down_heuristic:DragonsDownHeuristic")
 register("dragon_pass.heuristic", "dragongym.agents.dragon_pass_heuristic:DragonPassHeuristic")
 

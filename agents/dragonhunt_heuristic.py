@@ -1,11 +1,17 @@
-"""A hand-written Dragonhunt bot (``"dragonhunt.heuristic"``, the game's
-``heuristic_agent``), the position evaluation search agents use at their
-depth cap, and the position score the learners' reward shaping uses
-(:func:`seat_score_potential`, the game's ``shaping_potential``).
+"""The first hand-written Dragonhunt bot (``"dragonhunt.heuristic_v1"``), the
+position evaluation search agents use at their depth cap, and the position
+score the learners' reward shaping uses (:func:`seat_score_potential`, the
+game's ``shaping_potential``).
 
-``dragongym.agents`` registers the bot lazily; importing this module (on the
-first ``make_agent("dragonhunt.heuristic")``, or when a search first asks for
-Dragonhunt's helpers) loads the rules core and registers the MCTS helpers.
+The game's ``heuristic_agent``, ``"dragonhunt.heuristic"``, is its successor
+(:mod:`dragongym.agents.dragonhunt_heuristic2`, a subclass of this bot): this
+one keeps its hero at home until the magesword appears, and falls to a
+learned policy that rushes Brimstone with its hero (issue 30). It is kept,
+unchanged in play, for comparisons and for the results measured with it.
+
+``dragongym.agents`` registers both bots lazily; importing this module (on the
+first ``make_agent`` of either, or when a search first asks for Dragonhunt's
+helpers) loads the rules core and registers the MCTS helpers.
 
 It reads the position only through the documented view
 (:mod:`dragongym.envs.dragonhunt.view`) and, for the few chance-laden choices it scores by
@@ -175,7 +181,7 @@ class DragonhuntHeuristic(Agent):
     look-ups; a look-ahead only for Brimstone's moves).
     """
 
-    name = "dragonhunt.heuristic"
+    name = "dragonhunt.heuristic_v1"
     uses_state = True
 
     def __init__(self, game=None):

@@ -14,6 +14,7 @@ from dragongym.agents import search_hooks
 from dragongym.agents.base import _FACTORIES, _LOADERS, _resolve, Agent
 from dragongym.agents.dragonhunt_heuristic import (DragonhuntHeuristic, evaluate, prior_only, seat_score,
                                                    seat_score_potential, seat_score_potential_batch)
+from dragongym.agents.dragonhunt_heuristic2 import DragonhuntHeuristicV2
 from dragongym.agents.mcts import MCTSAgent
 from dragongym.agents.random_agent import RandomAgent
 from dragongym.agents.tournament import play_one
@@ -24,7 +25,8 @@ from dragongym.envs.dragonhunt.game import GAME
 
 def test_registry_by_id():
     assert isinstance(make_agent("random"), RandomAgent)
-    assert isinstance(make_agent("dragonhunt.heuristic", game=GAME), DragonhuntHeuristic)
+    assert isinstance(make_agent("dragonhunt.heuristic", game=GAME), DragonhuntHeuristicV2)
+    assert type(make_agent("dragonhunt.heuristic_v1", game=GAME)) is DragonhuntHeuristic
     mcts = make_agent("mcts", game=GAME, simulations=3)
     assert isinstance(mcts, MCTSAgent) and mcts.simulations == 3
     with pytest.raises(ValueError):
@@ -43,7 +45,7 @@ def test_importing_the_agents_loads_no_game_core_and_no_torch():
         loaded = [m for m in ("dragongym.envs.dragonhunt.rules", "dragongym.envs.dragonhunt.game",
                               "dragongym.agents.dragonhunt_heuristic", "torch", "numba") if m in sys.modules]
         assert not loaded, loaded
-        assert "dragonhunt.heuristic" in dragongym.agents.list_agents()
+        assert {"dragonhunt.heuristic", "dragonhunt.heuristic_v1"} <= set(dragongym.agents.list_agents())
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -155,6 +157,11 @@ def test_checkpoint_ids_resolve_through_registered_loaders():
 def test_heuristic_documents_its_strategy():
     doc = DragonhuntHeuristic.__doc__
     assert "Strategy" in doc and "magesword" in doc.lower() and "garrison" in doc.lower()
+    # version 2 says what it changes and why (its module) and points there (its class)
+    from dragongym.agents import dragonhunt_heuristic2
+    module_doc = dragonhunt_heuristic2.__doc__
+    assert "Hero strike" in module_doc and "rush" in module_doc and "9.14" in DragonhuntHeuristicV2._move_dest.__doc__
+    assert "docstring" in DragonhuntHeuristicV2.__doc__
 
 
 class _Checked(Agent):
@@ -183,11 +190,11 @@ class _Checked(Agent):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_no_agent_ever_picks_a_masked_action(players):
-    kinds = [RandomAgent(), DragonhuntHeuristic(GAME),
+    kinds = [RandomAgent(), DragonhuntHeuristic(GAME), DragonhuntHeuristicV2(GAME),
              MCTSAgent(GAME, simulations=4, rollout_depth=10)]
     cfg = GAME.make_config(num_players=players, max_hands=1)
     for g in range(2):
-        seats = [_Checked(kinds[(s + g) % 3]) for s in range(players)]
+        seats = [_Checked(kinds[(s + g * players) % len(kinds)]) for s in range(players)]
         rngs = [np.random.default_rng([g, s]) for s in range(players)]
         play_one(GAME, cfg, seats, 1000 + g, rngs)
         assert all(s.count > 0 for s in seats)
@@ -250,10 +257,11 @@ def test_mcts_never_reads_hidden_state(rollout):
     assert a == b and stats_a == agent.last_stats
 
 
-def test_heuristic_never_reads_hidden_state():
+@pytest.mark.parametrize("version", [DragonhuntHeuristic, DragonhuntHeuristicV2])
+def test_heuristic_never_reads_hidden_state(version):
     state = _card_position()
     other = _hidden_variant(state)
-    h = DragonhuntHeuristic(GAME)
+    h = version(GAME)
     assert h.act_state(GAME, state, 1, np.random.default_rng(1)) == \
         h.act_state(GAME, other, 1, np.random.default_rng(1))
 
