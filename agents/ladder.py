@@ -214,14 +214,17 @@ def make_rung(agent_id, game=None, **kwargs):
     raise ValueError(f"{agent_id!r} is no ladder rung")
 
 
+def rung_ids():
+    """The agent ids of the MCTS and learned rungs (:func:`register_rungs`)."""
+    return [f"{game}.mcts" for game in MCTS_RUNGS] + [rung_id for rung_id, _, _ in LEARNED_RUNGS.values()]
+
+
 def register_rungs(register):
     """Register every MCTS and learned rung as an agent id (``register`` is
     :func:`dragongym.agents.register`; nothing is imported until one is made)."""
     import functools
 
-    for game in MCTS_RUNGS:
-        register(f"{game}.mcts", functools.partial(make_rung, f"{game}.mcts"))
-    for rung_id, _, _ in LEARNED_RUNGS.values():
+    for rung_id in rung_ids():
         register(rung_id, functools.partial(make_rung, rung_id))
 
 
