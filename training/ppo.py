@@ -283,6 +283,11 @@ def learn(model, total_timesteps, callback=None, tb_log_name="selfplay", reset_n
     env = model.env
     rollout = Rollout(model.n_steps, env.num_envs, int(np.prod(env.observation_space.shape)),
                       int(env.action_space.n), device=model.policy.device)
+    # the learner's batches keep their sizes (n_envs games, batch_size samples):
+    # the layout network may run its per-row layers as convolutions
+    fixed_batches = getattr(model.policy.features_extractor, "fixed_batches", None)
+    if fixed_batches is not None:
+        fixed_batches(True)
     callback.on_training_start(locals(), globals())
     iteration = 0
     while model.num_timesteps < total:
