@@ -30,8 +30,11 @@ observation added to the reward of a step whose episode was truncated), so
 the two trainers differ in speed, not in what they compute. The model is a
 ``MaskablePPO`` (its policy, optimiser, hyperparameters, logger, callbacks and
 ``save``), so checkpoints, ``--resume``, league callbacks and agents are the
-same for both. Actions are drawn by the Gumbel-max trick from torch's
-generator, which ``MaskablePPO`` seeds: the same seed replays the same run.
+same for both. Actions are drawn by the inverse CDF (:func:`sample_masked`)
+from torch's generator, which ``MaskablePPO`` seeds: the same seed replays
+the same run. The rollout lives on the policy's device (a GPU under
+``device="auto"`` where there is one; without one ``auto`` is the CPU and
+trains the same bytes as ``device="cpu"``).
 """
 import time
 

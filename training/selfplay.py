@@ -44,9 +44,10 @@ in one batch; the network takes both cores between the steps
 (``torch_threads=2``). On this project's 2-core reference machine that gave
 1,494 learner decisions/s end to end on Dragonhunt with the layout network
 (rollouts, opponents and updates; 1,254 with ``policy="board"``), against 183
-for the single-agent envs of ``vec_env="dummy"``. Today's defaults make
+for the single-agent envs of ``vec_env="dummy"``. Today's defaults made
 about 6,100 (Dragonhunt), 2,100 (Dragons Down) and 930 (Dragon Pass)
-learner decisions/s on that machine when it is otherwise idle; profiled
+learner decisions/s on issue 30's 2-core machine, nearly idle, before its changes
+(which cut the network's own work, not yet the end-to-end rate); profiled
 (``training/report_notes.md``, "Trainer speed (issue 30)"), the time goes
 to the PPO update's forward and backward passes, to the games' Python
 heuristic opponents (a third to a half of it on Dragonhunt and Dragon Pass)
