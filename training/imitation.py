@@ -66,14 +66,15 @@ def behaviour_clone(policy, obs, masks, actions, epochs=3, batch_size=512, lr=1e
     opt = torch.optim.Adam(policy.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     history = []
+    device = policy.device                           # the demonstrations go where the network is (a GPU under auto)
     policy.train()
     for epoch in range(epochs):
         order = rng.permutation(len(actions))
         total, correct, count = 0.0, 0, 0
         for start in range(0, len(order), batch_size):
             idx = order[start:start + batch_size]
-            obs_t = torch.as_tensor(obs[idx])
-            act_t = torch.as_tensor(actions[idx])
+            obs_t = torch.as_tensor(obs[idx], device=device)
+            act_t = torch.as_tensor(actions[idx], device=device)
             _, log_prob, _ = policy.evaluate_actions(obs_t, act_t, action_masks=masks[idx])
             loss = -log_prob.mean()
             opt.zero_grad()
@@ -83,8 +84,8 @@ def behaviour_clone(policy, obs, masks, actions, epochs=3, batch_size=512, lr=1e
             count += len(idx)
         with torch.no_grad():                        # accuracy on a fixed sample
             idx = np.arange(0, len(actions), max(1, len(actions) // 2048))
-            dist = policy.get_distribution(torch.as_tensor(obs[idx]), action_masks=masks[idx])
-            correct = float((dist.distribution.probs.argmax(dim=1).numpy() == actions[idx]).mean())
+            dist = policy.get_distribution(torch.as_tensor(obs[idx], device=device), action_masks=masks[idx])
+            correct = float((dist.distribution.probs.argmax(dim=1).cpu().numpy() == actions[idx]).mean())
         history.append((total / count, correct))
         if log is not None:
             log(epoch, *history[-1])

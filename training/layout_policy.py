@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
@@ -216,6 +217,28 @@ def _masked_pool(h, present):
     return torch.cat([mean, h.max(dim=1).values], dim=1)
 
 
+def _rowwise(linear, x, as_convolution):
+    """``linear`` (an ``nn.Linear``) on every row of ``x`` ``[n, rows, in]``
+    -> ``[n, rows, out]``; with ``as_convolution``, computed as a 1x1
+    convolution over the rows in channels-last order (the same weights, the
+    same sums in another order).
+
+    The CPU's matrix product is slow on these thin shapes: on Dragon Pass's
+    board stem (1,530 cells of 5 planes to 8 channels, batch 1,024, one
+    thread) the convolution took 7 ms forward and 99 ms forward and backward
+    against the linear layer's 52 and 161. But oneDNN compiles a convolution
+    anew for every batch size it has not seen (about 3x the cached call, and
+    slower than the linear layer), so it pays only where the batches keep
+    their size: the trainer's learner (:meth:`LayoutTrunk.fixed_batches`),
+    not the league's snapshots, whose batches are the games each happens to
+    play."""
+    if not as_convolution:
+        return linear(x)
+    n, rows, width = x.shape
+    y = F.conv2d(x.reshape(n, rows, 1, width).permute(0, 3, 1, 2), linear.weight[:, :, None, None], linear.bias)
+    return y.permute(0, 2, 3, 1).reshape(n, rows, -1)
+
+
 def _present(x, valid_column):
     """``[n, rows, 1]`` float: 1 where the row is real (its ``valid_column`` is
     set), or None when the block has no such column."""
@@ -282,6 +305,7 @@ class _BoardEncoder(nn.Module):
         self.context = nn.Linear(hidden, channels)
         self.trunk = nn.Sequential(*[_Neighbourhood(channels) for _ in range(blocks)])
         self._constant = _ConstantCache()
+        self.rowwise_convolution = False      # see _rowwise and LayoutTrunk.fixed_batches
 
     def constant_part(self):
         """The stem's output for the static planes and the cell embedding,
@@ -295,10 +319,10 @@ class _BoardEncoder(nn.Module):
     def forward(self, obs, context):
         b, n = self.block, obs.shape[0]
         planes = obs[:, b.offset:b.offset + b.cells * b.planes].reshape(n, b.cells, b.planes)
-        x = self.stem(planes)                                     # [n, cells, channels]
+        x = _rowwise(self.stem, planes, self.rowwise_convolution)      # [n, cells, channels]
         constant = self.constant_part()
         if constant is not None:
-            x = x + constant
+            x = x.add_(constant)                                  # in place: x is the stem's fresh output
         x = x.add_(self.context(context)[:, None, :]).relu_()
         # [n, cells, channels] in reading order is [n, channels, rows, cols] in channels-last order
         x = self.trunk(x.reshape(n, b.rows, b.cols, -1).permute(0, 3, 1, 2))
@@ -321,15 +345,16 @@ class _RowEncoder(nn.Module):
         else:
             self.static_weights = None
         self._constant = _ConstantCache()
+        self.rowwise_convolution = False      # see _rowwise and LayoutTrunk.fixed_batches
 
     def forward(self, obs):
         b, n = self.block, obs.shape[0]
         x = obs[:, b.offset:b.offset + b.rows * b.features].reshape(n, b.rows, b.features)
-        h = self.first(x)
+        h = _rowwise(self.first, x, self.rowwise_convolution)
         if self.static_weights is not None:
             h = h + self._constant.get((self.static_weights.weight,),
                                        lambda: self.static_weights(self.static))
-        h = torch.relu(self.second(torch.relu(h)))
+        h = torch.relu(_rowwise(self.second, torch.relu(h), self.rowwise_convolution))
         present = _present(x, b.valid_column)
         if present is not None:
             h = h * present
@@ -348,6 +373,7 @@ class _GraphEncoder(nn.Module):
         self.context = nn.Linear(hidden, channels)
         self.own = nn.ModuleList([nn.Linear(channels, channels) for _ in range(rounds)])
         self.heard = nn.ModuleList([nn.Linear(channels, channels, bias=False) for _ in range(rounds)])
+        self.rowwise_convolution = False      # see _rowwise and LayoutTrunk.fixed_batches
 
     def forward(self, obs, context):
         b, n = self.block, obs.shape[0]
@@ -355,7 +381,7 @@ class _GraphEncoder(nn.Module):
         x = obs[:, b.offset:b.offset + N * b.features].reshape(n, N, b.features)
         slots = obs[:, b.neighbours_offset:b.neighbours_offset + N * D].reshape(n, N, D)
         present = _present(x, b.valid_column)
-        h = torch.relu(self.encode(x) + self.context(context)[:, None, :])
+        h = torch.relu(_rowwise(self.encode, x, self.rowwise_convolution) + self.context(context)[:, None, :])
         # a slot links to a neighbour when it holds a node number (-1: empty)
         linked = (slots >= 0) & (slots < N)
         neighbour = slots.clamp(0, N - 1).long()
@@ -462,6 +488,15 @@ class LayoutTrunk(BaseFeaturesExtractor):
         self.latent = nn.Sequential(nn.Linear(hidden + 2 * channels * spatial, hidden), nn.ReLU()) \
             if spatial else None
         self.pointer_heads = nn.ModuleList([_PointerHead(hidden, channels) for _ in layout.pointers])
+
+    def fixed_batches(self, on=True):
+        """Whether this network's callers keep their batch sizes (the
+        trainer's learner: its rollout of ``n_envs`` games, its minibatches),
+        so that its per-row layers run as 1x1 convolutions (:func:`_rowwise`).
+        Either way it computes the same function."""
+        for module in self.modules():
+            if hasattr(module, "rowwise_convolution"):
+                module.rowwise_convolution = bool(on)
 
     def forward(self, obs):
         n = obs.shape[0]

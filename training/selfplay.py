@@ -44,9 +44,16 @@ in one batch; the network takes both cores between the steps
 (``torch_threads=2``). On this project's 2-core reference machine that gave
 1,494 learner decisions/s end to end on Dragonhunt with the layout network
 (rollouts, opponents and updates; 1,254 with ``policy="board"``), against 183
-for the single-agent envs of ``vec_env="dummy"``; the PPO update's
-convolutions are now most of the time. A GPU is used when
-present (``device="auto"``).
+for the single-agent envs of ``vec_env="dummy"``. Today's defaults made
+about 6,100 (Dragonhunt), 2,100 (Dragons Down) and 930 (Dragon Pass)
+learner decisions/s on issue 30's 2-core machine, nearly idle, before its changes
+(which cut the network's own work, not yet the end-to-end rate); profiled
+(``training/report_notes.md``, "Trainer speed (issue 30)"), the time goes
+to the PPO update's forward and backward passes, to the games' Python
+heuristic opponents (a third to a half of it on Dragonhunt and Dragon Pass)
+and to the learner's and snapshots' forward passes. A GPU is used when
+present (``device="auto"``; without one, ``auto`` trains exactly what
+``cpu`` trains).
 """
 import copy
 import json
@@ -115,7 +122,11 @@ class Args:
     same ``MaskablePPO`` model: checkpoints, ``--resume`` and agents are the
     same."""
     device: str = "auto"
-    """``auto`` (GPU when present), ``cpu`` or ``cuda``."""
+    """``auto`` (CUDA where ``torch.cuda.is_available()``, else the CPU: on a
+    machine without a GPU it trains exactly what ``cpu`` trains, byte for
+    byte), ``cpu``, ``cuda`` or ``cuda:N``. The rollout, its masks and the
+    update live on that device; the league's snapshots and the heuristic play
+    on the CPU."""
     n_steps: int = 64
     """Steps per env per rollout (an update uses ``n_steps * n_envs`` decisions)."""
     batch_size: int = 1024
@@ -248,6 +259,9 @@ class Args:
             raise ValueError("curriculum_anneal needs --curriculum and a --curriculum-after to start from (e.g. 0.9)")
         if self.curriculum_every < 1:
             raise ValueError(f"curriculum_every must be at least 1, got {self.curriculum_every}")
+        if self.device not in ("auto", "cpu", "cuda") and not \
+                (self.device.startswith("cuda:") and self.device[5:].isdigit()):
+            raise ValueError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if self.trainer not in TRAINERS:

@@ -342,6 +342,30 @@ def test_gathered_and_dense_neighbour_means_agree_on_the_realm(monkeypatch):
         torch.testing.assert_close(policy.extract_features(obs), dense)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_learners_per_row_convolutions_compute_the_same_network(name):
+    """``LayoutTrunk.fixed_batches`` (the trainer's learner) runs the per-row
+    layers as 1x1 convolutions: the same logits, values and gradients."""
+    policy = policy_for(dragongym.get_game(name))
+    obs = torch.as_tensor(positions(name, 3, steps=6)[0])
+
+    def outputs_and_gradients():
+        policy.zero_grad()
+        logits = logits_of(policy, obs)
+        values = policy.predict_values(obs)
+        (logits.square().mean() + values.mean()).backward()
+        return [logits.detach(), values.detach()] + [p.grad.clone() for p in policy.parameters()
+                                                     if p.grad is not None]
+
+    linear = outputs_and_gradients()
+    policy.features_extractor.fixed_batches(True)
+    assert any(getattr(m, "rowwise_convolution", False) for m in policy.modules())
+    convolved = outputs_and_gradients()
+    assert len(linear) == len(convolved)
+    for a, b in zip(linear, convolved):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5)
+
+
 def test_a_playing_agent_follows_new_weights():
     """Passes without gradients keep the stem's constant part (static planes,
     cell embedding) between calls; new weights must replace it."""

@@ -74,16 +74,33 @@ def test_the_advantages_are_sb3s_gae():
 
 
 def test_draws_follow_the_masked_distribution_and_never_an_illegal_action():
-    """The rollout's Gumbel-max draws: every draw legal, frequencies those of
-    the masked softmax."""
+    """The rollout's inverse-CDF draws (``ppo.sample_masked``): every draw
+    legal, even a masked first or last action, frequencies those of the
+    masked softmax, and the log-probabilities the masked ones."""
     torch.manual_seed(0)
-    logits = torch.tensor([[0.0, 1.0, 2.0, 3.0]]).repeat(40_000, 1)
-    masks = torch.tensor([[True, False, True, True]]).repeat(40_000, 1)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 3.0, 9.0]]).repeat(40_000, 1)
+    masks = torch.tensor([[False, True, True, True, False]]).repeat(40_000, 1)
+    log_probs, draws = ppo.sample_masked(logits, masks)
+    assert torch.equal(log_probs, ppo.masked_log_probs(logits, masks))
+    counts = np.bincount(draws.numpy(), minlength=5) / len(draws)
+    want = np.exp([-np.inf, 1.0, 2.0, 3.0, -np.inf]) / np.exp([1.0, 2.0, 3.0]).sum()
+    assert counts[0] == counts[4] == 0 and np.allclose(counts, want, atol=0.01)
+    # a row with a single legal action always draws it
+    one = torch.zeros(1000, 5, dtype=torch.bool)
+    one[:, 2] = True
+    assert torch.equal(ppo.sample_masked(torch.randn(1000, 5), one)[1], torch.full((1000,), 2))
+
+
+def test_the_entropy_over_legal_actions_is_the_exponentials_own():
+    """``legal_entropy`` takes the probabilities as a softmax of the
+    log-probabilities (fast where most actions are masked): the same values
+    as their exponential."""
+    rng = np.random.default_rng(5)
+    logits = torch.as_tensor(rng.normal(size=(64, 300)) * 3, dtype=torch.float32)
+    masks = torch.as_tensor(random_masks(rng, 64, 300))
     log_probs = ppo.masked_log_probs(logits, masks)
-    draws = (log_probs - torch.empty_like(log_probs).exponential_().log()).argmax(dim=1)
-    counts = np.bincount(draws.numpy(), minlength=4) / len(draws)
-    want = np.exp([0.0, -np.inf, 2.0, 3.0]) / np.exp([0.0, 2.0, 3.0]).sum()
-    assert counts[1] == 0 and np.allclose(counts, want, atol=0.01)
+    want = -(log_probs.double().exp() * log_probs.double()).masked_fill(~masks, 0.0).sum(dim=1)
+    assert torch.allclose(ppo.legal_entropy(log_probs, masks).double(), want, atol=1e-5)
 
 
 def test_it_trains_without_a_masked_action_resumes_and_replays_from_its_seed(race, tmp_path):

@@ -166,7 +166,8 @@ def test_bad_args_are_rejected_with_the_field_named():
                        (dict(game_options={"max_hands": -3}), "max_hands"),
                        (dict(truncation=0), "max_hands"), (dict(reward="sign"), "reward"),
                        (dict(truncation=3, game_options={"max_hands": 4}), "disagree"),
-                       (dict(mix_self=0, mix_random=0, mix_heuristic=0), "mix")):
+                       (dict(mix_self=0, mix_random=0, mix_heuristic=0), "mix"),
+                       (dict(device="gpu"), "device"), (dict(device="cuda:x"), "device")):
         with pytest.raises(ValueError, match=match):
             Args(**{"game": "dragonhunt", **bad}).validate()
 
