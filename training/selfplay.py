@@ -756,6 +756,10 @@ def train(args):
     if args.env_rate_seconds and not any(h.get("kind") == "env_rate" for h in history):
         history.append(raw_step_rate(args))      # once per run (a run from before it: at its resume)
     venv = make_vec_env(args)
+    if args.opponent:
+        # an opponent loaded from a checkpoint sets torch to the one thread of an env worker
+        # (training/policy.py load_agent); the learner keeps the trainer's threads
+        torch.set_num_threads(args.torch_threads)
     league = League({"self": args.mix_self, "random": args.mix_random, args.heuristic_slot(): args.mix_heuristic},
                     capacity=args.league_size, recency=args.recency)
     if args.resume:
