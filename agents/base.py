@@ -237,9 +237,23 @@ def agent_problem(agent_id, game=None):
     what the suffix's ``check`` (see :func:`register_loader`) finds wrong
     with the file, such as a ``.zip`` that is missing, is no checkpoint or
     was trained on another game than ``game``. Runners ask before their
-    first game, so a bad ``--agents`` costs no games."""
-    if agent_id in _FACTORIES:
-        return ""
+    first game, so a bad ``--agents`` costs no games.
+
+    A spec with options (``mcts:simulations=16``) is also checked against
+    the factory's keyword parameters (this imports the factory's module, not
+    the game's rules), and a ``package.module:factory`` reference by
+    importing the module: a module that does not import, an attribute it
+    lacks or one that is not callable is named here."""
+    try:
+        agent_id, kwargs = parse_agent_spec(agent_id)
+    except ValueError as error:
+        return str(error)
+    if agent_id in _FACTORIES or (_suffix_of(agent_id) is None and _is_reference(agent_id)):
+        try:
+            factory = agent_factory(agent_id)
+        except AgentLoadError as error:
+            return str(error)
+        return _options_problem(agent_id, factory, kwargs)
     suffix = _suffix_of(agent_id)
     if suffix is None:
         return f"unknown agent {agent_id!r}; registered: {', '.join(list_agents())}"
@@ -296,7 +310,12 @@ def zip_checkpoint_problem(path, game=None):
 def agent_factory(agent_id):
     """The factory registered as ``agent_id``, imported now if it was
     registered as a ``"module:factory"`` string (importing that module also
-    runs whatever else it registers, such as a game's search helpers)."""
+    runs whatever else it registers, such as a game's search helpers), or
+    the callable a ``package.module:factory`` reference names (imported now;
+    :class:`AgentLoadError` if the module does not import or has no such
+    callable)."""
+    if agent_id not in _FACTORIES and _is_reference(agent_id):
+        return _reference_factory(agent_id)
     try:
         factory = _FACTORIES[agent_id]
     except KeyError:
@@ -308,9 +327,113 @@ def agent_factory(agent_id):
 
 
 def is_agent_id(agent_id):
-    """True if :func:`make_agent` knows ``agent_id`` (registered, or a path with
-    a registered loader suffix); nothing is imported to find out."""
-    return agent_id in _FACTORIES or any(str(agent_id).endswith(x) for x in _LOADERS)
+    """True if :func:`make_agent` knows ``agent_id`` by its form: a registered
+    id, a path with a registered loader suffix or a ``package.module:factory``
+    reference, each perhaps with ``:key=value,...`` options (see
+    :func:`parse_agent_spec`); nothing is imported to find out (whether the
+    module imports is :func:`agent_problem`'s question)."""
+    try:
+        base, _ = parse_agent_spec(agent_id)
+    except ValueError:
+        return False
+    return base in _FACTORIES or _suffix_of(base) is not None or _is_reference(base)
+
+
+SPEC_SEPARATOR = ":"
+"""Between an agent id and its options in a spec (``mcts:simulations=16``)."""
+
+
+def _option_value(text):
+    """A spec option's value: ``true``/``false``, ``none``, an int, a float,
+    else the text itself (an agent id, a path)."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent_spec(spec):
+    """``(agent id, options)`` of an agent spec: an id (registered, a
+    checkpoint path, a ``package.module:factory`` reference) optionally
+    followed by ``:key=value,key=value`` -- ``"mcts:simulations=16,
+    rollout=heuristic,rollout_depth=10"`` is ``("mcts", {"simulations": 16,
+    "rollout": "heuristic", "rollout_depth": 10})``. Values are read as
+    ``true``/``false``, ``none``, ints, floats, else kept as text; keys are
+    the factory's keyword arguments. A registered id is never split (even
+    one holding a colon). ValueError (one line) for options that are not
+    ``key=value`` pairs or name a key twice."""
+    spec = str(spec)
+    if spec in _FACTORIES or SPEC_SEPARATOR not in spec:
+        return spec, {}
+    base, _, tail = spec.rpartition(SPEC_SEPARATOR)
+    if "=" not in tail:
+        return spec, {}                      # package.module:factory, no options
+    options = {}
+    for pair in tail.split(","):
+        key, eq, value = (part.strip() for part in pair.partition("="))
+        if not eq or not key.isidentifier():
+            raise ValueError(f"agent {spec!r}: options after {SPEC_SEPARATOR!r} are key=value pairs separated "
+                             f"by commas, not {pair!r}")
+        if key in options:
+            raise ValueError(f"agent {spec!r}: option {key!r} given twice")
+        options[key] = _option_value(value)
+    if not base:
+        raise ValueError(f"agent {spec!r}: options without an agent id before {SPEC_SEPARATOR!r}")
+    return base, options
+
+
+def _is_reference(agent_id):
+    """True if ``agent_id`` has the form ``package.module:factory`` (dotted
+    identifiers, a colon, an identifier); nothing is imported."""
+    module, sep, name = str(agent_id).partition(":")
+    return bool(sep) and name.isidentifier() and all(part.isidentifier() for part in module.split("."))
+
+
+def _reference_factory(reference):
+    """The callable a ``package.module:factory`` reference names, or
+    :class:`AgentLoadError` saying why not (the module does not import, has
+    no such attribute, or it is not callable)."""
+    import importlib
+    module_name, _, name = reference.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:              # ImportError, or whatever the module raised at import
+        raise AgentLoadError(f"agent {reference!r}: module {module_name!r} cannot be imported: "
+                             f"{type(error).__name__}: {_one_line(error, module_name)}") from None
+    factory = getattr(module, name, None)
+    if factory is None:
+        raise AgentLoadError(f"agent {reference!r}: module {module_name!r} has no attribute {name!r}")
+    if not callable(factory):
+        raise AgentLoadError(f"agent {reference!r}: {module_name}.{name} is a {type(factory).__name__}, "
+                             f"not a callable factory(game=None, **kwargs)")
+    return factory
+
+
+def _options_problem(agent_id, factory, options):
+    """"" if ``factory`` takes every keyword of ``options`` (or any keyword),
+    else one line naming the first it does not take and those it does."""
+    if not options:
+        return ""
+    import inspect
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return ""                            # a builtin without a signature: the call will tell
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return ""
+    takes = [n for n, p in parameters.items()
+             if n != "game" and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    for key in options:
+        if key not in takes:
+            return f"agent {agent_id!r} has no option {key!r}; its options: {', '.join(takes) or 'none'}"
+    return ""
 
 
 def list_agents():
@@ -331,14 +454,29 @@ def make_agent(agent_id, game=None, **kwargs):
     """A new agent of kind ``agent_id`` for ``game`` (a registered id, or a
     checkpoint path whose suffix has a loader, see :func:`register_loader`).
 
+    ``agent_id`` may also be a ``package.module:factory`` reference (any
+    importable callable ``factory(game=None, **kwargs)`` returning an
+    agent), and any of these may carry options, ``mcts:simulations=16,
+    rollout=heuristic`` (:func:`parse_agent_spec`): they are passed to the
+    factory or loader as keyword arguments, over ``kwargs`` where both name
+    one.
+
     Whatever the factory or loader returns is an :class:`Agent`: an object
     with only ``act`` (duck-typed) is wrapped in a :class:`DuckAgent`, which
     gives it :class:`Agent`'s defaults for the rest. A checkpoint path that
     is missing, is no checkpoint, was trained on another game or fails to
-    load raises :class:`AgentLoadError` (one line naming the file)."""
+    load raises :class:`AgentLoadError` (one line naming the file), as does
+    a reference whose module does not import or has no such callable."""
+    spec = agent_id
+    agent_id, options = parse_agent_spec(agent_id)
+    kwargs = {**kwargs, **options}
     suffix = _suffix_of(agent_id)
     if suffix is None:
-        return as_agent(agent_factory(agent_id)(game=game, **kwargs), agent_id)
+        factory = agent_factory(agent_id)
+        problem = _options_problem(agent_id, factory, options)
+        if problem:
+            raise AgentLoadError(problem)
+        return as_agent(factory(game=game, **kwargs), spec)
     problem = agent_problem(agent_id, game)
     if problem:
         raise AgentLoadError(problem)

@@ -43,11 +43,11 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 import dragongym
-from dragongym.agents.base import is_agent_id, make_agent
+from dragongym.agents.base import Agent, DuckAgent, is_agent_id, make_agent
 from dragongym.envs.core.game import IllegalActionError
 from dragongym.envs.core.outcome import outcome_of, rank_rewards
 from dragongym.envs.core.sampling import sample_legal
-from dragongym.training.league import REWARD_KINDS, SOLO
+from dragongym.training.league import HEURISTIC, REWARD_KINDS, SOLO, opponent_label
 from dragongym.training.shaping import batch_potential_for
 
 MAX_OPPONENT_ROUNDS = 100_000
@@ -112,15 +112,30 @@ def recorded_positions(path, game_name, options=None, every=1, after=0.0, progre
     return np.concatenate(out)
 
 
-def new_heuristic(game, seed, row):
-    """A fresh heuristic bot of ``game`` for game row ``row``, and the
-    generator it draws from: ``default_rng([seed, HEURISTIC_STREAM, row])``.
+def new_heuristic(game, seed, row, agent_id=None):
+    """A fresh heuristic bot of ``game`` for game row ``row`` (or, with
+    ``agent_id``, a fresh agent of that spec, the frozen opponent that takes
+    the heuristic's slot), and the generator it draws from:
+    ``default_rng([seed, HEURISTIC_STREAM, row])``.
     Both last as long as the row: the bot is reset between episodes
     (``Agent.reset``), its generator goes on with its stream, so that no two
     episodes of a row repeat its draws. A stream of its own per row makes a
     row's draws independent of which other rows the heuristic plays, in
     which order and in which process."""
-    return make_agent(game.heuristic_agent, game=game), np.random.default_rng([seed, HEURISTIC_STREAM, row])
+    return (make_agent(agent_id or game.heuristic_agent, game=game),
+            np.random.default_rng([seed, HEURISTIC_STREAM, row]))
+
+
+def answers_batches(agent):
+    """True if ``agent`` reads observations (not the state) and answers a
+    batch in one call of its own (it overrides :meth:`Agent.act_batch`, as a
+    checkpoint's ``PolicyAgent`` does), rather than :class:`Agent`'s
+    row-by-row default."""
+    if agent.uses_state:
+        return False
+    if isinstance(agent, DuckAgent):
+        return callable(getattr(agent.wrapped, "act_batch", None))
+    return type(agent).act_batch is not Agent.act_batch
 
 
 class Opponents:
@@ -134,6 +149,15 @@ class Opponents:
     heuristic remembers the cells it tried to move from in a segment: one
     instance for all games would mix their memories) and its own generator
     (:func:`new_heuristic`).
+
+    With ``opponent``, an agent spec (``"mcts:simulations=16"``, a
+    checkpoint path, ``package.module:factory``), that agent takes the
+    heuristic's slot instead, under the name :func:`opponent_label` gives
+    it: one instance per game row as the heuristic (``act_state`` for
+    agents that read the state, ``act_state_batch`` where it has one), or
+    one instance for all rows, answering them in one ``act_batch``, where it
+    reads observations and overrides ``act_batch`` (a checkpoint's policy;
+    such an agent must keep no memory between moves).
 
     Args:
         game: the :class:`dragongym.envs.core.game.Game` played.
@@ -149,18 +173,27 @@ class Opponents:
             method, where "fork" is missing, the game must be registered on
             import, as the built-in games are). Unused where the heuristic is
             missing or batched. :meth:`close` stops them.
+        opponent: an agent spec that plays the heuristic's slot (above);
+            None or "": the game's heuristic.
     """
 
-    def __init__(self, game, make_policy, seed, heuristic_workers=0):
+    def __init__(self, game, make_policy, seed, heuristic_workers=0, opponent=None):
         if heuristic_workers < 0:
             raise ValueError(f"heuristic_workers must be >= 0, got {heuristic_workers}")
         self.game = game
         self._make_policy = make_policy
         self._seed = seed
         self._rng = np.random.default_rng(seed)
+        self.opponent = opponent or None
+        """The agent spec in the heuristic's slot (None: the game's heuristic)."""
+        self.heuristic_name = opponent_label(opponent) if opponent else HEURISTIC
+        """The name the heuristic's slot is drawn, logged and recorded under."""
         self.heuristic = None
-        if game.heuristic_agent and is_agent_id(game.heuristic_agent):
+        if self.opponent:
+            self.heuristic = make_agent(self.opponent, game=game)
+        elif game.heuristic_agent and is_agent_id(game.heuristic_agent):
             self.heuristic = make_agent(game.heuristic_agent, game=game)
+        self._batched = self.heuristic is not None and answers_batches(self.heuristic)
         self._heuristic_of_game = {}      # game row -> its own heuristic (bots keep memory within a game)
         self._heuristic_rng = {}          # game row -> the generator its heuristic draws from
         self._snapshots = {}
@@ -170,13 +203,14 @@ class Opponents:
         """The heuristic's worker processes (``multiprocessing.Process``), worker ``k`` playing rows ``b % N == k``."""
         self._pipes = []
         self._resets_due = []             # per worker: its rows whose bots forget their game before the next move
-        if heuristic_workers and self.heuristic is not None and not hasattr(self.heuristic, "act_state_batch"):
+        if (heuristic_workers and self.heuristic is not None and not self._batched
+                and not hasattr(self.heuristic, "act_state_batch")):
             self._start_workers(int(heuristic_workers))
 
     @property
     def names(self):
         """The opponents that can be drawn now."""
-        fixed = ["random"] + (["heuristic"] if self.heuristic is not None else [])
+        fixed = ["random"] + ([self.heuristic_name] if self.heuristic is not None else [])
         return fixed + [f"self:{sid}" for sid in sorted(self._snapshots) if sid not in self._retired]
 
     def update(self, new_snapshots=None, dropped=()):
@@ -230,7 +264,9 @@ class Opponents:
             out = np.zeros(len(rows), dtype=np.int32)
             sample_legal(venv.masks[rows], venv.counts[rows], self._rng.random(len(rows)), out)
             return out
-        if name == "heuristic":
+        if name == self.heuristic_name:
+            if self._batched:
+                return self.heuristic.act_batch(venv.obs[rows], venv.masks[rows], self._rng)
             if self.workers:
                 return self._heuristic_in_workers(venv, rows)
             return self._heuristic(venv, rows)
@@ -249,7 +285,7 @@ class Opponents:
         for k, b in enumerate(rows.tolist()):
             agent = self._heuristic_of_game.get(b)
             if agent is None:
-                agent, self._heuristic_rng[b] = new_heuristic(self.game, self._seed, b)
+                agent, self._heuristic_rng[b] = new_heuristic(self.game, self._seed, b, self.opponent)
                 self._heuristic_of_game[b] = agent
             rng = self._heuristic_rng[b]
             if agent.uses_state:
@@ -264,7 +300,8 @@ class Opponents:
         context = multiprocessing.get_context(method)
         for k in range(n):
             pipe, worker_end = context.Pipe()
-            process = context.Process(target=_heuristic_worker, args=(worker_end, self.game.name, self._seed),
+            process = context.Process(target=_heuristic_worker,
+                                      args=(worker_end, self.game.name, self._seed, self.opponent),
                                       name=f"{self.game.name} heuristic {k}", daemon=True)
             process.start()
             worker_end.close()       # the worker's copy alone: its end closes when it dies
@@ -342,9 +379,10 @@ class Opponents:
         self._pipes = []
 
 
-def _heuristic_worker(pipe, game_name, seed):
+def _heuristic_worker(pipe, game_name, seed, agent_id=None):
     """A heuristic worker's loop: the bots of the game rows it owns
-    (:func:`new_heuristic`), made on their first move and kept.
+    (:func:`new_heuristic`; of spec ``agent_id`` where given), made on their
+    first move and kept.
 
     Each request is ``(resets, rows, states, seats)``: first the bots of rows
     ``resets`` forget their game, then the bot of ``rows[k]`` plays seat
@@ -373,7 +411,7 @@ def _heuristic_worker(pipe, game_name, seed):
         for k, b in enumerate(rows):
             try:
                 if b not in bots:
-                    bots[b] = new_heuristic(game, seed, b)
+                    bots[b] = new_heuristic(game, seed, b, agent_id)
                 bot, rng = bots[b]
                 # a bot that does not read the state plays Agent.act on the record's observation and mask
                 # (act_state's default): the same it is handed in the trainer's process
@@ -406,11 +444,14 @@ class BatchedLeagueEnv(VecEnv):
             :meth:`curriculum_from`, the annealed curriculum.
         heuristic_workers: worker processes of the game's heuristic
             (:class:`Opponents`; 0: it plays in this process).
+        opponent: an agent spec that takes the heuristic's slot, under the
+            name :func:`dragongym.training.league.opponent_label` gives it
+            (:class:`Opponents`); None: the game's heuristic.
     """
 
     def __init__(self, game_name, num_envs, options=None, make_policy=None, weights=None, seed=0,
                  gamma=0.99, shaping=0.0, reward="game", num_threads=1, start_positions=None,
-                 start_share=0.0, heuristic_workers=0, start_progress=None):
+                 start_share=0.0, heuristic_workers=0, start_progress=None, opponent=None):
         from gymnasium import spaces
 
         self.render_mode = None          # SB3's VecEnv asks; the games draw through their own envs
@@ -425,7 +466,7 @@ class BatchedLeagueEnv(VecEnv):
                          spaces.Discrete(spec.num_actions))
         self.num_seats = spec.num_seats
         self.solo = self.num_seats == 1
-        self.opponents = Opponents(game, make_policy, seed + 1, heuristic_workers)
+        self.opponents = Opponents(game, make_policy, seed + 1, heuristic_workers, opponent)
         self._rng = np.random.default_rng([seed, 2])
         self._weights = {}
         self.set_weights(weights or {"random": 1.0})

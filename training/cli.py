@@ -655,6 +655,74 @@ def run_train(args, options):
     return selfplay.main(args.rest, prog="dragongym train")
 
 
+# --- exploit -------------------------------------------------------------------
+
+def add_exploit(subparsers):
+    from dragongym.training.exploit import DEFAULT_DECISIONS, DEFAULT_GAMES
+
+    parser = subparsers.add_parser(
+        "exploit", allow_abbrev=False,
+        help="train a best response against a frozen agent and report its win rate (95%% CI)",
+        description="How exploitable is an agent? Freeze it, train a fresh learner against it alone "
+                    "(the self-play trainer with its defaults, the agent in every other seat, a fixed "
+                    "budget of learner decisions), then play seat-rotated games of that best response "
+                    "against it and print the best response's win rate over the decided games with "
+                    "its Wilson 95% interval: a lower bound on how exploitable the agent is. "
+                    "Unknown --options are passed to the game.")
+    _add_game_arguments(parser)
+    parser.add_argument("--agent", default=None,
+                        help="(required) the agent to exploit: an agent id, with options as mcts:simulations=16,"
+                             "rollout=heuristic,rollout_depth=10; a checkpoint (*.zip); or "
+                             "package.module:factory")
+    parser.add_argument("--decisions", type=_at_least(1), default=DEFAULT_DECISIONS,
+                        help="the best response's training budget in learner decisions "
+                             "(default: %(default)s)")
+    parser.add_argument("--games", type=_at_least(1), default=DEFAULT_GAMES,
+                        help="evaluation games of the best response against the agent (default: %(default)s)")
+    parser.add_argument("--workers", type=_at_least(1), default=1,
+                        help="processes for the evaluation games (default: 1)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="keep the run here: train/ (the best response, train/final.zip), eval/ (its "
+                             "games), exploit.json (agent, game, options, budget, seed, result, times); "
+                             "default: a temporary folder, removed")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run whose --out folder is given")
+    parser.set_defaults(run=run_exploit)
+
+
+def run_exploit(args, options):
+    from dragongym.training.exploit import ExploitError, exploit, exploit_problem
+
+    if not args.agent:
+        return _fail("exploit needs --agent, the agent to exploit (an agent id, a checkpoint, "
+                     "package.module:factory)")
+    game = dragongym.get_game(args.game)
+    options, spec = _seated_options(game, args.players, 2, options)
+    if spec is None:
+        return _fail(options)
+    problem = exploit_problem(args.game, args.agent, options)
+    if problem:
+        return _fail(problem)
+    if args.resume and not args.out:
+        return _fail("--resume needs the --out folder of the run to resume")
+    log = lambda line: print(f"exploit: {line}", file=sys.stderr, flush=True)
+    try:
+        result = exploit(args.game, args.agent, decisions=args.decisions, seed=args.seed, games=args.games,
+                         workers=args.workers, out=args.out, resume=args.resume, log=log, **options)
+    except ExploitError as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        if not args.out:
+            return _interrupted("without --out nothing is kept")
+        return _interrupted(f"{args.out} keeps what was trained and played; continue with the same command "
+                            f"and --resume")
+    print(result.summary())
+    if args.out:
+        print(f"wrote {os.path.join(args.out, 'exploit.json')}; the best response is "
+              f"{os.path.join(args.out, 'train', 'final.zip')}")
+    return 0
+
+
 # --- warm ----------------------------------------------------------------------
 
 def add_warm(subparsers):
@@ -707,7 +775,7 @@ def run_warm(args, options):
 
 # --- entry point -----------------------------------------------------------------
 
-SUBCOMMANDS = [add_match, add_play, add_replay, add_bench, add_eval, add_ladder, add_train, add_warm]
+SUBCOMMANDS = [add_match, add_play, add_replay, add_bench, add_eval, add_ladder, add_exploit, add_train, add_warm]
 """Adders of the subcommands, in the order ``--help`` lists them."""
 
 

@@ -31,6 +31,8 @@ from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, rank_reward
 from dragongym.training.shaping import potential_for, shaped_reward
 
 OPPONENT_KINDS = ("self", "random", "heuristic")
+HEURISTIC = "heuristic"
+"""The league's name of the game's heuristic bot (its slot, ``mix_heuristic``)."""
 SOLO = "solo"
 """The opponent name of a solo game's episodes (there is no one to draw)."""
 RESULT_POINTS = {WIN: 1.0, DRAW: 0.5, LOSS: 0.0}
@@ -40,6 +42,20 @@ REWARD_KINDS = ("game", "rank", "score")
 rewards the rules core writes (by default terminal and rank-derived); ``rank``,
 :func:`dragongym.envs.core.outcome.rank_rewards` of the final ranks, paid at the
 end; ``score``, the seat's own final score (legend points), paid at the end."""
+
+
+def opponent_label(agent_id):
+    """The league's name of a frozen opponent that takes the heuristic's slot
+    (the trainer's ``opponent``): its spec with every character outside
+    letters, digits and ``._=-`` made ``_`` (``"mcts:simulations=16"`` ->
+    ``"mcts_simulations=16"``, ``"runs/a/final.zip"`` ->
+    ``"runs_a_final.zip"``), so that it is one TensorBoard tag
+    (``league/win_rate_vs_<label>``) and never reads as a snapshot
+    (``self:<id>``); a spec whose label would be one of the league's own
+    names (``random``) is ``opponent.<label>``."""
+    import re
+    label = re.sub(r"[^A-Za-z0-9._=-]", "_", str(agent_id)) or "opponent"
+    return f"opponent.{label}" if label in ("self", "random", HEURISTIC, SOLO) else label
 
 
 @dataclass
@@ -142,9 +158,12 @@ class LeagueEnv(gymnasium.Wrapper):
             game's ``shaping_potential``.
         seed: seed of the opponent draws.
         reward: what the learner is paid, one of :data:`REWARD_KINDS`.
+        opponent: an agent spec that takes the heuristic's slot, named
+            :func:`opponent_label` (one instance for this env's one game);
+            None: the game's heuristic.
     """
 
-    def __init__(self, env, make_policy, gamma=0.99, shaping=0.0, seed=0, reward="game"):
+    def __init__(self, env, make_policy, gamma=0.99, shaping=0.0, seed=0, reward="game", opponent=None):
         super().__init__(env)
         if reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {REWARD_KINDS}, not {reward!r}")
@@ -154,7 +173,9 @@ class LeagueEnv(gymnasium.Wrapper):
         self.game_name = self.game_spec.name
         self.solo = self.game_spec.num_seats == 1
         self._fixed = {"random": make_agent("random", game=game)}
-        if game.heuristic_agent and is_agent_id(game.heuristic_agent):
+        if opponent:
+            self._fixed[opponent_label(opponent)] = make_agent(opponent, game=game)
+        elif game.heuristic_agent and is_agent_id(game.heuristic_agent):
             self._fixed["heuristic"] = make_agent(game.heuristic_agent, game=game)
         self._make_policy = make_policy
         self._net = None

@@ -170,7 +170,20 @@ class Args:
     mix_random: float = 0.2
     """Share of episodes against the random bot."""
     mix_heuristic: float = 0.3
-    """Share of episodes against the game's heuristic bot (if it has one)."""
+    """Share of episodes against the game's heuristic bot (if it has one), or
+    against ``opponent`` where one is given."""
+    opponent: str = ""
+    """An agent spec that takes the league's heuristic slot instead of the
+    game's heuristic: a registered id with options
+    (``mcts:simulations=16,rollout=heuristic,rollout_depth=10``), a
+    checkpoint (``runs/x/final.zip``) or ``package.module:factory``. It is
+    frozen; ``mix_self=0 mix_random=0 mix_heuristic=1`` trains against it
+    alone (what ``dragongym exploit`` does). It plays one instance per game
+    row (``act_state`` for agents that read the state), or one batched
+    instance for agents with their own ``act_batch`` (checkpoints); the
+    league, TensorBoard (``league/win_rate_vs_<label>``) and the
+    evaluations name it by ``league.opponent_label`` of the spec, and the
+    evaluations play it in the heuristic's place. Empty: the game's heuristic."""
     imitate_decisions: int = 0
     """Decisions of the teacher's self-play to imitate before RL (0 = from scratch)."""
     imitate_teacher: str = ""
@@ -277,9 +290,23 @@ class Args:
         if self.reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {self.reward!r}")
         game = dragongym.get_game(self.game)
+        if self.opponent:
+            from dragongym.agents import agent_problem
+            problem = agent_problem(self.opponent, game)
+            if problem:
+                raise ValueError(f"opponent: {problem}")
         if self.imitate_decisions and not (self.imitate_teacher or game.heuristic_agent):
             raise ValueError(f"imitate_decisions needs imitate_teacher: {self.game} has no heuristic agent")
         game.make_config(**self.config_options())
+        if self.opponent and self.spec().num_seats == 1:
+            raise ValueError(f"opponent: {self.game} is played alone in this configuration (one seat): "
+                             f"there is no seat for an opponent")
+
+    def heuristic_slot(self):
+        """The league's name of its heuristic slot: ``heuristic``, or the
+        label of ``opponent`` where one takes it (``league.opponent_label``)."""
+        from dragongym.training.league import HEURISTIC, opponent_label
+        return opponent_label(self.opponent) if self.opponent else HEURISTIC
 
     def config_options(self):
         """The keyword options of the game configuration this run plays
@@ -357,7 +384,7 @@ def _env_factory(args, rank):
         env = dragongym.make_single_agent(args.game, **args.config_options())
         factory = _policy_factory(args, env.observation_space, env.action_space)
         return LeagueEnv(env, factory, gamma=args.gamma, shaping=args.shaping,
-                         seed=args.seed * 1000 + rank, reward=args.reward)
+                         seed=args.seed * 1000 + rank, reward=args.reward, opponent=args.opponent or None)
     return make
 
 
@@ -378,7 +405,8 @@ def make_vec_env(args):
                                                                    env.action_space)(),
                                seed=args.seed, gamma=args.gamma, shaping=args.shaping, reward=args.reward,
                                start_positions=starts, start_share=args.curriculum_share,
-                               heuristic_workers=args.heuristic_workers, start_progress=progress)
+                               heuristic_workers=args.heuristic_workers, start_progress=progress,
+                               opponent=args.opponent or None)
         return env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     fns = [_env_factory(args, k) for k in range(args.n_envs)]
@@ -411,13 +439,17 @@ EVAL_RECORDS = "eval_records.jsonl"
 
 def evaluation_opponents(args):
     """``{label: agent id}`` the learner is evaluated against: ``random`` and
-    the game's heuristic agent (``heuristic``) where it has one; ``{"solo":
-    None}`` for a solo game (the learner plays alone)."""
+    the game's heuristic agent (``heuristic``) where it has one, or the
+    ``opponent`` in its place (under its label); ``{"solo": None}`` for a
+    solo game (the learner plays alone)."""
     import dragongym
     from dragongym.agents import is_agent_id
     if args.spec().num_seats == 1:
         return {"solo": None}
     out = {"random": "random"}
+    if args.opponent:
+        out[args.heuristic_slot()] = args.opponent
+        return out
     heuristic = dragongym.get_game(args.game).heuristic_agent
     if heuristic and is_agent_id(heuristic):
         out["heuristic"] = heuristic
@@ -738,7 +770,11 @@ def train(args):
     if args.env_rate_seconds and not any(h.get("kind") == "env_rate" for h in history):
         history.append(raw_step_rate(args))      # once per run (a run from before it: at its resume)
     venv = make_vec_env(args)
-    league = League({"self": args.mix_self, "random": args.mix_random, "heuristic": args.mix_heuristic},
+    if args.opponent:
+        # an opponent loaded from a checkpoint sets torch to the one thread of an env worker
+        # (training/policy.py load_agent); the learner keeps the trainer's threads
+        torch.set_num_threads(args.torch_threads)
+    league = League({"self": args.mix_self, "random": args.mix_random, args.heuristic_slot(): args.mix_heuristic},
                     capacity=args.league_size, recency=args.recency)
     if args.resume:
         model = MaskablePPO.load(run_dir / "checkpoints" / "latest.zip", env=venv, device=args.device,

@@ -167,6 +167,11 @@ COMMANDS = {
     "--curriculum-every 2 --curriculum-after 0.9 --curriculum-anneal 6000000 --eval-every 200 "
     "--final-eval-games 0 --eval-workers 1 --run-name dh_reverse_s0": (
         PARSE, "trains for 40-65 minutes; parsed by the trainer's parser"),
+    "dragongym exploit --game dragonhunt --agent dragonhunt.heuristic --seed 0 --workers 2 "
+    "--out results/exploit_heuristic": (PARSE, "trains a best response for minutes; parsed"),
+    "dragongym exploit --game dragonhunt --agent mcts:simulations=16,rollout=heuristic,rollout_depth=10 "
+    "--decisions 200000 --out results/exploit_mcts": (PARSE, "trains a best response against MCTS (hours); parsed"),
+    "dragongym exploit": (PARSE, BARE),
     "dragongym train": (PARSE, BARE),
     "python -m dragongym.training.selfplay": (PARSE, BARE),
     "dragongym match --records FILE": (PARSE, PLACEHOLDER),
