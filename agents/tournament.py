@@ -212,12 +212,18 @@ class TournamentResult:
         plot_ratings(self, os.path.join(out_dir, "ratings.png"))
 
 
+PLOT_LABEL_CHARS = 32
+"""Longest agent label drawn whole on ``ratings.png`` (longer ones keep their end)."""
+
+
 def plot_ratings(result, path):
     """Ratings with ±1.96 sigma bars (a note instead where nothing was rated)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    labels = [a.label for a in result.agents]
+    # a checkpoint's label is its path: keep its end, so the axis fits the figure
+    labels = [a.label if len(a.label) <= PLOT_LABEL_CHARS else "..." + a.label[-(PLOT_LABEL_CHARS - 3):]
+              for a in result.agents]
     fig, ax = plt.subplots(figsize=(6, 0.6 * len(labels) + 1.5))
     if any(not math.isnan(a.mu) for a in result.agents):
         mu = [a.mu for a in result.agents]
