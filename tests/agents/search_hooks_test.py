@@ -99,8 +99,9 @@ def test_dragons_down_hooks_read_no_secret():
 def test_dragons_down_prior_only_by_phase():
     seen, _ = _play("dragons_down", 7, num_players=2, max_turns=2)
     phases = {int(s[0]["phase"]): DDH.prior_only(s) for s, _ in seen}
-    assert phases[DDR.PH_ACTION] is False            # the turn's actions are searched
-    assert phases[DDR.PH_TACTICS] is True            # each cube of a combat round is not
+    assert phases[DDR.PH_ACTION] is True             # a turn's actions: the heuristic's plan
+    assert phases[DDR.PH_TACTICS] is True            # each cube of a combat round
+    assert phases[DDR.PH_HIDE] is False              # hiding from the monsters is searched
     assert all(v == (ph in DDH.PRIOR_ONLY_PHASES) for ph, v in phases.items())
 
 
