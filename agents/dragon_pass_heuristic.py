@@ -1957,3 +1957,92 @@ _PHASES.update({
     R.PH_SUMMON_HEX: summon_hex,
     R.PH_SACRIFICE: sacrifice,
 })
+
+
+# ------------------------------------------------------------------ search hooks
+# (imported here, below the heuristic, so that registering them needs no other module)
+from dragongym.agents.search_hooks import register_prior_only, register_value  # noqa: E402
+from dragongym.envs.dragon_pass.constants import UW_DEAD, UW_OUT  # noqa: E402
+from dragongym.envs.dragon_pass.rules.turns import scenario_winner  # noqa: E402
+
+_CF_FRONT = np.array([CF[u][0] for u in range(NUM_UNITS)], dtype=np.float64)
+MATERIAL_GAIN = 3.0
+"""How steeply a lead in fighting strength moves a force's value: with half
+again its opponent's CF a force's material term is ``tanh(0.6)``, about +0.54
+(:func:`material`)."""
+
+
+def winner_now(state):
+    """Each force's reward if play ended in this position: the scenario's
+    victory conditions (``turns.scenario_winner``) read now, in the reward
+    scale (+1 the winner, -1 shared among the others; all 0 for a draw)."""
+    rec = state[0]
+    n = int(R.SCENARIO_PLAYERS[int(rec["scenario"])])
+    w = int(scenario_winner(state, 0))
+    out = np.zeros(n)
+    if w >= 0:
+        out[:] = -1.0 / (n - 1)
+        out[w] = 1.0
+    return out
+
+
+def material(state):
+    """Each force's lead in fighting strength, in the reward scale: the mean
+    over its opponents ``q`` of ``tanh(MATERIAL_GAIN * (cf_f - cf_q) / (cf_f + cf_q))``,
+    with ``cf`` the printed front-side CF of a force's counters neither dead
+    nor out of the scenario (public, whatever screening hides): 0 for equal
+    forces, near +1 for a force facing none; the values sum to 0."""
+    rec = state[0]
+    n = int(R.SCENARIO_PLAYERS[int(rec["scenario"])])
+    where = rec["unit_where"][:NUM_UNITS]
+    force = rec["unit_force"][:NUM_UNITS]
+    alive = (where != UW_DEAD) & (where != UW_OUT)
+    cf = np.array([_CF_FRONT[alive & (force == f)].sum() for f in range(n)])
+    pair = cf[:, None] + cf[None, :]
+    lead = np.tanh(MATERIAL_GAIN * (cf[:, None] - cf[None, :]) / np.where(pair > 0, pair, 1.0))
+    return lead.sum(axis=1) / (n - 1)
+
+
+def evaluate(state):
+    """Per-force value of a Dragon Pass position in the reward scale (exact
+    ``rewards`` once the game is over), used by MCTS at its depth cap.
+
+    A running game is scored by who would win if it ended now
+    (:func:`winner_now`) and by the fighting strength left to each force
+    (:func:`material`), the first
+    weighing more as the game nears its last game-turn (from 1/4 at the start
+    to all of it at the end: places taken late are seldom lost again).
+    It reads only public facts: who controls or occupies each place and which
+    counters are dead, never the contents of screened stacks or the
+    Diplomacy Points (the same value after ``DragonPass.determinize``)."""
+    rec = state[0]
+    n = int(R.SCENARIO_PLAYERS[int(rec["scenario"])])
+    if int(rec["status"]) != 0:
+        return np.asarray(rec["rewards"][:n], dtype=np.float64)
+    max_turns = max(1, int(rec["max_turns"]))
+    progress = min(1.0, max(0.0, (int(rec["turn"]) - 1) / max_turns))
+    alpha = 0.25 + 0.75 * progress
+    return alpha * winner_now(state) + (1.0 - alpha) * material(state)
+
+
+register_value("dragon_pass", evaluate)
+
+PRIOR_ONLY_PHASES = frozenset((R.PH_DEPLOY, R.PH_MOVE_GROUP, R.PH_ARRANGE, R.PH_ENTER_HEX, R.PH_ESCAPE_HEX,
+                               R.PH_RETREAT_HEX, R.PH_ADVANCE_HEX, R.PH_ADVANCE_EXT, R.PH_FRACTURE, R.PH_PILLAR,
+                               R.PH_ALLY_SETUP, R.PH_ZOMBIE_MARCH, R.PH_GIANT_STEP))
+"""Decisions MCTS leaves to the heuristic (``prior_only``): where each unit is
+set up, each step of a moving group and whom it takes along, the order of a
+stack, the hex of an entry, retreat or advance, each hex of a fracture line
+or a Pillar of Fire -- most of a game's decisions, each a small part of a
+plan the heuristic makes as a whole. The search keeps the choices that
+decide a phase: which stack moves next, which battles are fought and with
+whom, targets, casualties, whether to retreat or advance, magic, diplomacy."""
+
+
+def prior_only(state):
+    """True where MCTS with ``prior_only`` plays the heuristic's pick without
+    search: the pending decision's phase is in :data:`PRIOR_ONLY_PHASES`."""
+    return int(state[0]["phase"]) in PRIOR_ONLY_PHASES
+
+
+register_prior_only("dragon_pass", prior_only)

@@ -771,3 +771,84 @@ _PHASES = {
     R.PH_CTRL_TARGET: choose_ctrl_target, R.PH_CTRL_SIDE: choose_ctrl_side, R.PH_CTRL_KEEP: choose_ctrl_keep,
     R.PH_SHAPE: choose_shape,
 }
+
+
+# ---------------------------------------------------------------- search hooks
+from dragongym.agents.search_hooks import register_prior_only, register_value  # noqa: E402
+from dragongym.envs.dragons_down.constants import HS_ACTIVE, HS_WAITING  # noqa: E402
+from dragongym.envs.dragons_down.rules.fate import FAME_PER_LP, LEGEND_TARGET  # noqa: E402
+
+LP_SCALE = 1.0
+"""Legend Points over which a lead between two heroes counts fully: a seat
+ahead of another by ``LP_SCALE`` gets ``tanh(1) = 0.76`` of that pairing's
+win (see :func:`evaluate`)."""
+
+
+def standings(state):
+    """Each seat's Legend Points as the game stands, in LP: the best of the
+    heroes it has set aside (``best``) and of its hero in play, the latter
+    counted with its Fame as it would retire now (1 LP for each 10 Fame, the
+    rest as a fraction). Public: every seat sees the heroes' LP and Fame."""
+    rec = state[0]
+    n = int(rec["num_players"])
+    out = np.zeros(n)
+    for p in range(n):
+        x = float(rec["best"][p, 0]) if int(rec["best"][p, 0]) >= 0 else 0.0
+        if int(rec["hero_state"][p]) in (HS_ACTIVE, HS_WAITING):
+            x = max(x, float(rec["lp"][p]) + float(rec["fame"][p]) / FAME_PER_LP)
+        out[p] = x
+    return out
+
+
+def evaluate(state):
+    """Per-seat value of a Dragons Down position in the reward scale (exact
+    ``rewards`` once the game is over), used by MCTS at its depth cap; it reads
+    only the heroes' public Legend Points and Fame (:func:`standings`).
+
+    Several heroes: the seats rank by LP (L121), so a seat's value is its mean
+    pairwise lead, ``mean over q != p of tanh((x_p - x_q) / LP_SCALE)``: the
+    rank's position value (+1 first .. -1 last, ties averaged) once the
+    leads are clear, summing to 0. A lone hero wins by ending with any LP
+    (Open Realm, Explore the Realm) or by retiring with 20 (Legendary):
+    ``1 - 2 exp(-2 x / target)``, -1 with no LP, about +0.73 at the target and
+    rising towards +1 beyond it (more LP is the solo game's score)."""
+    rec = state[0]
+    n = int(rec["num_players"])
+    if int(rec["status"]) != 0:
+        return np.asarray(rec["rewards"][:n], dtype=np.float64)
+    x = standings(state)
+    if n == 1:
+        target = float(LEGEND_TARGET) if int(rec["sandbox"]) == SB_LEGENDARY else 1.0
+        return np.array([1.0 - 2.0 * np.exp(-2.0 * x[0] / target)])
+    lead = np.tanh((x[:, None] - x[None, :]) / LP_SCALE)
+    return lead.sum(axis=1) / (n - 1)
+
+
+register_value("dragons_down", evaluate)
+
+PRIOR_ONLY_PHASES = frozenset((
+    R.PH_ACTION, R.PH_TILE_CHOOSE, R.PH_TILE_SPOT, R.PH_TILE_TURN, R.PH_LINEAGE, R.PH_LINEAGE_SIDE, R.PH_CLASS,
+    R.PH_CLASS_SIDE, R.PH_CUBE_COLOUR, R.PH_START_SPELL, R.PH_HEAL, R.PH_ALERT, R.PH_ALERT_TARGET, R.PH_GAINED,
+    R.PH_RECEIVED, R.PH_TARGET, R.PH_MORE_TARGETS, R.PH_TACTICS, R.PH_SPELL_CUBE, R.PH_ARMOR, R.PH_WOUND,
+    R.PH_ADJUST, R.PH_ADJUST_TARGET, R.PH_REARM))
+"""Decisions MCTS leaves to the heuristic (``prior_only``): each action of a
+turn (move, search, loot, explore, rest, trade), the set-up (map tiles, the
+hero's cards and starting spell), each cube and box of a combat round's Hero
+Tactics, each target, wound and armour hit, each card moved between
+equipment positions, each cube healed -- nine in ten of a game's decisions.
+Each is a step of a plan the heuristic makes over several turns (walking to
+a site, an errand of a mission) whose worth a search cut at a few decisions
+cannot see; searched, the actions were worse than the heuristic's (MCTS
+won 6 of 20 games against it, agents/EVAL.md). The search keeps the
+reactions and bargains whose stakes show at once: hiding, blocking,
+evading, luring, retiring, entering a new tile, commerce, swaps, missions,
+rerolls, spells' choices."""
+
+
+def prior_only(state):
+    """True where MCTS with ``prior_only`` plays the heuristic's pick without
+    search: the pending decision's phase is in :data:`PRIOR_ONLY_PHASES`."""
+    return int(state[0]["phase"]) in PRIOR_ONLY_PHASES
+
+
+register_prior_only("dragons_down", prior_only)
