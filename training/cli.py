@@ -584,7 +584,10 @@ def run_ladder(args, options):
                 if data["games"] != ladder.games:
                     return _fail(f"--write stores the ladder's own schedule ({ladder.games} games a pair), "
                                  f"not {data['games']}")
-                path = ladders.save_round_robin(ladder, data, _ladder_command(args))
+                # the command that plays this round robin again (where its games are kept, how many
+                # processes and whether it was resumed change nothing in it)
+                path = ladders.save_round_robin(ladder, data, f"dragongym ladder --game {ladder.game} --config "
+                                                              f"{ladder.config} --round-robin --write")
                 ladders.write_markdown()
                 print(f"wrote {path.name} and {ladders.MARKDOWN_FILE.name}'s tables")
             if args.out:
