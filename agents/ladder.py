@@ -667,8 +667,12 @@ def ladder_markdown():
             continue
         lines += [f"Round robin (`{data['command']}`, game version {data['game_version']}):", "", "```",
                   round_robin_table(ladder, data), "```", ""]
+        by_pair = {(p.a, p.b): p for p in stored_pairs(data)}
         for upper, lower, met in bar_met(data):
-            lines.append(f"- `{upper}` over `{lower}`: {'bar met' if met else 'bar MISSED'}")
+            p = by_pair.get((upper, lower))
+            figure = (f" ({_pct(p.decided_rate if p.decided else None)} of {p.decided} decided games; the bar is 55%)"
+                      if p is not None else " (by mean score)")
+            lines.append(f"- `{upper}` over `{lower}`: {'bar met' if met else 'bar MISSED'}{figure}")
         lines.append("")
     lines.append(MARKDOWN_END)
     return "\n".join(lines)
