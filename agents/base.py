@@ -344,19 +344,12 @@ SPEC_SEPARATOR = ":"
 
 
 def _option_value(text):
-    """A spec option's value: ``true``/``false``, ``none``, an int, a float,
-    else the text itself (an agent id, a path)."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered == "none":
-        return None
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    """A spec option's value: ``none`` is None, the rest is read as a game
+    option's value on the command line (``true``/``false``, an int, a float,
+    else the text itself: an agent id, a path)."""
+    from dragongym.envs.core.options import parse_value
+
+    return None if text.lower() == "none" else parse_value(text)
 
 
 def parse_agent_spec(spec):
