@@ -444,8 +444,10 @@ def _outcome_problem(g, seatings, num_seats):
     for key in ("rewards", "scores"):
         if not seat_list(key, _is_number):
             return f"game {i}: {key} {g[key]!r} are not {num_seats} numbers"
-    if not seat_list("ranks", lambda r: _is_int(r) and 1 <= r <= num_seats):
-        return f"game {i}: ranks {g['ranks']!r} are not {num_seats} ranks in 1..{num_seats}"
+    # a solo seat ranks 1 (won) or 2 (lost): envs/core/outcome.py
+    worst = 2 if num_seats == 1 else num_seats
+    if not seat_list("ranks", lambda r: _is_int(r) and 1 <= r <= worst):
+        return f"game {i}: ranks {g['ranks']!r} are not {num_seats} ranks in 1..{worst}"
     if not _is_int(g["decisions"]) or g["decisions"] < 0:
         return f"game {i}: decisions {g['decisions']!r} is not a count"
     if not isinstance(g["truncated"], bool):

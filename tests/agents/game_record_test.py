@@ -153,3 +153,15 @@ def test_a_tournament_checks_its_out_folder_before_the_first_game(tmp_path, caps
                        resume=True, **options)
     assert cli.main(["eval", "--game", "dragon_pass", "--games", "1", "--resume"]) == 2
     assert "--resume needs the --out folder" in capsys.readouterr().err
+
+
+def test_a_solo_tournament_with_lost_games_resumes(tmp_path):
+    # a solo seat that misses the victory condition ranks 2 (envs/core/outcome.py): its games log is sound
+    from dragongym.agents.tournament import run_tournament
+    options = {"num_players": 1, "max_turns": 2}
+    full = run_tournament("dragons_down", ["random"], 4, seed=3, progress=False, **options)
+    assert any(g.ranks == (2,) for g in full.games)
+    out = tmp_path / "solo"
+    run_tournament("dragons_down", ["random"], 4, seed=3, progress=False, games=range(0, 2), out=str(out), **options)
+    rest = run_tournament("dragons_down", ["random"], 4, seed=3, progress=False, out=str(out), resume=True, **options)
+    assert [(g.ranks, g.scores) for g in rest.games] == [(g.ranks, g.scores) for g in full.games]
