@@ -656,7 +656,8 @@ def ladder_markdown():
     lines = [MARKDOWN_BEGIN, ""]
     for ladder in LADDERS.values():
         lines += [f"### `{ladder.id}`: {ladder.about}", "",
-                  f"Options {_options_text(ladder)}; {ladder.games} games a pair, seed {ladder.seed}.", "",
+                  f"Options {_options_text(ladder)}; {ladder.games} games {'a rung, alone' if ladder.solo else 'a pair'}, "
+                  f"seed {ladder.seed}.", "",
                   "| rung | kind | what |", "| --- | --- | --- |"]
         lines += [f"| `{r.agent}` | {r.kind} | {r.about} |" for r in ladder.rungs]
         lines.append("")

@@ -578,7 +578,8 @@ def run_ladder(args, options):
     try:
         if args.round_robin:
             data = ladders.round_robin(ladder, args.games, args.workers, args.out, args.resume, log=log)
-            print(f"ladder {ladder.id} ({ladder.about}): round robin, {data['games']} games a pair, seed {ladder.seed}")
+            print(f"ladder {ladder.id} ({ladder.about}): round robin, {data['games']} games "
+                  f"{'a rung, alone' if ladder.solo else 'a pair'}, seed {ladder.seed}")
             print(ladders.round_robin_table(ladder, data))
             if args.write:
                 if data["games"] != ladder.games:
