@@ -228,6 +228,34 @@ def make_rung(agent_id, game=None, **kwargs):
     raise ValueError(f"{agent_id!r} is no ladder rung")
 
 
+def rung_settings(agent_id):
+    """What a rung id stands for, as plain data (None for an id that is no
+    rung): ``{"mcts": {...}}`` with its budget, or ``{"checkpoint": path}``
+    of a learned rung. A tournament's games log keeps it in its header, so a
+    rung whose settings changed is not resumed from games of the old one
+    (a learned rung's file is named by its name in the checkpoint folder
+    and its SHA-256, not by where this checkout lies)."""
+    name, _, what = agent_id.partition(".")
+    if what == "mcts" and name in MCTS_RUNGS:
+        return {"mcts": dict(sorted(MCTS_RUNGS[name].items()))}
+    for rung_id, file, _ in LEARNED_RUNGS.values():
+        if rung_id == agent_id:
+            path = CHECKPOINT_DIR / file
+            return {"checkpoint": file, "sha256": file_sha256(path) if path.is_file() else None}
+    return None
+
+
+def file_sha256(path):
+    """The SHA-256 of a file's bytes, in hex."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def rung_ids():
     """The agent ids of the MCTS and learned rungs (:func:`register_rungs`)."""
     return [f"{game}.mcts" for game in MCTS_RUNGS] + [rung_id for rung_id, _, _ in LEARNED_RUNGS.values()]

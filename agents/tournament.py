@@ -511,7 +511,8 @@ def _read_games_log(path, header_line, seatings, num_seats):
         raise OutFolderError(f"{path}, line {number}: not a tournament's games log (its first line names no "
                              f"tournament); the file is left as it is")
     if head["tournament"] != json.loads(header_line)["tournament"]:
-        raise OutFolderError(f"{path} holds another tournament (game, agents, seed, games or options differ)")
+        raise OutFolderError(f"{path} holds another tournament (game, agents, their settings, seed, games or "
+                             f"options differ)")
     outcomes, seen = [], {}
     for (number, *_), g in zip(lines[1:], parsed[1:]):
         problem = _outcome_problem(g, seatings, num_seats)
@@ -567,6 +568,32 @@ def _games_log(out, header, resume, seatings, num_seats):
                 f.seek(keep)
                 f.write(b"\n")
     return outcomes
+
+
+def agent_settings(agent_id, kwargs=None):
+    """What decides how agent ``agent_id`` plays beyond its id, for a games
+    log's header (a resumed tournament must face the same agents): its
+    ``make_agent`` keyword options, a ladder rung's settings (the MCTS
+    budget, the learned rung's checkpoint) and, for a checkpoint file, the
+    SHA-256 of its bytes (the file may be retrained under the same name).
+    None where the id says it all (``random``, a registered bot)."""
+    from dragongym.agents.base import parse_agent_spec
+    from dragongym.agents.ladder import file_sha256, rung_settings
+
+    out = {}
+    if kwargs:
+        out["options"] = {k: v if isinstance(v, (bool, int, float, str, type(None))) else repr(v)
+                          for k, v in sorted(kwargs.items())}
+    try:
+        base = parse_agent_spec(agent_id)[0]
+    except ValueError:                       # agent_problem names it before any game
+        base = agent_id
+    rung = rung_settings(base)
+    if rung is not None:
+        out["rung"] = rung
+    elif os.path.isfile(base):
+        out["sha256"] = file_sha256(base)
+    return out or None
 
 
 def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwargs=None, progress=True,
@@ -648,6 +675,9 @@ def run_tournament(game_name, agent_ids, num_games, seed=0, workers=1, agent_kwa
     if out is not None:
         header = {"game": game_name, "agents": ids, "seed": int(seed), "num_games": int(num_games),
                   "config": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}}
+        settings = [agent_settings(a, kw) if isinstance(a, str) else None for a, kw in specs]
+        if any(settings):
+            header["agent_settings"] = settings
         done = _games_log(out, header, resume, seatings, spec.num_seats)
         finished = {g.index for g in done}
         selected |= finished

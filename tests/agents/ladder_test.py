@@ -220,3 +220,18 @@ def test_ladder_md_shows_every_ladder_and_its_stored_round_robin():
     assert ladders.ladder_markdown() in text, "run dragongym ladder --write-markdown"
     for ladder in ladders.LADDERS.values():
         assert f"`{ladder.id}`" in text
+
+
+def test_a_rungs_settings_go_into_its_games_logs_header():
+    # a round robin resumed after a rung's budget or checkpoint changed must not
+    # mix the old rung's games with the new one's (tournament.agent_settings)
+    from dragongym.agents.ladder import MCTS_RUNGS, file_sha256, rung_settings
+    from dragongym.agents.tournament import agent_settings
+
+    assert rung_settings("dragonhunt.mcts") == {"mcts": dict(MCTS_RUNGS["dragonhunt"])}
+    learned = rung_settings("dragonhunt.ppo_2p")
+    assert learned["checkpoint"] == "dragonhunt_2p_reverse_curriculum_s0.zip"
+    assert learned["sha256"] == file_sha256(ladders.CHECKPOINT_DIR / learned["checkpoint"])
+    assert rung_settings("random") is None and rung_settings("dragonhunt.heuristic") is None
+    assert agent_settings("dragon_pass.mcts") == {"rung": rung_settings("dragon_pass.mcts")}
+    assert agent_settings("random") is None

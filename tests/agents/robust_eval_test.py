@@ -455,3 +455,32 @@ def test_ctrl_c_during_match_keeps_its_records_valid(race, duck_agents, tmp_path
     with pytest.raises(MatchInterrupted) as stopped:
         _interrupted(play_match, race, ["interrupter", "random"], 4, num_players=2)
     assert stopped.value.result.games == [] and stopped.value.num_games == 4
+
+
+def test_resume_refuses_a_log_of_the_same_agents_with_other_settings(race, tmp_path):
+    # An agent id alone does not say how it plays: ``mcts`` with another
+    # budget, a ladder rung whose budget changed or a checkpoint retrained
+    # under the same name. The games log's header keeps the settings, so a
+    # resumed run never mixes games of two different agents.
+    out = tmp_path / "mcts"
+    kwargs = {"mcts": {"simulations": 2}}
+    first = run_tournament(race, ["mcts", "random"], 4, seed=3, out=str(out), agent_kwargs=kwargs,
+                           progress=False, max_turns=20)
+    header = json.loads((out / GAMES_FILE).read_text().splitlines()[0])["tournament"]
+    assert header["agent_settings"] == [{"options": {"simulations": 2}}, None]
+    logged = (out / GAMES_FILE).read_bytes()
+    with pytest.raises(OutFolderError, match="another tournament .*settings"):
+        run_tournament(race, ["mcts", "random"], 4, seed=3, out=str(out), resume=True,
+                       agent_kwargs={"mcts": {"simulations": 3}}, progress=False, max_turns=20)
+    assert (out / GAMES_FILE).read_bytes() == logged
+    again = run_tournament(race, ["mcts", "random"], 4, seed=3, out=str(out), resume=True, agent_kwargs=kwargs,
+                           progress=False, max_turns=20)
+    assert [g.ranks for g in again.games] == [g.ranks for g in first.games]
+
+
+def test_a_tournament_of_plain_ids_keeps_its_header_as_before(race, tmp_path):
+    # logs written before agent settings were kept still resume: ids whose
+    # id says it all add nothing to the header
+    run_tournament(race, ["random", "random"], 2, seed=3, out=str(tmp_path), progress=False, max_turns=20)
+    header = json.loads((tmp_path / GAMES_FILE).read_text().splitlines()[0])["tournament"]
+    assert set(header) == {"game", "agents", "seed", "num_games", "config"}
