@@ -102,6 +102,28 @@ def test_the_toy_ladder_end_to_end(toy_ladder, stored_here, capsys):
     assert json.loads((out_dir / "ladder.json").read_text()) == placed
 
 
+def test_a_run_stopped_before_its_later_pairs_resumes_them_and_a_missing_folder_is_refused(
+        toy_ladder, stored_here, tmp_path):
+    # a run stopped during its first pair left no games log for the others:
+    # --resume finishes the first and starts the rest
+    register("race.mcts5", lambda game=None, **kw: dragongym.agents.make_agent("mcts", game=game, simulations=5))
+    toy_ladder = dataclasses.replace(toy_ladder, rungs=toy_ladder.rungs + (Rung("race.mcts5", "mcts", "5"),))
+    whole = ladders.round_robin(toy_ladder, progress=False, log=lambda line: None, out=str(tmp_path / "whole"))
+    assert len(whole["pairs"]) == 3
+    cut = tmp_path / "cut"
+    first = cut / "0-race.mcts30-random"
+    first.mkdir(parents=True)
+    lines = (tmp_path / "whole" / "0-race.mcts30-random" / "games.jsonl").read_text().splitlines(keepends=True)
+    (first / "games.jsonl").write_text("".join(lines[:5]))
+    again = ladders.round_robin(toy_ladder, progress=False, log=lambda line: None, out=str(cut), resume=True)
+    assert again == whole
+    from dragongym.agents.tournament import OutFolderError
+    with pytest.raises(OutFolderError, match="nothing to resume"):
+        ladders.round_robin(toy_ladder, progress=False, log=lambda line: None, out=str(tmp_path / "typo"),
+                            resume=True)
+    dragongym.agents.base._FACTORIES.pop("race.mcts5", None)
+
+
 def test_placement_needs_the_ladders_stored_round_robin(toy_ladder, stored_here, capsys):
     assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random"]) == 2
     assert "has no stored round robin yet" in capsys.readouterr().err
@@ -174,8 +196,14 @@ def test_every_rung_is_an_agent_id_and_the_mcts_rungs_have_a_fixed_budget():
         assert [r.kind for r in ladder.rungs][:3] == ["random", "heuristic", "mcts"]
         for rung in ladder.rungs:
             assert dragongym.agents.is_agent_id(rung.agent)
-    for settings in ladders.MCTS_RUNGS.values():
+    for rung_id, settings in ladders.MCTS_RUNGS.items():
         assert "simulations" in settings and "time_ms" not in settings
+        # a game's rung, or a configuration's own (named after an existing ladder)
+        game, _, what = rung_id.partition(".")
+        assert what == "mcts" or (what.startswith("mcts_") and f"{game}/{what[5:]}" in ladders.LADDERS), rung_id
+    for ladder in ladders.LADDERS.values():
+        if ladder.game in {"dragonhunt", "dragons_down", "dragon_pass"}:
+            assert ladder.rungs[2].agent == ladders.mcts_rung_id(ladder.game, ladder.config)
 
 
 def test_the_shipped_learned_rungs_load_and_play_a_game():
@@ -228,7 +256,7 @@ def test_a_rungs_settings_go_into_its_games_logs_header():
     from dragongym.agents.ladder import MCTS_RUNGS, file_sha256, rung_settings
     from dragongym.agents.tournament import agent_settings
 
-    assert rung_settings("dragonhunt.mcts") == {"mcts": dict(MCTS_RUNGS["dragonhunt"])}
+    assert rung_settings("dragonhunt.mcts") == {"mcts": dict(MCTS_RUNGS["dragonhunt.mcts"])}
     learned = rung_settings("dragonhunt.ppo_2p")
     assert learned["checkpoint"] == "dragonhunt_2p_reverse_curriculum_s0.zip"
     assert learned["sha256"] == file_sha256(ladders.CHECKPOINT_DIR / learned["checkpoint"])
