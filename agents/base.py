@@ -382,6 +382,25 @@ def parse_agent_spec(spec):
     return base, options
 
 
+def split_agent_list(text):
+    """The agent specs of a comma-separated list (``--agents``): commas
+    separate agents, except that a ``key=value`` piece after a spec with
+    options continues that spec's options --
+    ``"mcts:simulations=16,rollout=heuristic,random"`` is
+    ``["mcts:simulations=16,rollout=heuristic", "random"]``. Pieces are
+    stripped; an empty piece stays empty (the caller names it)."""
+    specs = []
+    for piece in str(text).split(","):
+        piece = piece.strip()
+        key, eq, _ = piece.partition("=")
+        if (eq and key.strip().isidentifier() and specs and SPEC_SEPARATOR in specs[-1]
+                and "=" in specs[-1].rpartition(SPEC_SEPARATOR)[2]):
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def _is_reference(agent_id):
     """True if ``agent_id`` has the form ``package.module:factory`` (dotted
     identifiers, a colon, an identifier); nothing is imported."""

@@ -33,7 +33,7 @@ import numpy as np
 
 import dragongym
 from dragongym.agents.base import (Agent, AgentActionError, checked_action, is_agent_id, list_agents,
-                                   make_agent)
+                                   make_agent, split_agent_list)
 from dragongym.agents.game_record import (GameRecord, RecordError, config_dict, finish, leave_unfinished,
                                           read_records)
 from dragongym.envs.core.config import check_seed
@@ -722,7 +722,7 @@ def run_play(args, options=None):
     except (ValueError, ImportError, AttributeError) as error:
         return _fail(str(error))
     if args.opponents is not None:
-        opponents = [a.strip() for a in args.opponents.split(",")]
+        opponents = split_agent_list(args.opponents)
         if not all(opponents):
             return _fail(f"--opponents {args.opponents!r} has an empty agent id")
     else:

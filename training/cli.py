@@ -108,11 +108,12 @@ def _add_record_arguments(parser):
 
 def run_match(args, options):
     from dragongym.agents import AgentLoadError, is_agent_id, list_agents, match_table, play_match
+    from dragongym.agents.base import split_agent_list
     from dragongym.agents.match import MatchInterrupted
     from tqdm import tqdm
 
     game = dragongym.get_game(args.game)
-    agent_ids = args.agents.split(",") if args.agents else ["random"]
+    agent_ids = split_agent_list(args.agents) if args.agents else ["random"]
     options, spec = _seated_options(game, args.players, len(agent_ids), options)
     if spec is None:
         return _fail(options)
@@ -411,6 +412,7 @@ def _eval_stopped(args, options, stop):
 
 def run_eval(args, options):
     from dragongym.agents import AgentLoadError, is_agent_id, list_agents
+    from dragongym.agents.base import split_agent_list
     from dragongym.agents.tournament import OutFolderError, load_tournament, merge_tournaments, run_tournament
 
     if args.merge:
@@ -424,7 +426,7 @@ def run_eval(args, options):
         _print_tournament(result, args.out)
         return 0
     game = dragongym.get_game(args.game)
-    agent_ids = [a for a in args.agents.split(",") if a]
+    agent_ids = [a for a in split_agent_list(args.agents) if a]
     unknown = sorted({a for a in agent_ids if not is_agent_id(a)})
     if unknown:
         return _fail(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(list_agents())}")
