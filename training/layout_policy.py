@@ -195,13 +195,18 @@ def layout_of(spec):
 
 # ------------------------------------------------------------------ encoders
 
-DENSE_GRAPH_NODES = 256
+DENSE_GRAPH_NODES = 0
 """A graph of at most this many nodes hears its neighbours through a dense
-``[nodes, nodes]`` averaging matrix per sample (one batched matmul a round:
-on Dragons Down's 108 clearings, batch 512, its encoder's forward and
-backward pass take about a fifth less time than by gathering the neighbours'
-rows, whose backward pass scatters); a larger one by gathering (memory linear
-in the nodes, not quadratic)."""
+``[nodes, nodes]`` averaging matrix per sample (:meth:`_GraphEncoder._dense_mean`,
+one batched matmul a round); a larger one by gathering its neighbours' rows
+(:meth:`_GraphEncoder._gathered_mean`, the edge list: memory and work linear in
+the nodes times their degree). 0: every graph gathers. Measured on Dragons
+Down's realm (108 clearings, 4 neighbour slots, 16 channels; one thread, CPU
+time, medians of 7, two interleaved passes; issue 30, round 2): the encoder's
+forward pass at the trainer's rollout batch (256, inference) 7.2 and 7.4 ms
+gathered against 9.0 and 8.5 dense, forward and backward at its minibatch
+(1,024) 82 and 93 ms against 114 and 92. The dense form zero-fills and
+multiplies ``nodes x nodes`` weights per sample where 4 per node are not zero."""
 
 
 def _masked_pool(h, present):
