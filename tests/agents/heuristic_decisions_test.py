@@ -1,8 +1,9 @@
 """The heuristics decide as before their speed-ups (issue 30, "Training at
-the speed of the env"): seeded games of each optimised heuristic, against
-itself, against the random bot and, for Dragonhunt, against its first version,
-replay the very actions stored in ``heuristic_decisions.json``, which the code
-before the speed-ups played (same state and same generator -> same action).
+the speed of the env"): seeded games of the Dragonhunt and Dragon Pass
+heuristics, against themselves, against the random bot and, for Dragonhunt,
+against its first version, replay the very actions stored in
+``heuristic_decisions.json``, which the code before the speed-ups played
+(same state and same generator -> same action).
 
 ``python -m tests.agents.heuristic_decisions_test`` prints the file's contents
 anew (the golden actions must only ever come from a version known to decide
@@ -21,6 +22,7 @@ from dragongym.agents import make_agent
 GOLDEN = Path(__file__).with_name("heuristic_decisions.json")
 
 H2, H1 = "dragonhunt.heuristic", "dragonhunt.heuristic_v1"
+DP = "dragon_pass.heuristic"
 MATCHES = {
     # name: (game, agent per seat, options)
     "dragonhunt_h2_h2": ("dragonhunt", [H2, H2], {"max_hands": 12}),
@@ -29,6 +31,10 @@ MATCHES = {
     "dragonhunt_h1_h2": ("dragonhunt", [H1, H2], {"max_hands": 12}),
     "dragonhunt_h1_random": ("dragonhunt", [H1, "random"], {"max_hands": 12}),
     "dragonhunt_3p": ("dragonhunt", [H2, "random", H2], {"num_players": 3, "max_hands": 8}),
+    "dragon_pass_h_h": ("dragon_pass", [DP, DP], {"max_turns": 4}),
+    "dragon_pass_h_random": ("dragon_pass", [DP, "random"], {"max_turns": 3}),
+    "dragon_pass_random_h": ("dragon_pass", ["random", DP], {"max_turns": 3}),
+    "dragon_pass_18_6": ("dragon_pass", [DP, DP], {"scenario": "18.6", "max_turns": 3}),
 }
 SEEDS = (0, 1)
 
