@@ -36,11 +36,6 @@ MIN_FORCE = 1         # attack Brimstone whenever the force has at least this mu
 HUNT_WEIGHT = 1.0     # look-ahead value of one point of own strength next to Brimstone
 
 
-def copy_state(state):
-    """A fast independent copy of a 1-record state array."""
-    return np.frombuffer(bytearray(state.tobytes()), dtype=state.dtype)
-
-
 def leader(state, me):
     """The other seat closest to winning: most wound markers, then an appeared sword."""
     r = V.record(state)

@@ -53,8 +53,7 @@ from dragongym.agents.dragonhunt_heuristic import (_CASTLE_CELLS, _IS_STRUCTURE,
                                                    HUNT_WEIGHT, leader)
 from dragongym.envs.dragonhunt import rules as R
 from dragongym.envs.dragonhunt import view as V
-from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS
-from dragongym.envs.dragonhunt.constants import UNITS_PER_COLOUR
+from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
 from dragongym.envs.dragonhunt.state import F_IN_FORCE   # the unit has joined this round's attack on Brimstone
 from dragongym.envs.dragonhunt.state import F_WOUNDED
 
