@@ -486,3 +486,26 @@ def test_a_dragons_down_checkpoint_trained_with_the_dense_mean_acts_the_same(mon
     monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 10**9)
     np.testing.assert_allclose(gathered, agent.logits(obs), rtol=1e-4, atol=1e-4)
     assert np.array_equal(agent.act_batch(obs, masks, np.random.default_rng(0)), greedy)
+
+
+def test_the_board_stems_sum_is_the_same_in_place_and_into_new_tensors():
+    """``_stem_sum`` (issue 30, round 2): in place (playing, without
+    gradients) and into new tensors (the update, where an in-place op on the
+    stem's view costs autograd a copy of the whole batch), the same values and
+    the same gradients, bit for bit; and the pooled mean of a board is torch's."""
+    gen = torch.Generator().manual_seed(2)
+    stem = torch.randn(3, 4, 6, 5, generator=gen)              # the stem's output, as _rowwise leaves it
+    constant = torch.randn(24, 5, generator=gen)
+    context = torch.randn(3, 1, 5, generator=gen)
+    results = []
+    for in_place in (True, False):
+        leaves = [t.clone().requires_grad_(True) for t in (stem, constant, context)]
+        base = leaves[0] * 1.0                          # a fresh non-leaf, as the stem's output is
+        x = layout_policy._stem_sum(base.reshape(3, 24, 5), leaves[1], leaves[2], in_place)   # a view of it
+        (x * torch.arange(x.numel(), dtype=x.dtype).reshape(x.shape)).sum().backward()
+        results.append([x.detach()] + [leaf.grad for leaf in leaves])
+    assert (results[0][0] > 0).any() and (results[0][0] == 0).any()        # the ReLU cut some, kept some
+    for a, b in zip(*results):
+        assert torch.equal(a, b)
+    h = torch.rand(3, 24, 5, generator=gen)
+    assert torch.equal(layout_policy._masked_pool(h, None)[:, :5], h.mean(dim=1))
