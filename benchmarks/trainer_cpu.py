@@ -12,7 +12,8 @@ line. The training loop (``training/ppo.py``'s ``learn``, which the default
 and wall time (meaningful only on an idle machine). Set-up, the first
 compilation of the rules and the final evaluation are outside both. Prints one
 JSON line ``{"cpu_seconds", "wall_seconds", "timesteps", "decisions_per_cpu_second",
-"decisions_per_second", "argv"}`` and writes it to ``--out`` where given.
+"decisions_per_second", "max_rss_mb", "argv"}`` (``max_rss_mb``: the process's peak
+resident memory, final evaluation included) and writes it to ``--out`` where given.
 
 The script runs whatever ``dragongym`` its interpreter imports, so an A/B
 comparison runs it with each checkout's interpreter (one at a time,
@@ -20,6 +21,7 @@ interleaved: A B A B A B) and compares the medians.
 """
 import argparse
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -59,6 +61,7 @@ def main(argv=None):
         raise SystemExit("the run did not enter ppo.learn (is --trainer ppo?)")
     timed["decisions_per_cpu_second"] = timed["timesteps"] / timed["cpu_seconds"]
     timed["decisions_per_second"] = timed["timesteps"] / timed["wall_seconds"]
+    timed["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # Linux: KiB
     timed["argv"] = train_argv
     line = json.dumps(timed)
     print(line)

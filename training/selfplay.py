@@ -115,6 +115,12 @@ class Args:
     heuristic_workers: int = 0
     """Worker processes for the game's heuristic opponent (batched vec_env
     only; 0 = in the trainer's process)."""
+    keep_freed_memory: bool = True
+    """Have the trainer's ``malloc`` (glibc's) keep freed memory for the next
+    tensors instead of handing each large block back to the system and paying
+    its page faults again (``training/allocator.py``): the same training, its
+    update on Dragon Pass's boards much cheaper; the process's memory stays at
+    its peak. ``--no-keep-freed-memory``: the C library's defaults."""
     trainer: str = "ppo"
     """``ppo`` (``training/ppo.py``: masked PPO in one file over preallocated
     rollout tensors, the same losses as MaskablePPO, about twice its speed
@@ -748,6 +754,9 @@ def train(args):
     from dragongym.training.league import League
 
     torch.set_num_threads(args.torch_threads)
+    if args.keep_freed_memory:
+        from dragongym.training.allocator import keep_freed_memory
+        keep_freed_memory()
     history = []
     if args.resume:
         run_dir = Path(args.resume)
