@@ -296,6 +296,39 @@ def dist_to(sc, post, h):
     return 2 * hex_distance(h, post)
 
 
+_DIST_FIELDS = {}
+
+
+def _dist_field(sc, post):
+    """:func:`dist_to` of every hex to ``post`` (``int64 [NUM_HEXES]``), made
+    once per scenario and post."""
+    field = _DIST_FIELDS.get((sc, post))
+    if field is None:
+        field = _DIST_FIELDS[(sc, post)] = np.array([dist_to(sc, post, h) for h in range(NUM_HEXES)],
+                                                    dtype=np.int64)
+    return field
+
+
+_FILL_SIZES = {}
+
+
+def _fill_sizes(sc, p):
+    """Major units that fill each hex for seat p's deployment (``int64
+    [NUM_HEXES]``): a place's garrison (:func:`garrison_size`), else a strike
+    group (``STRIKE_GROUP``)."""
+    sizes = _FILL_SIZES.get((sc, p))
+    if sizes is None:
+        places = frozenset(PLACES[sc])
+        sizes = _FILL_SIZES[(sc, p)] = np.array(
+            [garrison_size(sc, p, h) if h in places else STRIKE_GROUP for h in range(NUM_HEXES)], dtype=np.int64)
+    return sizes
+
+
+_NEIGH_PADDED = np.array([list(n) + [NUM_HEXES] * (6 - len(n)) for n in NEIGH], dtype=np.int64)
+"""NEIGH as a ``[NUM_HEXES, 6]`` array, the missing neighbours as NUM_HEXES
+(a hex that is never a foe's: :meth:`Position.beside_foe_hexes`)."""
+
+
 # ------------------------------------------------------------------ the position, as this seat may know it
 class Position:
     """What seat ``p`` knows of ``rec``: its stacks, the enemy's hexes, the
@@ -321,9 +354,7 @@ class Position:
         own, foe = {}, {}
         foe_units = 0
         foe_cf = 0
-        for u in range(NUM_UNITS):
-            if where[u] != UW_MAP:
-                continue
+        for u in np.flatnonzero(rec["unit_where"] == UW_MAP).tolist():   # ascending, as range(NUM_UNITS)
             if force[u] == p:
                 own.setdefault(hexes[u], []).append(u)
             elif force[u] < 0 and R.SCENARIO_DIPLOMACY[self.sc]:
@@ -381,6 +412,12 @@ class Position:
 
     def beside_foe(self, h):
         return not self.foe_hexes.isdisjoint(NEIGH_SET[h])
+
+    def beside_foe_hexes(self, hexes):
+        """:meth:`beside_foe` of each of ``hexes`` (an array), as a bool array."""
+        foe = np.zeros(NUM_HEXES + 1, dtype=bool)
+        foe[list(self.foe_hexes)] = True
+        return foe[_NEIGH_PADDED[hexes]].any(axis=1)
 
     def foes_beside(self, h):
         return [g for g in NEIGH[h] if g in self.foe_hexes]
@@ -666,7 +703,7 @@ def _detour(pos, target, start, attack_goal):
     the hexes the scenario shuts (18.6), searched backwards from the target
     until ``start`` is settled."""
     blocked = pos.foe_hexes
-    shut = SHUT_186 if pos.sc == SC_186 else None
+    shut = _SHUT_186_LIST if pos.sc == SC_186 else None
     dist = {}
     if attack_goal:
         queue = [(0, g) for g in NEIGH[target] if g not in blocked]
@@ -683,17 +720,25 @@ def _detour(pos, target, start, attack_goal):
         if g != target and g not in pos.place_set and pos.beside_foe(g) and \
                 not (attack_goal and target in NEIGH_SET[g]):
             continue                        # a unit entering it would stop there
+        steps = _HEX_STEP_LIST[g]
         for d in range(1, 7):
-            h = int(HEX_STEP[g, d])
+            h = steps[d]
             if h < 0 or h in blocked or h in dist or (shut is not None and shut[h]):
                 continue
-            c = int(STEP_COST[h, 1 + (d + 2) % 6])
+            c = _STEP_COST_LIST[h][1 + (d + 2) % 6]
             if c < 0:
                 continue
             if dg + c < best.get(h, FAR):
                 best[h] = dg + c
                 heapq.heappush(queue, (dg + c, h))
     return dist
+
+
+_HEX_STEP_LIST = HEX_STEP.tolist()
+_STEP_COST_LIST = STEP_COST.tolist()
+_SHUT_186_LIST = [bool(x) for x in SHUT_186]
+"""HEX_STEP, STEP_COST and SHUT_186 as Python lists: :func:`_detour` reads
+them one entry at a time, where a numpy scalar costs several times a list's."""
 
 
 # ------------------------------------------------------------------ the agent
@@ -718,7 +763,7 @@ class DragonPassHeuristic(Agent):
     def act_state(self, game, state, player, rng):
         rec = state[0]
         mask = game.mask_of(state)
-        legal = [int(a) for a in np.flatnonzero(mask)]
+        legal = np.flatnonzero(mask).tolist()
         if not legal:
             raise ValueError(f"dragon_pass: no legal action for seat {player} (phase {int(rec['phase'])})")
         if len(legal) == 1:
@@ -740,19 +785,28 @@ class DragonPassHeuristic(Agent):
         goal = plan.get(u)
         if goal is None:
             return None
-        hexes = [a - R.A_HEX for a in legal if a < R.A_UNIT]
-
-        def key(h):
-            d = dist_to(pos.sc, goal, h)
-            units = pos.own.get(h, [])
-            majors = sum(MAJOR[v][0] for v in units)
-            full = majors >= (garrison_size(pos.sc, p, h) if h in pos.place_set else STRIKE_GROUP)
-            if u == ARGRATH or not MAJOR[u][0]:
-                full = False
-            same = sum(1 for v in units if plan.get(v) == goal)
-            return (full, d + (2 if pos.beside_foe(h) else 0), -same, h)
-
-        return R.A_HEX + min(hexes, key=key)
+        actions = np.fromiter(legal, dtype=np.int64, count=len(legal))
+        hexes = actions[actions < R.A_UNIT] - R.A_HEX
+        if not len(hexes):
+            return None
+        # each hex's key, all at once: (full, distance + 2 beside a foe, -units
+        # bound for the same goal, hex), the least first
+        majors = np.zeros(len(hexes), dtype=np.int64)
+        same = np.zeros(len(hexes), dtype=np.int64)
+        where = np.full(NUM_HEXES, -1, dtype=np.int64)
+        where[hexes] = np.arange(len(hexes))
+        for h, units in pos.own.items():
+            i = where[h]
+            if i >= 0:
+                majors[i] = sum(MAJOR[v][0] for v in units)
+                same[i] = sum(1 for v in units if plan.get(v) == goal)
+        if u == ARGRATH or not MAJOR[u][0]:
+            full = np.zeros(len(hexes), dtype=bool)
+        else:
+            full = majors >= _fill_sizes(pos.sc, p)[hexes]
+        near = _dist_field(pos.sc, goal)[hexes] + 2 * pos.beside_foe_hexes(hexes)
+        best = np.lexsort((hexes, -same, near, full))[0]
+        return R.A_HEX + int(hexes[best])
 
     # ------------------------------------------------------------ movement
     def move(self, pos, legal, rng):

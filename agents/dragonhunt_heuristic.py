@@ -27,6 +27,7 @@ from dragongym.envs.dragonhunt import rules as R
 from dragongym.envs.dragonhunt import data as D
 from dragongym.envs.dragonhunt import view as V
 from dragongym.envs.dragonhunt.constants import HERO, SNIPER, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
+from dragongym.envs.dragonhunt.state import F_WOUNDED, STATE_DTYPE
 
 A_DONE, A_DIE0, A_CARD0, A_TYPE0 = R.A_DONE, R.A_DIE0, R.A_CARD0, R.A_TYPE0
 NC = R.NC
@@ -35,19 +36,15 @@ MIN_FORCE = 1         # attack Brimstone whenever the force has at least this mu
 HUNT_WEIGHT = 1.0     # look-ahead value of one point of own strength next to Brimstone
 
 
-def copy_state(state):
-    """A fast independent copy of a 1-record state array."""
-    return np.frombuffer(bytearray(state.tobytes()), dtype=state.dtype)
-
-
 def leader(state, me):
     """The other seat closest to winning: most wound markers, then an appeared sword."""
+    r = V.record(state)
+    wounds, loc, holder = r["wounds"].tolist(), r["sword_loc"].tolist(), r["sword_holder"].tolist()
     best, key = -1, None
-    w = V.wounds(state)
-    for q in range(V.num_players(state)):
+    for q in range(int(r["num_players"])):
         if q == me:
             continue
-        k = (w[q] + (2 if V.has_sword(state, q) else 0), -q)
+        k = (wounds[q] + (2 if loc[q] >= 0 or holder[q] >= 0 else 0), -q)
         if key is None or k > key:
             best, key = q, k
     return best
@@ -56,18 +53,22 @@ def leader(state, me):
 def seat_score(state, p):
     """How well seat ``p`` stands: wound markers dominate, then the magesword in
     the hero's hand, material on the board, and Brimstone kept away from home."""
-    score = 3.0 * V.wounds(state)[p]
-    loc, holder = V.sword(state, p)
+    r = V.record(state)
+    d = int(r["dragon_cell"])
+    score = 3.0 * int(r["wounds"][p])
+    loc, holder = int(r["sword_loc"][p]), int(r["sword_holder"][p])
     if holder >= 0:
         score += 2.0
-        score -= 0.3 * max(0, V.distance(V.unit_cell(state, holder), V.dragon_cell(state)) - 1) / 5
+        score -= 0.3 * max(0, V.distance(int(r["unit_loc"][holder]), d) - 1) / 5
     elif loc >= 0:
         score += 1.0
-    score += 0.02 * V.strength(state, V.units(state, p))
-    d = V.dragon_cell(state)
-    for home in (V.home_castle(state, p), V.home_village(state, p)):
-        if home >= 0 and V.distance(home, d) <= 1:
-            score -= 0.3
+    base = p * UNITS_PER_COLOUR
+    score += 0.02 * int(_ATTACK_OF_INDEX[r["unit_loc"][base:base + UNITS_PER_COLOUR] >= 0].sum())
+    k = int(r["kingdom"][p])
+    if k >= 0:
+        for home in (_CASTLE_CELLS[k], _VILLAGE_CELLS[k]):
+            if V.distance(home, d) <= 1:
+                score -= 0.3
     return score
 
 
@@ -84,6 +85,14 @@ def seat_score_potential(state, seat):
 
 _ATTACK_OF_INDEX = np.array([V.ATTACK[t] for t in V._TYPE_OF_INDEX], dtype=np.int64)
 """Attack strength of each unit index of a colour (its type's)."""
+_UNIT_ATTACK = tuple(int(a) for a in np.tile(_ATTACK_OF_INDEX, STATE_DTYPE["unit_loc"].shape[0] // UNITS_PER_COLOUR))
+"""Attack strength of every unit index (all colours), as Python ints."""
+_CASTLE_CELLS = tuple(int(c) for c in D.CASTLE_CELL)
+_VILLAGE_CELLS = tuple(int(c) for c in D.VILLAGE_CELL)
+_COTTAGE_CELLS = tuple(int(c) for c in D.COTTAGE_CELL)
+"""Each kingdom's castle, village and cottage cells (``view.home_castle`` etc.), as Python ints."""
+_IS_STRUCTURE = np.array([V.is_structure(c) for c in range(V.NUM_CELLS)], dtype=bool)
+"""Whether each cell is a castle, village or cottage (``view.is_structure``)."""
 _NO_SCORE = -np.inf
 
 
@@ -225,6 +234,23 @@ class DragonhuntHeuristic(Agent):
         best = [x for x, s in zip(items, scores) if s >= top - 1e-9]
         return best[int(rng.integers(len(best)))]
 
+    @staticmethod
+    def _legal_cells(legal):
+        """The cells among ``legal`` (an ``int64`` array, ascending), as an array:
+        :meth:`_cells` for the scorers that score all of them at once."""
+        return legal[legal < NC]
+
+    @staticmethod
+    def _argbest_scored(cells, scores, rng):
+        """:meth:`_argbest` of ``cells`` (an array) whose keys are ``scores``
+        (an array as long, computed at once): the same ties within 1e-9 of the
+        best, in the same order, and the same draw among them."""
+        if not len(cells):
+            return None
+        top = scores.max()
+        best = np.flatnonzero(scores >= top - 1e-9)
+        return int(cells[best[int(rng.integers(len(best)))]])
+
     def _hero_mode(self, state, me):
         """'fetch' (sword lies somewhere), 'hunt' (hero wields it) or 'safe'."""
         loc, holder = V.sword(state, me)
@@ -239,32 +265,56 @@ class DragonhuntHeuristic(Agent):
             return GARRISON
         return 0
 
-    def _dragon_position_score(self, state, me):
-        d = V.dragon_cell(state)
+    def _dragon_position_score(self, state, me, q=None):
+        """Where Brimstone stands, for seat ``me``: away from its homes, toward
+        the leader's (``q``, :func:`leader` where not given) and next to its
+        own knights, men-at-arms and the rest outside its castle and village."""
+        r = V.record(state)
+        d = int(r["dragon_cell"])
         score = 0.0
-        for home in (V.home_castle(state, me), V.home_village(state, me), V.home_cottage(state, me)):
-            if home >= 0:
-                score -= 1.0 / (1 + V.distance(home, d))
-        q = leader(state, me)
-        if q >= 0:
-            for home in (V.home_castle(state, q), V.home_village(state, q), V.home_cottage(state, q)):
+        k = int(r["kingdom"][me])
+        if k >= 0:
+            for home in (_CASTLE_CELLS[k], _VILLAGE_CELLS[k], _COTTAGE_CELLS[k]):
                 if home >= 0:
-                    score += 0.5 / (1 + V.distance(home, d))
-        near = sum(V.strength(state, us) for c, us in V.units_by_cell(state, me).items()
-                   if V.distance(c, d) == 1 and c not in (V.home_castle(state, me), V.home_village(state, me)))
+                    score -= 1.0 / (1 + V.distance(home, d))
+        if q is None:
+            q = leader(state, me)
+        if q >= 0:
+            kq = int(r["kingdom"][q])
+            if kq >= 0:
+                for home in (_CASTLE_CELLS[kq], _VILLAGE_CELLS[kq], _COTTAGE_CELLS[kq]):
+                    if home >= 0:
+                        score += 0.5 / (1 + V.distance(home, d))
+        homes = (_CASTLE_CELLS[k], _VILLAGE_CELLS[k]) if k >= 0 else ()
+        base = me * UNITS_PER_COLOUR
+        near = 0                 # a sum of small ints: the same in any order
+        for u, c in enumerate(r["unit_loc"][base:base + UNITS_PER_COLOUR].tolist(), base):
+            if c >= 0 and V.distance(c, d) == 1 and c not in homes:
+                near += _UNIT_ATTACK[u]
         score += HUNT_WEIGHT * min(near, 12)
         return score
 
     def _lookahead(self, state, me, legal, rng):
-        """Best legal action by one-ply look-ahead on determinized copies."""
+        """Best legal action by one-ply look-ahead on determinized copies.
+
+        Each action's copy is determinized and given its tie-breaking noise
+        in the order of ``legal``, one after the other (the generator's
+        stream is that of determinizing, stepping and scoring one copy at a
+        time: neither the step nor the score draws from it); the copies then
+        take their actions in one call of the rules."""
+        k = len(legal)
+        copies = np.frombuffer(bytearray(state.tobytes() * k), dtype=state.dtype)
+        noise = []
+        for i in range(k):
+            self.game.determinize(copies[i:i + 1], me, rng)
+            noise.append(rng.random())
+        self.game.step(copies, np.asarray(legal, dtype=np.int32), np.zeros(k, dtype=np.int8))
         best, best_v = None, -1e9
-        err = np.zeros(1, dtype=np.int8)
-        for a in legal:
-            s = copy_state(state)
-            self.game.determinize(s, me, rng)
-            self.game.step(s, np.array([a], dtype=np.int32), err)
-            v = seat_score(s, me) - (seat_score(s, leader(s, me)) if leader(s, me) >= 0 else 0)
-            v += self._dragon_position_score(s, me) + 1e-6 * rng.random()
+        for i, a in enumerate(legal):
+            s = copies[i:i + 1]
+            q = leader(s, me)
+            v = seat_score(s, me) - (seat_score(s, q) if q >= 0 else 0)
+            v += self._dragon_position_score(s, me, q) + 1e-6 * noise[i]
             if V.is_over(s):
                 v += 100.0 * float(s[0]["rewards"][me])
             if v > best_v:
@@ -285,11 +335,12 @@ class DragonhuntHeuristic(Agent):
 
     # ----------------------------------------------------------- set-up
     def _kingdom(self, state, me, legal, rng):
-        return self._argbest(self._cells(legal), lambda c: -V.distance(c, V.LAIR_CELL), rng)
+        cells = self._legal_cells(legal)
+        return self._argbest_scored(cells, -V.DISTANCES[cells, V.LAIR_CELL], rng)
 
     def _place(self, state, me, legal, rng):
-        d = V.dragon_cell(state)
-        return self._argbest(self._cells(legal), lambda c: -V.distance(c, d), rng)
+        cells = self._legal_cells(legal)
+        return self._argbest_scored(cells, -V.DISTANCES[cells, V.dragon_cell(state)], rng)
 
     # ----------------------------------------------------------- cards
     def _card(self, state, me, legal, rng):
@@ -312,8 +363,25 @@ class DragonhuntHeuristic(Agent):
             self._tried_key = key
             self._tried = set()
 
-    def _movable_here(self, state, me, cell, mode):
-        us = [u for u in V.cell_units(state, cell) if u // 39 == me and not V.unit_wounded(state, u)]
+    @staticmethod
+    def _fit_units_by_cell(state, me):
+        """``{cell: [unit, ...]}`` of seat ``me``'s unwounded units on the board,
+        each list ascending (what :meth:`_movable_here` reads of a cell)."""
+        r = V.record(state)
+        base = me * UNITS_PER_COLOUR
+        flags = r["unit_flags"][base:base + UNITS_PER_COLOUR].tolist()
+        out = {}
+        for i, c in enumerate(r["unit_loc"][base:base + UNITS_PER_COLOUR].tolist()):
+            if c >= 0 and not flags[i] & F_WOUNDED:
+                out.setdefault(c, []).append(base + i)
+        return out
+
+    def _movable_here(self, state, me, cell, mode, fit=None):
+        """The unit types seat ``me`` would move from ``cell`` (``fit``: its
+        :meth:`_fit_units_by_cell`, where the caller has it)."""
+        if fit is None:
+            fit = self._fit_units_by_cell(state, me)
+        us = fit.get(cell, [])
         hero = V.hero(state, me)
         spare = len(us) - self._garrison_need(state, me, cell)
         types = set()
@@ -330,12 +398,12 @@ class DragonhuntHeuristic(Agent):
         self._segment_key(state, me)
         mode = self._hero_mode(state, me)
         d = V.dragon_cell(state)
-        hero_cell = V.unit_cell(state, V.hero(state, me))
         options = []
+        fit = self._fit_units_by_cell(state, me)
         for c in self._cells(legal):
             if c in self._tried:
                 continue
-            types = self._movable_here(state, me, c, mode)
+            types = self._movable_here(state, me, c, mode, fit)
             if not types:
                 continue
             if types == {HERO}:
@@ -363,19 +431,20 @@ class DragonhuntHeuristic(Agent):
         return None
 
     def _move_dest(self, state, me, legal, rng):
-        p = V.pending(state)
-        unit = p["sel_unit"]
+        r = V.record(state)
+        unit = int(r["sel_unit"])
         d = V.dragon_cell(state)
-        cells = self._cells(legal)
+        cells = self._legal_cells(legal)
         if unit == V.hero(state, me):
             mode = self._hero_mode(state, me)
             goal = V.sword(state, me)[0] if mode == "fetch" else d
             if goal < 0:
                 goal = V.home_castle(state, me)
             want = 0 if mode == "fetch" else 1
-            return self._argbest(cells, lambda c: -abs(V.distance(c, goal) - want), rng)
+            return self._argbest_scored(cells, -np.abs(V.DISTANCES[cells, goal] - want), rng)
         # others gather next to Brimstone; prefer cells where our units already stand
-        return self._argbest(cells, lambda c: -abs(V.distance(c, d) - 1) + 0.3 * (V.cell_owner(state, c) == me), rng)
+        ours = (r["cell_count"][cells] > 0) & (r["cell_colour"][cells] == me)
+        return self._argbest_scored(cells, -np.abs(V.DISTANCES[cells, d] - 1) + 0.3 * ours, rng)
 
     # ----------------------------------------------------------- combat
     def _combat_select(self, state, me, legal, rng):
@@ -443,12 +512,12 @@ class DragonhuntHeuristic(Agent):
 
     # ----------------------------------------------------------- beings
     def _being_move(self, state, me, legal, rng):
-        cells = self._cells(legal)
+        cells = self._legal_cells(legal)
         q = leader(state, me)
         targets = [c for c, _ in V.units_by_cell(state, q).items()] if q >= 0 else []
-        if not targets or not cells:
+        if not targets or not len(cells):
             return None
-        return self._argbest(cells, lambda c: -min(V.distance(c, t) for t in targets), rng)
+        return self._argbest_scored(cells, -V.DISTANCES[np.ix_(cells, targets)].min(axis=1), rng)
 
     def _being_target(self, state, me, legal, rng):
         cells = self._cells(legal)
@@ -461,9 +530,8 @@ class DragonhuntHeuristic(Agent):
         return self._argbest(cells, lambda c: self._target_priority(state, me, c), rng)
 
     def _toward_dragon(self, state, me, legal, rng):
-        d = V.dragon_cell(state)
-        cells = self._cells(legal)
-        return self._argbest(cells, lambda c: -abs(V.distance(c, d) - 1), rng)
+        cells = self._legal_cells(legal)
+        return self._argbest_scored(cells, -np.abs(V.DISTANCES[cells, V.dragon_cell(state)] - 1), rng)
 
     def _teleport_unit(self, state, me, legal, rng):
         return A_DONE if A_DONE in legal else None

@@ -49,11 +49,13 @@ the dice add a few points each.
 """
 import numpy as np
 
-from dragongym.agents.dragonhunt_heuristic import DragonhuntHeuristic, HUNT_WEIGHT, leader
+from dragongym.agents.dragonhunt_heuristic import (_CASTLE_CELLS, _IS_STRUCTURE, _VILLAGE_CELLS, DragonhuntHeuristic,
+                                                   HUNT_WEIGHT, leader)
 from dragongym.envs.dragonhunt import rules as R
 from dragongym.envs.dragonhunt import view as V
-from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS
+from dragongym.envs.dragonhunt.constants import HERO, KNIGHT, MAN_AT_ARMS, UNITS_PER_COLOUR
 from dragongym.envs.dragonhunt.state import F_IN_FORCE   # the unit has joined this round's attack on Brimstone
+from dragongym.envs.dragonhunt.state import F_WOUNDED
 
 A_DONE, A_CARD0, A_TYPE0 = R.A_DONE, R.A_CARD0, R.A_TYPE0
 HERO_STRENGTH = V.ATTACK[HERO]
@@ -153,15 +155,14 @@ class DragonhuntHeuristicV2(DragonhuntHeuristic):
         end of the movement segment are all removed (9.14), which version 1
         (preferring spaces its units hold) did to its own men."""
         h = self._hunter(state, me)
-        d = V.dragon_cell(state)
-        if h is not None and V.pending(state)["sel_unit"] == h[0]:
+        r = V.record(state)
+        if h is not None and int(r["sel_unit"]) == h[0]:
             unit, goal, want = h
-            def key(c):
-                return -abs(V.distance(c, goal) - want) - 100 * self._stacks(state, me, c)
         else:
-            def key(c):
-                return -abs(V.distance(c, d) - 1) - 100 * self._stacks(state, me, c)
-        return self._argbest(self._cells(legal), key, rng)
+            goal, want = V.dragon_cell(state), 1
+        cells = self._legal_cells(legal)
+        stacks = ~_IS_STRUCTURE[cells] & (r["cell_count"][cells] > 0) & (r["cell_colour"][cells] == me)  # _stacks
+        return self._argbest_scored(cells, -np.abs(V.DISTANCES[cells, goal] - want) - 100 * stacks, rng)
 
     @staticmethod
     def _stacks(state, me, cell):
@@ -215,36 +216,42 @@ class DragonhuntHeuristicV2(DragonhuntHeuristic):
         round, weighted by reach: its hero alone or its knights and
         men-at-arms outside the home castle and village, whichever is more;
         a sword-wielder within reach counts ``WIELDER_THREAT``."""
+        r = V.record(state)
         hero = V.hero(state, seat)
-        holder = V.sword(state, seat)[1]
-        homes = (V.home_castle(state, seat), V.home_village(state, seat))
+        holder = int(r["sword_holder"][seat])
+        k = int(r["kingdom"][seat])
+        homes = (_CASTLE_CELLS[k], _VILLAGE_CELLS[k]) if k >= 0 else ()
+        base = seat * UNITS_PER_COLOUR
+        flags = r["unit_flags"][base:base + UNITS_PER_COLOUR].tolist()
+        # force_term sums small integers times 1 or 0.5: exact, the same in any order
         hero_term = force_term = wielder = 0.0
-        for c, us in V.units_by_cell(state, seat).items():
+        for i, c in enumerate(r["unit_loc"][base:base + UNITS_PER_COLOUR].tolist()):
+            if c < 0 or flags[i] & F_WOUNDED:
+                continue
             w = _reach_weight(V.distance(c, d))
             if w == 0.0:
                 continue
-            for u in us:
-                if V.unit_wounded(state, u):
-                    continue
-                if u == holder:
-                    wielder = max(wielder, w)
-                elif u == hero:
-                    hero_term = HERO_STRENGTH * w
-                elif c not in homes and V.unit_type(u) in (KNIGHT, MAN_AT_ARMS):
-                    force_term += V.ATTACK[V.unit_type(u)] * w
+            u = base + i
+            if u == holder:
+                wielder = max(wielder, w)
+            elif u == hero:
+                hero_term = HERO_STRENGTH * w
+            elif c not in homes and V.unit_type(u) in (KNIGHT, MAN_AT_ARMS):
+                force_term += V.ATTACK[V.unit_type(u)] * w
         return max(hero_term, min(force_term, 12.0)), wielder
 
-    def _dragon_position_score(self, state, me):
+    def _dragon_position_score(self, state, me, q=None):
         """Version 1's score of where Brimstone stands, plus half the hero's
         strength when our hunting hero is next to him, minus the rivals'
-        :meth:`_strike_strength` (the leader's in full, the others' half)."""
-        score = DragonhuntHeuristic._dragon_position_score(self, state, me)
+        :meth:`_strike_strength` (the leader's, ``q``, in full, the others' half)."""
+        if q is None:
+            q = leader(state, me)
+        score = DragonhuntHeuristic._dragon_position_score(self, state, me, q)
         d = V.dragon_cell(state)
         hero = V.hero(state, me)
         if V.sword(state, me)[1] < 0 and self._hero_ready(state, me) \
                 and V.distance(V.unit_cell(state, hero), d) == 1:
             score += HUNT_WEIGHT * HERO_STRENGTH * 0.5   # our hunting hero can strike him
-        q = leader(state, me)
         for p in range(V.num_players(state)):
             if p == me:
                 continue

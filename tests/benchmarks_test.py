@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 import dragongym
 from dragongym.benchmarks import peers, suite, throughput
 from dragongym.training.cli import main as cli_main
@@ -154,3 +156,21 @@ def test_compile_profile_charges_each_function_its_own_time():
     assert lines[0].startswith("cold warm-up: 11.0 s wall; 10.0 s in 4 compiles of 4 functions")
     assert any(line.startswith("g.kernel") and "6.0" in line for line in lines)
     assert any(line.startswith("g.rules.b") and "2.0" in line for line in lines)
+
+
+def test_trainer_cpu_times_a_tiny_training_loop(tmp_path, capsys):
+    """``benchmarks/trainer_cpu.py``: the CPU and wall time of the training
+    loop of a selfplay command line, as one JSON line (stdout and ``--out``);
+    a command line without ``--`` is refused."""
+    from dragongym.benchmarks import trainer_cpu
+    out = tmp_path / "t.json"
+    trainer_cpu.main(["--out", str(out), "--", "--game", "dragonhunt", "--max-hands", "1", "--n-envs", "2",
+                      "--n-steps", "16", "--batch-size", "32", "--channels", "4", "--hidden", "8",
+                      "--total-timesteps", "64", "--eval-every", "0", "--final-eval-games", "0",
+                      "--env-rate-seconds", "0", "--no-progress", "--torch-threads", "1"])
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert json.loads(out.read_text()) == printed
+    assert printed["timesteps"] == 64 and printed["cpu_seconds"] > 0 and printed["wall_seconds"] > 0
+    assert printed["decisions_per_cpu_second"] == 64 / printed["cpu_seconds"]
+    with pytest.raises(SystemExit, match="usage"):
+        trainer_cpu.main(["--game", "dragonhunt"])

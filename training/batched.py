@@ -309,13 +309,37 @@ class Opponents:
             self._pipes.append(pipe)
             self._resets_due.append(set())
 
+    def in_workers(self, name):
+        """True if opponent ``name`` plays in the heuristic's worker processes
+        (then :meth:`ask` and :meth:`answers` may split its :meth:`act`)."""
+        return bool(self.workers) and name == self.heuristic_name and not self._batched
+
+    def ask(self, name, venv, rows):
+        """Send the positions of games ``rows`` to the workers of opponent
+        ``name`` (:meth:`in_workers`) and return at once, so that this process
+        may answer other games meanwhile; :meth:`answers` of the returned
+        request waits for the actions. The positions are copied into the
+        requests: ``venv`` may be read, not stepped, in between."""
+        if not self.in_workers(name):
+            raise ValueError(f"opponent {name!r} does not play in worker processes")
+        return rows, self._ask_workers(venv, rows)
+
+    def answers(self, request):
+        """The actions (int ``[len(rows)]``) of a request of :meth:`ask`."""
+        rows, asked = request
+        return self._workers_answer(rows, asked)
+
     def _heuristic_in_workers(self, venv, rows):
         """The heuristic's actions in games ``rows``, each worker playing its
         own rows while the others play theirs."""
+        return self._workers_answer(rows, self._ask_workers(venv, rows))
+
+    def _ask_workers(self, venv, rows):
+        """Send each worker its games among ``rows``; returns ``[(worker,
+        positions in rows of its games)]``."""
         if not self._pipes:
             raise RuntimeError(f"{self.game.name}: the heuristic's workers were stopped (Opponents.close)")
         n = len(self.workers)
-        out = np.zeros(len(rows), dtype=np.int64)
         asked = []                  # (worker, positions in rows of its games)
         for k in range(n):
             at = np.flatnonzero(rows % n == k)
@@ -329,6 +353,11 @@ class Opponents:
                 raise self._dead(k) from None
             self._resets_due[k].clear()
             asked.append((k, at))
+        return asked
+
+    def _workers_answer(self, rows, asked):
+        """The workers' replies to :meth:`_ask_workers`, as actions ``[len(rows)]``."""
+        out = np.zeros(len(rows), dtype=np.int64)
         failed = None
         # every reply is read, even after a failure, so that none is left over for the next request
         for k, at in asked:
@@ -638,9 +667,17 @@ class BatchedLeagueEnv(VecEnv):
             if not waiting.any():
                 return
             actions[:] = -1
+            asked = []              # the heuristic's workers play while this process answers for the others
             for k in np.unique(self.opponent[waiting]).tolist():
                 rows = np.flatnonzero(waiting & (self.opponent == k))
-                actions[rows] = self.opponents.act(self._names[k], venv, rows)
+                if self.opponents.in_workers(self._names[k]):
+                    asked.append(self.opponents.ask(self._names[k], venv, rows))
+            for k in np.unique(self.opponent[waiting]).tolist():
+                rows = np.flatnonzero(waiting & (self.opponent == k))
+                if not self.opponents.in_workers(self._names[k]):
+                    actions[rows] = self.opponents.act(self._names[k], venv, rows)
+            for request in asked:
+                actions[request[0]] = self.opponents.answers(request)
             self.opponent_decisions += int(waiting.sum())
             _, _, step_rewards, _, _, _, info = self._step_games(
                 actions, lambda b: f"opponent {self._names[int(self.opponent[b])]} (seat {int(venv.to_play[b])})")

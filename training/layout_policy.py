@@ -195,13 +195,18 @@ def layout_of(spec):
 
 # ------------------------------------------------------------------ encoders
 
-DENSE_GRAPH_NODES = 256
+DENSE_GRAPH_NODES = 0
 """A graph of at most this many nodes hears its neighbours through a dense
-``[nodes, nodes]`` averaging matrix per sample (one batched matmul a round:
-on Dragons Down's 108 clearings, batch 512, its encoder's forward and
-backward pass take about a fifth less time than by gathering the neighbours'
-rows, whose backward pass scatters); a larger one by gathering (memory linear
-in the nodes, not quadratic)."""
+``[nodes, nodes]`` averaging matrix per sample (:meth:`_GraphEncoder._dense_mean`,
+one batched matmul a round); a larger one by gathering its neighbours' rows
+(:meth:`_GraphEncoder._gathered_mean`, the edge list: memory and work linear in
+the nodes times their degree). 0: every graph gathers. Measured on Dragons
+Down's realm (108 clearings, 4 neighbour slots, 16 channels; one thread, CPU
+time, medians of 7, two interleaved passes; issue 30, round 2): the encoder's
+forward pass at the trainer's rollout batch (256, inference) 7.2 and 7.4 ms
+gathered against 9.0 and 8.5 dense, forward and backward at its minibatch
+(1,024) 82 and 93 ms against 114 and 92. The dense form zero-fills and
+multiplies ``nodes x nodes`` weights per sample where 4 per node are not zero."""
 
 
 def _masked_pool(h, present):
@@ -209,7 +214,9 @@ def _masked_pool(h, present):
     zeroed where absent, every value >= 0); ``present`` ``[n, rows, 1]`` or
     None (all rows). A set with no row pools to zeros."""
     if present is None:
-        mean = h.mean(dim=1)
+        # the sum over the rows divided by their number, as torch's mean computes it; but the
+        # division's backward pass runs on [n, width], not on a whole [n, rows, width] gradient
+        mean = h.sum(dim=1) / h.shape[1]
     else:
         mean = h.sum(dim=1) / present.sum(dim=1).clamp(min=1.0)
     # absent rows are 0 and the others >= 0 (after a ReLU), so they never win the max;
@@ -279,6 +286,24 @@ class _Neighbourhood(nn.Module):
         return self.conv(x).add_(x).relu_()
 
 
+def _stem_sum(x, constant, context, in_place):
+    """``relu(x + constant + context)``, the sums in that order (``constant``
+    may be None): in place where ``in_place`` (x is the stem's fresh output),
+    else into new tensors. The trainer's update takes the second: x is a view
+    of the stem's output (:func:`_rowwise`), and autograd answers an in-place
+    op on a view by copying the whole batch of boards in the backward pass
+    (``CopySlices``, ``as_strided``): 200 of 1,130 ms of an update minibatch
+    of Dragon Pass (1,024, one thread; issue 30, round 2). The same values and
+    the same gradients either way."""
+    if in_place:
+        if constant is not None:
+            x = x.add_(constant)
+        return x.add_(context).relu_()
+    if constant is not None:
+        x = x + constant
+    return torch.relu(x + context)
+
+
 class _BoardEncoder(nn.Module):
     """A board's cells -> ``[n, cells, channels]`` features (>= 0), cells in reading order.
 
@@ -320,10 +345,8 @@ class _BoardEncoder(nn.Module):
         b, n = self.block, obs.shape[0]
         planes = obs[:, b.offset:b.offset + b.cells * b.planes].reshape(n, b.cells, b.planes)
         x = _rowwise(self.stem, planes, self.rowwise_convolution)      # [n, cells, channels]
-        constant = self.constant_part()
-        if constant is not None:
-            x = x.add_(constant)                                  # in place: x is the stem's fresh output
-        x = x.add_(self.context(context)[:, None, :]).relu_()
+        x = _stem_sum(x, self.constant_part(), self.context(context)[:, None, :],
+                      in_place=not torch.is_grad_enabled())
         # [n, cells, channels] in reading order is [n, channels, rows, cols] in channels-last order
         x = self.trunk(x.reshape(n, b.rows, b.cols, -1).permute(0, 3, 1, 2))
         return x.permute(0, 2, 3, 1).reshape(n, b.cells, -1)

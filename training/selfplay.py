@@ -46,12 +46,16 @@ in one batch; the network takes both cores between the steps
 (rollouts, opponents and updates; 1,254 with ``policy="board"``), against 183
 for the single-agent envs of ``vec_env="dummy"``. Today's defaults made
 about 6,100 (Dragonhunt), 2,100 (Dragons Down) and 930 (Dragon Pass)
-learner decisions/s on issue 30's 2-core machine, nearly idle, before its changes
-(which cut the network's own work, not yet the end-to-end rate); profiled
-(``training/report_notes.md``, "Trainer speed (issue 30)"), the time goes
-to the PPO update's forward and backward passes, to the games' Python
-heuristic opponents (a third to a half of it on Dragonhunt and Dragon Pass)
-and to the learner's and snapshots' forward passes. A GPU is used when
+learner decisions/s on issue 30's 2-core machine, nearly idle, before its changes.
+Its second round (``training/report_notes.md``, "Trainer speed, round 2")
+cut the training loop's CPU time for the same command 1.18x (Dragonhunt),
+1.27x (Dragons Down) and 1.87x (Dragon Pass), to 6,600, 2,900 and 1,900
+learner decisions per CPU second on one thread: the heuristic opponents
+decide the same at about half the cost, Dragons Down's realm gathers its
+neighbours' rows, and the update no longer copies (board stems) or faults
+in (``keep_freed_memory``) whole batches of boards. The time now goes
+mostly to the PPO update's forward and backward passes and to the
+learner's and snapshots' forward passes. A GPU is used when
 present (``device="auto"``; without one, ``auto`` trains exactly what
 ``cpu`` trains).
 """
@@ -115,6 +119,12 @@ class Args:
     heuristic_workers: int = 0
     """Worker processes for the game's heuristic opponent (batched vec_env
     only; 0 = in the trainer's process)."""
+    keep_freed_memory: bool = True
+    """Have the trainer's ``malloc`` (glibc's) keep freed memory for the next
+    tensors instead of handing each large block back to the system and paying
+    its page faults again (``training/allocator.py``): the same training, its
+    update on Dragon Pass's boards much cheaper; the process's memory stays at
+    its peak. ``--no-keep-freed-memory``: the C library's defaults."""
     trainer: str = "ppo"
     """``ppo`` (``training/ppo.py``: masked PPO in one file over preallocated
     rollout tensors, the same losses as MaskablePPO, about twice its speed
@@ -748,6 +758,9 @@ def train(args):
     from dragongym.training.league import League
 
     torch.set_num_threads(args.torch_threads)
+    if args.keep_freed_memory:
+        from dragongym.training.allocator import keep_freed_memory
+        keep_freed_memory()
     history = []
     if args.resume:
         run_dir = Path(args.resume)

@@ -94,11 +94,12 @@ heuristic, and a bot whose every move shows whether its resets and its own
 generator reached it (three seats: it plays two in each game)."""
 
 
-def play_games(game_name, options, heuristic_workers, steps=60, seed=11):
-    """8 games against the heuristic alone for ``steps`` steps, the learner's
-    moves drawn from a generator of ``seed`` over the legal masks: the first
-    observations, then ``(obs, rewards, dones, league ends)`` per step."""
-    env = BatchedLeagueEnv(game_name, 8, options, weights={"heuristic": 1.0}, seed=seed,
+def play_games(game_name, options, heuristic_workers, steps=60, seed=11, weights=None):
+    """8 games against the heuristic alone (or the league ``weights``) for
+    ``steps`` steps, the learner's moves drawn from a generator of ``seed``
+    over the legal masks: the first observations, then ``(obs, rewards,
+    dones, league ends)`` per step."""
+    env = BatchedLeagueEnv(game_name, 8, options, weights=weights or {"heuristic": 1.0}, seed=seed,
                            heuristic_workers=heuristic_workers)
     rng = np.random.default_rng(seed)
     try:
@@ -129,6 +130,23 @@ def test_the_same_seed_plays_the_same_games_in_the_trainers_process_and_in_worke
             assert np.array_equal(rewards, want[1]), (workers, step)
             assert np.array_equal(dones, want[2]), (workers, step)
             assert ended == want[3], (workers, step)
+
+
+def test_the_workers_play_while_the_trainer_answers_for_the_other_opponents():
+    """Against a league of the heuristic and the random bot, the heuristic's
+    workers are asked first and answer last, the random bot drawing in the
+    trainer's process meanwhile (issue 30, round 2): the same games bit for
+    bit as with the heuristic in the trainer's process."""
+    weights = {"heuristic": 0.5, "random": 0.5}
+    in_process = play_games("dragonhunt", SHORT, 0, steps=80, weights=weights)
+    opponents = {end["opponent"] for _, _, _, ended in in_process[1:] for end in ended if end}
+    assert opponents == {"heuristic", "random"}        # both played (and finished) games
+    played = play_games("dragonhunt", SHORT, 2, steps=80, weights=weights)
+    assert np.array_equal(played[0], in_process[0])
+    for step, (got, want) in enumerate(zip(played[1:], in_process[1:])):
+        for a, b in zip(got[:3], want[:3]):
+            assert np.array_equal(a, b), step
+        assert got[3] == want[3], step
 
 
 def test_every_action_the_workers_return_is_legal():

@@ -317,8 +317,8 @@ def test_every_block_kind_in_one_layout_and_absent_nodes_count_for_nothing(row_s
             rows_of(noisy[b], spec.obs_layout["map"])[[3, 5], 1:] = rng.random((2, 2))
             rows_of(noisy[b], spec.obs_layout["roads"])[3] = [4, 0, 2]
         assert torch.equal(logits_of(policy, torch.as_tensor(noisy)), logits)
-        # the gathered neighbour mean of large graphs is the dense one of small graphs
-        monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 0)
+        # the dense neighbour mean (a [nodes, nodes] matrix per sample) is the gathered one
+        monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 10**9)
         torch.testing.assert_close(logits_of(policy, torch.as_tensor(obs)), logits)
 
 
@@ -333,13 +333,41 @@ def test_actions_that_index_a_block_without_rows_to_score_are_refused():
 
 
 def test_gathered_and_dense_neighbour_means_agree_on_the_realm(monkeypatch):
+    """The realm hears its neighbours by gathering their rows (issue 30, round
+    2); the dense ``[nodes, nodes]`` averaging it replaced computes the same
+    features and the same gradients, to float tolerance."""
     game = dragongym.get_game("dragons_down")
     policy = policy_for(game)
     obs = torch.as_tensor(positions("dragons_down", 3, steps=6)[0])
-    with torch.no_grad():
-        dense = policy.extract_features(obs)
-        monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 0)
-        torch.testing.assert_close(policy.extract_features(obs), dense)
+
+    def features_and_gradients():
+        policy.zero_grad()
+        features = policy.extract_features(obs)
+        features.square().mean().backward()
+        return [features.detach()] + [p.grad.clone() for p in policy.parameters() if p.grad is not None]
+
+    assert layout_policy.DENSE_GRAPH_NODES < 108          # the realm's 108 clearings gather
+    gathered = features_and_gradients()
+    monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 10**9)
+    dense = features_and_gradients()
+    assert len(gathered) == len(dense) > 10
+    for g, d in zip(gathered, dense):
+        torch.testing.assert_close(g, d)
+
+
+def test_a_graph_layer_of_random_weights_gathers_what_the_dense_mean_averages():
+    """The two neighbour means on random features and random neighbour slots
+    (some empty, some naming a node twice): equal to float tolerance."""
+    gen = torch.Generator().manual_seed(5)
+    n, N, D, width = 7, 30, 5, 6
+    neighbour = torch.randint(0, N, (n, N, D), generator=gen)
+    linked = torch.rand(n, N, D, generator=gen) < 0.7
+    share = linked.float() / linked.float().sum(dim=2, keepdim=True).clamp(min=1.0)
+    h = torch.randn(n, N, width, generator=gen)
+    dense = layout_policy._GraphEncoder._dense_mean(neighbour, share)(h)
+    gathered = layout_policy._GraphEncoder._gathered_mean(neighbour, share)(h)
+    torch.testing.assert_close(gathered, dense)
+    assert dense.abs().sum() > 0
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -440,3 +468,44 @@ def test_a_saved_model_reloads_as_an_agent_that_plays_legal_moves(dragons_down_c
         venv.step(agent.act_batch(venv.obs, venv.masks, rng))
     with pytest.raises(ValueError, match="trained on"):
         load_agent(str(path), game=dragongym.get_game("dragonhunt"))
+
+
+def test_a_dragons_down_checkpoint_trained_with_the_dense_mean_acts_the_same(monkeypatch):
+    """``training/checkpoints/dragons_down_2p_bc_v7_s0.zip`` was trained when
+    the realm heard its neighbours through the dense averaging matrix: it loads
+    as it was, and its logits and greedy actions by gathering are the dense
+    ones (logits to float tolerance)."""
+    from pathlib import Path
+
+    path = Path(layout_policy.__file__).with_name("checkpoints") / "dragons_down_2p_bc_v7_s0.zip"
+    game = dragongym.get_game("dragons_down")
+    agent = load_agent(str(path), game=game)
+    obs, masks = positions("dragons_down", 8, seed=4, steps=30)
+    gathered = agent.logits(obs)
+    greedy = agent.act_batch(obs, masks, np.random.default_rng(0))
+    monkeypatch.setattr(layout_policy, "DENSE_GRAPH_NODES", 10**9)
+    np.testing.assert_allclose(gathered, agent.logits(obs), rtol=1e-4, atol=1e-4)
+    assert np.array_equal(agent.act_batch(obs, masks, np.random.default_rng(0)), greedy)
+
+
+def test_the_board_stems_sum_is_the_same_in_place_and_into_new_tensors():
+    """``_stem_sum`` (issue 30, round 2): in place (playing, without
+    gradients) and into new tensors (the update, where an in-place op on the
+    stem's view costs autograd a copy of the whole batch), the same values and
+    the same gradients, bit for bit; and the pooled mean of a board is torch's."""
+    gen = torch.Generator().manual_seed(2)
+    stem = torch.randn(3, 4, 6, 5, generator=gen)              # the stem's output, as _rowwise leaves it
+    constant = torch.randn(24, 5, generator=gen)
+    context = torch.randn(3, 1, 5, generator=gen)
+    results = []
+    for in_place in (True, False):
+        leaves = [t.clone().requires_grad_(True) for t in (stem, constant, context)]
+        base = leaves[0] * 1.0                          # a fresh non-leaf, as the stem's output is
+        x = layout_policy._stem_sum(base.reshape(3, 24, 5), leaves[1], leaves[2], in_place)   # a view of it
+        (x * torch.arange(x.numel(), dtype=x.dtype).reshape(x.shape)).sum().backward()
+        results.append([x.detach()] + [leaf.grad for leaf in leaves])
+    assert (results[0][0] > 0).any() and (results[0][0] == 0).any()        # the ReLU cut some, kept some
+    for a, b in zip(*results):
+        assert torch.equal(a, b)
+    h = torch.rand(3, 24, 5, generator=gen)
+    assert torch.equal(layout_policy._masked_pool(h, None)[:, :5], h.mean(dim=1))
