@@ -453,7 +453,8 @@ class LadderError(ValueError):
 
 def load_round_robin(ladder):
     """The stored round robin of ``ladder`` (the JSON dict), checked: it must be
-    of this ladder (game, options, rungs, schedule) and of the game's version."""
+    of this ladder (game, options, rungs and their settings -- an MCTS rung's
+    budget, a learned rung's checkpoint hash --, schedule) and of the game's version."""
     import dragongym
 
     path = ladder.file
@@ -466,14 +467,19 @@ def load_round_robin(ladder):
         raise LadderError(f"{path.name}: not a ladder file ({error})") from None
     version = dragongym.get_game(ladder.game).spec.version
     want = {"format": FORMAT, "ladder": ladder.id, "options": _jsonable(ladder.option_dict),
-            "rungs": [r.agent for r in ladder.rungs], "games": ladder.games, "seed": ladder.seed,
-            "game_version": version}
+            "rungs": [r.agent for r in ladder.rungs], "rung_settings": _rung_settings(ladder),
+            "games": ladder.games, "seed": ladder.seed, "game_version": version}
     for key, value in want.items():
         if data.get(key) != value:
             raise LadderError(f"{path.name}: {key} is {data.get(key)!r}, the ladder's is {value!r}; its ratings "
                               f"are stale: play the round robin again (`dragongym ladder --game {ladder.game} "
                               f"--config {ladder.config} --round-robin --write`)")
     return data
+
+
+def _rung_settings(ladder):
+    """``{rung: rung_settings(rung)}``: what a stored round robin played, beyond the rungs' ids."""
+    return {r.agent: rung_settings(r.agent) for r in ladder.rungs}
 
 
 def _jsonable(options):
@@ -490,8 +496,8 @@ def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=
     n = ladder.games if games is None else games
     rungs = [r.agent for r in ladder.rungs]
     data = {"format": FORMAT, "ladder": ladder.id, "game": ladder.game, "config": ladder.config,
-            "options": _jsonable(ladder.option_dict), "rungs": rungs, "games": n, "seed": ladder.seed,
-            "game_version": dragongym.get_game(ladder.game).spec.version}
+            "options": _jsonable(ladder.option_dict), "rungs": rungs, "rung_settings": _rung_settings(ladder),
+            "games": n, "seed": ladder.seed, "game_version": dragongym.get_game(ladder.game).spec.version}
     _check_resume(out, resume)
     if ladder.solo:
         scores = {}

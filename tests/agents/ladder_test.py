@@ -136,6 +136,27 @@ def test_a_stale_round_robin_is_refused(toy_ladder, stored_here, capsys):
     assert "game_version is -1" in capsys.readouterr().err
 
 
+def test_a_round_robin_of_a_rung_whose_budget_changed_is_stale(race, stored_here, monkeypatch):
+    import functools
+
+    monkeypatch.setitem(ladders.MCTS_RUNGS, "race.mcts_toy", {"simulations": 5})
+    register("race.mcts_toy", functools.partial(ladders.make_rung, "race.mcts_toy"))
+    ladder = Ladder("race", "toy", (("num_players", 2),),
+                    (Rung("random", "random", "uniform"), Rung("race.mcts_toy", "mcts", "MCTS, 5 simulations")),
+                    games=4, seed=5)
+    monkeypatch.setitem(ladders.LADDERS, ladder.id, ladder)
+    try:
+        data = ladders.round_robin(ladder, progress=False, log=lambda line: None)
+        assert data["rung_settings"] == {"random": None, "race.mcts_toy": {"mcts": {"simulations": 5}}}
+        ladders.save_round_robin(ladder, data, "by hand")
+        assert ladders.load_round_robin(ladder)["rungs"] == ["random", "race.mcts_toy"]
+        monkeypatch.setitem(ladders.MCTS_RUNGS, "race.mcts_toy", {"simulations": 6})
+        with pytest.raises(ladders.LadderError, match="rung_settings .* stale"):
+            ladders.load_round_robin(ladder)
+    finally:
+        dragongym.agents.base._FACTORIES.pop("race.mcts_toy", None)
+
+
 @pytest.mark.parametrize("argv, why", [
     (["--agent", "no-such-bot"], "unknown agent no-such-bot"),
     (["--agent", "missing.zip"], "missing.zip"),
