@@ -50,7 +50,9 @@ learner decisions/s on issue 30's 2-core machine, nearly idle, before its change
 Its second round (``training/report_notes.md``, "Trainer speed, round 2")
 cut the training loop's CPU time for the same command 1.18x (Dragonhunt),
 1.27x (Dragons Down) and 1.87x (Dragon Pass), to 6,600, 2,900 and 1,900
-learner decisions per CPU second on one thread: the heuristic opponents
+learner decisions per CPU second on one thread (on an idle machine with
+the default two threads, 7,060, 3,740 and 2,800 learner decisions/s of
+wall time, 1.23x, 1.19x and 1.76x): the heuristic opponents
 decide the same at about half the cost, Dragons Down's realm gathers its
 neighbours' rows, and the update no longer copies (board stems) or faults
 in (``keep_freed_memory``) whole batches of boards. The time now goes
