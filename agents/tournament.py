@@ -510,7 +510,14 @@ def _read_games_log(path, header_line, seatings, num_seats):
     if not isinstance(head, dict) or "tournament" not in head:
         raise OutFolderError(f"{path}, line {number}: not a tournament's games log (its first line names no "
                              f"tournament); the file is left as it is")
-    if head["tournament"] != json.loads(header_line)["tournament"]:
+    want = json.loads(header_line)["tournament"]
+    if head["tournament"] != want:
+        have = head["tournament"]
+        if (isinstance(have, dict) and "agent_settings" not in have and "agent_settings" in want
+                and have == {k: v for k, v in want.items() if k != "agent_settings"}):
+            raise OutFolderError(f"{path} was written before games logs kept the agents' settings (options, "
+                                 f"checkpoint hashes, ladder rung budgets), so it cannot be known to be of these "
+                                 f"agents; play in another folder")
         raise OutFolderError(f"{path} holds another tournament (game, agents, their settings, seed, games or "
                              f"options differ)")
     outcomes, seen = [], {}

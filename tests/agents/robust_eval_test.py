@@ -484,3 +484,17 @@ def test_a_tournament_of_plain_ids_keeps_its_header_as_before(race, tmp_path):
     run_tournament(race, ["random", "random"], 2, seed=3, out=str(tmp_path), progress=False, max_turns=20)
     header = json.loads((tmp_path / GAMES_FILE).read_text().splitlines()[0])["tournament"]
     assert set(header) == {"game", "agents", "seed", "num_games", "config"}
+
+
+def test_a_log_written_before_agent_settings_were_kept_is_named_as_such(race, tmp_path):
+    out = tmp_path / "old"
+    kwargs = {"mcts": {"simulations": 2}}
+    run_tournament(race, ["mcts", "random"], 2, seed=3, out=str(out), agent_kwargs=kwargs, progress=False,
+                   max_turns=20)
+    lines = (out / GAMES_FILE).read_text().splitlines(keepends=True)
+    head = json.loads(lines[0])
+    del head["tournament"]["agent_settings"]                 # as an older dragongym wrote it
+    (out / GAMES_FILE).write_text(json.dumps(head, sort_keys=True) + "\n" + "".join(lines[1:]))
+    with pytest.raises(OutFolderError, match="before games logs kept the agents' settings"):
+        run_tournament(race, ["mcts", "random"], 2, seed=3, out=str(out), resume=True, agent_kwargs=kwargs,
+                       progress=False, max_turns=20)
