@@ -253,20 +253,11 @@ def rung_settings(agent_id):
         return {"mcts": dict(sorted(MCTS_RUNGS[agent_id].items()))}
     for rung_id, file, _ in LEARNED_RUNGS.values():
         if rung_id == agent_id:
+            from dragongym.agents.tournament import file_sha256
+
             path = CHECKPOINT_DIR / file
             return {"checkpoint": file, "sha256": file_sha256(path) if path.is_file() else None}
     return None
-
-
-def file_sha256(path):
-    """The SHA-256 of a file's bytes, in hex."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def rung_ids():

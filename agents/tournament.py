@@ -577,6 +577,17 @@ def _games_log(out, header, resume, seatings, num_seats):
     return outcomes
 
 
+def file_sha256(path):
+    """The SHA-256 of a file's bytes, in hex."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def agent_settings(agent_id, kwargs=None):
     """What decides how agent ``agent_id`` plays beyond its id, for a games
     log's header (a resumed tournament must face the same agents): its
@@ -585,7 +596,7 @@ def agent_settings(agent_id, kwargs=None):
     SHA-256 of its bytes (the file may be retrained under the same name).
     None where the id says it all (``random``, a registered bot)."""
     from dragongym.agents.base import parse_agent_spec
-    from dragongym.agents.ladder import file_sha256, rung_settings
+    from dragongym.agents.ladder import rung_settings
 
     out = {}
     if kwargs:

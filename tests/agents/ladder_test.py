@@ -274,8 +274,8 @@ def test_ladder_md_shows_every_ladder_and_its_stored_round_robin():
 def test_a_rungs_settings_go_into_its_games_logs_header():
     # a round robin resumed after a rung's budget or checkpoint changed must not
     # mix the old rung's games with the new one's (tournament.agent_settings)
-    from dragongym.agents.ladder import MCTS_RUNGS, file_sha256, rung_settings
-    from dragongym.agents.tournament import agent_settings
+    from dragongym.agents.ladder import MCTS_RUNGS, rung_settings
+    from dragongym.agents.tournament import agent_settings, file_sha256
 
     assert rung_settings("dragonhunt.mcts") == {"mcts": dict(MCTS_RUNGS["dragonhunt.mcts"])}
     learned = rung_settings("dragonhunt.ppo_2p")
