@@ -244,8 +244,8 @@ def make_rung(agent_id, game=None, **kwargs):
 
 def rung_settings(agent_id):
     """What a rung id stands for, as plain data (None for an id that is no
-    rung): ``{"mcts": {...}}`` with its budget, or ``{"checkpoint": path}``
-    of a learned rung. A tournament's games log keeps it in its header, so a
+    rung): ``{"mcts": {...}}`` with its budget, or ``{"checkpoint": name,
+    "sha256": hex}`` of a learned rung. A tournament's games log keeps it in its header, so a
     rung whose settings changed is not resumed from games of the old one
     (a learned rung's file is named by its name in the checkpoint folder
     and its SHA-256, not by where this checkout lies)."""
