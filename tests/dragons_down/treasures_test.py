@@ -833,6 +833,9 @@ def test_dd_treasure_shield_of_mercy_1_a_white_cube_on_it_means_no_wound_from_a_
     act(S, R.A_CARD + shield)
     assert int(S[0]["card_where"][shield]) == CW_REMOVED and tuple(S[0]["hearts"][0]) == (5, 0)
     assert int(S[0]["hero_state"][0]) == HS_ACTIVE and phase(S) != R.PH_WOUND
+    # no wound, so the round stays quiet (L781): a hero blocking every hit
+    # with it does not keep the combat going round after round
+    assert int(S[0]["round_wounds"]) == 0
 
 
 def test_a_magic_cube_on_a_treasure_is_secret_from_the_other_seats_in_hero_tactics():

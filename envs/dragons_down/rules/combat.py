@@ -1866,14 +1866,15 @@ def hero_hurt(S, b, p, d):
     if d < 1:
         s['atk_venom'] = 0
         return False
-    s['round_wounds'] = 1
     if armor >= 0:
         mercy = CARD_KIND[armor] == SHIELD_OF_MERCY and s['card_cube'][armor] > 0
         damage_armor(S, b, armor, d)
-        if mercy:                                          # L1414: no wound, even if the shield is destroyed
-            s['card_cube'][armor] = 0
+        if mercy:                                          # L1414: no wound, even if the shield is destroyed,
+            s['card_cube'][armor] = 0                      # so no wound of the round either (L781)
             return False
+        s['round_wounds'] = 1
         return wound_hero_venom(S, b, p)
+    s['round_wounds'] = 1
     if armor == LIFE_ARMOR_HIT:
         wear_life_armor(S, b, p, d)
         return wound_hero_venom(S, b, p)
