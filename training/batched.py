@@ -683,8 +683,12 @@ class BatchedLeagueEnv(VecEnv):
                 actions, lambda b: f"opponent {self._names[int(self.opponent[b])]} (seat {int(venv.to_play[b])})")
             rewards += np.where(ended, 0.0, step_rewards[rows_all, self.seat])
             self._finish(info, rewards, ended, ends)
+        stuck = np.flatnonzero(venv.to_play != self.seat)[:4].tolist()
         raise RuntimeError(f"{self.game_spec.name}: games still wait for the opponents after "
-                           f"{MAX_OPPONENT_ROUNDS} rounds")
+                           f"{MAX_OPPONENT_ROUNDS} rounds (a cycle of decisions the rules allow "
+                           f"without end?): " + "; ".join(
+                               f"game {b}, opponent {self._names[int(self.opponent[b])]}, seat "
+                               f"{int(venv.to_play[b])} to play" for b in stuck))
 
     def _step_games(self, actions, chosen_by):
         """``venv.step(actions)``; an action the vector API refuses is re-raised

@@ -337,3 +337,17 @@ def test_an_illegal_action_names_who_chose_it_and_steps_no_game():
     env.step_async(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
     with pytest.raises(IllegalActionError, match=r"\(chosen by opponent random \(seat \d\)\)"):
         env.step_wait()
+
+
+def test_games_the_opponents_never_hand_back_stop_the_step_naming_them(race, monkeypatch):
+    """An endless run of opponent decisions (a cycle the rules allow, such
+    as the Dragons Down combat a Shield of Mercy once kept going) stops the
+    step with an error naming each stuck game, its opponent and the seat to
+    play, instead of stepping forever."""
+    from dragongym.training import batched
+    env = BatchedLeagueEnv(race, 2, {"num_players": 2}, weights={"random": 1.0}, seed=0)
+    env.reset()
+    monkeypatch.setattr(batched, "MAX_OPPONENT_ROUNDS", 0)      # every opponent turn counts as stuck
+    with pytest.raises(RuntimeError, match=r"after 0 rounds .*: game 0, opponent random, seat \d to play; "
+                                           r"game 1, opponent random, seat \d to play"):
+        env.step(np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()]))
