@@ -36,6 +36,8 @@ the same run. The rollout lives on the policy's device (a GPU under
 ``device="auto"`` where there is one; without one ``auto`` is the CPU and
 trains the same bytes as ``device="cpu"``).
 """
+import copy
+import threading
 import time
 
 import numpy as np
@@ -156,20 +158,26 @@ def sample_masked(logits, masks):
     return log_probs, torch.where(stray, log_probs.argmax(dim=1), actions)
 
 
-def collect(model, rollout, callback):
+def collect(model, rollout, callback, policy=None, end_rollout=True, abort=None):
     """Fill ``rollout`` from ``model.env``; returns False when a callback
     stopped the training (SB3's ``collect_rollouts`` contract).
 
     Each step's observations and masks are copied once, from the env's numpy
     arrays into the rollout's tensors (on the policy's device), and the
     learner's forward pass reads them there; forward passes run in
-    ``torch.inference_mode``."""
-    env, policy = model.env, model.policy
+    ``torch.inference_mode``. ``policy`` acts (default ``model.policy``; the
+    overlapped loop passes its acting copy); ``end_rollout=False`` leaves the
+    callbacks' ``on_rollout_end`` to the caller; a set ``abort`` event stops
+    the rollout (returns False) before its next step."""
+    env = model.env
+    policy = model.policy if policy is None else policy
     device = rollout.obs.device
     policy.set_training_mode(False)
     callback.on_rollout_start()
     obs, starts = model._last_obs, model._last_episode_starts
     for t in range(rollout.steps):
+        if abort is not None and abort.is_set():
+            return False
         obs_t, masks_t = rollout.obs[t], rollout.masks[t]
         obs_t.copy_(torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32)))
         masks_t.copy_(torch.from_numpy(np.ascontiguousarray(_action_masks(env))))
@@ -207,12 +215,15 @@ def collect(model, rollout, callback):
                             model.gamma, model.gae_lambda)
     model._last_obs, model._last_episode_starts = obs, starts
     callback.update_locals(locals())
-    callback.on_rollout_end()
+    if end_rollout:
+        callback.on_rollout_end()
     return True
 
 
-def update(model, rollout):
-    """``n_epochs`` passes of clipped-PPO minibatches over ``rollout`` (MaskablePPO's ``train``)."""
+def update(model, rollout, generator=None):
+    """``n_epochs`` passes of clipped-PPO minibatches over ``rollout``
+    (MaskablePPO's ``train``); the minibatches' order is drawn from
+    ``generator`` (default: torch's global one)."""
     policy = model.policy
     policy.set_training_mode(True)
     model._update_learning_rate(policy.optimizer)
@@ -228,7 +239,7 @@ def update(model, rollout):
     approx_kls, loss, stop = [], None, False
     for _ in range(model.n_epochs):
         approx_kls = []
-        order = torch.randperm(n, device=obs.device)
+        order = torch.randperm(n, device=obs.device, generator=generator)
         for start in range(0, n, model.batch_size):
             idx = order[start:start + model.batch_size]
             logits, values = policy_outputs(policy, obs.index_select(0, idx))
@@ -277,32 +288,115 @@ def update(model, rollout):
     log.record("train/clip_range", clip_range)
 
 
-def learn(model, total_timesteps, callback=None, tb_log_name="selfplay", reset_num_timesteps=True):
+def learn(model, total_timesteps, callback=None, tb_log_name="selfplay", reset_num_timesteps=True,
+          overlap=False):
     """Train ``model`` (a ``MaskablePPO`` whose env is a ``VecEnv`` with
     ``action_masks()``) for ``total_timesteps`` more decisions, as
-    ``model.learn`` would; returns the model."""
+    ``model.learn`` would; returns the model.
+
+    ``overlap=True`` collects each rollout while the previous one's update
+    runs (:func:`_learn_overlapped`): one update behind, twice the cores busy."""
     total, callback = model._setup_learn(total_timesteps, callback, reset_num_timesteps, tb_log_name,
                                          progress_bar=False)
     env = model.env
-    rollout = Rollout(model.n_steps, env.num_envs, int(np.prod(env.observation_space.shape)),
-                      int(env.action_space.n), device=model.policy.device)
+
+    def new_rollout():
+        return Rollout(model.n_steps, env.num_envs, int(np.prod(env.observation_space.shape)),
+                       int(env.action_space.n), device=model.policy.device)
+
     # the learner's batches keep their sizes (n_envs games, batch_size samples):
     # the layout network may run its per-row layers as convolutions
     fixed_batches = getattr(model.policy.features_extractor, "fixed_batches", None)
     if fixed_batches is not None:
         fixed_batches(True)
     callback.on_training_start(locals(), globals())
-    iteration = 0
-    while model.num_timesteps < total:
-        if not collect(model, rollout, callback):
-            break
-        iteration += 1
-        model._update_current_progress_remaining(model.num_timesteps, total)
-        seconds = max(time.time_ns() - model.start_time, 1) / 1e9
-        model.logger.record("time/iterations", iteration, exclude="tensorboard")
-        model.logger.record("time/fps", int((model.num_timesteps - model._num_timesteps_at_start) / seconds))
-        model.logger.record("time/total_timesteps", model.num_timesteps, exclude="tensorboard")
-        update(model, rollout)
-        model.logger.dump(step=model.num_timesteps)
+    if overlap:
+        _learn_overlapped(model, total, callback, new_rollout)
+    else:
+        rollout = new_rollout()
+        iteration = 0
+        while model.num_timesteps < total:
+            if not collect(model, rollout, callback):
+                break
+            iteration += 1
+            _log_iteration(model, total, iteration)
+            update(model, rollout)
+            model.logger.dump(step=model.num_timesteps)
     callback.on_training_end()
     return model
+
+
+def _log_iteration(model, total, iteration):
+    """The progress (learning rate, clip range) and time entries after ``iteration``'s rollout."""
+    model._update_current_progress_remaining(model.num_timesteps, total)
+    seconds = max(time.time_ns() - model.start_time, 1) / 1e9
+    model.logger.record("time/iterations", iteration, exclude="tensorboard")
+    model.logger.record("time/fps", int((model.num_timesteps - model._num_timesteps_at_start) / seconds))
+    model.logger.record("time/total_timesteps", model.num_timesteps, exclude="tensorboard")
+
+
+def _learn_overlapped(model, total, callback, new_rollout):
+    """PPO with the update of rollout ``k`` and the collection of rollout
+    ``k + 1`` at the same time, on two threads: the update on
+    ``model.policy``, the collection by an acting copy of it that still has
+    the weights rollout ``k`` was played with. Rollout ``k + 1`` is
+    therefore played one update behind the policy that learns from it; its
+    stored log-probabilities are those of the policy that played it, so the
+    clipped ratio measures the step from there (as in asynchronous PPO).
+
+    Why: on a few cores the rollout (the rules, the opponents, the learner's
+    forward passes) and the update (forward, backward, Adam) each leave most
+    cores idle, and the rules' kernels and torch's operations release the
+    GIL, so the two overlap. The schedule is fixed (collect ``k + 1`` while
+    updating on ``k``, then copy the weights), so a seed replays the same
+    run; the minibatches' order comes from a generator of its own (seeded
+    from torch's), as the two threads would otherwise draw from one in a
+    varying order. The callbacks' ``on_rollout_end`` (snapshots,
+    evaluations, checkpoints) runs between the two, with the update done: it
+    sees the weights a sequential run would show at that point. A rollout
+    cut short by a callback (the deadline, Ctrl-C) is dropped, as in the
+    sequential loop, after the update on the one before it is finished."""
+    device = model.policy.device
+    actor = copy.deepcopy(model.policy)
+    generator = torch.Generator(device=device)
+    generator.manual_seed(int(torch.randint(0, 2 ** 62, (1,))))
+    rollouts = [new_rollout(), new_rollout()]
+    iteration = 0
+    if model.num_timesteps >= total or not collect(model, rollouts[0], callback, policy=actor):
+        return
+    while True:
+        iteration += 1
+        learned = rollouts[(iteration - 1) % 2]
+        _log_iteration(model, total, iteration)
+        failure, abort = [], threading.Event()
+
+        def run_collect():
+            try:
+                going.append(collect(model, rollouts[iteration % 2], callback, policy=actor,
+                                     end_rollout=False, abort=abort))
+            except BaseException as error:     # re-raised in the calling thread
+                failure.append(error)
+
+        going = []
+        collector = None
+        if model.num_timesteps < total:
+            collector = threading.Thread(target=run_collect, name="ppo-collect", daemon=True)
+            collector.start()
+        try:
+            update(model, learned, generator=generator)
+        except BaseException:
+            abort.set()                        # Ctrl-C or an error in the update: the rollout is dropped
+            raise
+        finally:
+            if collector is not None:
+                collector.join()
+        if failure:
+            raise failure[0]
+        # the acting copy takes the new weights (the optimiser's state stays with the learner)
+        with torch.no_grad():
+            for mine, learner in zip(actor.state_dict().values(), model.policy.state_dict().values()):
+                mine.copy_(learner)
+        model.logger.dump(step=model.num_timesteps)
+        if not (going and going[0]):
+            return
+        callback.on_rollout_end()

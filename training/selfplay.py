@@ -55,9 +55,13 @@ the default two threads, 7,060, 3,740 and 2,800 learner decisions/s of
 wall time, 1.23x, 1.19x and 1.76x): the heuristic opponents
 decide the same at about half the cost, Dragons Down's realm gathers its
 neighbours' rows, and the update no longer copies (board stems) or faults
-in (``keep_freed_memory``) whole batches of boards. The time now goes
-mostly to the PPO update's forward and backward passes and to the
-learner's and snapshots' forward passes. A GPU is used when
+in (``keep_freed_memory``) whole batches of boards. The third round
+(``overlap_update``, on by default) runs the update on one rollout while
+the next one is collected, on the other core: against the code before
+issue 30's changes, the default command trains at 8,700 (Dragonhunt), 2,900
+(Dragons Down) and 2,300 (Dragon Pass) learner decisions/s of wall time on
+an idle 2-core machine, 1.69x, 1.78x and 2.16x (``training/report_notes.md``,
+"Trainer speed, round 3"). A GPU is used when
 present (``device="auto"``; without one, ``auto`` trains exactly what
 ``cpu`` trains).
 """
@@ -127,6 +131,14 @@ class Args:
     its page faults again (``training/allocator.py``): the same training, its
     update on Dragon Pass's boards much cheaper; the process's memory stays at
     its peak. ``--no-keep-freed-memory``: the C library's defaults."""
+    overlap_update: bool = True
+    """``trainer="ppo"`` only: collect each rollout while the update on the
+    previous one runs, on another thread (``training/ppo.py``'s
+    ``_learn_overlapped``): the rollout played one update behind, both cores
+    busy; the torch threads are split between the two (``torch_threads //
+    2``, at least 1). ``--no-overlap-update``: the sequential loop, which
+    trains the bytes the trainer trained before this option (runs started
+    before it resume that way)."""
     trainer: str = "ppo"
     """``ppo`` (``training/ppo.py``: masked PPO in one file over preallocated
     rollout tensors, the same losses as MaskablePPO, about twice its speed
@@ -361,6 +373,8 @@ def saved_args(saved):
                 saved[new] = {**dict(value or {}), **saved.get(new, {})}
             else:
                 saved.setdefault(new, value)
+    # a run written before the overlapped update resumes with the sequential one it trained with
+    saved.setdefault("overlap_update", False)
     return Args(**saved)
 
 
@@ -826,8 +840,13 @@ def train(args):
                         tb_log_name="selfplay")
         elif remaining:
             from dragongym.training import ppo
-            ppo.learn(model, remaining, callback=callback, reset_num_timesteps=not args.resume,
-                      tb_log_name="selfplay")
+            if args.overlap_update:
+                torch.set_num_threads(max(1, args.torch_threads // 2))   # each of the two threads its share
+            try:
+                ppo.learn(model, remaining, callback=callback, reset_num_timesteps=not args.resume,
+                          tb_log_name="selfplay", overlap=args.overlap_update)
+            finally:
+                torch.set_num_threads(args.torch_threads)
     except KeyboardInterrupt:
         # Ctrl-C stops training, not the run: what was trained is saved below
         # (checkpoint and final.zip; --resume continues), the final evaluation is skipped

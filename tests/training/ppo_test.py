@@ -135,3 +135,129 @@ def test_it_trains_on_the_solo_and_the_ranked_toy_game(toy, request):
                                                                      "game_options": options}})
     ppo.learn(model, 192)
     assert model.num_timesteps >= 192 and env.learner_decisions == model.num_timesteps
+
+
+# ----------------------------------------------------------------- overlapped update
+
+def _weights(policy):
+    return torch.cat([p.detach().flatten() for p in policy.parameters()]).clone()
+
+
+def _race_model(race, seed=7):
+    env = BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=seed)
+    return tiny_model(race, env, seed=seed)
+
+
+def test_the_overlapped_loop_plays_each_rollout_one_update_behind_and_replays_from_its_seed(race, monkeypatch):
+    """``overlap=True``: rollout k+1 is collected while the update on rollout
+    k runs, by a copy holding the weights rollout k was played with; the
+    same number of rollouts and updates as the sequential loop, and the
+    same seed gives the same weights."""
+    seen = []                      # ("collect", weights it acts with) / ("update", weights before)
+    collect, update = ppo.collect, ppo.update
+
+    def spy_collect(model, rollout, callback, policy=None, **kwargs):
+        seen.append(("collect", _weights(model.policy if policy is None else policy)))
+        return collect(model, rollout, callback, policy=policy, **kwargs)
+
+    def spy_update(model, rollout, **kwargs):
+        seen.append(("update", _weights(model.policy)))
+        update(model, rollout, **kwargs)
+        seen.append(("updated", _weights(model.policy)))
+
+    monkeypatch.setattr(ppo, "collect", spy_collect)
+    monkeypatch.setattr(ppo, "update", spy_update)
+    model = ppo.learn(_race_model(race), 512, overlap=True)      # 4 rollouts of 8 games x 16 steps
+    monkeypatch.undo()
+    assert model.num_timesteps == 512 and model._n_updates == 4 * 2
+    collects = [w for kind, w in seen if kind == "collect"]
+    before = [w for kind, w in seen if kind == "update"]
+    after = [w for kind, w in seen if kind == "updated"]
+    assert len(collects) == len(before) == len(after) == 4
+    theta = [before[0]] + after                   # theta_0 .. theta_4
+    assert all(torch.equal(before[k], theta[k]) for k in range(4))       # each update starts where the last ended
+    # rollouts 1 and 2 by theta_0, rollout 3 by theta_1, rollout 4 by theta_2
+    for k, want in enumerate([0, 0, 1, 2]):
+        assert torch.equal(collects[k], theta[want]), k
+    assert not torch.equal(theta[1], theta[0])
+    again = ppo.learn(_race_model(race), 512, overlap=True)
+    assert torch.equal(_weights(again.policy), _weights(model.policy))
+    sequential = ppo.learn(_race_model(race), 512)
+    assert sequential._n_updates == model._n_updates
+    assert not torch.equal(_weights(sequential.policy), _weights(model.policy))   # another schedule
+
+
+class _Stops:
+    """A callback that records the learner's weights at each rollout's end and
+    stops the training (``on_step`` False) at the ``stop_at``-th step."""
+
+    def __init__(self, model, stop_at=None):
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        outer = self
+
+        class Callback(BaseCallback):
+            def _on_step(self):
+                outer.steps += 1
+                return outer.stop_at is None or outer.steps < outer.stop_at
+
+            def _on_rollout_end(self):
+                outer.ends.append((self.model.num_timesteps, _weights(self.model.policy)))
+
+        self.steps, self.stop_at, self.ends, self.callback = 0, stop_at, [], Callback()
+
+
+def test_overlapped_rollout_ends_see_the_finished_update_and_a_stopped_rollout_is_dropped(race, monkeypatch):
+    """The callbacks' ``on_rollout_end`` (snapshots, evaluations,
+    checkpoints) runs with no update in flight, on the weights a sequential
+    run would show there: after the updates on every rollout before. A
+    rollout a callback stops (the deadline) is not learned from."""
+    model = _race_model(race)
+    updated = []
+    update = ppo.update
+
+    def spy_update(model, rollout, **kwargs):
+        update(model, rollout, **kwargs)
+        updated.append(_weights(model.policy))
+
+    monkeypatch.setattr(ppo, "update", spy_update)
+    stops = _Stops(model, stop_at=16 * 2 + 5)          # in the third rollout's sixth step
+    ppo.learn(model, 10_000, callback=stops.callback, overlap=True)
+    # rollout 1 ends before any update; rollout 2 after the update on rollout 1
+    assert [t for t, _ in stops.ends] == [128, 256]
+    assert torch.equal(stops.ends[1][1], updated[0])
+    # the update on rollout 2 ran to its end; the stopped third rollout was dropped
+    assert len(updated) == 2 and torch.equal(_weights(model.policy), updated[1])
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_an_error_in_either_thread_of_the_overlapped_loop_reaches_the_caller(error, race, monkeypatch):
+    """An update that raises (or is interrupted by Ctrl-C, which reaches the
+    main thread, the update's) stops the rollout being collected beside it;
+    a rollout that raises is reported once the update beside it is done.
+    Either way the error reaches ``learn``'s caller and no thread is left running."""
+    import threading
+
+    def broken_update(model, rollout, **kwargs):
+        raise error("update broke")
+
+    monkeypatch.setattr(ppo, "update", broken_update)
+    with pytest.raises(error, match="update broke"):
+        ppo.learn(_race_model(race), 512, overlap=True)
+    monkeypatch.undo()
+    assert not any(t.name == "ppo-collect" for t in threading.enumerate())
+
+    collect, calls = ppo.collect, []
+
+    def collect_breaks_second(model, rollout, callback, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("rollout broke")
+        return collect(model, rollout, callback, **kwargs)
+
+    monkeypatch.setattr(ppo, "collect", collect_breaks_second)
+    model = _race_model(race)
+    with pytest.raises(ValueError, match="rollout broke"):
+        ppo.learn(model, 512, overlap=True)
+    assert model._n_updates == 2          # the update beside the broken rollout finished (2 epochs)
+    assert not any(t.name == "ppo-collect" for t in threading.enumerate())

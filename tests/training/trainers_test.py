@@ -1,5 +1,6 @@
 """Every self-play trainer on every game: a tiny run of each of ``--trainer
-ppo`` (training/ppo.py) and ``--trainer sb3`` (MaskablePPO.learn) on the
+ppo`` (training/ppo.py; its update overlapped with the next rollout, and
+sequential) and ``--trainer sb3`` (MaskablePPO.learn) on the
 batched league games of Dragonhunt, Dragons Down and Dragon Pass and of the
 toy games (two seats, solo, three ranked seats) exits, never plays a masked
 action (the vector API raises ``IllegalActionError`` on one, which would end
@@ -29,13 +30,20 @@ GAMES = {
 }
 
 
-@pytest.mark.parametrize("trainer", ["ppo", "sb3"])
+TRAINERS = {
+    "ppo": {"trainer": "ppo", "overlap_update": True},
+    "ppo_sequential": {"trainer": "ppo", "overlap_update": False},
+    "sb3": {"trainer": "sb3"},
+}
+
+
+@pytest.mark.parametrize("trainer", list(TRAINERS))
 @pytest.mark.parametrize("name", list(GAMES))
 def test_a_tiny_run_trains_resumes_and_plays_as_an_agent(name, trainer, request, tmp_path):
     if name in ("race", "dive", "gather"):
         request.getfixturevalue(name)
     options = GAMES[name]
-    args = Args(game=name, game_options=options, trainer=trainer, total_timesteps=64, n_envs=4, n_steps=8,
+    args = Args(game=name, game_options=options, **TRAINERS[trainer], total_timesteps=64, n_envs=4, n_steps=8,
                 batch_size=16, channels=4, hidden=8, snapshot_every=1, checkpoint_every=1, eval_every=0,
                 final_eval_games=0, out_dir=str(tmp_path), run_name="tiny", progress=False,
                 env_rate_seconds=0.05)
