@@ -357,7 +357,9 @@ def _learn_overlapped(model, total, callback, new_rollout):
     cut short by a callback (the deadline, Ctrl-C) is dropped, as in the
     sequential loop, after the update on the one before it is finished."""
     device = model.policy.device
-    actor = copy.deepcopy(model.policy)
+    # the acting copy needs no optimiser: its state (Adam's moments) stays with the learner alone
+    optimizer = getattr(model.policy, "optimizer", None)
+    actor = copy.deepcopy(model.policy, memo={id(optimizer): None} if optimizer is not None else None)
     generator = torch.Generator(device=device)
     generator.manual_seed(int(torch.randint(0, 2 ** 62, (1,))))
     rollouts = [new_rollout(), new_rollout()]
@@ -368,7 +370,7 @@ def _learn_overlapped(model, total, callback, new_rollout):
         iteration += 1
         learned = rollouts[(iteration - 1) % 2]
         _log_iteration(model, total, iteration)
-        failure, abort = [], threading.Event()
+        failure, going, abort = [], [], threading.Event()
 
         def run_collect():
             try:
@@ -377,7 +379,6 @@ def _learn_overlapped(model, total, callback, new_rollout):
             except BaseException as error:     # re-raised in the calling thread
                 failure.append(error)
 
-        going = []
         collector = None
         if model.num_timesteps < total:
             collector = threading.Thread(target=run_collect, name="ppo-collect", daemon=True)
@@ -392,7 +393,7 @@ def _learn_overlapped(model, total, callback, new_rollout):
                 collector.join()
         if failure:
             raise failure[0]
-        # the acting copy takes the new weights (the optimiser's state stays with the learner)
+        # the acting copy takes the new weights
         with torch.no_grad():
             for mine, learner in zip(actor.state_dict().values(), model.policy.state_dict().values()):
                 mine.copy_(learner)
