@@ -174,3 +174,19 @@ def test_trainer_cpu_times_a_tiny_training_loop(tmp_path, capsys):
     assert printed["decisions_per_cpu_second"] == 64 / printed["cpu_seconds"]
     with pytest.raises(SystemExit, match="usage"):
         trainer_cpu.main(["--game", "dragonhunt"])
+
+
+def test_acting_forward_times_eager_and_traced_calls_and_checks_their_bytes(tmp_path, capsys):
+    """``benchmarks/acting_forward.py``: one acting forward pass of the
+    default network, eager and traced, per batch size, the same bytes."""
+    from dragongym.benchmarks import acting_forward
+
+    out = tmp_path / "acting.json"
+    acting_forward.main(["--game", "dragonhunt", "--sizes", "1,3", "--calls", "2", "--rounds", "1",
+                         "--games", "4", "--out", str(out)])
+    rows = json.loads(out.read_text())
+    assert [r["batch"] for r in rows] == [1, 3]
+    assert all(r["same_bytes"] and r["eager_us"] > 0 and r["traced_us"] > 0 for r in rows)
+    assert "dragonhunt batch    3: eager" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        acting_forward.main(["--game", "dragonhunt", "--sizes", "8", "--games", "4"])

@@ -258,13 +258,16 @@ class _ConstantCache:
     """The part of a layer's output that depends on parameters only (not on
     the observation), remembered between passes without gradients (a playing
     agent) until any parameter changes: optimiser steps and
-    ``load_state_dict`` write parameters in place, which bumps their version."""
+    ``load_state_dict`` write parameters in place, which bumps their version.
+    Never while tracing: a trace computes it anew at every call."""
 
     def __init__(self):
         self._key, self._value = None, None
 
     def get(self, params, compute):
-        if torch.is_grad_enabled():
+        # a trace (ppo.Acting) must record the computation from the parameters: a
+        # remembered tensor would stay in it as a constant when the weights change
+        if torch.is_grad_enabled() or torch.jit.is_tracing():
             self._key = self._value = None
             return compute()
         key = tuple((p.data_ptr(), p._version) for p in params)

@@ -179,6 +179,7 @@ class LeagueEnv(gymnasium.Wrapper):
             self._fixed["heuristic"] = make_agent(game.heuristic_agent, game=game)
         self._make_policy = make_policy
         self._net = None
+        self._net_agent = None             # the PolicyAgent playing self._net
         self._loaded = None
         self._snapshots = {}
         self._weights = {"random": 1.0}
@@ -214,10 +215,14 @@ class LeagueEnv(gymnasium.Wrapper):
         sid = int(name[5:])
         if self._net is None:
             self._net = self._make_policy()
+            # one agent for every snapshot: their weights are loaded into its network in place,
+            # which its traced forward pass (ppo.Acting, traced once) reads
+            self._net_agent = PolicyAgent(self._net, deterministic=False)
         if self._loaded != sid:
             self._net.load_state_dict(self._snapshots[sid])
             self._loaded = sid
-        return name, PolicyAgent(self._net, deterministic=False, name=name)
+        self._net_agent.name = name
+        return name, self._net_agent
 
     # ---------------------------------------------------------- gymnasium
     def reset(self, **kwargs):

@@ -233,6 +233,10 @@ class BoardPolicy(MaskableActorCriticPolicy):
 class PolicyAgent(Agent):
     """A trained policy playing from its observation and mask.
 
+    Its forward pass runs as a trace of itself (:class:`dragongym.training.ppo.Acting`,
+    taken at the first move; the same bytes as the eager call, less overhead a
+    call): weights loaded into ``policy`` in place later are the ones it plays.
+
     Args:
         policy: a ``MaskableActorCriticPolicy``.
         deterministic: play the most probable legal action (else sample from
@@ -243,16 +247,18 @@ class PolicyAgent(Agent):
     uses_state = False
 
     def __init__(self, policy, deterministic=True, name="policy"):
+        from dragongym.training.ppo import Acting, action_logits
+
         self.policy = policy.eval()
         self.deterministic = bool(deterministic)
         self.name = name
+        self._logits = Acting(action_logits, self.policy)     # traced at the first move
 
-    @torch.no_grad()
     def logits(self, obs):
         """Unmasked action logits ``[B, A]`` (numpy) of observations ``[B, obs_size]``."""
-        from dragongym.training.ppo import action_logits
         obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32)).reshape(len(obs), -1)
-        return action_logits(self.policy, obs_t).numpy()
+        with torch.inference_mode():
+            return self._logits(obs_t).numpy()
 
     @torch.no_grad()
     def values(self, obs):

@@ -146,6 +146,7 @@ COMMANDS = {
     "--total-timesteps 65536 --seed 0 --eval-every 0 --final-eval-games 0 --env-rate-seconds 0 --no-progress "
     "--torch-threads 1": (PARSE, "trains for a minute; parsed"),
     "python -m dragongym.benchmarks.compile_profile --game dragons_down": (PARSE, BENCH),
+    "python -m dragongym.benchmarks.acting_forward --game dragons_down": (PARSE, BENCH),
     "python -m dragongym.benchmarks.phase_profile --game dragon_pass": (PARSE, BENCH),
     "python -m dragongym.benchmarks.phase_profile --game dragon_pass --games 8": (PARSE, BENCH),
     "python -m dragongym.benchmarks.compile_profile --game dragon_pass": (PARSE, BENCH),

@@ -261,3 +261,130 @@ def test_an_error_in_either_thread_of_the_overlapped_loop_reaches_the_caller(err
         ppo.learn(model, 512, overlap=True)
     assert model._n_updates == 2          # the update beside the broken rollout finished (2 epochs)
     assert not any(t.name == "ppo-collect" for t in threading.enumerate())
+
+
+# ----------------------------------------------------------------- the traced acting forward
+
+def _league_observations(game, n=24, steps=30, seed=3):
+    """``n`` observations of ``game``'s default configuration after up to
+    ``steps`` random league decisions (the learner's network, the layout one)."""
+    from dragongym.training import selfplay
+
+    args = selfplay.Args(game=game)
+    env = BatchedLeagueEnv(game, n, args.config_options(), weights={"random": 1.0}, seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        masks = env.action_masks()
+        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    make = selfplay._policy_factory(args, env.observation_space, env.action_space)
+    return make, torch.as_tensor(env.venv.obs.copy())
+
+
+@pytest.mark.parametrize("game", ["dragonhunt", "dragons_down", "dragon_pass"])
+def test_the_traced_acting_forward_is_the_eager_one_byte_for_byte(game):
+    """``Acting`` (the league's snapshots, the learner's rollout, a
+    checkpoint's agent) replays the network's operators as a trace: the same
+    bytes as the eager forward at every batch size, and after the weights
+    change in place (an optimiser step, ``load_state_dict``) it plays the
+    new ones: the trace reads the policy's parameters, and the layout
+    network's remembered constants are computed inside it."""
+    make, obs = _league_observations(game)
+    policy = make().eval()
+    acting = ppo.Acting(ppo.policy_outputs, policy)
+    logits_only = ppo.Acting(ppo.action_logits, policy)
+
+    def same_as_eager():
+        with torch.inference_mode():
+            for n in (5, 1, 24, 9):
+                logits, values = acting(obs[:n])
+                eager_logits, eager_values = ppo.policy_outputs(policy, obs[:n])
+                assert torch.equal(logits, eager_logits) and torch.equal(values, eager_values), n
+                assert torch.equal(logits_only(obs[:n]), eager_logits), n
+        return logits
+
+    before = same_as_eager()
+    assert acting._traced is not None and not acting._eager        # it did trace
+    optimizer = torch.optim.Adam(policy.parameters(), lr=0.05)
+    loss = sum(out.square().mean() for out in ppo.policy_outputs(policy, obs))
+    loss.backward()
+    optimizer.step()
+    after = same_as_eager()
+    assert not torch.equal(before, after)
+    policy.load_state_dict(make().state_dict())
+    same_as_eager()
+
+
+def test_a_policy_the_tracer_cannot_hold_plays_eagerly_with_a_warning(race):
+    """A forward pass the trace would get wrong is found when the trace is
+    taken, and played eagerly from then on, with a warning naming why: one
+    that decides on a value of its batch (the tracer warns that it keeps it
+    as a constant), one that keeps Python state between calls (the trace
+    keeps the state of its first call: its check against the eager call
+    differs), one the tracer refuses (it returns a dict)."""
+    env = BatchedLeagueEnv(race, 4, {"num_players": 2}, seed=1)
+    policy = tiny_model(race, env).policy
+    obs = torch.as_tensor(np.random.default_rng(0).random((6, env.observation_space.shape[0])),
+                          dtype=torch.float32)
+    calls = []
+
+    def reads_the_data(policy, x):
+        logits = ppo.action_logits(policy, x)
+        return logits * 2 if float(x.sum()) > 3.0 else logits
+
+    def counts_its_calls(policy, x):
+        calls.append(1)
+        return ppo.action_logits(policy, x) + len(calls)
+
+    def refused(policy, x):
+        return {"logits": ppo.action_logits(policy, x)}
+
+    cases = {reads_the_data: ("the tracer warns: Converting a tensor to a Python float",
+                              lambda x, out: torch.equal(out, reads_the_data(policy, x))),
+             counts_its_calls: ("its output differs from the eager call's",
+                                lambda x, out: torch.equal(out, ppo.action_logits(policy, x) + len(calls))),
+             refused: ("RuntimeError",
+                       lambda x, out: torch.equal(out["logits"], ppo.action_logits(policy, x)))}
+    for fn, (why, played_eagerly) in cases.items():
+        acting = ppo.Acting(fn, policy)
+        with pytest.warns(RuntimeWarning, match="the traced forward pass is not used") as caught:
+            first = acting(obs)
+        assert why in str(caught[0].message), (fn.__name__, str(caught[0].message))
+        assert acting._eager and acting._traced is None
+        assert played_eagerly(obs, first), fn.__name__
+        for x in (obs[:1], obs[2:]):
+            assert played_eagerly(x, acting(x)), fn.__name__
+
+
+def test_a_playing_agent_copies_and_pickles_without_its_trace(race):
+    """A checkpoint's agent that has moved (its forward traced) still deep-
+    copies and pickles (workers, saved objects); the copy traces anew and
+    plays the same moves."""
+    import copy
+    import pickle
+
+    env = BatchedLeagueEnv(race, 4, {"num_players": 2}, seed=1)
+    env.reset()
+    agent = PolicyAgent(tiny_model(race, env).policy, deterministic=False)
+    obs, masks = env.venv.obs.copy(), env.venv.masks.copy()
+    moves = agent.act_batch(obs, masks, np.random.default_rng(5))
+    assert agent._logits._traced is not None
+    for twin in (copy.deepcopy(agent), pickle.loads(pickle.dumps(agent))):
+        assert twin._logits._traced is None and twin._logits.policy is twin.policy
+        assert np.array_equal(twin.act_batch(obs, masks, np.random.default_rng(5)), moves)
+
+
+def test_the_rollouts_and_the_training_are_the_same_traced_or_eager(race, monkeypatch):
+    """Tracing the acting forward changes the speed only: the same seed
+    trains the same weights with the trace as with the eager calls, in both
+    loops, snapshots playing."""
+    def train(overlap):
+        env = BatchedLeagueEnv(race, 8, {"num_players": 2}, seed=7, make_policy=lambda: tiny_model(race, env).policy)
+        model = tiny_model(race, env)
+        env.set_weights({"random": 0.5, "self:0": 0.5}, new_snapshots={0: model.policy.state_dict()})
+        return _weights(ppo.learn(model, 384, overlap=overlap).policy)
+
+    traced = [train(False), train(True)]
+    monkeypatch.setattr(ppo.Acting, "__call__", lambda self, obs: self.fn(self.policy, obs))
+    eager = [train(False), train(True)]
+    assert all(torch.equal(t, e) for t, e in zip(traced, eager))
