@@ -133,7 +133,8 @@ class Acting:
                 # the tracer's own warning: a value read from the data became a constant of the trace
                 doubts = [w for w in heard if issubclass(w.category, torch.jit.TracerWarning)]
                 # torch.jit.trace says it is deprecated (torch 2.13, pinned): a removal would raise
-                # here and leave the eager call; any other warning is passed on
+                # here and leave the eager call; any other warning is passed on (the record is
+                # process-wide: one the update's thread raises meanwhile is passed on from here)
                 for w in heard:
                     if not issubclass(w.category, (torch.jit.TracerWarning, DeprecationWarning)):
                         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
