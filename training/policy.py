@@ -256,6 +256,10 @@ class PolicyAgent(Agent):
 
     def logits(self, obs):
         """Unmasked action logits ``[B, A]`` (numpy) of observations ``[B, obs_size]``."""
+        from dragongym.training.ppo import Acting, action_logits
+
+        if self._logits.policy is not self.policy:        # a policy set after construction
+            self._logits = Acting(action_logits, self.policy)
         obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32)).reshape(len(obs), -1)
         with torch.inference_mode():
             return self._logits(obs_t).numpy()

@@ -90,10 +90,9 @@ class Acting:
     eager call on that first batch and on another made from it: a policy the
     tracer cannot hold (an error, the tracer's warning that it kept a value
     read from the data, another result) plays eagerly from then on, with a
-    warning. A
-    trace is specific to the policy's structure at that moment (its
-    ``fixed_batches`` choice, train or eval mode), so it is taken when the
-    policy is ready to act and not reused across such changes."""
+    warning. A trace is specific to the policy's structure at that moment
+    (its ``fixed_batches`` choice, train or eval mode), so it is taken when
+    the policy is ready to act and not reused across such changes."""
 
     def __init__(self, fn, policy):
         self.fn = fn

@@ -372,6 +372,26 @@ def test_a_playing_agent_copies_and_pickles_without_its_trace(race):
     for twin in (copy.deepcopy(agent), pickle.loads(pickle.dumps(agent))):
         assert twin._logits._traced is None and twin._logits.policy is twin.policy
         assert np.array_equal(twin.act_batch(obs, masks, np.random.default_rng(5)), moves)
+    # a policy set on the agent later is the one it plays, not the trace of the first
+    other = tiny_model(race, env, seed=11).policy
+    agent.policy = other.eval()
+    with torch.no_grad():
+        want = ppo.action_logits(other, torch.as_tensor(obs)).numpy()
+    assert np.array_equal(agent.logits(obs), want)
+
+
+def test_collect_refuses_a_forward_pass_of_another_policy(race):
+    """``collect(forward=...)`` must be the acting policy's own: another's
+    is refused before any step, the rollout and the games untouched."""
+    model = _race_model(race)
+    model._last_obs = model.env.reset()
+    rollout = ppo.Rollout(model.n_steps, model.env.num_envs, model.env.observation_space.shape[0],
+                          int(model.env.action_space.n))
+    before = model.env.venv.states.copy()
+    stranger = ppo.Acting(ppo.policy_outputs, _race_model(race, seed=3).policy)
+    with pytest.raises(ValueError, match="forward must be an Acting of the policy that acts"):
+        ppo.collect(model, rollout, None, forward=stranger)
+    assert np.array_equal(model.env.venv.states, before) and not rollout.obs.any()
 
 
 def test_the_rollouts_and_the_training_are_the_same_traced_or_eager(race, monkeypatch):
