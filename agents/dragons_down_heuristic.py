@@ -826,6 +826,49 @@ def evaluate(state):
 
 register_value("dragons_down", evaluate)
 
+
+def standings_batch(states):
+    """:func:`standings` of every seat of every record of ``states`` (``[B]``
+    records) at once, ``float64 [B, seats]``, equal to it bit for bit; seats
+    beyond a game's ``num_players`` stand at 0."""
+    best = states["best"][:, :, 0].astype(np.float64)
+    x = np.where(states["best"][:, :, 0] >= 0, best, 0.0)
+    hero = states["hero_state"]
+    in_play = (hero == HS_ACTIVE) | (hero == HS_WAITING)
+    now = states["lp"].astype(np.float64) + states["fame"].astype(np.float64) / FAME_PER_LP
+    x = np.where(in_play, np.maximum(x, now), x)
+    playing = np.arange(x.shape[1])[None, :] < states["num_players"].astype(np.int64)[:, None]
+    return np.where(playing, x, 0.0)
+
+
+def legend_lead_potential(state, seat):
+    """Shaping potential of ``seat`` (the game's ``shaping_potential``): its
+    value in :func:`evaluate` while the game runs, 0 once it is over (the
+    trainer adds the outcome itself). With several heroes that is its mean
+    pairwise lead in Legend Points and Fame, ``tanh`` of each lead of 1 LP
+    (public facts only); alone, ``1 - 2 exp(-2 x / target)`` of its own LP."""
+    if int(state[0]["status"]) != 0:
+        return 0.0
+    return float(evaluate(state)[int(seat)])
+
+
+def legend_lead_potential_batch(states, seats):
+    """:func:`legend_lead_potential` of ``seats[b]`` in each record ``states[b]``
+    (``float64 [B]``), in one pass over the batch (the game's
+    ``shaping_potential_batch``)."""
+    x = standings_batch(states)
+    seats = np.asarray(seats, dtype=np.int64)
+    rows = np.arange(len(states))
+    n = states["num_players"].astype(np.int64)
+    own = x[rows, seats]
+    playing = np.arange(x.shape[1])[None, :] < n[:, None]
+    lead = np.where(playing, np.tanh((own[:, None] - x) / LP_SCALE), 0.0)
+    several = lead.sum(axis=1) / np.maximum(n - 1, 1)
+    target = np.where(states["sandbox"].astype(np.int64) == SB_LEGENDARY, float(LEGEND_TARGET), 1.0)
+    alone = 1.0 - 2.0 * np.exp(-2.0 * own / target)
+    value = np.where(n == 1, alone, several)
+    return np.where(states["status"].astype(np.int64) != 0, 0.0, value)
+
 PRIOR_ONLY_PHASES = frozenset((
     R.PH_ACTION, R.PH_TILE_CHOOSE, R.PH_TILE_SPOT, R.PH_TILE_TURN, R.PH_LINEAGE, R.PH_LINEAGE_SIDE, R.PH_CLASS,
     R.PH_CLASS_SIDE, R.PH_CUBE_COLOUR, R.PH_START_SPELL, R.PH_HEAL, R.PH_ALERT, R.PH_ALERT_TARGET, R.PH_GAINED,

@@ -351,6 +351,11 @@ class DragonsDown(Game):
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
     heuristic_agent = "dragons_down.heuristic"
     picture_module = "dragongym.envs.dragons_down.picture"
+    # shaping: each seat's lead in Legend Points and Fame (public), the heuristic's value at
+    # MCTS's cap; without it a learner from scratch is paid only at a game's end, some 350 of
+    # its own decisions later (issue 30, training/REPORT.md)
+    shaping_potential = "dragongym.agents.dragons_down_heuristic:legend_lead_potential"
+    shaping_potential_batch = "dragongym.agents.dragons_down_heuristic:legend_lead_potential_batch"
     truncation_option = "max_turns"
     tie_breaks = "fame, then epic treasures, treasures, gold"
     # rewards: solo +1 won / -1 lost, else position values +1 .. -1 (ties

@@ -96,6 +96,53 @@ def test_dragons_down_hooks_read_no_secret():
             assert DDH.prior_only(other) == DDH.prior_only(state)
 
 
+@pytest.mark.parametrize("heroes, sandbox", [(1, "open_realm"), (2, "open_realm"), (4, "explore_the_realm"),
+                                             (1, "legendary"), (3, "legendary")])
+def test_dragons_down_shaping_potential_is_the_value_and_its_batch_the_same_bytes(heroes, sandbox):
+    """The trainer's shaping (the game's ``shaping_potential``) is each seat's value at
+    MCTS's cap while the game runs, 0 once it is over; the batched form is the same
+    number, bit for bit, over positions of heuristic games (with Legend Points and
+    Fame set as a game could hold them, so leads of every size are met)."""
+    from dragongym.agents.base import _resolve
+
+    game = dragongym.get_game("dragons_down")
+    assert _resolve(game.shaping_potential) is DDH.legend_lead_potential
+    assert _resolve(game.shaping_potential_batch) is DDH.legend_lead_potential_batch
+    seen, last = _play("dragons_down", 10 + heroes, num_players=heroes, sandbox=sandbox, max_turns=3)
+    rng = np.random.default_rng(heroes)
+    states = [s for s, _ in seen[::7]]
+    for s in states[::2]:
+        s[0]["lp"][:heroes] = rng.integers(0, 25, heroes)
+        s[0]["fame"][:heroes] = rng.integers(0, 10, heroes)
+    states.append(last)
+    batch = np.concatenate(states)
+    for seat in range(heroes):
+        one = np.array([DDH.legend_lead_potential(s, seat) for s in states])
+        many = DDH.legend_lead_potential_batch(batch, np.full(len(states), seat))
+        assert one.tobytes() == many.tobytes()
+        running = [int(s[0]["status"]) == 0 for s in states]
+        assert np.array_equal(one[running], [DDH.evaluate(s)[seat] for s, r in zip(states, running) if r])
+    assert int(last[0]["status"]) != 0 and DDH.legend_lead_potential(last, 0) == 0.0
+    assert len({float(DDH.legend_lead_potential(s, 0)) for s in states}) > 2, "every position scored alike"
+
+
+def test_dragons_down_shaping_pays_a_hero_for_fame_gained():
+    """Two heroes: Fame a hero gains raises its potential and lowers the other's by
+    as much (the leads are zero-sum); the shaped step of that gain is positive."""
+    from dragongym.training.shaping import potential_for, shaped_reward
+
+    seen, _ = _play("dragons_down", 4, until=lambda s: int(s[0]["phase"]) == DDR.PH_ACTION,
+                    num_players=2, max_turns=2)
+    before = seen[-1][0]
+    before[0]["lp"][:2], before[0]["fame"][:2] = 0, 0
+    after = before.copy()
+    after[0]["fame"][0] = 5
+    phi = potential_for(dragongym.get_game("dragons_down"))
+    assert phi(before, 0) == 0.0 and phi(before, 1) == 0.0
+    assert phi(after, 0) == pytest.approx(np.tanh(0.5)) and phi(after, 1) == pytest.approx(-np.tanh(0.5))
+    assert shaped_reward(0.0, phi(before, 0), phi(after, 0), 0.997, 0.1, done=False) > 0
+
+
 def test_dragons_down_prior_only_by_phase():
     seen, _ = _play("dragons_down", 7, num_players=2, max_turns=2)
     phases = {int(s[0]["phase"]): DDH.prior_only(s) for s, _ in seen}
