@@ -393,8 +393,25 @@ def anchored_rating(pairs, anchors):
 
 # --------------------------------------------------------------- playing
 
-def _folder(out, k, name):
-    return None if out is None else os.path.join(out, f"{k}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}")
+def _folder(out, k, name, resume=False):
+    """The folder of pair (or solo rung) ``k`` named ``name`` in ``out``:
+    ``<k>-<name>``. Resumed, where that folder is missing, a folder of the same
+    name under another number that holds a games log is used instead: a ladder
+    that gained a rung numbers its pairs anew, and the games an old pair
+    played (checked against the rungs' settings when resumed) are not played again."""
+    if out is None:
+        return None
+    tail = re.sub(r'[^A-Za-z0-9_.-]+', '_', name)
+    folder = os.path.join(out, f"{k}-{tail}")
+    if not resume or os.path.isdir(folder) or not os.path.isdir(out):
+        return folder
+    from dragongym.agents.tournament import GAMES_FILE
+
+    for entry in sorted(os.listdir(out)):
+        number, _, rest = entry.partition("-")
+        if number.isdigit() and rest == tail and os.path.exists(os.path.join(out, entry, GAMES_FILE)):
+            return os.path.join(out, entry)
+    return folder
 
 
 def _check_resume(out, resume):
@@ -498,14 +515,14 @@ def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=
         scores = {}
         for k, rung in enumerate(rungs):
             log(f"{ladder.id}: {rung} alone, {n} games")
-            folder = _folder(out, k, rung)
+            folder = _folder(out, k, rung, resume)
             scores[rung] = play_solo(ladder, rung, n, workers, folder, _resume_pair(folder, resume), progress)
         data["scores"] = scores
         return data
     pairs = []
     for i, j in itertools.combinations(range(len(rungs)), 2):
         log(f"{ladder.id}: {rungs[j]} against {rungs[i]}, {n} games")
-        folder = _folder(out, len(pairs), f"{rungs[j]}-{rungs[i]}")
+        folder = _folder(out, len(pairs), f"{rungs[j]}-{rungs[i]}", resume)
         pairs.append(play_pair(ladder, rungs[j], rungs[i], n, workers, folder, _resume_pair(folder, resume),
                                progress))
     data["pairs"] = [p.as_dict() for p in pairs]
@@ -593,13 +610,13 @@ def place(ladder, agent, games=None, workers=1, out=None, resume=False, progress
     _check_resume(out, resume)
     if ladder.solo:
         log(f"{ladder.id}: {agent} alone, {n} games")
-        folder = _folder(out, 0, agent)
+        folder = _folder(out, 0, agent, resume)
         scores = play_solo(ladder, agent, n, workers, folder, _resume_pair(folder, resume), progress, agent_kwargs)
         return Placement(ladder, agent, {r: None for r in rungs}, None, stored, n, scores=scores)
     results = {}
     for k, rung in enumerate(rungs):
         log(f"{ladder.id}: {agent} against {rung}, {n} games")
-        folder = _folder(out, k, rung)
+        folder = _folder(out, k, rung, resume)
         results[rung] = play_pair(ladder, agent, rung, n, workers, folder, _resume_pair(folder, resume), progress,
                                   agent_kwargs)
     anchors = {r: tuple(stored["ratings"][r]) for r in rungs}

@@ -124,6 +124,26 @@ def test_a_run_stopped_before_its_later_pairs_resumes_them_and_a_missing_folder_
     dragongym.agents.base._FACTORIES.pop("race.mcts5", None)
 
 
+def test_a_ladder_that_gained_a_rung_resumes_its_old_pairs_under_their_new_numbers(toy_ladder, tmp_path):
+    # rungs A, B, C: pairs 0 B-A, 1 C-A, 2 C-B; with D appended: 0 B-A, 1 C-A, 2 D-A, 3 C-B, ...
+    # so C-B's games lie under number 2 while the longer ladder looks for them under 3
+    for name, sims in (("race.mcts5", 5), ("race.mcts3", 3)):
+        register(name, lambda game=None, s=sims, **kw: dragongym.agents.make_agent("mcts", game=game, simulations=s))
+    three = dataclasses.replace(toy_ladder, rungs=toy_ladder.rungs + (Rung("race.mcts5", "mcts", "5"),))
+    four = dataclasses.replace(three, rungs=three.rungs + (Rung("race.mcts3", "mcts", "3"),))
+    out = tmp_path / "out"
+    ladders.round_robin(three, progress=False, log=lambda line: None, out=str(out))
+    old_pair = sorted(p.name for p in out.iterdir())[2]
+    assert old_pair.startswith("2-race.mcts5-")
+    before = (out / old_pair / "games.jsonl").read_text()
+    grown = ladders.round_robin(four, progress=False, log=lambda line: None, out=str(out), resume=True)
+    assert not (out / ("3-" + old_pair[2:])).exists(), "the old pair was played again under its new number"
+    assert (out / old_pair / "games.jsonl").read_text() == before
+    assert grown == ladders.round_robin(four, progress=False, log=lambda line: None)
+    for name in ("race.mcts5", "race.mcts3"):
+        dragongym.agents.base._FACTORIES.pop(name, None)
+
+
 def test_placement_needs_the_ladders_stored_round_robin(toy_ladder, stored_here, capsys):
     assert main(["ladder", "--game", "race", "--config", "toy", "--agent", "random"]) == 2
     assert "has no stored round robin yet" in capsys.readouterr().err
