@@ -784,26 +784,10 @@ ahead of another by ``LP_SCALE`` gets ``tanh(1) = 0.76`` of that pairing's
 win (see :func:`evaluate`)."""
 
 
-def standings(state):
-    """Each seat's Legend Points as the game stands, in LP: the best of the
-    heroes it has set aside (``best``) and of its hero in play, the latter
-    counted with its Fame as it would retire now (1 LP for each 10 Fame, the
-    rest as a fraction). Public: every seat sees the heroes' LP and Fame."""
-    rec = state[0]
-    n = int(rec["num_players"])
-    out = np.zeros(n)
-    for p in range(n):
-        x = float(rec["best"][p, 0]) if int(rec["best"][p, 0]) >= 0 else 0.0
-        if int(rec["hero_state"][p]) in (HS_ACTIVE, HS_WAITING):
-            x = max(x, float(rec["lp"][p]) + float(rec["fame"][p]) / FAME_PER_LP)
-        out[p] = x
-    return out
-
-
 def evaluate(state):
     """Per-seat value of a Dragons Down position in the reward scale (exact
     ``rewards`` once the game is over), used by MCTS at its depth cap; it reads
-    only the heroes' public Legend Points and Fame (:func:`standings`).
+    only the heroes' public Legend Points and Fame (:func:`standings_batch`).
 
     Several heroes: the seats rank by LP (L121), so a seat's value is its mean
     pairwise lead, ``mean over q != p of tanh((x_p - x_q) / LP_SCALE)``: the
@@ -816,21 +800,34 @@ def evaluate(state):
     n = int(rec["num_players"])
     if int(rec["status"]) != 0:
         return np.asarray(rec["rewards"][:n], dtype=np.float64)
-    x = standings(state)
-    if n == 1:
-        target = float(LEGEND_TARGET) if int(rec["sandbox"]) == SB_LEGENDARY else 1.0
-        return np.array([1.0 - 2.0 * np.exp(-2.0 * x[0] / target)])
-    lead = np.tanh((x[:, None] - x[None, :]) / LP_SCALE)
-    return lead.sum(axis=1) / (n - 1)
+    return seat_values_batch(state)[0, :n]
+
+
+def seat_values_batch(states):
+    """:func:`evaluate`'s value of a running game for every seat of every record
+    of ``states`` (``[B]`` records) at once, ``float64 [B, seats]`` (seats
+    beyond a game's ``num_players`` hold no meaning): the one formula behind
+    MCTS's value and the trainer's shaping."""
+    x = standings_batch(states)
+    n = states["num_players"].astype(np.int64)
+    playing = np.arange(x.shape[1])[None, :] < n[:, None]
+    lead = np.where(playing[:, None, :], np.tanh((x[:, :, None] - x[:, None, :]) / LP_SCALE), 0.0)
+    several = lead.sum(axis=2) / np.maximum(n - 1, 1)[:, None]
+    target = np.where(states["sandbox"].astype(np.int64) == SB_LEGENDARY, float(LEGEND_TARGET), 1.0)
+    alone = 1.0 - 2.0 * np.exp(-2.0 * x / target[:, None])
+    return np.where((n == 1)[:, None], alone, several)
 
 
 register_value("dragons_down", evaluate)
 
 
 def standings_batch(states):
-    """:func:`standings` of every seat of every record of ``states`` (``[B]``
-    records) at once, ``float64 [B, seats]``, equal to it bit for bit; seats
-    beyond a game's ``num_players`` stand at 0."""
+    """Each seat's Legend Points as the game stands, in LP, for every record of
+    ``states`` (``[B]`` records), ``float64 [B, seats]``: the best of the heroes
+    it has set aside (``best``) and of its hero in play, the latter counted with
+    its Fame as it would retire now (1 LP for each 10 Fame, the rest as a
+    fraction); seats beyond a game's ``num_players`` stand at 0. Public: every
+    seat sees the heroes' LP and Fame."""
     best = states["best"][:, :, 0].astype(np.float64)
     x = np.where(states["best"][:, :, 0] >= 0, best, 0.0)
     hero = states["hero_state"]
@@ -856,17 +853,7 @@ def legend_lead_potential_batch(states, seats):
     """:func:`legend_lead_potential` of ``seats[b]`` in each record ``states[b]``
     (``float64 [B]``), in one pass over the batch (the game's
     ``shaping_potential_batch``)."""
-    x = standings_batch(states)
-    seats = np.asarray(seats, dtype=np.int64)
-    rows = np.arange(len(states))
-    n = states["num_players"].astype(np.int64)
-    own = x[rows, seats]
-    playing = np.arange(x.shape[1])[None, :] < n[:, None]
-    lead = np.where(playing, np.tanh((own[:, None] - x) / LP_SCALE), 0.0)
-    several = lead.sum(axis=1) / np.maximum(n - 1, 1)
-    target = np.where(states["sandbox"].astype(np.int64) == SB_LEGENDARY, float(LEGEND_TARGET), 1.0)
-    alone = 1.0 - 2.0 * np.exp(-2.0 * own / target)
-    value = np.where(n == 1, alone, several)
+    value = seat_values_batch(states)[np.arange(len(states)), np.asarray(seats, dtype=np.int64)]
     return np.where(states["status"].astype(np.int64) != 0, 0.0, value)
 
 PRIOR_ONLY_PHASES = frozenset((
