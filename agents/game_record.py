@@ -54,7 +54,9 @@ for the game that was played, and a corrupt one must never crash the reader
 * the replay checks the game, its version, the options and the seats
   against this installation, every decision (the seat to play, a legal
   action), and then every field of the end line: the game over (still
-  running for an unfinished one), the digest, and, for a finished game, the
+  running for an unfinished one; a game that reached its spec's
+  ``decision_limit`` is ended there, as the match that played it ended it),
+  the digest, and, for a finished game, the
   ranks and the rewards (as the float32 values the game keeps; :func:`finish`
   writes them exactly).
 
@@ -73,6 +75,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import dragongym
+from dragongym.envs.core.outcome import end_at_decision_limit
 
 RECORD_KIND = "dragongym game"
 FORMAT = 1
@@ -475,6 +478,10 @@ def replay_steps(record, game=None):
             raise RecordError(f"action {action} of seat {seat} is refused ({game.error_message(errors[0])})",
                               _where(record, "decision", k))
     running = int(state[0]["status"]) == 0
+    if running and not end.get("unfinished") and spec.decision_limit \
+            and len(record.actions) >= spec.decision_limit:
+        end_at_decision_limit(state, seats, spec.utility)     # as the match that played it did
+        running = False
     if end.get("unfinished"):
         if not running:
             raise RecordError(f"the record says the game was left unfinished, yet it is over after the "

@@ -31,7 +31,7 @@ import numpy as np
 
 import dragongym
 from dragongym.agents.base import AgentLoadError, agent_problem, as_agent, checked_action, make_agent
-from dragongym.envs.core.outcome import DRAW, LOSS, WIN, outcome_of, seat_results
+from dragongym.envs.core.outcome import DRAW, LOSS, WIN, end_at_decision_limit, outcome_of, seat_results
 
 
 def _count(tally, result, reward, rank, score):
@@ -248,15 +248,18 @@ def play_game(env, players, seed, rngs, trace=None, index=None, labels=None):
         seed: the game's reset seed.
         rngs: one ``numpy.random.Generator`` per seat.
         trace: a dict that, if given, receives ``reset_seed`` (the seed
-            ``Game.reset`` started the game from) and ``actions``, every
-            ``(seat, action)`` in order (what a game record keeps).
+            ``Game.reset`` started the game from), ``actions``, every
+            ``(seat, action)`` in order, and ``state``, the final record
+            (what a game record keeps).
         index, labels: the game's number in its match and each seat's agent
             label, for the error that stops the game when an agent answers
             with something that is not a legal action (``AgentActionError``).
 
     Returns ``(rewards, outcome, decisions)``: the final reward per seat, the
     :class:`dragongym.envs.core.outcome.Outcome` read from the final record,
-    and the number of decisions per seat.
+    and the number of decisions per seat. A game still running after
+    ``spec.decision_limit`` decisions is ended there, truncated
+    (``end_at_decision_limit``, on a copy of the env's record).
     """
     seat_of = {agent: s for s, agent in enumerate(env.possible_agents)}
     for player in players:
@@ -267,7 +270,14 @@ def play_game(env, players, seed, rngs, trace=None, index=None, labels=None):
         trace["actions"] = []
     rewards = np.zeros(len(players))
     decisions = np.zeros(len(players), dtype=np.int64)
+    spec, final = env.spec, None
     for agent in env.agent_iter():
+        if spec.decision_limit and decisions.sum() >= spec.decision_limit \
+                and int(env.state_record[0]["status"]) == 0:
+            final = env.clone_state()
+            end_at_decision_limit(final, spec.num_seats, spec.utility)
+            rewards += final[0]["rewards"][:spec.num_seats] - env.state_record[0]["rewards"][:spec.num_seats]
+            break
         seat = seat_of[agent]
         observation, reward, termination, truncation, _ = env.last()
         rewards[seat] += reward
@@ -284,8 +294,11 @@ def play_game(env, players, seed, rngs, trace=None, index=None, labels=None):
         decisions[seat] += 1
         if trace is not None:
             trace["actions"].append((seat, int(action)))
-    outcome = outcome_of(env.state_record, env.spec.num_seats, env.spec.utility)
-    return rewards, outcome, decisions
+    if final is None:
+        final = env.state_record
+    if trace is not None:
+        trace["state"] = final
+    return rewards, outcome_of(final, spec.num_seats, spec.utility), decisions
 
 
 def record_file_problem(path):
@@ -422,7 +435,7 @@ def play_match(game_name, agent_ids, num_games, seed=0, on_game_end=None, record
             with deferred_interrupt():               # the game is recorded and counted, or neither
                 if trace is not None:
                     write_record(records, game, game.make_config(**options), trace, [ids[k] for k in seating],
-                                 env.state_record, rewards, outcome.ranks, seed, i)
+                                 trace["state"], rewards, outcome.ranks, seed, i)
                 tally(stats, record)
                 result.games.append(record)
             if on_game_end is not None:

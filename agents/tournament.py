@@ -61,7 +61,7 @@ import dragongym
 from dragongym.agents.base import AgentLoadError, agent_problem, checked_action
 from dragongym.agents.match import (AgentStats, GameOutcome, deferred_interrupt, labels_of, made_agents,
                                     record_file_problem, spec_fields, tally, write_record)
-from dragongym.envs.core.outcome import outcome_of
+from dragongym.envs.core.outcome import end_at_decision_limit, outcome_of
 from dragongym.envs.core.spec import player_names
 
 
@@ -256,7 +256,9 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None, trace=No
     legal action stops the game with an ``AgentActionError`` naming the game
     ``index``, the seat and its agent's label (``labels``). ``trace``, a dict
     if given, receives what a game record keeps: ``reset_seed``, ``actions``
-    (every ``(seat, action)`` in order) and ``state`` (the final record).
+    (every ``(seat, action)`` in order) and ``state`` (the final record). A
+    game still running after ``spec.decision_limit`` decisions is ended
+    there, truncated (``end_at_decision_limit``).
     """
     spec = game.spec_for(config)
     n = spec.num_seats
@@ -269,7 +271,11 @@ def play_one(game, config, agents, seed, rngs, index=None, labels=None, trace=No
     decisions = [0] * n
     if trace is not None:
         trace.update(reset_seed=int(seed), actions=[], state=state)
+    limit = spec.decision_limit
     while int(state[0]["status"]) == 0:
+        if limit and sum(decisions) >= limit:
+            end_at_decision_limit(state, n, spec.utility)
+            break
         p = int(state[0]["to_play"])
         agent = agents[p]
         mask = game.mask_of(state)

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dragongym.envs.core.game import STATUS_RUNNING, STATUS_TRUNCATED
+
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
 
@@ -63,6 +65,23 @@ def outcome_of(state, num_seats, utility="zero_sum"):
         raise ValueError(f"the record's ranks {ranks} are not a ranking: {problem}")
     scores = tuple(float(x) for x in rec["score"][:num_seats])
     return Outcome(ranks, scores, status == 2, utility)
+
+
+def end_at_decision_limit(state, num_seats, utility="zero_sum"):
+    """End the running game in ``state`` (a 1-record array, changed in place)
+    because it reached its spec's ``decision_limit``: status truncated,
+    nobody to play, every seat ranked 1 (a draw, paying 0) or, a solo seat,
+    ranked 2 (lost, paying -1). The scores stay what the
+    record holds. Only the common fields change, so this is the same for
+    every game; a game record replayed to the limit ends the same way."""
+    rec = state[0]
+    if int(rec["status"]) != STATUS_RUNNING:
+        raise ValueError("the game is already over: only a running game reaches the decision limit")
+    ranks = (2,) if utility == "solo" or num_seats == 1 else (1,) * num_seats
+    rec["status"] = STATUS_TRUNCATED
+    rec["to_play"] = -1
+    rec["rank"][:num_seats] = ranks
+    rec["rewards"][:num_seats] = -1.0 if len(ranks) == 1 else 0.0
 
 
 def ranking_problem(ranks):

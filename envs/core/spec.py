@@ -108,6 +108,11 @@ class ActionBlock:
         return self.offset + self.size
 
 
+DECISION_LIMIT_FACTOR = 4
+"""``GameSpec.decision_limit`` is this many times ``max_decisions`` (itself a
+bound several times the longest random game measured)."""
+
+
 def player_names(n):
     """Seat names of ``n`` interchangeable players: ``player_0 .. player_{n-1}``."""
     return tuple(f"player_{i}" for i in range(n))
@@ -176,6 +181,18 @@ class GameSpec:
     def num_seats(self):
         """Seats in play in this configuration."""
         return len(self.roles)
+
+    @property
+    def decision_limit(self):
+        """Decisions after which a game still running is ended, truncated, by
+        matches, tournaments, evaluations, ladders and the vector env
+        (:func:`dragongym.envs.core.outcome.end_at_decision_limit`): every
+        seat tied, a solo game lost. A guard against play that never ends --
+        a policy repeating a loop of decisions the rules allow -- set at
+        :data:`DECISION_LIMIT_FACTOR` times ``max_decisions`` so that no game
+        the rules end by themselves comes near it; 0 where the spec gives no
+        ``max_decisions`` (no limit)."""
+        return DECISION_LIMIT_FACTOR * int(self.max_decisions)
 
     num_players = num_seats
 

@@ -18,6 +18,7 @@ Arrays in, arrays out. ``B`` games run in lockstep, one decision each per step
                    (games pay when they end), ``P = num_players``
 ``terminated``     bool ``[B]``: game ``b`` ended by the rules on this step
 ``truncated``      bool ``[B]``: game ``b`` hit the game's limit on this step
+                   (its own, or ``spec.decision_limit`` decisions: see below)
 ``info``           dict; where games ended on this step (``done_index``, int
                    ``[D]``), their last position before the automatic reset:
                    ``final_obs`` float32 ``[D, P, obs_size]`` (every seat's
@@ -28,6 +29,10 @@ Arrays in, arrays out. ``B`` games run in lockstep, one decision each per step
 
 Finished games restart at once (auto-reset), so every row is always a running
 game; ``obs``/``mask``/``to_play`` of a restarted row are its new game's.
+``decisions[b]`` counts the decisions of game ``b``'s current episode; one
+still running after ``spec.decision_limit`` of them is ended there, truncated
+(:func:`dragongym.envs.core.outcome.end_at_decision_limit`: every seat tied),
+so a policy that repeats a loop the rules allow cannot hold a row forever.
 
 Seeding: game ``i`` starts with seed ``seed_sequence(seed, B)[i]`` (which does
 not depend on ``B``) and each auto-reset derives the next seed from the old one
@@ -66,6 +71,7 @@ from dragongym.envs.core.game import (
     check_common_fields, float_field_problem,
 )
 from dragongym.envs.core.config import ConfigError, check_count, check_seed, describe
+from dragongym.envs.core.outcome import end_at_decision_limit
 from dragongym.envs.core.rng import seed_sequence
 from dragongym.envs.core.sampling import sample_legal
 
@@ -152,6 +158,10 @@ class VecGameEnv:
         self.rewards = np.zeros((B, num_players), dtype=np.float32)
         self.terminated = np.zeros(B, dtype=bool)
         self.truncated = np.zeros(B, dtype=bool)
+        self.decisions = np.zeros(B, dtype=np.int64)
+        """Decisions taken in each row's current episode (0 after its reset)."""
+        self._at_limit = np.zeros(B, dtype=bool)
+        self._most = 0              # >= decisions.max(): the rows are looked at only once it reaches the limit
         self._paid = np.zeros((B, num_players), dtype=np.float32)
         self._actions = np.zeros(B, dtype=ACTION_DTYPE)
         self._errors = np.zeros(B, dtype=ERROR_DTYPE)
@@ -185,6 +195,8 @@ class VecGameEnv:
             seeds = seed_sequence(0 if self.seed is None else self.seed, self.num_envs)
         self.states.view(np.uint8)[:] = 0
         self.game.reset(self.states, seeds, self.config)
+        self.decisions[:] = 0
+        self._most = 0
         self._refresh_all()
         self._has_reset = True
         return self.obs, self.masks, self.to_play
@@ -207,6 +219,10 @@ class VecGameEnv:
             raise RuntimeError(f"{self.spec.name}: game {b} rejected action {int(acts[b])} that its "
                                f"mask allowed: {self.game.error_message(int(errors[b]))}")
         st = self.states
+        self.decisions += acts >= 0
+        self._most += 1
+        if self.spec.decision_limit and self._most >= self.spec.decision_limit:
+            self._end_at_limit()
         status = st["status"]
         np.equal(status, STATUS_TERMINATED, out=self.terminated)
         np.equal(status, STATUS_TRUNCATED, out=self.truncated)
@@ -219,6 +235,15 @@ class VecGameEnv:
         np.copyto(self.to_play, st["to_play"])
         return self.obs, self.masks, self.rewards, self.terminated, self.truncated, self.to_play, info
 
+    def _end_at_limit(self):
+        """End, truncated, every running game that has reached ``spec.decision_limit``."""
+        np.greater_equal(self.decisions, self.spec.decision_limit, out=self._at_limit)
+        for b in np.flatnonzero(self._at_limit).tolist():
+            if int(self.states[b]["status"]) == STATUS_RUNNING:
+                end_at_decision_limit(self.states[b:b + 1], self.num_players, self.spec.utility)
+                self.decisions[b] = 0                 # its episode ends here; the auto-reset starts the next
+        self._most = int(self.decisions.max())
+
     def sample_actions(self, rng, out=None):
         """A uniformly random legal action for every game (int32 ``[B]``), drawn
         from the numpy Generator ``rng``; a fast random policy for benchmarks."""
@@ -230,13 +255,15 @@ class VecGameEnv:
     # --------------------------------------------------- snapshots
     def clone(self):
         """A snapshot of the whole batch (independent copies)."""
-        return {"states": self.states.copy(), "paid": self._paid.copy(), "seed": self.seed}
+        return {"states": self.states.copy(), "paid": self._paid.copy(), "seed": self.seed,
+                "decisions": self.decisions.copy()}
 
     def restore(self, snapshot):
         """Continue from :meth:`clone`'s snapshot. Returns ``(obs, mask, to_play)``.
 
         Every record is checked first (dtype, shape, seats, ``game.check_state``)
-        and so are the paid rewards and the seed; an unsound snapshot raises
+        and so are the paid rewards, the seed and the decision counts (a
+        snapshot without them counts from 0); an unsound snapshot raises
         :class:`InvalidStateError` naming the first bad game, and the batch is
         left byte for byte as it was."""
         if not isinstance(snapshot, dict) or "states" not in snapshot or "paid" not in snapshot:
@@ -261,8 +288,13 @@ class VecGameEnv:
             seed = check_seed(seed, "snapshot['seed']")
         except ConfigError as e:
             raise InvalidStateError(str(e)) from None
+        decisions = np.asarray(snapshot.get("decisions", np.zeros(B, dtype=np.int64)))
+        if decisions.shape != (B,) or decisions.dtype.kind not in "iu" or (B and int(decisions.min()) < 0):
+            raise InvalidStateError(f"{name}: snapshot['decisions'] must be {B} counts (ints >= 0)")
         self._state_bytes[:] = checked.view(np.uint8).reshape(B, -1)
         self.seed = seed
+        self.decisions[:] = decisions
+        self._most = int(decisions.max()) if B else 0
         self._refresh_all()
         self._paid[:] = paid
         self._has_reset = True
@@ -282,6 +314,7 @@ class VecGameEnv:
         i = self._index(i)
         checked = checked_record(self.game, record, self.num_players, self.states.dtype)
         self._state_bytes[i] = checked.view(np.uint8)
+        self.decisions[i] = 0                         # the record does not say how many it took
         self._refresh_rows(np.array([i]), checked)
         self._has_reset = True
 
@@ -362,6 +395,7 @@ class VecGameEnv:
         fresh = self.game.new_states(D)
         self.game.reset(fresh, next_seeds(final["seed"]), self.config)
         self._state_bytes[idx] = fresh.view(np.uint8).reshape(D, -1)
+        self.decisions[idx] = 0
         self._refresh_rows(idx, fresh)
         return info
 
