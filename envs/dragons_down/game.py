@@ -326,7 +326,7 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 10       # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 11       # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
@@ -346,6 +346,9 @@ class DragonsDown(Game):
                        #    under Player vs. Player, a Monster a hero controls targets and is targeted
                        #    and challenged by the other heroes, a Shape Shifted hero's chip attacks heroes
                        #    (1 byte more state; same actions and observation size)
+                       # 11: a treasure's cube taken back wounded stays wounded on the card, so
+                       #    unequipping and equipping it again heals nothing (8 bytes more state;
+                       #    same actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers

@@ -249,6 +249,7 @@ FIELD_RANGES = {
     "foe_curses": (0, (1 << NUM_CURSES) - 1),
     # treasures' powers (rules/treasures.py)
     "gift_cubes": (0, len(R.GIFT_KINDS)),
+    "gift_wounded": (0, 1),
     "cubes_gained": (0, 100),
     "free_used": (0, 0xFFFF),
     "use_card": (-1, NUM_CARDS - 1),
@@ -493,6 +494,9 @@ def _hero_problem(r, n):
                 return f"hero {p} has {cubes} Action Cubes, its cards give {cards} and he gained {extra}"
         elif hs == HS_NONE and int(r["hearts"][p].sum()):
             return f"hero {p} is not made but has Hearts"
+    for k in range(NUM_CUBE_KINDS):
+        if int(r["gift_wounded"][k]) and int(r["gift_cubes"][:n, k].sum()):
+            return f"the card giving kind-{k} cubes holds its cube wounded, yet a hero holds it"
     return ""
 
 

@@ -248,6 +248,7 @@ STATE_FIELDS = [
     ("ctrl_foe", np.int8),                      # 1 + the controlled foe whose target, side or pending attack its controller decides (PH_CTRL_*); 0 none
     # --- treasures' powers (rules/treasures.py), L916, L1280-L1484; all public
     ("gift_cubes", np.int8, (MAX_HEROES, NUM_CUBE_KINDS)),  # cubes of each CUBE_* kind the hero holds because an equipped card gives them (L1304, L1332)
+    ("gift_wounded", np.int8, (NUM_CUBE_KINDS,)),  # 1 while the one card giving CUBE_* kind g lies unequipped holding its cube wounded: equipped again, it gives it wounded (Interpretations, "Cubes a treasure gives")
     ("cubes_gained", np.int8, (MAX_HEROES,)),   # Action Cubes received for good from one-time cards (Tomes, Potions, L1384-L1386, L1458-L1472)
     ("free_used", np.uint16, (MAX_HEROES,)),    # bit FREE_*: the Symbol's free action of that kind is spent this turn (L1432-L1448)
     ("use_card", np.int16),                     # the one-time card whose colour choice is pending (PH_CUBE_COLOUR); -1

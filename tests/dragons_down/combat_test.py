@@ -17,7 +17,7 @@ from dragongym.envs.dragons_down.constants import (
     CARD_IDS, CLASS_IDS, CUBE_MIGHT, CUBE_SPEED, CW_HERO, CW_REMOVED, HS_ACTIVE, HST_ALERT,
     HST_EVADED, HST_HIDDEN, HST_SNEAK, LINEAGE_IDS, MON_TAKEN, MON_TRAY, MONSTER_CHIP_KINDS,
     MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS, NUM_MONSTER_CHIPS, ST_COMBAT, T_BACKPACK,
-    T_HEAD, T_WEAPON1, T_WEAPON2, T_WEAPONS, TILE_IDS, TW_PLACED,
+    T_HEAD, T_NECK, T_WEAPON1, T_WEAPON2, T_WEAPONS, TILE_IDS, TW_PLACED,
 )
 from dragongym.envs.dragons_down.rules import combat as C
 from dragongym.envs.dragons_down.state import STATE_DTYPE
@@ -1258,6 +1258,31 @@ def test_dd_combat_cleanup_1_idle_hero_may_swap_one_card():
     assert cards == sorted([helmet, mail])                # only an equip now, into a free position
     act(S, R.A_CARD + helmet)
     assert s["card_slot"][helmet] == T_HEAD and over(S)
+
+
+def test_interpretation_dd_combat_cleanup_re_equipping_a_treasure_heals_nothing():
+    """L773 ("may be the same card") with L1362 (Interpretations, "Cubes a
+    treasure gives"): the Knight's Incanter's Jewel gave him its blue Magic
+    Cube, now wounded. Unequipping the Jewel in Cleanup takes that cube back
+    wounded, and equipping it again returns it wounded: the swap heals no
+    wound, so it cannot keep a combat going one wound per round forever
+    (L781)."""
+    blue = R.CUBE_MAGIC + D.MAGIC_COLOURS.index("blue")
+    S = combat([KNIGHT])
+    s = S[0]
+    jewel = give(S, 0, "incanters_jewel")
+    R.equip_card(S, 0, 0, jewel, T_NECK)
+    assert tuple(s["cubes"][0, :, blue]) == (1, 0)            # healthy, as the Jewel gives it
+    s["cubes"][0, 0, blue], s["cubes"][0, 1, blue] = 0, 1     # then wounded
+    start(S)
+    ask(S, R.PH_ADJUST, 0)
+    act(S, R.A_CARD + jewel)                                   # off to the backpack ...
+    assert s["card_slot"][jewel] == T_BACKPACK and tuple(s["cubes"][0, :, blue]) == (0, 0)
+    assert s["gift_wounded"][blue] == 1                        # ... its cube with it, wounded
+    ask(S, R.PH_ADJUST, 0)
+    act(S, R.A_CARD + jewel)                                   # and on again
+    assert s["card_slot"][jewel] == T_NECK
+    assert tuple(s["cubes"][0, :, blue]) == (0, 1) and s["gift_wounded"][blue] == 0
 
 
 def test_dd_combat_cleanup_2_thrower_may_rearm_from_the_backpack():

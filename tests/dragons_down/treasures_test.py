@@ -240,7 +240,9 @@ def test_dd_treasure_writ_of_redemption_1_one_card_bought_at_1x():
 # ================================================================ cubes and Hearts while equipped
 def _gives(kind, slot, cube_kind):
     """Equipped, the card adds its cube healthy; unequipped it takes one of
-    that kind back, a wounded one first (Interpretations)."""
+    that kind back, a wounded one first, and keeps it wounded: equipped
+    again, it gives it back wounded (Interpretations, "Cubes a treasure
+    gives")."""
     S, p = start()
     before = cube(S, p, cube_kind) + cube(S, p, cube_kind, 1)
     c = equip(S, p, kind, slot)
@@ -253,6 +255,11 @@ def _gives(kind, slot, cube_kind):
     R.equip_card(S, 0, p, c, T_BACKPACK)
     assert cube(S, p, cube_kind, 1) == 0 and cube(S, p, cube_kind) == healthy
     assert cube(S, p, cube_kind) + cube(S, p, cube_kind, 1) == before
+    assert int(S[0]["gift_wounded"][cube_kind]) == 1
+    sound(S)
+    R.equip_card(S, 0, p, c, slot)
+    assert cube(S, p, cube_kind, 1) == 1 and cube(S, p, cube_kind) == healthy
+    assert int(S[0]["gift_wounded"][cube_kind]) == 0
     sound(S)
 
 

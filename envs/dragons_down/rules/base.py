@@ -490,6 +490,9 @@ own cards whether they are equipped."""
 assert all(CARD_INSTANCES[c][0] == k for k in range(len(CARD_IDS))
            for c in range(KIND_CARD_FIRST[k], KIND_CARD_END[k]))
 GIFT_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_GIVES[k] >= 0], dtype=np.int16)
+assert all(sum(KIND_CARD_END[k] - KIND_CARD_FIRST[k] for k in GIFT_KINDS if KIND_GIVES[k] == g) <= 1
+           for g in range(int(KIND_GIVES.max()) + 1)), \
+    "one card at most gives each cube kind: a wounded gift cube is remembered per kind (state gift_wounded)"
 ATTRIBUTE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_ATTRIBUTE[k] >= 0], dtype=np.int16)
 FREE_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_FREE[k] >= 0], dtype=np.int16)
 SEARCH_KINDS = np.array([k for k in range(len(CARD_IDS)) if KIND_SEARCH[k] >= 0], dtype=np.int16)

@@ -246,10 +246,12 @@ def kind_worn(S, b, p, kind):
 @rules_jit
 def settle_gifts(S, b, p):
     """Make p's ``gift_cubes`` match his equipped cards (KIND_GIVES: Belt of
-    the Beast, L1304; the Epic Magic Cube treasures, L1332-L1474): a card
-    equipped adds its cube healthy; a card no longer equipped takes its cube
-    back, a wounded one where the hero has one of that kind
-    (Interpretations, "Cubes a treasure gives"). True if anything changed."""
+    the Beast, L1304; the Epic Magic Cube treasures, L1332-L1474): a card no
+    longer equipped takes its cube back, a wounded one where the hero has one
+    of that kind, and keeps it so (``gift_wounded``); a card equipped adds its
+    cube, healthy unless it kept it wounded -- so unequipping and equipping a
+    card again (Adjust Equipment, L773) heals nothing (Interpretations, "Cubes
+    a treasure gives"). True if anything changed."""
     s = S[b]
     want = local_zeros(NUM_CUBE_KINDS, np.int64)
     for i in range(GIFT_KINDS.shape[0]):
@@ -258,12 +260,14 @@ def settle_gifts(S, b, p):
     changed = False
     for g in range(NUM_CUBE_KINDS):
         while s['gift_cubes'][p, g] < want[g]:
-            s['cubes'][p, 0, g] += 1
+            s['cubes'][p, 1 if s['gift_wounded'][g] else 0, g] += 1
+            s['gift_wounded'][g] = 0
             s['gift_cubes'][p, g] += 1
             changed = True
         while s['gift_cubes'][p, g] > want[g]:
             box = 1 if s['cubes'][p, 1, g] > 0 else 0
             s['cubes'][p, box, g] -= 1
+            s['gift_wounded'][g] = box
             s['gift_cubes'][p, g] -= 1
             changed = True
     return changed
