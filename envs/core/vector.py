@@ -162,6 +162,7 @@ class VecGameEnv:
         """Decisions taken in each row's current episode (0 after its reset)."""
         self._at_limit = np.zeros(B, dtype=bool)
         self._most = 0              # >= decisions.max(): the rows are looked at only once it reaches the limit
+        self._limit = spec.decision_limit
         self._paid = np.zeros((B, num_players), dtype=np.float32)
         self._actions = np.zeros(B, dtype=ACTION_DTYPE)
         self._errors = np.zeros(B, dtype=ERROR_DTYPE)
@@ -221,7 +222,7 @@ class VecGameEnv:
         st = self.states
         self.decisions += acts >= 0
         self._most += 1
-        if self.spec.decision_limit and self._most >= self.spec.decision_limit:
+        if self._limit and self._most >= self._limit:
             self._end_at_limit()
         status = st["status"]
         np.equal(status, STATUS_TERMINATED, out=self.terminated)
@@ -237,7 +238,7 @@ class VecGameEnv:
 
     def _end_at_limit(self):
         """End, truncated, every running game that has reached ``spec.decision_limit``."""
-        np.greater_equal(self.decisions, self.spec.decision_limit, out=self._at_limit)
+        np.greater_equal(self.decisions, self._limit, out=self._at_limit)
         for b in np.flatnonzero(self._at_limit).tolist():
             if int(self.states[b]["status"]) == STATUS_RUNNING:
                 end_at_decision_limit(self.states[b:b + 1], self.num_players, self.spec.utility)
