@@ -51,8 +51,11 @@ from dragongym.training.league import HEURISTIC, REWARD_KINDS, SOLO, opponent_la
 from dragongym.training.shaping import batch_potential_for
 
 MAX_OPPONENT_ROUNDS = 100_000
-"""Opponent rounds one ``step`` may take before it is judged stuck (a game
-that never returns to the learner's seat is a defect, not a long game)."""
+"""Opponent rounds one ``step`` may take, beyond twice the game's decision
+limit, before it is judged stuck (a game that never returns to the learner's
+seat is a defect, not a long game). The decision limit comes first: the
+vector env ends a game that reaches it, so a stretch of opponent decisions
+up to the limit, and a fresh game's opening after it, are a game's right."""
 
 HEURISTIC_STREAM = 7
 """Tag of the heuristic bots' random streams: game row ``b``'s bot draws
@@ -662,7 +665,8 @@ class BatchedLeagueEnv(VecEnv):
         B = self.num_envs
         actions = np.full(B, -1, dtype=np.int64)
         rows_all = np.arange(B)
-        for _ in range(MAX_OPPONENT_ROUNDS):
+        most_rounds = MAX_OPPONENT_ROUNDS + 2 * (self.game_spec.decision_limit or 0)
+        for _ in range(most_rounds):
             waiting = venv.to_play != self.seat
             if not waiting.any():
                 return
@@ -684,8 +688,10 @@ class BatchedLeagueEnv(VecEnv):
             rewards += np.where(ended, 0.0, step_rewards[rows_all, self.seat])
             self._finish(info, rewards, ended, ends)
         stuck = np.flatnonzero(venv.to_play != self.seat)[:4].tolist()
+        if not stuck:               # the last round handed every game back
+            return
         raise RuntimeError(f"{self.game_spec.name}: games still wait for the opponents after "
-                           f"{MAX_OPPONENT_ROUNDS} rounds (a cycle of decisions the rules allow "
+                           f"{most_rounds} rounds (a cycle of decisions the rules allow "
                            f"without end?): " + "; ".join(
                                f"game {b}, opponent {self._names[int(self.opponent[b])]}, seat "
                                f"{int(venv.to_play[b])} to play" for b in stuck))

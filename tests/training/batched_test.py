@@ -10,6 +10,7 @@ import torch
 
 import dragongym
 from dragongym.training.batched import BatchedLeagueEnv, Opponents
+from dragongym.envs.core.spec import GameSpec
 
 torch.set_num_threads(1)
 
@@ -348,6 +349,26 @@ def test_games_the_opponents_never_hand_back_stop_the_step_naming_them(race, mon
     env = BatchedLeagueEnv(race, 2, {"num_players": 2}, weights={"random": 1.0}, seed=0)
     env.reset()
     monkeypatch.setattr(batched, "MAX_OPPONENT_ROUNDS", 0)      # every opponent turn counts as stuck
+    monkeypatch.setattr(GameSpec, "decision_limit", property(lambda self: 0))   # and no limit ends a game
     with pytest.raises(RuntimeError, match=r"after 0 rounds .*: game 0, opponent random, seat \d to play; "
                                            r"game 1, opponent random, seat \d to play"):
         env.step(np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()]))
+
+
+def test_opponent_stretches_within_the_decision_limit_are_not_stuck(race, monkeypatch):
+    """The stuck-guard counts only beyond twice the decision limit: in a
+    4-seat Race to Ten the three opponents move after each learner decision,
+    more rounds than a guard of 2 would allow alone, and a game that reaches
+    the limit (5 decisions, one more than Race to Ten needs at least) is
+    ended by the vector env, not judged stuck."""
+    from dragongym.training import batched
+    monkeypatch.setattr(batched, "MAX_OPPONENT_ROUNDS", 2)
+    monkeypatch.setattr(GameSpec, "decision_limit", property(lambda self: 5))
+    env = BatchedLeagueEnv(race, 4, {"num_players": 4}, weights={"random": 1.0}, seed=0)
+    env.reset()
+    ended = 0
+    for _ in range(8):
+        _, _, dones, infos = env.step(np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()]))
+        ended += int(dones.sum())
+        assert (env.venv.to_play == env.seat).all()          # every game waits at its learner's seat again
+    assert ended > 0 and env.opponent_decisions > 2 * 8
