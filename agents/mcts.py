@@ -240,11 +240,27 @@ class MCTSAgent(Agent):
                 break
             self._simulate(state, player, root, n, rng)
             sims += 1
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value[player]))[0]
+        best = self._pick(root, legal, game, state, player, rng)
         self.last_stats = {"simulations": sims, "stopped_early": stopped,
                            "spread": float(self._hi[player] - self._lo[player]),
                            "root_visits": {int(a): ch.visits for a, ch in root.children.items()}}
         return int(best)
+
+    def _pick(self, root, legal, game, state, player, rng):
+        """The most visited root action (ties: the higher value for ``player``)
+        among the actions legal in the real position. A determinized world
+        may allow an action the real one does not (in Dragons Down a Spell
+        Book another hero revealed is priced by spells this seat has not read,
+        so whether it can afford the book differs between worlds); its
+        visits stand for nothing this seat can do. Where no legal action was
+        searched, the prior agent's pick, else the first legal action."""
+        allowed = set(legal.tolist())
+        searched = [kv for kv in root.children.items() if kv[0] in allowed]
+        if searched:
+            return max(searched, key=lambda kv: (kv[1].visits, kv[1].value[player]))[0]
+        if self._prior_agent is not None:
+            return int(self._prior_agent.act_state(game, state, player, rng))
+        return int(legal[0])
 
     def _decided(self, root, sims, start, deadline):
         """True when no other root action can reach the leader's visits with

@@ -151,3 +151,31 @@ def test_a_trained_checkpoint_is_the_rollout_agent_and_the_prior():
 def test_a_value_agent_without_a_value_head_is_refused():
     with pytest.raises(ValueError, match="no values"):
         MCTSAgent(GAME, simulations=4, value="random")
+
+
+def test_an_action_only_a_determinized_world_allows_is_never_played():
+    """A determinization may allow what the real position does not (in
+    Dragons Down, a Spell Book another hero revealed is priced by spells this
+    seat has not read). Here every determinized world of Race to Ten has the
+    counter at 7, where adding 3 wins at once; in the real position the
+    counter is at 8, where adding 3 would pass 10. The search finds the win
+    in every world, and still plays an action legal in the real one."""
+    from tests.core.toygame import RaceToTen
+
+    class SevenInEveryWorld(RaceToTen):
+        def determinize(self, state, player, rng):
+            RaceToTen.determinize(self, state, player, rng)
+            state[0]["counter"] = 7
+
+    game = SevenInEveryWorld()
+    config = game.make_config(num_players=2)
+    state = game.new_states(1)
+    game.reset(state, np.array([3], dtype=np.uint64), config)
+    state[0]["counter"] = 8
+    mask = np.zeros((1, 3), dtype=np.int8)
+    game.legal_mask(state, mask)
+    assert mask[0].tolist() == [1, 1, 0]                 # adding 3 would pass 10
+    agent = MCTSAgent(game=game, simulations=64, rollout="random", early_stop=False)
+    action = agent.act_state(game, state, int(state[0]["to_play"]), np.random.default_rng(0))
+    assert action in (0, 1)
+    assert max(agent.last_stats["root_visits"], key=agent.last_stats["root_visits"].get) == 2  # the worlds' favourite
