@@ -162,6 +162,11 @@ LEARNED_RUNGS = {
                            "MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
                            "episodes started from recorded positions (a reverse curriculum); "
                            "training/REPORT.md, dh_reverse_s0"),
+    ("dragons_down", "2-open"): ("dragons_down.ppo_2-open", "dragons_down_2p_open_shaped_s0.zip",
+                                 "MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
+                                 "rewarded by the lead in Legend Points and Fame (a shaping potential), "
+                                 "episodes started from recorded positions (a reverse curriculum); "
+                                 "training/REPORT.md, dd2o_v11_shaped_s0"),
 }
 """The shipped policies learned without imitation, by configuration."""
 

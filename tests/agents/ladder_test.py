@@ -262,11 +262,13 @@ def test_a_person_can_face_each_rung(game):
     from dragongym.agents.play import PlaySession
     from tests.agents.play_test import play_out
 
-    for ladder in ladders.ladders_of(game)[:1]:
+    first, *others = ladders.ladders_of(game)
+    faced = [(first, first.rungs)] + [(ladder, ladder.rungs[3:]) for ladder in others if len(ladder.rungs) > 3]
+    for ladder, rungs in faced:             # every rung of the first ladder, and every learned rung
         options = {**ladder.option_dict, **TINY[game]}
         if game == "dragons_down":
             options["num_players"] = 2
-        for rung in ladder.rungs:
+        for rung in rungs:
             session = PlaySession(game, options, seat=0, opponents=[rung.agent], seed=3)
             play_out(session)
             assert session.finished
