@@ -167,6 +167,10 @@ LEARNED_RUNGS = {
                                  "rewarded by the lead in Legend Points and Fame (a shaping potential), "
                                  "episodes started from recorded positions (a reverse curriculum); "
                                  "training/REPORT.md, dd2o_v11_shaped_s0"),
+    ("dragons_down", "solo-open"): ("dragons_down.ppo_solo-open", "dragons_down_solo_open_score_s0.zip",
+                                    "MaskablePPO from scratch, alone, paid its final Legend Points "
+                                    "(--reward score) and shaped by them, episodes started from recorded "
+                                    "positions (a reverse curriculum); training/REPORT.md, ddso_v11_score_s0"),
 }
 """The shipped policies learned without imitation, by configuration."""
 

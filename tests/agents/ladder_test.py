@@ -252,9 +252,10 @@ def test_the_shipped_learned_rungs_load_and_play_a_game():
 
     for (game, config), (rung_id, file, _) in ladders.LEARNED_RUNGS.items():
         assert (ladders.CHECKPOINT_DIR / file).exists()
-        result = run_tournament(game, [rung_id, "random"], 2, seed=0, progress=False,
-                                **{**ladders.get_ladder(game, config).option_dict, **TINY[game]})
-        assert sum(a.games for a in result.agents) == 4
+        options = {**ladders.get_ladder(game, config).option_dict, **TINY[game]}
+        result = run_tournament(game, [rung_id, "random"], 2, seed=0, progress=False, **options)
+        seats = options.get("num_players", 2)
+        assert sum(a.games for a in result.agents) == 2 * seats      # a seat of each game, each played
 
 
 @pytest.mark.parametrize("game", ["dragonhunt", "dragons_down", "dragon_pass"])
