@@ -224,6 +224,7 @@ class MCTSAgent(Agent):
             return int(self._prior_agent.act_state(game, state, player, rng))
         n = int(state[0]["num_players"])
         root = _Node(n)
+        allowed = set(legal.tolist())
         self._lo = np.full(n, np.inf)
         self._hi = np.full(n, -np.inf)
         start = time.perf_counter()
@@ -235,18 +236,18 @@ class MCTSAgent(Agent):
                 break
             if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
                 break
-            if self.early_stop and sims > 0 and self._decided(root, sims, start, deadline):
+            if self.early_stop and sims > 0 and self._decided(root, sims, start, deadline, allowed):
                 stopped = True
                 break
             self._simulate(state, player, root, n, rng)
             sims += 1
-        best = self._pick(root, legal, game, state, player, rng)
+        best = self._pick(root, allowed, game, state, player, rng)
         self.last_stats = {"simulations": sims, "stopped_early": stopped,
                            "spread": float(self._hi[player] - self._lo[player]),
                            "root_visits": {int(a): ch.visits for a, ch in root.children.items()}}
         return int(best)
 
-    def _pick(self, root, legal, game, state, player, rng):
+    def _pick(self, root, allowed, game, state, player, rng):
         """The most visited root action (ties: the higher value for ``player``)
         among the actions legal in the real position. A determinized world
         may allow an action the real one does not (in Dragons Down a Spell
@@ -254,17 +255,19 @@ class MCTSAgent(Agent):
         so whether it can afford the book differs between worlds); its
         visits stand for nothing this seat can do. Where no legal action was
         searched, the prior agent's pick, else the first legal action."""
-        allowed = set(legal.tolist())
         searched = [kv for kv in root.children.items() if kv[0] in allowed]
         if searched:
             return max(searched, key=lambda kv: (kv[1].visits, kv[1].value[player]))[0]
         if self._prior_agent is not None:
             return int(self._prior_agent.act_state(game, state, player, rng))
-        return int(legal[0])
+        return min(allowed)
 
-    def _decided(self, root, sims, start, deadline):
+    def _decided(self, root, sims, start, deadline, allowed):
         """True when no other root action can reach the leader's visits with
-        the simulations still left (an upper bound on them)."""
+        the simulations still left (an upper bound on them). Only actions in
+        ``allowed`` (legal in the real position) count: one that only a
+        determinized world allows is never played (``_pick``), so its visits
+        decide nothing."""
         left = None
         if self.simulations is not None:
             left = self.simulations - sims
@@ -276,7 +279,9 @@ class MCTSAgent(Agent):
         if left is None:
             return False
         first = second = 0
-        for ch in root.children.values():
+        for a, ch in root.children.items():
+            if a not in allowed:
+                continue
             v = ch.visits
             if v > first:
                 first, second = v, first

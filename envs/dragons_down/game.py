@@ -326,7 +326,7 @@ class DragonsDown(Game):
     """The Dragons Down rules core behind the generic adapters."""
 
     name = "dragons_down"
-    version = 11       # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
+    version = 12       # 2: the Massive Door as a combat target, the last turn's Legendary retirement;
                        # 3: magic outside combat (starting spells, Learn, Enchant, curses);
                        # 4: spells cast in combat; 5: the treasures' powers (sixty-four cards)
                        # 6: missions, titles and the Outlaw Tokens they give and take
@@ -349,6 +349,10 @@ class DragonsDown(Game):
                        # 11: a treasure's cube taken back wounded stays wounded on the card, so
                        #    unequipping and equipping it again heals nothing (8 bytes more state;
                        #    same actions and observation size)
+                       # 12: a hero trading with a Merchant after Looking reads the spells under
+                       #    the Spell Books another hero revealed there, so its buy offer never
+                       #    turns on spells it has not read; the seller of a Spell Book still knows
+                       #    its spells on the stock (same state, actions and observation size)
     dtype = STATE_DTYPE
     config_cls = DragonsDownConfig
     obs_bounds = (-1.0, float(NUM_CLEARINGS - 1))      # the ``paths`` block holds clearing numbers
@@ -597,26 +601,38 @@ apart to buy, taking a hit): that card is part of the pending decision and
 stays where it is."""
 
 
+_DEALABLE_WHERE = np.array([CW_DECK, CW_SITE, CW_MERCHANT, CW_HERO])
+_CARD_DECK = np.asarray(R.CARD_DECK)
+_SPELL_FROM = np.asarray(R.SPELL_FROM)
+_CARD_FLAGS = {}
+"""Per record dtype: its per-card fields beyond the place (see :func:`_dealable`)."""
+
+
+def _card_flags(dtype):
+    flags = _CARD_FLAGS.get(dtype)
+    if flags is None:
+        flags = _CARD_FLAGS[dtype] = tuple(name for name in dtype.names if name not in CARD_PLACE_FIELDS
+                                           and dtype[name].shape == (NUM_CARDS,))
+    return flags
+
+
 def _dealable(rec, seat):
     """The cards whose identity ``seat`` cannot know where they lie now and
-    that nothing else pins down: not seen by ``seat`` (``view.card_seen``),
+    that nothing else pins down: not seen by ``seat`` (``view.cards_seen``),
     not named by a pending decision (CARD_NAMING_FIELDS), and with every
     other per-card field of the record 0 (a card shown once, damaged, thrown,
     in a swap, just received, a Spell Book holding spells: such a fact belongs
-    to the card, so it stays)."""
+    to the card, so it stays). An int array, ascending."""
     names = rec.dtype.names
-    flags = [name for name in names if name not in CARD_PLACE_FIELDS and rec.dtype[name].shape == (NUM_CARDS,)]
-    pinned = {int(rec[name]) for name in CARD_NAMING_FIELDS if name in names}
+    ok = np.isin(rec["card_where"], _DEALABLE_WHERE) & ~V.cards_seen(rec, seat)
+    for name in _card_flags(rec.dtype):
+        ok &= rec[name] == 0
+    for name in CARD_NAMING_FIELDS:
+        if name in names and 0 <= int(rec[name]) < NUM_CARDS:
+            ok[int(rec[name])] = False
     # a Spell Book or Scroll with spells drew them from the Spell deck in the open (L1424): it is known
-    pinned |= {int(rec["spell_owner"][sp]) for sp in range(R.NUM_SPELLS) if int(rec["spell_where"][sp]) == SPW_ATTACHED}
-    out = []
-    for c in range(NUM_CARDS):
-        if c in pinned or int(rec["card_where"][c]) not in (CW_DECK, CW_SITE, CW_MERCHANT, CW_HERO):
-            continue
-        if V.card_seen(rec, c, seat) or any(int(rec[name][c]) for name in flags):
-            continue
-        out.append(c)
-    return out
+    ok[rec["spell_owner"][rec["spell_where"] == SPW_ATTACHED].astype(np.int64)] = False
+    return np.flatnonzero(ok)
 
 
 def _deal_hidden_cards(rec, seat, rng):
@@ -624,23 +640,26 @@ def _deal_hidden_cards(rec, seat, rng):
     places they hold, deck by deck, a Backpack Special card never into a
     hero's face-down place (see ``DragonsDown.determinize``)."""
     hidden = _dealable(rec, seat)
+    decks = _CARD_DECK[hidden]
+    where, owner, slot = rec["card_where"], rec["card_owner"], rec["card_slot"]
     for deck in range(O.NUM_DECKS):
-        cards = [c for c in hidden if int(R.CARD_DECK[c]) == deck]
+        cards = hidden[decks == deck]
         if len(cards) < 2:
             continue
-        places = [(int(rec["card_where"][c]), int(rec["card_owner"][c]), int(rec["card_slot"][c])) for c in cards]
-        on_boards = [p for p in places if p[0] == CW_HERO]
-        elsewhere = [p for p in places if p[0] != CW_HERO]
-        face_up = [bool(O.KIND_FACE_UP[int(R.CARD_KIND[c])]) for c in cards]
+        hero = where[cards] == CW_HERO
+        on_boards = list(zip(where[cards][hero].tolist(), owner[cards][hero].tolist(), slot[cards][hero].tolist()))
+        elsewhere = list(zip(where[cards][~hero].tolist(), owner[cards][~hero].tolist(),
+                             slot[cards][~hero].tolist()))
+        face_up = V._CARD_FACE_UP[cards]
         order = rng.permutation(len(cards))
-        normal = [cards[i] for i in order if not face_up[i]]
-        special = [cards[i] for i in order if face_up[i]]
+        normal = cards[order[~face_up[order]]].tolist()
+        special = cards[order[face_up[order]]].tolist()
         rest = normal[len(on_boards):] + special
         rest = [rest[i] for i in rng.permutation(len(rest))]
-        for c, (w, owner, slot) in zip(normal[:len(on_boards)] + rest, on_boards + elsewhere):
-            rec["card_where"][c] = w
-            rec["card_owner"][c] = owner
-            rec["card_slot"][c] = slot
+        for c, (w, o, sl) in zip(normal[:len(on_boards)] + rest, on_boards + elsewhere):
+            where[c] = w
+            owner[c] = o
+            slot[c] = sl
 
 
 def _hidden_spells(rec, seat):
@@ -648,54 +667,53 @@ def _hidden_spells(rec, seat):
     (see ``DragonsDown.determinize``): not its own known spells, not those
     under a Spell Book or Scroll it holds or a Merchant's it read, not the
     spell a Learn run is on; not a card cast before (the table saw whose it
-    is, L1020), in play, or being cast this round."""
-    choosing = int(rec["phase"]) == R.PH_START_SPELL and int(rec["to_play"]) == seat
-    out = []
-    for sp in range(R.NUM_SPELLS):
-        w, owner = int(rec["spell_where"][sp]), int(rec["spell_owner"][sp])
-        if sp == int(rec["learn_spell"]) or (w == SPW_START and choosing):
-            continue
-        if int(rec["spell_shown"][sp]) or int(rec["spell_on"][sp]) >= 0 or sp in rec["cast_card"]:
-            continue                     # cast before the table, in play, or being cast: kept where it is
-        if w == SPW_KNOWN and owner == seat:
-            continue
-        if w == SPW_ATTACHED and int(rec["card_where"][owner]) == CW_HERO and int(rec["card_owner"][owner]) == seat:
-            continue
-        if w == SPW_ATTACHED and int(rec["card_where"][owner]) == CW_MERCHANT and int(rec["spells_read"][owner]) >> seat & 1:
-            continue
-        out.append(sp)
-    return out
+    is, L1020), in play, or being cast this round. An int array, ascending."""
+    w = rec["spell_where"]
+    owner = rec["spell_owner"].astype(np.int64)
+    book = np.clip(owner, 0, NUM_CARDS - 1)
+    attached = w == SPW_ATTACHED
+    card_where = rec["card_where"][book]
+    hidden = (rec["spell_shown"] == 0) & (rec["spell_on"] < 0)
+    hidden &= ~((w == SPW_KNOWN) & (owner == seat))
+    hidden &= ~(attached & (card_where == CW_HERO) & (rec["card_owner"][book] == seat))
+    hidden &= ~(attached & (card_where == CW_MERCHANT) & (((rec["spells_read"][book] >> seat) & 1) == 1))
+    if int(rec["phase"]) == R.PH_START_SPELL and int(rec["to_play"]) == seat:
+        hidden &= w != SPW_START
+    cast = rec["cast_card"][(rec["cast_card"] >= 0) & (rec["cast_card"] < R.NUM_SPELLS)]
+    hidden[cast.astype(np.int64)] = False
+    learning = int(rec["learn_spell"])
+    if 0 <= learning < R.NUM_SPELLS:
+        hidden[learning] = False
+    return np.flatnonzero(hidden)
 
 
 def _deal_hidden_missions(rec, seat, rng):
     """Deal the Mission Cards ``seat`` cannot name where they lie anew among
     their places (see ``DragonsDown.determinize``)."""
-    hidden = []
-    for k in range(R.NUM_MISSIONS):
-        w, owner = int(rec["mission_where"][k]), int(rec["mission_owner"][k])
-        if w == R.MW_DECK or (w == R.MW_HERO and owner != seat) or \
-                (w == R.MW_MERCHANT and not (int(rec["merchant_looked"][seat]) >> owner) & 1):
-            hidden.append(k)
+    w, owner = rec["mission_where"], rec["mission_owner"].astype(np.int64)
+    looked = int(rec["merchant_looked"][seat])
+    hidden = np.flatnonzero((w == R.MW_DECK) | ((w == R.MW_HERO) & (owner != seat))
+                            | ((w == R.MW_MERCHANT) & (((looked >> np.clip(owner, 0, 62)) & 1) == 0)))
     if len(hidden) < 2:
         return
-    places = [(int(rec["mission_where"][k]), int(rec["mission_owner"][k]), int(rec["mission_order"][k]))
-              for k in hidden]
-    for k, (w, owner, order) in zip(hidden, [places[i] for i in rng.permutation(len(places))]):
-        rec["mission_where"][k], rec["mission_owner"][k], rec["mission_order"][k] = w, owner, order
+    order = rng.permutation(len(hidden))
+    rec["mission_where"][hidden] = rec["mission_where"][hidden][order]
+    rec["mission_owner"][hidden] = rec["mission_owner"][hidden][order]
+    rec["mission_order"][hidden] = rec["mission_order"][hidden][order]
 
 
 def _deal_hidden_spells(rec, seat, rng):
     """Deal the Spell Cards ``seat`` cannot see anew among the places they
     hold, each deck's cards among that deck's places."""
     hidden = _hidden_spells(rec, seat)
+    decks = _SPELL_FROM[hidden]
     for deck in (SPELL_START, SPELL_DECK):
-        cards = [sp for sp in hidden if int(R.SPELL_FROM[sp]) == deck]
+        cards = hidden[decks == deck]
         if len(cards) < 2:
             continue
-        places = [(int(rec["spell_where"][sp]), int(rec["spell_owner"][sp])) for sp in cards]
-        for sp, (w, owner) in zip(cards, [places[i] for i in rng.permutation(len(places))]):
-            rec["spell_where"][sp] = w
-            rec["spell_owner"][sp] = owner
+        order = rng.permutation(len(cards))
+        rec["spell_where"][cards] = rec["spell_where"][cards][order]
+        rec["spell_owner"][cards] = rec["spell_owner"][cards][order]
 
 
 # ------------------------------------------------------------------ action names

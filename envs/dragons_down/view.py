@@ -24,7 +24,7 @@ from . import rules as R
 from .constants import (
     CARD_IDS, CLASS_IDS, CLEARINGS_PER_TILE, CW_HERO, CW_MERCHANT, CW_SITE, HS_ACTIVE, LINEAGE_IDS,
     MERCHANT_IDS, MONSTER_CHIP_KINDS, MONSTER_IDS, NATIVE_CHIP_KINDS, NUM_CARDS, NUM_DIRECTIONS,
-    NUM_SITES, NUM_TILES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
+    NUM_SITES, SANDBOXES, SB_EXPLORE, SB_LEGENDARY, SITE_IDS, T_BACKPACK, T_PENDING,
     TILE_CIVILIZATION, TILE_IDS, TOK_PLACED, TW_PLACED, WILD_TOKENS, CURSE_IDS, NUM_SPELLS, SPELL_IDS,
     SPW_ATTACHED, SPW_KNOWN, CIV_CARD_IDS, MISSION_IDS, MW_HERO, MW_MERCHANT, NUM_MISSIONS, NUM_TITLES, TITLE_IDS,
 )
@@ -139,8 +139,7 @@ def legal_actions(state):
 # ------------------------------------------------------------------ the realm
 def placed_tiles(state):
     """Tiles on the map, by index."""
-    r = record(state)
-    return [t for t in range(NUM_TILES) if int(r["tile_where"][t]) == TW_PLACED]
+    return np.flatnonzero(record(state)["tile_where"] == TW_PLACED).tolist()
 
 
 def clearing_exists(state, c):
@@ -159,10 +158,8 @@ def clearings(state):
 def tile_at(state, q, r_):
     """The tile placed at axial position (q, r), or -1."""
     r = record(state)
-    for t in placed_tiles(r):
-        if int(r["tile_q"][t]) == q and int(r["tile_r"][t]) == r_:
-            return t
-    return -1
+    hit = np.flatnonzero((r["tile_where"] == TW_PLACED) & (r["tile_q"] == q) & (r["tile_r"] == r_))
+    return int(hit[0]) if len(hit) else -1
 
 
 def neighbours(state, c, seat=None):
@@ -386,28 +383,36 @@ def pending_card(state, seat):
 
 def card_seen(state, card, observer):
     """Seat ``observer`` may know which card ``card`` is where it lies now
-    (the rule of ``observe.card_visible``): its own; one face up on a board
-    (equipped, or Backpack Special, L960); a card of the swap it proposes or
-    is offered (L556); a Merchant's stock it has looked at (L558); the top
-    three cards of the pile it is looting with two grabby hands (L526)."""
+    (see :func:`cards_seen`)."""
+    return bool(cards_seen(state, observer)[int(card)])
+
+
+_CARD_FACE_UP = np.asarray(O.KIND_FACE_UP)[np.asarray(R.CARD_KIND)].astype(bool)
+"""Per card: a Backpack Special card, face up on any board (L960)."""
+
+
+def cards_seen(state, observer):
+    """Per card, whether seat ``observer`` may know which card it is where it
+    lies now (the rule of ``observe.card_visible``): its own; one face up on a
+    board (equipped, or Backpack Special, L960); a card of the swap it
+    proposes or is offered (L556); a Merchant's stock it has looked at (L558);
+    the top three cards of the pile it is looting with two grabby hands (L526)."""
     r = record(state)
-    c, me = int(card), int(observer)
-    w = int(r["card_where"][c])
-    trade = O.HAS_TRADE
-    if w == CW_HERO:
-        slot = int(r["card_slot"][c])
-        if int(r["card_owner"][c]) == me or 0 <= slot < T_BACKPACK or O.KIND_FACE_UP[int(R.CARD_KIND[c])]:
-            return True
-        if trade and int(r["card_mark"][c]) == O.MARK_DEAL and int(r["trade_mode"]) == O.TM_SWAP \
-                and int(r["order_pos"]) < int(r["num_players"]):
-            return me in (int(r["turn_order"][int(r["order_pos"])]), int(r["trade_partner"]))
-        return False
-    if w == CW_MERCHANT:
-        return trade and bool(int(r["merchant_looked"][me]) >> int(r["card_owner"][c]) & 1)
-    if w == CW_SITE:
-        return trade and int(r["phase"]) == O.PH_LOOT_KEEP and int(r["to_play"]) == me \
-            and int(r["card_owner"][c]) == int(r["trade_pile"]) and int(r["card_slot"][c]) < 3
-    return False
+    me = int(observer)
+    where, owner, slot = r["card_where"], r["card_owner"].astype(np.int64), r["card_slot"]
+    on_board = where == CW_HERO
+    seen = on_board & ((owner == me) | ((slot >= 0) & (slot < T_BACKPACK)) | _CARD_FACE_UP)
+    if not O.HAS_TRADE:
+        return seen
+    pos = int(r["order_pos"])
+    if int(r["trade_mode"]) == O.TM_SWAP and pos < int(r["num_players"]) \
+            and me in (int(r["turn_order"][pos]), int(r["trade_partner"])):
+        seen |= on_board & (r["card_mark"] == O.MARK_DEAL)
+    looked = int(r["merchant_looked"][me])
+    seen |= (where == CW_MERCHANT) & (((looked >> np.clip(owner, 0, 62)) & 1) == 1) & (owner >= 0)
+    if int(r["phase"]) == O.PH_LOOT_KEEP and int(r["to_play"]) == me:
+        seen |= (where == CW_SITE) & (owner == int(r["trade_pile"])) & (slot < 3)
+    return seen
 
 
 def visible_cards(state, seat, observer):

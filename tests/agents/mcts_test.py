@@ -179,3 +179,29 @@ def test_an_action_only_a_determinized_world_allows_is_never_played():
     action = agent.act_state(game, state, int(state[0]["to_play"]), np.random.default_rng(0))
     assert action in (0, 1)
     assert max(agent.last_stats["root_visits"], key=agent.last_stats["root_visits"].get) == 2  # the worlds' favourite
+
+
+def test_an_action_only_a_determinized_world_allows_never_ends_the_search():
+    """The early stop weighs only the actions legal in the real position: in
+    every world of Race to Ten the counter is at 7 and adding 3 wins, so that
+    action soon holds more visits than the others can reach, yet it is never
+    played; the search goes on while the legal actions can still change
+    places."""
+    from tests.core.toygame import RaceToTen
+
+    class SevenInEveryWorld(RaceToTen):
+        def determinize(self, state, player, rng):
+            RaceToTen.determinize(self, state, player, rng)
+            state[0]["counter"] = 7
+
+    game = SevenInEveryWorld()
+    state = game.new_states(1)
+    game.reset(state, np.array([3], dtype=np.uint64), game.make_config(num_players=2))
+    state[0]["counter"] = 8
+    agent = MCTSAgent(game=game, simulations=64, rollout="random", early_stop=True)
+    agent.act_state(game, state, int(state[0]["to_play"]), np.random.default_rng(0))
+    visits = agent.last_stats["root_visits"]
+    left = 64 - agent.last_stats["simulations"]
+    assert visits[2] > visits.get(0, 0) + visits.get(1, 0)         # the worlds' favourite leads
+    first, second = sorted((visits.get(0, 0), visits.get(1, 0)), reverse=True)
+    assert not agent.last_stats["stopped_early"] or first > second + left

@@ -176,7 +176,9 @@ def test_dd_spellbook_2_price_is_the_sum_of_its_spells():
 
 
 def test_dd_spellbook_3_spells_stay_attached_when_it_is_sold():
-    """L1028: when a Hero sells a Spell Book, its spells stay attached to it."""
+    """L1028: when a Hero sells a Spell Book, its spells stay attached to it;
+    the seller, who read them while he held it (L1426), still knows them on
+    the Merchant's stock: his position's variants keep them under it."""
     S, p = druid()
     c, spells = book_with(S, p, "fireball")
     m, _ = merchant(S, "fence")
@@ -188,6 +190,11 @@ def test_dd_spellbook_3_spells_stay_attached_when_it_is_sold():
     act(S, R.A_CARD + c)
     assert int(S[0]["gold"][p]) == gold + int(R.SPELL_PRICE[kind("fireball")])
     assert int(S[0]["spell_where"][spells[0]]) == SPW_ATTACHED and int(S[0]["spell_owner"][spells[0]]) == c
+    from dragongym.envs.dragons_down import view as V
+    assert V.spells_under(S, c, p) == [(spells[0], V.spell_name(spells[0]))]
+    seen = GAME.observation_of(S, p)
+    for v in GAME.hidden_variants(S, p, np.random.default_rng(2), count=6):
+        assert int(v[0]["spell_owner"][spells[0]]) == c and np.array_equal(GAME.observation_of(v, p), seen)
 
 
 # ================================================================ Learn (L536-L547)
@@ -602,6 +609,40 @@ def test_dd_spellbook_4_a_merchants_book_is_revealed_to_read_its_spells():
     q = 1 - p
     assert all(name for _, name in V.spells_under(S, c, p)) and not any(name for _, name in V.spells_under(S, c, q))
     assert R.buyable(S, 0, p, m, c) and GAME.action_to_string(S, R.A_CARD + c).startswith("set apart")
+
+
+def test_dd_spellbook_5_a_hero_trading_reads_the_book_another_revealed():
+    """L1424, L1028 (Interpretations, *Spell Books*): the other hero revealed
+    a Spell Book on the Fence's stock and alone read its spells, so its price
+    is a secret from this hero: his position's variants deal those spells
+    anew and price the book differently. Trading with the Fence after Looking
+    he reads them too: then the variants keep them, and whether he may buy
+    the book (his Gold is exactly its price) is the same in every one."""
+    S, p = start(num_heroes=2, classes=("druid", "knight"))
+    q = 1 - p
+    m, (c,) = merchant(S, "fence", ["spell_book"])
+    R.attach_spells(S, 0, c)
+    S[0]["spells_read"][c] = 1 << q
+    under = sorted(sp for sp in range(NUM_SPELLS) if int(S[0]["spell_where"][sp]) == SPW_ATTACHED
+                   and int(S[0]["spell_owner"][sp]) == c)
+    S[0]["merchant_looked"][p] = 1 << m
+    S[0]["gold"][p] = R.card_price(S, 0, c)
+    from dragongym.envs.dragons_down import view as V
+    assert not any(name for _, name in V.spells_under(S, c, p))
+    variants = list(GAME.hidden_variants(S, p, np.random.default_rng(5), count=8))
+    assert any(R.card_price(v, 0, c) != R.card_price(S, 0, c) for v in variants), \
+        "before he trades, the book's price is not this hero's to know"
+    act(S, TRADE)
+    if phase(S) == R.PH_TRADE_WITH:
+        act(S, R.A_MERCHANT + m)
+    assert phase(S) == R.PH_COMMERCE and int(S[0]["spells_read"][c]) == (1 << p) | (1 << q)
+    assert all(name for _, name in V.spells_under(S, c, p))
+    mask = GAME.mask_of(S)
+    assert mask[R.A_CARD + c], "his Gold covers the price he has read"
+    for v in GAME.hidden_variants(S, p, np.random.default_rng(5), count=8):
+        assert sorted(sp for sp in range(NUM_SPELLS) if int(v[0]["spell_where"][sp]) == SPW_ATTACHED
+                      and int(v[0]["spell_owner"][sp]) == c) == under
+        assert np.array_equal(GAME.mask_of(v), mask)
 
 
 def test_dd_enchant_5_both_sides_of_every_tile_have_the_same_clearings():

@@ -774,7 +774,8 @@ def repairable(S, b, p, c):
 def buyable(S, b, p, m, c):
     """Card c of Merchant m's stock that hero p could buy: it knows the stock
     (a Hero picks the card it has seen, L558) and has Gold for at least its
-    base price, the least haggling can bring it to (L997)."""
+    base price, the least haggling can bring it to (L997); a Spell Book's
+    price is of spells p has read (``read_books``)."""
     s = S[b]
     return s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and has_looked(S, b, p, m) \
         and 0 < card_price(S, b, c) <= s['gold'][p]
@@ -831,9 +832,26 @@ def reveal_book(S, b, p, c):
 
 
 @rules_jit
+def read_books(S, b, p, m):
+    """L1424 (Interpretations, *Spell Books*): hero p, trading with Merchant m
+    and knowing its stock (L558), reads the spells under every Spell Book or
+    Scroll there that another hero revealed -- what the revealer did, any
+    trader there may -- so the book's price, the sum of its spells (L1028),
+    is one he knows before he may buy it (``buyable``)."""
+    s = S[b]
+    if not has_looked(S, b, p, m):
+        return
+    for c in range(NUM_CARDS):
+        if s['card_where'][c] == CW_MERCHANT and s['card_owner'][c] == m and KIND_SPELLS[CARD_KIND[c]] > 0 \
+                and attached_spells(S, b, c) > 0:
+            s['spells_read'][c] = s['spells_read'][c] | np.uint8(1 << p)
+
+
+@rules_jit
 def commerce_menu(S, b, p):
     """Pose the commerce's next step, or end the Trade Action when none is left."""
     s = S[b]
+    read_books(S, b, p, int(s["trade_merchant"]))
     if commerce_open(S, b, p, int(s['trade_merchant']), int(s['trade_steps'])):
         return pose(S, b, PH_COMMERCE, p)
     return end_trade(S, b)
@@ -964,9 +982,12 @@ def act_sell(S, b, p, a):
 def sell_card(S, b, p, m, c):
     """L559, L914: the Merchant pays the card's base price and puts it with
     its stock, on sale at once. Heroes who knew that stock no longer know all
-    of it (the card joins face down); the seller knows what it sold."""
+    of it (the card joins face down); the seller knows what it sold, a Spell
+    Book's spells too (he read them while he held it, L1426)."""
     s = S[b]
     s['gold'][p] += card_price(S, b, c)
+    if KIND_SPELLS[CARD_KIND[c]] > 0:
+        s['spells_read'][c] = s['spells_read'][c] | np.uint8(1 << p)
     s['card_where'][c] = CW_MERCHANT
     s['card_owner'][c] = m
     s['card_slot'][c] = -1
