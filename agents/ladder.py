@@ -171,6 +171,10 @@ LEARNED_RUNGS = {
                                     "MaskablePPO from scratch, alone, paid its final Legend Points "
                                     "(--reward score) and shaped by them, episodes started from recorded "
                                     "positions (a reverse curriculum); training/REPORT.md, ddso_v11_score_s0"),
+    ("dragons_down", "solo-explore"): ("dragons_down.ppo_solo-explore", "dragons_down_solo_explore_score_s0.zip",
+                                       "MaskablePPO from scratch, alone, paid its final Legend Points "
+                                       "(--reward score) and shaped by them, episodes started from recorded "
+                                       "positions (a reverse curriculum); training/REPORT.md, ddse_v12_score_s0"),
 }
 """The shipped policies learned without imitation, by configuration."""
 
