@@ -156,6 +156,11 @@ def _mcts(game, config):
     return Rung(rung_id, "mcts", about)
 
 
+_SOLO_SCORE_RECIPE = ("MaskablePPO from scratch, alone, paid its final Legend Points (--reward score) and "
+                      "shaped by them, episodes started from recorded positions (a reverse curriculum); "
+                      "training/REPORT.md, ")
+"""How the solo Dragons Down rungs were learned (their run names follow)."""
+
 LEARNED_RUNGS = {
     # (game, config) -> (agent id, checkpoint file in training/checkpoints, how it was learned)
     ("dragonhunt", "2p"): ("dragonhunt.ppo_2p", "dragonhunt_2p_reverse_curriculum_s0.zip",
@@ -168,13 +173,9 @@ LEARNED_RUNGS = {
                                  "episodes started from recorded positions (a reverse curriculum); "
                                  "training/REPORT.md, dd2o_v11_shaped_s0"),
     ("dragons_down", "solo-open"): ("dragons_down.ppo_solo-open", "dragons_down_solo_open_score_s0.zip",
-                                    "MaskablePPO from scratch, alone, paid its final Legend Points "
-                                    "(--reward score) and shaped by them, episodes started from recorded "
-                                    "positions (a reverse curriculum); training/REPORT.md, ddso_v11_score_s0"),
+                                    _SOLO_SCORE_RECIPE + "ddso_v11_score_s0"),
     ("dragons_down", "solo-explore"): ("dragons_down.ppo_solo-explore", "dragons_down_solo_explore_score_s0.zip",
-                                       "MaskablePPO from scratch, alone, paid its final Legend Points "
-                                       "(--reward score) and shaped by them, episodes started from recorded "
-                                       "positions (a reverse curriculum); training/REPORT.md, ddse_v12_score_s0"),
+                                       _SOLO_SCORE_RECIPE + "ddse_v12_score_s0"),
 }
 """The shipped policies learned without imitation, by configuration."""
 

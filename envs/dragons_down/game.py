@@ -691,9 +691,8 @@ def _deal_hidden_missions(rec, seat, rng):
     """Deal the Mission Cards ``seat`` cannot name where they lie anew among
     their places (see ``DragonsDown.determinize``)."""
     w, owner = rec["mission_where"], rec["mission_owner"].astype(np.int64)
-    looked = int(rec["merchant_looked"][seat])
     hidden = np.flatnonzero((w == R.MW_DECK) | ((w == R.MW_HERO) & (owner != seat))
-                            | ((w == R.MW_MERCHANT) & (((looked >> np.clip(owner, 0, 62)) & 1) == 0)))
+                            | ((w == R.MW_MERCHANT) & ~V.merchants_looked(rec, seat, owner)))
     if len(hidden) < 2:
         return
     order = rng.permutation(len(hidden))

@@ -391,6 +391,14 @@ _CARD_FACE_UP = np.asarray(O.KIND_FACE_UP)[np.asarray(R.CARD_KIND)].astype(bool)
 """Per card: a Backpack Special card, face up on any board (L960)."""
 
 
+def merchants_looked(state, observer, merchants):
+    """Per entry of ``merchants`` (Merchant indices, -1 for none), whether
+    seat ``observer`` knows that Merchant's stock (L558)."""
+    merchants = np.asarray(merchants, dtype=np.int64)
+    looked = int(record(state)["merchant_looked"][int(observer)])
+    return (merchants >= 0) & (((looked >> np.clip(merchants, 0, 62)) & 1) == 1)
+
+
 def cards_seen(state, observer):
     """Per card, whether seat ``observer`` may know which card it is where it
     lies now (the rule of ``observe.card_visible``): its own; one face up on a
@@ -408,8 +416,7 @@ def cards_seen(state, observer):
     if int(r["trade_mode"]) == O.TM_SWAP and pos < int(r["num_players"]) \
             and me in (int(r["turn_order"][pos]), int(r["trade_partner"])):
         seen |= on_board & (r["card_mark"] == O.MARK_DEAL)
-    looked = int(r["merchant_looked"][me])
-    seen |= (where == CW_MERCHANT) & (((looked >> np.clip(owner, 0, 62)) & 1) == 1) & (owner >= 0)
+    seen |= (where == CW_MERCHANT) & merchants_looked(r, me, owner)
     if int(r["phase"]) == O.PH_LOOT_KEEP and int(r["to_play"]) == me:
         seen |= (where == CW_SITE) & (owner == int(r["trade_pile"])) & (slot < 3)
     return seen

@@ -851,8 +851,9 @@ def read_books(S, b, p, m):
 def commerce_menu(S, b, p):
     """Pose the commerce's next step, or end the Trade Action when none is left."""
     s = S[b]
-    read_books(S, b, p, int(s["trade_merchant"]))
-    if commerce_open(S, b, p, int(s['trade_merchant']), int(s['trade_steps'])):
+    m = int(s['trade_merchant'])
+    read_books(S, b, p, m)
+    if commerce_open(S, b, p, m, int(s['trade_steps'])):
         return pose(S, b, PH_COMMERCE, p)
     return end_trade(S, b)
 
