@@ -664,13 +664,14 @@ def run_train(args, options):
 # --- exploit -------------------------------------------------------------------
 
 def add_exploit(subparsers):
-    from dragongym.training.exploit import DEFAULT_DECISIONS, DEFAULT_GAMES
+    from dragongym.training.exploit import CURRICULUM_GAMES, DEFAULT_DECISIONS, DEFAULT_GAMES
 
     parser = subparsers.add_parser(
         "exploit", allow_abbrev=False,
         help="train a best response against a frozen agent and report its win rate (95%% CI)",
         description="How exploitable is an agent? Freeze it, train a fresh learner against it alone "
-                    "(the self-play trainer with its defaults, the agent in every other seat, a fixed "
+                    "(the self-play trainer with the recipe of the game's learned rungs and a reverse curriculum of "
+                    "the agent's own games, the agent in every other seat, a fixed "
                     "budget of learner decisions), then play seat-rotated games of that best response "
                     "against it and print the best response's win rate over the decided games with "
                     "its Wilson 95% interval: a lower bound on how exploitable the agent is. "
@@ -683,6 +684,14 @@ def add_exploit(subparsers):
     parser.add_argument("--decisions", type=_at_least(1), default=DEFAULT_DECISIONS,
                         help="the best response's training budget in learner decisions "
                              "(default: %(default)s)")
+    parser.add_argument("--config", default=None,
+                        help="play in the game options of this ladder configuration (`dragongym ladder "
+                             "--list`: 2p, 2-open, 18.2 ...), the ones its ratings were measured in; "
+                             "instead of --players and the game's options")
+    parser.add_argument("--curriculum-games", type=_at_least(0), default=CURRICULUM_GAMES,
+                        help="games of the agent against itself, recorded first, whose positions start half "
+                             "of the best response's episodes, near their ends at first (a reverse "
+                             "curriculum); 0: every episode from the opening (default: %(default)s)")
     parser.add_argument("--games", type=_at_least(1), default=DEFAULT_GAMES,
                         help="evaluation games of the best response against the agent (default: %(default)s)")
     parser.add_argument("--workers", type=_at_least(1), default=1,
@@ -703,6 +712,15 @@ def run_exploit(args, options):
         return _fail("exploit needs --agent, the agent to exploit (an agent id, a checkpoint, "
                      "package.module:factory)")
     game = dragongym.get_game(args.game)
+    if args.config is not None:
+        from dragongym.agents.ladder import get_ladder
+        if options or args.players is not None:
+            return _fail("--config sets the game options of a ladder configuration; give it or --players "
+                         "and the game's options, not both")
+        try:
+            options = get_ladder(args.game, args.config).option_dict
+        except ValueError as error:
+            return _fail(str(error))
     options, spec = _seated_options(game, args.players, 2, options)
     if spec is None:
         return _fail(options)
@@ -714,7 +732,8 @@ def run_exploit(args, options):
     log = lambda line: print(f"exploit: {line}", file=sys.stderr, flush=True)
     try:
         result = exploit(args.game, args.agent, decisions=args.decisions, seed=args.seed, games=args.games,
-                         workers=args.workers, out=args.out, resume=args.resume, log=log, **options)
+                         workers=args.workers, out=args.out, resume=args.resume, log=log,
+                         curriculum_games=args.curriculum_games, **options)
     except ExploitError as error:
         return _fail(str(error))
     except KeyboardInterrupt:

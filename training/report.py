@@ -139,6 +139,9 @@ def run_section(run_dir, out, tag, targets=None):
                                         f"{args['seed']} ({run_dir.name})")
 
     start = (f"warm-started by imitating {imitation[0]['teacher']}" if imitation else "from scratch")
+    if args.get("init"):
+        # a run started from another's network inherits that run's start: its report says which
+        start = f"continued from `{args['init']}`"
     if imitation and not timesteps:
         start = f"behaviour cloning of {imitation[0]['teacher']} only, no RL"
     if targets is None:

@@ -212,6 +212,13 @@ class Args:
     """Decisions of the teacher's self-play to imitate before RL (0 = from scratch)."""
     imitate_teacher: str = ""
     """Agent id of the teacher (default: the game's heuristic)."""
+    init: str = ""
+    """A checkpoint (``*.zip`` of an earlier run of this game, such as a
+    shipped one) whose network's weights start this run instead of fresh
+    ones: a policy trained on against new opponents. The run's network
+    settings (``policy``, ``channels``, ``blocks``, ``hidden``) must be the
+    checkpoint's; the optimizer starts afresh. Not with ``imitate_decisions``
+    (a start of its own) or ``resume``."""
     curriculum: str = ""
     """A game-record file (``dragongym match ... --records FILE``, e.g. the
     heuristic against itself) whose positions start ``curriculum_share`` of
@@ -319,6 +326,12 @@ class Args:
             problem = agent_problem(self.opponent, game)
             if problem:
                 raise ValueError(f"opponent: {problem}")
+        if self.init:
+            if self.imitate_decisions:
+                raise ValueError("init and imitate_decisions both start the network; give one")
+            problem = init_problem(self)
+            if problem:
+                raise ValueError(problem)
         if self.imitate_decisions and not (self.imitate_teacher or game.heuristic_agent):
             raise ValueError(f"imitate_decisions needs imitate_teacher: {self.game} has no heuristic agent")
         game.make_config(**self.config_options())
@@ -767,6 +780,51 @@ def warm_start(args, model):
             "epochs": [{"loss": loss, "accuracy": acc} for loss, acc in epochs]}
 
 
+NETWORK_SETTINGS = ("channels", "blocks", "hidden")
+"""The network's settings a checkpoint keeps (``policy_kwargs``), besides its class."""
+
+
+def init_problem(args):
+    """``""`` if the checkpoint ``args.init`` can start this run's network,
+    else one line saying why not: no such file, not a checkpoint, another
+    game, another network (read from the checkpoint's ``data`` JSON, nothing
+    unpickled)."""
+    import zipfile
+    from dragongym.training.policy import POLICY_MODULES
+
+    if not os.path.isfile(args.init):
+        return f"init {args.init}: no such file"
+    try:
+        with zipfile.ZipFile(args.init) as archive:
+            data = json.loads(archive.read("data"))
+        saved = data["policy_class"]["__module__"]
+        kwargs = data["policy_kwargs"]["features_extractor_kwargs"]
+    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
+        return f"init {args.init}: not a checkpoint this trainer wrote ({type(error).__name__}: {error})"
+    if kwargs.get("game") != args.game:
+        return f"init {args.init} was trained on {kwargs.get('game')!r}, not {args.game!r}"
+    theirs = (POLICY_MODULES.get(saved), *(kwargs.get(k) for k in NETWORK_SETTINGS))
+    mine = (POLICIES[args.policy], *(getattr(args, k) for k in NETWORK_SETTINGS))
+    if theirs != mine:
+        described = lambda net: f"{net[0][1] if net[0] else saved}, " + ", ".join(        # noqa: E731
+            f"{k} {v}" for k, v in zip(NETWORK_SETTINGS, net[1:]))
+        return (f"init {args.init}: its network ({described(theirs)}) is not this run's ({described(mine)}); "
+                f"give the checkpoint's --policy, --channels, --blocks and --hidden")
+    return ""
+
+
+def start_from(args, model):
+    """Copy the network of the checkpoint ``args.init`` (checked by
+    :func:`init_problem`) into ``model.policy``; returns the history entry."""
+    from dragongym.training.policy import load_policy
+    try:
+        model.policy.load_state_dict(load_policy(args.init).state_dict())
+    except RuntimeError as error:       # the same settings, another observation or action layout
+        raise ValueError(f"init {args.init}: its weights do not fit this run's network "
+                         f"({str(error).splitlines()[0]})") from None
+    return {"kind": "init", "checkpoint": str(args.init), "time": time.time()}
+
+
 def train(args):
     """Run self-play training (and the final evaluation); returns the run directory."""
     import torch
@@ -819,6 +877,8 @@ def train(args):
                             verbose=0)
         if args.imitate_decisions:
             history.append(warm_start(args, model))
+        if args.init:
+            history.append(start_from(args, model))
     # The trainer resets the env (so the first episodes draw their opponents)
     # before the callback's first league push: without this, every game of the
     # first round -- a whole Dragonhunt game per row, some 190k learner

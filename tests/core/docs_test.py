@@ -171,10 +171,13 @@ COMMANDS = {
     "--curriculum-every 2 --curriculum-after 0.9 --curriculum-anneal 6000000 --eval-every 200 "
     "--final-eval-games 0 --eval-workers 1 --run-name dh_reverse_s0": (
         PARSE, "trains for 40-65 minutes; parsed by the trainer's parser"),
-    "dragongym exploit --game dragonhunt --agent dragonhunt.heuristic --seed 0 --workers 2 "
+    "dragongym exploit --game dragonhunt --config 2p --agent dragonhunt.heuristic --seed 0 --workers 2 "
     "--out results/exploit_heuristic": (PARSE, "trains a best response for minutes; parsed"),
-    "dragongym exploit --game dragonhunt --agent mcts:simulations=16,rollout=heuristic,rollout_depth=10 "
-    "--decisions 200000 --out results/exploit_mcts": (PARSE, "trains a best response against MCTS (hours); parsed"),
+    "dragongym exploit --game dragons_down --config 2-open --agent "
+    "training/checkpoints/dragons_down_2p_open_shaped_s0.zip --out results/exploit_dd":
+        (PARSE, "trains a best response for minutes; parsed"),
+    "dragongym exploit --game dragonhunt --players 2 --max-hands 20 --agent dragonhunt.heuristic --seed 0 "
+    "--workers 1 --out results/exploit/dragonhunt_2p_heuristic": (PARSE, "the measurement's command (10 minutes); parsed"),
     "dragongym exploit": (PARSE, BARE),
     "dragongym train": (PARSE, BARE),
     "python -m dragongym.training.selfplay": (PARSE, BARE),

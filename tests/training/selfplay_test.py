@@ -472,3 +472,41 @@ def test_a_warm_started_run_is_evaluated_where_ppo_starts(tmp_path):
     evals = [h for h in history if h["kind"] == "eval"]
     assert evals[0]["timesteps"] == 0 and evals[0]["update"] == 0
     assert [h["timesteps"] for h in evals][1:] == [64]
+
+
+def test_a_run_started_from_a_checkpoint_carries_its_network_on(tmp_path):
+    """--init: the checkpoint's weights start the run (the first evaluation,
+    before any update, plays the checkpoint's policy), the optimizer afresh;
+    a checkpoint of another network or game is refused in one line."""
+    from dragongym.training.policy import load_policy
+    from dragongym.training.selfplay import train
+    small = dict(game="dragonhunt", game_options={"max_hands": 1}, n_envs=4, n_steps=16, batch_size=32,
+                 channels=4, hidden=8, eval_workers=1, final_eval_games=0, env_rate_seconds=0,
+                 out_dir=str(tmp_path), progress=False)
+    first = train(Args(**small, total_timesteps=64, eval_every=0, run_name="first", seed=1))
+    before = load_policy(str(first / "final.zip")).state_dict()
+    second = train(Args(**small, total_timesteps=64, eval_every=0, run_name="second", seed=2,
+                        init=str(first / "final.zip"), learning_rate=0.0))
+    after = load_policy(str(second / "final.zip")).state_dict()
+    # no learning at rate 0: the second run ends with the first's weights, not fresh ones of seed 2
+    assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
+    fresh = train(Args(**small, total_timesteps=64, eval_every=0, run_name="fresh", seed=2, learning_rate=0.0))
+    assert not all(torch.equal(before[k], v) for k, v in load_policy(str(fresh / "final.zip")).state_dict().items())
+    history = json.loads((second / "history.json").read_text())
+    assert [h["checkpoint"] for h in history if h["kind"] == "init"] == [str(first / "final.zip")]
+
+    # refused before the run's folder is made
+    with pytest.raises(ValueError, match=r"its network \(LayoutPolicy, channels 4, blocks 1, hidden 8\) is not "
+                                         r"this run's \(LayoutPolicy, channels 4, blocks 1, hidden 16\)"):
+        train(Args(**{**small, "hidden": 16}, total_timesteps=64, run_name="wider", init=str(first / "final.zip")))
+    with pytest.raises(ValueError, match="was trained on 'dragonhunt', not 'dragons_down'"):
+        train(Args(**{**small, "game": "dragons_down", "game_options": {}}, total_timesteps=64, run_name="other",
+                   init=str(first / "final.zip")))
+    assert not (tmp_path / "wider").exists() and not (tmp_path / "other").exists()
+    with pytest.raises(ValueError, match="no such file"):
+        Args(**small, init=str(tmp_path / "missing.zip")).validate()
+    (tmp_path / "torn.zip").write_bytes((first / "final.zip").read_bytes()[:100])
+    with pytest.raises(ValueError, match="not a checkpoint this trainer wrote"):
+        Args(**small, init=str(tmp_path / "torn.zip")).validate()
+    with pytest.raises(ValueError, match="give one"):
+        Args(**small, init=str(first / "final.zip"), imitate_decisions=10).validate()
