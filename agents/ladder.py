@@ -160,18 +160,22 @@ _SOLO_SCORE_RECIPE = ("MaskablePPO from scratch, alone, paid its final Legend Po
                       "shaped by them, episodes started from recorded positions (a reverse curriculum); "
                       "training/REPORT.md, ")
 """How the solo Dragons Down rungs were learned (their run names follow)."""
+_LEAGUE_SHAPED_RECIPE = ("MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
+                         "rewarded by the lead in Legend Points and Fame (a shaping potential), "
+                         "episodes started from recorded positions (a reverse curriculum); training/REPORT.md, ")
+"""How the Dragons Down rungs of two heroes were learned (their run names follow)."""
 
 LEARNED_RUNGS = {
     # (game, config) -> (agent id, checkpoint file in training/checkpoints, how it was learned)
-    ("dragonhunt", "2p"): ("dragonhunt.ppo_2p", "dragonhunt_2p_reverse_curriculum_s0.zip",
-                           "MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
-                           "episodes started from recorded positions (a reverse curriculum); "
-                           "training/REPORT.md, dh_reverse_s0"),
+    ("dragonhunt", "2p"): ("dragonhunt.ppo_2p", "dragonhunt_2p_continued_s0.zip",
+                           "MaskablePPO from scratch against a league (snapshots, random, the first heuristic) "
+                           "with a reverse curriculum, then continued (--init) against a league with the second "
+                           "heuristic and a reverse curriculum of its games; training/REPORT.md, dh_reverse_s0 "
+                           "then dh2_init_s0"),
     ("dragons_down", "2-open"): ("dragons_down.ppo_2-open", "dragons_down_2p_open_shaped_s0.zip",
-                                 "MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
-                                 "rewarded by the lead in Legend Points and Fame (a shaping potential), "
-                                 "episodes started from recorded positions (a reverse curriculum); "
-                                 "training/REPORT.md, dd2o_v11_shaped_s0"),
+                                 _LEAGUE_SHAPED_RECIPE + "dd2o_v11_shaped_s0"),
+    ("dragons_down", "2-explore"): ("dragons_down.ppo_2-explore", "dragons_down_2p_explore_shaped_s0.zip",
+                                    _LEAGUE_SHAPED_RECIPE + "dd2e_v12_shaped_s0"),
     ("dragons_down", "solo-open"): ("dragons_down.ppo_solo-open", "dragons_down_solo_open_score_s0.zip",
                                     _SOLO_SCORE_RECIPE + "ddso_v11_score_s0"),
     ("dragons_down", "solo-explore"): ("dragons_down.ppo_solo-explore", "dragons_down_solo_explore_score_s0.zip",
@@ -512,9 +516,45 @@ def _jsonable(options):
     return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
 
 
-def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=True, log=print):
+def reusable_results(ladder, games=None):
+    """What the ladder's stored round robin holds that a round robin of
+    ``games`` games would play again game for game: ``{(a, b): outcomes}`` of
+    its pairs, and ``{rung: scores}`` of a solo ladder's rungs, whose rungs
+    are still on the ladder with the settings they were played with (an MCTS
+    rung's budget, a learned rung's checkpoint hash), when the file is of the
+    game's version, options and schedule; empty where nothing is stored or
+    the file cannot be read. The same deals, seats and settings replay the same
+    games, so a ladder whose learned rung changed plays only that rung's pairs
+    (a heuristic's code has no version: change one and replay its pairs)."""
+    import dragongym
+
+    n = ladder.games if games is None else games
+    try:
+        data = json.loads(ladder.file.read_text())
+    except (OSError, ValueError):
+        return {}
+    same = {"format": FORMAT, "ladder": ladder.id, "options": _jsonable(ladder.option_dict), "games": n,
+            "seed": ladder.seed, "game_version": dragongym.get_game(ladder.game).spec.version}
+    if not isinstance(data, dict) or any(data.get(k) != v for k, v in same.items()):
+        return {}
+    now, then = _rung_settings(ladder), data.get("rung_settings") or {}
+    kept = {r for r in now if r in then and then[r] == now[r]}
+    out = {}
+    for p in data.get("pairs", []):
+        if p.get("a") in kept and p.get("b") in kept and len(p.get("outcomes", "")) == n:
+            out[(p["a"], p["b"])] = p["outcomes"]
+    for rung, scores in (data.get("scores") or {}).items():
+        if rung in kept and len(scores) == n:
+            out[rung] = scores
+    return out
+
+
+def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=True, log=print,
+                reuse=False):
     """Play every pair of the ladder's rungs (or, solo, every rung alone) and
-    return the round robin as the dict :func:`save_round_robin` stores."""
+    return the round robin as the dict :func:`save_round_robin` stores. With
+    ``reuse``, the pairs (solo: rungs) the stored round robin holds unchanged
+    (:func:`reusable_results`) are taken from it instead of played."""
     import itertools
 
     import dragongym
@@ -525,9 +565,14 @@ def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=
             "options": _jsonable(ladder.option_dict), "rungs": rungs, "rung_settings": _rung_settings(ladder),
             "games": n, "seed": ladder.seed, "game_version": dragongym.get_game(ladder.game).spec.version}
     _check_resume(out, resume)
+    stored = reusable_results(ladder, n) if reuse else {}
     if ladder.solo:
         scores = {}
         for k, rung in enumerate(rungs):
+            if rung in stored:
+                log(f"{ladder.id}: {rung} alone, {n} games, taken from {ladder.file.name}")
+                scores[rung] = stored[rung]
+                continue
             log(f"{ladder.id}: {rung} alone, {n} games")
             folder = _folder(out, k, rung, resume)
             scores[rung] = play_solo(ladder, rung, n, workers, folder, _resume_pair(folder, resume), progress)
@@ -535,6 +580,10 @@ def round_robin(ladder, games=None, workers=1, out=None, resume=False, progress=
         return data
     pairs = []
     for i, j in itertools.combinations(range(len(rungs)), 2):
+        if (rungs[j], rungs[i]) in stored:
+            log(f"{ladder.id}: {rungs[j]} against {rungs[i]}, {n} games, taken from {ladder.file.name}")
+            pairs.append(PairResult(rungs[j], rungs[i], stored[(rungs[j], rungs[i])]))
+            continue
         log(f"{ladder.id}: {rungs[j]} against {rungs[i]}, {n} games")
         folder = _folder(out, len(pairs), f"{rungs[j]}-{rungs[i]}", resume)
         pairs.append(play_pair(ladder, rungs[j], rungs[i], n, workers, folder, _resume_pair(folder, resume),

@@ -505,6 +505,10 @@ def add_ladder(subparsers):
                         help="play every pair of rungs (or, solo, every rung alone) and print the ladder's table")
     parser.add_argument("--write", action="store_true",
                         help="with --round-robin: store its results as the ladder's ratings (agents/ladders/)")
+    parser.add_argument("--reuse-stored", action="store_true",
+                        help="with --round-robin: take the pairs the stored round robin holds unchanged (the "
+                             "same game version, options, schedule and rungs' settings: the same games) from it, "
+                             "and play only the others (a new or changed rung's)")
     parser.add_argument("--list", action="store_true", help="list the ladders, their rungs and stored ratings")
     parser.add_argument("--write-markdown", action="store_true",
                         help="rewrite agents/LADDER.md's tables from the stored round robins (plays nothing)")
@@ -558,6 +562,8 @@ def run_ladder(args, options):
         return _fail(str(error))
     if args.write and not args.round_robin:
         return _fail("--write stores a round robin; give --round-robin")
+    if args.reuse_stored and not args.round_robin:
+        return _fail("--reuse-stored takes a round robin's pairs from the stored one; give --round-robin")
     if args.round_robin == (args.agent is not None):
         return _fail("give --agent SPEC to place an agent, or --round-robin to play the rungs (not both)")
     if args.resume and not args.out:
@@ -579,7 +585,8 @@ def run_ladder(args, options):
     log = lambda line: print(line, file=sys.stderr, flush=True)      # noqa: E731
     try:
         if args.round_robin:
-            data = ladders.round_robin(ladder, args.games, args.workers, args.out, args.resume, log=log)
+            data = ladders.round_robin(ladder, args.games, args.workers, args.out, args.resume, log=log,
+                                       reuse=args.reuse_stored)
             print(f"ladder {ladder.id} ({ladder.about}): round robin, {data['games']} games "
                   f"{'a rung, alone' if ladder.solo else 'a pair'}, seed {ladder.seed}")
             print(ladders.round_robin_table(ladder, data))

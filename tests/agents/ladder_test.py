@@ -177,7 +177,37 @@ def test_a_round_robin_of_a_rung_whose_budget_changed_is_stale(race, stored_here
         dragongym.agents.base._FACTORIES.pop("race.mcts_toy", None)
 
 
+def test_a_round_robin_reuses_the_stored_pairs_of_unchanged_rungs_and_plays_a_changed_rungs(
+        race, stored_here, monkeypatch):
+    import functools
+
+    monkeypatch.setitem(ladders.MCTS_RUNGS, "race.mcts_toy", {"simulations": 5})
+    register("race.mcts_toy", functools.partial(ladders.make_rung, "race.mcts_toy"))
+    register("race.mcts7", lambda game=None, **kw: dragongym.agents.make_agent("mcts", game=game, simulations=7))
+    ladder = Ladder("race", "toy", (("num_players", 2),),
+                    (Rung("random", "random", "uniform"), Rung("race.mcts7", "mcts", "7"),
+                     Rung("race.mcts_toy", "mcts", "MCTS, 5 simulations")), games=6, seed=5)
+    monkeypatch.setitem(ladders.LADDERS, ladder.id, ladder)
+    try:
+        assert ladders.reusable_results(ladder) == {}                 # nothing stored yet
+        ladders.save_round_robin(ladder, ladders.round_robin(ladder, progress=False, log=lambda line: None), "t")
+        monkeypatch.setitem(ladders.MCTS_RUNGS, "race.mcts_toy", {"simulations": 6})
+        said = []
+        reused = ladders.round_robin(ladder, progress=False, log=said.append, reuse=True)
+        taken = [line for line in said if "taken from" in line]
+        assert taken == ["race/toy: race.mcts7 against random, 6 games, taken from race_toy.json"]
+        # the same round robin as one played whole with the changed rung
+        assert reused == ladders.round_robin(ladder, progress=False, log=lambda line: None)
+        assert list(ladders.reusable_results(ladder, games=5)) == []    # another schedule: nothing to take
+        ladders.save_round_robin(ladder, dict(reused, game_version=-1), "t")
+        assert ladders.reusable_results(ladder) == {}                 # another game version: nothing either
+    finally:
+        for name in ("race.mcts_toy", "race.mcts7"):
+            dragongym.agents.base._FACTORIES.pop(name, None)
+
+
 @pytest.mark.parametrize("argv, why", [
+    (["--agent", "random", "--reuse-stored"], "--reuse-stored takes a round robin's pairs"),
     (["--agent", "no-such-bot"], "unknown agent no-such-bot"),
     (["--agent", "missing.zip"], "missing.zip"),
     (["--config", "9p", "--agent", "random"], "no ladder configuration '9p'"),
@@ -203,6 +233,9 @@ def test_a_solo_ladder_orders_its_rungs_by_mean_score(dive, stored_here, monkeyp
     # the same agent on the same deals with the same seeds: every paired difference is zero
     assert placement.as_dict()["against"]["random"]["mean"] == 0.0
     assert "mean score" in placement.table()
+    said = []
+    assert ladders.round_robin(ladder, progress=False, log=said.append, reuse=True) == data
+    assert said == ["dive/toy: random alone, 8 games, taken from dive_toy.json"]
 
 
 TINY = {
@@ -302,7 +335,7 @@ def test_a_rungs_settings_go_into_its_games_logs_header():
 
     assert rung_settings("dragonhunt.mcts") == {"mcts": dict(MCTS_RUNGS["dragonhunt.mcts"])}
     learned = rung_settings("dragonhunt.ppo_2p")
-    assert learned["checkpoint"] == "dragonhunt_2p_reverse_curriculum_s0.zip"
+    assert learned["checkpoint"] == "dragonhunt_2p_continued_s0.zip"
     assert learned["sha256"] == file_sha256(ladders.CHECKPOINT_DIR / learned["checkpoint"])
     assert rung_settings("random") is None and rung_settings("dragonhunt.heuristic") is None
     assert agent_settings("dragon_pass.mcts") == {"rung": rung_settings("dragon_pass.mcts")}
