@@ -485,8 +485,6 @@ def load_round_robin(ladder):
     """The stored round robin of ``ladder`` (the JSON dict), checked: it must be
     of this ladder (game, options, rungs and their settings -- an MCTS rung's
     budget, a learned rung's checkpoint hash --, schedule) and of the game's version."""
-    import dragongym
-
     path = ladder.file
     if not path.exists():
         raise LadderError(f"ladder {ladder.id} has no stored round robin yet ({path.name}); play it with "
@@ -495,16 +493,24 @@ def load_round_robin(ladder):
         data = json.loads(path.read_text())
     except (OSError, ValueError) as error:
         raise LadderError(f"{path.name}: not a ladder file ({error})") from None
-    version = dragongym.get_game(ladder.game).spec.version
-    want = {"format": FORMAT, "ladder": ladder.id, "options": _jsonable(ladder.option_dict),
-            "rungs": [r.agent for r in ladder.rungs], "rung_settings": _rung_settings(ladder),
-            "games": ladder.games, "seed": ladder.seed, "game_version": version}
+    want = {**_schedule(ladder, ladder.games), "rungs": [r.agent for r in ladder.rungs],
+            "rung_settings": _rung_settings(ladder)}
     for key, value in want.items():
         if data.get(key) != value:
             raise LadderError(f"{path.name}: {key} is {data.get(key)!r}, the ladder's is {value!r}; its ratings "
                               f"are stale: play the round robin again (`dragongym ladder --game {ladder.game} "
                               f"--config {ladder.config} --round-robin --write`)")
     return data
+
+
+def _schedule(ladder, games):
+    """What a stored round robin of ``games`` games a pair must share with the
+    ladder for its games to be the ones it would play: file format, ladder,
+    options, schedule and the game's version (the rungs come on top)."""
+    import dragongym
+
+    return {"format": FORMAT, "ladder": ladder.id, "options": _jsonable(ladder.option_dict), "games": games,
+            "seed": ladder.seed, "game_version": dragongym.get_game(ladder.game).spec.version}
 
 
 def _rung_settings(ladder):
@@ -526,16 +532,12 @@ def reusable_results(ladder, games=None):
     the file cannot be read. The same deals, seats and settings replay the same
     games, so a ladder whose learned rung changed plays only that rung's pairs
     (a heuristic's code has no version: change one and replay its pairs)."""
-    import dragongym
-
     n = ladder.games if games is None else games
     try:
         data = json.loads(ladder.file.read_text())
     except (OSError, ValueError):
         return {}
-    same = {"format": FORMAT, "ladder": ladder.id, "options": _jsonable(ladder.option_dict), "games": n,
-            "seed": ladder.seed, "game_version": dragongym.get_game(ladder.game).spec.version}
-    if not isinstance(data, dict) or any(data.get(k) != v for k, v in same.items()):
+    if not isinstance(data, dict) or any(data.get(k) != v for k, v in _schedule(ladder, n).items()):
         return {}
     now, then = _rung_settings(ladder), data.get("rung_settings") or {}
     kept = {r for r in now if r in then and then[r] == now[r]}

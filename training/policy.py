@@ -307,14 +307,18 @@ under the one of checkpoints saved before the package was named ``dragongym``
 rename)."""
 
 
-def _saved_policy_module(path):
-    """The module path the checkpoint's ``policy_class`` was pickled under
-    (read from its ``data`` JSON without unpickling anything), or None."""
+def saved_data(path):
+    """The ``data`` JSON of a ``MaskablePPO`` ``.zip`` checkpoint (its class
+    names, ``policy_kwargs``...), read without unpickling anything."""
     import json
     import zipfile
     with zipfile.ZipFile(path) as archive:
-        data = json.loads(archive.read("data"))
-    saved = data.get("policy_class")
+        return json.loads(archive.read("data"))
+
+
+def _saved_policy_module(path):
+    """The module path the checkpoint's ``policy_class`` was pickled under, or None."""
+    saved = saved_data(path).get("policy_class")
     return saved.get("__module__") if isinstance(saved, dict) else None
 
 

@@ -218,7 +218,8 @@ class Args:
     ones: a policy trained on against new opponents. The run's network
     settings (``policy``, ``channels``, ``blocks``, ``hidden``) must be the
     checkpoint's; the optimizer starts afresh. Not with ``imitate_decisions``
-    (a start of its own) or ``resume``."""
+    (a start of its own); a resumed run goes on from its own checkpoint, the
+    ``init`` of its launch applied once, when it began."""
     curriculum: str = ""
     """A game-record file (``dragongym match ... --records FILE``, e.g. the
     heuristic against itself) whose positions start ``curriculum_share`` of
@@ -790,13 +791,12 @@ def init_problem(args):
     game, another network (read from the checkpoint's ``data`` JSON, nothing
     unpickled)."""
     import zipfile
-    from dragongym.training.policy import POLICY_MODULES
+    from dragongym.training.policy import POLICY_MODULES, saved_data
 
     if not os.path.isfile(args.init):
         return f"init {args.init}: no such file"
     try:
-        with zipfile.ZipFile(args.init) as archive:
-            data = json.loads(archive.read("data"))
+        data = saved_data(args.init)
         saved = data["policy_class"]["__module__"]
         kwargs = data["policy_kwargs"]["features_extractor_kwargs"]
     except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
