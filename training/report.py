@@ -97,6 +97,14 @@ def command_line(run_args):
 
 
 
+def _network(args):
+    """The run's network in words: runs from before ``Args.policy`` existed
+    trained the board network."""
+    if args.get("policy", "board") == "layout":
+        return "layout network (each observation block by its kind),"
+    return "board conv trunk"
+
+
 def _curriculum_start(args):
     """Where the curriculum's positions begin in their games, in words."""
     after, anneal = args.get("curriculum_after") or 0.0, args.get("curriculum_anneal") or 0
@@ -166,7 +174,7 @@ def run_section(run_dir, out, tag, targets=None):
                 f"greedy accuracy on the teacher's moves {imitation[0]['epochs'][-1]['accuracy']:.3f}; "
                 f"total wall time with the warm start: {(train_seconds + warm_seconds) / 60:.1f} min"]
               if imitation else []),
-             f"- Network: board conv trunk {args['channels']} channels x {args['blocks']} residual "
+             f"- Network: {_network(args)} {args['channels']} channels x {args['blocks']} residual "
              f"block(s), MLP width {args['hidden']}; PPO n_envs={args['n_envs']}, n_steps={args['n_steps']}, "
              f"batch={args['batch_size']}, epochs={args['n_epochs']}, lr={args['learning_rate']}, "
              f"gamma={args['gamma']}, ent_coef={args['ent_coef']}, shaping={args['shaping']}",

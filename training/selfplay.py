@@ -70,7 +70,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Optional
 
@@ -467,6 +467,8 @@ def default_run_name(args):
 POLICIES = {"layout": ("dragongym.training.layout_policy", "LayoutPolicy"),
             "board": ("dragongym.training.policy", "BoardPolicy")}
 """The networks ``Args.policy`` names: ``(module, class)``."""
+RESUME_SETTINGS = ("total_timesteps", "max_minutes", "final_eval_games", "eval_workers", "progress", "resume")
+"""The settings a ``--resume`` takes from its own command line; the rest are the run's launch arguments."""
 VEC_ENVS = ("batched", "dummy", "subproc")
 TRAINERS = ("ppo", "sb3")
 """The learner's env layouts (``Args.vec_env``)."""
@@ -841,8 +843,7 @@ def train(args):
         if not (run_dir / "checkpoints" / "latest.zip").exists():
             raise FileNotFoundError(f"--resume {args.resume}: no checkpoints/latest.zip in it")
         saved = json.loads((run_dir / "args.json").read_text())
-        keep = {k: getattr(args, k) for k in ("total_timesteps", "max_minutes", "final_eval_games",
-                                              "eval_workers", "progress", "resume")}
+        keep = {k: getattr(args, k) for k in RESUME_SETTINGS}
         args = saved_args({**saved, **keep})
         history = json.loads((run_dir / "checkpoints" / "history.json").read_text())
         # args.json keeps the launch arguments; each resume is recorded in the history
@@ -945,6 +946,16 @@ def parse_args(argv=None, prog="python -m dragongym.training.selfplay"):
     args.game_options = {**args.game_options, **parse_game_options(extra, game)}
     if args.resume and extra:
         raise ValueError(f"--resume plays the run's own game options; drop {' '.join(extra)}")
+    if args.resume:
+        # a resumed run keeps its launch arguments (args.json); a setting given beside
+        # --resume would be dropped without a word, so it is refused instead
+        fresh = Args()
+        given = [f"--{f.name.replace('_', '-')}" for f in fields(Args)
+                 if f.name not in RESUME_SETTINGS and getattr(args, f.name) != getattr(fresh, f.name)]
+        if given:
+            raise ValueError(f"--resume trains on with the run's own settings; drop {' '.join(given)} "
+                             f"(only {', '.join('--' + k.replace('_', '-') for k in RESUME_SETTINGS if k != 'resume')} "
+                             "may change)")
     return args
 
 

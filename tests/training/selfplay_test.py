@@ -393,12 +393,31 @@ def test_the_reports_command_launches_the_same_run_again(tmp_path):
     assert asdict(again) == asdict(run)
 
 
+def test_a_resume_refuses_a_setting_it_would_drop():
+    """A resumed run trains on with its launch arguments: a setting beside
+    --resume other than its budget and evaluation is refused by name."""
+    from dragongym.training.selfplay import parse_args
+    kept = parse_args(["--resume", "runs/x", "--max-minutes", "30", "--final-eval-games", "400"])
+    assert kept.max_minutes == 30 and kept.final_eval_games == 400
+    for words, named in ((["--init", "a.zip"], "--init"), (["--learning-rate", "0.01"], "--learning-rate"),
+                         (["--game", "dragonhunt", "--seed", "2"], "--game --seed")):
+        with pytest.raises(ValueError, match=f"drop {named} "):
+            parse_args(["--resume", "runs/x", *words])
+
+
 def test_the_report_says_where_the_curriculum_starts():
     from dragongym.training.report import _curriculum_start
     assert _curriculum_start({"curriculum_after": 0.0}) == ""
     assert _curriculum_start({"curriculum_after": 0.6}) == ", from 60% of each game on"
     annealed = _curriculum_start({"curriculum_after": 0.9, "curriculum_anneal": 6_000_000})
     assert "from 90% of each game on at first" in annealed and "over 6,000,000 learner decisions" in annealed
+
+
+def test_the_report_names_the_network_the_run_trained():
+    from dragongym.training.report import _network
+    assert _network({"policy": "layout"}).startswith("layout network")
+    assert _network({"policy": "board"}) == "board conv trunk"
+    assert _network({}) == "board conv trunk"        # runs from before the layout network
 
 
 @pytest.mark.parametrize("game_name", ["dragonhunt", "dragons_down", "dragon_pass"])
