@@ -996,7 +996,7 @@ def _decision_text(view):
         if int(np.count_nonzero(rec["rank"][:_players(rec)] == 1)) > 1:
             result = "a draw"
         else:
-            result = f"{V.side_name(rec, int(np.argmin(rec['rank'])))} wins"
+            result = f"{V.side_name(rec, int(np.argmin(rec['rank'][:_players(rec)])))} wins"
         how = " (truncated)" if int(rec["status"]) == 2 else ""
         held = {"18.6": "Victory sites", "18.7": "The opponent's fortresses", "18.8": "The players' capitals",
                 "18.9": "Boldhome and Furthest"}.get(

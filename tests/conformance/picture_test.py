@@ -87,3 +87,21 @@ def test_a_seats_text_picture_shows_nothing_hidden_from_it(case):
             seen = game.render_ansi(state, seat)
             for variant in game.hidden_variants(state, seat, rng, count=3):
                 assert game.render_ansi(variant, seat) == seen, f"seat {seat}'s text changes with what it cannot know"
+
+
+def test_a_finished_games_picture_and_text_draw_its_result(case):
+    """The last position of a random game played to its end (the test
+    configuration's truncation keeps it short): every seat's text and scene,
+    and the full picture, render it, with nothing left to click. (A random
+    game mostly ends truncated, a draw; a decided one is each game's own test,
+    such as ``tests/dragon_pass/picture_test.py``'s winner of 18.1.)"""
+    game = case.game
+    *_, (state, mask) = random_play(game, case.config, seed=5)
+    assert int(state[0]["status"]) != 0 and not mask.any()
+    for seat in (None, *range(int(state[0]["num_players"]))):
+        assert game.render_ansi(state, seat)
+        if game.has_pictures:             # the scene is what fails; one raster of it is enough
+            assert not game.picture_position(state, seat).clickable()
+    if game.has_pictures:
+        board, _ = board_layer(game, state)
+        assert render_rgb(game, state, None).shape == (board.height, board.width, 3)

@@ -597,3 +597,24 @@ def test_the_panel_names_the_roles_the_turn_and_the_decision():
     q = missile_choice()
     labels = texts(GAME.picture_position(q.S, None))
     assert "Take two disruptions" in labels and "Take one elimination" in labels
+
+
+def test_a_decided_two_player_games_panel_names_its_winner():
+    """The heuristic against itself plays 18.1 to a winner; the panel of its
+    last position names that player (the record keeps a rank for a third seat,
+    which a two-player game leaves 0: it must not be read as the winner)."""
+    from dragongym.agents.base import make_agent
+    config = GAME.make_config(scenario="18.1")
+    state = GAME.new_states(1)
+    GAME.reset(state, np.array([3], dtype=np.uint64), config)
+    agent, rng = make_agent("dragon_pass.heuristic", game=GAME), np.random.default_rng(3)
+    action, err = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8)
+    while int(state[0]["status"]) == 0:
+        action[0] = agent.act_state(GAME, state, int(state[0]["to_play"]), rng)
+        GAME.step(state, action, err)
+        assert not err[0]
+    rank = state[0]["rank"][:2]
+    assert sorted(rank) == [1, 2], f"18.1 seed 3 ended {rank}: pick a seed with a winner"
+    winner = ("lunar", "sartar")[int(np.argmin(rank))]
+    for seat in (None, 0, 1):
+        assert any(f"{winner} wins" in w for w in texts(GAME.picture_position(state, seat))), seat
