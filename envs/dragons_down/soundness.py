@@ -527,6 +527,14 @@ def _gifts(r, p):
     return out
 
 
+def _acting_hero(r, n):
+    """The hero whose turn of actions is under way (``rules/actions.py::action_phase``), or -1.
+    Cards he gains in an action wait at T_PENDING until it is over (``settle_gained``)."""
+    if int(r["stage"]) != R.ST_TURNS or not 0 <= int(r["order_pos"]) < n:
+        return -1
+    return int(r["turn_order"][int(r["order_pos"])])
+
+
 def _card_problem(r, n):
     merchants = {int(R.CIV_TOKEN_MERCHANT[k]) for k in range(len(r["civ_token_where"]))
                  if int(r["civ_token_where"][k]) == TOK_PLACED and int(R.CIV_TOKEN_MERCHANT[k]) >= 0}
@@ -546,8 +554,12 @@ def _card_problem(r, n):
                 return f"card {c} is held by {owner}, not a seat's hero"
             if not 0 <= slot <= T_PENDING:
                 return f"card {c} lies at {slot}, not a place on a Hero Board"
-            if slot == T_PENDING and ((ph != R.PH_GAINED and ph != R.PH_REROLL) or to_play != owner):
-                # a roll made as he gained it (the Secret Cache's trap) waits on his Dust of Destiny first
+            if slot == T_PENDING and not ((ph == R.PH_GAINED or ph == R.PH_REROLL) and to_play == owner) \
+                    and (owner != _acting_hero(r, n) or ph == R.PH_ACTION):
+                # asked now (PH_GAINED; a roll made as he gained it, the Secret Cache's trap, waits on
+                # his Dust of Destiny first), or the hero whose action gained it: the action's own
+                # decisions come first (a loot's cards kept and placed, a curse), then the gained
+                # card's, before he is asked for his next action
                 return f"card {c} waits to be equipped or stowed but hero {owner} is not asked (L972)"
             if slot < T_BACKPACK:
                 if not int(R.TARGET_OK[int(R.KIND_POSITION[k]), slot]):

@@ -47,7 +47,12 @@ def check(S):
     for card in range(NUM_CARDS):
         assert s["card_where"][card] in (CW_DECK, CW_HERO, CW_REMOVED, CW_MERCHANT, CW_SITE, CW_CLEARING)
         if s["card_where"][card] == CW_HERO and s["card_slot"][card] == T_PENDING:
-            assert int(s["phase"]) in (R.PH_GAINED, R.PH_REROLL) and int(s["to_play"]) == s["card_owner"][card]
+            # asked now, or gained in the action under way (settled once it is over, L972)
+            acting = int(s["turn_order"][int(s["order_pos"])]) if int(s["stage"]) == R.ST_TURNS \
+                and int(s["order_pos"]) < n else -1
+            owner = int(s["card_owner"][card])
+            assert (int(s["phase"]) in (R.PH_GAINED, R.PH_REROLL) and int(s["to_play"]) == owner) \
+                or (owner == acting and int(s["phase"]) != R.PH_ACTION)
         if s["card_where"][card] == CW_HERO:
             assert 0 <= s["card_owner"][card] < n
     for m in range(s["mon_clearing"].shape[0]):

@@ -321,3 +321,39 @@ def test_the_compiled_entry_points_run():
                                             "heuristic's rules checks"]
     for _, run in points:
         run()
+
+
+def test_a_card_gained_during_an_action_waits_for_the_actions_own_decisions():
+    """L972 with L1103: a looted Cursed Treasure's Teleport curse puts the hero
+    on a new tile whose tokens give him cards; they wait at T_PENDING while
+    the loot asks him to place the card received in the treasure's stead, and
+    are equipped or stowed once the Loot Action is over. The soundness check
+    accepts that position (it refused it once, stopping a training run that
+    restored it from a heuristic game's record), and still refuses a gained
+    card left waiting for a hero who is not taking his turn, or for the
+    acting hero once he is asked for his next action."""
+    import json
+    from pathlib import Path
+    from dragongym.envs.dragons_down.constants import T_PENDING
+    saved = json.loads((Path(__file__).parent / "positions" / "teleported_while_looting.json").read_text())
+    states = GAME.new_states(1)
+    GAME.reset(states, np.array([saved["reset_seed"]], dtype=np.uint64), GAME.config_from_json(saved["config"]))
+    err = np.zeros(1, dtype=np.int8)
+    for seat, action in saved["decisions (seat, action)"]:
+        assert int(states[0]["to_play"]) == seat
+        GAME.step(states, np.array([action], dtype=np.int32), err)
+        assert not err[0]
+    r = states[0]
+    pending = [c for c in range(NUM_CARDS) if r["card_where"][c] == CW_HERO and r["card_slot"][c] == T_PENDING]
+    acting = int(r["turn_order"][int(r["order_pos"])])
+    assert int(r["phase"]) == R.PH_RECEIVED and int(r["to_play"]) == acting == 1 and len(pending) == 2
+    assert GAME.check_state(states) == ""
+    # the loot's card placed, the gained ones are asked for at once (PH_GAINED), before any next action
+    GAME.step(states, np.array([int(np.flatnonzero(GAME.mask_of(states))[0])], dtype=np.int32), err)
+    assert not err[0] and int(states[0]["phase"]) == R.PH_GAINED and int(states[0]["to_play"]) == 1
+    stranded = states.copy()
+    stranded[0]["card_owner"][pending[0]] = 0                   # waiting for a hero not taking his turn
+    assert "waits to be equipped or stowed" in GAME.check_state(stranded)
+    asked_on = states.copy()
+    asked_on[0]["phase"] = R.PH_ACTION                          # the acting hero asked on, the card forgotten
+    assert "waits to be equipped or stowed" in GAME.check_state(asked_on)
