@@ -70,6 +70,11 @@ class Scene:
 
     def line(self, points, color, width=1, dash=None):
         """A polyline; ``dash`` = ``(on, off)`` pixels draws it dashed."""
+        if dash is not None:
+            on, off = (float(d) for d in dash)
+            if not (on > 0 and off > 0):
+                raise ValueError(f"a dash is (on, off) pixels, both above 0, not {dash!r}")
+            dash = (on, off)
         self.ops.append(("line", tuple((float(x), float(y)) for x, y in points), color,
                          float(width), dash))
 
@@ -200,7 +205,10 @@ def _dashes(points, dash):
                 t0, t1 = pos / length, end / length
                 out.append(((x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
                             (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)))
-            if end - pos < run:
+            # Compare where the run would end, not the distance drawn: a run
+            # left shorter than pos's rounding step (carry a hair under the
+            # dash) adds nothing to pos, and must still end, or this never does.
+            if pos + run > length:
                 carry += end - pos
             else:
                 carry, drawing = 0.0, not drawing

@@ -34,6 +34,23 @@ def test_a_scene_rasterises_and_writes_svg_with_its_clickable_actions():
         scene.text(0, 0, "x", anchor="xx")
 
 
+def test_a_dashed_line_ends_where_rounding_leaves_a_run_too_short_to_move():
+    """A Dragons Down hero's dashed path whose carried dash reached
+    3.999999999999999 of 4 on its second piece: the 9e-16 left is below the
+    rounding step of the position along it, and the raster looped forever
+    (a random game's final picture hung CI). Its pieces alternate 2 on, 4 off."""
+    path = [(676.1891907510336, 189.79292259615383), (683.4870261143953, 190.21299038461535),
+            (695.7135561106894, 189.1715), (706.8978245335287, 186.32475961538458),
+            (717.0398313829137, 181.6727692307692), (726.1395766588439, 175.21552884615386)]
+    pieces = picture._dashes(path, (2.0, 4.0))
+    total = sum(np.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(path, path[1:]))
+    drawn = sum(np.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in pieces)
+    assert drawn == pytest.approx(total / 3, abs=2.0)     # a third of the length is "on"
+    assert all(np.hypot(x1 - x0, y1 - y0) <= 2.0 + 1e-9 for (x0, y0), (x1, y1) in pieces)
+    with pytest.raises(ValueError, match="both above 0"):
+        Scene(8, 8).line([(0, 0), (8, 8)], "#000000", dash=(2, 0))
+
+
 def test_the_board_layer_and_its_svg_are_made_once_per_key(monkeypatch):
     states = GAME.new_states(1)
     GAME.reset(states, np.array([1], dtype=np.uint64), GAME.make_config(num_players=2))
