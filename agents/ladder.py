@@ -163,7 +163,7 @@ _SOLO_SCORE_RECIPE = ("MaskablePPO from scratch, alone, paid its final Legend Po
 _LEAGUE_SHAPED_RECIPE = ("MaskablePPO from scratch against a league (snapshots, random, the heuristic), "
                          "rewarded by the lead in Legend Points and Fame (a shaping potential), "
                          "episodes started from recorded positions (a reverse curriculum); training/REPORT.md, ")
-"""How the Dragons Down rungs of two heroes were learned (their run names follow)."""
+"""How the Dragons Down rungs of two and four heroes were learned (their run names follow)."""
 
 LEARNED_RUNGS = {
     # (game, config) -> (agent id, checkpoint file in training/checkpoints, how it was learned)
@@ -176,6 +176,8 @@ LEARNED_RUNGS = {
                                  _LEAGUE_SHAPED_RECIPE + "dd2o_v11_shaped_s0"),
     ("dragons_down", "2-explore"): ("dragons_down.ppo_2-explore", "dragons_down_2p_explore_shaped_s0.zip",
                                     _LEAGUE_SHAPED_RECIPE + "dd2e_v12_shaped_s0"),
+    ("dragons_down", "4-open"): ("dragons_down.ppo_4-open", "dragons_down_4p_open_shaped_s0.zip",
+                                 _LEAGUE_SHAPED_RECIPE + "dd4o_v12_shaped_s0"),
     ("dragons_down", "solo-open"): ("dragons_down.ppo_solo-open", "dragons_down_solo_open_score_s0.zip",
                                     _SOLO_SCORE_RECIPE + "ddso_v11_score_s0"),
     ("dragons_down", "solo-explore"): ("dragons_down.ppo_solo-explore", "dragons_down_solo_explore_score_s0.zip",
