@@ -37,6 +37,7 @@ import multiprocessing
 import os
 import sys
 import traceback
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 import dragongym
 from dragongym.agents.base import Agent, DuckAgent, is_agent_id, make_agent
-from dragongym.envs.core.game import IllegalActionError
+from dragongym.envs.core.game import IllegalActionError, InvalidStateError
 from dragongym.envs.core.outcome import outcome_of, rank_rewards
 from dragongym.envs.core.sampling import sample_legal
 from dragongym.training.league import HEURISTIC, REWARD_KINDS, SOLO, opponent_label
@@ -527,6 +528,10 @@ class BatchedLeagueEnv(VecEnv):
         """Where the start positions now begin in their games (``curriculum_from``)."""
         self.started_from_records = 0
         """Episodes that began at a recorded position."""
+        self.refused_start_positions = {}
+        """``{index in start_positions: why}``: the recorded positions the
+        env's soundness check refused when drawn. Each is warned about once
+        and never drawn again; its episode starts from the opening."""
         self.opponent_decisions = 0
         """Decisions the opponents took (all games, since construction)."""
         self.learner_decisions = 0
@@ -576,19 +581,39 @@ class BatchedLeagueEnv(VecEnv):
         if not 0.0 <= after <= 1.0:
             raise ValueError(f"curriculum_from: after must be in 0..1, got {after!r}")
         self.curriculum_after = after
-        self._eligible = np.flatnonzero(self.start_progress >= min(after, float(self.start_progress.max())))
+        eligible = np.flatnonzero(self.start_progress >= min(after, float(self.start_progress.max())))
+        self._eligible = np.setdiff1d(eligible, list(self.refused_start_positions), assume_unique=True)
 
     def _start_from_records(self, rows):
         """Put a recorded position, reseeded, into each of ``rows`` with
         probability ``start_share``."""
         picked = rows[self._rng.random(len(rows)) < self.start_share]
         for b in picked.tolist():
+            if len(self._eligible) == 0:      # every one refused: from the opening, as the row is
+                break
             k = int(self._eligible[int(self._rng.integers(len(self._eligible)))])
             start = self.start_positions[k:k + 1].copy()
             start["seed"] = np.uint64(int(self._rng.integers(0, 2**63)))
             start["rng_counter"] = 0
-            self.venv.restore_game(b, start)
-        self.started_from_records += len(picked)
+            try:
+                self.venv.restore_game(b, start)
+            except InvalidStateError as exc:
+                # One unsound position (a record of a rules defect) must not stop
+                # a run hours in: it is said, left out, and this episode starts
+                # from the opening (a refused restore leaves the row as it was).
+                self._refuse_start(k, exc)
+                continue
+            self.started_from_records += 1
+
+    def _refuse_start(self, k, exc):
+        self.refused_start_positions[k] = str(exc)
+        if len(self.refused_start_positions) == len(self.start_positions):
+            raise InvalidStateError(f"every one of the {len(self.start_positions)} curriculum start "
+                                    f"positions was refused; the last: {exc}") from exc
+        self._eligible = self._eligible[self._eligible != k]
+        warnings.warn(f"curriculum start position {k} refused and left out "
+                      f"({len(self.refused_start_positions)} so far; the episode starts from the "
+                      f"opening): {exc}", RuntimeWarning, stacklevel=3)
 
     # ------------------------------------------------------------ VecEnv
     def reset(self):

@@ -702,6 +702,11 @@ def _callback_class():
             self.logger.record("league/snapshots", len(self.league.snapshots))
             if self.args.curriculum_anneal:
                 entry["curriculum_after"] = self.push_curriculum()
+            if self.args.curriculum:
+                # recorded positions the soundness check refused (each warned about once)
+                refused = len(self.training_env.get_attr("refused_start_positions", [0])[0])
+                self.logger.record("curriculum/refused_positions", refused)
+                entry["curriculum_refused"] = refused
             self.window = {}
             self.history.append(entry)
             if self.updates % self.args.snapshot_every == 0:

@@ -3,6 +3,7 @@ SB3 VecEnv -- every game waits at its learner's seat after each step, the
 learner sees its own view, episodes pay what the rules pay, opponents answer
 in batches, seats rotate, and MaskablePPO trains on it without a masked action."""
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -230,6 +231,41 @@ def test_a_curriculum_starts_a_share_of_the_episodes_from_recorded_positions(rac
 
 
 
+def test_an_unsound_start_position_is_said_left_out_and_its_episode_starts_from_the_opening(race, tmp_path):
+    """A recorded position the env's soundness check refuses (here a running
+    game whose mover is no seat) does not stop the run: a warning names it,
+    it is never drawn again, and its game starts from the opening. A
+    curriculum whose every position is refused is an error."""
+    from dragongym.agents.match import play_match
+    from dragongym.envs.core.game import InvalidStateError
+    from dragongym.training.batched import recorded_positions
+
+    path = tmp_path / "games.jsonl"
+    play_match(race, ["random", "random"], 2, seed=1, records=str(path), num_players=2)
+    starts, progress = recorded_positions(str(path), race, {"num_players": 2}, progress=True)
+    starts[3]["to_play"] = 7
+    env = BatchedLeagueEnv(race, 64, {"num_players": 2}, weights={"random": 1.0}, seed=9,
+                           start_positions=starts, start_share=1.0, start_progress=progress)
+    with pytest.warns(RuntimeWarning, match="start position 3 refused.*to_play 7"):
+        env.reset()
+        for _ in play(env, 40, seed=9):
+            pass
+    assert list(env.refused_start_positions) == [3] and 3 not in env._eligible
+    assert env.started_from_records > 64
+    check_waiting_for_the_learner(env)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")             # left out: never drawn, never warned again
+        for _ in play(env, 40, seed=10):
+            pass
+    env.curriculum_from(0.0)                    # a new stage of the curriculum keeps it out
+    assert 3 not in env._eligible and len(env._eligible) == len(starts) - 1
+    bad = starts[:2].copy()
+    bad["to_play"] = 7
+    with pytest.warns(RuntimeWarning), pytest.raises(InvalidStateError, match="every one of the 2"):
+        BatchedLeagueEnv(race, 8, {"num_players": 2}, weights={"random": 1.0}, seed=9,
+                         start_positions=bad, start_share=1.0).reset()
+
+
 def test_a_reverse_curriculum_starts_near_the_recorded_ends_then_ever_earlier(race, tmp_path):
     """``curriculum_from(x)``: episodes start only from positions at least x
     of the way into their recorded games (the latest ones if none lies that
@@ -280,6 +316,9 @@ def test_selfplay_takes_a_curriculum_and_checks_it(race, tmp_path):
     starts = [h["curriculum_after"] for h in json.loads((run / "checkpoints" / "history.json").read_text())
               if h["kind"] == "update"]
     assert starts == [pytest.approx(0.675), pytest.approx(0.45)]     # after 64 and 128 decisions
+    refused = [h["curriculum_refused"] for h in json.loads((run / "checkpoints" / "history.json").read_text())
+               if h["kind"] == "update"]
+    assert refused == [0, 0]                    # every recorded position sound
     assert curriculum_start(annealed, 0) == 0.9 and curriculum_start(annealed, 10**6) == 0.0
     assert curriculum_start(Args(**base, curriculum=str(path), curriculum_after=0.6), 10**9) == 0.6
     for bad, why in ((dict(curriculum_share=0.5), "needs --curriculum"),
