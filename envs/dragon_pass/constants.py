@@ -129,7 +129,8 @@ UF_FRIEND_FELL = 1024  # a superhero whose best friend was eliminated in this ba
 UF_CLOSE = 2048    # a berserk superhero that must end its move as close as it can to its scapegoat (L656)
 UF_ATTACKED = 4096  # a spirit that made a spirit magic attack in this battle (only these are DSM's casualties, L552)
 UF_SAVED = 8192    # protected by its superhero's magic invulnerability in this battle (L650)
-UF_EXOTIC = 16384  # used its exotic ability this phase; the Crater Makers' agent: no attack this turn (L710)
+UF_EXOTIC = 16384  # used its exotic ability this phase; the Crater Makers' agent: no attack this turn (L710);
+#                    a Dragontooth Runner: summoned this movement phase, not again (L684)
 
 # stages of the sequence of play (``stage``)
 ST_DEPLOY = 0       # deployment, one unit at a time (L206-L242)

@@ -225,7 +225,7 @@ class DragonPass(Game):
     """The Dragon Pass rules core behind the generic adapters."""
 
     name = "dragon_pass"
-    version = 10
+    version = 11
     dtype = STATE_DTYPE
     config_cls = DragonPassConfig
     obs_bounds = (-1.0, O.OBS_HIGH)

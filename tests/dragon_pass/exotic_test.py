@@ -4,6 +4,7 @@ Stormwalkers' storms; dragons' and superheroes' immunity. Positions are
 hand-built in 18.4 and 18.5 (``scenario.Position``); a phase is reached as in
 play, by ending the movement phase."""
 from dragongym.envs.dragon_pass import rules as R
+from dragongym.envs.dragon_pass.rules.movement import start_movement
 
 from .scenario import LUNAR, SARTAR, Position
 
@@ -279,6 +280,29 @@ def test_rule_dp_exotic_argrath_summons_a_dragontooth_runner_beside_him_and_it_m
     p.put("dragontooth_runners#1", "3122")
     p.movement(SARTAR, player_turn=2)
     assert not any("summons" in t for t in p.legal())
+
+
+def test_rule_dp_exotic_a_runner_summoned_this_turn_is_not_summoned_again():
+    """L684: a summoned Runner 'cannot move on the turn that they were summoned', so
+    it is not summoned a second time that turn (else the summons could be repeated
+    without end and the turn never finish; Interpretations 40); the other Runner
+    still may be, and both may again next turn."""
+    p = Position("18.4", moon="full")
+    p.put("argrath", "3727")
+    p.put("dragontooth_runners#1", "3122")
+    p.put("dragontooth_runners#2", "3123")
+    p.movement(SARTAR, player_turn=2)
+    first, second = p.name("dragontooth_runners#1"), p.name("dragontooth_runners#2")
+    p.act(f"Argrath summons {first}")
+    p.act(f"{first} comes to 3728")
+    assert f"Argrath summons {first}" not in p.legal()
+    assert f"Argrath summons {second}" in p.legal()
+    p.act(f"Argrath summons {second}")
+    p.act(f"{second} comes to 3626")
+    assert not any("summons" in t for t in p.legal())
+    assert p.where("dragontooth_runners#1") == "3728" and p.where("dragontooth_runners#2") == "3626"
+    start_movement(p.S, 0)           # the next movement phase's start: the mark clears
+    assert f"Argrath summons {first}" in p.legal() and f"Argrath summons {second}" in p.legal()
 
 
 def assassin_at_work(*faces, screening=False):

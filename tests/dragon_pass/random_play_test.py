@@ -12,7 +12,9 @@ fire, retreats, advances and heroic escapes come up in most games.
 
 CI plays 50 games of each scenario (18.7, fourteen game-turns of both whole
 Battalia and the Independents, 10); ``DRAGONGYM_LONG_FUZZ=1`` plays 500 of
-each."""
+each. A second player never says 'done' while anything else is legal, so a
+free act that could be repeated without end holds a phase open (one game of
+each scenario in CI, 20 with ``DRAGONGYM_LONG_FUZZ=1``)."""
 import os
 
 import numpy as np
@@ -158,3 +160,40 @@ def test_random_games_to_their_end_keep_every_invariant(scenario, chunk):
     for g in range(chunk * per, (chunk + 1) * per):
         made, _ = play_to_the_end(7000 + g, scenario, screening=g % 2 == 1)
         assert made > 0
+
+
+STALL_GAMES = 20 if LONG else 1
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_player_who_never_says_done_while_he_may_do_anything_else_still_ends_every_phase(scenario):
+    """Every phase is finite: each of its optional acts (a step, a summons, an
+    arrangement, a support) can be taken only so often, so a player who picks
+    at random among everything but 'done' still reaches the phase's end, and
+    the game its outcome, before the decision limit. A free act that could be
+    repeated without end (the Dragontooth Runners summoned again and again, game
+    versions up to 10, Interpretations 40) would hold one stage of one
+    player-turn here forever."""
+    config = GAME.make_config(scenario=scenario)
+    limit = GAME.spec_for(config).decision_limit
+    done = R.A_CHOICE + R.CH_DONE
+    rng = np.random.default_rng(11)
+    state = GAME.new_states(1)
+    act, err = np.zeros(1, np.int64), np.zeros(1, np.int8)
+    for g in range(STALL_GAMES):
+        GAME.reset(state, np.array([9000 + g], dtype=np.uint64), config)
+        decisions, stretch, stage = 0, 0, None
+        while int(state[0]["status"]) == 0:
+            legal = np.flatnonzero(np.asarray(GAME.mask_of(state)).reshape(-1))
+            other = legal[legal != done]
+            act[0] = rng.choice(other) if len(other) else done
+            now = (int(state[0]["stage"]), int(state[0]["player_turn"]))
+            stretch = stretch + 1 if now == stage else 0
+            stage = now
+            assert stretch < 5000 and decisions < limit, \
+                f"game {g}: stage {now[0]} of player-turn {now[1]} goes on ({GAME.action_to_string(state, int(act[0]))})"
+            GAME.step(state, act, err)
+            assert err[0] == 0
+            decisions += 1
+        assert int(state[0]["status"]) == 1 and not ranking_problem(
+            [int(r) for r in state[0]["rank"][:int(state[0]["num_players"])]])

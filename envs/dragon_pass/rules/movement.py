@@ -40,8 +40,8 @@ from dragongym.envs.core.jit import local_array, local_zeros, rules_jit
 from ..board import HEX_STEP, HEX_TERRAIN, NUM_HEXES, ROAD_PRIMARY, ROAD_SECONDARY, SIDE_ROAD
 from ..data import MAP
 from ..constants import (
-    NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UNIT_IDS, UW_ENTERING,
-    UW_MAP,
+    NUM_UNITS, ST_EXOTIC, UF_ARRANGED, UF_CLOSE, UF_EXOTIC, UF_FLEE, UF_GROUP, UF_LIFTED, UF_MOVED, UNIT_IDS,
+    UW_ENTERING, UW_MAP,
 )
 from .base import (
     movement_allowance, first_turn_mp, trespass, A_CHOICE, A_HEX, A_UNIT, CH_ARRANGE, CH_DONE, CH_FORCE_MARCH, ENTRY_HEXES, FORCE_MARCH_MP2, PH_ARRANGE,
@@ -371,14 +371,17 @@ ARGRATH_U = UNIT_IDS.index("argrath")
 @rules_jit
 def summon_hexes(S, b, u, mask):
     """Where Argrath may summon Dragontooth Runner u now (L684): in a scenario with
-    exotic magic, both on the map, to a hex within 1 of Argrath other than its
-    own, not a lake and holding no enemy (Interpretations 40). Returns how
-    many; with a one-element ``mask`` (nothing marked), 1 at the first found."""
+    exotic magic, both on the map, a Runner not yet summoned this phase, to a hex
+    within 1 of Argrath other than its own, not a lake and holding no enemy
+    (Interpretations 40). Returns how many; with a one-element ``mask`` (nothing
+    marked), 1 at the first found."""
     s = S[b]
     a = ARGRATH_U
     if not SCENARIO_EXOTIC_MAGIC[int(s['scenario'])] or s['unit_where'][a] != UW_MAP \
             or s['unit_where'][u] != UW_MAP:
         return 0
+    if s['unit_flags'][u] & UF_EXOTIC:
+        return 0          # summoned once this turn: it "cannot move" again, summoned or not (L684)
     ha = s['unit_hex'][a]
     n = 0
     for d in range(7):
@@ -411,7 +414,7 @@ def act_summon_hex(S, b, p, a):
     h = a - A_HEX
     put_on_top(S, b, u, h)
     occupy(S, b, p, h)
-    s['unit_flags'][u] |= UF_MOVED
+    s['unit_flags'][u] |= UF_MOVED | UF_EXOTIC      # UF_EXOTIC: summoned this phase, not again (L684)
     s['unit_mp'][u] = 0
     return False
 
