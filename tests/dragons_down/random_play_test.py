@@ -9,7 +9,9 @@ run to an agreed target (L166).
 
 CI plays 200 games of every sandbox and hero count, a few turns each; set
 ``DRAGONGYM_LONG_FUZZ=1`` for the long run: 2,000 games of the rules' full
-30 turns (about 55 minutes on one core)."""
+30 turns (about 55 minutes on one core). A second player never passes or says
+'done' while anything else is legal, so a free act that could be repeated
+without end would hold a turn open."""
 import os
 
 import numpy as np
@@ -100,3 +102,36 @@ def test_random_games_with_a_dust_of_destiny_always_held_keep_every_invariant():
             check(S)
             assert not GAME.check_state(S)
     assert {R.ROLL_STRUCK, R.ROLL_ATTACK, R.ROLL_RANGED, R.ROLL_HIDE, R.ROLL_NOISE} <= kinds
+
+
+STALL_GAMES = 5 if LONG else 1
+
+
+@pytest.mark.parametrize("num_heroes", (1, 2, 4))
+@pytest.mark.parametrize("sandbox", ("open_realm", "explore_the_realm", "legendary"))
+def test_a_player_who_never_passes_while_he_may_do_anything_else_still_ends_every_turn(num_heroes, sandbox):
+    """Every turn is finite: each optional act (a move, a search, a swap's Gold
+    put in and taken out, an equip) can be taken only so often, so heroes that
+    pick at random among everything but 'pass' and 'done' still bring the game
+    to its outcome before the decision limit (a Dragon Pass summons could be
+    repeated without end until game version 11 of that game)."""
+    config = GAME.make_config(num_players=num_heroes, sandbox=sandbox, max_turns=6)
+    limit = GAME.spec_for(config).decision_limit
+    stalling = (R.A_DO + R.DO_DONE, R.A_DO + R.DO_PASS)
+    rng = np.random.default_rng(13)
+    state = GAME.new_states(1)
+    act, err = np.zeros(1, np.int64), np.zeros(1, np.int8)
+    for g in range(STALL_GAMES):
+        GAME.reset(state, np.array([5000 + g], dtype=np.uint64), config)
+        decisions = 0
+        while int(state[0]["status"]) == 0:
+            legal = np.flatnonzero(np.asarray(GAME.mask_of(state)).reshape(-1))
+            other = legal[~np.isin(legal, stalling)]
+            act[0] = rng.choice(other) if len(other) else legal[0]
+            assert decisions < limit, f"game {g}: still running after {limit} decisions " \
+                                      f"({GAME.action_to_string(state, int(act[0]))})"
+            GAME.step(state, act, err)
+            assert err[0] == 0
+            decisions += 1
+        assert int(state[0]["status"]) in (1, 2)      # over, or at its last turn (max_turns)
+        assert not ranking_problem([int(r) for r in state[0]["rank"][:num_heroes]])
