@@ -305,6 +305,25 @@ def test_rule_dp_exotic_a_runner_summoned_this_turn_is_not_summoned_again():
     assert f"Argrath summons {first}" in p.legal() and f"Argrath summons {second}" in p.legal()
 
 
+def test_rule_dp_exotic_a_runner_that_moved_this_turn_may_still_be_summoned():
+    """L684 forbids moving after the summons, not the summons after a move
+    (Interpretations 40): a Runner that stepped this turn is summoned, once."""
+    p = Position("18.4", moon="full")
+    p.put("argrath", "3727")
+    p.put("dragontooth_runners#1", "3122")
+    p.movement(SARTAR, player_turn=2)
+    runner = p.name("dragontooth_runners#1")
+    p.act("select the stack at 3122")
+    p.act(f"move {runner} with the group")
+    p.act(f"move {runner} from 3122 to 3222")
+    p.act("stop at 3222")
+    assert "select the stack at 3222" not in p.legal()           # it has moved
+    p.act(f"Argrath summons {runner}")
+    p.act(f"{runner} comes to 3728")
+    assert p.where("dragontooth_runners#1") == "3728"
+    assert f"Argrath summons {runner}" not in p.legal()
+
+
 def assassin_at_work(*faces, screening=False):
     p = Position("18.5", moon="full", screening=screening)
     p.put("lcm_magicians#1", "2012")
