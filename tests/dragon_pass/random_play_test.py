@@ -29,6 +29,7 @@ from dragongym.envs.dragon_pass.constants import (
 )
 from dragongym.envs.dragon_pass.data import MAP
 from dragongym.envs.dragon_pass.game import GAME
+from tests.core.stalling import play_stalling
 
 LONG = os.environ.get("DRAGONGYM_LONG_FUZZ") == "1"
 GAMES = 500 if LONG else 50
@@ -175,25 +176,8 @@ def test_a_player_who_never_says_done_while_he_may_do_anything_else_still_ends_e
     versions up to 10, Interpretations 40) would hold one stage of one
     player-turn here forever."""
     config = GAME.make_config(scenario=scenario)
-    limit = GAME.spec_for(config).decision_limit
-    done = R.A_CHOICE + R.CH_DONE
     rng = np.random.default_rng(11)
-    state = GAME.new_states(1)
-    act, err = np.zeros(1, np.int64), np.zeros(1, np.int8)
     for g in range(STALL_GAMES):
-        GAME.reset(state, np.array([9000 + g], dtype=np.uint64), config)
-        decisions, stretch, stage = 0, 0, None
-        while int(state[0]["status"]) == 0:
-            legal = np.flatnonzero(np.asarray(GAME.mask_of(state)).reshape(-1))
-            other = legal[legal != done]
-            act[0] = rng.choice(other) if len(other) else done
-            now = (int(state[0]["stage"]), int(state[0]["player_turn"]))
-            stretch = stretch + 1 if now == stage else 0
-            stage = now
-            assert stretch < 5000 and decisions < limit, \
-                f"game {g}: stage {now[0]} of player-turn {now[1]} goes on ({GAME.action_to_string(state, int(act[0]))})"
-            GAME.step(state, act, err)
-            assert err[0] == 0
-            decisions += 1
-        assert int(state[0]["status"]) == 1 and not ranking_problem(
-            [int(r) for r in state[0]["rank"][:int(state[0]["num_players"])]])
+        _, status = play_stalling(GAME, config, 9000 + g, rng, [R.A_CHOICE + R.CH_DONE],
+                                  stage_of=lambda state: (int(state[0]["stage"]), int(state[0]["player_turn"])))
+        assert status == 1            # a scenario ends by its victory conditions

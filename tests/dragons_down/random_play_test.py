@@ -22,6 +22,7 @@ from dragongym.envs.dragons_down import rules as R
 from dragongym.envs.dragons_down.constants import LEGEND_TARGET_DEFAULT, OPTIONAL_RULES, SB_EXPLORE, SB_LEGENDARY, SB_OPEN_REALM
 from dragongym.envs.dragons_down.game import GAME
 from dragongym.envs.dragons_down.state import STATE_DTYPE
+from tests.core.stalling import play_stalling
 from tests.dragons_down.fuzz_test import check
 
 LONG = os.environ.get("DRAGONGYM_LONG_FUZZ") == "1"
@@ -116,22 +117,6 @@ def test_a_player_who_never_passes_while_he_may_do_anything_else_still_ends_ever
     to its outcome before the decision limit (a Dragon Pass summons could be
     repeated without end until game version 11 of that game)."""
     config = GAME.make_config(num_players=num_heroes, sandbox=sandbox, max_turns=6)
-    limit = GAME.spec_for(config).decision_limit
-    stalling = (R.A_DO + R.DO_DONE, R.A_DO + R.DO_PASS)
     rng = np.random.default_rng(13)
-    state = GAME.new_states(1)
-    act, err = np.zeros(1, np.int64), np.zeros(1, np.int8)
     for g in range(STALL_GAMES):
-        GAME.reset(state, np.array([5000 + g], dtype=np.uint64), config)
-        decisions = 0
-        while int(state[0]["status"]) == 0:
-            legal = np.flatnonzero(np.asarray(GAME.mask_of(state)).reshape(-1))
-            other = legal[~np.isin(legal, stalling)]
-            act[0] = rng.choice(other) if len(other) else legal[0]
-            assert decisions < limit, f"game {g}: still running after {limit} decisions " \
-                                      f"({GAME.action_to_string(state, int(act[0]))})"
-            GAME.step(state, act, err)
-            assert err[0] == 0
-            decisions += 1
-        assert int(state[0]["status"]) in (1, 2)      # over, or at its last turn (max_turns)
-        assert not ranking_problem([int(r) for r in state[0]["rank"][:num_heroes]])
+        play_stalling(GAME, config, 5000 + g, rng, [R.A_DO + R.DO_DONE, R.A_DO + R.DO_PASS])
