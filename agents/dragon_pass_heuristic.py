@@ -2100,3 +2100,21 @@ def prior_only(state):
 
 
 register_prior_only("dragon_pass", prior_only)
+
+MAGIC_PHASES = frozenset((R.PH_COMMIT, R.PH_COMMIT_HEX, R.PH_SUPPORT, R.PH_SUPPORT_HEX, R.PH_MAGIC_CASUALTY,
+                          R.PH_SAVE, R.PH_EXOTIC, R.PH_EXOTIC_TARGET, R.PH_SUMMON_HEX))
+"""The magic decisions (spirits and agents committed, magical support, magic
+casualties, a superhero's saves, exotic magic, the hex a summoned Runner comes
+to) that the ``"magic"`` prior-only set also leaves to the heuristic. The value
+at the rollout's cut counts printed CF, not magic, so a search of them spends
+magic for nothing it can see: in 18.4, MCTS with them left to the heuristic
+won as Sartar where searching them did not (agents/LADDER.md)."""
+
+
+def prior_only_with_magic(state):
+    """:func:`prior_only`, and the magic decisions (:data:`MAGIC_PHASES`) too."""
+    phase = int(state[0]["phase"])
+    return phase in PRIOR_ONLY_PHASES or phase in MAGIC_PHASES
+
+
+register_prior_only("dragon_pass", prior_only_with_magic, name="magic")

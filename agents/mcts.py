@@ -58,7 +58,9 @@ import time
 import numpy as np
 
 from dragongym.agents.base import Agent, make_agent
-from dragongym.agents.search_hooks import PRIOR_ONLY, VALUE, hook, register_prior_only, register_value
+from dragongym.agents.search_hooks import (
+    PRIOR_ONLY, VALUE, hook, prior_only_names, register_prior_only, register_value,
+)
 
 __all__ = ["MCTSAgent", "calibrate_simulations", "heuristic_id", "register_prior_only", "register_value"]
 
@@ -108,7 +110,8 @@ class MCTSAgent(Agent):
             0 (the default) turns PUCT off: plain UCT with ``c``.
         prior_only: leave the decisions the game's agent module registered
             with :func:`register_prior_only` to the prior agent (no search); off
-            by default.
+            by default. A string names another set the module registered
+            (``register_prior_only(game, fn, name=...)``).
 
     PUCT, ``prior_only`` and ``normalize`` are opt-in: in seat-rotated
     Dragonhunt games against the heuristic none of them has beaten plain UCT
@@ -149,7 +152,15 @@ class MCTSAgent(Agent):
             if not callable(getattr(self._value_agent, "values", None)):
                 raise ValueError(f"mcts value={value!r}: that agent has no values(obs) "
                                  "(a self-play checkpoint *.zip has one)")
-        self.prior_only_fn = hook(game, PRIOR_ONLY) if prior_only else None
+        self.prior_only_fn = None
+        if isinstance(prior_only, str) and prior_only:
+            self.prior_only_fn = hook(game, f"{PRIOR_ONLY}:{prior_only}")
+            if self.prior_only_fn is None:
+                names = ", ".join(prior_only_names(game)) or "none"
+                raise ValueError(f"mcts prior_only={prior_only!r}: {game.name} registers no such set "
+                                 f"(its named sets: {names}; True is its default one)")
+        elif prior_only:
+            self.prior_only_fn = hook(game, PRIOR_ONLY)
         self._rollout_agent = self._prior_agent = None
         rollout = heuristic_id(game, rollout)
         if rollout != "random":

@@ -8,7 +8,8 @@ registers them here under the game's registry id (``Game.name``):
   the game's reward scale (exact rewards once the game is over), used at the
   rollout cap;
 * **prior-only** decisions ``fn(state) -> bool``: True where a search with a
-  prior agent should play the prior's pick without searching.
+  prior agent should play the prior's pick without searching; a game may
+  register more than one set under names of its own (``prior_only="<name>"``).
 
 That module is imported lazily: the first lookup for a game resolves the
 game's ``heuristic_agent`` id (:func:`dragongym.agents.base.agent_factory`),
@@ -30,19 +31,29 @@ def register_value(game_name, fn):
     _HOOKS.setdefault(game_name, {})[VALUE] = fn
 
 
-def register_prior_only(game_name, fn):
+def register_prior_only(game_name, fn, name=""):
     """Decisions the search leaves to its prior agent: ``fn(state) -> bool``,
     True where a search with the prior (``rollout="heuristic"``) should play
     the prior's pick at once. Meant for many-option, low-stakes decisions
     (e.g. single unit steps) that a short search cannot judge and would only
-    add noise to. ``fn`` may read only what the seat to move may know."""
-    _HOOKS.setdefault(game_name, {})[PRIOR_ONLY] = fn
+    add noise to. ``fn`` may read only what the seat to move may know.
+    ``name`` registers another set beside the default one (``""``, what
+    ``prior_only=True`` uses), chosen with ``prior_only="<name>"``."""
+    _HOOKS.setdefault(game_name, {})[PRIOR_ONLY + (f":{name}" if name else "")] = fn
+
+
+def prior_only_names(game):
+    """The names of the extra prior-only sets ``game`` registered (the default
+    one, ``prior_only=True``, is not listed)."""
+    hook(game, PRIOR_ONLY)
+    return sorted(k.split(":", 1)[1] for k in _HOOKS.get(game.name, {}) if k.startswith(PRIOR_ONLY + ":"))
 
 
 def hook(game, kind):
-    """The helper of ``kind`` (:data:`VALUE` or :data:`PRIOR_ONLY`) registered
-    for ``game``, or None. The first call for a game imports the module of its
-    heuristic agent, which is where a game registers its helpers."""
+    """The helper of ``kind`` (:data:`VALUE`, :data:`PRIOR_ONLY` or
+    ``PRIOR_ONLY + ":<name>"``) registered for ``game``, or None. The first
+    call for a game imports the module of its heuristic agent, which is where
+    a game registers its helpers."""
     if game.name not in _LOOKED_UP:
         agent_id = getattr(game, "heuristic_agent", None)
         if agent_id and is_agent_id(agent_id):

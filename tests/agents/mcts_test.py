@@ -82,6 +82,25 @@ def test_prior_only_decisions_play_the_heuristic_without_search():
     assert agent.last_stats["simulations"] > 0
 
 
+def test_a_named_prior_only_set_is_the_one_its_game_registered_under_that_name():
+    from dragongym.agents.search_hooks import _HOOKS, PRIOR_ONLY, register_prior_only
+    state, p = _positions(1, searched=True)[0]
+    register_prior_only("dragonhunt", lambda s: True, name="everything")
+    try:
+        agent = MCTSAgent(GAME, simulations=5, rollout="heuristic", rollout_depth=6, prior_only="everything")
+        a = agent.act_state(GAME, state, p, np.random.default_rng(0))
+        assert agent.last_stats["simulations"] == 0 and agent.last_stats["prior_only"]
+        assert a == DragonhuntHeuristic(GAME).act_state(GAME, state, p, np.random.default_rng(0))
+        # True is still the default set, which searches this decision
+        agent = MCTSAgent(GAME, simulations=5, rollout="heuristic", rollout_depth=6, prior_only=True)
+        agent.act_state(GAME, state, p, np.random.default_rng(0))
+        assert agent.last_stats["simulations"] > 0
+    finally:
+        _HOOKS["dragonhunt"].pop(PRIOR_ONLY + ":everything")
+    with pytest.raises(ValueError, match="prior_only='everything': dragonhunt registers no such set"):
+        MCTSAgent(GAME, simulations=5, rollout="heuristic", prior_only="everything")
+
+
 def test_prior_only_and_value_function_use_only_public_information():
     state = _card_position()
     other = _hidden_variant(state)

@@ -399,3 +399,21 @@ def test_heuristic_has_a_rule_for_every_decision_of_the_game():
     from dragongym.envs.dragon_pass.rules import base as B
     codes = {getattr(B, n) for n in dir(B) if n.startswith("PH_") and n != "PH_NONE"}
     assert codes and codes <= set(_PHASES), sorted(codes - set(_PHASES))
+
+
+def test_the_magic_prior_only_set_adds_the_magic_decisions_to_the_default_one():
+    """``prior_only="magic"`` (the 18.4 MCTS rung) leaves the magic decisions to
+    the heuristic as well as the default set's; the default set searches them."""
+    from dragongym.agents.dragon_pass_heuristic import (
+        MAGIC_PHASES, PRIOR_ONLY_PHASES, prior_only, prior_only_with_magic)
+    from dragongym.agents.search_hooks import PRIOR_ONLY, hook
+
+    assert hook(GAME, PRIOR_ONLY + ":magic") is prior_only_with_magic
+    assert not MAGIC_PHASES & PRIOR_ONLY_PHASES
+    state = GAME.new_states(1)
+    for phase in (R.PH_SUPPORT, R.PH_COMMIT, R.PH_EXOTIC, R.PH_SUMMON_HEX, R.PH_MOVE_GROUP, R.PH_MOVE, R.PH_BATTLE):
+        state[0]["phase"] = phase
+        assert prior_only_with_magic(state) == (phase in MAGIC_PHASES or phase in PRIOR_ONLY_PHASES)
+        assert prior_only(state) == (phase in PRIOR_ONLY_PHASES)
+    state[0]["phase"] = R.PH_SUPPORT
+    assert prior_only_with_magic(state) and not prior_only(state)
