@@ -158,11 +158,11 @@ def _mcts(game, config):
         about += f", PUCT with the heuristic's pick at prior {s['prior_weight']:g} (c_puct {s.get('c_puct', 1.0):g})"
     if s.get("c", 1.0) != 1.0:
         about += f", UCT c {s['c']:g}"
-    if s.get("prior_only") == "magic":
-        about += (", the heuristic plays the decisions its module marks prior-only (set-up, unit steps...) "
-                  "and the magic decisions unsearched")
-    elif s.get("prior_only"):
-        about += ", the heuristic plays the decisions its module marks prior-only (set-up, unit steps...) unsearched"
+    prior_only = s.get("prior_only")
+    if prior_only:
+        # a named set is the game's own (its agent module says what it holds)
+        which = f"in its set `{prior_only}`" if isinstance(prior_only, str) else "(set-up, unit steps...)"
+        about += f", the heuristic plays the decisions its module marks prior-only {which} unsearched"
     return Rung(rung_id, "mcts", about)
 
 

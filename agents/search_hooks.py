@@ -45,7 +45,7 @@ def register_prior_only(game_name, fn, name=""):
 def prior_only_names(game):
     """The names of the extra prior-only sets ``game`` registered (the default
     one, ``prior_only=True``, is not listed)."""
-    hook(game, PRIOR_ONLY)
+    hook(game, PRIOR_ONLY)      # imports the game's agent module, where it registers its sets
     return sorted(k.split(":", 1)[1] for k in _HOOKS.get(game.name, {}) if k.startswith(PRIOR_ONLY + ":"))
 
 
