@@ -180,6 +180,8 @@ COMMANDS = {
     "--workers 1 --out results/exploit/dragonhunt_2p_heuristic": (PARSE, "the measurement's command (10 minutes); parsed"),
     "dragongym exploit --game dragons_down --config 2-open --agent dragons_down.heuristic --seed 0 --workers 2 "
     "--out results/exploit/dragons_down_2-open_heuristic": (PARSE, "the measurement's command (8 minutes); parsed"),
+    "dragongym exploit --game dragons_down --config 4-explore --agent dragons_down.heuristic --seed 0 --workers 2 "
+    "--out results/exploit/dragons_down_4-explore_heuristic": (PARSE, "the measurement's command (9 minutes); parsed"),
     "dragongym exploit": (PARSE, BARE),
     "dragongym train": (PARSE, BARE),
     "python -m dragongym.training.selfplay": (PARSE, BARE),
