@@ -189,11 +189,8 @@ LEARNED_RUNGS = {
     ("dragons_down", "4-open"): ("dragons_down.ppo_4-open", "dragons_down_4p_open_shaped_s0.zip",
                                  _LEAGUE_SHAPED_RECIPE + "dd4o_v12_shaped_s0"),
     ("dragons_down", "4-explore"): ("dragons_down.ppo_4-explore", "dragons_down_4p_explore_continued_s0.zip",
-                                    "MaskablePPO from scratch in Open Realm (the 4-open rung's run), then trained on "
-                                    "(--init) in Explore the Realm against a league (snapshots, random, the heuristic), "
-                                    "rewarded by the lead in Legend Points and Fame (a shaping potential), episodes "
-                                    "started from recorded positions (a reverse curriculum); training/REPORT.md, "
-                                    "dd4o_v12_shaped_s0 then dd4e_init_s0"),
+                                    _LEAGUE_SHAPED_RECIPE + "dd4o_v12_shaped_s0 in Open Realm, then trained on "
+                                    "(--init) in Explore the Realm the same way: dd4e_init_s0"),
     ("dragons_down", "solo-open"): ("dragons_down.ppo_solo-open", "dragons_down_solo_open_score_s0.zip",
                                     _SOLO_SCORE_RECIPE + "ddso_v11_score_s0"),
     ("dragons_down", "solo-explore"): ("dragons_down.ppo_solo-explore", "dragons_down_solo_explore_score_s0.zip",
